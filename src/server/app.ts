@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError, jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ErrorResponse } from '../shared/errors.ts';
+import { PRODUCT_NAME } from '../shared/limits.ts';
+import type { AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { registerAuthRoutes } from './features/auth/routes.ts';
+import { registerHealthRoutes } from './features/health/routes.ts';
+import { registerPinRoutes } from './features/pin/routes.ts';
+import { resolveSession } from './features/sessions/service.ts';
+import { registerUserRoutes } from './features/users/routes.ts';
+import { assertSameOriginJson } from './http/security.ts';
+import type { ApiApp } from './http/types.ts';
+
+export interface BuildAppOptions {
+  /** Folder of the built web app; when absent, only the API is served. */
+  webDirectory?: string | undefined;
+  logger?: boolean;
+}
+
+export function defaultWebDirectory(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+}
+
+/** Redacts secrets that can appear in a URL (the reset token of /reset-password). */
+function urlForLog(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/g, '$1[redacted]');
+}
+
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: context.config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+            serializers: {
+              req: (request) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),
+            },
+          },
+    trustProxy: false,
+    bodyLimit: 64 * 1024,
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix UI and the toast library set inline styles; scripts stay strictly same-origin.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    hsts: context.config.appOrigin.startsWith('https://'),
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${PRODUCT_NAME} API`, version: '1.0.0', description: 'JSON API of the wallet. Amounts are decimal strings.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  app.decorateRequest('session', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    assertSameOriginJson(request, context.config.appOrigin);
+    request.session = await resolveSession(context, request);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details } };
+      return reply.code(error.statusCode).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+        fields[field] ??= issue.message ?? 'The value is not valid.';
+      }
+      const first = Object.values(fields)[0] ?? 'The request is not valid.';
+      return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', message: first, fields } });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'A response did not match its schema');
+      return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    }
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500) {
+      const code = statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : statusCode === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
+      const message = statusCode === 413 ? 'The request is too large.' : statusCode === 415 ? 'Requests must be sent as JSON.' : 'The request is not valid.';
+      return reply.code(statusCode).send({ error: { code, message } });
+    }
+    request.log.error({ err: error }, 'Unexpected error');
+    return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+  });
+
+  registerHealthRoutes(app, context);
+  registerAuthRoutes(app, context);
+  registerUserRoutes(app, context);
+  registerPinRoutes(app, context);
+
+  const webDirectory = options.webDirectory;
+  const indexFile = webDirectory ? path.join(webDirectory, 'index.html') : undefined;
+  if (webDirectory && indexFile && fs.existsSync(indexFile)) {
+    await app.register(fastifyStatic, {
+      root: webDirectory,
+      wildcard: false,
+      index: false,
+      setHeaders: (response, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) response.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET' || !indexFile || !fs.existsSync(indexFile)) {
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+    }
+    // Client-side routes (and the web app's own 404 page) are served by index.html.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

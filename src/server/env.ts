@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Configuration of one server process, read once at start-up from the environment. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDirectory: string;
+  databaseUrl: string | undefined;
+  appOrigin: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+const optionalText = z
+  .string()
+  .transform((value) => value.trim())
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+function urlWithProtocols(protocols: string[], description: string) {
+  return optionalText.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be ${description}` },
+  );
+}
+
+const environmentSchema = z.object({
+  PORT: optionalText.refine((value) => value === undefined || (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535), {
+    message: 'must be a whole number from 1 to 65535',
+  }),
+  HOST: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9.:-]{1,253}$/.test(value), {
+    message: 'must be a host name or IP address',
+  }),
+  DATA_DIR: optionalText,
+  DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:'], 'a postgres:// URL'),
+  APP_ORIGIN: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// origin such as https://wallet.example.com').refine(
+    (value) => value === undefined || new URL(value).origin === value.replace(/\/$/, ''),
+    { message: 'must be an origin only (scheme, host and port, no path)' },
+  ),
+  SMTP_URL: urlWithProtocols(['smtp:', 'smtps:'], 'an smtp:// or smtps:// URL'),
+  MAIL_FROM: optionalText.refine((value) => value === undefined || z.email().safeParse(value.replace(/^.*<(.+)>$/, '$1')).success, {
+    message: 'must be an e-mail address, optionally as "Name <address>"',
+  }),
+  ADMIN_EMAIL: optionalText.refine((value) => value === undefined || z.email().safeParse(value).success, {
+    message: 'must be an e-mail address',
+  }),
+  ADMIN_PASSWORD: optionalText.refine((value) => value === undefined || (value.length >= 8 && value.length <= 128), {
+    message: 'must be 8 to 128 characters long',
+  }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+});
+
+/** Reads and validates the configuration; every bad variable is reported on its own line. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      const value = environment[name];
+      const shown = name === 'ADMIN_PASSWORD' || name === 'DATABASE_URL' || name === 'SMTP_URL' ? '' : ` (got "${value ?? ''}")`;
+      return `Invalid configuration: ${name} ${issue.message}${shown}`;
+    });
+    throw new ConfigurationError(problems);
+  }
+  const values = parsed.data;
+  if ((values.ADMIN_EMAIL === undefined) !== (values.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigurationError(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
+  }
+  const port = values.PORT === undefined ? 3000 : Number(values.PORT);
+  return {
+    port,
+    host: values.HOST ?? '127.0.0.1',
+    dataDirectory: path.resolve(values.DATA_DIR ?? './data'),
+    databaseUrl: values.DATABASE_URL,
+    appOrigin: (values.APP_ORIGIN ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM ?? 'Rupeedesk <no-reply@rupeedesk.local>',
+    adminEmail: values.ADMIN_EMAIL,
+    adminPassword: values.ADMIN_PASSWORD,
+    logLevel: values.LOG_LEVEL ?? 'info',
+  };
+}

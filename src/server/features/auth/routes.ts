@@ -1,0 +1,69 @@
+import {
+  forgotPasswordRequestSchema,
+  forgotPasswordResponseSchema,
+  loginRequestSchema,
+  resetPasswordRequestSchema,
+  sessionResponseSchema,
+  signupRequestSchema,
+} from '../../../shared/contracts/auth.ts';
+import { okResponseSchema } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { loadMe } from '../users/me.ts';
+import * as authService from './service.ts';
+
+export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.post(
+    '/api/auth/signup',
+    { schema: { tags: ['auth'], summary: 'Create an account and sign in', body: signupRequestSchema, response: responses({ 201: sessionResponseSchema }) } },
+    async (request, reply) => {
+      const userId = await authService.signUp(context, request, reply, request.body);
+      return reply.code(201).send({ user: await loadMe(db, { userId, pinVerified: false }) });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { tags: ['auth'], summary: 'Sign in with e-mail and password', body: loginRequestSchema, response: responses({ 200: sessionResponseSchema }) } },
+    async (request, reply) => {
+      const userId = await authService.logIn(context, request, reply, request.body.email, request.body.password);
+      return { user: await loadMe(db, { userId, pinVerified: false }) };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags: ['auth'], summary: 'Sign out and end this session', response: responses({ 200: okResponseSchema }) } },
+    async (request, reply) => {
+      await authService.logOut(context, request, reply);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'E-mail a password reset link (same answer whether or not the account exists)',
+        body: forgotPasswordRequestSchema,
+        response: responses({ 202: forgotPasswordResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      await authService.requestPasswordReset(context, request, request.body.email);
+      return reply.code(202).send({ message: authService.RESET_REQUEST_ANSWER });
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    { schema: { tags: ['auth'], summary: 'Set a new password with a reset link token', body: resetPasswordRequestSchema, response: responses({ 200: okResponseSchema }) } },
+    async (request) => {
+      await authService.resetPassword(context, request.body.token, request.body.password);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,79 @@
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { hashSecret, verifySecret } from '../auth/passwords.ts';
+import { consumeRateLimit } from '../rate-limit/service.ts';
+import type { SessionRecord } from '../sessions/repository.ts';
+import * as sessionRepository from '../sessions/repository.ts';
+import * as userRepository from '../users/repository.ts';
+import * as pinRepository from './repository.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+
+export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
+export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
+
+/**
+ * Checks the customer's PIN and counts wrong ones. The third wrong PIN in a row
+ * ends every session of the user. Runs outside any money transaction, so a
+ * wrong PIN is counted even though the action it guarded is refused.
+ */
+export async function checkPin(
+  context: AppContext,
+  request: { ip: string },
+  session: SessionRecord,
+  pin: string,
+  incorrectMessage: (remainingAttempts: number) => string,
+): Promise<void> {
+  const { db } = context.database;
+  await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
+  const stored = await pinRepository.findPin(db, session.userId);
+  if (!stored) throw new AppError(409, 'PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
+  if (/^\d{4}$/.test(pin) && (await verifySecret(stored.pinHash, pin))) {
+    if (stored.failedAttempts > 0) await pinRepository.clearFailedAttempts(db, session.userId);
+    return;
+  }
+  const failedAttempts = await pinRepository.recordFailedAttempt(db, session.userId);
+  const remainingAttempts = LIMITS.pinAttempts - failedAttempts;
+  if (remainingAttempts <= 0) {
+    await db.transaction(async (transaction) => {
+      await pinRepository.clearFailedAttempts(transaction, session.userId);
+      await sessionRepository.deleteSessionsOfUser(transaction, session.userId);
+    });
+    throw new AppError(401, 'PIN_LOCKED', PIN_LOCKED_MESSAGE, { remainingAttempts: 0 });
+  }
+  throw new AppError(400, 'PIN_INCORRECT', incorrectMessage(remainingAttempts), { remainingAttempts });
+}
+
+export async function verifyPinForSession(context: AppContext, request: { ip: string }, session: SessionRecord, pin: string): Promise<void> {
+  await checkPin(context, request, session, pin, (remaining) => `PIN verification failed. ${remaining} attempt${remaining === 1 ? '' : 's'} remaining.`);
+  await sessionRepository.markSessionPinVerified(context.database.db, session.sessionId);
+}
+
+export async function setUpPin(context: AppContext, session: SessionRecord, pin: string): Promise<void> {
+  const pinHash = await hashSecret(pin);
+  await context.database.db.transaction(async (transaction) => {
+    const created = await pinRepository.insertPin(transaction, session.userId, pinHash);
+    if (!created) throw AppError.conflict('A transaction PIN is already set. Use Change PIN or Forgot PIN instead.');
+    await sessionRepository.markSessionPinVerified(transaction, session.sessionId);
+  });
+}
+
+/** A forgotten PIN is replaced only by someone who knows the account password. */
+export async function resetPin(context: AppContext, request: { ip: string }, session: SessionRecord, password: string, pin: string): Promise<void> {
+  const { db } = context.database;
+  await consumeRateLimit(db, `login:account:${session.userId}`, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
+  await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
+  const passwordHash = await userRepository.findPasswordHash(db, session.userId);
+  if (!passwordHash || !(await verifySecret(passwordHash, password))) {
+    throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
+  }
+  const pinHash = await hashSecret(pin);
+  await db.transaction(async (transaction) => {
+    await pinRepository.upsertPin(transaction, session.userId, pinHash);
+    await sessionRepository.markSessionPinVerified(transaction, session.sessionId);
+  });
+}
+
+export async function changePin(context: AppContext, request: { ip: string }, session: SessionRecord, currentPin: string, newPin: string): Promise<void> {
+  await checkPin(context, request, session, currentPin, () => 'Current PIN is incorrect');
+  await pinRepository.upsertPin(context.database.db, session.userId, await hashSecret(newPin));
+}

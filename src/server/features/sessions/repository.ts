@@ -1,0 +1,86 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { profiles, sessions } from '../../db/schema.ts';
+import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
+
+export interface SessionRecord {
+  sessionId: string;
+  userId: string;
+  role: Role;
+  vipLevel: VipLevel;
+  pinVerified: boolean;
+  lastSeenAt: Date;
+}
+
+export async function insertSession(
+  db: Executor,
+  values: { tokenHash: Buffer; userId: string; ipAddress: string; userAgent: string | undefined },
+): Promise<string> {
+  const [row] = await db
+    .insert(sessions)
+    .values({ tokenHash: values.tokenHash, userId: values.userId, ipAddress: values.ipAddress, userAgent: values.userAgent?.slice(0, 300) })
+    .returning({ id: sessions.id });
+  if (!row) throw new Error('insert into sessions returned no row');
+  return row.id;
+}
+
+/** The live session for a token hash, or nothing when it is unknown, idle too long or too old. */
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: Buffer,
+  limits: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number },
+): Promise<SessionRecord | undefined> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      role: profiles.role,
+      vipLevel: profiles.vipLevel,
+      pinVerifiedAt: sessions.pinVerifiedAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(profiles, eq(profiles.userId, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        sql`${sessions.lastSeenAt} > now() - make_interval(secs => ${limits.idleTimeoutSeconds})`,
+        sql`${sessions.createdAt} > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`,
+      ),
+    );
+  if (!row) return undefined;
+  return {
+    sessionId: row.sessionId,
+    userId: row.userId,
+    role: row.role as Role,
+    vipLevel: row.vipLevel as VipLevel,
+    pinVerified: row.pinVerifiedAt !== null,
+    lastSeenAt: row.lastSeenAt,
+  };
+}
+
+export async function touchSession(db: Executor, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, sessionId));
+}
+
+export async function markSessionPinVerified(db: Executor, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ pinVerifiedAt: sql`now()` }).where(eq(sessions.id, sessionId));
+}
+
+export async function deleteSession(db: Executor, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<number> {
+  const deleted = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+  return deleted.length;
+}
+
+/** Removes sessions nobody can use any more, so the table does not grow without bound. */
+export async function deleteExpiredSessions(db: Executor, limits: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number }): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      sql`${sessions.lastSeenAt} <= now() - make_interval(secs => ${limits.idleTimeoutSeconds}) or ${sessions.createdAt} <= now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`,
+    );
+}

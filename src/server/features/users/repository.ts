@@ -1,0 +1,91 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
+
+export interface UserProfileRow {
+  id: string;
+  email: string;
+  name: string;
+  phone: string;
+  role: string;
+  vipLevel: string;
+  referralCode: string;
+  balanceUsdtMicros: bigint;
+  hasPin: boolean;
+  createdAt: Date;
+}
+
+export async function findUserProfile(db: Executor, userId: string): Promise<UserProfileRow | undefined> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: profiles.name,
+      phone: profiles.phone,
+      role: profiles.role,
+      vipLevel: profiles.vipLevel,
+      referralCode: profiles.referralCode,
+      balanceUsdtMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceUsdtMicros}, 0)`.mapWith((value) => BigInt(value)),
+      hasPin: sql<boolean>`${userPins.userId} is not null`,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(ledgerAccounts, eq(ledgerAccounts.userId, users.id))
+    .leftJoin(userPins, eq(userPins.userId, users.id))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+export async function findCredentialsByEmail(db: Executor, email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row;
+}
+
+export async function findPasswordHash(db: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row?.passwordHash;
+}
+
+export async function insertUser(db: Executor, values: { email: string; passwordHash: string }): Promise<string | undefined> {
+  const [row] = await db.insert(users).values(values).onConflictDoNothing().returning({ id: users.id });
+  return row?.id;
+}
+
+/** Inserts the profile unless its referral code is taken; returns false on that collision so the caller can draw another code. */
+export async function insertProfile(
+  db: Executor,
+  values: { userId: string; name: string; phone: string; role?: string; referralCode: string; referredByUserId: string | undefined },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(profiles)
+    .values(values)
+    .onConflictDoNothing({ target: profiles.referralCode })
+    .returning({ userId: profiles.userId });
+  return inserted.length === 1;
+}
+
+export async function insertWallet(db: Executor, userId: string): Promise<void> {
+  await db.insert(ledgerAccounts).values({ kind: 'customer_wallet', userId });
+}
+
+export async function findUserIdByReferralCode(db: Executor, referralCode: string): Promise<string | undefined> {
+  const [row] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.referralCode, referralCode));
+  return row?.userId;
+}
+
+export async function updatePasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+export async function setRole(db: Executor, userId: string, role: 'user' | 'admin'): Promise<void> {
+  await db.update(profiles).set({ role, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+}
+
+export async function adminExists(db: Executor): Promise<boolean> {
+  const [row] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,60 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+
+export const SESSION_COOKIE = 'session';
+export const SECURE_SESSION_COOKIE = '__Host-session';
+
+/** A new random 256-bit token; only its SHA-256 is ever stored. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery guard: a state-changing request must come from our
+ * own origin, and carry JSON unless the route accepts file uploads.
+ */
+export function assertSameOriginJson(request: FastifyRequest, appOrigin: string): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin !== appOrigin) {
+    throw new AppError(403, 'ORIGIN_REFUSED', 'This request did not come from the app and was refused.');
+  }
+  const contentType = request.headers['content-type'];
+  if (contentType === undefined) return;
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
+  const allowsUpload = request.routeOptions.config?.acceptsFileUpload === true;
+  if (mediaType === 'application/json') return;
+  if (allowsUpload && mediaType === 'multipart/form-data') return;
+  throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON.');
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: 12 * 60 * 60,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+}
+
+export function readSessionCookie(request: FastifyRequest, secure: boolean): string | undefined {
+  return request.cookies[secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    acceptsFileUpload?: boolean;
+  }
+}

@@ -1,0 +1,70 @@
+import pino from 'pino';
+import { buildApp, defaultWebDirectory } from './app.ts';
+import { DEFAULT_RATE_LIMITS, DEFAULT_SESSION_SETTINGS, type AppContext } from './context.ts';
+import { DataDirectoryInUseError } from './db/embedded.ts';
+import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
+import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
+import { createMailer } from './features/mail/mailer.ts';
+import { openDatabase } from './runtime.ts';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.logLevel });
+  let runtime;
+  try {
+    runtime = await openDatabase(config, 'server', (message) => message && log.debug({ source: 'postgres' }, message));
+  } catch (error) {
+    if (error instanceof DataDirectoryInUseError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { database } = runtime;
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db, log });
+  const context: AppContext = { config, database, mailer, rateLimits: DEFAULT_RATE_LIMITS, sessionSettings: DEFAULT_SESSION_SETTINGS };
+
+  const bootstrap = await ensureAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
+  if (bootstrap.kind !== 'exists') {
+    const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
+    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in): ${bootstrap.generatedPassword}`);
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  }
+
+  const app = await buildApp(context, { webDirectory: defaultWebDirectory() });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'Shutting down');
+    await app.close();
+    mailer.close();
+    await runtime.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    process.stderr.write(
+      code === 'EADDRINUSE' ? `Port ${config.port} is already in use. Stop the other program or set PORT.\n` : `Could not start the server: ${String(error)}\n`,
+    );
+    await runtime.shutdown();
+    process.exit(1);
+  }
+  process.stdout.write(`${config.appOrigin} is ready (API docs at ${config.appOrigin}/api/docs)\n`);
+}
+
+await main();

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
+import { decimalStringSchema, roleSchema, vipLevelSchema } from './common.ts';
+
+const requiredText = (message: string, max: number, tooLong: string) =>
+  z.string({ error: message }).trim().min(1, message).max(max, tooLong);
+
+export const emailSchema = requiredText('Email is required', LIMITS.emailLength, 'Email is too long').pipe(
+  z.email({ message: 'Email is invalid' }),
+);
+
+export const passwordSchema = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(LIMITS.passwordMinLength, `Password must be at least ${LIMITS.passwordMinLength} characters`)
+  .max(LIMITS.passwordMaxLength, `Password must be at most ${LIMITS.passwordMaxLength} characters`);
+
+export const pinSchema = z
+  .string({ error: 'PIN is required' })
+  .min(1, 'PIN is required')
+  .regex(/^\d{4}$/, 'PIN must be exactly 4 digits');
+
+/** Removes spaces, dashes and brackets people type inside phone numbers. */
+export function normalizePhone(phone: string): string {
+  return phone.replace(/[\s\-()]/g, '');
+}
+
+export const phoneSchema = z
+  .string({ error: 'Phone number is required' })
+  .transform(normalizePhone)
+  .pipe(
+    z
+      .string()
+      .min(1, 'Phone number is required')
+      .startsWith('+', 'Phone must start with + (country code)')
+      .regex(/^\+\d*$/, `Phone number must start with + (e.g., ${EXAMPLE_PHONE})`)
+      .refine((value) => value.length - 1 >= 8, 'Phone number must have at least 7 digits after country code')
+      .refine((value) => value.length - 1 <= LIMITS.phoneMaxDigits, `Phone number can have at most ${LIMITS.phoneMaxDigits} digits`),
+  );
+
+export const referralCodeSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.referralCodeLength, 'Referral code is not valid')
+  .transform((value) => value.toUpperCase())
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+export const signupRequestSchema = z.object({
+  fullName: requiredText('Full name is required', LIMITS.nameLength, `Full name must be at most ${LIMITS.nameLength} characters`),
+  email: emailSchema,
+  phone: phoneSchema,
+  password: passwordSchema,
+  pin: pinSchema,
+  referralCode: referralCodeSchema,
+});
+export type SignupRequest = z.input<typeof signupRequestSchema>;
+
+/** The signup form adds the confirmation field, checked in the browser only. */
+export const signupFormSchema = signupRequestSchema
+  .extend({ confirmPassword: z.string().min(1, 'Please confirm your password') })
+  .refine((values) => values.password === values.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+
+export const loginRequestSchema = z.object({
+  email: z.string({ error: 'Please enter your email and password.' }).trim().min(1, 'Please enter your email and password.').max(LIMITS.emailLength),
+  password: z.string({ error: 'Please enter your email and password.' }).min(1, 'Please enter your email and password.').max(LIMITS.passwordMaxLength),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const meResponseSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  role: roleSchema,
+  vipLevel: vipLevelSchema,
+  referralCode: z.string(),
+  balanceUsdt: decimalStringSchema,
+  hasPin: z.boolean(),
+  pinVerified: z.boolean(),
+  createdAt: z.string(),
+});
+export type Me = z.infer<typeof meResponseSchema>;
+
+export const sessionResponseSchema = z.object({ user: meResponseSchema });
+
+export const forgotPasswordRequestSchema = z.object({
+  email: z
+    .string({ error: 'Please enter your email or phone number' })
+    .trim()
+    .min(1, 'Please enter your email or phone number')
+    .max(LIMITS.emailLength, 'Email is too long'),
+});
+
+export const forgotPasswordResponseSchema = z.object({ message: z.string() });
+
+export const resetPasswordRequestSchema = z.object({
+  token: z.string().min(1, 'This password reset link is invalid or has expired.').max(LIMITS.resetTokenLength, 'This password reset link is invalid or has expired.'),
+  password: passwordSchema,
+});
+
+export const resetPasswordFormSchema = z
+  .object({
+    password: z.string().min(1, 'Please enter both password fields'),
+    confirmPassword: z.string().min(1, 'Please enter both password fields'),
+  })
+  .refine((values) => values.password === values.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] })
+  .pipe(z.object({ password: passwordSchema, confirmPassword: z.string() }));

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** The body of every 4xx/5xx answer: `{ error: { code, message, fields? } }`. */
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    remainingAttempts: z.number().int().optional(),
+  }),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'PIN_REQUIRED',
+  'PIN_NOT_SET',
+  'PIN_INCORRECT',
+  'PIN_LOCKED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'EMAIL_TAKEN',
+  'INVALID_CREDENTIALS',
+  'INVALID_RESET_TOKEN',
+  'RATE_LIMITED',
+  'ORIGIN_REFUSED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INSUFFICIENT_BALANCE',
+  'ALREADY_DECIDED',
+  'IDEMPOTENCY_MISMATCH',
+  'PAYLOAD_TOO_LARGE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
