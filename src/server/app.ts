@@ -13,11 +13,8 @@ import type { ErrorResponse } from '../shared/errors.ts';
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
-import { registerAuthRoutes } from './features/auth/routes.ts';
-import { registerHealthRoutes } from './features/health/routes.ts';
-import { registerPinRoutes } from './features/pin/routes.ts';
+import { registerFeatureRoutes } from './features/index.ts';
 import { resolveSession } from './features/sessions/service.ts';
-import { registerUserRoutes } from './features/users/routes.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import type { ApiApp } from './http/types.ts';
 
@@ -128,10 +125,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   });
 
-  registerHealthRoutes(app, context);
-  registerAuthRoutes(app, context);
-  registerUserRoutes(app, context);
-  registerPinRoutes(app, context);
+  registerFeatureRoutes(app, context);
 
   const webDirectory = options.webDirectory;
   const indexFile = webDirectory ? path.join(webDirectory, 'index.html') : undefined;

@@ -2,23 +2,23 @@ import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { userPins } from '../../db/schema.ts';
 
+/** Locks the user's PIN row, so that PIN checks of one user run one after another. */
+export async function lockPin(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
+  const [row] = await db
+    .select({ pinHash: userPins.pinHash, failedAttempts: userPins.failedAttempts })
+    .from(userPins)
+    .where(eq(userPins.userId, userId))
+    .for('update');
+  return row;
+}
+
 export async function findPin(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
   const [row] = await db.select({ pinHash: userPins.pinHash, failedAttempts: userPins.failedAttempts }).from(userPins).where(eq(userPins.userId, userId));
   return row;
 }
 
-/** Counts one wrong PIN atomically, so concurrent guesses cannot share one count. */
-export async function recordFailedAttempt(db: Executor, userId: string): Promise<number> {
-  const [row] = await db
-    .update(userPins)
-    .set({ failedAttempts: sql`least(${userPins.failedAttempts} + 1, 3)` })
-    .where(eq(userPins.userId, userId))
-    .returning({ failedAttempts: userPins.failedAttempts });
-  return row?.failedAttempts ?? 3;
-}
-
-export async function clearFailedAttempts(db: Executor, userId: string): Promise<void> {
-  await db.update(userPins).set({ failedAttempts: 0 }).where(eq(userPins.userId, userId));
+export async function setFailedAttempts(db: Executor, userId: string, failedAttempts: number): Promise<void> {
+  await db.update(userPins).set({ failedAttempts }).where(eq(userPins.userId, userId));
 }
 
 export async function insertPin(db: Executor, userId: string, pinHash: string): Promise<boolean> {

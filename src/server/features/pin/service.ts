@@ -13,8 +13,11 @@ export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
 
 /**
  * Checks the customer's PIN and counts wrong ones. The third wrong PIN in a row
- * ends every session of the user. Runs outside any money transaction, so a
- * wrong PIN is counted even though the action it guarded is refused.
+ * ends every session of the user. Checks of one user are serialized by a row
+ * lock, and each re-reads its session under that lock, so concurrent guesses
+ * are counted one by one and none is counted on a session already ended.
+ * Runs before, and outside of, any money transaction, so a wrong PIN is counted
+ * even though the action it guarded is refused.
  */
 export async function checkPin(
   context: AppContext,
@@ -25,22 +28,35 @@ export async function checkPin(
 ): Promise<void> {
   const { db } = context.database;
   await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
-  const stored = await pinRepository.findPin(db, session.userId);
-  if (!stored) throw new AppError(409, 'PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
-  if (/^\d{4}$/.test(pin) && (await verifySecret(stored.pinHash, pin))) {
-    if (stored.failedAttempts > 0) await pinRepository.clearFailedAttempts(db, session.userId);
-    return;
-  }
-  const failedAttempts = await pinRepository.recordFailedAttempt(db, session.userId);
-  const remainingAttempts = LIMITS.pinAttempts - failedAttempts;
-  if (remainingAttempts <= 0) {
-    await db.transaction(async (transaction) => {
-      await pinRepository.clearFailedAttempts(transaction, session.userId);
+  const outcome = await db.transaction(async (transaction) => {
+    const stored = await pinRepository.lockPin(transaction, session.userId);
+    if (!stored) return { kind: 'not-set' as const };
+    if (!(await sessionRepository.sessionExists(transaction, session.sessionId))) return { kind: 'session-ended' as const };
+    if (/^\d{4}$/.test(pin) && (await verifySecret(stored.pinHash, pin))) {
+      if (stored.failedAttempts > 0) await pinRepository.setFailedAttempts(transaction, session.userId, 0);
+      return { kind: 'correct' as const };
+    }
+    const failedAttempts = stored.failedAttempts + 1;
+    if (failedAttempts >= LIMITS.pinAttempts) {
+      await pinRepository.setFailedAttempts(transaction, session.userId, 0);
       await sessionRepository.deleteSessionsOfUser(transaction, session.userId);
-    });
-    throw new AppError(401, 'PIN_LOCKED', PIN_LOCKED_MESSAGE, { remainingAttempts: 0 });
+      return { kind: 'locked' as const };
+    }
+    await pinRepository.setFailedAttempts(transaction, session.userId, failedAttempts);
+    return { kind: 'incorrect' as const, remainingAttempts: LIMITS.pinAttempts - failedAttempts };
+  });
+  switch (outcome.kind) {
+    case 'correct':
+      return;
+    case 'not-set':
+      throw new AppError(409, 'PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
+    case 'session-ended':
+      throw AppError.unauthenticated();
+    case 'locked':
+      throw new AppError(401, 'PIN_LOCKED', PIN_LOCKED_MESSAGE, { remainingAttempts: 0 });
+    case 'incorrect':
+      throw new AppError(400, 'PIN_INCORRECT', incorrectMessage(outcome.remainingAttempts), { remainingAttempts: outcome.remainingAttempts });
   }
-  throw new AppError(400, 'PIN_INCORRECT', incorrectMessage(remainingAttempts), { remainingAttempts });
 }
 
 export async function verifyPinForSession(context: AppContext, request: { ip: string }, session: SessionRecord, pin: string): Promise<void> {

@@ -1,0 +1,33 @@
+import type { Executor } from '../../db/client.ts';
+import { auditLog } from '../../db/schema.ts';
+
+export interface AuditEntry {
+  actorUserId: string;
+  action: string;
+  targetType: string;
+  targetId?: string | undefined;
+  targetUserId?: string | undefined;
+  before?: unknown;
+  after?: unknown;
+  ipAddress?: string | undefined;
+}
+
+/** Converts bigint amounts to decimal strings so that before/after fit in JSON. */
+function toJson(value: unknown): unknown {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)));
+}
+
+/** Records an admin action in the same transaction as the action itself. */
+export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    actorUserId: entry.actorUserId,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    targetUserId: entry.targetUserId,
+    before: toJson(entry.before),
+    after: toJson(entry.after),
+    ipAddress: entry.ipAddress,
+  });
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findResetLink, startTestMailServer, type TestMailServer } from '../fixtures/mail-server.ts';
+import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+
+let mail: TestMailServer;
+let harness: TestApp;
+beforeAll(async () => {
+  mail = await startTestMailServer();
+  harness = await createTestApp({ smtpUrl: mail.smtpUrl });
+});
+afterAll(async () => {
+  await harness.close();
+  await mail.close();
+});
+
+const SAME_ANSWER = 'If an account exists for this email, we have sent password reset instructions to it.';
+
+async function requestReset(email: string) {
+  return call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email } });
+}
+
+async function tokenFromMailTo(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const message = [...mail.messages].reverse().find((candidate) => candidate.to.includes(email.toLowerCase()));
+    const link = message && findResetLink(message.decoded);
+    if (link) return decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no reset mail reached ${email}`);
+}
+
+describe('forgot and reset password', () => {
+  it('mails a reset link through SMTP that sets a new password once', async () => {
+    const user = await signUpUser(harness.app);
+    const response = await requestReset(user.email);
+    expect(response.statusCode).toBe(202);
+    expect(response.json().message).toBe(SAME_ANSWER);
+    const token = await tokenFromMailTo(user.email);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const reset = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'brand-new-password' } });
+    expect(reset.statusCode).toBe(200);
+    const login = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: 'brand-new-password' } });
+    expect(login.statusCode).toBe(200);
+    const oldLogin = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: user.password } });
+    expect(oldLogin.statusCode).toBe(401);
+
+    const again = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'third-password' } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('INVALID_RESET_TOKEN');
+  });
+
+  it('answers the same for an unknown e-mail and sends nothing', async () => {
+    const before = mail.messages.length;
+    const response = await requestReset('no-such-user@example.com');
+    expect(response.statusCode).toBe(202);
+    expect(response.json().message).toBe(SAME_ANSWER);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mail.messages.length).toBe(before);
+  });
+
+  it('refuses an expired token', async () => {
+    const user = await signUpUser(harness.app);
+    await requestReset(user.email);
+    const token = await tokenFromMailTo(user.email);
+    await harness.database.handle.db.execute(sql`update password_reset_tokens set expires_at = now() - interval '1 second' where user_id = ${user.id}`);
+    const response = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'another-password' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('This password reset link is invalid or has expired. Please request a new one.');
+  });
+
+  it('expires tokens after 30 minutes', async () => {
+    const user = await signUpUser(harness.app);
+    await requestReset(user.email);
+    const result = await harness.database.handle.db.execute<{ minutes: number }>(
+      sql`select round(extract(epoch from expires_at - created_at) / 60)::int as minutes from password_reset_tokens where user_id = ${user.id}`,
+    );
+    expect(result.rows[0]?.minutes).toBe(30);
+  });
+
+  it('ends every session of the user when the password is reset', async () => {
+    const user = await signUpUser(harness.app);
+    await requestReset(user.email);
+    const token = await tokenFromMailTo(user.email);
+    expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).statusCode).toBe(200);
+    await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'reset-password-1' } });
+    expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).statusCode).toBe(401);
+  });
+
+  it('stores only the hash of the token, and keeps no mail body once delivered', async () => {
+    const user = await signUpUser(harness.app);
+    await requestReset(user.email);
+    const token = await tokenFromMailTo(user.email);
+    const stored = await harness.database.handle.db.execute<{ found: number }>(sql`
+      select (select count(*) from password_reset_tokens where encode(token_hash, 'escape') like ${`%${token}%`})
+           + (select count(*) from mail_outbox where coalesce(text_body, '') like ${`%${token}%`} or coalesce(html_body, '') like ${`%${token}%`}) as found`);
+    expect(Number(stored.rows[0]?.found)).toBe(0);
+  });
+
+  it('refuses a made-up token and a too-short new password', async () => {
+    const madeUp = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token: 'x'.repeat(43), password: 'long-enough' } });
+    expect(madeUp.statusCode).toBe(400);
+    const short = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token: 'x'.repeat(43), password: '123' } });
+    expect(short.json().error.fields.password).toBe('Password must be at least 6 characters');
+  });
+
+  it('asks for an e-mail with the spec message', async () => {
+    const response = await requestReset('');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('Please enter your email or phone number');
+  });
+});

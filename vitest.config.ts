@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/fixtures/global-database.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Two cores: more parallel files only queue up for argon2 and PostgreSQL.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
