@@ -1,12 +1,61 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { adminSettings } from '../../db/schema.ts';
+import { adminSettings, adminSettingsHistory, profiles, storedFiles, users } from '../../db/schema.ts';
 
 export type SettingsRow = typeof adminSettings.$inferSelect;
+export type StoredFileRow = typeof storedFiles.$inferSelect;
 
 /** The single settings row (created by the migrations with the spec's defaults). */
 export async function getSettings(db: Executor): Promise<SettingsRow> {
   const [row] = await db.select().from(adminSettings).where(eq(adminSettings.id, 1));
   if (!row) throw new Error('admin_settings row is missing: migrations were not applied');
+  return row;
+}
+
+/** The settings row, locked until the transaction ends, so that concurrent changes see each other's result as "before". */
+export async function getSettingsForUpdate(db: Executor): Promise<SettingsRow> {
+  const [row] = await db.select().from(adminSettings).where(eq(adminSettings.id, 1)).for('update');
+  if (!row) throw new Error('admin_settings row is missing: migrations were not applied');
+  return row;
+}
+
+export type EditableSettings = Pick<
+  SettingsRow,
+  'rateNormalInrPaise' | 'rateVipInrPaise' | 'trc20Address' | 'erc20Address' | 'whatsappSupportNumber' | 'websiteUrl' | 'minDepositUsdtMicros'
+>;
+
+export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';
+
+export async function updateSettings(
+  db: Executor,
+  changes: Partial<EditableSettings> & Partial<Record<SettingsFileColumn, string | null>>,
+  updatedByUserId: string,
+): Promise<SettingsRow> {
+  const [row] = await db
+    .update(adminSettings)
+    .set({ ...changes, updatedByUserId, updatedAt: sql`now()` })
+    .where(eq(adminSettings.id, 1))
+    .returning();
+  if (!row) throw new Error('admin_settings row is missing: migrations were not applied');
+  return row;
+}
+
+export async function insertSettingsHistory(db: Executor, entry: { changedByUserId: string; before: unknown; after: unknown }): Promise<void> {
+  await db.insert(adminSettingsHistory).values(entry);
+}
+
+/** The files the settings row refers to, by id. */
+export async function findStoredFilesByIds(db: Executor, ids: string[]): Promise<Map<string, StoredFileRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(storedFiles).where(inArray(storedFiles.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function findUserName(db: Executor, userId: string): Promise<{ id: string; name: string; email: string } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, name: profiles.name, email: users.email })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId));
   return row;
 }

@@ -1,0 +1,21 @@
+import type { AdminDashboard } from '../../../shared/contracts/admin.ts';
+import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { Executor } from '../../db/client.ts';
+import type { SessionRecord } from '../sessions/repository.ts';
+import { loadDashboardFigures } from './dashboard-repository.ts';
+
+export async function getDashboard(db: Executor, viewer: Pick<SessionRecord, 'role'>): Promise<AdminDashboard> {
+  const figures = await loadDashboardFigures(db);
+  return {
+    pendingDeposits: { count: Number(figures.pendingDepositCount), totalUsdt: usdtMicrosToWire(BigInt(figures.pendingDepositUsdtMicros)) },
+    pendingWithdrawals: {
+      count: Number(figures.pendingWithdrawalCount),
+      totalUsdt: usdtMicrosToWire(BigInt(figures.pendingWithdrawalUsdtMicros)),
+      totalInr: inrPaiseToWire(BigInt(figures.pendingWithdrawalInrPaise)),
+    },
+    pendingTransfers: { count: Number(figures.pendingTransferCount), totalUsdt: usdtMicrosToWire(BigInt(figures.pendingTransferUsdtMicros)) },
+    customerBalancesUsdt: usdtMicrosToWire(BigInt(figures.customerBalancesUsdtMicros)),
+    userCount: Number(figures.userCount),
+    canManage: viewer.role === 'admin',
+  };
+}

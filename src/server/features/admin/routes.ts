@@ -1,0 +1,93 @@
+import {
+  adminDashboardResponseSchema,
+  adminUserDetailSchema,
+  adminUserParamsSchema,
+  adminUsersQuerySchema,
+  adminUsersResponseSchema,
+  revokeSessionsResponseSchema,
+  SESSIONS_REVOKED_MESSAGE,
+  updateAdminUserRequestSchema,
+  updateAdminUserResponseSchema,
+  USER_UPDATED_MESSAGE,
+} from '../../../shared/contracts/admin.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { requireAdmin, requireAdminOrVipReader } from '../sessions/service.ts';
+import { getDashboard } from './dashboard-service.ts';
+import { adminOnly, adminOrVipReader } from './guards.ts';
+import * as usersService from './users-service.ts';
+
+export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/admin/dashboard',
+    {
+      onRequest: adminOrVipReader,
+      schema: {
+        tags: ['admin'],
+        summary: 'What waits for admins: pending requests, customer balances, users (admin, or VIP-level read only)',
+        response: responses({ 200: adminDashboardResponseSchema }),
+      },
+    },
+    async (request) => getDashboard(db, requireAdminOrVipReader(request)),
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Search users by name, e-mail or phone (any case), newest first, one page at a time',
+        querystring: adminUsersQuerySchema,
+        response: responses({ 200: adminUsersResponseSchema }),
+      },
+    },
+    async (request) => usersService.listUsers(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/users/:id',
+    {
+      onRequest: adminOnly,
+      schema: { tags: ['admin'], summary: 'One user with balance and referral details', params: adminUserParamsSchema, response: responses({ 200: adminUserDetailSchema }) },
+    },
+    async (request) => usersService.getUserDetail(context, db, request.params.id),
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: "Set a user's role and/or VIP level (audited)",
+        params: adminUserParamsSchema,
+        body: updateAdminUserRequestSchema,
+        response: responses({ 200: updateAdminUserResponseSchema }),
+      },
+    },
+    async (request) => {
+      const user = await usersService.updateUser(context, request, requireAdmin(request), request.params.id, request.body);
+      return { message: USER_UPDATED_MESSAGE, user };
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/sessions/revoke',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'End every session of a user (audited)',
+        params: adminUserParamsSchema,
+        response: responses({ 200: revokeSessionsResponseSchema }),
+      },
+    },
+    async (request) => {
+      const sessionsEnded = await usersService.revokeSessions(context, request, requireAdmin(request), request.params.id);
+      return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
+    },
+  );
+}

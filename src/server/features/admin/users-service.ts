@@ -1,0 +1,129 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  OWN_ADMIN_ROLE_MESSAGE,
+  userNotFoundMessage,
+  type adminUsersQuerySchema,
+  type AdminUserDetail,
+  type AdminUserSummary,
+  type UpdateAdminUserRequest,
+} from '../../../shared/contracts/admin.ts';
+import { usdtMicrosToWire } from '../../../shared/money.ts';
+import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import type { SessionRecord } from '../sessions/repository.ts';
+import { deleteSessionsOfUser } from '../sessions/repository.ts';
+import * as usersRepository from './users-repository.ts';
+import type { AdminUserRow } from './users-repository.ts';
+
+export const USER_UPDATE_AUDIT_ACTION = 'user.update';
+export const USER_SESSIONS_REVOKE_AUDIT_ACTION = 'user.sessions_revoke';
+
+function summaryOf(row: AdminUserRow): AdminUserSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    role: row.role,
+    vipLevel: row.vipLevel,
+    balanceUsdt: usdtMicrosToWire(row.balanceUsdtMicros),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listUsers(
+  db: Executor,
+  query: z.output<typeof adminUsersQuerySchema>,
+): Promise<{ items: AdminUserSummary[]; nextCursor: string | null }> {
+  // One row more than asked tells whether another page exists without counting.
+  const rows = await usersRepository.searchUsers(db, { query: query.q, cursor: query.cursor, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return { items: page.map(summaryOf), nextCursor: rows.length > query.limit && last ? last.id : null };
+}
+
+/** The user, or the spec's 'User with ID {id} was not found'. */
+export async function requireUser(db: Executor, userId: string): Promise<usersRepository.AdminUserDetailRow> {
+  const row = await usersRepository.findUser(db, userId);
+  if (!row) throw AppError.notFound(userNotFoundMessage(userId));
+  return row;
+}
+
+export async function getUserDetail(context: AppContext, db: Executor, userId: string): Promise<AdminUserDetail> {
+  const row = await requireUser(db, userId);
+  const [referrer, referralStats, activeSessionCount] = await Promise.all([
+    row.referredByUserId ? usersRepository.findReferrer(db, row.referredByUserId) : undefined,
+    usersRepository.loadReferralStats(db, userId),
+    usersRepository.countLiveSessions(db, userId, context.sessionSettings),
+  ]);
+  return {
+    ...summaryOf(row),
+    referralCode: row.referralCode,
+    referredBy: referrer ?? null,
+    referralCount: Number(referralStats.referralCount),
+    referralEarningsUsdt: usdtMicrosToWire(referralStats.earningsUsdtMicros),
+    hasPin: row.hasPin,
+    activeSessionCount: Number(activeSessionCount),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Sets a user's role and/or VIP level. The acting admin's own role is re-read
+ * under lock, so an admin demoted a moment ago cannot still change roles, and
+ * no admin can remove their own admin role: at least one admin always remains.
+ */
+export async function updateUser(
+  context: AppContext,
+  request: FastifyRequest,
+  session: SessionRecord,
+  userId: string,
+  changes: UpdateAdminUserRequest,
+): Promise<AdminUserDetail> {
+  const { db } = context.database;
+  await db.transaction(async (transaction) => {
+    const locked = await usersRepository.lockProfiles(transaction, [...new Set([session.userId, userId])]);
+    if (locked.get(session.userId)?.role !== 'admin') throw AppError.forbidden('Access denied');
+    const current = locked.get(userId);
+    if (!current) throw AppError.notFound(userNotFoundMessage(userId));
+    if (userId === session.userId && changes.role !== undefined && changes.role !== 'admin') {
+      throw new AppError(409, 'CONFLICT', OWN_ADMIN_ROLE_MESSAGE, { fields: { role: OWN_ADMIN_ROLE_MESSAGE } });
+    }
+    const wanted = { role: changes.role ?? current.role, vipLevel: changes.vipLevel ?? current.vipLevel };
+    if (wanted.role === current.role && wanted.vipLevel === current.vipLevel) return;
+    await usersRepository.updateRoleAndVipLevel(transaction, userId, wanted);
+    await recordAudit(transaction, {
+      actorUserId: session.userId,
+      action: USER_UPDATE_AUDIT_ACTION,
+      targetType: 'user',
+      targetId: userId,
+      targetUserId: userId,
+      before: current,
+      after: wanted,
+      ipAddress: request.ip,
+    });
+  });
+  return getUserDetail(context, db, userId);
+}
+
+/** Ends every session of the user at once, e.g. after a lost phone; they must log in again. */
+export async function revokeSessions(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string): Promise<number> {
+  return context.database.db.transaction(async (transaction) => {
+    await requireUser(transaction, userId);
+    const ended = await deleteSessionsOfUser(transaction, userId);
+    await recordAudit(transaction, {
+      actorUserId: session.userId,
+      action: USER_SESSIONS_REVOKE_AUDIT_ACTION,
+      targetType: 'user',
+      targetId: userId,
+      targetUserId: userId,
+      before: { sessions: ended },
+      after: { sessions: 0 },
+      ipAddress: request.ip,
+    });
+    return ended;
+  });
+}

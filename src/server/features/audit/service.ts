@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { AuditLogEntry, auditLogQuerySchema } from '../../../shared/contracts/admin.ts';
+import type { Executor } from '../../db/client.ts';
+import { listAuditLog, type AuditLogRow } from './repository.ts';
+
+function person(id: string | null, name: string | null, email: string | null): AuditLogEntry['actor'] {
+  return id !== null && name !== null && email !== null ? { id, name, email } : null;
+}
+
+function entryOf(row: AuditLogRow): AuditLogEntry {
+  return {
+    id: row.id.toString(),
+    action: row.action,
+    actor: person(row.actorUserId, row.actorName, row.actorEmail),
+    targetType: row.targetType,
+    targetId: row.targetId,
+    targetUser: person(row.targetUserId, row.targetName, row.targetEmail),
+    before: row.before,
+    after: row.after,
+    ipAddress: row.ipAddress,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function getAuditLog(
+  db: Executor,
+  query: z.output<typeof auditLogQuerySchema>,
+): Promise<{ items: AuditLogEntry[]; nextCursor: string | null }> {
+  const rows = await listAuditLog(db, {
+    action: query.action,
+    targetUserId: query.targetUserId,
+    beforeId: query.cursor === undefined ? undefined : BigInt(query.cursor),
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return { items: page.map(entryOf), nextCursor: rows.length > query.limit && last ? last.id.toString() : null };
+}

@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { storedFiles } from '../../db/schema.ts';
+import type { FilePurpose } from './views.ts';
+
+export type StoredFileRow = typeof storedFiles.$inferSelect;
+
+export async function insertStoredFile(
+  db: Executor,
+  values: {
+    purpose: FilePurpose;
+    originalName: string;
+    contentType: string;
+    sizeBytes: number;
+    sha256: string;
+    storageKey: string;
+    uploadedByUserId: string;
+  },
+): Promise<StoredFileRow> {
+  const [row] = await db.insert(storedFiles).values(values).returning();
+  if (!row) throw new Error('insert into stored_files returned no row');
+  return row;
+}
+
+export async function findStoredFile(db: Executor, id: string): Promise<StoredFileRow | undefined> {
+  const [row] = await db.select().from(storedFiles).where(eq(storedFiles.id, id));
+  return row;
+}
+
+export async function deleteStoredFile(db: Executor, id: string): Promise<StoredFileRow | undefined> {
+  const [row] = await db.delete(storedFiles).where(eq(storedFiles.id, id)).returning();
+  return row;
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { qrNetworkParamsSchema, uploadFileResponseSchema } from '../../../shared/contracts/settings.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { errorResponseSchema } from '../../../shared/errors.ts';
+import { adminOnly } from '../admin/guards.ts';
+import { requireAdmin } from '../sessions/service.ts';
+import { APK_DOWNLOAD_NAME, openApk, openQrImage, uploadSettingsFile } from './service.ts';
+
+const FILE_UPLOADED_MESSAGE = 'File uploaded successfully';
+/** The file itself is streamed as it is stored, without serialization. */
+const fileResponses = { 200: z.unknown().describe('The file bytes'), '4xx': errorResponseSchema, '5xx': errorResponseSchema };
+
+export function registerFileRoutes(app: ApiApp, context: AppContext): void {
+  app.post(
+    '/api/admin/files/qr/:network',
+    {
+      onRequest: adminOnly,
+      config: { acceptsFileUpload: true },
+      schema: {
+        tags: ['admin'],
+        summary: 'Upload the QR image of a deposit network (multipart; PNG, JPEG or WebP up to 2 MB; admin only)',
+        consumes: ['multipart/form-data'],
+        params: qrNetworkParamsSchema,
+        response: responses({ 201: uploadFileResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const purpose = request.params.network === 'TRC20' ? 'qr_trc20' : 'qr_erc20';
+      const file = await uploadSettingsFile(context, request, requireAdmin(request), purpose);
+      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, file });
+    },
+  );
+
+  app.post(
+    '/api/admin/files/apk',
+    {
+      onRequest: adminOnly,
+      config: { acceptsFileUpload: true },
+      schema: {
+        tags: ['admin'],
+        summary: 'Upload the Android app (multipart; APK up to 200 MB; admin only)',
+        consumes: ['multipart/form-data'],
+        response: responses({ 201: uploadFileResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const file = await uploadSettingsFile(context, request, requireAdmin(request), 'apk');
+      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, file });
+    },
+  );
+
+  app.get(
+    '/api/files/qr/:network',
+    { schema: { tags: ['settings'], summary: 'The QR image of a deposit network (public)', params: qrNetworkParamsSchema, response: fileResponses } },
+    async (request, reply) => {
+      const file = await openQrImage(context, request.params.network);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', file.sizeBytes)
+        .header('content-disposition', 'inline')
+        .send(file.stream);
+    },
+  );
+
+  app.get(
+    '/api/files/apk',
+    { schema: { tags: ['settings'], summary: 'Download the Android app (public)', response: fileResponses } },
+    async (_request, reply) => {
+      const file = await openApk(context);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', file.sizeBytes)
+        .header('content-disposition', `attachment; filename="${APK_DOWNLOAD_NAME}"`)
+        .send(file.stream);
+    },
+  );
+}

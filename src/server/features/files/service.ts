@@ -1,0 +1,233 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { QR_IMAGE_CONTENT_TYPES, SETTINGS_LIMITS, type DepositNetwork, type StoredFileView } from '../../../shared/contracts/settings.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import { publishEvent } from '../events/publish.ts';
+import type { SessionRecord } from '../sessions/repository.ts';
+import * as settingsRepository from '../settings/repository.ts';
+import type { SettingsFileColumn } from '../settings/repository.ts';
+import { settingsSnapshot } from '../settings/service.ts';
+import * as filesRepository from './repository.ts';
+import type { StoredFileRow } from './repository.ts';
+import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
+import { fileStorageFor } from './storage.ts';
+import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
+
+export const FILE_UPLOAD_AUDIT_ACTION = 'settings.file_upload';
+export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
+export const APK_DOWNLOAD_NAME = 'rupeedesk.apk';
+
+interface UploadRules {
+  label: string;
+  chooseMessage: string;
+  maxBytes: number;
+  tooLargeMessage: string;
+  wrongTypeMessage: string;
+  /** Declared types a browser may send for this kind of file; undefined accepts any, the bytes decide. */
+  declaredTypes: readonly string[] | undefined;
+  /** The content type the first bytes prove, or undefined when they are not an accepted file. */
+  detect(head: Buffer): string | undefined;
+}
+
+const MEGABYTE = 1024 * 1024;
+
+const QR_RULES: UploadRules = {
+  label: 'QR image',
+  chooseMessage: 'Choose a QR image to upload',
+  maxBytes: SETTINGS_LIMITS.qrImageMaxBytes,
+  tooLargeMessage: `The QR image must be at most ${SETTINGS_LIMITS.qrImageMaxBytes / MEGABYTE} MB`,
+  wrongTypeMessage: 'The QR image must be a PNG, JPEG or WebP image',
+  declaredTypes: QR_IMAGE_CONTENT_TYPES,
+  detect: detectImageType,
+};
+
+const APK_RULES: UploadRules = {
+  label: 'app file',
+  chooseMessage: 'Choose an APK file to upload',
+  maxBytes: SETTINGS_LIMITS.apkMaxBytes,
+  tooLargeMessage: `The app file must be at most ${SETTINGS_LIMITS.apkMaxBytes / MEGABYTE} MB`,
+  wrongTypeMessage: 'The app file must be an Android APK (a ZIP archive)',
+  // Browsers declare APKs in many ways (octet-stream, zip, the Android type); the ZIP signature decides.
+  declaredTypes: undefined,
+  detect: (head) => (isZipArchive(head) ? APK_CONTENT_TYPE : undefined),
+};
+
+const SETTINGS_COLUMN_OF_PURPOSE: Record<FilePurpose, SettingsFileColumn> = {
+  qr_trc20: 'trc20QrFileId',
+  qr_erc20: 'erc20QrFileId',
+  apk: 'apkFileId',
+};
+
+function rulesOf(purpose: FilePurpose): UploadRules {
+  return purpose === 'apk' ? APK_RULES : QR_RULES;
+}
+
+/** Keeps a display name only: no folders, no control characters, at most 255 characters. */
+function safeOriginalName(filename: string, fallback: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 255);
+  return cleaned === '' ? fallback : cleaned;
+}
+
+function fileField(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARGE', message: string): AppError {
+  return new AppError(status, code, message, { fields: { file: message } });
+}
+
+/** Hashes and measures the upload while it streams to storage, and stops it at once if its first bytes are not an accepted type. */
+class UploadInspection {
+  private readonly hash = createHash('sha256');
+  private head = Buffer.alloc(0);
+  sizeBytes = 0;
+  contentType: string | undefined;
+
+  constructor(private readonly rules: UploadRules) {}
+
+  async *pass(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of source) {
+      if (this.contentType === undefined && this.head.length < SIGNATURE_BYTES) {
+        this.head = Buffer.concat([this.head, chunk.subarray(0, SIGNATURE_BYTES - this.head.length)]);
+        if (this.head.length >= SIGNATURE_BYTES) this.identify();
+      }
+      this.sizeBytes += chunk.length;
+      if (this.sizeBytes > this.rules.maxBytes) throw fileField(413, 'PAYLOAD_TOO_LARGE', this.rules.tooLargeMessage);
+      this.hash.update(chunk);
+      yield chunk;
+    }
+    if (this.sizeBytes === 0) throw fileField(400, 'VALIDATION_FAILED', `The ${this.rules.label} is empty`);
+    if (this.contentType === undefined) this.identify();
+  }
+
+  private identify(): void {
+    this.contentType = this.rules.detect(this.head);
+    if (this.contentType === undefined) throw fileField(400, 'VALIDATION_FAILED', this.rules.wrongTypeMessage);
+  }
+
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+function auditFileSummary(file: StoredFileRow | undefined) {
+  if (!file) return null;
+  return { fileId: file.id, purpose: file.purpose, originalName: file.originalName, contentType: file.contentType, sizeBytes: file.sizeBytes, sha256: file.sha256 };
+}
+
+/**
+ * Receives one uploaded file (multipart field of any name), checks its type by
+ * its first bytes and its size while streaming it to storage, then makes it the
+ * current file of its purpose in the settings. The previous file is removed.
+ */
+export async function uploadSettingsFile(
+  context: AppContext,
+  request: FastifyRequest,
+  session: SessionRecord,
+  purpose: FilePurpose,
+): Promise<StoredFileView> {
+  const rules = rulesOf(purpose);
+  const chooseFile = rules.chooseMessage;
+  if (!request.isMultipart()) throw fileField(400, 'VALIDATION_FAILED', chooseFile);
+
+  let part;
+  try {
+    part = await request.file({ limits: { fileSize: rules.maxBytes, files: 1, fields: 5, fieldSize: 1024 } });
+  } catch (error) {
+    request.log.info({ err: error }, 'unreadable multipart upload');
+    throw fileField(400, 'VALIDATION_FAILED', chooseFile);
+  }
+  if (!part) throw fileField(400, 'VALIDATION_FAILED', chooseFile);
+  if (rules.declaredTypes && !rules.declaredTypes.includes(part.mimetype.toLowerCase())) {
+    part.file.destroy();
+    throw fileField(400, 'VALIDATION_FAILED', rules.wrongTypeMessage);
+  }
+
+  const storage = fileStorageFor(context);
+  const inspection = new UploadInspection(rules);
+  const originalName = safeOriginalName(part.filename, purpose === 'apk' ? APK_DOWNLOAD_NAME : 'qr-image');
+  // The key is ours, never the sender's file name; the content type is kept in stored_files.
+  const storageKey = `${purpose}/${randomUUID()}`;
+  const upload = part;
+  try {
+    await storage.put(storageKey, inspection.pass(upload.file));
+    if (upload.file.truncated) throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
+  } catch (error) {
+    upload.file.destroy();
+    await storage.delete(storageKey);
+    if (error instanceof AppError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
+    throw error;
+  }
+
+  let previousStorageKey: string | undefined;
+  let stored: StoredFileRow;
+  try {
+    stored = await context.database.db.transaction(async (transaction) => {
+      const before = await settingsRepository.getSettingsForUpdate(transaction);
+      const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
+      const file = await filesRepository.insertStoredFile(transaction, {
+        purpose,
+        originalName,
+        contentType: inspection.contentType ?? 'application/octet-stream',
+        sizeBytes: inspection.sizeBytes,
+        sha256: inspection.sha256(),
+        storageKey,
+        uploadedByUserId: session.userId,
+      });
+      const after = await settingsRepository.updateSettings(transaction, { [column]: file.id }, session.userId);
+      const previousFileId = before[column];
+      const previous = previousFileId ? await filesRepository.deleteStoredFile(transaction, previousFileId) : undefined;
+      previousStorageKey = previous?.storageKey;
+      await settingsRepository.insertSettingsHistory(transaction, {
+        changedByUserId: session.userId,
+        before: settingsSnapshot(before),
+        after: settingsSnapshot(after),
+      });
+      await recordAudit(transaction, {
+        actorUserId: session.userId,
+        action: FILE_UPLOAD_AUDIT_ACTION,
+        targetType: 'stored_file',
+        targetId: file.id,
+        before: auditFileSummary(previous),
+        after: auditFileSummary(file),
+        ipAddress: request.ip,
+      });
+      await publishEvent(transaction, { type: 'settings.updated' });
+      return file;
+    });
+  } catch (error) {
+    await storage.delete(storageKey);
+    throw error;
+  }
+  if (previousStorageKey) {
+    // The database no longer refers to the old file; failing to delete it leaves an orphan on disk, not a wrong answer.
+    await storage.delete(previousStorageKey).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
+  }
+  return storedFileView(stored);
+}
+
+export interface OpenedFile {
+  stream: Readable;
+  contentType: string;
+  sizeBytes: number;
+}
+
+async function openCurrentFile(context: AppContext, purpose: FilePurpose, missingMessage: string): Promise<OpenedFile> {
+  const { db } = context.database;
+  const settings = await settingsRepository.getSettings(db);
+  const fileId = settings[SETTINGS_COLUMN_OF_PURPOSE[purpose]];
+  const file = fileId ? await filesRepository.findStoredFile(db, fileId) : undefined;
+  const stream = file ? await fileStorageFor(context).get(file.storageKey) : undefined;
+  if (!file || !stream) throw AppError.notFound(missingMessage);
+  return { stream, contentType: file.contentType, sizeBytes: file.sizeBytes };
+}
+
+export function openQrImage(context: AppContext, network: DepositNetwork): Promise<OpenedFile> {
+  return openCurrentFile(context, QR_PURPOSE_OF_NETWORK[network], 'No QR code available');
+}
+
+export function openApk(context: AppContext): Promise<OpenedFile> {
+  return openCurrentFile(context, 'apk', 'The app download is not available yet');
+}

@@ -1,0 +1,61 @@
+import {
+  adminSettingsResponseSchema,
+  publicSettingsResponseSchema,
+  ratesResponseSchema,
+  SETTINGS_UPDATED_MESSAGE,
+  updateSettingsRequestSchema,
+  updateSettingsResponseSchema,
+} from '../../../shared/contracts/settings.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { adminOnly, adminOrVipReader } from '../admin/guards.ts';
+import { requireAdmin, requireAdminOrVipReader } from '../sessions/service.ts';
+import * as settingsService from './service.ts';
+
+export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/rates',
+    { schema: { tags: ['settings'], summary: 'Current USDT to INR rates (public)', response: responses({ 200: ratesResponseSchema }) } },
+    async () => settingsService.getRates(db),
+  );
+
+  app.get(
+    '/api/settings/public',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit and app download (public)',
+        response: responses({ 200: publicSettingsResponseSchema }),
+      },
+    },
+    async () => settingsService.getPublicSettings(db),
+  );
+
+  app.get(
+    '/api/admin/settings',
+    {
+      onRequest: adminOrVipReader,
+      schema: { tags: ['admin'], summary: 'All settings (admin, or VIP-level read only)', response: responses({ 200: adminSettingsResponseSchema }) },
+    },
+    async (request) => settingsService.getAdminSettings(db, requireAdminOrVipReader(request)),
+  );
+
+  app.put(
+    '/api/admin/settings',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Save all settings at once (admin only); nothing is saved when any field is invalid',
+        body: updateSettingsRequestSchema,
+        response: responses({ 200: updateSettingsResponseSchema }),
+      },
+    },
+    async (request) => {
+      const settings = await settingsService.updateSettings(context, request, requireAdmin(request), request.body);
+      return { message: SETTINGS_UPDATED_MESSAGE, settings };
+    },
+  );
+}

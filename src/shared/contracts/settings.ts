@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { parseRatePaise, parseUsdtMicros, type DecimalParseResult } from '../money.ts';
+import { EXAMPLE_PHONE } from '../limits.ts';
+import { normalizePhone } from './auth.ts';
+import { decimalStringSchema, isoDateTimeSchema } from './common.ts';
+
+export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
+export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { message: 'Network must be TRC20 or ERC20' });
+export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
+
+export const SETTINGS_LIMITS = {
+  addressLength: 64,
+  whatsappMaxDigits: 15,
+  websiteUrlLength: 500,
+  decimalInputLength: 24,
+  qrImageMaxBytes: 2 * 1024 * 1024,
+  apkMaxBytes: 200 * 1024 * 1024,
+} as const;
+
+export const QR_IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+
+export const SETTINGS_UPDATED_MESSAGE = 'Settings updated successfully';
+export const SETTINGS_UPDATE_FAILED_MESSAGE = 'Failed to update settings';
+
+/* ---------- reads ---------- */
+
+export const ratesResponseSchema = z.object({
+  normalRate: decimalStringSchema,
+  vipRate: decimalStringSchema,
+  /** Always false from the server: fallback rates exist only in the browser, for display when loading fails. */
+  fallback: z.literal(false),
+  updatedAt: isoDateTimeSchema,
+});
+export type RatesResponse = z.infer<typeof ratesResponseSchema>;
+
+export const publicFileSchema = z.object({
+  exists: z.boolean(),
+  /** Same-origin path of the file, or null when none was uploaded. */
+  url: z.string().nullable(),
+});
+
+export const publicSettingsResponseSchema = z.object({
+  rates: ratesResponseSchema,
+  /** An empty string means the network is not set up yet. */
+  addresses: z.object({ TRC20: z.string(), ERC20: z.string() }),
+  qrImages: z.object({ TRC20: publicFileSchema, ERC20: publicFileSchema }),
+  whatsappSupportNumber: z.string(),
+  websiteUrl: z.string(),
+  minDeposit: decimalStringSchema,
+  apk: publicFileSchema.extend({ sizeBytes: z.number().int().nullable() }),
+});
+export type PublicSettings = z.infer<typeof publicSettingsResponseSchema>;
+
+export const storedFileSchema = z.object({
+  id: z.uuid(),
+  purpose: z.enum(['qr_trc20', 'qr_erc20', 'apk']),
+  originalName: z.string(),
+  contentType: z.string(),
+  sizeBytes: z.number().int(),
+  sha256: z.string(),
+  url: z.string(),
+  uploadedAt: isoDateTimeSchema,
+});
+export type StoredFileView = z.infer<typeof storedFileSchema>;
+
+export const adminSettingsResponseSchema = z.object({
+  normalRate: decimalStringSchema,
+  vipRate: decimalStringSchema,
+  trc20Address: z.string(),
+  erc20Address: z.string(),
+  whatsappSupportNumber: z.string(),
+  websiteUrl: z.string(),
+  minDeposit: decimalStringSchema,
+  files: z.object({
+    trc20Qr: storedFileSchema.nullable(),
+    erc20Qr: storedFileSchema.nullable(),
+    apk: storedFileSchema.nullable(),
+  }),
+  updatedAt: isoDateTimeSchema,
+  updatedBy: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
+  /** False for VIP-level readers: the web app hides the save and upload controls. */
+  canEdit: z.boolean(),
+});
+export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
+
+/* ---------- update ---------- */
+
+function decimalField(label: string, parse: (input: string) => DecimalParseResult, maxDecimals: number) {
+  return z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(SETTINGS_LIMITS.decimalInputLength, `${label} is too long`)
+    .superRefine((value, context) => {
+      if (value.startsWith('-')) {
+        context.addIssue({ code: 'custom', message: `${label} must be greater than 0` });
+        return;
+      }
+      const parsed = parse(value);
+      if (parsed.ok) {
+        if (parsed.value <= 0n) context.addIssue({ code: 'custom', message: `${label} must be greater than 0` });
+        return;
+      }
+      const messages = {
+        empty: `${label} is required`,
+        'not-a-number': `${label} must be a number`,
+        'too-many-decimals': `${label} can have at most ${maxDecimals} decimal places`,
+        'too-large': `${label} is too large`,
+      } as const;
+      context.addIssue({ code: 'custom', message: messages[parsed.reason] });
+    });
+}
+
+/**
+ * Shape checks only; the server also verifies the TRON base58check and EIP-55
+ * checksums, which need hashing that this browser-safe module does not carry.
+ */
+export const trc20AddressSchema = z
+  .string({ error: 'TRC20 address is required' })
+  .trim()
+  .max(SETTINGS_LIMITS.addressLength, 'TRC20 address is too long')
+  .refine((value) => value === '' || /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(value), {
+    message: 'TRC20 address must start with T and be 34 characters of base58',
+  });
+
+export const erc20AddressSchema = z
+  .string({ error: 'ERC20 address is required' })
+  .trim()
+  .max(SETTINGS_LIMITS.addressLength, 'ERC20 address is too long')
+  .refine((value) => value === '' || /^0x[0-9a-fA-F]{40}$/.test(value), {
+    message: 'ERC20 address must be 0x followed by 40 hexadecimal characters',
+  });
+
+export const whatsappNumberSchema = z
+  .string({ error: 'WhatsApp support number is required' })
+  .max(40, 'WhatsApp support number is too long')
+  .transform(normalizePhone)
+  .refine((value) => value === '' || /^\+\d{8,15}$/.test(value), {
+    message: `WhatsApp support number must start with + and the country code, then 7 to 14 digits (e.g. ${EXAMPLE_PHONE})`,
+  });
+
+export const websiteUrlSchema = z
+  .string({ error: 'Website URL is required' })
+  .trim()
+  .max(SETTINGS_LIMITS.websiteUrlLength, `Website URL must be at most ${SETTINGS_LIMITS.websiteUrlLength} characters`)
+  .refine(
+    (value) => {
+      if (value === '') return true;
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'Website URL must be a full http:// or https:// address' },
+  );
+
+/**
+ * The whole editable settings form ('Save All Settings'). Addresses, the WhatsApp
+ * number and the website may be empty (not set up yet); rates and the minimum
+ * deposit are always required.
+ */
+export const updateSettingsRequestSchema = z.object({
+  normalRate: decimalField('Normal rate', parseRatePaise, 2),
+  vipRate: decimalField('VIP rate', parseRatePaise, 2),
+  trc20Address: trc20AddressSchema,
+  erc20Address: erc20AddressSchema,
+  whatsappSupportNumber: whatsappNumberSchema,
+  websiteUrl: websiteUrlSchema,
+  minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
+});
+export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>;
+export type UpdateSettingsInput = z.output<typeof updateSettingsRequestSchema>;
+
+export const updateSettingsResponseSchema = z.object({
+  message: z.string(),
+  settings: adminSettingsResponseSchema,
+});
+
+/* ---------- files ---------- */
+
+export const qrNetworkParamsSchema = z.object({ network: depositNetworkSchema });
+
+export const uploadFileResponseSchema = z.object({
+  message: z.string(),
+  file: storedFileSchema,
+});

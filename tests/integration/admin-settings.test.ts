@@ -1,0 +1,400 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_CHANNEL } from '../../src/server/features/events/publish.ts';
+import { toChecksumAddress } from '../../src/server/features/settings/addresses.ts';
+import {
+  countRows,
+  createAdminTestApp,
+  fileBytes,
+  KNOWN_ERC20_ADDRESS,
+  KNOWN_TRON_ADDRESS,
+  listFiles,
+  randomErc20Address,
+  randomTronAddress,
+  signUpAdmin,
+  signUpVipCustomer,
+  uploadFile,
+  validSettingsBody,
+  type AdminTestApp,
+} from '../fixtures/admin.ts';
+import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+
+let harness: AdminTestApp;
+let admin: SignedUpUser;
+let vip: SignedUpUser;
+let customer: SignedUpUser;
+
+beforeAll(async () => {
+  harness = await createAdminTestApp();
+  admin = await signUpAdmin(harness);
+  vip = await signUpVipCustomer(harness);
+  customer = await signUpUser(harness.app);
+});
+afterAll(async () => harness.close());
+
+const db = () => harness.database.handle.db;
+
+async function settingsRow() {
+  const result = await db().execute<Record<string, unknown>>(sql`select * from admin_settings where id = 1`);
+  return result.rows[0];
+}
+
+function putSettings(body: Record<string, unknown>, cookie = admin.cookie) {
+  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', body, cookie });
+}
+
+describe('public reads', () => {
+  it('answers the default rates to anyone, never as fallback', async () => {
+    const fresh = await createAdminTestApp();
+    try {
+      const response = await fresh.app.inject({ method: 'GET', url: '/api/rates' });
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body).toMatchObject({ normalRate: '83.00', vipRate: '83.25', fallback: false });
+      expect(new Date(body.updatedAt).toString()).not.toBe('Invalid Date');
+
+      const publicSettings = await fresh.app.inject({ method: 'GET', url: '/api/settings/public' });
+      expect(publicSettings.statusCode).toBe(200);
+      expect(publicSettings.json()).toEqual({
+        rates: body,
+        addresses: { TRC20: '', ERC20: '' },
+        qrImages: { TRC20: { exists: false, url: null }, ERC20: { exists: false, url: null } },
+        whatsappSupportNumber: '',
+        websiteUrl: '',
+        minDeposit: '10.000000',
+        apk: { exists: false, url: null, sizeBytes: null },
+      });
+      expect((await fresh.app.inject({ method: 'GET', url: '/api/files/apk' })).json().error.message).toBe('The app download is not available yet');
+      expect((await fresh.app.inject({ method: 'GET', url: '/api/files/qr/TRC20' })).json().error.message).toBe('No QR code available');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('reading the admin settings', () => {
+  it('lets an admin and a VIP-level customer read, and says only the admin may edit', async () => {
+    const asAdmin = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });
+    expect(asAdmin.statusCode).toBe(200);
+    expect(asAdmin.json().canEdit).toBe(true);
+    const asVip = await call(harness.app, { url: '/api/admin/settings', cookie: vip.cookie });
+    expect(asVip.statusCode).toBe(200);
+    expect(asVip.json().canEdit).toBe(false);
+    expect((await call(harness.app, { url: '/api/admin/settings', cookie: customer.cookie })).statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/admin/settings' })).statusCode).toBe(401);
+  });
+});
+
+describe('saving settings', () => {
+  it('saves every field, writes history and audit with before and after, and publishes settings.updated', async () => {
+    const listener = new pg.Client({ connectionString: harness.database.connectionString });
+    await listener.connect();
+    const events: string[] = [];
+    listener.on('notification', (message) => events.push(message.payload ?? ''));
+    await listener.query(`listen ${EVENTS_CHANNEL}`);
+    try {
+      const before = await settingsRow();
+      const historyBefore = await countRows(harness, 'admin_settings_history');
+      const lowerCaseErc20 = randomErc20Address().toLowerCase();
+      const trc20 = randomTronAddress();
+      const response = await putSettings(
+        validSettingsBody({ normalRate: '84.5', vipRate: '86', trc20Address: ` ${trc20} `, erc20Address: lowerCaseErc20, minDeposit: '12.5' }),
+      );
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(body.message).toBe('Settings updated successfully');
+      expect(body.settings).toMatchObject({
+        normalRate: '84.50',
+        vipRate: '86.00',
+        trc20Address: trc20,
+        // Stored in its EIP-55 form, which is the same address.
+        erc20Address: toChecksumAddress(lowerCaseErc20),
+        whatsappSupportNumber: '+919876543210',
+        websiteUrl: 'https://rupeedesk.example.com',
+        minDeposit: '12.500000',
+        canEdit: true,
+        updatedBy: { id: admin.id, email: admin.email },
+      });
+
+      const row = await settingsRow();
+      expect(row?.rate_normal_inr_paise).toBe(8450n);
+      expect(row?.rate_vip_inr_paise).toBe(8600n);
+      expect(row?.min_deposit_usdt_micros).toBe(12_500_000n);
+      expect(row?.updated_by_user_id).toBe(admin.id);
+
+      const rates = await harness.app.inject({ method: 'GET', url: '/api/rates' });
+      expect(rates.json()).toMatchObject({ normalRate: '84.50', vipRate: '86.00', fallback: false });
+      const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
+      expect(publicSettings.addresses).toEqual({ TRC20: trc20, ERC20: body.settings.erc20Address });
+      expect(publicSettings.whatsappSupportNumber).toBe('+919876543210');
+      expect(publicSettings.minDeposit).toBe('12.500000');
+
+      expect(await countRows(harness, 'admin_settings_history')).toBe(historyBefore + 1);
+      const history = await db().execute<{ changed_by_user_id: string; before: Record<string, unknown>; after: Record<string, unknown> }>(
+        sql`select changed_by_user_id, before, after from admin_settings_history order by id desc limit 1`,
+      );
+      expect(history.rows[0]?.changed_by_user_id).toBe(admin.id);
+      expect(history.rows[0]?.before.normalRate).toBe(`${(Number(before?.rate_normal_inr_paise) / 100).toFixed(2)}`);
+      expect(history.rows[0]?.after.normalRate).toBe('84.50');
+
+      const audit = await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie });
+      expect(audit.statusCode).toBe(200);
+      const entry = audit.json().items[0];
+      expect(entry).toMatchObject({
+        action: 'settings.update',
+        actor: { id: admin.id, email: admin.email },
+        targetType: 'settings',
+        targetId: '1',
+        after: { normalRate: '84.50', vipRate: '86.00', trc20Address: trc20, minDeposit: '12.500000' },
+      });
+      expect(entry.before.normalRate).toBe(history.rows[0]?.before.normalRate);
+      // Only what changed is in the audit entry.
+      expect(Object.keys(entry.after)).not.toContain('trc20QrFileId');
+
+      await expect.poll(() => events.length).toBeGreaterThan(0);
+      expect(events.map((payload) => JSON.parse(payload))).toContainEqual({ type: 'settings.updated' });
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('accepts the known-good addresses and empty (not yet set up) ones', async () => {
+    const response = await putSettings(validSettingsBody({ trc20Address: KNOWN_TRON_ADDRESS, erc20Address: KNOWN_ERC20_ADDRESS }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json().settings.erc20Address).toBe(KNOWN_ERC20_ADDRESS);
+    const empty = await putSettings(validSettingsBody({ trc20Address: '', erc20Address: '', whatsappSupportNumber: '', websiteUrl: '' }));
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json().settings).toMatchObject({ trc20Address: '', erc20Address: '', whatsappSupportNumber: '', websiteUrl: '' });
+  });
+
+  it('writes no history and no audit entry when nothing changed', async () => {
+    await putSettings(validSettingsBody());
+    const history = await countRows(harness, 'admin_settings_history');
+    const audit = await countRows(harness, 'audit_log');
+    const response = await putSettings(validSettingsBody());
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe('Settings updated successfully');
+    expect(await countRows(harness, 'admin_settings_history')).toBe(history);
+    expect(await countRows(harness, 'audit_log')).toBe(audit);
+  });
+
+  const flippedCase = (address: string) => {
+    const index = [...address].findIndex((character, position) => position > 1 && /[a-fA-F]/.test(character));
+    const character = address[index] as string;
+    const flipped = character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase();
+    return address.slice(0, index) + flipped + address.slice(index + 1);
+  };
+  const brokenTronChecksum = KNOWN_TRON_ADDRESS.slice(0, -1) + (KNOWN_TRON_ADDRESS.endsWith('t') ? 'u' : 't');
+
+  const invalidCases: [string, Record<string, unknown>, string, string][] = [
+    ['a zero normal rate', { normalRate: '0' }, 'normalRate', 'Normal rate must be greater than 0'],
+    ['a negative normal rate', { normalRate: '-83' }, 'normalRate', 'Normal rate must be greater than 0'],
+    ['a normal rate with 3 decimals', { normalRate: '83.255' }, 'normalRate', 'Normal rate can have at most 2 decimal places'],
+    ['a normal rate that is text', { normalRate: 'eighty' }, 'normalRate', 'Normal rate must be a number'],
+    ['a zero VIP rate', { vipRate: '0.00' }, 'vipRate', 'VIP rate must be greater than 0'],
+    ['a VIP rate with 3 decimals', { vipRate: '83.251' }, 'vipRate', 'VIP rate can have at most 2 decimal places'],
+    ['a missing VIP rate', { vipRate: '' }, 'vipRate', 'VIP rate is required'],
+    ['a rate given as a JSON number', { normalRate: 83 }, 'normalRate', 'Normal rate is required'],
+    ['a huge rate', { normalRate: '100000000' }, 'normalRate', 'Normal rate is too large'],
+    [
+      'a TRON address with a broken checksum',
+      { trc20Address: brokenTronChecksum },
+      'trc20Address',
+      'TRC20 address is not a valid TRON address (its checksum does not match); check it for typos',
+    ],
+    ['a TRON address of the wrong shape', { trc20Address: 'T123' }, 'trc20Address', 'TRC20 address must start with T and be 34 characters of base58'],
+    ['an Ethereum address as TRC20', { trc20Address: KNOWN_ERC20_ADDRESS }, 'trc20Address', 'TRC20 address must start with T and be 34 characters of base58'],
+    [
+      'an ERC20 address with a broken EIP-55 checksum',
+      { erc20Address: flippedCase(KNOWN_ERC20_ADDRESS) },
+      'erc20Address',
+      'ERC20 address has mixed case but its EIP-55 checksum does not match; check it for typos',
+    ],
+    ['an ERC20 address that is not hex', { erc20Address: `0x${'g'.repeat(40)}` }, 'erc20Address', 'ERC20 address must be 0x followed by 40 hexadecimal characters'],
+    ['an ERC20 address that is too short', { erc20Address: '0x1234' }, 'erc20Address', 'ERC20 address must be 0x followed by 40 hexadecimal characters'],
+    ['a website that is not http(s)', { websiteUrl: 'javascript:alert(1)' }, 'websiteUrl', 'Website URL must be a full http:// or https:// address'],
+    ['a website without a scheme', { websiteUrl: 'rupeedesk.example.com' }, 'websiteUrl', 'Website URL must be a full http:// or https:// address'],
+    [
+      'a WhatsApp number without country code',
+      { whatsappSupportNumber: '98765 43210' },
+      'whatsappSupportNumber',
+      'WhatsApp support number must start with + and the country code, then 7 to 14 digits (e.g. +919876543210)',
+    ],
+    ['a zero minimum deposit', { minDeposit: '0' }, 'minDeposit', 'Minimum deposit must be greater than 0'],
+    ['a minimum deposit with 7 decimals', { minDeposit: '1.0000001' }, 'minDeposit', 'Minimum deposit can have at most 6 decimal places'],
+  ];
+
+  it.each(invalidCases)('refuses %s with a clear field message and saves nothing', async (_name, override, field, message) => {
+    // A valid change to another field rides along: it must not be saved either.
+    const body = validSettingsBody({ normalRate: '91.11', vipRate: '92.22', ...override });
+    const before = await settingsRow();
+    const history = await countRows(harness, 'admin_settings_history');
+    const audit = await countRows(harness, 'audit_log');
+    const response = await putSettings(body);
+    expect(response.statusCode).toBe(400);
+    const error = response.json().error;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.fields?.[field]).toBe(message);
+    expect(error.message).toBe(message);
+    expect(await settingsRow()).toEqual(before);
+    expect(await countRows(harness, 'admin_settings_history')).toBe(history);
+    expect(await countRows(harness, 'audit_log')).toBe(audit);
+  });
+
+  it('reports every invalid field at once', async () => {
+    const response = await putSettings(validSettingsBody({ normalRate: '0', vipRate: 'abc', websiteUrl: 'ftp://x' }));
+    expect(response.statusCode).toBe(400);
+    expect(Object.keys(response.json().error.fields).sort()).toEqual(['normalRate', 'vipRate', 'websiteUrl']);
+  });
+
+  it('refuses a VIP-level customer and a customer, and saves nothing', async () => {
+    const before = await settingsRow();
+    for (const user of [vip, customer]) {
+      const response = await putSettings(validSettingsBody({ normalRate: '1.00' }), user.cookie);
+      expect(response.statusCode).toBe(403);
+    }
+    expect((await putSettings(validSettingsBody({ normalRate: '1.00' }), '')).statusCode).toBe(401);
+    expect(await settingsRow()).toEqual(before);
+  });
+});
+
+describe('QR image and APK uploads', () => {
+  it('stores a QR image by its proven type, serves it publicly and audits the upload', async () => {
+    const bytes = fileBytes('png', 5000);
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes, fileName: '../../etc/My QR.png' });
+    expect(response.statusCode).toBe(201);
+    const { file, message } = response.json();
+    expect(message).toBe('File uploaded successfully');
+    expect(file).toMatchObject({ purpose: 'qr_trc20', originalName: 'My QR.png', contentType: 'image/png', sizeBytes: 5000 });
+    expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+
+    const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
+    expect(publicSettings.qrImages.TRC20).toEqual({ exists: true, url: file.url });
+    const image = await harness.app.inject({ method: 'GET', url: file.url });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.rawPayload.equals(bytes)).toBe(true);
+
+    const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
+    expect(audit).toMatchObject({ actor: { id: admin.id }, targetType: 'stored_file', targetId: file.id, after: { sha256: file.sha256, purpose: 'qr_trc20' } });
+  });
+
+  it('replaces the previous image and removes its file', async () => {
+    const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('webp'), contentType: 'image/webp' })).json()
+      .file;
+    const filesAfterFirst = listFiles(harness.filesDirectory);
+    const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('jpeg'), contentType: 'image/jpeg' });
+    expect(second.statusCode).toBe(201);
+    expect(second.json().file.contentType).toBe('image/jpeg');
+    expect(listFiles(harness.filesDirectory).length).toBe(filesAfterFirst.length);
+    const stillThere = await db().execute(sql`select id from stored_files where id = ${first.id}`);
+    expect(stillThere.rows).toHaveLength(0);
+    const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
+    expect(audit.before).toMatchObject({ fileId: first.id, contentType: 'image/webp' });
+    expect(audit.after).toMatchObject({ fileId: second.json().file.id, contentType: 'image/jpeg' });
+    const settings = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
+    expect(settings.files.erc20Qr.id).toBe(second.json().file.id);
+  });
+
+  const refusedUploads: [string, string, Parameters<typeof uploadFile>[2], number, string][] = [
+    ['text declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('text'), contentType: 'image/png' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
+    ['a ZIP declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('zip'), contentType: 'image/png' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
+    ['a PNG declared as a PDF', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png'), contentType: 'application/pdf' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
+    ['an image of 2 MB and one byte', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png', 2 * 1024 * 1024 + 1) }, 413, 'The QR image must be at most 2 MB'],
+    ['an empty image', '/api/admin/files/qr/TRC20', { bytes: Buffer.alloc(0) }, 400, 'The QR image is empty'],
+    ['a PNG as the APK', '/api/admin/files/apk', { bytes: fileBytes('png'), contentType: 'application/vnd.android.package-archive', fileName: 'app.apk' }, 400, 'The app file must be an Android APK (a ZIP archive)'],
+  ];
+
+  it.each(refusedUploads)('refuses %s with a clear message and keeps nothing', async (_name, url, options, status, message) => {
+    const storedBefore = await countRows(harness, 'stored_files');
+    const auditBefore = await countRows(harness, 'audit_log');
+    const filesBefore = listFiles(harness.filesDirectory);
+    const settingsBefore = await settingsRow();
+    const response = await uploadFile(harness.app, url, { cookie: admin.cookie, ...options });
+    expect(response.statusCode).toBe(status);
+    expect(response.json().error.message).toBe(message);
+    expect(response.json().error.fields).toEqual({ file: message });
+    expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
+    expect(await countRows(harness, 'audit_log')).toBe(auditBefore);
+    expect(listFiles(harness.filesDirectory)).toEqual(filesBefore);
+    expect(await settingsRow()).toEqual(settingsBefore);
+  });
+
+  it('accepts an image of exactly 2 MB', async () => {
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png', 2 * 1024 * 1024) });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('asks for a file when none is sent, and refuses an unknown network', async () => {
+    const form = new FormData();
+    form.append('note', 'no file here');
+    const noFile = await harness.app.inject({ method: 'POST', url: '/api/admin/files/qr/TRC20', headers: { origin: 'http://localhost:3000', cookie: admin.cookie }, payload: form });
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().error.message).toBe('Choose a QR image to upload');
+    const json = await call(harness.app, { method: 'POST', url: '/api/admin/files/apk', body: {}, cookie: admin.cookie });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().error.message).toBe('Choose an APK file to upload');
+    const network = await uploadFile(harness.app, '/api/admin/files/qr/BTC', { cookie: admin.cookie, bytes: fileBytes('png') });
+    expect(network.statusCode).toBe(400);
+    expect(network.json().error.message).toBe('Network must be TRC20 or ERC20');
+  });
+
+  it('stores the APK and offers it as a download with a fixed file name', async () => {
+    const bytes = fileBytes('zip', 10_000);
+    const response = await uploadFile(harness.app, '/api/admin/files/apk', {
+      cookie: admin.cookie,
+      bytes,
+      contentType: 'application/octet-stream',
+      fileName: 'rupeedesk-v2.apk',
+    });
+    expect(response.statusCode).toBe(201);
+    const file = response.json().file;
+    expect(file).toMatchObject({ purpose: 'apk', contentType: 'application/vnd.android.package-archive', sizeBytes: 10_000, originalName: 'rupeedesk-v2.apk' });
+    const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
+    expect(publicSettings.apk).toEqual({ exists: true, url: file.url, sizeBytes: 10_000 });
+    const download = await harness.app.inject({ method: 'GET', url: file.url });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toBe('attachment; filename="rupeedesk.apk"');
+    expect(download.headers['content-type']).toBe('application/vnd.android.package-archive');
+    expect(download.rawPayload.equals(bytes)).toBe(true);
+    const head = await harness.app.inject({ method: 'HEAD', url: '/api/files/apk' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('refuses an APK over 200 MB and keeps nothing', async () => {
+    const storedBefore = await countRows(harness, 'stored_files');
+    const filesBefore = listFiles(harness.filesDirectory);
+    const response = await uploadFile(harness.app, '/api/admin/files/apk', {
+      cookie: admin.cookie,
+      bytes: fileBytes('zip', 200 * 1024 * 1024 + 1),
+      contentType: 'application/vnd.android.package-archive',
+      fileName: 'big.apk',
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.message).toBe('The app file must be at most 200 MB');
+    expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
+    expect(listFiles(harness.filesDirectory)).toEqual(filesBefore);
+  }, 120_000);
+
+  it('refuses uploads from a VIP-level customer, a customer and anonymous callers without reading them', async () => {
+    const storedBefore = await countRows(harness, 'stored_files');
+    for (const [cookie, status] of [
+      [vip.cookie, 403],
+      [customer.cookie, 403],
+      [undefined, 401],
+    ] as const) {
+      for (const url of ['/api/admin/files/qr/TRC20', '/api/admin/files/apk']) {
+        const response = await uploadFile(harness.app, url, { cookie, bytes: url.endsWith('apk') ? fileBytes('zip') : fileBytes('png') });
+        expect(response.statusCode).toBe(status);
+      }
+    }
+    expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
+  });
+
+  it('keeps files under the data directory only', () => {
+    for (const file of listFiles(harness.filesDirectory)) expect(fs.realpathSync(file).startsWith(fs.realpathSync(harness.filesDirectory))).toBe(true);
+  });
+});
