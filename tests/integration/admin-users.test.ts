@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminTestApp, signUpAdmin, signUpVipCustomer, type AdminTestApp } from '../fixtures/admin.ts';
+import { call, sessionCookieOf, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+
+let harness: AdminTestApp;
+let admin: SignedUpUser;
+let vip: SignedUpUser;
+let customer: SignedUpUser;
+
+beforeAll(async () => {
+  harness = await createAdminTestApp();
+  admin = await signUpAdmin(harness);
+  vip = await signUpVipCustomer(harness);
+  customer = await signUpUser(harness.app, { fullName: 'Plain Customer' });
+});
+afterAll(async () => harness.close());
+
+const db = () => harness.database.handle.db;
+
+/** Moves USDT into a customer's wallet through the ledger, as an approved deposit would, keeping every balance consistent. */
+async function creditWallet(userId: string, amountUsdtMicros: bigint): Promise<void> {
+  await db().transaction(async (transaction) => {
+    const house = await transaction.execute<{ id: bigint }>(sql`select id from ledger_accounts where kind = 'deposits_received' and user_id is null`);
+    const wallet = await transaction.execute<{ id: bigint }>(sql`select id from ledger_accounts where user_id = ${userId}`);
+    const houseId = house.rows[0]?.id;
+    const walletId = wallet.rows[0]?.id;
+    if (houseId === undefined || walletId === undefined) throw new Error('ledger accounts missing');
+    await transaction.execute(
+      sql`insert into ledger_transfers (from_account_id, to_account_id, amount_usdt_micros, reason) values (${houseId}, ${walletId}, ${amountUsdtMicros}, 'deposit_credit')`,
+    );
+    await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = balance_usdt_micros - ${amountUsdtMicros} where id = ${houseId}`);
+    await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = balance_usdt_micros + ${amountUsdtMicros} where id = ${walletId}`);
+  });
+}
+
+function hexHash(): string {
+  return randomUUID().replace(/-/g, '').padEnd(64, '0');
+}
+
+async function insertDeposit(userId: string, amountUsdtMicros: bigint, status: 'pending' | 'approved'): Promise<void> {
+  await db().execute(sql`
+    insert into usdt_deposits (user_id, network, amount_usdt_micros, transaction_hash, deposit_address, status, decided_at)
+    values (${userId}, 'TRC20', ${amountUsdtMicros}, ${hexHash()}, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', ${status}, ${status === 'pending' ? null : new Date()})`);
+}
+
+describe('admin dashboard', () => {
+  it('shows pending requests with their sums, customer balances and the user count', async () => {
+    const other = await signUpUser(harness.app, { fullName: 'Dashboard Recipient' });
+    await insertDeposit(customer.id, 1_500_000n, 'pending');
+    await insertDeposit(customer.id, 2_250_000n, 'pending');
+    await insertDeposit(customer.id, 99_000_000n, 'approved');
+    await db().execute(sql`
+      insert into withdrawal_requests (user_id, account_holder_name, account_number, bank_name, ifsc_code, amount_usdt_micros, rate_inr_paise, rate_tier, amount_inr_paise)
+      values (${customer.id}, 'Asha Rao', '123456789012', 'State Bank', 'SBIN0001234', 10000000, 8300, 'normal', 83000)`);
+    await db().execute(sql`
+      insert into transfers (sender_user_id, recipient_user_id, amount_usdt_micros) values (${customer.id}, ${other.id}, 4000000)`);
+    await creditWallet(customer.id, 25_000_000n);
+    await creditWallet(other.id, 500_000n);
+
+    const response = await call(harness.app, { url: '/api/admin/dashboard', cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    const users = await db().execute<{ count: number }>(sql`select count(*)::int as count from users`);
+    expect(response.json()).toEqual({
+      pendingDeposits: { count: 2, totalUsdt: '3.750000' },
+      pendingWithdrawals: { count: 1, totalUsdt: '10.000000', totalInr: '830.00' },
+      pendingTransfers: { count: 1, totalUsdt: '4.000000' },
+      customerBalancesUsdt: '25.500000',
+      userCount: users.rows[0]?.count,
+      canManage: true,
+    });
+  });
+
+  it('lets a VIP-level customer read the figures but not manage', async () => {
+    const response = await call(harness.app, { url: '/api/admin/dashboard', cookie: vip.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().canManage).toBe(false);
+    const refused = await call(harness.app, { url: '/api/admin/dashboard', cookie: customer.cookie });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe('Unauthorized access');
+    expect((await call(harness.app, { url: '/api/admin/dashboard' })).json().error.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('user search', () => {
+  it('finds users by name, e-mail or phone ignoring case, with their balance', async () => {
+    const token = `zq${Date.now().toString(36)}`;
+    const target = await signUpUser(harness.app, { fullName: `Zara ${token} Quinton`, email: `Mixed.${token}@Example.com`, phone: '+447700900123' });
+    await creditWallet(target.id, 12_340_000n);
+    for (const q of [token.toUpperCase(), `mixed.${token}@example`, `ZARA ${token}`]) {
+      const response = await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent(q)}`, cookie: admin.cookie });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().items.map((item: { id: string }) => item.id)).toEqual([target.id]);
+    }
+    const byPhone = await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent('7700 900 123')}`, cookie: admin.cookie });
+    expect(byPhone.json().items.map((item: { id: string }) => item.id)).toContain(target.id);
+    const item = byPhone.json().items.find((candidate: { id: string }) => candidate.id === target.id);
+    expect(item).toEqual({
+      id: target.id,
+      name: `Zara ${token} Quinton`,
+      email: `Mixed.${token}@Example.com`,
+      phone: '+447700900123',
+      role: 'user',
+      vipLevel: 'normal',
+      balanceUsdt: '12.340000',
+      createdAt: expect.any(String),
+    });
+  });
+
+  it('treats % and _ in the search text as plain characters', async () => {
+    const percent = await signUpUser(harness.app, { fullName: 'Hundred 100% Sure' });
+    const underscore = await signUpUser(harness.app, { fullName: 'Under_score Person' });
+    const byPercent = (await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent('100%')}`, cookie: admin.cookie })).json();
+    expect(byPercent.items.map((item: { id: string }) => item.id)).toEqual([percent.id]);
+    const byUnderscore = (await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent('_')}`, cookie: admin.cookie })).json();
+    expect(byUnderscore.items.map((item: { id: string }) => item.id)).toEqual([underscore.id]);
+    const byBackslash = (await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent('\\')}`, cookie: admin.cookie })).json();
+    expect(byBackslash.items).toEqual([]);
+  });
+
+  it('pages through results newest first with a cursor, never repeating or skipping', async () => {
+    const token = `pg${Date.now().toString(36)}`;
+    const created: string[] = [];
+    for (let index = 0; index < 5; index += 1) created.push((await signUpUser(harness.app, { fullName: `Pager ${token} ${index}` })).id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    const pageSizes: number[] = [];
+    do {
+      const url: string = `/api/admin/users?q=${token}&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = (await call(harness.app, { url, cookie: admin.cookie })).json();
+      pageSizes.push(page.items.length);
+      seen.push(...page.items.map((item: { id: string }) => item.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pageSizes).toEqual([2, 2, 1]);
+    expect(seen).toEqual([...created].reverse());
+  });
+
+  it('lists everyone without a search text, and caps the page size', async () => {
+    const all = await call(harness.app, { url: '/api/admin/users?limit=100', cookie: admin.cookie });
+    expect(all.statusCode).toBe(200);
+    expect(all.json().items.map((item: { id: string }) => item.id)).toEqual(expect.arrayContaining([admin.id, vip.id, customer.id]));
+    for (const [url, message] of [
+      ['/api/admin/users?limit=101', 'Page size must be at most 100'],
+      ['/api/admin/users?limit=0', 'Page size must be a whole number from 1 to 100'],
+      ['/api/admin/users?cursor=not-a-cursor', 'Invalid page cursor'],
+      [`/api/admin/users?q=${'x'.repeat(101)}`, 'Search text must be at most 100 characters'],
+    ] as const) {
+      const response = await call(harness.app, { url, cookie: admin.cookie });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe(message);
+    }
+  });
+});
+
+describe('user details', () => {
+  it('shows profile, balance and referral details', async () => {
+    const referrer = await signUpUser(harness.app, { fullName: 'Referring Friend' });
+    const referred = await signUpUser(harness.app, { fullName: 'Referred Friend', referralCode: referrer.referralCode });
+    const referrerDetail = (await call(harness.app, { url: `/api/admin/users/${referrer.id}`, cookie: admin.cookie })).json();
+    expect(referrerDetail).toMatchObject({ id: referrer.id, referralCode: referrer.referralCode, referredBy: null, referralCount: 1, referralEarningsUsdt: '0.000000', hasPin: true, activeSessionCount: 1 });
+    const referredDetail = await call(harness.app, { url: `/api/admin/users/${referred.id}`, cookie: admin.cookie });
+    expect(referredDetail.statusCode).toBe(200);
+    expect(referredDetail.json()).toMatchObject({
+      name: 'Referred Friend',
+      balanceUsdt: '0.000000',
+      referredBy: { id: referrer.id, name: 'Referring Friend', email: referrer.email, referralCode: referrer.referralCode },
+      referralCount: 0,
+    });
+  });
+
+  it("answers 'User with ID {id} was not found' for an unknown user", async () => {
+    const id = randomUUID();
+    for (const request of [
+      { url: `/api/admin/users/${id}` },
+      { url: `/api/admin/users/${id}`, method: 'PATCH' as const, body: { vipLevel: 'vip' } },
+      { url: `/api/admin/users/${id}/sessions/revoke`, method: 'POST' as const },
+    ]) {
+      const response = await call(harness.app, { ...request, cookie: admin.cookie });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toEqual({ code: 'NOT_FOUND', message: `User with ID ${id} was not found` });
+    }
+    expect((await call(harness.app, { url: '/api/admin/users/not-a-uuid', cookie: admin.cookie })).statusCode).toBe(400);
+  });
+});
+
+describe('changing role and VIP level', () => {
+  it('sets the VIP level and records the change with before and after', async () => {
+    const target = await signUpUser(harness.app, { fullName: 'Soon Vip' });
+    const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { vipLevel: 'vip2' }, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ message: 'User updated successfully', user: { id: target.id, vipLevel: 'vip2', role: 'user' } });
+    expect((await call(harness.app, { url: '/api/me', cookie: target.cookie })).json().vipLevel).toBe('vip2');
+
+    const audit = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}`, cookie: admin.cookie })).json();
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0]).toMatchObject({
+      action: 'user.update',
+      actor: { id: admin.id, name: 'Admin Person', email: admin.email },
+      targetType: 'user',
+      targetId: target.id,
+      targetUser: { id: target.id, name: 'Soon Vip', email: target.email },
+      before: { role: 'user', vipLevel: 'normal' },
+      after: { role: 'user', vipLevel: 'vip2' },
+    });
+    expect(audit.items[0].ipAddress).toBeTruthy();
+  });
+
+  it('promotes to admin with immediate effect, and demotes again', async () => {
+    const target = await signUpUser(harness.app, { fullName: 'Soon Admin' });
+    expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
+    const promoted = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin' }, cookie: admin.cookie });
+    expect(promoted.json().user.role).toBe('admin');
+    expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(200);
+    const demoted = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: admin.cookie });
+    expect(demoted.json().user.role).toBe('user');
+    expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
+    const actions = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=user.update`, cookie: admin.cookie })).json().items;
+    expect(actions.map((item: { after: { role: string } }) => item.after.role)).toEqual(['user', 'admin']);
+  });
+
+  it('does not let an admin remove their own admin role, and changes nothing', async () => {
+    const auditBefore = (await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count;
+    const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user', vipLevel: 'vip' }, cookie: admin.cookie });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toEqual({ code: 'CONFLICT', message: 'You cannot remove your own admin role', fields: { role: 'You cannot remove your own admin role' } });
+    const me = (await call(harness.app, { url: '/api/me', cookie: admin.cookie })).json();
+    expect(me).toMatchObject({ role: 'admin', vipLevel: 'normal' });
+    expect((await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count).toBe(auditBefore);
+  });
+
+  it('stops an admin demoted a moment ago from changing roles', async () => {
+    const second = await signUpAdmin(harness, { fullName: 'Second Admin' });
+    await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${second.id}`, body: { role: 'user' }, cookie: admin.cookie });
+    const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user' }, cookie: second.cookie });
+    expect(response.statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/me', cookie: admin.cookie })).json().role).toBe('admin');
+  });
+
+  it('refuses unknown values, empty changes and extra fields', async () => {
+    for (const body of [{ vipLevel: 'gold' }, { role: 'superuser' }, {}, { vipLevel: 'vip', balance: '1000' }]) {
+      const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${customer.id}`, body, cookie: admin.cookie });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await call(harness.app, { url: `/api/admin/users/${customer.id}`, cookie: admin.cookie })).json().vipLevel).toBe('normal');
+  });
+
+  it('refuses VIP-level customers and customers', async () => {
+    for (const user of [vip, customer]) {
+      const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${user.id}`, body: { role: 'admin' }, cookie: user.cookie });
+      expect(response.statusCode).toBe(403);
+      expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json().role).toBe('user');
+    }
+  });
+});
+
+describe('ending sessions', () => {
+  it("ends every session of the user and audits it", async () => {
+    const target = await signUpUser(harness.app, { fullName: 'Lost Phone' });
+    const login = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: target.email, password: target.password } });
+    const secondCookie = sessionCookieOf(login);
+    const response = await call(harness.app, { method: 'POST', url: `/api/admin/users/${target.id}/sessions/revoke`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'All sessions of this user were ended', sessionsEnded: 2 });
+    for (const cookie of [target.cookie, secondCookie]) expect((await call(harness.app, { url: '/api/me', cookie })).statusCode).toBe(401);
+    expect((await call(harness.app, { url: '/api/me', cookie: admin.cookie })).statusCode).toBe(200);
+    const audit = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}`, cookie: admin.cookie })).json().items[0];
+    expect(audit).toMatchObject({ action: 'user.sessions_revoke', actor: { id: admin.id }, before: { sessions: 2 }, after: { sessions: 0 } });
+  });
+
+  it('refuses VIP-level customers', async () => {
+    const response = await call(harness.app, { method: 'POST', url: `/api/admin/users/${customer.id}/sessions/revoke`, cookie: vip.cookie });
+    expect(response.statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/me', cookie: customer.cookie })).statusCode).toBe(200);
+  });
+});
+
+describe('audit log listing', () => {
+  it('lists newest first in pages, filtered by action and target user', async () => {
+    const target = await signUpUser(harness.app, { fullName: 'Audit Subject' });
+    for (const vipLevel of ['vip', 'vip1', 'vip2', 'vip3', 'normal']) {
+      await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { vipLevel }, cookie: admin.cookie });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const url: string = `/api/admin/audit-log?targetUserId=${target.id}&action=user.update&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = (await call(harness.app, { url, cookie: admin.cookie })).json();
+      seen.push(...page.items.map((item: { after: { vipLevel: string } }) => item.after.vipLevel));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(['normal', 'vip3', 'vip2', 'vip1', 'vip']);
+
+    const otherAction = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=settings.update`, cookie: admin.cookie })).json();
+    expect(otherAction).toEqual({ items: [], nextCursor: null });
+    const everything = (await call(harness.app, { url: '/api/admin/audit-log?limit=100', cookie: admin.cookie })).json().items;
+    const ids = everything.map((item: { id: string }) => BigInt(item.id));
+    expect([...ids].sort((a, b) => (a > b ? -1 : 1))).toEqual(ids);
+  });
+
+  it('refuses malformed filters and non-admins', async () => {
+    for (const url of ['/api/admin/audit-log?action=DROP%20TABLE', '/api/admin/audit-log?targetUserId=x', '/api/admin/audit-log?cursor=abc', '/api/admin/audit-log?limit=1000']) {
+      expect((await call(harness.app, { url, cookie: admin.cookie })).statusCode).toBe(400);
+    }
+    expect((await call(harness.app, { url: '/api/admin/audit-log', cookie: vip.cookie })).statusCode).toBe(403);
+  });
+});
