@@ -120,3 +120,18 @@ export function inrPaiseFromWire(wire: string): bigint {
   if (!parsed.ok) throw new Error(`Malformed INR amount from server: ${wire}`);
   return wire.startsWith('-') ? -parsed.value : parsed.value;
 }
+
+/** Shortest exact form of an amount for messages ("10", "10.5"): no trailing zeros. */
+export function formatDecimalShort(value: bigint, decimals: number): string {
+  const full = formatDecimal(value, decimals);
+  return full.includes('.') ? full.replace(/\.?0+$/, '') : full;
+}
+
+export function formatUsdtShort(amountUsdtMicros: bigint): string {
+  return formatDecimalShort(amountUsdtMicros, USDT_DECIMALS);
+}
+
+/** Part of an amount in basis points (1 bp = 0.01 %), rounded down: rewards never pay more than their rate. */
+export function basisPointsOf(amount: bigint, basisPoints: bigint): bigint {
+  return (amount * basisPoints) / 10_000n;
+}

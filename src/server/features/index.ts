@@ -3,11 +3,17 @@ import type { ApiApp } from '../http/types.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuditRoutes } from './audit/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
+import { registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileRoutes } from './files/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerPinRoutes } from './pin/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerTransactionRoutes } from './transactions/routes.ts';
+import { registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
+import { registerWalletRoutes } from './wallet/routes.ts';
+import { registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
 /** Every feature's routes, registered once by buildApp(). Each feature adds its own line. */
 export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
@@ -19,4 +25,10 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerFileRoutes(app, context);
   registerAdminRoutes(app, context);
   registerAuditRoutes(app, context);
+  registerBankAccountRoutes(app, context);
+  registerDepositRoutes(app, context);
+  registerWithdrawalRoutes(app, context);
+  registerTransferRoutes(app, context);
+  registerTransactionRoutes(app, context);
+  registerWalletRoutes(app, context);
 }

@@ -1,0 +1,79 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
+
+export type BankAccountRow = typeof bankAccounts.$inferSelect;
+export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'ifscCode' | 'upiId'>;
+
+const hasPendingWithdrawal = sql<boolean>`exists (
+  select 1 from ${withdrawalRequests}
+  where ${withdrawalRequests.bankAccountId} = ${bankAccounts.id} and ${withdrawalRequests.status} = 'pending'
+)`;
+
+export async function listByUser(db: Executor, userId: string): Promise<(BankAccountRow & { hasPendingWithdrawal: boolean })[]> {
+  const rows = await db
+    .select({ account: bankAccounts, hasPendingWithdrawal })
+    .from(bankAccounts)
+    .where(eq(bankAccounts.userId, userId))
+    .orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id));
+  return rows.map((row) => ({ ...row.account, hasPendingWithdrawal: row.hasPendingWithdrawal }));
+}
+
+/** Serializes a customer's bank-account changes (for the per-customer limit). */
+export async function lockOwner(db: Executor, userId: string): Promise<void> {
+  await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.userId, userId)).for('update');
+}
+
+export async function countByUser(db: Executor, userId: string): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(bankAccounts).where(eq(bankAccounts.userId, userId));
+  return row?.count ?? 0;
+}
+
+export async function insert(db: Executor, userId: string, values: BankAccountValues): Promise<BankAccountRow> {
+  const [row] = await db
+    .insert(bankAccounts)
+    .values({ userId, ...values })
+    .returning();
+  if (!row) throw new Error('insert into bank_accounts returned no row');
+  return row;
+}
+
+/**
+ * The customer's own account, or nothing: another customer's id is not found.
+ * `share` keeps it from being deleted until the transaction ends; `update`
+ * waits for transactions holding `share`.
+ */
+export async function findOwned(db: Executor, userId: string, id: string, lock?: 'share' | 'update'): Promise<BankAccountRow | undefined> {
+  const query = db
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues>): Promise<BankAccountRow | undefined> {
+  const [row] = await db
+    .update(bankAccounts)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function hasPendingWithdrawalFor(db: Executor, bankAccountId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.bankAccountId, bankAccountId), eq(withdrawalRequests.status, 'pending')))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function remove(db: Executor, userId: string, id: string): Promise<boolean> {
+  const deleted = await db
+    .delete(bankAccounts)
+    .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
+    .returning({ id: bankAccounts.id });
+  return deleted.length === 1;
+}

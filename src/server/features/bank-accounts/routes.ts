@@ -1,0 +1,65 @@
+import {
+  BANK_ACCOUNT_MESSAGES,
+  bankAccountDeleteResponseSchema,
+  bankAccountInputSchema,
+  bankAccountListResponseSchema,
+  bankAccountResponseSchema,
+  bankAccountUpdateSchema,
+} from '../../../shared/contracts/bank-accounts.ts';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { requirePinVerifiedSession } from '../sessions/service.ts';
+import * as bankAccountService from './service.ts';
+
+export function registerBankAccountRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/bank-accounts',
+    { schema: { tags: ['bank-accounts'], summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)', response: responses({ 200: bankAccountListResponseSchema }) } },
+    async (request) => ({ items: await bankAccountService.listBankAccounts(db, requirePinVerifiedSession(request).userId) }),
+  );
+
+  app.post(
+    '/api/bank-accounts',
+    { schema: { tags: ['bank-accounts'], summary: 'Save a bank account', body: bankAccountInputSchema, response: responses({ 201: bankAccountResponseSchema }) } },
+    async (request, reply) => {
+      const bankAccount = await bankAccountService.addBankAccount(db, requirePinVerifiedSession(request).userId, request.body);
+      return reply.code(201).send({ bankAccount, message: BANK_ACCOUNT_MESSAGES.added });
+    },
+  );
+
+  app.patch(
+    '/api/bank-accounts/:id',
+    {
+      schema: {
+        tags: ['bank-accounts'],
+        summary: 'Change a saved bank account (fields left out stay as they are)',
+        params: idParamsSchema,
+        body: bankAccountUpdateSchema,
+        response: responses({ 200: bankAccountResponseSchema }),
+      },
+    },
+    async (request) => {
+      const bankAccount = await bankAccountService.updateBankAccount(db, requirePinVerifiedSession(request).userId, request.params.id, request.body);
+      return { bankAccount, message: BANK_ACCOUNT_MESSAGES.updated };
+    },
+  );
+
+  app.delete(
+    '/api/bank-accounts/:id',
+    {
+      schema: {
+        tags: ['bank-accounts'],
+        summary: 'Delete a saved bank account (refused while a withdrawal to it is pending)',
+        params: idParamsSchema,
+        response: responses({ 200: bankAccountDeleteResponseSchema }),
+      },
+    },
+    async (request) => {
+      await bankAccountService.deleteBankAccount(db, requirePinVerifiedSession(request).userId, request.params.id);
+      return { ok: true as const, message: BANK_ACCOUNT_MESSAGES.deleted };
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import {
+  BANK_ACCOUNT_LIMITS,
+  BANK_ACCOUNT_MESSAGES,
+  lastFourDigits,
+  type BankAccount,
+  type bankAccountInputSchema,
+  type bankAccountUpdateSchema,
+} from '../../../shared/contracts/bank-accounts.ts';
+import type { Database } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import * as bankAccountRepository from './repository.ts';
+import type { BankAccountRow } from './repository.ts';
+
+export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boolean): BankAccount {
+  return {
+    id: row.id,
+    accountHolderName: row.accountHolderName,
+    bankName: row.bankName,
+    accountNumberLast4: lastFourDigits(row.accountNumber),
+    ifscCode: row.ifscCode,
+    upiId: row.upiId,
+    hasPendingWithdrawal,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function listBankAccounts(db: Database, userId: string): Promise<BankAccount[]> {
+  const rows = await bankAccountRepository.listByUser(db, userId);
+  return rows.map((row) => toBankAccountView(row, row.hasPendingWithdrawal));
+}
+
+export async function addBankAccount(db: Database, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
+  return db.transaction(async (transaction) => {
+    await bankAccountRepository.lockOwner(transaction, userId);
+    if ((await bankAccountRepository.countByUser(transaction, userId)) >= BANK_ACCOUNT_LIMITS.accountsPerUser) {
+      throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
+    }
+    const row = await bankAccountRepository.insert(transaction, userId, input);
+    return toBankAccountView(row, false);
+  });
+}
+
+export async function updateBankAccount(
+  db: Database,
+  userId: string,
+  id: string,
+  input: z.output<typeof bankAccountUpdateSchema>,
+): Promise<BankAccount> {
+  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const row = await bankAccountRepository.update(db, userId, id, changes);
+  if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+  return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, id));
+}
+
+/**
+ * Deletes the customer's account unless a withdrawal to it is pending. The row
+ * lock makes a concurrent withdrawal request either finish first (and then
+ * this refuses) or find the account gone.
+ */
+export async function deleteBankAccount(db: Database, userId: string, id: string): Promise<void> {
+  await db.transaction(async (transaction) => {
+    const account = await bankAccountRepository.findOwned(transaction, userId, id, 'update');
+    if (!account) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+    if (await bankAccountRepository.hasPendingWithdrawalFor(transaction, id)) throw AppError.conflict(BANK_ACCOUNT_MESSAGES.hasPendingWithdrawal);
+    await bankAccountRepository.remove(transaction, userId, id);
+  });
+}

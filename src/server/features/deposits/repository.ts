@@ -1,0 +1,107 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../transactions/cursor.ts';
+
+export type DepositRow = typeof usdtDeposits.$inferSelect;
+export interface DepositWithUserRow {
+  deposit: DepositRow;
+  user: { id: string; name: string; email: string; phone: string };
+  cursorCreatedAt: string;
+}
+
+/** Inserts the deposit; undefined when the same hash was already submitted on the network. */
+export async function insertUnlessHashKnown(
+  db: Executor,
+  values: { userId: string; network: string; amountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .insert(usdtDeposits)
+    .values(values)
+    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash] })
+    .returning();
+  return row;
+}
+
+export async function findById(db: Executor, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db.select().from(usdtDeposits).where(eq(usdtDeposits.id, id));
+  return row;
+}
+
+export async function findOwned(db: Executor, userId: string, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.id, id), eq(usdtDeposits.userId, userId)));
+  return row;
+}
+
+/** Decides a deposit only while it is pending; a concurrent second decision waits for the row and then finds nothing. */
+export async function decidePending(
+  db: Executor,
+  id: string,
+  decision: { status: 'approved' | 'rejected'; decidedByUserId: string; rejectionReason?: string | undefined },
+): Promise<DepositRow | undefined> {
+  const [row] = await db
+    .update(usdtDeposits)
+    .set({ status: decision.status, decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null })
+    .where(and(eq(usdtDeposits.id, id), eq(usdtDeposits.status, 'pending')))
+    .returning();
+  return row;
+}
+
+/** Who referred the user, and who referred that referrer. */
+export async function findReferrers(db: Executor, userId: string): Promise<{ level1: string | undefined; level2: string | undefined }> {
+  const [row] = await db.execute<{ level1: string | null; level2: string | null }>(sql`
+    select p1.referred_by_user_id as level1, p2.referred_by_user_id as level2
+    from profiles p1
+    left join profiles p2 on p2.user_id = p1.referred_by_user_id
+    where p1.user_id = ${userId}`).then((result) => result.rows);
+  return { level1: row?.level1 ?? undefined, level2: row?.level2 ?? undefined };
+}
+
+export async function insertReferralReward(
+  db: Executor,
+  values: { referrerUserId: string; referredUserId: string; depositId: string; level: 1 | 2; rewardUsdtMicros: bigint },
+): Promise<void> {
+  await db.insert(referralRewards).values(values);
+}
+
+const userSummary = { id: users.id, name: profiles.name, email: users.email, phone: profiles.phone };
+
+export async function findWithUser(db: Executor, id: string): Promise<DepositWithUserRow | undefined> {
+  const [row] = await db
+    .select({ deposit: usdtDeposits, user: userSummary, cursorCreatedAt: cursorTimestamp(usdtDeposits.createdAt) })
+    .from(usdtDeposits)
+    .innerJoin(users, eq(users.id, usdtDeposits.userId))
+    .innerJoin(profiles, eq(profiles.userId, usdtDeposits.userId))
+    .where(eq(usdtDeposits.id, id));
+  return row;
+}
+
+export async function listWithUsers(
+  db: Executor,
+  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+): Promise<DepositWithUserRow[]> {
+  return db
+    .select({ deposit: usdtDeposits, user: userSummary, cursorCreatedAt: cursorTimestamp(usdtDeposits.createdAt) })
+    .from(usdtDeposits)
+    .innerJoin(users, eq(users.id, usdtDeposits.userId))
+    .innerJoin(profiles, eq(profiles.userId, usdtDeposits.userId))
+    .where(
+      and(
+        options.status === undefined ? undefined : eq(usdtDeposits.status, options.status),
+        olderThan(usdtDeposits.createdAt, usdtDeposits.id, options.cursor),
+      ),
+    )
+    .orderBy(desc(usdtDeposits.createdAt), desc(usdtDeposits.id))
+    .limit(options.limit + 1);
+}
+
+export async function sumPendingForUser(db: Executor, userId: string): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<bigint>`coalesce(sum(${usdtDeposits.amountUsdtMicros}), 0)::bigint` })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.userId, userId), eq(usdtDeposits.status, 'pending')));
+  return row?.total ?? 0n;
+}

@@ -1,0 +1,213 @@
+import type { z } from 'zod';
+import {
+  DEPOSIT_MESSAGES,
+  minimumDepositMessage,
+  type AdminDeposit,
+  type Deposit,
+  type DepositNetwork,
+  type depositRequestSchema,
+} from '../../../shared/contracts/deposits.ts';
+import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import { publishEvent } from '../events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
+import { validatedUsdtMicros } from '../ledger/amounts.ts';
+import { house, moveMoney, wallet, type LedgerMovement } from '../ledger/ledger.ts';
+import { getSettings } from '../settings/repository.ts';
+import { decodeCursor, toPage } from '../transactions/cursor.ts';
+import * as depositRepository from './repository.ts';
+import type { DepositRow, DepositWithUserRow } from './repository.ts';
+
+/** Referral rewards in basis points of the deposit: 0.1 % to the referrer, 0.02 % to the referrer's referrer. */
+export const REFERRAL_LEVEL_1_BASIS_POINTS = 10n;
+export const REFERRAL_LEVEL_2_BASIS_POINTS = 2n;
+
+export interface AdminDecision {
+  adminUserId: string;
+  ipAddress?: string | undefined;
+}
+
+function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
+  return {
+    id: row.id,
+    network: row.network as DepositNetwork,
+    amount: usdtMicrosToWire(row.amountUsdtMicros),
+    transactionHash: row.transactionHash,
+    depositAddress: row.depositAddress,
+    status: row.status as Deposit['status'],
+    estimatedInr: inrPaiseToWire(inrPaiseForUsdt(row.amountUsdtMicros, rateNormalInrPaise)),
+    rateInr: ratePaiseToWire(rateNormalInrPaise),
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    rejectionReason: row.rejectionReason,
+  };
+}
+
+function toAdminDepositView(row: DepositWithUserRow, rateNormalInrPaise: bigint): AdminDeposit {
+  return { ...toDepositView(row.deposit, rateNormalInrPaise), user: row.user };
+}
+
+export type DepositSubmission = z.output<typeof depositRequestSchema>;
+
+/**
+ * Records a customer's deposit as pending. It moves no money: the wallet is
+ * credited only when an admin approves it.
+ */
+export async function submitDeposit(
+  db: Database,
+  userId: string,
+  input: DepositSubmission,
+  idempotencyKey?: string,
+): Promise<Answer<{ deposit: Deposit; message: string }>> {
+  const amountUsdtMicros = validatedUsdtMicros(input.amount);
+  const scope: IdempotencyScope | undefined = idempotencyKey
+    ? {
+        userId,
+        key: idempotencyKey,
+        operation: 'deposit.submit',
+        requestHash: hashRequest({ network: input.network, amountUsdtMicros: amountUsdtMicros.toString(), transactionHash: input.transactionHash }),
+      }
+    : undefined;
+  const earlier = await findEarlierAnswer<{ deposit: Deposit; message: string }>(db, scope);
+  if (earlier) return earlier;
+
+  return runOnce(db, scope, async (transaction) => {
+    const settings = await getSettings(transaction);
+    if (amountUsdtMicros < settings.minDepositUsdtMicros) {
+      throw AppError.fieldError('amount', minimumDepositMessage(formatUsdtShort(settings.minDepositUsdtMicros)));
+    }
+    const depositAddress = input.network === 'TRC20' ? settings.trc20Address : settings.erc20Address;
+    if (depositAddress.trim() === '') throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.networkUnavailable, { fields: { network: DEPOSIT_MESSAGES.networkUnavailable } });
+    const row = await depositRepository.insertUnlessHashKnown(transaction, {
+      userId,
+      network: input.network,
+      amountUsdtMicros,
+      transactionHash: input.transactionHash,
+      depositAddress,
+    });
+    if (!row) throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.duplicateHash, { fields: { transactionHash: DEPOSIT_MESSAGES.duplicateHash } });
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.submitted' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return { statusCode: 201, body: { deposit: toDepositView(row, settings.rateNormalInrPaise), message: DEPOSIT_MESSAGES.submitted } };
+  });
+}
+
+/** The customer's own deposit; another customer's is not found. */
+export async function getOwnDeposit(db: Database, userId: string, depositId: string): Promise<Deposit> {
+  const row = await depositRepository.findOwned(db, userId, depositId);
+  if (!row) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
+  const settings = await getSettings(db);
+  return toDepositView(row, settings.rateNormalInrPaise);
+}
+
+async function refuseDecided(db: Executor, depositId: string): Promise<never> {
+  const existing = await depositRepository.findById(db, depositId);
+  if (!existing) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
+  throw AppError.conflict(`This deposit has already been ${existing.status}.`, 'ALREADY_DECIDED');
+}
+
+/**
+ * Approves a pending deposit: credits the wallet from deposits received and
+ * pays the referral rewards from the rewards account, all in one transaction
+ * with the status change, the reward rows, the audit entry and the events.
+ */
+export async function approveDeposit(db: Database, depositId: string, decision: AdminDecision): Promise<AdminDeposit> {
+  return db.transaction(async (transaction) => {
+    const deposit = await depositRepository.decidePending(transaction, depositId, { status: 'approved', decidedByUserId: decision.adminUserId });
+    if (!deposit) return refuseDecided(transaction, depositId);
+
+    const movements: LedgerMovement[] = [
+      { from: house('deposits_received'), to: wallet(deposit.userId), amountUsdtMicros: deposit.amountUsdtMicros, reason: 'deposit_credit', referenceId: deposit.id },
+    ];
+    const rewards: { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] = [];
+    const referrers = await depositRepository.findReferrers(transaction, deposit.userId);
+    if (referrers.level1 && referrers.level1 !== deposit.userId) {
+      rewards.push({ referrerUserId: referrers.level1, level: 1, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_1_BASIS_POINTS) });
+      if (referrers.level2 && referrers.level2 !== deposit.userId && referrers.level2 !== referrers.level1) {
+        rewards.push({ referrerUserId: referrers.level2, level: 2, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_2_BASIS_POINTS) });
+      }
+    }
+    const paidRewards = rewards.filter((reward) => reward.rewardUsdtMicros > 0n);
+    for (const reward of paidRewards) {
+      movements.push({
+        from: house('referral_rewards'),
+        to: wallet(reward.referrerUserId),
+        amountUsdtMicros: reward.rewardUsdtMicros,
+        reason: 'referral_reward',
+        referenceId: deposit.id,
+      });
+    }
+    await moveMoney(transaction, movements);
+    for (const reward of paidRewards) {
+      await depositRepository.insertReferralReward(transaction, { ...reward, referredUserId: deposit.userId, depositId: deposit.id });
+    }
+
+    await recordAudit(transaction, {
+      actorUserId: decision.adminUserId,
+      action: 'deposit.approve',
+      targetType: 'deposit',
+      targetId: deposit.id,
+      targetUserId: deposit.userId,
+      before: { status: 'pending' },
+      after: {
+        status: 'approved',
+        amountUsdtMicros: deposit.amountUsdtMicros,
+        referralRewards: paidRewards.map((reward) => ({ userId: reward.referrerUserId, level: reward.level, rewardUsdtMicros: reward.rewardUsdtMicros })),
+      },
+      ipAddress: decision.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' });
+    for (const reward of paidRewards) {
+      await publishEvent(transaction, { type: 'wallet.updated', userId: reward.referrerUserId, reason: 'referral.reward' });
+    }
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return adminView(transaction, deposit.id);
+  });
+}
+
+/** Rejects a pending deposit; no money had moved, so none moves now. */
+export async function rejectDeposit(db: Database, depositId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminDeposit> {
+  return db.transaction(async (transaction) => {
+    const deposit = await depositRepository.decidePending(transaction, depositId, {
+      status: 'rejected',
+      decidedByUserId: decision.adminUserId,
+      rejectionReason: decision.reason,
+    });
+    if (!deposit) return refuseDecided(transaction, depositId);
+    await recordAudit(transaction, {
+      actorUserId: decision.adminUserId,
+      action: 'deposit.reject',
+      targetType: 'deposit',
+      targetId: deposit.id,
+      targetUserId: deposit.userId,
+      before: { status: 'pending' },
+      after: { status: 'rejected', reason: decision.reason ?? null },
+      ipAddress: decision.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return adminView(transaction, deposit.id);
+  });
+}
+
+async function adminView(db: Executor, depositId: string): Promise<AdminDeposit> {
+  const row = await depositRepository.findWithUser(db, depositId);
+  if (!row) throw new Error(`deposit ${depositId} vanished inside its own transaction`);
+  const settings = await getSettings(db);
+  return toAdminDepositView(row, settings.rateNormalInrPaise);
+}
+
+export async function listDepositsForAdmin(
+  db: Database,
+  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+): Promise<{ items: AdminDeposit[]; nextCursor: string | null }> {
+  const rows = await depositRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
+  const page = toPage(
+    rows.map((row) => ({ ...row, id: row.deposit.id })),
+    options.limit,
+  );
+  const settings = await getSettings(db);
+  return { items: page.rows.map((row) => toAdminDepositView(row, settings.rateNormalInrPaise)), nextCursor: page.nextCursor };
+}

@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
+
+export interface LedgerCheckResult {
+  name: string;
+  passed: boolean;
+  /** What was found, in words, with every offending account or amount. */
+  detail: string;
+}
+
+export interface LedgerCheckReport {
+  ok: boolean;
+  accountsChecked: number;
+  transfersChecked: number;
+  checks: LedgerCheckResult[];
+}
+
+/** Largest number of offending rows named in one check's detail; the count is always exact. */
+const MAX_LISTED = 20;
+
+async function rows<T>(db: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = await db.execute(query);
+  return result.rows as T[];
+}
+
+/**
+ * Verifies the ledger's invariants on one consistent snapshot (a read-only
+ * repeatable-read transaction): every cached balance equals the sum of its
+ * transfers, all balances add up to zero, no customer wallet is negative, and
+ * each house account holds exactly what the request tables say it should.
+ */
+export async function checkLedger(database: Database): Promise<LedgerCheckReport> {
+  return database.transaction(async (db) => runChecks(db), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+async function runChecks(db: Executor): Promise<LedgerCheckReport> {
+  const checks: LedgerCheckResult[] = [];
+  const [counts] = await rows<{ accounts: bigint; transfers: bigint }>(
+    db,
+    sql`select (select count(*) from ledger_accounts) as accounts, (select count(*) from ledger_transfers) as transfers`,
+  );
+
+  const mismatched = await rows<{ id: bigint; kind: string; user_id: string | null; cached: string; computed: string }>(
+    db,
+    sql`
+      with movements as (
+        select to_account_id as account_id, amount_usdt_micros::numeric as amount from ledger_transfers
+        union all
+        select from_account_id, -amount_usdt_micros::numeric from ledger_transfers
+      ), sums as (
+        select account_id, sum(amount) as total from movements group by account_id
+      )
+      select a.id, a.kind, a.user_id, a.balance_usdt_micros::text as cached, coalesce(s.total, 0)::text as computed
+      from ledger_accounts a left join sums s on s.account_id = a.id
+      where a.balance_usdt_micros::numeric <> coalesce(s.total, 0)
+      order by a.id`,
+  );
+  checks.push({
+    name: 'cached balance equals the sum of transfers, for every account',
+    passed: mismatched.length === 0,
+    detail:
+      mismatched.length === 0
+        ? `${counts?.accounts ?? 0n} accounts match their ${counts?.transfers ?? 0n} transfers`
+        : `${mismatched.length} account(s) differ: ${mismatched
+            .slice(0, MAX_LISTED)
+            .map((row) => `account ${row.id} (${row.kind}${row.user_id ? ` of user ${row.user_id}` : ''}) caches ${row.cached} but its transfers sum to ${row.computed}`)
+            .join('; ')}`,
+  });
+
+  const [total] = await rows<{ total: string }>(db, sql`select coalesce(sum(balance_usdt_micros::numeric), 0)::text as total from ledger_accounts`);
+  checks.push({
+    name: 'all balances add up to zero',
+    passed: total?.total === '0',
+    detail: `sum of all balances is ${total?.total ?? 'unknown'} micro-USDT`,
+  });
+
+  const negative = await rows<{ id: bigint; user_id: string; balance: string }>(
+    db,
+    sql`select id, user_id, balance_usdt_micros::text as balance from ledger_accounts where kind = 'customer_wallet' and balance_usdt_micros < 0 order by id`,
+  );
+  checks.push({
+    name: 'no customer wallet is negative',
+    passed: negative.length === 0,
+    detail:
+      negative.length === 0
+        ? 'every customer wallet is zero or positive'
+        : `${negative.length} negative wallet(s): ${negative
+            .slice(0, MAX_LISTED)
+            .map((row) => `account ${row.id} of user ${row.user_id} holds ${row.balance}`)
+            .join('; ')}`,
+  });
+
+  // Each house account against the requests that explain it. The signs follow from the flows:
+  // money enters through deposits_received and referral_rewards (so they go negative),
+  // waits in withdrawals_pending / transfers_pending, and leaves into withdrawals_paid.
+  const houseExpectations = await rows<{ kind: string; actual: string; expected: string }>(
+    db,
+    sql`
+      select h.kind, coalesce(a.balance_usdt_micros, 0)::text as actual, h.expected::text as expected
+      from (
+        values
+          ('deposits_received', -(select coalesce(sum(amount_usdt_micros::numeric), 0) from usdt_deposits where status = 'approved')),
+          ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'pending')),
+          ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved')),
+          ('transfers_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from transfers where status = 'pending')),
+          ('referral_rewards', -(select coalesce(sum(reward_usdt_micros::numeric), 0) from referral_rewards))
+      ) as h(kind, expected)
+      left join ledger_accounts a on a.kind = h.kind and a.user_id is null
+      order by h.kind`,
+  );
+  const houseBreaches = houseExpectations.filter((row) => row.actual !== row.expected);
+  checks.push({
+    name: 'house accounts match the deposits, withdrawals, transfers and referral rewards they hold',
+    passed: houseBreaches.length === 0,
+    detail:
+      houseBreaches.length === 0
+        ? houseExpectations.map((row) => `${row.kind} ${row.actual}`).join(', ')
+        : houseBreaches.map((row) => `${row.kind} holds ${row.actual} but its requests say ${row.expected}`).join('; '),
+  });
+
+  return {
+    ok: checks.every((check) => check.passed),
+    accountsChecked: Number(counts?.accounts ?? 0n),
+    transfersChecked: Number(counts?.transfers ?? 0n),
+    checks,
+  };
+}
+
+/** The report as the CLI prints it, one line per check. */
+export function formatLedgerReport(report: LedgerCheckReport): string {
+  const lines = [`Ledger check: ${report.accountsChecked} accounts, ${report.transfersChecked} transfers`];
+  for (const check of report.checks) lines.push(`${check.passed ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`);
+  lines.push(report.ok ? 'Ledger is consistent.' : 'LEDGER BREACH: see the FAIL lines above.');
+  return lines.join('\n');
+}

@@ -1,0 +1,120 @@
+import { and, asc, eq, gte, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { ledgerAccounts, ledgerTransfers } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+
+export type HouseAccountKind = 'deposits_received' | 'withdrawals_pending' | 'withdrawals_paid' | 'transfers_pending' | 'referral_rewards';
+
+export type LedgerAccountRef = { wallet: string } | { house: HouseAccountKind };
+
+export type LedgerReason =
+  | 'deposit_credit'
+  | 'withdrawal_hold'
+  | 'withdrawal_payout'
+  | 'withdrawal_refund'
+  | 'transfer_hold'
+  | 'transfer_credit'
+  | 'transfer_refund'
+  | 'referral_reward';
+
+export interface LedgerMovement {
+  from: LedgerAccountRef;
+  to: LedgerAccountRef;
+  amountUsdtMicros: bigint;
+  reason: LedgerReason;
+  /** The deposit, withdrawal or transfer the movement belongs to. */
+  referenceId: string;
+}
+
+export const INSUFFICIENT_BALANCE_MESSAGE = 'Insufficient balance';
+
+export function wallet(userId: string): LedgerAccountRef {
+  return { wallet: userId };
+}
+
+export function house(kind: HouseAccountKind): LedgerAccountRef {
+  return { house: kind };
+}
+
+function keyOf(account: LedgerAccountRef): string {
+  return 'wallet' in account ? `wallet:${account.wallet}` : `house:${account.house}`;
+}
+
+/**
+ * Moves money between ledger accounts inside the caller's transaction: one
+ * immutable ledger_transfers row per movement, and both cached balances updated
+ * in the same transaction. This is the only code that changes a balance.
+ *
+ * Every account the movements touch is locked first, in ascending id order, so
+ * two transactions never wait on each other's accounts in opposite orders. A
+ * customer wallet is debited only by the conditional update
+ * `... where balance >= amount`; when that finds no row the whole transaction
+ * fails with INSUFFICIENT_BALANCE.
+ */
+export async function moveMoney(db: Executor, movements: readonly LedgerMovement[]): Promise<void> {
+  if (movements.length === 0) return;
+  for (const movement of movements) {
+    if (movement.amountUsdtMicros <= 0n) throw new Error(`ledger movement must be positive, got ${movement.amountUsdtMicros}`);
+    if (keyOf(movement.from) === keyOf(movement.to)) throw new Error(`ledger movement from an account to itself (${keyOf(movement.from)})`);
+  }
+  const accountIds = await lockAccounts(db, movements.flatMap((movement) => [movement.from, movement.to]));
+  const idOf = (account: LedgerAccountRef): bigint => {
+    const id = accountIds.get(keyOf(account));
+    if (id === undefined) throw new Error(`ledger account ${keyOf(account)} does not exist`);
+    return id;
+  };
+
+  for (const movement of movements) {
+    const fromId = idOf(movement.from);
+    const toId = idOf(movement.to);
+    const amount = movement.amountUsdtMicros;
+    const debited = await db
+      .update(ledgerAccounts)
+      .set({ balanceUsdtMicros: sql`${ledgerAccounts.balanceUsdtMicros} - ${amount}` })
+      .where(and(eq(ledgerAccounts.id, fromId), or(ne(ledgerAccounts.kind, 'customer_wallet'), gte(ledgerAccounts.balanceUsdtMicros, amount))))
+      .returning({ id: ledgerAccounts.id });
+    if (debited.length !== 1) throw new AppError(400, 'INSUFFICIENT_BALANCE', INSUFFICIENT_BALANCE_MESSAGE, { fields: { amount: INSUFFICIENT_BALANCE_MESSAGE } });
+    const credited = await db
+      .update(ledgerAccounts)
+      .set({ balanceUsdtMicros: sql`${ledgerAccounts.balanceUsdtMicros} + ${amount}` })
+      .where(eq(ledgerAccounts.id, toId))
+      .returning({ id: ledgerAccounts.id });
+    if (credited.length !== 1) throw new Error(`ledger account ${toId} vanished while locked`);
+    await db.insert(ledgerTransfers).values({
+      fromAccountId: fromId,
+      toAccountId: toId,
+      amountUsdtMicros: amount,
+      reason: movement.reason,
+      referenceId: movement.referenceId,
+    });
+  }
+}
+
+/** Locks the accounts in ascending id order and returns their ids by account key. */
+async function lockAccounts(db: Executor, accounts: readonly LedgerAccountRef[]): Promise<Map<string, bigint>> {
+  const userIds = [...new Set(accounts.flatMap((account) => ('wallet' in account ? [account.wallet] : [])))];
+  const houseKinds = [...new Set(accounts.flatMap((account) => ('house' in account ? [account.house] : [])))];
+  const rows = await db
+    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind, userId: ledgerAccounts.userId })
+    .from(ledgerAccounts)
+    .where(
+      or(
+        userIds.length > 0 ? and(eq(ledgerAccounts.kind, 'customer_wallet'), inArray(ledgerAccounts.userId, userIds)) : undefined,
+        houseKinds.length > 0 ? and(isNull(ledgerAccounts.userId), inArray(ledgerAccounts.kind, houseKinds)) : undefined,
+      ),
+    )
+    .orderBy(asc(ledgerAccounts.id))
+    .for('update');
+  const ids = new Map<string, bigint>();
+  for (const row of rows) ids.set(row.userId === null ? `house:${row.kind}` : `wallet:${row.userId}`, row.id);
+  return ids;
+}
+
+/** A customer's cached wallet balance (0 when the user has no wallet). */
+export async function walletBalance(db: Executor, userId: string): Promise<bigint> {
+  const [row] = await db
+    .select({ balanceUsdtMicros: ledgerAccounts.balanceUsdtMicros })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.kind, 'customer_wallet'), eq(ledgerAccounts.userId, userId)));
+  return row?.balanceUsdtMicros ?? 0n;
+}

@@ -1,0 +1,52 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
+import { AppError } from '../../errors.ts';
+
+/**
+ * Keyset pagination for lists ordered newest first by (created_at, id). The
+ * cursor carries the last row's created_at at full microsecond precision (a JS
+ * Date would lose the microseconds and skip or repeat rows) and its id.
+ */
+export interface PageCursor {
+  createdAt: string;
+  id: string;
+}
+
+const CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export function encodeCursor(cursor: PageCursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(text: string | undefined): PageCursor | undefined {
+  if (text === undefined || text === '') return undefined;
+  const invalid = AppError.fieldError('cursor', TRANSACTION_MESSAGES.invalidCursor);
+  if (text.length > 200 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid;
+  const match = CURSOR_PATTERN.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match?.[1] || !match[2]) throw invalid;
+  const createdAt = match[1];
+  // Reject impossible dates here: PostgreSQL would answer them with an error, not an empty page.
+  const asDate = new Date(`${createdAt.slice(0, 23)}Z`);
+  if (Number.isNaN(asDate.getTime()) || asDate.toISOString().slice(0, 19) !== createdAt.slice(0, 19)) throw invalid;
+  return { createdAt, id: match[2] };
+}
+
+/** created_at as exact UTC text, the form cursors carry. */
+export function cursorTimestamp(createdAt: AnyColumn | SQL): SQL<string> {
+  return sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/** Rows strictly after the cursor in newest-first order. */
+export function olderThan(createdAt: AnyColumn | SQL, id: AnyColumn | SQL, cursor: PageCursor | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  return sql`(${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+}
+
+/** Cuts the one extra row fetched to learn whether another page exists. */
+export function toPage<T extends { id: string; cursorCreatedAt: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows[pageRows.length - 1];
+  if (!last) throw new Error('a page with a positive limit has a last row');
+  return { rows: pageRows, nextCursor: encodeCursor({ createdAt: last.cursorCreatedAt, id: last.id }) };
+}

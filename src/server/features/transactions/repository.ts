@@ -1,0 +1,145 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { TransactionType } from '../../../shared/contracts/transactions.ts';
+import type { Executor } from '../../db/client.ts';
+import type { PageCursor } from './cursor.ts';
+
+export interface HistoryRow {
+  type: TransactionType;
+  id: string;
+  created_at_iso: string;
+  cursor_created_at: string;
+  status: string;
+  direction: 'in' | 'out';
+  amount_usdt_micros: bigint;
+  amount_inr_paise: bigint | null;
+  network: string | null;
+  transaction_hash: string | null;
+  counterparty_email: string | null;
+  referral_level: number | null;
+}
+
+/** The union's columns, named and typed the same in every branch (the expressions are fixed SQL, never input). */
+function columns(
+  type: string,
+  status: string,
+  direction: string,
+  amountUsdtMicros: string,
+  amountInrPaise: string,
+  network: string,
+  transactionHash: string,
+  counterpartyEmail: string,
+  referralLevel: string,
+): SQL {
+  return sql.raw(
+    [
+      `${type}::text as type`,
+      `${status}::text as status`,
+      `${direction}::text as direction`,
+      `${amountUsdtMicros}::bigint as amount_usdt_micros`,
+      `${amountInrPaise}::bigint as amount_inr_paise`,
+      `${network}::text as network`,
+      `${transactionHash}::text as transaction_hash`,
+      `${counterpartyEmail}::text as counterparty_email`,
+      `${referralLevel}::int as referral_level`,
+    ].join(', '),
+  );
+}
+
+/**
+ * One branch of the history union. Each branch filters, orders and limits on
+ * its own (user_id, created_at) index before the union merges them.
+ */
+function branch(table: SQL, alias: string, selected: SQL, ownerCondition: SQL, join: SQL | undefined, cursor: PageCursor | undefined, limit: number): SQL {
+  const createdAt = sql.raw(`${alias}.created_at`);
+  const id = sql.raw(`${alias}.id`);
+  const after = cursor ? sql`and (${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)` : sql``;
+  return sql`(
+    select ${selected},
+      ${id} as id,
+      ${createdAt} as created_at,
+      to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at_iso,
+      to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_created_at
+    from ${table} ${sql.raw(alias)} ${join ?? sql``}
+    where ${ownerCondition} ${after}
+    order by ${createdAt} desc, ${id} desc
+    limit ${limit}
+  )`;
+}
+
+/** A customer's deposits, withdrawals, transfers (sent and received) and referral bonuses, newest first. */
+export async function listHistory(
+  db: Executor,
+  options: { userId: string; type: TransactionType | undefined; cursor: PageCursor | undefined; limit: number },
+): Promise<HistoryRow[]> {
+  const { userId, type, cursor } = options;
+  const limit = options.limit + 1;
+  const branches: SQL[] = [];
+  if (type === undefined || type === 'deposit') {
+    branches.push(
+      branch(
+        sql`usdt_deposits`,
+        'd',
+        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null'),
+        sql`d.user_id = ${userId}`,
+        undefined,
+        cursor,
+        limit,
+      ),
+    );
+  }
+  if (type === undefined || type === 'withdrawal') {
+    branches.push(
+      branch(
+        sql`withdrawal_requests`,
+        'w',
+        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null'),
+        sql`w.user_id = ${userId}`,
+        undefined,
+        cursor,
+        limit,
+      ),
+    );
+  }
+  if (type === undefined || type === 'transfer') {
+    branches.push(
+      branch(
+        sql`transfers`,
+        'ts',
+        columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null'),
+        sql`ts.sender_user_id = ${userId}`,
+        sql`join users ru on ru.id = ts.recipient_user_id`,
+        cursor,
+        limit,
+      ),
+      branch(
+        sql`transfers`,
+        'tr',
+        columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null'),
+        sql`tr.recipient_user_id = ${userId}`,
+        sql`join users su on su.id = tr.sender_user_id`,
+        cursor,
+        limit,
+      ),
+    );
+  }
+  if (type === undefined || type === 'referral_bonus') {
+    branches.push(
+      branch(
+        sql`referral_rewards`,
+        'r',
+        columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level'),
+        sql`r.referrer_user_id = ${userId}`,
+        undefined,
+        cursor,
+        limit,
+      ),
+    );
+  }
+  const result = await db.execute<Record<string, unknown>>(sql`
+    select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
+           network, transaction_hash, counterparty_email, referral_level
+    from (${sql.join(branches, sql` union all `)}) as history
+    order by created_at desc, id desc
+    limit ${limit}`);
+  return result.rows as unknown as HistoryRow[];
+}

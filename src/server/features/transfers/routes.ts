@@ -1,0 +1,97 @@
+import type { FastifyRequest } from 'fastify';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  TRANSFER_MESSAGES,
+  adminTransferDecisionResponseSchema,
+  adminTransferListQuerySchema,
+  adminTransferListResponseSchema,
+  rejectTransferRequestSchema,
+  transferDetailResponseSchema,
+  transferRequestSchema,
+  transferResponseSchema,
+} from '../../../shared/contracts/transfers.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { readIdempotencyKey } from '../idempotency/service.ts';
+import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
+import * as transferService from './service.ts';
+
+// Who may call is decided before the body is validated, so strangers learn nothing about the schema.
+const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
+const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
+
+export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.post(
+    '/api/transfers',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['transfers'],
+        summary: 'Send USDT to another customer by e-mail, held until an admin approves; the PIN is checked here; accepts an Idempotency-Key header',
+        body: transferRequestSchema,
+        response: responses({ 201: transferResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const session = requirePinVerifiedSession(request);
+      const answer = await transferService.requestTransfer(context, request, session, request.body, readIdempotencyKey(request));
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/api/transfers/:id',
+    {
+      ...pinVerified,
+      schema: { tags: ['transfers'], summary: 'A transfer the customer sent or received', params: idParamsSchema, response: responses({ 200: transferDetailResponseSchema }) },
+    },
+    async (request) => ({ transfer: await transferService.getOwnTransfer(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+  );
+
+  app.get(
+    '/api/admin/transfers',
+    {
+      ...adminOnly,
+      schema: { tags: ['admin'], summary: 'Transfers, newest first, optionally by status', querystring: adminTransferListQuerySchema, response: responses({ 200: adminTransferListResponseSchema }) },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return transferService.listTransfersForAdmin(db, request.query);
+    },
+  );
+
+  app.post(
+    '/api/admin/transfers/:id/approve',
+    {
+      ...adminOnly,
+      schema: { tags: ['admin'], summary: 'Approve a pending transfer: the recipient is credited', params: idParamsSchema, response: responses({ 200: adminTransferDecisionResponseSchema }) },
+    },
+    async (request) => {
+      const session = requireAdmin(request);
+      const transfer = await transferService.approveTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip });
+      return { transfer, message: TRANSFER_MESSAGES.approved };
+    },
+  );
+
+  app.post(
+    '/api/admin/transfers/:id/reject',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Reject a pending transfer: the sender gets the USDT back',
+        params: idParamsSchema,
+        body: rejectTransferRequestSchema,
+        response: responses({ 200: adminTransferDecisionResponseSchema }),
+      },
+    },
+    async (request) => {
+      const session = requireAdmin(request);
+      const transfer = await transferService.rejectTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip, reason: request.body?.reason });
+      return { transfer, message: TRANSFER_MESSAGES.rejected };
+    },
+  );
+}

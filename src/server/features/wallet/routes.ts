@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { requirePinVerifiedSession } from '../sessions/service.ts';
+import { getWalletSummary } from './service.ts';
+
+const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
+
+export function registerWalletRoutes(app: ApiApp, context: AppContext): void {
+  app.get(
+    '/api/wallet/summary',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Balance, pending deposit / withdrawal / transfer sums and the stored rates',
+        response: responses({ 200: walletSummarySchema }),
+      },
+    },
+    async (request) => getWalletSummary(context.database.db, requirePinVerifiedSession(request).userId),
+  );
+}

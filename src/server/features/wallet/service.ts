@@ -1,0 +1,41 @@
+import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE, type RateTier } from '../../../shared/contracts/withdrawals.ts';
+import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
+import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { Database } from '../../db/client.ts';
+import * as depositRepository from '../deposits/repository.ts';
+import { walletBalance } from '../ledger/ledger.ts';
+import { getSettings } from '../settings/repository.ts';
+import * as transferRepository from '../transfers/repository.ts';
+import * as withdrawalRepository from '../withdrawals/repository.ts';
+
+/** Balance, real pending sums and the stored rates, read on one snapshot so the figures agree with each other. */
+export async function getWalletSummary(database: Database, userId: string): Promise<WalletSummary> {
+  return database.transaction(
+    async (db) => {
+      const [balanceUsdtMicros, pendingDepositsUsdtMicros, pendingWithdrawals, pendingTransfersUsdtMicros, settings, vipLevel] = await Promise.all([
+        walletBalance(db, userId),
+        depositRepository.sumPendingForUser(db, userId),
+        withdrawalRepository.sumPendingForUser(db, userId),
+        transferRepository.sumPendingSentByUser(db, userId),
+        getSettings(db),
+        withdrawalRepository.findVipLevel(db, userId),
+      ]);
+      const rateTier: RateTier = vipLevel !== undefined && vipLevel !== 'normal' ? 'vip' : 'normal';
+      return {
+        balanceUsdt: usdtMicrosToWire(balanceUsdtMicros),
+        balanceInrEstimate: inrPaiseToWire(inrPaiseForUsdt(balanceUsdtMicros, settings.rateNormalInrPaise)),
+        pendingDepositsUsdt: usdtMicrosToWire(pendingDepositsUsdtMicros),
+        pendingWithdrawalsUsdt: usdtMicrosToWire(pendingWithdrawals.amountUsdtMicros),
+        pendingWithdrawalsInr: inrPaiseToWire(pendingWithdrawals.amountInrPaise),
+        pendingTransfersOutUsdt: usdtMicrosToWire(pendingTransfersUsdtMicros),
+        rates: { normalInr: ratePaiseToWire(settings.rateNormalInrPaise), vipInr: ratePaiseToWire(settings.rateVipInrPaise) },
+        rateTier,
+        vipThresholdInr: inrPaiseToWire(VIP_THRESHOLD_INR_PAISE),
+        minDepositUsdt: usdtMicrosToWire(settings.minDepositUsdtMicros),
+        minWithdrawalUsdt: usdtMicrosToWire(MIN_WITHDRAWAL_USDT_MICROS),
+        depositAddresses: { TRC20: settings.trc20Address, ERC20: settings.erc20Address },
+      };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}

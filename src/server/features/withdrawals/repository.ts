@@ -1,0 +1,138 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../transactions/cursor.ts';
+
+export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
+export type NewWithdrawal = Pick<
+  typeof withdrawalRequests.$inferInsert,
+  | 'userId'
+  | 'bankAccountId'
+  | 'accountHolderName'
+  | 'accountNumber'
+  | 'bankName'
+  | 'ifscCode'
+  | 'upiId'
+  | 'amountUsdtMicros'
+  | 'rateInrPaise'
+  | 'rateTier'
+  | 'amountInrPaise'
+>;
+export interface WithdrawalWithUserRow {
+  withdrawal: WithdrawalRow;
+  user: { id: string; name: string; email: string; phone: string };
+  cursorCreatedAt: string;
+}
+
+export async function insert(db: Executor, values: NewWithdrawal): Promise<WithdrawalRow> {
+  const [row] = await db.insert(withdrawalRequests).values(values).returning();
+  if (!row) throw new Error('insert into withdrawal_requests returned no row');
+  return row;
+}
+
+export async function findById(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawalRequests).where(eq(withdrawalRequests.id, id));
+  return row;
+}
+
+export async function findOwned(db: Executor, userId: string, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.userId, userId)));
+  return row;
+}
+
+export async function listOwned(
+  db: Executor,
+  userId: string,
+  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+): Promise<(WithdrawalRow & { cursorCreatedAt: string })[]> {
+  const rows = await db
+    .select({ withdrawal: withdrawalRequests, cursorCreatedAt: cursorTimestamp(withdrawalRequests.createdAt) })
+    .from(withdrawalRequests)
+    .where(
+      and(
+        eq(withdrawalRequests.userId, userId),
+        options.status === undefined ? undefined : eq(withdrawalRequests.status, options.status),
+        olderThan(withdrawalRequests.createdAt, withdrawalRequests.id, options.cursor),
+      ),
+    )
+    .orderBy(desc(withdrawalRequests.createdAt), desc(withdrawalRequests.id))
+    .limit(options.limit + 1);
+  return rows.map((row) => ({ ...row.withdrawal, cursorCreatedAt: row.cursorCreatedAt }));
+}
+
+/** Decides a withdrawal only while it is pending; a concurrent second decision waits for the row and then finds nothing. */
+export async function decidePending(
+  db: Executor,
+  id: string,
+  decision:
+    | { status: 'approved'; decidedByUserId: string; payoutReference: string | undefined }
+    | { status: 'rejected'; decidedByUserId: string; rejectionReason: string | undefined },
+): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .update(withdrawalRequests)
+    .set(
+      decision.status === 'approved'
+        ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, payoutReference: decision.payoutReference ?? null }
+        : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null },
+    )
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, 'pending')))
+    .returning();
+  return row;
+}
+
+const userSummary = { id: users.id, name: profiles.name, email: users.email, phone: profiles.phone };
+
+function selectWithUsers(db: Executor) {
+  return db
+    .select({ withdrawal: withdrawalRequests, user: userSummary, cursorCreatedAt: cursorTimestamp(withdrawalRequests.createdAt) })
+    .from(withdrawalRequests)
+    .innerJoin(users, eq(users.id, withdrawalRequests.userId))
+    .innerJoin(profiles, eq(profiles.userId, withdrawalRequests.userId));
+}
+
+export async function findWithUser(db: Executor, id: string): Promise<WithdrawalWithUserRow | undefined> {
+  const [row] = await selectWithUsers(db).where(eq(withdrawalRequests.id, id));
+  return row;
+}
+
+export async function listWithUsers(
+  db: Executor,
+  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+): Promise<WithdrawalWithUserRow[]> {
+  return selectWithUsers(db)
+    .where(
+      and(
+        options.status === undefined ? undefined : eq(withdrawalRequests.status, options.status),
+        olderThan(withdrawalRequests.createdAt, withdrawalRequests.id, options.cursor),
+      ),
+    )
+    .orderBy(desc(withdrawalRequests.createdAt), desc(withdrawalRequests.id))
+    .limit(options.limit + 1);
+}
+
+/** Pending withdrawals oldest first (the order they should be paid in), for the bank's bulk payout file. */
+export async function listPendingForPayout(db: Executor, limit: number): Promise<WithdrawalWithUserRow[]> {
+  return selectWithUsers(db)
+    .where(eq(withdrawalRequests.status, 'pending'))
+    .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id))
+    .limit(limit);
+}
+
+export async function sumPendingForUser(db: Executor, userId: string): Promise<{ amountUsdtMicros: bigint; amountInrPaise: bigint }> {
+  const [row] = await db
+    .select({
+      amountUsdtMicros: sql<bigint>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}), 0)::bigint`,
+      amountInrPaise: sql<bigint>`coalesce(sum(${withdrawalRequests.amountInrPaise}), 0)::bigint`,
+    })
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')));
+  return { amountUsdtMicros: row?.amountUsdtMicros ?? 0n, amountInrPaise: row?.amountInrPaise ?? 0n };
+}
+
+export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ vipLevel: profiles.vipLevel }).from(profiles).where(eq(profiles.userId, userId));
+  return row?.vipLevel;
+}

@@ -1,0 +1,149 @@
+import type { FastifyRequest } from 'fastify';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  WITHDRAWAL_MESSAGES,
+  adminWithdrawalDecisionResponseSchema,
+  adminWithdrawalListQuerySchema,
+  adminWithdrawalListResponseSchema,
+  approveWithdrawalRequestSchema,
+  rejectWithdrawalRequestSchema,
+  withdrawalDetailResponseSchema,
+  withdrawalListQuerySchema,
+  withdrawalListResponseSchema,
+  withdrawalRequestSchema,
+  withdrawalResponseSchema,
+} from '../../../shared/contracts/withdrawals.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { readIdempotencyKey } from '../idempotency/service.ts';
+import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
+import * as withdrawalService from './service.ts';
+
+// Who may call is decided before the body is validated, so strangers learn nothing about the schema.
+const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
+const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
+
+export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.post(
+    '/api/withdrawals',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'Request an INR withdrawal to a saved bank account; the PIN is checked here; accepts an Idempotency-Key header',
+        body: withdrawalRequestSchema,
+        response: responses({ 201: withdrawalResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const session = requirePinVerifiedSession(request);
+      const answer = await withdrawalService.requestWithdrawal(context, request, session, request.body, readIdempotencyKey(request));
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/api/withdrawals',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'The customer’s withdrawals, newest first, optionally by status',
+        querystring: withdrawalListQuerySchema,
+        response: responses({ 200: withdrawalListResponseSchema }),
+      },
+    },
+    async (request) => withdrawalService.listOwnWithdrawals(db, requirePinVerifiedSession(request).userId, request.query),
+  );
+
+  app.get(
+    '/api/withdrawals/:id',
+    {
+      ...pinVerified,
+      schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
+    },
+    async (request) => ({ withdrawal: await withdrawalService.getOwnWithdrawal(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+  );
+
+  app.get(
+    '/api/admin/withdrawals',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Withdrawals with full bank details, newest first, optionally by status',
+        querystring: adminWithdrawalListQuerySchema,
+        response: responses({ 200: adminWithdrawalListResponseSchema }),
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return withdrawalService.listWithdrawalsForAdmin(db, request.query);
+    },
+  );
+
+  app.get(
+    '/api/admin/withdrawals.csv',
+    { ...adminOnly, schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
+    async (request, reply) => {
+      const session = requireAdmin(request);
+      const exported = await withdrawalService.pendingWithdrawalsCsv(db, { adminUserId: session.userId, ipAddress: request.ip });
+      const day = new Date().toISOString().slice(0, 10);
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="pending-withdrawals-${day}.csv"`)
+        .header('x-row-count', String(exported.rows));
+      if (exported.truncated) reply.header('x-truncated', 'true');
+      return reply.send(exported.csv);
+    },
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/approve',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Mark a pending withdrawal as paid out (optional payout reference / UTR)',
+        params: idParamsSchema,
+        body: approveWithdrawalRequestSchema,
+        response: responses({ 200: adminWithdrawalDecisionResponseSchema }),
+      },
+    },
+    async (request) => {
+      const session = requireAdmin(request);
+      const withdrawal = await withdrawalService.approveWithdrawal(db, request.params.id, {
+        adminUserId: session.userId,
+        ipAddress: request.ip,
+        payoutReference: request.body?.payoutReference,
+      });
+      return { withdrawal, message: WITHDRAWAL_MESSAGES.approved };
+    },
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/reject',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Reject a pending withdrawal and refund the USDT held',
+        params: idParamsSchema,
+        body: rejectWithdrawalRequestSchema,
+        response: responses({ 200: adminWithdrawalDecisionResponseSchema }),
+      },
+    },
+    async (request) => {
+      const session = requireAdmin(request);
+      const withdrawal = await withdrawalService.rejectWithdrawal(db, request.params.id, {
+        adminUserId: session.userId,
+        ipAddress: request.ip,
+        reason: request.body?.reason,
+      });
+      return { withdrawal, message: WITHDRAWAL_MESSAGES.rejected };
+    },
+  );
+}

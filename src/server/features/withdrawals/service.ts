@@ -1,0 +1,313 @@
+import type { z } from 'zod';
+import {
+  WITHDRAWAL_DECIMALS,
+  WITHDRAWAL_MESSAGES,
+  quoteWithdrawal,
+  type AdminWithdrawal,
+  type RateTier,
+  type Withdrawal,
+  type withdrawalRequestSchema,
+} from '../../../shared/contracts/withdrawals.ts';
+import { lastFourDigits } from '../../../shared/contracts/bank-accounts.ts';
+import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import * as bankAccountRepository from '../bank-accounts/repository.ts';
+import { publishEvent } from '../events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
+import { validatedUsdtMicros } from '../ledger/amounts.ts';
+import { house, moveMoney, wallet } from '../ledger/ledger.ts';
+import { checkPin } from '../pin/service.ts';
+import type { SessionRecord } from '../sessions/repository.ts';
+import { getSettings } from '../settings/repository.ts';
+import { decodeCursor, toPage } from '../transactions/cursor.ts';
+import * as withdrawalRepository from './repository.ts';
+import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
+
+export interface AdminDecision {
+  adminUserId: string;
+  ipAddress?: string | undefined;
+}
+
+function commonView(row: WithdrawalRow) {
+  return {
+    id: row.id,
+    amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
+    amountInr: inrPaiseToWire(row.amountInrPaise),
+    rateInr: ratePaiseToWire(row.rateInrPaise),
+    rateTier: row.rateTier as RateTier,
+    status: row.status as Withdrawal['status'],
+    bankAccountId: row.bankAccountId,
+    createdAt: row.createdAt.toISOString(),
+    approvedAt: row.approvedAt?.toISOString() ?? null,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    payoutReference: row.payoutReference,
+    rejectionReason: row.rejectionReason,
+  };
+}
+
+export function toWithdrawalView(row: WithdrawalRow): Withdrawal {
+  return {
+    ...commonView(row),
+    bank: {
+      accountHolderName: row.accountHolderName,
+      bankName: row.bankName,
+      accountNumberLast4: lastFourDigits(row.accountNumber),
+      ifscCode: row.ifscCode,
+      upiId: row.upiId,
+    },
+  };
+}
+
+export function toAdminWithdrawalView(row: WithdrawalWithUserRow): AdminWithdrawal {
+  const withdrawal = row.withdrawal;
+  return {
+    ...commonView(withdrawal),
+    user: row.user,
+    bank: {
+      accountHolderName: withdrawal.accountHolderName,
+      bankName: withdrawal.bankName,
+      accountNumber: withdrawal.accountNumber,
+      ifscCode: withdrawal.ifscCode,
+      upiId: withdrawal.upiId,
+    },
+  };
+}
+
+export type WithdrawalSubmission = z.output<typeof withdrawalRequestSchema>;
+type WithdrawalAnswer = { withdrawal: Withdrawal; message: string };
+
+/**
+ * A customer's withdrawal request: checks the PIN in this same request, then
+ * in one transaction prices it at the stored rates, snapshots the bank details
+ * and holds the USDT (wallet -> withdrawals pending). The INR is paid out by
+ * an admin, who then approves it.
+ */
+export async function requestWithdrawal(
+  context: AppContext,
+  request: { ip: string },
+  session: SessionRecord,
+  input: WithdrawalSubmission,
+  idempotencyKey?: string,
+): Promise<Answer<WithdrawalAnswer>> {
+  const { db } = context.database;
+  const userId = session.userId;
+  const amountUsdtMicros = validatedUsdtMicros(input.amount, WITHDRAWAL_DECIMALS);
+  const scope: IdempotencyScope | undefined = idempotencyKey
+    ? {
+        userId,
+        key: idempotencyKey,
+        operation: 'withdrawal.request',
+        requestHash: hashRequest({ amountUsdtMicros: amountUsdtMicros.toString(), bankAccountId: input.bankAccountId }),
+      }
+    : undefined;
+  const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
+  if (earlier) return earlier;
+
+  // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
+  if (!(await bankAccountRepository.findOwned(db, userId, input.bankAccountId))) {
+    throw AppError.fieldError('bankAccountId', WITHDRAWAL_MESSAGES.bankAccountNotFound);
+  }
+  await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+
+  return runOnce(db, scope, async (transaction) => {
+    // Shared lock: the account cannot be deleted while this request is being made.
+    const bankAccount = await bankAccountRepository.findOwned(transaction, userId, input.bankAccountId, 'share');
+    if (!bankAccount) throw AppError.fieldError('bankAccountId', WITHDRAWAL_MESSAGES.bankAccountNotFound);
+    const settings = await getSettings(transaction);
+    const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
+    if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);
+    const quote = quoteWithdrawal(amountUsdtMicros, settings, vipLevel);
+    const row = await withdrawalRepository.insert(transaction, {
+      userId,
+      bankAccountId: bankAccount.id,
+      accountHolderName: bankAccount.accountHolderName,
+      accountNumber: bankAccount.accountNumber,
+      bankName: bankAccount.bankName,
+      ifscCode: bankAccount.ifscCode,
+      upiId: bankAccount.upiId,
+      amountUsdtMicros,
+      rateInrPaise: quote.rateInrPaise,
+      rateTier: quote.rateTier,
+      amountInrPaise: quote.amountInrPaise,
+    });
+    await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.requested' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
+  });
+}
+
+export async function getOwnWithdrawal(db: Database, userId: string, withdrawalId: string): Promise<Withdrawal> {
+  const row = await withdrawalRepository.findOwned(db, userId, withdrawalId);
+  if (!row) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
+  return toWithdrawalView(row);
+}
+
+export async function listOwnWithdrawals(
+  db: Database,
+  userId: string,
+  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+): Promise<{ items: Withdrawal[]; nextCursor: string | null }> {
+  const rows = await withdrawalRepository.listOwned(db, userId, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
+  const page = toPage(rows, options.limit);
+  return { items: page.rows.map(toWithdrawalView), nextCursor: page.nextCursor };
+}
+
+async function refuseDecided(db: Executor, withdrawalId: string): Promise<never> {
+  const existing = await withdrawalRepository.findById(db, withdrawalId);
+  if (!existing) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
+  throw AppError.conflict(`This withdrawal has already been ${existing.status}.`, 'ALREADY_DECIDED');
+}
+
+async function adminView(db: Executor, withdrawalId: string): Promise<AdminWithdrawal> {
+  const row = await withdrawalRepository.findWithUser(db, withdrawalId);
+  if (!row) throw new Error(`withdrawal ${withdrawalId} vanished inside its own transaction`);
+  return toAdminWithdrawalView(row);
+}
+
+/** The INR was paid to the customer's bank: the held USDT moves from withdrawals pending to withdrawals paid. */
+export async function approveWithdrawal(
+  db: Database,
+  withdrawalId: string,
+  decision: AdminDecision & { payoutReference?: string | undefined },
+): Promise<AdminWithdrawal> {
+  return db.transaction(async (transaction) => {
+    const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
+      status: 'approved',
+      decidedByUserId: decision.adminUserId,
+      payoutReference: decision.payoutReference,
+    });
+    if (!row) return refuseDecided(transaction, withdrawalId);
+    await moveMoney(transaction, [
+      { from: house('withdrawals_pending'), to: house('withdrawals_paid'), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_payout', referenceId: row.id },
+    ]);
+    await recordAudit(transaction, {
+      actorUserId: decision.adminUserId,
+      action: 'withdrawal.approve',
+      targetType: 'withdrawal',
+      targetId: row.id,
+      targetUserId: row.userId,
+      before: { status: 'pending' },
+      after: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
+      ipAddress: decision.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return adminView(transaction, row.id);
+  });
+}
+
+/** Refunds the USDT that was held (not the INR amount, as the original app wrongly did). */
+export async function rejectWithdrawal(db: Database, withdrawalId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminWithdrawal> {
+  return db.transaction(async (transaction) => {
+    const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
+      status: 'rejected',
+      decidedByUserId: decision.adminUserId,
+      rejectionReason: decision.reason,
+    });
+    if (!row) return refuseDecided(transaction, withdrawalId);
+    await moveMoney(transaction, [
+      { from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id },
+    ]);
+    await recordAudit(transaction, {
+      actorUserId: decision.adminUserId,
+      action: 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: row.id,
+      targetUserId: row.userId,
+      before: { status: 'pending' },
+      after: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
+      ipAddress: decision.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return adminView(transaction, row.id);
+  });
+}
+
+export async function listWithdrawalsForAdmin(
+  db: Database,
+  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
+  const rows = await withdrawalRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
+  const page = toPage(
+    rows.map((row) => ({ ...row, id: row.withdrawal.id })),
+    options.limit,
+  );
+  return { items: page.rows.map(toAdminWithdrawalView), nextCursor: page.nextCursor };
+}
+
+/** Most rows in one payout file; older requests come first, so the rest follow in the next file. */
+export const PAYOUT_CSV_MAX_ROWS = 5000;
+
+const PAYOUT_CSV_COLUMNS = [
+  'Withdrawal ID',
+  'Requested At (UTC)',
+  'Beneficiary Name',
+  'Account Number',
+  'IFSC',
+  'Bank Name',
+  'UPI ID',
+  'Amount (INR)',
+  'Amount (USDT)',
+  'Rate (INR per USDT)',
+  'Rate Tier',
+  'Customer Name',
+  'Customer Email',
+  'Customer Phone',
+];
+
+/**
+ * One CSV cell, safe against formula injection: a cell that a spreadsheet
+ * would read as a formula (= + - @ tab CR) gets a leading apostrophe, and every
+ * cell is quoted.
+ */
+export function csvCell(value: string): string {
+  const singleLine = value.replace(/[\r\n]+/g, ' ');
+  const neutralized = /^[=+\-@\t\r]/.test(singleLine) ? `'${singleLine}` : singleLine;
+  return `"${neutralized.replace(/"/g, '""')}"`;
+}
+
+/** Pending withdrawals with everything a bank needs for a bulk payout; the export is audited. */
+export async function pendingWithdrawalsCsv(db: Database, decision: AdminDecision): Promise<{ csv: string; rows: number; truncated: boolean }> {
+  return db.transaction(async (transaction) => {
+    const rows = await withdrawalRepository.listPendingForPayout(transaction, PAYOUT_CSV_MAX_ROWS + 1);
+    const truncated = rows.length > PAYOUT_CSV_MAX_ROWS;
+    const included = rows.slice(0, PAYOUT_CSV_MAX_ROWS);
+    const lines = [PAYOUT_CSV_COLUMNS.map(csvCell).join(',')];
+    for (const { withdrawal, user } of included) {
+      lines.push(
+        [
+          withdrawal.id,
+          withdrawal.createdAt.toISOString(),
+          withdrawal.accountHolderName,
+          withdrawal.accountNumber,
+          withdrawal.ifscCode,
+          withdrawal.bankName,
+          withdrawal.upiId ?? '',
+          inrPaiseToWire(withdrawal.amountInrPaise),
+          usdtMicrosToWire(withdrawal.amountUsdtMicros),
+          ratePaiseToWire(withdrawal.rateInrPaise),
+          withdrawal.rateTier,
+          user.name,
+          user.email,
+          user.phone,
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+    await recordAudit(transaction, {
+      actorUserId: decision.adminUserId,
+      action: 'withdrawals.export',
+      targetType: 'withdrawal',
+      after: { rows: included.length, truncated },
+      ipAddress: decision.ipAddress,
+    });
+    // CRLF line ends, as RFC 4180 and banks' upload tools expect.
+    return { csv: `${lines.join('\r\n')}\r\n`, rows: included.length, truncated };
+  });
+}

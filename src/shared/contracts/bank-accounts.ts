@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { uuidSchema } from './common.ts';
+
+export const BANK_ACCOUNT_LIMITS = {
+  nameMinLength: 2,
+  nameMaxLength: 100,
+  accountNumberMinDigits: 9,
+  accountNumberMaxDigits: 18,
+  ifscLength: 11,
+  upiMaxLength: 128,
+  /** Saved accounts per customer. */
+  accountsPerUser: 20,
+} as const;
+
+export const BANK_ACCOUNT_MESSAGES = {
+  holderTooShort: 'Account holder name must be at least 2 characters.',
+  holderTooLong: 'Account holder name must be at most 100 characters.',
+  accountNumberTooShort: 'Account number must be at least 9 characters.',
+  accountNumberTooLong: 'Account number must be at most 18 digits.',
+  accountNumberDigits: 'Account number must contain digits only.',
+  bankTooShort: 'Bank name must be at least 2 characters.',
+  bankTooLong: 'Bank name must be at most 100 characters.',
+  ifscLength: 'IFSC code must be 11 characters.',
+  ifscShape: 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).',
+  upiShape: 'UPI ID must look like name@bank (for example asha@okhdfc).',
+  controlCharacters: 'This field contains characters that are not allowed.',
+  notFound: 'Bank account not found',
+  added: 'Bank account added successfully',
+  updated: 'Bank account updated successfully',
+  deleted: 'Bank account deleted successfully',
+  hasPendingWithdrawal: 'This bank account has a pending withdrawal. You can delete it once the withdrawal is approved or rejected.',
+  tooMany: `You can save at most ${BANK_ACCOUNT_LIMITS.accountsPerUser} bank accounts. Delete one you no longer use first.`,
+  deleteConfirmation:
+    'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
+  empty: 'No bank accounts added yet.',
+} as const;
+
+export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+/** Same shape as the database's CHECK constraint on bank_accounts.upi_id. */
+export const UPI_PATTERN = /^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
+
+const nameField = (tooShort: string, tooLong: string) =>
+  z
+    .string({ error: tooShort })
+    .trim()
+    .min(BANK_ACCOUNT_LIMITS.nameMinLength, tooShort)
+    .max(BANK_ACCOUNT_LIMITS.nameMaxLength, tooLong)
+    .regex(NO_CONTROL_CHARACTERS, BANK_ACCOUNT_MESSAGES.controlCharacters);
+
+export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong);
+export const bankNameSchema = nameField(BANK_ACCOUNT_MESSAGES.bankTooShort, BANK_ACCOUNT_MESSAGES.bankTooLong);
+
+/** Spaces people type between digit groups are dropped. */
+export const accountNumberSchema = z
+  .string({ error: BANK_ACCOUNT_MESSAGES.accountNumberTooShort })
+  .max(64, BANK_ACCOUNT_MESSAGES.accountNumberTooLong)
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(BANK_ACCOUNT_LIMITS.accountNumberMinDigits, BANK_ACCOUNT_MESSAGES.accountNumberTooShort)
+      .max(BANK_ACCOUNT_LIMITS.accountNumberMaxDigits, BANK_ACCOUNT_MESSAGES.accountNumberTooLong)
+      .regex(/^\d+$/, BANK_ACCOUNT_MESSAGES.accountNumberDigits),
+  );
+
+export const ifscCodeSchema = z
+  .string({ error: BANK_ACCOUNT_MESSAGES.ifscLength })
+  .trim()
+  .toUpperCase()
+  .length(BANK_ACCOUNT_LIMITS.ifscLength, BANK_ACCOUNT_MESSAGES.ifscLength)
+  .regex(IFSC_PATTERN, BANK_ACCOUNT_MESSAGES.ifscShape);
+
+/** Optional: empty or null means no UPI id. */
+export const upiIdSchema = z
+  .string()
+  .trim()
+  .max(BANK_ACCOUNT_LIMITS.upiMaxLength, BANK_ACCOUNT_MESSAGES.upiShape)
+  .nullish()
+  .transform((value) => (value === undefined || value === null || value === '' ? null : value))
+  .refine((value) => value === null || UPI_PATTERN.test(value), BANK_ACCOUNT_MESSAGES.upiShape);
+
+export const bankAccountInputSchema = z.object({
+  accountHolderName: accountHolderNameSchema,
+  accountNumber: accountNumberSchema,
+  bankName: bankNameSchema,
+  ifscCode: ifscCodeSchema,
+  upiId: upiIdSchema,
+});
+export type BankAccountInput = z.input<typeof bankAccountInputSchema>;
+
+/**
+ * An edit sends the fields that change. The list shows only the last 4 digits,
+ * so an edit that leaves the account number out keeps the stored one.
+ */
+export const bankAccountUpdateSchema = z
+  .object({
+    accountHolderName: accountHolderNameSchema.optional(),
+    accountNumber: accountNumberSchema.optional(),
+    bankName: bankNameSchema.optional(),
+    ifscCode: ifscCodeSchema.optional(),
+    upiId: z
+      .string()
+      .trim()
+      .max(BANK_ACCOUNT_LIMITS.upiMaxLength, BANK_ACCOUNT_MESSAGES.upiShape)
+      .nullable()
+      .optional()
+      .transform((value) => (value === '' ? null : value))
+      .refine((value) => value === undefined || value === null || UPI_PATTERN.test(value), BANK_ACCOUNT_MESSAGES.upiShape),
+  })
+  .refine((values) => Object.values(values).some((value) => value !== undefined), { message: 'Nothing to update.' });
+export type BankAccountUpdate = z.input<typeof bankAccountUpdateSchema>;
+
+/** What the customer sees of a saved account: the account number only by its last 4 digits. */
+export const bankAccountSchema = z.object({
+  id: uuidSchema,
+  accountHolderName: z.string(),
+  bankName: z.string(),
+  accountNumberLast4: z.string(),
+  ifscCode: z.string(),
+  upiId: z.string().nullable(),
+  hasPendingWithdrawal: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type BankAccount = z.infer<typeof bankAccountSchema>;
+
+export const bankAccountListResponseSchema = z.object({ items: z.array(bankAccountSchema) });
+export const bankAccountResponseSchema = z.object({ bankAccount: bankAccountSchema, message: z.string() });
+export const bankAccountDeleteResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+
+export function lastFourDigits(accountNumber: string): string {
+  return accountNumber.slice(-4);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { decimalStringSchema, uuidSchema } from './common.ts';
+import { requestStatusSchema } from './money-common.ts';
+
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
+export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });
+export type TransactionType = z.infer<typeof transactionTypeSchema>;
+
+export const TRANSACTION_MESSAGES = {
+  empty: 'No transactions found',
+  invalidCursor: 'This page link is no longer valid. Please reload the list.',
+} as const;
+
+export const transactionListQuerySchema = z.object({
+  type: transactionTypeSchema.optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
+});
+export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
+
+/**
+ * One line of a customer's history. `amount` is in `currency`: INR for
+ * withdrawals (as the spec shows them), USDT otherwise; `amountUsdt` is always
+ * the USDT that moved. `direction` says whether the wallet gains or loses it.
+ */
+export const transactionItemSchema = z.object({
+  id: uuidSchema,
+  type: transactionTypeSchema,
+  direction: z.enum(['in', 'out']),
+  amount: decimalStringSchema,
+  currency: z.enum(['USDT', 'INR']),
+  amountUsdt: decimalStringSchema,
+  status: requestStatusSchema,
+  createdAt: z.string(),
+  network: z.string().nullable(),
+  transactionHash: z.string().nullable(),
+  counterpartyEmail: z.string().nullable(),
+  referralLevel: z.number().int().nullable(),
+});
+export type TransactionItem = z.infer<typeof transactionItemSchema>;
+
+export const transactionListResponseSchema = z.object({ items: z.array(transactionItemSchema), nextCursor: z.string().nullable() });
+export type TransactionList = z.infer<typeof transactionListResponseSchema>;

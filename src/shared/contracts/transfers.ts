@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { USDT_DECIMALS } from '../money.ts';
+import { emailSchema } from './auth.ts';
+import { decimalStringSchema, uuidSchema } from './common.ts';
+import { rejectRequestSchema, requestStatusSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+
+export const TRANSFER_MESSAGES = {
+  invalidAmount: 'Please enter a valid amount',
+  insufficientBalance: 'Insufficient balance',
+  unknownRecipient: 'No account was found for this email.',
+  toSelf: 'You cannot transfer USDT to yourself.',
+  incorrectPin: 'Incorrect PIN. Please try again.',
+  notFound: 'Transfer not found',
+  submitted: 'Transfer request submitted successfully',
+  approved: 'Transfer approved successfully',
+  rejected: 'Transfer rejected and funds returned to sender',
+} as const;
+
+export const transferRequestSchema = z.object({
+  recipientEmail: emailSchema,
+  amount: usdtAmountSchema({ decimals: USDT_DECIMALS, invalidMessage: TRANSFER_MESSAGES.invalidAmount }),
+  pin: transactionPinSchema,
+});
+export type TransferRequest = z.input<typeof transferRequestSchema>;
+
+export const transferDirectionSchema = z.enum(['sent', 'received']);
+
+/** A transfer as one of its two parties sees it. */
+export const transferSchema = z.object({
+  id: uuidSchema,
+  direction: transferDirectionSchema,
+  counterparty: z.object({ name: z.string(), email: z.string() }),
+  amount: decimalStringSchema,
+  status: requestStatusSchema,
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+});
+export type Transfer = z.infer<typeof transferSchema>;
+
+export const transferResponseSchema = z.object({ transfer: transferSchema, message: z.string() });
+export const transferDetailResponseSchema = z.object({ transfer: transferSchema });
+
+export const adminTransferSchema = z.object({
+  id: uuidSchema,
+  sender: userSummarySchema,
+  recipient: userSummarySchema,
+  amount: decimalStringSchema,
+  status: requestStatusSchema,
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+});
+export type AdminTransfer = z.infer<typeof adminTransferSchema>;
+export const adminTransferListQuerySchema = statusListQuerySchema;
+export const adminTransferListResponseSchema = z.object({ items: z.array(adminTransferSchema), nextCursor: z.string().nullable() });
+export const adminTransferDecisionResponseSchema = z.object({ transfer: adminTransferSchema, message: z.string() });
+export const rejectTransferRequestSchema = rejectRequestSchema;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { inrPaiseForUsdt, MICROS_PER_USDT } from '../money.ts';
+import { decimalStringSchema, uuidSchema } from './common.ts';
+import {
+  payoutReferenceSchema,
+  rejectRequestSchema,
+  requestStatusSchema,
+  statusListQuerySchema,
+  transactionPinSchema,
+  usdtAmountSchema,
+  userSummarySchema,
+} from './money-common.ts';
+
+/** Withdrawals are whole cents of USDT. */
+export const WITHDRAWAL_DECIMALS = 2;
+export const MIN_WITHDRAWAL_USDT_MICROS = 1n * MICROS_PER_USDT;
+/** 1,00,000 INR (1 Lakh) at the normal rate or more gets the VIP rate. */
+export const VIP_THRESHOLD_INR_PAISE = 10_000_000n;
+
+export const WITHDRAWAL_MESSAGES = {
+  invalidAmount: 'Please enter a valid amount',
+  minimum: 'Minimum withdrawal is 1.00 USDT',
+  insufficientBalance: 'Insufficient balance',
+  selectBankAccount: 'Please select a bank account',
+  bankAccountNotFound: 'Bank account not found',
+  incorrectPin: 'Incorrect PIN. Please try again.',
+  notFound: 'Withdrawal not found',
+  submitted: 'Withdrawal request submitted successfully',
+  approved: 'Withdrawal approved successfully',
+  rejected: 'Withdrawal rejected and funds returned to user',
+  estimate: 'Estimated processing time: 3-4 hours',
+} as const;
+
+export const withdrawalAmountSchema = usdtAmountSchema({
+  decimals: WITHDRAWAL_DECIMALS,
+  invalidMessage: WITHDRAWAL_MESSAGES.invalidAmount,
+  minUsdtMicros: MIN_WITHDRAWAL_USDT_MICROS,
+  minMessage: WITHDRAWAL_MESSAGES.minimum,
+});
+
+export const withdrawalRequestSchema = z.object({
+  amount: withdrawalAmountSchema,
+  bankAccountId: z.uuid({ error: WITHDRAWAL_MESSAGES.selectBankAccount }),
+  pin: transactionPinSchema,
+});
+export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
+
+export type RateTier = 'normal' | 'vip';
+export interface WithdrawalQuote {
+  rateTier: RateTier;
+  rateInrPaise: bigint;
+  amountInrPaise: bigint;
+}
+
+/**
+ * The rate and INR amount of a withdrawal, the one rule for the preview and the
+ * server: VIP-level customers, and any withdrawal worth 1 Lakh or more at the
+ * normal rate, get the VIP rate.
+ */
+export function quoteWithdrawal(
+  amountUsdtMicros: bigint,
+  rates: { rateNormalInrPaise: bigint; rateVipInrPaise: bigint },
+  vipLevel: string,
+): WithdrawalQuote {
+  const atNormalRate = inrPaiseForUsdt(amountUsdtMicros, rates.rateNormalInrPaise);
+  if (vipLevel !== 'normal' || atNormalRate >= VIP_THRESHOLD_INR_PAISE) {
+    return { rateTier: 'vip', rateInrPaise: rates.rateVipInrPaise, amountInrPaise: inrPaiseForUsdt(amountUsdtMicros, rates.rateVipInrPaise) };
+  }
+  return { rateTier: 'normal', rateInrPaise: rates.rateNormalInrPaise, amountInrPaise: atNormalRate };
+}
+
+export const rateTierSchema = z.enum(['normal', 'vip']);
+
+/** The bank details copied into the request when it was made, as the customer sees them. */
+export const withdrawalBankSchema = z.object({
+  accountHolderName: z.string(),
+  bankName: z.string(),
+  accountNumberLast4: z.string(),
+  ifscCode: z.string(),
+  upiId: z.string().nullable(),
+});
+
+export const withdrawalSchema = z.object({
+  id: uuidSchema,
+  amountUsdt: decimalStringSchema,
+  amountInr: decimalStringSchema,
+  rateInr: decimalStringSchema,
+  rateTier: rateTierSchema,
+  status: requestStatusSchema,
+  bankAccountId: uuidSchema.nullable(),
+  bank: withdrawalBankSchema,
+  createdAt: z.string(),
+  approvedAt: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  payoutReference: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+});
+export type Withdrawal = z.infer<typeof withdrawalSchema>;
+
+export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
+export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
+export const withdrawalListQuerySchema = statusListQuerySchema;
+export const withdrawalListResponseSchema = z.object({ items: z.array(withdrawalSchema), nextCursor: z.string().nullable() });
+
+/** Admins see everything a bank needs for the payout. */
+export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).extend({
+  user: userSummarySchema,
+  bank: z.object({
+    accountHolderName: z.string(),
+    bankName: z.string(),
+    accountNumber: z.string(),
+    ifscCode: z.string(),
+    upiId: z.string().nullable(),
+  }),
+});
+export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
+export const adminWithdrawalListQuerySchema = statusListQuerySchema;
+export const adminWithdrawalListResponseSchema = z.object({ items: z.array(adminWithdrawalSchema), nextCursor: z.string().nullable() });
+export const adminWithdrawalDecisionResponseSchema = z.object({ withdrawal: adminWithdrawalSchema, message: z.string() });
+
+export const approveWithdrawalRequestSchema = z.object({ payoutReference: payoutReferenceSchema }).optional();
+export const rejectWithdrawalRequestSchema = rejectRequestSchema;
