@@ -185,6 +185,41 @@ describe('user details', () => {
   });
 });
 
+describe("a user's transactions", () => {
+  it('shows who the user is and their history, newest first, filtered by type', async () => {
+    const target = await signUpUser(harness.app, { fullName: 'History Owner', phone: '+919812345678' });
+    await creditWallet(target.id, 7_000_000n);
+    await insertDeposit(target.id, 5_000_000n, 'pending');
+    await insertDeposit(target.id, 6_000_000n, 'pending');
+    const response = await call(harness.app, { url: `/api/admin/users/${target.id}/transactions`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.user).toEqual({ id: target.id, name: 'History Owner', email: target.email, phone: '+919812345678', balanceUsdt: '7.000000' });
+    expect(body.items.map((item: { type: string; amount: string; currency: string; status: string }) => [item.type, item.amount, item.currency, item.status])).toEqual([
+      ['deposit', '6.000000', 'USDT', 'pending'],
+      ['deposit', '5.000000', 'USDT', 'pending'],
+    ]);
+    const firstPage = (await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?limit=1`, cookie: admin.cookie })).json();
+    expect(firstPage.items).toHaveLength(1);
+    const secondPage = (
+      await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?limit=1&cursor=${encodeURIComponent(firstPage.nextCursor)}`, cookie: admin.cookie })
+    ).json();
+    expect(secondPage.items[0].amount).toBe('5.000000');
+    const withdrawals = (await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?type=withdrawal`, cookie: admin.cookie })).json();
+    expect(withdrawals.items).toEqual([]);
+  });
+
+  it("answers 'User with ID {id} was not found' for an unknown user, and an empty list for a new one", async () => {
+    const id = randomUUID();
+    const unknown = await call(harness.app, { url: `/api/admin/users/${id}/transactions`, cookie: admin.cookie });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe(`User with ID ${id} was not found`);
+    const fresh = await signUpUser(harness.app);
+    const empty = (await call(harness.app, { url: `/api/admin/users/${fresh.id}/transactions`, cookie: admin.cookie })).json();
+    expect(empty).toMatchObject({ items: [], nextCursor: null, user: { id: fresh.id, balanceUsdt: '0.000000' } });
+  });
+});
+
 describe('changing role and VIP level', () => {
   it('sets the VIP level and records the change with before and after', async () => {
     const target = await signUpUser(harness.app, { fullName: 'Soon Vip' });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { decimalStringSchema, isoDateTimeSchema, roleSchema, uuidSchema, vipLevelSchema } from './common.ts';
+import { transactionItemSchema, transactionListQuerySchema } from './transactions.ts';
 
 export const userNotFoundMessage = (id: string) => `User with ID ${id} was not found`;
 export const USER_UPDATED_MESSAGE = 'User updated successfully';
 export const SESSIONS_REVOKED_MESSAGE = 'All sessions of this user were ended';
 export const OWN_ADMIN_ROLE_MESSAGE = 'You cannot remove your own admin role';
+export const USER_NOT_FOUND_TITLE = 'User Not Found';
+export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user';
 
 const pageSizeSchema = z.coerce
   .number({ error: `Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}` })
@@ -92,6 +95,18 @@ export const revokeSessionsResponseSchema = z.object({
   message: z.string(),
   sessionsEnded: z.number().int(),
 });
+
+/* ---------- one user's transactions ---------- */
+
+/** Same filters and page size as the customer's own history. */
+export const adminUserTransactionsQuerySchema = transactionListQuerySchema;
+
+export const adminUserTransactionsResponseSchema = z.object({
+  user: adminUserSummarySchema.pick({ id: true, name: true, email: true, phone: true, balanceUsdt: true }),
+  items: z.array(transactionItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type AdminUserTransactions = z.infer<typeof adminUserTransactionsResponseSchema>;
 
 /* ---------- audit log ---------- */
 

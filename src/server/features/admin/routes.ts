@@ -4,6 +4,8 @@ import {
   adminUserParamsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
+  adminUserTransactionsQuerySchema,
+  adminUserTransactionsResponseSchema,
   revokeSessionsResponseSchema,
   SESSIONS_REVOKED_MESSAGE,
   updateAdminUserRequestSchema,
@@ -54,6 +56,21 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
       schema: { tags: ['admin'], summary: 'One user with balance and referral details', params: adminUserParamsSchema, response: responses({ 200: adminUserDetailSchema }) },
     },
     async (request) => usersService.getUserDetail(context, db, request.params.id),
+  );
+
+  app.get(
+    '/api/admin/users/:id/transactions',
+    {
+      onRequest: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: "A user's transaction history, newest first, one page at a time",
+        params: adminUserParamsSchema,
+        querystring: adminUserTransactionsQuerySchema,
+        response: responses({ 200: adminUserTransactionsResponseSchema }),
+      },
+    },
+    async (request) => usersService.getUserTransactions(db, request.params.id, request.query),
   );
 
   app.patch(

@@ -6,6 +6,8 @@ import {
   type adminUsersQuerySchema,
   type AdminUserDetail,
   type AdminUserSummary,
+  type AdminUserTransactions,
+  type adminUserTransactionsQuerySchema,
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
@@ -14,6 +16,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../audit/record.ts';
 import type { SessionRecord } from '../sessions/repository.ts';
+import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
 import type { AdminUserRow } from './users-repository.ts';
@@ -69,6 +72,18 @@ export async function getUserDetail(context: AppContext, db: Executor, userId: s
     activeSessionCount: Number(activeSessionCount),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The user's own history, as the customer sees it, with who they are above it. */
+export async function getUserTransactions(
+  db: Executor,
+  userId: string,
+  query: z.output<typeof adminUserTransactionsQuerySchema>,
+): Promise<AdminUserTransactions> {
+  const row = await requireUser(db, userId);
+  const page = await listTransactions(db, { userId, type: query.type, cursor: query.cursor, limit: query.limit });
+  const { id, name, email, phone, balanceUsdt } = summaryOf(row);
+  return { user: { id, name, email, phone, balanceUsdt }, ...page };
 }
 
 /**

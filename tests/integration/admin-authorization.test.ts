@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiApp } from '../../src/server/http/types.ts';
+import { createAdminTestApp, fileBytes, signUpAdmin, signUpVipCustomer, uploadFile, validSettingsBody, type AdminTestApp } from '../fixtures/admin.ts';
+import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+
+/*
+ * Every /api/admin route, called as each kind of caller. The routes are read from
+ * the running app, so a new admin route without an entry here fails this file.
+ */
+
+type Caller = 'anonymous' | 'customer' | 'vip' | 'admin';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface Targets {
+  userId: string;
+}
+
+interface MatrixEntry {
+  method: Method;
+  /** The route as registered, with its :params. */
+  route: string;
+  request(targets: Targets): { url: string; body?: unknown; upload?: { bytes: Buffer; contentType: string; fileName: string } };
+  /** Reading the dashboard figures and the settings is open to VIP-level customers too. */
+  vipMayCall?: boolean;
+  /** The exact answer an admin gets; when absent, any answer that is not a refusal (401/403) nor a server error. */
+  adminStatus?: number;
+}
+
+const someId = () => randomUUID();
+
+const MATRIX: MatrixEntry[] = [
+  // Dashboard, settings, files, users and audit log (this feature).
+  { method: 'GET', route: '/api/admin/dashboard', request: () => ({ url: '/api/admin/dashboard' }), vipMayCall: true, adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings' }), vipMayCall: true, adminStatus: 200 },
+  { method: 'PUT', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings', body: validSettingsBody() }), adminStatus: 200 },
+  {
+    method: 'POST',
+    route: '/api/admin/files/qr/:network',
+    request: () => ({ url: '/api/admin/files/qr/TRC20', upload: { bytes: fileBytes('png'), contentType: 'image/png', fileName: 'qr.png' } }),
+    adminStatus: 201,
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/files/apk',
+    request: () => ({ url: '/api/admin/files/apk', upload: { bytes: fileBytes('zip'), contentType: 'application/vnd.android.package-archive', fileName: 'app.apk' } }),
+    adminStatus: 201,
+  },
+  { method: 'GET', route: '/api/admin/users', request: () => ({ url: '/api/admin/users?q=a' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/users/:id', request: ({ userId }) => ({ url: `/api/admin/users/${userId}` }), adminStatus: 200 },
+  { method: 'PATCH', route: '/api/admin/users/:id', request: ({ userId }) => ({ url: `/api/admin/users/${userId}`, body: { vipLevel: 'vip1' } }), adminStatus: 200 },
+  {
+    method: 'POST',
+    route: '/api/admin/users/:id/sessions/revoke',
+    request: ({ userId }) => ({ url: `/api/admin/users/${userId}/sessions/revoke` }),
+    adminStatus: 200,
+  },
+  { method: 'GET', route: '/api/admin/users/:id/transactions', request: ({ userId }) => ({ url: `/api/admin/users/${userId}/transactions` }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/audit-log', request: () => ({ url: '/api/admin/audit-log' }), adminStatus: 200 },
+  // Approval queues (deposits, withdrawals, transfers). An unknown id is enough: the role is checked before the id.
+  { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },
+  { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }) },
+  { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }) },
+  { method: 'GET', route: '/api/admin/withdrawals', request: () => ({ url: '/api/admin/withdrawals?status=pending' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/withdrawals.csv', request: () => ({ url: '/api/admin/withdrawals.csv' }), adminStatus: 200 },
+  { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }) },
+  { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }) },
+  { method: 'GET', route: '/api/admin/transfers', request: () => ({ url: '/api/admin/transfers?status=pending' }), adminStatus: 200 },
+  { method: 'POST', route: '/api/admin/transfers/:id/approve', request: () => ({ url: `/api/admin/transfers/${someId()}/approve`, body: {} }) },
+  { method: 'POST', route: '/api/admin/transfers/:id/reject', request: () => ({ url: `/api/admin/transfers/${someId()}/reject`, body: {} }) },
+];
+
+const keyOf = (method: string, route: string) => `${method} ${route}`;
+
+/**
+ * Reads every route from Fastify's route tree (printRoutes without common
+ * prefixes prints one node per line: indentation says the depth, the text the
+ * path segment, and the brackets the methods served there).
+ */
+function registeredRoutes(app: ApiApp): Set<string> {
+  const routes = new Set<string>();
+  const pathAtDepth: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const marker = line.search(/[├└]── /);
+    if (marker < 0) continue;
+    const depth = marker / 4;
+    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(marker + 4));
+    if (!match) continue;
+    const path = (depth > 0 ? (pathAtDepth[depth - 1] ?? '') : '') + (match[1] ?? '');
+    pathAtDepth[depth] = path;
+    pathAtDepth.length = depth + 1;
+    for (const method of (match[2] ?? '').split(',').map((item) => item.trim())) {
+      if (method !== '' && method !== 'HEAD' && method !== 'OPTIONS') routes.add(keyOf(method, path));
+    }
+  }
+  return routes;
+}
+
+let harness: AdminTestApp;
+let cookies: Record<Caller, string | undefined>;
+let targets: Targets;
+let routes: Set<string>;
+
+beforeAll(async () => {
+  harness = await createAdminTestApp();
+  const [admin, vip, customer, target]: SignedUpUser[] = await Promise.all([
+    signUpAdmin(harness),
+    signUpVipCustomer(harness),
+    signUpUser(harness.app, { fullName: 'Plain Customer' }),
+    signUpUser(harness.app, { fullName: 'Target Customer' }),
+  ]);
+  cookies = { anonymous: undefined, customer: customer?.cookie, vip: vip?.cookie, admin: admin?.cookie };
+  targets = { userId: target?.id ?? '' };
+  routes = registeredRoutes(harness.app);
+});
+afterAll(async () => harness.close());
+
+async function send(entry: MatrixEntry, caller: Caller): Promise<LightMyRequestResponse> {
+  const request = entry.request(targets);
+  const cookie = cookies[caller];
+  if (request.upload) return uploadFile(harness.app, request.url, { cookie, ...request.upload });
+  return call(harness.app, { method: entry.method, url: request.url, body: request.body, cookie });
+}
+
+describe('route discovery', () => {
+  it('reads the registered routes, parameters and methods from the app', () => {
+    expect(routes).toContain('GET /api/me');
+    expect(routes).toContain('GET /api/admin/settings');
+    expect(routes).toContain('PUT /api/admin/settings');
+    expect(routes).toContain('PATCH /api/admin/users/:id');
+    expect(routes).toContain('POST /api/admin/users/:id/sessions/revoke');
+  });
+
+  it('has a matrix entry for every registered /api/admin route', () => {
+    const inMatrix = new Set(MATRIX.map((entry) => keyOf(entry.method, entry.route)));
+    const adminRoutes = [...routes].filter((route) => route.split(' ')[1]?.startsWith('/api/admin'));
+    const missing = adminRoutes.filter((route) => !inMatrix.has(route));
+    expect(missing, 'admin routes without an authorization matrix entry: add them to MATRIX').toEqual([]);
+  });
+
+  it('finds every route of the matrix registered (the design names them all)', () => {
+    const unregistered = MATRIX.map((entry) => keyOf(entry.method, entry.route)).filter((route) => !routes.has(route));
+    expect(unregistered, 'matrix routes that the app does not serve').toEqual([]);
+  });
+});
+
+describe.each(MATRIX)('$method $route', (entry) => {
+  it('refuses anonymous callers with 401', async () => {
+    const response = await send(entry, 'anonymous');
+    expect(response.statusCode, response.body).toBe(401);
+    expect(response.json().error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses customers with 403', async () => {
+    const response = await send(entry, 'customer');
+    expect(response.statusCode, response.body).toBe(403);
+    expect(response.json().error.code).toBe('FORBIDDEN');
+  });
+
+  it(entry.vipMayCall ? 'lets a VIP-level customer read' : 'refuses VIP-level customers with 403', async () => {
+    const response = await send(entry, 'vip');
+    if (entry.vipMayCall) {
+      expect(response.statusCode, response.body).toBe(200);
+    } else {
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+    }
+  });
+
+  it('lets an admin through', async () => {
+    const response = await send(entry, 'admin');
+    if (entry.adminStatus !== undefined) {
+      expect(response.statusCode, response.body).toBe(entry.adminStatus);
+    } else {
+      expect([401, 403], response.body).not.toContain(response.statusCode);
+      expect(response.statusCode, response.body).toBeLessThan(500);
+    }
+  });
+});
