@@ -76,6 +76,11 @@ export function toAdminWithdrawalView(row: WithdrawalWithUserRow): AdminWithdraw
   };
 }
 
+/** Another customer's account is as unknown as a missing one: 404, so ids cannot be probed. */
+function bankAccountNotFound(): AppError {
+  return new AppError(404, 'NOT_FOUND', WITHDRAWAL_MESSAGES.bankAccountNotFound, { fields: { bankAccountId: WITHDRAWAL_MESSAGES.bankAccountNotFound } });
+}
+
 export type WithdrawalSubmission = z.output<typeof withdrawalRequestSchema>;
 type WithdrawalAnswer = { withdrawal: Withdrawal; message: string };
 
@@ -108,14 +113,14 @@ export async function requestWithdrawal(
 
   // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
   if (!(await bankAccountRepository.findOwned(db, userId, input.bankAccountId))) {
-    throw AppError.fieldError('bankAccountId', WITHDRAWAL_MESSAGES.bankAccountNotFound);
+    throw bankAccountNotFound();
   }
   await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
 
   return runOnce(db, scope, async (transaction) => {
     // Shared lock: the account cannot be deleted while this request is being made.
     const bankAccount = await bankAccountRepository.findOwned(transaction, userId, input.bankAccountId, 'share');
-    if (!bankAccount) throw AppError.fieldError('bankAccountId', WITHDRAWAL_MESSAGES.bankAccountNotFound);
+    if (!bankAccount) throw bankAccountNotFound();
     const settings = await getSettings(transaction);
     const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
     if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);
