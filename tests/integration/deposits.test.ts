@@ -279,7 +279,7 @@ describe('deposit approval', () => {
 
   it('lists deposits for admins newest first, by status, one page at a time', async () => {
     const user = await signUpVerifiedUser(harness.app);
-    const ids = [];
+    const ids: string[] = [];
     for (let index = 0; index < 5; index += 1) ids.push(await submitDeposit(harness, user, `${20 + index}`));
     const seen: string[] = [];
     let cursor: string | null = null;
