@@ -75,6 +75,16 @@ describe('public reads', () => {
   });
 });
 
+describe('API documentation', () => {
+  it('documents the settings, file and admin routes in OpenAPI', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.json().paths)).toEqual(
+      expect.arrayContaining(['/api/rates', '/api/settings/public', '/api/admin/settings', '/api/admin/files/qr/{network}', '/api/admin/files/apk', '/api/files/apk', '/api/admin/users/{id}', '/api/admin/audit-log']),
+    );
+  });
+});
+
 describe('reading the admin settings', () => {
   it('lets an admin and a VIP-level customer read, and says only the admin may edit', async () => {
     const asAdmin = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });
@@ -168,6 +178,27 @@ describe('saving settings', () => {
     const empty = await putSettings(validSettingsBody({ trc20Address: '', erc20Address: '', whatsappSupportNumber: '', websiteUrl: '' }));
     expect(empty.statusCode).toBe(200);
     expect(empty.json().settings).toMatchObject({ trc20Address: '', erc20Address: '', whatsappSupportNumber: '', websiteUrl: '' });
+  });
+
+  it('keeps an unbroken before/after chain when admins save at the same moment', async () => {
+    const historyBefore = await countRows(harness, 'admin_settings_history');
+    const rates = ['70.01', '70.02', '70.03', '70.04', '70.05'];
+    const responses = await Promise.all(rates.map((normalRate) => putSettings(validSettingsBody({ normalRate }))));
+    expect(responses.map((response) => response.statusCode)).toEqual(rates.map(() => 200));
+    const history = await db().execute<{ before: { normalRate: string }; after: { normalRate: string } }>(
+      sql`select before, after from admin_settings_history order by id desc limit ${rates.length}`,
+    );
+    const chain = [...history.rows].reverse();
+    expect(await countRows(harness, 'admin_settings_history')).toBe(historyBefore + rates.length);
+    for (let index = 1; index < chain.length; index += 1) expect(chain[index]?.before.normalRate).toBe(chain[index - 1]?.after.normalRate);
+    const final = (await harness.app.inject({ method: 'GET', url: '/api/rates' })).json().normalRate;
+    expect(final).toBe(chain[chain.length - 1]?.after.normalRate);
+  });
+
+  it('does not show VIP-level readers which admin saved last', async () => {
+    await putSettings(validSettingsBody({ normalRate: '77.77' }));
+    expect((await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json().updatedBy.id).toBe(admin.id);
+    expect((await call(harness.app, { url: '/api/admin/settings', cookie: vip.cookie })).json().updatedBy).toBeNull();
   });
 
   it('writes no history and no audit entry when nothing changed', async () => {

@@ -77,6 +77,7 @@ export const adminSettingsResponseSchema = z.object({
     apk: storedFileSchema.nullable(),
   }),
   updatedAt: isoDateTimeSchema,
+  /** The admin who saved last; null for VIP-level readers. */
   updatedBy: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
   /** False for VIP-level readers: the web app hides the save and upload controls. */
   canEdit: z.boolean(),

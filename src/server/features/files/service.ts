@@ -157,7 +157,10 @@ export async function uploadSettingsFile(
     upload.file.destroy();
     await storage.delete(storageKey);
     if (error instanceof AppError) throw error;
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
+    // Malformed or interrupted multipart bodies are the sender's problem, not a server error.
+    if (typeof code === 'string' && code.startsWith('FST_')) throw fileField(400, 'VALIDATION_FAILED', 'The upload did not complete. Please try again.');
     throw error;
   }
 

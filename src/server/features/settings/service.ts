@@ -51,7 +51,9 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     const file = id ? files.get(id) : undefined;
     return file ? storedFileView(file) : null;
   };
-  const updatedBy = row.updatedByUserId ? await settingsRepository.findUserName(db, row.updatedByUserId) : undefined;
+  // VIP-level readers are customers: they see the settings, not which admin changed them.
+  const canEdit = viewer.role === 'admin';
+  const updatedBy = canEdit && row.updatedByUserId ? await settingsRepository.findUserName(db, row.updatedByUserId) : undefined;
   return {
     normalRate: ratePaiseToWire(row.rateNormalInrPaise),
     vipRate: ratePaiseToWire(row.rateVipInrPaise),
@@ -63,7 +65,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     files: { trc20Qr: fileView(row.trc20QrFileId), erc20Qr: fileView(row.erc20QrFileId), apk: fileView(row.apkFileId) },
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: updatedBy ?? null,
-    canEdit: viewer.role === 'admin',
+    canEdit,
   };
 }
 
