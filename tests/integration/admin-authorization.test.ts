@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerFeatureRoutes } from '../../src/server/features/index.ts';
 import type { ApiApp } from '../../src/server/http/types.ts';
 import { createAdminTestApp, fileBytes, signUpAdmin, signUpVipCustomer, uploadFile, validSettingsBody, type AdminTestApp } from '../fixtures/admin.ts';
 import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
@@ -130,6 +132,21 @@ describe('route discovery', () => {
     expect(routes).toContain('PUT /api/admin/settings');
     expect(routes).toContain('PATCH /api/admin/users/:id');
     expect(routes).toContain('POST /api/admin/users/:id/sessions/revoke');
+  });
+
+  it('misses none of the routes the features register (guards the parser against a new Fastify output format)', async () => {
+    const probe = Fastify().withTypeProvider<ZodTypeProvider>();
+    probe.setValidatorCompiler(validatorCompiler);
+    probe.setSerializerCompiler(serializerCompiler);
+    const featureRoutes: string[] = [];
+    probe.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) if (method !== 'HEAD') featureRoutes.push(keyOf(method, route.url));
+    });
+    registerFeatureRoutes(probe, harness.context);
+    await probe.ready();
+    await probe.close();
+    expect(featureRoutes.length).toBeGreaterThan(10);
+    expect(featureRoutes.filter((route) => !routes.has(route))).toEqual([]);
   });
 
   it('has a matrix entry for every registered /api/admin route', () => {
