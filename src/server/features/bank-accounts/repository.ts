@@ -5,9 +5,11 @@ import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'ifscCode' | 'upiId'>;
 
+// Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
+// "id" inside this subquery would silently mean withdrawal_requests.id.
 const hasPendingWithdrawal = sql<boolean>`exists (
-  select 1 from ${withdrawalRequests}
-  where ${withdrawalRequests.bankAccountId} = ${bankAccounts.id} and ${withdrawalRequests.status} = 'pending'
+  select 1 from withdrawal_requests pending
+  where pending.bank_account_id = bank_accounts.id and pending.status = 'pending'
 )`;
 
 export async function listByUser(db: Executor, userId: string): Promise<(BankAccountRow & { hasPendingWithdrawal: boolean })[]> {

@@ -1,0 +1,184 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { addBankAccount, configureDepositAddresses, decide, expectLedgerConsistent, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
+
+let harness: TestApp;
+let admin: SignedUpUser;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+  await configureDepositAddresses(harness);
+  admin = await signUpAdmin(harness);
+});
+afterEach(async () => expectLedgerConsistent(harness));
+afterAll(async () => harness.close());
+
+const validAccount = {
+  accountHolderName: 'Asha Rao',
+  accountNumber: '123456789012',
+  bankName: 'State Bank of India',
+  ifscCode: 'SBIN0001234',
+  upiId: 'asha@oksbi',
+};
+
+function list(user: SignedUpUser) {
+  return call(harness.app, { url: '/api/bank-accounts', cookie: user.cookie });
+}
+
+async function storedAccounts(userId: string) {
+  const result = await harness.database.handle.db.execute(sql`select account_number, ifsc_code, upi_id from bank_accounts where user_id = ${userId}`);
+  return result.rows;
+}
+
+describe('bank accounts', () => {
+  it('starts empty, adds an account and lists it with the last 4 digits only', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    expect((await list(user)).json()).toEqual({ items: [] });
+    const created = await call(harness.app, {
+      method: 'POST',
+      url: '/api/bank-accounts',
+      cookie: user.cookie,
+      body: { ...validAccount, accountNumber: '1234 5678 9012', ifscCode: ' sbin0001234 ' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().message).toBe('Bank account added successfully');
+    const listed = (await list(user)).json();
+    expect(listed.items).toHaveLength(1);
+    expect(listed.items[0]).toMatchObject({
+      accountHolderName: 'Asha Rao',
+      bankName: 'State Bank of India',
+      accountNumberLast4: '9012',
+      ifscCode: 'SBIN0001234',
+      upiId: 'asha@oksbi',
+      hasPendingWithdrawal: false,
+    });
+    expect(JSON.stringify(listed)).not.toContain('123456789012');
+    expect(await storedAccounts(user.id)).toEqual([{ account_number: '123456789012', ifsc_code: 'SBIN0001234', upi_id: 'asha@oksbi' }]);
+  });
+
+  it('stores an empty UPI id as none', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    await addBankAccount(harness, user, { upiId: '' });
+    await addBankAccount(harness, user, { upiId: null });
+    const { upiId: _left, ...withoutUpi } = validAccount;
+    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: withoutUpi });
+    expect(response.statusCode).toBe(201);
+    expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([null, null, null]);
+  });
+
+  it.each([
+    [{ accountHolderName: 'A' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
+    [{ accountHolderName: '  ' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
+    [{ accountHolderName: 'x'.repeat(101) }, 'accountHolderName', 'Account holder name must be at most 100 characters.'],
+    [{ accountHolderName: 'Asha\u0000Rao' }, 'accountHolderName', 'This field contains characters that are not allowed.'],
+    [{ accountNumber: '12345678' }, 'accountNumber', 'Account number must be at least 9 characters.'],
+    [{ accountNumber: '1234567890123456789' }, 'accountNumber', 'Account number must be at most 18 digits.'],
+    [{ accountNumber: '12345678901A' }, 'accountNumber', 'Account number must contain digits only.'],
+    [{ bankName: 'S' }, 'bankName', 'Bank name must be at least 2 characters.'],
+    [{ ifscCode: 'SBIN000123' }, 'ifscCode', 'IFSC code must be 11 characters.'],
+    [{ ifscCode: 'SBIN00012345' }, 'ifscCode', 'IFSC code must be 11 characters.'],
+    [{ ifscCode: 'SBIN1001234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
+    [{ ifscCode: '1BIN0001234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
+    [{ ifscCode: 'SBIN0-01234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
+    [{ upiId: 'asha' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
+    [{ upiId: 'asha@' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
+    [{ upiId: 'a@b@c' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
+    [{ accountNumber: undefined }, 'accountNumber', 'Account number must be at least 9 characters.'],
+  ])('refuses %j with the message and saves nothing', async (override, field, message) => {
+    const user = await signUpVerifiedUser(harness.app);
+    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: { ...validAccount, ...override } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { [field]: message } });
+    expect(await storedAccounts(user.id)).toEqual([]);
+  });
+
+  it('edits only the fields sent, keeping the account number when it is left out', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const id = await addBankAccount(harness, user);
+    const response = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${id}`,
+      cookie: user.cookie,
+      body: { accountHolderName: 'Asha R', bankName: 'HDFC Bank', ifscCode: 'HDFC0000001', upiId: '' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      message: 'Bank account updated successfully',
+      bankAccount: { accountHolderName: 'Asha R', bankName: 'HDFC Bank', ifscCode: 'HDFC0000001', upiId: null, accountNumberLast4: '9012' },
+    });
+    const bad = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: user.cookie, body: { ifscCode: 'HDFC' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('IFSC code must be 11 characters.');
+    const empty = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: user.cookie, body: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(await storedAccounts(user.id)).toEqual([{ account_number: '123456789012', ifsc_code: 'HDFC0000001', upi_id: null }]);
+  });
+
+  it("answers 404 for another customer's account, for reading, editing and deleting", async () => {
+    const owner = await signUpVerifiedUser(harness.app);
+    const stranger = await signUpVerifiedUser(harness.app);
+    const id = await addBankAccount(harness, owner);
+    expect((await list(stranger)).json().items).toEqual([]);
+    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie, body: { bankName: 'Mine now' } });
+    expect(edit.statusCode).toBe(404);
+    expect(edit.json().error.message).toBe('Bank account not found');
+    const remove = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie });
+    expect(remove.statusCode).toBe(404);
+    expect(remove.json().error.message).toBe('Bank account not found');
+    expect((await list(owner)).json().items[0].bankName).toBe('State Bank of India');
+  });
+
+  it('deletes an account, but not while a withdrawal to it is pending', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    await fundWallet(harness, admin, user, '50');
+    const id = await addBankAccount(harness, user);
+    const withdrawalId = (await requestWithdrawal(harness, user, { amount: '10', bankAccountId: id })).json().withdrawal.id;
+    expect((await list(user)).json().items[0].hasPendingWithdrawal).toBe(true);
+    const refused = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(
+      'This bank account has a pending withdrawal. You can delete it once the withdrawal is approved or rejected.',
+    );
+    await decide(harness, admin, 'withdrawals', withdrawalId, 'reject');
+    const deleted = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie });
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toEqual({ ok: true, message: 'Bank account deleted successfully' });
+    expect((await list(user)).json().items).toEqual([]);
+    const again = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie });
+    expect(again.statusCode).toBe(404);
+    // The decided withdrawal keeps its copy of the bank details.
+    const withdrawal = await call(harness.app, { url: `/api/withdrawals/${withdrawalId}`, cookie: user.cookie });
+    expect(withdrawal.json().withdrawal).toMatchObject({ bankAccountId: null, bank: { accountNumberLast4: '9012' } });
+  });
+
+  it('never deletes an account while a concurrent withdrawal to it is being made', async () => {
+    for (let round = 0; round < 4; round += 1) {
+      const user = await signUpVerifiedUser(harness.app);
+      await fundWallet(harness, admin, user, '50');
+      const id = await addBankAccount(harness, user);
+      const [withdrawal, removal] = await Promise.all([
+        requestWithdrawal(harness, user, { amount: '10', bankAccountId: id }),
+        call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie }),
+      ]);
+      // Either the withdrawal came first (and the delete is refused) or the account was gone (and the withdrawal is refused).
+      expect([withdrawal.statusCode, removal.statusCode].sort()).toEqual(withdrawal.statusCode === 201 ? [201, 409] : [200, 404]);
+    }
+  });
+
+  it('keeps at most 20 accounts per customer', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    for (let index = 0; index < 20; index += 1) await addBankAccount(harness, user, { accountNumber: `1234567890${String(index).padStart(2, '0')}` });
+    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: validAccount });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.message).toBe('You can save at most 20 bank accounts. Delete one you no longer use first.');
+  });
+
+  it('needs a PIN-verified session', async () => {
+    expect((await call(harness.app, { url: '/api/bank-accounts' })).statusCode).toBe(401);
+    const user = await signUpUser(harness.app);
+    expect((await list(user)).statusCode).toBe(403);
+    const add = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: validAccount });
+    expect(add.statusCode).toBe(403);
+  });
+});
