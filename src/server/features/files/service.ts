@@ -164,6 +164,8 @@ export async function uploadSettingsFile(
     throw error;
   }
 
+  const sha256 = inspection.sha256();
+  const contentType = inspection.contentType ?? 'application/octet-stream';
   let previousStorageKey: string | undefined;
   let stored: StoredFileRow;
   try {
@@ -173,9 +175,9 @@ export async function uploadSettingsFile(
       const file = await filesRepository.insertStoredFile(transaction, {
         purpose,
         originalName,
-        contentType: inspection.contentType ?? 'application/octet-stream',
+        contentType,
         sizeBytes: inspection.sizeBytes,
-        sha256: inspection.sha256(),
+        sha256,
         storageKey,
         uploadedByUserId: session.userId,
       });
