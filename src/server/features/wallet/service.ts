@@ -12,14 +12,13 @@ import * as withdrawalRepository from '../withdrawals/repository.ts';
 export async function getWalletSummary(database: Database, userId: string): Promise<WalletSummary> {
   return database.transaction(
     async (db) => {
-      const [balanceUsdtMicros, pendingDepositsUsdtMicros, pendingWithdrawals, pendingTransfersUsdtMicros, settings, vipLevel] = await Promise.all([
-        walletBalance(db, userId),
-        depositRepository.sumPendingForUser(db, userId),
-        withdrawalRepository.sumPendingForUser(db, userId),
-        transferRepository.sumPendingSentByUser(db, userId),
-        getSettings(db),
-        withdrawalRepository.findVipLevel(db, userId),
-      ]);
+      // One after another: the queries share the transaction's single connection.
+      const balanceUsdtMicros = await walletBalance(db, userId);
+      const pendingDepositsUsdtMicros = await depositRepository.sumPendingForUser(db, userId);
+      const pendingWithdrawals = await withdrawalRepository.sumPendingForUser(db, userId);
+      const pendingTransfersUsdtMicros = await transferRepository.sumPendingSentByUser(db, userId);
+      const settings = await getSettings(db);
+      const vipLevel = await withdrawalRepository.findVipLevel(db, userId);
       const rateTier: RateTier = vipLevel !== undefined && vipLevel !== 'normal' ? 'vip' : 'normal';
       return {
         balanceUsdt: usdtMicrosToWire(balanceUsdtMicros),

@@ -1,0 +1,171 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listTransactions } from '../../src/server/features/transactions/service.ts';
+import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import {
+  addBankAccount,
+  configureDepositAddresses,
+  decide,
+  expectLedgerConsistent,
+  expectStatus,
+  fundWallet,
+  requestTransfer,
+  requestWithdrawal,
+  setVipLevel,
+  signUpAdmin,
+  submitDeposit,
+} from '../fixtures/wallet.ts';
+
+let harness: TestApp;
+let admin: SignedUpUser;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+  await configureDepositAddresses(harness);
+  admin = await signUpAdmin(harness);
+});
+afterEach(async () => expectLedgerConsistent(harness));
+afterAll(async () => harness.close());
+
+interface Item {
+  id: string;
+  type: string;
+  direction: string;
+  amount: string;
+  currency: string;
+  amountUsdt: string;
+  status: string;
+  createdAt: string;
+  counterpartyEmail: string | null;
+  referralLevel: number | null;
+  transactionHash: string | null;
+  network: string | null;
+}
+
+async function history(user: SignedUpUser, query = ''): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const response = await call(harness.app, { url: `/api/transactions${query}`, cookie: user.cookie });
+  expectStatus(response, 200);
+  return response.json();
+}
+
+/** A customer with one of everything: deposits (approved and pending), a withdrawal, transfers both ways and a referral bonus. */
+async function customerWithHistory() {
+  const user = await signUpVerifiedUser(harness.app);
+  const friend = await signUpVerifiedUser(harness.app);
+  const referred = await signUpVerifiedUser(harness.app, { referralCode: user.referralCode });
+  await fundWallet(harness, admin, user, '100');
+  await fundWallet(harness, admin, friend, '50');
+  const bankAccountId = await addBankAccount(harness, user);
+  expectStatus(await requestWithdrawal(harness, user, { amount: '20', bankAccountId }), 201);
+  expectStatus(await requestTransfer(harness, user, { recipientEmail: friend.email, amount: '5' }), 201);
+  const incoming = await requestTransfer(harness, friend, { recipientEmail: user.email, amount: '7' });
+  expectStatus(await decide(harness, admin, 'transfers', incoming.json().transfer.id, 'approve'), 200);
+  await fundWallet(harness, admin, referred, '1000');
+  await submitDeposit(harness, user, '15', 'ERC20');
+  return { user, friend };
+}
+
+describe('transaction history', () => {
+  it('lists deposits, withdrawals, transfers both ways and referral bonuses, newest first', async () => {
+    const { user, friend } = await customerWithHistory();
+    const { items, nextCursor } = await history(user);
+    expect(nextCursor).toBeNull();
+    expect(items.map((item) => [item.type, item.direction, item.amount, item.currency, item.status])).toEqual([
+      ['deposit', 'in', '15.000000', 'USDT', 'pending'],
+      ['referral_bonus', 'in', '1.000000', 'USDT', 'approved'],
+      ['transfer', 'in', '7.000000', 'USDT', 'approved'],
+      ['transfer', 'out', '5.000000', 'USDT', 'pending'],
+      ['withdrawal', 'out', '1660.00', 'INR', 'pending'],
+      ['deposit', 'in', '100.000000', 'USDT', 'approved'],
+    ]);
+    expect(items[0]).toMatchObject({ network: 'ERC20', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(items[1]?.referralLevel).toBe(1);
+    expect(items[2]?.counterpartyEmail).toBe(friend.email);
+    expect(items[4]).toMatchObject({ amountUsdt: '20.000000' });
+    const times = items.map((item) => Date.parse(item.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('filters by type', async () => {
+    const { user } = await customerWithHistory();
+    expect((await history(user, '?type=deposit')).items.map((item) => item.type)).toEqual(['deposit', 'deposit']);
+    expect((await history(user, '?type=withdrawal')).items.map((item) => item.type)).toEqual(['withdrawal']);
+    expect((await history(user, '?type=transfer')).items.map((item) => item.direction)).toEqual(['in', 'out']);
+    expect((await history(user, '?type=referral_bonus')).items).toHaveLength(1);
+    const bad = await call(harness.app, { url: '/api/transactions?type=refund', cookie: user.cookie });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('pages with a keyset cursor without skipping or repeating rows', async () => {
+    const { user } = await customerWithHistory();
+    for (let index = 0; index < 7; index += 1) await submitDeposit(harness, user, `${10 + index}`);
+    const all = (await history(user, '?limit=100')).items.map((item) => item.id);
+    expect(all).toHaveLength(13);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: Item[]; nextCursor: string | null } = await history(user, `?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      paged.push(...page.items.map((item) => item.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all);
+  });
+
+  it('caps the page size at 100 and refuses a forged cursor', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    expect((await call(harness.app, { url: '/api/transactions?limit=101', cookie: user.cookie })).statusCode).toBe(400);
+    expect((await call(harness.app, { url: '/api/transactions?limit=0', cookie: user.cookie })).statusCode).toBe(400);
+    const forged = Buffer.from('2025-13-45T00:00:00.000000Z|00000000-0000-4000-8000-000000000000').toString('base64url');
+    const response = await call(harness.app, { url: `/api/transactions?cursor=${forged}`, cookie: user.cookie });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('This page link is no longer valid. Please reload the list.');
+    expect((await call(harness.app, { url: `/api/transactions?cursor=${'a'.repeat(201)}`, cookie: user.cookie })).statusCode).toBe(400);
+  });
+
+  it("never shows another customer's rows, and needs a PIN-verified session", async () => {
+    await customerWithHistory();
+    const stranger = await signUpVerifiedUser(harness.app);
+    expect((await history(stranger)).items).toEqual([]);
+    const unverified = await signUpUser(harness.app);
+    expect((await call(harness.app, { url: '/api/transactions', cookie: unverified.cookie })).statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/transactions' })).statusCode).toBe(401);
+  });
+
+  it('exports listTransactions for the admin user page', async () => {
+    const { user } = await customerWithHistory();
+    const page = await listTransactions(harness.database.handle.db, { userId: user.id, limit: 2 });
+    expect(page.items).toHaveLength(2);
+    const next = await listTransactions(harness.database.handle.db, { userId: user.id, limit: 100, cursor: page.nextCursor ?? undefined });
+    expect(next.items).toHaveLength(4);
+  });
+});
+
+describe('wallet summary', () => {
+  it('gives the balance, the real pending sums and the stored rates', async () => {
+    const { user } = await customerWithHistory();
+    const response = await call(harness.app, { url: '/api/wallet/summary', cookie: user.cookie });
+    expect(response.statusCode).toBe(200);
+    // 100 deposited + 1 referral bonus + 7 received - 20 withdrawing - 5 transferring = 83
+    expect(response.json()).toEqual({
+      balanceUsdt: '83.000000',
+      balanceInrEstimate: '6889.00',
+      pendingDepositsUsdt: '15.000000',
+      pendingWithdrawalsUsdt: '20.000000',
+      pendingWithdrawalsInr: '1660.00',
+      pendingTransfersOutUsdt: '5.000000',
+      rates: { normalInr: '83.00', vipInr: '83.25' },
+      rateTier: 'normal',
+      vipThresholdInr: '100000.00',
+      minDepositUsdt: '10.000000',
+      minWithdrawalUsdt: '1.000000',
+      depositAddresses: { TRC20: expect.any(String), ERC20: expect.any(String) },
+    });
+    await setVipLevel(harness, user, 'vip');
+    expect((await call(harness.app, { url: '/api/wallet/summary', cookie: user.cookie })).json().rateTier).toBe('vip');
+  });
+
+  it('needs a PIN-verified session', async () => {
+    const user = await signUpUser(harness.app);
+    expect((await call(harness.app, { url: '/api/wallet/summary', cookie: user.cookie })).statusCode).toBe(403);
+  });
+});
