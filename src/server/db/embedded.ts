@@ -151,7 +151,7 @@ export async function startEmbeddedDatabase(options: {
     await embedded.start();
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
-    throw new Error(`The embedded PostgreSQL server could not start: ${error instanceof Error ? error.message : 'it exited early'}`);
+    throw new Error(`The embedded PostgreSQL server could not start: ${error instanceof Error ? error.message : 'it exited early'}`, { cause: error });
   }
   const url = connectionUrl(secrets.postgresPassword, port);
   await waitUntilAccepting(url);

@@ -1,0 +1,46 @@
+import { desc } from 'drizzle-orm';
+import { mailOutbox } from '../db/schema.ts';
+import * as userRepository from '../features/users/repository.ts';
+import { openToolDatabase } from './open-tool-database.ts';
+
+const USAGE = `Usage:
+  npm run admin -- promote <email>   give the account the admin role
+  npm run admin -- outbox [count]     show the newest stored e-mails (when no SMTP_URL is set)`;
+
+async function main(): Promise<number> {
+  const [command, argument] = process.argv.slice(2);
+  if (command !== 'promote' && command !== 'outbox') {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  if (command === 'promote' && !argument) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const runtime = await openToolDatabase();
+  try {
+    const { db } = runtime.database;
+    if (command === 'promote') {
+      const account = await userRepository.findCredentialsByEmail(db, argument as string);
+      if (!account) {
+        process.stderr.write(`No account has the e-mail ${argument}.\n`);
+        return 1;
+      }
+      await userRepository.setRole(db, account.id, 'admin');
+      process.stdout.write(`${account.email} is now an admin.\n`);
+      return 0;
+    }
+    const count = Math.min(Math.max(Number(argument ?? 10) || 10, 1), 100);
+    const messages = await db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(count);
+    if (messages.length === 0) process.stdout.write('The mail outbox is empty.\n');
+    for (const message of messages) {
+      process.stdout.write(`--- ${message.createdAt.toISOString()} to ${message.toAddress}: ${message.subject}\n`);
+      process.stdout.write(`${message.delivered ? '(delivered through SMTP; the body is not kept)' : (message.textBody ?? message.lastError ?? '')}\n\n`);
+    }
+    return 0;
+  } finally {
+    await runtime.shutdown();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,74 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, LogOut, RefreshCw } from 'lucide-react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { useMe, useSignOut } from '../../features/auth/api.ts';
+import { initialsOf, maskPhone } from '../../lib/utils.ts';
+import { Button } from '../ui/button.tsx';
+
+export function AppHeader({ title, backTo }: { title?: string | undefined; backTo?: string | undefined }) {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const user = me.data;
+
+  const refresh = async () => {
+    try {
+      await queryClient.refetchQueries({ type: 'active' });
+      toast.success('Dashboard data refreshed');
+    } catch {
+      toast.error('Failed to refresh data');
+    }
+  };
+
+  const handleSignOut = async () => {
+    try {
+      await signOut();
+      toast.success('Successfully logged out');
+      navigate('/login', { replace: true });
+    } catch {
+      toast.error('Failed to log out');
+    }
+  };
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 py-3">
+        {backTo && (
+          <Button variant="ghost" size="icon" asChild>
+            <Link to={backTo} aria-label="Back">
+              <ArrowLeft />
+            </Link>
+          </Button>
+        )}
+        {user && (
+          <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+            {initialsOf(user.name)}
+          </Link>
+        )}
+        <div className="min-w-0 flex-1">
+          {title ? <h1 className="truncate text-base font-semibold">{title}</h1> : <p className="truncate text-base font-semibold">{user?.name}</p>}
+          {user && (
+            <p className="truncate text-xs text-slate-500">
+              {title ? `${user.name} · ` : ''}
+              {maskPhone(user.phone)}
+            </p>
+          )}
+        </div>
+        {user && (
+          <span className="rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800" data-testid="balance-chip" aria-label="Balance">
+            {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
+          </span>
+        )}
+        <Button variant="ghost" size="icon" onClick={() => void refresh()} aria-label="Refresh">
+          <RefreshCw />
+        </Button>
+        <Button variant="ghost" size="icon" onClick={() => void handleSignOut()} aria-label="Sign out">
+          <LogOut />
+        </Button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,45 @@
+import { Headset, Home, Shield, Upload, User } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { useMe } from '../../features/auth/api.ts';
+import { canOpenAdminArea } from '../../features/shell/guards.tsx';
+import { useSupportLink } from '../../features/support/use-support-link.ts';
+import { cn } from '../../lib/utils.ts';
+
+const itemClass = 'flex flex-1 flex-col items-center gap-0.5 py-2 text-xs font-medium';
+
+function Item({ to, icon, label, end }: { to: string; icon: ReactNode; label: string; end?: boolean }) {
+  return (
+    <NavLink to={to} end={end ?? false} className={({ isActive }) => cn(itemClass, isActive ? 'text-brand-700' : 'text-slate-500 hover:text-slate-800')}>
+      {icon}
+      {label}
+    </NavLink>
+  );
+}
+
+export function BottomNav() {
+  const me = useMe();
+  const supportLink = useSupportLink();
+  const showAdmin = me.data ? canOpenAdminArea(me.data) : false;
+  return (
+    <nav aria-label="Main" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
+      <div className="mx-auto flex max-w-3xl">
+        <Item to="/dashboard" icon={<Home className="size-5" />} label="Home" />
+        {supportLink ? (
+          <a href={supportLink} target="_blank" rel="noopener noreferrer" className={cn(itemClass, 'text-slate-500 hover:text-slate-800')}>
+            <Headset className="size-5" />
+            Support
+          </a>
+        ) : (
+          <span className={cn(itemClass, 'text-slate-300')} aria-disabled="true" title="Support chat is not set up yet">
+            <Headset className="size-5" />
+            Support
+          </span>
+        )}
+        {showAdmin && <Item to="/admin" end icon={<Shield className="size-5" />} label="Admin" />}
+        {showAdmin && <Item to="/admin/settings" icon={<Upload className="size-5" />} label="Upload" />}
+        <Item to="/profile" icon={<User className="size-5" />} label="Profile" />
+      </div>
+    </nav>
+  );
+}

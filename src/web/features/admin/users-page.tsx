@@ -1,0 +1,15 @@
+import { AppPage } from '../../components/layout/app-page.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+
+export default function UsersPage() {
+  return (
+    <AppPage title="User Management" backTo="/admin">
+      <Card>
+        <CardHeader>
+          <CardTitle>User Management</CardTitle>
+        </CardHeader>
+        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
+      </Card>
+    </AppPage>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { resetPasswordFormSchema } from '../../../shared/contracts/auth.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { resetPassword } from './api.ts';
+import { AuthCard } from './auth-card.tsx';
+
+export default function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string>();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = resetPasswordFormSchema.safeParse({ password, confirmPassword });
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? 'Please enter both password fields';
+      toast.error(message === 'Passwords do not match' ? 'Password Error' : 'Validation Error', { description: message });
+      return;
+    }
+    setSubmitting(true);
+    setFailure(undefined);
+    try {
+      await resetPassword(token, parsed.data.password);
+      toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
+      navigate('/login', { replace: true });
+    } catch (error) {
+      const message = errorMessage(error, 'Failed to reset password. Please try again.');
+      setFailure(message);
+      toast.error('Password Error', { description: message });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const footer = (
+    <Link className="font-medium text-brand-700 hover:underline" to="/login">
+      Back to Login
+    </Link>
+  );
+
+  if (!token) {
+    return (
+      <AuthCard title="Reset Password" footer={footer}>
+        <div className="flex flex-col gap-4">
+          <Alert variant="destructive">This password reset link is invalid or has expired. Please request a new one.</Alert>
+          <Button asChild>
+            <Link to="/forgot-password">Request a new link</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Reset Password" subtitle="Choose a new password for your account" footer={footer}>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
+        {failure && (
+          <Alert variant="destructive">
+            {failure}{' '}
+            <Link className="underline" to="/forgot-password">
+              Request a new link
+            </Link>
+          </Alert>
+        )}
+        <FormField label="New Password">
+          <Input type="password" autoComplete="new-password" maxLength={128} value={password} onChange={(event) => setPassword(event.target.value)} />
+        </FormField>
+        <FormField label="Confirm New Password">
+          <Input type="password" autoComplete="new-password" maxLength={128} value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
+        </FormField>
+        <Button type="submit" disabled={submitting}>
+          {submitting ? 'Resetting...' : 'Reset Password'}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

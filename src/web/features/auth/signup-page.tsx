@@ -1,0 +1,126 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { signupFormSchema } from '../../../shared/contracts/auth.ts';
+import { sanitizePinInput } from '../../../shared/contracts/pin.ts';
+import { EXAMPLE_PHONE } from '../../../shared/limits.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { ME_QUERY_KEY, signup } from './api.ts';
+import { AuthCard } from './auth-card.tsx';
+
+type SignupForm = z.input<typeof signupFormSchema>;
+const FIELDS = ['fullName', 'email', 'phone', 'password', 'confirmPassword', 'pin', 'referralCode'] as const;
+
+/** The spec's mapping of sign-up failures to what the customer reads. */
+export function signupErrorText(message: string): string {
+  const lower = message.toLowerCase();
+  if (lower.includes('email already in use') || lower.includes('already registered')) return 'This email is already registered. Please log in instead.';
+  if (lower.includes('database error')) return `Database error: Please ensure your phone number follows the format +COUNTRYCODENUMBER (e.g., ${EXAMPLE_PHONE})`;
+  if (lower.includes('phone')) return `Phone number error: ${message}`;
+  return message || 'An error occurred during signup. Please try again.';
+}
+
+export default function SignupPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [searchParams] = useSearchParams();
+  const [submitError, setSubmitError] = useState<string>();
+  const form = useForm<SignupForm>({
+    resolver: zodResolver(signupFormSchema),
+    defaultValues: { fullName: '', email: '', phone: '', password: '', confirmPassword: '', pin: '', referralCode: searchParams.get('ref') ?? '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  // Field errors clear as soon as the field is edited.
+  const register = (name: (typeof FIELDS)[number]) =>
+    form.register(name, {
+      onChange: () => {
+        if (form.formState.errors[name]) form.clearErrors(name);
+      },
+    });
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSubmitError(undefined);
+    try {
+      const { confirmPassword: _confirmation, ...request } = values;
+      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined });
+      queryClient.setQueryData(ME_QUERY_KEY, user);
+      toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
+      navigate('/dashboard', { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+        }
+      }
+      const text = signupErrorText(error instanceof ApiError ? error.message : '');
+      setSubmitError(text);
+      toast.error('Signup failed', { description: text, duration: 5000 });
+    }
+  });
+
+  const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
+
+  return (
+    <AuthCard
+      title="Create Your Account"
+      subtitle="Join to start trading"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link className="font-medium text-brand-700 hover:underline" to="/login">
+            Log In
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        {submitError && <Alert variant="destructive">{submitError}</Alert>}
+        <FormField label="Full Name" error={errors.fullName?.message}>
+          <Input autoComplete="name" maxLength={100} {...register('fullName')} />
+        </FormField>
+        <FormField label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" maxLength={254} {...register('email')} />
+        </FormField>
+        <FormField label="Phone" error={errors.phone?.message} help={`Enter phone with country code starting with +, for example ${EXAMPLE_PHONE}`}>
+          <Input type="tel" autoComplete="tel" placeholder={EXAMPLE_PHONE} maxLength={24} {...register('phone')} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
+        </FormField>
+        <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
+          <Input type="password" autoComplete="new-password" maxLength={128} {...register('confirmPassword')} />
+        </FormField>
+        <FormField label="Transaction PIN (4 digits)" error={errors.pin?.message}>
+          <Input
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={pin}
+            onChange={(event) => {
+              form.setValue('pin', sanitizePinInput(event.target.value));
+              if (errors.pin) form.clearErrors('pin');
+            }}
+          />
+        </FormField>
+        <FormField label="Referral Code (optional)" error={errors.referralCode?.message}>
+          <Input autoComplete="off" maxLength={10} className="uppercase" {...register('referralCode')} />
+        </FormField>
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Processing...' : 'Create Account'}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,121 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { AppPage } from '../../components/layout/app-page.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent } from '../../components/ui/card.tsx';
+import { ConfirmDialog, Dialog, DialogContent } from '../../components/ui/dialog.tsx';
+import { initialsOf, maskPhone } from '../../lib/utils.ts';
+import { ME_QUERY_KEY, useMe, useSignOut } from '../auth/api.ts';
+import { ChangePinForm } from '../pin/change-pin-form.tsx';
+import { PendingTotals } from './pending-totals.tsx';
+
+function MenuRow({ icon, label, to, onClick }: { icon: ReactNode; label: string; to?: string; onClick?: () => void }) {
+  const content = (
+    <>
+      <span className="flex items-center gap-3">
+        {icon}
+        {label}
+      </span>
+      <ChevronRight className="size-4 text-slate-400" aria-hidden />
+    </>
+  );
+  const className = 'flex w-full items-center justify-between px-4 py-3 text-left text-sm font-medium hover:bg-slate-50';
+  return to ? (
+    <Link to={to} className={className}>
+      {content}
+    </Link>
+  ) : (
+    <button type="button" onClick={onClick} className={className}>
+      {content}
+    </button>
+  );
+}
+
+export default function ProfilePage() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signOut = useSignOut();
+  const [changingPin, setChangingPin] = useState(false);
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
+  const user = me.data;
+  if (!user) return null;
+
+  const logOut = async () => {
+    try {
+      await signOut();
+      toast.success('Successfully logged out');
+      navigate('/login', { replace: true });
+    } catch {
+      toast.error('Failed to log out');
+    }
+  };
+
+  return (
+    <AppPage title="Profile" backTo="/dashboard">
+      <Card>
+        <CardContent className="flex items-center gap-4 pt-5">
+          <span className="flex size-14 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white">{initialsOf(user.name)}</span>
+          <div>
+            <p className="text-lg font-semibold">{user.name}</p>
+            <p className="text-sm text-slate-500">{maskPhone(user.phone)}</p>
+          </div>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent className="flex flex-col gap-4 pt-5">
+          <div>
+            <p className="text-sm text-slate-500">Total Balance</p>
+            <p className="text-3xl font-bold">${formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))}</p>
+          </div>
+          <dl className="grid grid-cols-3 gap-2 text-sm">
+            <div>
+              <dt className="text-slate-500">Available</dt>
+              <dd className="font-semibold">${formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))}</dd>
+            </div>
+            <PendingTotals />
+          </dl>
+          <div className="grid grid-cols-2 gap-3">
+            <Button asChild>
+              <Link to="/wallet/deposit">Deposit</Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link to="/wallet/withdraw">Withdraw</Link>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+      <Card className="divide-y divide-slate-100 overflow-hidden">
+        <MenuRow icon={<KeyRound className="size-5 text-brand-700" />} label="Change PIN" onClick={() => setChangingPin(true)} />
+        <MenuRow icon={<Users className="size-5 text-brand-700" />} label="Referral" to="/referral-vip" />
+        <MenuRow icon={<History className="size-5 text-brand-700" />} label="History" to="/wallet/history" />
+        <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
+        <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
+      </Card>
+      <Dialog open={changingPin} onOpenChange={setChangingPin}>
+        <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">
+          <ChangePinForm
+            onDone={() => setChangingPin(false)}
+            onLockedOut={() => {
+              queryClient.clear();
+              queryClient.setQueryData(ME_QUERY_KEY, null);
+              navigate('/login', { replace: true });
+            }}
+          />
+        </DialogContent>
+      </Dialog>
+      <ConfirmDialog
+        open={confirmingLogout}
+        onOpenChange={setConfirmingLogout}
+        title="Log out"
+        description="Are you sure you want to log out?"
+        confirmLabel="Log Out"
+        onConfirm={() => void logOut()}
+      />
+    </AppPage>
+  );
+}

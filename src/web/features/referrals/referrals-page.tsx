@@ -1,0 +1,15 @@
+import { AppPage } from '../../components/layout/app-page.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+
+export default function ReferralsPage() {
+  return (
+    <AppPage title="Referral & VIP" backTo="/dashboard">
+      <Card>
+        <CardHeader>
+          <CardTitle>Referral & VIP</CardTitle>
+        </CardHeader>
+        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
+      </Card>
+    </AppPage>
+  );
+}

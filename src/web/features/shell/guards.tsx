@@ -1,0 +1,75 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { toast } from 'sonner';
+import type { Me } from '../../../shared/contracts/auth.ts';
+import { FullPageLoader } from '../../components/ui/spinner.tsx';
+import { useMe } from '../auth/api.ts';
+import { ConnectionErrorCard } from './connection-error.tsx';
+
+/** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
+export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
+  return user.role === 'admin' || user.vipLevel !== 'normal';
+}
+
+function currentPath(location: { pathname: string; search: string }): string {
+  return `${location.pathname}${location.search}`;
+}
+
+function useSignedInUser() {
+  const me = useMe();
+  return me;
+}
+
+/** Customer and admin pages: signed in, with the transaction PIN verified in this session. */
+export function RequireVerifiedUser({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const me = useSignedInUser();
+  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  const next = encodeURIComponent(currentPath(location));
+  if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
+  if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
+  if (!me.data.pinVerified) return <Navigate to={`/verify-pin?next=${next}`} replace />;
+  return children;
+}
+
+function RedirectWithToast({ to, message }: { to: string; message: string }) {
+  useEffect(() => {
+    toast.error(message, { id: message });
+  }, [message]);
+  return <Navigate to={to} replace />;
+}
+
+export function RequireAdminArea({ children }: { children: ReactNode }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader />;
+  if (!me.data) return <RedirectWithToast to="/login" message="Please login first" />;
+  if (!canOpenAdminArea(me.data)) return <RedirectWithToast to="/dashboard" message="Unauthorized access" />;
+  return children;
+}
+
+/** Pages inside the admin area that only the admin role may open. */
+export function RequireAdminRole({ children, deniedMessage = 'Access denied' }: { children: ReactNode; deniedMessage?: string }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader />;
+  if (!me.data || me.data.role !== 'admin') return <RedirectWithToast to="/dashboard" message={deniedMessage} />;
+  return children;
+}
+
+/** Public pages (landing, login, sign-up) send a signed-in user to the dashboard. */
+export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.data) return <Navigate to="/dashboard" replace />;
+  return children;
+}
+
+/** PIN screens need a session, but not a verified PIN. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;
+  return children;
+}

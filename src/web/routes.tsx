@@ -1,0 +1,85 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { FullPageLoader } from './components/ui/spinner.tsx';
+import { RedirectIfSignedIn, RequireAdminArea, RequireAdminRole, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
+
+// Each page is its own chunk, so the first visit loads only what that page needs.
+// lazy() runs once per page at module level: a new lazy component on every render would suspend forever.
+const LandingPage = lazy(() => import('./features/landing/landing-page.tsx'));
+const PrivacyPage = lazy(() => import('./features/landing/privacy-page.tsx'));
+const TermsPage = lazy(() => import('./features/landing/terms-page.tsx'));
+const ContactPage = lazy(() => import('./features/landing/contact-page.tsx'));
+const LoginPage = lazy(() => import('./features/auth/login-page.tsx'));
+const SignupPage = lazy(() => import('./features/auth/signup-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('./features/auth/forgot-password-page.tsx'));
+const ResetPasswordPage = lazy(() => import('./features/auth/reset-password-page.tsx'));
+const VerifyPinPage = lazy(() => import('./features/pin/verify-pin-page.tsx'));
+const PinSetupPage = lazy(() => import('./features/pin/pin-setup-page.tsx'));
+const ResetPinPage = lazy(() => import('./features/pin/reset-pin-page.tsx'));
+const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page.tsx'));
+const ProfilePage = lazy(() => import('./features/profile/profile-page.tsx'));
+const WalletPage = lazy(() => import('./features/wallet/wallet-page.tsx'));
+const HistoryPage = lazy(() => import('./features/wallet/history-page.tsx'));
+const DepositPage = lazy(() => import('./features/wallet/deposit-page.tsx'));
+const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
+const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
+const ReferralsPage = lazy(() => import('./features/referrals/referrals-page.tsx'));
+const AdminDashboardPage = lazy(() => import('./features/admin/admin-dashboard-page.tsx'));
+const AdminUsersPage = lazy(() => import('./features/admin/users-page.tsx'));
+const AdminUserDetailsPage = lazy(() => import('./features/admin/user-details-page.tsx'));
+const AdminUserTransactionsPage = lazy(() => import('./features/admin/user-transactions-page.tsx'));
+const AdminTransactionsPage = lazy(() => import('./features/admin/transactions-page.tsx'));
+const AdminSettingsPage = lazy(() => import('./features/admin/settings-page.tsx'));
+const AdminAuditLogPage = lazy(() => import('./features/admin/audit-log-page.tsx'));
+const NotFoundPage = lazy(() => import('./features/shell/not-found-page.tsx'));
+
+const customer = (element: ReactNode) => <RequireVerifiedUser>{element}</RequireVerifiedUser>;
+const adminArea = (element: ReactNode) => (
+  <RequireVerifiedUser>
+    <RequireAdminArea>{element}</RequireAdminArea>
+  </RequireVerifiedUser>
+);
+const adminOnly = (element: ReactNode, deniedMessage?: string) =>
+  adminArea(deniedMessage ? <RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole> : <RequireAdminRole>{element}</RequireAdminRole>);
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullPageLoader />}>
+      <Routes>
+        <Route path="/" element={<RedirectIfSignedIn>{<LandingPage />}</RedirectIfSignedIn>} />
+        <Route path="/privacy" element={<PrivacyPage />} />
+        <Route path="/terms" element={<TermsPage />} />
+        <Route path="/contact" element={<ContactPage />} />
+        <Route path="/login" element={<RedirectIfSignedIn>{<LoginPage />}</RedirectIfSignedIn>} />
+        <Route path="/signup" element={<RedirectIfSignedIn>{<SignupPage />}</RedirectIfSignedIn>} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
+        <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
+        <Route path="/reset-pin" element={<RequireSession>{<ResetPinPage />}</RequireSession>} />
+
+        <Route path="/dashboard" element={customer(<DashboardPage />)} />
+        <Route path="/profile" element={customer(<ProfilePage />)} />
+        <Route path="/wallet" element={customer(<WalletPage />)} />
+        <Route path="/wallet/history" element={customer(<HistoryPage />)} />
+        <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
+        <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
+        <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
+        <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
+
+        <Route path="/admin" element={adminArea(<AdminDashboardPage />)} />
+        <Route path="/admin/settings" element={adminArea(<AdminSettingsPage />)} />
+        <Route path="/admin/users" element={adminOnly(<AdminUsersPage />)} />
+        <Route path="/admin/users/:userId" element={adminOnly(<AdminUserDetailsPage />)} />
+        <Route path="/admin/users/:userId/transactions" element={adminOnly(<AdminUserTransactionsPage />)} />
+        <Route path="/admin/transactions" element={adminOnly(<AdminTransactionsPage />, 'Unauthorized')} />
+        <Route path="/admin/audit-log" element={adminOnly(<AdminAuditLogPage />)} />
+        <Route path="/admin/rates" element={<Navigate to="/admin/settings" replace />} />
+        <Route path="/admin/qr-codes" element={<Navigate to="/admin/settings" replace />} />
+        <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />
+
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}

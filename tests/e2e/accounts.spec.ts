@@ -1,0 +1,101 @@
+import { expect, test } from '@playwright/test';
+import { logInThroughForm, newCustomer, signUpThroughForm, waitForResetLink } from './support/helpers.ts';
+
+test('a new customer signs up, is asked for the PIN, and reaches the dashboard', async ({ page }) => {
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await expect(page.getByText(`Welcome, ${customer.name}`)).toBeVisible();
+  await expect(page.getByTestId('balance-chip')).toHaveText('0.00 USDT');
+  await expect(page.getByText('+91****5678')).toBeVisible();
+});
+
+test('sign-up shows the spec messages for invalid fields', async ({ page }) => {
+  await page.goto('/signup');
+  await page.getByLabel('Phone').fill('98123');
+  await page.getByLabel('Password', { exact: true }).fill('123');
+  await page.getByLabel('Confirm Password').fill('1234');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('Full name is required')).toBeVisible();
+  await expect(page.getByText('Email is required')).toBeVisible();
+  await expect(page.getByText('Phone must start with + (country code)')).toBeVisible();
+  await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+  await expect(page.getByText('PIN is required')).toBeVisible();
+  await page.getByLabel('Full Name').fill('A');
+  await expect(page.getByText('Full name is required')).toBeHidden();
+});
+
+test('a wrong password shows the login failure toast', async ({ page }) => {
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page.getByText('Login failed')).toBeVisible();
+  await expect(page.getByText('Invalid credentials. Please try again.')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a customer resets a forgotten password with the link from a real e-mail', async ({ page }) => {
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot Password?' }).click();
+  await expect(page.getByText('Forgot Password', { exact: true })).toBeVisible();
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText('Check Your Email')).toBeVisible();
+  await expect(page.getByText(customer.email)).toBeVisible();
+
+  const link = await waitForResetLink(customer.email);
+  await page.goto(link);
+  await page.getByLabel('New Password', { exact: true }).fill('a-new-password');
+  await page.getByLabel('Confirm New Password').fill('a-new-password');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText('Password Reset Successful')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await logInThroughForm(page, customer.email, 'a-new-password', customer.pin);
+});
+
+test('three wrong PINs log the customer out', async ({ page }) => {
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill(customer.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/verify-pin/);
+  for (const [pin, remaining] of [['0000', '2 attempts'], ['1111', '1 attempt']] as const) {
+    await page.getByLabel('PIN').fill(pin);
+    await page.getByRole('button', { name: 'Verify PIN' }).click();
+    await expect(page.getByText(`PIN verification failed. ${remaining} remaining.`)).toBeVisible();
+  }
+  await page.getByLabel('PIN').fill('2222');
+  await page.getByRole('button', { name: 'Verify PIN' }).click();
+  await expect(page.getByText('Too many failed attempts')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('customer pages send a visitor to the login page and back after signing in', async ({ page }) => {
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
+});
+
+test('the 404 page offers the way back, and PIN screens for PIN-like paths', async ({ page }) => {
+  await page.goto('/no-such-page');
+  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+  for (const name of ['Return to Home', 'Login', 'Sign Up']) await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Verify PIN' })).toHaveCount(0);
+
+  await page.goto('/verify-pin-now');
+  for (const name of ['Verify PIN', 'Setup PIN', 'Reset PIN']) await expect(page.getByRole('link', { name })).toBeVisible();
+});

@@ -1,0 +1,6 @@
+/** Where the browser tests find the app and the test mail server's inbox. */
+export const E2E_PORT = 3100;
+export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
+export const E2E_INBOX_PORT = 3199;
+export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
+export const E2E_ADMIN_PASSWORD = 'admin-password-e2e';

@@ -1,0 +1,50 @@
+// Starts a real SMTP server and the built app on a fresh data directory for the browser tests,
+// and stops both (and the embedded PostgreSQL) when Playwright is done.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestMailServer } from '../../fixtures/mail-server.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_INBOX_PORT, E2E_PORT } from './constants.ts';
+
+const mail = await startTestMailServer();
+const inbox = http.createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  const to = url.searchParams.get('to')?.toLowerCase();
+  response.setHeader('content-type', 'application/json');
+  response.end(JSON.stringify(to ? mail.messages.filter((message) => message.to.includes(to)) : mail.messages));
+});
+await new Promise<void>((resolve) => inbox.listen(E2E_INBOX_PORT, '127.0.0.1', resolve));
+
+const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-'));
+const server = spawn(process.execPath, ['dist/server/main.js'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: String(E2E_PORT),
+    APP_ORIGIN: E2E_BASE_URL,
+    DATA_DIR: dataDirectory,
+    SMTP_URL: mail.smtpUrl,
+    ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+  },
+});
+
+let stopping = false;
+async function stop(exitCode: number) {
+  if (stopping) return;
+  stopping = true;
+  if (server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  await mail.close();
+  inbox.close();
+  fs.rmSync(dataDirectory, { recursive: true, force: true });
+  process.exit(exitCode);
+}
+process.on('SIGTERM', () => void stop(0));
+process.on('SIGINT', () => void stop(0));
+server.on('exit', (code) => void stop(code ?? 1));

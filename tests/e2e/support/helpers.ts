@@ -1,0 +1,70 @@
+import { expect, type Page } from '@playwright/test';
+import { E2E_INBOX_PORT } from './constants.ts';
+
+let counter = 0;
+export function uniqueEmail(prefix = 'e2e'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export interface NewCustomer {
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+  pin: string;
+}
+
+export function newCustomer(overrides: Partial<NewCustomer> = {}): NewCustomer {
+  return { name: 'Meera Iyer', email: uniqueEmail(), phone: '+919812345678', password: 'meera-password', pin: '2580', ...overrides };
+}
+
+/** Signs up through the form and verifies the PIN, ending on the dashboard. */
+export async function signUpThroughForm(page: Page, customer: NewCustomer, options: { referralCode?: string } = {}): Promise<void> {
+  await page.goto(options.referralCode ? `/signup?ref=${options.referralCode}` : '/signup');
+  await page.getByLabel('Full Name').fill(customer.name);
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Phone').fill(customer.phone);
+  await page.getByLabel('Password', { exact: true }).fill(customer.password);
+  await page.getByLabel('Confirm Password').fill(customer.password);
+  await page.getByLabel('Transaction PIN (4 digits)').fill(customer.pin);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page).toHaveURL(/\/verify-pin/);
+  await page.getByLabel('PIN').fill(customer.pin);
+  await page.getByRole('button', { name: 'Verify PIN' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Logs in through the form and verifies the PIN when asked, ending on `expectedPath`. */
+export async function logInThroughForm(page: Page, email: string, password: string, pin: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/(verify-pin|pin-setup)/);
+  if (page.url().includes('/pin-setup')) {
+    await page.getByLabel('New PIN').fill(pin);
+    await page.getByLabel('Confirm PIN').fill(pin);
+    await page.getByRole('button', { name: 'Set PIN' }).click();
+  } else {
+    await page.getByLabel('PIN').fill(pin);
+    await page.getByRole('button', { name: 'Verify PIN' }).click();
+  }
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+interface ReceivedMail {
+  decoded: string;
+}
+
+/** Waits for a mail to `to` in the real SMTP server's inbox and returns the reset link in it. */
+export async function waitForResetLink(to: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await fetch(`http://127.0.0.1:${E2E_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`);
+    const messages = (await response.json()) as ReceivedMail[];
+    const link = messages.map((message) => /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_%-]+/.exec(message.decoded)?.[0]).find(Boolean);
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No reset mail reached ${to}`);
+}
