@@ -3,10 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { Database } from './client.ts';
 
-/** The committed SQL migrations; from dist/ they are found next to the source tree. */
+/** The committed SQL migrations, next to this file (the build copies them into dist/). */
 export function migrationsFolder(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  return path.resolve(here, '../../../src/server/db/migrations');
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 }
 
 export async function runMigrations(db: Database): Promise<void> {

@@ -1,6 +1,8 @@
-/** Where the browser tests find the app and the test mail server's inbox. */
-export const E2E_PORT = 3100;
+/** Where the browser tests find the app and the test mail server's inbox (overridable so that several runs can coexist). */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
-export const E2E_INBOX_PORT = 3199;
+export const E2E_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? 3199);
 export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
 export const E2E_ADMIN_PASSWORD = 'admin-password-e2e';
+/** The build to test: `dist` unless E2E_DIST_DIR names another output of scripts/build-into.mjs. */
+export const E2E_DIST_DIRECTORY = process.env.E2E_DIST_DIR ?? 'dist';

@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestMailServer } from '../../fixtures/mail-server.ts';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_INBOX_PORT, E2E_PORT } from './constants.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_DIST_DIRECTORY, E2E_INBOX_PORT, E2E_PORT } from './constants.ts';
 
 const mail = await startTestMailServer();
 const inbox = http.createServer((request, response) => {
@@ -18,7 +18,7 @@ const inbox = http.createServer((request, response) => {
 await new Promise<void>((resolve) => inbox.listen(E2E_INBOX_PORT, '127.0.0.1', resolve));
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-'));
-const server = spawn(process.execPath, ['dist/server/main.js'], {
+const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], {
   stdio: 'inherit',
   env: {
     ...process.env,

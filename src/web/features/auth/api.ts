@@ -10,8 +10,9 @@ import {
 } from '../../../shared/contracts/auth.ts';
 import { okResponseSchema } from '../../../shared/contracts/common.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
 
-export const ME_QUERY_KEY = ['me'] as const;
+export const ME_QUERY_KEY = QUERY_KEYS.me;
 
 /** The signed-in user, or null when there is no session. */
 export async function fetchMe(): Promise<Me | null> {
