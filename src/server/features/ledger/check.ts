@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 
 export interface LedgerCheckResult {
@@ -18,7 +18,7 @@ export interface LedgerCheckReport {
 /** Largest number of offending rows named in one check's detail; the count is always exact. */
 const MAX_LISTED = 20;
 
-async function rows<T>(db: Executor, query: ReturnType<typeof sql>): Promise<T[]> {
+async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
   return result.rows as T[];
 }
@@ -30,10 +30,11 @@ async function rows<T>(db: Executor, query: ReturnType<typeof sql>): Promise<T[]
  * each house account holds exactly what the request tables say it should.
  */
 export async function checkLedger(database: Database): Promise<LedgerCheckReport> {
-  return database.transaction(async (db) => runChecks(db), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  return database.transaction(async (db) => checkLedgerWithin(db), { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
-async function runChecks(db: Executor): Promise<LedgerCheckReport> {
+/** The same checks inside a transaction the caller already holds. */
+export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport> {
   const checks: LedgerCheckResult[] = [];
   const [counts] = await rows<{ accounts: bigint; transfers: bigint }>(
     db,

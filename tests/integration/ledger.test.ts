@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/server/errors.ts';
+import { checkLedger, checkLedgerWithin, type LedgerCheckReport } from '../../src/server/features/ledger/check.ts';
+import { moveMoney, wallet } from '../../src/server/features/ledger/ledger.ts';
+import { createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, ledgerTransferCount, signUpAdmin } from '../fixtures/wallet.ts';
+
+const run = promisify(execFile);
+
+let harness: TestApp;
+let admin: SignedUpUser;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+  await configureDepositAddresses(harness);
+  admin = await signUpAdmin(harness);
+});
+afterEach(async () => expectLedgerConsistent(harness));
+afterAll(async () => harness.close());
+
+function db() {
+  return harness.database.handle.db;
+}
+
+function failedChecks(report: LedgerCheckReport): string[] {
+  return report.checks.filter((check) => !check.passed).map((check) => check.name);
+}
+
+class Rollback extends Error {}
+
+/** Runs `work` in a transaction that is always rolled back, so a test can break the ledger without leaving it broken. */
+async function inRolledBackTransaction(work: (transaction: Parameters<Parameters<ReturnType<typeof db>['transaction']>[0]>[0]) => Promise<void>) {
+  await expect(
+    db().transaction(async (transaction) => {
+      await work(transaction);
+      throw new Rollback();
+    }),
+  ).rejects.toBeInstanceOf(Rollback);
+}
+
+describe('ledger transfers', () => {
+  it('moves money between wallets and writes one immutable row per movement', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    await fundWallet(harness, admin, alice, '10');
+    const before = await ledgerTransferCount(harness);
+    await db().transaction((transaction) =>
+      moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros: 2_500_000n, reason: 'transfer_credit', referenceId: randomUUID() }]),
+    );
+    expect(await balanceMicros(harness, alice.id)).toBe(7_500_000n);
+    expect(await balanceMicros(harness, bob.id)).toBe(2_500_000n);
+    expect(await ledgerTransferCount(harness)).toBe(before + 1n);
+
+    await expect(db().execute(sql`update ledger_transfers set amount_usdt_micros = 1`)).rejects.toThrow();
+    await expect(db().execute(sql`delete from ledger_transfers`)).rejects.toThrow();
+  });
+
+  it('refuses to overdraw a customer wallet with INSUFFICIENT_BALANCE and leaves everything as it was', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    await fundWallet(harness, admin, alice, '10');
+    const before = await ledgerTransferCount(harness);
+    const attempt = db().transaction((transaction) =>
+      moveMoney(transaction, [
+        { from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros: 6_000_000n, reason: 'transfer_credit', referenceId: randomUUID() },
+        { from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros: 6_000_000n, reason: 'transfer_credit', referenceId: randomUUID() },
+      ]),
+    );
+    await expect(attempt).rejects.toMatchObject({ statusCode: 400, code: 'INSUFFICIENT_BALANCE', message: 'Insufficient balance' });
+    await expect(attempt).rejects.toBeInstanceOf(AppError);
+    expect(await balanceMicros(harness, alice.id)).toBe(10_000_000n);
+    expect(await balanceMicros(harness, bob.id)).toBe(0n);
+    expect(await ledgerTransferCount(harness)).toBe(before);
+  });
+
+  it('treats a zero or negative amount, or a move to the same account, as a bug', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    for (const amountUsdtMicros of [0n, -1n]) {
+      await expect(
+        db().transaction((transaction) => moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros, reason: 'transfer_credit', referenceId: randomUUID() }])),
+      ).rejects.not.toBeInstanceOf(AppError);
+    }
+    await expect(
+      db().transaction((transaction) => moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(alice.id), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() }])),
+    ).rejects.toThrow('to itself');
+  });
+
+  it('never deadlocks when transactions move money in opposite directions at once', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    const carol = await signUpVerifiedUser(harness.app);
+    await fundWallet(harness, admin, alice, '100');
+    await fundWallet(harness, admin, bob, '100');
+    await fundWallet(harness, admin, carol, '100');
+    const users = [alice.id, bob.id, carol.id];
+    const moves = Array.from({ length: 60 }, (_, index) => {
+      const from = users[index % 3] as string;
+      const to = users[(index + 1 + (index % 2)) % 3] as string;
+      const third = users.find((user) => user !== from && user !== to) as string;
+      // Several movements per transaction, in an order that would deadlock without the ordered locking.
+      return db().transaction((transaction) =>
+        moveMoney(transaction, [
+          { from: wallet(to), to: wallet(from), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() },
+          { from: wallet(from), to: wallet(third), amountUsdtMicros: 2n, reason: 'transfer_credit', referenceId: randomUUID() },
+          { from: wallet(third), to: wallet(to), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() },
+        ]),
+      );
+    });
+    const outcomes = await Promise.allSettled(moves);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    const total = (await balanceMicros(harness, alice.id)) + (await balanceMicros(harness, bob.id)) + (await balanceMicros(harness, carol.id));
+    expect(total).toBe(300_000_000n);
+  });
+});
+
+describe('ledger check', () => {
+  it('passes on a consistent ledger and says what it checked', async () => {
+    const report = await checkLedger(db());
+    expect(report.ok).toBe(true);
+    expect(report.accountsChecked).toBeGreaterThan(5);
+    expect(report.checks.map((check) => check.name)).toEqual([
+      'cached balance equals the sum of transfers, for every account',
+      'all balances add up to zero',
+      'no customer wallet is negative',
+      'house accounts match the deposits, withdrawals, transfers and referral rewards they hold',
+    ]);
+  });
+
+  it('finds a cached balance changed without a ledger transfer', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    await inRolledBackTransaction(async (transaction) => {
+      await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = balance_usdt_micros + 5 where user_id = ${alice.id}`);
+      const report = await checkLedgerWithin(transaction);
+      expect(report.ok).toBe(false);
+      expect(failedChecks(report)).toEqual(['cached balance equals the sum of transfers, for every account', 'all balances add up to zero']);
+      expect(report.checks[0]?.detail).toContain(`of user ${alice.id}) caches 5 but its transfers sum to 0`);
+    });
+  });
+
+  it('finds a negative customer wallet', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    await inRolledBackTransaction(async (transaction) => {
+      // Only possible with the CHECK constraint gone, which is what the check guards against.
+      await transaction.execute(sql`alter table ledger_accounts drop constraint ledger_accounts_wallet_not_negative`);
+      await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = -3 where user_id = ${alice.id}`);
+      await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = 3 where user_id = ${bob.id}`);
+      const report = await checkLedgerWithin(transaction);
+      expect(failedChecks(report)).toContain('no customer wallet is negative');
+      expect(report.checks[2]?.detail).toContain(`of user ${alice.id} holds -3`);
+    });
+  });
+
+  it('finds a house account that does not match its requests', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    await fundWallet(harness, admin, alice, '10');
+    await inRolledBackTransaction(async (transaction) => {
+      await transaction.execute(sql`update usdt_deposits set status = 'rejected' where user_id = ${alice.id}`);
+      const report = await checkLedgerWithin(transaction);
+      expect(failedChecks(report)).toEqual(['house accounts match the deposits, withdrawals, transfers and referral rewards they hold']);
+    });
+  });
+
+  it('runs as `npm run ledger:check`: prints each check and exits 0, or 1 on a breach', { timeout: 60_000 }, async () => {
+    const environment = { ...process.env, DATABASE_URL: harness.database.connectionString, LOG_LEVEL: 'silent' };
+    const script = path.resolve('src/server/cli/ledger-check.ts');
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const passing = await run(tsx, [script], { env: environment });
+    expect(passing.stdout).toContain('PASS  cached balance equals the sum of transfers, for every account');
+    expect(passing.stdout).toContain('Ledger is consistent.');
+
+    const alice = await signUpVerifiedUser(harness.app);
+    await db().execute(sql`update ledger_accounts set balance_usdt_micros = 7 where user_id = ${alice.id}`);
+    try {
+      const failing = await run(tsx, [script], { env: environment }).then(
+        () => undefined,
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(failing?.code).toBe(1);
+      expect(failing?.stdout).toContain('FAIL  cached balance equals the sum of transfers, for every account');
+      expect(failing?.stdout).toContain('LEDGER BREACH');
+    } finally {
+      await db().execute(sql`update ledger_accounts set balance_usdt_micros = 0 where user_id = ${alice.id}`);
+    }
+  });
+});
