@@ -277,6 +277,17 @@ describe('deposit approval', () => {
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
+  it("does not let an admin decide their own deposit", async () => {
+    const depositId = await submitDeposit(harness, admin, '40');
+    const response = await decide(harness, admin, 'deposits', depositId, 'approve');
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.message).toBe('You cannot approve or reject your own deposit. Another admin must decide it.');
+    expect((await decide(harness, admin, 'deposits', depositId, 'reject')).statusCode).toBe(403);
+    expect(await balanceMicros(harness, admin.id)).toBe(0n);
+    const otherAdmin = await signUpAdmin(harness);
+    expect((await decide(harness, otherAdmin, 'deposits', depositId, 'approve')).statusCode).toBe(200);
+  });
+
   it('lists deposits for admins newest first, by status, one page at a time', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const ids: string[] = [];

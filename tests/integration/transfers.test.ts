@@ -152,6 +152,17 @@ describe('transfer decisions', () => {
     expect(total).toBe(100_000_000n);
   });
 
+  it('does not let an admin decide a transfer they send or receive', async () => {
+    const { sender } = await pair();
+    const id = (await requestTransfer(harness, sender, { recipientEmail: admin.email, amount: '5' })).json().transfer.id;
+    const response = await decide(harness, admin, 'transfers', id, 'approve');
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.message).toBe('You cannot approve or reject a transfer you sent or receive. Another admin must decide it.');
+    const otherAdmin = await signUpAdmin(harness);
+    expect((await decide(harness, otherAdmin, 'transfers', id, 'reject')).statusCode).toBe(200);
+    expect(await balanceMicros(harness, sender.id)).toBe(100_000_000n);
+  });
+
   it('lists transfers for admins and refuses customers', async () => {
     const { sender, recipient } = await pair();
     const id = (await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '5' })).json().transfer.id;

@@ -306,6 +306,19 @@ describe('withdrawal decisions', () => {
   });
 });
 
+describe('four eyes on withdrawals', () => {
+  it('does not let an admin decide their own withdrawal', async () => {
+    const selfAdmin = await signUpAdmin(harness);
+    await fundWallet(harness, admin, selfAdmin, '50');
+    const bankAccountId = await addBankAccount(harness, selfAdmin);
+    const id = (await requestWithdrawal(harness, selfAdmin, { amount: '10', bankAccountId })).json().withdrawal.id;
+    const response = await decide(harness, selfAdmin, 'withdrawals', id, 'approve');
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.message).toBe('You cannot approve or reject your own withdrawal. Another admin must decide it.');
+    expect((await decide(harness, admin, 'withdrawals', id, 'approve')).statusCode).toBe(200);
+  });
+});
+
 describe('admin withdrawal queue', () => {
   it('shows admins the full bank details and the customer', async () => {
     const { user, bankAccountId } = await fundedCustomer('100');

@@ -16,6 +16,7 @@ export const DEPOSIT_MESSAGES = {
   duplicateHash: 'This transaction hash has already been submitted for this network.',
   networkUnavailable: 'Deposits on this network are not available right now. Please contact support.',
   notFound: 'Deposit not found',
+  ownRequest: 'You cannot approve or reject your own deposit. Another admin must decide it.',
   submitted: 'Deposit request submitted successfully',
   approved: 'Deposit approved successfully',
   rejected: 'Deposit rejected',

@@ -11,6 +11,7 @@ export const TRANSFER_MESSAGES = {
   toSelf: 'You cannot transfer USDT to yourself.',
   incorrectPin: 'Incorrect PIN. Please try again.',
   notFound: 'Transfer not found',
+  ownRequest: 'You cannot approve or reject a transfer you sent or receive. Another admin must decide it.',
   submitted: 'Transfer request submitted successfully',
   approved: 'Transfer approved successfully',
   rejected: 'Transfer rejected and funds returned to sender',

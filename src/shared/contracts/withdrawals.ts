@@ -25,6 +25,7 @@ export const WITHDRAWAL_MESSAGES = {
   bankAccountNotFound: 'Bank account not found',
   incorrectPin: 'Incorrect PIN. Please try again.',
   notFound: 'Withdrawal not found',
+  ownRequest: 'You cannot approve or reject your own withdrawal. Another admin must decide it.',
   submitted: 'Withdrawal request submitted successfully',
   approved: 'Withdrawal approved successfully',
   rejected: 'Withdrawal rejected and funds returned to user',

@@ -102,6 +102,13 @@ export async function getOwnDeposit(db: Database, userId: string, depositId: str
   return toDepositView(row, settings.rateNormalInrPaise);
 }
 
+/** Four eyes: an admin's own deposit is decided by another admin. */
+async function refuseOwnRequest(db: Executor, depositId: string, adminUserId: string): Promise<void> {
+  const existing = await depositRepository.findById(db, depositId);
+  if (!existing) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
+  if (existing.userId === adminUserId) throw AppError.forbidden(DEPOSIT_MESSAGES.ownRequest);
+}
+
 async function refuseDecided(db: Executor, depositId: string): Promise<never> {
   const existing = await depositRepository.findById(db, depositId);
   if (!existing) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
@@ -115,6 +122,7 @@ async function refuseDecided(db: Executor, depositId: string): Promise<never> {
  */
 export async function approveDeposit(db: Database, depositId: string, decision: AdminDecision): Promise<AdminDeposit> {
   return db.transaction(async (transaction) => {
+    await refuseOwnRequest(transaction, depositId, decision.adminUserId);
     const deposit = await depositRepository.decidePending(transaction, depositId, { status: 'approved', decidedByUserId: decision.adminUserId });
     if (!deposit) return refuseDecided(transaction, depositId);
 
@@ -170,6 +178,7 @@ export async function approveDeposit(db: Database, depositId: string, decision: 
 /** Rejects a pending deposit; no money had moved, so none moves now. */
 export async function rejectDeposit(db: Database, depositId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminDeposit> {
   return db.transaction(async (transaction) => {
+    await refuseOwnRequest(transaction, depositId, decision.adminUserId);
     const deposit = await depositRepository.decidePending(transaction, depositId, {
       status: 'rejected',
       decidedByUserId: decision.adminUserId,

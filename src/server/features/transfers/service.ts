@@ -101,6 +101,13 @@ export async function getOwnTransfer(db: Database, userId: string, transferId: s
   return toTransferView(row, userId);
 }
 
+/** Four eyes: a transfer an admin sent or receives is decided by another admin. */
+async function refuseOwnRequest(db: Executor, transferId: string, adminUserId: string): Promise<void> {
+  const existing = await transferRepository.findById(db, transferId);
+  if (!existing) throw AppError.notFound(TRANSFER_MESSAGES.notFound);
+  if (existing.senderUserId === adminUserId || existing.recipientUserId === adminUserId) throw AppError.forbidden(TRANSFER_MESSAGES.ownRequest);
+}
+
 async function refuseDecided(db: Executor, transferId: string): Promise<never> {
   const existing = await transferRepository.findById(db, transferId);
   if (!existing) throw AppError.notFound(TRANSFER_MESSAGES.notFound);
@@ -115,6 +122,7 @@ async function adminView(db: Executor, transferId: string): Promise<AdminTransfe
 
 async function decide(db: Database, transferId: string, decision: AdminDecision & { status: 'approved' | 'rejected'; reason?: string | undefined }): Promise<AdminTransfer> {
   return db.transaction(async (transaction) => {
+    await refuseOwnRequest(transaction, transferId, decision.adminUserId);
     const row = await transferRepository.decidePending(transaction, transferId, {
       status: decision.status,
       decidedByUserId: decision.adminUserId,

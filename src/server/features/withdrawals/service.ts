@@ -161,6 +161,13 @@ export async function listOwnWithdrawals(
   return { items: page.rows.map(toWithdrawalView), nextCursor: page.nextCursor };
 }
 
+/** Four eyes: an admin's own withdrawal is decided by another admin. */
+async function refuseOwnRequest(db: Executor, withdrawalId: string, adminUserId: string): Promise<void> {
+  const existing = await withdrawalRepository.findById(db, withdrawalId);
+  if (!existing) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
+  if (existing.userId === adminUserId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
+}
+
 async function refuseDecided(db: Executor, withdrawalId: string): Promise<never> {
   const existing = await withdrawalRepository.findById(db, withdrawalId);
   if (!existing) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
@@ -180,6 +187,7 @@ export async function approveWithdrawal(
   decision: AdminDecision & { payoutReference?: string | undefined },
 ): Promise<AdminWithdrawal> {
   return db.transaction(async (transaction) => {
+    await refuseOwnRequest(transaction, withdrawalId, decision.adminUserId);
     const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
       status: 'approved',
       decidedByUserId: decision.adminUserId,
@@ -208,6 +216,7 @@ export async function approveWithdrawal(
 /** Refunds the USDT that was held (not the INR amount, as the original app wrongly did). */
 export async function rejectWithdrawal(db: Database, withdrawalId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminWithdrawal> {
   return db.transaction(async (transaction) => {
+    await refuseOwnRequest(transaction, withdrawalId, decision.adminUserId);
     const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
       status: 'rejected',
       decidedByUserId: decision.adminUserId,
