@@ -78,7 +78,7 @@ export async function runOnce<T>(
   } catch (error) {
     if (!(error instanceof AlreadyAnswered) || !scope) throw error;
     const stored = await idempotencyRepository.find(db, scope.userId, scope.key);
-    if (!stored) throw new Error('an idempotency key was claimed by a committed transaction but is missing');
+    if (!stored) throw new Error('an idempotency key was claimed by a committed transaction but is missing', { cause: error });
     return replay<T>(scope, stored);
   }
 }
