@@ -1,15 +1,126 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Landmark, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { BANK_ACCOUNT_MESSAGES, type BankAccount } from '../../../shared/contracts/bank-accounts.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { deleteBankAccount, useBankAccounts } from './api.ts';
+import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
+
+type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
 export default function BankAccountsPage() {
+  const bankAccounts = useBankAccounts();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<OpenDialog>();
+  const [deleting, setDeleting] = useState(false);
+
+  const confirmDelete = async (account: BankAccount) => {
+    setDeleting(true);
+    try {
+      const answer = await deleteBankAccount(account.id);
+      toast.success(answer.message || BANK_ACCOUNT_MESSAGES.deleted);
+      setDialog(undefined);
+    } catch (error) {
+      toast.error('Failed to delete bank account', { description: errorMessage(error, 'Please try again.') });
+      setDialog(undefined);
+    } finally {
+      setDeleting(false);
+      await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet });
+    }
+  };
+
   return (
     <AppPage title="Bank Accounts" backTo="/dashboard">
       <Card>
-        <CardHeader>
-          <CardTitle>Bank Accounts</CardTitle>
+        <CardHeader className="flex-row items-center justify-between">
+          <CardTitle>Your Bank Accounts</CardTitle>
+          <Button size="sm" onClick={() => setDialog({ kind: 'add' })}>
+            <Plus aria-hidden />
+            Add Account
+          </Button>
         </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
+        <CardContent>
+          {bankAccounts.isPending ? (
+            <div className="flex items-center justify-center gap-3 py-8 text-slate-600">
+              <Spinner />
+              Loading bank accounts...
+            </div>
+          ) : bankAccounts.isError ? (
+            <div className="flex flex-col items-center gap-3 py-6 text-center">
+              <p className="text-sm text-red-700">Failed to load bank accounts</p>
+              <Button variant="outline" size="sm" onClick={() => void bankAccounts.refetch()}>
+                Try Again
+              </Button>
+            </div>
+          ) : bankAccounts.data.items.length === 0 ? (
+            <div className="flex flex-col items-center gap-2 py-8 text-center text-slate-500">
+              <Landmark className="size-8" aria-hidden />
+              <p className="text-sm">{BANK_ACCOUNT_MESSAGES.empty}</p>
+            </div>
+          ) : (
+            <ul className="flex flex-col gap-3" aria-label="Bank accounts">
+              {bankAccounts.data.items.map((account) => (
+                <li key={account.id} className="flex items-start justify-between gap-3 rounded-xl border border-slate-200 p-4">
+                  <div className="min-w-0">
+                    <p className="truncate font-semibold">{account.accountHolderName}</p>
+                    <p className="truncate text-sm text-slate-600">{account.bankName}</p>
+                    <p className="font-mono text-sm text-slate-600" aria-label={`Account ending in ${account.accountNumberLast4}`}>
+                      •••• {account.accountNumberLast4}
+                    </p>
+                    {account.hasPendingWithdrawal && (
+                      <Badge tone="warning" className="mt-1">
+                        Pending withdrawal
+                      </Badge>
+                    )}
+                  </div>
+                  <div className="flex shrink-0 gap-1">
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Edit ${account.bankName} ending in ${account.accountNumberLast4}`}
+                      onClick={() => setDialog({ kind: 'edit', account })}
+                    >
+                      <Pencil />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="text-red-600 hover:bg-red-50"
+                      aria-label={`Delete ${account.bankName} ending in ${account.accountNumberLast4}`}
+                      onClick={() => setDialog({ kind: 'delete', account })}
+                    >
+                      <Trash2 />
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
       </Card>
+
+      <BankAccountFormDialog open={dialog?.kind === 'add'} onOpenChange={(open) => !open && setDialog(undefined)} />
+      {dialog?.kind === 'edit' && (
+        <BankAccountFormDialog key={dialog.account.id} open account={dialog.account} onOpenChange={(open) => !open && setDialog(undefined)} />
+      )}
+      <ConfirmDialog
+        open={dialog?.kind === 'delete'}
+        onOpenChange={(open) => !open && !deleting && setDialog(undefined)}
+        title="Delete Bank Account"
+        description={BANK_ACCOUNT_MESSAGES.deleteConfirmation}
+        confirmLabel={deleting ? 'Deleting...' : 'Delete'}
+        destructive
+        busy={deleting}
+        onConfirm={() => dialog?.kind === 'delete' && void confirmDelete(dialog.account)}
+      />
     </AppPage>
   );
 }

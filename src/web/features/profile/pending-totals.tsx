@@ -1,4 +1,24 @@
-/** Pending Deposit and Pending Withdrawal of the profile card; filled from the wallet summary once the wallet API exists. */
+import { useWalletSummary } from '../wallet/api.ts';
+import { displayUsdtAmount } from '../wallet/format.ts';
+
+/** Pending Deposit and Pending Withdrawal of the profile card: the real sums of the customer's pending requests. */
 export function PendingTotals() {
-  return null;
+  const summary = useWalletSummary();
+  const shown = (wire: string | undefined) => (wire !== undefined ? `$${displayUsdtAmount(wire)}` : summary.isError ? '—' : '...');
+  return (
+    <>
+      <div>
+        <dt className="text-slate-500">Pending Deposit</dt>
+        <dd className="font-semibold" data-testid="pending-deposit">
+          {shown(summary.data?.pendingDepositsUsdt)}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-slate-500">Pending Withdrawal</dt>
+        <dd className="font-semibold" data-testid="pending-withdrawal">
+          {shown(summary.data?.pendingWithdrawalsUsdt)}
+        </dd>
+      </div>
+    </>
+  );
 }

@@ -1,15 +1,237 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CheckCircle2 } from 'lucide-react';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import {
+  DEPOSIT_MESSAGES,
+  TRANSACTION_HASH_MAX_LENGTH,
+  depositRequestSchema,
+  minimumDepositMessage,
+  type Deposit,
+  type DepositNetwork,
+} from '../../../shared/contracts/deposits.ts';
+import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { CopyButton } from '../../components/ui/copy-button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Select } from '../../components/ui/select.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { submitDeposit, useEndOfSessionHandler, useIdempotencyKeys, usePublicSettings, useRefreshMoney, useWalletSummary } from './api.ts';
+import { DepositQrCode } from './deposit-qr-code.tsx';
+import { displayDateTime, displayInr, displayUsdt } from './format.ts';
+
+type DepositForm = z.input<typeof depositRequestSchema>;
+const FIELDS = ['network', 'amount', 'transactionHash'] as const;
+const HASH_HELP: Record<DepositNetwork, string> = {
+  TRC20: '64 characters (0-9, a-f), as shown by your wallet or Tronscan.',
+  ERC20: '0x followed by 64 characters (0-9, a-f), as shown by your wallet or Etherscan.',
+};
 
 export default function DepositPage() {
+  const [submitted, setSubmitted] = useState<Deposit>();
   return (
     <AppPage title="Deposit USDT" backTo="/wallet">
-      <Card>
-        <CardHeader>
-          <CardTitle>Deposit USDT</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
+      <BalanceCard />
+      {submitted ? <DepositSubmitted deposit={submitted} /> : <DepositFormCard onSubmitted={setSubmitted} />}
     </AppPage>
+  );
+}
+
+function BalanceCard() {
+  const summary = useWalletSummary();
+  return (
+    <Card>
+      <CardContent className="flex items-center justify-between pt-5">
+        <span className="text-sm text-slate-500">Wallet Balance</span>
+        <span className="text-lg font-semibold">{summary.data ? displayUsdt(summary.data.balanceUsdt) : summary.isError ? '—' : '...'}</span>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => void }) {
+  const settings = usePublicSettings();
+  const refreshMoney = useRefreshMoney();
+  const endOfSession = useEndOfSessionHandler();
+  const idempotencyKeys = useIdempotencyKeys();
+  const [submitError, setSubmitError] = useState<string>();
+
+  const minimumMicros = settings.data ? usdtMicrosFromWire(settings.data.minDeposit) : 0n;
+  const schema = depositRequestSchema.superRefine((values, context) => {
+    const amount = parseUsdtMicros(values.amount);
+    if (amount.ok && amount.value > 0n && amount.value < minimumMicros) {
+      context.addIssue({ code: 'custom', path: ['amount'], message: minimumDepositMessage(formatUsdtShort(minimumMicros)) });
+    }
+  });
+  const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
+  const { errors, isSubmitting } = form.formState;
+  const network = (useWatch({ control: form.control, name: 'network' }) ?? 'TRC20') as DepositNetwork;
+
+  if (settings.isPending) {
+    return (
+      <Card>
+        <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
+          <Spinner />
+          Loading deposit details...
+        </CardContent>
+      </Card>
+    );
+  }
+  if (settings.isError) {
+    return (
+      <Card>
+        <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
+          <p className="text-sm text-red-700">Failed to load deposit settings</p>
+          <Button variant="outline" onClick={() => void settings.refetch()}>
+            Try Again
+          </Button>
+        </CardContent>
+      </Card>
+    );
+  }
+
+  const address = settings.data.addresses[network];
+  const qrImage = settings.data.qrImages[network];
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSubmitError(undefined);
+    try {
+      const request = { network: values.network, amount: values.amount, transactionHash: values.transactionHash };
+      const answer = await submitDeposit(request, idempotencyKeys.keyFor(request));
+      idempotencyKeys.forget();
+      toast.success(answer.message || DEPOSIT_MESSAGES.submitted);
+      void refreshMoney();
+      onSubmitted(answer.deposit);
+    } catch (error) {
+      if (endOfSession(error)) return;
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+        }
+      }
+      setSubmitError(error instanceof ApiError && error.message ? error.message : 'Failed to process your deposit');
+      toast.error('Failed to create deposit request');
+    }
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Deposit USDT</CardTitle>
+        <CardDescription>Send USDT to the address below, then enter the amount and the transaction hash.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+          <FormField label="Network" error={errors.network?.message}>
+            <Select disabled={isSubmitting} {...form.register('network')}>
+              <option value="TRC20">TRC20 (Recommended)</option>
+              <option value="ERC20">ERC20</option>
+            </Select>
+          </FormField>
+
+          <Tabs defaultValue="address">
+            <TabsList aria-label="How to see the deposit address">
+              <TabsTrigger value="address">Wallet Address</TabsTrigger>
+              <TabsTrigger value="qr">QR Code</TabsTrigger>
+            </TabsList>
+            <TabsContent value="address">
+              {address === '' ? (
+                <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+                  {DEPOSIT_MESSAGES.networkUnavailable}
+                </p>
+              ) : (
+                <div className="flex items-end gap-2">
+                  <div className="min-w-0 flex-1">
+                    <FormField label={`${network} Deposit Address`}>
+                      <Input readOnly value={address} className="font-mono text-sm" />
+                    </FormField>
+                  </div>
+                  <CopyButton text={address} label="Copy address" successMessage="Address copied to clipboard" />
+                </div>
+              )}
+              <p className="mt-2 text-xs text-slate-500">Send only USDT on the {network} network to this address. Other tokens or networks are lost.</p>
+            </TabsContent>
+            <TabsContent value="qr">
+              <DepositQrCode network={network} address={address} uploadedImageUrl={qrImage.exists ? qrImage.url : null} />
+            </TabsContent>
+          </Tabs>
+
+          <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
+            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+          </FormField>
+          <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
+            <Input
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              maxLength={TRANSACTION_HASH_MAX_LENGTH}
+              className="font-mono text-sm"
+              disabled={isSubmitting}
+              {...form.register('transactionHash')}
+            />
+          </FormField>
+
+          {submitError && (
+            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+              <p className="font-semibold">Error:</p>
+              <p>{submitError}</p>
+            </div>
+          )}
+
+          <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
+            {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DepositSubmitted({ deposit }: { deposit: Deposit }) {
+  const rows: [string, string][] = [
+    ['Amount', displayUsdt(deposit.amount)],
+    ['Approximately', displayInr(deposit.estimatedInr)],
+    ['Transaction Hash', deposit.transactionHash],
+    ['Date', displayDateTime(deposit.createdAt)],
+    ['Network', deposit.network],
+  ];
+  return (
+    <Card>
+      <CardHeader className="items-center text-center">
+        <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
+        <CardTitle>Deposit Request Submitted</CardTitle>
+        <CardDescription>An admin checks the transaction on the blockchain, then credits your wallet.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <dl className="divide-y divide-slate-100 text-sm">
+          {rows.map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-4 py-2">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="min-w-0 break-all text-right font-medium">{value}</dd>
+            </div>
+          ))}
+          <div className="flex flex-col gap-2 py-2">
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-500">Status</dt>
+              <dd className="font-medium text-amber-700">Pending Approval (50%)</dd>
+            </div>
+            <div className="h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+              <div className="h-full w-1/2 rounded-full bg-amber-500" />
+            </div>
+          </div>
+        </dl>
+        <Button asChild>
+          <Link to="/wallet">Back to Wallet</Link>
+        </Button>
+      </CardContent>
+    </Card>
   );
 }

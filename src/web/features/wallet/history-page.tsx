@@ -1,15 +1,168 @@
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import type { TransactionItem, TransactionType } from '../../../shared/contracts/transactions.ts';
+import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { useRejectionReason, useTransactionHistory } from './api.ts';
+import { displayDateTime, displayInr, displayUsdt, displayUsdtAmount } from './format.ts';
+import { StatusBadge } from './status-badge.tsx';
+
+const TABS: { value: TransactionType | 'all'; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'deposit', label: 'Deposits' },
+  { value: 'withdrawal', label: 'Withdrawals' },
+];
 
 export default function HistoryPage() {
+  const [tab, setTab] = useState<TransactionType | 'all'>('all');
   return (
     <AppPage title="Transaction History" backTo="/wallet">
-      <Card>
-        <CardHeader>
-          <CardTitle>Transaction History</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
+      <Tabs value={tab} onValueChange={(value) => setTab(value as TransactionType | 'all')}>
+        <TabsList aria-label="Transaction types">
+          {TABS.map(({ value, label }) => (
+            <TabsTrigger key={value} value={value}>
+              {label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {TABS.map(({ value, label }) => (
+          <TabsContent key={value} value={value}>
+            <HistoryList type={value} title={value === 'all' ? 'All Transactions' : label} />
+          </TabsContent>
+        ))}
+      </Tabs>
     </AppPage>
   );
+}
+
+function HistoryList({ type, title }: { type: TransactionType | 'all'; title: string }) {
+  const history = useTransactionHistory(type);
+  const items = history.data?.pages.flatMap((page) => page.items) ?? [];
+  const refreshing = history.isFetching && !history.isFetchingNextPage;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle>{title}</CardTitle>
+        <Button variant="outline" size="sm" disabled={refreshing} onClick={() => void history.refetch()}>
+          <RefreshCw className={refreshing ? 'animate-spin' : undefined} aria-hidden />
+          Refresh
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {history.isPending ? (
+          <div className="flex items-center justify-center gap-3 py-8 text-slate-600">
+            <Spinner />
+            Loading transactions...
+          </div>
+        ) : history.isError ? (
+          <Alert variant="destructive" className="flex flex-col items-start gap-3">
+            <span>Failed to load transaction history</span>
+            <Button size="sm" variant="outline" onClick={() => void history.refetch()}>
+              Try Again
+            </Button>
+          </Alert>
+        ) : items.length === 0 ? (
+          <p className="py-8 text-center text-sm text-slate-500">{TRANSACTION_MESSAGES.empty}</p>
+        ) : (
+          <>
+            <div className="-mx-5 overflow-x-auto">
+              <table className="w-full min-w-[22rem] text-left text-sm">
+                <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+                  <tr>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Type
+                    </th>
+                    <th scope="col" className="px-2 py-2 font-medium">
+                      Amount
+                    </th>
+                    <th scope="col" className="px-2 py-2 font-medium">
+                      Date
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {items.map((item) => (
+                    <HistoryRow key={`${item.type}-${item.id}-${item.direction}`} item={item} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {history.hasNextPage && (
+              <Button variant="outline" className="mt-4 w-full" disabled={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
+                {history.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </Button>
+            )}
+            {history.isFetchNextPageError && <p className="mt-2 text-sm text-red-700">Could not load more transactions. Please try again.</p>}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function typeLabel(item: TransactionItem): string {
+  switch (item.type) {
+    case 'deposit':
+      return 'Deposit';
+    case 'withdrawal':
+      return 'Withdrawal';
+    case 'transfer':
+      return item.direction === 'in' ? 'Transfer received' : 'Transfer sent';
+    case 'referral_bonus':
+      return 'Referral Bonus';
+  }
+}
+
+function detailLine(item: TransactionItem): string | undefined {
+  if (item.type === 'deposit' && item.network) return item.network;
+  if (item.type === 'withdrawal') return displayUsdt(item.amountUsdt);
+  if (item.type === 'transfer' && item.counterpartyEmail) return `${item.direction === 'in' ? 'from' : 'to'} ${item.counterpartyEmail}`;
+  if (item.type === 'referral_bonus' && item.referralLevel !== null) return `Level ${item.referralLevel}`;
+  return undefined;
+}
+
+function HistoryRow({ item }: { item: TransactionItem }) {
+  const detail = detailLine(item);
+  return (
+    <tr className="align-top">
+      <td className="px-5 py-3">
+        <p className="font-medium">{typeLabel(item)}</p>
+        {detail && <p className="break-all text-xs text-slate-500">{detail}</p>}
+      </td>
+      <td className="px-2 py-3 whitespace-nowrap font-semibold">
+        {item.currency === 'INR' ? displayInr(item.amount) : displayUsdtAmount(item.amount)}{' '}
+        <span className="text-xs font-normal text-slate-500">{item.currency}</span>
+      </td>
+      <td className="px-2 py-3 text-xs text-slate-600">{displayDateTime(item.createdAt)}</td>
+      <td className="px-5 py-3">
+        <StatusBadge status={item.status} />
+        {item.status === 'rejected' && item.type !== 'referral_bonus' && <RejectionReason type={item.type} id={item.id} />}
+      </td>
+    </tr>
+  );
+}
+
+/** The list has no reasons; the request's own answer has, so it is read only when asked for. */
+function RejectionReason({ type, id }: { type: TransactionType; id: string }) {
+  const [open, setOpen] = useState(false);
+  const reason = useRejectionReason(type, id, open);
+  if (!open) {
+    return (
+      <button type="button" className="mt-1 block text-xs font-medium text-red-700 underline underline-offset-2" onClick={() => setOpen(true)}>
+        Why?
+      </button>
+    );
+  }
+  if (reason.isPending) return <Spinner className="mt-1 size-4" label="Loading the reason" />;
+  if (reason.isError) return <p className="mt-1 text-xs text-red-700">Could not load the reason.</p>;
+  return <p className="mt-1 max-w-[10rem] text-xs text-red-700">{reason.data ?? 'No reason was given.'}</p>;
 }

@@ -1,15 +1,118 @@
+import { ArrowDownToLine, ArrowUpFromLine, History, RefreshCw, Send } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { usePendingWithdrawals, useWalletSummary } from './api.ts';
+import { displayDateTime, displayInr, displayUsdt } from './format.ts';
+import { TransactionFlowNote } from './transaction-flow-note.tsx';
+import { TransferDialog } from './transfer-dialog.tsx';
 
 export default function WalletPage() {
+  const summary = useWalletSummary();
+  const [transferring, setTransferring] = useState(false);
+
   return (
     <AppPage title="Wallet" backTo="/dashboard">
-      <Card>
-        <CardHeader>
-          <CardTitle>Wallet</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
+      {summary.isPending ? (
+        <Card>
+          <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
+            <Spinner />
+            Loading wallet...
+          </CardContent>
+        </Card>
+      ) : summary.isError ? (
+        <Alert variant="destructive" className="flex items-center justify-between gap-3">
+          <span>Failed to fetch user balance</span>
+          <Button size="sm" variant="outline" onClick={() => void summary.refetch()}>
+            Retry
+          </Button>
+        </Alert>
+      ) : (
+        <Card className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
+          <CardContent className="flex flex-col gap-4 pt-5">
+            <div>
+              <p className="text-sm text-brand-100">USDT Balance</p>
+              <p className="text-3xl font-bold" data-testid="wallet-balance">
+                {displayUsdt(summary.data.balanceUsdt)}
+              </p>
+              <p className="text-sm text-brand-100" data-testid="wallet-inr-estimate">
+                ≈ {displayInr(summary.data.balanceInrEstimate)}
+              </p>
+            </div>
+            <p className="text-sm text-brand-100">Current rate: 1 USDT = {displayInr(summary.data.rates.normalInr)}</p>
+            <div className="grid grid-cols-2 gap-3">
+              <Button asChild variant="secondary">
+                <Link to="/wallet/deposit">
+                  <ArrowDownToLine aria-hidden />
+                  Deposit
+                </Link>
+              </Button>
+              <Button asChild variant="secondary">
+                <Link to="/wallet/withdraw">
+                  <ArrowUpFromLine aria-hidden />
+                  Withdraw
+                </Link>
+              </Button>
+            </div>
+            <Button variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10" onClick={() => setTransferring(true)}>
+              <Send aria-hidden />
+              Transfer USDT
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+      <TransactionFlowNote />
+      <PendingWithdrawalsCard />
+      <Button variant="outline" asChild>
+        <Link to="/wallet/history">
+          <History aria-hidden />
+          Transaction History
+        </Link>
+      </Button>
+      {summary.data && <TransferDialog open={transferring} onOpenChange={setTransferring} balanceUsdt={summary.data.balanceUsdt} />}
     </AppPage>
+  );
+}
+
+function PendingWithdrawalsCard() {
+  const pending = usePendingWithdrawals();
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle>Pending Withdrawals</CardTitle>
+        <Button variant="ghost" size="icon" aria-label="Refresh pending withdrawals" disabled={pending.isFetching} onClick={() => void pending.refetch()}>
+          <RefreshCw className={pending.isFetching ? 'animate-spin' : undefined} />
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {pending.isPending ? (
+          <Spinner label="Loading pending withdrawals" />
+        ) : pending.isError ? (
+          <p className="text-sm text-red-700">Could not load pending withdrawals.</p>
+        ) : pending.data.items.length === 0 ? (
+          <p className="text-sm text-slate-500">No pending withdrawals</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Pending withdrawals">
+            {pending.data.items.map((withdrawal) => (
+              <li key={withdrawal.id} className="flex items-center justify-between gap-3 py-3">
+                <div>
+                  <p className="font-semibold">{displayInr(withdrawal.amountInr)}</p>
+                  <p className="text-xs text-slate-500">
+                    {displayUsdt(withdrawal.amountUsdt)} · {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
+                  </p>
+                  <p className="text-xs text-slate-500">{displayDateTime(withdrawal.createdAt)}</p>
+                </div>
+                <Badge tone="warning">Pending</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }

@@ -1,15 +1,303 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CheckCircle2, Clock, Landmark } from 'lucide-react';
+import { useState, type ComponentProps, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import {
+  WITHDRAWAL_DECIMALS,
+  WITHDRAWAL_MESSAGES,
+  quoteWithdrawal,
+  withdrawalAmountSchema,
+  type Withdrawal,
+  type WithdrawalQuote,
+} from '../../../shared/contracts/withdrawals.ts';
+import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
+import { formatDecimal, formatInrForDisplay, inrPaiseFromWire, parseUsdtMicros, USDT_DECIMALS, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Select } from '../../components/ui/select.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { useMe } from '../auth/api.ts';
+import { useBankAccounts } from '../bank-accounts/api.ts';
+import { requestWithdrawal, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { displayDateTime, displayInr, displayUsdt } from './format.ts';
+import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
+
+const FIELDS = ['amount', 'bankAccountId'] as const;
+type WithdrawForm = { amount: string; bankAccountId: string };
 
 export default function WithdrawPage() {
+  const summary = useWalletSummary();
+  const [submitted, setSubmitted] = useState<Withdrawal>();
+
   return (
     <AppPage title="Withdraw INR" backTo="/dashboard">
-      <Card>
-        <CardHeader>
-          <CardTitle>Withdraw INR</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
+      {summary.isPending ? (
+        <Card>
+          <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
+            <Spinner />
+            Loading...
+          </CardContent>
+        </Card>
+      ) : summary.isError ? (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
+            <p className="text-sm text-red-700">Failed to fetch user balance</p>
+            <Button variant="outline" onClick={() => void summary.refetch()}>
+              Try Again
+            </Button>
+          </CardContent>
+        </Card>
+      ) : submitted ? (
+        <WithdrawalSubmitted withdrawal={submitted} />
+      ) : (
+        <>
+          <Card>
+            <CardContent className="flex items-center justify-between pt-5">
+              <span className="text-sm text-slate-500">Available Balance</span>
+              <span className="text-lg font-semibold" data-testid="available-balance">
+                {displayUsdt(summary.data.balanceUsdt)}
+              </span>
+            </CardContent>
+          </Card>
+          <WithdrawFormCard summary={summary.data} onSubmitted={setSubmitted} />
+        </>
+      )}
     </AppPage>
+  );
+}
+
+function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; onSubmitted: (withdrawal: Withdrawal) => void }) {
+  const me = useMe();
+  const bankAccounts = useBankAccounts();
+  const refreshMoney = useRefreshMoney();
+  const endOfSession = useEndOfSessionHandler();
+  const idempotencyKeys = useIdempotencyKeys();
+  const [bannerError, setBannerError] = useState<string>();
+  const [confirming, setConfirming] = useState<WithdrawForm>();
+
+  const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
+  const schema = z
+    .object({ amount: withdrawalAmountSchema, bankAccountId: z.string().min(1, WITHDRAWAL_MESSAGES.selectBankAccount) })
+    .superRefine((values, context) => {
+      const amount = parseUsdtMicros(values.amount, WITHDRAWAL_DECIMALS);
+      if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MESSAGES.insufficientBalance });
+    });
+  const form = useForm<WithdrawForm>({ resolver: zodResolver(schema), defaultValues: { amount: '', bankAccountId: '' } });
+  const { errors } = form.formState;
+  const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
+  const quote = previewQuote(amountText, summary, me.data?.vipLevel ?? 'normal');
+  const accounts = bankAccounts.data?.items ?? [];
+  const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
+
+  const onRequest = form.handleSubmit((values) => {
+    setBannerError(undefined);
+    setConfirming(values);
+  });
+
+  const confirmWithPin = async (pin: string): Promise<PinCheckOutcome> => {
+    if (!confirming) return { ok: true };
+    try {
+      const request = { amount: confirming.amount.trim(), bankAccountId: confirming.bankAccountId };
+      const answer = await requestWithdrawal({ ...request, pin }, idempotencyKeys.keyFor(request));
+      idempotencyKeys.forget();
+      toast.success(answer.message || WITHDRAWAL_MESSAGES.submitted);
+      void refreshMoney();
+      setConfirming(undefined);
+      onSubmitted(answer.withdrawal);
+      return { ok: true };
+    } catch (error) {
+      if (endOfSession(error)) return { ok: true };
+      if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
+        const remaining = error.remainingAttempts;
+        return {
+          ok: false,
+          pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
+        };
+      }
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+        }
+      }
+      setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
+      setConfirming(undefined);
+      // The balance or the accounts may have changed under us.
+      void refreshMoney();
+      return { ok: true };
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Withdraw to your bank account</CardTitle>
+        <CardDescription>Your USDT is converted to INR and paid to the bank account you choose.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
+          {bannerError && (
+            <div role="alert" className="rounded-lg bg-red-600 px-4 py-3 text-sm font-medium text-white">
+              {bannerError}
+            </div>
+          )}
+          <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`}>
+            <InputWithAction
+              inputMode="decimal"
+              autoComplete="off"
+              maxLength={24}
+              placeholder="0.00"
+              {...form.register('amount')}
+              action={
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    form.setValue('amount', formatDecimal(balanceMicros, USDT_DECIMALS, WITHDRAWAL_DECIMALS));
+                    form.clearErrors('amount');
+                  }}
+                >
+                  Max
+                </Button>
+              }
+            />
+          </FormField>
+
+          <InrPreview quote={quote} />
+
+          <div className="flex flex-col gap-1.5">
+            {bankAccounts.isPending ? (
+              <Spinner label="Loading bank accounts" />
+            ) : bankAccounts.isError ? (
+              <p className="text-sm text-red-700">Failed to load bank accounts</p>
+            ) : accounts.length === 0 ? (
+              <p className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-600">Add a bank account to withdraw to first.</p>
+            ) : (
+              <FormField label="Bank Account" error={errors.bankAccountId?.message}>
+                <Select {...form.register('bankAccountId')}>
+                  <option value="">Select a bank account</option>
+                  {accounts.map((account) => (
+                    <option key={account.id} value={account.id}>
+                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName})
+                    </option>
+                  ))}
+                </Select>
+              </FormField>
+            )}
+            <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start text-sm font-medium text-brand-700 hover:underline">
+              <Landmark className="size-4" aria-hidden />
+              Manage Bank Accounts
+            </Link>
+          </div>
+
+          <div className="flex gap-3 rounded-xl border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+            <Clock className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+            <p>{WITHDRAWAL_MESSAGES.estimate}. An admin pays the INR to your bank account; the USDT is held from your balance until then and returned if the request is rejected.</p>
+          </div>
+
+          <Button type="submit" disabled={accounts.length === 0}>
+            Request Withdrawal
+          </Button>
+        </form>
+        <WithdrawPinDialog
+          open={confirming !== undefined}
+          onOpenChange={(open) => !open && setConfirming(undefined)}
+          summary={
+            confirming
+              ? `Withdraw ${confirming.amount.trim()} USDT${quote ? ` (≈ ${formatInrForDisplay(quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.`
+              : ''
+          }
+          onConfirm={confirmWithPin}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** An input with a button beside it; the id and aria attributes from FormField go to the input. */
+function InputWithAction({ action, ...inputProps }: ComponentProps<typeof Input> & { action: ReactNode }) {
+  return (
+    <div className="flex gap-2">
+      <Input className="min-w-0 flex-1" {...inputProps} />
+      {action}
+    </div>
+  );
+}
+
+/** The same rule as the server (shared code); the server's answer carries the rate finally used. */
+function previewQuote(amountText: string, summary: WalletSummary, vipLevel: string): WithdrawalQuote | undefined {
+  const amount = parseUsdtMicros(amountText, WITHDRAWAL_DECIMALS);
+  if (!amount.ok || amount.value <= 0n) return undefined;
+  return quoteWithdrawal(
+    amount.value,
+    { rateNormalInrPaise: inrPaiseFromWire(summary.rates.normalInr), rateVipInrPaise: inrPaiseFromWire(summary.rates.vipInr) },
+    vipLevel,
+  );
+}
+
+function InrPreview({ quote }: { quote: WithdrawalQuote | undefined }) {
+  return (
+    <div className="rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
+      <div className="flex items-center justify-between gap-2">
+        <span className="text-sm text-slate-600">You will receive</span>
+        {quote?.rateTier === 'vip' && <Badge tone="vip">VIP Rate</Badge>}
+      </div>
+      <p className="text-2xl font-bold text-brand-900" data-testid="inr-preview">
+        {quote ? formatInrForDisplay(quote.amountInrPaise) : formatInrForDisplay(0n)}
+      </p>
+      {quote && <p className="text-xs text-slate-600">at {formatInrForDisplay(quote.rateInrPaise)} per USDT</p>}
+    </div>
+  );
+}
+
+function WithdrawalSubmitted({ withdrawal }: { withdrawal: Withdrawal }) {
+  const rows: [string, string][] = [
+    ['Amount', displayUsdt(withdrawal.amountUsdt)],
+    ['You will receive', displayInr(withdrawal.amountInr)],
+    ['Rate', `${displayInr(withdrawal.rateInr)} per USDT`],
+    ['Bank Account', `${withdrawal.bank.bankName} ••••${withdrawal.bank.accountNumberLast4}`],
+    ['Date', displayDateTime(withdrawal.createdAt)],
+  ];
+  return (
+    <Card>
+      <CardHeader className="items-center text-center">
+        <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
+        <CardTitle>Withdrawal Request Submitted</CardTitle>
+        <CardDescription>{WITHDRAWAL_MESSAGES.estimate}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {withdrawal.rateTier === 'vip' && (
+          <Badge tone="vip" className="self-center">
+            VIP Rate
+          </Badge>
+        )}
+        <dl className="divide-y divide-slate-100 text-sm">
+          {rows.map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-4 py-2">
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="text-right font-medium">{value}</dd>
+            </div>
+          ))}
+          <div className="flex justify-between gap-4 py-2">
+            <dt className="text-slate-500">Status</dt>
+            <dd className="font-medium text-amber-700">Pending</dd>
+          </div>
+        </dl>
+        <div className="grid grid-cols-2 gap-3">
+          <Button asChild variant="outline">
+            <Link to="/dashboard">Dashboard</Link>
+          </Button>
+          <Button asChild>
+            <Link to="/wallet">Back to Wallet</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
   );
 }

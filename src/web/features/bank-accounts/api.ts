@@ -1,0 +1,22 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  bankAccountDeleteResponseSchema,
+  bankAccountListResponseSchema,
+  bankAccountResponseSchema,
+  type BankAccountInput,
+  type BankAccountUpdate,
+} from '../../../shared/contracts/bank-accounts.ts';
+import { apiRequest } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+
+export const BANK_ACCOUNTS_QUERY_KEY = [...QUERY_KEYS.wallet, 'bank-accounts'] as const;
+
+export function useBankAccounts() {
+  return useQuery({ queryKey: BANK_ACCOUNTS_QUERY_KEY, queryFn: () => apiRequest('/api/bank-accounts', bankAccountListResponseSchema) });
+}
+
+export const addBankAccount = (body: BankAccountInput) => apiRequest('/api/bank-accounts', bankAccountResponseSchema, { method: 'POST', body });
+export const updateBankAccount = (id: string, body: BankAccountUpdate) =>
+  apiRequest(`/api/bank-accounts/${encodeURIComponent(id)}`, bankAccountResponseSchema, { method: 'PATCH', body });
+export const deleteBankAccount = (id: string) =>
+  apiRequest(`/api/bank-accounts/${encodeURIComponent(id)}`, bankAccountDeleteResponseSchema, { method: 'DELETE' });

@@ -1,0 +1,158 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import { z } from 'zod';
+import {
+  BANK_ACCOUNT_LIMITS,
+  BANK_ACCOUNT_MESSAGES,
+  accountNumberSchema,
+  bankAccountInputSchema,
+  type BankAccount,
+  type BankAccountUpdate,
+} from '../../../shared/contracts/bank-accounts.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { addBankAccount, updateBankAccount } from './api.ts';
+
+const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;
+
+/**
+ * The shared schema, except that on edit the account number may stay empty:
+ * the stored one is shown only by its last 4 digits, and empty keeps it.
+ */
+function bankAccountFormSchema(editing: boolean) {
+  return bankAccountInputSchema.extend({
+    accountNumber: z.string().superRefine((value, context) => {
+      if (editing && value.trim() === '') return;
+      const parsed = accountNumberSchema.safeParse(value);
+      if (!parsed.success) context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? BANK_ACCOUNT_MESSAGES.accountNumberTooShort });
+    }),
+  });
+}
+type BankAccountForm = z.input<ReturnType<typeof bankAccountFormSchema>>;
+
+/** Add Account (no `account`) or Edit (pre-filled from `account`); modal and busy while saving. */
+export function BankAccountFormDialog({ open, onOpenChange, account }: { open: boolean; onOpenChange: (open: boolean) => void; account?: BankAccount }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent
+        title={account ? 'Edit Bank Account' : 'Add Bank Account'}
+        description={account ? 'Change the details of this account.' : 'Add an Indian bank account to receive your INR withdrawals.'}
+        onInteractOutside={(event) => busy && event.preventDefault()}
+      >
+        <BankAccountForm account={account} onBusyChange={setBusy} onDone={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccount | undefined; onBusyChange: (busy: boolean) => void; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [submitError, setSubmitError] = useState<string>();
+  const form = useForm<BankAccountForm>({
+    // raw: the values stay as typed; the server applies the same schema's clean-up (trim, upper-case IFSC).
+    resolver: zodResolver(bankAccountFormSchema(account !== undefined), undefined, { raw: true }),
+    defaultValues: {
+      accountHolderName: account?.accountHolderName ?? '',
+      accountNumber: '',
+      bankName: account?.bankName ?? '',
+      ifscCode: account?.ifscCode ?? '',
+      upiId: account?.upiId ?? '',
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const failureTitle = account ? 'Failed to update bank account' : 'Failed to add bank account';
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSubmitError(undefined);
+    onBusyChange(true);
+    try {
+      if (account) {
+        const changes = changedFields(account, values);
+        if (Object.keys(changes).length > 0) {
+          const answer = await updateBankAccount(account.id, changes);
+          toast.success(answer.message || BANK_ACCOUNT_MESSAGES.updated);
+        }
+      } else {
+        const answer = await addBankAccount({ ...values, upiId: emptyToNull(values.upiId) });
+        toast.success(answer.message || BANK_ACCOUNT_MESSAGES.added);
+      }
+      await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet });
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+        }
+      }
+      const message = error instanceof ApiError && error.message ? error.message : failureTitle;
+      setSubmitError(message);
+      toast.error(failureTitle, { description: message });
+    } finally {
+      onBusyChange(false);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={isSubmitting}>
+      {submitError && <Alert variant="destructive">{submitError}</Alert>}
+      <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
+        <FormField label="Account Holder Name" error={errors.accountHolderName?.message}>
+          <Input autoComplete="name" maxLength={BANK_ACCOUNT_LIMITS.nameMaxLength} {...form.register('accountHolderName')} />
+        </FormField>
+        <FormField
+          label="Account Number"
+          error={errors.accountNumber?.message}
+          help={account ? `Ending in ${account.accountNumberLast4}. Leave empty to keep it.` : `${BANK_ACCOUNT_LIMITS.accountNumberMinDigits} to ${BANK_ACCOUNT_LIMITS.accountNumberMaxDigits} digits.`}
+        >
+          <Input inputMode="numeric" autoComplete="off" maxLength={30} placeholder={account ? `••••${account.accountNumberLast4}` : undefined} {...form.register('accountNumber')} />
+        </FormField>
+        <FormField label="Bank Name" error={errors.bankName?.message}>
+          <Input autoComplete="off" maxLength={BANK_ACCOUNT_LIMITS.nameMaxLength} {...form.register('bankName')} />
+        </FormField>
+        <FormField label="IFSC Code" error={errors.ifscCode?.message} help="11 characters, for example SBIN0001234.">
+          <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.ifscLength} className="uppercase" {...form.register('ifscCode')} />
+        </FormField>
+        <FormField label="UPI ID (optional)" error={errors.upiId?.message} help="For example name@okhdfc.">
+          <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
+        </FormField>
+      </fieldset>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" disabled={isSubmitting} onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+          {isSubmitting ? 'Saving...' : account ? 'Save Changes' : 'Add Account'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Only what the customer changed is sent (the values were already checked by the form schema). */
+function changedFields(account: BankAccount, values: BankAccountForm): BankAccountUpdate {
+  const changes: BankAccountUpdate = {};
+  const holder = values.accountHolderName.trim();
+  const bank = values.bankName.trim();
+  const ifsc = values.ifscCode.trim().toUpperCase();
+  const upi = emptyToNull(values.upiId);
+  if (holder !== account.accountHolderName) changes.accountHolderName = holder;
+  if (bank !== account.bankName) changes.bankName = bank;
+  if (ifsc !== account.ifscCode) changes.ifscCode = ifsc;
+  if (upi !== account.upiId) changes.upiId = upi;
+  if (values.accountNumber.trim() !== '') changes.accountNumber = values.accountNumber;
+  return changes;
+}
+
+function emptyToNull(value: string | null | undefined): string | null {
+  const trimmed = value?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}

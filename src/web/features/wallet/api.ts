@@ -1,0 +1,134 @@
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
+import { publicSettingsResponseSchema } from '../../../shared/contracts/settings.ts';
+import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
+import { transferDetailResponseSchema, transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
+import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
+import {
+  withdrawalDetailResponseSchema,
+  withdrawalListResponseSchema,
+  withdrawalResponseSchema,
+  type WithdrawalRequest,
+} from '../../../shared/contracts/withdrawals.ts';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { ME_QUERY_KEY } from '../auth/api.ts';
+
+/** Every key starts with QUERY_KEYS.wallet, so one live event or one invalidation refreshes them all. */
+export const WALLET_QUERY_KEYS = {
+  summary: [...QUERY_KEYS.wallet, 'summary'],
+  pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
+  history: (type: TransactionType | 'all') => [...QUERY_KEYS.wallet, 'history', type],
+  requestDetail: (type: TransactionType, id: string) => [...QUERY_KEYS.wallet, 'detail', type, id],
+} as const;
+
+export function useWalletSummary() {
+  return useQuery({ queryKey: WALLET_QUERY_KEYS.summary, queryFn: () => apiRequest('/api/wallet/summary', walletSummarySchema) });
+}
+
+export function usePendingWithdrawals() {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.pendingWithdrawals,
+    queryFn: () => apiRequest('/api/withdrawals?status=pending&limit=50', withdrawalListResponseSchema),
+  });
+}
+
+export function usePublicSettings() {
+  return useQuery({
+    queryKey: [...QUERY_KEYS.publicSettings, 'full'],
+    queryFn: () => apiRequest('/api/settings/public', publicSettingsResponseSchema),
+    staleTime: 60_000,
+  });
+}
+
+const HISTORY_PAGE_SIZE = 20;
+
+export function useTransactionHistory(type: TransactionType | 'all') {
+  return useInfiniteQuery({
+    queryKey: WALLET_QUERY_KEYS.history(type),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE) });
+      if (type !== 'all') query.set('type', type);
+      if (pageParam) query.set('cursor', pageParam);
+      return apiRequest(`/api/transactions?${query.toString()}`, transactionListResponseSchema, { signal });
+    },
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+/** The rejection reason of one deposit, withdrawal or transfer, read only when the customer asks for it. */
+export function useRejectionReason(type: TransactionType, id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.requestDetail(type, id),
+    enabled: enabled && type !== 'referral_bonus',
+    staleTime: Infinity,
+    queryFn: async () => {
+      if (type === 'deposit') return (await apiRequest(`/api/deposits/${id}`, depositDetailResponseSchema)).deposit.rejectionReason;
+      if (type === 'withdrawal') return (await apiRequest(`/api/withdrawals/${id}`, withdrawalDetailResponseSchema)).withdrawal.rejectionReason;
+      return (await apiRequest(`/api/transfers/${id}`, transferDetailResponseSchema)).transfer.rejectionReason;
+    },
+  });
+}
+
+const withIdempotencyKey = (idempotencyKey: string) => ({ [IDEMPOTENCY_KEY_HEADER]: idempotencyKey });
+
+export const submitDeposit = (body: DepositRequest, idempotencyKey: string) =>
+  apiRequest('/api/deposits', depositResponseSchema, { method: 'POST', body, headers: withIdempotencyKey(idempotencyKey) });
+
+export const requestWithdrawal = (body: WithdrawalRequest, idempotencyKey: string) =>
+  apiRequest('/api/withdrawals', withdrawalResponseSchema, { method: 'POST', body, headers: withIdempotencyKey(idempotencyKey) });
+
+export const requestTransfer = (body: TransferRequest, idempotencyKey: string) =>
+  apiRequest('/api/transfers', transferResponseSchema, { method: 'POST', body, headers: withIdempotencyKey(idempotencyKey) });
+
+/** After any money action: the header balance chip and everything under the wallet prefix are stale. */
+export function useRefreshMoney() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet })]);
+}
+
+/**
+ * True (and the customer is sent to /login) when the error means the session is
+ * over: the third wrong PIN ends every session of the user.
+ */
+export function useEndOfSessionHandler() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return (error: unknown): boolean => {
+    if (!(error instanceof ApiError)) return false;
+    if (error.code === 'PIN_LOCKED') {
+      toast.error('Too many failed attempts', { description: 'For security reasons you will be logged out.' });
+    } else if (error.status !== 401) {
+      return false;
+    }
+    queryClient.clear();
+    queryClient.setQueryData(ME_QUERY_KEY, null);
+    navigate('/login', { replace: true });
+    return true;
+  };
+}
+
+/**
+ * The Idempotency-Key for a submission: a new random key for each new request,
+ * the same key when the customer retries exactly the same request (say after a
+ * lost answer), so the server moves the money at most once.
+ */
+export function useIdempotencyKeys() {
+  const last = useRef<{ fingerprint: string; key: string } | null>(null);
+  return {
+    keyFor(request: Record<string, string>): string {
+      const fingerprint = JSON.stringify(request);
+      if (last.current?.fingerprint !== fingerprint) last.current = { fingerprint, key: crypto.randomUUID() };
+      return last.current.key;
+    },
+    /** After a success the next submission is a new intent. */
+    forget(): void {
+      last.current = null;
+    },
+  };
+}

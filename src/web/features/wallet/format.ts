@@ -1,0 +1,13 @@
+import { formatInrForDisplay, formatUsdtForDisplay, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
+
+/** Display helpers for amounts as the API sends them (decimal strings); the conversion stays in src/shared/money.ts. */
+export const displayUsdtAmount = (wire: string) => formatUsdtForDisplay(usdtMicrosFromWire(wire));
+export const displayUsdt = (wire: string) => `${displayUsdtAmount(wire)} USDT`;
+export const displayInr = (wire: string) => formatInrForDisplay(inrPaiseFromWire(wire));
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+export function displayDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTimeFormat.format(date);
+}

@@ -1,0 +1,28 @@
+import { CheckCircle2, Clock, XCircle } from 'lucide-react';
+import { Badge } from '../../components/ui/badge.tsx';
+
+/** The spec's status colours: approved green with a check, rejected red, anything else pending amber. */
+export function StatusBadge({ status }: { status: string }) {
+  if (status === 'approved') {
+    return (
+      <Badge tone="success">
+        <CheckCircle2 className="size-3.5" aria-hidden />
+        Approved
+      </Badge>
+    );
+  }
+  if (status === 'rejected') {
+    return (
+      <Badge tone="danger">
+        <XCircle className="size-3.5" aria-hidden />
+        Rejected
+      </Badge>
+    );
+  }
+  return (
+    <Badge tone="warning">
+      <Clock className="size-3.5" aria-hidden />
+      Pending
+    </Badge>
+  );
+}

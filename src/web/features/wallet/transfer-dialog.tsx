@@ -1,0 +1,102 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { z } from 'zod';
+import { LIMITS } from '../../../shared/limits.ts';
+import { TRANSFER_MESSAGES, transferRequestSchema } from '../../../shared/contracts/transfers.ts';
+import { parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { PinInput } from '../../components/ui/pin-input.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { requestTransfer, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney } from './api.ts';
+import { displayUsdt } from './format.ts';
+
+const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
+type TransferForm = z.input<typeof transferRequestSchema>;
+
+/** Send USDT to another customer by e-mail; held from the balance at once, credited when an admin approves. */
+export function TransferDialog({ open, onOpenChange, balanceUsdt }: { open: boolean; onOpenChange: (open: boolean) => void; balanceUsdt: string }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent title="Transfer USDT" description="Send USDT to another user by e-mail. The amount is held from your balance until an admin approves it.">
+        <TransferForm balanceUsdt={balanceUsdt} onBusyChange={setBusy} onDone={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: string; onBusyChange: (busy: boolean) => void; onDone: () => void }) {
+  const refreshMoney = useRefreshMoney();
+  const endOfSession = useEndOfSessionHandler();
+  const idempotencyKeys = useIdempotencyKeys();
+  const [submitError, setSubmitError] = useState<string>();
+  const balanceMicros = usdtMicrosFromWire(balanceUsdt);
+  const schema = transferRequestSchema.superRefine((values, context) => {
+    const amount = parseUsdtMicros(values.amount);
+    if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: TRANSFER_MESSAGES.insufficientBalance });
+  });
+  const form = useForm<TransferForm>({ resolver: zodResolver(schema), defaultValues: { recipientEmail: '', amount: '', pin: '' } });
+  const { errors, isSubmitting } = form.formState;
+  const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSubmitError(undefined);
+    onBusyChange(true);
+    try {
+      const request = { recipientEmail: values.recipientEmail, amount: values.amount };
+      const answer = await requestTransfer({ ...request, pin: values.pin }, idempotencyKeys.keyFor(request));
+      idempotencyKeys.forget();
+      toast.success(answer.message || TRANSFER_MESSAGES.submitted);
+      void refreshMoney();
+      onDone();
+    } catch (error) {
+      form.setValue('pin', '');
+      if (endOfSession(error)) return;
+      if (error instanceof ApiError) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+        }
+        if (error.code === 'PIN_INCORRECT') {
+          form.setError('pin', { message: TRANSFER_MESSAGES.incorrectPin });
+          return;
+        }
+      }
+      const message = error instanceof ApiError && error.message ? error.message : 'Failed to create transfer request';
+      setSubmitError(message);
+      toast.error('Failed to create transfer request', { description: message });
+    } finally {
+      onBusyChange(false);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      {submitError && <Alert variant="destructive">{submitError}</Alert>}
+      <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
+        <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
+      </FormField>
+      <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Available: ${displayUsdt(balanceUsdt)}`}>
+        <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+      </FormField>
+      <FormField label="Transaction PIN" error={errors.pin?.message}>
+        <PinInput
+          value={pin}
+          disabled={isSubmitting}
+          onValueChange={(value) => {
+            form.setValue('pin', value);
+            if (errors.pin) form.clearErrors('pin');
+          }}
+        />
+      </FormField>
+      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+        {isSubmitting ? 'Sending...' : 'Send Transfer'}
+      </Button>
+    </form>
+  );
+}
