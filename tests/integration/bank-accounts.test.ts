@@ -71,6 +71,7 @@ describe('bank accounts', () => {
     [{ accountHolderName: 'A' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: '  ' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: 'x'.repeat(101) }, 'accountHolderName', 'Account holder name must be at most 100 characters.'],
+    [{ accountHolderName: '\u{1F600}' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: 'Asha\u0000Rao' }, 'accountHolderName', 'This field contains characters that are not allowed.'],
     [{ accountNumber: '12345678' }, 'accountNumber', 'Account number must be at least 9 characters.'],
     [{ accountNumber: '1234567890123456789' }, 'accountNumber', 'Account number must be at most 18 digits.'],

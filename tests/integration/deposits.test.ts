@@ -131,6 +131,17 @@ describe('deposit submission', () => {
     }
   });
 
+  it('caps the deposits one customer may have waiting at 20', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const ids = await Promise.all(Array.from({ length: 20 }, () => submitDeposit(harness, user, '10')));
+    const answers = await Promise.all(Array.from({ length: 3 }, () => postDeposit(user, { network: 'TRC20', amount: '10', transactionHash: randomTrc20Hash() })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([409, 409, 409]);
+    const refused = answers[0]!;
+    expect(refused.json().error.message).toBe('You have 20 deposits waiting for approval. Please wait until they are reviewed before submitting more.');
+    await decide(harness, admin, 'deposits', ids[0] as string, 'reject');
+    expect((await postDeposit(user, { network: 'TRC20', amount: '10', transactionHash: randomTrc20Hash() })).statusCode).toBe(201);
+  });
+
   it('needs a signed-in, PIN-verified session', async () => {
     const body = { network: 'TRC20', amount: '20', transactionHash: randomTrc20Hash() };
     expect((await call(harness.app, { method: 'POST', url: '/api/deposits', body })).statusCode).toBe(401);

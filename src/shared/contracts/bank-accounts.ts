@@ -40,12 +40,16 @@ export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 export const UPI_PATTERN = /^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
 const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
 
+/** Lengths in characters as the database counts them (code points), not UTF-16 units. */
+const characterCount = (value: string) => [...value].length;
+
 const nameField = (tooShort: string, tooLong: string) =>
   z
     .string({ error: tooShort })
     .trim()
-    .min(BANK_ACCOUNT_LIMITS.nameMinLength, tooShort)
-    .max(BANK_ACCOUNT_LIMITS.nameMaxLength, tooLong)
+    .max(BANK_ACCOUNT_LIMITS.nameMaxLength * 2, tooLong)
+    .refine((value) => characterCount(value) >= BANK_ACCOUNT_LIMITS.nameMinLength, tooShort)
+    .refine((value) => characterCount(value) <= BANK_ACCOUNT_LIMITS.nameMaxLength, tooLong)
     .regex(NO_CONTROL_CHARACTERS, BANK_ACCOUNT_MESSAGES.controlCharacters);
 
 export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong);

@@ -7,6 +7,9 @@ export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
 export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { error: 'Please select a network' });
 export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
 
+/** Deposits cost nothing to submit, so one customer's waiting ones are capped to keep the admin queue usable. */
+export const MAX_PENDING_DEPOSITS_PER_USER = 20;
+
 export const DEPOSIT_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
   hashRequired: 'Please enter your transaction hash',
@@ -15,6 +18,7 @@ export const DEPOSIT_MESSAGES = {
   erc20HashShape: 'An ERC20 transaction hash is 0x followed by 64 hexadecimal characters (0-9, a-f).',
   duplicateHash: 'This transaction hash has already been submitted for this network.',
   networkUnavailable: 'Deposits on this network are not available right now. Please contact support.',
+  tooManyPending: `You have ${MAX_PENDING_DEPOSITS_PER_USER} deposits waiting for approval. Please wait until they are reviewed before submitting more.`,
   notFound: 'Deposit not found',
   ownRequest: 'You cannot approve or reject your own deposit. Another admin must decide it.',
   submitted: 'Deposit request submitted successfully',

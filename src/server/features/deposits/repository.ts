@@ -98,6 +98,19 @@ export async function listWithUsers(
     .limit(options.limit + 1);
 }
 
+/** Serializes one customer's deposit submissions, so the cap on waiting deposits holds under concurrency. */
+export async function lockCustomer(db: Executor, userId: string): Promise<void> {
+  await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.userId, userId)).for('no key update');
+}
+
+export async function countPendingForUser(db: Executor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.userId, userId), eq(usdtDeposits.status, 'pending')));
+  return row?.count ?? 0;
+}
+
 export async function sumPendingForUser(db: Executor, userId: string): Promise<bigint> {
   const [row] = await db
     .select({ total: sql<bigint>`coalesce(sum(${usdtDeposits.amountUsdtMicros}), 0)::bigint` })

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   DEPOSIT_MESSAGES,
+  MAX_PENDING_DEPOSITS_PER_USER,
   minimumDepositMessage,
   type AdminDeposit,
   type Deposit,
@@ -80,6 +81,10 @@ export async function submitDeposit(
     }
     const depositAddress = input.network === 'TRC20' ? settings.trc20Address : settings.erc20Address;
     if (depositAddress.trim() === '') throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.networkUnavailable, { fields: { network: DEPOSIT_MESSAGES.networkUnavailable } });
+    await depositRepository.lockCustomer(transaction, userId);
+    if ((await depositRepository.countPendingForUser(transaction, userId)) >= MAX_PENDING_DEPOSITS_PER_USER) {
+      throw AppError.conflict(DEPOSIT_MESSAGES.tooManyPending);
+    }
     const row = await depositRepository.insertUnlessHashKnown(transaction, {
       userId,
       network: input.network,
