@@ -5,9 +5,11 @@ import { registerAuditRoutes } from './audit/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositRoutes } from './deposits/routes.ts';
+import { registerEventRoutes } from './events/routes.ts';
 import { registerFileRoutes } from './files/routes.ts';
 import { registerHealthRoutes } from './health/routes.ts';
 import { registerPinRoutes } from './pin/routes.ts';
+import { registerReferralRoutes } from './referrals/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferRoutes } from './transfers/routes.ts';
@@ -31,4 +33,6 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerTransferRoutes(app, context);
   registerTransactionRoutes(app, context);
   registerWalletRoutes(app, context);
+  registerReferralRoutes(app, context);
+  registerEventRoutes(app, context);
 }

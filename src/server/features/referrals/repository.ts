@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import type { PageCursor } from '../transactions/cursor.ts';
+
+export interface ReferredPersonRow {
+  id: string;
+  name: string;
+  level: number;
+  joinedAtIso: string;
+  cursorCreatedAt: string;
+}
+
+export interface ReferralEarningRow {
+  id: string;
+  rewardUsdtMicros: bigint;
+  level: number;
+  earnedAtIso: string;
+  cursorCreatedAt: string;
+}
+
+/** Level 1: profiles referred by the user; level 2: profiles referred by someone at level 1. */
+const referredPeople = (userId: string) => sql`
+  select p1.user_id, p1.name, p1.created_at, 1 as level
+  from profiles p1
+  where p1.referred_by_user_id = ${userId}
+  union all
+  select p2.user_id, p2.name, p2.created_at, 2 as level
+  from profiles p1
+  join profiles p2 on p2.referred_by_user_id = p1.user_id
+  where p1.referred_by_user_id = ${userId} and p2.user_id <> ${userId}`;
+
+export async function countReferredPeople(db: Executor, userId: string): Promise<{ level1: number; level2: number }> {
+  const result = await db.execute<{ level1: number; level2: number }>(sql`
+    select count(*) filter (where level = 1)::int as level1, count(*) filter (where level = 2)::int as level2
+    from (${referredPeople(userId)}) people`);
+  const row = result.rows[0];
+  return { level1: row?.level1 ?? 0, level2: row?.level2 ?? 0 };
+}
+
+/** Newest first; one row more than `limit` tells whether another page exists. */
+export async function listReferredPeople(db: Executor, userId: string, cursor: PageCursor | undefined, limit: number): Promise<ReferredPersonRow[]> {
+  const after = cursor ? sql`where (people.created_at, people.user_id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)` : sql``;
+  const result = await db.execute<{ id: string; name: string; level: number; joined_at_iso: string; cursor_created_at: string }>(sql`
+    select people.user_id as id, people.name, people.level,
+      to_char(people.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as joined_at_iso,
+      to_char(people.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_created_at
+    from (${referredPeople(userId)}) people
+    ${after}
+    order by people.created_at desc, people.user_id desc
+    limit ${limit + 1}`);
+  return result.rows.map((row) => ({ id: row.id, name: row.name, level: row.level, joinedAtIso: row.joined_at_iso, cursorCreatedAt: row.cursor_created_at }));
+}
+
+export async function sumRewards(db: Executor, userId: string): Promise<bigint> {
+  const result = await db.execute<{ total: bigint }>(sql`
+    select coalesce(sum(reward_usdt_micros), 0)::bigint as total from referral_rewards where referrer_user_id = ${userId}`);
+  return result.rows[0]?.total ?? 0n;
+}
+
+export async function listRewards(db: Executor, userId: string, cursor: PageCursor | undefined, limit: number): Promise<ReferralEarningRow[]> {
+  const after = cursor ? sql`and (r.created_at, r.id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)` : sql``;
+  const result = await db.execute<{ id: string; reward_usdt_micros: bigint; level: number; earned_at_iso: string; cursor_created_at: string }>(sql`
+    select r.id, r.reward_usdt_micros, r.level::int as level,
+      to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as earned_at_iso,
+      to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_created_at
+    from referral_rewards r
+    where r.referrer_user_id = ${userId} ${after}
+    order by r.created_at desc, r.id desc
+    limit ${limit + 1}`);
+  return result.rows.map((row) => ({
+    id: row.id,
+    rewardUsdtMicros: row.reward_usdt_micros,
+    level: row.level,
+    earnedAtIso: row.earned_at_iso,
+    cursorCreatedAt: row.cursor_created_at,
+  }));
+}

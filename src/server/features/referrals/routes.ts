@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { requirePinVerifiedSession } from '../sessions/service.ts';
+import * as referralService from './service.ts';
+
+const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
+
+export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/referrals',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['referrals'],
+        summary: 'Referral totals and the first page of referred people (levels 1 and 2) and of earnings, newest first',
+        querystring: referralPageQuerySchema.pick({ limit: true }),
+        response: responses({ 200: referralSummarySchema }),
+      },
+    },
+    async (request) => referralService.getSummary(db, requirePinVerifiedSession(request).userId, request.query.limit),
+  );
+
+  app.get(
+    '/api/referrals/people',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['referrals'],
+        summary: 'People who joined with my code (level 1) or with the code of someone I referred (level 2), newest first',
+        querystring: referralPageQuerySchema,
+        response: responses({ 200: referredPeoplePageSchema }),
+      },
+    },
+    async (request) => referralService.listReferredPeople(db, requirePinVerifiedSession(request).userId, request.query),
+  );
+
+  app.get(
+    '/api/referrals/earnings',
+    {
+      ...pinVerified,
+      schema: {
+        tags: ['referrals'],
+        summary: 'Referral rewards paid to me, newest first',
+        querystring: referralPageQuerySchema,
+        response: responses({ 200: referralEarningsPageSchema }),
+      },
+    },
+    async (request) => referralService.listEarnings(db, requirePinVerifiedSession(request).userId, request.query),
+  );
+}

@@ -1,0 +1,196 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
+import { findLiveSessionAudiences } from '../../src/server/features/events/repository.ts';
+import { LISTENER_APPLICATION_NAME } from '../../src/server/features/events/listener.ts';
+import { EVENTS_CHANNEL } from '../../src/server/features/events/publish.ts';
+import { validSettingsBody } from '../fixtures/admin.ts';
+import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
+import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { configureDepositAddresses, decide, expectStatus, signUpAdmin, submitDeposit } from '../fixtures/wallet.ts';
+
+/*
+ * Two app instances on one database stand for two server processes: each has
+ * its own LISTEN connection, and changes made through one must reach the
+ * streams of the other.
+ */
+let first: TestApp;
+let second: TestApp;
+let secondUrl: string;
+let admin: SignedUpUser;
+let alice: SignedUpUser;
+let bob: SignedUpUser;
+const openStreams: EventStreamClient[] = [];
+
+async function stream(cookie?: string): Promise<EventStreamClient> {
+  const client = await openEventStream(secondUrl, { cookie });
+  openStreams.push(client);
+  return client;
+}
+
+function changeRates(normalRate: string) {
+  return call(first.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ normalRate }) });
+}
+
+beforeAll(async () => {
+  first = await createTestApp();
+  second = await createTestApp({ database: first.database });
+  secondUrl = await listenOnFreePort(second.app);
+  await configureDepositAddresses(first);
+  admin = await signUpAdmin(first);
+  alice = await signUpVerifiedUser(first.app, { fullName: 'Alice Stream' });
+  bob = await signUpVerifiedUser(first.app, { fullName: 'Bob Stream' });
+});
+
+afterAll(async () => {
+  for (const client of openStreams) client.close();
+  await second.close();
+  await first.close();
+});
+
+describe('GET /api/events over real HTTP', () => {
+  it('opens a public stream with SSE headers, a retry interval and a ready event', async () => {
+    const client = await stream();
+    expect(client.statusCode).toBe(200);
+    expect(client.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.headers['cache-control']).toBe('no-store');
+    expect(client.headers['content-security-policy']).toContain("connect-src 'self'");
+    expect(client.headers['content-length']).toBeUndefined();
+    const ready = await client.next('ready');
+    expect(JSON.parse(ready.data)).toEqual({ audience: 'public' });
+    expect(client.rawLines[0]).toBe(`retry: ${EVENT_STREAM_LIMITS.retryMilliseconds}`);
+  });
+
+  it('delivers a settings change made through instance 1 to a subscriber of instance 2', async () => {
+    const visitor = await stream();
+    const customer = await stream(alice.cookie);
+    await visitor.next('ready');
+    expect(JSON.parse((await customer.next('ready')).data)).toEqual({ audience: 'customer' });
+
+    expectStatus(await changeRates('84.10'), 200);
+    await visitor.next('settings.updated');
+    await customer.next('settings.updated');
+    const rates = (await call(second.app, { url: '/api/rates' })).json();
+    expect(rates.normalRate).toBe('84.10');
+  });
+
+  it("sends a user their own wallet events and never another user's", async () => {
+    const aliceStream = await stream(alice.cookie);
+    const bobStream = await stream(bob.cookie);
+    const visitor = await stream();
+    const adminStream = await stream(admin.cookie);
+    await Promise.all([aliceStream.next('ready'), bobStream.next('ready'), visitor.next('ready')]);
+    expect(JSON.parse((await adminStream.next('ready')).data)).toEqual({ audience: 'admin' });
+
+    const depositId = await submitDeposit(first, alice, '25');
+    expect(JSON.parse((await aliceStream.next('wallet.updated')).data)).toEqual({ reason: 'deposit.submitted' });
+    await adminStream.next('admin.queue.updated');
+    expectStatus(await decide(first, admin, 'deposits', depositId, 'approve'), 200);
+    expect(JSON.parse((await aliceStream.next('wallet.updated')).data)).toEqual({ reason: 'deposit.approved' });
+    await adminStream.next('admin.queue.updated');
+
+    // Notifications arrive in commit order: once this later change has reached every
+    // stream, any wallet event meant for them would have arrived before it.
+    expectStatus(await changeRates('84.20'), 200);
+    await Promise.all([bobStream.next('settings.updated'), visitor.next('settings.updated'), adminStream.next('settings.updated')]);
+    for (const other of [bobStream, visitor, adminStream]) {
+      expect(other.events.filter((received) => received.event === 'wallet.updated')).toEqual([]);
+    }
+    for (const customer of [aliceStream, bobStream, visitor]) {
+      expect(customer.events.filter((received) => received.event === 'admin.queue.updated')).toEqual([]);
+    }
+  });
+
+  it('ignores malformed notifications on the channel', async () => {
+    const client = await stream();
+    await client.next('ready');
+    await first.database.handle.db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, 'not json')`);
+    await first.database.handle.db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ type: 'wallet.updated', userId: 'nope', reason: 'x' })})`);
+    expectStatus(await changeRates('84.30'), 200);
+    await client.next('settings.updated');
+    expect(client.events.map((received) => received.event)).toEqual(['ready', 'settings.updated']);
+  });
+
+  it('reconnects after the LISTEN connection is killed and tells open streams to resync', async () => {
+    const client = await stream(alice.cookie);
+    await client.next('ready');
+    const killed = await first.database.handle.db.execute<{ killed: boolean }>(
+      sql`select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
+    );
+    expect(killed.rows.length).toBeGreaterThanOrEqual(1);
+    await client.next('resync', 10_000);
+    expectStatus(await changeRates('84.40'), 200);
+    await client.next('settings.updated');
+  });
+
+  it('limits the streams one address may hold open', async () => {
+    const third = await createTestApp({ database: first.database });
+    const thirdUrl = await listenOnFreePort(third.app);
+    const clients: EventStreamClient[] = [];
+    try {
+      for (let index = 0; index < EVENT_STREAM_LIMITS.maxStreamsPerAddress; index += 1) {
+        const client = await openEventStream(thirdUrl);
+        clients.push(client);
+        expect(client.statusCode).toBe(200);
+      }
+      const refused = await openEventStream(thirdUrl);
+      clients.push(refused);
+      expect(refused.statusCode).toBe(429);
+
+      // A closed stream frees its place.
+      clients[0]?.close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const again = await openEventStream(thirdUrl);
+      clients.push(again);
+      expect(again.statusCode).toBe(200);
+    } finally {
+      for (const client of clients) client.close();
+      await third.close();
+    }
+  });
+
+  it('ends open streams when the app closes, without waiting for them', async () => {
+    const fourth = await createTestApp({ database: first.database });
+    const fourthUrl = await listenOnFreePort(fourth.app);
+    const client = await openEventStream(fourthUrl);
+    await client.next('ready');
+    const started = Date.now();
+    await fourth.close();
+    await client.ended;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const listeners = await first.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
+    );
+    // Only the second instance's listener remains (the killed one was replaced).
+    expect(listeners.rows[0]?.count).toBe(1);
+  });
+});
+
+describe('session re-check of signed-in streams', () => {
+  it('drops signed-out sessions and follows role changes', async () => {
+    const carol = await signUpVerifiedUser(first.app, { fullName: 'Carol Stream' });
+    const sessionIds = async (user: SignedUpUser) => {
+      const me = await call(first.app, { url: '/api/me', cookie: user.cookie });
+      expect(me.statusCode).toBe(200);
+      const result = await first.database.handle.db.execute<{ id: string }>(sql`select id from sessions where user_id = ${user.id}`);
+      return result.rows.map((row) => row.id);
+    };
+    const [carolSession] = await sessionIds(carol);
+    const [adminSession] = await sessionIds(admin);
+    if (!carolSession || !adminSession) throw new Error('sessions missing');
+    const limits = first.context.sessionSettings;
+
+    let live = await findLiveSessionAudiences(first.database.handle.db, [carolSession, adminSession], limits);
+    expect(live.get(carolSession)).toEqual({ canSeeAdminQueue: false });
+    expect(live.get(adminSession)).toEqual({ canSeeAdminQueue: true });
+
+    await first.database.handle.db.execute(sql`update profiles set vip_level = 'vip' where user_id = ${carol.id}`);
+    live = await findLiveSessionAudiences(first.database.handle.db, [carolSession], limits);
+    expect(live.get(carolSession)).toEqual({ canSeeAdminQueue: true });
+
+    expectStatus(await call(first.app, { method: 'POST', url: '/api/auth/logout', cookie: carol.cookie, body: {} }), 200);
+    live = await findLiveSessionAudiences(first.database.handle.db, [carolSession, adminSession], limits);
+    expect(live.has(carolSession)).toBe(false);
+    expect(live.has(adminSession)).toBe(true);
+  });
+});
