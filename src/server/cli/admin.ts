@@ -43,4 +43,5 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// An explicit exit: the embedded database's exit hook would otherwise reset the exit code.
+process.exit(await main());
