@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,6 +21,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: more parallel files only queue up for argon2 and PostgreSQL.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -101,7 +101,7 @@ export async function startEmbeddedDatabase(options: {
   const lockFile = path.join(dataDirectory, 'postgres.lock');
   const existing = readLock(lockFile);
 
-  if (existing && processIsAlive(existing.pid) && existing.pid !== process.pid) {
+  if (existing && processIsAlive(existing.pid)) {
     if (purpose === 'server' && existing.purpose === 'server') {
       throw new DataDirectoryInUseError(
         `Another server (process ${existing.pid}) is already running on the data directory ${dataDirectory}. Stop it first, or set DATA_DIR to another folder.`,

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError, loadConfig } from '../../src/server/env.ts';
+
+function problemsOf(environment: Record<string, string>): string[] {
+  try {
+    loadConfig(environment);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+}
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', appOrigin: 'http://localhost:3000', databaseUrl: undefined, smtpUrl: undefined });
+    expect(config.dataDirectory.endsWith('/data')).toBe(true);
+  });
+
+  it('derives the origin from the port and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).appOrigin).toBe('http://localhost:8080');
+    expect(loadConfig({ APP_ORIGIN: 'https://wallet.example.com/' }).appOrigin).toBe('https://wallet.example.com');
+  });
+
+  it('reports every bad variable on its own line, naming it', () => {
+    const problems = problemsOf({ PORT: 'abc', DATABASE_URL: 'mysql://x', APP_ORIGIN: 'https://a.example/path', SMTP_URL: 'http://mail', ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'short' });
+    expect(problems).toEqual([
+      'Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")',
+      'Invalid configuration: DATABASE_URL must be a postgres:// URL',
+      'Invalid configuration: APP_ORIGIN must be an origin only (scheme, host and port, no path) (got "https://a.example/path")',
+      'Invalid configuration: SMTP_URL must be an smtp:// or smtps:// URL',
+      'Invalid configuration: ADMIN_EMAIL must be an e-mail address (got "nope")',
+      'Invalid configuration: ADMIN_PASSWORD must be 8 to 128 characters long',
+    ]);
+  });
+
+  it('never echoes secrets in its messages', () => {
+    const problems = problemsOf({ ADMIN_PASSWORD: 'short', DATABASE_URL: 'mysql://user:topsecret@host/db' });
+    expect(problems.join('\n')).not.toContain('topsecret');
+    expect(problems.join('\n')).not.toContain('short"');
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(problemsOf({ ADMIN_EMAIL: 'admin@example.com' })).toEqual(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
+  });
+});
