@@ -22,6 +22,8 @@ export interface BuildAppOptions {
   /** Folder of the built web app; when absent, only the API is served. */
   webDirectory?: string | undefined;
   logger?: boolean;
+  /** Where the structured log goes (standard output by default); tests read it back. */
+  logDestination?: NodeJS.WritableStream;
 }
 
 export function defaultWebDirectory(): string {
@@ -40,6 +42,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         ? false
         : {
             level: context.config.logLevel,
+            ...(options.logDestination ? { stream: options.logDestination } : {}),
             redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
             serializers: {
               req: (request) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),

@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findResetLink, startTestMailServer, type TestMailServer } from '../fixtures/mail-server.ts';
+import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+
+const webDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-web-'));
+fs.mkdirSync(path.join(webDirectory, 'assets'));
+fs.writeFileSync(path.join(webDirectory, 'index.html'), '<!doctype html><title>app shell</title>');
+fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js'), 'console.log(1)');
+
+let logText = '';
+const logStream = new PassThrough();
+logStream.on('data', (chunk: Buffer) => {
+  logText += chunk.toString('utf8');
+});
+
+let mail: TestMailServer;
+let harness: TestApp;
+beforeAll(async () => {
+  mail = await startTestMailServer();
+  harness = await createTestApp({ webDirectory, logDestination: logStream, smtpUrl: mail.smtpUrl });
+});
+afterAll(async () => {
+  await harness.close();
+  await mail.close();
+  fs.rmSync(webDirectory, { recursive: true, force: true });
+});
+
+describe('serving the web app', () => {
+  it('answers client-side routes with index.html', async () => {
+    for (const url of ['/', '/dashboard', '/admin/users/123/transactions', '/no-such-page']) {
+      const response = await harness.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toContain('app shell');
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+
+  it('serves hashed assets with a long cache life', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers unknown API paths with a JSON 404, never the app shell', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/api/no-such-endpoint' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+  });
+});
+
+describe('the log', () => {
+  it('never contains a password, PIN, session token or reset token', async () => {
+    const password = 'log-audit-password-91';
+    const pin = '8642';
+    const user = await signUpUser(harness.app, { password, pin });
+    await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin }, cookie: user.cookie });
+    await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password } });
+    await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: `${password}-wrong` } });
+    await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
+    let link: string | undefined;
+    for (let attempt = 0; attempt < 50 && !link; attempt += 1) {
+      link = mail.messages.map((message) => findResetLink(message.decoded)).find(Boolean);
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const token = decodeURIComponent(new URL(link as string).searchParams.get('token') ?? '');
+    await harness.app.inject({ method: 'GET', url: `/reset-password?token=${token}` });
+    await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'another-password-7' } });
+
+    expect(logText).toContain('/reset-password?token=[redacted]');
+    const sessionToken = user.cookie.replace('session=', '');
+    for (const secret of [password, 'another-password-7', token, sessionToken]) expect(logText).not.toContain(secret);
+    expect(logText).not.toMatch(new RegExp(`"pin":\\s*"${pin}"`));
+  });
+});
