@@ -1,0 +1,237 @@
+import { expect, test, type Page } from '@playwright/test';
+import { BANK_ACCOUNT_MESSAGES } from '../../src/shared/contracts/bank-accounts.ts';
+import { DEPOSIT_MESSAGES } from '../../src/shared/contracts/deposits.ts';
+import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
+import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '../../src/shared/money.ts';
+import { AdminApi, E2E_TRC20_ADDRESS, signUpThroughApi, uniqueTrc20Hash } from './support/admin-api.ts';
+import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+
+let admin: AdminApi;
+let normalRatePaise: bigint;
+
+test.beforeAll(async () => {
+  admin = await AdminApi.open();
+  await admin.ensureTrc20DepositAddress();
+  // Other tests may change the rates; the expected INR amounts follow whatever is stored.
+  const rates = ratesResponseSchema.parse(await (await admin.context.get('/api/rates')).json());
+  normalRatePaise = inrPaiseFromWire(rates.normalRate);
+});
+
+test.afterAll(async () => {
+  await admin.dispose();
+});
+
+const inrAtNormalRate = (wholeUsdt: bigint) => formatInrForDisplay(inrPaiseForUsdt(wholeUsdt * MICROS_PER_USDT, normalRatePaise));
+
+/** The header's Refresh button refetches what the page shows (there are no live updates yet). */
+async function refreshFromHeader(page: Page) {
+  await page.getByRole('banner').getByRole('button', { name: 'Refresh', exact: true }).click();
+}
+
+async function addBankAccount(page: Page, account: { holder: string; number: string; bank: string; ifsc: string; upi?: string }) {
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Bank Account' });
+  await dialog.getByLabel('Account Holder Name').fill(account.holder);
+  await dialog.getByLabel('Account Number').fill(account.number);
+  await dialog.getByLabel('Bank Name').fill(account.bank);
+  await dialog.getByLabel('IFSC Code').fill(account.ifsc);
+  if (account.upi) await dialog.getByLabel('UPI ID (optional)').fill(account.upi);
+  await dialog.getByRole('button', { name: 'Add Account' }).click();
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
+  await expect(dialog).toBeHidden();
+}
+
+test('deposit approved, withdrawal with PIN rejected and refunded, transfer held and returned', async ({ page }) => {
+  const customer = newCustomer({ name: 'Ravi Kumar' });
+  await signUpThroughForm(page, customer);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+
+  // Bank account
+  await page.goto('/bank-accounts');
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
+  await addBankAccount(page, { holder: 'Ravi Kumar', number: '1234 5678 9012', bank: 'State Bank of India', ifsc: 'sbin0001234', upi: 'ravi@oksbi' });
+  const accountList = page.getByRole('list', { name: 'Bank accounts' });
+  await expect(accountList.getByText('State Bank of India')).toBeVisible();
+  await expect(accountList.getByText('•••• 9012')).toBeVisible();
+  await expect(accountList.getByText('123456789012')).toHaveCount(0);
+
+  // Deposit
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Deposit USDT' }).click();
+  await expect(page).toHaveURL(/\/wallet\/deposit$/);
+  await expect(page.getByLabel('Network')).toHaveValue('TRC20');
+  await expect(page.getByLabel('TRC20 Deposit Address')).toHaveValue(E2E_TRC20_ADDRESS);
+  await page.getByRole('button', { name: 'Copy address' }).click();
+  await expect(page.getByText('Address copied to clipboard')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(E2E_TRC20_ADDRESS);
+  await page.getByRole('tab', { name: 'QR Code' }).click();
+  await expect(page.getByRole('img', { name: 'QR code of the TRC20 deposit address' })).toBeVisible();
+
+  await page.getByLabel('Amount (USDT)').fill('100');
+  await page.getByLabel('Transaction Hash').fill('not-a-hash');
+  await page.getByRole('button', { name: 'Submit Deposit' }).click();
+  await expect(page.getByText(DEPOSIT_MESSAGES.trc20HashShape)).toBeVisible();
+
+  const hash = uniqueTrc20Hash();
+  await page.getByLabel('Transaction Hash').fill(hash);
+  await page.getByRole('button', { name: 'Submit Deposit' }).click();
+  await expect(page.getByRole('heading', { name: 'Deposit Request Submitted' })).toBeVisible();
+  await expect(page.getByText('Pending Approval (50%)')).toBeVisible();
+  await expect(page.getByText(hash)).toBeVisible();
+  await expect(page.getByText(inrAtNormalRate(100n))).toBeVisible();
+  await expect(page.getByText('Deposit request submitted successfully')).toBeVisible();
+
+  // Admin approves through the API; the customer refreshes.
+  const deposit = await admin.findPendingDeposit(hash);
+  expect(deposit.user.email).toBe(customer.email);
+  expect(deposit.amount).toBe('100.000000');
+  await admin.approveDeposit(deposit.id);
+  await refreshFromHeader(page);
+  await expect(page.getByTestId('balance-chip')).toHaveText('100.00 USDT');
+
+  await page.getByRole('link', { name: 'Back to Wallet' }).click();
+  await expect(page).toHaveURL(/\/wallet$/);
+  await expect(page.getByTestId('wallet-balance')).toHaveText('100.00 USDT');
+  await expect(page.getByTestId('wallet-inr-estimate')).toHaveText(`≈ ${inrAtNormalRate(100n)}`);
+  await expect(page.getByText('No pending withdrawals')).toBeVisible();
+
+  // Withdraw 60 USDT with the PIN (a wrong one first).
+  await page.getByRole('link', { name: 'Withdraw', exact: true }).click();
+  await expect(page).toHaveURL(/\/wallet\/withdraw$/);
+  await expect(page.getByTestId('available-balance')).toHaveText('100.00 USDT');
+  await page.getByRole('button', { name: 'Max' }).click();
+  await expect(page.getByLabel('Amount (USDT)')).toHaveValue('100.00');
+  await page.getByLabel('Amount (USDT)').fill('60');
+  await expect(page.getByTestId('inr-preview')).toHaveText(inrAtNormalRate(60n));
+  await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Ravi Kumar)' });
+  await page.getByRole('button', { name: 'Request Withdrawal' }).click();
+
+  const pinDialog = page.getByRole('dialog', { name: 'Enter Transaction PIN' });
+  await pinDialog.getByLabel('Transaction PIN').fill('0000');
+  await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
+  await expect(pinDialog.getByText('Incorrect PIN. Please try again.')).toBeVisible();
+  await expect(pinDialog.getByLabel('Transaction PIN')).toHaveValue('');
+  await pinDialog.getByLabel('Transaction PIN').fill(customer.pin);
+  await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Withdrawal Request Submitted' })).toBeVisible();
+  await expect(page.getByText('Withdrawal request submitted successfully')).toBeVisible();
+  await expect(page.getByTestId('balance-chip')).toHaveText('40.00 USDT');
+
+  await page.getByRole('link', { name: 'Back to Wallet' }).click();
+  await expect(page.getByTestId('wallet-balance')).toHaveText('40.00 USDT');
+  const pendingList = page.getByRole('list', { name: 'Pending withdrawals' });
+  await expect(pendingList.getByText(inrAtNormalRate(60n))).toBeVisible();
+  await expect(pendingList.getByText('Pending', { exact: true })).toBeVisible();
+
+  await page.goto('/profile');
+  await expect(page.getByTestId('pending-withdrawal')).toHaveText('$60.00');
+  await expect(page.getByTestId('pending-deposit')).toHaveText('$0.00');
+
+  // Admin rejects: the 60 USDT held come back.
+  const withdrawal = await admin.findPendingWithdrawal(customer.email);
+  expect(withdrawal.amountUsdt).toBe('60.000000');
+  await admin.rejectWithdrawal(withdrawal.id, 'Bank details could not be verified');
+
+  await page.goto('/wallet');
+  await page.getByRole('button', { name: 'Refresh pending withdrawals' }).click();
+  await expect(page.getByText('No pending withdrawals')).toBeVisible();
+  await refreshFromHeader(page);
+  await expect(page.getByTestId('balance-chip')).toHaveText('100.00 USDT');
+  await expect(page.getByTestId('wallet-balance')).toHaveText('100.00 USDT');
+
+  // History: newest first, the rejection reason on demand, the Deposits tab.
+  await page.getByRole('link', { name: 'Transaction History' }).click();
+  await expect(page).toHaveURL(/\/wallet\/history$/);
+  const rows = page.getByRole('tabpanel').getByRole('row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText('Withdrawal');
+  await expect(rows.nth(1)).toContainText('Rejected');
+  await expect(rows.nth(2)).toContainText('Deposit');
+  await expect(rows.nth(2)).toContainText('100.00');
+  await expect(rows.nth(2)).toContainText('Approved');
+  await rows.nth(1).getByRole('button', { name: 'Why?' }).click();
+  await expect(rows.nth(1)).toContainText('Bank details could not be verified');
+  await page.getByRole('tab', { name: 'Deposits' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('TRC20');
+
+  // Transfer to another customer: held at once, returned when the admin rejects it.
+  const recipient = newCustomer({ name: 'Asha Rao' });
+  await signUpThroughApi(recipient);
+  await page.goto('/wallet');
+  await page.getByRole('button', { name: 'Transfer USDT' }).click();
+  const transferDialog = page.getByRole('dialog', { name: 'Transfer USDT' });
+  await transferDialog.getByLabel('Recipient Email').fill(recipient.email);
+  await transferDialog.getByLabel('Amount (USDT)').fill('25');
+  await transferDialog.getByLabel('Transaction PIN').fill(customer.pin);
+  await transferDialog.getByRole('button', { name: 'Send Transfer' }).click();
+  await expect(page.getByText('Transfer request submitted successfully')).toBeVisible();
+  await expect(transferDialog).toBeHidden();
+  await expect(page.getByTestId('balance-chip')).toHaveText('75.00 USDT');
+
+  const transfer = await admin.findPendingTransfer(customer.email);
+  expect(transfer.recipient.email).toBe(recipient.email);
+  await admin.rejectTransfer(transfer.id);
+  await refreshFromHeader(page);
+  await expect(page.getByTestId('balance-chip')).toHaveText('100.00 USDT');
+});
+
+test('bank account form shows the spec messages; edit is pre-filled; delete asks for confirmation', async ({ page }) => {
+  await signUpThroughForm(page, newCustomer());
+  await page.goto('/bank-accounts');
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  const addDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
+  await addDialog.getByLabel('Account Holder Name').fill('A');
+  await addDialog.getByLabel('Account Number').fill('1234');
+  await addDialog.getByLabel('Bank Name').fill('B');
+  await addDialog.getByLabel('IFSC Code').fill('SBIN001');
+  await addDialog.getByLabel('UPI ID (optional)').fill('not-a-upi');
+  await addDialog.getByRole('button', { name: 'Add Account' }).click();
+  await expect(addDialog.getByText('Account holder name must be at least 2 characters.')).toBeVisible();
+  await expect(addDialog.getByText('Account number must be at least 9 characters.')).toBeVisible();
+  await expect(addDialog.getByText('Bank name must be at least 2 characters.')).toBeVisible();
+  await expect(addDialog.getByText('IFSC code must be 11 characters.')).toBeVisible();
+  await expect(addDialog.getByText(BANK_ACCOUNT_MESSAGES.upiShape)).toBeVisible();
+
+  await addDialog.getByLabel('IFSC Code').fill('SBIN1001234');
+  await addDialog.getByRole('button', { name: 'Add Account' }).click();
+  await expect(addDialog.getByText(BANK_ACCOUNT_MESSAGES.ifscShape)).toBeVisible();
+
+  await addDialog.getByLabel('Account Holder Name').fill('Meera Iyer');
+  await addDialog.getByLabel('Account Number').fill('987654321');
+  await addDialog.getByLabel('Bank Name').fill('HDFC Bank');
+  await addDialog.getByLabel('IFSC Code').fill('HDFC0001234');
+  await addDialog.getByLabel('UPI ID (optional)').fill('');
+  await addDialog.getByRole('button', { name: 'Add Account' }).click();
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
+  await expect(page.getByText('•••• 4321')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit HDFC Bank ending in 4321' }).click();
+  const editDialog = page.getByRole('dialog', { name: 'Edit Bank Account' });
+  await expect(editDialog.getByLabel('Account Holder Name')).toHaveValue('Meera Iyer');
+  await expect(editDialog.getByLabel('Bank Name')).toHaveValue('HDFC Bank');
+  await expect(editDialog.getByLabel('IFSC Code')).toHaveValue('HDFC0001234');
+  await editDialog.getByLabel('Bank Name').fill('HDFC Bank Ltd');
+  await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.updated)).toBeVisible();
+  await expect(page.getByText('HDFC Bank Ltd')).toBeVisible();
+  await expect(page.getByText('•••• 4321')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete HDFC Bank Ltd ending in 4321' }).click();
+  const confirmation = page.getByRole('alertdialog');
+  await expect(confirmation.getByText(BANK_ACCOUNT_MESSAGES.deleteConfirmation, { exact: true })).toBeVisible();
+  expect(BANK_ACCOUNT_MESSAGES.deleteConfirmation).toBe(
+    'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
+  );
+  await confirmation.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmation).toBeHidden();
+  await expect(page.getByText('HDFC Bank Ltd')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete HDFC Bank Ltd ending in 4321' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.deleted)).toBeVisible();
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
+});
