@@ -1,15 +1,258 @@
+import { RefreshCw, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import type { AuditLogEntry } from '../../../shared/contracts/admin.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Select } from '../../components/ui/select.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useAuditLog } from './api.ts';
+import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
+import { fullDateTimeText } from './format.ts';
+
+/** The actions the server records (src/server/features/*: recordAudit). */
+const ACTION_LABELS: Record<string, string> = {
+  'deposit.approve': 'Deposit approved',
+  'deposit.reject': 'Deposit rejected',
+  'withdrawal.approve': 'Withdrawal approved',
+  'withdrawal.reject': 'Withdrawal rejected',
+  'withdrawals.export': 'Pending withdrawals exported (CSV)',
+  'transfer.approve': 'Transfer approved',
+  'transfer.reject': 'Transfer rejected',
+  'settings.update': 'Settings changed',
+  'settings.file_upload': 'Settings file uploaded',
+  'user.update': 'User role or VIP level changed',
+  'user.sessions_revoke': 'User sessions ended',
+};
+
+const USER_ID_LENGTH = 36;
+const userIdSchema = z.uuid({ message: 'Enter a user ID (a UUID such as 0b6f…), or open the audit log from a user’s details page' });
+
+function actionLabel(action: string): string {
+  return ACTION_LABELS[action] ?? action;
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Before and after side by side, one line per field, changed fields marked. */
+function Changes({ before, after }: { before: unknown; after: unknown }) {
+  if (before === null && after === null) return null;
+  if (!isRecord(before ?? {}) || !isRecord(after ?? {})) {
+    return (
+      <dl className="grid gap-1 text-xs">
+        <dt className="font-semibold text-slate-500">Before</dt>
+        <dd className="break-all font-mono">{valueText(before)}</dd>
+        <dt className="font-semibold text-slate-500">After</dt>
+        <dd className="break-all font-mono">{valueText(after)}</dd>
+      </dl>
+    );
+  }
+  const beforeFields = (before ?? {}) as Record<string, unknown>;
+  const afterFields = (after ?? {}) as Record<string, unknown>;
+  const names = [...new Set([...Object.keys(beforeFields), ...Object.keys(afterFields)])];
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[28rem] text-left text-xs">
+        <caption className="sr-only">Before and after</caption>
+        <thead className="text-slate-500">
+          <tr>
+            <th scope="col" className="py-1 pr-2 font-semibold">
+              Field
+            </th>
+            <th scope="col" className="py-1 pr-2 font-semibold">
+              Before
+            </th>
+            <th scope="col" className="py-1 font-semibold">
+              After
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {names.map((name) => {
+            const oldText = name in beforeFields ? valueText(beforeFields[name]) : '—';
+            const newText = name in afterFields ? valueText(afterFields[name]) : '—';
+            const changed = oldText !== newText;
+            return (
+              <tr key={name} className={changed ? 'bg-amber-50' : undefined}>
+                <th scope="row" className="py-1 pr-2 align-top font-medium text-slate-700">
+                  {name}
+                  {changed && <span className="sr-only"> (changed)</span>}
+                </th>
+                <td className="break-all py-1 pr-2 align-top font-mono text-slate-600">{oldText}</td>
+                <td className="break-all py-1 align-top font-mono text-slate-900">{newText}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Entry({ entry, onFilterUser }: { entry: AuditLogEntry; onFilterUser: (userId: string) => void }) {
+  return (
+    <Card className="flex flex-col gap-3 p-4">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <Badge tone="brand">{actionLabel(entry.action)}</Badge>
+        <time dateTime={entry.createdAt} className="text-xs text-slate-500">
+          {fullDateTimeText(entry.createdAt)}
+        </time>
+      </div>
+      <dl className="grid gap-x-3 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
+        <dt className="text-slate-500">Who</dt>
+        <dd className="break-all">{entry.actor ? `${entry.actor.name} (${entry.actor.email})` : 'Unknown'}</dd>
+        <dt className="text-slate-500">What</dt>
+        <dd className="break-all">
+          {entry.targetType}
+          {entry.targetId && <span className="ml-1 font-mono text-xs text-slate-500">{entry.targetId}</span>}
+        </dd>
+        {entry.targetUser && (
+          <>
+            <dt className="text-slate-500">User</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              <Link className="break-all text-brand-700 hover:underline" to={`/admin/users/${entry.targetUser.id}`}>
+                {entry.targetUser.name} ({entry.targetUser.email})
+              </Link>
+              <Button variant="link" size="sm" className="h-auto px-0" onClick={() => entry.targetUser && onFilterUser(entry.targetUser.id)}>
+                Only this user
+              </Button>
+            </dd>
+          </>
+        )}
+        {entry.ipAddress && (
+          <>
+            <dt className="text-slate-500">IP address</dt>
+            <dd className="font-mono text-xs">{entry.ipAddress}</dd>
+          </>
+        )}
+      </dl>
+      <Changes before={entry.before} after={entry.after} />
+    </Card>
+  );
+}
 
 export default function AuditLogPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const action = searchParams.get('action') ?? '';
+  const targetUserId = searchParams.get('targetUserId') ?? '';
+  const [userIdText, setUserIdText] = useState(targetUserId);
+  const [userIdError, setUserIdError] = useState<string | undefined>();
+  const log = useAuditLog({ action, targetUserId });
+  const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
+  const filteredUser = targetUserId ? entries.find((entry) => entry.targetUser?.id === targetUserId)?.targetUser : undefined;
+
+  const setFilter = (name: 'action' | 'targetUserId', value: string) => {
+    const next = new URLSearchParams(searchParams);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setSearchParams(next, { replace: true });
+  };
+
+  const filterUser = (userId: string) => {
+    setUserIdText(userId);
+    setUserIdError(undefined);
+    setFilter('targetUserId', userId);
+  };
+
   return (
     <AppPage title="Audit Log" backTo="/admin">
-      <Card>
-        <CardHeader>
-          <CardTitle>Audit Log</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
+      <Card className="flex flex-col gap-4 p-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Action">
+            <Select value={action} onChange={(event) => setFilter('action', event.target.value)}>
+              <option value="">All actions</option>
+              {Object.entries(ACTION_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </FormField>
+          <form
+            className="flex items-end gap-2"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const text = userIdText.trim();
+              if (text === '') {
+                filterUser('');
+                return;
+              }
+              const parsed = userIdSchema.safeParse(text);
+              if (!parsed.success) {
+                setUserIdError(parsed.error.issues[0]?.message);
+                return;
+              }
+              filterUser(parsed.data);
+            }}
+          >
+            <div className="flex-1">
+              <FormField label="Target user ID" error={userIdError}>
+                <Input
+                  className="font-mono text-sm"
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={USER_ID_LENGTH}
+                  value={userIdText}
+                  onChange={(event) => setUserIdText(event.target.value)}
+                  placeholder="Any user"
+                />
+              </FormField>
+            </div>
+            <Button type="submit" variant="outline" className={userIdError ? 'mb-7' : undefined}>
+              Apply
+            </Button>
+          </form>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <div className="flex flex-wrap gap-2">
+            {targetUserId && (
+              <Button variant="secondary" size="sm" onClick={() => filterUser('')}>
+                <X />
+                {filteredUser ? `User: ${filteredUser.name}` : 'User filter'} (clear)
+              </Button>
+            )}
+            {action && (
+              <Button variant="secondary" size="sm" onClick={() => setFilter('action', '')}>
+                <X />
+                {actionLabel(action)} (clear)
+              </Button>
+            )}
+          </div>
+          <Button variant="outline" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching} aria-busy={log.isFetching}>
+            <RefreshCw className={log.isFetching ? 'animate-spin' : undefined} />
+            Refresh
+          </Button>
+        </div>
       </Card>
+
+      {log.isPending && <LoadingState text="Loading audit log..." />}
+      {log.isError && <ErrorState title="Failed to load the audit log" message={errorMessage(log.error, 'Please try again.')} onRetry={() => void log.refetch()} />}
+      {log.isSuccess && entries.length === 0 && <EmptyState title="No audit log entries found">{action || targetUserId ? 'Try clearing the filters.' : undefined}</EmptyState>}
+      {entries.length > 0 && (
+        <>
+          <ol className="flex flex-col gap-3" aria-label="Audit log, newest first">
+            {entries.map((entry) => (
+              <li key={entry.id}>
+                <Entry entry={entry} onFilterUser={filterUser} />
+              </li>
+            ))}
+          </ol>
+          <LoadMore hasMore={log.hasNextPage} loading={log.isFetchingNextPage} onLoadMore={() => void log.fetchNextPage()} />
+        </>
+      )}
     </AppPage>
   );
 }

@@ -1,15 +1,238 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { Lock } from 'lucide-react';
+import { useState } from 'react';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import { toast } from 'sonner';
+import {
+  QR_IMAGE_CONTENT_TYPES,
+  SETTINGS_LIMITS,
+  SETTINGS_UPDATE_FAILED_MESSAGE,
+  SETTINGS_UPDATED_MESSAGE,
+  updateSettingsRequestSchema,
+  type AdminSettings,
+  type DepositNetwork,
+  type UpdateSettingsInput,
+  type UpdateSettingsRequest,
+} from '../../../shared/contracts/settings.ts';
+import { EXAMPLE_PHONE } from '../../../shared/limits.ts';
+import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { adminKeys, saveAdminSettings, useAdminSettings } from './api.ts';
+import { FileUpload, type UploadRules } from './components/file-upload.tsx';
+import { ErrorState, LoadingState } from './components/list-states.tsx';
+import { fullDateTimeText } from './format.ts';
+
+type FieldName = keyof UpdateSettingsRequest;
+type TabName = 'rates' | 'addresses' | 'support' | 'app';
+
+const TAB_OF_FIELD: Record<FieldName, TabName> = {
+  normalRate: 'rates',
+  vipRate: 'rates',
+  trc20Address: 'addresses',
+  erc20Address: 'addresses',
+  whatsappSupportNumber: 'support',
+  websiteUrl: 'support',
+  minDeposit: 'support',
+};
+const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
+const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', app: 'App Download' };
+const TAB_ORDER: TabName[] = ['rates', 'addresses', 'support', 'app'];
+
+const MEGABYTE = 1024 * 1024;
+
+const QR_RULES: UploadRules = {
+  accept: QR_IMAGE_CONTENT_TYPES.join(','),
+  maxBytes: SETTINGS_LIMITS.qrImageMaxBytes,
+  tooLargeMessage: `The QR image must be at most ${SETTINGS_LIMITS.qrImageMaxBytes / MEGABYTE} MB`,
+  checkType: (file) => ((QR_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type) ? undefined : 'The QR image must be a PNG, JPEG or WebP image'),
+};
+
+const APK_RULES: UploadRules = {
+  accept: '.apk,application/vnd.android.package-archive',
+  maxBytes: SETTINGS_LIMITS.apkMaxBytes,
+  tooLargeMessage: `The app file must be at most ${SETTINGS_LIMITS.apkMaxBytes / MEGABYTE} MB`,
+  checkType: (file) => (file.name.toLowerCase().endsWith('.apk') ? undefined : 'The app file must be an Android APK (.apk)'),
+};
+
+function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
+  return {
+    normalRate: settings.normalRate,
+    vipRate: settings.vipRate,
+    trc20Address: settings.trc20Address,
+    erc20Address: settings.erc20Address,
+    whatsappSupportNumber: settings.whatsappSupportNumber,
+    websiteUrl: settings.websiteUrl,
+    // The wire form has 6 decimals ("10.000000"); the form shows "10".
+    minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
+  };
+}
+
+function isFieldName(name: string): name is FieldName {
+  return (FIELD_NAMES as string[]).includes(name);
+}
+
+function firstTabWithError(errors: FieldErrors<UpdateSettingsRequest>): TabName | undefined {
+  return TAB_ORDER.find((tab) => FIELD_NAMES.some((name) => TAB_OF_FIELD[name] === tab && errors[name]));
+}
+
+function SettingsForm({ settings }: { settings: AdminSettings }) {
+  const queryClient = useQueryClient();
+  const readOnly = !settings.canEdit;
+  const [tab, setTab] = useState<TabName>('rates');
+  const form = useForm<UpdateSettingsRequest, unknown, UpdateSettingsInput>({
+    resolver: zodResolver(updateSettingsRequestSchema),
+    defaultValues: formValuesOf(settings),
+  });
+  const { errors, isSubmitting } = form.formState;
+  const tabHasError = (name: TabName) => FIELD_NAMES.some((field) => TAB_OF_FIELD[field] === name && errors[field]);
+
+  const onInvalid = (invalid: FieldErrors<UpdateSettingsRequest>) => {
+    const errorTab = firstTabWithError(invalid);
+    if (errorTab) setTab(errorTab);
+    toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: 'Please correct the highlighted fields.' });
+  };
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const answer = await saveAdminSettings(values);
+      form.reset(formValuesOf(answer.settings));
+      queryClient.setQueryData(adminKeys.settings(), answer.settings);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+        queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates }),
+        queryClient.invalidateQueries({ queryKey: QUERY_KEYS.publicSettings }),
+      ]);
+      toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
+    } catch (error) {
+      const refusedFields = error instanceof ApiError ? Object.entries(error.fields).filter((entry): entry is [FieldName, string] => isFieldName(entry[0])) : [];
+      for (const [name, message] of refusedFields) form.setError(name, { type: 'server', message });
+      const errorTab = TAB_ORDER.find((name) => refusedFields.some(([field]) => TAB_OF_FIELD[field] === name));
+      if (errorTab) setTab(errorTab);
+      toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: errorMessage(error, 'Please try again.') });
+    }
+  }, onInvalid);
+
+  const disabled = readOnly || isSubmitting;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      {readOnly && (
+        <Alert variant="info" className="flex items-start gap-2">
+          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>Read-only: you can view the settings as a VIP member, but only admins can change settings.</span>
+        </Alert>
+      )}
+
+      <Tabs value={tab} onValueChange={(value) => setTab(value as TabName)}>
+        <TabsList className="h-auto flex-wrap">
+          {TAB_ORDER.map((name) => (
+            <TabsTrigger key={name} value={name}>
+              {TAB_LABELS[name]}
+              {tabHasError(name) && (
+                <>
+                  <span className="ml-1 inline-block size-2 rounded-full bg-red-500" aria-hidden />
+                  <span className="sr-only"> (has errors)</span>
+                </>
+              )}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+
+        {/* Every tab stays mounted, so a field's error survives switching tabs. */}
+        <TabsContent value="rates" forceMount className="data-[state=inactive]:hidden">
+          <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+            <legend className="sr-only">Exchange Rates</legend>
+            <FormField label="Normal Rate (INR per USDT)" error={errors.normalRate?.message} help="The rate for normal customers' withdrawals.">
+              <Input type="number" inputMode="decimal" step="0.01" min="0.01" {...form.register('normalRate')} />
+            </FormField>
+            <FormField label="VIP Rate (INR per USDT)" error={errors.vipRate?.message} help="VIP members and withdrawals of ₹1,00,000 or more get this rate.">
+              <Input type="number" inputMode="decimal" step="0.01" min="0.01" {...form.register('vipRate')} />
+            </FormField>
+          </fieldset>
+        </TabsContent>
+
+        <TabsContent value="addresses" forceMount className="data-[state=inactive]:hidden">
+          <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+            <fieldset disabled={disabled} className="flex flex-col gap-4">
+              <legend className="sr-only">Wallet Addresses</legend>
+              <FormField label="TRC20 Wallet Address" error={errors.trc20Address?.message} help="A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits.">
+                <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('trc20Address')} />
+              </FormField>
+              <FormField label="ERC20 Wallet Address" error={errors.erc20Address?.message} help="0x followed by 40 hexadecimal characters. Leave empty to pause ERC20 deposits.">
+                <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('erc20Address')} />
+              </FormField>
+            </fieldset>
+            {(['TRC20', 'ERC20'] as const satisfies readonly DepositNetwork[]).map((network) => (
+              <FileUpload
+                key={network}
+                label={`${network} QR code image`}
+                target={{ kind: 'qr', network }}
+                rules={QR_RULES}
+                current={network === 'TRC20' ? settings.files.trc20Qr : settings.files.erc20Qr}
+                kind="image"
+                readOnly={readOnly}
+              />
+            ))}
+          </div>
+        </TabsContent>
+
+        <TabsContent value="support" forceMount className="data-[state=inactive]:hidden">
+          <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+            <legend className="sr-only">Support</legend>
+            <FormField
+              label="WhatsApp Support Number"
+              error={errors.whatsappSupportNumber?.message}
+              help={`Start with + and the country code, for example ${EXAMPLE_PHONE}. The Support button opens a chat with this number.`}
+            >
+              <Input type="tel" autoComplete="off" maxLength={40} {...form.register('whatsappSupportNumber')} />
+            </FormField>
+            <FormField label="Website URL" error={errors.websiteUrl?.message} help="A full address, for example https://example.com">
+              <Input type="url" autoComplete="off" maxLength={SETTINGS_LIMITS.websiteUrlLength} {...form.register('websiteUrl')} />
+            </FormField>
+            <FormField label="Minimum Deposit (USDT)" error={errors.minDeposit?.message} help="Deposits below this amount are refused.">
+              <Input inputMode="decimal" autoComplete="off" maxLength={MAX_DECIMAL_STRING_LENGTH} {...form.register('minDeposit')} />
+            </FormField>
+          </fieldset>
+        </TabsContent>
+
+        <TabsContent value="app" forceMount className="data-[state=inactive]:hidden">
+          <div className="rounded-2xl border border-slate-200 bg-white p-5">
+            <FileUpload label="Android app (APK)" target={{ kind: 'apk' }} rules={APK_RULES} current={settings.files.apk} kind="apk" readOnly={readOnly} />
+          </div>
+        </TabsContent>
+      </Tabs>
+
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-xs text-slate-500">
+          Last saved {fullDateTimeText(settings.updatedAt)}
+          {settings.updatedBy ? ` by ${settings.updatedBy.name}` : ''}
+        </p>
+        <Button type="submit" disabled={disabled} aria-busy={isSubmitting} className="sm:min-w-48">
+          {isSubmitting ? 'Saving...' : 'Save All Settings'}
+        </Button>
+      </div>
+    </form>
+  );
+}
 
 export default function SettingsPage() {
+  const settings = useAdminSettings();
   return (
     <AppPage title="Admin Settings" backTo="/admin">
-      <Card>
-        <CardHeader>
-          <CardTitle>Admin Settings</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
+      {settings.isPending && <LoadingState text="Loading settings..." />}
+      {settings.isError && (
+        <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
+      )}
+      {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
+      {settings.data && <SettingsForm settings={settings.data} />}
     </AppPage>
   );
 }

@@ -1,15 +1,261 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { ClipboardList, LogOut, Receipt } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { toast } from 'sonner';
+import type { AdminUserDetail, UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
+import { roleSchema, vipLevelSchema, type Role, type VipLevel } from '../../../shared/contracts/common.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Select } from '../../components/ui/select.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { useMe } from '../auth/api.ts';
+import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdminUser } from './api.ts';
+import { ErrorState, LoadingState } from './components/list-states.tsx';
+import { UserNotFound } from './components/user-not-found.tsx';
+import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
 
-export default function UserDetailsPage() {
+function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <AppPage title="User Details" backTo="/admin/users">
+    <div className="flex flex-col gap-0.5 sm:flex-row sm:justify-between sm:gap-4">
+      <dt className="text-sm text-slate-500">{term}</dt>
+      <dd className="break-all text-sm font-medium text-slate-900 sm:text-right">{children}</dd>
+    </div>
+  );
+}
+
+function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }) {
+  const queryClient = useQueryClient();
+  const [role, setRole] = useState<Role>(user.role);
+  const [vipLevel, setVipLevel] = useState<VipLevel>(user.vipLevel);
+  const [confirming, setConfirming] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  const changes: UpdateAdminUserRequest = {
+    ...(role !== user.role ? { role } : {}),
+    ...(vipLevel !== user.vipLevel ? { vipLevel } : {}),
+  };
+  const hasChanges = changes.role !== undefined || changes.vipLevel !== undefined;
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const answer = await updateAdminUser(user.id, changes);
+      queryClient.setQueryData(adminKeys.user(user.id), answer.user);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      toast.success(answer.message);
+      setConfirming(false);
+    } catch (error) {
+      toast.error('Failed to update user', { description: errorMessage(error, 'Please try again.') });
+      setConfirming(false);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Role and VIP level</CardTitle>
+        <CardDescription>VIP levels get the VIP rate on withdrawals and may view the admin dashboard and settings (read only). Admins can change everything.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          className="flex flex-col gap-4"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (hasChanges) setConfirming(true);
+          }}
+        >
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField label="Role" {...(isSelf ? { help: 'You cannot remove your own admin role.' } : {})}>
+              <Select value={role} onChange={(event) => setRole(roleSchema.parse(event.target.value))} disabled={isSelf || saving}>
+                {roleSchema.options.map((option) => (
+                  <option key={option} value={option}>
+                    {ROLE_LABELS[option]}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+            <FormField label="VIP Level">
+              <Select value={vipLevel} onChange={(event) => setVipLevel(vipLevelSchema.parse(event.target.value))} disabled={saving}>
+                {vipLevelSchema.options.map((option) => (
+                  <option key={option} value={option}>
+                    {VIP_LEVEL_LABELS[option]}
+                  </option>
+                ))}
+              </Select>
+            </FormField>
+          </div>
+          <div className="flex justify-end">
+            <Button type="submit" disabled={!hasChanges || saving}>
+              Save changes
+            </Button>
+          </div>
+        </form>
+        <ConfirmDialog
+          open={confirming}
+          onOpenChange={(open) => !saving && setConfirming(open)}
+          title="Change this user's access?"
+          description={`${user.name} (${user.email}) will be changed as follows.`}
+          confirmLabel={saving ? 'Saving...' : 'Confirm change'}
+          busy={saving}
+          onConfirm={() => void save()}
+        >
+          <ul className="list-disc pl-5 text-sm text-slate-700">
+            {changes.role !== undefined && (
+              <li>
+                Role: {ROLE_LABELS[user.role]} → {ROLE_LABELS[changes.role]}
+              </li>
+            )}
+            {changes.vipLevel !== undefined && (
+              <li>
+                VIP level: {VIP_LEVEL_LABELS[user.vipLevel]} → {VIP_LEVEL_LABELS[changes.vipLevel]}
+              </li>
+            )}
+          </ul>
+        </ConfirmDialog>
+      </CardContent>
+    </Card>
+  );
+}
+
+function SessionsCard({ user }: { user: AdminUserDetail }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [ending, setEnding] = useState(false);
+
+  const endSessions = async () => {
+    setEnding(true);
+    try {
+      const answer = await revokeUserSessions(user.id);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.user(user.id) });
+      toast.success(answer.message, { description: answer.sessionsEnded === 1 ? '1 session ended' : `${answer.sessionsEnded} sessions ended` });
+    } catch (error) {
+      toast.error('Failed to end sessions', { description: errorMessage(error, 'Please try again.') });
+    } finally {
+      setEnding(false);
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Sessions</CardTitle>
+        <CardDescription>
+          {user.activeSessionCount === 1 ? '1 active session' : `${user.activeSessionCount} active sessions`}. Ending them signs the user out on every device.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button variant="destructive" onClick={() => setConfirming(true)} disabled={ending}>
+          <LogOut />
+          End all sessions
+        </Button>
+        <ConfirmDialog
+          open={confirming}
+          onOpenChange={(open) => !ending && setConfirming(open)}
+          title="End all sessions?"
+          description={`${user.name} will be signed out on every device and must log in again.`}
+          confirmLabel={ending ? 'Ending...' : 'End all sessions'}
+          destructive
+          busy={ending}
+          onConfirm={() => void endSessions()}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }) {
+  return (
+    <>
       <Card>
         <CardHeader>
-          <CardTitle>User Details</CardTitle>
+          <div className="flex flex-wrap items-center gap-2">
+            <CardTitle>{user.name}</CardTitle>
+            <Badge tone={user.role === 'admin' ? 'brand' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
+            <Badge tone={user.vipLevel === 'normal' ? 'default' : 'vip'}>{VIP_LEVEL_LABELS[user.vipLevel]}</Badge>
+          </div>
+          <CardDescription>Balance: {usdtText(user.balanceUsdt)}</CardDescription>
         </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
+        <CardContent>
+          <dl className="flex flex-col gap-3">
+            <Detail term="Email">{user.email}</Detail>
+            <Detail term="Phone">{user.phone}</Detail>
+            <Detail term="Balance">{usdtText(user.balanceUsdt)}</Detail>
+            <Detail term="Transaction PIN">{user.hasPin ? 'Set' : 'Not set'}</Detail>
+            <Detail term="Joined">{fullDateTimeText(user.createdAt)}</Detail>
+            <Detail term="Last changed">{fullDateTimeText(user.updatedAt)}</Detail>
+            <Detail term="User ID">
+              <span className="font-mono text-xs">{user.id}</span>
+            </Detail>
+          </dl>
+          <div className="mt-4 flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" asChild>
+              <Link to={`/admin/users/${user.id}/transactions`}>
+                <Receipt />
+                View transactions
+              </Link>
+            </Button>
+            <Button variant="outline" size="sm" asChild>
+              <Link to={`/admin/audit-log?targetUserId=${user.id}`}>
+                <ClipboardList />
+                Audit log for this user
+              </Link>
+            </Button>
+          </div>
+        </CardContent>
       </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Referrals</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="flex flex-col gap-3">
+            <Detail term="Referral code">{user.referralCode}</Detail>
+            <Detail term="Referred by">
+              {user.referredBy ? (
+                <Link className="text-brand-700 hover:underline" to={`/admin/users/${user.referredBy.id}`}>
+                  {user.referredBy.name} ({user.referredBy.email}, {user.referredBy.referralCode})
+                </Link>
+              ) : (
+                'Nobody'
+              )}
+            </Detail>
+            <Detail term="Users referred">{user.referralCount}</Detail>
+            <Detail term="Referral earnings">{usdtText(user.referralEarningsUsdt)}</Detail>
+          </dl>
+        </CardContent>
+      </Card>
+
+      {/* Re-created when the user changes, so the selects start from the saved values. */}
+      <AccessForm key={`${user.role}-${user.vipLevel}-${user.updatedAt}`} user={user} isSelf={isSelf} />
+      <SessionsCard user={user} />
+    </>
+  );
+}
+
+export default function UserDetailsPage() {
+  const { userId = '' } = useParams();
+  const me = useMe();
+  const user = useAdminUser(userId);
+
+  return (
+    <AppPage title="User Details" backTo="/admin/users">
+      {user.isPending && <LoadingState text="Loading user..." />}
+      {user.isError &&
+        (isUserNotFound(user.error) ? (
+          <UserNotFound userId={userId} />
+        ) : (
+          <ErrorState title="Failed to fetch user data" message={errorMessage(user.error, 'Please check your connection and try again.')} onRetry={() => void user.refetch()} />
+        ))}
+      {user.data && <UserDetails user={user.data} isSelf={me.data?.id === user.data.id} />}
     </AppPage>
   );
 }

@@ -1,0 +1,201 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  adminDashboardResponseSchema,
+  adminUserDetailSchema,
+  adminUsersResponseSchema,
+  adminUserTransactionsResponseSchema,
+  auditLogResponseSchema,
+  revokeSessionsResponseSchema,
+  updateAdminUserResponseSchema,
+  type UpdateAdminUserRequest,
+} from '../../../shared/contracts/admin.ts';
+import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '../../../shared/contracts/deposits.ts';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import {
+  adminSettingsResponseSchema,
+  updateSettingsResponseSchema,
+  uploadFileResponseSchema,
+  type DepositNetwork,
+  type UpdateSettingsRequest,
+} from '../../../shared/contracts/settings.ts';
+import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '../../../shared/contracts/transfers.ts';
+import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '../../../shared/contracts/withdrawals.ts';
+import { errorResponseSchema } from '../../../shared/errors.ts';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+
+export type QueueKind = 'deposits' | 'withdrawals' | 'transfers';
+export type StatusFilter = RequestStatus | 'all';
+export type Decision = 'approve' | 'reject';
+
+export interface AuditLogFilters {
+  action: string;
+  targetUserId: string;
+}
+
+/** Every key starts with QUERY_KEYS.admin, so one live event or one decision refreshes them all. */
+export const adminKeys = {
+  all: QUERY_KEYS.admin,
+  dashboard: () => [...QUERY_KEYS.admin, 'dashboard'] as const,
+  users: (search: string) => [...QUERY_KEYS.admin, 'users', 'list', search] as const,
+  user: (userId: string) => [...QUERY_KEYS.admin, 'users', 'detail', userId] as const,
+  userTransactions: (userId: string) => [...QUERY_KEYS.admin, 'users', 'transactions', userId] as const,
+  queues: () => [...QUERY_KEYS.admin, 'queue'] as const,
+  queue: (kind: QueueKind, status: StatusFilter) => [...QUERY_KEYS.admin, 'queue', kind, status] as const,
+  settings: () => [...QUERY_KEYS.admin, 'settings'] as const,
+  auditLog: (filters: AuditLogFilters) => [...QUERY_KEYS.admin, 'audit-log', filters] as const,
+};
+
+function withQuery(path: string, params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(name, value);
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/* ---------- dashboard ---------- */
+
+export function useAdminDashboard() {
+  return useQuery({ queryKey: adminKeys.dashboard(), queryFn: () => apiRequest('/api/admin/dashboard', adminDashboardResponseSchema) });
+}
+
+/* ---------- users ---------- */
+
+export function useAdminUsers(search: string) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.users(search),
+    queryFn: ({ pageParam, signal }) => apiRequest(withQuery('/api/admin/users', { q: search, cursor: pageParam }), adminUsersResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+    // While a new search loads, the previous results stay on screen instead of flashing a spinner.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminUser(userId: string) {
+  return useQuery({
+    queryKey: adminKeys.user(userId),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/users/${encodeURIComponent(userId)}`, adminUserDetailSchema, { signal }),
+  });
+}
+
+export const updateAdminUser = (userId: string, body: UpdateAdminUserRequest) =>
+  apiRequest(`/api/admin/users/${encodeURIComponent(userId)}`, updateAdminUserResponseSchema, { method: 'PATCH', body });
+
+export const revokeUserSessions = (userId: string) =>
+  apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/sessions/revoke`, revokeSessionsResponseSchema, { method: 'POST' });
+
+export function useAdminUserTransactions(userId: string) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.userTransactions(userId),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(withQuery(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, { cursor: pageParam }), adminUserTransactionsResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+/** The server answers 400 for an id that is not a UUID and 404 for an unknown one: both mean no such user. */
+export function isUserNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 400);
+}
+
+/* ---------- deposit, withdrawal and transfer queues ---------- */
+
+function useQueue<S extends z.ZodType<{ nextCursor: string | null }>>(kind: QueueKind, schema: S, status: StatusFilter) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.queue(kind, status),
+    queryFn: ({ pageParam, signal }) => apiRequest(withQuery(`/api/admin/${kind}`, { status: status === 'all' ? undefined : status, cursor: pageParam }), schema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage: z.output<S>) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+export const useDepositQueue = (status: StatusFilter) => useQueue('deposits', adminDepositListResponseSchema, status);
+export const useWithdrawalQueue = (status: StatusFilter) => useQueue('withdrawals', adminWithdrawalListResponseSchema, status);
+export const useTransferQueue = (status: StatusFilter) => useQueue('transfers', adminTransferListResponseSchema, status);
+
+const decisionSchemas = {
+  deposits: adminDepositDecisionResponseSchema,
+  withdrawals: adminWithdrawalDecisionResponseSchema,
+  transfers: adminTransferDecisionResponseSchema,
+} as const;
+
+export interface DecisionInput {
+  kind: QueueKind;
+  id: string;
+  decision: Decision;
+  /** The reason of a rejection, or the payout reference (UTR) of a withdrawal approval; empty means none. */
+  note: string;
+}
+
+function decisionBody({ kind, decision, note }: DecisionInput): Record<string, string> {
+  const text = note.trim();
+  if (text === '') return {};
+  if (decision === 'reject') return { reason: text };
+  return kind === 'withdrawals' ? { payoutReference: text } : {};
+}
+
+export function decideRequest(input: DecisionInput) {
+  return apiRequest(`/api/admin/${input.kind}/${encodeURIComponent(input.id)}/${input.decision}`, decisionSchemas[input.kind], {
+    method: 'POST',
+    body: decisionBody(input),
+  });
+}
+
+/** Same-origin link that downloads the pending withdrawals for the bank's bulk payout; the session cookie goes along. */
+export const PENDING_WITHDRAWALS_CSV_URL = '/api/admin/withdrawals.csv';
+
+/* ---------- settings and files ---------- */
+
+export function useAdminSettings() {
+  return useQuery({ queryKey: adminKeys.settings(), queryFn: ({ signal }) => apiRequest('/api/admin/settings', adminSettingsResponseSchema, { signal }) });
+}
+
+export const saveAdminSettings = (body: UpdateSettingsRequest) => apiRequest('/api/admin/settings', updateSettingsResponseSchema, { method: 'PUT', body });
+
+/** Multipart upload: apiRequest speaks JSON only, so this posts the FormData itself and checks the answer with the same contracts. */
+export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositNetwork } | { kind: 'apk' }, file: File) {
+  const path = target.kind === 'qr' ? `/api/admin/files/qr/${target.network}` : '/api/admin/files/apk';
+  const formData = new FormData();
+  formData.append('file', file, file.name);
+  let response: Response;
+  try {
+    response = await fetch(path, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: formData });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(await response.text());
+  } catch {
+    payload = undefined;
+  }
+  if (!response.ok) {
+    const parsed = errorResponseSchema.safeParse(payload);
+    if (parsed.success) {
+      const { code, message, fields } = parsed.data.error;
+      throw new ApiError(response.status, code, message, fields);
+    }
+    const message = response.status === 413 ? 'The file is too large.' : 'The upload failed. Please try again.';
+    throw new ApiError(response.status, 'HTTP', message);
+  }
+  return uploadFileResponseSchema.parse(payload);
+}
+
+/* ---------- audit log ---------- */
+
+export function useAuditLog(filters: AuditLogFilters) {
+  return useInfiniteQuery({
+    queryKey: adminKeys.auditLog(filters),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(withQuery('/api/admin/audit-log', { action: filters.action, targetUserId: filters.targetUserId, cursor: pageParam }), auditLogResponseSchema, {
+        signal,
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}

@@ -1,0 +1,48 @@
+import type { TransactionType } from '../../../shared/contracts/transactions.ts';
+import type { VipLevel } from '../../../shared/contracts/common.ts';
+import { formatInrForDisplay, formatUsdtForDisplay, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
+
+/** "1,234.50 USDT" from a wire amount; the value stays a string or bigint all the way. */
+export function usdtText(wire: string): string {
+  return `${formatUsdtForDisplay(usdtMicrosFromWire(wire))} USDT`;
+}
+
+/** "₹1,00,000.00" from a wire amount. */
+export function inrText(wire: string): string {
+  return formatInrForDisplay(inrPaiseFromWire(wire));
+}
+
+export function amountText(wire: string, currency: 'USDT' | 'INR'): string {
+  return currency === 'INR' ? `${inrText(wire)} INR` : usdtText(wire);
+}
+
+const shortDateTime = new Intl.DateTimeFormat('en-IN', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const fullDateTime = new Intl.DateTimeFormat('en-IN', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** Short month, day, hour and minute, e.g. "5 Mar, 02:30 pm". */
+export function shortDateTimeText(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : shortDateTime.format(date);
+}
+
+export function fullDateTimeText(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : fullDateTime.format(date);
+}
+
+export const TRANSACTION_TYPE_LABELS: Record<TransactionType, string> = {
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  transfer: 'Transfer',
+  referral_bonus: 'Referral bonus',
+};
+
+export const VIP_LEVEL_LABELS: Record<VipLevel, string> = {
+  normal: 'Normal',
+  vip: 'VIP',
+  vip1: 'VIP 1',
+  vip2: 'VIP 2',
+  vip3: 'VIP 3',
+};
+
+export const ROLE_LABELS = { user: 'User', admin: 'Admin' } as const;

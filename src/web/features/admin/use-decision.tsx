@@ -1,0 +1,155 @@
+import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { payoutReferenceSchema, rejectRequestSchema } from '../../../shared/contracts/money-common.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { adminKeys, decideRequest, type Decision, type QueueKind } from './api.ts';
+import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
+
+export interface DecisionTarget {
+  kind: QueueKind;
+  decision: Decision;
+  id: string;
+  description: string;
+}
+
+interface DecisionTexts {
+  title: string;
+  confirmLabel: string;
+  success: string;
+  successDetail?: string;
+  /** Toast when the server refused (already decided, not found); falls back to `failure`. */
+  refused?: string;
+  failure: string;
+}
+
+// Texts of SPEC.md section 8 where it has them.
+const TEXTS: Record<QueueKind, Record<Decision, DecisionTexts>> = {
+  deposits: {
+    approve: { title: 'Approve deposit?', confirmLabel: 'Approve deposit', success: 'Deposit approved successfully', failure: 'Failed to approve deposit' },
+    reject: { title: 'Reject deposit?', confirmLabel: 'Reject deposit', success: 'Deposit rejected', failure: 'Failed to reject deposit' },
+  },
+  withdrawals: {
+    approve: {
+      title: 'Approve withdrawal?',
+      confirmLabel: 'Approve withdrawal',
+      success: 'Withdrawal approved successfully',
+      refused: 'Could not approve withdrawal',
+      failure: 'Failed to approve withdrawal',
+    },
+    reject: {
+      title: 'Reject withdrawal?',
+      confirmLabel: 'Reject withdrawal',
+      success: 'Withdrawal rejected',
+      successDetail: 'Funds returned to user',
+      refused: 'Could not reject withdrawal',
+      failure: 'Failed to reject withdrawal',
+    },
+  },
+  transfers: {
+    approve: { title: 'Approve transfer?', confirmLabel: 'Approve transfer', success: 'Transfer approved successfully', failure: 'Failed to approve transfer' },
+    reject: { title: 'Reject transfer?', confirmLabel: 'Reject transfer', success: 'Transfer rejected', successDetail: 'Funds returned to sender', failure: 'Failed to reject transfer' },
+  },
+};
+
+const REASON_FIELD: NoteField = {
+  label: 'Reason (optional)',
+  help: 'The customer sees this reason in their history.',
+  maxLength: LIMITS.reasonLength,
+  multiline: true,
+  validate: (text) => {
+    const parsed = rejectRequestSchema.safeParse({ reason: text });
+    return parsed.success ? undefined : parsed.error.issues[0]?.message;
+  },
+};
+
+const PAYOUT_REFERENCE_FIELD: NoteField = {
+  label: 'Bank payout reference (UTR, optional)',
+  help: 'The UTR of the bank transfer, for later reconciliation.',
+  maxLength: LIMITS.payoutReferenceLength,
+  multiline: false,
+  validate: (text) => {
+    const parsed = payoutReferenceSchema.safeParse(text);
+    return parsed.success ? undefined : parsed.error.issues[0]?.message;
+  },
+};
+
+function noteFieldOf(target: DecisionTarget): NoteField | undefined {
+  if (target.decision === 'reject') return REASON_FIELD;
+  return target.kind === 'withdrawals' ? PAYOUT_REFERENCE_FIELD : undefined;
+}
+
+/** A refusal that leaves nothing to retry: the request was decided meanwhile, or is gone. */
+function isFinalRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.status === 409 || error.status === 404);
+}
+
+/**
+ * Approve and reject with a confirmation first. The decided row is replaced in
+ * the cached lists at once, then every admin answer (queues, dashboard) refreshes.
+ */
+export function useDecision() {
+  const queryClient = useQueryClient();
+  const [target, setTarget] = useState<DecisionTarget | null>(null);
+  const [serverError, setServerError] = useState<string | undefined>();
+  const mutation = useMutation({ mutationFn: decideRequest });
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
+
+  const confirm = (current: DecisionTarget, note: string) => {
+    const texts = TEXTS[current.kind][current.decision];
+    setServerError(undefined);
+    mutation.mutate(
+      { kind: current.kind, id: current.id, decision: current.decision, note },
+      {
+        onSuccess: (answer) => {
+          const decided = 'deposit' in answer ? answer.deposit : 'withdrawal' in answer ? answer.withdrawal : answer.transfer;
+          queryClient.setQueriesData<InfiniteData<{ items: { id: string }[] }>>({ queryKey: [...adminKeys.queues(), current.kind] }, (data) =>
+            data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === decided.id ? decided : item)) })) } : data,
+          );
+          toast.success(texts.success, texts.successDetail ? { description: texts.successDetail } : {});
+          setTarget(null);
+          void refresh();
+        },
+        onError: (error) => {
+          if (isFinalRefusal(error)) {
+            toast.error(texts.refused ?? texts.failure, { description: error.message });
+            setTarget(null);
+            void refresh();
+            return;
+          }
+          const fieldMessage = error instanceof ApiError ? (error.fields.reason ?? error.fields.payoutReference) : undefined;
+          if (fieldMessage) {
+            setServerError(fieldMessage);
+            return;
+          }
+          const refusedByServer = error instanceof ApiError && error.status >= 400 && error.status < 500;
+          toast.error(refusedByServer ? (texts.refused ?? texts.failure) : texts.failure, { description: errorMessage(error, 'Please try again.') });
+        },
+      },
+    );
+  };
+
+  const open = (next: DecisionTarget) => {
+    setServerError(undefined);
+    setTarget(next);
+  };
+
+  const dialog = target ? (
+    <DecisionDialog
+      key={`${target.kind}-${target.id}-${target.decision}`}
+      title={TEXTS[target.kind][target.decision].title}
+      description={target.description}
+      confirmLabel={TEXTS[target.kind][target.decision].confirmLabel}
+      destructive={target.decision === 'reject'}
+      field={noteFieldOf(target)}
+      busy={mutation.isPending}
+      serverError={serverError}
+      onCancel={() => setTarget(null)}
+      onConfirm={(note) => confirm(target, note)}
+    />
+  ) : null;
+
+  return { open, dialog, busyId: mutation.isPending ? (mutation.variables?.id ?? null) : null };
+}

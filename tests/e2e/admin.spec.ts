@@ -1,0 +1,264 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { USER_UPDATED_MESSAGE } from '../../src/shared/contracts/admin.ts';
+import { AdminApi, E2E_ADMIN_PIN, addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
+import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+
+// One admin browser and one customer browser side by side (two contexts), shared by the tests
+// in order: logins and sign-ups are rate limited, so each happens once per file.
+test.describe.configure({ mode: 'serial' });
+
+let adminApi: AdminApi;
+let adminContext: BrowserContext;
+let adminPage: Page;
+let customerContext: BrowserContext;
+let customerPage: Page;
+let customer: NewCustomer;
+
+async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  return { context, page: await context.newPage() };
+}
+
+test.beforeAll(async ({ browser }) => {
+  adminApi = await AdminApi.open();
+  await adminApi.ensureTrc20DepositAddress();
+  ({ context: adminContext, page: adminPage } = await newPage(browser));
+  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+  ({ context: customerContext, page: customerPage } = await newPage(browser));
+  customer = newCustomer({ name: 'Kavya Menon', phone: '+919900112233' });
+  await signUpThroughForm(customerPage, customer);
+});
+
+test.afterAll(async () => {
+  await adminContext?.close();
+  await customerContext?.close();
+  await adminApi?.dispose();
+});
+
+/**
+ * The header's Refresh, pressed with the keyboard: on a phone-sized screen the previous
+ * 'Dashboard data refreshed' toast lies over the header buttons and swallows pointer clicks.
+ */
+async function refreshCustomerHeader() {
+  await customerPage.getByRole('banner').getByRole('button', { name: 'Refresh', exact: true }).press('Enter');
+}
+
+function toast(page: Page, text: string) {
+  return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+test('the admin approves a customer deposit on the Transactions page and the customer sees the balance', async () => {
+  await expect(customerPage.getByTestId('balance-chip')).toHaveText('0.00 USDT');
+  const deposit = await submitDepositAs(customerPage, '25.5');
+  const lateDeposit = await submitDepositAs(customerPage, '12');
+
+  await adminPage.goto('/admin');
+  await expect(adminPage.getByText('Pending deposits')).toBeVisible();
+  await adminPage.getByRole('link', { name: /Transaction Management/ }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/transactions$/);
+  await expect(adminPage.getByRole('heading', { name: 'USDT Deposits' })).toBeVisible();
+
+  const row = adminPage.getByTestId(`deposit-${deposit.id}`);
+  await expect(row).toContainText(customer.email);
+  await expect(row).toContainText(deposit.transactionHash);
+  await expect(row).toContainText('25.50 USDT');
+  await expect(row).toContainText('Pending');
+  await row.getByRole('button', { name: 'Approve' }).click();
+  const dialog = adminPage.getByRole('alertdialog', { name: 'Approve deposit?' });
+  await expect(dialog).toContainText('Credit 25.50 USDT to Kavya Menon');
+  await dialog.getByRole('button', { name: 'Approve deposit' }).click();
+  await expect(toast(adminPage, 'Deposit approved successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Approved');
+  await expect(row.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  await refreshCustomerHeader();
+  await expect(customerPage.getByTestId('balance-chip')).toHaveText('25.50 USDT');
+
+  // Another admin decides first: the late approval shows the server's 409 message and the row refreshes.
+  const lateRow = adminPage.getByTestId(`deposit-${lateDeposit.id}`);
+  await lateRow.getByRole('button', { name: 'Approve' }).click();
+  await adminApi.rejectDeposit(lateDeposit.id, 'Decided by another admin');
+  await adminPage.getByRole('alertdialog', { name: 'Approve deposit?' }).getByRole('button', { name: 'Approve deposit' }).click();
+  await expect(toast(adminPage, 'Failed to approve deposit')).toBeVisible();
+  await expect(toast(adminPage, 'This deposit has already been rejected.')).toBeVisible();
+  await expect(lateRow).toContainText('Rejected');
+  await expect(lateRow).toContainText('Reason: Decided by another admin');
+
+  // The status filter.
+  await adminPage.getByLabel('Status').selectOption('pending');
+  await expect(adminPage).toHaveURL(/status=pending/);
+  await expect(row).toHaveCount(0);
+  await adminPage.getByLabel('Status').selectOption('approved');
+  await expect(row).toHaveCount(1);
+});
+
+test('the admin rejects a withdrawal with a reason; the customer gets the USDT back and sees the reason', async () => {
+  // Funds of its own, so this test does not depend on the previous one.
+  const funding = await submitDepositAs(customerPage, '100');
+  await adminApi.approveDeposit(funding.id);
+  await refreshCustomerHeader();
+  const balanceChip = customerPage.getByTestId('balance-chip');
+  await expect(balanceChip).not.toHaveText('0.00 USDT');
+  const balanceBefore = await balanceChip.textContent();
+
+  const bankAccountId = await addBankAccountAs(customerPage, {
+    accountHolderName: 'Kavya Menon',
+    accountNumber: '987654321012',
+    bankName: 'HDFC Bank',
+    ifscCode: 'HDFC0001234',
+    upiId: 'kavya@okhdfc',
+  });
+  const rejected = await requestWithdrawalAs(customerPage, { amount: '40', bankAccountId, pin: customer.pin });
+  const approved = await requestWithdrawalAs(customerPage, { amount: '10', bankAccountId, pin: customer.pin });
+
+  await adminPage.goto('/admin/transactions?tab=withdrawals&status=pending');
+  await expect(adminPage.getByRole('heading', { name: 'INR Withdrawals' })).toBeVisible();
+  await expect(adminPage.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/admin/withdrawals.csv');
+  const rows = adminPage.getByRole('row').filter({ hasText: customer.email });
+  await expect(rows).toHaveCount(2);
+  // Admins see the full account number, holder, bank, IFSC and UPI.
+  await expect(rows.first()).toContainText('987654321012');
+  await expect(rows.first()).toContainText('HDFC Bank');
+  await expect(rows.first()).toContainText('HDFC0001234');
+  await expect(rows.first()).toContainText('kavya@okhdfc');
+
+  // Newest first: the 10 USDT withdrawal is on top. Approve it with the bank's UTR.
+  await adminPage.getByLabel('Status').selectOption('all');
+  await adminPage.getByTestId(`withdrawal-${approved.id}`).getByRole('button', { name: 'Approve' }).click();
+  const approveDialog = adminPage.getByRole('alertdialog', { name: 'Approve withdrawal?' });
+  await approveDialog.getByLabel('Bank payout reference (UTR, optional)').fill('UTR2026 0001');
+  await approveDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
+  await expect(toast(adminPage, 'Withdrawal approved successfully')).toBeVisible();
+  await expect(adminPage.getByText('UTR: UTR2026 0001')).toBeVisible();
+
+  await adminPage.getByTestId(`withdrawal-${rejected.id}`).getByRole('button', { name: 'Reject' }).click();
+  const rejectDialog = adminPage.getByRole('alertdialog', { name: 'Reject withdrawal?' });
+  await expect(rejectDialog).toContainText('40.00 USDT');
+  await rejectDialog.getByLabel('Reason (optional)').fill('Account name does not match the bank records');
+  await rejectDialog.getByRole('button', { name: 'Reject withdrawal' }).click();
+  await expect(toast(adminPage, 'Withdrawal rejected')).toBeVisible();
+  await expect(adminPage.getByText('Reason: Account name does not match the bank records')).toBeVisible();
+  await expect(adminPage.getByRole('row').filter({ hasText: customer.email }).getByRole('button', { name: 'Reject' })).toHaveCount(0);
+
+  // The customer: 40 USDT back (the 10 USDT paid out stay gone), and the reason in the history.
+  await customerPage.goto('/wallet/history');
+  await refreshCustomerHeader();
+  const expectedBalance = subtractUsdt(balanceBefore ?? '', '10');
+  await expect(balanceChip).toHaveText(expectedBalance);
+  const rejectedRow = customerPage.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Rejected' }).filter({ hasText: 'Withdrawal' });
+  await expect(rejectedRow).toHaveCount(1);
+  await rejectedRow.getByRole('button', { name: 'Why?' }).click();
+  await expect(rejectedRow).toContainText('Account name does not match the bank records');
+  expect(rejected.amountUsdt).toBe('40.000000');
+});
+
+test('the admin makes the customer VIP on the user page; the VIP customer sees settings read only', async () => {
+  await adminPage.goto('/admin/users');
+  await adminPage.getByLabel('Search users').fill(customer.email.toUpperCase());
+  const userRow = adminPage.getByRole('row').filter({ hasText: customer.email });
+  await expect(userRow).toHaveCount(1);
+  await expect(adminPage.getByRole('row')).toHaveCount(2);
+  await expect(userRow).toContainText(customer.phone);
+  await expect(userRow).toContainText('Normal');
+  await userRow.getByRole('link', { name: 'Details' }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/users\/[0-9a-f-]{36}$/);
+  const userId = adminPage.url().split('/').pop() ?? '';
+
+  await expect(adminPage.getByRole('heading', { name: customer.name })).toBeVisible();
+  await adminPage.getByLabel('VIP Level').selectOption('vip');
+  await adminPage.getByRole('button', { name: 'Save changes' }).click();
+  const confirm = adminPage.getByRole('alertdialog', { name: "Change this user's access?" });
+  await expect(confirm).toContainText('VIP level: Normal → VIP');
+  await confirm.getByRole('button', { name: 'Confirm change' }).click();
+  await expect(toast(adminPage, USER_UPDATED_MESSAGE)).toBeVisible();
+  await expect(adminPage.getByLabel('VIP Level')).toHaveValue('vip');
+
+  // The audit log records it, with before and after.
+  await adminPage.getByRole('link', { name: 'Audit log for this user' }).click();
+  await expect(adminPage).toHaveURL(new RegExp(`/admin/audit-log\\?targetUserId=${userId}$`));
+  const entry = adminPage.getByRole('listitem').filter({ hasText: 'User role or VIP level changed' }).first();
+  await expect(entry).toContainText(E2E_ADMIN_EMAIL);
+  await expect(entry.getByRole('row', { name: /vipLevel/ })).toContainText('normal');
+  await expect(entry.getByRole('row', { name: /vipLevel/ })).toContainText('vip');
+
+  // The customer, now VIP, opens the admin area read only.
+  await customerPage.goto('/admin/settings');
+  await expect(customerPage.getByText('only admins can change settings')).toBeVisible();
+  await expect(customerPage.getByLabel('Normal Rate (INR per USDT)')).toBeDisabled();
+  await expect(customerPage.getByLabel('Normal Rate (INR per USDT)')).toHaveAttribute('step', '0.01');
+  await expect(customerPage.getByRole('button', { name: 'Save All Settings' })).toBeDisabled();
+  await customerPage.getByRole('tab', { name: 'Wallet Addresses' }).click();
+  await expect(customerPage.getByLabel('TRC20 Wallet Address')).toBeDisabled();
+  await expect(customerPage.getByLabel('Choose TRC20 QR code image')).toBeDisabled();
+  await customerPage.getByRole('tab', { name: 'Support' }).click();
+  await expect(customerPage.getByLabel('WhatsApp Support Number')).toBeDisabled();
+  await customerPage.getByRole('tab', { name: 'App Download' }).click();
+  await expect(customerPage.getByText('No app file has been uploaded yet.')).toBeVisible();
+
+  await customerPage.goto('/admin');
+  await expect(customerPage.getByText('Pending deposits')).toBeVisible();
+  await expect(customerPage.getByRole('link', { name: /Admin Settings/ })).toBeVisible();
+  await expect(customerPage.getByRole('link', { name: /User Management/ })).toHaveCount(0);
+  await customerPage.goto('/admin/users');
+  await expect(customerPage).toHaveURL(/\/dashboard$/);
+  await expect(toast(customerPage, 'Access denied')).toBeVisible();
+});
+
+test('settings: invalid values are shown next to their fields; saving answers with the spec toast', async () => {
+  await adminPage.goto('/admin/settings');
+  const saveButton = adminPage.getByRole('button', { name: 'Save All Settings' });
+  await expect(saveButton).toBeEnabled();
+
+  await adminPage.getByLabel('Normal Rate (INR per USDT)').fill('0');
+  await saveButton.click();
+  await expect(adminPage.getByRole('tabpanel', { name: /Exchange Rates/ }).getByText('Normal rate must be greater than 0')).toBeVisible();
+  await expect(toast(adminPage, 'Failed to update settings')).toBeVisible();
+  await adminPage.reload();
+
+  // A TRON address of the right shape whose checksum is wrong: only the server can tell.
+  await adminPage.getByRole('tab', { name: 'Wallet Addresses' }).click();
+  await adminPage.getByLabel('TRC20 Wallet Address').fill('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u');
+  await saveButton.click();
+  const addressesPanel = adminPage.getByRole('tabpanel', { name: /Wallet Addresses/ });
+  await expect(addressesPanel.getByText(/TRC20 address is not a valid TRON address/)).toBeVisible();
+  await expect(adminPage.getByLabel('TRC20 Wallet Address')).toHaveAttribute('aria-invalid', 'true');
+  await expect(toast(adminPage, 'Failed to update settings')).toBeVisible();
+  await adminPage.reload();
+
+  await adminPage.getByRole('tab', { name: 'Support' }).click();
+  await adminPage.getByLabel('Website URL').fill('https://rupeedesk.example.com');
+  await saveButton.click();
+  await expect(toast(adminPage, 'Settings updated successfully')).toBeVisible();
+  await expect(saveButton).toHaveText('Save All Settings');
+  await adminPage.reload();
+  await adminPage.getByRole('tab', { name: 'Support' }).click();
+  await expect(adminPage.getByLabel('Website URL')).toHaveValue('https://rupeedesk.example.com');
+});
+
+test('user transactions: the history of a user, and an unknown user', async () => {
+  await adminPage.goto('/admin/users');
+  await adminPage.getByLabel('Search users').fill(customer.name);
+  const userRow = adminPage.getByRole('row').filter({ hasText: customer.email });
+  await userRow.getByRole('button', { name: 'Transactions' }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/users\/[0-9a-f-]{36}\/transactions$/);
+  await expect(adminPage.getByRole('heading', { name: customer.name })).toBeVisible();
+  await expect(adminPage.getByText(customer.phone)).toBeVisible();
+  const table = adminPage.getByRole('region', { name: `Transactions of ${customer.name}` });
+  await expect(table.getByRole('columnheader')).toHaveText(['Type', 'Amount', 'Date', 'Status']);
+  await expect(table.getByRole('row').filter({ hasText: 'Withdrawal' }).first()).toContainText('INR');
+
+  const unknownId = '00000000-0000-4000-8000-000000000000';
+  await adminPage.goto(`/admin/users/${unknownId}/transactions`);
+  await expect(adminPage.getByText('User Not Found')).toBeVisible();
+  await expect(adminPage.getByText(`User with ID ${unknownId} was not found`)).toBeVisible();
+});
+
+/** "125.50 USDT" minus whole USDT, in the chip's format (amounts in tests stay small and whole). */
+function subtractUsdt(chipText: string, wholeUsdt: string): string {
+  const [whole = '0', fraction = '00'] = chipText.replace(' USDT', '').replace(/,/g, '').split('.');
+  const cents = BigInt(whole) * 100n + BigInt(fraction) - BigInt(wholeUsdt) * 100n;
+  const text = `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+  return `${text.replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USDT`;
+}
