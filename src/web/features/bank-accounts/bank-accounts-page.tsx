@@ -42,7 +42,7 @@ export default function BankAccountsPage() {
       <Card>
         <CardHeader className="flex-row items-center justify-between">
           <CardTitle>Your Bank Accounts</CardTitle>
-          <Button size="sm" onClick={() => setDialog({ kind: 'add' })}>
+          <Button size="sm" className="shrink-0 whitespace-nowrap" onClick={() => setDialog({ kind: 'add' })}>
             <Plus aria-hidden />
             Add Account
           </Button>

@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { useMe } from '../auth/api.ts';
+import { Converter } from '../rates/converter.tsx';
+import { RateCard } from '../rates/rate-card.tsx';
 import { TransactionFlowNote } from '../wallet/transaction-flow-note.tsx';
 import { AdminWalletCard } from './admin-wallet-card.tsx';
 
@@ -35,6 +37,8 @@ export default function DashboardPage() {
           </nav>
         </CardContent>
       </Card>
+      <RateCard />
+      <Converter />
       <TransactionFlowNote />
       {me.data?.role === 'admin' && <AdminWalletCard />}
     </AppPage>

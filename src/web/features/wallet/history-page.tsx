@@ -9,7 +9,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { useRejectionReason, useTransactionHistory } from './api.ts';
-import { displayDateTime, displayInr, displayUsdt, displayUsdtAmount } from './format.ts';
+import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 const TABS: { value: TransactionType | 'all'; label: string }[] = [
@@ -72,19 +72,19 @@ function HistoryList({ type, title }: { type: TransactionType | 'all'; title: st
         ) : (
           <>
             <div className="-mx-5 overflow-x-auto">
-              <table className="w-full min-w-[22rem] text-left text-sm">
+              <table className="w-full text-left text-sm">
                 <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
                   <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">
+                    <th scope="col" className="py-2 pl-3 pr-1.5 font-medium">
                       Type
                     </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
+                    <th scope="col" className="px-1.5 py-2 font-medium">
                       Amount
                     </th>
-                    <th scope="col" className="px-2 py-2 font-medium">
+                    <th scope="col" className="px-1.5 py-2 font-medium">
                       Date
                     </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
+                    <th scope="col" className="py-2 pl-1.5 pr-3 font-medium">
                       Status
                     </th>
                   </tr>
@@ -134,16 +134,21 @@ function HistoryRow({ item }: { item: TransactionItem }) {
   const detail = detailLine(item);
   return (
     <tr className="align-top">
-      <td className="px-5 py-3">
+      <td className="py-3 pl-3 pr-1.5">
         <p className="font-medium">{typeLabel(item)}</p>
         {detail && <p className="break-all text-xs text-slate-500">{detail}</p>}
       </td>
-      <td className="px-2 py-3 whitespace-nowrap font-semibold">
-        {item.currency === 'INR' ? displayInr(item.amount) : displayUsdtAmount(item.amount)}{' '}
-        <span className="text-xs font-normal text-slate-500">{item.currency}</span>
+      <td className="px-1.5 py-3">
+        <p className="whitespace-nowrap font-semibold">{item.currency === 'INR' ? displayInr(item.amount) : displayUsdtAmount(item.amount)}</p>
+        <p className="text-xs text-slate-500">{item.currency}</p>
       </td>
-      <td className="px-2 py-3 text-xs text-slate-600">{displayDateTime(item.createdAt)}</td>
-      <td className="px-5 py-3">
+      <td className="px-1.5 py-3 text-xs text-slate-600">
+        <time dateTime={item.createdAt} title={displayDateTime(item.createdAt)}>
+          <span className="block whitespace-nowrap">{displayDate(item.createdAt)}</span>
+          <span className="block whitespace-nowrap">{displayTime(item.createdAt)}</span>
+        </time>
+      </td>
+      <td className="py-3 pl-1.5 pr-3">
         <StatusBadge status={item.status} />
         {item.status === 'rejected' && item.type !== 'referral_bonus' && <RejectionReason type={item.type} id={item.id} />}
       </td>
@@ -164,5 +169,5 @@ function RejectionReason({ type, id }: { type: TransactionType; id: string }) {
   }
   if (reason.isPending) return <Spinner className="mt-1 size-4" label="Loading the reason" />;
   if (reason.isError) return <p className="mt-1 text-xs text-red-700">Could not load the reason.</p>;
-  return <p className="mt-1 max-w-[10rem] text-xs text-red-700">{reason.data ?? 'No reason was given.'}</p>;
+  return <p className="mt-1 max-w-[8rem] text-xs text-red-700">{reason.data ?? 'No reason was given.'}</p>;
 }

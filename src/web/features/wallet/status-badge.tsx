@@ -5,7 +5,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 export function StatusBadge({ status }: { status: string }) {
   if (status === 'approved') {
     return (
-      <Badge tone="success">
+      <Badge tone="success" className="px-2">
         <CheckCircle2 className="size-3.5" aria-hidden />
         Approved
       </Badge>
@@ -13,14 +13,14 @@ export function StatusBadge({ status }: { status: string }) {
   }
   if (status === 'rejected') {
     return (
-      <Badge tone="danger">
+      <Badge tone="danger" className="px-2">
         <XCircle className="size-3.5" aria-hidden />
         Rejected
       </Badge>
     );
   }
   return (
-    <Badge tone="warning">
+    <Badge tone="warning" className="px-2">
       <Clock className="size-3.5" aria-hidden />
       Pending
     </Badge>
