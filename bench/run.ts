@@ -16,7 +16,8 @@ const connections = Math.min(Math.max(Number(argumentsByName.get('connections') 
 const port = 3900;
 const origin = `http://localhost:${port}`;
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
-const buildDirectory = path.join(workDirectory, 'build');
+// Inside the repository, so that the built server finds its packages in node_modules.
+const buildDirectory = path.resolve('.build', 'bench');
 const adminEmail = 'bench-admin@example.com';
 const adminPassword = 'bench-admin-password';
 

@@ -26,8 +26,10 @@ export interface BuildAppOptions {
   logDestination?: NodeJS.WritableStream;
 }
 
+/** The built web app: beside the built server in a build folder, or in dist/ when running from source. */
 export function defaultWebDirectory(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return import.meta.url.endsWith('.js') ? path.resolve(here, '../web') : path.resolve(here, '../../dist/web');
 }
 
 /** Redacts secrets that can appear in a URL (the reset token of /reset-password). */

@@ -23,6 +23,18 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signupPerAddress: 20,
 };
 
+/** The limits in force: the per-address ones multiplied by RATE_LIMIT_SCALE, the per-account ones unchanged. */
+export function scaledRateLimits(scale: number): RateLimitSettings {
+  const limits = DEFAULT_RATE_LIMITS;
+  return {
+    ...limits,
+    loginPerAddress: limits.loginPerAddress * scale,
+    pinPerAddress: limits.pinPerAddress * scale,
+    resetRequestsPerAddress: limits.resetRequestsPerAddress * scale,
+    signupPerAddress: limits.signupPerAddress * scale,
+  };
+}
+
 export interface SessionSettings {
   idleTimeoutSeconds: number;
   absoluteTimeoutSeconds: number;

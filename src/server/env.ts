@@ -13,6 +13,8 @@ export interface AppConfig {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Multiplies the per-address rate limits, for deployments where many customers share one address (carrier NAT). */
+  rateLimitScale: number;
 }
 
 export class ConfigurationError extends Error {
@@ -64,6 +66,9 @@ const environmentSchema = z.object({
   ADMIN_PASSWORD: optionalText.refine((value) => value === undefined || (value.length >= 8 && value.length <= 128), {
     message: 'must be 8 to 128 characters long',
   }),
+  RATE_LIMIT_SCALE: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
+    message: 'must be a whole number from 1 to 1000',
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
@@ -95,5 +100,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     adminEmail: values.ADMIN_EMAIL,
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL ?? 'info',
+    rateLimitScale: values.RATE_LIMIT_SCALE === undefined ? 1 : Number(values.RATE_LIMIT_SCALE),
   };
 }

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';
-import { DEFAULT_RATE_LIMITS, DEFAULT_SESSION_SETTINGS, type AppContext } from './context.ts';
+import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './context.ts';
 import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   }
   const { database } = runtime;
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db, log });
-  const context: AppContext = { config, database, mailer, rateLimits: DEFAULT_RATE_LIMITS, sessionSettings: DEFAULT_SESSION_SETTINGS };
+  const context: AppContext = { config, database, mailer, rateLimits: scaledRateLimits(config.rateLimitScale), sessionSettings: DEFAULT_SESSION_SETTINGS };
 
   const bootstrap = await ensureAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (bootstrap.kind !== 'exists') {

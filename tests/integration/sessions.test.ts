@@ -157,6 +157,19 @@ describe('rate limits', () => {
     }
   });
 
+  it('counts only wrong passwords against an account, so its owner can sign in often', async () => {
+    const limited = await createTestApp({ rateLimits: { loginPerAccount: 2 }, database: harness.database });
+    try {
+      const user = await signUpUser(limited.app);
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        const login = await call(limited.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: user.password } });
+        expect(login.statusCode).toBe(200);
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('stops one address from trying many accounts', async () => {
     const limited = await createTestApp({ rateLimits: { loginPerAddress: 2 }, database: harness.database });
     try {

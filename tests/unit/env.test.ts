@@ -41,6 +41,16 @@ describe('configuration', () => {
     expect(problems.join('\n')).not.toContain('short"');
   });
 
+  it('scales the per-address rate limits only', async () => {
+    expect(loadConfig({ RATE_LIMIT_SCALE: '20' }).rateLimitScale).toBe(20);
+    expect(problemsOf({ RATE_LIMIT_SCALE: '0' })).toEqual(['Invalid configuration: RATE_LIMIT_SCALE must be a whole number from 1 to 1000 (got "0")']);
+    const { DEFAULT_RATE_LIMITS, scaledRateLimits } = await import('../../src/server/context.ts');
+    const scaled = scaledRateLimits(20);
+    expect(scaled.loginPerAddress).toBe(DEFAULT_RATE_LIMITS.loginPerAddress * 20);
+    expect(scaled.loginPerAccount).toBe(DEFAULT_RATE_LIMITS.loginPerAccount);
+    expect(scaled.resetRequestsPerAccount).toBe(DEFAULT_RATE_LIMITS.resetRequestsPerAccount);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problemsOf({ ADMIN_EMAIL: 'admin@example.com' })).toEqual(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
   });

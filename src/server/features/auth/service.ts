@@ -8,7 +8,7 @@ import { passwordResetTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../mail/mailer.ts';
-import { consumeRateLimit } from '../rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit } from '../rate-limit/service.ts';
 import * as sessionRepository from '../sessions/repository.ts';
 import { endSession, startSession } from '../sessions/service.ts';
 import * as userRepository from '../users/repository.ts';
@@ -51,11 +51,16 @@ export async function signUp(
 export async function logIn(context: AppContext, request: FastifyRequest, reply: FastifyReply, email: string, password: string): Promise<string> {
   const { db } = context.database;
   const limits = context.rateLimits;
+  const accountKey = `login:account:${email.toLowerCase()}`;
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
-  await consumeRateLimit(db, `login:account:${email.toLowerCase()}`, limits.loginPerAccount, limits.windowSeconds);
+  // Only wrong passwords count against the account, so its owner signing in often is never locked out.
+  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
   const credentials = await userRepository.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
-  if (!credentials || !valid) throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
+  if (!credentials || !valid) {
+    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
+    throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
+  }
   await startSession(db, context, request, reply, credentials.id);
   return credentials.id;
 }

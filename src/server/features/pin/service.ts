@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
-import { consumeRateLimit } from '../rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit } from '../rate-limit/service.ts';
 import type { SessionRecord } from '../sessions/repository.ts';
 import * as sessionRepository from '../sessions/repository.ts';
 import * as userRepository from '../users/repository.ts';
@@ -76,10 +76,12 @@ export async function setUpPin(context: AppContext, session: SessionRecord, pin:
 /** A forgotten PIN is replaced only by someone who knows the account password. */
 export async function resetPin(context: AppContext, request: { ip: string }, session: SessionRecord, password: string, pin: string): Promise<void> {
   const { db } = context.database;
-  await consumeRateLimit(db, `login:account:${session.userId}`, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
+  const accountKey = `password:account:${session.userId}`;
   await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
+  await assertUnderRateLimit(db, accountKey, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
   const passwordHash = await userRepository.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
+    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, context.rateLimits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
   const pinHash = await hashSecret(pin);

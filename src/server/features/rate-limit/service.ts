@@ -22,6 +22,16 @@ export async function consumeRateLimit(db: Executor, key: string, limit: number,
   }
 }
 
+/** Refuses when the key already reached its limit in the current window, without counting this call. */
+export async function assertUnderRateLimit(db: Executor, key: string, limit: number, windowSeconds: number): Promise<void> {
+  const result = await db.execute<{ hits: number }>(sql`
+    select hits from rate_limit_buckets
+    where key = ${key} and window_started_at >= now() - make_interval(secs => ${windowSeconds})`);
+  if (Number(result.rows[0]?.hits ?? 0) >= limit) {
+    throw new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.');
+  }
+}
+
 export async function resetRateLimit(db: Executor, key: string): Promise<void> {
   await db.execute(sql`delete from rate_limit_buckets where key = ${key}`);
 }

@@ -7,6 +7,10 @@ import { useMe, useSignOut } from '../../features/auth/api.ts';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 
+/**
+ * Two rows, so that nothing is squeezed on a phone: who is signed in with the
+ * balance, then the page's back button, title and refresh.
+ */
 export function AppHeader({ title, backTo }: { title?: string | undefined; backTo?: string | undefined }) {
   const me = useMe();
   const queryClient = useQueryClient();
@@ -35,7 +39,26 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 py-3">
+      <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 pt-3 pb-2">
+        {user && (
+          <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+            {initialsOf(user.name)}
+          </Link>
+        )}
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-semibold">{user?.name}</p>
+          {user && <p className="truncate text-xs text-slate-500">{maskPhone(user.phone)}</p>}
+        </div>
+        {user && (
+          <span className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800" data-testid="balance-chip" aria-label="Balance">
+            {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
+          </span>
+        )}
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void handleSignOut()} aria-label="Sign out">
+          <LogOut />
+        </Button>
+      </div>
+      <div className="mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2">
         {backTo && (
           <Button variant="ghost" size="icon" asChild>
             <Link to={backTo} aria-label="Back">
@@ -43,30 +66,9 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
             </Link>
           </Button>
         )}
-        {user && (
-          <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
-            {initialsOf(user.name)}
-          </Link>
-        )}
-        <div className="min-w-0 flex-1">
-          {title ? <h1 className="truncate text-base font-semibold">{title}</h1> : <p className="truncate text-base font-semibold">{user?.name}</p>}
-          {user && (
-            <p className="truncate text-xs text-slate-500">
-              {title ? `${user.name} · ` : ''}
-              {maskPhone(user.phone)}
-            </p>
-          )}
-        </div>
-        {user && (
-          <span className="rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800" data-testid="balance-chip" aria-label="Balance">
-            {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
-          </span>
-        )}
+        <h1 className={`min-w-0 flex-1 truncate text-lg font-bold ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
         <Button variant="ghost" size="icon" onClick={() => void refresh()} aria-label="Refresh">
           <RefreshCw />
-        </Button>
-        <Button variant="ghost" size="icon" onClick={() => void handleSignOut()} aria-label="Sign out">
-          <LogOut />
         </Button>
       </div>
     </header>
