@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { AuditLogEntry } from '../../../shared/contracts/admin.ts';
+import { formatDecimalShort, formatInrForDisplay, formatUsdtShort, INR_DECIMALS } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -37,8 +38,20 @@ function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? action;
 }
 
-function valueText(value: unknown): string {
+/** The server stores amounts in their integer units and names the unit in the field. */
+function amountText(field: string, value: unknown): string | undefined {
+  const digits = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  if (!/^-?\d{1,30}$/.test(digits)) return undefined;
+  if (/UsdtMicros$/i.test(field)) return `${formatUsdtShort(BigInt(digits))} USDT`;
+  if (/rate\w*Paise$/i.test(field)) return `₹${formatDecimalShort(BigInt(digits), INR_DECIMALS)} per USDT`;
+  if (/Paise$/i.test(field)) return formatInrForDisplay(BigInt(digits));
+  return undefined;
+}
+
+function valueText(value: unknown, field = ''): string {
   if (value === null || value === undefined || value === '') return '—';
+  const amount = amountText(field, value);
+  if (amount) return amount;
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
@@ -63,41 +76,37 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
   const beforeFields = (before ?? {}) as Record<string, unknown>;
   const afterFields = (after ?? {}) as Record<string, unknown>;
   const names = [...new Set([...Object.keys(beforeFields), ...Object.keys(afterFields)])];
+  // One line per field on wide screens, three short lines on phones; the labels are read out either way.
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[28rem] text-left text-xs">
-        <caption className="sr-only">Before and after</caption>
-        <thead className="text-slate-500">
-          <tr>
-            <th scope="col" className="py-1 pr-2 font-semibold">
-              Field
-            </th>
-            <th scope="col" className="py-1 pr-2 font-semibold">
-              Before
-            </th>
-            <th scope="col" className="py-1 font-semibold">
-              After
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {names.map((name) => {
-            const oldText = name in beforeFields ? valueText(beforeFields[name]) : '—';
-            const newText = name in afterFields ? valueText(afterFields[name]) : '—';
-            const changed = oldText !== newText;
-            return (
-              <tr key={name} className={changed ? 'bg-amber-50' : undefined}>
-                <th scope="row" className="py-1 pr-2 align-top font-medium text-slate-700">
-                  {name}
-                  {changed && <span className="sr-only"> (changed)</span>}
-                </th>
-                <td className="break-all py-1 pr-2 align-top font-mono text-slate-600">{oldText}</td>
-                <td className="break-all py-1 align-top font-mono text-slate-900">{newText}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <div className="rounded-lg border border-slate-100 text-xs">
+      <div className="hidden grid-cols-[10rem_1fr_1fr] gap-2 border-b border-slate-100 px-2 py-1 font-semibold text-slate-500 sm:grid" aria-hidden>
+        <span>Field</span>
+        <span>Before</span>
+        <span>After</span>
+      </div>
+      <dl className="divide-y divide-slate-100">
+        {names.map((name) => {
+          const oldText = name in beforeFields ? valueText(beforeFields[name], name) : '—';
+          const newText = name in afterFields ? valueText(afterFields[name], name) : '—';
+          const changed = oldText !== newText;
+          return (
+            <div key={name} data-field={name} className={`grid gap-x-2 gap-y-0.5 px-2 py-1.5 sm:grid-cols-[10rem_1fr_1fr] ${changed ? 'bg-amber-50' : ''}`}>
+              <dt className="font-medium text-slate-700">
+                {name}
+                {changed && <span className="sr-only"> (changed)</span>}
+              </dt>
+              <dd className="break-all font-mono text-slate-600">
+                <span className="font-sans text-slate-500 sm:sr-only">Before: </span>
+                {oldText}
+              </dd>
+              <dd className="break-all font-mono text-slate-900">
+                <span className="font-sans text-slate-500 sm:sr-only">After: </span>
+                {newText}
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
     </div>
   );
 }

@@ -1,10 +1,20 @@
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
 import type { VipLevel } from '../../../shared/contracts/common.ts';
-import { formatInrForDisplay, formatUsdtForDisplay, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatInrForDisplay, formatUsdtForDisplay, formatUsdtShort, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
 
 /** "1,234.50 USDT" from a wire amount; the value stays a string or bigint all the way. */
 export function usdtText(wire: string): string {
   return `${formatUsdtForDisplay(usdtMicrosFromWire(wire))} USDT`;
+}
+
+/**
+ * The full amount ("42.123456 USDT") when it has more than the 2 decimals shown
+ * everywhere else, so an admin can match a deposit against the chain; otherwise undefined.
+ */
+export function exactUsdtText(wire: string): string | undefined {
+  const exact = formatUsdtShort(usdtMicrosFromWire(wire));
+  const decimals = exact.split('.')[1]?.length ?? 0;
+  return decimals > 2 ? `${exact} USDT` : undefined;
 }
 
 /** "₹1,00,000.00" from a wire amount. */

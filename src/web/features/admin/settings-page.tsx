@@ -132,7 +132,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       )}
 
       <Tabs value={tab} onValueChange={(value) => setTab(value as TabName)}>
-        <TabsList className="h-auto flex-wrap">
+        <TabsList className="grid h-auto grid-cols-2 gap-1 sm:inline-flex">
           {TAB_ORDER.map((name) => (
             <TabsTrigger key={name} value={name}>
               {TAB_LABELS[name]}

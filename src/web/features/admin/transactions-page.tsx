@@ -6,7 +6,6 @@ import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
 import type { UserSummary } from '../../../shared/contracts/money-common.ts';
 import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
 import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -15,9 +14,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } fro
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { adminKeys, PENDING_WITHDRAWALS_CSV_URL, useDepositQueue, useTransferQueue, useWithdrawalQueue, type QueueKind, type StatusFilter } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { StatusBadge } from './components/status-badge.tsx';
-import { inrText, shortDateTimeText, usdtText } from './format.ts';
+import { exactUsdtText, inrText, shortDateTimeText, usdtText } from './format.ts';
 import { useDecision, type DecisionTarget } from './use-decision.tsx';
 
 const TABS = ['deposits', 'withdrawals', 'transfers'] as const satisfies readonly QueueKind[];
@@ -35,9 +35,9 @@ const EXPLORERS = {
 
 type OpenDecision = (target: DecisionTarget) => void;
 
-function UserCell({ user }: { user: UserSummary }) {
+function UserCell({ user, label = 'User' }: { user: UserSummary; label?: string }) {
   return (
-    <TableCell>
+    <TableCell label={label} wide>
       <Link to={`/admin/users/${user.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
         {user.name}
       </Link>
@@ -49,7 +49,7 @@ function UserCell({ user }: { user: UserSummary }) {
 
 function DateCell({ createdAt, decidedAt }: { createdAt: string; decidedAt: string | null }) {
   return (
-    <TableCell className="whitespace-nowrap">
+    <TableCell label="Date" className="whitespace-nowrap">
       <time dateTime={createdAt}>{shortDateTimeText(createdAt)}</time>
       {decidedAt && (
         <p className="text-xs text-slate-500">
@@ -62,7 +62,7 @@ function DateCell({ createdAt, decidedAt }: { createdAt: string; decidedAt: stri
 
 function StatusCell({ status, children }: { status: AdminDeposit['status']; children?: ReactNode }) {
   return (
-    <TableCell>
+    <TableCell label="Status">
       <StatusBadge status={status} />
       {children}
     </TableCell>
@@ -87,21 +87,21 @@ function ActionsCell({
 }) {
   if (!pending) {
     return (
-      <TableCell className="text-slate-400">
+      <TableCell label="Actions" wide className="text-slate-400 max-md:hidden">
         <span aria-label="No actions">—</span>
       </TableCell>
     );
   }
   return (
-    <TableCell>
+    <TableCell label="Actions" wide>
       <span id={summaryId} hidden>
         {summary}
       </span>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Button size="sm" onClick={onApprove} disabled={busy} aria-describedby={summaryId}>
+      <div className="flex gap-2">
+        <Button size="sm" className="max-md:flex-1" onClick={onApprove} disabled={busy} aria-describedby={summaryId}>
           Approve
         </Button>
-        <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={onReject} disabled={busy} aria-describedby={summaryId}>
+        <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50 max-md:flex-1" onClick={onReject} disabled={busy} aria-describedby={summaryId}>
           Reject
         </Button>
       </div>
@@ -144,7 +144,7 @@ function DepositsPanel({ status, busyId, openDecision }: { status: StatusFilter;
         USDT Deposits
       </h2>
       <QueueStates query={deposits} itemCount={items.length} emptyText="No deposits found" loadingText="Loading deposits..." failureTitle="Failed to load deposits">
-        <Table label="USDT Deposits" minWidth="min-w-[56rem]">
+        <Table label="USDT Deposits" stacked className="md:min-w-[56rem]">
           <TableHead>
             <TableRow>
               <TableHeaderCell>User</TableHeaderCell>
@@ -159,15 +159,17 @@ function DepositsPanel({ status, busyId, openDecision }: { status: StatusFilter;
             {items.map((deposit) => {
               const explorer = EXPLORERS[deposit.network];
               const summaryId = `deposit-${deposit.id}`;
-              const amount = usdtText(deposit.amount);
+              const exactAmount = exactUsdtText(deposit.amount);
+              const amount = exactAmount ?? usdtText(deposit.amount);
               return (
                 <TableRow key={deposit.id} data-testid={summaryId}>
                   <UserCell user={deposit.user} />
-                  <TableCell className="whitespace-nowrap">
-                    <p className="font-medium">{amount}</p>
+                  <TableCell label="Amount (USDT)" className="whitespace-nowrap">
+                    <p className="font-medium">{usdtText(deposit.amount)}</p>
+                    {exactAmount && <p className="text-xs text-slate-600">Exactly {exactAmount}</p>}
                     <p className="text-xs text-slate-500">≈ {inrText(deposit.estimatedInr)}</p>
                   </TableCell>
-                  <TableCell className="max-w-[18rem]">
+                  <TableCell label="Transaction Hash" wide className="md:max-w-[18rem]">
                     <Badge tone="brand">{deposit.network}</Badge>
                     <p className="mt-1 break-all font-mono text-xs">{deposit.transactionHash}</p>
                     <a
@@ -261,7 +263,7 @@ function WithdrawalsPanel({ status, busyId, openDecision }: { status: StatusFilt
         loadingText="Loading withdrawals..."
         failureTitle="Failed to load withdrawals"
       >
-        <Table label="INR Withdrawals" minWidth="min-w-[60rem]">
+        <Table label="INR Withdrawals" stacked className="md:min-w-[60rem]">
           <TableHead>
             <TableRow>
               <TableHeaderCell>User</TableHeaderCell>
@@ -280,7 +282,7 @@ function WithdrawalsPanel({ status, busyId, openDecision }: { status: StatusFilt
               return (
                 <TableRow key={withdrawal.id} data-testid={summaryId}>
                   <UserCell user={withdrawal.user} />
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Amount (INR)" className="whitespace-nowrap">
                     <p className="font-medium">{inr}</p>
                     <p className="text-xs text-slate-500">
                       {usdt} at {inrText(withdrawal.rateInr)}
@@ -291,7 +293,7 @@ function WithdrawalsPanel({ status, busyId, openDecision }: { status: StatusFilt
                       </Badge>
                     )}
                   </TableCell>
-                  <TableCell className="min-w-[14rem]">
+                  <TableCell label="Bank Details" wide className="md:min-w-[14rem]">
                     <BankDetails bank={withdrawal.bank} />
                   </TableCell>
                   <DateCell createdAt={withdrawal.createdAt} decidedAt={withdrawal.decidedAt} />
@@ -340,7 +342,7 @@ function TransfersPanel({ status, busyId, openDecision }: { status: StatusFilter
         USDT Transfers
       </h2>
       <QueueStates query={transfers} itemCount={items.length} emptyText="No transfers found" loadingText="Loading transfers..." failureTitle="Failed to load transfers">
-        <Table label="USDT Transfers" minWidth="min-w-[52rem]">
+        <Table label="USDT Transfers" stacked className="md:min-w-[52rem]">
           <TableHead>
             <TableRow>
               <TableHeaderCell>From</TableHeaderCell>
@@ -357,9 +359,11 @@ function TransfersPanel({ status, busyId, openDecision }: { status: StatusFilter
               const amount = usdtText(transfer.amount);
               return (
                 <TableRow key={transfer.id} data-testid={summaryId}>
-                  <UserCell user={transfer.sender} />
-                  <UserCell user={transfer.recipient} />
-                  <TableCell className="whitespace-nowrap font-medium">{amount}</TableCell>
+                  <UserCell user={transfer.sender} label="From" />
+                  <UserCell user={transfer.recipient} label="To" />
+                  <TableCell label="Amount (USDT)" className="whitespace-nowrap font-medium">
+                    {amount}
+                  </TableCell>
                   <DateCell createdAt={transfer.createdAt} decidedAt={transfer.decidedAt} />
                   <StatusCell status={transfer.status}>
                     {transfer.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {transfer.rejectionReason}</p>}
@@ -414,7 +418,7 @@ export default function TransactionsPage() {
   const panelProps = { status, busyId: decision.busyId, openDecision: decision.open };
 
   return (
-    <AppPage title="Transaction Management" backTo="/admin">
+    <AdminPage title="Transaction Management" backTo="/admin">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="sm:w-56">
           <FormField label="Status">
@@ -456,6 +460,6 @@ export default function TransactionsPage() {
         </TabsContent>
       </Tabs>
       {decision.dialog}
-    </AppPage>
+    </AdminPage>
   );
 }

@@ -25,19 +25,19 @@ function TransactionRow({ item }: { item: TransactionItem }) {
   const detail = detailOf(item);
   return (
     <TableRow>
-      <TableCell>
+      <TableCell label="Type">
         <p className="font-medium">{TRANSACTION_TYPE_LABELS[item.type]}</p>
         {detail && <p className="text-xs text-slate-500">{detail}</p>}
       </TableCell>
-      <TableCell className="whitespace-nowrap font-medium">
+      <TableCell label="Amount" className="whitespace-nowrap font-medium">
         <span className="sr-only">{item.direction === 'in' ? 'In: ' : 'Out: '}</span>
         <span aria-hidden>{item.direction === 'in' ? '+' : '−'}</span>
         {amountText(item.amount, item.currency)}
       </TableCell>
-      <TableCell className="whitespace-nowrap">
+      <TableCell label="Date" className="whitespace-nowrap">
         <time dateTime={item.createdAt}>{shortDateTimeText(item.createdAt)}</time>
       </TableCell>
-      <TableCell>
+      <TableCell label="Status">
         <StatusBadge status={item.status} />
       </TableCell>
     </TableRow>
@@ -92,7 +92,7 @@ export default function UserTransactionsPage() {
             <EmptyState title={NO_USER_TRANSACTIONS_MESSAGE} />
           ) : (
             <>
-              <Table label={`Transactions of ${user.name}`} minWidth="min-w-[34rem]">
+              <Table label={`Transactions of ${user.name}`} stacked className="md:min-w-[34rem]">
                 <TableHead>
                   <TableRow>
                     <TableHeaderCell>Type</TableHeaderCell>

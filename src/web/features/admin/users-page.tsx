@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { AdminUserSummary } from '../../../shared/contracts/admin.ts';
 import { LIMITS } from '../../../shared/limits.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -11,6 +10,7 @@ import { Label } from '../../components/ui/label.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { useAdminUsers } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
@@ -21,19 +21,21 @@ function UserRow({ user }: { user: AdminUserSummary }) {
   const navigate = useNavigate();
   return (
     <TableRow>
-      <TableCell>
+      <TableCell label="User" wide>
         <p className="font-medium text-slate-900">{user.name}</p>
         <p className="break-all text-slate-600">{user.email}</p>
         <p className="text-slate-500">{user.phone}</p>
       </TableCell>
-      <TableCell className="whitespace-nowrap font-medium">{usdtText(user.balanceUsdt)}</TableCell>
-      <TableCell>
+      <TableCell label="Balance" className="whitespace-nowrap font-medium">
+        {usdtText(user.balanceUsdt)}
+      </TableCell>
+      <TableCell label="Role">
         <Badge tone={user.role === 'admin' ? 'brand' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
       </TableCell>
-      <TableCell>
+      <TableCell label="VIP Level">
         <Badge tone={user.vipLevel === 'normal' ? 'default' : 'vip'}>{VIP_LEVEL_LABELS[user.vipLevel]}</Badge>
       </TableCell>
-      <TableCell>
+      <TableCell label="Actions" wide>
         <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={() => navigate(`/admin/users/${user.id}/transactions`)} aria-describedby={`user-${user.id}`}>
             Transactions
@@ -65,7 +67,7 @@ export default function UsersPage() {
   }, [search, setSearchParams]);
 
   return (
-    <AppPage title="User Management" backTo="/admin">
+    <AdminPage title="User Management" backTo="/admin">
       <form
         role="search"
         className="flex flex-col gap-2 sm:flex-row sm:items-end"
@@ -102,7 +104,7 @@ export default function UsersPage() {
       )}
       {items.length > 0 && (
         <>
-          <Table label="Users" minWidth="min-w-[44rem]">
+          <Table label="Users" stacked className="md:min-w-[44rem]">
             <TableHead>
               <TableRow>
                 <TableHeaderCell>User</TableHeaderCell>
@@ -125,6 +127,6 @@ export default function UsersPage() {
           <LoadMore hasMore={users.hasNextPage} loading={users.isFetchingNextPage} onLoadMore={() => void users.fetchNextPage()} />
         </>
       )}
-    </AppPage>
+    </AdminPage>
   );
 }
