@@ -228,13 +228,36 @@ test('settings: invalid values are shown next to their fields; saving answers wi
   await adminPage.reload();
 
   await adminPage.getByRole('tab', { name: 'Support' }).click();
-  await adminPage.getByLabel('Website URL').fill('https://rupeedesk.example.com');
+  const websiteUrl = adminPage.getByLabel('Website URL');
+  const originalWebsiteUrl = await websiteUrl.inputValue();
+  await websiteUrl.fill('https://rupeedesk.example.com');
   await saveButton.click();
   await expect(toast(adminPage, 'Settings updated successfully')).toBeVisible();
   await expect(saveButton).toHaveText('Save All Settings');
   await adminPage.reload();
   await adminPage.getByRole('tab', { name: 'Support' }).click();
-  await expect(adminPage.getByLabel('Website URL')).toHaveValue('https://rupeedesk.example.com');
+  await expect(websiteUrl).toHaveValue('https://rupeedesk.example.com');
+
+  // Other test files read the public settings: put the original back.
+  await websiteUrl.fill(originalWebsiteUrl);
+  await saveButton.click();
+  await expect(toast(adminPage, 'Settings updated successfully')).toBeVisible();
+  await expect(saveButton).toHaveText('Save All Settings');
+});
+
+test('settings: a QR image is checked, previewed and uploaded per network', async () => {
+  await adminPage.goto('/admin/settings');
+  await adminPage.getByRole('tab', { name: 'Wallet Addresses' }).click();
+  const picker = adminPage.getByRole('group', { name: 'ERC20 QR code image' }).getByLabel(/^(Choose|Replace) ERC20 QR code image$/);
+  await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+  await expect(adminPage.getByText('The QR image must be a PNG, JPEG or WebP image')).toBeVisible();
+
+  await picker.setInputFiles({ name: 'erc20-qr.png', mimeType: 'image/png', buffer: Buffer.from(ONE_PIXEL_PNG, 'base64') });
+  await expect(adminPage.getByRole('img', { name: 'New ERC20 QR code image (not uploaded yet)' })).toBeVisible();
+  await adminPage.getByRole('group', { name: 'ERC20 QR code image' }).getByRole('button', { name: 'Upload' }).click();
+  await expect(toast(adminPage, 'File uploaded successfully')).toBeVisible();
+  await expect(adminPage.getByRole('img', { name: 'Current ERC20 QR code image' })).toBeVisible();
+  await expect(adminPage.getByRole('img', { name: 'Current ERC20 QR code image' })).toHaveJSProperty('naturalWidth', 1);
 });
 
 test('user transactions: the history of a user, and an unknown user', async () => {
@@ -254,6 +277,8 @@ test('user transactions: the history of a user, and an unknown user', async () =
   await expect(adminPage.getByText('User Not Found')).toBeVisible();
   await expect(adminPage.getByText(`User with ID ${unknownId} was not found`)).toBeVisible();
 });
+
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** "125.50 USDT" minus whole USDT, in the chip's format (amounts in tests stay small and whole). */
 function subtractUsdt(chipText: string, wholeUsdt: string): string {

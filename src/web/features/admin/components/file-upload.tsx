@@ -95,8 +95,10 @@ export function FileUpload({
   };
 
   return (
-    <div className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4">
-      <p className="text-sm font-medium text-slate-700">{label}</p>
+    <div role="group" aria-labelledby={`${inputId}-title`} className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4">
+      <p id={`${inputId}-title`} className="text-sm font-medium text-slate-700">
+        {label}
+      </p>
       {kind === 'image' && (
         <div className="flex flex-wrap gap-4">
           <figure className="flex flex-col items-center gap-1">
