@@ -80,9 +80,9 @@ function noteFieldOf(target: DecisionTarget): NoteField | undefined {
   return target.kind === 'withdrawals' ? PAYOUT_REFERENCE_FIELD : undefined;
 }
 
-/** A refusal that leaves nothing to retry: the request was decided meanwhile, or is gone. */
+/** A refusal that leaves nothing to retry: decided meanwhile (409), gone (404), or not this admin's to decide (403, e.g. their own request). */
 function isFinalRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.status === 409 || error.status === 404);
+  return error instanceof ApiError && (error.status === 409 || error.status === 404 || error.status === 403);
 }
 
 /**

@@ -124,7 +124,7 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
   );
 }
 
-function SessionsCard({ user }: { user: AdminUserDetail }) {
+function SessionsCard({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [ending, setEnding] = useState(false);
@@ -160,7 +160,11 @@ function SessionsCard({ user }: { user: AdminUserDetail }) {
           open={confirming}
           onOpenChange={(open) => !ending && setConfirming(open)}
           title="End all sessions?"
-          description={`${user.name} will be signed out on every device and must log in again.`}
+          description={
+            isSelf
+              ? 'This is your own account: you will be signed out here too and must log in again.'
+              : `${user.name} will be signed out on every device and must log in again.`
+          }
           confirmLabel={ending ? 'Ending...' : 'End all sessions'}
           destructive
           busy={ending}
@@ -236,7 +240,7 @@ function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean 
 
       {/* Re-created when the user changes, so the selects start from the saved values. */}
       <AccessForm key={`${user.role}-${user.vipLevel}-${user.updatedAt}`} user={user} isSelf={isSelf} />
-      <SessionsCard user={user} />
+      <SessionsCard user={user} isSelf={isSelf} />
     </>
   );
 }
