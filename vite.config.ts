@@ -1,17 +1,64 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiPort = process.env.API_PORT ?? '3001';
+
+/**
+ * With build.modulePreload off (see below), index.html still preloads every
+ * chunk the entry imports statically, so they download in parallel with it.
+ */
+function preloadEntryImports(): Plugin {
+  return {
+    name: 'preload-entry-imports',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { chunk, bundle }) {
+        if (!chunk || !bundle) return [];
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          const imported = bundle[fileName];
+          if (files.has(fileName) || !imported || imported.type !== 'chunk') return;
+          files.add(fileName);
+          for (const next of imported.imports) visit(next);
+        };
+        for (const fileName of chunk.imports) visit(fileName);
+        return [...files].map((fileName) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), preloadEntryImports()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: false,
+    // tests/bundle/landing-budget.test.ts reads the manifest to add up what the landing page loads.
+    manifest: true,
+    // Vite's preloading of lazy routes' imports costs the entry a helper and a list of every
+    // route's files, which the landing page's 100 KB budget cannot carry; a route's own
+    // imports load right after it instead.
+    modulePreload: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // What every page needs, in one long-cached chunk that compresses better than its pieces.
+          groups: [
+            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]|^\0rolldown[\\/]runtime/ },
+            // The landing page's own building blocks (also used by the dashboard and the public pages) in one chunk.
+            {
+              name: 'public-kit',
+              test: /src[\\/](shared[\\/](money|limits)\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|converter|usdt-input|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),

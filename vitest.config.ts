@@ -13,6 +13,14 @@ export default defineConfig({
       },
       {
         test: {
+          // Reads the production build: scripts/test.mjs runs it after the build step.
+          name: 'bundle',
+          include: ['tests/bundle/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
           environment: 'node',

@@ -52,6 +52,7 @@ vitest('unit', 'vitest-unit.json');
 vitest('integration', 'vitest-integration.json');
 if (process.env.TEST_DATABASE_URL) vitest('integration', 'vitest-integration-external.json', { INTEGRATION_DATABASE: 'external' });
 run('production build', 'npm', ['run', 'build', '--silent']);
+vitest('bundle', 'vitest-bundle.json');
 run('browser tests (Chromium)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDirectory, 'playwright.json') });
 summarize();
 if (totals.failed > 0) process.exit(1);

@@ -1,11 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { Toaster } from 'sonner';
 import { ApiError } from './lib/api.ts';
 import { AppRoutes } from './routes.tsx';
 import './styles.css';
+
+const BackgroundServices = lazy(() => import('./features/events/background-services.tsx'));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -25,8 +26,10 @@ createRoot(root).render(
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
         <AppRoutes />
+        <Suspense fallback={null}>
+          <BackgroundServices />
+        </Suspense>
       </BrowserRouter>
-      <Toaster position="top-right" visibleToasts={3} hotkey={['F8']} duration={5000} richColors closeButton />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorResponseSchema } from '../../shared/errors.ts';
+import type { ErrorResponse } from '../../shared/errors.ts';
 
 /** An answer of the API that is not a success, with the server's user-facing message. */
 export class ApiError extends Error {
@@ -28,11 +28,33 @@ export interface RequestOptions {
 }
 
 /**
+ * A response schema, or a function that imports it. Code on the first visit's
+ * path (the landing page, the session check) passes an import, so zod is not
+ * part of the JavaScript the landing page needs before it can render.
+ */
+export type ResponseSchemaSource<T extends z.ZodType> = T | (() => Promise<T>);
+
+/** Reads `{ error: { code, message, fields?, remainingAttempts? } }` without zod (see ResponseSchemaSource). */
+function errorBodyOf(payload: unknown): ErrorResponse['error'] | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const error: unknown = (payload as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, fields, remainingAttempts } = error as Record<string, unknown>;
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  const validFields =
+    typeof fields === 'object' && fields !== null && Object.values(fields).every((value) => typeof value === 'string') ? (fields as Record<string, string>) : undefined;
+  return { code, message, fields: validFields, remainingAttempts: Number.isInteger(remainingAttempts) ? (remainingAttempts as number) : undefined };
+}
+
+/**
  * Calls the JSON API and parses the answer with the operation's response
  * schema from src/shared/contracts, so the web app never trusts an unchecked shape.
  */
-export async function apiRequest<T extends z.ZodType>(path: string, responseSchema: T, options: RequestOptions = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.ZodType>(path: string, responseSchema: ResponseSchemaSource<T>, options: RequestOptions = {}): Promise<z.output<T>> {
   const { method = 'GET', body, headers = {}, signal } = options;
+  // An imported schema loads while the request is under way.
+  const schema = typeof responseSchema === 'function' ? responseSchema() : Promise.resolve(responseSchema);
+  schema.catch(() => undefined);
   let response: Response;
   try {
     response = await fetch(path, {
@@ -54,14 +76,18 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
     // A non-JSON body (a proxy's error page) is handled below like any unexpected answer.
   }
   if (!response.ok) {
-    const parsed = errorResponseSchema.safeParse(payload);
-    if (parsed.success) {
-      const { code, message, fields, remainingAttempts } = parsed.data.error;
-      throw new ApiError(response.status, code, message, fields, remainingAttempts);
-    }
+    const error = errorBodyOf(payload);
+    if (error) throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts);
     throw new ApiError(response.status, 'HTTP', response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request failed.');
   }
-  return responseSchema.parse(payload);
+  let loadedSchema: T;
+  try {
+    loadedSchema = await schema;
+  } catch {
+    // The schema's chunk could not be fetched (offline, or a new version was deployed meanwhile).
+    throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
+  }
+  return loadedSchema.parse(payload);
 }
 
 export function errorMessage(error: unknown, fallback: string): string {

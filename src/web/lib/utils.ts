@@ -23,8 +23,5 @@ export function safeNextPath(next: string | null | undefined, fallback = '/dashb
   return next;
 }
 
-/** The support chat link: the stored number with spaces (and the plus sign) removed. */
-export function supportChatUrl(whatsappNumber: string): string | undefined {
-  const digits = whatsappNumber.replace(/\s+/g, '').replace(/^\+/, '');
-  return digits ? `https://wa.me/${digits}` : undefined;
-}
+// Lives with the support feature, so the landing page can use it without pulling in tailwind-merge through cn().
+export { supportChatUrl } from '../features/support/support-chat-url.ts';

@@ -11,7 +11,7 @@ import {
   type AdminDeposit,
   type Deposit,
 } from '../../../src/shared/contracts/deposits.ts';
-import { adminSettingsResponseSchema, updateSettingsResponseSchema } from '../../../src/shared/contracts/settings.ts';
+import { adminSettingsResponseSchema, updateSettingsResponseSchema, type AdminSettings, type UpdateSettingsRequest } from '../../../src/shared/contracts/settings.ts';
 import {
   adminTransferDecisionResponseSchema,
   adminTransferListResponseSchema,
@@ -91,6 +91,14 @@ export class AdminApi {
       'PUT /api/admin/settings',
     );
     return E2E_TRC20_ADDRESS;
+  }
+
+  /** Saves the settings form with these fields changed and the others as they are (e.g. the rates). */
+  async updateSettings(changes: Partial<UpdateSettingsRequest>): Promise<AdminSettings> {
+    const settings = await parsed(await this.context.get('/api/admin/settings'), adminSettingsResponseSchema, 'GET /api/admin/settings');
+    const { files: _files, updatedAt: _updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
+    const saved = await parsed(await this.context.put('/api/admin/settings', { data: { ...editable, ...changes } }), updateSettingsResponseSchema, 'PUT /api/admin/settings');
+    return saved.settings;
   }
 
   /** Waits until the pending deposit with this hash is listed. */

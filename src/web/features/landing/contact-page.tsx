@@ -1,15 +1,33 @@
-import { AppPage } from '../../components/layout/app-page.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { usePublicSettings } from '../support/public-settings.ts';
+import { supportChatUrl } from '../support/support-chat-url.ts';
+import { outlineLinkClass, primaryLinkClass, PublicTextPage } from './public-layout.tsx';
 
 export default function ContactPage() {
+  const settings = usePublicSettings();
+  const supportLink = settings.data ? supportChatUrl(settings.data.whatsappSupportNumber) : undefined;
+  const website = settings.data?.websiteUrl;
+
   return (
-    <AppPage title="Contact Us" backTo="/">
-      <Card>
-        <CardHeader>
-          <CardTitle>Contact Us</CardTitle>
-        </CardHeader>
-        <CardContent className="text-sm text-slate-600">This page is being built.</CardContent>
-      </Card>
-    </AppPage>
+    <PublicTextPage title="Contact Us">
+      <p>Our support team answers on chat. Tell us your registered email address, never your password or PIN.</p>
+      {settings.isPending && <p className="text-slate-500">Loading contact details...</p>}
+      {settings.isError && <p className="text-red-600">Could not load our contact details. Please try again later.</p>}
+      {settings.data && (
+        <div className="flex flex-wrap gap-3">
+          {supportLink ? (
+            <a href={supportLink} target="_blank" rel="noopener noreferrer" className={`${primaryLinkClass} h-11`}>
+              Chat with Support
+            </a>
+          ) : (
+            <p className="text-slate-500">Support chat is not set up yet.</p>
+          )}
+          {website && (
+            <a href={website} target="_blank" rel="noopener noreferrer" className={`${outlineLinkClass} h-11`}>
+              Visit our website
+            </a>
+          )}
+        </div>
+      )}
+    </PublicTextPage>
   );
 }

@@ -1,31 +1,80 @@
 import { Link } from 'react-router';
-import { PRODUCT_NAME, PRODUCT_TAGLINE } from '../../../shared/limits.ts';
-import { Button } from '../../components/ui/button.tsx';
+import { PRODUCT_TAGLINE } from '../../../shared/limits.ts';
+import { Converter } from '../rates/converter.tsx';
+import { RateCard } from '../rates/rate-card.tsx';
+import { usePublicSettings } from '../support/public-settings.ts';
+import { supportChatUrl } from '../support/support-chat-url.ts';
+import { outlineLinkClass, primaryLinkClass, PublicLayout } from './public-layout.tsx';
+
+const HOW_IT_WORKS = [
+  { title: 'Sign Up & Verify', text: 'Create your account with your email and phone number, and set your 4-digit transaction PIN.' },
+  { title: 'Send USDT to Admin', text: 'Deposit USDT over TRC20 or ERC20 to the admin wallet address and submit the transaction hash.' },
+  { title: 'Receive INR', text: 'Withdraw rupees to your Indian bank account. Requests are processed in about 3-4 hours.' },
+] as const;
 
 export default function LandingPage() {
+  const settings = usePublicSettings();
+  const apk = settings.data?.apk;
+  const supportLink = settings.data ? supportChatUrl(settings.data.whatsappSupportNumber) : undefined;
+
   return (
-    <div className="flex min-h-screen flex-col">
-      <header className="mx-auto flex w-full max-w-5xl items-center justify-between px-4 py-4">
-        <span className="flex items-center gap-2 text-lg font-bold text-brand-800">
-          <span className="flex size-8 items-center justify-center rounded-lg bg-brand-700 text-white">&#8377;</span>
-          {PRODUCT_NAME}
-        </span>
-        <nav className="flex gap-2">
-          <Button variant="outline" size="sm" asChild>
-            <Link to="/login">Login</Link>
-          </Button>
-          <Button size="sm" asChild>
-            <Link to="/signup">Sign Up</Link>
-          </Button>
+    <PublicLayout
+      actions={
+        <nav aria-label="Account" className="flex gap-2">
+          <Link to="/login" className={`${outlineLinkClass} h-9`}>
+            Login
+          </Link>
+          <Link to="/signup" className={`${primaryLinkClass} h-9`}>
+            Sign Up
+          </Link>
         </nav>
-      </header>
-      <main className="mx-auto flex w-full max-w-5xl flex-1 flex-col items-center justify-center gap-6 px-4 text-center">
+      }
+    >
+      <section className="flex flex-col items-center gap-4 py-8 text-center">
         <h1 className="text-3xl font-bold sm:text-5xl">Turn USDT into rupees, straight to your bank</h1>
-        <p className="max-w-xl text-slate-600">{PRODUCT_TAGLINE}</p>
-        <Button size="lg" asChild>
-          <Link to="/signup">Get Started</Link>
-        </Button>
-      </main>
-    </div>
+        <p className="max-w-xl text-slate-600">{PRODUCT_TAGLINE}: deposit USDT, withdraw INR to any Indian bank account, with a better rate for VIP members.</p>
+        <div className="flex flex-wrap justify-center gap-3">
+          <Link to="/signup" className={`${primaryLinkClass} h-12 px-6 text-base`}>
+            Get Started
+          </Link>
+          {apk?.exists && apk.url && (
+            <a href={apk.url} className={`${outlineLinkClass} h-12 px-6 text-base`}>
+              Download App
+            </a>
+          )}
+        </div>
+      </section>
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <RateCard />
+        <Converter />
+      </div>
+
+      <section aria-labelledby="how-it-works-title" className="flex flex-col gap-4">
+        <h2 id="how-it-works-title" className="text-center text-2xl font-bold">
+          How It Works
+        </h2>
+        <ol className="grid gap-4 sm:grid-cols-3">
+          {HOW_IT_WORKS.map(({ title, text }, index) => (
+            <li key={title} className="flex flex-col gap-2 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+              <span className="flex size-10 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white" aria-hidden>
+                {index + 1}
+              </span>
+              <h3 className="font-semibold">{title}</h3>
+              <p className="text-sm text-slate-600">{text}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      {supportLink && (
+        <section className="flex flex-col items-center gap-2 text-center">
+          <p className="text-slate-600">Questions? Our team is a message away.</p>
+          <a href={supportLink} target="_blank" rel="noopener noreferrer" className={`${outlineLinkClass} h-11`}>
+            Chat with Support
+          </a>
+        </section>
+      )}
+    </PublicLayout>
   );
 }

@@ -1,10 +1,11 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { toast } from 'sonner';
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
-import { ConnectionErrorCard } from './connection-error.tsx';
+
+// Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
+const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((module) => ({ default: module.ConnectionErrorCard })));
 
 /** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
 export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
@@ -35,7 +36,8 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
 
 function RedirectWithToast({ to, message }: { to: string; message: string }) {
   useEffect(() => {
-    toast.error(message, { id: message });
+    // sonner loads on demand, keeping it out of the first visit's JavaScript.
+    void import('sonner').then(({ toast }) => toast.error(message, { id: message }));
   }, [message]);
   return <Navigate to={to} replace />;
 }

@@ -1,0 +1,87 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
+import type { Me } from '../../../shared/contracts/auth.ts';
+import { EVENT_STREAM_PATH, RATES_UPDATED_TOAST, STREAM_EVENT_NAMES, type StreamEventData } from '../../../shared/contracts/events.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { notify } from './notify.ts';
+
+/** After the server refused the stream (EventSource gives up on an HTTP error), try again after these delays. */
+const REOPEN_DELAYS_MILLISECONDS = [2_000, 5_000, 10_000, 30_000, 60_000] as const;
+
+function invalidate(queryClient: QueryClient, ...keys: (readonly string[])[]): void {
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+}
+
+function audienceOf(event: Event): string {
+  try {
+    const data = JSON.parse((event as MessageEvent<string>).data) as Partial<StreamEventData['ready']>;
+    return typeof data.audience === 'string' ? data.audience : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+function refreshEverything(queryClient: QueryClient): void {
+  invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings, QUERY_KEYS.me, QUERY_KEYS.wallet, QUERY_KEYS.admin);
+}
+
+/** The signed-in user's id as the session check last answered it, without asking the server itself. */
+function useKnownUserId(queryClient: QueryClient): string | null {
+  return useSyncExternalStore(
+    (onChange) => queryClient.getQueryCache().subscribe(onChange),
+    () => queryClient.getQueryData<Me | null>(QUERY_KEYS.me)?.id ?? null,
+    () => null,
+  );
+}
+
+/**
+ * Listens to GET /api/events and refreshes what a change made stale. The stream
+ * is reopened when the user signs in or out, so it always carries the events of
+ * whoever is signed in. EventSource reconnects by itself when the connection
+ * drops (the server sends `retry:`); it is reopened here only when the server
+ * refused it outright. A reconnect may have missed events, so it refreshes everything.
+ */
+export function useLiveUpdates(): void {
+  const queryClient = useQueryClient();
+  const userId = useKnownUserId(queryClient);
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    let source: EventSource | undefined;
+    let reopenTimer: number | undefined;
+    let failedOpens = 0;
+    let connectedBefore = false;
+
+    const open = () => {
+      const current = new EventSource(EVENT_STREAM_PATH);
+      source = current;
+      current.addEventListener(STREAM_EVENT_NAMES.ready, (event) => {
+        failedOpens = 0;
+        // Says which events this page now receives; browser tests wait for it before changing anything.
+        document.documentElement.dataset.liveUpdates = audienceOf(event);
+        if (connectedBefore) refreshEverything(queryClient);
+        connectedBefore = true;
+      });
+      current.addEventListener(STREAM_EVENT_NAMES.resync, () => refreshEverything(queryClient));
+      current.addEventListener(STREAM_EVENT_NAMES.settingsUpdated, () => {
+        invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings);
+        notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
+      });
+      current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, () => invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet));
+      current.addEventListener(STREAM_EVENT_NAMES.adminQueueUpdated, () => invalidate(queryClient, QUERY_KEYS.admin));
+      current.addEventListener('error', () => {
+        if (current.readyState !== EventSource.CLOSED) return;
+        const delay = REOPEN_DELAYS_MILLISECONDS[Math.min(failedOpens, REOPEN_DELAYS_MILLISECONDS.length - 1)];
+        failedOpens += 1;
+        reopenTimer = window.setTimeout(open, delay);
+      });
+    };
+
+    open();
+    return () => {
+      window.clearTimeout(reopenTimer);
+      source?.close();
+      delete document.documentElement.dataset.liveUpdates;
+    };
+  }, [queryClient, userId]);
+}

@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { PRODUCT_NAME } from '../../../shared/limits.ts';
+
+/** The spec's copyright line names a fixed year. */
+export const COPYRIGHT_YEAR = 2025;
+
+export const primaryLinkClass =
+  'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800 [&_svg]:size-4';
+export const outlineLinkClass =
+  'inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-900 hover:bg-slate-50 [&_svg]:size-4';
+
+export function BrandLink() {
+  return (
+    <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800">
+      <span className="flex size-8 items-center justify-center rounded-lg bg-brand-700 text-white" aria-hidden>
+        &#8377;
+      </span>
+      {PRODUCT_NAME}
+    </Link>
+  );
+}
+
+export function PublicFooter() {
+  return (
+    <footer className="border-t border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-5xl flex-col items-center gap-3 px-4 py-6 text-sm text-slate-500 sm:flex-row sm:justify-between">
+        <nav aria-label="Legal" className="flex flex-wrap justify-center gap-4">
+          <Link to="/privacy" className="hover:text-slate-800">
+            Privacy Policy
+          </Link>
+          <Link to="/terms" className="hover:text-slate-800">
+            Terms of Service
+          </Link>
+          <Link to="/contact" className="hover:text-slate-800">
+            Contact Us
+          </Link>
+        </nav>
+        <p>
+          &copy; {COPYRIGHT_YEAR} {PRODUCT_NAME}. All rights reserved.
+        </p>
+      </div>
+    </footer>
+  );
+}
+
+/** Frame of the public pages: brand, optional actions, content, legal footer. */
+export function PublicLayout({ actions, children }: { actions?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="mx-auto flex w-full max-w-5xl items-center justify-between gap-2 px-4 py-4">
+        <BrandLink />
+        {actions}
+      </header>
+      <main className="mx-auto flex w-full max-w-5xl flex-1 flex-col gap-6 px-4 pb-10">{children}</main>
+      <PublicFooter />
+    </div>
+  );
+}
+
+/** A short text page (privacy, terms, contact) under the public frame. */
+export function PublicTextPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <PublicLayout
+      actions={
+        <Link to="/" className={`${outlineLinkClass} h-9`}>
+          Home
+        </Link>
+      }
+    >
+      <article className="mx-auto w-full max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-bold">{title}</h1>
+        <div className="mt-4 flex flex-col gap-3 text-sm leading-6 text-slate-700">{children}</div>
+      </article>
+    </PublicLayout>
+  );
+}

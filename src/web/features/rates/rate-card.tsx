@@ -1,0 +1,88 @@
+import { lazy, Suspense, useState } from 'react';
+import { formatInrForDisplay } from '../../../shared/money.ts';
+import { notify } from '../events/notify.ts';
+import { useDisplayRates } from './api.ts';
+import { InfoIcon, RefreshIcon } from './icons.tsx';
+
+const VipRateTooltip = lazy(() => import('./vip-rate-tooltip.tsx'));
+
+function RateFigure({ ratePaise, testId }: { ratePaise: bigint | undefined; testId: string }) {
+  return (
+    <p className="text-2xl font-bold tabular-nums text-slate-900" data-testid={testId}>
+      {ratePaise === undefined ? '\u2026' : formatInrForDisplay(ratePaise)}
+    </p>
+  );
+}
+
+/**
+ * Standard and VIP rates per 1 USDT with a Refresh Rates button. When the rates
+ * cannot be loaded it shows the fallback rates under a Fallback badge (display only).
+ */
+export function RateCard({ className = '' }: { className?: string }) {
+  const { rates, query } = useDisplayRates();
+  // The tooltip's code loads when the visitor reaches for the card, not with the page.
+  const [tooltipWanted, setTooltipWanted] = useState(false);
+  const wantTooltip = () => setTooltipWanted(true);
+
+  const refresh = async () => {
+    const result = await query.refetch();
+    if (result.isSuccess) notify('success', 'Exchange rates updated from database', { id: 'rates-refreshed' });
+    else notify('error', 'Failed to refresh data', { id: 'rates-refresh-failed' });
+  };
+
+  const infoButton = (
+    <button type="button" aria-label="About the VIP rate" className="rounded-full p-0.5 text-amber-700 hover:bg-amber-100">
+      <InfoIcon className="size-4" />
+    </button>
+  );
+
+  return (
+    <section
+      aria-labelledby="rate-card-title"
+      className={`rounded-2xl border border-slate-200 bg-white p-5 shadow-sm ${className}`}
+      onPointerEnter={wantTooltip}
+      onFocus={wantTooltip}
+    >
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="rate-card-title" className="flex items-center gap-2 text-lg font-semibold">
+          Exchange Rates
+          {rates?.fallback && (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800" title="Rates could not be loaded; these are for display only">
+              Fallback
+            </span>
+          )}
+        </h2>
+        <button
+          type="button"
+          onClick={() => void refresh()}
+          disabled={query.isFetching}
+          className="inline-flex h-9 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
+        >
+          <RefreshIcon className={`size-4 ${query.isFetching ? 'animate-spin' : ''}`} />
+          Refresh Rates
+        </button>
+      </div>
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <div className="rounded-xl bg-slate-50 p-3">
+          <p className="text-sm font-medium text-slate-600">Standard Rate</p>
+          <RateFigure ratePaise={rates?.normalRatePaise} testId="standard-rate" />
+          <p className="text-xs text-slate-500">per 1 USDT</p>
+        </div>
+        <div className="rounded-xl bg-amber-50 p-3">
+          <p className="flex items-center gap-1 text-sm font-medium text-amber-800">
+            VIP Rate
+            {tooltipWanted ? (
+              <Suspense fallback={infoButton}>
+                <VipRateTooltip>{infoButton}</VipRateTooltip>
+              </Suspense>
+            ) : (
+              infoButton
+            )}
+          </p>
+          <RateFigure ratePaise={rates?.vipRatePaise} testId="vip-rate" />
+          <p className="text-xs text-slate-500">per 1 USDT</p>
+        </div>
+      </div>
+    </section>
+  );
+}

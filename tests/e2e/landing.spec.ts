@@ -1,0 +1,177 @@
+import { expect, test, type Page } from '@playwright/test';
+import { publicSettingsResponseSchema } from '../../src/shared/contracts/settings.ts';
+import { AdminApi } from './support/admin-api.ts';
+import { E2E_BASE_URL } from './support/constants.ts';
+import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+
+/*
+ * The landing page, the rate card and converter, live rate updates and the
+ * referral link. The rates are set by these tests (and put back afterwards),
+ * so that other test files find the defaults.
+ */
+let admin: AdminApi;
+
+test.beforeAll(async () => {
+  admin = await AdminApi.open();
+  await admin.updateSettings({ normalRate: '83.00', vipRate: '83.25' });
+});
+
+test.afterAll(async () => {
+  await admin.updateSettings({ normalRate: '83.00', vipRate: '83.25' });
+  await admin.dispose();
+});
+
+const usdtInput = (page: Page) => page.getByLabel('USDT Amount');
+
+test('the landing page shows the offer, the rates, How It Works and the legal pages, all from our own server', async ({ page }) => {
+  const foreignRequests: string[] = [];
+  const javascriptBytes: number[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(E2E_BASE_URL) && !request.url().startsWith('data:')) foreignRequests.push(request.url());
+  });
+  page.on('response', (response) => {
+    if (response.url().endsWith('.js')) javascriptBytes.push(Number(response.headers()['content-length'] ?? 0));
+  });
+
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+  await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup');
+  await expect(page.getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/signup');
+
+  await expect(page.getByText('Standard Rate').first()).toBeVisible();
+  await expect(page.getByTestId('standard-rate')).toHaveText('\u20b983.00');
+  await expect(page.getByTestId('vip-rate')).toHaveText('\u20b983.25');
+  await expect(page.getByText('per 1 USDT')).toHaveCount(2);
+  await expect(page.getByText('Fallback')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Refresh Rates' })).toBeVisible();
+
+  await expect(page.getByRole('heading', { name: 'How It Works' })).toBeVisible();
+  for (const step of ['Sign Up & Verify', 'Send USDT to Admin', 'Receive INR']) await expect(page.getByRole('heading', { name: step })).toBeVisible();
+  await expect(page.getByText('\u00a9 2025 Rupeedesk. All rights reserved.')).toBeVisible();
+
+  // Download App only when an APK was uploaded.
+  const settings = publicSettingsResponseSchema.parse(await (await page.request.get('/api/settings/public')).json());
+  if (settings.apk.exists) await expect(page.getByRole('link', { name: 'Download App' })).toHaveAttribute('href', settings.apk.url as string);
+  else await expect(page.getByRole('link', { name: 'Download App' })).toHaveCount(0);
+
+  expect(foreignRequests).toEqual([]);
+  test.info().annotations.push({ type: 'landing JavaScript (uncompressed bytes, incl. lazily loaded chunks)', description: String(javascriptBytes.reduce((sum, bytes) => sum + bytes, 0)) });
+
+  for (const [link, heading] of [
+    ['Privacy Policy', 'Privacy Policy'],
+    ['Terms of Service', 'Terms of Service'],
+    ['Contact Us', 'Contact Us'],
+  ] as const) {
+    await page.getByRole('link', { name: link }).click();
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await page.getByRole('link', { name: 'Home' }).click();
+    await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Get Started' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+});
+
+test('the support chat link opens the messaging app with the stored number, from the landing and the contact page', async ({ page }) => {
+  await admin.updateSettings({ whatsappSupportNumber: '+91 90000 12345' });
+  await page.goto('/');
+  const chat = page.getByRole('link', { name: 'Chat with Support' });
+  await expect(chat).toHaveAttribute('href', 'https://wa.me/919000012345');
+  await expect(chat).toHaveAttribute('target', '_blank');
+  await page.goto('/contact');
+  await expect(page.getByRole('link', { name: 'Chat with Support' })).toHaveAttribute('href', 'https://wa.me/919000012345');
+});
+
+test('the converter computes both rates in rupees and accepts only digits and one decimal point', async ({ page }) => {
+  await page.goto('/');
+  await expect(usdtInput(page)).toHaveValue('100');
+  await expect(page.getByTestId('converter-standard')).toHaveText('\u20b98,300.00');
+  await expect(page.getByTestId('converter-vip')).toHaveText('\u20b98,325.00');
+  await expect(page.getByTestId('converter-standard-rate')).toHaveText('\u20b983.00 per USDT');
+  await expect(page.getByTestId('converter-vip-rate')).toHaveText('\u20b983.25 per USDT');
+
+  await usdtInput(page).fill('');
+  await usdtInput(page).pressSequentially('a1.2.3');
+  await expect(usdtInput(page)).toHaveValue('1.23');
+  await expect(page.getByTestId('converter-standard')).toHaveText('\u20b9102.09');
+  await expect(page.getByTestId('converter-vip')).toHaveText('\u20b9102.39');
+
+  await usdtInput(page).fill('1250000');
+  await expect(page.getByTestId('converter-standard')).toHaveText('\u20b910,37,50,000.00');
+  await usdtInput(page).fill('');
+  await expect(page.getByTestId('converter-standard')).toHaveText('\u20b90.00');
+});
+
+test('the VIP rate explains itself in a tooltip after 700 ms', async ({ page }) => {
+  await page.goto('/');
+  const info = page.getByRole('button', { name: 'About the VIP rate' });
+  // Reaching for the card loads the tooltip's code; the trigger then carries Radix's data-state.
+  await page.getByRole('heading', { name: 'Exchange Rates' }).hover();
+  await expect(info).toHaveAttribute('data-state', 'closed');
+  await info.hover();
+  const hoveredAt = Date.now();
+  const tooltip = page.getByRole('tooltip');
+  await expect(tooltip).toHaveText('VIP members and transactions \u20b9100,000+ get this premium rate');
+  expect(Date.now() - hoveredAt).toBeGreaterThanOrEqual(650);
+});
+
+test('rates that cannot be loaded show the fallback rates under a Fallback badge', async ({ page }) => {
+  await page.route('**/api/rates', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"down"}}' }));
+  await page.goto('/');
+  await expect(page.getByText('Fallback', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('standard-rate')).toHaveText('\u20b985.00');
+  await expect(page.getByTestId('vip-rate')).toHaveText('\u20b986.50');
+});
+
+test('an admin rate change reaches an open customer page and the landing page without a reload', async ({ page, browser }) => {
+  const customer = newCustomer({ name: 'Live Rates' });
+  await signUpThroughForm(page, customer);
+  await expect(page.getByTestId('standard-rate')).toHaveText('\u20b983.00');
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/');
+  await expect(visitor.getByTestId('standard-rate')).toHaveText('\u20b983.00');
+  // Both pages must be subscribed before the change: their event streams say so once ready.
+  await expect(page.locator('html[data-live-updates="customer"]')).toHaveCount(1);
+  await expect(visitor.locator('html[data-live-updates="public"]')).toHaveCount(1);
+
+  await admin.updateSettings({ normalRate: '91.40', vipRate: '92.15' });
+
+  await expect(page.getByText('Exchange rates updated', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('standard-rate')).toHaveText('\u20b991.40');
+  await expect(page.getByTestId('vip-rate')).toHaveText('\u20b992.15');
+  await expect(visitor.getByText('Exchange rates updated', { exact: true })).toBeVisible();
+  await expect(visitor.getByTestId('converter-standard')).toHaveText('\u20b99,140.00');
+  await visitorContext.close();
+});
+
+test('the referral link prefills the Referral Code of the sign-up form', async ({ page, browser }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: E2E_BASE_URL });
+  const referrer = newCustomer({ name: 'Ravi Referrer' });
+  await signUpThroughForm(page, referrer);
+  await page.goto('/referral-vip');
+  await expect(page.getByRole('heading', { name: 'VIP Status' })).toBeVisible();
+  const code = (await page.getByTestId('referral-code').textContent())?.trim() ?? '';
+  expect(code).toMatch(/^[A-Z0-9]{10}$/);
+  const link = page.getByLabel('Referral link', { exact: true });
+  await expect(link).toHaveValue(`${E2E_BASE_URL}/signup?ref=${code}`);
+  await expect(page.getByTestId('total-referrals')).toHaveText('0');
+  await expect(page.getByText('No referrals yet. Share your referral link to start earning.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Copy referral link' }).click();
+  await expect(page.getByText('Link Copied', { exact: true })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${E2E_BASE_URL}/signup?ref=${code}`);
+
+  const friendContext = await browser.newContext();
+  const friend = await friendContext.newPage();
+  await friend.goto(`/signup?ref=${code}`);
+  await expect(friend.getByLabel('Referral Code (optional)')).toHaveValue(code);
+  await signUpThroughForm(friend, newCustomer({ name: 'Farah Friend' }), { referralCode: code });
+  await friendContext.close();
+
+  await page.reload();
+  await expect(page.getByTestId('total-referrals')).toHaveText('1');
+  const referrals = page.getByRole('list', { name: 'Your Referrals' });
+  await expect(referrals.getByText('Farah Friend')).toBeVisible();
+  await expect(referrals.getByText('Level 1')).toBeVisible();
+});
