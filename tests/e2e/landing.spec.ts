@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { publicSettingsResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { AdminApi } from './support/admin-api.ts';
+import { AdminApi, submitDepositAs } from './support/admin-api.ts';
 import { E2E_BASE_URL } from './support/constants.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';
 
@@ -143,6 +143,47 @@ test('an admin rate change reaches an open customer page and the landing page wi
   await expect(visitor.getByText('Exchange rates updated', { exact: true })).toBeVisible();
   await expect(visitor.getByTestId('converter-standard')).toHaveText('\u20b99,140.00');
   await visitorContext.close();
+});
+
+test("an approved deposit updates the customer's balance and referral earnings live", async ({ page, browser }) => {
+  await admin.ensureTrc20DepositAddress();
+  const referrer = newCustomer({ name: 'Live Referrer' });
+  await signUpThroughForm(page, referrer);
+  await page.goto('/referral-vip');
+  const code = (await page.getByTestId('referral-code').textContent())?.trim() ?? '';
+  await expect(page.locator('html[data-live-updates="customer"]')).toHaveCount(1);
+
+  const friendContext = await browser.newContext();
+  const friend = await friendContext.newPage();
+  await signUpThroughForm(friend, newCustomer({ name: 'Live Friend' }), { referralCode: code });
+  await expect(friend.locator('html[data-live-updates="customer"]')).toHaveCount(1);
+  const deposit = await submitDepositAs(friend, '250');
+  await admin.approveDeposit(deposit.id);
+
+  await expect(friend.getByTestId('balance-chip')).toHaveText('250.00 USDT');
+  // 0.1 % of 250 USDT reaches the referrer's open page without a reload.
+  await expect(page.getByTestId('total-earnings')).toHaveText('0.25 USDT');
+  await expect(page.getByTestId('total-referrals')).toHaveText('1');
+  await expect(page.getByTestId('balance-chip')).toHaveText('0.25 USDT');
+  await friendContext.close();
+});
+
+test('the live-update stream comes back by itself after it was refused or cut', async ({ page }) => {
+  let attempts = 0;
+  await page.route('**/api/events', async (route) => {
+    attempts += 1;
+    // First as a server that is restarting (503 makes EventSource give up), then as a dropped connection.
+    if (attempts === 1) await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"restarting"}}' });
+    else if (attempts === 2) await route.abort('connectionreset');
+    else await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.locator('html[data-live-updates="public"]')).toHaveCount(1, { timeout: 30_000 });
+  expect(attempts).toBeGreaterThanOrEqual(3);
+
+  await admin.updateSettings({ normalRate: '84.60' });
+  await expect(page.getByTestId('standard-rate')).toHaveText('\u20b984.60');
+  await admin.updateSettings({ normalRate: '83.00' });
 });
 
 test('the referral link prefills the Referral Code of the sign-up form', async ({ page, browser }) => {
