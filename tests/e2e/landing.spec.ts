@@ -6,18 +6,21 @@ import { newCustomer, signUpThroughForm } from './support/helpers.ts';
 
 /*
  * The landing page, the rate card and converter, live rate updates and the
- * referral link. The rates are set by these tests (and put back afterwards),
- * so that other test files find the defaults.
+ * referral link. The rates and the support number are set by these tests and
+ * put back afterwards, so that other test files find what they expect.
  */
 let admin: AdminApi;
+let originalSettings: { normalRate: string; vipRate: string; whatsappSupportNumber: string };
 
 test.beforeAll(async () => {
   admin = await AdminApi.open();
+  const { normalRate, vipRate, whatsappSupportNumber } = await admin.updateSettings({});
+  originalSettings = { normalRate, vipRate, whatsappSupportNumber };
   await admin.updateSettings({ normalRate: '83.00', vipRate: '83.25' });
 });
 
 test.afterAll(async () => {
-  await admin.updateSettings({ normalRate: '83.00', vipRate: '83.25' });
+  await admin.updateSettings(originalSettings);
   await admin.dispose();
 });
 
