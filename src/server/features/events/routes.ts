@@ -13,9 +13,12 @@ import { findLiveSessionAudiences } from './repository.ts';
  * process, so a change committed through any process reaches every open page.
  */
 export function registerEventRoutes(app: ApiApp, context: AppContext): void {
+  const { maxStreamsPerProcess, maxStreamsPerAddress } = EVENT_STREAM_LIMITS;
   const hub = new EventHub({
     log: app.log,
     lookupSessions: (sessionIds) => findLiveSessionAudiences(context.database.db, sessionIds, context.sessionSettings),
+    // Many customers can share one address (a proxy, a carrier's NAT): RATE_LIMIT_SCALE raises this cap as it does the others.
+    limits: { maxStreamsPerProcess, maxStreamsPerAddress: Math.min(maxStreamsPerProcess, maxStreamsPerAddress * context.config.rateLimitScale) },
   });
   const listener = new DatabaseEventListener({
     clientConfig: context.database.pool.options,
