@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const outputDirectory = path.resolve(process.argv[2] ?? 'dist');
 const steps = [
@@ -11,6 +12,15 @@ const steps = [
 for (const [command, args] of steps) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+}
+// Compressed copies beside each text asset, which the server sends to browsers that accept them.
+const webDirectory = path.join(outputDirectory, 'web');
+for (const entry of fs.readdirSync(webDirectory, { recursive: true })) {
+  const file = path.join(webDirectory, String(entry));
+  if (!/\.(js|css|html|svg|json)$/.test(file) || !fs.statSync(file).isFile()) continue;
+  const content = fs.readFileSync(file);
+  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
+  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 fs.cpSync('src/server/db/migrations', path.join(outputDirectory, 'server', 'db', 'migrations'), { recursive: true });
 console.log(`Built into ${outputDirectory}`);

@@ -139,6 +139,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       root: webDirectory,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of every text asset; they are sent to browsers that accept them.
+      preCompressed: true,
       setHeaders: (response, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) response.header('cache-control', 'public, max-age=31536000, immutable');
       },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findResetLink, startTestMailServer, type TestMailServer } from '../fixtures/mail-server.ts';
 import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
@@ -10,6 +11,8 @@ const webDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-web-'));
 fs.mkdirSync(path.join(webDirectory, 'assets'));
 fs.writeFileSync(path.join(webDirectory, 'index.html'), '<!doctype html><title>app shell</title>');
 fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js'), 'console.log(1)');
+fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js.br'), zlib.brotliCompressSync('console.log(1)'));
+fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
 
 let logText = '';
 const logStream = new PassThrough();
@@ -43,6 +46,17 @@ describe('serving the web app', () => {
     const response = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the precompressed copy a browser accepts, and the plain file otherwise', async () => {
+    const brotli = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log(1)');
+    const gzip = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('answers unknown API paths with a JSON 404, never the app shell', async () => {
