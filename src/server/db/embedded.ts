@@ -151,7 +151,11 @@ export async function startEmbeddedDatabase(options: {
     await embedded.start();
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
-    throw new Error(`The embedded PostgreSQL server could not start: ${error instanceof Error ? error.message : 'it exited early'}`, { cause: error });
+    const reason = error instanceof Error ? error.message : 'it exited early';
+    const hint = runningAsRoot && /permission denied/i.test(reason)
+      ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
+      : '';
+    throw new Error(`The embedded PostgreSQL server could not start: ${reason}${hint}`, { cause: error });
   }
   const url = connectionUrl(secrets.postgresPassword, port);
   await waitUntilAccepting(url);
