@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, LogOut, RefreshCw } from 'lucide-react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
-import { useMe, useSignOut } from '../../features/auth/api.ts';
+import { useMe } from '../../features/auth/api.ts';
+import { useLogOut } from '../../features/auth/use-log-out.ts';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 
@@ -14,8 +15,7 @@ import { Button } from '../ui/button.tsx';
 export function AppHeader({ title, backTo }: { title?: string | undefined; backTo?: string | undefined }) {
   const me = useMe();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const signOut = useSignOut();
+  const logOut = useLogOut();
   const user = me.data;
 
   const refresh = async () => {
@@ -24,16 +24,6 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
       toast.success('Dashboard data refreshed');
     } catch {
       toast.error('Failed to refresh data');
-    }
-  };
-
-  const handleSignOut = async () => {
-    try {
-      await signOut();
-      toast.success('Successfully logged out');
-      navigate('/login', { replace: true });
-    } catch {
-      toast.error('Failed to log out');
     }
   };
 
@@ -54,7 +44,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
             {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
           </span>
         )}
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void handleSignOut()} aria-label="Sign out">
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void logOut()} aria-label="Sign out">
           <LogOut />
         </Button>
       </div>

@@ -2,14 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { ConfirmDialog, Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
-import { ME_QUERY_KEY, useMe, useSignOut } from '../auth/api.ts';
+import { ME_QUERY_KEY, useMe } from '../auth/api.ts';
+import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
 import { PendingTotals } from './pending-totals.tsx';
 
@@ -39,21 +39,11 @@ export default function ProfilePage() {
   const me = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const signOut = useSignOut();
+  const logOut = useLogOut();
   const [changingPin, setChangingPin] = useState(false);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const user = me.data;
   if (!user) return null;
-
-  const logOut = async () => {
-    try {
-      await signOut();
-      toast.success('Successfully logged out');
-      navigate('/login', { replace: true });
-    } catch {
-      toast.error('Failed to log out');
-    }
-  };
 
   return (
     <AppPage title="Profile" backTo="/dashboard">
