@@ -5,7 +5,10 @@ import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { createMailer } from './features/mail/mailer.ts';
+import { pruneExpiredRecords } from './features/maintenance/prune.ts';
 import { openDatabase } from './runtime.ts';
+
+const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -41,10 +44,16 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(context, { webDirectory: defaultWebDirectory() });
+  const prune = () =>
+    pruneExpiredRecords(database.db, context.sessionSettings).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
+  pruneTimer.unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearInterval(pruneTimer);
     app.log.info({ signal }, 'Shutting down');
     await app.close();
     mailer.close();

@@ -80,12 +80,3 @@ export async function deleteSessionsOfUser(db: Executor, userId: string): Promis
   const deleted = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
   return deleted.length;
 }
-
-/** Removes sessions nobody can use any more, so the table does not grow without bound. */
-export async function deleteExpiredSessions(db: Executor, limits: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number }): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(
-      sql`${sessions.lastSeenAt} <= now() - make_interval(secs => ${limits.idleTimeoutSeconds}) or ${sessions.createdAt} <= now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`,
-    );
-}
