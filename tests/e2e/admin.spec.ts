@@ -149,8 +149,7 @@ test('the admin rejects a withdrawal with a reason; the customer gets the USDT b
   await expect(balanceChip).toHaveText(expectedBalance);
   const rejectedRow = customerPage.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Rejected' }).filter({ hasText: 'Withdrawal' });
   await expect(rejectedRow).toHaveCount(1);
-  await rejectedRow.getByRole('button', { name: 'Why?' }).click();
-  await expect(rejectedRow).toContainText('Account name does not match the bank records');
+  await expect(rejectedRow).toContainText('Reason: Account name does not match the bank records');
   expect(rejected.amountUsdt).toBe('40.000000');
 });
 
@@ -271,6 +270,10 @@ test('user transactions: the history of a user, and an unknown user', async () =
   const table = adminPage.getByRole('region', { name: `Transactions of ${customer.name}` });
   await expect(table.getByRole('columnheader')).toHaveText(['Type', 'Amount', 'Date', 'Status']);
   await expect(table.getByRole('row').filter({ hasText: 'Withdrawal' }).first()).toContainText('INR');
+  // The withdrawal rejected in an earlier test carries its reason inline.
+  const rejectedWithdrawal = table.getByRole('row').filter({ hasText: 'Withdrawal' }).filter({ hasText: 'Rejected' });
+  await expect(rejectedWithdrawal).toHaveCount(1);
+  await expect(rejectedWithdrawal).toContainText('Reason: Account name does not match the bank records');
 
   const unknownId = '00000000-0000-4000-8000-000000000000';
   await adminPage.goto(`/admin/users/${unknownId}/transactions`);

@@ -144,7 +144,7 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await expect(page.getByTestId('balance-chip')).toHaveText('100.00 USDT');
   await expect(page.getByTestId('wallet-balance')).toHaveText('100.00 USDT');
 
-  // History: newest first, the rejection reason on demand, the Deposits tab.
+  // History: newest first, the rejection reason inline, the Deposits tab.
   await page.getByRole('link', { name: 'Transaction History' }).click();
   await expect(page).toHaveURL(/\/wallet\/history$/);
   const rows = page.getByRole('tabpanel').getByRole('row');
@@ -154,8 +154,8 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await expect(rows.nth(2)).toContainText('Deposit');
   await expect(rows.nth(2)).toContainText('100.00');
   await expect(rows.nth(2)).toContainText('Approved');
-  await rows.nth(1).getByRole('button', { name: 'Why?' }).click();
-  await expect(rows.nth(1)).toContainText('Bank details could not be verified');
+  await expect(rows.nth(1)).toContainText('Reason: Bank details could not be verified');
+  await expect(rows.nth(2)).not.toContainText('Reason:');
   await page.getByRole('tab', { name: 'Deposits' }).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText('TRC20');

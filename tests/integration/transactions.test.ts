@@ -39,6 +39,7 @@ interface Item {
   referralLevel: number | null;
   transactionHash: string | null;
   network: string | null;
+  rejectionReason: string | null;
 }
 
 async function history(user: SignedUpUser, query = ''): Promise<{ items: Item[]; nextCursor: string | null }> {
@@ -129,6 +130,61 @@ describe('transaction history', () => {
     const unverified = await signUpUser(harness.app);
     expect((await call(harness.app, { url: '/api/transactions', cookie: unverified.cookie })).statusCode).toBe(403);
     expect((await call(harness.app, { url: '/api/transactions' })).statusCode).toBe(401);
+  });
+
+  it("carries the admin's rejection reason on rejected rows only, and only the viewer's own", async () => {
+    const { user, friend } = await customerWithHistory();
+    const bankAccountId = await addBankAccount(harness, user);
+    const rejectedDeposit = await submitDeposit(harness, user, '12');
+    expectStatus(await decide(harness, admin, 'deposits', rejectedDeposit, 'reject', { reason: 'No such transaction on chain' }), 200);
+    const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId });
+    expectStatus(withdrawal, 201);
+    const rejectedWithdrawal: string = withdrawal.json().withdrawal.id;
+    expectStatus(await decide(harness, admin, 'withdrawals', rejectedWithdrawal, 'reject', { reason: 'Account name does not match' }), 200);
+    const silent = await requestWithdrawal(harness, user, { amount: '2', bankAccountId });
+    expectStatus(silent, 201);
+    const silentlyRejected: string = silent.json().withdrawal.id;
+    expectStatus(await decide(harness, admin, 'withdrawals', silentlyRejected, 'reject'), 200);
+    const transfer = await requestTransfer(harness, user, { recipientEmail: friend.email, amount: '3' });
+    expectStatus(transfer, 201);
+    const rejectedTransfer: string = transfer.json().transfer.id;
+    expectStatus(await decide(harness, admin, 'transfers', rejectedTransfer, 'reject', { reason: 'Unusual transfer pattern' }), 200);
+
+    // Someone else's rejection, with a reason that must never reach this customer.
+    const stranger = await signUpVerifiedUser(harness.app);
+    const strangerDeposit = await submitDeposit(harness, stranger, '11');
+    expectStatus(await decide(harness, admin, 'deposits', strangerDeposit, 'reject', { reason: 'STRANGER-ONLY reason' }), 200);
+
+    const { items } = await history(user);
+    expect(items.map((item) => [item.type, item.direction, item.status, item.rejectionReason])).toEqual([
+      ['transfer', 'out', 'rejected', 'Unusual transfer pattern'],
+      ['withdrawal', 'out', 'rejected', null],
+      ['withdrawal', 'out', 'rejected', 'Account name does not match'],
+      ['deposit', 'in', 'rejected', 'No such transaction on chain'],
+      ['deposit', 'in', 'pending', null],
+      ['referral_bonus', 'in', 'approved', null],
+      ['transfer', 'in', 'approved', null],
+      ['transfer', 'out', 'pending', null],
+      ['withdrawal', 'out', 'pending', null],
+      ['deposit', 'in', 'approved', null],
+    ]);
+    expect(items.slice(0, 4).map((item) => item.id)).toEqual([rejectedTransfer, silentlyRejected, rejectedWithdrawal, rejectedDeposit]);
+    expect(JSON.stringify(items)).not.toContain('STRANGER-ONLY');
+
+    // The type filter keeps the reason.
+    expect((await history(user, '?type=deposit')).items.map((item) => item.rejectionReason)).toEqual(['No such transaction on chain', null, null]);
+
+    // The stranger sees their own reason and nothing of this customer's.
+    const strangerItems = (await history(stranger)).items;
+    expect(strangerItems.map((item) => [item.id, item.rejectionReason])).toEqual([[strangerDeposit, 'STRANGER-ONLY reason']]);
+
+    // The recipient of the rejected transfer sees it with the reason, as GET /api/transfers/:id shows it to them.
+    const received = (await history(friend, '?type=transfer')).items.find((item) => item.id === rejectedTransfer && item.direction === 'in');
+    expect(received).toMatchObject({ status: 'rejected', rejectionReason: 'Unusual transfer pattern' });
+
+    // The admin's user page reads the same history.
+    const adminView = await listTransactions(harness.database.handle.db, { userId: user.id, limit: 100 });
+    expect(adminView.items.find((item) => item.id === rejectedWithdrawal)?.rejectionReason).toBe('Account name does not match');
   });
 
   it('exports listTransactions for the admin user page', async () => {

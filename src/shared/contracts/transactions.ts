@@ -23,6 +23,9 @@ export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
  * One line of a customer's history. `amount` is in `currency`: INR for
  * withdrawals (as the spec shows them), USDT otherwise; `amountUsdt` is always
  * the USDT that moved. `direction` says whether the wallet gains or loses it.
+ * `rejectionReason` is the admin's reason for a rejected deposit, withdrawal or
+ * transfer; null when none was given, for anything not rejected and for
+ * referral bonuses.
  */
 export const transactionItemSchema = z.object({
   id: uuidSchema,
@@ -37,6 +40,7 @@ export const transactionItemSchema = z.object({
   transactionHash: z.string().nullable(),
   counterpartyEmail: z.string().nullable(),
   referralLevel: z.number().int().nullable(),
+  rejectionReason: z.string().nullable(),
 });
 export type TransactionItem = z.infer<typeof transactionItemSchema>;
 

@@ -16,6 +16,7 @@ export interface HistoryRow {
   transaction_hash: string | null;
   counterparty_email: string | null;
   referral_level: number | null;
+  rejection_reason: string | null;
 }
 
 /** The union's columns, named and typed the same in every branch (the expressions are fixed SQL, never input). */
@@ -29,6 +30,7 @@ function columns(
   transactionHash: string,
   counterpartyEmail: string,
   referralLevel: string,
+  rejectionReason: string,
 ): SQL {
   return sql.raw(
     [
@@ -41,8 +43,14 @@ function columns(
       `${transactionHash}::text as transaction_hash`,
       `${counterpartyEmail}::text as counterparty_email`,
       `${referralLevel}::int as referral_level`,
+      `${rejectionReason}::text as rejection_reason`,
     ].join(', '),
   );
+}
+
+/** The admin's reason, only while the request stands rejected (never a leftover on any other status). */
+function rejectionReasonOf(alias: string): string {
+  return `case when ${alias}.status = 'rejected' then ${alias}.rejection_reason end`;
 }
 
 /**
@@ -79,7 +87,7 @@ export async function listHistory(
       branch(
         sql`usdt_deposits`,
         'd',
-        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null'),
+        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d')),
         sql`d.user_id = ${userId}`,
         undefined,
         cursor,
@@ -92,7 +100,7 @@ export async function listHistory(
       branch(
         sql`withdrawal_requests`,
         'w',
-        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null'),
+        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
         sql`w.user_id = ${userId}`,
         undefined,
         cursor,
@@ -105,7 +113,7 @@ export async function listHistory(
       branch(
         sql`transfers`,
         'ts',
-        columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null'),
+        columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
         sql`ts.sender_user_id = ${userId}`,
         sql`join users ru on ru.id = ts.recipient_user_id`,
         cursor,
@@ -114,7 +122,7 @@ export async function listHistory(
       branch(
         sql`transfers`,
         'tr',
-        columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null'),
+        columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
         sql`tr.recipient_user_id = ${userId}`,
         sql`join users su on su.id = tr.sender_user_id`,
         cursor,
@@ -127,7 +135,7 @@ export async function listHistory(
       branch(
         sql`referral_rewards`,
         'r',
-        columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level'),
+        columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
         sql`r.referrer_user_id = ${userId}`,
         undefined,
         cursor,
@@ -137,7 +145,7 @@ export async function listHistory(
   }
   const result = await db.execute<Record<string, unknown>>(sql`
     select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
-           network, transaction_hash, counterparty_email, referral_level
+           network, transaction_hash, counterparty_email, referral_level, rejection_reason
     from (${sql.join(branches, sql` union all `)}) as history
     order by created_at desc, id desc
     limit ${limit}`);

@@ -20,6 +20,7 @@ function toItem(row: HistoryRow): TransactionItem {
     transactionHash: row.transaction_hash,
     counterpartyEmail: row.counterparty_email,
     referralLevel: row.referral_level,
+    rejectionReason: row.rejection_reason,
   };
 }
 

@@ -28,6 +28,7 @@ function TransactionRow({ item }: { item: TransactionItem }) {
       <TableCell label="Type">
         <p className="font-medium">{TRANSACTION_TYPE_LABELS[item.type]}</p>
         {detail && <p className="text-xs text-slate-500">{detail}</p>}
+        {item.status === 'rejected' && item.rejectionReason && <p className="mt-1 break-words text-xs text-red-700">Reason: {item.rejectionReason}</p>}
       </TableCell>
       <TableCell label="Amount" className="whitespace-nowrap font-medium">
         <span className="sr-only">{item.direction === 'in' ? 'In: ' : 'Out: '}</span>

@@ -2,18 +2,13 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
+import { depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { publicSettingsResponseSchema } from '../../../shared/contracts/settings.ts';
 import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
-import { transferDetailResponseSchema, transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
+import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
-import {
-  withdrawalDetailResponseSchema,
-  withdrawalListResponseSchema,
-  withdrawalResponseSchema,
-  type WithdrawalRequest,
-} from '../../../shared/contracts/withdrawals.ts';
+import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '../../../shared/contracts/withdrawals.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
@@ -23,7 +18,6 @@ export const WALLET_QUERY_KEYS = {
   summary: [...QUERY_KEYS.wallet, 'summary'],
   pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
   history: (type: TransactionType | 'all') => [...QUERY_KEYS.wallet, 'history', type],
-  requestDetail: (type: TransactionType, id: string) => [...QUERY_KEYS.wallet, 'detail', type, id],
 } as const;
 
 export function useWalletSummary() {
@@ -58,20 +52,6 @@ export function useTransactionHistory(type: TransactionType | 'all') {
       return apiRequest(`/api/transactions?${query.toString()}`, transactionListResponseSchema, { signal });
     },
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
-  });
-}
-
-/** The rejection reason of one deposit, withdrawal or transfer, read only when the customer asks for it. */
-export function useRejectionReason(type: TransactionType, id: string, enabled: boolean) {
-  return useQuery({
-    queryKey: WALLET_QUERY_KEYS.requestDetail(type, id),
-    enabled: enabled && type !== 'referral_bonus',
-    staleTime: Infinity,
-    queryFn: async () => {
-      if (type === 'deposit') return (await apiRequest(`/api/deposits/${id}`, depositDetailResponseSchema)).deposit.rejectionReason;
-      if (type === 'withdrawal') return (await apiRequest(`/api/withdrawals/${id}`, withdrawalDetailResponseSchema)).withdrawal.rejectionReason;
-      return (await apiRequest(`/api/transfers/${id}`, transferDetailResponseSchema)).transfer.rejectionReason;
-    },
   });
 }
 

@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { useRejectionReason, useTransactionHistory } from './api.ts';
+import { useTransactionHistory } from './api.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
 
@@ -137,6 +137,7 @@ function HistoryRow({ item }: { item: TransactionItem }) {
       <td className="py-3 pl-3 pr-1.5">
         <p className="font-medium">{typeLabel(item)}</p>
         {detail && <p className="break-all text-xs text-slate-500">{detail}</p>}
+        {item.status === 'rejected' && item.rejectionReason && <p className="mt-1 break-words text-xs text-red-700">Reason: {item.rejectionReason}</p>}
       </td>
       <td className="px-1.5 py-3">
         <p className="whitespace-nowrap font-semibold">{item.currency === 'INR' ? displayInr(item.amount) : displayUsdtAmount(item.amount)}</p>
@@ -150,24 +151,7 @@ function HistoryRow({ item }: { item: TransactionItem }) {
       </td>
       <td className="py-3 pl-1.5 pr-3">
         <StatusBadge status={item.status} />
-        {item.status === 'rejected' && item.type !== 'referral_bonus' && <RejectionReason type={item.type} id={item.id} />}
       </td>
     </tr>
   );
-}
-
-/** The list has no reasons; the request's own answer has, so it is read only when asked for. */
-function RejectionReason({ type, id }: { type: TransactionType; id: string }) {
-  const [open, setOpen] = useState(false);
-  const reason = useRejectionReason(type, id, open);
-  if (!open) {
-    return (
-      <button type="button" className="mt-1 block text-xs font-medium text-red-700 underline underline-offset-2" onClick={() => setOpen(true)}>
-        Why?
-      </button>
-    );
-  }
-  if (reason.isPending) return <Spinner className="mt-1 size-4" label="Loading the reason" />;
-  if (reason.isError) return <p className="mt-1 text-xs text-red-700">Could not load the reason.</p>;
-  return <p className="mt-1 max-w-[8rem] text-xs text-red-700">{reason.data ?? 'No reason was given.'}</p>;
 }
