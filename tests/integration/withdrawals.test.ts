@@ -1,5 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WalletSummary } from '../../src/shared/contracts/wallet.ts';
+import { quoteWithdrawal } from '../../src/shared/contracts/withdrawals.ts';
+import { inrPaiseFromWire, inrPaiseToWire, parseUsdtMicros } from '../../src/shared/money.ts';
+import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS } from '../fixtures/admin.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
@@ -176,6 +180,136 @@ describe('withdrawal request', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json().error.message).toBe('Withdrawal not found');
     expect((await call(harness.app, { url: '/api/withdrawals', cookie: stranger.cookie })).json().items).toEqual([]);
+  });
+});
+
+describe('the INR amount the customer confirmed', () => {
+  const PRICE_CHANGED = 'The exchange rate has changed. Please review the new amount and confirm again.';
+
+  async function withdrawalRowCount(userId: string): Promise<number> {
+    const rows = await harness.database.handle.db.execute(sql`select 1 from withdrawal_requests where user_id = ${userId}`);
+    return rows.rows.length;
+  }
+
+  /** What /wallet/withdraw previews: the summary's rates and tier through the shared quote rule. */
+  async function previewInr(user: SignedUpUser, amount: string): Promise<string> {
+    const summary = await call(harness.app, { url: '/api/wallet/summary', cookie: user.cookie });
+    expect(summary.statusCode).toBe(200);
+    const { rates, rateTier } = summary.json<WalletSummary>();
+    const micros = parseUsdtMicros(amount, 2);
+    if (!micros.ok) throw new Error(`bad test amount ${amount}`);
+    const quote = quoteWithdrawal(micros.value, { rateNormalInrPaise: inrPaiseFromWire(rates.normalInr), rateVipInrPaise: inrPaiseFromWire(rates.vipInr) }, rateTier);
+    return inrPaiseToWire(quote.amountInrPaise);
+  }
+
+  /** Changes the normal rate as an admin does on the settings page: GET the settings, PUT them back with the new rate. */
+  async function adminSetsNormalRate(normalRate: string): Promise<void> {
+    const current = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });
+    expect(current.statusCode).toBe(200);
+    const { vipRate, whatsappSupportNumber, websiteUrl, minDeposit, updatedAt } = current.json();
+    const saved = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: {
+        normalRate,
+        vipRate,
+        // The save verifies address checksums, which the deposit fixture's TRON address does not pass.
+        trc20Address: KNOWN_TRON_ADDRESS,
+        erc20Address: KNOWN_ERC20_ADDRESS,
+        whatsappSupportNumber,
+        websiteUrl,
+        minDeposit,
+        // The version being edited, for the settings save's optimistic lock.
+        expectedUpdatedAt: updatedAt,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+  }
+
+  it('makes the withdrawal when the confirmed amount is the computed one, in any decimal form', async () => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    const exact = await requestWithdrawal(harness, user, { amount: '40.5', bankAccountId, expectedAmountInr: '3361.50' });
+    expect(exact.statusCode).toBe(201);
+    expect(exact.json().withdrawal).toMatchObject({ amountUsdt: '40.500000', amountInr: '3361.50', rateInr: '83.00' });
+    const shortForm = await requestWithdrawal(harness, user, { amount: '40.5', bankAccountId, expectedAmountInr: '3361.5' });
+    expect(shortForm.statusCode).toBe(201);
+    expect(await balanceMicros(harness, user.id)).toBe(19_000_000n);
+  });
+
+  it.each(['3361.49', '3361.51', '0', '3361'])('refuses a confirmed amount of %s with 409, creating and moving nothing', async (expectedAmountInr) => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    const transfersBefore = await ledgerTransferCount(harness);
+    const response = await requestWithdrawal(harness, user, { amount: '40.5', bankAccountId, expectedAmountInr });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error).toEqual({ code: 'PRICE_CHANGED', message: PRICE_CHANGED });
+    expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
+    expect(await withdrawalRowCount(user.id)).toBe(0);
+    expect(await ledgerTransferCount(harness)).toBe(transfersBefore);
+    await expectLedgerConsistent(harness);
+  });
+
+  it('refuses the previewed amount when an admin changes the rate before the submit, then takes the new one', async () => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    const previewed = await previewInr(user, '10');
+    expect(previewed).toBe('830.00');
+
+    await adminSetsNormalRate('82.50');
+    const headers = { 'idempotency-key': 'withdraw-price-changed' };
+    const refused = await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: previewed }, headers);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toEqual({ code: 'PRICE_CHANGED', message: PRICE_CHANGED });
+    expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
+    expect(await withdrawalRowCount(user.id)).toBe(0);
+    await expectLedgerConsistent(harness);
+
+    // The refusal keeps no answer for the key: the customer confirms the new amount with the same one.
+    const repreviewed = await previewInr(user, '10');
+    expect(repreviewed).toBe('825.00');
+    const confirmed = await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: repreviewed }, headers);
+    expect(confirmed.statusCode).toBe(201);
+    expect(confirmed.json().withdrawal).toMatchObject({ amountInr: '825.00', rateInr: '82.50', rateTier: 'normal' });
+    expect(await balanceMicros(harness, user.id)).toBe(90_000_000n);
+  });
+
+  it('checks VIP-level customers against the VIP rate', async () => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    await setVipLevel(harness, user, 'vip1');
+    const previewed = await previewInr(user, '10');
+    expect(previewed).toBe('832.50');
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: '830.00' })).statusCode).toBe(409);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: previewed })).statusCode).toBe(201);
+  });
+
+  it('replays a withdrawal already made when its retry confirms another amount, and never makes a second one', async () => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    const headers = { 'idempotency-key': 'withdraw-lost-answer' };
+    const first = await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: '830.00' }, headers);
+    expect(first.statusCode).toBe(201);
+    await setRates(harness, 8250n, 8275n);
+    const retry = await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr: '825.00' }, headers);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await balanceMicros(harness, user.id)).toBe(90_000_000n);
+    expect(await withdrawalRowCount(user.id)).toBe(1);
+  });
+
+  it('without a confirmed amount, prices the withdrawal at the stored rate as before', async () => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    await adminSetsNormalRate('82.50');
+    const response = await requestWithdrawal(harness, user, { amount: '10', bankAccountId });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().withdrawal).toMatchObject({ amountInr: '825.00', rateInr: '82.50' });
+  });
+
+  it.each(['12.345', 'ten', '-830.00', '', '1'.repeat(25)])('refuses a malformed confirmed amount %j with a clear message', async (expectedAmountInr) => {
+    const { user, bankAccountId } = await fundedCustomer('100');
+    const response = await requestWithdrawal(harness, user, { amount: '10', bankAccountId, expectedAmountInr });
+    expect(response.statusCode).toBe(400);
+    const message = 'The confirmed INR amount is not valid.';
+    expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { expectedAmountInr: message } });
+    expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
   });
 });
 

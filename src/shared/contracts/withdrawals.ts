@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inrPaiseForUsdt, MICROS_PER_USDT } from '../money.ts';
+import { inrPaiseForUsdt, MAX_DECIMAL_STRING_LENGTH, MICROS_PER_USDT, parseInrPaise } from '../money.ts';
 import { decimalStringSchema, uuidSchema } from './common.ts';
 import {
   payoutReferenceSchema,
@@ -30,6 +30,8 @@ export const WITHDRAWAL_MESSAGES = {
   approved: 'Withdrawal approved successfully',
   rejected: 'Withdrawal rejected and funds returned to user',
   estimate: 'Estimated processing time: 3-4 hours',
+  invalidExpectedAmount: 'The confirmed INR amount is not valid.',
+  priceChanged: 'The exchange rate has changed. Please review the new amount and confirm again.',
 } as const;
 
 export const withdrawalAmountSchema = usdtAmountSchema({
@@ -39,10 +41,24 @@ export const withdrawalAmountSchema = usdtAmountSchema({
   minMessage: WITHDRAWAL_MESSAGES.minimum,
 });
 
+/**
+ * The INR amount the customer saw and confirmed: a decimal string with at most
+ * 2 decimals ("3361.50"), parsed only by src/shared/money.ts. The server
+ * refuses the withdrawal when the amount it computes differs.
+ */
+export const expectedAmountInrSchema = z
+  .string({ error: WITHDRAWAL_MESSAGES.invalidExpectedAmount })
+  .trim()
+  .min(1, WITHDRAWAL_MESSAGES.invalidExpectedAmount)
+  .max(MAX_DECIMAL_STRING_LENGTH, WITHDRAWAL_MESSAGES.invalidExpectedAmount)
+  .refine((value) => parseInrPaise(value).ok, WITHDRAWAL_MESSAGES.invalidExpectedAmount);
+
 export const withdrawalRequestSchema = z.object({
   amount: withdrawalAmountSchema,
   bankAccountId: z.uuid({ error: WITHDRAWAL_MESSAGES.selectBankAccount }),
   pin: transactionPinSchema,
+  /** Optional for older clients: without it the withdrawal is priced at the stored rate, whatever it is. */
+  expectedAmountInr: expectedAmountInrSchema.optional(),
 });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 

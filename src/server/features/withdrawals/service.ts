@@ -17,7 +17,7 @@ import { recordAudit } from '../audit/record.ts';
 import * as bankAccountRepository from '../bank-accounts/repository.ts';
 import { publishEvent } from '../events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
-import { validatedUsdtMicros } from '../ledger/amounts.ts';
+import { validatedInrPaise, validatedUsdtMicros } from '../ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import type { SessionRecord } from '../sessions/repository.ts';
@@ -86,9 +86,10 @@ type WithdrawalAnswer = { withdrawal: Withdrawal; message: string };
 
 /**
  * A customer's withdrawal request: checks the PIN in this same request, then
- * in one transaction prices it at the stored rates, snapshots the bank details
- * and holds the USDT (wallet -> withdrawals pending). The INR is paid out by
- * an admin, who then approves it.
+ * in one transaction prices it at the stored rates (refusing it with 409
+ * PRICE_CHANGED when the customer confirmed a different INR amount), snapshots
+ * the bank details and holds the USDT (wallet -> withdrawals pending). The INR
+ * is paid out by an admin, who then approves it.
  */
 export async function requestWithdrawal(
   context: AppContext,
@@ -100,6 +101,11 @@ export async function requestWithdrawal(
   const { db } = context.database;
   const userId = session.userId;
   const amountUsdtMicros = validatedUsdtMicros(input.amount, WITHDRAWAL_DECIMALS);
+  const expectedAmountInrPaise = input.expectedAmountInr === undefined ? undefined : validatedInrPaise(input.expectedAmountInr);
+  // The expected INR amount is a precondition, not part of what the request is: it
+  // stays out of the hash, so a retry of a withdrawal that was made (say after a
+  // lost answer) replays that withdrawal, with its INR amount, whatever the
+  // customer's preview shows now, and never makes a second one.
   const scope: IdempotencyScope | undefined = idempotencyKey
     ? {
         userId,
@@ -125,6 +131,11 @@ export async function requestWithdrawal(
     const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
     if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);
     const quote = quoteWithdrawal(amountUsdtMicros, settings, vipLevel);
+    // Checked in the transaction that read the rates and inserts the request, so
+    // the price saved is the price the customer confirmed.
+    if (expectedAmountInrPaise !== undefined && expectedAmountInrPaise !== quote.amountInrPaise) {
+      throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
+    }
     const row = await withdrawalRepository.insert(transaction, {
       userId,
       bankAccountId: bankAccount.id,

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, Clock, Landmark } from 'lucide-react';
 import { useState, type ComponentProps, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -14,7 +15,15 @@ import {
   type WithdrawalQuote,
 } from '../../../shared/contracts/withdrawals.ts';
 import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
-import { formatDecimal, formatInrForDisplay, inrPaiseFromWire, parseUsdtMicros, USDT_DECIMALS, usdtMicrosFromWire } from '../../../shared/money.ts';
+import {
+  formatDecimal,
+  formatInrForDisplay,
+  inrPaiseFromWire,
+  inrPaiseToWire,
+  parseUsdtMicros,
+  USDT_DECIMALS,
+  usdtMicrosFromWire,
+} from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -24,7 +33,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { useMe } from '../auth/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
@@ -32,6 +41,8 @@ import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.t
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
+/** What the PIN dialog asks the customer to confirm: the form and the INR amount shown when it opened. */
+type Confirmation = WithdrawForm & { quote: WithdrawalQuote | undefined };
 
 export default function WithdrawPage() {
   const summary = useWalletSummary();
@@ -75,13 +86,13 @@ export default function WithdrawPage() {
 }
 
 function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; onSubmitted: (withdrawal: Withdrawal) => void }) {
-  const me = useMe();
+  const queryClient = useQueryClient();
   const bankAccounts = useBankAccounts();
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
   const [bannerError, setBannerError] = useState<string>();
-  const [confirming, setConfirming] = useState<WithdrawForm>();
+  const [confirming, setConfirming] = useState<Confirmation>();
 
   const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
   const schema = z
@@ -93,20 +104,24 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const form = useForm<WithdrawForm>({ resolver: zodResolver(schema), defaultValues: { amount: '', bankAccountId: '' } });
   const { errors } = form.formState;
   const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
-  const quote = previewQuote(amountText, summary, me.data?.vipLevel ?? 'normal');
+  const quote = previewQuote(amountText, summary);
   const accounts = bankAccounts.data?.items ?? [];
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
 
   const onRequest = form.handleSubmit((values) => {
     setBannerError(undefined);
-    setConfirming(values);
+    // The price is frozen here: the dialog shows it, and the server refuses any other.
+    setConfirming({ ...values, quote: previewQuote(values.amount, summary) });
   });
 
   const confirmWithPin = async (pin: string): Promise<PinCheckOutcome> => {
     if (!confirming) return { ok: true };
     try {
       const request = { amount: confirming.amount.trim(), bankAccountId: confirming.bankAccountId };
-      const answer = await requestWithdrawal({ ...request, pin }, idempotencyKeys.keyFor(request));
+      // The expected amount is left out of the key: re-confirming at a new price after a
+      // lost answer must replay the withdrawal already made, never make a second one.
+      const expectedAmountInr = confirming.quote ? inrPaiseToWire(confirming.quote.amountInrPaise) : undefined;
+      const answer = await requestWithdrawal({ ...request, pin, ...(expectedAmountInr === undefined ? {} : { expectedAmountInr }) }, idempotencyKeys.keyFor(request));
       idempotencyKeys.forget();
       toast.success(answer.message || WITHDRAWAL_MESSAGES.submitted);
       void refreshMoney();
@@ -128,9 +143,15 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         }
       }
       setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
+      if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
+        // Wait for the new rates, so the preview shows the new amount when the dialog closes;
+        // the form keeps its values for the customer to confirm again.
+        await Promise.allSettled([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates }), refreshMoney()]);
+      } else {
+        // The balance or the accounts may have changed under us.
+        void refreshMoney();
+      }
       setConfirming(undefined);
-      // The balance or the accounts may have changed under us.
-      void refreshMoney();
       return { ok: true };
     }
   };
@@ -210,7 +231,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           onOpenChange={(open) => !open && setConfirming(undefined)}
           summary={
             confirming
-              ? `Withdraw ${confirming.amount.trim()} USDT${quote ? ` (≈ ${formatInrForDisplay(quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.`
+              ? `Withdraw ${confirming.amount.trim()} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.`
               : ''
           }
           onConfirm={confirmWithPin}
@@ -231,13 +252,14 @@ function InputWithAction({ action, ...inputProps }: ComponentProps<typeof Input>
 }
 
 /** The same rule as the server (shared code); the server's answer carries the rate finally used. */
-function previewQuote(amountText: string, summary: WalletSummary, vipLevel: string): WithdrawalQuote | undefined {
+function previewQuote(amountText: string, summary: WalletSummary): WithdrawalQuote | undefined {
   const amount = parseUsdtMicros(amountText, WITHDRAWAL_DECIMALS);
   if (!amount.ok || amount.value <= 0n) return undefined;
   return quoteWithdrawal(
     amount.value,
     { rateNormalInrPaise: inrPaiseFromWire(summary.rates.normalInr), rateVipInrPaise: inrPaiseFromWire(summary.rates.vipInr) },
-    vipLevel,
+    // The summary's tier comes with its rates, from the same rule as the customer's level on the server.
+    summary.rateTier,
   );
 }
 
