@@ -109,8 +109,11 @@ try {
   await expectOk(api('POST', '/api/pin/setup', { pin: '1357' }, adminCookie), 'admin PIN');
 
   const settings = (await expectOk(api('GET', '/api/admin/settings', undefined, adminCookie), 'settings')) as { json: Record<string, unknown> };
-  const { files: _files, updatedAt: _updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings.json;
-  await expectOk(api('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, adminCookie), 'TRC20 address');
+  const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings.json;
+  await expectOk(
+    api('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expectedUpdatedAt: updatedAt }, adminCookie),
+    'TRC20 address',
+  );
   const bankAccount = (await expectOk(
     api('POST', '/api/bank-accounts', { accountHolderName: 'Bench Customer', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' }, customerCookie),
     'bank account',

@@ -244,6 +244,32 @@ test('settings: invalid values are shown next to their fields; saving answers wi
   await expect(saveButton).toHaveText('Save All Settings');
 });
 
+test('settings: a save over another admin\'s change is refused, and the page reloads the current values', async () => {
+  const { websiteUrl: originalWebsiteUrl } = await adminApi.updateSettings({});
+  await adminPage.goto('/admin/settings');
+  const saveButton = adminPage.getByRole('button', { name: 'Save All Settings' });
+  await expect(saveButton).toBeEnabled();
+  await adminPage.getByRole('tab', { name: 'Support' }).click();
+  const websiteUrl = adminPage.getByLabel('Website URL');
+  await expect(websiteUrl).toHaveValue(originalWebsiteUrl);
+  await websiteUrl.fill('https://mine.example.com');
+
+  // Another admin saves while this form has unsaved edits.
+  await adminApi.updateSettings({ websiteUrl: 'https://other.example.com' });
+  await saveButton.click();
+  await expect(toast(adminPage, 'Failed to update settings')).toBeVisible();
+  await expect(toast(adminPage, 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.')).toBeVisible();
+  await expect(websiteUrl).toHaveValue('https://other.example.com');
+  expect((await adminApi.updateSettings({})).websiteUrl).toBe('https://other.example.com');
+
+  // Saving again from the reloaded values works. Other test files read the public settings: put the original back.
+  await websiteUrl.fill(originalWebsiteUrl);
+  await saveButton.click();
+  await expect(toast(adminPage, 'Settings updated successfully')).toBeVisible();
+  await expect(saveButton).toHaveText('Save All Settings');
+  expect((await adminApi.updateSettings({})).websiteUrl).toBe(originalWebsiteUrl);
+});
+
 test('settings: a QR image is checked, previewed and uploaded per network', async () => {
   await adminPage.goto('/admin/settings');
   await adminPage.getByRole('tab', { name: 'Wallet Addresses' }).click();

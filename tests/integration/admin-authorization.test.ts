@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerFeatureRoutes } from '../../src/server/features/index.ts';
 import type { ApiApp } from '../../src/server/http/types.ts';
-import { createAdminTestApp, fileBytes, signUpAdmin, signUpVipCustomer, uploadFile, validSettingsBody, type AdminTestApp } from '../fixtures/admin.ts';
+import { createAdminTestApp, currentSettingsBody, fileBytes, signUpAdmin, signUpVipCustomer, uploadFile, type AdminTestApp } from '../fixtures/admin.ts';
 import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
 
 /*
@@ -19,11 +19,17 @@ interface Targets {
   userId: string;
 }
 
+interface MatrixRequest {
+  url: string;
+  body?: unknown;
+  upload?: { bytes: Buffer; contentType: string; fileName: string };
+}
+
 interface MatrixEntry {
   method: Method;
   /** The route as registered, with its :params. */
   route: string;
-  request(targets: Targets): { url: string; body?: unknown; upload?: { bytes: Buffer; contentType: string; fileName: string } };
+  request(targets: Targets): MatrixRequest | Promise<MatrixRequest>;
   /** Reading the dashboard figures and the settings is open to VIP-level customers too. */
   vipMayCall?: boolean;
   /** The exact answer an admin gets; when absent, any answer that is not a refusal (401/403) nor a server error. */
@@ -36,7 +42,13 @@ const MATRIX: MatrixEntry[] = [
   // Dashboard, settings, files, users and audit log (this feature).
   { method: 'GET', route: '/api/admin/dashboard', request: () => ({ url: '/api/admin/dashboard' }), vipMayCall: true, adminStatus: 200 },
   { method: 'GET', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings' }), vipMayCall: true, adminStatus: 200 },
-  { method: 'PUT', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings', body: validSettingsBody() }), adminStatus: 200 },
+  {
+    method: 'PUT',
+    route: '/api/admin/settings',
+    // The current version, read as the admin: a stale one would be refused with 409.
+    request: async () => ({ url: '/api/admin/settings', body: await currentSettingsBody(harness.app, cookies.admin ?? '') }),
+    adminStatus: 200,
+  },
   {
     method: 'POST',
     route: '/api/admin/files/qr/:network',
@@ -119,7 +131,7 @@ beforeAll(async () => {
 afterAll(async () => harness.close());
 
 async function send(entry: MatrixEntry, caller: Caller): Promise<LightMyRequestResponse> {
-  const request = entry.request(targets);
+  const request = await entry.request(targets);
   const cookie = cookies[caller];
   if (request.upload) return uploadFile(harness.app, request.url, { cookie, ...request.upload });
   return call(harness.app, { method: entry.method, url: request.url, body: request.body, cookie });

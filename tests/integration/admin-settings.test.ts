@@ -14,6 +14,7 @@ import {
   listFiles,
   randomErc20Address,
   randomTronAddress,
+  settingsVersion,
   signUpAdmin,
   signUpVipCustomer,
   uploadFile,
@@ -42,9 +43,14 @@ async function settingsRow() {
   return result.rows[0];
 }
 
-function putSettings(body: Record<string, unknown>, cookie = admin.cookie) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', body, cookie });
+const currentVersion = () => settingsVersion(harness.app, admin.cookie);
+
+/** Saves with the current version unless the body names one (expectedUpdatedAt). */
+async function putSettings(body: Record<string, unknown>, cookie = admin.cookie) {
+  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', body: { expectedUpdatedAt: await currentVersion(), ...body }, cookie });
 }
+
+const CONFLICT_MESSAGE = 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.';
 
 describe('public reads', () => {
   it('answers the default rates to anyone, never as fallback', async () => {
@@ -180,19 +186,84 @@ describe('saving settings', () => {
     expect(empty.json().settings).toMatchObject({ trc20Address: '', erc20Address: '', whatsappSupportNumber: '', websiteUrl: '' });
   });
 
-  it('keeps an unbroken before/after chain when admins save at the same moment', async () => {
+  it('lets exactly one of five admins saving the same version at the same moment win, and keeps the history chain unbroken', async () => {
+    const before = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     const historyBefore = await countRows(harness, 'admin_settings_history');
+    const auditBefore = await countRows(harness, 'audit_log');
     const rates = ['70.01', '70.02', '70.03', '70.04', '70.05'];
-    const responses = await Promise.all(rates.map((normalRate) => putSettings(validSettingsBody({ normalRate }))));
-    expect(responses.map((response) => response.statusCode)).toEqual(rates.map(() => 200));
+    const responses = await Promise.all(rates.map((normalRate) => putSettings(validSettingsBody({ normalRate, expectedUpdatedAt: before.updatedAt }))));
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(rates.length - 1);
+    for (const refused of responses.filter((response) => response.statusCode === 409)) {
+      expect(refused.json().error).toMatchObject({ code: 'CONFLICT', message: CONFLICT_MESSAGE });
+    }
+    const winner = rates[statuses.indexOf(200)];
+    expect(await countRows(harness, 'admin_settings_history')).toBe(historyBefore + 1);
+    expect(await countRows(harness, 'audit_log')).toBe(auditBefore + 1);
     const history = await db().execute<{ before: { normalRate: string }; after: { normalRate: string } }>(
-      sql`select before, after from admin_settings_history order by id desc limit ${rates.length}`,
+      sql`select before, after from admin_settings_history order by id desc limit 1`,
     );
-    const chain = [...history.rows].reverse();
-    expect(await countRows(harness, 'admin_settings_history')).toBe(historyBefore + rates.length);
-    for (let index = 1; index < chain.length; index += 1) expect(chain[index]?.before.normalRate).toBe(chain[index - 1]?.after.normalRate);
+    expect(history.rows[0]?.before.normalRate).toBe(before.normalRate);
+    expect(history.rows[0]?.after.normalRate).toBe(winner);
     const final = (await harness.app.inject({ method: 'GET', url: '/api/rates' })).json().normalRate;
-    expect(final).toBe(chain[chain.length - 1]?.after.normalRate);
+    expect(final).toBe(winner);
+  });
+
+  it('refuses a save based on settings another admin changed since, and saves nothing', async () => {
+    const otherAdmin = await signUpAdmin(harness, { fullName: 'Other Admin' });
+    const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
+    const otherTrc20 = randomTronAddress();
+    const first = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().settings.updatedAt).not.toBe(loaded.updatedAt);
+
+    const rowBefore = await settingsRow();
+    const history = await countRows(harness, 'admin_settings_history');
+    const audit = await countRows(harness, 'audit_log');
+    const stale = await putSettings(validSettingsBody({ trc20Address: randomTronAddress(), normalRate: '99.99', expectedUpdatedAt: loaded.updatedAt }));
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({ code: 'CONFLICT', message: CONFLICT_MESSAGE });
+    expect(await settingsRow()).toEqual(rowBefore);
+    expect(rowBefore?.trc20_address).toBe(otherTrc20);
+    expect(await countRows(harness, 'admin_settings_history')).toBe(history);
+    expect(await countRows(harness, 'audit_log')).toBe(audit);
+    // Even a stale save that changes nothing is refused: the admin has not seen the current values.
+    const unchanged = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }));
+    expect(unchanged.statusCode).toBe(409);
+  });
+
+  it('refuses a save from before a file upload', async () => {
+    const loaded = await currentVersion();
+    expect((await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png') })).statusCode).toBe(201);
+    const stale = await putSettings(validSettingsBody({ normalRate: '71.11', expectedUpdatedAt: loaded }));
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.code).toBe('CONFLICT');
+  });
+
+  it('accepts back-to-back saves that each send the version the previous one answered', async () => {
+    const history = await countRows(harness, 'admin_settings_history');
+    let version = await currentVersion();
+    const rates = ['72.01', '72.02', '72.03', '72.04', '72.05'];
+    for (const normalRate of rates) {
+      const response = await putSettings(validSettingsBody({ normalRate, expectedUpdatedAt: version }));
+      expect(response.statusCode, response.body).toBe(200);
+      const next: string = response.json().settings.updatedAt;
+      expect(Date.parse(next)).toBeGreaterThan(Date.parse(version));
+      version = next;
+      expect(await currentVersion()).toBe(version);
+    }
+    expect(await countRows(harness, 'admin_settings_history')).toBe(history + rates.length);
+    expect((await harness.app.inject({ method: 'GET', url: '/api/rates' })).json().normalRate).toBe('72.05');
+  });
+
+  it('requires the version being edited', async () => {
+    const { expectedUpdatedAt: _omitted, ...body } = validSettingsBody({ expectedUpdatedAt: undefined });
+    const missing = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', body, cookie: admin.cookie });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.code).toBe('VALIDATION_FAILED');
+    const garbage = await putSettings(validSettingsBody({ expectedUpdatedAt: 'yesterday' }));
+    expect(garbage.statusCode).toBe(400);
   });
 
   it('does not show VIP-level readers which admin saved last', async () => {

@@ -4,7 +4,7 @@ import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
 import { findLiveSessionAudiences } from '../../src/server/features/events/repository.ts';
 import { LISTENER_APPLICATION_NAME } from '../../src/server/features/events/listener.ts';
 import { EVENTS_CHANNEL } from '../../src/server/features/events/publish.ts';
-import { validSettingsBody } from '../fixtures/admin.ts';
+import { currentSettingsBody } from '../fixtures/admin.ts';
 import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { configureDepositAddresses, decide, expectStatus, signUpAdmin, submitDeposit } from '../fixtures/wallet.ts';
@@ -28,8 +28,8 @@ async function stream(cookie?: string): Promise<EventStreamClient> {
   return client;
 }
 
-function changeRates(normalRate: string) {
-  return call(first.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ normalRate }) });
+async function changeRates(normalRate: string) {
+  return call(first.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsBody(first.app, admin.cookie, { normalRate }) });
 }
 
 beforeAll(async () => {

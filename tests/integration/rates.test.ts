@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSettingsResponseSchema, ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { createAdminTestApp, fileBytes, uploadFile, validSettingsBody, type AdminTestApp } from '../fixtures/admin.ts';
+import { createAdminTestApp, currentSettingsBody, fileBytes, uploadFile, type AdminTestApp } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, configureDepositAddresses, expectStatus, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
 
@@ -39,7 +39,12 @@ describe('GET /api/rates and /api/settings/public', () => {
         method: 'PUT',
         url: '/api/admin/settings',
         cookie: admin.cookie,
-        body: validSettingsBody({ normalRate: '88.5', vipRate: '89.75', whatsappSupportNumber: '+91 90000 11111', websiteUrl: 'https://example.org' }),
+        body: await currentSettingsBody(harness.app, admin.cookie, {
+          normalRate: '88.5',
+          vipRate: '89.75',
+          whatsappSupportNumber: '+91 90000 11111',
+          websiteUrl: 'https://example.org',
+        }),
       }),
       200,
     );

@@ -21,6 +21,8 @@ export const QR_IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] 
 
 export const SETTINGS_UPDATED_MESSAGE = 'Settings updated successfully';
 export const SETTINGS_UPDATE_FAILED_MESSAGE = 'Failed to update settings';
+/** A save based on settings that another admin (or an upload) changed since they were loaded: nothing was saved. */
+export const SETTINGS_CONFLICT_MESSAGE = 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.';
 
 /* ---------- reads ---------- */
 
@@ -162,7 +164,7 @@ export const websiteUrlSchema = z
  * number and the website may be empty (not set up yet); rates and the minimum
  * deposit are always required.
  */
-export const updateSettingsRequestSchema = z.object({
+export const settingsFormSchema = z.object({
   normalRate: decimalField('Normal rate', parseRatePaise, 2),
   vipRate: decimalField('VIP rate', parseRatePaise, 2),
   trc20Address: trc20AddressSchema,
@@ -170,6 +172,17 @@ export const updateSettingsRequestSchema = z.object({
   whatsappSupportNumber: whatsappNumberSchema,
   websiteUrl: websiteUrlSchema,
   minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
+});
+export type SettingsFormValues = z.input<typeof settingsFormSchema>;
+export type SettingsFormOutput = z.output<typeof settingsFormSchema>;
+
+/**
+ * The form plus the version it was edited from: the `updatedAt` of the settings
+ * the admin loaded. The server refuses the save (409 CONFLICT) when the settings
+ * have changed since, so one admin never silently overwrites another's change.
+ */
+export const updateSettingsRequestSchema = settingsFormSchema.extend({
+  expectedUpdatedAt: z.iso.datetime({ error: 'The version of the settings being edited is missing: reload the settings and save again' }),
 });
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>;
 export type UpdateSettingsInput = z.output<typeof updateSettingsRequestSchema>;

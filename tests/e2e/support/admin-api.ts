@@ -84,9 +84,9 @@ export class AdminApi {
   async ensureTrc20DepositAddress(): Promise<string> {
     const settings = await parsed(await this.context.get('/api/admin/settings'), adminSettingsResponseSchema, 'GET /api/admin/settings');
     if (settings.trc20Address !== '') return settings.trc20Address;
-    const { files: _files, updatedAt: _updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
+    const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
     await parsed(
-      await this.context.put('/api/admin/settings', { data: { ...editable, trc20Address: E2E_TRC20_ADDRESS } }),
+      await this.context.put('/api/admin/settings', { data: { ...editable, trc20Address: E2E_TRC20_ADDRESS, expectedUpdatedAt: updatedAt } }),
       updateSettingsResponseSchema,
       'PUT /api/admin/settings',
     );
@@ -96,8 +96,12 @@ export class AdminApi {
   /** Saves the settings form with these fields changed and the others as they are (e.g. the rates). */
   async updateSettings(changes: Partial<UpdateSettingsRequest>): Promise<AdminSettings> {
     const settings = await parsed(await this.context.get('/api/admin/settings'), adminSettingsResponseSchema, 'GET /api/admin/settings');
-    const { files: _files, updatedAt: _updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
-    const saved = await parsed(await this.context.put('/api/admin/settings', { data: { ...editable, ...changes } }), updateSettingsResponseSchema, 'PUT /api/admin/settings');
+    const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
+    const saved = await parsed(
+      await this.context.put('/api/admin/settings', { data: { ...editable, ...changes, expectedUpdatedAt: updatedAt } }),
+      updateSettingsResponseSchema,
+      'PUT /api/admin/settings',
+    );
     return saved.settings;
   }
 

@@ -33,7 +33,16 @@ export async function updateSettings(
 ): Promise<SettingsRow> {
   const [row] = await db
     .update(adminSettings)
-    .set({ ...changes, updatedByUserId, updatedAt: sql`now()` })
+    // updatedAt is the version that saves are checked against (see updateSettings in
+    // service.ts), so every change must give a different one even at millisecond
+    // precision (what clients see): now() is the transaction's start, which can be in
+    // the same millisecond as the previous change, or even before it when this
+    // transaction waited for the row lock.
+    .set({
+      ...changes,
+      updatedByUserId,
+      updatedAt: sql`date_trunc('milliseconds', greatest(now(), ${adminSettings.updatedAt} + interval '1 millisecond'))`,
+    })
     .where(eq(adminSettings.id, 1))
     .returning();
   if (!row) throw new Error('admin_settings row is missing: migrations were not applied');

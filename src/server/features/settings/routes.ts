@@ -48,7 +48,8 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
       onRequest: adminOnly,
       schema: {
         tags: ['admin'],
-        summary: 'Save all settings at once (admin only); nothing is saved when any field is invalid',
+        summary:
+          'Save all settings at once (admin only); nothing is saved when any field is invalid, or (409 CONFLICT) when the settings changed since expectedUpdatedAt',
         body: updateSettingsRequestSchema,
         response: responses({ 200: updateSettingsResponseSchema }),
       },

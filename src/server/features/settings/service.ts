@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import type { AdminSettings, PublicSettings, RatesResponse, UpdateSettingsInput } from '../../../shared/contracts/settings.ts';
+import {
+  SETTINGS_CONFLICT_MESSAGE,
+  type AdminSettings,
+  type PublicSettings,
+  type RatesResponse,
+  type SettingsFormOutput,
+  type UpdateSettingsInput,
+} from '../../../shared/contracts/settings.ts';
 import { parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -108,7 +115,7 @@ function parsedOrThrow(result: DecimalParseResult, field: string): bigint {
   return result.value;
 }
 
-function desiredSettings(input: UpdateSettingsInput): EditableSettings {
+function desiredSettings(input: SettingsFormOutput): EditableSettings {
   const fields: Record<string, string> = {};
   if (input.trc20Address !== '' && !isValidTronAddress(input.trc20Address)) {
     fields.trc20Address = 'TRC20 address is not a valid TRON address (its checksum does not match); check it for typos';
@@ -133,6 +140,11 @@ function desiredSettings(input: UpdateSettingsInput): EditableSettings {
  * Saves the whole settings form at once: either every field is valid and saved,
  * or nothing is. History, audit entry and the live-update event are written in
  * the same transaction, so none of them can exist without the change.
+ *
+ * Optimistic concurrency: the form carries the updatedAt of the settings it was
+ * loaded from. It is compared with the row after the row is locked, so of two
+ * admins saving from the same version exactly one wins; the other gets 409
+ * CONFLICT and nothing is written (no change, history, audit or event).
  */
 export async function updateSettings(
   context: AppContext,
@@ -143,6 +155,7 @@ export async function updateSettings(
   const desired = desiredSettings(input);
   return context.database.db.transaction(async (transaction) => {
     const current = await settingsRepository.getSettingsForUpdate(transaction);
+    if (current.updatedAt.getTime() !== Date.parse(input.expectedUpdatedAt)) throw AppError.conflict(SETTINGS_CONFLICT_MESSAGE);
     const changes: Partial<EditableSettings> = {};
     for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
       if (desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { Lock } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { toast } from 'sonner';
 import {
@@ -12,6 +12,7 @@ import {
   updateSettingsRequestSchema,
   type AdminSettings,
   type DepositNetwork,
+  type SettingsFormValues,
   type UpdateSettingsInput,
   type UpdateSettingsRequest,
 } from '../../../shared/contracts/settings.ts';
@@ -30,7 +31,7 @@ import { FileUpload, type UploadRules } from './components/file-upload.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 
-type FieldName = keyof UpdateSettingsRequest;
+type FieldName = keyof SettingsFormValues;
 type TabName = 'rates' | 'addresses' | 'support' | 'app';
 
 const TAB_OF_FIELD: Record<FieldName, TabName> = {
@@ -62,8 +63,10 @@ const APK_RULES: UploadRules = {
   checkType: (file) => (file.name.toLowerCase().endsWith('.apk') ? undefined : 'The app file must be an Android APK (.apk)'),
 };
 
+/** The form's values, with the version they are (expectedUpdatedAt): a reset always replaces both together. */
 function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
   return {
+    expectedUpdatedAt: settings.updatedAt,
     normalRate: settings.normalRate,
     vipRate: settings.vipRate,
     trc20Address: settings.trc20Address,
@@ -91,13 +94,30 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     resolver: zodResolver(updateSettingsRequestSchema),
     defaultValues: formValuesOf(settings),
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  // The form carries the version (updatedAt) its values came from as expectedUpdatedAt,
+  // which has no input. The save sends it, and the server refuses the save when another
+  // admin saved (or a file was uploaded) since, instead of silently overwriting that.
+  // A refetch (live event, upload) shows newer settings in an untouched form; a form
+  // with unsaved edits keeps them, and its version, so saving it is refused.
+  useEffect(() => {
+    if (isDirty || settings.updatedAt === form.getValues('expectedUpdatedAt')) return;
+    form.reset(formValuesOf(settings));
+  }, [settings, isDirty, form]);
   const tabHasError = (name: TabName) => FIELD_NAMES.some((field) => TAB_OF_FIELD[field] === name && errors[field]);
 
   const onInvalid = (invalid: FieldErrors<UpdateSettingsRequest>) => {
     const errorTab = firstTabWithError(invalid);
     if (errorTab) setTab(errorTab);
     toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: 'Please correct the highlighted fields.' });
+  };
+
+  /** After a refused stale save: the current settings replace the form (and its version), so the admin can apply the change again. */
+  const reloadSettings = async () => {
+    await queryClient.invalidateQueries({ queryKey: adminKeys.settings() });
+    const current = queryClient.getQueryData<AdminSettings>(adminKeys.settings());
+    if (!current) return;
+    form.reset(formValuesOf(current));
   };
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -117,6 +137,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       const errorTab = TAB_ORDER.find((name) => refusedFields.some(([field]) => TAB_OF_FIELD[field] === name));
       if (errorTab) setTab(errorTab);
       toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: errorMessage(error, 'Please try again.') });
+      if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT') await reloadSettings();
     }
   }, onInvalid);
 
