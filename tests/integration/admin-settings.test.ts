@@ -384,6 +384,22 @@ describe('QR image and APK uploads', () => {
     expect(audit).toMatchObject({ actor: { id: admin.id }, targetType: 'stored_file', targetId: file.id, after: { sha256: file.sha256, purpose: 'qr_trc20' } });
   });
 
+  it('tells the uploader the settings version before and after, so a form open on the old version can still save', async () => {
+    const versionBefore = await currentVersion();
+    const upload = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png') });
+    expect(upload.statusCode).toBe(201);
+    const { before, after } = upload.json().settingsVersion;
+    expect(before).toBe(versionBefore);
+    expect(after).toBe(await currentVersion());
+    expect(new Date(after).getTime()).toBeGreaterThan(new Date(before).getTime());
+
+    const stale = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ expectedUpdatedAt: before }) });
+    expect(stale.statusCode).toBe(409);
+    const adopted = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ expectedUpdatedAt: after, normalRate: '84.10' }) });
+    expect(adopted.statusCode).toBe(200);
+    expect(adopted.json().settings.normalRate).toBe('84.10');
+  });
+
   it('replaces the previous image and removes its file', async () => {
     const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('webp'), contentType: 'image/webp' })).json()
       .file;

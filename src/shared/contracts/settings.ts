@@ -199,4 +199,6 @@ export const qrNetworkParamsSchema = z.object({ network: depositNetworkSchema })
 export const uploadFileResponseSchema = z.object({
   message: z.string(),
   file: storedFileSchema,
+  /** The settings version (updatedAt) just before and after the upload, so an open form can tell whether it missed anything else. */
+  settingsVersion: z.object({ before: z.string(), after: z.string() }),
 });

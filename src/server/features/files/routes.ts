@@ -27,8 +27,8 @@ export function registerFileRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request, reply) => {
       const purpose = request.params.network === 'TRC20' ? 'qr_trc20' : 'qr_erc20';
-      const file = await uploadSettingsFile(context, request, requireAdmin(request), purpose);
-      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, file });
+      const uploaded = await uploadSettingsFile(context, request, requireAdmin(request), purpose);
+      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );
 
@@ -45,8 +45,8 @@ export function registerFileRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const file = await uploadSettingsFile(context, request, requireAdmin(request), 'apk');
-      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, file });
+      const uploaded = await uploadSettingsFile(context, request, requireAdmin(request), 'apk');
+      return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );
 

@@ -126,7 +126,7 @@ export async function uploadSettingsFile(
   request: FastifyRequest,
   session: SessionRecord,
   purpose: FilePurpose,
-): Promise<StoredFileView> {
+): Promise<{ file: StoredFileView; settingsVersion: { before: string; after: string } }> {
   const rules = rulesOf(purpose);
   const chooseFile = rules.chooseMessage;
   if (!request.isMultipart()) throw fileField(400, 'VALIDATION_FAILED', chooseFile);
@@ -167,7 +167,7 @@ export async function uploadSettingsFile(
   const sha256 = inspection.sha256();
   const contentType = inspection.contentType ?? 'application/octet-stream';
   let previousStorageKey: string | undefined;
-  let stored: StoredFileRow;
+  let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string } };
   try {
     stored = await context.database.db.transaction(async (transaction) => {
       const before = await settingsRepository.getSettingsForUpdate(transaction);
@@ -200,7 +200,7 @@ export async function uploadSettingsFile(
         ipAddress: request.ip,
       });
       await publishEvent(transaction, { type: 'settings.updated' });
-      return file;
+      return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: after.updatedAt.toISOString() } };
     });
   } catch (error) {
     await storage.delete(storageKey);
@@ -210,7 +210,7 @@ export async function uploadSettingsFile(
     // The database no longer refers to the old file; failing to delete it leaves an orphan on disk, not a wrong answer.
     await storage.delete(previousStorageKey).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
   }
-  return storedFileView(stored);
+  return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion };
 }
 
 export interface OpenedFile {

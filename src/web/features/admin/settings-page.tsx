@@ -104,6 +104,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     if (isDirty || settings.updatedAt === form.getValues('expectedUpdatedAt')) return;
     form.reset(formValuesOf(settings));
   }, [settings, isDirty, form]);
+  // An upload made from this page changes the settings version; when it was the only change since the
+  // form loaded, the form moves to the new version so that its unsaved edits can still be saved.
+  const adoptUploadVersion = ({ before, after }: { before: string; after: string }) => {
+    if (form.getValues('expectedUpdatedAt') === before) form.setValue('expectedUpdatedAt', after, { shouldDirty: false });
+  };
   const tabHasError = (name: TabName) => FIELD_NAMES.some((field) => TAB_OF_FIELD[field] === name && errors[field]);
 
   const onInvalid = (invalid: FieldErrors<UpdateSettingsRequest>) => {
@@ -194,6 +199,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             {(['TRC20', 'ERC20'] as const satisfies readonly DepositNetwork[]).map((network) => (
               <FileUpload
                 key={network}
+                onUploaded={adoptUploadVersion}
                 label={`${network} QR code image`}
                 target={{ kind: 'qr', network }}
                 rules={QR_RULES}
@@ -226,7 +232,15 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
         <TabsContent value="app" forceMount className="data-[state=inactive]:hidden">
           <div className="rounded-2xl border border-slate-200 bg-white p-5">
-            <FileUpload label="Android app (APK)" target={{ kind: 'apk' }} rules={APK_RULES} current={settings.files.apk} kind="apk" readOnly={readOnly} />
+            <FileUpload
+              label="Android app (APK)"
+              target={{ kind: 'apk' }}
+              rules={APK_RULES}
+              current={settings.files.apk}
+              kind="apk"
+              readOnly={readOnly}
+              onUploaded={adoptUploadVersion}
+            />
           </div>
         </TabsContent>
       </Tabs>

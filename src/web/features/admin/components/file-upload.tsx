@@ -37,6 +37,7 @@ export function FileUpload({
   current,
   kind,
   readOnly,
+  onUploaded,
 }: {
   label: string;
   target: { kind: 'qr'; network: DepositNetwork } | { kind: 'apk' };
@@ -44,6 +45,8 @@ export function FileUpload({
   current: StoredFileView | null;
   kind: 'image' | 'apk';
   readOnly: boolean;
+  /** Told the settings version before and after the upload, so the settings form can keep its edits saveable. */
+  onUploaded: (settingsVersion: { before: string; after: string }) => void;
 }) {
   const queryClient = useQueryClient();
   const inputId = useId();
@@ -77,6 +80,7 @@ export function FileUpload({
     setError(undefined);
     try {
       const answer = await uploadSettingsFile(target, chosen);
+      onUploaded(answer.settingsVersion);
       toast.success(answer.message);
       setChosen(null);
       setPreviewUrl(null);
