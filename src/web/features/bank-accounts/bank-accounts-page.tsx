@@ -13,6 +13,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { deleteBankAccount, useBankAccounts } from './api.ts';
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
@@ -54,12 +55,7 @@ export default function BankAccountsPage() {
               Loading bank accounts...
             </div>
           ) : bankAccounts.isError ? (
-            <div className="flex flex-col items-center gap-3 py-6 text-center">
-              <p className="text-sm text-red-700">Failed to load bank accounts</p>
-              <Button variant="outline" size="sm" onClick={() => void bankAccounts.refetch()}>
-                Try Again
-              </Button>
-            </div>
+            <LoadFailed message="Failed to load bank accounts" onRetry={() => void bankAccounts.refetch()} className="py-6" />
           ) : bankAccounts.data.items.length === 0 ? (
             <div className="flex flex-col items-center gap-2 py-8 text-center text-slate-500">
               <Landmark className="size-8" aria-hidden />

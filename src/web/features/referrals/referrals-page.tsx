@@ -12,6 +12,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
 import { useMoreReferralEarnings, useMoreReferredPeople, useReferralSummary } from './api.ts';
 import { displayReferralDate, displayRewardUsdt, referralLink } from './format.ts';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 const VIP_TIERS: { level: VipLevel; name: string; benefits: string }[] = [
   { level: 'normal', name: 'Normal', benefits: 'Standard rate on withdrawals, and the VIP rate on any withdrawal of \u20b91,00,000 or more.' },
@@ -214,11 +215,8 @@ export default function ReferralsPage() {
         </div>
       )}
       {summary.isError && (
-        <Card className="p-4 text-center">
-          <p className="text-sm text-red-600">{REFERRAL_MESSAGES.loadFailed}</p>
-          <Button variant="outline" className="mt-3" onClick={() => void summary.refetch()}>
-            Try Again
-          </Button>
+        <Card>
+          <LoadFailed message={REFERRAL_MESSAGES.loadFailed} onRetry={() => void summary.refetch()} className="py-4" />
         </Card>
       )}
       {summary.data && (

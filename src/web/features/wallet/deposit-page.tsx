@@ -27,6 +27,7 @@ import { ApiError } from '../../lib/api.ts';
 import { submitDeposit, useEndOfSessionHandler, useIdempotencyKeys, usePublicSettings, useRefreshMoney, useWalletSummary } from './api.ts';
 import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;
@@ -88,12 +89,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   if (settings.isError) {
     return (
       <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
-          <p className="text-sm text-red-700">Failed to load deposit settings</p>
-          <Button variant="outline" onClick={() => void settings.refetch()}>
-            Try Again
-          </Button>
-        </CardContent>
+        <LoadFailed message="Failed to load deposit settings" onRetry={() => void settings.refetch()} />
       </Card>
     );
   }

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import type { TransactionItem, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -11,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { useTransactionHistory } from './api.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 const TABS: { value: TransactionType | 'all'; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -61,12 +61,7 @@ function HistoryList({ type, title }: { type: TransactionType | 'all'; title: st
             Loading transactions...
           </div>
         ) : history.isError ? (
-          <Alert variant="destructive" className="flex flex-col items-start gap-3">
-            <span>Failed to load transaction history</span>
-            <Button size="sm" variant="outline" onClick={() => void history.refetch()}>
-              Try Again
-            </Button>
-          </Alert>
+          <LoadFailed message="Failed to load transaction history" onRetry={() => void history.refetch()} />
         ) : items.length === 0 ? (
           <p className="py-8 text-center text-sm text-slate-500">{TRANSACTION_MESSAGES.empty}</p>
         ) : (

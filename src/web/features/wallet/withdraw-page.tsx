@@ -38,6 +38,7 @@ import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
@@ -59,12 +60,7 @@ export default function WithdrawPage() {
         </Card>
       ) : summary.isError ? (
         <Card>
-          <CardContent className="flex flex-col items-center gap-3 py-8 text-center">
-            <p className="text-sm text-red-700">Failed to fetch user balance</p>
-            <Button variant="outline" onClick={() => void summary.refetch()}>
-              Try Again
-            </Button>
-          </CardContent>
+          <LoadFailed message="Failed to fetch user balance" onRetry={() => void summary.refetch()} />
         </Card>
       ) : submitted ? (
         <WithdrawalSubmitted withdrawal={submitted} />
