@@ -6,10 +6,12 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { changePin } from './api.ts';
 
 /** Change PIN on the profile page: current, new and confirmation. */
-export function ChangePinForm({ onDone, onLockedOut }: { onDone: () => void; onLockedOut: () => void }) {
+export function ChangePinForm({ onDone }: { onDone: () => void }) {
+  const endOfSession = useEndOfSessionHandler();
   const [currentPin, setCurrentPin] = useState('');
   const [newPin, setNewPin] = useState('');
   const [confirmPin, setConfirmPin] = useState('');
@@ -30,11 +32,7 @@ export function ChangePinForm({ onDone, onLockedOut }: { onDone: () => void; onL
       toast.success('PIN updated successfully');
       onDone();
     } catch (failure) {
-      if (failure instanceof ApiError && failure.code === 'PIN_LOCKED') {
-        toast.error('Too many failed attempts', { description: 'For security reasons you will be logged out.' });
-        onLockedOut();
-        return;
-      }
+      if (endOfSession(failure)) return;
       const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : 'Failed to update PIN';
       setError(message);
       toast.error(message);

@@ -11,10 +11,12 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
+import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
 import { setUpPin } from './api.ts';
 
 export default function PinSetupPage() {
   const navigate = useNavigate();
+  const leaveEndedSession = useLeaveEndedSession();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
@@ -40,7 +42,7 @@ export default function PinSetupPage() {
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) {
         toast.error('You need to be logged in to set up a PIN.');
-        navigate('/login', { replace: true });
+        leaveEndedSession();
         return;
       }
       toast.error('Failed to set up PIN', { description: errorMessage(failure, 'Please try again.') });

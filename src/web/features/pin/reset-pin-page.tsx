@@ -12,12 +12,14 @@ import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
+import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
 import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { resetPin } from './api.ts';
 import { useConnectionCheck } from './use-connection-check.ts';
 
 export default function ResetPinPage() {
   const navigate = useNavigate();
+  const leaveEndedSession = useLeaveEndedSession();
   const queryClient = useQueryClient();
   const connection = useConnectionCheck();
   const [password, setPassword] = useState('');
@@ -46,7 +48,7 @@ export default function ResetPinPage() {
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) {
         toast.error('User not found', { description: 'Please log in again.' });
-        navigate('/login', { replace: true });
+        leaveEndedSession();
         return;
       }
       const message = errorMessage(failure, 'Please try again.');

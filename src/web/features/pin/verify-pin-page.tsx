@@ -10,6 +10,7 @@ import { ApiError } from '../../lib/api.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY, useSignOut } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { verifyPin } from './api.ts';
 import { useConnectionCheck } from './use-connection-check.ts';
@@ -18,6 +19,7 @@ export default function VerifyPinPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signOut = useSignOut();
+  const endOfSession = useEndOfSessionHandler();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   const connection = useConnectionCheck();
@@ -46,19 +48,12 @@ export default function VerifyPinPage() {
       navigate(next, { replace: true });
     } catch (error) {
       setPin('');
-      if (error instanceof ApiError && error.code === 'PIN_LOCKED') {
-        toast.error('Too many failed attempts', { description: 'For security reasons you will be logged out.' });
-        queryClient.clear();
-        queryClient.setQueryData(ME_QUERY_KEY, null);
-        navigate('/login', { replace: true });
-      } else if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
+      if (endOfSession(error)) return;
+      if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
         toast.info('PIN setup required');
         navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
       } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
         toast.error('Incorrect PIN', { description: error.message });
-      } else if (error instanceof ApiError && error.status === 401) {
-        queryClient.setQueryData(ME_QUERY_KEY, null);
-        navigate('/login', { replace: true });
       } else {
         toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
       }

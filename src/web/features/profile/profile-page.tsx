@@ -1,14 +1,13 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { ConfirmDialog, Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
-import { ME_QUERY_KEY, useMe } from '../auth/api.ts';
+import { useMe } from '../auth/api.ts';
 import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
 import { PendingTotals } from './pending-totals.tsx';
@@ -37,8 +36,6 @@ function MenuRow({ icon, label, to, onClick }: { icon: ReactNode; label: string;
 
 export default function ProfilePage() {
   const me = useMe();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const logOut = useLogOut();
   const [changingPin, setChangingPin] = useState(false);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
@@ -88,14 +85,7 @@ export default function ProfilePage() {
       </Card>
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
         <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">
-          <ChangePinForm
-            onDone={() => setChangingPin(false)}
-            onLockedOut={() => {
-              queryClient.clear();
-              queryClient.setQueryData(ME_QUERY_KEY, null);
-              navigate('/login', { replace: true });
-            }}
-          />
+          <ChangePinForm onDone={() => setChangingPin(false)} />
         </DialogContent>
       </Dialog>
       <ConfirmDialog

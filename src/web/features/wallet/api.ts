@@ -1,7 +1,5 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { publicSettingsResponseSchema } from '../../../shared/contracts/settings.ts';
@@ -9,9 +7,8 @@ import { transactionListResponseSchema, type TransactionType } from '../../../sh
 import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '../../../shared/contracts/withdrawals.ts';
-import { ApiError, apiRequest } from '../../lib/api.ts';
+import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { ME_QUERY_KEY } from '../auth/api.ts';
 
 /** Every key starts with QUERY_KEYS.wallet, so one live event or one invalidation refreshes them all. */
 export const WALLET_QUERY_KEYS = {
@@ -70,27 +67,6 @@ export const requestTransfer = (body: TransferRequest, idempotencyKey: string) =
 export function useRefreshMoney() {
   const queryClient = useQueryClient();
   return () => Promise.all([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet })]);
-}
-
-/**
- * True (and the customer is sent to /login) when the error means the session is
- * over: the third wrong PIN ends every session of the user.
- */
-export function useEndOfSessionHandler() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  return (error: unknown): boolean => {
-    if (!(error instanceof ApiError)) return false;
-    if (error.code === 'PIN_LOCKED') {
-      toast.error('Too many failed attempts', { description: 'For security reasons you will be logged out.' });
-    } else if (error.status !== 401) {
-      return false;
-    }
-    queryClient.clear();
-    queryClient.setQueryData(ME_QUERY_KEY, null);
-    navigate('/login', { replace: true });
-    return true;
-  };
 }
 
 /**

@@ -24,10 +24,11 @@ import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { submitDeposit, useEndOfSessionHandler, useIdempotencyKeys, usePublicSettings, useRefreshMoney, useWalletSummary } from './api.ts';
+import { submitDeposit, useIdempotencyKeys, usePublicSettings, useRefreshMoney, useWalletSummary } from './api.ts';
 import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;

@@ -13,8 +13,9 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { requestTransfer, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney } from './api.ts';
+import { requestTransfer, useIdempotencyKeys, useRefreshMoney } from './api.ts';
 import { displayUsdt } from './format.ts';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
 type TransferForm = z.input<typeof transferRequestSchema>;

@@ -35,10 +35,11 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
-import { requestWithdrawal, useEndOfSessionHandler, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
