@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
@@ -11,6 +12,7 @@ export interface MailMessage {
 }
 
 export interface Mailer {
+  /** Accepts a message for delivery; with SMTP it resolves before the message is delivered. */
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
@@ -31,14 +33,18 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
         log.info({ to: message.to, subject: message.subject }, 'No SMTP_URL is set: the e-mail was stored in the mail outbox (npm run admin -- outbox)');
         return;
       }
-      try {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
-        await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject, delivered: true, sentAt: new Date(), attempts: 1 });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
-        await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject, attempts: 1, lastError: reason });
-        log.error({ to: message.to, subject: message.subject, reason }, 'Sending an e-mail failed');
-      }
+      // The message is recorded now; delivery goes on after the request is answered, since waiting for the
+      // SMTP server would make "reset my password" slower for real accounts than for unknown e-mails.
+      const [row] = await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject }).returning({ id: mailOutbox.id });
+      if (!row) throw new Error('insert into mail_outbox returned no row');
+      void transport
+        .sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })
+        .then(() => db.update(mailOutbox).set({ delivered: true, sentAt: new Date(), attempts: 1 }).where(eq(mailOutbox.id, row.id)))
+        .catch(async (error: unknown) => {
+          const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
+          log.error({ to: message.to, subject: message.subject, reason }, 'Sending an e-mail failed');
+          await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
+        });
     },
     close() {
       transport?.close();
