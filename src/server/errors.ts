@@ -39,17 +39,3 @@ export class AppError extends Error {
     return new AppError(403, 'FORBIDDEN', message);
   }
 }
-
-/** PostgreSQL's error for a unique constraint, with the constraint's name. */
-export function uniqueViolation(error: unknown): string | undefined {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const databaseError = candidate as { code?: string; constraint?: string };
-  return databaseError?.code === '23505' ? (databaseError.constraint ?? '') : undefined;
-}
-
-/** PostgreSQL's error for a CHECK constraint, with the constraint's name. */
-export function checkViolation(error: unknown): string | undefined {
-  const candidate = (error as { cause?: unknown })?.cause ?? error;
-  const databaseError = candidate as { code?: string; constraint?: string };
-  return databaseError?.code === '23514' ? (databaseError.constraint ?? '') : undefined;
-}

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { connectDatabase, type DatabaseHandle } from './db/client.ts';
 import { startEmbeddedDatabase, withDatabaseName, type EmbeddedDatabase } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
@@ -52,10 +51,4 @@ async function createDatabaseIfMissing(serverUrl: string, name: string): Promise
   } finally {
     await client.end();
   }
-}
-
-export function loggerLine(log: FastifyBaseLogger): (message: string) => void {
-  return (message) => {
-    if (message) log.debug({ source: 'postgres' }, message);
-  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { MAX_DECIMAL_STRING_LENGTH, parseUsdtMicros } from '../money.ts';
+import { cursorQuerySchema } from './common.ts';
 
 /** Pieces shared by the deposit, withdrawal, transfer and history contracts. */
 
@@ -63,11 +64,7 @@ export const payoutReferenceSchema = optionalTrimmedText(
   `The payout reference (UTR) can have at most ${LIMITS.payoutReferenceLength} characters.`,
 ).refine((value) => value === undefined || /^[A-Za-z0-9 ._/-]+$/.test(value), 'The payout reference (UTR) may contain letters, digits, spaces and . _ / - only.');
 
-export const statusListQuerySchema = z.object({
-  status: requestStatusSchema.optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
-});
+export const statusListQuerySchema = cursorQuerySchema.extend({ status: requestStatusSchema.optional() });
 
 /** Who a request belongs to, as admins see it. */
 export const userSummarySchema = z.object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../limits.ts';
-import { decimalStringSchema, isoDateTimeSchema, uuidSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, isoDateTimeSchema, uuidSchema } from './common.ts';
 
 export const REFERRAL_MESSAGES = {
   loadFailed: 'Failed to load referral data',
@@ -12,10 +11,7 @@ export const REFERRAL_MESSAGES = {
 export const referralLevelSchema = z.union([z.literal(1), z.literal(2)]);
 export type ReferralLevel = z.infer<typeof referralLevelSchema>;
 
-export const referralPageQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
-});
+export const referralPageQuerySchema = cursorQuerySchema;
 export type ReferralPageQuery = z.input<typeof referralPageQuerySchema>;
 
 /** Someone who signed up with my code (level 1) or with the code of someone I referred (level 2). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../limits.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
 import { requestStatusSchema } from './money-common.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
@@ -12,11 +11,7 @@ export const TRANSACTION_MESSAGES = {
   invalidCursor: 'This page link is no longer valid. Please reload the list.',
 } as const;
 
-export const transactionListQuerySchema = z.object({
-  type: transactionTypeSchema.optional(),
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
-});
+export const transactionListQuerySchema = cursorQuerySchema.extend({ type: transactionTypeSchema.optional() });
 export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
 /**

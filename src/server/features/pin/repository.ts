@@ -12,11 +12,6 @@ export async function lockPin(db: Executor, userId: string): Promise<{ pinHash: 
   return row;
 }
 
-export async function findPin(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
-  const [row] = await db.select({ pinHash: userPins.pinHash, failedAttempts: userPins.failedAttempts }).from(userPins).where(eq(userPins.userId, userId));
-  return row;
-}
-
 export async function setFailedAttempts(db: Executor, userId: string, failedAttempts: number): Promise<void> {
   await db.update(userPins).set({ failedAttempts }).where(eq(userPins.userId, userId));
 }

@@ -31,7 +31,3 @@ export async function assertUnderRateLimit(db: Executor, key: string, limit: num
     throw new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.');
   }
 }
-
-export async function resetRateLimit(db: Executor, key: string): Promise<void> {
-  await db.execute(sql`delete from rate_limit_buckets where key = ${key}`);
-}
