@@ -35,13 +35,13 @@ export function assertSameOriginJson(request: FastifyRequest, appOrigin: string)
   throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON.');
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, maxAgeSeconds: number): void {
   reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
     secure,
     path: '/',
-    maxAge: 12 * 60 * 60,
+    maxAge: maxAgeSeconds,
   });
 }
 

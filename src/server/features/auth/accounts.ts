@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import { REFERRAL_CODE_PREFIX } from '../../../shared/limits.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import * as pinRepository from '../pin/repository.ts';
 import * as userRepository from '../users/repository.ts';
 import { hashSecret } from './passwords.ts';
-import { userPins } from '../../db/schema.ts';
 
 const REFERRAL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const REFERRAL_CODE_ATTEMPTS = 10;
@@ -48,6 +48,6 @@ export async function createAccount(db: Executor, account: NewAccount): Promise<
   }
   if (!profileCreated) throw new Error('Could not draw an unused referral code');
   await userRepository.insertWallet(db, userId);
-  if (pinHash !== undefined) await db.insert(userPins).values({ userId, pinHash });
+  if (pinHash !== undefined) await pinRepository.insertPin(db, userId, pinHash);
   return userId;
 }

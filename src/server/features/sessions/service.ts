@@ -22,7 +22,7 @@ export async function startSession(db: Executor, context: AppContext, request: F
     ipAddress: request.ip,
     userAgent: request.headers['user-agent'],
   });
-  setSessionCookie(reply, token, usesSecureCookies(context));
+  setSessionCookie(reply, token, usesSecureCookies(context), context.sessionSettings.absoluteTimeoutSeconds);
 }
 
 export async function resolveSession(context: AppContext, request: FastifyRequest): Promise<SessionRecord | undefined> {

@@ -18,14 +18,6 @@ export interface TransferWithPartiesRow {
   cursorCreatedAt: string;
 }
 
-export async function findUserIdByEmail(db: Executor, email: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  return row?.id;
-}
-
 export async function insert(db: Executor, values: { senderUserId: string; recipientUserId: string; amountUsdtMicros: bigint }): Promise<TransferRow> {
   const [row] = await db.insert(transfers).values(values).returning();
   if (!row) throw new Error('insert into transfers returned no row');

@@ -8,6 +8,7 @@ import { recordAudit } from '../audit/record.ts';
 import { publishEvent } from '../events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
 import { validatedUsdtMicros } from '../ledger/amounts.ts';
+import * as userRepository from '../users/repository.ts';
 import { house, moveMoney, wallet } from '../ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import type { SessionRecord } from '../sessions/repository.ts';
@@ -79,7 +80,7 @@ export async function requestTransfer(
   if (earlier) return earlier;
 
   await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
-  const recipientUserId = await transferRepository.findUserIdByEmail(db, input.recipientEmail);
+  const recipientUserId = (await userRepository.findCredentialsByEmail(db, input.recipientEmail))?.id;
   if (!recipientUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 
