@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
   DEPOSIT_MESSAGES,
@@ -15,10 +14,9 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
 import * as depositService from './service.ts';
+import { adminRoute, pinVerifiedRoute } from '../sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
-const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
-const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
 
 export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -26,7 +24,7 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/deposits',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['deposits'],
         summary: 'Submit a USDT deposit (transaction hash) for admin approval; accepts an Idempotency-Key header',
@@ -44,14 +42,14 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
 
   app.get(
     '/api/deposits/:id',
-    { ...pinVerified, schema: { tags: ['deposits'], summary: 'One of the customer’s deposits', params: idParamsSchema, response: responses({ 200: depositDetailResponseSchema }) } },
+    { ...pinVerifiedRoute, schema: { tags: ['deposits'], summary: 'One of the customer’s deposits', params: idParamsSchema, response: responses({ 200: depositDetailResponseSchema }) } },
     async (request) => ({ deposit: await depositService.getOwnDeposit(db, requirePinVerifiedSession(request).userId, request.params.id) }),
   );
 
   app.get(
     '/api/admin/deposits',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Deposits, newest first, optionally by status', querystring: adminDepositListQuerySchema, response: responses({ 200: adminDepositListResponseSchema }) },
     },
     async (request) => {
@@ -63,7 +61,7 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/deposits/:id/approve',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Approve a pending deposit: credit the wallet and pay referral rewards',
@@ -81,7 +79,7 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/deposits/:id/reject',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Reject a pending deposit',

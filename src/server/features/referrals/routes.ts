@@ -1,11 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { requirePinVerifiedSession } from '../sessions/service.ts';
 import * as referralService from './service.ts';
+import { pinVerifiedRoute } from '../sessions/route-guards.ts';
 
-const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
 
 export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -13,7 +12,7 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/referrals',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'Referral totals and the first page of referred people (levels 1 and 2) and of earnings, newest first',
@@ -27,7 +26,7 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/referrals/people',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'People who joined with my code (level 1) or with the code of someone I referred (level 2), newest first',
@@ -41,7 +40,7 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/referrals/earnings',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'Referral rewards paid to me, newest first',

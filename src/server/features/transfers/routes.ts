@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
   TRANSFER_MESSAGES,
@@ -15,10 +14,9 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
 import * as transferService from './service.ts';
+import { adminRoute, pinVerifiedRoute } from '../sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
-const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
-const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
 
 export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -26,7 +24,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/transfers',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['transfers'],
         summary: 'Send USDT to another customer by e-mail, held until an admin approves; the PIN is checked here; accepts an Idempotency-Key header',
@@ -45,7 +43,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transfers/:id',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: { tags: ['transfers'], summary: 'A transfer the customer sent or received', params: idParamsSchema, response: responses({ 200: transferDetailResponseSchema }) },
     },
     async (request) => ({ transfer: await transferService.getOwnTransfer(db, requirePinVerifiedSession(request).userId, request.params.id) }),
@@ -54,7 +52,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/transfers',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Transfers, newest first, optionally by status', querystring: adminTransferListQuerySchema, response: responses({ 200: adminTransferListResponseSchema }) },
     },
     async (request) => {
@@ -66,7 +64,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/transfers/:id/approve',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Approve a pending transfer: the recipient is credited', params: idParamsSchema, response: responses({ 200: adminTransferDecisionResponseSchema }) },
     },
     async (request) => {
@@ -79,7 +77,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/transfers/:id/reject',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Reject a pending transfer: the sender gets the USDT back',

@@ -1,17 +1,16 @@
-import type { FastifyRequest } from 'fastify';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { requirePinVerifiedSession } from '../sessions/service.ts';
 import { getWalletSummary } from './service.ts';
+import { pinVerifiedRoute } from '../sessions/route-guards.ts';
 
-const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
 
 export function registerWalletRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/wallet/summary',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['wallet'],
         summary: 'Balance, pending deposit / withdrawal / transfer sums and the stored rates',

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
   WITHDRAWAL_MESSAGES,
@@ -18,10 +17,9 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
 import * as withdrawalService from './service.ts';
+import { adminRoute, pinVerifiedRoute } from '../sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
-const pinVerified = { preValidation: async (request: FastifyRequest) => void requirePinVerifiedSession(request) };
-const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
 
 export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -29,7 +27,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.post(
     '/api/withdrawals',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['withdrawals'],
         summary: 'Request an INR withdrawal to a saved bank account; the PIN is checked here; accepts an Idempotency-Key header',
@@ -48,7 +46,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.get(
     '/api/withdrawals',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: {
         tags: ['withdrawals'],
         summary: 'The customer’s withdrawals, newest first, optionally by status',
@@ -62,7 +60,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.get(
     '/api/withdrawals/:id',
     {
-      ...pinVerified,
+      ...pinVerifiedRoute,
       schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
     },
     async (request) => ({ withdrawal: await withdrawalService.getOwnWithdrawal(db, requirePinVerifiedSession(request).userId, request.params.id) }),
@@ -71,7 +69,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.get(
     '/api/admin/withdrawals',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Withdrawals with full bank details, newest first, optionally by status',
@@ -87,7 +85,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
 
   app.get(
     '/api/admin/withdrawals.csv',
-    { ...adminOnly, schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
+    { ...adminRoute, schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
     async (request, reply) => {
       const session = requireAdmin(request);
       const exported = await withdrawalService.pendingWithdrawalsCsv(db, { adminUserId: session.userId, ipAddress: request.ip });
@@ -104,7 +102,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.post(
     '/api/admin/withdrawals/:id/approve',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Mark a pending withdrawal as paid out (optional payout reference / UTR)',
@@ -127,7 +125,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.post(
     '/api/admin/withdrawals/:id/reject',
     {
-      ...adminOnly,
+      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Reject a pending withdrawal and refund the USDT held',
