@@ -87,6 +87,16 @@ test('customer pages send a visitor to the login page and back after signing in'
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
+
+  // Signing in from there keeps the way back through the PIN screen, and ends on the page asked for.
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill(customer.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/verify-pin\?next=%2Fprofile$/);
+  await page.getByLabel('PIN').fill(customer.pin);
+  await page.getByRole('button', { name: 'Verify PIN' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
 });
 
 test('the 404 page offers the way back, and PIN screens for PIN-like paths', async ({ page }) => {

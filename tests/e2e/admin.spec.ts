@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { USER_UPDATED_MESSAGE } from '../../src/shared/contracts/admin.ts';
+import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
 import { AdminApi, E2E_ADMIN_PIN, addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
 import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
@@ -95,13 +96,15 @@ test('the admin approves a customer deposit on the Transactions page and the cus
 });
 
 test('the admin rejects a withdrawal with a reason; the customer gets the USDT back and sees the reason', async () => {
-  // Funds of its own, so this test does not depend on the previous one.
+  // Funds of its own, so this test does not depend on the previous one; it starts from whatever balance that one left.
+  const startingBalance = await customerBalanceMicros();
   const funding = await submitDepositAs(customerPage, '100');
   await adminApi.approveDeposit(funding.id);
+  const fundedBalance = startingBalance + usdtMicros('100');
+  expect(await customerBalanceMicros()).toBe(fundedBalance);
   await refreshCustomerHeader();
   const balanceChip = customerPage.getByTestId('balance-chip');
-  await expect(balanceChip).not.toHaveText('0.00 USDT');
-  const balanceBefore = await balanceChip.textContent();
+  await expect(balanceChip).toHaveText(chipText(fundedBalance));
 
   const bankAccountId = await addBankAccountAs(customerPage, {
     accountHolderName: 'Kavya Menon',
@@ -145,8 +148,9 @@ test('the admin rejects a withdrawal with a reason; the customer gets the USDT b
   // The customer: 40 USDT back (the 10 USDT paid out stay gone), and the reason in the history.
   await customerPage.goto('/wallet/history');
   await refreshCustomerHeader();
-  const expectedBalance = subtractUsdt(balanceBefore ?? '', '10');
-  await expect(balanceChip).toHaveText(expectedBalance);
+  const expectedBalance = fundedBalance - usdtMicros('10');
+  await expect(balanceChip).toHaveText(chipText(expectedBalance));
+  expect(await customerBalanceMicros()).toBe(expectedBalance);
   const rejectedRow = customerPage.getByRole('tabpanel').getByRole('row').filter({ hasText: 'Rejected' }).filter({ hasText: 'Withdrawal' });
   await expect(rejectedRow).toHaveCount(1);
   await expect(rejectedRow).toContainText('Reason: Account name does not match the bank records');
@@ -309,10 +313,24 @@ test('user transactions: the history of a user, and an unknown user', async () =
 
 const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-/** "125.50 USDT" minus whole USDT, in the chip's format (amounts in tests stay small and whole). */
-function subtractUsdt(chipText: string, wholeUsdt: string): string {
-  const [whole = '0', fraction = '00'] = chipText.replace(' USDT', '').replace(/,/g, '').split('.');
-  const cents = BigInt(whole) * 100n + BigInt(fraction) - BigInt(wholeUsdt) * 100n;
-  const text = `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
-  return `${text.replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USDT`;
+const MICROS_PER_USDT = 1_000_000n;
+
+/** Whole or decimal USDT ("100", "25.5") in micro-USDT. */
+function usdtMicros(amount: string): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return BigInt(whole) * MICROS_PER_USDT + BigInt(fraction.padEnd(6, '0').slice(0, 6));
+}
+
+/** The balance chip's text for a balance: two decimals (truncated), thousands separated, "USDT". */
+function chipText(balanceMicros: bigint): string {
+  const cents = balanceMicros / 10_000n;
+  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${whole}.${(cents % 100n).toString().padStart(2, '0')} USDT`;
+}
+
+/** The customer's balance as the server has it now (GET /api/me with the customer's session). */
+async function customerBalanceMicros(): Promise<bigint> {
+  const response = await customerPage.request.get('/api/me');
+  expect(response.ok(), `GET /api/me answered ${response.status()}`).toBe(true);
+  return usdtMicros(meResponseSchema.parse(await response.json()).balanceUsdt);
 }

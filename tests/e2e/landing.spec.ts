@@ -16,6 +16,10 @@ test.beforeAll(async () => {
   admin = await AdminApi.open();
   const { normalRate, vipRate, whatsappSupportNumber } = await admin.updateSettings({});
   originalSettings = { normalRate, vipRate, whatsappSupportNumber };
+});
+
+// Every test starts from the same rates, whichever tests ran (or failed) before it.
+test.beforeEach(async () => {
   await admin.updateSettings({ normalRate: '83.00', vipRate: '83.25' });
 });
 
@@ -186,7 +190,6 @@ test('the live-update stream comes back by itself after it was refused or cut', 
 
   await admin.updateSettings({ normalRate: '84.60' });
   await expect(page.getByTestId('standard-rate')).toHaveText('\u20b984.60');
-  await admin.updateSettings({ normalRate: '83.00' });
 });
 
 test('the referral link prefills the Referral Code of the sign-up form', async ({ page, browser }) => {

@@ -72,17 +72,18 @@ const MATRIX: MatrixEntry[] = [
   },
   { method: 'GET', route: '/api/admin/users/:id/transactions', request: ({ userId }) => ({ url: `/api/admin/users/${userId}/transactions` }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/audit-log', request: () => ({ url: '/api/admin/audit-log' }), adminStatus: 200 },
-  // Approval queues (deposits, withdrawals, transfers). An unknown id is enough: the role is checked before the id.
+  // Approval queues (deposits, withdrawals, transfers). An unknown id is enough: the role is checked before the id,
+  // and an admin then gets exactly 404 for it.
   { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },
-  { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }) },
-  { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }) },
+  { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/withdrawals', request: () => ({ url: '/api/admin/withdrawals?status=pending' }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/withdrawals.csv', request: () => ({ url: '/api/admin/withdrawals.csv' }), adminStatus: 200 },
-  { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }) },
-  { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }) },
+  { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/transfers', request: () => ({ url: '/api/admin/transfers?status=pending' }), adminStatus: 200 },
-  { method: 'POST', route: '/api/admin/transfers/:id/approve', request: () => ({ url: `/api/admin/transfers/${someId()}/approve`, body: {} }) },
-  { method: 'POST', route: '/api/admin/transfers/:id/reject', request: () => ({ url: `/api/admin/transfers/${someId()}/reject`, body: {} }) },
+  { method: 'POST', route: '/api/admin/transfers/:id/approve', request: () => ({ url: `/api/admin/transfers/${someId()}/approve`, body: {} }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/transfers/:id/reject', request: () => ({ url: `/api/admin/transfers/${someId()}/reject`, body: {} }), adminStatus: 404 },
 ];
 
 const keyOf = (method: string, route: string) => `${method} ${route}`;

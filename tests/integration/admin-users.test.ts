@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminTestApp, signUpAdmin, signUpVipCustomer, type AdminTestApp } from '../fixtures/admin.ts';
-import { call, sessionCookieOf, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_TRON_ADDRESS, createAdminTestApp, currentSettingsBody, signUpAdmin, signUpVipCustomer, type AdminTestApp } from '../fixtures/admin.ts';
+import { call, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { addBankAccount, expectLedgerConsistent, expectStatus, fundWallet, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
 
 let harness: AdminTestApp;
 let admin: SignedUpUser;
@@ -13,61 +14,47 @@ beforeAll(async () => {
   harness = await createAdminTestApp();
   admin = await signUpAdmin(harness);
   vip = await signUpVipCustomer(harness);
-  customer = await signUpUser(harness.app, { fullName: 'Plain Customer' });
+  // PIN-verified: the customer deposits, withdraws and transfers through the API in these tests.
+  customer = await signUpVerifiedUser(harness.app, { fullName: 'Plain Customer' });
+  // The admin sets the deposit address, the rates and a minimum deposit low enough for the small amounts below.
+  expectStatus(
+    await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: await currentSettingsBody(harness.app, admin.cookie, { normalRate: '83', vipRate: '83.25', trc20Address: KNOWN_TRON_ADDRESS, minDeposit: '0.5' }),
+    }),
+    200,
+  );
 });
 afterAll(async () => harness.close());
+// Every balance these tests see comes from real deposits, withdrawals and transfers: the ledger must stay consistent.
+afterEach(async () => expectLedgerConsistent(harness));
 
 const db = () => harness.database.handle.db;
 
-/** Moves USDT into a customer's wallet through the ledger, as an approved deposit would, keeping every balance consistent. */
-async function creditWallet(userId: string, amountUsdtMicros: bigint): Promise<void> {
-  await db().transaction(async (transaction) => {
-    const house = await transaction.execute<{ id: bigint }>(sql`select id from ledger_accounts where kind = 'deposits_received' and user_id is null`);
-    const wallet = await transaction.execute<{ id: bigint }>(sql`select id from ledger_accounts where user_id = ${userId}`);
-    const houseId = house.rows[0]?.id;
-    const walletId = wallet.rows[0]?.id;
-    if (houseId === undefined || walletId === undefined) throw new Error('ledger accounts missing');
-    await transaction.execute(
-      sql`insert into ledger_transfers (from_account_id, to_account_id, amount_usdt_micros, reason) values (${houseId}, ${walletId}, ${amountUsdtMicros}, 'deposit_credit')`,
-    );
-    await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = balance_usdt_micros - ${amountUsdtMicros} where id = ${houseId}`);
-    await transaction.execute(sql`update ledger_accounts set balance_usdt_micros = balance_usdt_micros + ${amountUsdtMicros} where id = ${walletId}`);
-  });
-}
-
-function hexHash(): string {
-  return randomUUID().replace(/-/g, '').padEnd(64, '0');
-}
-
-async function insertDeposit(userId: string, amountUsdtMicros: bigint, status: 'pending' | 'approved'): Promise<void> {
-  await db().execute(sql`
-    insert into usdt_deposits (user_id, network, amount_usdt_micros, transaction_hash, deposit_address, status, decided_at)
-    values (${userId}, 'TRC20', ${amountUsdtMicros}, ${hexHash()}, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', ${status}, ${status === 'pending' ? null : new Date()})`);
-}
-
 describe('admin dashboard', () => {
   it('shows pending requests with their sums, customer balances and the user count', async () => {
-    const other = await signUpUser(harness.app, { fullName: 'Dashboard Recipient' });
-    await insertDeposit(customer.id, 1_500_000n, 'pending');
-    await insertDeposit(customer.id, 2_250_000n, 'pending');
-    await insertDeposit(customer.id, 99_000_000n, 'approved');
-    await db().execute(sql`
-      insert into withdrawal_requests (user_id, account_holder_name, account_number, bank_name, ifsc_code, amount_usdt_micros, rate_inr_paise, rate_tier, amount_inr_paise)
-      values (${customer.id}, 'Asha Rao', '123456789012', 'State Bank', 'SBIN0001234', 10000000, 8300, 'normal', 83000)`);
-    await db().execute(sql`
-      insert into transfers (sender_user_id, recipient_user_id, amount_usdt_micros) values (${customer.id}, ${other.id}, 4000000)`);
-    await creditWallet(customer.id, 25_000_000n);
-    await creditWallet(other.id, 500_000n);
+    const other = await signUpVerifiedUser(harness.app, { fullName: 'Dashboard Recipient' });
+    // Approved deposits count in the balances, not in the pending figures: 39 USDT for the customer, 0.5 for the other.
+    await fundWallet(harness, admin, customer, '39');
+    await fundWallet(harness, admin, other, '0.5');
+    await submitDeposit(harness, customer, '1.5');
+    await submitDeposit(harness, customer, '2.25');
+    // A pending withdrawal (10 USDT at 83.00) and a pending transfer (4 USDT) hold their USDT out of the wallet: 39 - 10 - 4 = 25.
+    const bankAccountId = await addBankAccount(harness, customer);
+    expectStatus(await requestWithdrawal(harness, customer, { amount: '10', bankAccountId }), 201);
+    expectStatus(await requestTransfer(harness, customer, { recipientEmail: other.email, amount: '4' }), 201);
 
     const response = await call(harness.app, { url: '/api/admin/dashboard', cookie: admin.cookie });
     expect(response.statusCode).toBe(200);
-    const users = await db().execute<{ count: number }>(sql`select count(*)::int as count from users`);
     expect(response.json()).toEqual({
       pendingDeposits: { count: 2, totalUsdt: '3.750000' },
       pendingWithdrawals: { count: 1, totalUsdt: '10.000000', totalInr: '830.00' },
       pendingTransfers: { count: 1, totalUsdt: '4.000000' },
       customerBalancesUsdt: '25.500000',
-      userCount: users.rows[0]?.count,
+      // The admin, the VIP customer, the customer and the other customer: nobody else has signed up yet.
+      userCount: 4,
       canManage: true,
     });
   });
@@ -86,8 +73,8 @@ describe('admin dashboard', () => {
 describe('user search', () => {
   it('finds users by name, e-mail or phone ignoring case, with their balance', async () => {
     const token = `zq${Date.now().toString(36)}`;
-    const target = await signUpUser(harness.app, { fullName: `Zara ${token} Quinton`, email: `Mixed.${token}@Example.com`, phone: '+447700900123' });
-    await creditWallet(target.id, 12_340_000n);
+    const target = await signUpVerifiedUser(harness.app, { fullName: `Zara ${token} Quinton`, email: `Mixed.${token}@Example.com`, phone: '+447700900123' });
+    await fundWallet(harness, admin, target, '12.34');
     for (const q of [token.toUpperCase(), `mixed.${token}@example`, `ZARA ${token}`]) {
       const response = await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent(q)}`, cookie: admin.cookie });
       expect(response.statusCode).toBe(200);
@@ -187,10 +174,10 @@ describe('user details', () => {
 
 describe("a user's transactions", () => {
   it('shows who the user is and their history, newest first, filtered by type', async () => {
-    const target = await signUpUser(harness.app, { fullName: 'History Owner', phone: '+919812345678' });
-    await creditWallet(target.id, 7_000_000n);
-    await insertDeposit(target.id, 5_000_000n, 'pending');
-    await insertDeposit(target.id, 6_000_000n, 'pending');
+    const target = await signUpVerifiedUser(harness.app, { fullName: 'History Owner', phone: '+919812345678' });
+    await fundWallet(harness, admin, target, '7');
+    await submitDeposit(harness, target, '5');
+    await submitDeposit(harness, target, '6');
     const response = await call(harness.app, { url: `/api/admin/users/${target.id}/transactions`, cookie: admin.cookie });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -198,6 +185,7 @@ describe("a user's transactions", () => {
     expect(body.items.map((item: { type: string; amount: string; currency: string; status: string }) => [item.type, item.amount, item.currency, item.status])).toEqual([
       ['deposit', '6.000000', 'USDT', 'pending'],
       ['deposit', '5.000000', 'USDT', 'pending'],
+      ['deposit', '7.000000', 'USDT', 'approved'],
     ]);
     const firstPage = (await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?limit=1`, cookie: admin.cookie })).json();
     expect(firstPage.items).toHaveLength(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSettingsResponseSchema, ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
 import { createAdminTestApp, currentSettingsBody, fileBytes, uploadFile, type AdminTestApp } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, configureDepositAddresses, expectStatus, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
+import { addBankAccount, configureDepositAddresses, expectStatus, fundWallet, requestWithdrawal, setRates, signUpAdmin } from '../fixtures/wallet.ts';
 
 /*
  * The landing page, the rate card and the converter read these two public
@@ -66,7 +66,10 @@ describe('GET /api/rates and /api/settings/public', () => {
   });
 
   it('are the rates a withdrawal then uses: standard below 1 Lakh, VIP from 1 Lakh', async () => {
+    // Rates of its own, so this test does not depend on an earlier one.
+    await setRates(harness, 8850n, 8975n);
     const rates = ratesResponseSchema.parse((await harness.app.inject({ method: 'GET', url: '/api/rates' })).json());
+    expect(rates).toMatchObject({ normalRate: '88.50', vipRate: '89.75' });
     const customer = await signUpVerifiedUser(harness.app);
     await fundWallet(harness, admin, customer, '2000');
     const bankAccountId = await addBankAccount(harness, customer);

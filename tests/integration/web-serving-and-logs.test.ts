@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findResetLink, startTestMailServer, type TestMailServer } from '../fixtures/mail-server.ts';
+import { startTestMailServer, waitForResetLink, type TestMailServer } from '../fixtures/mail-server.ts';
 import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
 
 const webDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-web-'));
@@ -75,12 +75,8 @@ describe('the log', () => {
     await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password } });
     await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: `${password}-wrong` } });
     await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
-    let link: string | undefined;
-    for (let attempt = 0; attempt < 50 && !link; attempt += 1) {
-      link = mail.messages.map((message) => findResetLink(message.decoded)).find(Boolean);
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const token = decodeURIComponent(new URL(link as string).searchParams.get('token') ?? '');
+    const link = await waitForResetLink(mail, user.email);
+    const token = decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
     await harness.app.inject({ method: 'GET', url: `/reset-password?token=${token}` });
     await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'another-password-7' } });
 

@@ -2,20 +2,13 @@
 // and stops both (and the embedded PostgreSQL) when Playwright is done.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestMailServer } from '../../fixtures/mail-server.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_DIST_DIRECTORY, E2E_INBOX_PORT, E2E_PORT } from './constants.ts';
 
-const mail = await startTestMailServer();
-const inbox = http.createServer((request, response) => {
-  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-  const to = url.searchParams.get('to')?.toLowerCase();
-  response.setHeader('content-type', 'application/json');
-  response.end(JSON.stringify(to ? mail.messages.filter((message) => message.to.includes(to)) : mail.messages));
-});
-await new Promise<void>((resolve) => inbox.listen(E2E_INBOX_PORT, '127.0.0.1', resolve));
+// The browser tests run in other processes: they read the mail through the inbox on the fixed port.
+const mail = await startTestMailServer({ inboxPort: E2E_INBOX_PORT });
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-'));
 const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], {
@@ -43,7 +36,6 @@ async function stop(exitCode: number) {
     await new Promise((resolve) => server.once('exit', resolve));
   }
   await mail.close();
-  inbox.close();
   fs.rmSync(dataDirectory, { recursive: true, force: true });
   process.exit(exitCode);
 }

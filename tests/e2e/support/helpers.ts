@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { findResetLink, type ReceivedMail } from '../../fixtures/mail-server.ts';
 import { E2E_INBOX_PORT } from './constants.ts';
 
 let counter = 0;
@@ -35,7 +36,7 @@ export async function signUpThroughForm(page: Page, customer: NewCustomer, optio
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** Logs in through the form and verifies the PIN when asked, ending on `expectedPath`. */
+/** Logs in through the form and verifies (or sets up) the PIN, ending on the dashboard. */
 export async function logInThroughForm(page: Page, email: string, password: string, pin: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -53,16 +54,12 @@ export async function logInThroughForm(page: Page, email: string, password: stri
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-interface ReceivedMail {
-  decoded: string;
-}
-
 /** Waits for a mail to `to` in the real SMTP server's inbox and returns the reset link in it. */
 export async function waitForResetLink(to: string): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const response = await fetch(`http://127.0.0.1:${E2E_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`);
     const messages = (await response.json()) as ReceivedMail[];
-    const link = messages.map((message) => /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_%-]+/.exec(message.decoded)?.[0]).find(Boolean);
+    const link = messages.map((message) => findResetLink(message.decoded)).findLast((candidate) => candidate !== undefined);
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
