@@ -18,8 +18,7 @@ import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { addBankAccount, updateBankAccount } from './api.ts';
+import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;
 
@@ -85,7 +84,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         const answer = await addBankAccount({ ...values, upiId: emptyToNull(values.upiId) });
         toast.success(answer.message || BANK_ACCOUNT_MESSAGES.added);
       }
-      await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet });
+      await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
       onDone();
     } catch (error) {
       if (error instanceof ApiError) {

@@ -10,8 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { deleteBankAccount, useBankAccounts } from './api.ts';
+import { BANK_ACCOUNTS_QUERY_KEY, deleteBankAccount, useBankAccounts } from './api.ts';
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
@@ -34,7 +33,7 @@ export default function BankAccountsPage() {
       setDialog(undefined);
     } finally {
       setDeleting(false);
-      await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet });
+      await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
     }
   };
 

@@ -2,7 +2,6 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useRef } from 'react';
 import { depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
-import { publicSettingsResponseSchema } from '../../../shared/contracts/settings.ts';
 import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
 import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
@@ -25,14 +24,6 @@ export function usePendingWithdrawals() {
   return useQuery({
     queryKey: WALLET_QUERY_KEYS.pendingWithdrawals,
     queryFn: () => apiRequest('/api/withdrawals?status=pending&limit=50', withdrawalListResponseSchema),
-  });
-}
-
-export function usePublicSettings() {
-  return useQuery({
-    queryKey: [...QUERY_KEYS.publicSettings, 'full'],
-    queryFn: () => apiRequest('/api/settings/public', publicSettingsResponseSchema),
-    staleTime: 60_000,
   });
 }
 
