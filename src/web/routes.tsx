@@ -40,7 +40,7 @@ const adminArea = (element: ReactNode) => (
   </RequireVerifiedUser>
 );
 const adminOnly = (element: ReactNode, deniedMessage?: string) =>
-  adminArea(deniedMessage ? <RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole> : <RequireAdminRole>{element}</RequireAdminRole>);
+  adminArea(<RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole>);
 
 export function AppRoutes() {
   return (

@@ -5,8 +5,6 @@ import { cn } from '../../lib/utils.ts';
 import { Button } from './button.tsx';
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 const overlayClass = 'fixed inset-0 z-40 bg-slate-900/50';
 const panelClass =

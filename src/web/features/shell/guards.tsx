@@ -16,15 +16,10 @@ function currentPath(location: { pathname: string; search: string }): string {
   return `${location.pathname}${location.search}`;
 }
 
-function useSignedInUser() {
-  const me = useMe();
-  return me;
-}
-
 /** Customer and admin pages: signed in, with the transaction PIN verified in this session. */
 export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
-  const me = useSignedInUser();
+  const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
   if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
   const next = encodeURIComponent(currentPath(location));
