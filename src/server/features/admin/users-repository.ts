@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
+import { liveSession } from '../sessions/repository.ts';
 
 export interface AdminUserRow {
   id: string;
@@ -114,8 +115,7 @@ export async function countLiveSessions(db: Executor, userId: string, limits: { 
     .where(
       and(
         eq(sessions.userId, userId),
-        sql`${sessions.lastSeenAt} > now() - make_interval(secs => ${limits.idleTimeoutSeconds})`,
-        sql`${sessions.createdAt} > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`,
+        liveSession(limits),
       ),
     );
   return row?.count ?? 0n;

@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { profiles, sessions } from '../../db/schema.ts';
+import { liveSession, type SessionLimits } from '../sessions/repository.ts';
 
 const LOOKUP_BATCH_SIZE = 500;
 
@@ -11,19 +13,17 @@ const LOOKUP_BATCH_SIZE = 500;
 export async function findLiveSessionAudiences(
   db: Executor,
   sessionIds: string[],
-  limits: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number },
+  limits: SessionLimits,
 ): Promise<Map<string, { canSeeAdminQueue: boolean }>> {
   const live = new Map<string, { canSeeAdminQueue: boolean }>();
   for (let start = 0; start < sessionIds.length; start += LOOKUP_BATCH_SIZE) {
     const batch = sessionIds.slice(start, start + LOOKUP_BATCH_SIZE);
-    const result = await db.execute<{ session_id: string; can_see_admin_queue: boolean }>(sql`
-      select s.id as session_id, (p.role = 'admin' or p.vip_level <> 'normal') as can_see_admin_queue
-      from sessions s
-      join profiles p on p.user_id = s.user_id
-      where s.id = any(${`{${batch.join(',')}}`}::uuid[])
-        and s.last_seen_at > now() - make_interval(secs => ${limits.idleTimeoutSeconds})
-        and s.created_at > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`);
-    for (const row of result.rows) live.set(row.session_id, { canSeeAdminQueue: row.can_see_admin_queue });
+    const rows = await db
+      .select({ sessionId: sessions.id, canSeeAdminQueue: sql<boolean>`${profiles.role} = 'admin' or ${profiles.vipLevel} <> 'normal'` })
+      .from(sessions)
+      .innerJoin(profiles, eq(profiles.userId, sessions.userId))
+      .where(and(inArray(sessions.id, batch), liveSession(limits)));
+    for (const row of rows) live.set(row.sessionId, { canSeeAdminQueue: row.canSeeAdminQueue });
   }
   return live;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SessionSettings } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { liveSession } from '../sessions/repository.ts';
 
 /** How long a retried money request still finds its first answer. */
 export const IDEMPOTENCY_KEY_LIFETIME_HOURS = 24;
@@ -30,11 +31,7 @@ async function deleted(db: Executor, statement: ReturnType<typeof sql>): Promise
  */
 export async function pruneExpiredRecords(db: Executor, sessionSettings: SessionSettings): Promise<PruneReport> {
   return {
-    sessions: await deleted(
-      db,
-      sql`delete from sessions where last_seen_at <= now() - make_interval(secs => ${sessionSettings.idleTimeoutSeconds})
-            or created_at <= now() - make_interval(secs => ${sessionSettings.absoluteTimeoutSeconds})`,
-    ),
+    sessions: await deleted(db, sql`delete from sessions where not (${liveSession(sessionSettings)})`),
     rateLimitBuckets: await deleted(db, sql`delete from rate_limit_buckets where window_started_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`),
     idempotencyKeys: await deleted(db, sql`delete from idempotency_keys where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_KEY_LIFETIME_HOURS})`),
     passwordResetTokens: await deleted(db, sql`delete from password_reset_tokens where expires_at <= now() - make_interval(hours => ${RESET_TOKEN_RETENTION_HOURS})`),

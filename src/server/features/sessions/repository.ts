@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
 import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
@@ -25,6 +25,16 @@ export async function insertSession(
 }
 
 /** The live session for a token hash, or nothing when it is unknown, idle too long or too old. */
+/** The one definition of a usable session: seen within the idle timeout, and younger than the absolute one. */
+export function liveSession(limits: SessionLimits): SQL {
+  return sql`${sessions.lastSeenAt} > now() - make_interval(secs => ${limits.idleTimeoutSeconds}) and ${sessions.createdAt} > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`;
+}
+
+export interface SessionLimits {
+  idleTimeoutSeconds: number;
+  absoluteTimeoutSeconds: number;
+}
+
 export async function findLiveSession(
   db: Executor,
   tokenHash: Buffer,
@@ -44,8 +54,7 @@ export async function findLiveSession(
     .where(
       and(
         eq(sessions.tokenHash, tokenHash),
-        sql`${sessions.lastSeenAt} > now() - make_interval(secs => ${limits.idleTimeoutSeconds})`,
-        sql`${sessions.createdAt} > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`,
+        liveSession(limits),
       ),
     );
   if (!row) return undefined;
