@@ -14,7 +14,7 @@ import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
-import { resolveSession } from './features/sessions/service.ts';
+import { resolveSession } from './platform/sessions/service.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import type { ApiApp } from './http/types.ts';
 

@@ -1,6 +1,6 @@
 import type { AppConfig } from './env.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import type { Mailer } from './features/mail/mailer.ts';
+import type { Mailer } from './platform/mail/mailer.ts';
 
 /** Limits on guessing: attempts allowed per window, per client address and per account. */
 export interface RateLimitSettings {

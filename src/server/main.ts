@@ -4,8 +4,8 @@ import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './c
 import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
-import { createMailer } from './features/mail/mailer.ts';
-import { pruneExpiredRecords } from './features/maintenance/prune.ts';
+import { createMailer } from './platform/mail/mailer.ts';
+import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { openDatabase } from './runtime.ts';
 
 const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;

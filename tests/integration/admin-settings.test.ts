@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_CHANNEL } from '../../src/server/features/events/publish.ts';
+import { EVENTS_CHANNEL } from '../../src/server/platform/events/publish.ts';
 import { toChecksumAddress } from '../../src/server/features/settings/addresses.ts';
 import {
   countRows,

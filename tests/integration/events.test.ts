@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
-import { findLiveSessionAudiences } from '../../src/server/features/events/repository.ts';
-import { LISTENER_APPLICATION_NAME } from '../../src/server/features/events/listener.ts';
-import { EVENTS_CHANNEL } from '../../src/server/features/events/publish.ts';
+import { findLiveSessionAudiences } from '../../src/server/platform/events/repository.ts';
+import { LISTENER_APPLICATION_NAME } from '../../src/server/platform/events/listener.ts';
+import { EVENTS_CHANNEL } from '../../src/server/platform/events/publish.ts';
 import { currentSettingsBody } from '../fixtures/admin.ts';
 import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/errors.ts';
-import { checkLedger, checkLedgerWithin, type LedgerCheckReport } from '../../src/server/features/ledger/check.ts';
-import { moveMoney, wallet } from '../../src/server/features/ledger/ledger.ts';
+import { checkLedger, checkLedgerWithin, type LedgerCheckReport } from '../../src/server/platform/ledger/check.ts';
+import { moveMoney, wallet } from '../../src/server/platform/ledger/ledger.ts';
 import { createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, ledgerTransferCount, signUpAdmin } from '../fixtures/wallet.ts';
 

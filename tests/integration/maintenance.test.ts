@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_SETTINGS } from '../../src/server/context.ts';
-import { pruneExpiredRecords } from '../../src/server/features/maintenance/prune.ts';
+import { pruneExpiredRecords } from '../../src/server/platform/maintenance/prune.ts';
 import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
 
 let harness: TestApp;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger, formatLedgerReport } from '../../src/server/features/ledger/check.ts';
+import { checkLedger, formatLedgerReport } from '../../src/server/platform/ledger/check.ts';
 import { usdtMicrosToWire } from '../../src/shared/money.ts';
 import { createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {

@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EventHub, StreamLimitError, type StreamAudience, type StreamSubscriber } from '../../src/server/features/events/hub.ts';
-import { parseAppEvent } from '../../src/server/features/events/listener.ts';
+import { EventHub, StreamLimitError, type StreamAudience, type StreamSubscriber } from '../../src/server/platform/events/hub.ts';
+import { parseAppEvent } from '../../src/server/platform/events/listener.ts';
 
 const USER_A = '00000000-0000-4000-8000-00000000000a';
 const USER_B = '00000000-0000-4000-8000-00000000000b';

@@ -1,5 +1,5 @@
 import { ConfigurationError, loadConfig } from '../env.ts';
-import { checkLedger, formatLedgerReport } from '../features/ledger/check.ts';
+import { checkLedger, formatLedgerReport } from '../platform/ledger/check.ts';
 import { openDatabase } from '../runtime.ts';
 
 /**

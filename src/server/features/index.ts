@@ -1,13 +1,13 @@
 import type { AppContext } from '../context.ts';
 import type { ApiApp } from '../http/types.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
-import { registerAuditRoutes } from './audit/routes.ts';
+import { registerAuditRoutes } from '../platform/audit/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositRoutes } from './deposits/routes.ts';
-import { registerEventRoutes } from './events/routes.ts';
+import { registerEventRoutes } from '../platform/events/routes.ts';
 import { registerFileRoutes } from './files/routes.ts';
-import { registerHealthRoutes } from './health/routes.ts';
+import { registerHealthRoutes } from '../platform/health/routes.ts';
 import { registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';

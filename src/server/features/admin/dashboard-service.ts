@@ -1,7 +1,7 @@
 import type { AdminDashboard } from '../../../shared/contracts/admin.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { loadDashboardFigures } from './dashboard-repository.ts';
 
 export async function getDashboard(db: Executor, viewer: Pick<SessionRecord, 'role'>): Promise<AdminDashboard> {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { requireAdmin, requireAdminOrVipReader } from '../sessions/service.ts';
+import { requireAdmin, requireAdminOrVipReader } from '../../platform/sessions/service.ts';
 
 /*
  * Route-level onRequest hooks: they run before the body or query is validated

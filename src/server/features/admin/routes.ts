@@ -14,7 +14,7 @@ import {
 } from '../../../shared/contracts/admin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requireAdmin, requireAdminOrVipReader } from '../sessions/service.ts';
+import { requireAdmin, requireAdminOrVipReader } from '../../platform/sessions/service.ts';
 import { getDashboard } from './dashboard-service.ts';
 import { adminOnly, adminOrVipReader } from './guards.ts';
 import * as usersService from './users-service.ts';

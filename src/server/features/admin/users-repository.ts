@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
-import { liveSession } from '../sessions/repository.ts';
+import { liveSession } from '../../platform/sessions/repository.ts';
 
 export interface AdminUserRow {
   id: string;

@@ -14,10 +14,10 @@ import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/record.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { listTransactions } from '../transactions/service.ts';
-import { deleteSessionsOfUser } from '../sessions/repository.ts';
+import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
 import type { AdminUserRow } from './users-repository.ts';
 

@@ -9,7 +9,7 @@ import {
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../sessions/service.ts';
+import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
 import * as bankAccountService from './service.ts';
 
 export function registerBankAccountRoutes(app: ApiApp, context: AppContext): void {

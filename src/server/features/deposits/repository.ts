@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../transactions/cursor.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
 export interface DepositWithUserRow {

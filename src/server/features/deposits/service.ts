@@ -11,13 +11,13 @@ import {
 import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/record.ts';
-import { publishEvent } from '../events/publish.ts';
-import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
-import { validatedUsdtMicros } from '../ledger/amounts.ts';
-import { house, moveMoney, wallet, type LedgerMovement } from '../ledger/ledger.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
+import { publishEvent } from '../../platform/events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
+import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
+import { house, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/repository.ts';
-import { decodeCursor, toPage } from '../transactions/cursor.ts';
+import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { errorResponseSchema } from '../../../shared/errors.ts';
 import { adminOnly } from '../admin/guards.ts';
-import { requireAdmin } from '../sessions/service.ts';
+import { requireAdmin } from '../../platform/sessions/service.ts';
 import { APK_DOWNLOAD_NAME, openApk, openQrImage, uploadSettingsFile } from './service.ts';
 
 const FILE_UPLOADED_MESSAGE = 'File uploaded successfully';

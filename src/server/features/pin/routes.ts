@@ -2,7 +2,7 @@ import { okResponseSchema } from '../../../shared/contracts/common.ts';
 import { changePinRequestSchema, resetPinRequestSchema, setupPinRequestSchema, verifyPinRequestSchema, verifyPinResponseSchema } from '../../../shared/contracts/pin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession, requireSession } from '../sessions/service.ts';
+import { requirePinVerifiedSession, requireSession } from '../../platform/sessions/service.ts';
 import * as pinService from './service.ts';
 
 export function registerPinRoutes(app: ApiApp, context: AppContext): void {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../rate-limit/service.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
-import * as sessionRepository from '../sessions/repository.ts';
+import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
+import * as sessionRepository from '../../platform/sessions/repository.ts';
 import * as userRepository from '../users/repository.ts';
 import * as pinRepository from './repository.ts';
 import { LIMITS } from '../../../shared/limits.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import type { PageCursor } from '../transactions/cursor.ts';
+import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
 export interface ReferredPersonRow {
   id: string;

@@ -1,9 +1,9 @@
 import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../sessions/service.ts';
+import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
 import * as referralService from './service.ts';
-import { pinVerifiedRoute } from '../sessions/route-guards.ts';
+import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 
 export function registerReferralRoutes(app: ApiApp, context: AppContext): void {

@@ -1,7 +1,7 @@
 import type { ReferralEarningsPage, ReferralLevel, ReferralSummary, ReferredPeoplePage } from '../../../shared/contracts/referrals.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { decodeCursor, toPage } from '../transactions/cursor.ts';
+import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as referralRepository from './repository.ts';
 
 function asLevel(level: number): ReferralLevel {

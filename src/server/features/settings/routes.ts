@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { adminOnly, adminOrVipReader } from '../admin/guards.ts';
-import { requireAdmin, requireAdminOrVipReader } from '../sessions/service.ts';
+import { requireAdmin, requireAdminOrVipReader } from '../../platform/sessions/service.ts';
 import * as settingsService from './service.ts';
 
 export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {

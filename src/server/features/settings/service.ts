@@ -11,10 +11,10 @@ import { parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, typ
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/record.ts';
-import { publishEvent } from '../events/publish.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
+import { publishEvent } from '../../platform/events/publish.ts';
 import { publicFileUrl, storedFileView } from '../files/views.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsRow } from './repository.ts';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
 import type { Executor } from '../../db/client.ts';
-import type { PageCursor } from './cursor.ts';
+import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
 export interface HistoryRow {
   type: TransactionType;

@@ -1,9 +1,9 @@
 import { transactionListQuerySchema, transactionListResponseSchema } from '../../../shared/contracts/transactions.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../sessions/service.ts';
+import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
 import { listTransactions } from './service.ts';
-import { pinVerifiedRoute } from '../sessions/route-guards.ts';
+import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 
 export function registerTransactionRoutes(app: ApiApp, context: AppContext): void {

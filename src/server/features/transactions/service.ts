@@ -1,7 +1,7 @@
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
-import { decodeCursor, toPage } from './cursor.ts';
+import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as historyRepository from './repository.ts';
 import type { HistoryRow } from './repository.ts';
 

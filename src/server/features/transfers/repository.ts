@@ -2,7 +2,7 @@ import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../transactions/cursor.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type TransferRow = typeof transfers.$inferSelect;
 export interface PartySummary {

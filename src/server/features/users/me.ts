@@ -1,7 +1,7 @@
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { findUserProfile } from './repository.ts';
 
 /** The signed-in user's own profile, as `GET /api/me` answers it. */

@@ -1,7 +1,7 @@
 import { meResponseSchema } from '../../../shared/contracts/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requireSession } from '../sessions/service.ts';
+import { requireSession } from '../../platform/sessions/service.ts';
 import { loadMe } from './me.ts';
 
 export function registerUserRoutes(app: ApiApp, context: AppContext): void {

@@ -1,9 +1,9 @@
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../sessions/service.ts';
+import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
 import { getWalletSummary } from './service.ts';
-import { pinVerifiedRoute } from '../sessions/route-guards.ts';
+import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 
 export function registerWalletRoutes(app: ApiApp, context: AppContext): void {

@@ -3,7 +3,7 @@ import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database } from '../../db/client.ts';
 import * as depositRepository from '../deposits/repository.ts';
-import { walletBalance } from '../ledger/ledger.ts';
+import { walletBalance } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/repository.ts';
 import * as transferRepository from '../transfers/repository.ts';
 import * as withdrawalRepository from '../withdrawals/repository.ts';

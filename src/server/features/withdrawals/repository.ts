@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../transactions/cursor.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 export type NewWithdrawal = Pick<

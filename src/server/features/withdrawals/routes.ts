@@ -14,10 +14,10 @@ import {
 } from '../../../shared/contracts/withdrawals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { readIdempotencyKey } from '../idempotency/service.ts';
-import { requireAdmin, requirePinVerifiedSession } from '../sessions/service.ts';
+import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
+import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
 import * as withdrawalService from './service.ts';
-import { adminRoute, pinVerifiedRoute } from '../sessions/route-guards.ts';
+import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 

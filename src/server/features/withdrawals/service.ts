@@ -13,16 +13,16 @@ import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shar
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../audit/record.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import * as bankAccountRepository from '../bank-accounts/repository.ts';
-import { publishEvent } from '../events/publish.ts';
-import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
-import { validatedInrPaise, validatedUsdtMicros } from '../ledger/amounts.ts';
-import { house, moveMoney, wallet } from '../ledger/ledger.ts';
+import { publishEvent } from '../../platform/events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
+import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
+import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
-import type { SessionRecord } from '../sessions/repository.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings } from '../settings/repository.ts';
-import { decodeCursor, toPage } from '../transactions/cursor.ts';
+import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 

@@ -1,7 +1,7 @@
 import { auditLogQuerySchema, auditLogResponseSchema } from '../../../shared/contracts/admin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { adminOnly } from '../admin/guards.ts';
+import { adminOnly } from '../../features/admin/guards.ts';
 import { getAuditLog } from './service.ts';
 
 export function registerAuditRoutes(app: ApiApp, context: AppContext): void {
