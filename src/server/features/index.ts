@@ -10,6 +10,7 @@ import { registerFileRoutes } from './files/routes.ts';
 import { registerHealthRoutes } from '../platform/health/routes.ts';
 import { registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
+import { registerSecurityRoutes } from './security/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferRoutes } from './transfers/routes.ts';
@@ -23,6 +24,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerAuthRoutes(app, context);
   registerUserRoutes(app, context);
   registerPinRoutes(app, context);
+  registerSecurityRoutes(app, context);
   registerSettingsRoutes(app, context);
   registerFileRoutes(app, context);
   registerAdminRoutes(app, context);

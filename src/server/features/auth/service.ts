@@ -1,5 +1,6 @@
+import { setTimeout } from 'node:timers/promises';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '../../../shared/contracts/auth.ts';
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
@@ -8,9 +9,10 @@ import { passwordResetTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, countHits } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
 import * as userRepository from '../users/repository.ts';
 import { createAccount } from './accounts.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
@@ -48,16 +50,39 @@ export async function signUp(
   });
 }
 
+/** The first delay past the account-wide ceiling of wrong passwords; each further wrong password doubles it. */
+export const LOGIN_SLOWDOWN_FIRST_MILLISECONDS = 500;
+export const LOGIN_SLOWDOWN_MAX_MILLISECONDS = 10_000;
+
+/** How long an attempt on an account waits, given the wrong passwords for it from all addresses in this window. */
+export function loginDelayMilliseconds(accountFailures: number, slowdownAfter: number): number {
+  if (accountFailures < slowdownAfter) return 0;
+  const doublings = Math.min(accountFailures - slowdownAfter, 20);
+  return Math.min(LOGIN_SLOWDOWN_FIRST_MILLISECONDS * 2 ** doublings, LOGIN_SLOWDOWN_MAX_MILLISECONDS);
+}
+
+/**
+ * Wrong passwords are counted per account and address: one address that keeps
+ * guessing is stopped for that account, while the owner signs in from another.
+ * Guessing spread over many addresses meets the account-wide ceiling, past
+ * which every attempt on the account waits, longer after each wrong password,
+ * so the owner is slowed but never shut out.
+ */
 export async function logIn(context: AppContext, request: FastifyRequest, reply: FastifyReply, email: string, password: string): Promise<string> {
   const { db } = context.database;
   const limits = context.rateLimits;
-  const accountKey = `login:account:${email.toLowerCase()}`;
+  const account = email.toLowerCase();
+  const accountAndAddressKey = `login:account-address:${account}:${request.ip}`;
+  const accountKey = `login:account:${account}`;
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
-  // Only wrong passwords count against the account, so its owner signing in often is never locked out.
-  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
+  // Only wrong passwords count against the account, so its owner signing in often is never slowed.
+  await assertUnderRateLimit(db, accountAndAddressKey, limits.loginPerAccount, limits.windowSeconds);
+  const delay = loginDelayMilliseconds(await countHits(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
+  if (delay > 0) await setTimeout(delay);
   const credentials = await userRepository.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
+    await consumeRateLimit(db, accountAndAddressKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
@@ -107,10 +132,13 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   });
 }
 
-/** Uses a reset token once: sets the new password and ends every session of the user. */
-export async function resetPassword(context: AppContext, token: string, password: string): Promise<void> {
+/**
+ * Uses a reset token once: sets the new password, ends every session of the
+ * user, starts the cooling-off of withdrawals and transfers and tells the owner.
+ */
+export async function resetPassword(context: AppContext, log: FastifyBaseLogger, token: string, password: string): Promise<void> {
   const passwordHash = await hashSecret(password);
-  await context.database.db.transaction(async (transaction) => {
+  const userId = await context.database.db.transaction(async (transaction) => {
     const [claimed] = await transaction
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
@@ -118,11 +146,14 @@ export async function resetPassword(context: AppContext, token: string, password
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
     await userRepository.updatePasswordHash(transaction, claimed.userId, passwordHash);
+    await userRepository.markPasswordReset(transaction, claimed.userId);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await transaction
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
+    return claimed.userId;
   });
+  await notifySecurityChange(context, userId, 'password-reset', log);
 }

@@ -11,6 +11,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import * as userRepository from '../users/repository.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
+import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
@@ -76,15 +77,16 @@ export async function requestTransfer(
         requestHash: hashRequest({ recipientEmail: input.recipientEmail.toLowerCase(), amountUsdtMicros: amountUsdtMicros.toString() }),
       }
     : undefined;
+  // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
+  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
   const earlier = await findEarlierAnswer<TransferAnswer>(db, scope);
   if (earlier) return earlier;
-
-  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
   const recipientUserId = (await userRepository.findCredentialsByEmail(db, input.recipientEmail))?.id;
   if (!recipientUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 
   return runOnce(db, scope, async (transaction) => {
+    await assertTransferAllowed(transaction, context, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
     await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
     await publishEvent(transaction, { type: 'wallet.updated', userId: senderUserId, reason: 'transfer.requested' });

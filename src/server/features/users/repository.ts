@@ -50,6 +50,16 @@ export async function findPasswordHash(db: Executor, userId: string): Promise<st
   return row?.passwordHash;
 }
 
+export async function findEmail(db: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email;
+}
+
+/** A password set through a reset link: it starts the cooling-off of withdrawals and transfers. */
+export async function markPasswordReset(db: Executor, userId: string): Promise<void> {
+  await db.update(users).set({ passwordResetAt: sql`now()` }).where(eq(users.id, userId));
+}
+
 export async function insertUser(db: Executor, values: { email: string; passwordHash: string }): Promise<string | undefined> {
   const [row] = await db.insert(users).values(values).onConflictDoNothing().returning({ id: users.id });
   return row?.id;
