@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
@@ -25,6 +26,7 @@ export default function VerifyPinPage() {
   const connection = useConnectionCheck();
   const [pin, setPin] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const [blockedMessage, setBlockedMessage] = useState<string>();
 
   const backToLogin = async () => {
     await signOut().catch(() => undefined);
@@ -54,6 +56,9 @@ export default function VerifyPinPage() {
         navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
       } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
         toast.error('Incorrect PIN', { description: error.message });
+      } else if (error instanceof ApiError && error.code === 'PIN_BLOCKED') {
+        // The block lasts hours: it stays on the page, with its end, not only in a toast.
+        setBlockedMessage(error.message);
       } else {
         toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
       }
@@ -65,6 +70,7 @@ export default function VerifyPinPage() {
   return (
     <AuthCard title="Enter Transaction PIN" subtitle="Enter your 4-digit PIN to continue">
       <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+        {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
         <FormField label="PIN">
           <PinInput value={pin} onValueChange={setPin} autoFocus />
         </FormField>
