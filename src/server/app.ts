@@ -12,7 +12,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { registerFeatureRoutes } from './features/index.ts';
-import { resolveSession } from './platform/sessions/service.ts';
+import { requireAdmin, resolveSession } from './platform/sessions/service.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
@@ -39,6 +39,33 @@ export function defaultWebDirectory(): string {
  */
 function urlForLog(url: string): string {
   return url.replace(/([?&][^=&#]*=)[^&#]*/g, '$1[redacted]');
+}
+
+/**
+ * The API documentation at /api/docs: off unless API_DOCS says `public` or
+ * `admin` (signed-in admins only), and then with no request to a third party
+ * (Swagger's online validator is switched off and left out of the policy).
+ */
+async function registerApiDocs(app: ApiApp, context: AppContext): Promise<void> {
+  if (context.config.apiDocs === 'off') return;
+  const adminOnly = context.config.apiDocs === 'admin';
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/ validator\.swagger\.io/g, '')
+        .replace(/ https:/g, '')
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+    uiHooks: {
+      onRequest: async (request) => {
+        if (!adminOnly) return;
+        request.session = await resolveSession(context, request);
+        requireAdmin(request);
+      },
+    },
+  });
 }
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
@@ -84,6 +111,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // frame-ancestors 'none' in the policy says it; X-Frame-Options: SAMEORIGIN would contradict it.
+    xFrameOptions: false,
     hsts: context.config.appOrigin.startsWith('https://'),
   });
   await app.register(fastifyCookie);
@@ -96,7 +125,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerApiDocs(app, context);
 
   app.decorateRequest('session', undefined);
   app.addHook('onRequest', async (request) => {

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledRateLimits } from '../../src/server/context.ts';
+import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
 import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
 import { TEST_ORIGIN, createTestApp, sessionCookieOf, signUpUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 
 // The limits in force at the highest RATE_LIMIT_SCALE: per-account limits must not grow with it.
@@ -163,6 +165,27 @@ describe('wrong passwords', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('live-update streams', () => {
+  it('keep the per-address cap at the highest RATE_LIMIT_SCALE, so one client cannot take every slot', async () => {
+    const scaled = await createTestApp({ rateLimitScale: 1000, database: harness.database });
+    const url = await listenOnFreePort(scaled.app);
+    const clients: EventStreamClient[] = [];
+    try {
+      for (let index = 0; index < EVENT_STREAM_LIMITS.maxStreamsPerAddress; index += 1) {
+        const client = await openEventStream(url);
+        clients.push(client);
+        expect(client.statusCode).toBe(200);
+      }
+      const refused = await openEventStream(url);
+      clients.push(refused);
+      expect(refused.statusCode).toBe(429);
+    } finally {
+      for (const client of clients) client.close();
+      await scaled.close();
     }
   });
 });

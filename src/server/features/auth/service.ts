@@ -1,4 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -94,26 +95,34 @@ export async function logOut(context: AppContext, request: FastifyRequest, reply
   await endSession(context, request, reply);
 }
 
-/** Always answers the same, whether or not the e-mail belongs to an account. */
+/**
+ * Always answers the same, whether or not the e-mail belongs to an account, and
+ * after the same work: both paths count the request against the address, draw
+ * and hash a token and run the one statement that stores it (which stores
+ * nothing for an unknown e-mail), and the unknown path then spends the round
+ * trip the real one spends recording the mail. Otherwise the answer time would
+ * tell which e-mails have accounts.
+ */
 export async function requestPasswordReset(context: AppContext, request: FastifyRequest, email: string): Promise<void> {
   const { db } = context.database;
   const limits = context.rateLimits;
   await consumeRateLimit(db, `reset:ip:${request.ip}`, limits.resetRequestsPerAddress, limits.windowSeconds);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
-  if (!credentials) return;
-  // The per-account limit is counted only for real accounts, and silently: the answer must not reveal that the account exists.
+  // Counted per e-mail address, known or not, and silently: a refusal must not reveal that the account exists.
+  const addressKey = `reset:email:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+  let withinLimit = true;
   try {
-    await consumeRateLimit(db, `reset:account:${credentials.id}`, limits.resetRequestsPerAccount, limits.windowSeconds);
+    await consumeRateLimit(db, addressKey, limits.resetRequestsPerAccount, limits.windowSeconds);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'RATE_LIMITED') return;
-    throw error;
+    if (!(error instanceof AppError && error.code === 'RATE_LIMITED')) throw error;
+    withinLimit = false;
   }
   const token = newToken();
-  await db.insert(passwordResetTokens).values({
-    userId: credentials.id,
-    tokenHash: hashToken(token),
-    expiresAt: sql`now() + make_interval(mins => ${RESET_TOKEN_LIFETIME_MINUTES})`,
-  });
+  const stored = await userRepository.insertPasswordResetTokenForEmail(db, email, hashToken(token), RESET_TOKEN_LIFETIME_MINUTES, withinLimit);
+  if (!stored) {
+    await userRepository.roundTrip(db);
+    return;
+  }
+  const credentials = stored;
   const link = `${context.config.appOrigin}/reset-password?token=${encodeURIComponent(token)}`;
   await context.mailer.send({
     to: credentials.email,

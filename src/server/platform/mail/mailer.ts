@@ -41,15 +41,18 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       // SMTP server would make "reset my password" slower for real accounts than for unknown e-mails.
       const [row] = await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject }).returning({ id: mailOutbox.id });
       if (!row) throw new Error('insert into mail_outbox returned no row');
-      void transport
-        .sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })
-        .then(() => db.update(mailOutbox).set({ delivered: true, sentAt: new Date(), attempts: 1 }).where(eq(mailOutbox.id, row.id)))
-        .catch(async (error: unknown) => {
-          // SMTP servers quote the recipient in their refusals ("550 <x@example.com>: unknown user").
-          const reason = error instanceof Error ? error.message.slice(0, 500).replace(/[^\s<>@]+@[^\s<>@]+/g, '[address]') : 'unknown error';
-          log.error({ mailId: row.id, reason }, 'Sending an e-mail failed');
-          await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
-        });
+      // Even composing the message is left until after the answer is on its way (setImmediate runs after the reply's write).
+      setImmediate(() => {
+        void transport
+          .sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })
+          .then(() => db.update(mailOutbox).set({ delivered: true, sentAt: new Date(), attempts: 1 }).where(eq(mailOutbox.id, row.id)))
+          .catch(async (error: unknown) => {
+            // SMTP servers quote the recipient in their refusals ("550 <x@example.com>: unknown user").
+            const reason = error instanceof Error ? error.message.slice(0, 500).replace(/[^\s<>@]+@[^\s<>@]+/g, '[address]') : 'unknown error';
+            log.error({ mailId: row.id, reason }, 'Sending an e-mail failed');
+            await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
+          });
+      });
     },
     close() {
       transport?.close();
