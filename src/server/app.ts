@@ -7,12 +7,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { registerFeatureRoutes } from './features/index.ts';
-import { requireAdmin, resolveSession } from './platform/sessions/service.ts';
+import { resolveSession } from './platform/sessions/service.ts';
+import { AppError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
@@ -30,6 +31,12 @@ export interface BuildAppOptions {
 export function defaultWebDirectory(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   return import.meta.url.endsWith('.js') ? path.resolve(here, '../web') : path.resolve(here, '../../dist/web');
+}
+
+/** Whether the matched route is one of the JSON API's (the API documentation pages are not). */
+function isApiRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  return route !== undefined && route.startsWith('/api/') && !route.startsWith('/api/docs');
 }
 
 /**
@@ -62,7 +69,8 @@ async function registerApiDocs(app: ApiApp, context: AppContext): Promise<void> 
       onRequest: async (request) => {
         if (!adminOnly) return;
         request.session = await resolveSession(context, request);
-        requireAdmin(request);
+        if (!request.session) throw AppError.unauthenticated();
+        if (request.session.role !== 'admin') throw AppError.forbidden();
       },
     },
   });
@@ -128,13 +136,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await registerApiDocs(app, context);
 
   app.decorateRequest('session', undefined);
+  // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    if (!isApiRoute(request)) return;
     assertSameOriginJson(request, context.config.appOrigin);
+    if (request.routeOptions.config.skipsSessionLookup === true) return;
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
+    if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
   });
 
   app.setErrorHandler(handleError);

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/contracts/pin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession, requireSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as pinService from './service.ts';
 
 export function registerPinRoutes(app: ApiApp, context: AppContext): void {
@@ -19,7 +19,7 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
     '/api/pin/verify',
     { schema: { tags: ['pin'], summary: 'Verify the transaction PIN for this session', body: verifyPinRequestSchema, response: responses({ 200: verifyPinResponseSchema }) } },
     async (request) => {
-      await pinService.verifyPinForSession(context, request, requireSession(request), request.body.pin);
+      await pinService.verifyPinForSession(context, request, sessionOf(request), request.body.pin);
       return { verified: true as const };
     },
   );
@@ -28,7 +28,7 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
     '/api/pin/setup',
     { schema: { tags: ['pin'], summary: 'Set the first transaction PIN', body: setupPinRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await pinService.setUpPin(context, requireSession(request), request.body.pin);
+      await pinService.setUpPin(context, sessionOf(request), request.body.pin);
       return { ok: true as const };
     },
   );
@@ -44,11 +44,18 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const message = await pinService.sendPinResetLink(context, request, requireSession(request), request.body.password);
+      const message = await pinService.sendPinResetLink(context, request, sessionOf(request), request.body.password);
       return reply.code(202).send({ message });
     },
   );
+}
 
+/**
+ * Completing a PIN reset needs the e-mailed token, not a session: the link may
+ * be opened in another browser. A session of the same user that opens it stays
+ * signed in and becomes PIN-verified; registered outside the areas.
+ */
+export function registerPinResetCompletionRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/pin/reset',
     {
@@ -64,12 +71,15 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
       return { ok: true as const, signedIn };
     },
   );
+}
 
+/** Changing the PIN needs a session whose PIN was verified; registered inside the customer area. */
+export function registerPinChangeRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/pin/change',
     { schema: { tags: ['pin'], summary: 'Change the PIN, knowing the current one', body: changePinRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await pinService.changePin(context, request, requirePinVerifiedSession(request), request.body.currentPin, request.body.newPin);
+      await pinService.changePin(context, request, sessionOf(request), request.body.currentPin, request.body.newPin);
       return { ok: true as const };
     },
   );

@@ -1,7 +1,7 @@
 import { securityPausesResponseSchema } from '../../../shared/contracts/security.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requireSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { listPauses } from './cooling-off.ts';
 
 export function registerSecurityRoutes(app: ApiApp, context: AppContext): void {
@@ -14,6 +14,6 @@ export function registerSecurityRoutes(app: ApiApp, context: AppContext): void {
         response: responses({ 200: securityPausesResponseSchema }),
       },
     },
-    async (request) => listPauses(context.database.db, context, requireSession(request).userId),
+    async (request) => listPauses(context.database.db, context, sessionOf(request).userId),
   );
 }

@@ -1,6 +1,5 @@
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
-  TRANSFER_MESSAGES,
   adminTransferDecisionResponseSchema,
   adminTransferListQuerySchema,
   adminTransferListResponseSchema,
@@ -12,9 +11,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
-import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
+import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as transferService from './service.ts';
-import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 
@@ -24,7 +23,6 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/transfers',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['transfers'],
         summary: 'Send USDT to another customer by e-mail, held until an admin approves; the PIN is checked here; accepts an Idempotency-Key header',
@@ -33,7 +31,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const session = requirePinVerifiedSession(request);
+      const session = sessionOf(request);
       const answer = await transferService.requestTransfer(context, request, session, request.body, readIdempotencyKey(request));
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
@@ -43,53 +41,31 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transfers/:id',
     {
-      ...pinVerifiedRoute,
       schema: { tags: ['transfers'], summary: 'A transfer the customer sent or received', params: idParamsSchema, response: responses({ 200: transferDetailResponseSchema }) },
     },
-    async (request) => ({ transfer: await transferService.getOwnTransfer(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+    async (request) => ({ transfer: await transferService.getOwnTransfer(db, sessionOf(request).userId, request.params.id) }),
   );
+
+}
+
+/** The admin's queue and decisions; registered inside the admin area. */
+export function registerTransferAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/transfers',
     {
-      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Transfers, newest first, optionally by status', querystring: adminTransferListQuerySchema, response: responses({ 200: adminTransferListResponseSchema }) },
     },
     async (request) => {
-      requireAdmin(request);
       return transferService.listTransfersForAdmin(db, request.query);
     },
   );
 
-  app.post(
-    '/api/admin/transfers/:id/approve',
-    {
-      ...adminRoute,
-      schema: { tags: ['admin'], summary: 'Approve a pending transfer: the recipient is credited', params: idParamsSchema, response: responses({ 200: adminTransferDecisionResponseSchema }) },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const transfer = await transferService.approveTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip });
-      return { transfer, message: TRANSFER_MESSAGES.approved };
-    },
-  );
-
-  app.post(
-    '/api/admin/transfers/:id/reject',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Reject a pending transfer: the sender gets the USDT back',
-        params: idParamsSchema,
-        body: rejectTransferRequestSchema,
-        response: responses({ 200: adminTransferDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const transfer = await transferService.rejectTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip, reason: request.body?.reason });
-      return { transfer, message: TRANSFER_MESSAGES.rejected };
-    },
-  );
+  registerDecisionRoutes(app, db, transferService.transferDecisions, {
+    basePath: '/api/admin/transfers',
+    response: adminTransferDecisionResponseSchema,
+    approve: { summary: 'Approve a pending transfer: the recipient is credited' },
+    reject: { summary: 'Reject a pending transfer: the sender gets the USDT back', body: rejectTransferRequestSchema },
+  });
 }
