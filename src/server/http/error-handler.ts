@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
@@ -86,7 +87,7 @@ export function handleFrameworkError(error: FastifyError, _request: FastifyReque
 }
 
 /** A request so malformed that HTTP parsing failed: answered on the socket, in the same shape. */
-export function handleClientError(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return;
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
