@@ -113,7 +113,7 @@ function registeredRoutes(app: ApiApp): Set<string> {
   return routes;
 }
 
-const { harness, admin } = useIntegrationFile({ depositAddresses: false, admin: 'pin-not-verified' });
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let cookies: Record<Caller, string | undefined>;
 let targets: Targets;
 let routes: Set<string>;

@@ -11,7 +11,7 @@ import {
   fileBytes,
   listFiles,
   settingsVersion,
-  signUpAdminWithoutVerifiedPin,
+  signUpAdminWithVerifiedPin,
   signUpVipCustomer,
   uploadFile,
   validSettingsBody,
@@ -19,7 +19,7 @@ import {
 import { call, createTestApp, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-const { harness, admin } = useIntegrationFile({ depositAddresses: false, admin: 'pin-not-verified' });
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let vip: SignedUpUser;
 let customer: SignedUpUser;
 
@@ -203,7 +203,7 @@ describe('saving settings', () => {
   });
 
   it('refuses a save based on settings another admin changed since, and saves nothing', async () => {
-    const otherAdmin = await signUpAdminWithoutVerifiedPin(harness, { fullName: 'Other Admin' });
+    const otherAdmin = await signUpAdminWithVerifiedPin(harness, { fullName: 'Other Admin' });
     const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     const otherTrc20 = randomTronAddress();
     const first = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);

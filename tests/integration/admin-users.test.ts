@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
-import { currentSettingsBody, signUpAdminWithoutVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { currentSettingsBody, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { call, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, expectStatus, fundWallet, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 // Every balance these tests see comes from real deposits, withdrawals and transfers: the ledger must stay consistent.
-const { harness, admin } = useIntegrationFile({ depositAddresses: false, admin: 'pin-not-verified' });
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let vip: SignedUpUser;
 let customer: SignedUpUser;
 
@@ -251,7 +251,7 @@ describe('changing role and VIP level', () => {
   });
 
   it('stops an admin demoted a moment ago from changing roles', async () => {
-    const second = await signUpAdminWithoutVerifiedPin(harness, { fullName: 'Second Admin' });
+    const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
     await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${second.id}`, body: { role: 'user' }, cookie: admin.cookie });
     const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user' }, cookie: second.cookie });
     expect(response.statusCode).toBe(403);
