@@ -31,7 +31,7 @@ export default function ResetPasswordPage() {
       try {
         await resetPassword(token, values.password);
         toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
       } catch (error) {
         const message = errorMessage(error, 'Failed to reset password. Please try again.');
         setFailure(message);

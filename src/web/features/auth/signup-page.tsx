@@ -57,7 +57,7 @@ export default function SignupPage() {
       const { user } = await signup({ ...request, referralCode: request.referralCode || undefined });
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
-      navigate('/dashboard', { replace: true });
+      void navigate('/dashboard', { replace: true });
     } catch (error) {
       showServerFieldErrors(form.setError, FIELDS, error);
       const text = signupErrorText(error instanceof ApiError ? error.message : '');

@@ -35,7 +35,7 @@ export default function PinSetupPage() {
         await setUpPin(values.pin);
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
         toast.success('PIN set successfully');
-        navigate(next, { replace: true });
+        void navigate(next, { replace: true });
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
           toast.error('You need to be logged in to set up a PIN.');

@@ -41,7 +41,7 @@ export default function ResetPinPage() {
         await resetPin(values.password, values.pin);
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
         toast.success('PIN reset successful', { description: 'Your PIN has been updated.' });
-        navigate('/dashboard', { replace: true });
+        void navigate('/dashboard', { replace: true });
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
           toast.error('User not found', { description: 'Please log in again.' });

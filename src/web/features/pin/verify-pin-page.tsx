@@ -33,7 +33,7 @@ export default function VerifyPinPage() {
 
   const backToLogin = async () => {
     await signOut().catch(() => undefined);
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 
   if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
@@ -45,13 +45,13 @@ export default function VerifyPinPage() {
         await verifyPin(values.pin);
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
         toast.success('PIN verified', { description: 'Welcome back!' });
-        navigate(next, { replace: true });
+        void navigate(next, { replace: true });
       } catch (error) {
         form.setValue('pin', '');
         if (endOfSession(error)) return;
         if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
           toast.info('PIN setup required');
-          navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
+          void navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
         } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
           toast.error('Incorrect PIN', { description: error.message });
         } else {
