@@ -25,7 +25,8 @@ function expectOneProblem(problems: string[], message: string) {
   expect(problems[0]).toContain(message);
 }
 
-describe('lint boundaries', () => {
+// The first lint loads the config and the TypeScript parser: seconds on a busy machine.
+describe('lint boundaries', { timeout: 60_000 }, () => {
   it('refuse a web import of server code', async () => {
     const problems = await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../../../server/app.ts';");
     expectOneProblem(problems, 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.');
