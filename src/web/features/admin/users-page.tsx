@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { RefreshCw, Search } from 'lucide-react';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { adminUsersQuerySchema, type AdminUserSummary } from '../../../shared/contracts/admin.ts';
 import { LIMITS } from '../../../shared/limits.ts';
@@ -68,9 +68,13 @@ export default function UsersPage() {
   const items = users.data?.pages.flatMap((page) => page.items) ?? [];
 
   // The search stays in the address, so Back from a user's page returns to the same list.
+  // A click away (to a user's transactions) may still be loading the next page while this one stays
+  // on screen; a search that settles meanwhile must not pull the address back here.
+  const { pathname } = useLocation();
   useEffect(() => {
+    if (window.location.pathname !== pathname) return;
     setSearchParams(search ? { q: search } : {}, { replace: true });
-  }, [search, setSearchParams]);
+  }, [search, setSearchParams, pathname]);
 
   return (
     <AdminPage title="User Management" backTo="/admin">
