@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { findResetLink } from '../fixtures/mail-server.ts';
 import { call, createTestApp, sessionCookieOf, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
@@ -11,7 +12,6 @@ import {
   fundWallet,
   requestTransfer,
   requestWithdrawal,
-  signUpAdmin,
 } from '../fixtures/wallet.ts';
 
 // Mail goes to the outbox here (no SMTP_URL), which keeps the body: the links are read from it.
@@ -20,7 +20,7 @@ let admin: SignedUpUser;
 beforeAll(async () => {
   harness = await createTestApp({ coolingOffHours: 24 });
   await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
+  admin = await signUpAdminWithVerifiedPin(harness);
 });
 afterEach(async () => expectLedgerConsistent(harness));
 afterAll(async () => harness.close());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_STREAM_PATH } from '../../src/shared/contracts/events.ts';
 import { errorResponseSchema } from '../../src/shared/errors.ts';
-import { signUpAdmin } from '../fixtures/admin.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { TEST_ORIGIN, call, createTestApp, signUpVerifiedUser, type TestApp } from '../fixtures/test-app.ts';
 
 /*
@@ -97,7 +97,7 @@ let adminCookie: string;
 beforeAll(async () => {
   harness = await createTestApp();
   customerCookie = (await signUpVerifiedUser(harness.app)).cookie;
-  const admin = await signUpAdmin(harness);
+  const admin = await signUpAdminWithVerifiedPin(harness);
   await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: admin.pin }, cookie: admin.cookie });
   adminCookie = admin.cookie;
 });

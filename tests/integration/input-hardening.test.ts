@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleError } from '../../src/server/http/error-handler.ts';
-import { signUpAdmin } from '../fixtures/admin.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { configureDepositAddresses, submitDeposit } from '../fixtures/wallet.ts';
 
@@ -12,7 +12,7 @@ let customer: SignedUpUser;
 beforeAll(async () => {
   harness = await createTestApp();
   await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
+  admin = await signUpAdminWithVerifiedPin(harness);
   await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: admin.pin }, cookie: admin.cookie });
   customer = await signUpVerifiedUser(harness.app);
 });

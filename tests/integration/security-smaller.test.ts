@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAdmin } from '../fixtures/admin.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type TestApp } from '../fixtures/test-app.ts';
 import { addBankAccount, configureDepositAddresses, fundWallet, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
 
@@ -26,7 +26,7 @@ describe('API documentation', () => {
     const adminOnly = await createTestApp({ apiDocs: 'admin', database: harness.database });
     try {
       const customer = await signUpUser(adminOnly.app);
-      const admin = await signUpAdmin({ ...adminOnly });
+      const admin = await signUpAdminWithVerifiedPin(adminOnly);
       expect((await adminOnly.app.inject({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(401);
       expect((await call(adminOnly.app, { url: '/api/docs/json', cookie: customer.cookie })).statusCode).toBe(403);
       const seen = await call(adminOnly.app, { url: '/api/docs/json', cookie: admin.cookie });
@@ -59,7 +59,7 @@ describe('framing', () => {
 
 describe('a replayed Idempotency-Key', () => {
   it('does not skip the PIN check of a withdrawal', async () => {
-    const admin = await signUpAdmin(harness);
+    const admin = await signUpAdminWithVerifiedPin(harness);
     await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: admin.pin }, cookie: admin.cookie });
     const user = await signUpVerifiedUser(harness.app);
     await fundWallet(harness, admin, user, '100');
@@ -75,7 +75,7 @@ describe('a replayed Idempotency-Key', () => {
   });
 
   it('does not skip the PIN check of a transfer', async () => {
-    const admin = await signUpAdmin(harness);
+    const admin = await signUpAdminWithVerifiedPin(harness);
     await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: admin.pin }, cookie: admin.cookie });
     const sender = await signUpVerifiedUser(harness.app);
     const recipient = await signUpVerifiedUser(harness.app);
@@ -99,7 +99,7 @@ describe('the log', () => {
     const logged = await createTestApp({ database: harness.database, logDestination: sink });
     try {
       const user = await signUpUser(logged.app, { fullName: 'Zebulon Quartermaine', phone: '+919123456780' });
-      const admin = await signUpAdmin({ ...logged });
+      const admin = await signUpAdminWithVerifiedPin(logged);
       await call(logged.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
       await call(logged.app, { method: 'POST', url: '/api/auth/login', body: { email: `${user.email}\u0000`, password: 'x' } });
       await call(logged.app, { url: `/api/admin/users?q=${encodeURIComponent(user.email)}`, cookie: admin.cookie });

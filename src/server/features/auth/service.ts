@@ -14,7 +14,7 @@ import { assertUnderRateLimit, consumeRateLimit, countHits } from '../../platfor
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
@@ -34,7 +34,7 @@ export async function signUp(
   return db.transaction(async (transaction) => {
     let referredByUserId: string | undefined;
     if (input.referralCode !== undefined) {
-      referredByUserId = await userRepository.findUserIdByReferralCode(transaction, input.referralCode);
+      referredByUserId = await users.findUserIdByReferralCode(transaction, input.referralCode);
       if (!referredByUserId) throw AppError.fieldError('referralCode', 'This referral code does not exist. Check it or leave the field empty.');
     }
     const userId = await createAccount(transaction, {
@@ -80,7 +80,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   await assertUnderRateLimit(db, accountAndAddressKey, limits.loginPerAccount, limits.windowSeconds);
   const delay = loginDelayMilliseconds(await countHits(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
   if (delay > 0) await setTimeout(delay);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
+  const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
     await consumeRateLimit(db, accountAndAddressKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
@@ -117,9 +117,9 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
     withinLimit = false;
   }
   const token = newToken();
-  const stored = await userRepository.insertPasswordResetTokenForEmail(db, email, hashToken(token), RESET_TOKEN_LIFETIME_MINUTES, withinLimit);
+  const stored = await users.insertPasswordResetTokenForEmail(db, email, hashToken(token), RESET_TOKEN_LIFETIME_MINUTES, withinLimit);
   if (!stored) {
-    await userRepository.roundTrip(db);
+    await users.roundTrip(db);
     return;
   }
   const credentials = stored;
@@ -154,8 +154,8 @@ export async function resetPassword(context: AppContext, log: FastifyBaseLogger,
       .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > now()`))
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
-    await userRepository.updatePasswordHash(transaction, claimed.userId, passwordHash);
-    await userRepository.markPasswordReset(transaction, claimed.userId);
+    await users.updatePasswordHash(transaction, claimed.userId, passwordHash);
+    await users.markPasswordReset(transaction, claimed.userId);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await transaction
       .update(passwordResetTokens)

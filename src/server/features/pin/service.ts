@@ -11,8 +11,11 @@ import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import * as pinRepository from './repository.ts';
+
+/** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
+export { insertPin } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -145,13 +148,13 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
   const accountKey = `password:account:${session.userId}`;
   await consumeRateLimit(db, `pin:ip:${request.ip}`, limits.pinPerAddress, limits.windowSeconds);
   await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
-  const passwordHash = await userRepository.findPasswordHash(db, session.userId);
+  const passwordHash = await users.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
     await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
   await consumeRateLimit(db, `pin-reset:account:${session.userId}`, limits.resetRequestsPerAccount, limits.windowSeconds);
-  const email = await userRepository.findEmail(db, session.userId);
+  const email = await users.findEmail(db, session.userId);
   if (email === undefined) throw AppError.unauthenticated();
   const token = newToken();
   await pinRepository.insertResetToken(db, session.userId, hashToken(token), PIN_RESET_LINK_LIFETIME_MINUTES);

@@ -1,7 +1,7 @@
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 
 export type SecurityChange = 'pin-reset' | 'pin-changed' | 'password-reset' | 'bank-account-added' | 'bank-account-changed';
 
@@ -27,7 +27,7 @@ export async function notifySecurityChange(context: AppContext, userId: string, 
       : '';
   const advice = `If this was not you, reset your password at ${context.config.appOrigin}/forgot-password at once and contact support.`;
   try {
-    const email = await userRepository.findEmail(context.database.db, userId);
+    const email = await users.findEmail(context.database.db, userId);
     if (!email) return;
     const lines = [sentence, pauseNote, advice].filter((line) => line !== '');
     await context.mailer.send({

@@ -124,7 +124,7 @@ function ChooseNewPin({ token }: { token: string }) {
       const answer = await resetPin(token, pin);
       await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
       toast.success('PIN reset successful', { description: 'Your PIN has been updated.' });
-      navigate(answer.signedIn ? '/dashboard' : '/login', { replace: true });
+      void navigate(answer.signedIn ? '/dashboard' : '/login', { replace: true });
     } catch (failure) {
       const message = errorMessage(failure, 'Please try again.');
       setError(message);
