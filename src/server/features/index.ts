@@ -15,6 +15,7 @@ import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { registerWalletRoutes } from './wallet/routes.ts';
+import { registerCustomerWalletRoutes } from './wallets/routes.ts';
 import { registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
 /** Every feature's routes, registered once by buildApp(). Each feature adds its own line. */
@@ -33,6 +34,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerTransferRoutes(app, context);
   registerTransactionRoutes(app, context);
   registerWalletRoutes(app, context);
+  registerCustomerWalletRoutes(app, context);
   registerReferralRoutes(app, context);
   registerEventRoutes(app, context);
 }

@@ -5,6 +5,7 @@ import {
   minimumDepositMessage,
   type AdminDeposit,
   type Deposit,
+  type DepositChain,
   type DepositNetwork,
   type depositRequestSchema,
 } from '../../../shared/contracts/deposits.ts';
@@ -18,6 +19,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { enqueueDepositCheck } from '../chain/repository.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -43,6 +45,25 @@ function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
     createdAt: row.createdAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
+    typedAmount: row.typedAmountUsdtMicros === null || row.typedAmountUsdtMicros === row.amountUsdtMicros ? null : usdtMicrosToWire(row.typedAmountUsdtMicros),
+    source: row.source as Deposit['source'],
+    chain: chainView(row),
+  };
+}
+
+export function chainView(row: DepositRow): DepositChain {
+  return {
+    state: row.chainState as DepositChain['state'],
+    problem: row.chainProblem as DepositChain['problem'],
+    delayed: row.chainDelayed,
+    amountUsdt: row.chainAmountUsdtMicros === null ? null : usdtMicrosToWire(row.chainAmountUsdtMicros),
+    fromAddress: row.chainFromAddress,
+    toAddress: row.chainToAddress,
+    confirmations: row.chainConfirmations,
+    requiredConfirmations: row.chainRequiredConfirmations,
+    blockNumber: row.chainBlockNumber === null ? null : row.chainBlockNumber.toString(),
+    logIndex: row.chainLogIndex,
+    checkedAt: row.chainCheckedAt?.toISOString() ?? null,
   };
 }
 
@@ -89,10 +110,13 @@ export async function submitDeposit(
       userId,
       network: input.network,
       amountUsdtMicros,
+      typedAmountUsdtMicros: amountUsdtMicros,
       transactionHash: input.transactionHash,
       depositAddress,
     });
     if (!row) throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.duplicateHash, { fields: { transactionHash: DEPOSIT_MESSAGES.duplicateHash } });
+    // Checked on chain by the worker of any process that reads this network; with none configured it stays unchecked.
+    await enqueueDepositCheck(transaction, row.id, input.network);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.submitted' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { deposit: toDepositView(row, settings.rateNormalInrPaise), message: DEPOSIT_MESSAGES.submitted } };
@@ -128,7 +152,21 @@ async function refuseDecided(db: Executor, depositId: string): Promise<never> {
 export async function approveDeposit(db: Database, depositId: string, decision: AdminDecision): Promise<AdminDeposit> {
   return db.transaction(async (transaction) => {
     await refuseOwnRequest(transaction, depositId, decision.adminUserId);
-    const deposit = await depositRepository.decidePending(transaction, depositId, { status: 'approved', decidedByUserId: decision.adminUserId });
+    return approveInTransaction(transaction, depositId, { kind: 'admin', userId: decision.adminUserId, ipAddress: decision.ipAddress });
+  });
+}
+
+/** An automatic approval of a deposit verified on chain: the system decides, no admin. */
+export async function approveDepositBySystem(transaction: Executor, depositId: string): Promise<AdminDeposit> {
+  return approveInTransaction(transaction, depositId, { kind: 'system' });
+}
+
+type Decider = { kind: 'admin'; userId: string; ipAddress?: string | undefined } | { kind: 'system' };
+
+async function approveInTransaction(transaction: Executor, depositId: string, decider: Decider): Promise<AdminDeposit> {
+  {
+    const decidedBy = decider.kind === 'admin' ? decider.userId : null;
+    const deposit = await depositRepository.decidePending(transaction, depositId, { status: 'approved', decidedByUserId: decidedBy });
     if (!deposit) return refuseDecided(transaction, depositId);
 
     const movements: LedgerMovement[] = [
@@ -158,7 +196,7 @@ export async function approveDeposit(db: Database, depositId: string, decision: 
     }
 
     await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
+      actorUserId: decidedBy,
       action: 'deposit.approve',
       targetType: 'deposit',
       targetId: deposit.id,
@@ -169,7 +207,7 @@ export async function approveDeposit(db: Database, depositId: string, decision: 
         amountUsdtMicros: deposit.amountUsdtMicros,
         referralRewards: paidRewards.map((reward) => ({ userId: reward.referrerUserId, level: reward.level, rewardUsdtMicros: reward.rewardUsdtMicros })),
       },
-      ipAddress: decision.ipAddress,
+      ipAddress: decider.kind === 'admin' ? decider.ipAddress : undefined,
     });
     await publishEvent(transaction, { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' });
     for (const reward of paidRewards) {
@@ -177,7 +215,7 @@ export async function approveDeposit(db: Database, depositId: string, decision: 
     }
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return adminView(transaction, deposit.id);
-  });
+  }
 }
 
 /** Rejects a pending deposit; no money had moved, so none moves now. */
