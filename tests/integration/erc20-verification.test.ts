@@ -236,10 +236,10 @@ describe('ERC20 deposits verified on chain', () => {
     const { user, account } = await customerWithFunds();
     await addEthereumWallet(harness, user, account);
     const second = startTestWorker(harness, [createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS })]);
-    const hashes = [];
+    const hashes: Hex[] = [];
     for (let index = 0; index < 3; index += 1) hashes.push(await chain.transfer(usdt, account, operator.address, 10_000_000n));
     await chain.mine(CONFIRMATIONS);
-    const ids = [];
+    const ids: string[] = [];
     for (const hash of hashes) ids.push(await submitted(user, hash, '10'));
     await tickUntil(worker, async () => {
       await second.tick();

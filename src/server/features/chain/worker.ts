@@ -4,7 +4,8 @@ import type { Database } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findById as findDeposit } from '../deposits/repository.ts';
-import { approveDepositBySystem } from '../deposits/service.ts';
+import { decideInTransaction } from '../../platform/decisions/decide.ts';
+import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/repository.ts';
 import { assessObservation, type ChainFacts } from './assessment.ts';
 import { createEthereumClient } from './ethereum-client.ts';
@@ -89,7 +90,8 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
 
       if (facts.state === 'confirmed' && owner === current.userId) {
         // Only a final transfer from a wallet this same customer proved is credited without an admin.
-        await approveDepositBySystem(transaction, depositId);
+        // The same decision code as an admin's approval (ledger, referral rewards, audit row, events), with the system as decider.
+        await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
         await chainRepository.finishJob(transaction, job.id);
         return true;
       }

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
-  /** Null when the system decided (an automatic on-chain credit). */
+  /** Null for what the system did on its own (an automatic on-chain credit). */
   actorUserId: string | null;
   action: string;
   targetType: string;
