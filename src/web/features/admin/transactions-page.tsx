@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
+import { adminChainBadge } from '../wallet/chain-status.tsx';
 import type { UserSummary } from '../../../shared/contracts/money-common.ts';
 import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
 import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
@@ -135,6 +136,34 @@ function QueueStates({
   );
 }
 
+/** What the blockchain says about a deposit, so approving takes a glance instead of an explorer search. */
+function ChainFacts({ deposit }: { deposit: AdminDeposit }) {
+  const { chain } = deposit;
+  const badge = adminChainBadge(chain, deposit.typedAmount);
+  const facts: [string, string][] = [];
+  if (chain.amountUsdt !== null) facts.push(['On chain', usdtText(chain.amountUsdt)]);
+  if (deposit.typedAmount !== null) facts.push(['Typed', usdtText(deposit.typedAmount)]);
+  if (chain.fromAddress !== null) facts.push(['From', chain.fromAddress]);
+  if (chain.toAddress !== null) facts.push(['To (on chain)', chain.toAddress]);
+  if (chain.confirmations !== null) facts.push(['Confirmations', `${chain.confirmations}${chain.requiredConfirmations === null ? '' : ` of ${chain.requiredConfirmations}`}`]);
+  if (deposit.source === 'detected') facts.push(['Found by', 'scanning the chain (no hash submitted)']);
+  return (
+    <div className="mt-2 flex flex-col gap-1" data-testid={`deposit-${deposit.id}-chain`}>
+      <Badge tone={badge.tone}>{badge.label}</Badge>
+      {facts.length > 0 && (
+        <dl className="text-xs text-slate-600">
+          {facts.map(([label, value]) => (
+            <div key={label} className="flex gap-1">
+              <dt className="shrink-0">{label}:</dt>
+              <dd className="break-all">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}
+
 function DepositsPanel({ status, busyId, openDecision }: { status: StatusFilter; busyId: string | null; openDecision: OpenDecision }) {
   const deposits = useDepositQueue(status);
   const items = deposits.data?.pages.flatMap((page) => page.items) ?? [];
@@ -182,6 +211,7 @@ function DepositsPanel({ status, busyId, openDecision }: { status: StatusFilter;
                       <ExternalLink className="size-3" aria-hidden />
                     </a>
                     <p className="mt-1 break-all text-xs text-slate-500">To {deposit.depositAddress}</p>
+                    <ChainFacts deposit={deposit} />
                   </TableCell>
                   <DateCell createdAt={deposit.createdAt} decidedAt={deposit.decidedAt} />
                   <StatusCell status={deposit.status}>
