@@ -10,8 +10,7 @@ import {
 } from '../../../shared/contracts/wallets.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
-import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as walletService from './service.ts';
 
 /** "My wallets": addresses a customer proved by signing, from which deposits are credited without an admin. */
@@ -21,16 +20,14 @@ export function registerCustomerWalletRoutes(app: ApiApp, context: AppContext): 
   app.post(
     '/api/wallets/challenge',
     {
-      ...pinVerifiedRoute,
       schema: { tags: ['wallets'], summary: 'The message to sign in the wallet app to prove an address (valid 10 minutes)', body: walletChallengeRequestSchema, response: responses({ 200: walletChallengeResponseSchema }) },
     },
-    async (request) => walletService.createChallenge(db, requirePinVerifiedSession(request).userId, request.body),
+    async (request) => walletService.createChallenge(db, sessionOf(request).userId, request.body),
   );
 
   app.post(
     '/api/wallets',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['wallets'],
         summary: 'Add a wallet with its signature of the challenge (EIP-191 personal_sign for ERC20, signMessageV2 for TRC20)',
@@ -39,7 +36,7 @@ export function registerCustomerWalletRoutes(app: ApiApp, context: AppContext): 
       },
     },
     async (request, reply) => {
-      const { wallet, notice } = await walletService.addWallet(db, requirePinVerifiedSession(request).userId, request.body, request.ip);
+      const { wallet, notice } = await walletService.addWallet(db, sessionOf(request).userId, request.body, request.ip);
       // The wallet is added either way; a mail server that fails is logged, not the customer's problem.
       await context.mailer.send(notice).catch((error: unknown) => request.log.error({ err: error }, 'Could not send the wallet-added e-mail'));
       return reply.code(201).send({ wallet, message: WALLET_MESSAGES.added });
@@ -48,15 +45,15 @@ export function registerCustomerWalletRoutes(app: ApiApp, context: AppContext): 
 
   app.get(
     '/api/wallets',
-    { ...pinVerifiedRoute, schema: { tags: ['wallets'], summary: 'The customer’s verified wallets', response: responses({ 200: walletListResponseSchema }) } },
-    async (request) => ({ items: await walletService.listWallets(db, requirePinVerifiedSession(request).userId) }),
+    { schema: { tags: ['wallets'], summary: 'The customer’s verified wallets', response: responses({ 200: walletListResponseSchema }) } },
+    async (request) => ({ items: await walletService.listWallets(db, sessionOf(request).userId) }),
   );
 
   app.delete(
     '/api/wallets/:id',
-    { ...pinVerifiedRoute, schema: { tags: ['wallets'], summary: 'Remove a verified wallet', params: idParamsSchema, response: responses({ 200: removeWalletResponseSchema }) } },
+    { schema: { tags: ['wallets'], summary: 'Remove a verified wallet', params: idParamsSchema, response: responses({ 200: removeWalletResponseSchema }) } },
     async (request) => {
-      await walletService.removeWallet(db, requirePinVerifiedSession(request).userId, request.params.id, request.ip);
+      await walletService.removeWallet(db, sessionOf(request).userId, request.params.id, request.ip);
       return { message: WALLET_MESSAGES.removed };
     },
   );
