@@ -6,7 +6,7 @@ import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
 import { addEthereumWallet, readDeposit, startTestWorker, tickUntil } from '../fixtures/chain.ts';
 import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures/wallet.ts';
+import { balanceMicros, expectLedgerConsistent, expectStatus, signUpAdmin } from '../fixtures/wallet.ts';
 
 /*
  * ERC20 deposits verified against a real EVM (Hardhat's network over JSON-RPC on
@@ -252,5 +252,24 @@ describe('ERC20 deposits verified on chain', () => {
       sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
     );
     expect(credits.rows[0]?.count).toBe(3n);
+  });
+
+  it('pays referral rewards on an automatic credit and shows the chain facts in the admin queue; polling is not rate-limited', async () => {
+    const referrer = await signUpVerifiedUser(harness.app);
+    const user = await signUpVerifiedUser(harness.app, { referralCode: referrer.referralCode });
+    const account = await chain.newAccount();
+    await chain.mint(usdt, account.address, 100_000_000n);
+    await addEthereumWallet(harness, user, account);
+    const hash = await chain.transfer(usdt, account, operator.address, 50_000_000n);
+    await chain.mine(CONFIRMATIONS);
+    const depositId = await submitted(user, hash, '50');
+    for (let poll = 0; poll < 20; poll += 1) expect((await call(harness.app, { url: `/api/deposits/${depositId}`, cookie: user.cookie })).statusCode).toBe(200);
+    await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).status === 'approved');
+    expect(await balanceMicros(harness, referrer.id)).toBe(50_000n);
+
+    const admin = await signUpAdmin(harness);
+    const queue = await call(harness.app, { url: '/api/admin/deposits?status=approved&limit=100', cookie: admin.cookie });
+    const item = queue.json<{ items: { id: string; chain: { state: string; fromAddress: string; amountUsdt: string } }[] }>().items.find((entry) => entry.id === depositId);
+    expect(item?.chain).toMatchObject({ state: 'confirmed', fromAddress: account.address.toLowerCase(), amountUsdt: '50.000000' });
   });
 });
