@@ -2,9 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { Hex, PrivateKeyAccount } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEthereumClient } from '../../src/server/features/chain/ethereum-client.ts';
+import { createTronClient } from '../../src/server/features/chain/tron-client.ts';
+import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
 import { addEthereumWallet, readDeposit, startTestWorker, tickUntil } from '../fixtures/chain.ts';
 import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
+import { startTronStandIn } from '../fixtures/tron-stand-in.ts';
+import { MAINNET_USDT_TRC20 } from '../fixtures/tron-shapes.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { balanceMicros, expectLedgerConsistent, expectStatus, signUpAdmin } from '../fixtures/wallet.ts';
 
@@ -271,5 +275,24 @@ describe('ERC20 deposits verified on chain', () => {
     const queue = await call(harness.app, { url: '/api/admin/deposits?status=approved&limit=100', cookie: admin.cookie });
     const item = queue.json<{ items: { id: string; chain: { state: string; fromAddress: string; amountUsdt: string } }[] }>().items.find((entry) => entry.id === depositId);
     expect(item?.chain).toMatchObject({ state: 'confirmed', fromAddress: account.address.toLowerCase(), amountUsdt: '50.000000' });
+  });
+
+  it('recognises a TRC20 transaction submitted as ERC20 and tells the customer to pick the other network', async () => {
+    const tron = await startTronStandIn();
+    const both = startTestWorker(harness, [
+      createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS }),
+      createTronClient({ apiUrl: tron.apiUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 }),
+    ]);
+    try {
+      const user = await signUpVerifiedUser(harness.app);
+      const tronHash = 'cd'.repeat(32);
+      tron.addTransfer({ id: tronHash, contract: MAINNET_USDT_TRC20, from: tronAddressFromAccountId(Buffer.alloc(20, 3)), to: tronAddressFromAccountId(Buffer.alloc(20, 4)), amount: 20_000_000n });
+      const depositId = await submitted(user, `0x${tronHash}`, '20');
+      await tickUntil(both, async () => (await readDeposit(harness, user, depositId)).chain.problem === 'other_network');
+      expect(await readDeposit(harness, user, depositId)).toMatchObject({ status: 'pending', chain: { state: 'mismatch' } });
+    } finally {
+      await both.stop();
+      await tron.close();
+    }
   });
 });
