@@ -10,7 +10,8 @@ import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
 import { startTronStandIn } from '../fixtures/tron-stand-in.ts';
 import { MAINNET_USDT_TRC20 } from '../fixtures/tron-shapes.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { balanceMicros, expectLedgerConsistent, expectStatus, signUpAdmin } from '../fixtures/wallet.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures/wallet.ts';
 
 /*
  * ERC20 deposits verified against a real EVM (Hardhat's network over JSON-RPC on
@@ -271,7 +272,7 @@ describe('ERC20 deposits verified on chain', () => {
     await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).status === 'approved');
     expect(await balanceMicros(harness, referrer.id)).toBe(50_000n);
 
-    const admin = await signUpAdmin(harness);
+    const admin = await signUpAdminWithVerifiedPin(harness);
     const queue = await call(harness.app, { url: '/api/admin/deposits?status=approved&limit=100', cookie: admin.cookie });
     const item = queue.json<{ items: { id: string; chain: { state: string; fromAddress: string; amountUsdt: string } }[] }>().items.find((entry) => entry.id === depositId);
     expect(item?.chain).toMatchObject({ state: 'confirmed', fromAddress: account.address.toLowerCase(), amountUsdt: '50.000000' });

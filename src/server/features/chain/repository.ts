@@ -63,6 +63,11 @@ export async function reopenPendingChecks(db: Executor, userId: string, network:
     where deposit_id in (select id from usdt_deposits where user_id = ${userId} and network = ${network} and status = 'pending')`);
 }
 
+export async function findDeposit(db: Executor, depositId: string): Promise<typeof usdtDeposits.$inferSelect | undefined> {
+  const [row] = await db.select().from(usdtDeposits).where(eq(usdtDeposits.id, depositId));
+  return row;
+}
+
 /** The deposit, locked until the end of the transaction so that a concurrent admin decision waits for this check. */
 export async function lockDeposit(db: Executor, depositId: string): Promise<typeof usdtDeposits.$inferSelect | undefined> {
   const [row] = await db.select().from(usdtDeposits).where(eq(usdtDeposits.id, depositId)).for('update');

@@ -3,10 +3,9 @@ import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
 import type { Database } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
-import { findById as findDeposit } from '../deposits/repository.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
-import { getSettings } from '../settings/repository.ts';
+import { getSettings } from '../settings/service.ts';
 import { assessObservation, type ChainFacts } from './assessment.ts';
 import { createEthereumClient } from './ethereum-client.ts';
 import { ChainProviderError, type ChainClient, type ChainObservation } from './observation.ts';
@@ -55,7 +54,7 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
   async function verifyDeposit(job: chainRepository.ChainJobRow, client: ChainClient): Promise<void> {
     const depositId = job.depositId;
     if (depositId === null) throw new Error(`verify job ${job.id} has no deposit`);
-    const deposit = await findDeposit(db, depositId);
+    const deposit = await chainRepository.findDeposit(db, depositId);
     if (!deposit || deposit.status !== 'pending') return chainRepository.finishJob(db, job.id);
 
     let observation: ChainObservation;

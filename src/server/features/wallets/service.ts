@@ -12,7 +12,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { escapeHtml, type MailMessage } from '../../platform/mail/mailer.ts';
-import { reopenPendingChecks } from '../chain/repository.ts';
+import { reopenPendingChecks } from '../chain/service.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from '../settings/addresses.ts';
 import * as walletRepository from './repository.ts';
 import { ethereumSignerOf, normalizeSignature, tronSignerOf } from './signatures.ts';
