@@ -22,6 +22,7 @@ const WalletPage = lazy(() => import('./features/wallet/wallet-page.tsx'));
 const HistoryPage = lazy(() => import('./features/wallet/history-page.tsx'));
 const DepositPage = lazy(() => import('./features/wallet/deposit-page.tsx'));
 const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
+const CustomerWalletsPage = lazy(() => import('./features/wallet/customer-wallets-page.tsx'));
 const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
 const ReferralsPage = lazy(() => import('./features/referrals/referrals-page.tsx'));
 const AdminDashboardPage = lazy(() => import('./features/admin/admin-dashboard-page.tsx'));
@@ -64,6 +65,7 @@ export function AppRoutes() {
         <Route path="/wallet/history" element={customer(<HistoryPage />)} />
         <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
         <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
+        <Route path="/wallet/wallets" element={customer(<CustomerWalletsPage />)} />
         <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
         <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
 

@@ -192,8 +192,31 @@ export const usdtDeposits = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     rejectionReason: text('rejection_reason'),
+    /** What the customer typed; amountUsdtMicros becomes the on-chain amount once the transfer is final. */
+    typedAmountUsdtMicros: usdtMicros('typed_amount_usdt_micros'),
+    source: text('source').notNull().default('customer'),
+    chainState: text('chain_state').notNull().default('unchecked'),
+    chainProblem: text('chain_problem'),
+    chainAmountUsdtMicros: usdtMicros('chain_amount_usdt_micros'),
+    chainFromAddress: text('chain_from_address'),
+    chainToAddress: text('chain_to_address'),
+    chainConfirmations: integer('chain_confirmations'),
+    chainRequiredConfirmations: integer('chain_required_confirmations'),
+    chainBlockNumber: bigint('chain_block_number', { mode: 'bigint' }),
+    chainLogIndex: integer('chain_log_index'),
+    chainCheckedAt: timestamp('chain_checked_at', { withTimezone: true }),
+    chainDelayed: boolean('chain_delayed').notNull().default(false),
   },
   (table) => [
+    uniqueIndex('usdt_deposits_chain_log_unique').on(table.network, table.transactionHash, table.chainLogIndex).where(sql`${table.chainLogIndex} is not null`),
+    check('usdt_deposits_source_valid', sql`${table.source} in ('customer', 'detected')`),
+    check('usdt_deposits_chain_state_valid', sql`${table.chainState} in ('unchecked', 'confirming', 'confirmed', 'not_found', 'mismatch', 'failed')`),
+    check(
+      'usdt_deposits_chain_problem_valid',
+      sql`${table.chainProblem} is null or ${table.chainProblem} in ('wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large')`,
+    ),
+    check('usdt_deposits_chain_amount_positive', sql`${table.chainAmountUsdtMicros} is null or ${table.chainAmountUsdtMicros} > 0`),
+    check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
     uniqueIndex('usdt_deposits_network_hash_unique').on(table.network, table.transactionHash),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     index('usdt_deposits_status_idx').on(table.status, table.createdAt),
@@ -467,3 +490,79 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
   hits: integer('hits').notNull(),
 });
+
+export const customerWallets = pgTable(
+  'customer_wallets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    /** As the customer gave it (EIP-55 mixed case on Ethereum); addressKey is the form compared. */
+    address: text('address').notNull(),
+    addressKey: text('address_key').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('customer_wallets_address_unique').on(table.network, table.addressKey),
+    index('customer_wallets_user_idx').on(table.userId, table.verifiedAt),
+    check('customer_wallets_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('customer_wallets_address_length', sql`char_length(${table.address}) between 20 and 64`),
+  ],
+);
+
+export const walletChallenges = pgTable(
+  'wallet_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    addressKey: text('address_key').notNull(),
+    message: text('message').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('wallet_challenges_user_idx').on(table.userId, table.network, table.addressKey, table.createdAt),
+    check('wallet_challenges_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('wallet_challenges_message_length', sql`char_length(${table.message}) <= 1000`),
+  ],
+);
+
+export const chainJobs = pgTable(
+  'chain_jobs',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    kind: text('kind').notNull(),
+    depositId: uuid('deposit_id').references(() => usdtDeposits.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    failures: integer('failures').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('chain_jobs_deposit_unique').on(table.depositId).where(sql`${table.depositId} is not null`),
+    uniqueIndex('chain_jobs_scan_unique').on(table.network).where(sql`${table.kind} = 'scan_network'`),
+    index('chain_jobs_due_idx').on(table.runAfter).where(sql`${table.finishedAt} is null`),
+    check('chain_jobs_kind_valid', sql`${table.kind} in ('verify_deposit', 'scan_network')`),
+    check('chain_jobs_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('chain_jobs_shape', sql`(${table.kind} = 'verify_deposit') = (${table.depositId} is not null)`),
+  ],
+);
+
+export const chainScanCursors = pgTable(
+  'chain_scan_cursors',
+  {
+    network: text('network').notNull(),
+    depositAddress: text('deposit_address').notNull(),
+    /** A block number on Ethereum, a block timestamp in milliseconds on TRON. */
+    scannedThrough: bigint('scanned_through', { mode: 'bigint' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.network, table.depositAddress] })],
+);

@@ -17,6 +17,7 @@ import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { registerWalletRoutes } from './wallet/routes.ts';
+import { registerCustomerWalletRoutes } from './wallets/routes.ts';
 import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
 /**
@@ -45,6 +46,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);
     registerWalletRoutes(area, context);
+    registerCustomerWalletRoutes(area, context);
     registerReferralRoutes(area, context);
   });
 

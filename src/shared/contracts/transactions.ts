@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
+import { depositChainSchema } from './deposits.ts';
 import { requestStatusSchema } from './money-common.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
@@ -36,6 +37,8 @@ export const transactionItemSchema = z.object({
   counterpartyEmail: z.string().nullable(),
   referralLevel: z.number().int().nullable(),
   rejectionReason: z.string().nullable(),
+  /** A deposit's verification on the blockchain; null for everything else. */
+  chain: depositChainSchema.nullable(),
 });
 export type TransactionItem = z.infer<typeof transactionItemSchema>;
 

@@ -5,6 +5,7 @@ import {
   minimumDepositMessage,
   type AdminDeposit,
   type Deposit,
+  type DepositChain,
   type DepositNetwork,
   type depositRequestSchema,
 } from '../../../shared/contracts/deposits.ts';
@@ -18,6 +19,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { enqueueDepositCheck } from '../chain/service.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -41,6 +43,25 @@ function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
     createdAt: row.createdAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
+    typedAmount: row.typedAmountUsdtMicros === null || row.typedAmountUsdtMicros === row.amountUsdtMicros ? null : usdtMicrosToWire(row.typedAmountUsdtMicros),
+    source: row.source as Deposit['source'],
+    chain: chainView(row),
+  };
+}
+
+export function chainView(row: DepositRow): DepositChain {
+  return {
+    state: row.chainState as DepositChain['state'],
+    problem: row.chainProblem as DepositChain['problem'],
+    delayed: row.chainDelayed,
+    amountUsdt: row.chainAmountUsdtMicros === null ? null : usdtMicrosToWire(row.chainAmountUsdtMicros),
+    fromAddress: row.chainFromAddress,
+    toAddress: row.chainToAddress,
+    confirmations: row.chainConfirmations,
+    requiredConfirmations: row.chainRequiredConfirmations,
+    blockNumber: row.chainBlockNumber === null ? null : row.chainBlockNumber.toString(),
+    logIndex: row.chainLogIndex,
+    checkedAt: row.chainCheckedAt?.toISOString() ?? null,
   };
 }
 
@@ -87,10 +108,13 @@ export async function submitDeposit(
       userId,
       network: input.network,
       amountUsdtMicros,
+      typedAmountUsdtMicros: amountUsdtMicros,
       transactionHash: input.transactionHash,
       depositAddress,
     });
     if (!row) throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.duplicateHash, { fields: { transactionHash: DEPOSIT_MESSAGES.duplicateHash } });
+    // Checked on chain by the worker of any process that reads this network; with none configured it stays unchecked.
+    await enqueueDepositCheck(transaction, row.id, input.network);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.submitted' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { deposit: toDepositView(row, settings.rateNormalInrPaise), message: DEPOSIT_MESSAGES.submitted } };

@@ -17,7 +17,12 @@ export interface HistoryRow {
   counterparty_email: string | null;
   referral_level: number | null;
   rejection_reason: string | null;
+  /** A deposit's chain facts as JSON (amounts and block numbers as text); null for the other kinds. */
+  chain: Record<string, unknown> | null;
 }
+
+/** The chain facts of deposit `d`, built in SQL so the history stays one query. */
+const DEPOSIT_CHAIN_JSON = `json_build_object('state', d.chain_state, 'problem', d.chain_problem, 'delayed', d.chain_delayed, 'amountUsdtMicros', d.chain_amount_usdt_micros::text, 'fromAddress', d.chain_from_address, 'toAddress', d.chain_to_address, 'confirmations', d.chain_confirmations, 'requiredConfirmations', d.chain_required_confirmations, 'blockNumber', d.chain_block_number::text, 'logIndex', d.chain_log_index, 'checkedAt', to_char(d.chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /** The union's columns, named and typed the same in every branch (the expressions are fixed SQL, never input). */
 function columns(
@@ -31,6 +36,7 @@ function columns(
   counterpartyEmail: string,
   referralLevel: string,
   rejectionReason: string,
+  chain = 'null',
 ): SQL {
   return sql.raw(
     [
@@ -44,6 +50,7 @@ function columns(
       `${counterpartyEmail}::text as counterparty_email`,
       `${referralLevel}::int as referral_level`,
       `${rejectionReason}::text as rejection_reason`,
+      `${chain}::json as chain`,
     ].join(', '),
   );
 }
@@ -87,7 +94,7 @@ export async function listHistory(
       branch(
         sql`usdt_deposits`,
         'd',
-        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d')),
+        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), DEPOSIT_CHAIN_JSON),
         sql`d.user_id = ${userId}`,
         undefined,
         cursor,
@@ -145,7 +152,7 @@ export async function listHistory(
   }
   const result = await db.execute<Record<string, unknown>>(sql`
     select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
-           network, transaction_hash, counterparty_email, referral_level, rejection_reason
+           network, transaction_hash, counterparty_email, referral_level, rejection_reason, chain
     from (${sql.join(branches, sql` union all `)}) as history
     order by created_at desc, id desc
     limit ${limit}`);

@@ -1,3 +1,4 @@
+import { depositChainSchema, type DepositChain } from '../../../shared/contracts/deposits.ts';
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -21,7 +22,13 @@ function toItem(row: HistoryRow): TransactionItem {
     counterpartyEmail: row.counterparty_email,
     referralLevel: row.referral_level,
     rejectionReason: row.rejection_reason,
+    chain: row.chain === null ? null : chainFromJson(row.chain),
   };
+}
+
+function chainFromJson(json: Record<string, unknown>): DepositChain {
+  const micros = json.amountUsdtMicros;
+  return depositChainSchema.parse({ ...json, amountUsdtMicros: undefined, amountUsdt: typeof micros === 'string' ? usdtMicrosToWire(BigInt(micros)) : null });
 }
 
 /**

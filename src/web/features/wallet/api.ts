@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
+import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
 import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
@@ -16,7 +16,20 @@ export const WALLET_QUERY_KEYS = {
   pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
   securityPauses: [...QUERY_KEYS.wallet, 'security-pauses'],
   history: (type: TransactionType | 'all') => [...QUERY_KEYS.wallet, 'history', type],
+  deposit: (id: string) => [...QUERY_KEYS.wallet, 'deposit', id],
+  customerWallets: [...QUERY_KEYS.wallet, 'customer-wallets'],
 } as const;
+
+/** How often a waiting deposit is re-read besides live events, in case the event stream is down. */
+const DEPOSIT_POLL_MILLISECONDS = 10_000;
+
+export function useDeposit(id: string) {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.deposit(id),
+    queryFn: async ({ signal }) => (await apiRequest(`/api/deposits/${id}`, depositDetailResponseSchema, { signal })).deposit,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.data === undefined ? DEPOSIT_POLL_MILLISECONDS : false),
+  });
+}
 
 export function useWalletSummary() {
   return useQuery({ queryKey: WALLET_QUERY_KEYS.summary, queryFn: () => apiRequest('/api/wallet/summary', walletSummarySchema) });

@@ -26,7 +26,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { ApiError } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { usePublicSettings } from '../support/public-settings.ts';
-import { submitDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { submitDeposit, useDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { customerChainNote, customerChainStatus } from './chain-status.tsx';
 import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -184,13 +185,22 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
           <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
             {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
           </Button>
+          <p className="text-center text-xs text-slate-500">
+            Sending from your own wallet? <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">Verify it under My wallets</Link> and its deposits are credited by themselves.
+          </p>
         </form>
       </CardContent>
     </Card>
   );
 }
 
-function DepositSubmitted({ deposit }: { deposit: Deposit }) {
+function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
+  // Followed live (events refresh it; a slow poll covers a lost stream) until the chain or an admin settles it.
+  const live = useDeposit(submitted.id);
+  const deposit = live.data ?? submitted;
+  const chainStatus = customerChainStatus(deposit.status, deposit.chain);
+  const chainNote = customerChainNote(deposit.status, deposit.chain);
+  const credited = deposit.status === 'approved';
   const rows: [string, string][] = [
     ['Amount', displayUsdt(deposit.amount)],
     ['Approximately', displayInr(deposit.estimatedInr)],
@@ -203,7 +213,11 @@ function DepositSubmitted({ deposit }: { deposit: Deposit }) {
       <CardHeader className="items-center text-center">
         <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
         <CardTitle>Deposit Request Submitted</CardTitle>
-        <CardDescription>An admin checks the transaction on the blockchain, then credits your wallet.</CardDescription>
+        <CardDescription>
+          {deposit.chain.state === 'unchecked' && !deposit.chain.delayed
+            ? 'An admin checks the transaction on the blockchain, then credits your wallet.'
+            : 'We check the transaction on the blockchain. A deposit from one of your verified wallets is credited as soon as it is final.'}
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="divide-y divide-slate-100 text-sm">
@@ -216,11 +230,14 @@ function DepositSubmitted({ deposit }: { deposit: Deposit }) {
           <div className="flex flex-col gap-2 py-2">
             <div className="flex justify-between gap-4">
               <dt className="text-slate-500">Status</dt>
-              <dd className="font-medium text-amber-700">Pending Approval (50%)</dd>
+              <dd role="status" aria-live="polite" className={credited ? 'font-medium text-emerald-700' : 'font-medium text-amber-700'}>
+                {chainStatus ?? (deposit.status === 'rejected' ? 'Rejected' : 'Pending Approval (50%)')}
+              </dd>
             </div>
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
-              <div className="h-full w-1/2 rounded-full bg-amber-500" />
+              <div className={credited ? 'h-full w-full rounded-full bg-emerald-500' : 'h-full w-1/2 rounded-full bg-amber-500'} />
             </div>
+            {chainNote && <p className="text-xs text-slate-600">{chainNote}</p>}
           </div>
         </dl>
         <Button asChild>

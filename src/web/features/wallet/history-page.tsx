@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { useTransactionHistory } from './api.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
+import { customerChainStatus } from './chain-status.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 
 const TABS: { value: TransactionType | 'all'; label: string }[] = [
@@ -127,6 +128,7 @@ function detailLine(item: TransactionItem): string | undefined {
 
 function HistoryRow({ item }: { item: TransactionItem }) {
   const detail = detailLine(item);
+  const chainLine = item.chain && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
   return (
     <tr className="align-top">
       <td className="py-3 pl-3 pr-1.5">
@@ -146,6 +148,7 @@ function HistoryRow({ item }: { item: TransactionItem }) {
       </td>
       <td className="py-3 pl-1.5 pr-3">
         <StatusBadge status={item.status} />
+        {chainLine && <p className="mt-1 text-xs text-slate-600">{chainLine}</p>}
       </td>
     </tr>
   );
