@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { logInThroughForm, newCustomer, signUpThroughForm, waitForResetLink } from './support/helpers.ts';
+import { logInThroughForm, newCustomer, signOutFromHeader, signUpThroughForm, waitForResetLink } from './support/helpers.ts';
 
 test('a new customer signs up, is asked for the PIN, and reaches the dashboard', async ({ page }) => {
   const customer = newCustomer();
@@ -28,8 +28,7 @@ test('sign-up shows the spec messages for invalid fields', async ({ page }) => {
 test('a wrong password shows the login failure toast', async ({ page }) => {
   const customer = newCustomer();
   await signUpThroughForm(page, customer);
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await signOutFromHeader(page);
   await page.getByLabel('Email').fill(customer.email);
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -41,7 +40,7 @@ test('a wrong password shows the login failure toast', async ({ page }) => {
 test('a customer resets a forgotten password with the link from a real e-mail', async ({ page }) => {
   const customer = newCustomer();
   await signUpThroughForm(page, customer);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutFromHeader(page);
 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot Password?' }).click();
@@ -65,7 +64,7 @@ test('a customer resets a forgotten password with the link from a real e-mail', 
 test('three wrong PINs log the customer out', async ({ page }) => {
   const customer = newCustomer();
   await signUpThroughForm(page, customer);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutFromHeader(page);
   await page.getByLabel('Email').fill(customer.email);
   await page.getByLabel('Password').fill(customer.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -84,7 +83,7 @@ test('three wrong PINs log the customer out', async ({ page }) => {
 test('customer pages send a visitor to the login page and back after signing in', async ({ page }) => {
   const customer = newCustomer();
   await signUpThroughForm(page, customer);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutFromHeader(page);
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
 

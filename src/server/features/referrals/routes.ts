@@ -1,4 +1,8 @@
-import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  referralRewardDetailResponseSchema,
+  referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema,
+} from '../../../shared/contracts/referrals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
@@ -49,5 +53,19 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => referralService.listEarnings(db, requirePinVerifiedSession(request).userId, request.query),
+  );
+
+  app.get(
+    '/api/referrals/earnings/:id',
+    {
+      ...pinVerifiedRoute,
+      schema: {
+        tags: ['referrals'],
+        summary: 'One referral reward paid to me, with the deposit that earned it',
+        params: idParamsSchema,
+        response: responses({ 200: referralRewardDetailResponseSchema }),
+      },
+    },
+    async (request) => ({ reward: await referralService.getOwnReward(db, requirePinVerifiedSession(request).userId, request.params.id) }),
   );
 }

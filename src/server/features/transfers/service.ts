@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
+import { TRANSFER_DECIMALS, TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
@@ -67,7 +67,7 @@ export async function requestTransfer(
 ): Promise<Answer<TransferAnswer>> {
   const { db } = context.database;
   const senderUserId = session.userId;
-  const amountUsdtMicros = validatedUsdtMicros(input.amount);
+  const amountUsdtMicros = validatedUsdtMicros(input.amount, TRANSFER_DECIMALS);
   const scope: IdempotencyScope | undefined = idempotencyKey
     ? {
         userId: senderUserId,

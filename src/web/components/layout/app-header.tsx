@@ -1,12 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, LogOut, RefreshCw } from 'lucide-react';
-import { Link } from 'react-router';
+import { useState, type MouseEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useLogOut } from '../../features/auth/use-log-out.ts';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
+import { ConfirmDialog } from '../ui/dialog.tsx';
 
 /**
  * Two rows, so that nothing is squeezed on a phone: who is signed in with the
@@ -17,6 +19,8 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
   const queryClient = useQueryClient();
   const logOut = useLogOut();
   const user = me.data;
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
+  const goBack = useGoBack(backTo);
 
   const refresh = async () => {
     try {
@@ -40,18 +44,31 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
           {user && <p className="truncate text-xs text-slate-500">{maskPhone(user.phone)}</p>}
         </div>
         {user && (
-          <span className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800" data-testid="balance-chip" aria-label="Balance">
-            {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
-          </span>
+          <Link
+            to="/wallet"
+            className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+            data-testid="balance-chip"
+            aria-label={`Balance ${formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT, open wallet`}
+          >
+            {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
+          </Link>
         )}
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void logOut()} aria-label="Sign out">
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
           <LogOut />
         </Button>
       </div>
+      <ConfirmDialog
+        open={confirmingLogout}
+        onOpenChange={setConfirmingLogout}
+        title="Log out"
+        description="Are you sure you want to log out?"
+        confirmLabel="Log Out"
+        onConfirm={() => void logOut()}
+      />
       <div className="mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2">
         {backTo && (
           <Button variant="ghost" size="icon" asChild>
-            <Link to={backTo} aria-label="Back">
+            <Link to={backTo} aria-label="Back" onClick={goBack}>
               <ArrowLeft />
             </Link>
           </Button>
@@ -63,4 +80,18 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
       </div>
     </header>
   );
+}
+
+/**
+ * The back arrow returns to the page the customer came from; opened directly
+ * (a reload, a link from outside), it goes to the page's parent `backTo` instead.
+ */
+function useGoBack(backTo: string | undefined) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!backTo || location.key === 'default') return;
+    event.preventDefault();
+    void navigate(-1);
+  };
 }

@@ -23,7 +23,9 @@ import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { submitDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { DepositQrCode } from './deposit-qr-code.tsx';
@@ -65,7 +67,6 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [submitError, setSubmitError] = useState<string>();
 
   const minimumMicros = settings.data ? usdtMicrosFromWire(settings.data.minDeposit) : 0n;
   const schema = depositRequestSchema.superRefine((values, context) => {
@@ -75,6 +76,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
     }
   });
   const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
+  const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const network = (useWatch({ control: form.control, name: 'network' }) ?? 'TRC20') as DepositNetwork;
 
@@ -110,13 +112,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       onSubmitted(answer.deposit);
     } catch (error) {
       if (endOfSession(error)) return;
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
-      setSubmitError(error instanceof ApiError && error.message ? error.message : 'Failed to process your deposit');
-      toast.error('Failed to create deposit request');
+      setSubmitError(applySubmissionFailure(form, error, FIELDS, 'Failed to process your deposit').actionError);
     }
   });
 
@@ -163,7 +159,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
           </Tabs>
 
           <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
-            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
           </FormField>
           <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
             <Input
@@ -177,12 +173,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
             />
           </FormField>
 
-          {submitError && (
-            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-              <p className="font-semibold">Error:</p>
-              <p>{submitError}</p>
-            </div>
-          )}
+          <ActionError message={submitError} heading="Error:" />
 
           <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
             {isSubmitting ? 'Submitting...' : 'Submit Deposit'}

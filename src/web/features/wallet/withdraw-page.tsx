@@ -18,6 +18,7 @@ import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import {
   formatDecimal,
   formatInrForDisplay,
+  formatUsdtExact,
   inrPaiseFromWire,
   inrPaiseToWire,
   parseUsdtMicros,
@@ -32,7 +33,10 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
@@ -88,7 +92,6 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [bannerError, setBannerError] = useState<string>();
   const [confirming, setConfirming] = useState<Confirmation>();
 
   const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
@@ -99,6 +102,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MESSAGES.insufficientBalance });
     });
   const form = useForm<WithdrawForm>({ resolver: zodResolver(schema), defaultValues: { amount: '', bankAccountId: '' } });
+  const [bannerError, setBannerError] = useActionError(form);
   const { errors } = form.formState;
   const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
   const quote = previewQuote(amountText, summary);
@@ -134,12 +138,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
         };
       }
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
-      setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
+      const failure = applySubmissionFailure(form, error, FIELDS, 'Failed to process withdrawal request');
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
         // the form keeps its values for the customer to confirm again.
@@ -149,6 +148,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         void refreshMoney();
       }
       setConfirming(undefined);
+      // Said once, near the button, after the dialog has closed (editing a field clears it).
+      setBannerError(failure.actionError);
       return { ok: true };
     }
   };
@@ -161,18 +162,13 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       </CardHeader>
       <CardContent>
         <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
-          {bannerError && (
-            <div role="alert" className="rounded-lg bg-red-600 px-4 py-3 text-sm font-medium text-white">
-              {bannerError}
-            </div>
-          )}
-          <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`}>
+          <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(summary, balanceMicros)}>
             <InputWithAction
               inputMode="decimal"
               autoComplete="off"
               maxLength={24}
               placeholder="0.00"
-              {...form.register('amount')}
+              {...amountField(form.register('amount'))}
               action={
                 <Button
                   variant="outline"
@@ -219,6 +215,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             <p>{WITHDRAWAL_MESSAGES.estimate}. An admin pays the INR to your bank account; the USDT is held from your balance until then and returned if the request is rejected.</p>
           </div>
 
+          <ActionError message={bannerError} />
           <Button type="submit" disabled={accounts.length === 0}>
             Request Withdrawal
           </Button>
@@ -237,6 +234,19 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
     </Card>
   );
 }
+
+/**
+ * Withdrawals move whole cents; a balance with a smaller remainder (from a
+ * deposit or a referral bonus) says so, so that Max is never a surprise.
+ */
+function amountHelp(summary: WalletSummary, balanceMicros: bigint): string {
+  const minimum = `Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`;
+  const remainderMicros = balanceMicros % CENT_IN_MICROS;
+  if (remainderMicros === 0n) return minimum;
+  return `${minimum}. Withdrawals are in whole cents: ${formatUsdtExact(remainderMicros)} USDT of your balance stays in your wallet.`;
+}
+
+const CENT_IN_MICROS = 10n ** BigInt(USDT_DECIMALS - WITHDRAWAL_DECIMALS);
 
 /** An input with a button beside it; the id and aria attributes from FormField go to the input. */
 function InputWithAction({ action, ...inputProps }: ComponentProps<typeof Input> & { action: ReactNode }) {
