@@ -64,7 +64,7 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await page.getByRole('link', { name: 'Deposit USDT' }).click();
   await expect(page).toHaveURL(/\/wallet\/deposit$/);
   await expect(page.getByLabel('Network')).toHaveValue('TRC20');
-  await expect(page.getByLabel('TRC20 Deposit Address')).toHaveValue(E2E_TRC20_ADDRESS);
+  await expect(page.getByLabel('TRC20 Deposit Address')).toHaveText(E2E_TRC20_ADDRESS);
   await page.getByRole('button', { name: 'Copy address' }).click();
   await expect(page.getByText('Address copied to clipboard')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(E2E_TRC20_ADDRESS);

@@ -1,6 +1,6 @@
 import { AlertDialog as AlertDialogPrimitive, Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
-import { useState, type ComponentProps, type ReactNode } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
 import { Button } from './button.tsx';
 
@@ -16,23 +16,30 @@ const panelClass =
  * opened and gives focus back to it when the dialog closes.
  */
 function useFocusReturn() {
-  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
-  return (event: Event) => {
-    if (opener && opener !== document.body && opener.isConnected) {
-      event.preventDefault();
-      opener.focus();
-    }
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    // Radix calls this before it moves focus into the dialog: focus is still on the opener.
+    onOpenAutoFocus: () => {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    },
+    onCloseAutoFocus: (event: Event) => {
+      const element = opener.current;
+      if (element && element !== document.body && element.isConnected) {
+        event.preventDefault();
+        element.focus();
+      }
+    },
   };
 }
 
 export function DialogContent({ className, children, title, description, ...props }: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
-  const returnFocus = useFocusReturn();
+  const focusReturn = useFocusReturn();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
       <DialogPrimitive.Content
         className={cn(panelClass, className)}
-        onCloseAutoFocus={returnFocus}
+        {...focusReturn}
         {...(description ? {} : { 'aria-describedby': undefined })}
         {...props}
       >
@@ -104,9 +111,9 @@ export function ConfirmDialog({
 }
 
 function ConfirmDialogContent({ children }: { children: ReactNode }) {
-  const returnFocus = useFocusReturn();
+  const focusReturn = useFocusReturn();
   return (
-    <AlertDialogPrimitive.Content className={panelClass} onCloseAutoFocus={returnFocus}>
+    <AlertDialogPrimitive.Content className={panelClass} {...focusReturn}>
       {children}
     </AlertDialogPrimitive.Content>
   );
