@@ -8,6 +8,7 @@ import { registerDepositRoutes } from './deposits/routes.ts';
 import { registerEventRoutes } from '../platform/events/routes.ts';
 import { registerFileRoutes } from './files/routes.ts';
 import { registerHealthRoutes } from '../platform/health/routes.ts';
+import { registerNotificationRoutes } from '../platform/notifications/routes.ts';
 import { registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
@@ -35,4 +36,5 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerWalletRoutes(app, context);
   registerReferralRoutes(app, context);
   registerEventRoutes(app, context);
+  registerNotificationRoutes(app, context);
 }

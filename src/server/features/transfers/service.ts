@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { transferDecided } from '../../platform/notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -115,8 +116,10 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
       decidedByUserId: decision.decidedByUserId,
       rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
     }),
-  settle: async (_db, row, outcome) => {
+  settle: async (db, row, outcome) => {
     const approved = outcome === 'approved';
+    const parties = await transferRepository.findWithParties(db, row.id);
+    if (!parties) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
     return {
       movements: [
         {
@@ -133,6 +136,7 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
         { type: 'wallet.updated', userId: row.senderUserId, reason: `transfer.${row.status}` },
         { type: 'wallet.updated', userId: row.recipientUserId, reason: `transfer.${row.status}` },
       ],
+      notifications: transferDecided({ ...row, sender: parties.sender, recipient: parties.recipient, outcome }),
     };
   },
   answer: async (db, row, outcome) => {
