@@ -21,6 +21,7 @@ const ProfilePage = lazy(() => import('./features/profile/profile-page.tsx'));
 const WalletPage = lazy(() => import('./features/wallet/wallet-page.tsx'));
 const HistoryPage = lazy(() => import('./features/wallet/history-page.tsx'));
 const TransactionPage = lazy(() => import('./features/wallet/transaction-page.tsx'));
+const NotificationsPage = lazy(() => import('./features/notifications/notifications-page.tsx'));
 const DepositPage = lazy(() => import('./features/wallet/deposit-page.tsx'));
 const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
 const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
@@ -64,6 +65,7 @@ export function AppRoutes() {
         <Route path="/wallet" element={customer(<WalletPage />)} />
         <Route path="/wallet/history" element={customer(<HistoryPage />)} />
         <Route path="/wallet/transactions/:kind/:id" element={customer(<TransactionPage />)} />
+        <Route path="/notifications" element={customer(<NotificationsPage />)} />
         <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
         <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
         <Route path="/referral-vip" element={customer(<ReferralsPage />)} />

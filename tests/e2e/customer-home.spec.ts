@@ -190,7 +190,7 @@ for (const width of PHONE_WIDTHS) {
       await expect(page.getByRole('tabpanel').getByText('No transactions found')).toBeVisible();
 
       const depositId = (await submitDepositAs(page, '10')).id;
-      const pages = ['/dashboard', '/profile', '/wallet', '/wallet/history', '/wallet/deposit', '/wallet/withdraw', '/referral-vip', '/bank-accounts', `/wallet/transactions/deposit/${depositId}`];
+      const pages = ['/dashboard', '/profile', '/wallet', '/wallet/history', '/wallet/deposit', '/wallet/withdraw', '/referral-vip', '/bank-accounts', '/notifications', `/wallet/transactions/deposit/${depositId}`];
       for (const path of pages) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -129,8 +129,9 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await expect(pendingList.getByText('Pending', { exact: true })).toBeVisible();
 
   await page.goto('/profile');
-  await expect(page.getByTestId('pending-withdrawal')).toHaveText('$60.00');
-  await expect(page.getByTestId('pending-deposit')).toHaveText('$0.00');
+  // USDT, not "$" (issue 12).
+  await expect(page.getByTestId('pending-withdrawal')).toHaveText('60.00 USDT');
+  await expect(page.getByTestId('pending-deposit')).toHaveText('0.00 USDT');
 
   // Admin rejects: the 60 USDT held come back.
   const withdrawal = await admin.findPendingWithdrawal(customer.email);

@@ -10,8 +10,8 @@ import type { NewNotification } from './repository.ts';
 
 export type { NewNotification } from './repository.ts';
 
-/** The wallet.updated reason that tells an open app a notification arrived. */
-export const NOTIFICATION_EVENT_REASON = 'notification';
+/** The wallet.updated reasons that tell an open app a notification arrived (it shows a toast) or was read. */
+export const NOTIFICATION_EVENT_REASONS = { created: 'notification.created', read: 'notification.read' } as const;
 
 /**
  * Records notifications inside the caller's transaction (the decision that
@@ -24,7 +24,7 @@ export async function createNotifications(db: Executor, items: NewNotification[]
     await notificationRepository.insertNotification(db, item);
     users.add(item.userId);
   }
-  for (const userId of users) await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASON });
+  for (const userId of users) await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASONS.created });
 }
 
 export async function listNotifications(db: Database, userId: string, query: { cursor?: string | undefined; limit: number }): Promise<NotificationList> {
@@ -51,7 +51,7 @@ export function countUnread(db: Database, userId: string): Promise<number> {
 
 export async function markAllRead(db: Database, userId: string): Promise<void> {
   await notificationRepository.markAllRead(db, userId);
-  await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASON });
+  await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASONS.read });
 }
 
 export async function getPreferences(db: Executor, userId: string): Promise<NotificationPreferences> {

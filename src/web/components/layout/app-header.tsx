@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, LogOut, RefreshCw } from 'lucide-react';
+import { ArrowLeft, Bell, LogOut, RefreshCw } from 'lucide-react';
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useLogOut } from '../../features/auth/use-log-out.ts';
+import { useUnreadNotificationCount } from '../../features/notifications/api.ts';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -33,7 +34,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 pt-3 pb-2">
+      <div className="mx-auto flex max-w-3xl items-center gap-2 px-4 pt-3 pb-2 sm:gap-3">
         {user && (
           <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
             {initialsOf(user.name)}
@@ -53,6 +54,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
             {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
           </Link>
         )}
+        {user && <NotificationBell />}
         <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
           <LogOut />
         </Button>
@@ -94,4 +96,24 @@ function useGoBack(backTo: string | undefined) {
     event.preventDefault();
     void navigate(-1);
   };
+}
+
+/** The bell with the number of unread notifications; it opens the list. */
+function NotificationBell() {
+  const unread = useUnreadNotificationCount();
+  const count = unread.data?.unreadCount ?? 0;
+  return (
+    <Link
+      to="/notifications"
+      aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+      className="relative flex size-10 shrink-0 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
+    >
+      <Bell className="size-5" aria-hidden />
+      {count > 0 && (
+        <span data-testid="unread-count" className="absolute right-0.5 top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white">
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </Link>
+  );
 }

@@ -11,8 +11,9 @@ const panelClass =
   'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl';
 
 /**
- * Our dialogs open from state, not from a Radix trigger, so Radix does not know
- * where focus was. This remembers the element that had focus when the dialog
+ * Our dialogs open from state, not from a Radix trigger. Radix focuses the
+ * dialog's first field on open (so fields inside must not use autoFocus, which
+ * would move focus before the opener is known). This remembers the element that had focus when the dialog
  * opened and gives focus back to it when the dialog closes.
  */
 function useFocusReturn() {

@@ -76,7 +76,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
-        <Input type="email" autoComplete="off" autoFocus maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
+        <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
       </FormField>
       <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Available: ${displayUsdt(balanceUsdt)}`}>
         <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />

@@ -50,7 +50,6 @@ export function WithdrawPinDialog({
         <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
           <FormField label="Transaction PIN" error={pinError}>
             <PinInput
-              autoFocus
               value={pin}
               disabled={busy}
               onValueChange={(value) => {
