@@ -196,7 +196,11 @@ for (const width of PHONE_WIDTHS) {
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await page.waitForLoadState('networkidle');
         await expectNoSidewaysScroll(page, path);
+        // Each page names itself in the browser tab.
+        await expect(page).toHaveTitle(/^[A-Z][^·]* · Rupeedesk$/);
       }
+      await page.goto('/wallet');
+      await expect(page).toHaveTitle('Wallet · Rupeedesk');
     });
   });
 }

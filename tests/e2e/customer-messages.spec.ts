@@ -26,6 +26,8 @@ for (const width of PHONE_WIDTHS) {
       const customer = newCustomer();
       await signUpThroughForm(page, customer);
       await signOutFromHeader(page);
+      await expect(page).toHaveTitle('Welcome Back · Rupeedesk');
+      await expect(page.getByLabel('Email')).toBeFocused();
       await page.getByLabel('Email').fill(customer.email);
       await page.getByLabel('Password', { exact: true }).fill('not-the-password');
       await page.getByRole('button', { name: 'Sign In' }).click();

@@ -25,6 +25,7 @@ export const BANK_ACCOUNT_MESSAGES = {
   upiShape: 'UPI ID must look like name@bank (for example asha@okhdfc).',
   controlCharacters: 'This field contains characters that are not allowed.',
   notFound: 'Bank account not found',
+  duplicate: 'You have already saved this bank account (same account number and IFSC code).',
   added: 'Bank account added successfully',
   updated: 'Bank account updated successfully',
   deleted: 'Bank account deleted successfully',

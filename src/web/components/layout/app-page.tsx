@@ -1,15 +1,8 @@
-import { useEffect, type ReactNode } from 'react';
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import type { ReactNode } from 'react';
+import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { BottomNav } from './bottom-nav.tsx';
-
-/** Sets the browser tab's title to "<page> · Rupeedesk" while the page is shown. */
-export function useDocumentTitle(pageTitle: string): void {
-  useEffect(() => {
-    document.title = `${pageTitle} · ${PRODUCT_NAME}`;
-  }, [pageTitle]);
-}
 
 /**
  * The frame of every signed-in page: header, content, footer and bottom navigation.
