@@ -12,7 +12,7 @@ import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePa
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
-import { depositDecided } from '../../platform/notifications/templates.ts';
+import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
-import { transferDecided } from '../../platform/notifications/templates.ts';
+import { transferDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';

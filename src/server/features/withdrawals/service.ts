@@ -15,7 +15,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { DecisionOutcome, RequestKind } from '../../platform/decisions/decide.ts';
-import { withdrawalDecided } from '../../platform/notifications/templates.ts';
+import { withdrawalDecided } from '../notifications/templates.ts';
 import * as bankAccountRepository from '../bank-accounts/repository.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';

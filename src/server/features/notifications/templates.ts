@@ -1,5 +1,5 @@
 import { formatInrForDisplay, formatUsdtExact } from '../../../shared/money.ts';
-import type { NewNotification } from './repository.ts';
+import type { NewNotification } from '../../platform/notifications/service.ts';
 
 /*
  * The words of each notification: a short title and line for the app, and an
