@@ -39,6 +39,8 @@ async function fundedCustomer(page: Page, amount: string, overrides: Partial<New
 for (const width of PHONE_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
+    // Each test walks through many pages with a second customer or the admin: more than the default minute on a busy machine.
+    test.slow();
 
     test('home shows the balance at the customer’s own rate, pending requests and the newest transactions; chip and navigation open the wallet', async ({ page }) => {
       const { depositId } = await fundedCustomer(page, '120.5');
@@ -194,7 +196,7 @@ for (const width of PHONE_WIDTHS) {
       for (const path of pages) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        await expect(page.getByText('Loading', { exact: false })).toHaveCount(0);
         await expectNoSidewaysScroll(page, path);
         // Each page names itself in the browser tab.
         await expect(page).toHaveTitle(/^[A-Z][^·]* · Rupeedesk$/);

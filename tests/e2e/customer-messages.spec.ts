@@ -21,6 +21,7 @@ const toasts = (page: Page) => page.locator('[data-sonner-toast]');
 for (const width of PHONE_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
+    test.slow();
 
     test('a failed login is said once on the form, and the password is cleared', async ({ page }) => {
       const customer = newCustomer();

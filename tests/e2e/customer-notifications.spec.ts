@@ -39,6 +39,7 @@ async function waitForLiveUpdates(page: Page) {
 for (const width of PHONE_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
+    test.slow();
 
     test('a credited deposit rings the bell live, lists at /notifications, and is e-mailed; e-mails can be turned off per kind', async ({ page }) => {
       const customer = newCustomer();

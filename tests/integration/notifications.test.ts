@@ -2,32 +2,26 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '../../src/shared/contracts/notifications.ts';
 import { startTestMailServer, type ReceivedMail, type TestMailServer } from '../fixtures/mail-server.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
-  configureDepositAddresses,
   decide,
   expectLedgerConsistent,
   expectStatus,
   fundWallet,
   requestTransfer,
   requestWithdrawal,
-  signUpAdmin,
   submitDeposit,
 } from '../fixtures/wallet.ts';
 
 let mail: TestMailServer;
-let harness: TestApp;
-let admin: SignedUpUser;
-
 beforeAll(async () => {
   mail = await startTestMailServer();
-  harness = await createTestApp({ smtpUrl: mail.smtpUrl });
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
 });
+// Registered after the mail server's hook, so the app is built with its SMTP URL.
+const { harness, admin } = useIntegrationFile({ app: () => ({ smtpUrl: mail.smtpUrl }) });
 afterAll(async () => {
-  await harness.close();
   await mail.close();
 });
 

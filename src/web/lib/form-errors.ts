@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { ApiError } from './api.ts';
+import { showServerFieldErrors } from './forms.ts';
 
 /**
  * The one rule for showing a failed submission, so that each failure is said
@@ -28,16 +29,15 @@ export function describeSubmissionFailure<Field extends string>(error: unknown, 
   return { fieldErrors, actionError: fieldErrors.length > 0 ? undefined : error.message || fallback, aboutPin };
 }
 
-/** Puts a failure's field messages on the form's fields and returns the failure. */
+/** Puts a failure's field messages on the form's fields (with the shared `showServerFieldErrors`) and returns the failure. */
 export function applySubmissionFailure<Values extends FieldValues>(
   form: UseFormReturn<Values>,
   error: unknown,
   formFields: readonly Path<Values>[],
   fallback: string,
 ): SubmissionFailure<Path<Values>> {
-  const failure = describeSubmissionFailure(error, formFields, fallback);
-  for (const { field, message } of failure.fieldErrors) form.setError(field, { message });
-  return failure;
+  showServerFieldErrors(form.setError, formFields, error);
+  return describeSubmissionFailure(error, formFields, fallback);
 }
 
 /** The whole action's failure message, cleared as soon as the customer edits any field. */

@@ -30,7 +30,7 @@ export default function LoginPage() {
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Login successful', { description: 'Welcome back!', duration: 3000 });
-      navigate(next, { replace: true });
+      void navigate(next, { replace: true });
     } catch (error) {
       // Said once, on the form; the password is cleared for the next try (after which the message is set, so the clearing does not hide it).
       form.setValue('password', '');
