@@ -46,6 +46,8 @@ async function addBankAccount(page: Page, account: { holder: string; number: str
 }
 
 test('deposit approved, withdrawal with PIN rejected and refunded, transfer held and returned', async ({ page }) => {
+  // The longest flow of the suite: over a minute on a busy machine.
+  test.slow();
   const customer = newCustomer({ name: 'Ravi Kumar' });
   await signUpThroughForm(page, customer);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
