@@ -566,3 +566,46 @@ export const chainScanCursors = pgTable(
   },
   (table) => [primaryKey({ columns: [table.network, table.depositAddress] })],
 );
+
+/** What a customer is told about their money: shown in the app, and e-mailed unless they turned that kind off. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link'),
+    emailSubject: text('email_subject').notNull(),
+    emailText: text('email_text').notNull(),
+    emailState: text('email_state').notNull().default('pending'),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('notifications_user_idx').on(table.userId, table.createdAt),
+    index('notifications_unread_idx').on(table.userId).where(sql`${table.readAt} is null`),
+    index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
+    check(
+      'notifications_kind_valid',
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received')`,
+    ),
+    check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
+    check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
+    check('notifications_body_length', sql`char_length(${table.body}) <= 2000`),
+  ],
+);
+
+/** Which notification e-mails a customer wants; no row means all of them. Security e-mails are not listed: they always go. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emailDeposits: boolean('email_deposits').notNull().default(true),
+  emailWithdrawals: boolean('email_withdrawals').notNull().default(true),
+  emailTransfers: boolean('email_transfers').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

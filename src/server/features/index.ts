@@ -3,6 +3,7 @@ import type { ApiApp } from '../http/types.ts';
 import { registerAuditRoutes } from '../platform/audit/routes.ts';
 import { registerEventRoutes } from '../platform/events/routes.ts';
 import { registerHealthRoutes } from '../platform/health/routes.ts';
+import { registerNotificationEmailDelivery, registerNotificationRoutes } from '../platform/notifications/routes.ts';
 import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '../platform/sessions/areas.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -31,6 +32,8 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerSettingsRoutes(app, context);
   registerPublicFileRoutes(app, context);
   registerEventRoutes(app, context);
+  // Before the areas, so that its hook also sees the admin decision routes.
+  registerNotificationEmailDelivery(app, context);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area, context);
@@ -48,6 +51,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
     registerWalletRoutes(area, context);
     registerCustomerWalletRoutes(area, context);
     registerReferralRoutes(area, context);
+    registerNotificationRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {

@@ -28,6 +28,7 @@ export const BANK_ACCOUNT_MESSAGES = {
   holderNeedsLetter: 'Account holder name must contain at least one letter.',
   bankNeedsLetter: 'Bank name must contain at least one letter.',
   notFound: 'Bank account not found',
+  duplicate: 'You have already saved this bank account (same account number and IFSC code).',
   added: 'Bank account added successfully',
   updated: 'Bank account updated successfully',
   deleted: 'Bank account deleted successfully',

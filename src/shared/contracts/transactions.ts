@@ -12,7 +12,7 @@ export const TRANSACTION_MESSAGES = {
   invalidCursor: 'This page link is no longer valid. Please reload the list.',
 } as const;
 
-export const transactionListQuerySchema = cursorQuerySchema.extend({ type: transactionTypeSchema.optional() });
+export const transactionListQuerySchema = cursorQuerySchema.extend({ type: transactionTypeSchema.optional(), status: requestStatusSchema.optional() });
 export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
 /**

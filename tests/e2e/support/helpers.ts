@@ -65,3 +65,10 @@ export async function waitForResetLink(to: string, linkPage: '/reset-password' |
   }
   throw new Error(`No reset mail reached ${to}`);
 }
+
+/** The header's Sign out asks first, like Profile's Logout; this confirms and waits for the login page. */
+export async function signOutFromHeader(page: Page): Promise<void> {
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('alertdialog', { name: 'Log out' }).getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

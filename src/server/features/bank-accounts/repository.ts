@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
@@ -84,4 +84,21 @@ export async function remove(db: Executor, userId: string, id: string): Promise<
     .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
     .returning({ id: bankAccounts.id });
   return deleted.length === 1;
+}
+
+/** Another of the user's accounts with this account number and IFSC code (IFSC compared without letter case). */
+export async function findDuplicate(db: Executor, userId: string, accountNumber: string, ifscCode: string, exceptId?: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: bankAccounts.id })
+    .from(bankAccounts)
+    .where(
+      and(
+        eq(bankAccounts.userId, userId),
+        eq(bankAccounts.accountNumber, accountNumber),
+        sql`upper(${bankAccounts.ifscCode}) = upper(${ifscCode})`,
+        exceptId === undefined ? undefined : ne(bankAccounts.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return row?.id;
 }

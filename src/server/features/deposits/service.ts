@@ -13,6 +13,7 @@ import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePa
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -154,6 +155,7 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
         targetUserId: deposit.userId,
         auditAfter: { status: 'rejected', reason: deposit.rejectionReason },
         events: [{ type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' }],
+        notifications: [depositDecided({ ...deposit, outcome })],
       };
     }
     const movements: LedgerMovement[] = [
@@ -176,6 +178,7 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
         { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' },
         ...paidRewards.map((reward) => ({ type: 'wallet.updated' as const, userId: reward.referrerUserId, reason: 'referral.reward' })),
       ],
+      notifications: [depositDecided({ ...deposit, outcome })],
     };
   },
   answer: async (db, deposit, outcome) => ({

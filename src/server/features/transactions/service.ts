@@ -1,4 +1,5 @@
 import { depositChainSchema, type DepositChain } from '../../../shared/contracts/deposits.ts';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -39,11 +40,12 @@ function chainFromJson(json: Record<string, unknown>): DepositChain {
  */
 export async function listTransactions(
   db: Executor,
-  options: { userId: string; type?: TransactionType | undefined; cursor?: string | undefined; limit: number },
+  options: { userId: string; type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
 ): Promise<TransactionList> {
   const rows = await historyRepository.listHistory(db, {
     userId: options.userId,
     type: options.type,
+    status: options.status,
     cursor: decodeCursor(options.cursor),
     limit: options.limit,
   });

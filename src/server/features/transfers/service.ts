@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import { TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
+import { TRANSFER_DECIMALS, TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { transferDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -66,7 +67,7 @@ export async function requestTransfer(
 ): Promise<Answer<TransferAnswer>> {
   const { db } = context.database;
   const senderUserId = session.userId;
-  const amountUsdtMicros = validatedUsdtMicros(input.amount);
+  const amountUsdtMicros = validatedUsdtMicros(input.amount, TRANSFER_DECIMALS);
   const scope: IdempotencyScope | undefined = idempotencyKey
     ? {
         userId: senderUserId,
@@ -120,8 +121,10 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
       decidedByUserId: decision.decidedByUserId,
       rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
     }),
-  settle: async (_db, row, outcome) => {
+  settle: async (db, row, outcome) => {
     const approved = outcome === 'approved';
+    const parties = await transferRepository.findWithParties(db, row.id);
+    if (!parties) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
     return {
       movements: [
         {
@@ -138,6 +141,7 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
         { type: 'wallet.updated', userId: row.senderUserId, reason: `transfer.${row.status}` },
         { type: 'wallet.updated', userId: row.recipientUserId, reason: `transfer.${row.status}` },
       ],
+      notifications: transferDecided({ ...row, sender: parties.sender, recipient: parties.recipient, outcome }),
     };
   },
   answer: async (db, row, outcome) => {

@@ -14,8 +14,9 @@ import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
-import type { RequestKind } from '../../platform/decisions/decide.ts';
+import type { DecisionOutcome, RequestKind } from '../../platform/decisions/decide.ts';
 import { findOwnedBankAccount } from '../bank-accounts/service.ts';
+import { withdrawalDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -186,6 +187,10 @@ type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?
  * to withdrawals paid. Rejecting refunds the USDT that was held (not the INR
  * amount, as the original app wrongly did).
  */
+function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
+  return withdrawalDecided({ ...row, accountNumberLast4: row.accountNumber.slice(-4), outcome });
+}
+
 export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
   noun: 'withdrawal',
   messages: { notFound: WITHDRAWAL_MESSAGES.notFound, ownRequest: WITHDRAWAL_MESSAGES.ownRequest },
@@ -208,12 +213,14 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
           targetUserId: row.userId,
           auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
           events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+          notifications: [withdrawalNotification(row, outcome)],
         }
       : {
           movements: [{ from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id }],
           targetUserId: row.userId,
           auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
           events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
+          notifications: [withdrawalNotification(row, outcome)],
         },
   answer: async (db, row, outcome) => ({
     withdrawal: await adminView(db, row.id),

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2 } from 'lucide-react';
-import { useState } from 'react';
+import { CheckCircle2, ClipboardPaste } from 'lucide-react';
+import { useState, type ComponentProps } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -17,17 +17,18 @@ import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '../../../s
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { showServerFieldErrors } from '../../lib/forms.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { submitDeposit, useDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { customerChainNote, customerChainStatus } from './chain-status.tsx';
+import { DepositAddress, DepositNetworkWarning } from './deposit-address.tsx';
 import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -67,7 +68,6 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [submitError, setSubmitError] = useState<string>();
 
   const minimumMicros = settings.data ? usdtMicrosFromWire(settings.data.minDeposit) : 0n;
   const schema = depositRequestSchema.superRefine((values, context) => {
@@ -77,6 +77,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
     }
   });
   const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
+  const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const network = (useWatch({ control: form.control, name: 'network' }) ?? 'TRC20') as DepositNetwork;
 
@@ -112,9 +113,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       onSubmitted(answer.deposit);
     } catch (error) {
       if (endOfSession(error)) return;
-      showServerFieldErrors(form.setError, FIELDS, error);
-      setSubmitError(error instanceof ApiError && error.message ? error.message : 'Failed to process your deposit');
-      toast.error('Failed to create deposit request');
+      setSubmitError(applySubmissionFailure(form, error, FIELDS, 'Failed to process your deposit').actionError);
     }
   });
 
@@ -144,16 +143,9 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
                   {DEPOSIT_MESSAGES.networkUnavailable}
                 </p>
               ) : (
-                <div className="flex items-end gap-2">
-                  <div className="min-w-0 flex-1">
-                    <FormField label={`${network} Deposit Address`}>
-                      <Input readOnly value={address} className="font-mono text-sm" />
-                    </FormField>
-                  </div>
-                  <CopyButton text={address} label="Copy address" successMessage="Address copied to clipboard" />
-                </div>
+                <DepositAddress network={network} address={address} />
               )}
-              <p className="mt-2 text-xs text-slate-500">Send only USDT on the {network} network to this address. Other tokens or networks are lost.</p>
+              <DepositNetworkWarning network={network} />
             </TabsContent>
             <TabsContent value="qr">
               <DepositQrCode network={network} address={address} uploadedImageUrl={qrImage.exists ? qrImage.url : null} />
@@ -161,26 +153,13 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
           </Tabs>
 
           <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
-            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
           </FormField>
           <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
-            <Input
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              maxLength={TRANSACTION_HASH_MAX_LENGTH}
-              className="font-mono text-sm"
-              disabled={isSubmitting}
-              {...form.register('transactionHash')}
-            />
+            <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
           </FormField>
 
-          {submitError && (
-            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-              <p className="font-semibold">Error:</p>
-              <p>{submitError}</p>
-            </div>
-          )}
+          <ActionError message={submitError} heading="Error:" />
 
           <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
             {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
@@ -191,6 +170,39 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
         </form>
       </CardContent>
     </Card>
+  );
+}
+
+/** The hash field with a Paste button beside it; the id and aria attributes from FormField go to the input. */
+function HashInput({ onPasted, disabled, ...inputProps }: ComponentProps<typeof Input> & { onPasted: (text: string) => void }) {
+  const [pasteFailed, setPasteFailed] = useState(false);
+  const paste = async () => {
+    try {
+      onPasted((await navigator.clipboard.readText()).trim().slice(0, TRANSACTION_HASH_MAX_LENGTH));
+      setPasteFailed(false);
+    } catch {
+      setPasteFailed(true);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex gap-2">
+        <Input
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={TRANSACTION_HASH_MAX_LENGTH}
+          className="min-w-0 flex-1 font-mono text-sm"
+          disabled={disabled}
+          {...inputProps}
+        />
+        <Button variant="outline" disabled={disabled} onClick={() => void paste()}>
+          <ClipboardPaste aria-hidden />
+          Paste
+        </Button>
+      </div>
+      {pasteFailed && <p className="text-xs text-slate-600">The browser did not allow reading the clipboard. Long-press the field and choose Paste.</p>}
+    </div>
   );
 }
 
