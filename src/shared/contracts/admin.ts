@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
-import { decimalStringSchema, isoDateTimeSchema, roleSchema, uuidSchema, vipLevelSchema } from './common.ts';
+import { decimalStringSchema, isoDateTimeSchema, uuidSchema } from './common.ts';
 import { transactionItemSchema, transactionListQuerySchema } from './transactions.ts';
+import { roleSchema, vipLevelSchema } from './enums.ts';
 
 export const userNotFoundMessage = (id: string) => `User with ID ${id} was not found`;
 export const USER_UPDATED_MESSAGE = 'User updated successfully';

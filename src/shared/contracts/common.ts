@@ -6,11 +6,6 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 export const uuidSchema = z.uuid({ message: 'Invalid id' });
 export const idParamsSchema = z.object({ id: uuidSchema });
 
-export const roleSchema = z.enum(['user', 'admin']);
-export type Role = z.infer<typeof roleSchema>;
-export const vipLevelSchema = z.enum(['normal', 'vip', 'vip1', 'vip2', 'vip3']);
-export type VipLevel = z.infer<typeof vipLevelSchema>;
-
 export const cursorQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
-import { requestStatusSchema } from './money-common.ts';
+import { requestStatusSchema } from './enums.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { USDT_DECIMALS } from '../money.ts';
 import { emailSchema } from './auth.ts';
 import { decimalStringSchema, uuidSchema } from './common.ts';
-import { rejectRequestSchema, requestStatusSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { rejectRequestSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { requestStatusSchema } from './enums.ts';
 
 export const TRANSFER_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',

@@ -4,12 +4,12 @@ import { decimalStringSchema, uuidSchema } from './common.ts';
 import {
   payoutReferenceSchema,
   rejectRequestSchema,
-  requestStatusSchema,
   statusListQuerySchema,
   transactionPinSchema,
   usdtAmountSchema,
   userSummarySchema,
 } from './money-common.ts';
+import { rateTierSchema, requestStatusSchema, type RateTier } from './enums.ts';
 
 /** Withdrawals are whole cents of USDT. */
 export const WITHDRAWAL_DECIMALS = 2;
@@ -62,7 +62,6 @@ export const withdrawalRequestSchema = z.object({
 });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
-export type RateTier = 'normal' | 'vip';
 export interface WithdrawalQuote {
   rateTier: RateTier;
   rateInrPaise: bigint;
@@ -85,8 +84,6 @@ export function quoteWithdrawal(
   }
   return { rateTier: 'normal', rateInrPaise: rates.rateNormalInrPaise, amountInrPaise: atNormalRate };
 }
-
-export const rateTierSchema = z.enum(['normal', 'vip']);
 
 /** The bank details copied into the request when it was made, as the customer sees them. */
 export const withdrawalBankSchema = z.object({

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
+import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
 
 export interface AdminUserRow {
   id: string;
@@ -132,7 +132,7 @@ export async function lockProfiles(db: Executor, userIds: string[]): Promise<Map
     .where(inArray(profiles.userId, userIds))
     .orderBy(profiles.userId)
     .for('update');
-  return new Map(rows.map((row) => [row.userId, { role: row.role as Role, vipLevel: row.vipLevel as VipLevel }]));
+  return new Map(rows.map((row) => [row.userId, { role: row.role, vipLevel: row.vipLevel }]));
 }
 
 export async function updateRoleAndVipLevel(db: Executor, userId: string, changes: { role?: Role; vipLevel?: VipLevel }): Promise<void> {

@@ -18,8 +18,9 @@ import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsRow } from './repository.ts';
+import type { AuditAction } from '../../../shared/contracts/enums.ts';
 
-export const SETTINGS_AUDIT_ACTION = 'settings.update';
+export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';
 
 export function ratesOf(row: SettingsRow): RatesResponse {
   return {
@@ -174,7 +175,7 @@ export async function recordSettingsChange(
   session: SessionRecord,
   before: SettingsRow,
   after: SettingsRow,
-  action: string,
+  action: AuditAction,
 ): Promise<void> {
   const beforeSnapshot = settingsSnapshot(before);
   const afterSnapshot = settingsSnapshot(after);

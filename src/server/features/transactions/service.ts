@@ -14,7 +14,7 @@ function toItem(row: HistoryRow): TransactionItem {
     amount: isWithdrawal && row.amount_inr_paise !== null ? inrPaiseToWire(row.amount_inr_paise) : usdtMicrosToWire(row.amount_usdt_micros),
     currency: isWithdrawal ? 'INR' : 'USDT',
     amountUsdt: usdtMicrosToWire(row.amount_usdt_micros),
-    status: row.status as TransactionItem['status'],
+    status: row.status,
     createdAt: row.created_at_iso,
     network: row.network,
     transactionHash: row.transaction_hash,

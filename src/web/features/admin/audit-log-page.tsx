@@ -15,9 +15,10 @@ import { errorMessage } from '../../lib/api.ts';
 import { useAuditLog } from './api.ts';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
+import { isAuditAction, type AuditAction } from '../../../shared/contracts/enums.ts';
 
-/** The actions the server records (src/server/features/*: recordAudit). */
-const ACTION_LABELS: Record<string, string> = {
+/** A label for every action the server records (AUDIT_ACTIONS); older or unknown actions show as they are stored. */
+const ACTION_LABELS: Record<AuditAction, string> = {
   'deposit.approve': 'Deposit approved',
   'deposit.reject': 'Deposit rejected',
   'withdrawal.approve': 'Withdrawal approved',
@@ -35,7 +36,7 @@ const USER_ID_LENGTH = 36;
 const userIdSchema = z.uuid({ message: 'Enter a user ID (a UUID such as 0b6f…), or open the audit log from a user’s details page' });
 
 function actionLabel(action: string): string {
-  return ACTION_LABELS[action] ?? action;
+  return isAuditAction(action) ? ACTION_LABELS[action] : action;
 }
 
 /** The server stores amounts in their integer units and names the unit in the field. */

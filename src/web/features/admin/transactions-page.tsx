@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
+import { REQUEST_STATUSES } from '../../../shared/contracts/enums.ts';
 import type { UserSummary } from '../../../shared/contracts/money-common.ts';
 import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
 import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
@@ -13,7 +14,15 @@ import { Select } from '../../components/ui/select.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { adminKeys, PENDING_WITHDRAWALS_CSV_URL, useDepositQueue, useTransferQueue, useWithdrawalQueue, type QueueKind, type StatusFilter } from './api.ts';
+import {
+  adminKeys,
+  PENDING_WITHDRAWALS_CSV_URL,
+  useDepositQueue,
+  useTransferQueue,
+  useWithdrawalQueue,
+  type QueueKind,
+  type StatusFilter,
+} from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { StatusBadge } from './components/status-badge.tsx';
@@ -21,7 +30,7 @@ import { exactUsdtText, inrText, shortDateTimeText, usdtText } from './format.ts
 import { useDecision, type DecisionTarget } from './use-decision.tsx';
 
 const TABS = ['deposits', 'withdrawals', 'transfers'] as const satisfies readonly QueueKind[];
-const STATUS_FILTERS = ['all', 'pending', 'approved', 'rejected'] as const satisfies readonly StatusFilter[];
+const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...REQUEST_STATUSES];
 const STATUS_FILTER_LABELS: Record<StatusFilter, string> = { all: 'All statuses', pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
 
 function pickOne<T extends string>(value: string | null, options: readonly T[], fallback: T): T {

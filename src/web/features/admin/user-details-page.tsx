@@ -4,7 +4,6 @@ import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import type { AdminUserDetail, UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
-import { roleSchema, vipLevelSchema, type Role, type VipLevel } from '../../../shared/contracts/common.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -18,6 +17,7 @@ import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdmi
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
+import { type Role, roleSchema, type VipLevel, vipLevelSchema } from '../../../shared/contracts/enums.ts';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
