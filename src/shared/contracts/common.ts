@@ -6,10 +6,30 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 export const uuidSchema = z.uuid({ message: 'Invalid id' });
 export const idParamsSchema = z.object({ id: uuidSchema });
 
+/** A cursor the admin lists cannot read (the customer lists say TRANSACTION_MESSAGES.invalidCursor). */
+export const INVALID_PAGE_CURSOR_MESSAGE = 'Invalid page cursor';
+
+const pageSizeMessage = `Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`;
+
+/**
+ * The one query of every paged list: an opaque cursor (the nextCursor of the
+ * previous page) and a page size of at most 100. Lists add their filters with
+ * .extend().
+ */
 export const cursorQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault),
+  cursor: z.string().max(200, INVALID_PAGE_CURSOR_MESSAGE).optional(),
+  limit: z.coerce
+    .number({ error: pageSizeMessage })
+    .int(pageSizeMessage)
+    .min(1, pageSizeMessage)
+    .max(LIMITS.pageSizeMax, `Page size must be at most ${LIMITS.pageSizeMax}`)
+    .default(LIMITS.pageSizeDefault),
 });
+
+/** The one answer of every paged list: the items, newest first, and the cursor of the next page (null on the last). */
+export function pageSchema<Item extends z.ZodType>(item: Item) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
 
 export const isoDateTimeSchema = z.string();
 

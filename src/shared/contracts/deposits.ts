@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { USDT_DECIMALS } from '../money.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
+import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { rejectRequestSchema, statusListQuerySchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
 import { DEPOSIT_NETWORKS, requestStatusSchema, type DepositNetwork } from './enums.ts';
 
@@ -90,6 +90,6 @@ export const depositDetailResponseSchema = z.object({ deposit: depositSchema });
 export const adminDepositSchema = depositSchema.extend({ user: userSummarySchema });
 export type AdminDeposit = z.infer<typeof adminDepositSchema>;
 export const adminDepositListQuerySchema = statusListQuerySchema;
-export const adminDepositListResponseSchema = z.object({ items: z.array(adminDepositSchema), nextCursor: z.string().nullable() });
+export const adminDepositListResponseSchema = pageSchema(adminDepositSchema);
 export const adminDepositDecisionResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });
 export const rejectDepositRequestSchema = rejectRequestSchema;

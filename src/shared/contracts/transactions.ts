@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { requestStatusSchema } from './enums.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
@@ -39,5 +39,5 @@ export const transactionItemSchema = z.object({
 });
 export type TransactionItem = z.infer<typeof transactionItemSchema>;
 
-export const transactionListResponseSchema = z.object({ items: z.array(transactionItemSchema), nextCursor: z.string().nullable() });
+export const transactionListResponseSchema = pageSchema(transactionItemSchema);
 export type TransactionList = z.infer<typeof transactionListResponseSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inrPaiseForUsdt, MAX_DECIMAL_STRING_LENGTH, MICROS_PER_USDT, parseInrPaise } from '../money.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
+import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import {
   payoutReferenceSchema,
   rejectRequestSchema,
@@ -114,7 +114,7 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
 export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
 export const withdrawalListQuerySchema = statusListQuerySchema;
-export const withdrawalListResponseSchema = z.object({ items: z.array(withdrawalSchema), nextCursor: z.string().nullable() });
+export const withdrawalListResponseSchema = pageSchema(withdrawalSchema);
 
 /** Admins see everything a bank needs for the payout. */
 export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).extend({
@@ -129,7 +129,7 @@ export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).exten
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 export const adminWithdrawalListQuerySchema = statusListQuerySchema;
-export const adminWithdrawalListResponseSchema = z.object({ items: z.array(adminWithdrawalSchema), nextCursor: z.string().nullable() });
+export const adminWithdrawalListResponseSchema = pageSchema(adminWithdrawalSchema);
 export const adminWithdrawalDecisionResponseSchema = z.object({ withdrawal: adminWithdrawalSchema, message: z.string() });
 
 export const approveWithdrawalRequestSchema = z.object({ payoutReference: payoutReferenceSchema }).optional();
