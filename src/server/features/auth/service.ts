@@ -1,18 +1,17 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '../../../shared/contracts/auth.ts';
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
-import { passwordResetTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
 import * as userRepository from '../users/repository.ts';
 import { createAccount } from './accounts.ts';
+import * as resetTokenRepository from './reset-token-repository.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
 const RESET_TOKEN_LIFETIME_MINUTES = 30;
@@ -58,7 +57,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   const credentials = await userRepository.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
-    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
+    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
   await startSession(db, context, request, reply, credentials.id);
@@ -84,11 +83,7 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
     throw error;
   }
   const token = newToken();
-  await db.insert(passwordResetTokens).values({
-    userId: credentials.id,
-    tokenHash: hashToken(token),
-    expiresAt: sql`now() + make_interval(mins => ${RESET_TOKEN_LIFETIME_MINUTES})`,
-  });
+  await resetTokenRepository.insertResetToken(db, { userId: credentials.id, tokenHash: hashToken(token), lifetimeMinutes: RESET_TOKEN_LIFETIME_MINUTES });
   const link = `${context.config.appOrigin}/reset-password?token=${encodeURIComponent(token)}`;
   await context.mailer.send({
     to: credentials.email,
@@ -111,18 +106,11 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
 export async function resetPassword(context: AppContext, token: string, password: string): Promise<void> {
   const passwordHash = await hashSecret(password);
   await context.database.db.transaction(async (transaction) => {
-    const [claimed] = await transaction
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > now()`))
-      .returning({ userId: passwordResetTokens.userId });
+    const claimed = await resetTokenRepository.claimResetToken(transaction, hashToken(token));
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
     await userRepository.updatePasswordHash(transaction, claimed.userId, passwordHash);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
-    await transaction
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+    await resetTokenRepository.useUpResetTokensOfUser(transaction, claimed.userId);
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
   });
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import * as userRepository from '../users/repository.ts';
@@ -81,7 +81,7 @@ export async function resetPin(context: AppContext, request: { ip: string }, ses
   await assertUnderRateLimit(db, accountKey, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
   const passwordHash = await userRepository.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
-    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, context.rateLimits.windowSeconds);
+    await recordFailedAttempt(db, accountKey, context.rateLimits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
   const pinHash = await hashSecret(pin);
