@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAdmin } from '../fixtures/admin.ts';
-import { call, createTestApp, signUpUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { call, signUpUser } from '../fixtures/test-app.ts';
 
 /*
  * Every paged list speaks one scheme: an opaque cursor of (created_at, id),
  * so a cursor of one list is refused by another with 400, never a server error.
  */
 
-let harness: TestApp;
-let admin: SignedUpUser;
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 
 beforeAll(async () => {
-  harness = await createTestApp();
-  admin = await signUpAdmin(harness);
   for (let index = 0; index < 3; index += 1) {
     const user = await signUpUser(harness.app);
     const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${user.id}`, cookie: admin.cookie, body: { vipLevel: 'vip1' } });
     expect(response.statusCode).toBe(200);
   }
 });
-afterAll(async () => harness.close());
 
 async function allPages(url: string): Promise<{ ids: string[]; cursors: string[] }> {
   const ids: string[] = [];

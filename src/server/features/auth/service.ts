@@ -9,7 +9,7 @@ import { escapeHtml } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
@@ -30,7 +30,7 @@ export async function signUp(
   return db.transaction(async (transaction) => {
     let referredByUserId: string | undefined;
     if (input.referralCode !== undefined) {
-      referredByUserId = await userRepository.findUserIdByReferralCode(transaction, input.referralCode);
+      referredByUserId = await users.findUserIdByReferralCode(transaction, input.referralCode);
       if (!referredByUserId) throw AppError.fieldError('referralCode', 'This referral code does not exist. Check it or leave the field empty.');
     }
     const userId = await createAccount(transaction, {
@@ -54,7 +54,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
   // Only wrong passwords count against the account, so its owner signing in often is never locked out.
   await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
+  const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
     await recordFailedAttempt(db, accountKey, limits.windowSeconds);
@@ -73,7 +73,7 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   const { db } = context.database;
   const limits = context.rateLimits;
   await consumeRateLimit(db, `reset:ip:${request.ip}`, limits.resetRequestsPerAddress, limits.windowSeconds);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
+  const credentials = await users.findCredentialsByEmail(db, email);
   if (!credentials) return;
   // The per-account limit is counted only for real accounts, and silently: the answer must not reveal that the account exists.
   try {
@@ -108,7 +108,7 @@ export async function resetPassword(context: AppContext, token: string, password
   await context.database.db.transaction(async (transaction) => {
     const claimed = await resetTokenRepository.claimResetToken(transaction, hashToken(token));
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
-    await userRepository.updatePasswordHash(transaction, claimed.userId, passwordHash);
+    await users.updatePasswordHash(transaction, claimed.userId, passwordHash);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await resetTokenRepository.useUpResetTokensOfUser(transaction, claimed.userId);
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
