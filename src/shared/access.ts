@@ -1,4 +1,4 @@
-import type { Role, VipLevel } from './contracts/common.ts';
+import type { Role, VipLevel } from './contracts/enums.ts';
 
 /**
  * Who may open the admin area: the admin role, or a customer of any VIP level

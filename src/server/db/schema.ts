@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { Role, VipLevel } from '../../shared/contracts/common.ts';
+import type { DepositNetwork, RateTier, RequestStatus, Role, VipLevel } from '../../shared/contracts/enums.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -183,11 +183,11 @@ export const usdtDeposits = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
-    network: text('network').notNull(),
+    network: text('network').$type<DepositNetwork>().notNull(),
     amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
     transactionHash: text('transaction_hash').notNull(),
     depositAddress: text('deposit_address').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<RequestStatus>().notNull().default('pending'),
     createdAt: createdAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -249,9 +249,9 @@ export const withdrawalRequests = pgTable(
     upiId: text('upi_id'),
     amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
     rateInrPaise: bigint('rate_inr_paise', { mode: 'bigint' }).notNull(),
-    rateTier: text('rate_tier').notNull(),
+    rateTier: text('rate_tier').$type<RateTier>().notNull(),
     amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<RequestStatus>().notNull().default('pending'),
     createdAt: createdAt(),
     approvedAt: timestamp('approved_at', { withTimezone: true }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -286,7 +286,7 @@ export const transfers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<RequestStatus>().notNull().default('pending'),
     createdAt: createdAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
-import { decimalStringSchema, isoDateTimeSchema, pageSizeSchema, roleSchema, uuidSchema, vipLevelSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, isoDateTimeSchema, pageSchema, uuidSchema } from './common.ts';
 import { transactionItemSchema, transactionListQuerySchema } from './transactions.ts';
+import { roleSchema, vipLevelSchema } from './enums.ts';
 
 export const userNotFoundMessage = (id: string) => `User with ID ${id} was not found`;
 export const USER_UPDATED_MESSAGE = 'User updated successfully';
@@ -10,7 +11,6 @@ export const OWN_ADMIN_ROLE_MESSAGE = 'You cannot remove your own admin role';
 export const USER_NOT_FOUND_TITLE = 'User Not Found';
 export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user';
 
-const adminPageSizeSchema = pageSizeSchema(`Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`, `Page size must be at most ${LIMITS.pageSizeMax}`);
 
 /* ---------- dashboard ---------- */
 
@@ -30,16 +30,13 @@ export type AdminDashboard = z.infer<typeof adminDashboardResponseSchema>;
 
 /* ---------- users ---------- */
 
-export const adminUsersQuerySchema = z.object({
+export const adminUsersQuerySchema = cursorQuerySchema.extend({
   q: z
     .string()
     .trim()
     .max(LIMITS.searchQueryLength, `Search text must be at most ${LIMITS.searchQueryLength} characters`)
     .optional()
     .transform((value) => (value === '' ? undefined : value)),
-  /** The id of the last user of the previous page. */
-  cursor: z.uuid({ message: 'Invalid page cursor' }).optional(),
-  limit: adminPageSizeSchema,
 });
 
 export const adminUserSummarySchema = z.object({
@@ -54,10 +51,7 @@ export const adminUserSummarySchema = z.object({
 });
 export type AdminUserSummary = z.infer<typeof adminUserSummarySchema>;
 
-export const adminUsersResponseSchema = z.object({
-  items: z.array(adminUserSummarySchema),
-  nextCursor: z.string().nullable(),
-});
+export const adminUsersResponseSchema = pageSchema(adminUserSummarySchema);
 
 export const adminUserDetailSchema = adminUserSummarySchema.extend({
   referralCode: z.string(),
@@ -100,16 +94,14 @@ export const revokeSessionsResponseSchema = z.object({
 /** Same filters and page size as the customer's own history. */
 export const adminUserTransactionsQuerySchema = transactionListQuerySchema;
 
-export const adminUserTransactionsResponseSchema = z.object({
+export const adminUserTransactionsResponseSchema = pageSchema(transactionItemSchema).extend({
   user: adminUserSummarySchema.pick({ id: true, name: true, email: true, phone: true, balanceUsdt: true }),
-  items: z.array(transactionItemSchema),
-  nextCursor: z.string().nullable(),
 });
 export type AdminUserTransactions = z.infer<typeof adminUserTransactionsResponseSchema>;
 
 /* ---------- audit log ---------- */
 
-export const auditLogQuerySchema = z.object({
+export const auditLogQuerySchema = cursorQuerySchema.extend({
   action: z
     .string()
     .trim()
@@ -118,9 +110,6 @@ export const auditLogQuerySchema = z.object({
     .optional()
     .transform((value) => (value === '' ? undefined : value)),
   targetUserId: z.uuid({ message: 'Invalid user id' }).optional(),
-  /** The id of the last entry of the previous page. */
-  cursor: z.string().regex(/^\d{1,18}$/, 'Invalid page cursor').optional(),
-  limit: adminPageSizeSchema,
 });
 
 const auditPersonSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable();
@@ -139,7 +128,4 @@ export const auditLogEntrySchema = z.object({
 });
 export type AuditLogEntry = z.infer<typeof auditLogEntrySchema>;
 
-export const auditLogResponseSchema = z.object({
-  items: z.array(auditLogEntrySchema),
-  nextCursor: z.string().nullable(),
-});
+export const auditLogResponseSchema = pageSchema(auditLogEntrySchema);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
-import { decimalStringSchema, roleSchema, vipLevelSchema } from './common.ts';
+import { decimalStringSchema } from './common.ts';
+import { roleSchema, vipLevelSchema } from './enums.ts';
 
 const requiredText = (message: string, max: number, tooLong: string) =>
   z.string({ error: message }).trim().min(1, message).max(max, tooLong);

@@ -6,10 +6,8 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 export const uuidSchema = z.uuid({ message: 'Invalid id' });
 export const idParamsSchema = z.object({ id: uuidSchema });
 
-export const roleSchema = z.enum(['user', 'admin']);
-export type Role = z.infer<typeof roleSchema>;
-export const vipLevelSchema = z.enum(['normal', 'vip', 'vip1', 'vip2', 'vip3']);
-export type VipLevel = z.infer<typeof vipLevelSchema>;
+/** A cursor the admin lists cannot read (the customer lists say TRANSACTION_MESSAGES.invalidCursor). */
+export const INVALID_PAGE_CURSOR_MESSAGE = 'Invalid page cursor';
 
 /**
  * A page size in a query string: plain decimal digits only (no "1e1", "0x10",
@@ -24,10 +22,20 @@ export function pageSizeSchema(invalidMessage = `Page size must be a whole numbe
     .default(LIMITS.pageSizeDefault);
 }
 
+/**
+ * The one query of every paged list: an opaque cursor (the nextCursor of the
+ * previous page) and a page size of at most 100. Lists add their filters with
+ * .extend().
+ */
 export const cursorQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: pageSizeSchema(),
+  cursor: z.string().max(200, INVALID_PAGE_CURSOR_MESSAGE).optional(),
+  limit: pageSizeSchema(`Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`, `Page size must be at most ${LIMITS.pageSizeMax}`),
 });
+
+/** The one answer of every paged list: the items, newest first, and the cursor of the next page (null on the last). */
+export function pageSchema<Item extends z.ZodType>(item: Item) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
 
 export const isoDateTimeSchema = z.string();
 

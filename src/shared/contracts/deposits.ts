@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { USDT_DECIMALS } from '../money.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
-import { rejectRequestSchema, requestStatusSchema, statusListQuerySchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
+import { rejectRequestSchema, statusListQuerySchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { DEPOSIT_NETWORKS, requestStatusSchema, type DepositNetwork } from './enums.ts';
 
-export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
-export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { error: 'Please select a network' });
-export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
+/** The deposit form's choice of network, with the form's own message. */
+const depositNetworkChoiceSchema = z.enum(DEPOSIT_NETWORKS, { error: 'Please select a network' });
 
 /** Deposits cost nothing to submit, so one customer's waiting ones are capped to keep the admin queue usable. */
 export const MAX_PENDING_DEPOSITS_PER_USER = 20;
@@ -48,7 +48,7 @@ export function transactionHashMatchesNetwork(network: DepositNetwork, normalize
 
 export const depositRequestSchema = z
   .object({
-    network: depositNetworkSchema,
+    network: depositNetworkChoiceSchema,
     amount: usdtAmountSchema({ decimals: USDT_DECIMALS, invalidMessage: DEPOSIT_MESSAGES.invalidAmount }),
     transactionHash: z
       .string({ error: DEPOSIT_MESSAGES.hashRequired })
@@ -109,7 +109,7 @@ export function confirmingLabel(confirmations: number | null, required: number |
 
 export const depositSchema = z.object({
   id: uuidSchema,
-  network: depositNetworkSchema,
+  network: depositNetworkChoiceSchema,
   amount: decimalStringSchema,
   transactionHash: z.string(),
   depositAddress: z.string(),
@@ -134,6 +134,6 @@ export const depositDetailResponseSchema = z.object({ deposit: depositSchema });
 export const adminDepositSchema = depositSchema.extend({ user: userSummarySchema });
 export type AdminDeposit = z.infer<typeof adminDepositSchema>;
 export const adminDepositListQuerySchema = statusListQuerySchema;
-export const adminDepositListResponseSchema = z.object({ items: z.array(adminDepositSchema), nextCursor: z.string().nullable() });
+export const adminDepositListResponseSchema = pageSchema(adminDepositSchema);
 export const adminDepositDecisionResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });
 export const rejectDepositRequestSchema = rejectRequestSchema;

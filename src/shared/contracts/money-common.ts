@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { MAX_DECIMAL_STRING_LENGTH, parseUsdtMicros } from '../money.ts';
 import { cursorQuerySchema } from './common.ts';
+import { requestStatusSchema } from './enums.ts';
 
 /** Pieces shared by the deposit, withdrawal, transfer and history contracts. */
 
-export const requestStatusSchema = z.enum(['pending', 'approved', 'rejected']);
-export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
 export const AMOUNT_TOO_LARGE_MESSAGE = 'Amount is too large.';
 

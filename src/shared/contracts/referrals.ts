@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cursorQuerySchema, decimalStringSchema, isoDateTimeSchema, uuidSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, isoDateTimeSchema, pageSchema, uuidSchema } from './common.ts';
 
 export const REFERRAL_MESSAGES = {
   loadFailed: 'Failed to load referral data',
@@ -33,9 +33,9 @@ export const referralEarningSchema = z.object({
 });
 export type ReferralEarning = z.infer<typeof referralEarningSchema>;
 
-export const referredPeoplePageSchema = z.object({ items: z.array(referredPersonSchema), nextCursor: z.string().nullable() });
+export const referredPeoplePageSchema = pageSchema(referredPersonSchema);
 export type ReferredPeoplePage = z.infer<typeof referredPeoplePageSchema>;
-export const referralEarningsPageSchema = z.object({ items: z.array(referralEarningSchema), nextCursor: z.string().nullable() });
+export const referralEarningsPageSchema = pageSchema(referralEarningSchema);
 export type ReferralEarningsPage = z.infer<typeof referralEarningsPageSchema>;
 
 /**

@@ -3,10 +3,8 @@ import { parseRatePaise, parseUsdtMicros, type DecimalParseResult } from '../mon
 import { EXAMPLE_PHONE } from '../limits.ts';
 import { normalizePhone } from './auth.ts';
 import { decimalStringSchema, isoDateTimeSchema } from './common.ts';
+import { depositNetworkSchema } from './enums.ts';
 
-export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
-export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { message: 'Network must be TRC20 or ERC20' });
-export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
 
 export const SETTINGS_LIMITS = {
   addressLength: 64,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
+import { cursorQuerySchema, decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { depositChainSchema } from './deposits.ts';
-import { requestStatusSchema } from './money-common.ts';
+import { requestStatusSchema } from './enums.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });
@@ -42,5 +42,5 @@ export const transactionItemSchema = z.object({
 });
 export type TransactionItem = z.infer<typeof transactionItemSchema>;
 
-export const transactionListResponseSchema = z.object({ items: z.array(transactionItemSchema), nextCursor: z.string().nullable() });
+export const transactionListResponseSchema = pageSchema(transactionItemSchema);
 export type TransactionList = z.infer<typeof transactionListResponseSchema>;

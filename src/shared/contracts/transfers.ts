@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { emailSchema } from './auth.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
-import { rejectRequestSchema, requestStatusSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
+import { rejectRequestSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
+import { requestStatusSchema } from './enums.ts';
 
 export const TRANSFER_MESSAGES = {
   invalidAmount: 'Please enter a valid amount',
@@ -61,6 +62,6 @@ export const adminTransferSchema = z.object({
 });
 export type AdminTransfer = z.infer<typeof adminTransferSchema>;
 export const adminTransferListQuerySchema = statusListQuerySchema;
-export const adminTransferListResponseSchema = z.object({ items: z.array(adminTransferSchema), nextCursor: z.string().nullable() });
+export const adminTransferListResponseSchema = pageSchema(adminTransferSchema);
 export const adminTransferDecisionResponseSchema = z.object({ transfer: adminTransferSchema, message: z.string() });
 export const rejectTransferRequestSchema = rejectRequestSchema;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalStringSchema } from './common.ts';
-import { rateTierSchema } from './withdrawals.ts';
+import { rateTierSchema } from './enums.ts';
 
 /** Everything the Profile, Wallet, Deposit and Withdraw pages show about the customer's money. */
 export const walletSummarySchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from './common.ts';
-import { depositNetworkSchema } from './deposits.ts';
+import { depositNetworkSchema } from './enums.ts';
 
 /** How many wallets one customer may prove; enough for a few exchanges and personal wallets. */
 export const MAX_WALLETS_PER_USER = 10;

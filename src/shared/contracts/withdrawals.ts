@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { inrPaiseForUsdt, MAX_DECIMAL_STRING_LENGTH, MICROS_PER_USDT, parseInrPaise } from '../money.ts';
-import { decimalStringSchema, uuidSchema } from './common.ts';
+import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import {
   payoutReferenceSchema,
   rejectRequestSchema,
-  requestStatusSchema,
   statusListQuerySchema,
   transactionPinSchema,
   usdtAmountSchema,
   userSummarySchema,
 } from './money-common.ts';
+import { rateTierSchema, requestStatusSchema, type RateTier } from './enums.ts';
 
 /** Withdrawals are whole cents of USDT. */
 export const WITHDRAWAL_DECIMALS = 2;
@@ -62,7 +62,6 @@ export const withdrawalRequestSchema = z.object({
 });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
-export type RateTier = 'normal' | 'vip';
 export interface WithdrawalQuote {
   rateTier: RateTier;
   rateInrPaise: bigint;
@@ -85,8 +84,6 @@ export function quoteWithdrawal(
   }
   return { rateTier: 'normal', rateInrPaise: rates.rateNormalInrPaise, amountInrPaise: atNormalRate };
 }
-
-export const rateTierSchema = z.enum(['normal', 'vip']);
 
 /** The bank details copied into the request when it was made, as the customer sees them. */
 export const withdrawalBankSchema = z.object({
@@ -117,7 +114,7 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
 export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
 export const withdrawalListQuerySchema = statusListQuerySchema;
-export const withdrawalListResponseSchema = z.object({ items: z.array(withdrawalSchema), nextCursor: z.string().nullable() });
+export const withdrawalListResponseSchema = pageSchema(withdrawalSchema);
 
 /** Admins see everything a bank needs for the payout. */
 export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).extend({
@@ -132,7 +129,7 @@ export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).exten
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 export const adminWithdrawalListQuerySchema = statusListQuerySchema;
-export const adminWithdrawalListResponseSchema = z.object({ items: z.array(adminWithdrawalSchema), nextCursor: z.string().nullable() });
+export const adminWithdrawalListResponseSchema = pageSchema(adminWithdrawalSchema);
 export const adminWithdrawalDecisionResponseSchema = z.object({ withdrawal: adminWithdrawalSchema, message: z.string() });
 
 export const approveWithdrawalRequestSchema = z.object({ payoutReference: payoutReferenceSchema }).optional();

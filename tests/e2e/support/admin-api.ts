@@ -11,7 +11,12 @@ import {
   type AdminDeposit,
   type Deposit,
 } from '../../../src/shared/contracts/deposits.ts';
-import { adminSettingsResponseSchema, updateSettingsResponseSchema, type AdminSettings, type UpdateSettingsRequest } from '../../../src/shared/contracts/settings.ts';
+import {
+  adminSettingsResponseSchema,
+  updateSettingsResponseSchema,
+  type AdminSettings,
+  type UpdateSettingsRequest,
+} from '../../../src/shared/contracts/settings.ts';
 import {
   adminTransferDecisionResponseSchema,
   adminTransferListResponseSchema,

@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
+import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
 
 export interface AdminUserRow {
   id: string;
@@ -14,6 +15,7 @@ export interface AdminUserRow {
   vipLevel: VipLevel;
   balanceUsdtMicros: bigint;
   createdAt: Date;
+  cursorCreatedAt: string;
 }
 
 const bigintColumn = (expression: SQL) => sql<bigint>`${expression}`.mapWith((value) => BigInt(value));
@@ -27,6 +29,7 @@ const summaryColumns = {
   vipLevel: sql<VipLevel>`${profiles.vipLevel}`,
   balanceUsdtMicros: bigintColumn(sql`coalesce(${ledgerAccounts.balanceUsdtMicros}, 0)`),
   createdAt: users.createdAt,
+  cursorCreatedAt: cursorTimestamp(users.createdAt),
 };
 
 /** Escapes LIKE's wildcards so that a search for "50%" or "a_b" means those characters. */
@@ -34,12 +37,8 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/**
- * One page of users, newest first. The cursor is the id of the last user of the
- * previous page; comparing (created_at, id) with that row's own values keeps the
- * order exact without sending timestamps through JavaScript's millisecond dates.
- */
-export async function searchUsers(db: Executor, options: { query: string | undefined; cursor: string | undefined; limit: number }): Promise<AdminUserRow[]> {
+/** One page of users (and one more row, to tell whether another page exists), newest first. */
+export async function searchUsers(db: Executor, options: { query: string | undefined; cursor: PageCursor | undefined; limit: number }): Promise<AdminUserRow[]> {
   const conditions: SQL[] = [];
   if (options.query !== undefined) {
     const pattern = `%${escapeLikePattern(options.query)}%`;
@@ -49,9 +48,8 @@ export async function searchUsers(db: Executor, options: { query: string | undef
       sql`(${profiles.name} ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\' or ${profiles.phone} ilike ${phonePattern} escape '\\')`,
     );
   }
-  if (options.cursor !== undefined) {
-    conditions.push(sql`(${users.createdAt}, ${users.id}) < (select c.created_at, c.id from users c where c.id = ${options.cursor})`);
-  }
+  const after = olderThan(users.createdAt, users.id, options.cursor);
+  if (after) conditions.push(after);
   return db
     .select(summaryColumns)
     .from(users)
@@ -132,7 +130,7 @@ export async function lockProfiles(db: Executor, userIds: string[]): Promise<Map
     .where(inArray(profiles.userId, userIds))
     .orderBy(profiles.userId)
     .for('update');
-  return new Map(rows.map((row) => [row.userId, { role: row.role as Role, vipLevel: row.vipLevel as VipLevel }]));
+  return new Map(rows.map((row) => [row.userId, { role: row.role, vipLevel: row.vipLevel }]));
 }
 
 export async function updateRoleAndVipLevel(db: Executor, userId: string, changes: { role?: Role; vipLevel?: VipLevel }): Promise<void> {

@@ -10,12 +10,14 @@ import {
   type adminUserTransactionsQuerySchema,
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
+import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
+import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
@@ -41,11 +43,10 @@ export async function listUsers(
   db: Executor,
   query: z.output<typeof adminUsersQuerySchema>,
 ): Promise<{ items: AdminUserSummary[]; nextCursor: string | null }> {
-  // One row more than asked tells whether another page exists without counting.
-  const rows = await usersRepository.searchUsers(db, { query: query.q, cursor: query.cursor, limit: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return { items: page.map(summaryOf), nextCursor: rows.length > query.limit && last ? last.id : null };
+  const cursor = decodeCursor(query.cursor, { invalidMessage: INVALID_PAGE_CURSOR_MESSAGE });
+  const rows = await usersRepository.searchUsers(db, { query: query.q, cursor, limit: query.limit + 1 });
+  const page = toPage(rows, query.limit);
+  return { items: page.rows.map(summaryOf), nextCursor: page.nextCursor };
 }
 
 /** The user, or the spec's 'User with ID {id} was not found'. */

@@ -1,21 +1,20 @@
 import { setTimeout } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '../../../shared/contracts/auth.ts';
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
-import { passwordResetTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit, countHits } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, countHits, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
+import * as resetTokenRepository from './reset-token-repository.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
 const RESET_TOKEN_LIFETIME_MINUTES = 30;
@@ -83,8 +82,8 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
-    await consumeRateLimit(db, accountAndAddressKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
-    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
+    await recordFailedAttempt(db, accountAndAddressKey, limits.windowSeconds);
+    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
   await startSession(db, context, request, reply, credentials.id);
@@ -148,19 +147,12 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
 export async function resetPassword(context: AppContext, log: FastifyBaseLogger, token: string, password: string): Promise<void> {
   const passwordHash = await hashSecret(password);
   const userId = await context.database.db.transaction(async (transaction) => {
-    const [claimed] = await transaction
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > now()`))
-      .returning({ userId: passwordResetTokens.userId });
+    const claimed = await resetTokenRepository.claimResetToken(transaction, hashToken(token));
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
     await users.updatePasswordHash(transaction, claimed.userId, passwordHash);
     await users.markPasswordReset(transaction, claimed.userId);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
-    await transaction
-      .update(passwordResetTokens)
-      .set({ usedAt: sql`now()` })
-      .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
+    await resetTokenRepository.useUpResetTokensOfUser(transaction, claimed.userId);
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
     return claimed.userId;
   });

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 import { MAX_USDT_MICROS } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
 import { chainJobs, chainScanCursors, customerWallets, usdtDeposits } from '../../db/schema.ts';

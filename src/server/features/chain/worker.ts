@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 import type { Database } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import type { DepositNetwork, RequestStatus } from '../../../shared/contracts/enums.ts';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
 export interface DepositWithUserRow {
@@ -13,7 +14,7 @@ export interface DepositWithUserRow {
 /** Inserts the deposit; undefined when the same hash was already submitted on the network. */
 export async function insertUnlessHashKnown(
   db: Executor,
-  values: { userId: string; network: string; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
+  values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .insert(usdtDeposits)
@@ -81,7 +82,7 @@ export async function findWithUser(db: Executor, id: string): Promise<DepositWit
 
 export async function listWithUsers(
   db: Executor,
-  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<DepositWithUserRow[]> {
   return db
     .select({ deposit: usdtDeposits, user: userSummary, cursorCreatedAt: cursorTimestamp(usdtDeposits.createdAt) })

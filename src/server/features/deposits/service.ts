@@ -6,10 +6,16 @@ import {
   type AdminDeposit,
   type Deposit,
   type DepositChain,
-  type DepositNetwork,
   type depositRequestSchema,
 } from '../../../shared/contracts/deposits.ts';
-import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import {
+  basisPointsOf,
+  formatUsdtShort,
+  inrPaiseForUsdt,
+  inrPaiseToWire,
+  ratePaiseToWire,
+  usdtMicrosToWire,
+} from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
@@ -34,11 +40,11 @@ export const REFERRAL_LEVEL_2_BASIS_POINTS = 2n;
 function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
   return {
     id: row.id,
-    network: row.network as DepositNetwork,
+    network: row.network,
     amount: usdtMicrosToWire(row.amountUsdtMicros),
     transactionHash: row.transactionHash,
     depositAddress: row.depositAddress,
-    status: row.status as Deposit['status'],
+    status: row.status,
     estimatedInr: inrPaiseToWire(inrPaiseForUsdt(row.amountUsdtMicros, rateNormalInrPaise)),
     rateInr: ratePaiseToWire(rateNormalInrPaise),
     createdAt: row.createdAt.toISOString(),

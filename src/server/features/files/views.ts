@@ -1,5 +1,6 @@
-import type { DepositNetwork, StoredFileView } from '../../../shared/contracts/settings.ts';
+import type { StoredFileView } from '../../../shared/contracts/settings.ts';
 import type { storedFiles } from '../../db/schema.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 
 export type FilePurpose = 'qr_trc20' | 'qr_erc20' | 'apk';
 

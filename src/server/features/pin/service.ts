@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
@@ -150,7 +150,7 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
   await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
   const passwordHash = await users.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
-    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
+    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
   await consumeRateLimit(db, `pin-reset:account:${session.userId}`, limits.resetRequestsPerAccount, limits.windowSeconds);

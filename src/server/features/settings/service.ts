@@ -18,11 +18,12 @@ import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
+import type { AuditAction } from '../../../shared/contracts/enums.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
 export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
 
-export const SETTINGS_AUDIT_ACTION = 'settings.update';
+export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';
 
 export function ratesOf(row: SettingsRow): RatesResponse {
   return {
@@ -177,7 +178,7 @@ export async function recordSettingsChange(
   session: SessionRecord,
   before: SettingsRow,
   after: SettingsRow,
-  action: string,
+  action: AuditAction,
 ): Promise<void> {
   const beforeSnapshot = settingsSnapshot(before);
   const afterSnapshot = settingsSnapshot(after);

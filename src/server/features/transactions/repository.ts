@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
 import type { Executor } from '../../db/client.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
@@ -9,7 +9,7 @@ export interface HistoryRow {
   id: string;
   created_at_iso: string;
   cursor_created_at: string;
-  status: string;
+  status: RequestStatus;
   direction: 'in' | 'out';
   amount_usdt_micros: bigint;
   amount_inr_paise: bigint | null;

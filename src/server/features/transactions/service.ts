@@ -1,5 +1,5 @@
 import { depositChainSchema, type DepositChain } from '../../../shared/contracts/deposits.ts';
-import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -16,7 +16,7 @@ function toItem(row: HistoryRow): TransactionItem {
     amount: isWithdrawal && row.amount_inr_paise !== null ? inrPaiseToWire(row.amount_inr_paise) : usdtMicrosToWire(row.amount_usdt_micros),
     currency: isWithdrawal ? 'INR' : 'USDT',
     amountUsdt: usdtMicrosToWire(row.amount_usdt_micros),
-    status: row.status as TransactionItem['status'],
+    status: row.status,
     createdAt: row.created_at_iso,
     network: row.network,
     transactionHash: row.transaction_hash,

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 
 export type TransferRow = typeof transfers.$inferSelect;
 export interface PartySummary {
@@ -78,7 +79,7 @@ export async function findWithPartiesForUser(db: Executor, userId: string, id: s
 
 export async function listWithParties(
   db: Executor,
-  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<TransferWithPartiesRow[]> {
   return selectWithParties(db)
     .where(

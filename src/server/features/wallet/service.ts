@@ -1,4 +1,4 @@
-import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE, type RateTier } from '../../../shared/contracts/withdrawals.ts';
+import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE } from '../../../shared/contracts/withdrawals.ts';
 import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { walletBalance } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
 import { sumPendingTransfersSentByUser } from '../transfers/service.ts';
 import { findVipLevel, sumPendingWithdrawalsForUser } from '../withdrawals/service.ts';
+import type { RateTier } from '../../../shared/contracts/enums.ts';
 
 /** Balance, real pending sums and the stored rates, read on one snapshot so the figures agree with each other. */
 export async function getWalletSummary(database: Database, userId: string): Promise<WalletSummary> {

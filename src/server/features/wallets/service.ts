@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
 import {
   MAX_WALLETS_PER_USER,

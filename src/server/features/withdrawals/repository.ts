@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 export type NewWithdrawal = Pick<
@@ -46,7 +47,7 @@ export async function findOwned(db: Executor, userId: string, id: string): Promi
 export async function listOwned(
   db: Executor,
   userId: string,
-  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<(WithdrawalRow & { cursorCreatedAt: string })[]> {
   const rows = await db
     .select({ withdrawal: withdrawalRequests, cursorCreatedAt: cursorTimestamp(withdrawalRequests.createdAt) })
@@ -100,7 +101,7 @@ export async function findWithUser(db: Executor, id: string): Promise<Withdrawal
 
 export async function listWithUsers(
   db: Executor,
-  options: { status: string | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<WithdrawalWithUserRow[]> {
   return selectWithUsers(db)
     .where(

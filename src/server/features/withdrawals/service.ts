@@ -4,7 +4,6 @@ import {
   WITHDRAWAL_MESSAGES,
   quoteWithdrawal,
   type AdminWithdrawal,
-  type RateTier,
   type Withdrawal,
   type withdrawalRequestSchema,
 } from '../../../shared/contracts/withdrawals.ts';
@@ -43,8 +42,8 @@ function commonView(row: WithdrawalRow) {
     amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
     amountInr: inrPaiseToWire(row.amountInrPaise),
     rateInr: ratePaiseToWire(row.rateInrPaise),
-    rateTier: row.rateTier as RateTier,
-    status: row.status as Withdrawal['status'],
+    rateTier: row.rateTier,
+    status: row.status,
     bankAccountId: row.bankAccountId,
     createdAt: row.createdAt.toISOString(),
     approvedAt: row.approvedAt?.toISOString() ?? null,

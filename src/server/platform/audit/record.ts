@@ -1,10 +1,11 @@
+import type { AuditAction } from '../../../shared/contracts/enums.ts';
 import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
   /** Null for what the system did on its own (an automatic on-chain credit). */
   actorUserId: string | null;
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId?: string | undefined;
   targetUserId?: string | undefined;

@@ -1,7 +1,8 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { auditLog, profiles, users } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../pagination/cursor.ts';
 
 export interface AuditLogRow {
   id: bigint;
@@ -18,12 +19,13 @@ export interface AuditLogRow {
   after: unknown;
   ipAddress: string | null;
   createdAt: Date;
+  cursorCreatedAt: string;
 }
 
-/** Newest first by id: ids only grow, so a page boundary is exact and no entry is skipped or repeated. */
+/** Newest first by (created_at, id), the order of every paged list; id breaks ties between entries of one transaction. */
 export async function listAuditLog(
   db: Executor,
-  options: { action: string | undefined; targetUserId: string | undefined; beforeId: bigint | undefined; limit: number },
+  options: { action: string | undefined; targetUserId: string | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<AuditLogRow[]> {
   const actorUser = alias(users, 'actor_user');
   const actorProfile = alias(profiles, 'actor_profile');
@@ -32,7 +34,8 @@ export async function listAuditLog(
   const conditions: SQL[] = [];
   if (options.action !== undefined) conditions.push(eq(auditLog.action, options.action));
   if (options.targetUserId !== undefined) conditions.push(eq(auditLog.targetUserId, options.targetUserId));
-  if (options.beforeId !== undefined) conditions.push(lt(auditLog.id, options.beforeId));
+  const after = olderThan(auditLog.createdAt, auditLog.id, options.cursor, 'bigint');
+  if (after) conditions.push(after);
   return db
     .select({
       id: auditLog.id,
@@ -49,6 +52,7 @@ export async function listAuditLog(
       after: auditLog.after,
       ipAddress: auditLog.ipAddress,
       createdAt: auditLog.createdAt,
+      cursorCreatedAt: cursorTimestamp(auditLog.createdAt),
     })
     .from(auditLog)
     .leftJoin(actorUser, eq(actorUser.id, auditLog.actorUserId))
@@ -56,6 +60,6 @@ export async function listAuditLog(
     .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId))
     .leftJoin(targetProfile, eq(targetProfile.userId, auditLog.targetUserId))
     .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(auditLog.id))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(options.limit);
 }

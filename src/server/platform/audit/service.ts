@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { AuditLogEntry, auditLogQuerySchema } from '../../../shared/contracts/admin.ts';
+import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
 import type { Executor } from '../../db/client.ts';
+import { decodeCursor, toPage } from '../pagination/cursor.ts';
 import { listAuditLog, type AuditLogRow } from './repository.ts';
 
 function person(id: string | null, name: string | null, email: string | null): AuditLogEntry['actor'] {
@@ -29,10 +31,9 @@ export async function getAuditLog(
   const rows = await listAuditLog(db, {
     action: query.action,
     targetUserId: query.targetUserId,
-    beforeId: query.cursor === undefined ? undefined : BigInt(query.cursor),
+    cursor: decodeCursor(query.cursor, { idKind: 'bigint', invalidMessage: INVALID_PAGE_CURSOR_MESSAGE }),
     limit: query.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return { items: page.map(entryOf), nextCursor: rows.length > query.limit && last ? last.id.toString() : null };
+  const page = toPage(rows, query.limit);
+  return { items: page.rows.map(entryOf), nextCursor: page.nextCursor };
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { AuditAction } from '../../../shared/contracts/enums.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -16,6 +17,13 @@ import { createNotifications, type NewNotification } from '../notifications/serv
  */
 
 export type DecisionOutcome = 'approved' | 'rejected';
+
+/** The request kinds that can be decided: those with an approve action in AUDIT_ACTIONS (each also has a reject action). */
+export type DecisionNoun = { [Action in AuditAction]: Action extends `${infer Noun}.approve` ? Noun : never }[AuditAction];
+
+function auditActionOf(noun: DecisionNoun, outcome: DecisionOutcome): AuditAction {
+  return outcome === 'approved' ? `${noun}.approve` : `${noun}.reject`;
+}
 
 /**
  * Who decides: an admin (whose role is re-read under lock inside the decision's
@@ -51,7 +59,7 @@ export interface Settlement {
  */
 export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body> {
   /** The word used in messages and audit actions: 'deposit' gives "This deposit has already been approved." and 'deposit.approve'. */
-  noun: string;
+  noun: DecisionNoun;
   messages: { notFound: string; ownRequest: string };
   findById(db: Executor, id: string): Promise<Row | undefined>;
   /** The users a request belongs to; none of them may decide it (four eyes). */
@@ -118,7 +126,7 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
   await moveMoney(transaction, settlement.movements);
   await recordAudit(transaction, {
     actorUserId: decider.kind === 'admin' ? decider.userId : null,
-    action: `${kind.noun}.${request.outcome === 'approved' ? 'approve' : 'reject'}`,
+    action: auditActionOf(kind.noun, request.outcome),
     targetType: kind.noun,
     targetId: row.id,
     targetUserId: settlement.targetUserId,
@@ -151,13 +159,13 @@ export async function decide<Row extends DecidableRow, Details extends Record<st
 }
 
 function decisionScope<Details extends Record<string, string | undefined>>(
-  kind: { noun: string },
+  kind: { noun: DecisionNoun },
   request: DecisionRequest<Details>,
   idempotencyKey: string | undefined,
 ): IdempotencyScope | undefined {
   if (idempotencyKey === undefined || request.decider.kind !== 'admin') return undefined;
   const fields: Record<string, string> = { id: request.id };
   for (const [name, value] of Object.entries(request.details)) if (value !== undefined) fields[`details.${name}`] = value;
-  const operation = `${kind.noun}.${request.outcome === 'approved' ? 'approve' : 'reject'}`;
+  const operation = auditActionOf(kind.noun, request.outcome);
   return { userId: request.decider.userId, key: idempotencyKey, operation, requestHash: hashRequest(fields) };
 }

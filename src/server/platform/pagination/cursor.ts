@@ -3,26 +3,45 @@ import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts'
 import { AppError } from '../../errors.ts';
 
 /**
- * Keyset pagination for lists ordered newest first by (created_at, id). The
- * cursor carries the last row's created_at at full microsecond precision (a JS
- * Date would lose the microseconds and skip or repeat rows) and its id.
+ * Keyset pagination, the one scheme of every list: newest first by
+ * (created_at, id). The cursor carries the last row's created_at at full
+ * microsecond precision (a JS Date would lose the microseconds and skip or
+ * repeat rows) and its id (a UUID, or the digits of a bigint id), and is
+ * opaque to clients: base64url of "created_at|id".
  */
 export interface PageCursor {
   createdAt: string;
   id: string;
 }
 
-const CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** The type of a list's id column. */
+export type CursorIdKind = 'uuid' | 'bigint';
+
+function cursorPattern(idPattern: string): RegExp {
+  return new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z)\\|(${idPattern})$`);
+}
+
+const CURSOR_PATTERNS: Record<CursorIdKind, RegExp> = {
+  uuid: cursorPattern('[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'),
+  bigint: cursorPattern('[1-9][0-9]{0,17}'),
+};
 
 export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(text: string | undefined): PageCursor | undefined {
+/**
+ * The cursor a client sent back, or a 400 on the cursor field. `invalidMessage`
+ * keeps each list's existing wording.
+ */
+export function decodeCursor(
+  text: string | undefined,
+  options: { idKind?: CursorIdKind; invalidMessage?: string } = {},
+): PageCursor | undefined {
   if (text === undefined || text === '') return undefined;
-  const invalid = AppError.fieldError('cursor', TRANSACTION_MESSAGES.invalidCursor);
+  const invalid = AppError.fieldError('cursor', options.invalidMessage ?? TRANSACTION_MESSAGES.invalidCursor);
   if (text.length > 200 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid;
-  const match = CURSOR_PATTERN.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  const match = CURSOR_PATTERNS[options.idKind ?? 'uuid'].exec(Buffer.from(text, 'base64url').toString('utf8'));
   if (!match?.[1] || !match[2]) throw invalid;
   const createdAt = match[1];
   // Reject impossible dates here: PostgreSQL would answer them with an error, not an empty page.
@@ -37,16 +56,19 @@ export function cursorTimestamp(createdAt: AnyColumn | SQL): SQL<string> {
 }
 
 /** Rows strictly after the cursor in newest-first order. */
-export function olderThan(createdAt: AnyColumn | SQL, id: AnyColumn | SQL, cursor: PageCursor | undefined): SQL | undefined {
+export function olderThan(createdAt: AnyColumn | SQL, id: AnyColumn | SQL, cursor: PageCursor | undefined, idKind: CursorIdKind = 'uuid'): SQL | undefined {
   if (!cursor) return undefined;
-  return sql`(${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+  return sql`(${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::${sql.raw(idKind)})`;
 }
 
-/** Cuts the one extra row fetched to learn whether another page exists. */
-export function toPage<T extends { id: string; cursorCreatedAt: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+/**
+ * Cuts the one extra row fetched to learn whether another page exists, and
+ * makes the next page's cursor from the last row kept.
+ */
+export function toPage<T extends { id: string | bigint; cursorCreatedAt: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const pageRows = rows.slice(0, limit);
   const last = pageRows[pageRows.length - 1];
   if (!last) throw new Error('a page with a positive limit has a last row');
-  return { rows: pageRows, nextCursor: encodeCursor({ createdAt: last.cursorCreatedAt, id: last.id }) };
+  return { rows: pageRows, nextCursor: encodeCursor({ createdAt: last.cursorCreatedAt, id: last.id.toString() }) };
 }

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
-import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
+import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
 
 export interface SessionRecord {
   sessionId: string;
@@ -61,8 +61,8 @@ export async function findLiveSession(
   return {
     sessionId: row.sessionId,
     userId: row.userId,
-    role: row.role as Role,
-    vipLevel: row.vipLevel as VipLevel,
+    role: row.role,
+    vipLevel: row.vipLevel,
     pinVerified: row.pinVerifiedAt !== null,
     lastSeenAt: row.lastSeenAt,
   };

@@ -11,12 +11,10 @@ import {
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
 import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '../../../shared/contracts/deposits.ts';
-import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
 import {
   adminSettingsResponseSchema,
   updateSettingsResponseSchema,
   uploadFileResponseSchema,
-  type DepositNetwork,
   type UpdateSettingsRequest,
 } from '../../../shared/contracts/settings.ts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '../../../shared/contracts/transfers.ts';
@@ -24,6 +22,7 @@ import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchem
 import { errorResponseSchema } from '../../../shared/errors.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import type { DepositNetwork, RequestStatus } from '../../../shared/contracts/enums.ts';
 
 export type QueueKind = 'deposits' | 'withdrawals' | 'transfers';
 export type StatusFilter = RequestStatus | 'all';

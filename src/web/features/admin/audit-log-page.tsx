@@ -16,9 +16,10 @@ import { errorMessage } from '../../lib/api.ts';
 import { useAuditLog } from './api.ts';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
+import { isAuditAction, type AuditAction } from '../../../shared/contracts/enums.ts';
 
-/** The actions the server records (src/server/features/*: recordAudit). */
-const ACTION_LABELS: Record<string, string> = {
+/** A label for every action the server records (AUDIT_ACTIONS); older or unknown actions show as they are stored. */
+const ACTION_LABELS: Record<AuditAction, string> = {
   'deposit.approve': 'Deposit approved',
   'deposit.reject': 'Deposit rejected',
   'withdrawal.approve': 'Withdrawal approved',
@@ -30,6 +31,8 @@ const ACTION_LABELS: Record<string, string> = {
   'settings.file_upload': 'Settings file uploaded',
   'user.update': 'User role or VIP level changed',
   'user.sessions_revoke': 'User sessions ended',
+  'wallet.add': 'Customer wallet verified',
+  'wallet.remove': 'Customer wallet removed',
 };
 
 const USER_ID_LENGTH = 36;
@@ -43,7 +46,7 @@ const userFilterFormSchema = z.object({
 });
 
 function actionLabel(action: string): string {
-  return ACTION_LABELS[action] ?? action;
+  return isAuditAction(action) ? ACTION_LABELS[action] : action;
 }
 
 /** The server stores amounts in their integer units and names the unit in the field. */

@@ -11,7 +11,6 @@ import {
   SETTINGS_UPDATED_MESSAGE,
   updateSettingsRequestSchema,
   type AdminSettings,
-  type DepositNetwork,
   type SettingsFormValues,
   type UpdateSettingsInput,
   type UpdateSettingsRequest,
@@ -31,6 +30,7 @@ import { adminKeys, saveAdminSettings, useAdminSettings } from './api.ts';
 import { FileUpload, type UploadRules } from './components/file-upload.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
+import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
 
 type FieldName = keyof SettingsFormValues;
 type TabName = 'rates' | 'addresses' | 'support' | 'app';
@@ -192,7 +192,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
                 <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('erc20Address')} />
               </FormField>
             </fieldset>
-            {(['TRC20', 'ERC20'] as const satisfies readonly DepositNetwork[]).map((network) => (
+            {DEPOSIT_NETWORKS.map((network) => (
               <FileUpload
                 key={network}
                 onUploaded={adoptUploadVersion}

@@ -1,6 +1,7 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
+import { REQUEST_STATUSES } from '../../../shared/contracts/enums.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Select } from '../../components/ui/select.tsx';
@@ -12,7 +13,7 @@ import { DEPOSIT_QUEUE, TRANSFER_QUEUE, WITHDRAWAL_QUEUE } from './queues.tsx';
 import { useDecision } from './use-decision.tsx';
 
 const TABS = ['deposits', 'withdrawals', 'transfers'] as const satisfies readonly QueueKind[];
-const STATUS_FILTERS = ['all', 'pending', 'approved', 'rejected'] as const satisfies readonly StatusFilter[];
+const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...REQUEST_STATUSES];
 const STATUS_FILTER_LABELS: Record<StatusFilter, string> = { all: 'All statuses', pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
 
 function pickOne<T extends string>(value: string | null, options: readonly T[], fallback: T): T {

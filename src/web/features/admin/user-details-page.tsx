@@ -6,7 +6,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
-import { roleSchema, vipLevelSchema } from '../../../shared/contracts/common.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -20,6 +19,7 @@ import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdmi
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
+import { roleSchema, vipLevelSchema } from '../../../shared/contracts/enums.ts';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (

@@ -1,4 +1,3 @@
-import { DEPOSIT_NETWORKS } from '../../../shared/contracts/deposits.ts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -6,6 +5,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
+import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
 
 /** For admins: the deposit addresses customers are shown, to check them at a glance. */
 export function AdminWalletCard() {

@@ -4,7 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 import {
   WALLET_MESSAGES,
   addWalletRequestSchema,

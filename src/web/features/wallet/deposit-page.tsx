@@ -11,7 +11,6 @@ import {
   depositRequestSchema,
   minimumDepositMessage,
   type Deposit,
-  type DepositNetwork,
 } from '../../../shared/contracts/deposits.ts';
 import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
@@ -33,6 +32,7 @@ import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;
@@ -79,7 +79,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
   const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
-  const network = (useWatch({ control: form.control, name: 'network' }) ?? 'TRC20') as DepositNetwork;
+  const network: DepositNetwork = useWatch({ control: form.control, name: 'network' }) ?? 'TRC20';
 
   if (settings.isPending) {
     return (

@@ -1,6 +1,6 @@
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
 import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';

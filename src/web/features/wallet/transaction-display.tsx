@@ -1,6 +1,6 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
-import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionItem, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { cn } from '../../lib/utils.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';

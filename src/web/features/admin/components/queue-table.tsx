@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { RequestStatus } from '../../../../shared/contracts/money-common.ts';
+import type { RequestStatus } from '../../../../shared/contracts/enums.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+
+/*
+ * Fixed-window attempt counters kept in PostgreSQL, so that every server
+ * process on one database shares them. A window starts at the first attempt
+ * and lasts `windowSeconds`; the next attempt after it starts a new one.
+ */
+
+/** Counts one attempt under `key` and answers the attempts of the current window, this one included. */
+export async function countAttempt(db: Executor, key: string, windowSeconds: number): Promise<number> {
+  const result = await db.execute<{ hits: number }>(sql`
+    insert into rate_limit_buckets (key, window_started_at, hits)
+    values (${key}, now(), 1)
+    on conflict (key) do update set
+      hits = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => ${windowSeconds})
+                  then 1 else rate_limit_buckets.hits + 1 end,
+      window_started_at = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => ${windowSeconds})
+                  then now() else rate_limit_buckets.window_started_at end
+    returning hits`);
+  return Number(result.rows[0]?.hits ?? 0);
+}
+
+/** Records a failed attempt (a wrong password or PIN) against `key`, for a limit checked before the next attempt. */
+export async function recordFailedAttempt(db: Executor, key: string, windowSeconds: number): Promise<void> {
+  await countAttempt(db, key, windowSeconds);
+}
+
+/** The attempts of the current window under `key`, without counting one. */
+export async function attemptsInWindow(db: Executor, key: string, windowSeconds: number): Promise<number> {
+  const result = await db.execute<{ hits: number }>(sql`
+    select hits from rate_limit_buckets
+    where key = ${key} and window_started_at >= now() - make_interval(secs => ${windowSeconds})`);
+  return Number(result.rows[0]?.hits ?? 0);
+}

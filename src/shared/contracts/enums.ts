@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/*
+ * The closed sets of values stored in the database and sent on the wire. The
+ * Drizzle column types, the contracts and the web app's labels all take them
+ * from here, so a new value is added in one place (and in the table's check
+ * constraint by a migration).
+ */
+
+export const ROLES = ['user', 'admin'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+export const VIP_LEVELS = ['normal', 'vip', 'vip1', 'vip2', 'vip3'] as const;
+export const vipLevelSchema = z.enum(VIP_LEVELS);
+export type VipLevel = z.infer<typeof vipLevelSchema>;
+
+/** Deposits, withdrawals and transfers wait for an admin's decision. */
+export const REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const requestStatusSchema = z.enum(REQUEST_STATUSES);
+export type RequestStatus = z.infer<typeof requestStatusSchema>;
+
+/** The rate a withdrawal was priced at. */
+export const RATE_TIERS = ['normal', 'vip'] as const;
+export const rateTierSchema = z.enum(RATE_TIERS);
+export type RateTier = z.infer<typeof rateTierSchema>;
+
+export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
+export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { message: 'Network must be TRC20 or ERC20' });
+export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
+
+/** Every action the server records in the audit log. */
+export const AUDIT_ACTIONS = [
+  'deposit.approve',
+  'deposit.reject',
+  'withdrawal.approve',
+  'withdrawal.reject',
+  'withdrawals.export',
+  'transfer.approve',
+  'transfer.reject',
+  'settings.update',
+  'settings.file_upload',
+  'user.update',
+  'user.sessions_revoke',
+  'wallet.add',
+  'wallet.remove',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
