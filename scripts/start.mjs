@@ -1,5 +1,7 @@
-// Builds the web app and the server when the sources are newer than the last build, then serves both.
-import { spawnSync, spawn } from 'node:child_process';
+// Builds the web app and the server when the sources are newer than the last build. `npm start` runs
+// this, then replaces its shell with the server (`exec` in package.json), so that SIGTERM and SIGINT
+// sent to npm reach the server itself, as under Docker, systemd and Kubernetes.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +29,3 @@ if (sourcesChangedAt > builtAt || !fs.existsSync(path.join(root, 'dist', 'server
   fs.writeFileSync(stampFile, new Date().toISOString());
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist', 'server', 'main.js')], { cwd: root, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -13,8 +13,10 @@ import type { ErrorResponse } from '../shared/errors.ts';
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from './db/database-errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
 import { resolveSession } from './platform/sessions/service.ts';
+import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import type { ApiApp } from './http/types.ts';
 
@@ -24,7 +26,20 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Where the structured log goes (standard output by default); tests read it back. */
   logDestination?: NodeJS.WritableStream;
+  /** Shared with the code that shuts the server down; /api/ready reads it. */
+  lifecycle?: ServerLifecycle;
+  /** Slow-client limits; tests shorten them. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The whole request, headers and body, must arrive within this time (a 200 MB upload over a slow line included). */
+  requestMilliseconds: number;
+  /** A connection on which nothing moves for this long is closed (event streams send a heartbeat every 15 s). */
+  idleConnectionMilliseconds: number;
+}
+
+const DEFAULT_TIMEOUTS: ServerTimeouts = { requestMilliseconds: 300_000, idleConnectionMilliseconds: 60_000 };
 
 /** The built web app: beside the built server in a build folder, or in dist/ when running from source. */
 export function defaultWebDirectory(): string {
@@ -38,6 +53,7 @@ function urlForLog(url: string): string {
 }
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger:
       options.logger === false
@@ -50,10 +66,19 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
               req: (request) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),
             },
           },
-    trustProxy: false,
+    // Unset TRUST_PROXY trusts nobody: X-Forwarded-For is ignored and the peer address is the client's.
+    trustProxy: context.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
+    requestTimeout: timeouts.requestMilliseconds,
+    http: {
+      headersTimeout: Math.min(60_000, timeouts.requestMilliseconds),
+      // Node checks the request timeout on this interval; a shorter timeout needs a shorter interval to mean anything.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(timeouts.requestMilliseconds / 4))),
+    },
+    connectionTimeout: timeouts.idleConnectionMilliseconds,
   }).withTypeProvider<ZodTypeProvider>();
+  const lifecycle = options.lifecycle ?? new ServerLifecycle();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -99,12 +124,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {
+    // While draining, every answer ends its keep-alive connection so that clients reconnect to another server.
+    if (lifecycle.draining) reply.header('connection', 'close');
     if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details } };
+      if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return reply.code(error.statusCode).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -126,11 +154,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       const message = statusCode === 413 ? 'The request is too large.' : statusCode === 415 ? 'Requests must be sent as JSON.' : 'The request is not valid.';
       return reply.code(statusCode).send({ error: { code, message } });
     }
+    if (isDatabaseUnavailableError(error)) {
+      request.log.warn({ err: error }, 'The database is unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE_MESSAGE } });
+    }
     request.log.error({ err: error }, 'Unexpected error');
     return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   });
 
-  registerFeatureRoutes(app, context);
+  registerFeatureRoutes(app, context, lifecycle);
 
   const webDirectory = options.webDirectory;
   const indexFile = webDirectory ? path.join(webDirectory, 'index.html') : undefined;

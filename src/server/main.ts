@@ -6,9 +6,11 @@ import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
+import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
 import { openDatabase } from './runtime.ts';
 
 const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
+const SHUTDOWN_DEADLINE_MILLISECONDS = 9_500;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -43,7 +45,8 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
 
-  const app = await buildApp(context, { webDirectory: defaultWebDirectory() });
+  const lifecycle = new ServerLifecycle();
+  const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle });
   const prune = () =>
     pruneExpiredRecords(database.db, context.sessionSettings).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
   void prune();
@@ -55,7 +58,13 @@ async function main(): Promise<void> {
     closing = true;
     clearInterval(pruneTimer);
     app.log.info({ signal }, 'Shutting down');
-    await app.close();
+    // Whatever happens below, the process is gone within the 10 seconds that Docker and Kubernetes allow by default.
+    const deadline = setTimeout(() => {
+      app.log.error('Shutdown took too long; exiting now');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MILLISECONDS);
+    deadline.unref();
+    await drainAndClose(app, lifecycle);
     mailer.close();
     await runtime.shutdown();
     process.exit(0);

@@ -94,6 +94,8 @@ export async function startEmbeddedDatabase(options: {
   dataDirectory: string;
   purpose: 'server' | 'tool';
   log: (message: string) => void;
+  /** A fixed port instead of a free one; tests restart a server where its clients expect it. */
+  port?: number;
 }): Promise<EmbeddedDatabase> {
   const { dataDirectory, purpose, log } = options;
   fs.mkdirSync(dataDirectory, { recursive: true });
@@ -118,7 +120,7 @@ export async function startEmbeddedDatabase(options: {
   }
   if (existing) fs.rmSync(lockFile, { force: true });
 
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const lock: LockRecord = { pid: process.pid, port, purpose };
   try {
     fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: 'wx' });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { ServerLifecycle } from '../http/lifecycle.ts';
 import type { ApiApp } from '../http/types.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuditRoutes } from '../platform/audit/routes.ts';
@@ -18,8 +19,8 @@ import { registerWalletRoutes } from './wallet/routes.ts';
 import { registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
 /** Every feature's routes, registered once by buildApp(). Each feature adds its own line. */
-export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
-  registerHealthRoutes(app, context);
+export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycle = new ServerLifecycle()): void {
+  registerHealthRoutes(app, context, lifecycle);
   registerAuthRoutes(app, context);
   registerUserRoutes(app, context);
   registerPinRoutes(app, context);
