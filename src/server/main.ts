@@ -4,6 +4,8 @@ import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './c
 import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
+import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
+import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
@@ -46,9 +48,11 @@ async function main(): Promise<void> {
   }
 
   const lifecycle = new ServerLifecycle();
+  await moveDiskFilesIntoDatabase(database.db, config.dataDirectory, log);
+
   const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle });
   const prune = () =>
-    pruneExpiredRecords(database.db, context.sessionSettings).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
+    Promise.all([pruneExpiredRecords(database.db, context.sessionSettings), pruneAbandonedFileChunks(database.db)]).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
   void prune();
   const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
   pruneTimer.unref();
