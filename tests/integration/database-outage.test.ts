@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishEvent } from '../../src/server/platform/events/publish.ts';
+import { listenOnFreePort, openEventStream } from '../fixtures/event-stream.ts';
 import { startOwnPostgres, type OwnPostgres } from '../fixtures/own-postgres.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 
@@ -60,4 +62,34 @@ describe('while the database is down', () => {
     const me = await call(harness.app, { url: '/api/me', cookie: customer.cookie });
     expect(me.statusCode).toBe(200);
   });
+});
+
+describe('live updates after an outage', () => {
+  it('delivers an event committed right after the database returns to a page that stayed connected', async () => {
+    const baseUrl = await listenOnFreePort(harness.app);
+    const stream = await openEventStream(baseUrl, { cookie: customer.cookie });
+    try {
+      await stream.next('ready', 10_000);
+      await postgres.stop();
+      // Long enough for several failed reconnection attempts, whose delay used to grow to 10 s.
+      await new Promise((resolve) => setTimeout(resolve, 9_000));
+      await postgres.restart();
+      await waitUntilHealthy(15_000);
+      const recoveredAt = Date.now();
+      const delivered = stream.next('wallet.updated', 5_000);
+      // Events committed from the moment the database is back, as customers' actions would be.
+      const publisher = setInterval(() => {
+        publishEvent(postgres.database.handle.db, { type: 'wallet.updated', userId: customer.id, reason: 'after-outage' }).catch(() => undefined);
+      }, 100);
+      try {
+        const event = await delivered;
+        expect(JSON.parse(event.data)).toEqual({ reason: 'after-outage' });
+        expect(Date.now() - recoveredAt).toBeLessThan(4_000);
+      } finally {
+        clearInterval(publisher);
+      }
+    } finally {
+      stream.close();
+    }
+  }, 45_000);
 });
