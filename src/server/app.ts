@@ -15,7 +15,8 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from './db/database-errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
-import { resolveSession } from './platform/sessions/service.ts';
+import { resolveSession, usesSecureCookies } from './platform/sessions/service.ts';
+import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import type { ApiApp } from './http/types.ts';
@@ -117,6 +118,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context) });
   app.decorateRequest('session', undefined);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { readSessionCookie } from './security.ts';
+
+/** More than this many state-changing requests of one session at once are refused; a person using the app never has more. */
+export const MAX_IN_FLIGHT_WRITES_PER_SESSION = 4;
+
+export const TOO_MANY_AT_ONCE_MESSAGE = 'Too many requests at once. Please wait for the previous ones to finish.';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Caps the money requests, PIN checks and other writes one session has in
+ * flight on this server. Each one may wait for a row lock and run argon2, so a
+ * burst from one customer would otherwise take every pooled connection and
+ * make everyone else wait. The session cookie is the key, so a refused request
+ * costs no database work at all.
+ */
+export function registerInFlightLimit(app: FastifyInstance, options: { secureCookie: boolean; maxPerSession?: number }): void {
+  const maxPerSession = options.maxPerSession ?? MAX_IN_FLIGHT_WRITES_PER_SESSION;
+  const inFlight = new Map<string, number>();
+  app.addHook('onRequest', async (request, reply) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    const token = readSessionCookie(request, options.secureCookie);
+    if (!token) return;
+    const current = inFlight.get(token) ?? 0;
+    if (current >= maxPerSession) throw new AppError(429, 'RATE_LIMITED', TOO_MANY_AT_ONCE_MESSAGE);
+    inFlight.set(token, current + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const remaining = (inFlight.get(token) ?? 1) - 1;
+      if (remaining <= 0) inFlight.delete(token);
+      else inFlight.set(token, remaining);
+    };
+    // A response ends in 'finish' when sent in full, or in 'close' when the client went away first.
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
+  });
+}
