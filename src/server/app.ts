@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,7 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from './db/database-errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
+import { AppMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { resolveSession, usesSecureCookies } from './platform/sessions/service.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
@@ -29,6 +31,8 @@ export interface BuildAppOptions {
   logDestination?: NodeJS.WritableStream;
   /** Shared with the code that shuts the server down; /api/ready reads it. */
   lifecycle?: ServerLifecycle;
+  /** The process's metrics; built here when not given. */
+  metrics?: AppMetrics;
   /** Slow-client limits; tests shorten them. */
   timeouts?: Partial<ServerTimeouts>;
 }
@@ -53,6 +57,13 @@ function urlForLog(url: string): string {
   return url.replace(/([?&]token=)[^&]*/g, '$1[redacted]');
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Absent on a bare Fastify instance that only registers routes (a test's route listing). */
+    metrics?: AppMetrics;
+  }
+}
+
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
@@ -71,6 +82,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: context.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
+    // Short random request ids: every log line of a request carries one, and error answers show it as their reference.
+    genReqId: () => randomBytes(6).toString('hex'),
     requestTimeout: timeouts.requestMilliseconds,
     http: {
       headersTimeout: Math.min(60_000, timeouts.requestMilliseconds),
@@ -80,6 +93,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     connectionTimeout: timeouts.idleConnectionMilliseconds,
   }).withTypeProvider<ZodTypeProvider>();
   const lifecycle = options.lifecycle ?? new ServerLifecycle();
+  const metrics = options.metrics ?? new AppMetrics(context);
+  app.decorate('metrics', metrics);
+  registerMetrics(app, metrics, context.config);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,6 +142,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
     // While draining, every answer ends its keep-alive connection so that clients reconnect to another server.
     if (lifecycle.draining) reply.header('connection', 'close');
     if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
@@ -133,7 +150,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details } };
+      const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details, ...(error.statusCode >= 500 ? { reference: request.id } : {}) } };
       if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return reply.code(error.statusCode).send(body);
     }
@@ -148,7 +165,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'A response did not match its schema');
-      return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+      return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.', reference: request.id } });
     }
     const statusCode = error.statusCode ?? 500;
     if (statusCode >= 400 && statusCode < 500) {
@@ -161,10 +178,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       return reply
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE_MESSAGE } });
+        .send({ error: { code: 'SERVICE_UNAVAILABLE', message: DATABASE_UNAVAILABLE_MESSAGE, reference: request.id } });
     }
     request.log.error({ err: error }, 'Unexpected error');
-    return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.', reference: request.id } });
   });
 
   registerFeatureRoutes(app, context, lifecycle);

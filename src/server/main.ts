@@ -9,6 +9,7 @@ import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
+import { AppMetrics, startMetricsServer } from './platform/metrics/metrics.ts';
 import { openDatabase } from './runtime.ts';
 
 const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
@@ -47,10 +48,13 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
 
-  const lifecycle = new ServerLifecycle();
   await moveDiskFilesIntoDatabase(database.db, config.dataDirectory, log);
 
-  const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle });
+  const lifecycle = new ServerLifecycle();
+  const metrics = new AppMetrics(context);
+  const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle, metrics });
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
   const prune = () =>
     Promise.all([pruneExpiredRecords(database.db, context.sessionSettings), pruneAbandonedFileChunks(database.db)]).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
   void prune();
@@ -69,6 +73,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_DEADLINE_MILLISECONDS);
     deadline.unref();
     await drainAndClose(app, lifecycle);
+    metricsServer?.closeAllConnections();
+    metricsServer?.close();
     mailer.close();
     await runtime.shutdown();
     process.exit(0);

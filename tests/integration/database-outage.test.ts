@@ -32,7 +32,10 @@ async function waitUntilHealthy(timeoutMilliseconds: number): Promise<void> {
 function expectDatabaseUnavailable(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, what: string): void {
   expect(response.statusCode, what).toBe(503);
   expect(response.headers['retry-after'], what).toBe('5');
-  expect(response.json(), what).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Unable to connect to the database' } });
+  // The reference is the request id that the server's log carries too.
+  const reference = response.headers['x-request-id'];
+  expect(reference, what).toMatch(/^[0-9a-f]{12}$/);
+  expect(response.json(), what).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Unable to connect to the database', reference } });
 }
 
 describe('while the database is down', () => {
