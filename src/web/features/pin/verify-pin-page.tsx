@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, errorReference } from '../../lib/api.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY, useSignOut } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
@@ -32,7 +32,7 @@ export default function VerifyPinPage() {
   };
 
   if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
-  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} />;
+  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

@@ -2,6 +2,7 @@ import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
+import { errorReference } from '../../lib/api.ts';
 import { useMe } from '../auth/api.ts';
 
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
@@ -21,7 +22,7 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   const next = encodeURIComponent(currentPath(location));
   if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
   if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
@@ -66,7 +67,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;
   return children;
 }
