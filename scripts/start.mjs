@@ -26,6 +26,5 @@ if (sourcesChangedAt > builtAt || !fs.existsSync(path.join(root, 'dist', 'server
   console.log('Building the app...');
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  fs.writeFileSync(stampFile, new Date().toISOString());
 }
 
