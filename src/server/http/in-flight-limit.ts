@@ -20,7 +20,8 @@ export function registerInFlightLimit(app: FastifyInstance, options: { secureCoo
   const maxPerSession = options.maxPerSession ?? MAX_IN_FLIGHT_WRITES_PER_SESSION;
   const inFlight = new Map<string, number>();
   app.addHook('onRequest', async (request, reply) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    // The matched route decides, never the raw URL ('/%61pi/...' matches '/api/...').
+    if (SAFE_METHODS.has(request.method) || !request.routeOptions.url?.startsWith('/api/')) return;
     const token = readSessionCookie(request, options.secureCookie);
     if (!token) return;
     const current = inFlight.get(token) ?? 0;
