@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, ROOT, api, freePort, queryOne, startServer, startSharedPostgres, type ServerProcess, type SharedPostgres } from './support.ts';
+import { ADMIN, ROOT, api, queryOne, startServer, startSharedPostgres, type ServerProcess, type SharedPostgres } from './support.ts';
+import { findFreePort } from '../../src/server/db/embedded.ts';
 
 /**
  * Two app processes on one PostgreSQL; customers and an admin work against
@@ -37,7 +38,7 @@ const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
   postgres = await startSharedPostgres();
-  const [first, second] = [await freePort(), await freePort()];
+  const [first, second] = [await findFreePort(), await findFreePort()];
   servers.push(await startServer(postgres, first, 'server-a'));
   servers.push(await startServer(postgres, second, 'server-b'));
 }, 120_000);

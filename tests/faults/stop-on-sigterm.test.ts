@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, freePort, serverEnvironment, startSharedPostgres, waitUntilReady, type SharedPostgres } from './support.ts';
+import { ROOT, serverEnvironment, startSharedPostgres, waitUntilReady, type SharedPostgres } from './support.ts';
+import { findFreePort } from '../../src/server/db/embedded.ts';
 
 let postgres: SharedPostgres;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ function keepAliveGet(agent: http.Agent, port: number, path: string): Promise<nu
 
 describe('npm start and SIGTERM', () => {
   it('stops the server within 10 seconds while clients hold keep-alive connections and a live-update stream open', async () => {
-    const port = await freePort();
+    const port = await findFreePort();
     // `npm start` exactly as Docker, systemd or Kubernetes would run it; the signal goes to npm.
     const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: serverEnvironment(postgres, port, 'npm-start'), stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
@@ -15,16 +14,6 @@ export const SERVER_ENTRY = path.join(ROOT, 'dist', 'server', 'main.js');
 export const ORIGIN = 'http://localhost:3142';
 export const ADMIN = { email: 'faults-admin@example.com', password: 'faults-admin-password' };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No free port'))));
-    });
-  });
-}
 
 export interface SharedPostgres {
   databaseUrl: string;

@@ -2,22 +2,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedDatabase } from '../../src/server/db/embedded.ts';
+import { query } from '../fixtures/postgres-query.ts';
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-embedded-recovery-'));
 afterAll(() => fs.rmSync(dataDirectory, { recursive: true, force: true }));
-
-async function query(url: string, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 function postmasterPid(): number {
   return Number(fs.readFileSync(path.join(dataDirectory, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);

@@ -105,7 +105,7 @@ function reasonFromLog(recentLog: string[]): string | undefined {
   return lines.length > 0 ? lines.slice(-6).map((line) => line.slice(line.search(/\b(FATAL|PANIC|ERROR|DETAIL|HINT):/)).replace(/\s+/g, ' ')).join(' ') : undefined;
 }
 
-async function findFreePort(): Promise<number> {
+export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
