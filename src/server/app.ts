@@ -140,7 +140,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context) });
+  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
   app.decorateRequest('session', undefined);
   // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {

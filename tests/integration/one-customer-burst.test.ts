@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS } from '../../src/server/context.ts';
 import { TOO_MANY_AT_ONCE_MESSAGE } from '../../src/server/http/in-flight-limit.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { addBankAccount, balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
@@ -7,7 +8,8 @@ let harness: TestApp;
 let admin: SignedUpUser;
 
 beforeAll(async () => {
-  harness = await createTestApp();
+  // The limit in force in production, not the fixture's generous one.
+  harness = await createTestApp({ rateLimits: { writesInFlightPerSession: DEFAULT_RATE_LIMITS.writesInFlightPerSession } });
   await configureDepositAddresses(harness);
   admin = await signUpAdmin(harness);
 });

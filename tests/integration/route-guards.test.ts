@@ -20,6 +20,7 @@ afterAll(async () => harness.close());
 /** Routes anyone may call; each answers anonymous callers with its own public answer. */
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'POST /api/auth/signup',
   'POST /api/auth/login',
   'POST /api/auth/logout',

@@ -2,9 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
 import { readSessionCookie } from './security.ts';
 
-/** More than this many state-changing requests of one session at once are refused; a person using the app never has more. */
-export const MAX_IN_FLIGHT_WRITES_PER_SESSION = 4;
-
 export const TOO_MANY_AT_ONCE_MESSAGE = 'Too many requests at once. Please wait for the previous ones to finish.';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -16,8 +13,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * make everyone else wait. The session cookie is the key, so a refused request
  * costs no database work at all.
  */
-export function registerInFlightLimit(app: FastifyInstance, options: { secureCookie: boolean; maxPerSession?: number }): void {
-  const maxPerSession = options.maxPerSession ?? MAX_IN_FLIGHT_WRITES_PER_SESSION;
+export function registerInFlightLimit(app: FastifyInstance, options: { secureCookie: boolean; maxPerSession: number }): void {
+  const { maxPerSession } = options;
   const inFlight = new Map<string, number>();
   app.addHook('onRequest', async (request, reply) => {
     // The matched route decides, never the raw URL ('/%61pi/...' matches '/api/...').
