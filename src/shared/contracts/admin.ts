@@ -86,6 +86,10 @@ export const updateAdminUserRequestSchema = z
   .refine((value) => value.role !== undefined || value.vipLevel !== undefined, { message: 'Choose a role or a VIP level to change' });
 export type UpdateAdminUserRequest = z.infer<typeof updateAdminUserRequestSchema>;
 
+/** The admin's access form: both choices, of which only the changed ones are sent. */
+export const adminUserAccessFormSchema = z.object({ role: roleSchema, vipLevel: vipLevelSchema });
+export type AdminUserAccessForm = z.infer<typeof adminUserAccessFormSchema>;
+
 export const updateAdminUserResponseSchema = z.object({
   message: z.string(),
   user: adminUserDetailSchema,

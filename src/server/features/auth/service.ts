@@ -11,7 +11,7 @@ import { escapeHtml } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
@@ -31,7 +31,7 @@ export async function signUp(
   return db.transaction(async (transaction) => {
     let referredByUserId: string | undefined;
     if (input.referralCode !== undefined) {
-      referredByUserId = await userRepository.findUserIdByReferralCode(transaction, input.referralCode);
+      referredByUserId = await users.findUserIdByReferralCode(transaction, input.referralCode);
       if (!referredByUserId) throw AppError.fieldError('referralCode', 'This referral code does not exist. Check it or leave the field empty.');
     }
     const userId = await createAccount(transaction, {
@@ -55,7 +55,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
   // Only wrong passwords count against the account, so its owner signing in often is never locked out.
   await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
+  const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
     await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
@@ -74,7 +74,7 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   const { db } = context.database;
   const limits = context.rateLimits;
   await consumeRateLimit(db, `reset:ip:${request.ip}`, limits.resetRequestsPerAddress, limits.windowSeconds);
-  const credentials = await userRepository.findCredentialsByEmail(db, email);
+  const credentials = await users.findCredentialsByEmail(db, email);
   if (!credentials) return;
   // The per-account limit is counted only for real accounts, and silently: the answer must not reveal that the account exists.
   try {
@@ -117,7 +117,7 @@ export async function resetPassword(context: AppContext, token: string, password
       .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > now()`))
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
-    await userRepository.updatePasswordHash(transaction, claimed.userId, passwordHash);
+    await users.updatePasswordHash(transaction, claimed.userId, passwordHash);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await transaction
       .update(passwordResetTokens)

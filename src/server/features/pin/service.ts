@@ -4,9 +4,12 @@ import { hashSecret, verifySecret } from '../auth/passwords.ts';
 import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import * as pinRepository from './repository.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+
+/** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
+export { insertPin } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -79,7 +82,7 @@ export async function resetPin(context: AppContext, request: { ip: string }, ses
   const accountKey = `password:account:${session.userId}`;
   await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
   await assertUnderRateLimit(db, accountKey, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
-  const passwordHash = await userRepository.findPasswordHash(db, session.userId);
+  const passwordHash = await users.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
     await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, context.rateLimits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });

@@ -8,13 +8,16 @@ import type { RequestKind } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
 import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
+
+/** The wallet summary shows what is pending. */
+export { sumPendingSentByUser as sumPendingTransfersSentByUser } from './repository.ts';
 
 /** The transfer as `viewerUserId` (its sender or its recipient) sees it. */
 export function toTransferView(row: TransferWithPartiesRow, viewerUserId: string): Transfer {
@@ -75,7 +78,7 @@ export async function requestTransfer(
   if (earlier) return earlier;
 
   await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
-  const recipientUserId = (await userRepository.findCredentialsByEmail(db, input.recipientEmail))?.id;
+  const recipientUserId = (await users.findCredentialsByEmail(db, input.recipientEmail))?.id;
   if (!recipientUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 

@@ -2,11 +2,11 @@ import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE, type RateTier } fr
 import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database } from '../../db/client.ts';
-import * as depositRepository from '../deposits/repository.ts';
+import { sumPendingDepositsForUser } from '../deposits/service.ts';
 import { walletBalance } from '../../platform/ledger/ledger.ts';
-import { getSettings } from '../settings/repository.ts';
-import * as transferRepository from '../transfers/repository.ts';
-import * as withdrawalRepository from '../withdrawals/repository.ts';
+import { getSettings } from '../settings/service.ts';
+import { sumPendingTransfersSentByUser } from '../transfers/service.ts';
+import { findVipLevel, sumPendingWithdrawalsForUser } from '../withdrawals/service.ts';
 
 /** Balance, real pending sums and the stored rates, read on one snapshot so the figures agree with each other. */
 export async function getWalletSummary(database: Database, userId: string): Promise<WalletSummary> {
@@ -14,11 +14,11 @@ export async function getWalletSummary(database: Database, userId: string): Prom
     async (db) => {
       // One after another: the queries share the transaction's single connection.
       const balanceUsdtMicros = await walletBalance(db, userId);
-      const pendingDepositsUsdtMicros = await depositRepository.sumPendingForUser(db, userId);
-      const pendingWithdrawals = await withdrawalRepository.sumPendingForUser(db, userId);
-      const pendingTransfersUsdtMicros = await transferRepository.sumPendingSentByUser(db, userId);
+      const pendingDepositsUsdtMicros = await sumPendingDepositsForUser(db, userId);
+      const pendingWithdrawals = await sumPendingWithdrawalsForUser(db, userId);
+      const pendingTransfersUsdtMicros = await sumPendingTransfersSentByUser(db, userId);
       const settings = await getSettings(db);
-      const vipLevel = await withdrawalRepository.findVipLevel(db, userId);
+      const vipLevel = await findVipLevel(db, userId);
       const rateTier: RateTier = vipLevel !== undefined && vipLevel !== 'normal' ? 'vip' : 'normal';
       return {
         balanceUsdt: usdtMicrosToWire(balanceUsdtMicros),

@@ -15,17 +15,20 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
-import * as bankAccountRepository from '../bank-accounts/repository.ts';
+import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings } from '../settings/repository.ts';
+import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
+
+/** The wallet summary shows what is pending and which rate applies. */
+export { findVipLevel, sumPendingForUser as sumPendingWithdrawalsForUser } from './repository.ts';
 
 export interface AdminDecision {
   adminUserId: string;
@@ -119,14 +122,14 @@ export async function requestWithdrawal(
   if (earlier) return earlier;
 
   // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
-  if (!(await bankAccountRepository.findOwned(db, userId, input.bankAccountId))) {
+  if (!(await findOwnedBankAccount(db, userId, input.bankAccountId))) {
     throw bankAccountNotFound();
   }
   await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
 
   return runOnce(db, scope, async (transaction) => {
     // Shared lock: the account cannot be deleted while this request is being made.
-    const bankAccount = await bankAccountRepository.findOwned(transaction, userId, input.bankAccountId, 'share');
+    const bankAccount = await findOwnedBankAccount(transaction, userId, input.bankAccountId, 'share');
     if (!bankAccount) throw bankAccountNotFound();
     const settings = await getSettings(transaction);
     const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);

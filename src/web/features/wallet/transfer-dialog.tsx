@@ -13,6 +13,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
@@ -60,9 +61,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       form.setValue('pin', '');
       if (endOfSession(error)) return;
       if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
+        showServerFieldErrors(form.setError, FIELDS, error);
         if (error.code === 'PIN_INCORRECT') {
           form.setError('pin', { message: TRANSFER_MESSAGES.incorrectPin });
           return;

@@ -33,6 +33,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
@@ -134,11 +135,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
         };
       }
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
+      showServerFieldErrors(form.setError, FIELDS, error);
       setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
