@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveDiskFilesIntoDatabase } from '../../src/server/features/files/move-disk-files.ts';
 import { DatabaseFileStorage, FILE_CHUNK_BYTES, legacyFilePath } from '../../src/server/features/files/storage.ts';
-import { signUpAdmin, storedFileKeys, uploadFile } from '../fixtures/admin.ts';
+import { signUpAdminWithVerifiedPin, storedFileKeys, uploadFile } from '../fixtures/admin.ts';
 import { createTestApp, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 
 let first: TestApp;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   // A second app process on the same database: it shares nothing with the first but PostgreSQL.
   second = await createTestApp({ database: first.database });
   second.context.config.dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-second-server-'));
-  admin = await signUpAdmin(first);
+  admin = await signUpAdminWithVerifiedPin(first);
 });
 
 afterAll(async () => {

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMetricsServer } from '../../src/server/platform/metrics/metrics.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { addBankAccount, configureDepositAddresses, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
+import { signUpAdminWithVerifiedPin as signUpAdmin } from '../fixtures/admin.ts';
+import { addBankAccount, configureDepositAddresses, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let harness: TestApp;

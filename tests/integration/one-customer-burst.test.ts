@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../../src/server/context.ts';
 import { TOO_MANY_AT_ONCE_MESSAGE } from '../../src/server/http/in-flight-limit.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
+import { signUpAdminWithVerifiedPin as signUpAdmin } from '../fixtures/admin.ts';
+import { addBankAccount, balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
 
 let harness: TestApp;
 let admin: SignedUpUser;

@@ -20,9 +20,8 @@ export function connectDatabase(connectionString: string, options: { maxConnecti
     connectionString,
     max: options.maxConnections ?? 20,
     idleTimeoutMillis: 30_000,
-    // Waiting longer for a free or new connection only makes every queued request slow; a
-    // request that cannot get one in this time answers 503 (see database-errors.ts) at once.
-    connectionTimeoutMillis: 2_000,
+    // A request that cannot get a connection in this time answers 503 (see database-errors.ts).
+    connectionTimeoutMillis: 5_000,
   });
   // A client losing its connection must not crash the process, whether idle in the pool or checked out
   // between two queries of a transaction; the query that needed it fails, and the pool reconnects.
