@@ -23,4 +23,6 @@ for (const entry of fs.readdirSync(webDirectory, { recursive: true })) {
   fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 fs.cpSync('src/server/db/migrations', path.join(outputDirectory, 'server', 'db', 'migrations'), { recursive: true });
+// `npm start` rebuilds only when a source is newer than this stamp (scripts/start.mjs).
+fs.writeFileSync(path.join(outputDirectory, '.build-stamp'), new Date().toISOString());
 console.log(`Built into ${outputDirectory}`);

@@ -1,5 +1,7 @@
-// Builds the web app and the server when the sources are newer than the last build, then serves both.
-import { spawnSync, spawn } from 'node:child_process';
+// Builds the web app and the server when the sources are newer than the last build. `npm start` runs
+// this, then replaces its shell with the server (`exec` in package.json), so that SIGTERM and SIGINT
+// sent to npm reach the server itself, as under Docker, systemd and Kubernetes.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +26,5 @@ if (sourcesChangedAt > builtAt || !fs.existsSync(path.join(root, 'dist', 'server
   console.log('Building the app...');
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  fs.writeFileSync(stampFile, new Date().toISOString());
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'dist', 'server', 'main.js')], { cwd: root, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

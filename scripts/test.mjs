@@ -1,5 +1,6 @@
 // Runs every check in order and stops at the first failure: types, lint, unit, integration
-// (embedded PostgreSQL, and TEST_DATABASE_URL too when set), production build, browser tests.
+// (embedded PostgreSQL, and TEST_DATABASE_URL too when set), production build, fault tests
+// (server processes of that build killed and stopped), browser tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -54,6 +55,7 @@ vitest('integration', 'vitest-integration.json');
 if (process.env.TEST_DATABASE_URL) vitest('integration', 'vitest-integration-external.json', { INTEGRATION_DATABASE: 'external' });
 run('production build', 'npm', ['run', 'build', '--silent']);
 vitest('bundle', 'vitest-bundle.json');
+vitest('faults', 'vitest-faults.json');
 run('browser tests (Chromium)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDirectory, 'playwright.json') });
 summarize();
 if (totals.failed > 0) process.exit(1);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +13,12 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
 import { registerFeatureRoutes } from './features/index.ts';
-import { resolveSession } from './platform/sessions/service.ts';
+import { AppMetrics, registerMetrics } from './platform/metrics/metrics.ts';
+import { resolveSession, usesSecureCookies } from './platform/sessions/service.ts';
 import { AppError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
+import { registerInFlightLimit } from './http/in-flight-limit.ts';
+import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
 import type { ApiApp } from './http/types.ts';
@@ -25,7 +29,22 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Where the structured log goes (standard output by default); tests read it back. */
   logDestination?: NodeJS.WritableStream;
+  /** Shared with the code that shuts the server down; /api/ready reads it. */
+  lifecycle?: ServerLifecycle;
+  /** The process's metrics; built here when not given. */
+  metrics?: AppMetrics;
+  /** Slow-client limits; tests shorten them. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The whole request, headers and body, must arrive within this time (a 200 MB upload over a slow line included). */
+  requestMilliseconds: number;
+  /** A connection on which nothing moves for this long is closed (event streams send a heartbeat every 15 s). */
+  idleConnectionMilliseconds: number;
+}
+
+const DEFAULT_TIMEOUTS: ServerTimeouts = { requestMilliseconds: 300_000, idleConnectionMilliseconds: 60_000 };
 
 /** The built web app: beside the built server in a build folder, or in dist/ when running from source. */
 export function defaultWebDirectory(): string {
@@ -76,7 +95,15 @@ async function registerApiDocs(app: ApiApp, context: AppContext): Promise<void> 
   });
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Absent on a bare Fastify instance that only registers routes (a test's route listing). */
+    metrics?: AppMetrics;
+  }
+}
+
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger:
       options.logger === false
@@ -89,12 +116,26 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
               req: (request) => ({ method: request.method, url: urlForLog(request.url), remoteAddress: request.ip }),
             },
           },
-    trustProxy: false,
+    // Unset TRUST_PROXY trusts nobody: X-Forwarded-For is ignored and the peer address is the client's.
+    trustProxy: context.config.trustProxy ?? false,
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
+    // Short random request ids: every log line of a request carries one, and error answers show it as their reference.
+    genReqId: () => randomBytes(6).toString('hex'),
+    requestTimeout: timeouts.requestMilliseconds,
+    http: {
+      headersTimeout: Math.min(60_000, timeouts.requestMilliseconds),
+      // Node checks the request timeout on this interval; a shorter timeout needs a shorter interval to mean anything.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(timeouts.requestMilliseconds / 4))),
+    },
+    connectionTimeout: timeouts.idleConnectionMilliseconds,
   }).withTypeProvider<ZodTypeProvider>();
+  const lifecycle = options.lifecycle ?? new ServerLifecycle();
+  const metrics = options.metrics ?? new AppMetrics(context);
+  app.decorate('metrics', metrics);
+  registerMetrics(app, metrics, context.config);
 
   app.setValidatorCompiler(safeTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -135,6 +176,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await registerApiDocs(app, context);
 
+  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
   app.decorateRequest('session', undefined);
   // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {
@@ -144,12 +186,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // While draining, every answer ends its keep-alive connection so that clients reconnect to another server.
+    if (lifecycle.draining) reply.header('connection', 'close');
     if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
   });
 
   app.setErrorHandler(handleError);
 
-  registerFeatureRoutes(app, context);
+  registerFeatureRoutes(app, context, lifecycle);
 
   const webDirectory = options.webDirectory;
   const indexFile = webDirectory ? path.join(webDirectory, 'index.html') : undefined;

@@ -14,6 +14,8 @@ export interface RateLimitSettings {
   resetRequestsPerAddress: number;
   resetRequestsPerAccount: number;
   signupPerAddress: number;
+  /** State-changing requests one session may have in flight on one server; more answer 429 (http/in-flight-limit.ts). */
+  writesInFlightPerSession: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   resetRequestsPerAddress: 10,
   resetRequestsPerAccount: 3,
   signupPerAddress: 20,
+  writesInFlightPerSession: 4,
 };
 
 /** The limits in force: the per-address ones multiplied by RATE_LIMIT_SCALE, the per-account ones unchanged. */

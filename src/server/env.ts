@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -15,6 +16,12 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Multiplies the per-address rate limits, for deployments where many customers share one address (carrier NAT). */
   rateLimitScale: number;
+  /** Addresses and CIDR ranges of the reverse proxies whose X-Forwarded-For is believed; undefined trusts none. */
+  trustProxy: string[] | undefined;
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** When set, /metrics is served on this port only (bound to HOST), not on PORT. */
+  metricsPort: number | undefined;
   /** Hours that withdrawals and transfers pause after a PIN or password reset or a bank-account change (0: never). */
   securityCoolingOffHours: number;
   /** Who may read the API documentation at /api/docs: nobody, admins, or everyone. */
@@ -58,10 +65,33 @@ function urlWithProtocols(protocols: string[], description: string) {
   );
 }
 
+/** proxy-addr's names for whole address families, accepted beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddressOrRange(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  if (extra !== undefined || address === undefined) return false;
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function listOf(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+const portNumber = optionalText.refine((value) => value === undefined || (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535), {
+  message: 'must be a whole number from 1 to 65535',
+});
+
 const environmentSchema = z.object({
-  PORT: optionalText.refine((value) => value === undefined || (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535), {
-    message: 'must be a whole number from 1 to 65535',
-  }),
+  PORT: portNumber,
   HOST: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9.:-]{1,253}$/.test(value), {
     message: 'must be a host name or IP address',
   }),
@@ -105,6 +135,13 @@ const environmentSchema = z.object({
   CHAIN_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
     message: 'must be a whole number of seconds from 1 to 3600',
   }),
+  TRUST_PROXY: optionalText.refine((value) => value === undefined || (listOf(value).length > 0 && listOf(value).every(isProxyAddressOrRange)), {
+    message: 'must be a comma-separated list of IP addresses or CIDR ranges of your reverse proxies, such as 10.0.0.0/8,127.0.0.1',
+  }),
+  METRICS_TOKEN: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{16,256}$/.test(value), {
+    message: 'must be 16 to 256 printable characters without spaces',
+  }),
+  METRICS_PORT: portNumber,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
@@ -115,7 +152,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       const value = environment[name];
-      const shown = ['ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY'].includes(name) ? '' : ` (got "${value ?? ''}")`;
+      const shown = ['ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY'].includes(name) ? '' : ` (got "${value ?? ''}")`;
       return `Invalid configuration: ${name} ${issue.message}${shown}`;
     });
     throw new ConfigurationError(problems);
@@ -154,5 +191,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
           : { apiUrl: values.TRON_API_URL.replace(/\/$/, ''), apiKey: values.TRON_API_KEY, usdtContract: values.USDT_TRC20_CONTRACT ?? DEFAULT_USDT_TRC20_CONTRACT },
       pollSeconds: values.CHAIN_POLL_SECONDS === undefined ? 15 : Number(values.CHAIN_POLL_SECONDS),
     },
+    trustProxy: values.TRUST_PROXY === undefined ? undefined : listOf(values.TRUST_PROXY),
+    metricsToken: values.METRICS_TOKEN,
+    metricsPort: values.METRICS_PORT === undefined ? undefined : Number(values.METRICS_PORT),
   };
 }

@@ -5,11 +5,16 @@ import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/service.ts';
+import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
+import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
+import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
+import { AppMetrics, startMetricsServer } from './platform/metrics/metrics.ts';
 import { openDatabase } from './runtime.ts';
 
 const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
+const SHUTDOWN_DEADLINE_MILLISECONDS = 9_500;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -44,9 +49,15 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
 
-  const app = await buildApp(context, { webDirectory: defaultWebDirectory() });
+  await moveDiskFilesIntoDatabase(database.db, config.dataDirectory, log);
+
+  const lifecycle = new ServerLifecycle();
+  const metrics = new AppMetrics(context);
+  const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle, metrics });
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
   const prune = () =>
-    pruneExpiredRecords(database.db, context.sessionSettings).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
+    Promise.all([pruneExpiredRecords(database.db, context.sessionSettings), pruneAbandonedFileChunks(database.db)]).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
   void prune();
   const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
   pruneTimer.unref();
@@ -60,7 +71,15 @@ async function main(): Promise<void> {
     clearInterval(pruneTimer);
     await chainWorker.stop();
     app.log.info({ signal }, 'Shutting down');
-    await app.close();
+    // Whatever happens below, the process is gone within the 10 seconds that Docker and Kubernetes allow by default.
+    const deadline = setTimeout(() => {
+      app.log.error('Shutdown took too long; exiting now');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MILLISECONDS);
+    deadline.unref();
+    await drainAndClose(app, lifecycle);
+    metricsServer?.closeAllConnections();
+    metricsServer?.close();
     mailer.close();
     await runtime.shutdown();
     process.exit(0);

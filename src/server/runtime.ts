@@ -41,7 +41,7 @@ export async function openDatabase(config: AppConfig, purpose: 'server' | 'tool'
   };
 }
 
-async function createDatabaseIfMissing(serverUrl: string, name: string): Promise<void> {
+export async function createDatabaseIfMissing(serverUrl: string, name: string): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

@@ -7,6 +7,8 @@ export const errorResponseSchema = z.object({
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
     remainingAttempts: z.number().int().optional(),
+    /** On 5xx answers: the request id, which the server's log carries too, for a customer to quote. */
+    reference: z.string().max(64).optional(),
   }),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

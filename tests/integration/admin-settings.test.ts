@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import {
   countRows,
   fileBytes,
   listFiles,
+  storedFileKeys,
   settingsVersion,
   signUpAdminWithVerifiedPin,
   signUpVipCustomer,
@@ -395,11 +395,11 @@ describe('QR image and APK uploads', () => {
   it('replaces the previous image and removes its file', async () => {
     const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('webp'), contentType: 'image/webp' })).json()
       .file;
-    const filesAfterFirst = listFiles(harness.filesDirectory);
+    const filesAfterFirst = await storedFileKeys(harness);
     const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('jpeg'), contentType: 'image/jpeg' });
     expect(second.statusCode).toBe(201);
     expect(second.json().file.contentType).toBe('image/jpeg');
-    expect(listFiles(harness.filesDirectory).length).toBe(filesAfterFirst.length);
+    expect((await storedFileKeys(harness)).length).toBe(filesAfterFirst.length);
     const stillThere = await db().execute(sql`select id from stored_files where id = ${first.id}`);
     expect(stillThere.rows).toHaveLength(0);
     const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
@@ -421,7 +421,7 @@ describe('QR image and APK uploads', () => {
   it.each(refusedUploads)('refuses %s with a clear message and keeps nothing', async (_name, url, options, status, message) => {
     const storedBefore = await countRows(harness, 'stored_files');
     const auditBefore = await countRows(harness, 'audit_log');
-    const filesBefore = listFiles(harness.filesDirectory);
+    const filesBefore = await storedFileKeys(harness);
     const settingsBefore = await settingsRow();
     const response = await uploadFile(harness.app, url, { cookie: admin.cookie, ...options });
     expect(response.statusCode).toBe(status);
@@ -429,7 +429,7 @@ describe('QR image and APK uploads', () => {
     expect(response.json().error.fields).toEqual({ file: message });
     expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
     expect(await countRows(harness, 'audit_log')).toBe(auditBefore);
-    expect(listFiles(harness.filesDirectory)).toEqual(filesBefore);
+    expect(await storedFileKeys(harness)).toEqual(filesBefore);
     expect(await settingsRow()).toEqual(settingsBefore);
   });
 
@@ -476,7 +476,7 @@ describe('QR image and APK uploads', () => {
 
   it('refuses an APK over 200 MB and keeps nothing', async () => {
     const storedBefore = await countRows(harness, 'stored_files');
-    const filesBefore = listFiles(harness.filesDirectory);
+    const filesBefore = await storedFileKeys(harness);
     const response = await uploadFile(harness.app, '/api/admin/files/apk', {
       cookie: admin.cookie,
       bytes: fileBytes('zip', 200 * 1024 * 1024 + 1),
@@ -486,7 +486,7 @@ describe('QR image and APK uploads', () => {
     expect(response.statusCode).toBe(413);
     expect(response.json().error.message).toBe('The app file must be at most 200 MB');
     expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
-    expect(listFiles(harness.filesDirectory)).toEqual(filesBefore);
+    expect(await storedFileKeys(harness)).toEqual(filesBefore);
   }, 120_000);
 
   it('refuses uploads from a VIP-level customer, a customer and anonymous callers without reading them', async () => {
@@ -504,7 +504,8 @@ describe('QR image and APK uploads', () => {
     expect(await countRows(harness, 'stored_files')).toBe(storedBefore);
   });
 
-  it('keeps files under the data directory only', () => {
-    for (const file of listFiles(harness.filesDirectory)) expect(fs.realpathSync(file).startsWith(fs.realpathSync(harness.filesDirectory))).toBe(true);
+  it('keeps uploaded files in the database, where every app server finds them, and none on disk', async () => {
+    expect((await storedFileKeys(harness)).length).toBeGreaterThan(0);
+    expect(listFiles(harness.filesDirectory)).toEqual([]);
   });
 });

@@ -1,22 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirectoryInUseError, startEmbeddedDatabase } from '../../src/server/db/embedded.ts';
+import { query } from '../fixtures/postgres-query.ts';
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-embedded-'));
 afterAll(() => fs.rmSync(dataDirectory, { recursive: true, force: true }));
-
-async function query(url: string, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('embedded PostgreSQL in DATA_DIR', () => {
   it('refuses a second server on the same data directory, lets a command share it, and keeps data across restarts', async () => {

@@ -16,6 +16,7 @@ const { harness } = useIntegrationFile({ depositAddresses: false, admin: false }
 /** Routes anyone may call; each answers anonymous callers with its own public answer. */
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'POST /api/auth/signup',
   'POST /api/auth/login',
   'POST /api/auth/logout',

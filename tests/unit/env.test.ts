@@ -107,4 +107,19 @@ describe('configuration', () => {
     ]);
     expect(problems.join('\n')).not.toContain('secret');
   });
+
+  it('reads TRUST_PROXY as a list of addresses and CIDR ranges, trusting no proxy when unset', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/8', ',']) {
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([
+        `Invalid configuration: TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges of your reverse proxies, such as 10.0.0.0/8,127.0.0.1 (got "${bad}")`,
+      ]);
+    }
+  });
+
+  it('reads the metrics settings and never echoes the token', () => {
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' })).toMatchObject({ metricsToken: 'a-long-enough-token', metricsPort: 9464 });
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['Invalid configuration: METRICS_TOKEN must be 16 to 256 printable characters without spaces']);
+  });
 });

@@ -20,6 +20,7 @@ export function connectDatabase(connectionString: string, options: { maxConnecti
     connectionString,
     max: options.maxConnections ?? 20,
     idleTimeoutMillis: 30_000,
+    // A request that cannot get a connection in this time answers 503 (see database-errors.ts).
     connectionTimeoutMillis: 5_000,
   });
   // A client losing its connection must not crash the process, whether idle in the pool or checked out

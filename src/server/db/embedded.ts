@@ -60,7 +60,52 @@ function readLock(lockFile: string): LockRecord | undefined {
   }
 }
 
-async function findFreePort(): Promise<number> {
+/** The postmaster that PostgreSQL recorded in its data directory, when that process still runs. */
+function livePostmasterOf(databaseDirectory: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(databaseDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !processIsAlive(pid)) return undefined;
+  try {
+    // The number may have been reused by an unrelated process since; only a postgres process is ours.
+    const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!commandLine.includes('postgres')) return undefined;
+  } catch {
+    // Without /proc the recorded postmaster is taken at its word.
+  }
+  return pid;
+}
+
+/**
+ * A server killed with SIGKILL cannot stop the PostgreSQL it started, which
+ * then holds the data directory and makes the next start fail. Nobody holds
+ * the lock any more, so that PostgreSQL is an orphan of ours: stop it.
+ */
+async function stopOrphanedPostmaster(databaseDirectory: string, log: (message: string) => void): Promise<void> {
+  const pid = livePostmasterOf(databaseDirectory);
+  if (pid === undefined) return;
+  log(`Stopping the embedded PostgreSQL (process ${pid}) left running by a server that did not shut down`);
+  // SIGINT is PostgreSQL's fast shutdown: open transactions are rolled back, the data stays consistent.
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 15_000; waited += 100) {
+    if (!processIsAlive(pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  process.kill(pid, 'SIGQUIT');
+  for (let waited = 0; waited < 5_000 && processIsAlive(pid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** PostgreSQL's own words on why it stopped: its FATAL, PANIC, ERROR, DETAIL and HINT lines. */
+function reasonFromLog(recentLog: string[]): string | undefined {
+  const lines = recentLog.flatMap((entry) => entry.split('\n')).filter((line) => /\b(FATAL|PANIC|ERROR|DETAIL|HINT):/.test(line));
+  // Each line without its timestamp and process number, from the severity on.
+  return lines.length > 0 ? lines.slice(-6).map((line) => line.slice(line.search(/\b(FATAL|PANIC|ERROR|DETAIL|HINT):/)).replace(/\s+/g, ' ')).join(' ') : undefined;
+}
+
+export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -94,6 +139,8 @@ export async function startEmbeddedDatabase(options: {
   dataDirectory: string;
   purpose: 'server' | 'tool';
   log: (message: string) => void;
+  /** A fixed port instead of a free one; tests restart a server where its clients expect it. */
+  port?: number;
 }): Promise<EmbeddedDatabase> {
   const { dataDirectory, purpose, log } = options;
   fs.mkdirSync(dataDirectory, { recursive: true });
@@ -118,7 +165,7 @@ export async function startEmbeddedDatabase(options: {
   }
   if (existing) fs.rmSync(lockFile, { force: true });
 
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const lock: LockRecord = { pid: process.pid, port, purpose };
   try {
     fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: 'wx' });
@@ -128,6 +175,8 @@ export async function startEmbeddedDatabase(options: {
 
   const databaseDirectory = path.join(dataDirectory, 'postgres');
   const runningAsRoot = os.userInfo().uid === 0;
+  await stopOrphanedPostmaster(databaseDirectory, log);
+  const recentLog: string[] = [];
   const embedded = new EmbeddedPostgres({
     databaseDir: databaseDirectory,
     user: DATABASE_USER,
@@ -138,7 +187,11 @@ export async function startEmbeddedDatabase(options: {
     createPostgresUser: runningAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, '-c', 'max_connections=200'],
-    onLog: (message) => log(message.trim()),
+    onLog: (message) => {
+      recentLog.push(message);
+      if (recentLog.length > 50) recentLog.shift();
+      log(message.trim());
+    },
     onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
   });
 
@@ -151,7 +204,7 @@ export async function startEmbeddedDatabase(options: {
     await embedded.start();
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
-    const reason = error instanceof Error ? error.message : 'it exited early';
+    const reason = reasonFromLog(recentLog) ?? (error instanceof Error ? error.message : 'it exited early');
     const hint = runningAsRoot && /permission denied/i.test(reason)
       ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
       : '';

@@ -399,6 +399,23 @@ export const storedFiles = pgTable(
   ],
 );
 
+/** The bytes of uploaded files, in chunks (see features/files/storage.ts); keyed like stored_files.storage_key. */
+export const storedFileChunks = pgTable(
+  'stored_file_chunks',
+  {
+    storageKey: text('storage_key').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ name: 'stored_file_chunks_pk', columns: [table.storageKey, table.chunkIndex] }),
+    check('stored_file_chunks_index_valid', sql`${table.chunkIndex} >= 0`),
+    check('stored_file_chunks_size_valid', sql`octet_length(${table.bytes}) between 1 and 1048576`),
+    check('stored_file_chunks_key_length', sql`char_length(${table.storageKey}) between 1 and 200`),
+  ],
+);
+
 export const adminSettings = pgTable(
   'admin_settings',
   {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { ServerLifecycle } from '../http/lifecycle.ts';
 import type { ApiApp } from '../http/types.ts';
 import { registerAuditRoutes } from '../platform/audit/routes.ts';
 import { registerEventRoutes } from '../platform/events/routes.ts';
@@ -25,8 +26,8 @@ import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withd
  * Every route, registered once by buildApp(), each in the area that decides who
  * may call it (see platform/sessions/areas.ts). A route outside an area is public.
  */
-export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
-  registerHealthRoutes(app, context);
+export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycle = new ServerLifecycle()): void {
+  registerHealthRoutes(app, context, lifecycle);
   registerAuthRoutes(app, context);
   registerPinResetCompletionRoutes(app, context);
   registerSettingsRoutes(app, context);

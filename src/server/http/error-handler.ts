@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from '../db/database-errors.ts';
 import { AppError } from '../errors.ts';
 
 /*
@@ -15,8 +16,8 @@ const NOT_ALLOWED_CHARACTERS_MESSAGE = 'The request contains characters that are
 /** PostgreSQL refuses these characters (NUL in text, or ones the encoding cannot hold): the input is at fault. */
 const CHARACTER_SQLSTATES = new Set(['22021', '22P05']);
 
-function errorBody(code: ErrorCode, message: string): ErrorResponse {
-  return { error: { code, message } };
+function errorBody(code: ErrorCode, message: string, reference?: string): ErrorResponse {
+  return { error: { code, message, ...(reference === undefined ? {} : { reference }) } };
 }
 
 /** The SQLSTATE of a PostgreSQL error, also when a driver or Drizzle wrapped it (as `cause`). */
@@ -49,7 +50,8 @@ const CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details } };
+    const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details, ...(error.statusCode >= 500 ? { reference: request.id } : {}) } };
+    if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return reply.code(error.statusCode).send(body);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -63,7 +65,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ error: errorForLog(error) }, 'A response did not match its schema');
-    return reply.code(500).send(errorBody('INTERNAL', INTERNAL_MESSAGE));
+    return reply.code(500).send(errorBody('INTERNAL', INTERNAL_MESSAGE, request.id));
   }
   const state = sqlState(error);
   if (state !== undefined && CHARACTER_SQLSTATES.has(state)) {
@@ -75,8 +77,12 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     const known = CLIENT_ERRORS[statusCode] ?? { code: 'VALIDATION_FAILED' as const, message: 'The request is not valid.' };
     return reply.code(statusCode).send(errorBody(known.code, known.message));
   }
+  if (isDatabaseUnavailableError(error)) {
+    request.log.warn({ error: errorForLog(error) }, 'The database is unavailable');
+    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, request.id));
+  }
   request.log.error({ error: errorForLog(error) }, 'Unexpected error');
-  return reply.code(500).send(errorBody('INTERNAL', INTERNAL_MESSAGE));
+  return reply.code(500).send(errorBody('INTERNAL', INTERNAL_MESSAGE, request.id));
 }
 
 /** Errors Fastify meets before a route runs: a URL that cannot be decoded (400), or a path parameter too long (414). */

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly fields: Record<string, string> = {},
     readonly remainingAttempts?: number,
+    /** The server's request id on 5xx answers, for the customer to quote to support. */
+    readonly reference?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -39,11 +41,17 @@ function errorBodyOf(payload: unknown): ErrorResponse['error'] | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const error: unknown = (payload as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message, fields, remainingAttempts } = error as Record<string, unknown>;
+  const { code, message, fields, remainingAttempts, reference } = error as Record<string, unknown>;
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
   const validFields =
     typeof fields === 'object' && fields !== null && Object.values(fields).every((value) => typeof value === 'string') ? (fields as Record<string, string>) : undefined;
-  return { code, message, fields: validFields, remainingAttempts: Number.isInteger(remainingAttempts) ? (remainingAttempts as number) : undefined };
+  return {
+    code,
+    message,
+    fields: validFields,
+    remainingAttempts: Number.isInteger(remainingAttempts) ? (remainingAttempts as number) : undefined,
+    reference: typeof reference === 'string' ? reference : undefined,
+  };
 }
 
 /**
@@ -77,8 +85,16 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
   }
   if (!response.ok) {
     const error = errorBodyOf(payload);
-    if (error) throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts);
-    throw new ApiError(response.status, 'HTTP', response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request failed.');
+    const reference = error?.reference ?? response.headers.get('x-request-id') ?? undefined;
+    if (error) throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts, response.status >= 500 ? reference : undefined);
+    throw new ApiError(
+      response.status,
+      'HTTP',
+      response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request failed.',
+      {},
+      undefined,
+      response.status >= 500 ? reference : undefined,
+    );
   }
   let loadedSchema: T;
   try {
@@ -90,7 +106,13 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
   return loadedSchema.parse(payload);
 }
 
+/** The message to show for a failed call; a server-side failure also names its reference for support. */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.message) return error.message;
+  if (error instanceof ApiError && error.message) return error.reference ? `${error.message} Reference: ${error.reference}` : error.message;
   return fallback;
+}
+
+/** The reference of a failed call, when the server gave one. */
+export function errorReference(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.reference : undefined;
 }

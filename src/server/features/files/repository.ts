@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { storedFiles } from '../../db/schema.ts';
 import type { FilePurpose } from './views.ts';
@@ -30,4 +30,17 @@ export async function findStoredFile(db: Executor, id: string): Promise<StoredFi
 export async function deleteStoredFile(db: Executor, id: string): Promise<StoredFileRow | undefined> {
   const [row] = await db.delete(storedFiles).where(eq(storedFiles.id, id)).returning();
   return row;
+}
+
+/**
+ * Removes the chunks of uploads that never got their stored_files row (the
+ * server stopped half-way). An hour is far longer than any upload may take.
+ */
+export async function pruneAbandonedFileChunks(db: Executor): Promise<number> {
+  const result = await db.execute(
+    sql`delete from stored_file_chunks c
+         where c.created_at < now() - interval '1 hour'
+           and not exists (select 1 from stored_files f where f.storage_key = c.storage_key)`,
+  );
+  return result.rowCount ?? 0;
 }

@@ -29,6 +29,7 @@ export function registerEventRoutes(app: ApiApp, context: AppContext): void {
     onListening: (reconnected) => hub.listening(reconnected),
   });
 
+  app.metrics?.countEventStreamsWith(() => hub.size);
   // Open streams would keep close() waiting for their requests to finish: end them first.
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => listener.stop());

@@ -9,7 +9,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage, errorReference } from '../../lib/api.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
 import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
@@ -29,7 +29,7 @@ export default function ResetPinPage() {
   const token = searchParams.get('token');
   const connection = useConnectionCheck();
   if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
-  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} />;
+  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} reference={errorReference(connection.error)} />;
   if (token !== null) return <ChooseNewPin token={token} />;
   return (
     <RequireSession>

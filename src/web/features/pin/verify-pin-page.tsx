@@ -11,7 +11,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { ApiError, errorReference } from '../../lib/api.ts';
 import { firstErrorMessage } from '../../lib/forms.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY, useSignOut } from '../auth/api.ts';
@@ -40,7 +40,7 @@ export default function VerifyPinPage() {
   };
 
   if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
-  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} />;
+  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />;
 
   const onSubmit = form.handleSubmit(
     async (values) => {

@@ -1,10 +1,25 @@
 import { WifiOff } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 
-/** Shown when the API or its database cannot be reached. */
-export function ConnectionErrorCard({ onRetry, onBackToLogin }: { onRetry: () => void; onBackToLogin?: () => void }) {
+/** How often the card tries again by itself, as the server's Retry-After asks. */
+export const CONNECTION_RETRY_MILLISECONDS = 5_000;
+
+/**
+ * Shown when the API or its database cannot be reached. It retries by itself
+ * every few seconds, so the page comes back on its own once the server does.
+ */
+export function ConnectionErrorCard({ onRetry, onBackToLogin, reference }: { onRetry: () => void; onBackToLogin?: () => void; reference?: string | undefined }) {
+  const retry = useRef(onRetry);
+  useEffect(() => {
+    retry.current = onRetry;
+  }, [onRetry]);
+  useEffect(() => {
+    const timer = setInterval(() => retry.current(), CONNECTION_RETRY_MILLISECONDS);
+    return () => clearInterval(timer);
+  }, []);
   return (
     <div className="flex min-h-screen items-center justify-center p-4">
       <Card className="w-full max-w-md">
@@ -15,6 +30,7 @@ export function ConnectionErrorCard({ onRetry, onBackToLogin }: { onRetry: () =>
         </CardHeader>
         <CardContent className="flex flex-col gap-3 text-center">
           <p className="text-sm text-slate-600">We&apos;re having trouble connecting to our servers. This might be a temporary issue.</p>
+          {reference ? <p className="text-xs text-slate-500">Reference: {reference}</p> : null}
           <Button onClick={onRetry}>Retry</Button>
           {onBackToLogin ? (
             <Button variant="outline" onClick={onBackToLogin}>

@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { canReadAdminArea } from '../../../shared/access.ts';
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
+import { errorReference } from '../../lib/api.ts';
 import { useMe } from '../auth/api.ts';
 
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
@@ -22,7 +23,7 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   const next = encodeURIComponent(currentPath(location));
   if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
   if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
@@ -67,7 +68,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} />;
+  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;
   return children;
 }
