@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -16,6 +15,7 @@ import { AppError } from './errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
 import { resolveSession } from './platform/sessions/service.ts';
 import { assertSameOriginJson } from './http/security.ts';
+import { computeSecurityHeaders } from './http/security-headers.ts';
 import type { ApiApp } from './http/types.ts';
 
 export interface BuildAppOptions {
@@ -58,7 +58,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifyHelmet, {
+  const securityHeaders = computeSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -79,6 +79,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
     hsts: context.config.appOrigin.startsWith('https://'),
+  });
+  // Set on the raw response, as helmet does, so a route may still replace one (the API docs set their own policy).
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
   });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });
