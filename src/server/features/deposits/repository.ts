@@ -40,7 +40,7 @@ export async function findOwned(db: Executor, userId: string, id: string): Promi
 export async function decidePending(
   db: Executor,
   id: string,
-  decision: { status: 'approved' | 'rejected'; decidedByUserId: string; rejectionReason?: string | undefined },
+  decision: { status: 'approved' | 'rejected'; decidedByUserId: string | null; rejectionReason?: string | undefined },
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .update(usdtDeposits)

@@ -1,6 +1,5 @@
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
-  DEPOSIT_MESSAGES,
   adminDepositDecisionResponseSchema,
   adminDepositListQuerySchema,
   adminDepositListResponseSchema,
@@ -13,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as depositService from './service.ts';
 import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
@@ -58,44 +58,10 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
     },
   );
 
-  app.post(
-    '/api/admin/deposits/:id/approve',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Approve a pending deposit: credit the wallet and pay referral rewards',
-        params: idParamsSchema,
-        response: responses({ 200: adminDepositDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const deposit = await depositService.approveDeposit(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip });
-      return { deposit, message: DEPOSIT_MESSAGES.approved };
-    },
-  );
-
-  app.post(
-    '/api/admin/deposits/:id/reject',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Reject a pending deposit',
-        params: idParamsSchema,
-        body: rejectDepositRequestSchema,
-        response: responses({ 200: adminDepositDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const deposit = await depositService.rejectDeposit(db, request.params.id, {
-        adminUserId: session.userId,
-        ipAddress: request.ip,
-        reason: request.body?.reason,
-      });
-      return { deposit, message: DEPOSIT_MESSAGES.rejected };
-    },
-  );
+  registerDecisionRoutes(app, db, depositService.depositDecisions, {
+    basePath: '/api/admin/deposits',
+    response: adminDepositDecisionResponseSchema,
+    approve: { summary: 'Approve a pending deposit: credit the wallet and pay referral rewards' },
+    reject: { summary: 'Reject a pending deposit', body: rejectDepositRequestSchema },
+  });
 }

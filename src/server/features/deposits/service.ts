@@ -11,11 +11,11 @@ import {
 import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../../platform/audit/record.ts';
+import type { RequestKind } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import { house, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
+import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as depositRepository from './repository.ts';
@@ -24,11 +24,6 @@ import type { DepositRow, DepositWithUserRow } from './repository.ts';
 /** Referral rewards in basis points of the deposit: 0.1 % to the referrer, 0.02 % to the referrer's referrer. */
 export const REFERRAL_LEVEL_1_BASIS_POINTS = 10n;
 export const REFERRAL_LEVEL_2_BASIS_POINTS = 2n;
-
-export interface AdminDecision {
-  adminUserId: string;
-  ipAddress?: string | undefined;
-}
 
 function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
   return {
@@ -107,103 +102,74 @@ export async function getOwnDeposit(db: Database, userId: string, depositId: str
   return toDepositView(row, settings.rateNormalInrPaise);
 }
 
-/** Four eyes: an admin's own deposit is decided by another admin. */
-async function refuseOwnRequest(db: Executor, depositId: string, adminUserId: string): Promise<void> {
-  const existing = await depositRepository.findById(db, depositId);
-  if (!existing) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
-  if (existing.userId === adminUserId) throw AppError.forbidden(DEPOSIT_MESSAGES.ownRequest);
-}
-
-async function refuseDecided(db: Executor, depositId: string): Promise<never> {
-  const existing = await depositRepository.findById(db, depositId);
-  if (!existing) throw AppError.notFound(DEPOSIT_MESSAGES.notFound);
-  throw AppError.conflict(`This deposit has already been ${existing.status}.`, 'ALREADY_DECIDED');
-}
+type DepositDecisionDetails = { reason?: string | undefined };
 
 /**
- * Approves a pending deposit: credits the wallet from deposits received and
- * pays the referral rewards from the rewards account, all in one transaction
- * with the status change, the reward rows, the audit entry and the events.
+ * Deposits as a request kind of the decision flow. Approving credits the
+ * wallet from deposits received and pays the referral rewards from the rewards
+ * account; rejecting moves nothing, since no money had moved.
  */
-export async function approveDeposit(db: Database, depositId: string, decision: AdminDecision): Promise<AdminDeposit> {
-  return db.transaction(async (transaction) => {
-    await refuseOwnRequest(transaction, depositId, decision.adminUserId);
-    const deposit = await depositRepository.decidePending(transaction, depositId, { status: 'approved', decidedByUserId: decision.adminUserId });
-    if (!deposit) return refuseDecided(transaction, depositId);
-
+export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, { deposit: AdminDeposit; message: string }> = {
+  noun: 'deposit',
+  messages: { notFound: DEPOSIT_MESSAGES.notFound, ownRequest: DEPOSIT_MESSAGES.ownRequest },
+  findById: depositRepository.findById,
+  partiesOf: (deposit) => [deposit.userId],
+  markDecided: (db, id, decision) =>
+    depositRepository.decidePending(db, id, {
+      status: decision.outcome,
+      decidedByUserId: decision.decidedByUserId,
+      rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
+    }),
+  async settle(db, deposit, outcome) {
+    if (outcome === 'rejected') {
+      return {
+        movements: [],
+        targetUserId: deposit.userId,
+        auditAfter: { status: 'rejected', reason: deposit.rejectionReason },
+        events: [{ type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' }],
+      };
+    }
     const movements: LedgerMovement[] = [
       { from: house('deposits_received'), to: wallet(deposit.userId), amountUsdtMicros: deposit.amountUsdtMicros, reason: 'deposit_credit', referenceId: deposit.id },
     ];
-    const rewards: { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] = [];
-    const referrers = await depositRepository.findReferrers(transaction, deposit.userId);
-    if (referrers.level1 && referrers.level1 !== deposit.userId) {
-      rewards.push({ referrerUserId: referrers.level1, level: 1, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_1_BASIS_POINTS) });
-      if (referrers.level2 && referrers.level2 !== deposit.userId && referrers.level2 !== referrers.level1) {
-        rewards.push({ referrerUserId: referrers.level2, level: 2, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_2_BASIS_POINTS) });
-      }
-    }
-    const paidRewards = rewards.filter((reward) => reward.rewardUsdtMicros > 0n);
+    const paidRewards = referralRewardsOf(deposit, await depositRepository.findReferrers(db, deposit.userId));
     for (const reward of paidRewards) {
-      movements.push({
-        from: house('referral_rewards'),
-        to: wallet(reward.referrerUserId),
-        amountUsdtMicros: reward.rewardUsdtMicros,
-        reason: 'referral_reward',
-        referenceId: deposit.id,
-      });
+      movements.push({ from: house('referral_rewards'), to: wallet(reward.referrerUserId), amountUsdtMicros: reward.rewardUsdtMicros, reason: 'referral_reward', referenceId: deposit.id });
+      await depositRepository.insertReferralReward(db, { ...reward, referredUserId: deposit.userId, depositId: deposit.id });
     }
-    await moveMoney(transaction, movements);
-    for (const reward of paidRewards) {
-      await depositRepository.insertReferralReward(transaction, { ...reward, referredUserId: deposit.userId, depositId: deposit.id });
-    }
-
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: 'deposit.approve',
-      targetType: 'deposit',
-      targetId: deposit.id,
+    return {
+      movements,
       targetUserId: deposit.userId,
-      before: { status: 'pending' },
-      after: {
+      auditAfter: {
         status: 'approved',
         amountUsdtMicros: deposit.amountUsdtMicros,
         referralRewards: paidRewards.map((reward) => ({ userId: reward.referrerUserId, level: reward.level, rewardUsdtMicros: reward.rewardUsdtMicros })),
       },
-      ipAddress: decision.ipAddress,
-    });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' });
-    for (const reward of paidRewards) {
-      await publishEvent(transaction, { type: 'wallet.updated', userId: reward.referrerUserId, reason: 'referral.reward' });
-    }
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return adminView(transaction, deposit.id);
-  });
-}
+      events: [
+        { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' },
+        ...paidRewards.map((reward) => ({ type: 'wallet.updated' as const, userId: reward.referrerUserId, reason: 'referral.reward' })),
+      ],
+    };
+  },
+  answer: async (db, deposit, outcome) => ({
+    deposit: await adminView(db, deposit.id),
+    message: outcome === 'approved' ? DEPOSIT_MESSAGES.approved : DEPOSIT_MESSAGES.rejected,
+  }),
+};
 
-/** Rejects a pending deposit; no money had moved, so none moves now. */
-export async function rejectDeposit(db: Database, depositId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminDeposit> {
-  return db.transaction(async (transaction) => {
-    await refuseOwnRequest(transaction, depositId, decision.adminUserId);
-    const deposit = await depositRepository.decidePending(transaction, depositId, {
-      status: 'rejected',
-      decidedByUserId: decision.adminUserId,
-      rejectionReason: decision.reason,
-    });
-    if (!deposit) return refuseDecided(transaction, depositId);
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: 'deposit.reject',
-      targetType: 'deposit',
-      targetId: deposit.id,
-      targetUserId: deposit.userId,
-      before: { status: 'pending' },
-      after: { status: 'rejected', reason: decision.reason ?? null },
-      ipAddress: decision.ipAddress,
-    });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return adminView(transaction, deposit.id);
-  });
+/** The rewards a deposit pays: to the depositor's referrer and that referrer's referrer, never to the depositor, and none of zero. */
+function referralRewardsOf(
+  deposit: DepositRow,
+  referrers: { level1: string | undefined; level2: string | undefined },
+): { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] {
+  const rewards: { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] = [];
+  if (referrers.level1 && referrers.level1 !== deposit.userId) {
+    rewards.push({ referrerUserId: referrers.level1, level: 1, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_1_BASIS_POINTS) });
+    if (referrers.level2 && referrers.level2 !== deposit.userId && referrers.level2 !== referrers.level1) {
+      rewards.push({ referrerUserId: referrers.level2, level: 2, rewardUsdtMicros: basisPointsOf(deposit.amountUsdtMicros, REFERRAL_LEVEL_2_BASIS_POINTS) });
+    }
+  }
+  return rewards.filter((reward) => reward.rewardUsdtMicros > 0n);
 }
 
 async function adminView(db: Executor, depositId: string): Promise<AdminDeposit> {

@@ -33,7 +33,7 @@ export async function findById(db: Executor, id: string): Promise<TransferRow | 
 export async function decidePending(
   db: Executor,
   id: string,
-  decision: { status: 'approved' | 'rejected'; decidedByUserId: string; rejectionReason?: string | undefined },
+  decision: { status: 'approved' | 'rejected'; decidedByUserId: string | null; rejectionReason?: string | undefined },
 ): Promise<TransferRow | undefined> {
   const [row] = await db
     .update(transfers)

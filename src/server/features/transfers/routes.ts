@@ -1,6 +1,5 @@
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
-  TRANSFER_MESSAGES,
   adminTransferDecisionResponseSchema,
   adminTransferListQuerySchema,
   adminTransferListResponseSchema,
@@ -13,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as transferService from './service.ts';
 import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
@@ -61,35 +61,10 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
     },
   );
 
-  app.post(
-    '/api/admin/transfers/:id/approve',
-    {
-      ...adminRoute,
-      schema: { tags: ['admin'], summary: 'Approve a pending transfer: the recipient is credited', params: idParamsSchema, response: responses({ 200: adminTransferDecisionResponseSchema }) },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const transfer = await transferService.approveTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip });
-      return { transfer, message: TRANSFER_MESSAGES.approved };
-    },
-  );
-
-  app.post(
-    '/api/admin/transfers/:id/reject',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Reject a pending transfer: the sender gets the USDT back',
-        params: idParamsSchema,
-        body: rejectTransferRequestSchema,
-        response: responses({ 200: adminTransferDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const transfer = await transferService.rejectTransfer(db, request.params.id, { adminUserId: session.userId, ipAddress: request.ip, reason: request.body?.reason });
-      return { transfer, message: TRANSFER_MESSAGES.rejected };
-    },
-  );
+  registerDecisionRoutes(app, db, transferService.transferDecisions, {
+    basePath: '/api/admin/transfers',
+    response: adminTransferDecisionResponseSchema,
+    approve: { summary: 'Approve a pending transfer: the recipient is credited' },
+    reject: { summary: 'Reject a pending transfer: the sender gets the USDT back', body: rejectTransferRequestSchema },
+  });
 }

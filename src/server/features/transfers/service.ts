@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import type { Database, Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../../platform/audit/record.ts';
+import type { RequestKind } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -14,12 +14,7 @@ import { checkPin } from '../pin/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
-import type { TransferWithPartiesRow } from './repository.ts';
-
-export interface AdminDecision {
-  adminUserId: string;
-  ipAddress?: string | undefined;
-}
+import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
 
 /** The transfer as `viewerUserId` (its sender or its recipient) sees it. */
 export function toTransferView(row: TransferWithPartiesRow, viewerUserId: string): Transfer {
@@ -102,70 +97,50 @@ export async function getOwnTransfer(db: Database, userId: string, transferId: s
   return toTransferView(row, userId);
 }
 
-/** Four eyes: a transfer an admin sent or receives is decided by another admin. */
-async function refuseOwnRequest(db: Executor, transferId: string, adminUserId: string): Promise<void> {
-  const existing = await transferRepository.findById(db, transferId);
-  if (!existing) throw AppError.notFound(TRANSFER_MESSAGES.notFound);
-  if (existing.senderUserId === adminUserId || existing.recipientUserId === adminUserId) throw AppError.forbidden(TRANSFER_MESSAGES.ownRequest);
-}
+type TransferDecisionDetails = { reason?: string | undefined };
 
-async function refuseDecided(db: Executor, transferId: string): Promise<never> {
-  const existing = await transferRepository.findById(db, transferId);
-  if (!existing) throw AppError.notFound(TRANSFER_MESSAGES.notFound);
-  throw AppError.conflict(`This transfer has already been ${existing.status}.`, 'ALREADY_DECIDED');
-}
-
-async function adminView(db: Executor, transferId: string): Promise<AdminTransfer> {
-  const row = await transferRepository.findWithParties(db, transferId);
-  if (!row) throw new Error(`transfer ${transferId} vanished inside its own transaction`);
-  return toAdminTransferView(row);
-}
-
-async function decide(db: Database, transferId: string, decision: AdminDecision & { status: 'approved' | 'rejected'; reason?: string | undefined }): Promise<AdminTransfer> {
-  return db.transaction(async (transaction) => {
-    await refuseOwnRequest(transaction, transferId, decision.adminUserId);
-    const row = await transferRepository.decidePending(transaction, transferId, {
-      status: decision.status,
-      decidedByUserId: decision.adminUserId,
-      rejectionReason: decision.status === 'rejected' ? decision.reason : undefined,
-    });
-    if (!row) return refuseDecided(transaction, transferId);
-    const approved = decision.status === 'approved';
-    await moveMoney(transaction, [
-      {
-        from: house('transfers_pending'),
-        to: wallet(approved ? row.recipientUserId : row.senderUserId),
-        amountUsdtMicros: row.amountUsdtMicros,
-        reason: approved ? 'transfer_credit' : 'transfer_refund',
-        referenceId: row.id,
-      },
-    ]);
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: approved ? 'transfer.approve' : 'transfer.reject',
-      targetType: 'transfer',
-      targetId: row.id,
+/**
+ * Transfers as a request kind of the decision flow: approving releases the
+ * held USDT to the recipient, rejecting returns it to the sender. Neither the
+ * sender nor the recipient may decide it.
+ */
+export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails, { transfer: AdminTransfer; message: string }> = {
+  noun: 'transfer',
+  messages: { notFound: TRANSFER_MESSAGES.notFound, ownRequest: TRANSFER_MESSAGES.ownRequest },
+  findById: transferRepository.findById,
+  partiesOf: (transfer) => [transfer.senderUserId, transfer.recipientUserId],
+  markDecided: (db, id, decision) =>
+    transferRepository.decidePending(db, id, {
+      status: decision.outcome,
+      decidedByUserId: decision.decidedByUserId,
+      rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
+    }),
+  settle: async (_db, row, outcome) => {
+    const approved = outcome === 'approved';
+    return {
+      movements: [
+        {
+          from: house('transfers_pending'),
+          to: wallet(approved ? row.recipientUserId : row.senderUserId),
+          amountUsdtMicros: row.amountUsdtMicros,
+          reason: approved ? 'transfer_credit' : 'transfer_refund',
+          referenceId: row.id,
+        },
+      ],
       targetUserId: row.senderUserId,
-      before: { status: 'pending' },
-      after: { status: row.status, amountUsdtMicros: row.amountUsdtMicros, recipientUserId: row.recipientUserId, reason: row.rejectionReason },
-      ipAddress: decision.ipAddress,
-    });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: row.senderUserId, reason: `transfer.${row.status}` });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: row.recipientUserId, reason: `transfer.${row.status}` });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return adminView(transaction, row.id);
-  });
-}
-
-/** Releases the held USDT to the recipient. */
-export async function approveTransfer(db: Database, transferId: string, decision: AdminDecision): Promise<AdminTransfer> {
-  return decide(db, transferId, { ...decision, status: 'approved' });
-}
-
-/** Returns the held USDT to the sender. */
-export async function rejectTransfer(db: Database, transferId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminTransfer> {
-  return decide(db, transferId, { ...decision, status: 'rejected' });
-}
+      auditAfter: { status: row.status, amountUsdtMicros: row.amountUsdtMicros, recipientUserId: row.recipientUserId, reason: row.rejectionReason },
+      events: [
+        { type: 'wallet.updated', userId: row.senderUserId, reason: `transfer.${row.status}` },
+        { type: 'wallet.updated', userId: row.recipientUserId, reason: `transfer.${row.status}` },
+      ],
+    };
+  },
+  answer: async (db, row, outcome) => {
+    const view = await transferRepository.findWithParties(db, row.id);
+    if (!view) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
+    return { transfer: toAdminTransferView(view), message: outcome === 'approved' ? TRANSFER_MESSAGES.approved : TRANSFER_MESSAGES.rejected };
+  },
+};
 
 export async function listTransfersForAdmin(
   db: Database,

@@ -68,8 +68,8 @@ export async function decidePending(
   db: Executor,
   id: string,
   decision:
-    | { status: 'approved'; decidedByUserId: string; payoutReference: string | undefined }
-    | { status: 'rejected'; decidedByUserId: string; rejectionReason: string | undefined },
+    | { status: 'approved'; decidedByUserId: string | null; payoutReference: string | undefined }
+    | { status: 'rejected'; decidedByUserId: string | null; rejectionReason: string | undefined },
 ): Promise<WithdrawalRow | undefined> {
   const [row] = await db
     .update(withdrawalRequests)

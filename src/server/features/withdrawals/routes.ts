@@ -1,6 +1,5 @@
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
-  WITHDRAWAL_MESSAGES,
   adminWithdrawalDecisionResponseSchema,
   adminWithdrawalListQuerySchema,
   adminWithdrawalListResponseSchema,
@@ -16,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as withdrawalService from './service.ts';
 import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
@@ -99,49 +99,10 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     },
   );
 
-  app.post(
-    '/api/admin/withdrawals/:id/approve',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Mark a pending withdrawal as paid out (optional payout reference / UTR)',
-        params: idParamsSchema,
-        body: approveWithdrawalRequestSchema,
-        response: responses({ 200: adminWithdrawalDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const withdrawal = await withdrawalService.approveWithdrawal(db, request.params.id, {
-        adminUserId: session.userId,
-        ipAddress: request.ip,
-        payoutReference: request.body?.payoutReference,
-      });
-      return { withdrawal, message: WITHDRAWAL_MESSAGES.approved };
-    },
-  );
-
-  app.post(
-    '/api/admin/withdrawals/:id/reject',
-    {
-      ...adminRoute,
-      schema: {
-        tags: ['admin'],
-        summary: 'Reject a pending withdrawal and refund the USDT held',
-        params: idParamsSchema,
-        body: rejectWithdrawalRequestSchema,
-        response: responses({ 200: adminWithdrawalDecisionResponseSchema }),
-      },
-    },
-    async (request) => {
-      const session = requireAdmin(request);
-      const withdrawal = await withdrawalService.rejectWithdrawal(db, request.params.id, {
-        adminUserId: session.userId,
-        ipAddress: request.ip,
-        reason: request.body?.reason,
-      });
-      return { withdrawal, message: WITHDRAWAL_MESSAGES.rejected };
-    },
-  );
+  registerDecisionRoutes(app, db, withdrawalService.withdrawalDecisions, {
+    basePath: '/api/admin/withdrawals',
+    response: adminWithdrawalDecisionResponseSchema,
+    approve: { summary: 'Mark a pending withdrawal as paid out (optional payout reference / UTR)', body: approveWithdrawalRequestSchema },
+    reject: { summary: 'Reject a pending withdrawal and refund the USDT held', body: rejectWithdrawalRequestSchema },
+  });
 }

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
+import type { RequestKind } from '../../platform/decisions/decide.ts';
 import * as bankAccountRepository from '../bank-accounts/repository.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
@@ -172,85 +173,53 @@ export async function listOwnWithdrawals(
   return { items: page.rows.map(toWithdrawalView), nextCursor: page.nextCursor };
 }
 
-/** Four eyes: an admin's own withdrawal is decided by another admin. */
-async function refuseOwnRequest(db: Executor, withdrawalId: string, adminUserId: string): Promise<void> {
-  const existing = await withdrawalRepository.findById(db, withdrawalId);
-  if (!existing) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
-  if (existing.userId === adminUserId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
-}
+type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?: string | undefined };
 
-async function refuseDecided(db: Executor, withdrawalId: string): Promise<never> {
-  const existing = await withdrawalRepository.findById(db, withdrawalId);
-  if (!existing) throw AppError.notFound(WITHDRAWAL_MESSAGES.notFound);
-  throw AppError.conflict(`This withdrawal has already been ${existing.status}.`, 'ALREADY_DECIDED');
-}
+/**
+ * Withdrawals as a request kind of the decision flow. Approving means the INR
+ * was paid to the customer's bank: the held USDT moves from withdrawals pending
+ * to withdrawals paid. Rejecting refunds the USDT that was held (not the INR
+ * amount, as the original app wrongly did).
+ */
+export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
+  noun: 'withdrawal',
+  messages: { notFound: WITHDRAWAL_MESSAGES.notFound, ownRequest: WITHDRAWAL_MESSAGES.ownRequest },
+  findById: withdrawalRepository.findById,
+  partiesOf: (withdrawal) => [withdrawal.userId],
+  markDecided: (db, id, decision) =>
+    withdrawalRepository.decidePending(
+      db,
+      id,
+      decision.outcome === 'approved'
+        ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
+        : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
+    ),
+  settle: async (_db, row, outcome) =>
+    outcome === 'approved'
+      ? {
+          movements: [
+            { from: house('withdrawals_pending'), to: house('withdrawals_paid'), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_payout', referenceId: row.id },
+          ],
+          targetUserId: row.userId,
+          auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
+          events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+        }
+      : {
+          movements: [{ from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id }],
+          targetUserId: row.userId,
+          auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
+          events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
+        },
+  answer: async (db, row, outcome) => ({
+    withdrawal: await adminView(db, row.id),
+    message: outcome === 'approved' ? WITHDRAWAL_MESSAGES.approved : WITHDRAWAL_MESSAGES.rejected,
+  }),
+};
 
 async function adminView(db: Executor, withdrawalId: string): Promise<AdminWithdrawal> {
   const row = await withdrawalRepository.findWithUser(db, withdrawalId);
   if (!row) throw new Error(`withdrawal ${withdrawalId} vanished inside its own transaction`);
   return toAdminWithdrawalView(row);
-}
-
-/** The INR was paid to the customer's bank: the held USDT moves from withdrawals pending to withdrawals paid. */
-export async function approveWithdrawal(
-  db: Database,
-  withdrawalId: string,
-  decision: AdminDecision & { payoutReference?: string | undefined },
-): Promise<AdminWithdrawal> {
-  return db.transaction(async (transaction) => {
-    await refuseOwnRequest(transaction, withdrawalId, decision.adminUserId);
-    const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
-      status: 'approved',
-      decidedByUserId: decision.adminUserId,
-      payoutReference: decision.payoutReference,
-    });
-    if (!row) return refuseDecided(transaction, withdrawalId);
-    await moveMoney(transaction, [
-      { from: house('withdrawals_pending'), to: house('withdrawals_paid'), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_payout', referenceId: row.id },
-    ]);
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: 'withdrawal.approve',
-      targetType: 'withdrawal',
-      targetId: row.id,
-      targetUserId: row.userId,
-      before: { status: 'pending' },
-      after: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
-      ipAddress: decision.ipAddress,
-    });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return adminView(transaction, row.id);
-  });
-}
-
-/** Refunds the USDT that was held (not the INR amount, as the original app wrongly did). */
-export async function rejectWithdrawal(db: Database, withdrawalId: string, decision: AdminDecision & { reason?: string | undefined }): Promise<AdminWithdrawal> {
-  return db.transaction(async (transaction) => {
-    await refuseOwnRequest(transaction, withdrawalId, decision.adminUserId);
-    const row = await withdrawalRepository.decidePending(transaction, withdrawalId, {
-      status: 'rejected',
-      decidedByUserId: decision.adminUserId,
-      rejectionReason: decision.reason,
-    });
-    if (!row) return refuseDecided(transaction, withdrawalId);
-    await moveMoney(transaction, [
-      { from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id },
-    ]);
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: 'withdrawal.reject',
-      targetType: 'withdrawal',
-      targetId: row.id,
-      targetUserId: row.userId,
-      before: { status: 'pending' },
-      after: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
-      ipAddress: decision.ipAddress,
-    });
-    await publishEvent(transaction, { type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return adminView(transaction, row.id);
-  });
 }
 
 export async function listWithdrawalsForAdmin(

@@ -2,7 +2,8 @@ import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
 export interface AuditEntry {
-  actorUserId: string;
+  /** Null for what the system did on its own (an automatic on-chain credit). */
+  actorUserId: string | null;
   action: string;
   targetType: string;
   targetId?: string | undefined;

@@ -1,0 +1,159 @@
+import { eq } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
+import { profiles } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../audit/record.ts';
+import { publishEvent, type AppEvent } from '../events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
+import { moveMoney, type LedgerMovement } from '../ledger/ledger.ts';
+
+/*
+ * One admin decision flow for every request that waits for a decision
+ * (deposits, withdrawals, transfers, and what comes next). A request kind
+ * describes its table and its money; decide() holds the rules that must never
+ * drift apart between kinds.
+ */
+
+export type DecisionOutcome = 'approved' | 'rejected';
+
+/**
+ * Who decides: an admin (whose role is re-read under lock inside the decision's
+ * transaction), or the system itself, for example an on-chain deposit credited
+ * automatically once verified. A system decision records decided_by as null and
+ * an audit row without an actor.
+ */
+export type Decider = { kind: 'admin'; userId: string; ipAddress?: string | undefined } | { kind: 'system' };
+
+/** The minimum a decided request row must expose. */
+export interface DecidableRow {
+  id: string;
+  status: string;
+}
+
+/** What a decision does besides the status change: ledger movements, the audit row's details and the events for customers. */
+export interface Settlement {
+  movements: LedgerMovement[];
+  /** The customer the request belongs to, shown in the audit log. */
+  targetUserId: string;
+  /** The audit row's `after`; its `before` is always `{ status: 'pending' }`. */
+  auditAfter: unknown;
+  /** Events besides `admin.queue.updated`, which every decision publishes. */
+  events: AppEvent[];
+}
+
+/**
+ * A kind of request that an admin approves or rejects. `Details` is what the
+ * admin sends with the decision (a rejection reason, a payout reference);
+ * `Body` is the answer the decision routes send back.
+ */
+export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body> {
+  /** The word used in messages and audit actions: 'deposit' gives "This deposit has already been approved." and 'deposit.approve'. */
+  noun: string;
+  messages: { notFound: string; ownRequest: string };
+  findById(db: Executor, id: string): Promise<Row | undefined>;
+  /** The users a request belongs to; none of them may decide it (four eyes). */
+  partiesOf(row: Row): string[];
+  /** The conditional update `... set status = outcome where id = ? and status = 'pending'`; undefined when the request was not pending. */
+  markDecided(db: Executor, id: string, decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details }): Promise<Row | undefined>;
+  /** Writes that belong to the kind (e.g. referral reward rows) and the settlement decide() carries out. */
+  settle(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Settlement>;
+  /** The answer to the decision, read inside the decision's transaction. */
+  answer(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Body>;
+}
+
+export interface DecisionRequest<Details> {
+  id: string;
+  outcome: DecisionOutcome;
+  decider: Decider;
+  details: Details;
+}
+
+export const ACCESS_DENIED_MESSAGE = 'Access denied';
+
+/** The acting admin's role, read with a shared lock so a demotion waits until this decision has committed. */
+async function lockedRoleOf(db: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).for('share');
+  return row?.role;
+}
+
+/**
+ * Decides one pending request inside the caller's transaction: re-checks that
+ * an admin decider is still an admin, refuses a decision on the decider's own
+ * request, changes the status only while it is pending (a second decision gets
+ * 409 ALREADY_DECIDED), moves the money, writes the audit row and publishes the
+ * events, all committed together or not at all.
+ *
+ * Use it directly when the decision is part of a larger transaction (an
+ * automatic on-chain credit with `{ kind: 'system' }`); routes use decide().
+ */
+export async function decideInTransaction<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+  transaction: Executor,
+  kind: RequestKind<Row, Details, Body>,
+  request: DecisionRequest<Details>,
+): Promise<Body> {
+  const { decider } = request;
+  if (decider.kind === 'admin' && (await lockedRoleOf(transaction, decider.userId)) !== 'admin') {
+    throw AppError.forbidden(ACCESS_DENIED_MESSAGE);
+  }
+  const existing = await kind.findById(transaction, request.id);
+  if (!existing) throw AppError.notFound(kind.messages.notFound);
+  if (decider.kind === 'admin' && kind.partiesOf(existing).includes(decider.userId)) throw AppError.forbidden(kind.messages.ownRequest);
+
+  const row = await kind.markDecided(transaction, request.id, {
+    outcome: request.outcome,
+    decidedByUserId: decider.kind === 'admin' ? decider.userId : null,
+    details: request.details,
+  });
+  if (!row) {
+    // A concurrent decision committed first; the conditional update waited for it and found the request decided.
+    const decided = await kind.findById(transaction, request.id);
+    if (!decided) throw AppError.notFound(kind.messages.notFound);
+    throw AppError.conflict(`This ${kind.noun} has already been ${decided.status}.`, 'ALREADY_DECIDED');
+  }
+
+  const settlement = await kind.settle(transaction, row, request.outcome);
+  await moveMoney(transaction, settlement.movements);
+  await recordAudit(transaction, {
+    actorUserId: decider.kind === 'admin' ? decider.userId : null,
+    action: `${kind.noun}.${request.outcome === 'approved' ? 'approve' : 'reject'}`,
+    targetType: kind.noun,
+    targetId: row.id,
+    targetUserId: settlement.targetUserId,
+    before: { status: 'pending' },
+    after: settlement.auditAfter,
+    ipAddress: decider.kind === 'admin' ? decider.ipAddress : undefined,
+  });
+  for (const event of settlement.events) await publishEvent(transaction, event);
+  await publishEvent(transaction, { type: 'admin.queue.updated' });
+  return kind.answer(transaction, row, request.outcome);
+}
+
+/**
+ * Decides one pending request in its own transaction. With an Idempotency-Key
+ * (admins only), a retry of a decision that succeeded gets the first answer
+ * back instead of 409 ALREADY_DECIDED; the key, the request id, the outcome and
+ * the details must match, or the answer is 422 IDEMPOTENCY_MISMATCH.
+ */
+export async function decide<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+  db: Database,
+  kind: RequestKind<Row, Details, Body>,
+  request: DecisionRequest<Details>,
+  idempotencyKey?: string,
+): Promise<Answer<Body>> {
+  const scope = decisionScope(kind, request, idempotencyKey);
+  const earlier = await findEarlierAnswer<Body>(db, scope);
+  if (earlier) return earlier;
+  return runOnce(db, scope, async (transaction) => ({ statusCode: 200, body: await decideInTransaction(transaction, kind, request) }));
+}
+
+function decisionScope<Details extends Record<string, string | undefined>>(
+  kind: { noun: string },
+  request: DecisionRequest<Details>,
+  idempotencyKey: string | undefined,
+): IdempotencyScope | undefined {
+  if (idempotencyKey === undefined || request.decider.kind !== 'admin') return undefined;
+  const fields: Record<string, string> = { id: request.id };
+  for (const [name, value] of Object.entries(request.details)) if (value !== undefined) fields[`details.${name}`] = value;
+  const operation = `${kind.noun}.${request.outcome === 'approved' ? 'approve' : 'reject'}`;
+  return { userId: request.decider.userId, key: idempotencyKey, operation, requestHash: hashRequest(fields) };
+}

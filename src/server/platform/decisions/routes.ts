@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import type { Database } from '../../db/client.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { readIdempotencyKey } from '../idempotency/service.ts';
+import { adminRoute } from '../sessions/route-guards.ts';
+import { requireAdmin } from '../sessions/service.ts';
+import { decide, type DecidableRow, type DecisionOutcome, type RequestKind } from './decide.ts';
+
+interface DecisionRouteOptions<Details> {
+  summary: string;
+  /** The optional JSON body (a rejection reason, a payout reference); none when the decision takes no details. */
+  body?: z.ZodType<Details | undefined>;
+}
+
+/**
+ * Registers `POST {basePath}/:id/approve` and `POST {basePath}/:id/reject` for
+ * one request kind. Both accept an Idempotency-Key header and answer with the
+ * kind's decision answer.
+ */
+export function registerDecisionRoutes<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+  app: ApiApp,
+  db: Database,
+  kind: RequestKind<Row, Details, Body>,
+  options: { basePath: string; response: z.ZodType<Body>; approve: DecisionRouteOptions<Details>; reject: DecisionRouteOptions<Details> },
+): void {
+  const routes: [DecisionOutcome, 'approve' | 'reject', DecisionRouteOptions<Details>][] = [
+    ['approved', 'approve', options.approve],
+    ['rejected', 'reject', options.reject],
+  ];
+  // Widened to the plain schema type: Fastify cannot resolve a reply type from a generic schema, and the kind's answer already has type Body.
+  const responseSchema: z.ZodType = options.response;
+  for (const [outcome, verb, route] of routes) {
+    app.post(
+      `${options.basePath}/:id/${verb}`,
+      {
+        ...adminRoute,
+        schema: {
+          tags: ['admin'],
+          summary: `${route.summary}; accepts an Idempotency-Key header`,
+          params: idParamsSchema,
+          ...(route.body ? { body: route.body } : {}),
+          response: responses({ 200: responseSchema }),
+        },
+      },
+      async (request, reply) => {
+        const session = requireAdmin(request);
+        const details = (request.body ?? {}) as Details;
+        const answer = await decide(
+          db,
+          kind,
+          { id: request.params.id, outcome, decider: { kind: 'admin', userId: session.userId, ipAddress: request.ip }, details },
+          readIdempotencyKey(request),
+        );
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        reply.code(answer.statusCode);
+        return answer.body;
+      },
+    );
+  }
+}
