@@ -28,10 +28,10 @@ function headersOf(target: Target, cookie: string | undefined): Record<string, s
   return { origin: target.origin, ...(cookie ? { cookie } : {}), ...(target.method === 'POST' ? { 'content-type': 'application/json' } : {}) };
 }
 
-/** CPU time (user + system) of the postmaster and all its children, in clock ticks of 10 ms. */
-export function postgresCpuTicks(postgresDataDirectory: string): number {
+/** CPU time (user + system) of the postmaster and each of its children, in clock ticks of 10 ms, by process id. */
+export function postgresCpuTicks(postgresDataDirectory: string): Map<number, number> {
   const postmasterPid = Number(fs.readFileSync(path.join(postgresDataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let ticks = 0;
+  const ticks = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -44,9 +44,16 @@ export function postgresCpuTicks(postgresDataDirectory: string): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const parentPid = Number(fields[1]);
     if (Number(entry) !== postmasterPid && parentPid !== postmasterPid) continue;
-    ticks += Number(fields[11]) + Number(fields[12]);
+    ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
   }
   return ticks;
+}
+
+/** CPU spent between two samples by the processes alive at the second (one that ended meanwhile took its count with it). */
+function ticksSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ticks] of after) spent += ticks - (before.get(pid) ?? 0);
+  return spent;
 }
 
 const MILLISECONDS_PER_TICK = 10;
@@ -72,7 +79,7 @@ export async function measure(target: Target, options: { seconds: number; connec
         }
       : {}),
   });
-  const ticks = postgresCpuTicks(options.postgresDataDirectory) - ticksBefore;
+  const ticks = ticksSpent(ticksBefore, postgresCpuTicks(options.postgresDataDirectory));
   return {
     requestsPerSecond: result.requests.average,
     p50Milliseconds: result.latency.p50,
