@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError, jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ErrorResponse } from '../shared/errors.ts';
 import { PRODUCT_NAME } from '../shared/limits.ts';
@@ -30,6 +30,12 @@ export interface BuildAppOptions {
 export function defaultWebDirectory(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   return import.meta.url.endsWith('.js') ? path.resolve(here, '../web') : path.resolve(here, '../../dist/web');
+}
+
+/** Whether the matched route is one of the JSON API's (the API documentation pages are not). */
+function isApiRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  return route !== undefined && route.startsWith('/api/') && !route.startsWith('/api/docs');
 }
 
 /** Redacts secrets that can appear in a URL (the reset token of /reset-password). */
@@ -98,13 +104,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.decorateRequest('session', undefined);
+  // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    if (!isApiRoute(request)) return;
     assertSameOriginJson(request, context.config.appOrigin);
+    if (request.routeOptions.config.skipsSessionLookup === true) return;
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) reply.header('cache-control', 'no-store');
+    if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

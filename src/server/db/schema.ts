@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { Role, VipLevel } from '../../shared/contracts/common.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -47,8 +48,8 @@ export const profiles = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     phone: text('phone').notNull(),
-    role: text('role').notNull().default('user'),
-    vipLevel: text('vip_level').notNull().default('normal'),
+    role: text('role').$type<Role>().notNull().default('user'),
+    vipLevel: text('vip_level').$type<VipLevel>().notNull().default('normal'),
     referralCode: text('referral_code').notNull(),
     referredByUserId: uuid('referred_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),

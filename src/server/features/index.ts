@@ -1,38 +1,57 @@
 import type { AppContext } from '../context.ts';
 import type { ApiApp } from '../http/types.ts';
-import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuditRoutes } from '../platform/audit/routes.ts';
+import { registerEventRoutes } from '../platform/events/routes.ts';
+import { registerHealthRoutes } from '../platform/health/routes.ts';
+import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '../platform/sessions/areas.ts';
+import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
-import { registerDepositRoutes } from './deposits/routes.ts';
-import { registerEventRoutes } from '../platform/events/routes.ts';
-import { registerFileRoutes } from './files/routes.ts';
-import { registerHealthRoutes } from '../platform/health/routes.ts';
-import { registerPinRoutes } from './pin/routes.ts';
+import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
+import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
+import { registerPinChangeRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
-import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
-import { registerTransferRoutes } from './transfers/routes.ts';
+import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { registerWalletRoutes } from './wallet/routes.ts';
-import { registerWithdrawalRoutes } from './withdrawals/routes.ts';
+import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
-/** Every feature's routes, registered once by buildApp(). Each feature adds its own line. */
+/**
+ * Every route, registered once by buildApp(), each in the area that decides who
+ * may call it (see platform/sessions/areas.ts). A route outside an area is public.
+ */
 export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerHealthRoutes(app, context);
   registerAuthRoutes(app, context);
-  registerUserRoutes(app, context);
-  registerPinRoutes(app, context);
   registerSettingsRoutes(app, context);
-  registerFileRoutes(app, context);
-  registerAdminRoutes(app, context);
-  registerAuditRoutes(app, context);
-  registerBankAccountRoutes(app, context);
-  registerDepositRoutes(app, context);
-  registerWithdrawalRoutes(app, context);
-  registerTransferRoutes(app, context);
-  registerTransactionRoutes(app, context);
-  registerWalletRoutes(app, context);
-  registerReferralRoutes(app, context);
+  registerPublicFileRoutes(app, context);
   registerEventRoutes(app, context);
+
+  registerSignedInArea(app, (area) => {
+    registerUserRoutes(area, context);
+    registerPinRoutes(area, context);
+  });
+
+  registerCustomerArea(app, (area) => {
+    registerPinChangeRoutes(area, context);
+    registerBankAccountRoutes(area, context);
+    registerDepositRoutes(area, context);
+    registerWithdrawalRoutes(area, context);
+    registerTransferRoutes(area, context);
+    registerTransactionRoutes(area, context);
+    registerWalletRoutes(area, context);
+    registerReferralRoutes(area, context);
+  });
+
+  registerAdminArea(app, (area) => {
+    registerAdminRoutes(area, context);
+    registerAuditRoutes(area, context);
+    registerFileAdminRoutes(area, context);
+    registerSettingsAdminRoutes(area, context);
+    registerDepositAdminRoutes(area, context);
+    registerWithdrawalAdminRoutes(area, context);
+    registerTransferAdminRoutes(area, context);
+  });
 }

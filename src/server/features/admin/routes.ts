@@ -14,9 +14,8 @@ import {
 } from '../../../shared/contracts/admin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requireAdmin, requireAdminOrVipReader } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { getDashboard } from './dashboard-service.ts';
-import { adminOnly, adminOrVipReader } from './guards.ts';
 import * as usersService from './users-service.ts';
 
 export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
@@ -25,20 +24,19 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/dashboard',
     {
-      onRequest: adminOrVipReader,
+      config: { adminAreaReaders: true },
       schema: {
         tags: ['admin'],
         summary: 'What waits for admins: pending requests, customer balances, users (admin, or VIP-level read only)',
         response: responses({ 200: adminDashboardResponseSchema }),
       },
     },
-    async (request) => getDashboard(db, requireAdminOrVipReader(request)),
+    async (request) => getDashboard(db, sessionOf(request)),
   );
 
   app.get(
     '/api/admin/users',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary: 'Search users by name, e-mail or phone (any case), newest first, one page at a time',
@@ -52,7 +50,6 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/users/:id',
     {
-      onRequest: adminOnly,
       schema: { tags: ['admin'], summary: 'One user with balance and referral details', params: adminUserParamsSchema, response: responses({ 200: adminUserDetailSchema }) },
     },
     async (request) => usersService.getUserDetail(context, db, request.params.id),
@@ -61,7 +58,6 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/users/:id/transactions',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary: "A user's transaction history, newest first, one page at a time",
@@ -76,7 +72,6 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.patch(
     '/api/admin/users/:id',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary: "Set a user's role and/or VIP level (audited)",
@@ -86,7 +81,7 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => {
-      const user = await usersService.updateUser(context, request, requireAdmin(request), request.params.id, request.body);
+      const user = await usersService.updateUser(context, request, sessionOf(request), request.params.id, request.body);
       return { message: USER_UPDATED_MESSAGE, user };
     },
   );
@@ -94,7 +89,6 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/users/:id/sessions/revoke',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary: 'End every session of a user (audited)',
@@ -103,7 +97,7 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => {
-      const sessionsEnded = await usersService.revokeSessions(context, request, requireAdmin(request), request.params.id);
+      const sessionsEnded = await usersService.revokeSessions(context, request, sessionOf(request), request.params.id);
       return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
     },
   );

@@ -9,7 +9,7 @@ import {
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as bankAccountService from './service.ts';
 
 export function registerBankAccountRoutes(app: ApiApp, context: AppContext): void {
@@ -18,14 +18,14 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
   app.get(
     '/api/bank-accounts',
     { schema: { tags: ['bank-accounts'], summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)', response: responses({ 200: bankAccountListResponseSchema }) } },
-    async (request) => ({ items: await bankAccountService.listBankAccounts(db, requirePinVerifiedSession(request).userId) }),
+    async (request) => ({ items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId) }),
   );
 
   app.post(
     '/api/bank-accounts',
     { schema: { tags: ['bank-accounts'], summary: 'Save a bank account', body: bankAccountInputSchema, response: responses({ 201: bankAccountResponseSchema }) } },
     async (request, reply) => {
-      const bankAccount = await bankAccountService.addBankAccount(db, requirePinVerifiedSession(request).userId, request.body);
+      const bankAccount = await bankAccountService.addBankAccount(db, sessionOf(request).userId, request.body);
       return reply.code(201).send({ bankAccount, message: BANK_ACCOUNT_MESSAGES.added });
     },
   );
@@ -42,7 +42,7 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
       },
     },
     async (request) => {
-      const bankAccount = await bankAccountService.updateBankAccount(db, requirePinVerifiedSession(request).userId, request.params.id, request.body);
+      const bankAccount = await bankAccountService.updateBankAccount(db, sessionOf(request).userId, request.params.id, request.body);
       return { bankAccount, message: BANK_ACCOUNT_MESSAGES.updated };
     },
   );
@@ -58,7 +58,7 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
       },
     },
     async (request) => {
-      await bankAccountService.deleteBankAccount(db, requirePinVerifiedSession(request).userId, request.params.id);
+      await bankAccountService.deleteBankAccount(db, sessionOf(request).userId, request.params.id);
       return { ok: true as const, message: BANK_ACCOUNT_MESSAGES.deleted };
     },
   );

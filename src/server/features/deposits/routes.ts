@@ -11,10 +11,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
-import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as depositService from './service.ts';
-import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 
@@ -24,7 +23,6 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/deposits',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['deposits'],
         summary: 'Submit a USDT deposit (transaction hash) for admin approval; accepts an Idempotency-Key header',
@@ -33,7 +31,7 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const session = requirePinVerifiedSession(request);
+      const session = sessionOf(request);
       const answer = await depositService.submitDeposit(db, session.userId, request.body, readIdempotencyKey(request));
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
@@ -42,18 +40,22 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
 
   app.get(
     '/api/deposits/:id',
-    { ...pinVerifiedRoute, schema: { tags: ['deposits'], summary: 'One of the customer’s deposits', params: idParamsSchema, response: responses({ 200: depositDetailResponseSchema }) } },
-    async (request) => ({ deposit: await depositService.getOwnDeposit(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+    { schema: { tags: ['deposits'], summary: 'One of the customer’s deposits', params: idParamsSchema, response: responses({ 200: depositDetailResponseSchema }) } },
+    async (request) => ({ deposit: await depositService.getOwnDeposit(db, sessionOf(request).userId, request.params.id) }),
   );
+
+}
+
+/** The admin's queue and decisions; registered inside the admin area. */
+export function registerDepositAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/deposits',
     {
-      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Deposits, newest first, optionally by status', querystring: adminDepositListQuerySchema, response: responses({ 200: adminDepositListResponseSchema }) },
     },
     async (request) => {
-      requireAdmin(request);
       return depositService.listDepositsForAdmin(db, request.query);
     },
   );

@@ -3,19 +3,18 @@ import { qrNetworkParamsSchema, uploadFileResponseSchema } from '../../../shared
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { errorResponseSchema } from '../../../shared/errors.ts';
-import { adminOnly } from '../admin/guards.ts';
-import { requireAdmin } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { APK_DOWNLOAD_NAME, openApk, openQrImage, uploadSettingsFile } from './service.ts';
 
 const FILE_UPLOADED_MESSAGE = 'File uploaded successfully';
 /** The file itself is streamed as it is stored, without serialization. */
 const fileResponses = { 200: z.unknown().describe('The file bytes'), '4xx': errorResponseSchema, '5xx': errorResponseSchema };
 
-export function registerFileRoutes(app: ApiApp, context: AppContext): void {
+/** Admin uploads; registered inside the admin area. */
+export function registerFileAdminRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/files/qr/:network',
     {
-      onRequest: adminOnly,
       config: { acceptsFileUpload: true },
       schema: {
         tags: ['admin'],
@@ -27,7 +26,7 @@ export function registerFileRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request, reply) => {
       const purpose = request.params.network === 'TRC20' ? 'qr_trc20' : 'qr_erc20';
-      const uploaded = await uploadSettingsFile(context, request, requireAdmin(request), purpose);
+      const uploaded = await uploadSettingsFile(context, request, sessionOf(request), purpose);
       return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );
@@ -35,7 +34,6 @@ export function registerFileRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/admin/files/apk',
     {
-      onRequest: adminOnly,
       config: { acceptsFileUpload: true },
       schema: {
         tags: ['admin'],
@@ -45,11 +43,15 @@ export function registerFileRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const uploaded = await uploadSettingsFile(context, request, requireAdmin(request), 'apk');
+      const uploaded = await uploadSettingsFile(context, request, sessionOf(request), 'apk');
       return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );
 
+}
+
+/** The public downloads of uploaded files. */
+export function registerPublicFileRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/files/qr/:network',
     { schema: { tags: ['settings'], summary: 'The QR image of a deposit network (public)', params: qrNetworkParamsSchema, response: fileResponses } },

@@ -2,7 +2,7 @@ import { okResponseSchema } from '../../../shared/contracts/common.ts';
 import { changePinRequestSchema, resetPinRequestSchema, setupPinRequestSchema, verifyPinRequestSchema, verifyPinResponseSchema } from '../../../shared/contracts/pin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession, requireSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as pinService from './service.ts';
 
 export function registerPinRoutes(app: ApiApp, context: AppContext): void {
@@ -10,7 +10,7 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
     '/api/pin/verify',
     { schema: { tags: ['pin'], summary: 'Verify the transaction PIN for this session', body: verifyPinRequestSchema, response: responses({ 200: verifyPinResponseSchema }) } },
     async (request) => {
-      await pinService.verifyPinForSession(context, request, requireSession(request), request.body.pin);
+      await pinService.verifyPinForSession(context, request, sessionOf(request), request.body.pin);
       return { verified: true as const };
     },
   );
@@ -19,7 +19,7 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
     '/api/pin/setup',
     { schema: { tags: ['pin'], summary: 'Set the first transaction PIN', body: setupPinRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await pinService.setUpPin(context, requireSession(request), request.body.pin);
+      await pinService.setUpPin(context, sessionOf(request), request.body.pin);
       return { ok: true as const };
     },
   );
@@ -28,16 +28,20 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
     '/api/pin/reset',
     { schema: { tags: ['pin'], summary: 'Replace a forgotten PIN (needs the account password)', body: resetPinRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await pinService.resetPin(context, request, requireSession(request), request.body.password, request.body.pin);
+      await pinService.resetPin(context, request, sessionOf(request), request.body.password, request.body.pin);
       return { ok: true as const };
     },
   );
 
+}
+
+/** Changing the PIN needs a session whose PIN was verified; registered inside the customer area. */
+export function registerPinChangeRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/pin/change',
     { schema: { tags: ['pin'], summary: 'Change the PIN, knowing the current one', body: changePinRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await pinService.changePin(context, request, requirePinVerifiedSession(request), request.body.currentPin, request.body.newPin);
+      await pinService.changePin(context, request, sessionOf(request), request.body.currentPin, request.body.newPin);
       return { ok: true as const };
     },
   );

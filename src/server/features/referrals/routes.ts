@@ -1,9 +1,8 @@
 import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as referralService from './service.ts';
-import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 
 export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
@@ -12,7 +11,6 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/referrals',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'Referral totals and the first page of referred people (levels 1 and 2) and of earnings, newest first',
@@ -20,13 +18,12 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
         response: responses({ 200: referralSummarySchema }),
       },
     },
-    async (request) => referralService.getSummary(db, requirePinVerifiedSession(request).userId, request.query.limit),
+    async (request) => referralService.getSummary(db, sessionOf(request).userId, request.query.limit),
   );
 
   app.get(
     '/api/referrals/people',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'People who joined with my code (level 1) or with the code of someone I referred (level 2), newest first',
@@ -34,13 +31,12 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
         response: responses({ 200: referredPeoplePageSchema }),
       },
     },
-    async (request) => referralService.listReferredPeople(db, requirePinVerifiedSession(request).userId, request.query),
+    async (request) => referralService.listReferredPeople(db, sessionOf(request).userId, request.query),
   );
 
   app.get(
     '/api/referrals/earnings',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['referrals'],
         summary: 'Referral rewards paid to me, newest first',
@@ -48,6 +44,6 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
         response: responses({ 200: referralEarningsPageSchema }),
       },
     },
-    async (request) => referralService.listEarnings(db, requirePinVerifiedSession(request).userId, request.query),
+    async (request) => referralService.listEarnings(db, sessionOf(request).userId, request.query),
   );
 }

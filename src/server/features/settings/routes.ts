@@ -8,8 +8,7 @@ import {
 } from '../../../shared/contracts/settings.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { adminOnly, adminOrVipReader } from '../admin/guards.ts';
-import { requireAdmin, requireAdminOrVipReader } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as settingsService from './service.ts';
 
 export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
@@ -33,19 +32,24 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
     async () => settingsService.getPublicSettings(db),
   );
 
+}
+
+/** Reading (admins and VIP readers) and saving (admins) all settings; registered inside the admin area. */
+export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
   app.get(
     '/api/admin/settings',
     {
-      onRequest: adminOrVipReader,
+      config: { adminAreaReaders: true },
       schema: { tags: ['admin'], summary: 'All settings (admin, or VIP-level read only)', response: responses({ 200: adminSettingsResponseSchema }) },
     },
-    async (request) => settingsService.getAdminSettings(db, requireAdminOrVipReader(request)),
+    async (request) => settingsService.getAdminSettings(db, sessionOf(request)),
   );
 
   app.put(
     '/api/admin/settings',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary:
@@ -55,7 +59,7 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => {
-      const settings = await settingsService.updateSettings(context, request, requireAdmin(request), request.body);
+      const settings = await settingsService.updateSettings(context, request, sessionOf(request), request.body);
       return { message: SETTINGS_UPDATED_MESSAGE, settings };
     },
   );

@@ -11,10 +11,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
-import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as transferService from './service.ts';
-import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 
@@ -24,7 +23,6 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/transfers',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['transfers'],
         summary: 'Send USDT to another customer by e-mail, held until an admin approves; the PIN is checked here; accepts an Idempotency-Key header',
@@ -33,7 +31,7 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const session = requirePinVerifiedSession(request);
+      const session = sessionOf(request);
       const answer = await transferService.requestTransfer(context, request, session, request.body, readIdempotencyKey(request));
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
@@ -43,20 +41,23 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transfers/:id',
     {
-      ...pinVerifiedRoute,
       schema: { tags: ['transfers'], summary: 'A transfer the customer sent or received', params: idParamsSchema, response: responses({ 200: transferDetailResponseSchema }) },
     },
-    async (request) => ({ transfer: await transferService.getOwnTransfer(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+    async (request) => ({ transfer: await transferService.getOwnTransfer(db, sessionOf(request).userId, request.params.id) }),
   );
+
+}
+
+/** The admin's queue and decisions; registered inside the admin area. */
+export function registerTransferAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/transfers',
     {
-      ...adminRoute,
       schema: { tags: ['admin'], summary: 'Transfers, newest first, optionally by status', querystring: adminTransferListQuerySchema, response: responses({ 200: adminTransferListResponseSchema }) },
     },
     async (request) => {
-      requireAdmin(request);
       return transferService.listTransfersForAdmin(db, request.query);
     },
   );

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import type { Role } from '../../../shared/contracts/common.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
 
 export interface UserProfileRow {
@@ -7,7 +8,7 @@ export interface UserProfileRow {
   email: string;
   name: string;
   phone: string;
-  role: string;
+  role: Role;
   vipLevel: string;
   referralCode: string;
   balanceUsdtMicros: bigint;
@@ -58,7 +59,7 @@ export async function insertUser(db: Executor, values: { email: string; password
 /** Inserts the profile unless its referral code is taken; returns false on that collision so the caller can draw another code. */
 export async function insertProfile(
   db: Executor,
-  values: { userId: string; name: string; phone: string; role?: string; referralCode: string; referredByUserId: string | undefined },
+  values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined },
 ): Promise<boolean> {
   const inserted = await db
     .insert(profiles)

@@ -1,22 +1,20 @@
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { getWalletSummary } from './service.ts';
-import { pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 
 export function registerWalletRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/wallet/summary',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['wallet'],
         summary: 'Balance, pending deposit / withdrawal / transfer sums and the stored rates',
         response: responses({ 200: walletSummarySchema }),
       },
     },
-    async (request) => getWalletSummary(context.database.db, requirePinVerifiedSession(request).userId),
+    async (request) => getWalletSummary(context.database.db, sessionOf(request).userId),
   );
 }

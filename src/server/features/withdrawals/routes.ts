@@ -14,10 +14,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
-import { requireAdmin, requirePinVerifiedSession } from '../../platform/sessions/service.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import * as withdrawalService from './service.ts';
-import { adminRoute, pinVerifiedRoute } from '../../platform/sessions/route-guards.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 
@@ -27,7 +26,6 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.post(
     '/api/withdrawals',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['withdrawals'],
         summary: 'Request an INR withdrawal to a saved bank account; the PIN is checked here; accepts an Idempotency-Key header',
@@ -36,7 +34,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
       },
     },
     async (request, reply) => {
-      const session = requirePinVerifiedSession(request);
+      const session = sessionOf(request);
       const answer = await withdrawalService.requestWithdrawal(context, request, session, request.body, readIdempotencyKey(request));
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
@@ -46,7 +44,6 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.get(
     '/api/withdrawals',
     {
-      ...pinVerifiedRoute,
       schema: {
         tags: ['withdrawals'],
         summary: 'The customer’s withdrawals, newest first, optionally by status',
@@ -54,22 +51,26 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
         response: responses({ 200: withdrawalListResponseSchema }),
       },
     },
-    async (request) => withdrawalService.listOwnWithdrawals(db, requirePinVerifiedSession(request).userId, request.query),
+    async (request) => withdrawalService.listOwnWithdrawals(db, sessionOf(request).userId, request.query),
   );
 
   app.get(
     '/api/withdrawals/:id',
     {
-      ...pinVerifiedRoute,
       schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
     },
-    async (request) => ({ withdrawal: await withdrawalService.getOwnWithdrawal(db, requirePinVerifiedSession(request).userId, request.params.id) }),
+    async (request) => ({ withdrawal: await withdrawalService.getOwnWithdrawal(db, sessionOf(request).userId, request.params.id) }),
   );
+
+}
+
+/** The admin's queue, payout file and decisions; registered inside the admin area. */
+export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/withdrawals',
     {
-      ...adminRoute,
       schema: {
         tags: ['admin'],
         summary: 'Withdrawals with full bank details, newest first, optionally by status',
@@ -78,16 +79,15 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
       },
     },
     async (request) => {
-      requireAdmin(request);
       return withdrawalService.listWithdrawalsForAdmin(db, request.query);
     },
   );
 
   app.get(
     '/api/admin/withdrawals.csv',
-    { ...adminRoute, schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
+    { schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
     async (request, reply) => {
-      const session = requireAdmin(request);
+      const session = sessionOf(request);
       const exported = await withdrawalService.pendingWithdrawalsCsv(db, { adminUserId: session.userId, ipAddress: request.ip });
       const day = new Date().toISOString().slice(0, 10);
       reply

@@ -1,14 +1,12 @@
 import { auditLogQuerySchema, auditLogResponseSchema } from '../../../shared/contracts/admin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { adminOnly } from '../../features/admin/guards.ts';
 import { getAuditLog } from './service.ts';
 
 export function registerAuditRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/audit-log',
     {
-      onRequest: adminOnly,
       schema: {
         tags: ['admin'],
         summary: 'Every admin action with who, what, when, before and after; newest first, filter by action and target user (admin only)',

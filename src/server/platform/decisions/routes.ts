@@ -3,8 +3,7 @@ import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import type { Database } from '../../db/client.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../idempotency/service.ts';
-import { adminRoute } from '../sessions/route-guards.ts';
-import { requireAdmin } from '../sessions/service.ts';
+import { sessionOf } from '../sessions/areas.ts';
 import { decide, type DecidableRow, type DecisionOutcome, type RequestKind } from './decide.ts';
 
 interface DecisionRouteOptions<Details> {
@@ -34,7 +33,6 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
     app.post(
       `${options.basePath}/:id/${verb}`,
       {
-        ...adminRoute,
         schema: {
           tags: ['admin'],
           summary: `${route.summary}; accepts an Idempotency-Key header`,
@@ -44,7 +42,7 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
         },
       },
       async (request, reply) => {
-        const session = requireAdmin(request);
+        const session = sessionOf(request);
         const details = (request.body ?? {}) as Details;
         const answer = await decide(
           db,

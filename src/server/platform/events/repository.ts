@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
+import { canReadAdminArea } from '../../../shared/access.ts';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
 import { liveSession, type SessionLimits } from '../sessions/repository.ts';
@@ -19,11 +20,11 @@ export async function findLiveSessionAudiences(
   for (let start = 0; start < sessionIds.length; start += LOOKUP_BATCH_SIZE) {
     const batch = sessionIds.slice(start, start + LOOKUP_BATCH_SIZE);
     const rows = await db
-      .select({ sessionId: sessions.id, canSeeAdminQueue: sql<boolean>`${profiles.role} = 'admin' or ${profiles.vipLevel} <> 'normal'` })
+      .select({ sessionId: sessions.id, role: profiles.role, vipLevel: profiles.vipLevel })
       .from(sessions)
       .innerJoin(profiles, eq(profiles.userId, sessions.userId))
       .where(and(inArray(sessions.id, batch), liveSession(limits)));
-    for (const row of rows) live.set(row.sessionId, { canSeeAdminQueue: row.canSeeAdminQueue });
+    for (const row of rows) live.set(row.sessionId, { canSeeAdminQueue: canReadAdminArea(row.role, row.vipLevel) });
   }
   return live;
 }

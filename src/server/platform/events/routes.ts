@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { canReadAdminArea } from '../../../shared/access.ts';
 import { EVENT_STREAM_LIMITS, EVENT_STREAM_PATH } from '../../../shared/contracts/events.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -51,7 +52,7 @@ export function registerEventRoutes(app: ApiApp, context: AppContext): void {
         audience: {
           userId: session?.userId,
           sessionId: session?.sessionId,
-          canSeeAdminQueue: session ? session.role === 'admin' || session.vipLevel !== 'normal' : false,
+          canSeeAdminQueue: session ? canReadAdminArea(session.role, session.vipLevel) : false,
         },
       };
       try {

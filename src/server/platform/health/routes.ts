@@ -7,7 +7,7 @@ import { responses, type ApiApp } from '../../http/types.ts';
 export function registerHealthRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], summary: 'Answers once the database answers', response: responses({ 200: z.object({ status: z.literal('ok') }) }) } },
+    { config: { skipsSessionLookup: true }, schema: { tags: ['health'], summary: 'Answers once the database answers', response: responses({ 200: z.object({ status: z.literal('ok') }) }) } },
     async () => {
       try {
         await context.database.db.execute(sql`select 1`);

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
 import { clearSessionCookie, hashToken, newToken, readSessionCookie, setSessionCookie } from '../../http/security.ts';
 import * as sessionRepository from './repository.ts';
 import type { SessionRecord } from './repository.ts';
@@ -39,31 +38,6 @@ export async function resolveSession(context: AppContext, request: FastifyReques
 export async function endSession(context: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.session) await sessionRepository.deleteSession(context.database.db, request.session.sessionId);
   clearSessionCookie(reply, usesSecureCookies(context));
-}
-
-export function requireSession(request: FastifyRequest): SessionRecord {
-  if (!request.session) throw AppError.unauthenticated();
-  return request.session;
-}
-
-/** Customer money actions need a session whose PIN was verified by the server. */
-export function requirePinVerifiedSession(request: FastifyRequest): SessionRecord {
-  const session = requireSession(request);
-  if (!session.pinVerified) throw new AppError(403, 'PIN_REQUIRED', 'Please verify your transaction PIN first.');
-  return session;
-}
-
-export function requireAdmin(request: FastifyRequest): SessionRecord {
-  const session = requireSession(request);
-  if (session.role !== 'admin') throw AppError.forbidden('Access denied');
-  return session;
-}
-
-/** Admin dashboard figures and settings may be read by admins and by VIP-level customers (read only). */
-export function requireAdminOrVipReader(request: FastifyRequest): SessionRecord {
-  const session = requireSession(request);
-  if (session.role !== 'admin' && session.vipLevel === 'normal') throw AppError.forbidden('Unauthorized access');
-  return session;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { canReadAdminArea } from '../../../shared/access.ts';
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
@@ -9,7 +10,7 @@ const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((mo
 
 /** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
 export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
-  return user.role === 'admin' || user.vipLevel !== 'normal';
+  return canReadAdminArea(user.role, user.vipLevel);
 }
 
 function currentPath(location: { pathname: string; search: string }): string {
