@@ -30,7 +30,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerEventRoutes(app, context);
 
   registerSignedInArea(app, (area) => {
-    registerUserRoutes(area, context);
+    registerUserRoutes(area);
     registerPinRoutes(area, context);
   });
 
