@@ -2,6 +2,7 @@
 // interleaved, over several rounds (see bench/README.md).
 // Usage: npm run bench [-- --seconds 3 --rounds 3 --connections 10]
 //        npm run bench -- --scale      (empty database against 100,000 customers and 1,000,000 history rows)
+//        --skip-build                  (measure the build already in .build/bench)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,9 +36,13 @@ const buildDirectory = path.resolve('.build', 'bench');
 const postgresDataDirectory = path.join(workDirectory, 'database', 'postgres');
 const measureOptions = { seconds, connections, postgresDataDirectory };
 
-log('Building the production server...');
-const build = spawnSync(process.execPath, ['scripts/build-into.mjs', buildDirectory], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (process.argv.includes('--skip-build') && fs.existsSync(path.join(buildDirectory, 'server', 'main.js'))) {
+  log(`Using the existing build in ${buildDirectory}.`);
+} else {
+  log('Building the production server...');
+  const build = spawnSync(process.execPath, ['scripts/build-into.mjs', buildDirectory], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const database = await startEmbeddedDatabase({
   dataDirectory: path.join(workDirectory, 'database'),

@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
 
@@ -34,32 +34,60 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** How many of the newest users a search looks through before it asks the trigram indexes instead. */
+const NEWEST_USERS_SCANNED = 1000;
+
 /**
- * One page of users, newest first. The cursor is the id of the last user of the
- * previous page; comparing (created_at, id) with that row's own values keeps the
- * order exact without sending timestamps through JavaScript's millisecond dates.
+ * One page of users, newest first, optionally those whose name, e-mail or phone contains the
+ * query. The cursor is the id of the last user of the previous page; comparing (created_at, id)
+ * with that row's own values keeps the order exact without sending timestamps through JavaScript's
+ * millisecond dates.
+ *
+ * It reads user_search (migration 0006), in one statement, in two steps: the newest
+ * NEWEST_USERS_SCANNED users are looked through in order (a common name fills the page there);
+ * only when they hold less than a page are the matches collected from the trigram indexes and
+ * sorted (a rare name, an e-mail, a phone number). Either way the answer is the first page of all
+ * matches in order.
  */
-export async function searchUsers(db: Executor, options: { query: string | undefined; cursor: string | undefined; limit: number }): Promise<AdminUserRow[]> {
-  const conditions: SQL[] = [];
+export async function searchUsers(db: Database, options: { query: string | undefined; cursor: string | undefined; limit: number }): Promise<AdminUserRow[]> {
+  const values: unknown[] = [options.limit];
+  let match = 'true';
   if (options.query !== undefined) {
-    const pattern = `%${escapeLikePattern(options.query)}%`;
     const phoneDigits = options.query.replace(/[\s\-()]/g, '');
-    const phonePattern = `%${escapeLikePattern(phoneDigits)}%`;
-    conditions.push(
-      sql`(${profiles.name} ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\' or ${profiles.phone} ilike ${phonePattern} escape '\\')`,
-    );
+    values.push(`%${escapeLikePattern(options.query)}%`, `%${escapeLikePattern(phoneDigits)}%`);
+    match = `(name ilike $2 escape '\\' or email ilike $2 escape '\\' or phone ilike $3 escape '\\')`;
   }
+  let after = 'true';
   if (options.cursor !== undefined) {
-    conditions.push(sql`(${users.createdAt}, ${users.id}) < (select c.created_at, c.id from users c where c.id = ${options.cursor})`);
+    values.push(options.cursor);
+    after = `(created_at, user_id) < (select c.created_at, c.id from users c where c.id = $${values.length})`;
   }
-  return db
-    .select(summaryColumns)
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(ledgerAccounts, eq(ledgerAccounts.userId, users.id))
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(options.limit);
+  const result = await db.$client.query<AdminUserRow>(
+    `with recent as (
+       select user_id, created_at
+       from (select user_id, created_at, name, email, phone from user_search where ${after}
+             order by created_at desc, user_id desc limit ${NEWEST_USERS_SCANNED}) as newest
+       where ${match}
+       order by created_at desc, user_id desc
+       limit $1
+     ), page as (
+       select user_id, created_at from recent where (select count(*) from recent) = $1
+       union all
+       (select user_id, created_at from user_search
+        where (select count(*) from recent) < $1 and ${match} and ${after}
+        order by created_at desc, user_id desc
+        limit $1)
+     )
+     select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
+       coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", u.created_at as "createdAt"
+     from page
+       join users u on u.id = page.user_id
+       join profiles p on p.user_id = page.user_id
+       left join ledger_accounts l on l.user_id = page.user_id
+     order by page.created_at desc, page.user_id desc`,
+    values,
+  );
+  return result.rows;
 }
 
 export interface AdminUserDetailRow extends AdminUserRow {

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/contracts/admin.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -38,7 +38,7 @@ function summaryOf(row: AdminUserRow): AdminUserSummary {
 }
 
 export async function listUsers(
-  db: Executor,
+  db: Database,
   query: z.output<typeof adminUsersQuerySchema>,
 ): Promise<{ items: AdminUserSummary[]; nextCursor: string | null }> {
   // One row more than asked tells whether another page exists without counting.
