@@ -3,6 +3,8 @@
 // Usage: npm run bench [-- --seconds 3 --rounds 3 --connections 10]
 //        npm run bench -- --scale      (empty database against 100,000 customers and 1,000,000 history rows)
 //        --skip-build                  (measure the build already in .build/bench)
+//        --build-dir <name>            (build into .build/<name> instead of .build/bench)
+//        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase, withDatabaseName } from '../src/server/db/embedded.ts';
 import { BENCH_ADMIN, HISTORY_PAGE_SIZE, prepareApp, type AppFixture } from './app-fixture.ts';
+import { reportLighthouse } from './lighthouse.ts';
 import { countRoundTrips, measure, median, printTable, ratioText, type Sample, type Target } from './measure.ts';
 import { startApp, startBaseline, type RunningServer } from './processes.ts';
 
@@ -26,13 +29,15 @@ const seconds = numberOption('seconds', 3, 1, 60);
 const rounds = numberOption('rounds', 3, 1, 15);
 const connections = numberOption('connections', 10, 1, 200);
 const scale = process.argv.includes('--scale');
+const lighthouseOnly = process.argv.includes('--lighthouse-only');
+const skipLighthouse = process.argv.includes('--no-lighthouse');
 const log = (message: string) => console.log(message);
 
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
 // As root, PostgreSQL runs as the postgres user, who must be able to enter this folder.
 fs.chmodSync(workDirectory, 0o755);
 // Inside the repository, so that the built server finds its packages in node_modules.
-const buildDirectory = path.resolve('.build', 'bench');
+const buildDirectory = path.resolve('.build', (option('build-dir') ?? 'bench').replace(/[^a-z0-9-]/gi, ''));
 const postgresDataDirectory = path.join(workDirectory, 'database', 'postgres');
 const measureOptions = { seconds, connections, postgresDataDirectory };
 
@@ -292,9 +297,18 @@ async function againstEmptyDatabase(): Promise<void> {
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; seeded: 100,000 customers, 1,000,000 history rows.`);
 }
 
+async function lighthouseOfLandingAndLogin(): Promise<void> {
+  const { server } = await startMeasuredApp('rupeedesk_lighthouse');
+  await reportLighthouse(server.origin, ['/', '/login'], log);
+}
+
 try {
   if (scale) await againstEmptyDatabase();
-  else await againstBaselines();
+  else if (lighthouseOnly) await lighthouseOfLandingAndLogin();
+  else {
+    await againstBaselines();
+    if (!skipLighthouse) await lighthouseOfLandingAndLogin();
+  }
 } finally {
   await cleanUp();
 }
