@@ -15,6 +15,10 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Multiplies the per-address rate limits, for deployments where many customers share one address (carrier NAT). */
   rateLimitScale: number;
+  /** Hours that withdrawals and transfers pause after a PIN or password reset or a bank-account change (0: never). */
+  securityCoolingOffHours: number;
+  /** Who may read the API documentation at /api/docs: nobody, admins, or everyone. */
+  apiDocs: 'off' | 'admin' | 'public';
 }
 
 export class ConfigurationError extends Error {
@@ -69,6 +73,10 @@ const environmentSchema = z.object({
   RATE_LIMIT_SCALE: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
     message: 'must be a whole number from 1 to 1000',
   }),
+  SECURITY_COOLING_OFF_HOURS: optionalText.refine((value) => value === undefined || (/^\d{1,3}$/.test(value) && Number(value) <= 720), {
+    message: 'must be a whole number of hours from 0 to 720',
+  }),
+  API_DOCS: z.enum(['off', 'admin', 'public']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
@@ -101,5 +109,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL ?? 'info',
     rateLimitScale: values.RATE_LIMIT_SCALE === undefined ? 1 : Number(values.RATE_LIMIT_SCALE),
+    securityCoolingOffHours: values.SECURITY_COOLING_OFF_HOURS === undefined ? 24 : Number(values.SECURITY_COOLING_OFF_HOURS),
+    apiDocs: values.API_DOCS ?? 'off',
   };
 }

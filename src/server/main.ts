@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     await runtime.shutdown();
     process.exit(1);
   }
-  process.stdout.write(`${config.appOrigin} is ready (API docs at ${config.appOrigin}/api/docs)\n`);
+  process.stdout.write(`${config.appOrigin} is ready${config.apiDocs === 'off' ? '' : ` (API docs at ${config.appOrigin}/api/docs)`}\n`);
 }
 
 await main();

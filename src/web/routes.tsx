@@ -56,7 +56,7 @@ export function AppRoutes() {
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
         <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
-        <Route path="/reset-pin" element={<RequireSession>{<ResetPinPage />}</RequireSession>} />
+        <Route path="/reset-pin" element={<ResetPinPage />} />
 
         <Route path="/dashboard" element={customer(<DashboardPage />)} />
         <Route path="/profile" element={customer(<ProfilePage />)} />

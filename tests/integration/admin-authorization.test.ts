@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerFeatureRoutes } from '../../src/server/features/index.ts';
 import type { ApiApp } from '../../src/server/http/types.ts';
-import { createAdminTestApp, currentSettingsBody, fileBytes, signUpAdmin, signUpVipCustomer, uploadFile, type AdminTestApp } from '../fixtures/admin.ts';
+import { currentSettingsBody, fileBytes, signUpVipCustomer, uploadFile } from '../fixtures/admin.ts';
 import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /*
  * Every /api/admin route, called as each kind of caller. The routes are read from
@@ -112,24 +113,21 @@ function registeredRoutes(app: ApiApp): Set<string> {
   return routes;
 }
 
-let harness: AdminTestApp;
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let cookies: Record<Caller, string | undefined>;
 let targets: Targets;
 let routes: Set<string>;
 
 beforeAll(async () => {
-  harness = await createAdminTestApp();
-  const [admin, vip, customer, target]: SignedUpUser[] = await Promise.all([
-    signUpAdmin(harness),
+  const [vip, customer, target]: SignedUpUser[] = await Promise.all([
     signUpVipCustomer(harness),
     signUpUser(harness.app, { fullName: 'Plain Customer' }),
     signUpUser(harness.app, { fullName: 'Target Customer' }),
   ]);
-  cookies = { anonymous: undefined, customer: customer?.cookie, vip: vip?.cookie, admin: admin?.cookie };
+  cookies = { anonymous: undefined, customer: customer?.cookie, vip: vip?.cookie, admin: admin.cookie };
   targets = { userId: target?.id ?? '' };
   routes = registeredRoutes(harness.app);
 });
-afterAll(async () => harness.close());
 
 async function send(entry: MatrixEntry, caller: Caller): Promise<LightMyRequestResponse> {
   const request = await entry.request(targets);

@@ -1,13 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureAdmin, GENERATED_ADMIN_EMAIL } from '../../src/server/features/auth/admin-bootstrap.ts';
-import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-beforeAll(async () => {
-  harness = await createTestApp();
-});
-afterAll(async () => harness.close());
+const { harness } = useIntegrationFile({ depositAddresses: false, admin: false });
 
 async function adminEmails(): Promise<string[]> {
   const result = await harness.database.handle.db.execute<{ email: string }>(

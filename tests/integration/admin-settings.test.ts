@@ -2,39 +2,31 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_CHANNEL } from '../../src/server/platform/events/publish.ts';
 import { toChecksumAddress } from '../../src/server/features/settings/addresses.ts';
+import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS, randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
 import {
   countRows,
-  createAdminTestApp,
   fileBytes,
-  KNOWN_ERC20_ADDRESS,
-  KNOWN_TRON_ADDRESS,
   listFiles,
-  randomErc20Address,
-  randomTronAddress,
   settingsVersion,
-  signUpAdmin,
+  signUpAdminWithVerifiedPin,
   signUpVipCustomer,
   uploadFile,
   validSettingsBody,
-  type AdminTestApp,
 } from '../fixtures/admin.ts';
-import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { call, createTestApp, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: AdminTestApp;
-let admin: SignedUpUser;
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let vip: SignedUpUser;
 let customer: SignedUpUser;
 
 beforeAll(async () => {
-  harness = await createAdminTestApp();
-  admin = await signUpAdmin(harness);
   vip = await signUpVipCustomer(harness);
   customer = await signUpUser(harness.app);
 });
-afterAll(async () => harness.close());
 
 const db = () => harness.database.handle.db;
 
@@ -54,7 +46,7 @@ const CONFLICT_MESSAGE = 'Settings were changed by another admin meanwhile. Relo
 
 describe('public reads', () => {
   it('answers the default rates to anyone, never as fallback', async () => {
-    const fresh = await createAdminTestApp();
+    const fresh = await createTestApp();
     try {
       const response = await fresh.app.inject({ method: 'GET', url: '/api/rates' });
       expect(response.statusCode).toBe(200);
@@ -211,7 +203,7 @@ describe('saving settings', () => {
   });
 
   it('refuses a save based on settings another admin changed since, and saves nothing', async () => {
-    const otherAdmin = await signUpAdmin(harness, { fullName: 'Other Admin' });
+    const otherAdmin = await signUpAdminWithVerifiedPin(harness, { fullName: 'Other Admin' });
     const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     const otherTrc20 = randomTronAddress();
     const first = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KNOWN_TRON_ADDRESS, createAdminTestApp, currentSettingsBody, signUpAdmin, signUpVipCustomer, type AdminTestApp } from '../fixtures/admin.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
+import { currentSettingsBody, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { call, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, expectLedgerConsistent, expectStatus, fundWallet, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
+import { addBankAccount, expectStatus, fundWallet, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: AdminTestApp;
-let admin: SignedUpUser;
+// Every balance these tests see comes from real deposits, withdrawals and transfers: the ledger must stay consistent.
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 let vip: SignedUpUser;
 let customer: SignedUpUser;
 
 beforeAll(async () => {
-  harness = await createAdminTestApp();
-  admin = await signUpAdmin(harness);
   vip = await signUpVipCustomer(harness);
   // PIN-verified: the customer deposits, withdraws and transfers through the API in these tests.
   customer = await signUpVerifiedUser(harness.app, { fullName: 'Plain Customer' });
@@ -27,9 +27,6 @@ beforeAll(async () => {
     200,
   );
 });
-afterAll(async () => harness.close());
-// Every balance these tests see comes from real deposits, withdrawals and transfers: the ledger must stay consistent.
-afterEach(async () => expectLedgerConsistent(harness));
 
 const db = () => harness.database.handle.db;
 
@@ -254,7 +251,7 @@ describe('changing role and VIP level', () => {
   });
 
   it('stops an admin demoted a moment ago from changing roles', async () => {
-    const second = await signUpAdmin(harness, { fullName: 'Second Admin' });
+    const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
     await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${second.id}`, body: { role: 'user' }, cookie: admin.cookie });
     const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user' }, cookie: second.cookie });
     expect(response.statusCode).toBe(403);

@@ -1,18 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { addBankAccount, configureDepositAddresses, decide, expectLedgerConsistent, fundWallet, requestWithdrawal, signUpAdmin } from '../fixtures/wallet.ts';
+import { describe, expect, it } from 'vitest';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { addBankAccount, decide, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 const validAccount = {
   accountHolderName: 'Asha Rao',

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/server/db/client.ts';
 import { decideInTransaction } from '../../src/server/platform/decisions/decide.ts';
 import { depositDecisions } from '../../src/server/features/deposits/service.ts';
 import { transferDecisions } from '../../src/server/features/transfers/service.ts';
 import { withdrawalDecisions } from '../../src/server/features/withdrawals/service.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
-  configureDepositAddresses,
   decide,
   expectLedgerConsistent,
   expectStatus,
@@ -18,9 +17,10 @@ import {
   ledgerTransferCount,
   requestTransfer,
   requestWithdrawal,
-  signUpAdmin,
   submitDeposit,
 } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 
 /*
  * Every rule of the admin decision flow, run against every request kind.
@@ -28,16 +28,7 @@ import {
  * transfer, received by `counterparty`).
  */
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 type Path = 'deposits' | 'withdrawals' | 'transfers';
 
@@ -118,7 +109,7 @@ let otherAdmin: SignedUpUser | undefined;
 /** Funding a wallet is a deposit approval, which the owner cannot do for themself when the owner is the admin. */
 async function fundingAdminFor(owner: SignedUpUser): Promise<SignedUpUser> {
   if (owner.id !== admin.id) return admin;
-  otherAdmin ??= await signUpAdmin(harness);
+  otherAdmin ??= await signUpAdminWithVerifiedPin(harness);
   return otherAdmin;
 }
 
@@ -175,7 +166,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
   });
 
   it('lets exactly one of an approval and a rejection racing each other win', async () => {
-    const secondAdmin = await signUpAdmin(harness);
+    const secondAdmin = await signUpAdminWithVerifiedPin(harness);
     for (let round = 0; round < 3; round += 1) {
       const [owner, counterparty] = await customers();
       const id = await testCase.makePending(owner, counterparty);
@@ -211,7 +202,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
   });
 
   it('refuses an admin whose role was removed after their session started, and changes nothing', async () => {
-    const demoted = await signUpAdmin(harness);
+    const demoted = await signUpAdminWithVerifiedPin(harness);
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
     await harness.database.handle.db.execute(sql`update profiles set role = 'user' where user_id = ${demoted.id}`);
@@ -224,7 +215,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
   });
 
   it('refuses an admin demoted while the decision is in flight: the role is re-read under lock inside the transaction', async () => {
-    const demoted = await signUpAdmin(harness);
+    const demoted = await signUpAdminWithVerifiedPin(harness);
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
     const ledgerBefore = await ledgerTransferCount(harness);

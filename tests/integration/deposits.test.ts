@@ -1,30 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { TEST_TRC20_ADDRESS } from '../fixtures/addresses.ts';
 import {
   balanceMicros,
   configureDepositAddresses,
   decide,
-  expectLedgerConsistent,
   fundWallet,
   ledgerTransferCount,
   randomErc20Hash,
   randomTrc20Hash,
-  signUpAdmin,
   submitDeposit,
-  TEST_TRC20_ADDRESS,
 } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 function postDeposit(user: SignedUpUser, body: unknown, headers: Record<string, string> = {}) {
   return call(harness.app, { method: 'POST', url: '/api/deposits', cookie: user.cookie, body, headers });
@@ -295,7 +286,7 @@ describe('deposit approval', () => {
     expect(response.json().error.message).toBe('You cannot approve or reject your own deposit. Another admin must decide it.');
     expect((await decide(harness, admin, 'deposits', depositId, 'reject')).statusCode).toBe(403);
     expect(await balanceMicros(harness, admin.id)).toBe(0n);
-    const otherAdmin = await signUpAdmin(harness);
+    const otherAdmin = await signUpAdminWithVerifiedPin(harness);
     expect((await decide(harness, otherAdmin, 'deposits', depositId, 'approve')).statusCode).toBe(200);
   });
 

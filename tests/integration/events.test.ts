@@ -7,17 +7,17 @@ import { EVENTS_CHANNEL } from '../../src/server/platform/events/publish.ts';
 import { currentSettingsBody } from '../fixtures/admin.ts';
 import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { configureDepositAddresses, decide, expectStatus, signUpAdmin, submitDeposit } from '../fixtures/wallet.ts';
+import { decide, expectStatus, submitDeposit } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /*
  * Two app instances on one database stand for two server processes: each has
  * its own LISTEN connection, and changes made through one must reach the
  * streams of the other.
  */
-let first: TestApp;
+const { harness: first, admin } = useIntegrationFile();
 let second: TestApp;
 let secondUrl: string;
-let admin: SignedUpUser;
 let alice: SignedUpUser;
 let bob: SignedUpUser;
 const openStreams: EventStreamClient[] = [];
@@ -33,11 +33,8 @@ async function changeRates(normalRate: string) {
 }
 
 beforeAll(async () => {
-  first = await createTestApp();
   second = await createTestApp({ database: first.database });
   secondUrl = await listenOnFreePort(second.app);
-  await configureDepositAddresses(first);
-  admin = await signUpAdmin(first);
   alice = await signUpVerifiedUser(first.app, { fullName: 'Alice Stream' });
   bob = await signUpVerifiedUser(first.app, { fullName: 'Bob Stream' });
 });
@@ -45,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of openStreams) client.close();
   await second.close();
-  await first.close();
 });
 
 describe('GET /api/events over real HTTP', () => {

@@ -3,25 +3,17 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/errors.ts';
 import { checkLedger, checkLedgerWithin, type LedgerCheckReport } from '../../src/server/platform/ledger/check.ts';
 import { moveMoney, wallet } from '../../src/server/platform/ledger/ledger.ts';
-import { createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { balanceMicros, configureDepositAddresses, expectLedgerConsistent, fundWallet, ledgerTransferCount, signUpAdmin } from '../fixtures/wallet.ts';
+import { signUpVerifiedUser } from '../fixtures/test-app.ts';
+import { balanceMicros, fundWallet, ledgerTransferCount } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 const run = promisify(execFile);
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 function db() {
   return harness.database.handle.db;
@@ -82,13 +74,15 @@ describe('ledger transfers', () => {
     const alice = await signUpVerifiedUser(harness.app);
     const bob = await signUpVerifiedUser(harness.app);
     for (const amountUsdtMicros of [0n, -1n]) {
-      await expect(
-        db().transaction((transaction) => moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros, reason: 'transfer_credit', referenceId: randomUUID() }])),
-      ).rejects.not.toBeInstanceOf(AppError);
+      const attempt = db().transaction((transaction) =>
+        moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros, reason: 'transfer_credit', referenceId: randomUUID() }]),
+      );
+      await expect(attempt).rejects.not.toBeInstanceOf(AppError);
+      await expect(attempt).rejects.toThrow(`ledger movement must be positive, got ${amountUsdtMicros}`);
     }
     await expect(
       db().transaction((transaction) => moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(alice.id), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() }])),
-    ).rejects.toThrow('to itself');
+    ).rejects.toThrow(`ledger movement from an account to itself (wallet:${alice.id})`);
   });
 
   it('never deadlocks when transactions move money in opposite directions at once', async () => {

@@ -1,14 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_SETTINGS } from '../../src/server/context.ts';
 import { pruneExpiredRecords } from '../../src/server/platform/maintenance/prune.ts';
-import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-beforeAll(async () => {
-  harness = await createTestApp();
-});
-afterAll(async () => harness.close());
+const { harness } = useIntegrationFile({ depositAddresses: false, admin: false });
 
 async function count(table: string): Promise<number> {
   const result = await harness.database.handle.db.execute<{ count: number }>(sql.raw(`select count(*)::int as count from ${table}`));

@@ -1,19 +1,12 @@
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, formatLedgerReport } from '../../src/server/platform/ledger/check.ts';
 import { usdtMicrosToWire } from '../../src/shared/money.ts';
-import { createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import {
-  addBankAccount,
-  balanceMicros,
-  configureDepositAddresses,
-  decide,
-  expectStatus,
-  requestTransfer,
-  requestWithdrawal,
-  signUpAdmin,
-  submitDeposit,
-} from '../fixtures/wallet.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { addBankAccount, balanceMicros, decide, expectStatus, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /**
  * Random sequences of deposits, approvals, rejections, withdrawals and
@@ -21,21 +14,18 @@ import {
  * After each sequence the ledger check passes and every balance equals the model.
  */
 
-let harness: TestApp;
-let admin: SignedUpUser;
+const { harness, admin } = useIntegrationFile();
 const customers: { user: SignedUpUser; bankAccountId: string }[] = [];
+let secondAdmin: SignedUpUser;
 
 beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
+  secondAdmin = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
   // A referral chain: customer 1 was referred by customer 0, customer 2 by customer 1.
   const first = await signUpVerifiedUser(harness.app);
   const second = await signUpVerifiedUser(harness.app, { referralCode: first.referralCode });
   const third = await signUpVerifiedUser(harness.app, { referralCode: second.referralCode });
   for (const user of [first, second, third]) customers.push({ user, bankAccountId: await addBankAccount(harness, user) });
 }, 60_000);
-afterAll(async () => harness.close());
 
 const customerIndex = fc.integer({ min: 0, max: 2 });
 const pick = fc.nat({ max: 1000 });
@@ -157,5 +147,207 @@ async function runSequence(commands: Command[]): Promise<void> {
 describe('money properties', () => {
   it('keeps the ledger consistent and every balance equal to its model for random sequences', { timeout: 300_000 }, async () => {
     await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 5, maxLength: 30, size: 'max' }), runSequence), { numRuns: 30 });
+  });
+});
+
+/*
+ * Interleaved sequences: three customers and two admins each run a command list at the same time, so requests
+ * overlap on the server in whatever order the scheduler gives them. No single serial order is known, so the model
+ * allows any of them:
+ * - a customer's own debits are serial (one actor per customer), and no other actor ever debits that wallet, so
+ *   when a withdrawal or transfer is sent its wallet holds at least what is known to be there (credits whose
+ *   decision answered before it was sent) and at most that plus every credit already asked for: a request within
+ *   the lower bound must be accepted, one beyond the upper bound refused, and one in between may go either way;
+ * - two admins deciding one request at once (approve against reject): exactly one wins, the other gets 409;
+ * - afterwards, with everything decided, every balance equals the sum of the effects of the accepted operations
+ *   (additions commute, so the order does not matter), money is conserved, no balance is negative, every accepted
+ *   request is stored with the decision the model recorded, and the ledger check passes.
+ */
+
+type CustomerCommand =
+  | { kind: 'deposit'; amountUsdtMicros: bigint }
+  | { kind: 'withdraw'; amountCents: bigint }
+  | { kind: 'transfer'; recipientOffset: 1 | 2; amountUsdtMicros: bigint };
+
+type AdminCommand = { kind: 'decide'; pick: number; approve: boolean } | { kind: 'race'; pick: number };
+
+const customerCommand: fc.Arbitrary<CustomerCommand> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), amountUsdtMicros: fc.bigInt({ min: 10_000_000n, max: 2_000_000_000n }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), amountCents: fc.bigInt({ min: 100n, max: 150_000n }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      recipientOffset: fc.constantFrom(1 as const, 2 as const),
+      amountUsdtMicros: fc.bigInt({ min: 1n, max: 800_000_000n }),
+    }),
+  },
+);
+
+const adminCommand: fc.Arbitrary<AdminCommand> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('decide' as const), pick, approve: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('race' as const), pick }) },
+);
+
+const interleavedRun = fc.record({
+  customers: fc.tuple(...[0, 1, 2].map(() => fc.array(customerCommand, { minLength: 1, maxLength: 6, size: 'max' }))),
+  admins: fc.tuple(fc.array(adminCommand, { minLength: 1, maxLength: 8, size: 'max' }), fc.array(adminCommand, { minLength: 1, maxLength: 8, size: 'max' })),
+});
+
+type Decision = 'approve' | 'reject';
+
+/** Who gains what when a request is decided one way or the other (deposits also pay the referral chain 0 <- 1 <- 2). */
+function creditsOf(item: Pending, decision: Decision): { customer: number; amountUsdtMicros: bigint }[] {
+  if (item.kind === 'deposits') {
+    if (decision === 'reject') return [];
+    return [
+      { customer: item.customer, amountUsdtMicros: item.amountUsdtMicros },
+      ...(item.customer >= 1 ? [{ customer: item.customer - 1, amountUsdtMicros: (item.amountUsdtMicros * 10n) / 10_000n }] : []),
+      ...(item.customer >= 2 ? [{ customer: item.customer - 2, amountUsdtMicros: (item.amountUsdtMicros * 2n) / 10_000n }] : []),
+    ];
+  }
+  if (item.kind === 'withdrawals') return decision === 'reject' ? [{ customer: item.customer, amountUsdtMicros: item.amountUsdtMicros }] : [];
+  return [{ customer: decision === 'approve' ? (item.to as number) : item.customer, amountUsdtMicros: item.amountUsdtMicros }];
+}
+
+const STORED_REQUESTS = { deposits: 'usdt_deposits', withdrawals: 'withdrawal_requests', transfers: 'transfers' } as const;
+
+async function runInterleaved(run: { customers: CustomerCommand[][]; admins: AdminCommand[][] }): Promise<void> {
+  const initial = await Promise.all(customers.map(({ user }) => balanceMicros(harness, user.id)));
+  const confirmedCredits = customers.map(() => 0n);
+  const askedCredits = customers.map(() => 0n);
+  const acceptedDebits = customers.map(() => 0n);
+  const pending: Pending[] = [];
+  const decided = new Map<string, { item: Pending; decision: Decision }>();
+  let customersRunning = run.customers.length;
+  let wakeAdmins: (() => void)[] = [];
+  const notifyAdmins = () => {
+    for (const wake of wakeAdmins) wake();
+    wakeAdmins = [];
+  };
+
+  const submitted = (item: Pending) => {
+    pending.push(item);
+    notifyAdmins();
+  };
+  /** Takes a pending request, waiting for one while customers are still submitting. */
+  const takePending = async (index: number): Promise<Pending | undefined> => {
+    while (pending.length === 0 && customersRunning > 0) await new Promise<void>((resolve) => wakeAdmins.push(resolve));
+    const chosen = pending[index % Math.max(pending.length, 1)];
+    if (chosen) pending.splice(pending.indexOf(chosen), 1);
+    return chosen;
+  };
+  const ask = (item: Pending, decision: Decision) => {
+    for (const credit of creditsOf(item, decision)) askedCredits[credit.customer] = (askedCredits[credit.customer] as bigint) + credit.amountUsdtMicros;
+  };
+  const confirm = (item: Pending, decision: Decision) => {
+    for (const credit of creditsOf(item, decision)) confirmedCredits[credit.customer] = (confirmedCredits[credit.customer] as bigint) + credit.amountUsdtMicros;
+    decided.set(item.id, { item, decision });
+  };
+
+  /** Sends a debit and checks its answer against the bounds on the wallet at that moment. */
+  const debit = async (customer: number, amountUsdtMicros: bigint, send: () => ReturnType<typeof requestWithdrawal>) => {
+    const known = (initial[customer] as bigint) + (confirmedCredits[customer] as bigint) - (acceptedDebits[customer] as bigint);
+    const response = await send();
+    const possible = (initial[customer] as bigint) + (askedCredits[customer] as bigint) - (acceptedDebits[customer] as bigint);
+    if (amountUsdtMicros <= known) expectStatus(response, 201);
+    else if (amountUsdtMicros > possible) expectStatus(response, 400);
+    if (response.statusCode === 201) {
+      acceptedDebits[customer] = (acceptedDebits[customer] as bigint) + amountUsdtMicros;
+      return response;
+    }
+    expectStatus(response, 400);
+    expect(response.json().error.code).toBe('INSUFFICIENT_BALANCE');
+    return undefined;
+  };
+
+  const customerActor = async (customer: number, commands: CustomerCommand[]) => {
+    const { user, bankAccountId } = customers[customer]!;
+    for (const step of commands) {
+      if (step.kind === 'deposit') {
+        const id = await submitDeposit(harness, user, usdtMicrosToWire(step.amountUsdtMicros));
+        submitted({ kind: 'deposits', id, customer, amountUsdtMicros: step.amountUsdtMicros });
+      } else if (step.kind === 'withdraw') {
+        const amountUsdtMicros = step.amountCents * 10_000n;
+        const accepted = await debit(customer, amountUsdtMicros, () => requestWithdrawal(harness, user, { amount: usdtMicrosToWire(amountUsdtMicros), bankAccountId }));
+        if (accepted) submitted({ kind: 'withdrawals', id: accepted.json().withdrawal.id, customer, amountUsdtMicros });
+      } else {
+        const to = (customer + step.recipientOffset) % customers.length;
+        const recipientEmail = customers[to]!.user.email;
+        const accepted = await debit(customer, step.amountUsdtMicros, () =>
+          requestTransfer(harness, user, { recipientEmail, amount: usdtMicrosToWire(step.amountUsdtMicros) }),
+        );
+        if (accepted) submitted({ kind: 'transfers', id: accepted.json().transfer.id, customer, to, amountUsdtMicros: step.amountUsdtMicros });
+      }
+    }
+  };
+
+  const adminActor = async (self: SignedUpUser, other: SignedUpUser, commands: AdminCommand[]) => {
+    for (const step of commands) {
+      const item = await takePending(step.pick);
+      if (!item) return;
+      if (step.kind === 'decide') {
+        const decision: Decision = step.approve ? 'approve' : 'reject';
+        ask(item, decision);
+        expectStatus(await decide(harness, self, item.kind, item.id, decision), 200);
+        confirm(item, decision);
+      } else {
+        // Both admins at once, opposite decisions: exactly one wins and the other is told it was already decided.
+        ask(item, 'approve');
+        ask(item, 'reject');
+        const [approval, rejection] = await Promise.all([decide(harness, self, item.kind, item.id, 'approve'), decide(harness, other, item.kind, item.id, 'reject')]);
+        expect([approval.statusCode, rejection.statusCode].sort()).toEqual([200, 409]);
+        confirm(item, approval.statusCode === 200 ? 'approve' : 'reject');
+      }
+    }
+  };
+
+  const customerActors = run.customers.map((commands, customer) =>
+    customerActor(customer, commands).finally(() => {
+      customersRunning -= 1;
+      notifyAdmins();
+    }),
+  );
+  await Promise.all([...customerActors, adminActor(admin, secondAdmin, run.admins[0]!), adminActor(secondAdmin, admin, run.admins[1]!)]);
+
+  // Reject what is still pending, so runs do not pile up waiting deposits (customers may have only 20).
+  for (const item of pending.splice(0)) {
+    expectStatus(await decide(harness, admin, item.kind, item.id, 'reject'), 200);
+    confirm(item, 'reject');
+  }
+
+  const report = await checkLedger(harness.database.handle.db);
+  expect(report.ok, formatLedgerReport(report)).toBe(true);
+  const actual = await Promise.all(customers.map(({ user }) => balanceMicros(harness, user.id)));
+  const expected = initial.map((balance, customer) => balance + (confirmedCredits[customer] as bigint) - (acceptedDebits[customer] as bigint));
+  expect(actual).toEqual(expected);
+  for (const balance of actual) expect(balance >= 0n).toBe(true);
+
+  // Conservation: customers together gained what approved deposits and their referral rewards brought in and lost
+  // what approved withdrawals paid out; transfers and refunds only move money between them.
+  let broughtIn = 0n;
+  let paidOut = 0n;
+  for (const { item, decision } of decided.values()) {
+    if (item.kind === 'deposits' && decision === 'approve') broughtIn += creditsOf(item, decision).reduce((sum, credit) => sum + credit.amountUsdtMicros, 0n);
+    if (item.kind === 'withdrawals' && decision === 'approve') paidOut += item.amountUsdtMicros;
+  }
+  const sum = (values: bigint[]) => values.reduce((total, value) => total + value, 0n);
+  expect(sum(actual)).toBe(sum(initial) + broughtIn - paidOut);
+
+  // Every accepted request is stored, decided as the model recorded.
+  for (const kind of ['deposits', 'withdrawals', 'transfers'] as const) {
+    const ids = [...decided.values()].filter(({ item }) => item.kind === kind).map(({ item }) => item.id);
+    if (ids.length === 0) continue;
+    const stored = await harness.database.handle.db.execute<{ id: string; status: string }>(
+      sql`select id, status from ${sql.identifier(STORED_REQUESTS[kind])} where id in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}`,
+    );
+    const statusById = new Map(stored.rows.map((row) => [row.id, row.status]));
+    for (const id of ids) expect(statusById.get(id), `${kind} ${id}`).toBe(decided.get(id)?.decision === 'approve' ? 'approved' : 'rejected');
+  }
+}
+
+describe('money properties under concurrency', () => {
+  it('keeps the ledger consistent and balances within the model for interleaved sequences of three customers and two admins', { timeout: 300_000 }, async () => {
+    await fc.assert(fc.asyncProperty(interleavedRun, runInterleaved), { numRuns: 30 });
   });
 });

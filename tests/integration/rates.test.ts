@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { publicSettingsResponseSchema, ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { createAdminTestApp, currentSettingsBody, fileBytes, uploadFile, type AdminTestApp } from '../fixtures/admin.ts';
-import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, configureDepositAddresses, expectStatus, fundWallet, requestWithdrawal, setRates, signUpAdmin } from '../fixtures/wallet.ts';
+import { currentSettingsBody, fileBytes, uploadFile } from '../fixtures/admin.ts';
+import { call, signUpVerifiedUser } from '../fixtures/test-app.ts';
+import { addBankAccount, expectStatus, fundWallet, requestWithdrawal, setRates } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /*
  * The landing page, the rate card and the converter read these two public
  * answers; what they show must be the rates the server then uses.
  */
-let harness: AdminTestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createAdminTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 describe('GET /api/rates and /api/settings/public', () => {
   it('answer visitors without a session, uncached, in the shape of their contracts', async () => {

@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { referralSummarySchema, type ReferralSummary } from '../../src/shared/contracts/referrals.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { configureDepositAddresses, expectLedgerConsistent, expectStatus, fundWallet, signUpAdmin } from '../fixtures/wallet.ts';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { expectLedgerConsistent, expectStatus, fundWallet } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /*
  * A referred B, B referred C. Deposits approved through the admin API pay
  * 0.1 % to the referrer and 0.02 % to the referrer's referrer.
  */
-let harness: TestApp;
-let admin: SignedUpUser;
+const { harness, admin } = useIntegrationFile();
 let alpha: SignedUpUser;
 let beta: SignedUpUser;
 let gamma: SignedUpUser;
@@ -22,9 +22,6 @@ async function summaryOf(user: SignedUpUser, query = ''): Promise<ReferralSummar
 }
 
 beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
   alpha = await signUpVerifiedUser(harness.app, { fullName: 'Alpha Referrer' });
   beta = await signUpVerifiedUser(harness.app, { fullName: 'Beta Referred', referralCode: alpha.referralCode });
   gamma = await signUpVerifiedUser(harness.app, { fullName: 'Gamma Second', referralCode: beta.referralCode });
@@ -33,7 +30,6 @@ beforeAll(async () => {
   await fundWallet(harness, admin, gamma, '500');
   await fundWallet(harness, admin, outsider, '700');
 });
-afterAll(async () => harness.close());
 
 describe('GET /api/referrals', () => {
   it('needs a session whose PIN was verified', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpAdmin } from '../fixtures/admin.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type TestApp } from '../fixtures/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { call, signUpUser, signUpVerifiedUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /*
  * Who may call is decided by the route's area before its input is validated,
@@ -10,12 +11,7 @@ import { call, createTestApp, signUpUser, signUpVerifiedUser, type TestApp } fro
  * a request matched, not the spelling of its URL.
  */
 
-let harness: TestApp;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-});
-afterAll(async () => harness.close());
+const { harness } = useIntegrationFile({ depositAddresses: false, admin: false });
 
 /** Routes anyone may call; each answers anonymous callers with its own public answer. */
 const PUBLIC_ROUTES = new Set([
@@ -25,6 +21,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/logout',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
+  // Completing a PIN reset needs the e-mailed token, not a session: the link may open in another browser.
+  'POST /api/pin/reset',
   'GET /api/rates',
   'GET /api/settings/public',
   'GET /api/files/qr/{network}',
@@ -99,7 +97,7 @@ describe('admin writes', () => {
   });
 
   it('lets a verified admin decide (the fixture admin verifies its PIN)', async () => {
-    const admin = await signUpAdmin(harness);
+    const admin = await signUpAdminWithVerifiedPin(harness);
     const response = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/${randomUUID()}/approve`, cookie: admin.cookie, body: {} });
     expect(response.statusCode).toBe(404);
   });

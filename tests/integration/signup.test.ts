@@ -1,12 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, sessionCookieOf, signUpUser, uniqueEmail, type TestApp } from '../fixtures/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, sessionCookieOf, signUpUser, uniqueEmail } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-beforeAll(async () => {
-  harness = await createTestApp();
-});
-afterAll(async () => harness.close());
+const { harness } = useIntegrationFile({ depositAddresses: false, admin: false });
 
 const validBody = () => ({
   fullName: 'Ravi Kumar',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
@@ -10,7 +11,6 @@ import {
   fundWallet,
   requestTransfer,
   requestWithdrawal,
-  signUpAdmin,
   submitDeposit,
 } from '../fixtures/wallet.ts';
 
@@ -23,7 +23,7 @@ let admin: SignedUpUser;
 beforeAll(async () => {
   harness = await createTestApp();
   await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
+  admin = await signUpAdminWithVerifiedPin(harness);
 });
 afterEach(async () => expectLedgerConsistent(harness));
 afterAll(async () => harness.close());

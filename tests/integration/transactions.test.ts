@@ -1,30 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listTransactions } from '../../src/server/features/transactions/service.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
-  configureDepositAddresses,
   decide,
-  expectLedgerConsistent,
   expectStatus,
   fundWallet,
   requestTransfer,
   requestWithdrawal,
   setVipLevel,
-  signUpAdmin,
   submitDeposit,
 } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 interface Item {
   id: string;

@@ -1,27 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import {
-  balanceMicros,
-  configureDepositAddresses,
-  decide,
-  expectLedgerConsistent,
-  fundWallet,
-  ledgerTransferCount,
-  requestTransfer,
-  signUpAdmin,
-} from '../fixtures/wallet.ts';
+import { describe, expect, it } from 'vitest';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { balanceMicros, decide, fundWallet, ledgerTransferCount, requestTransfer } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
 
 async function pair(amount = '100'): Promise<{ sender: SignedUpUser; recipient: SignedUpUser }> {
   const sender = await signUpVerifiedUser(harness.app);
@@ -158,7 +142,7 @@ describe('transfer decisions', () => {
     const response = await decide(harness, admin, 'transfers', id, 'approve');
     expect(response.statusCode).toBe(403);
     expect(response.json().error.message).toBe('You cannot approve or reject a transfer you sent or receive. Another admin must decide it.');
-    const otherAdmin = await signUpAdmin(harness);
+    const otherAdmin = await signUpAdminWithVerifiedPin(harness);
     expect((await decide(harness, otherAdmin, 'transfers', id, 'reject')).statusCode).toBe(200);
     expect(await balanceMicros(harness, sender.id)).toBe(100_000_000n);
   });

@@ -5,7 +5,8 @@ import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMailServer, waitForResetLink, type TestMailServer } from '../fixtures/mail-server.ts';
-import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpUser } from '../fixtures/test-app.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 const webDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-web-'));
 fs.mkdirSync(path.join(webDirectory, 'assets'));
@@ -21,13 +22,15 @@ logStream.on('data', (chunk: Buffer) => {
 });
 
 let mail: TestMailServer;
-let harness: TestApp;
 beforeAll(async () => {
   mail = await startTestMailServer();
-  harness = await createTestApp({ webDirectory, logDestination: logStream, smtpUrl: mail.smtpUrl });
+});
+const { harness } = useIntegrationFile({
+  app: () => ({ webDirectory, logDestination: logStream, smtpUrl: mail.smtpUrl }),
+  depositAddresses: false,
+  admin: false,
 });
 afterAll(async () => {
-  await harness.close();
   await mail.close();
   fs.rmSync(webDirectory, { recursive: true, force: true });
 });

@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { WalletSummary } from '../../src/shared/contracts/wallet.ts';
 import { quoteWithdrawal } from '../../src/shared/contracts/withdrawals.ts';
 import { inrPaiseFromWire, inrPaiseToWire, parseUsdtMicros } from '../../src/shared/money.ts';
-import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS } from '../fixtures/admin.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
-  configureDepositAddresses,
   decide,
   expectLedgerConsistent,
   fundWallet,
@@ -16,22 +16,12 @@ import {
   requestWithdrawal,
   setRates,
   setVipLevel,
-  signUpAdmin,
 } from '../fixtures/wallet.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
-let harness: TestApp;
-let admin: SignedUpUser;
-
-beforeAll(async () => {
-  harness = await createTestApp();
-  await configureDepositAddresses(harness);
-  admin = await signUpAdmin(harness);
-});
-afterEach(async () => {
-  await setRates(harness, 8300n, 8325n);
-  await expectLedgerConsistent(harness);
-});
-afterAll(async () => harness.close());
+const { harness, admin } = useIntegrationFile();
+// Runs before the file's ledger check after each test (after-each hooks run in reverse order of registration).
+afterEach(async () => setRates(harness, 8300n, 8325n));
 
 /** A PIN-verified customer with a funded wallet and one saved bank account. */
 async function fundedCustomer(amount = '100'): Promise<{ user: SignedUpUser; bankAccountId: string }> {
@@ -442,7 +432,7 @@ describe('withdrawal decisions', () => {
 
 describe('four eyes on withdrawals', () => {
   it('does not let an admin decide their own withdrawal', async () => {
-    const selfAdmin = await signUpAdmin(harness);
+    const selfAdmin = await signUpAdminWithVerifiedPin(harness);
     await fundWallet(harness, admin, selfAdmin, '50');
     const bankAccountId = await addBankAccount(harness, selfAdmin);
     const id = (await requestWithdrawal(harness, selfAdmin, { amount: '10', bankAccountId })).json().withdrawal.id;

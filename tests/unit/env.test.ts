@@ -51,6 +51,21 @@ describe('configuration', () => {
     expect(scaled.resetRequestsPerAccount).toBe(DEFAULT_RATE_LIMITS.resetRequestsPerAccount);
   });
 
+  it('reads the security cooling-off (default 24 hours, 0 turns it off) and the API docs setting (default off)', async () => {
+    expect(loadConfig({}).securityCoolingOffHours).toBe(24);
+    expect(loadConfig({ SECURITY_COOLING_OFF_HOURS: '0' }).securityCoolingOffHours).toBe(0);
+    expect(problemsOf({ SECURITY_COOLING_OFF_HOURS: '-1' })).toEqual(['Invalid configuration: SECURITY_COOLING_OFF_HOURS must be a whole number of hours from 0 to 720 (got "-1")']);
+    expect(loadConfig({}).apiDocs).toBe('off');
+    expect(loadConfig({ API_DOCS: 'admin' }).apiDocs).toBe('admin');
+    const { DEFAULT_RATE_LIMITS, scaledRateLimits } = await import('../../src/server/context.ts');
+    expect(scaledRateLimits(1000).loginSlowdownAfter).toBe(DEFAULT_RATE_LIMITS.loginSlowdownAfter);
+  });
+
+  it('slows sign-in past the account-wide ceiling, doubling up to 10 seconds', async () => {
+    const { loginDelayMilliseconds } = await import('../../src/server/features/auth/service.ts');
+    expect([19, 20, 21, 22, 30, 1000].map((failures) => loginDelayMilliseconds(failures, 20))).toEqual([0, 500, 1000, 2000, 10_000, 10_000]);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problemsOf({ ADMIN_EMAIL: 'admin@example.com' })).toEqual(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
   });

@@ -31,6 +31,8 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
+    pinResetAt: timestamp('pin_reset_at', { withTimezone: true }),
+    passwordResetAt: timestamp('password_reset_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -100,6 +102,33 @@ export const sessions = pgTable(
   ],
 );
 
+export const pinFailures = pgTable(
+  'pin_failures',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('pin_failures_user_time_idx').on(table.userId, table.failedAt)],
+);
+
+export const pinResetTokens = pgTable(
+  'pin_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: bytea('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('pin_reset_tokens_hash_unique').on(table.tokenHash), index('pin_reset_tokens_user_idx').on(table.userId)],
+);
+
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
@@ -130,6 +159,7 @@ export const bankAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     ifscCode: text('ifsc_code').notNull(),
     upiId: text('upi_id'),
+    detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

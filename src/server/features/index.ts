@@ -9,8 +9,9 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
-import { registerPinChangeRoutes, registerPinRoutes } from './pin/routes.ts';
+import { registerPinChangeRoutes, registerPinResetCompletionRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
+import { registerSecurityRoutes } from './security/routes.ts';
 import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
@@ -25,6 +26,7 @@ import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withd
 export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerHealthRoutes(app, context);
   registerAuthRoutes(app, context);
+  registerPinResetCompletionRoutes(app, context);
   registerSettingsRoutes(app, context);
   registerPublicFileRoutes(app, context);
   registerEventRoutes(app, context);
@@ -32,6 +34,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area);
     registerPinRoutes(area, context);
+    registerSecurityRoutes(area, context);
   });
 
   registerCustomerArea(app, (area) => {

@@ -25,13 +25,14 @@ import {
   type Withdrawal,
   type WithdrawalRequest,
 } from '../../../src/shared/contracts/withdrawals.ts';
+import { KNOWN_TRON_ADDRESS } from '../../fixtures/addresses.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL } from './constants.ts';
 import type { NewCustomer } from './helpers.ts';
 
 /** The PIN the browser tests give the e2e admin (it has none until a test sets it). */
 export const E2E_ADMIN_PIN = '1357';
-/** A well-formed TRON address (base58check valid) for the TRC20 deposit address when none is set up. */
-export const E2E_TRC20_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+/** A TRON address that passes the app's checksum (tests/fixtures/addresses.ts), for the TRC20 deposit address when none is set up. */
+export const E2E_TRC20_ADDRESS = KNOWN_TRON_ADDRESS;
 
 let hashCounter = 0;
 /** A TRC20 transaction hash (64 hex characters) that no other test uses. */

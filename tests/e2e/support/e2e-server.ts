@@ -24,6 +24,8 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     LOG_LEVEL: 'warn',
     // Every browser test comes from 127.0.0.1, like many customers behind one carrier address.
     RATE_LIMIT_SCALE: '50',
+    // The browser tests add bank accounts and withdraw at once; the cooling-off has its own integration tests.
+    SECURITY_COOLING_OFF_HOURS: '0',
   },
 });
 

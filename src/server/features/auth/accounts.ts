@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { REFERRAL_CODE_PREFIX } from '../../../shared/limits.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import * as pinRepository from '../pin/repository.ts';
-import * as userRepository from '../users/repository.ts';
+import { insertPin } from '../pin/service.ts';
+import * as users from '../users/service.ts';
 import { hashSecret } from './passwords.ts';
 
 const REFERRAL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -33,11 +33,11 @@ export interface NewAccount {
  */
 export async function createAccount(db: Executor, account: NewAccount): Promise<string> {
   const [passwordHash, pinHash] = await Promise.all([hashSecret(account.password), account.pin === undefined ? undefined : hashSecret(account.pin)]);
-  const userId = await userRepository.insertUser(db, { email: account.email, passwordHash });
+  const userId = await users.insertUser(db, { email: account.email, passwordHash });
   if (!userId) throw new AppError(409, 'EMAIL_TAKEN', EMAIL_TAKEN_MESSAGE, { fields: { email: EMAIL_TAKEN_MESSAGE } });
   let profileCreated = false;
   for (let attempt = 0; attempt < REFERRAL_CODE_ATTEMPTS && !profileCreated; attempt += 1) {
-    profileCreated = await userRepository.insertProfile(db, {
+    profileCreated = await users.insertProfile(db, {
       userId,
       name: account.name,
       phone: account.phone,
@@ -47,7 +47,7 @@ export async function createAccount(db: Executor, account: NewAccount): Promise<
     });
   }
   if (!profileCreated) throw new Error('Could not draw an unused referral code');
-  await userRepository.insertWallet(db, userId);
-  if (pinHash !== undefined) await pinRepository.insertPin(db, userId, pinHash);
+  await users.insertWallet(db, userId);
+  if (pinHash !== undefined) await insertPin(db, userId, pinHash);
   return userId;
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@rupeedesk.local';
@@ -18,11 +18,11 @@ export async function ensureAdmin(db: Database, configured: { email: string | un
   return db.transaction(async (transaction) => {
     // One process at a time decides, so two servers starting together create one admin.
     await transaction.execute(sql`select pg_advisory_xact_lock(hashtext('admin-bootstrap'))`);
-    if (await userRepository.adminExists(transaction)) return { kind: 'exists' };
+    if (await users.adminExists(transaction)) return { kind: 'exists' };
     const email = configured.email ?? GENERATED_ADMIN_EMAIL;
-    const existing = await userRepository.findCredentialsByEmail(transaction, email);
+    const existing = await users.findCredentialsByEmail(transaction, email);
     if (existing) {
-      await userRepository.setRole(transaction, existing.id, 'admin');
+      await users.setRole(transaction, existing.id, 'admin');
       return { kind: 'promoted', email: existing.email };
     }
     const generatedPassword = configured.password === undefined ? randomBytes(12).toString('base64url') : undefined;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
@@ -54,10 +54,16 @@ export async function findOwned(db: Executor, userId: string, id: string, lock?:
   return row;
 }
 
+/** Changes the account; a new number or IFSC restarts its cooling-off (details_changed_at). */
 export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues>): Promise<BankAccountRow | undefined> {
+  const detailChanges: SQL[] = [];
+  if (values.accountNumber !== undefined) detailChanges.push(sql`${bankAccounts.accountNumber} <> ${values.accountNumber}`);
+  if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} <> ${values.ifscCode}`);
+  const detailsChangedAt =
+    detailChanges.length === 0 ? {} : { detailsChangedAt: sql`case when ${sql.join(detailChanges, sql` or `)} then now() else ${bankAccounts.detailsChangedAt} end` };
   const [row] = await db
     .update(bankAccounts)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set({ ...values, ...detailsChangedAt, updatedAt: sql`now()` })
     .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
     .returning();
   return row;

@@ -7,10 +7,16 @@ import {
   type bankAccountInputSchema,
   type bankAccountUpdateSchema,
 } from '../../../shared/contracts/bank-accounts.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
+
+/** A withdrawal pays out to one of the customer's own accounts. */
+export { findOwned as findOwnedBankAccount } from './repository.ts';
 
 export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boolean): BankAccount {
   return {
@@ -31,8 +37,9 @@ export async function listBankAccounts(db: Database, userId: string): Promise<Ba
   return rows.map((row) => toBankAccountView(row, row.hasPendingWithdrawal));
 }
 
-export async function addBankAccount(db: Database, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
-  return db.transaction(async (transaction) => {
+/** Adds an account; its owner is e-mailed, and withdrawals to it cool off (see features/security). */
+export async function addBankAccount(context: AppContext, log: FastifyBaseLogger, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
+  const bankAccount = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     if ((await bankAccountRepository.countByUser(transaction, userId)) >= BANK_ACCOUNT_LIMITS.accountsPerUser) {
       throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
@@ -40,17 +47,22 @@ export async function addBankAccount(db: Database, userId: string, input: z.outp
     const row = await bankAccountRepository.insert(transaction, userId, input);
     return toBankAccountView(row, false);
   });
+  await notifySecurityChange(context, userId, 'bank-account-added', log);
+  return bankAccount;
 }
 
 export async function updateBankAccount(
-  db: Database,
+  context: AppContext,
+  log: FastifyBaseLogger,
   userId: string,
   id: string,
   input: z.output<typeof bankAccountUpdateSchema>,
 ): Promise<BankAccount> {
   const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const { db } = context.database;
   const row = await bankAccountRepository.update(db, userId, id, changes);
   if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+  await notifySecurityChange(context, userId, 'bank-account-changed', log);
   return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, id));
 }
 

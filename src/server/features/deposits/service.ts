@@ -16,10 +16,12 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
-import { getSettings } from '../settings/repository.ts';
+import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
+
+/** The wallet summary shows what is pending. */
 
 /** Referral rewards in basis points of the deposit: 0.1 % to the referrer, 0.02 % to the referrer's referrer. */
 export const REFERRAL_LEVEL_1_BASIS_POINTS = 10n;

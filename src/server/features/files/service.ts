@@ -7,9 +7,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import * as settingsRepository from '../settings/repository.ts';
-import type { SettingsFileColumn } from '../settings/repository.ts';
-import { settingsSnapshot } from '../settings/service.ts';
+import { getSettings, getSettingsForUpdate, replaceSettingsFile, type SettingsFileColumn } from '../settings/service.ts';
 import * as filesRepository from './repository.ts';
 import type { StoredFileRow } from './repository.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
@@ -170,7 +168,7 @@ export async function uploadSettingsFile(
   let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string } };
   try {
     stored = await context.database.db.transaction(async (transaction) => {
-      const before = await settingsRepository.getSettingsForUpdate(transaction);
+      const before = await getSettingsForUpdate(transaction);
       const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
       const file = await filesRepository.insertStoredFile(transaction, {
         purpose,
@@ -181,15 +179,10 @@ export async function uploadSettingsFile(
         storageKey,
         uploadedByUserId: session.userId,
       });
-      const after = await settingsRepository.updateSettings(transaction, { [column]: file.id }, session.userId);
+      const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
       const previousFileId = before[column];
       const previous = previousFileId ? await filesRepository.deleteStoredFile(transaction, previousFileId) : undefined;
       previousStorageKey = previous?.storageKey;
-      await settingsRepository.insertSettingsHistory(transaction, {
-        changedByUserId: session.userId,
-        before: settingsSnapshot(before),
-        after: settingsSnapshot(after),
-      });
       await recordAudit(transaction, {
         actorUserId: session.userId,
         action: FILE_UPLOAD_AUDIT_ACTION,
@@ -221,7 +214,7 @@ export interface OpenedFile {
 
 async function openCurrentFile(context: AppContext, purpose: FilePurpose, missingMessage: string): Promise<OpenedFile> {
   const { db } = context.database;
-  const settings = await settingsRepository.getSettings(db);
+  const settings = await getSettings(db);
   const fileId = settings[SETTINGS_COLUMN_OF_PURPOSE[purpose]];
   const file = fileId ? await filesRepository.findStoredFile(db, fileId) : undefined;
   const stream = file ? await fileStorageFor(context).get(file.storageKey) : undefined;

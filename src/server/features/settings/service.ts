@@ -17,7 +17,10 @@ import { publicFileUrl, storedFileView } from '../files/views.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
-import type { EditableSettings, SettingsRow } from './repository.ts';
+import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
+
+/** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
+export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
 
 export const SETTINGS_AUDIT_ACTION = 'settings.update';
 
@@ -190,4 +193,15 @@ export async function recordSettingsChange(
     ipAddress: request.ip,
   });
   await publishEvent(db, { type: 'settings.updated' });
+}
+
+/**
+ * Points a file column of the settings row (a QR image, the app) at a newly uploaded file and
+ * records the settings history. `before` is the row read with getSettingsForUpdate in the same
+ * transaction; the caller records its own audit entry and event.
+ */
+export async function replaceSettingsFile(transaction: Executor, before: SettingsRow, column: SettingsFileColumn, fileId: string, userId: string): Promise<SettingsRow> {
+  const after = await settingsRepository.updateSettings(transaction, { [column]: fileId }, userId);
+  await settingsRepository.insertSettingsHistory(transaction, { changedByUserId: userId, before: settingsSnapshot(before), after: settingsSnapshot(after) });
+  return after;
 }

@@ -8,13 +8,16 @@ import type { RequestKind } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import * as userRepository from '../users/repository.ts';
+import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
+import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
 import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
+
+/** The wallet summary shows what is pending. */
 
 /** The transfer as `viewerUserId` (its sender or its recipient) sees it. */
 export function toTransferView(row: TransferWithPartiesRow, viewerUserId: string): Transfer {
@@ -71,15 +74,16 @@ export async function requestTransfer(
         requestHash: hashRequest({ recipientEmail: input.recipientEmail.toLowerCase(), amountUsdtMicros: amountUsdtMicros.toString() }),
       }
     : undefined;
+  // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
+  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
   const earlier = await findEarlierAnswer<TransferAnswer>(db, scope);
   if (earlier) return earlier;
-
-  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
-  const recipientUserId = (await userRepository.findCredentialsByEmail(db, input.recipientEmail))?.id;
+  const recipientUserId = (await users.findCredentialsByEmail(db, input.recipientEmail))?.id;
   if (!recipientUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 
   return runOnce(db, scope, async (transaction) => {
+    await assertTransferAllowed(transaction, context, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
     await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
     await publishEvent(transaction, { type: 'wallet.updated', userId: senderUserId, reason: 'transfer.requested' });

@@ -15,17 +15,20 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
-import * as bankAccountRepository from '../bank-accounts/repository.ts';
+import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
+import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings } from '../settings/repository.ts';
+import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
+
+/** The wallet summary shows what is pending and which rate applies. */
 
 export interface AdminDecision {
   adminUserId: string;
@@ -115,19 +118,20 @@ export async function requestWithdrawal(
         requestHash: hashRequest({ amountUsdtMicros: amountUsdtMicros.toString(), bankAccountId: input.bankAccountId }),
       }
     : undefined;
+  // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
+  if (!(await findOwnedBankAccount(db, userId, input.bankAccountId))) {
+    throw bankAccountNotFound();
+  }
+  // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
+  await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
   const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
   if (earlier) return earlier;
 
-  // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
-  if (!(await bankAccountRepository.findOwned(db, userId, input.bankAccountId))) {
-    throw bankAccountNotFound();
-  }
-  await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
-
   return runOnce(db, scope, async (transaction) => {
     // Shared lock: the account cannot be deleted while this request is being made.
-    const bankAccount = await bankAccountRepository.findOwned(transaction, userId, input.bankAccountId, 'share');
+    const bankAccount = await findOwnedBankAccount(transaction, userId, input.bankAccountId, 'share');
     if (!bankAccount) throw bankAccountNotFound();
+    await assertWithdrawalAllowed(transaction, context, userId, bankAccount);
     const settings = await getSettings(transaction);
     const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
     if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);

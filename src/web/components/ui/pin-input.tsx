@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
+import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { sanitizePinInput } from '../../../shared/contracts/pin.ts';
 import { cn } from '../../lib/utils.ts';
 import { Input } from './input.tsx';
@@ -23,4 +24,14 @@ export function PinInput({
       {...props}
     />
   );
+}
+
+/** A PIN box bound to a react-hook-form field. */
+export function FormPinInput<Values extends FieldValues>({
+  control,
+  name,
+  ...props
+}: Omit<Parameters<typeof PinInput>[0], 'value' | 'onValueChange'> & { control: Control<Values>; name: Path<Values> }) {
+  const { field } = useController({ control, name });
+  return <PinInput value={field.value as string} onValueChange={field.onChange} onBlur={field.onBlur} {...props} />;
 }

@@ -1,5 +1,6 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { RefreshCw, X } from 'lucide-react';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import type { AuditLogEntry } from '../../../shared/contracts/admin.ts';
@@ -32,7 +33,14 @@ const ACTION_LABELS: Record<string, string> = {
 };
 
 const USER_ID_LENGTH = 36;
-const userIdSchema = z.uuid({ message: 'Enter a user ID (a UUID such as 0b6f…), or open the audit log from a user’s details page' });
+const USER_ID_MESSAGE = 'Enter a user ID (a UUID such as 0b6f…), or open the audit log from a user’s details page';
+/** An empty box shows every user's entries. */
+const userFilterFormSchema = z.object({
+  targetUserId: z
+    .string()
+    .trim()
+    .refine((text) => text === '' || z.uuid().safeParse(text).success, { message: USER_ID_MESSAGE }),
+});
 
 function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? action;
@@ -157,8 +165,12 @@ export default function AuditLogPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const action = searchParams.get('action') ?? '';
   const targetUserId = searchParams.get('targetUserId') ?? '';
-  const [userIdText, setUserIdText] = useState(targetUserId);
-  const [userIdError, setUserIdError] = useState<string | undefined>();
+  const userFilter = useForm<z.input<typeof userFilterFormSchema>, unknown, z.output<typeof userFilterFormSchema>>({
+    resolver: zodResolver(userFilterFormSchema),
+    defaultValues: { targetUserId },
+    reValidateMode: 'onSubmit',
+  });
+  const userIdError = userFilter.formState.errors.targetUserId?.message;
   const log = useAuditLog({ action, targetUserId });
   const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
   const filteredUser = targetUserId ? entries.find((entry) => entry.targetUser?.id === targetUserId)?.targetUser : undefined;
@@ -171,8 +183,7 @@ export default function AuditLogPage() {
   };
 
   const filterUser = (userId: string) => {
-    setUserIdText(userId);
-    setUserIdError(undefined);
+    userFilter.reset({ targetUserId: userId });
     setFilter('targetUserId', userId);
   };
 
@@ -192,20 +203,7 @@ export default function AuditLogPage() {
           </FormField>
           <form
             className="flex items-end gap-2"
-            onSubmit={(event) => {
-              event.preventDefault();
-              const text = userIdText.trim();
-              if (text === '') {
-                filterUser('');
-                return;
-              }
-              const parsed = userIdSchema.safeParse(text);
-              if (!parsed.success) {
-                setUserIdError(parsed.error.issues[0]?.message);
-                return;
-              }
-              filterUser(parsed.data);
-            }}
+            onSubmit={(event) => void userFilter.handleSubmit((values) => filterUser(values.targetUserId))(event)}
           >
             <div className="flex-1">
               <FormField label="Target user ID" error={userIdError}>
@@ -214,8 +212,7 @@ export default function AuditLogPage() {
                   autoComplete="off"
                   spellCheck={false}
                   maxLength={USER_ID_LENGTH}
-                  value={userIdText}
-                  onChange={(event) => setUserIdText(event.target.value)}
+                  {...userFilter.register('targetUserId')}
                   placeholder="Any user"
                 />
               </FormField>

@@ -25,6 +25,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { adminKeys, saveAdminSettings, useAdminSettings } from './api.ts';
 import { FileUpload, type UploadRules } from './components/file-upload.tsx';
@@ -76,10 +77,6 @@ function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     // The wire form has 6 decimals ("10.000000"); the form shows "10".
     minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
   };
-}
-
-function isFieldName(name: string): name is FieldName {
-  return (FIELD_NAMES as string[]).includes(name);
 }
 
 function firstTabWithError(errors: FieldErrors<UpdateSettingsRequest>): TabName | undefined {
@@ -137,9 +134,8 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       ]);
       toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
     } catch (error) {
-      const refusedFields = error instanceof ApiError ? Object.entries(error.fields).filter((entry): entry is [FieldName, string] => isFieldName(entry[0])) : [];
-      for (const [name, message] of refusedFields) form.setError(name, { type: 'server', message });
-      const errorTab = TAB_ORDER.find((name) => refusedFields.some(([field]) => TAB_OF_FIELD[field] === name));
+      const { shownFields } = showServerFieldErrors(form.setError, FIELD_NAMES, error);
+      const errorTab = TAB_ORDER.find((name) => shownFields.some((field) => TAB_OF_FIELD[field as FieldName] === name));
       if (errorTab) setTab(errorTab);
       toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: errorMessage(error, 'Please try again.') });
       if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT') await reloadSettings();

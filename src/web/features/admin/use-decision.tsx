@@ -58,10 +58,7 @@ const REASON_FIELD: NoteField = {
   help: 'The customer sees this reason in their history.',
   maxLength: LIMITS.reasonLength,
   multiline: true,
-  validate: (text) => {
-    const parsed = rejectRequestSchema.safeParse({ reason: text });
-    return parsed.success ? undefined : parsed.error.issues[0]?.message;
-  },
+  schema: rejectRequestSchema.unwrap().shape.reason,
 };
 
 const PAYOUT_REFERENCE_FIELD: NoteField = {
@@ -69,10 +66,7 @@ const PAYOUT_REFERENCE_FIELD: NoteField = {
   help: 'The UTR of the bank transfer, for later reconciliation.',
   maxLength: LIMITS.payoutReferenceLength,
   multiline: false,
-  validate: (text) => {
-    const parsed = payoutReferenceSchema.safeParse(text);
-    return parsed.success ? undefined : parsed.error.issues[0]?.message;
-  },
+  schema: payoutReferenceSchema,
 };
 
 function noteFieldOf(target: DecisionTarget): NoteField | undefined {

@@ -1,10 +1,12 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardList, LogOut, Receipt } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
-import type { AdminUserDetail, UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
-import { roleSchema, vipLevelSchema, type Role, type VipLevel } from '../../../shared/contracts/common.ts';
+import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
+import { roleSchema, vipLevelSchema } from '../../../shared/contracts/common.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -30,8 +32,8 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }) {
   const queryClient = useQueryClient();
-  const [role, setRole] = useState<Role>(user.role);
-  const [vipLevel, setVipLevel] = useState<VipLevel>(user.vipLevel);
+  const form = useForm<AdminUserAccessForm>({ resolver: zodResolver(adminUserAccessFormSchema), defaultValues: { role: user.role, vipLevel: user.vipLevel } });
+  const [role, vipLevel] = useWatch({ control: form.control, name: ['role', 'vipLevel'] });
   const [confirming, setConfirming] = useState(false);
   const [saving, setSaving] = useState(false);
 
@@ -66,14 +68,15 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
       <CardContent>
         <form
           className="flex flex-col gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (hasChanges) setConfirming(true);
-          }}
+          onSubmit={(event) =>
+            void form.handleSubmit(() => {
+              if (hasChanges) setConfirming(true);
+            })(event)
+          }
         >
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField label="Role" {...(isSelf ? { help: 'You cannot remove your own admin role.' } : {})}>
-              <Select value={role} onChange={(event) => setRole(roleSchema.parse(event.target.value))} disabled={isSelf || saving}>
+              <Select {...form.register('role')} disabled={isSelf || saving}>
                 {roleSchema.options.map((option) => (
                   <option key={option} value={option}>
                     {ROLE_LABELS[option]}
@@ -82,7 +85,7 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
               </Select>
             </FormField>
             <FormField label="VIP Level">
-              <Select value={vipLevel} onChange={(event) => setVipLevel(vipLevelSchema.parse(event.target.value))} disabled={saving}>
+              <Select {...form.register('vipLevel')} disabled={saving}>
                 {vipLevelSchema.options.map((option) => (
                   <option key={option} value={option}>
                     {VIP_LEVEL_LABELS[option]}

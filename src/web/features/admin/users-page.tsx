@@ -1,7 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { RefreshCw, Search } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import type { AdminUserSummary } from '../../../shared/contracts/admin.ts';
+import { useEffect } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { adminUsersQuerySchema, type AdminUserSummary } from '../../../shared/contracts/admin.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -16,6 +19,7 @@ import { ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
 const SEARCH_DELAY_MS = 300;
+const searchFormSchema = adminUsersQuerySchema.pick({ q: true });
 
 function UserRow({ user }: { user: AdminUserSummary }) {
   const navigate = useNavigate();
@@ -56,25 +60,28 @@ function UserRow({ user }: { user: AdminUserSummary }) {
 
 export default function UsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const [searchText, setSearchText] = useState(() => searchParams.get('q') ?? '');
-  const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
+  // The list follows the typed text (after a pause); submitting the form loads it again at once.
+  const form = useForm<z.input<typeof searchFormSchema>>({ resolver: zodResolver(searchFormSchema, undefined, { raw: true }), defaultValues: { q: searchParams.get('q') ?? '' } });
+  const searchText = useWatch({ control: form.control, name: 'q' });
+  const search = useDebouncedValue((searchText ?? '').trim(), SEARCH_DELAY_MS);
   const users = useAdminUsers(search);
   const items = users.data?.pages.flatMap((page) => page.items) ?? [];
 
   // The search stays in the address, so Back from a user's page returns to the same list.
+  // A click away (to a user's transactions) may still be loading the next page while this one stays
+  // on screen; a search that settles meanwhile must not pull the address back here.
+  const { pathname } = useLocation();
   useEffect(() => {
+    if (window.location.pathname !== pathname) return;
     setSearchParams(search ? { q: search } : {}, { replace: true });
-  }, [search, setSearchParams]);
+  }, [search, setSearchParams, pathname]);
 
   return (
     <AdminPage title="User Management" backTo="/admin">
       <form
         role="search"
         className="flex flex-col gap-2 sm:flex-row sm:items-end"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void users.refetch();
-        }}
+        onSubmit={(event) => void form.handleSubmit(() => users.refetch())(event)}
       >
         <div className="flex flex-1 flex-col gap-1.5">
           <Label htmlFor="user-search">Search users</Label>
@@ -86,8 +93,7 @@ export default function UsersPage() {
               className="pl-9"
               placeholder="Name, email or phone"
               maxLength={LIMITS.searchQueryLength}
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
+              {...form.register('q')}
             />
           </div>
         </div>

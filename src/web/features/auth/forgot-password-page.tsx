@@ -1,38 +1,38 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import type { z } from 'zod';
 import { forgotPasswordRequestSchema } from '../../../shared/contracts/auth.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { firstErrorMessage } from '../../lib/forms.ts';
 import { requestPasswordReset } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<z.input<typeof forgotPasswordRequestSchema>>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email: '' } });
+  const submitting = form.formState.isSubmitting;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = forgotPasswordRequestSchema.safeParse({ email });
-    if (!parsed.success) {
-      toast.error('Validation Error', { description: parsed.error.issues[0]?.message });
-      return;
-    }
-    setSubmitting(true);
-    try {
-      await requestPasswordReset(parsed.data.email);
-      setSentTo(parsed.data.email);
-      toast.success('Reset Email Sent', { description: 'Check your inbox for the reset link.' });
-    } catch (error) {
-      toast.error('Error', { description: errorMessage(error, 'Failed to send reset instructions. Please try again.') });
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      try {
+        await requestPasswordReset(values.email);
+        setSentTo(values.email);
+        toast.success('Reset Email Sent', { description: 'Check your inbox for the reset link.' });
+      } catch (error) {
+        toast.error('Error', { description: errorMessage(error, 'Failed to send reset instructions. Please try again.') });
+      }
+    },
+    (errors) => {
+      toast.error('Validation Error', { description: firstErrorMessage(errors) });
+    },
+  );
 
   if (sentTo) {
     return (
@@ -61,7 +61,7 @@ export default function ForgotPasswordPage() {
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         <FormField label="Email">
-          <Input type="email" autoComplete="email" maxLength={254} value={email} onChange={(event) => setEmail(event.target.value)} />
+          <Input type="email" autoComplete="email" maxLength={254} {...form.register('email')} />
         </FormField>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Sending...' : 'Send Reset Link'}

@@ -27,7 +27,7 @@ export default function LoginPage() {
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Login successful', { description: 'Welcome back!', duration: 3000 });
-      navigate(next, { replace: true });
+      void navigate(next, { replace: true });
     } catch (error) {
       toast.error('Login failed', { description: errorMessage(error, 'Invalid credentials. Please try again.'), duration: 5000 });
     }

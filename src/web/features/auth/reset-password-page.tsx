@@ -1,12 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { z } from 'zod';
 import { resetPasswordFormSchema } from '../../../shared/contracts/auth.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { firstErrorMessage } from '../../lib/forms.ts';
 import { resetPassword } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 
@@ -14,33 +18,31 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string>();
+  const form = useForm<z.input<typeof resetPasswordFormSchema>, unknown, z.output<typeof resetPasswordFormSchema>>({
+    resolver: zodResolver(resetPasswordFormSchema),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const submitting = form.formState.isSubmitting;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = resetPasswordFormSchema.safeParse({ password, confirmPassword });
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? 'Please enter both password fields';
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setFailure(undefined);
+      try {
+        await resetPassword(token, values.password);
+        toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
+        void navigate('/login', { replace: true });
+      } catch (error) {
+        const message = errorMessage(error, 'Failed to reset password. Please try again.');
+        setFailure(message);
+        toast.error('Password Error', { description: message });
+      }
+    },
+    (errors) => {
+      const message = firstErrorMessage(errors) ?? 'Please enter both password fields';
       toast.error(message === 'Passwords do not match' ? 'Password Error' : 'Validation Error', { description: message });
-      return;
-    }
-    setSubmitting(true);
-    setFailure(undefined);
-    try {
-      await resetPassword(token, parsed.data.password);
-      toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
-      navigate('/login', { replace: true });
-    } catch (error) {
-      const message = errorMessage(error, 'Failed to reset password. Please try again.');
-      setFailure(message);
-      toast.error('Password Error', { description: message });
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    },
+  );
 
   const footer = (
     <Link className="font-medium text-brand-700 hover:underline" to="/login">
@@ -73,10 +75,10 @@ export default function ResetPasswordPage() {
           </Alert>
         )}
         <FormField label="New Password">
-          <Input type="password" autoComplete="new-password" maxLength={128} value={password} onChange={(event) => setPassword(event.target.value)} />
+          <Input type="password" autoComplete="new-password" maxLength={128} {...form.register('password')} />
         </FormField>
         <FormField label="Confirm New Password">
-          <Input type="password" autoComplete="new-password" maxLength={128} value={confirmPassword} onChange={(event) => setConfirmPassword(event.target.value)} />
+          <Input type="password" autoComplete="new-password" maxLength={128} {...form.register('confirmPassword')} />
         </FormField>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Resetting...' : 'Reset Password'}

@@ -13,6 +13,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY, signup } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 
@@ -56,13 +57,9 @@ export default function SignupPage() {
       const { user } = await signup({ ...request, referralCode: request.referralCode || undefined });
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
-      navigate('/dashboard', { replace: true });
+      void navigate('/dashboard', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
+      showServerFieldErrors(form.setError, FIELDS, error);
       const text = signupErrorText(error instanceof ApiError ? error.message : '');
       setSubmitError(text);
       toast.error('Signup failed', { description: text, duration: 5000 });

@@ -15,7 +15,7 @@ export function useLeaveEndedSession(): () => void {
   return () => {
     queryClient.clear();
     queryClient.setQueryData(ME_QUERY_KEY, null);
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 }
 

@@ -10,7 +10,7 @@ export function useLogOut(): () => Promise<void> {
     try {
       await signOut();
       toast.success('Successfully logged out');
-      navigate('/login', { replace: true });
+      void navigate('/login', { replace: true });
     } catch {
       toast.error('Failed to log out');
     }

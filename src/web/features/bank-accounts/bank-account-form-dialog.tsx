@@ -18,6 +18,7 @@ import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;
@@ -87,11 +88,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
       await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
       onDone();
     } catch (error) {
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
+      showServerFieldErrors(form.setError, FIELDS, error);
       const message = error instanceof ApiError && error.message ? error.message : failureTitle;
       setSubmitError(message);
       toast.error(failureTitle, { description: message });

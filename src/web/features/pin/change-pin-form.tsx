@@ -1,57 +1,56 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import type { z } from 'zod';
 import { changePinFormSchema } from '../../../shared/contracts/pin.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { PinInput } from '../../components/ui/pin-input.tsx';
+import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { firstErrorMessage } from '../../lib/forms.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { changePin } from './api.ts';
 
 /** Change PIN on the profile page: current, new and confirmation. */
 export function ChangePinForm({ onDone }: { onDone: () => void }) {
   const endOfSession = useEndOfSessionHandler();
-  const [currentPin, setCurrentPin] = useState('');
-  const [newPin, setNewPin] = useState('');
-  const [confirmPin, setConfirmPin] = useState('');
   const [error, setError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<z.input<typeof changePinFormSchema>>({
+    resolver: zodResolver(changePinFormSchema),
+    defaultValues: { currentPin: '', newPin: '', confirmPin: '' },
+  });
+  const submitting = form.formState.isSubmitting;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = changePinFormSchema.safeParse({ currentPin, newPin, confirmPin });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSubmitting(true);
-    try {
-      await changePin(currentPin, newPin);
-      toast.success('PIN updated successfully');
-      onDone();
-    } catch (failure) {
-      if (endOfSession(failure)) return;
-      const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : 'Failed to update PIN';
-      setError(message);
-      toast.error(message);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setError(undefined);
+      try {
+        await changePin(values.currentPin, values.newPin);
+        toast.success('PIN updated successfully');
+        onDone();
+      } catch (failure) {
+        if (endOfSession(failure)) return;
+        const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : 'Failed to update PIN';
+        setError(message);
+        toast.error(message);
+      }
+    },
+    (errors) => setError(firstErrorMessage(errors)),
+  );
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
       {error && <Alert variant="destructive">{error}</Alert>}
       <FormField label="Current PIN">
-        <PinInput value={currentPin} onValueChange={setCurrentPin} />
+        <FormPinInput control={form.control} name="currentPin" />
       </FormField>
       <FormField label="New PIN">
-        <PinInput value={newPin} onValueChange={setNewPin} />
+        <FormPinInput control={form.control} name="newPin" />
       </FormField>
       <FormField label="Confirm New PIN">
-        <PinInput value={confirmPin} onValueChange={setConfirmPin} />
+        <FormPinInput control={form.control} name="confirmPin" />
       </FormField>
       <Button type="submit" disabled={submitting}>
         {submitting ? 'Saving...' : 'Update PIN'}

@@ -1,13 +1,17 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { z } from 'zod';
 import { setupPinFormSchema } from '../../../shared/contracts/pin.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { PinInput } from '../../components/ui/pin-input.tsx';
+import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
+import { firstErrorMessage } from '../../lib/forms.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
@@ -20,36 +24,29 @@ export default function PinSetupPage() {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
-  const [pin, setPin] = useState('');
-  const [confirmPin, setConfirmPin] = useState('');
   const [error, setError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<z.input<typeof setupPinFormSchema>>({ resolver: zodResolver(setupPinFormSchema), defaultValues: { pin: '', confirmPin: '' } });
+  const submitting = form.formState.isSubmitting;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = setupPinFormSchema.safeParse({ pin, confirmPin });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSubmitting(true);
-    try {
-      await setUpPin(pin);
-      await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
-      toast.success('PIN set successfully');
-      navigate(next, { replace: true });
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) {
-        toast.error('You need to be logged in to set up a PIN.');
-        leaveEndedSession();
-        return;
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setError(undefined);
+      try {
+        await setUpPin(values.pin);
+        await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+        toast.success('PIN set successfully');
+        void navigate(next, { replace: true });
+      } catch (failure) {
+        if (failure instanceof ApiError && failure.status === 401) {
+          toast.error('You need to be logged in to set up a PIN.');
+          leaveEndedSession();
+          return;
+        }
+        toast.error('Failed to set up PIN', { description: errorMessage(failure, 'Please try again.') });
       }
-      toast.error('Failed to set up PIN', { description: errorMessage(failure, 'Please try again.') });
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    },
+    (errors) => setError(firstErrorMessage(errors)),
+  );
 
   return (
     <AuthCard title="Setup Transaction PIN" subtitle="Choose a 4-digit PIN">
@@ -57,10 +54,10 @@ export default function PinSetupPage() {
         <Alert variant="info">A transaction PIN is required to authorize withdrawals and other sensitive actions.</Alert>
         {error && <Alert variant="destructive">{error}</Alert>}
         <FormField label="New PIN">
-          <PinInput value={pin} onValueChange={setPin} autoFocus />
+          <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
         <FormField label="Confirm PIN">
-          <PinInput value={confirmPin} onValueChange={setConfirmPin} />
+          <FormPinInput control={form.control} name="confirmPin" />
         </FormField>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Saving...' : 'Set PIN'}

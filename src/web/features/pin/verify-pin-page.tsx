@@ -1,12 +1,18 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import type { z } from 'zod';
+import { verifyPinRequestSchema } from '../../../shared/contracts/pin.ts';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { PinInput } from '../../components/ui/pin-input.tsx';
+import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { firstErrorMessage } from '../../lib/forms.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { ME_QUERY_KEY, useSignOut } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
@@ -23,50 +29,53 @@ export default function VerifyPinPage() {
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   const connection = useConnectionCheck();
-  const [pin, setPin] = useState('');
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<z.input<typeof verifyPinRequestSchema>>({ resolver: zodResolver(verifyPinRequestSchema), defaultValues: { pin: '' } });
+  const submitting = form.formState.isSubmitting;
+  const pin = useWatch({ control: form.control, name: 'pin' });
+  const [blockedMessage, setBlockedMessage] = useState<string>();
 
   const backToLogin = async () => {
     await signOut().catch(() => undefined);
-    navigate('/login', { replace: true });
+    void navigate('/login', { replace: true });
   };
 
   if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
   if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} />;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!/^\d{4}$/.test(pin)) {
-      toast.error('Invalid PIN', { description: 'PIN must be exactly 4 digits' });
-      return;
-    }
-    setSubmitting(true);
-    try {
-      await verifyPin(pin);
-      await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
-      toast.success('PIN verified', { description: 'Welcome back!' });
-      navigate(next, { replace: true });
-    } catch (error) {
-      setPin('');
-      if (endOfSession(error)) return;
-      if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
-        toast.info('PIN setup required');
-        navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
-      } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
-        toast.error('Incorrect PIN', { description: error.message });
-      } else {
-        toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      try {
+        await verifyPin(values.pin);
+        await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+        toast.success('PIN verified', { description: 'Welcome back!' });
+        void navigate(next, { replace: true });
+      } catch (error) {
+        form.setValue('pin', '');
+        if (endOfSession(error)) return;
+        if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
+          toast.info('PIN setup required');
+          void navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
+        } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
+          toast.error('Incorrect PIN', { description: error.message });
+        } else if (error instanceof ApiError && error.code === 'PIN_BLOCKED') {
+          // The block lasts hours: it stays on the page, with its end, not only in a toast.
+          setBlockedMessage(error.message);
+        } else {
+          toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
+        }
       }
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    },
+    (errors) => {
+      toast.error('Invalid PIN', { description: firstErrorMessage(errors) });
+    },
+  );
 
   return (
     <AuthCard title="Enter Transaction PIN" subtitle="Enter your 4-digit PIN to continue">
       <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+        {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
         <FormField label="PIN">
-          <PinInput value={pin} onValueChange={setPin} autoFocus />
+          <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
         <Button type="submit" disabled={pin.length !== 4 || submitting}>
           {submitting ? 'Verifying...' : 'Verify PIN'}

@@ -4,6 +4,7 @@ import { depositResponseSchema, type DepositRequest } from '../../../shared/cont
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
 import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
+import { securityPausesResponseSchema } from '../../../shared/contracts/security.ts';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '../../../shared/contracts/withdrawals.ts';
 import { apiRequest } from '../../lib/api.ts';
@@ -13,11 +14,17 @@ import { QUERY_KEYS } from '../../lib/query-keys.ts';
 export const WALLET_QUERY_KEYS = {
   summary: [...QUERY_KEYS.wallet, 'summary'],
   pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
+  securityPauses: [...QUERY_KEYS.wallet, 'security-pauses'],
   history: (type: TransactionType | 'all') => [...QUERY_KEYS.wallet, 'history', type],
 } as const;
 
 export function useWalletSummary() {
   return useQuery({ queryKey: WALLET_QUERY_KEYS.summary, queryFn: () => apiRequest('/api/wallet/summary', walletSummarySchema) });
+}
+
+/** Withdrawals and transfers paused after a security change, shown before the customer types anything. */
+export function useSecurityPauses() {
+  return useQuery({ queryKey: WALLET_QUERY_KEYS.securityPauses, queryFn: () => apiRequest('/api/security/pauses', securityPausesResponseSchema) });
 }
 
 export function usePendingWithdrawals() {

@@ -24,6 +24,7 @@ import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { submitDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
 import { DepositQrCode } from './deposit-qr-code.tsx';
@@ -110,11 +111,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       onSubmitted(answer.deposit);
     } catch (error) {
       if (endOfSession(error)) return;
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
+      showServerFieldErrors(form.setError, FIELDS, error);
       setSubmitError(error instanceof ApiError && error.message ? error.message : 'Failed to process your deposit');
       toast.error('Failed to create deposit request');
     }

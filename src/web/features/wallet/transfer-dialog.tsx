@@ -13,7 +13,8 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { requestTransfer, useIdempotencyKeys, useRefreshMoney } from './api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
+import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
@@ -37,6 +38,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
   const [submitError, setSubmitError] = useState<string>();
+  const transferPause = useSecurityPauses().data?.transfers ?? undefined;
   const balanceMicros = usdtMicrosFromWire(balanceUsdt);
   const schema = transferRequestSchema.superRefine((values, context) => {
     const amount = parseUsdtMicros(values.amount);
@@ -60,9 +62,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       form.setValue('pin', '');
       if (endOfSession(error)) return;
       if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
+        showServerFieldErrors(form.setError, FIELDS, error);
         if (error.code === 'PIN_INCORRECT') {
           form.setError('pin', { message: TRANSFER_MESSAGES.incorrectPin });
           return;
@@ -78,6 +78,11 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      {transferPause && (
+        <Alert variant="destructive" data-testid="transfer-pause">
+          {transferPause.message}
+        </Alert>
+      )}
       {submitError && <Alert variant="destructive">{submitError}</Alert>}
       <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
         <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
@@ -95,7 +100,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
           }}
         />
       </FormField>
-      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+      <Button type="submit" disabled={isSubmitting || transferPause !== undefined} aria-busy={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Transfer'}
       </Button>
     </form>

@@ -25,6 +25,7 @@ import {
   usdtMicrosFromWire,
 } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -33,9 +34,10 @@ import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
-import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -85,6 +87,7 @@ export default function WithdrawPage() {
 function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; onSubmitted: (withdrawal: Withdrawal) => void }) {
   const queryClient = useQueryClient();
   const bankAccounts = useBankAccounts();
+  const pauses = useSecurityPauses();
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
@@ -104,6 +107,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const quote = previewQuote(amountText, summary);
   const accounts = bankAccounts.data?.items ?? [];
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
+  const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
+  const accountPause = pauses.data?.withdrawals ?? undefined;
+  const bankAccountPauses = new Map((pauses.data?.bankAccounts ?? []).map((pause) => [pause.bankAccountId, pause]));
+  const selectedAccountPause = selectedAccountId ? bankAccountPauses.get(selectedAccountId) : undefined;
 
   const onRequest = form.handleSubmit((values) => {
     setBannerError(undefined);
@@ -134,11 +141,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
         };
       }
-      if (error instanceof ApiError) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
-        }
-      }
+      showServerFieldErrors(form.setError, FIELDS, error);
       setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
@@ -161,6 +164,11 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       </CardHeader>
       <CardContent>
         <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
+          {accountPause && (
+            <Alert variant="destructive" data-testid="withdrawal-pause">
+              {accountPause.message}
+            </Alert>
+          )}
           {bannerError && (
             <div role="alert" className="rounded-lg bg-red-600 px-4 py-3 text-sm font-medium text-white">
               {bannerError}
@@ -202,11 +210,16 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                   <option value="">Select a bank account</option>
                   {accounts.map((account) => (
                     <option key={account.id} value={account.id}>
-                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName})
+                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? ' (paused)' : ''}
                     </option>
                   ))}
                 </Select>
               </FormField>
+            )}
+            {selectedAccountPause && (
+              <Alert variant="destructive" data-testid="bank-account-pause">
+                {selectedAccountPause.message}
+              </Alert>
             )}
             <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start text-sm font-medium text-brand-700 hover:underline">
               <Landmark className="size-4" aria-hidden />
@@ -219,7 +232,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             <p>{WITHDRAWAL_MESSAGES.estimate}. An admin pays the INR to your bank account; the USDT is held from your balance until then and returned if the request is rejected.</p>
           </div>
 
-          <Button type="submit" disabled={accounts.length === 0}>
+          <Button type="submit" disabled={accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined}>
             Request Withdrawal
           </Button>
         </form>

@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { verifyPinRequestSchema } from '../../../shared/contracts/pin.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { PinInput } from '../../components/ui/pin-input.tsx';
+import { FormPinInput } from '../../components/ui/pin-input.tsx';
 
 export type PinCheckOutcome = { ok: true } | { ok: false; pinError: string };
 
@@ -18,44 +21,36 @@ export function WithdrawPinDialog({
   summary: string;
   onConfirm: (pin: string) => Promise<PinCheckOutcome>;
 }) {
-  const [pin, setPin] = useState('');
-  const [pinError, setPinError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm<z.input<typeof verifyPinRequestSchema>>({ resolver: zodResolver(verifyPinRequestSchema), defaultValues: { pin: '' } });
+  const busy = form.formState.isSubmitting;
+  // Only the server's refusal is shown: the button stays disabled until four digits are typed.
+  const pinError = form.formState.errors.pin?.type === 'server' ? form.formState.errors.pin.message : undefined;
+  const pin = useWatch({ control: form.control, name: 'pin' });
 
   const close = (next: boolean) => {
     if (busy) return;
-    if (!next) {
-      setPin('');
-      setPinError(undefined);
-    }
+    if (!next) form.reset();
     onOpenChange(next);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!/^\d{4}$/.test(pin) || busy) return;
-    setBusy(true);
-    try {
-      const outcome = await onConfirm(pin);
-      setPin('');
-      setPinError(outcome.ok ? undefined : outcome.pinError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.handleSubmit(async (values) => {
+    const outcome = await onConfirm(values.pin);
+    form.setValue('pin', '');
+    if (!outcome.ok) form.setError('pin', { type: 'server', message: outcome.pinError });
+  });
 
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent title="Enter Transaction PIN" description={summary}>
         <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
           <FormField label="Transaction PIN" error={pinError}>
-            <PinInput
+            <FormPinInput
+              control={form.control}
+              name="pin"
               autoFocus
-              value={pin}
               disabled={busy}
-              onValueChange={(value) => {
-                setPin(value);
-                if (pinError) setPinError(undefined);
+              onInput={() => {
+                if (pinError) form.clearErrors('pin');
               }}
             />
           </FormField>

@@ -1,4 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { ConfirmDialog } from '../../../components/ui/dialog.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -9,8 +12,8 @@ export interface NoteField {
   help?: string;
   maxLength: number;
   multiline: boolean;
-  /** An error message for the typed text, or undefined when it is acceptable. */
-  validate: (text: string) => string | undefined;
+  /** The contract's schema of the note, which checks the typed text. */
+  schema: z.ZodType<unknown, string | undefined>;
 }
 
 /**
@@ -41,23 +44,21 @@ export function DecisionDialog({
   onConfirm: (note: string) => void;
   children?: ReactNode;
 }) {
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<string | undefined>();
-
-  const confirm = () => {
-    const problem = field?.validate(note);
-    setError(problem);
-    if (!problem) onConfirm(note);
-  };
+  const form = useForm<{ note: string | undefined }>({
+    // raw: the confirmation hands on the text as typed; the server applies the same schema.
+    resolver: zodResolver(z.object({ note: field?.schema ?? z.string() }), undefined, { raw: true }),
+    defaultValues: { note: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const error = form.formState.errors.note?.message;
+  const confirm = () => void form.handleSubmit((values) => onConfirm(values.note ?? ''))();
 
   const control = field?.multiline ? (
-    <Textarea value={note} maxLength={field.maxLength} onChange={(event) => setNote(event.target.value)} disabled={busy} rows={3} />
+    <Textarea maxLength={field.maxLength} disabled={busy} rows={3} {...form.register('note')} />
   ) : (
     <Input
-      value={note}
       maxLength={field?.maxLength}
       autoComplete="off"
-      onChange={(event) => setNote(event.target.value)}
       onKeyDown={(event) => {
         if (event.key === 'Enter') {
           event.preventDefault();
@@ -65,6 +66,7 @@ export function DecisionDialog({
         }
       }}
       disabled={busy}
+      {...form.register('note')}
     />
   );
 

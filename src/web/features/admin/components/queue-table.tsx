@@ -1,0 +1,192 @@
+import type { ReactNode } from 'react';
+import type { RequestStatus } from '../../../../shared/contracts/money-common.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import type { QueueKind, StatusFilter } from '../api.ts';
+import { shortDateTimeText } from '../format.ts';
+import type { DecisionTarget } from '../use-decision.tsx';
+import { EmptyState, ErrorState, LoadingState, LoadMore } from './list-states.tsx';
+import { StatusBadge } from './status-badge.tsx';
+
+/** What every request in an approval queue has. */
+export interface QueueRow {
+  id: string;
+  status: RequestStatus;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+/** One column of a queue's own: its header (repeated above the cell on narrow screens) and its cell's content. */
+export interface QueueColumn<Row> {
+  header: string;
+  /** The cell takes the card's full width on narrow screens. */
+  wide?: boolean;
+  className?: string;
+  cell: (row: Row) => ReactNode;
+}
+
+/** The page of queued requests a query loads, page by page. */
+export interface QueueQuery<Row> {
+  data: { pages: { items: Row[] }[] } | undefined;
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+}
+
+/**
+ * One kind of request in the approval queues: how to load it, its own columns (Date, Status
+ * and Actions follow them in every queue), and the texts of its rows and decisions.
+ */
+export interface QueueDefinition<Row extends QueueRow> {
+  kind: QueueKind;
+  /** The section's heading and the table's name. */
+  title: string;
+  /** A control beside the heading. */
+  headingAction?: ReactNode;
+  /** Each row's test id is `${rowName}-${id}`. */
+  rowName: string;
+  tableClassName: string;
+  loadingText: string;
+  emptyText: string;
+  failureTitle: string;
+  useQueue: (status: StatusFilter) => QueueQuery<Row>;
+  columns: readonly QueueColumn<Row>[];
+  /** What the Status cell shows under the badge (reason, payout reference). */
+  statusDetails: (row: Row) => ReactNode;
+  /** Names the row for screen readers, since every row has the same two buttons. */
+  summary: (row: Row) => string;
+  /** What the confirmation says will happen. */
+  describeDecision: (row: Row, decision: DecisionTarget['decision']) => string;
+}
+
+function ActionsCell({ summaryId, summary, busy, onApprove, onReject }: { summaryId: string; summary: string; busy: boolean; onApprove: () => void; onReject: () => void }) {
+  return (
+    <TableCell label="Actions" wide>
+      <span id={summaryId} hidden>
+        {summary}
+      </span>
+      <div className="flex gap-2">
+        <Button size="sm" className="max-md:flex-1" onClick={onApprove} disabled={busy} aria-describedby={summaryId}>
+          Approve
+        </Button>
+        <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50 max-md:flex-1" onClick={onReject} disabled={busy} aria-describedby={summaryId}>
+          Reject
+        </Button>
+      </div>
+    </TableCell>
+  );
+}
+
+function QueueRowView<Row extends QueueRow>({
+  definition,
+  row,
+  busy,
+  openDecision,
+}: {
+  definition: QueueDefinition<Row>;
+  row: Row;
+  busy: boolean;
+  openDecision: (target: DecisionTarget) => void;
+}) {
+  const rowId = `${definition.rowName}-${row.id}`;
+  const decide = (decision: DecisionTarget['decision']) =>
+    openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision) });
+  return (
+    <TableRow data-testid={rowId}>
+      {definition.columns.map((column) => (
+        <TableCell key={column.header} label={column.header} wide={column.wide ?? false} className={column.className}>
+          {column.cell(row)}
+        </TableCell>
+      ))}
+      <TableCell label="Date" className="whitespace-nowrap">
+        <time dateTime={row.createdAt}>{shortDateTimeText(row.createdAt)}</time>
+        {row.decidedAt && (
+          <p className="text-xs text-slate-500">
+            Decided <time dateTime={row.decidedAt}>{shortDateTimeText(row.decidedAt)}</time>
+          </p>
+        )}
+      </TableCell>
+      <TableCell label="Status">
+        <StatusBadge status={row.status} />
+        {definition.statusDetails(row)}
+      </TableCell>
+      {row.status === 'pending' ? (
+        <ActionsCell summaryId={`${rowId}-summary`} summary={definition.summary(row)} busy={busy} onApprove={() => decide('approve')} onReject={() => decide('reject')} />
+      ) : (
+        <TableCell label="Actions" wide className="text-slate-400 max-md:hidden">
+          <span aria-label="No actions">—</span>
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}
+
+/** One approval queue: its heading, its loading, failure and empty states, the table, and Load more. */
+export function QueueTable<Row extends QueueRow>({
+  definition,
+  status,
+  busyId,
+  openDecision,
+}: {
+  definition: QueueDefinition<Row>;
+  status: StatusFilter;
+  busyId: string | null;
+  openDecision: (target: DecisionTarget) => void;
+}) {
+  const query = definition.useQueue(status);
+  const rows = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const headingId = `${definition.kind}-heading`;
+  const heading = (
+    <h2 id={headingId} className="text-base font-semibold">
+      {definition.title}
+    </h2>
+  );
+
+  let content: ReactNode;
+  if (query.isPending) content = <LoadingState text={definition.loadingText} />;
+  else if (query.isError)
+    content = <ErrorState title={definition.failureTitle} message={errorMessage(query.error, 'Failed to fetch transaction data')} onRetry={() => void query.refetch()} />;
+  else if (rows.length === 0) content = <EmptyState title={definition.emptyText} />;
+  else
+    content = (
+      <>
+        <Table label={definition.title} stacked className={definition.tableClassName}>
+          <TableHead>
+            <TableRow>
+              {definition.columns.map((column) => (
+                <TableHeaderCell key={column.header}>{column.header}</TableHeaderCell>
+              ))}
+              <TableHeaderCell>Date</TableHeaderCell>
+              <TableHeaderCell>Status</TableHeaderCell>
+              <TableHeaderCell>Actions</TableHeaderCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <QueueRowView key={row.id} definition={definition} row={row} busy={busyId === row.id} openDecision={openDecision} />
+            ))}
+          </TableBody>
+        </Table>
+        <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoadMore={() => void query.fetchNextPage()} />
+      </>
+    );
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      {definition.headingAction ? (
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          {heading}
+          {definition.headingAction}
+        </div>
+      ) : (
+        heading
+      )}
+      {content}
+    </section>
+  );
+}

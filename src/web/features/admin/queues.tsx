@@ -1,0 +1,193 @@
+import { Download, ExternalLink } from 'lucide-react';
+import { Link } from 'react-router';
+import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
+import type { UserSummary } from '../../../shared/contracts/money-common.ts';
+import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
+import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { PENDING_WITHDRAWALS_CSV_URL, useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
+import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
+import { exactUsdtText, inrText, usdtText } from './format.ts';
+
+const EXPLORERS = {
+  TRC20: { name: 'Tronscan', url: (hash: string) => `https://tronscan.org/#/transaction/${encodeURIComponent(hash)}` },
+  ERC20: { name: 'Etherscan', url: (hash: string) => `https://etherscan.io/tx/${encodeURIComponent(hash)}` },
+} as const;
+
+function UserDetails({ user }: { user: UserSummary }) {
+  return (
+    <>
+      <Link to={`/admin/users/${user.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+        {user.name}
+      </Link>
+      <p className="break-all text-slate-600">{user.email}</p>
+      <p className="text-slate-500">{user.phone}</p>
+    </>
+  );
+}
+
+function userColumn<Row>(header: string, userOf: (row: Row) => UserSummary): QueueColumn<Row> {
+  return { header, wide: true, cell: (row) => <UserDetails user={userOf(row)} /> };
+}
+
+function RejectionReason({ reason }: { reason: string | null }) {
+  return reason ? <p className="mt-1 text-xs text-slate-600">Reason: {reason}</p> : null;
+}
+
+/** The exact amount when it has more decimals than the short form shows. */
+const depositAmountText = (deposit: AdminDeposit) => exactUsdtText(deposit.amount) ?? usdtText(deposit.amount);
+
+export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
+  kind: 'deposits',
+  title: 'USDT Deposits',
+  rowName: 'deposit',
+  tableClassName: 'md:min-w-[56rem]',
+  loadingText: 'Loading deposits...',
+  emptyText: 'No deposits found',
+  failureTitle: 'Failed to load deposits',
+  useQueue: useDepositQueue,
+  columns: [
+    userColumn('User', (deposit) => deposit.user),
+    {
+      header: 'Amount (USDT)',
+      className: 'whitespace-nowrap',
+      cell: (deposit) => {
+        const exactAmount = exactUsdtText(deposit.amount);
+        return (
+          <>
+            <p className="font-medium">{usdtText(deposit.amount)}</p>
+            {exactAmount && <p className="text-xs text-slate-600">Exactly {exactAmount}</p>}
+            <p className="text-xs text-slate-500">≈ {inrText(deposit.estimatedInr)}</p>
+          </>
+        );
+      },
+    },
+    {
+      header: 'Transaction Hash',
+      wide: true,
+      className: 'md:max-w-[18rem]',
+      cell: (deposit) => {
+        const explorer = EXPLORERS[deposit.network];
+        return (
+          <>
+            <Badge tone="brand">{deposit.network}</Badge>
+            <p className="mt-1 break-all font-mono text-xs">{deposit.transactionHash}</p>
+            <a
+              href={explorer.url(deposit.transactionHash)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="mt-1 inline-flex items-center gap-1 text-xs text-brand-700 hover:underline"
+            >
+              View on {explorer.name}
+              <ExternalLink className="size-3" aria-hidden />
+            </a>
+            <p className="mt-1 break-all text-xs text-slate-500">To {deposit.depositAddress}</p>
+          </>
+        );
+      },
+    },
+  ],
+  statusDetails: (deposit) => <RejectionReason reason={deposit.rejectionReason} />,
+  summary: (deposit) => `Deposit of ${depositAmountText(deposit)} by ${deposit.user.name}`,
+  describeDecision: (deposit, decision) =>
+    decision === 'approve'
+      ? `Credit ${depositAmountText(deposit)} to ${deposit.user.name} (${deposit.user.email})? Approve only after the transaction has arrived in the ${deposit.network} wallet.`
+      : `The deposit of ${depositAmountText(deposit)} from ${deposit.user.name} (${deposit.user.email}) will be marked rejected. No money moves.`,
+};
+
+function BankDetails({ bank }: { bank: AdminWithdrawal['bank'] }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs">
+      <dt className="text-slate-500">Holder</dt>
+      <dd className="font-medium text-slate-900">{bank.accountHolderName}</dd>
+      <dt className="text-slate-500">Bank</dt>
+      <dd>{bank.bankName}</dd>
+      <dt className="text-slate-500">Account</dt>
+      <dd className="font-mono">{bank.accountNumber}</dd>
+      <dt className="text-slate-500">IFSC</dt>
+      <dd className="font-mono">{bank.ifscCode}</dd>
+      {bank.upiId && (
+        <>
+          <dt className="text-slate-500">UPI</dt>
+          <dd className="break-all">{bank.upiId}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
+  kind: 'withdrawals',
+  title: 'INR Withdrawals',
+  headingAction: (
+    <Button variant="outline" size="sm" asChild>
+      <a href={PENDING_WITHDRAWALS_CSV_URL} download title="All pending withdrawals, oldest first, with the bank details for a bulk payout">
+        <Download />
+        Download CSV
+      </a>
+    </Button>
+  ),
+  rowName: 'withdrawal',
+  tableClassName: 'md:min-w-[60rem]',
+  loadingText: 'Loading withdrawals...',
+  emptyText: 'No withdrawals found',
+  failureTitle: 'Failed to load withdrawals',
+  useQueue: useWithdrawalQueue,
+  columns: [
+    userColumn('User', (withdrawal) => withdrawal.user),
+    {
+      header: 'Amount (INR)',
+      className: 'whitespace-nowrap',
+      cell: (withdrawal) => (
+        <>
+          <p className="font-medium">{inrText(withdrawal.amountInr)}</p>
+          <p className="text-xs text-slate-500">
+            {usdtText(withdrawal.amountUsdt)} at {inrText(withdrawal.rateInr)}
+          </p>
+          {withdrawal.rateTier === 'vip' && (
+            <Badge tone="vip" className="mt-1">
+              VIP Rate
+            </Badge>
+          )}
+        </>
+      ),
+    },
+    { header: 'Bank Details', wide: true, className: 'md:min-w-[14rem]', cell: (withdrawal) => <BankDetails bank={withdrawal.bank} /> },
+  ],
+  statusDetails: (withdrawal) => (
+    <>
+      {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
+      <RejectionReason reason={withdrawal.rejectionReason} />
+    </>
+  ),
+  summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
+  describeDecision: (withdrawal, decision) => {
+    const inr = inrText(withdrawal.amountInr);
+    return decision === 'approve'
+      ? `Approve only after ${inr} has been paid to ${withdrawal.bank.accountHolderName}, ${withdrawal.bank.bankName} account ${withdrawal.bank.accountNumber} (IFSC ${withdrawal.bank.ifscCode}).`
+      : `The ${usdtText(withdrawal.amountUsdt)} held for this withdrawal of ${inr} will be returned to the wallet of ${withdrawal.user.name} (${withdrawal.user.email}).`;
+  },
+};
+
+export const TRANSFER_QUEUE: QueueDefinition<AdminTransfer> = {
+  kind: 'transfers',
+  title: 'USDT Transfers',
+  rowName: 'transfer',
+  tableClassName: 'md:min-w-[52rem]',
+  loadingText: 'Loading transfers...',
+  emptyText: 'No transfers found',
+  failureTitle: 'Failed to load transfers',
+  useQueue: useTransferQueue,
+  columns: [
+    userColumn('From', (transfer) => transfer.sender),
+    userColumn('To', (transfer) => transfer.recipient),
+    { header: 'Amount (USDT)', className: 'whitespace-nowrap font-medium', cell: (transfer) => usdtText(transfer.amount) },
+  ],
+  statusDetails: (transfer) => <RejectionReason reason={transfer.rejectionReason} />,
+  summary: (transfer) => `Transfer of ${usdtText(transfer.amount)} from ${transfer.sender.name} to ${transfer.recipient.name}`,
+  describeDecision: (transfer, decision) =>
+    decision === 'approve'
+      ? `${usdtText(transfer.amount)} from ${transfer.sender.name} (${transfer.sender.email}) will be credited to ${transfer.recipient.name} (${transfer.recipient.email}).`
+      : `${usdtText(transfer.amount)} will be returned to ${transfer.sender.name} (${transfer.sender.email}).`,
+};
