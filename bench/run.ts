@@ -1,158 +1,314 @@
-// Benchmarks the production build on a fresh embedded PostgreSQL: builds, starts the server,
-// seeds customers and history through the API, then measures the hot endpoints with autocannon.
-// Usage: npm run bench [-- --seconds 10 --connections 20]
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// Measures the production build against bare baselines on the same machine, in the same run,
+// interleaved, over several rounds (see bench/README.md).
+// Usage: npm run bench [-- --seconds 3 --rounds 3 --connections 10]
+//        npm run bench -- --scale      (empty database against 100,000 customers and 1,000,000 history rows)
+//        --skip-build                  (measure the build already in .build/bench)
+//        --build-dir <name>            (build into .build/<name> instead of .build/bench)
+//        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import pg from 'pg';
+import { startEmbeddedDatabase, withDatabaseName } from '../src/server/db/embedded.ts';
+import { BENCH_ADMIN, HISTORY_PAGE_SIZE, prepareApp, type AppFixture } from './app-fixture.ts';
+import { reportLighthouse } from './lighthouse.ts';
+import { countRoundTrips, measure, median, printTable, ratioText, type Sample, type Target } from './measure.ts';
+import { startApp, startBaseline, type RunningServer } from './processes.ts';
 
-const argumentsByName = new Map<string, string>();
-for (let index = 2; index < process.argv.length; index += 2) argumentsByName.set(process.argv[index]?.replace(/^--/, '') ?? '', process.argv[index + 1] ?? '');
-const seconds = Math.min(Math.max(Number(argumentsByName.get('seconds') ?? 8), 1), 120);
-const connections = Math.min(Math.max(Number(argumentsByName.get('connections') ?? 20), 1), 200);
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+function numberOption(name: string, fallback: number, min: number, max: number): number {
+  const value = Number(option(name) ?? fallback);
+  if (!Number.isFinite(value)) throw new Error(`--${name} must be a number`);
+  return Math.min(Math.max(value, min), max);
+}
+const seconds = numberOption('seconds', 3, 1, 60);
+const rounds = numberOption('rounds', 3, 1, 15);
+const connections = numberOption('connections', 10, 1, 200);
+const scale = process.argv.includes('--scale');
+const lighthouseOnly = process.argv.includes('--lighthouse-only');
+const skipLighthouse = process.argv.includes('--no-lighthouse');
+const log = (message: string) => console.log(message);
 
-const port = 3900;
-const origin = `http://localhost:${port}`;
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
 // As root, PostgreSQL runs as the postgres user, who must be able to enter this folder.
 fs.chmodSync(workDirectory, 0o755);
 // Inside the repository, so that the built server finds its packages in node_modules.
-const buildDirectory = path.resolve('.build', 'bench');
-const adminEmail = 'bench-admin@example.com';
-const adminPassword = 'bench-admin-password';
+const buildDirectory = path.resolve('.build', (option('build-dir') ?? 'bench').replace(/[^a-z0-9-]/gi, ''));
+const postgresDataDirectory = path.join(workDirectory, 'database', 'postgres');
+const measureOptions = { seconds, connections, postgresDataDirectory };
 
-console.log('Building the production server...');
-const build = spawnSync(process.execPath, ['scripts/build-into.mjs', buildDirectory], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (process.argv.includes('--skip-build') && fs.existsSync(path.join(buildDirectory, 'server', 'main.js'))) {
+  log(`Using the existing build in ${buildDirectory}.`);
+} else {
+  log('Building the production server...');
+  const build = spawnSync(process.execPath, ['scripts/build-into.mjs', buildDirectory], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
-const server = spawn(process.execPath, [path.join(buildDirectory, 'server', 'main.js')], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, PORT: String(port), APP_ORIGIN: origin, DATA_DIR: path.join(workDirectory, 'data'), ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'error', RATE_LIMIT_SCALE: '1000' },
+const database = await startEmbeddedDatabase({
+  dataDirectory: path.join(workDirectory, 'database'),
+  purpose: 'server',
+  log: () => undefined,
+  settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' },
 });
+const statistics = new pg.Client({ connectionString: database.serverUrl });
+await statistics.connect();
+await statistics.query('create extension if not exists pg_stat_statements');
 
-async function stopServer(): Promise<void> {
-  if (server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
+const servers: RunningServer[] = [];
+async function cleanUp(): Promise<void> {
+  for (const server of servers.reverse()) await server.stop().catch(() => undefined);
+  await statistics.end().catch(() => undefined);
+  await database.stop();
   fs.rmSync(workDirectory, { recursive: true, force: true });
 }
 
-async function api(method: string, url: string, body?: unknown, cookie?: string): Promise<{ status: number; json: unknown; cookie: string | undefined }> {
-  const response = await fetch(`${origin}${url}`, {
-    method,
-    headers: { origin, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+async function createDatabase(name: string): Promise<string> {
+  await statistics.query(`create database ${statistics.escapeIdentifier(name)}`);
+  return withDatabaseName(database.serverUrl, name);
+}
+
+async function startMeasuredApp(name: string): Promise<{ server: RunningServer; databaseUrl: string }> {
+  const databaseUrl = await createDatabase(name);
+  const server = await startApp({
+    buildDirectory,
+    databaseUrl,
+    dataDirectory: path.join(workDirectory, name),
+    adminEmail: BENCH_ADMIN.email,
+    adminPassword: BENCH_ADMIN.password,
   });
-  const setCookie = response.headers.get('set-cookie')?.split(';')[0];
-  return { status: response.status, json: await response.json().catch(() => undefined), cookie: setCookie };
-}
-
-async function expectOk(result: Promise<{ status: number; json: unknown; cookie: string | undefined }>, what: string) {
-  const answer = await result;
-  if (answer.status >= 300) throw new Error(`${what} failed: ${answer.status} ${JSON.stringify(answer.json)}`);
-  return answer;
-}
-
-async function waitForHealth(): Promise<void> {
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('the server did not become healthy');
+  servers.push(server);
+  return { server, databaseUrl };
 }
 
 interface Scenario {
   name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  cookie?: string;
-  body?: () => string;
+  target(fixture: AppFixture): Target;
 }
 
-async function measure(scenario: Scenario) {
-  const result = await autocannon({
-    url: `${origin}${scenario.path}`,
-    method: scenario.method,
-    connections,
-    duration: seconds,
-    headers: { origin, ...(scenario.cookie ? { cookie: scenario.cookie } : {}), ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
-    ...(scenario.body ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: scenario.body?.() ?? '' }) }] } : {}),
-  });
+function get(name: string, url: string, who: 'customer' | 'admin' | 'nobody'): Scenario {
   return {
-    scenario: scenario.name,
-    'requests/s': Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
+    name,
+    target: (fixture) => ({
+      origin: fixture.origin,
+      method: 'GET',
+      path: url.replace('{deepCursor}', fixture.deepHistoryCursor),
+      ...(who === 'nobody' ? {} : { cookie: who === 'customer' ? fixture.customerCookie : fixture.adminCookie }),
+    }),
   };
 }
 
-try {
-  await waitForHealth();
-  const customer = await expectOk(
-    api('POST', '/api/auth/signup', { fullName: 'Bench Customer', email: `bench-${randomBytes(4).toString('hex')}@example.com`, phone: '+919812345678', password: 'bench-password', pin: '2468' }),
-    'sign-up',
-  );
-  const customerCookie = customer.cookie as string;
-  await expectOk(api('POST', '/api/pin/verify', { pin: '2468' }, customerCookie), 'PIN verification');
-
-  const admin = await expectOk(api('POST', '/api/auth/login', { email: adminEmail, password: adminPassword }), 'admin login');
-  const adminCookie = admin.cookie as string;
-  await expectOk(api('POST', '/api/pin/setup', { pin: '1357' }, adminCookie), 'admin PIN');
-
-  const settings = (await expectOk(api('GET', '/api/admin/settings', undefined, adminCookie), 'settings')) as { json: Record<string, unknown> };
-  const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings.json;
-  await expectOk(
-    api('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expectedUpdatedAt: updatedAt }, adminCookie),
-    'TRC20 address',
-  );
-  const bankAccount = (await expectOk(
-    api('POST', '/api/bank-accounts', { accountHolderName: 'Bench Customer', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' }, customerCookie),
-    'bank account',
-  )) as { json: { bankAccount: { id: string } } };
-  const bankAccountId = bankAccount.json.bankAccount.id;
-
-  // A history of 200 approved deposits, so that the history query works on real rows.
-  console.log('Seeding 200 approved deposits...');
-  for (let index = 0; index < 200; index += 1) {
-    const deposit = (await expectOk(
-      api('POST', '/api/deposits', { network: 'TRC20', amount: '25', transactionHash: randomBytes(32).toString('hex') }, customerCookie),
-      'deposit',
-    )) as { json: { deposit: { id: string } } };
-    await expectOk(api('POST', `/api/admin/deposits/${deposit.json.deposit.id}/approve`, {}, adminCookie), 'approval');
-  }
-
-  const scenarios: Scenario[] = [
-    { name: 'GET /api/health', method: 'GET', path: '/api/health' },
-    { name: 'GET /api/rates (public)', method: 'GET', path: '/api/rates' },
-    { name: 'GET /api/me', method: 'GET', path: '/api/me', cookie: customerCookie },
-    { name: 'GET /api/wallet/summary', method: 'GET', path: '/api/wallet/summary', cookie: customerCookie },
-    { name: 'GET /api/transactions (page of 20 of 200)', method: 'GET', path: '/api/transactions?limit=20', cookie: customerCookie },
-    { name: 'GET /api/admin/deposits?status=approved', method: 'GET', path: '/api/admin/deposits?status=approved', cookie: adminCookie },
-    { name: 'GET /api/referrals', method: 'GET', path: '/api/referrals', cookie: customerCookie },
-    { name: 'GET /api/admin/dashboard', method: 'GET', path: '/api/admin/dashboard', cookie: adminCookie },
-    {
-      name: 'POST /api/withdrawals (1 USDT, PIN checked)',
+const withdrawalScenario: Scenario = {
+  name: 'POST /api/withdrawals (8 customers, PIN checked)',
+  target: (fixture) => {
+    let next = 0;
+    return {
+      origin: fixture.origin,
       method: 'POST',
       path: '/api/withdrawals',
-      cookie: customerCookie,
-      body: () => JSON.stringify({ amount: '1', bankAccountId, pin: '2468' }),
-    },
-  ];
-  const rows = [];
-  for (const scenario of scenarios) {
-    console.log(`Measuring ${scenario.name} for ${seconds} s with ${connections} connections...`);
-    rows.push(await measure(scenario));
+      next: () => {
+        const customer = fixture.withdrawingCustomers[next % fixture.withdrawingCustomers.length];
+        next += 1;
+        if (!customer) throw new Error('no withdrawing customers');
+        return { cookie: customer.cookie, body: JSON.stringify({ amount: '1', bankAccountId: customer.bankAccountId, pin: customer.pin }) };
+      },
+    };
+  },
+};
+
+async function warmUp(target: Target): Promise<void> {
+  await measure(target, { ...measureOptions, seconds: 1 });
+}
+
+function formatRate(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function failures(samples: readonly Sample[]): string {
+  const total = samples.reduce((sum, sample) => sum + sample.non2xx + sample.errors, 0);
+  return total === 0 ? '0' : String(total);
+}
+
+/** Measures a and b back to back in every round, alternating which goes first. */
+async function interleaved(a: Target, b: Target): Promise<{ a: Sample[]; b: Sample[] }> {
+  const samples = { a: [] as Sample[], b: [] as Sample[] };
+  for (let round = 0; round < rounds; round += 1) {
+    if (round % 2 === 0) {
+      samples.a.push(await measure(a, measureOptions));
+      samples.b.push(await measure(b, measureOptions));
+    } else {
+      samples.b.push(await measure(b, measureOptions));
+      samples.a.push(await measure(a, measureOptions));
+    }
   }
-  console.table(rows);
+  return samples;
+}
+
+async function againstBaselines(): Promise<void> {
+  const { server, databaseUrl } = await startMeasuredApp('rupeedesk');
+  const fixture = await prepareApp(server.origin, log);
+  const baseline = await startBaseline({ databaseUrl, userId: fixture.customerUserId });
+  servers.push(baseline);
+  const baselineTarget = (kind: 'bare' | 'select1' | 'select2' | 'argon2'): Target => ({
+    origin: baseline.origin,
+    method: kind === 'argon2' ? 'POST' : 'GET',
+    path: `/${kind}`,
+    ...(kind === 'argon2' ? { next: () => ({ cookie: '', body: '{}' }) } : {}),
+  });
+  const baselineNames = {
+    bare: 'bare Fastify',
+    select1: 'Fastify + pg, 1 select',
+    select2: 'Fastify + pg, 2 selects',
+    argon2: 'Fastify + argon2id verify',
+  } as const;
+  const pairs: { scenario: Scenario; baseline: keyof typeof baselineNames }[] = [
+    { scenario: get('GET /api/health', '/api/health', 'nobody'), baseline: 'select1' },
+    { scenario: get('GET /api/rates', '/api/rates', 'nobody'), baseline: 'select1' },
+    { scenario: get('GET /api/me', '/api/me', 'customer'), baseline: 'select2' },
+    { scenario: get('GET /api/wallet/summary', '/api/wallet/summary', 'customer'), baseline: 'select2' },
+    { scenario: get(`GET /api/transactions (${HISTORY_PAGE_SIZE} of 200)`, `/api/transactions?limit=${HISTORY_PAGE_SIZE}`, 'customer'), baseline: 'select2' },
+    { scenario: get('GET /api/admin/users?q=kumar', '/api/admin/users?q=kumar', 'admin'), baseline: 'select2' },
+    { scenario: get('GET /api/admin/withdrawals?status=pending', '/api/admin/withdrawals?status=pending', 'admin'), baseline: 'select2' },
+    { scenario: get('GET /api/admin/dashboard', '/api/admin/dashboard', 'admin'), baseline: 'select2' },
+    { scenario: withdrawalScenario, baseline: 'argon2' },
+  ];
+
+  log('Counting SQL round trips per request...');
+  const roundTrips = new Map<string, number>();
+  for (const kind of Object.keys(baselineNames) as (keyof typeof baselineNames)[]) {
+    roundTrips.set(baselineNames[kind], await countRoundTrips(baselineTarget(kind), statistics, 'rupeedesk'));
+  }
+  for (const { scenario } of pairs) roundTrips.set(scenario.name, await countRoundTrips(scenario.target(fixture), statistics, 'rupeedesk'));
+
+  log('Warming up...');
+  for (const kind of Object.keys(baselineNames) as (keyof typeof baselineNames)[]) await warmUp(baselineTarget(kind));
+  for (const { scenario } of pairs) await warmUp(scenario.target(fixture));
+
+  const rows: string[][] = [];
+  const bareAndSelect = await interleaved(baselineTarget('bare'), baselineTarget('select1'));
+  log(`Measuring: ${rounds} rounds of ${seconds} s per request, ${connections} connections, app and baseline back to back...`);
+  for (const { scenario, baseline: kind } of pairs) {
+    log(`  ${scenario.name} against ${baselineNames[kind]}`);
+    const samples = await interleaved(scenario.target(fixture), baselineTarget(kind));
+    const ratios = samples.a.map((sample, round) => sample.requestsPerSecond / (samples.b[round]?.requestsPerSecond ?? Number.NaN));
+    rows.push([
+      scenario.name,
+      formatRate(median(samples.a.map((sample) => sample.requestsPerSecond))),
+      baselineNames[kind],
+      formatRate(median(samples.b.map((sample) => sample.requestsPerSecond))),
+      ratioText(ratios),
+      String(median(samples.a.map((sample) => sample.p50Milliseconds))),
+      String(median(samples.a.map((sample) => sample.p99Milliseconds))),
+      (roundTrips.get(scenario.name) ?? 0).toFixed(1),
+      `${median(samples.a.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)} / ${median(samples.b.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)}`,
+      failures([...samples.a, ...samples.b]),
+    ]);
+  }
+  const selectRatios = bareAndSelect.b.map((sample, round) => sample.requestsPerSecond / (bareAndSelect.a[round]?.requestsPerSecond ?? Number.NaN));
+  rows.push([
+    `(${baselineNames.select1})`,
+    formatRate(median(bareAndSelect.b.map((sample) => sample.requestsPerSecond))),
+    baselineNames.bare,
+    formatRate(median(bareAndSelect.a.map((sample) => sample.requestsPerSecond))),
+    ratioText(selectRatios),
+    String(median(bareAndSelect.b.map((sample) => sample.p50Milliseconds))),
+    String(median(bareAndSelect.b.map((sample) => sample.p99Milliseconds))),
+    (roundTrips.get(baselineNames.select1) ?? 0).toFixed(1),
+    `${median(bareAndSelect.b.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)} / 0.00`,
+    failures([...bareAndSelect.a, ...bareAndSelect.b]),
+  ]);
+  console.log('');
+  printTable(
+    ['endpoint', 'app req/s', 'baseline', 'baseline req/s', 'ratio median (min-max)', 'p50 ms', 'p99 ms', 'SQL round trips', 'PG CPU ms/req app / baseline', 'non-2xx'],
+    rows,
+  );
+  console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; ratio = app / baseline in the same round.`);
+}
+
+async function againstEmptyDatabase(): Promise<void> {
+  const empty = await startMeasuredApp('rupeedesk_empty');
+  const seeded = await startMeasuredApp('rupeedesk_seeded');
+  log('Seeding 100,000 customers and 1,000,000 history rows in SQL...');
+  const seeder = new pg.Client({ connectionString: seeded.databaseUrl });
+  await seeder.connect();
+  const started = Date.now();
+  await seeder.query(fs.readFileSync(path.resolve('bench', 'seed-scale.sql'), 'utf8'));
+  log(`  seeded in ${Math.round((Date.now() - started) / 1000)} s`);
+  const emptyFixture = await prepareApp(empty.server.origin, log);
+  const seededFixture = await prepareApp(seeded.server.origin, log);
+  log('Vacuuming and analysing both databases...');
+  await seeder.query('vacuum analyze');
+  await seeder.end();
+  const emptyClient = new pg.Client({ connectionString: empty.databaseUrl });
+  await emptyClient.connect();
+  await emptyClient.query('vacuum analyze');
+  await emptyClient.end();
+
+  const scenarios: Scenario[] = [
+    get('history, first page', `/api/transactions?limit=${HISTORY_PAGE_SIZE}`, 'customer'),
+    get('history, deep page (9th)', `/api/transactions?limit=${HISTORY_PAGE_SIZE}&cursor={deepCursor}`, 'customer'),
+    get('admin user search, name (many)', '/api/admin/users?q=kumar', 'admin'),
+    get('admin user search, e-mail (1 match)', '/api/admin/users?q=customer-054321', 'admin'),
+    get('admin user search, phone (1 match)', '/api/admin/users?q=7000055146', 'admin'),
+    get('admin users, first page', '/api/admin/users', 'admin'),
+    get('admin queue: deposits pending', '/api/admin/deposits?status=pending', 'admin'),
+    get('admin queue: withdrawals pending', '/api/admin/withdrawals?status=pending', 'admin'),
+    get('admin queue: transfers pending', '/api/admin/transfers?status=pending', 'admin'),
+    get('admin dashboard', '/api/admin/dashboard', 'admin'),
+    get('wallet summary', '/api/wallet/summary', 'customer'),
+    get('GET /api/me', '/api/me', 'customer'),
+  ];
+  log('Counting SQL round trips per request and warming up...');
+  const roundTrips = new Map<string, string>();
+  for (const scenario of scenarios) {
+    const onEmpty = await countRoundTrips(scenario.target(emptyFixture), statistics, 'rupeedesk_empty');
+    const onSeeded = await countRoundTrips(scenario.target(seededFixture), statistics, 'rupeedesk_seeded');
+    roundTrips.set(scenario.name, onEmpty === onSeeded ? onEmpty.toFixed(1) : `${onEmpty.toFixed(1)} / ${onSeeded.toFixed(1)}`);
+    await warmUp(scenario.target(emptyFixture));
+    await warmUp(scenario.target(seededFixture));
+  }
+  log(`Measuring: ${rounds} rounds of ${seconds} s per request, ${connections} connections, empty and seeded back to back...`);
+  const rows: string[][] = [];
+  for (const scenario of scenarios) {
+    log(`  ${scenario.name}`);
+    const samples = await interleaved(scenario.target(emptyFixture), scenario.target(seededFixture));
+    const ratios = samples.b.map((sample, round) => sample.requestsPerSecond / (samples.a[round]?.requestsPerSecond ?? Number.NaN));
+    rows.push([
+      scenario.name,
+      formatRate(median(samples.a.map((sample) => sample.requestsPerSecond))),
+      formatRate(median(samples.b.map((sample) => sample.requestsPerSecond))),
+      ratioText(ratios),
+      String(median(samples.a.map((sample) => sample.p99Milliseconds))),
+      String(median(samples.b.map((sample) => sample.p99Milliseconds))),
+      `${median(samples.a.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)} / ${median(samples.b.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)}`,
+      roundTrips.get(scenario.name) ?? '',
+      failures([...samples.a, ...samples.b]),
+    ]);
+  }
+  console.log('');
+  printTable(
+    ['request', 'empty req/s', 'seeded req/s', 'seeded/empty median (min-max)', 'p99 ms empty', 'p99 ms seeded', 'PG CPU ms/req empty / seeded', 'SQL round trips', 'non-2xx'],
+    rows,
+  );
+  console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; seeded: 100,000 customers, 1,000,000 history rows.`);
+}
+
+async function lighthouseOfLandingAndLogin(): Promise<void> {
+  const { server } = await startMeasuredApp('rupeedesk_lighthouse');
+  await reportLighthouse(server.origin, ['/', '/login'], log);
+}
+
+try {
+  if (scale) await againstEmptyDatabase();
+  else if (lighthouseOnly) await lighthouseOfLandingAndLogin();
+  else {
+    await againstBaselines();
+    if (!skipLighthouse) await lighthouseOfLandingAndLogin();
+  }
 } finally {
-  await stopServer();
+  await cleanUp();
 }

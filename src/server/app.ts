@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -20,6 +19,7 @@ import { handleClientError, handleError, handleFrameworkError } from './http/err
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
+import { computeSecurityHeaders } from './http/security-headers.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
 import type { ApiApp } from './http/types.ts';
 
@@ -140,7 +140,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(safeTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifyHelmet, {
+  const securityHeaders = computeSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -163,6 +163,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // frame-ancestors 'none' in the policy says it; X-Frame-Options: SAMEORIGIN would contradict it.
     xFrameOptions: false,
     hsts: context.config.appOrigin.startsWith('https://'),
+  });
+  // Set on the raw response, as helmet does, so a route may still replace one (the API docs set their own policy).
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
   });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });

@@ -1,3 +1,5 @@
+// First: sizes libuv's thread pool before anything can start it.
+import './thread-pool.ts';
 import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';
 import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './context.ts';

@@ -5,7 +5,7 @@ import * as schema from './schema.ts';
 // BIGINT (int8) columns come back as bigint, never as a lossy JavaScript number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => BigInt(value));
 
-export type Database = NodePgDatabase<typeof schema>;
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A database handle that may be inside a transaction; repositories take this. */
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 

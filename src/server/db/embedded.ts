@@ -141,8 +141,11 @@ export async function startEmbeddedDatabase(options: {
   log: (message: string) => void;
   /** A fixed port instead of a free one; tests restart a server where its clients expect it. */
   port?: number;
+  /** Extra server settings (`-c name=value`), e.g. the benchmark's statement statistics. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const { dataDirectory, purpose, log } = options;
+  const extraFlags = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   fs.mkdirSync(dataDirectory, { recursive: true });
   const secrets = readSecrets(dataDirectory);
   const lockFile = path.join(dataDirectory, 'postgres.lock');
@@ -186,7 +189,7 @@ export async function startEmbeddedDatabase(options: {
     // PostgreSQL refuses to run as root; on such machines it runs as a `postgres` system user.
     createPostgresUser: runningAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, '-c', 'max_connections=200', ...extraFlags],
     onLog: (message) => {
       recentLog.push(message);
       if (recentLog.length > 50) recentLog.shift();

@@ -219,6 +219,8 @@ export const usdtDeposits = pgTable(
     check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
     uniqueIndex('usdt_deposits_network_hash_unique').on(table.network, table.transactionHash),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
+    // The SQL migration adds INCLUDE (amount_usdt_micros), which drizzle cannot express.
+    index('usdt_deposits_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
     index('usdt_deposits_status_idx').on(table.status, table.createdAt),
     check('usdt_deposits_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
     check('usdt_deposits_amount_positive', sql`${table.amountUsdtMicros} > 0`),
@@ -261,6 +263,8 @@ export const withdrawalRequests = pgTable(
   },
   (table) => [
     index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
+    // The SQL migration adds INCLUDE (amount_usdt_micros, amount_inr_paise).
+    index('withdrawal_requests_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
     index('withdrawal_requests_status_idx').on(table.status, table.createdAt),
     index('withdrawal_requests_bank_account_idx').on(table.bankAccountId),
     check('withdrawal_requests_amount_positive', sql`${table.amountUsdtMicros} > 0 and ${table.amountInrPaise} >= 0`),
@@ -294,6 +298,8 @@ export const transfers = pgTable(
   },
   (table) => [
     index('transfers_sender_idx').on(table.senderUserId, table.createdAt),
+    // The SQL migration adds INCLUDE (amount_usdt_micros).
+    index('transfers_sender_pending_idx').on(table.senderUserId).where(sql`${table.status} = 'pending'`),
     index('transfers_recipient_idx').on(table.recipientUserId, table.createdAt),
     index('transfers_status_idx').on(table.status, table.createdAt),
     check('transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
@@ -626,3 +632,45 @@ export const notificationPreferences = pgTable('notification_preferences', {
   emailTransfers: boolean('email_transfers').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+/**
+ * Running totals kept by triggers (migration 0006) in the same transaction as the rows they count:
+ * the number of users and the pending deposits, withdrawals and transfers with their sums.
+ */
+export const summaryTotals = pgTable(
+  'summary_totals',
+  {
+    name: text('name').primaryKey(),
+    itemCount: bigint('item_count', { mode: 'bigint' }).notNull().default(sql`0`),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull().default(sql`0`),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    check('summary_totals_name_valid', sql`${table.name} in ('users', 'pending_deposits', 'pending_withdrawals', 'pending_transfers')`),
+    check('summary_totals_not_negative', sql`${table.itemCount} >= 0 and ${table.amountUsdtMicros} >= 0 and ${table.amountInrPaise} >= 0`),
+  ],
+);
+
+/**
+ * The admin user list's copy of each user's sign-up time, name, e-mail and phone, kept by triggers
+ * (migration 0006) in the same transaction as users and profiles, so that the list and its substring
+ * search read one table with trigram indexes. Answers still come from users and profiles.
+ */
+export const userSearch = pgTable(
+  'user_search',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+  },
+  (table) => [
+    // The SQL migration adds INCLUDE (name, email, phone), which drizzle cannot express.
+    index('user_search_created_idx').on(table.createdAt, table.userId),
+    index('user_search_name_trigram_idx').using('gin', table.name.op('gin_trgm_ops')),
+    index('user_search_email_trigram_idx').using('gin', table.email.op('gin_trgm_ops')),
+    index('user_search_phone_trigram_idx').using('gin', table.phone.op('gin_trgm_ops')),
+  ],
+);

@@ -37,7 +37,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerNotificationEmailDelivery(app, context);
 
   registerSignedInArea(app, (area) => {
-    registerUserRoutes(area, context);
+    registerUserRoutes(area);
     registerPinRoutes(area, context);
     registerSecurityRoutes(area, context);
   });

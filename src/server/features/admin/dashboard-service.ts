@@ -1,10 +1,10 @@
 import type { AdminDashboard } from '../../../shared/contracts/admin.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { loadDashboardFigures } from './dashboard-repository.ts';
 
-export async function getDashboard(db: Executor, viewer: Pick<SessionRecord, 'role'>): Promise<AdminDashboard> {
+export async function getDashboard(db: Database, viewer: Pick<SessionRecord, 'role'>): Promise<AdminDashboard> {
   const figures = await loadDashboardFigures(db);
   return {
     pendingDeposits: { count: Number(figures.pendingDepositCount), totalUsdt: usdtMicrosToWire(BigInt(figures.pendingDepositUsdtMicros)) },

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
@@ -37,27 +37,59 @@ export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** One page of users (and one more row, to tell whether another page exists), newest first. */
-export async function searchUsers(db: Executor, options: { query: string | undefined; cursor: PageCursor | undefined; limit: number }): Promise<AdminUserRow[]> {
-  const conditions: SQL[] = [];
+/** How many of the newest users a search looks through before it asks the trigram indexes instead. */
+const NEWEST_USERS_SCANNED = 1000;
+
+/**
+ * One page of users, newest first, optionally those whose name, e-mail or phone contains the
+ * query. The cursor carries the last user's created_at at full microsecond precision and id.
+ *
+ * It reads user_search (migration 0006), in one statement, in two steps: the newest
+ * NEWEST_USERS_SCANNED users are looked through in order (a common name fills the page there);
+ * only when they hold less than a page are the matches collected from the trigram indexes and
+ * sorted (a rare name, an e-mail, a phone number). Either way the answer is the first page of all
+ * matches in order.
+ */
+export async function searchUsers(db: Database, options: { query: string | undefined; cursor: PageCursor | undefined; limit: number }): Promise<AdminUserRow[]> {
+  const values: unknown[] = [options.limit];
+  let match = 'true';
   if (options.query !== undefined) {
-    const pattern = `%${escapeLikePattern(options.query)}%`;
     const phoneDigits = options.query.replace(/[\s\-()]/g, '');
-    const phonePattern = `%${escapeLikePattern(phoneDigits)}%`;
-    conditions.push(
-      sql`(${profiles.name} ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\' or ${profiles.phone} ilike ${phonePattern} escape '\\')`,
-    );
+    values.push(`%${escapeLikePattern(options.query)}%`, `%${escapeLikePattern(phoneDigits)}%`);
+    match = `(name ilike $2 escape '\\' or email ilike $2 escape '\\' or phone ilike $3 escape '\\')`;
   }
-  const after = olderThan(users.createdAt, users.id, options.cursor);
-  if (after) conditions.push(after);
-  return db
-    .select(summaryColumns)
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(ledgerAccounts, eq(ledgerAccounts.userId, users.id))
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(options.limit);
+  let after = 'true';
+  if (options.cursor !== undefined) {
+    values.push(options.cursor.createdAt, options.cursor.id);
+    after = `(created_at, user_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`;
+  }
+  const result = await db.$client.query<AdminUserRow>(
+    `with recent as (
+       select user_id, created_at
+       from (select user_id, created_at, name, email, phone from user_search where ${after}
+             order by created_at desc, user_id desc limit ${NEWEST_USERS_SCANNED}) as newest
+       where ${match}
+       order by created_at desc, user_id desc
+       limit $1
+     ), page as (
+       select user_id, created_at from recent where (select count(*) from recent) = $1
+       union all
+       (select user_id, created_at from user_search
+        where (select count(*) from recent) < $1 and ${match} and ${after}
+        order by created_at desc, user_id desc
+        limit $1)
+     )
+     select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
+       coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", u.created_at as "createdAt",
+        to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorCreatedAt"
+     from page
+       join users u on u.id = page.user_id
+       join profiles p on p.user_id = page.user_id
+       left join ledger_accounts l on l.user_id = page.user_id
+     order by page.created_at desc, page.user_id desc`,
+    values,
+  );
+  return result.rows;
 }
 
 export interface AdminUserDetailRow extends AdminUserRow {

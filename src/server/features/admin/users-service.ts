@@ -13,7 +13,7 @@ import {
 import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -40,7 +40,7 @@ function summaryOf(row: AdminUserRow): AdminUserSummary {
 }
 
 export async function listUsers(
-  db: Executor,
+  db: Database,
   query: z.output<typeof adminUsersQuerySchema>,
 ): Promise<{ items: AdminUserSummary[]; nextCursor: string | null }> {
   const cursor = decodeCursor(query.cursor, { invalidMessage: INVALID_PAGE_CURSOR_MESSAGE });

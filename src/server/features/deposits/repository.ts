@@ -112,10 +112,3 @@ export async function countPendingForUser(db: Executor, userId: string): Promise
   return row?.count ?? 0;
 }
 
-export async function sumPendingForUser(db: Executor, userId: string): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<bigint>`coalesce(sum(${usdtDeposits.amountUsdtMicros}), 0)::bigint` })
-    .from(usdtDeposits)
-    .where(and(eq(usdtDeposits.userId, userId), eq(usdtDeposits.status, 'pending')));
-  return row?.total ?? 0n;
-}

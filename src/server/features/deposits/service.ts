@@ -31,7 +31,6 @@ import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
 /** The wallet summary shows what is pending. */
-export { sumPendingForUser as sumPendingDepositsForUser } from './repository.ts';
 
 /** Referral rewards in basis points of the deposit: 0.1 % to the referrer, 0.02 % to the referrer's referrer. */
 export const REFERRAL_LEVEL_1_BASIS_POINTS = 10n;

@@ -92,10 +92,3 @@ export async function listWithParties(
     .limit(options.limit + 1);
 }
 
-export async function sumPendingSentByUser(db: Executor, userId: string): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<bigint>`coalesce(sum(${transfers.amountUsdtMicros}), 0)::bigint` })
-    .from(transfers)
-    .where(and(eq(transfers.senderUserId, userId), eq(transfers.status, 'pending')));
-  return row?.total ?? 0n;
-}

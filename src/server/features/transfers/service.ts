@@ -19,7 +19,6 @@ import * as transferRepository from './repository.ts';
 import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
 
 /** The wallet summary shows what is pending. */
-export { sumPendingSentByUser as sumPendingTransfersSentByUser } from './repository.ts';
 
 /** The transfer as `viewerUserId` (its sender or its recipient) sees it. */
 export function toTransferView(row: TransferWithPartiesRow, viewerUserId: string): Transfer {

@@ -1,24 +1,34 @@
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
-import type { SessionRecord } from '../../platform/sessions/repository.ts';
+import type { SessionProfile, SessionRecord } from '../../platform/sessions/repository.ts';
 import { findUserProfile } from './repository.ts';
 
-/** The signed-in user's own profile, as `GET /api/me` answers it. */
+function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pinVerified'>, profile: SessionProfile): Me {
+  return {
+    id: session.userId,
+    email: profile.email,
+    name: profile.name,
+    phone: profile.phone,
+    role: session.role,
+    vipLevel: session.vipLevel,
+    referralCode: profile.referralCode,
+    balanceUsdt: usdtMicrosToWire(profile.balanceUsdtMicros),
+    hasPin: profile.hasPin,
+    pinVerified: session.pinVerified,
+    createdAt: profile.createdAt.toISOString(),
+  };
+}
+
+/** A user's own profile, as `GET /api/me` answers it, read from the database (after sign-up and login). */
 export async function loadMe(db: Executor, session: Pick<SessionRecord, 'userId' | 'pinVerified'>): Promise<Me> {
   const row = await findUserProfile(db, session.userId);
   if (!row) throw new Error(`session refers to a missing user ${session.userId}`);
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    phone: row.phone,
-    role: row.role as Me['role'],
-    vipLevel: row.vipLevel as Me['vipLevel'],
-    referralCode: row.referralCode,
-    balanceUsdt: usdtMicrosToWire(row.balanceUsdtMicros),
-    hasPin: row.hasPin,
-    pinVerified: session.pinVerified,
-    createdAt: row.createdAt.toISOString(),
-  };
+  return toMe({ userId: row.id, role: row.role as Me['role'], vipLevel: row.vipLevel as Me['vipLevel'], pinVerified: session.pinVerified }, row);
+}
+
+/** `GET /api/me` from the session lookup, which read the profile in the same statement (the route's `sessionWithProfile`). */
+export function meOfSession(session: SessionRecord): Me {
+  if (!session.profile) throw new Error('GET /api/me needs a session looked up with its profile (config.sessionWithProfile)');
+  return toMe(session, session.profile);
 }

@@ -122,17 +122,6 @@ export async function listPendingForPayout(db: Executor, limit: number): Promise
     .limit(limit);
 }
 
-export async function sumPendingForUser(db: Executor, userId: string): Promise<{ amountUsdtMicros: bigint; amountInrPaise: bigint }> {
-  const [row] = await db
-    .select({
-      amountUsdtMicros: sql<bigint>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}), 0)::bigint`,
-      amountInrPaise: sql<bigint>`coalesce(sum(${withdrawalRequests.amountInrPaise}), 0)::bigint`,
-    })
-    .from(withdrawalRequests)
-    .where(and(eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')));
-  return { amountUsdtMicros: row?.amountUsdtMicros ?? 0n, amountInrPaise: row?.amountInrPaise ?? 0n };
-}
-
 export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {
   const [row] = await db.select({ vipLevel: profiles.vipLevel }).from(profiles).where(eq(profiles.userId, userId));
   return row?.vipLevel;

@@ -29,7 +29,6 @@ import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 
 /** The wallet summary shows what is pending and which rate applies. */
-export { findVipLevel, sumPendingForUser as sumPendingWithdrawalsForUser } from './repository.ts';
 
 export interface AdminDecision {
   adminUserId: string;

@@ -1,6 +1,7 @@
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { profiles, sessions } from '../../db/schema.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
+import { sessions } from '../../db/schema.ts';
 import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
 
 export interface SessionRecord {
@@ -10,6 +11,8 @@ export interface SessionRecord {
   vipLevel: VipLevel;
   pinVerified: boolean;
   lastSeenAt: Date;
+  /** Present when the route asked for it (`sessionWithProfile`). */
+  profile?: SessionProfile;
 }
 
 export async function insertSession(
@@ -24,10 +27,21 @@ export async function insertSession(
   return row.id;
 }
 
-/** The live session for a token hash, or nothing when it is unknown, idle too long or too old. */
-/** The one definition of a usable session: seen within the idle timeout, and younger than the absolute one. */
+/**
+ * The one definition of a usable session: seen within the idle timeout, and younger than the
+ * absolute one. As SQL text over a table alias and two parameters, so the prepared session lookup
+ * and the query-builder callers below share it.
+ */
+function liveSessionText(alias: string, idleSeconds: string, absoluteSeconds: string): string {
+  return `${alias}.last_seen_at > now() - make_interval(secs => ${idleSeconds}) and ${alias}.created_at > now() - make_interval(secs => ${absoluteSeconds})`;
+}
+
 export function liveSession(limits: SessionLimits): SQL {
-  return sql`${sessions.lastSeenAt} > now() - make_interval(secs => ${limits.idleTimeoutSeconds}) and ${sessions.createdAt} > now() - make_interval(secs => ${limits.absoluteTimeoutSeconds})`;
+  // The limits are whole seconds from the server's own settings, never input, so they can be SQL text.
+  for (const seconds of [limits.idleTimeoutSeconds, limits.absoluteTimeoutSeconds]) {
+    if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new Error(`session limit must be a positive whole number of seconds, got ${seconds}`);
+  }
+  return sql.raw(liveSessionText('"sessions"', String(limits.idleTimeoutSeconds), String(limits.absoluteTimeoutSeconds)));
 }
 
 export interface SessionLimits {
@@ -35,35 +49,77 @@ export interface SessionLimits {
   absoluteTimeoutSeconds: number;
 }
 
+/** What GET /api/me answers besides the session itself, read in the same statement as the session. */
+export interface SessionProfile {
+  email: string;
+  name: string;
+  phone: string;
+  referralCode: string;
+  balanceUsdtMicros: bigint;
+  hasPin: boolean;
+  createdAt: Date;
+}
+
+interface SessionRow {
+  sessionId: string;
+  userId: string;
+  role: string;
+  vipLevel: string;
+  pinVerified: boolean;
+  lastSeenAt: Date;
+}
+
+const sessionColumns = `s.id as "sessionId", s.user_id as "userId", p.role, p.vip_level as "vipLevel",
+  s.pin_verified_at is not null as "pinVerified", s.last_seen_at as "lastSeenAt"`;
+const sessionCondition = `s.token_hash = $1 and ${liveSessionText('s', '$2', '$3')}`;
+
+const findSession = preparedStatement<SessionRow>(
+  'session_lookup',
+  `select ${sessionColumns}
+   from sessions s join profiles p on p.user_id = s.user_id
+   where ${sessionCondition}`,
+);
+
+const findSessionWithProfile = preparedStatement<SessionRow & SessionProfile>(
+  'session_lookup_with_profile',
+  `select ${sessionColumns}, u.email, p.name, p.phone, p.referral_code as "referralCode",
+     coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt"
+   from sessions s
+     join profiles p on p.user_id = s.user_id
+     join users u on u.id = s.user_id
+     left join ledger_accounts l on l.user_id = s.user_id
+     left join user_pins pin on pin.user_id = s.user_id
+   where ${sessionCondition}`,
+);
+
+/**
+ * The live session for a token hash, or nothing when it is unknown, idle too long or too old; with
+ * `withProfile`, also what GET /api/me shows, so that route needs no second round trip.
+ */
 export async function findLiveSession(
-  db: Executor,
+  db: Database,
   tokenHash: Buffer,
-  limits: { idleTimeoutSeconds: number; absoluteTimeoutSeconds: number },
+  limits: SessionLimits,
+  options: { withProfile: boolean } = { withProfile: false },
 ): Promise<SessionRecord | undefined> {
-  const [row] = await db
-    .select({
-      sessionId: sessions.id,
-      userId: sessions.userId,
-      role: profiles.role,
-      vipLevel: profiles.vipLevel,
-      pinVerifiedAt: sessions.pinVerifiedAt,
-      lastSeenAt: sessions.lastSeenAt,
-    })
-    .from(sessions)
-    .innerJoin(profiles, eq(profiles.userId, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, tokenHash),
-        liveSession(limits),
-      ),
-    );
+  const values = [tokenHash, limits.idleTimeoutSeconds, limits.absoluteTimeoutSeconds];
+  if (!options.withProfile) {
+    const [row] = await queryPrepared(db, findSession, values);
+    return row && sessionRecord(row);
+  }
+  const [row] = await queryPrepared(db, findSessionWithProfile, values);
   if (!row) return undefined;
+  const { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt } = row;
+  return { ...sessionRecord(row), profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt } };
+}
+
+function sessionRecord(row: SessionRow): SessionRecord {
   return {
     sessionId: row.sessionId,
     userId: row.userId,
-    role: row.role,
-    vipLevel: row.vipLevel,
-    pinVerified: row.pinVerifiedAt !== null,
+    role: row.role as Role,
+    vipLevel: row.vipLevel as VipLevel,
+    pinVerified: row.pinVerified,
     lastSeenAt: row.lastSeenAt,
   };
 }

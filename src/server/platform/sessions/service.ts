@@ -28,7 +28,9 @@ export async function resolveSession(context: AppContext, request: FastifyReques
   const token = readSessionCookie(request, usesSecureCookies(context));
   if (!token || token.length > 100) return undefined;
   const { db } = context.database;
-  const session = await sessionRepository.findLiveSession(db, hashToken(token), context.sessionSettings);
+  const session = await sessionRepository.findLiveSession(db, hashToken(token), context.sessionSettings, {
+    withProfile: request.routeOptions.config.sessionWithProfile === true,
+  });
   if (session && Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MILLISECONDS) {
     await sessionRepository.touchSession(db, session.sessionId);
   }
@@ -43,5 +45,9 @@ export async function endSession(context: AppContext, request: FastifyRequest, r
 declare module 'fastify' {
   interface FastifyRequest {
     session: SessionRecord | undefined;
+  }
+  interface FastifyContextConfig {
+    /** The session lookup also reads the user's profile and balance (GET /api/me), in the same statement. */
+    sessionWithProfile?: boolean;
   }
 }

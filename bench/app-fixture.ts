@@ -1,0 +1,102 @@
+// What the measured requests need, made through the app's own API: an admin, a customer with a
+// history of 200 approved deposits, and eight customers with money, a bank account and a PIN.
+import { randomBytes } from 'node:crypto';
+
+export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
+const CUSTOMER_PASSWORD = 'bench-password';
+export const WITHDRAWING_CUSTOMERS = 8;
+const HISTORY_DEPOSITS = 200;
+export const HISTORY_PAGE_SIZE = 20;
+/** The history page the "deep page" scenario reads (the ninth of ten). */
+const DEEP_PAGE = 9;
+
+interface Answer {
+  status: number;
+  json: unknown;
+  cookie: string | undefined;
+}
+
+export interface WithdrawingCustomer {
+  cookie: string;
+  bankAccountId: string;
+  pin: string;
+}
+
+export interface AppFixture {
+  origin: string;
+  adminCookie: string;
+  customerCookie: string;
+  customerUserId: string;
+  /** The cursor of the ninth history page of the customer. */
+  deepHistoryCursor: string;
+  withdrawingCustomers: WithdrawingCustomer[];
+}
+
+function client(origin: string) {
+  return async function call(method: string, url: string, body?: unknown, cookie?: string): Promise<Answer> {
+    const response = await fetch(`${origin}${url}`, {
+      method,
+      headers: { origin, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const answer = { status: response.status, json: await response.json().catch(() => undefined), cookie: response.headers.get('set-cookie')?.split(';')[0] };
+    if (answer.status >= 300) throw new Error(`${method} ${url} failed: ${answer.status} ${JSON.stringify(answer.json)}`);
+    return answer;
+  };
+}
+
+export async function prepareApp(origin: string, log: (message: string) => void): Promise<AppFixture> {
+  const call = client(origin);
+  const admin = await call('POST', '/api/auth/login', { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password });
+  const adminCookie = admin.cookie as string;
+  await call('POST', '/api/pin/setup', { pin: '1357' }, adminCookie);
+  const settings = (await call('GET', '/api/admin/settings', undefined, adminCookie)).json as Record<string, unknown>;
+  const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
+  await call('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expectedUpdatedAt: updatedAt }, adminCookie);
+
+  async function customer(name: string, pin: string): Promise<{ cookie: string; userId: string; bankAccountId: string }> {
+    const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+    const signUp = await call('POST', '/api/auth/signup', { fullName: name, email, phone: '+919812345678', password: CUSTOMER_PASSWORD, pin });
+    const cookie = signUp.cookie as string;
+    await call('POST', '/api/pin/verify', { pin }, cookie);
+    const me = (await call('GET', '/api/me', undefined, cookie)).json as { id: string };
+    const bankAccount = (await call(
+      'POST',
+      '/api/bank-accounts',
+      { accountHolderName: name, accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' },
+      cookie,
+    )).json as { bankAccount: { id: string } };
+    return { cookie, userId: me.id, bankAccountId: bankAccount.bankAccount.id };
+  }
+
+  async function approvedDeposit(cookie: string, amount: string): Promise<void> {
+    const deposit = (await call('POST', '/api/deposits', { network: 'TRC20', amount, transactionHash: randomBytes(32).toString('hex') }, cookie)).json as {
+      deposit: { id: string };
+    };
+    await call('POST', `/api/admin/deposits/${deposit.deposit.id}/approve`, {}, adminCookie);
+  }
+
+  // "Kumar" is also the common surname of the seeded customers (bench/seed-scale.sql), so the
+  // search for it finds these customers on an empty database as well.
+  const main = await customer('Bench Kumar', '2468');
+  log(`Seeding ${HISTORY_DEPOSITS} approved deposits through the API...`);
+  for (let index = 0; index < HISTORY_DEPOSITS; index += 1) await approvedDeposit(main.cookie, '25');
+
+  const withdrawingCustomers: WithdrawingCustomer[] = [];
+  for (let index = 0; index < WITHDRAWING_CUSTOMERS; index += 1) {
+    const pin = String(2000 + index * 111);
+    const someone = await customer(`Bench Withdrawer ${String.fromCharCode(65 + index)}`, pin);
+    await approvedDeposit(someone.cookie, '100000');
+    withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin });
+  }
+
+  let cursor: string | null = null;
+  for (let page = 1; page < DEEP_PAGE; page += 1) {
+    const list = (await call('GET', `/api/transactions?limit=${HISTORY_PAGE_SIZE}${cursor ? `&cursor=${cursor}` : ''}`, undefined, main.cookie)).json as {
+      nextCursor: string | null;
+    };
+    cursor = list.nextCursor;
+    if (!cursor) throw new Error(`the customer's history has fewer than ${DEEP_PAGE} pages`);
+  }
+  return { origin, adminCookie, customerCookie: main.cookie, customerUserId: main.userId, deepHistoryCursor: cursor as string, withdrawingCustomers };
+}

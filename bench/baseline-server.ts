@@ -1,0 +1,52 @@
+// The bare baselines the app is measured against, in one small process on an OS-chosen port:
+// Fastify alone, Fastify + `pg` doing one and two selects on the app's own database, and an
+// argon2id verify with the app's parameters. It prints its port on standard output.
+// Usage (from bench/run.ts): DATABASE_URL=... BASELINE_USER_ID=... node --import tsx bench/baseline-server.ts
+import { verify } from '@node-rs/argon2';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { hashSecret } from '../src/server/features/auth/passwords.ts';
+
+const connectionString = process.env.DATABASE_URL;
+const userId = process.env.BASELINE_USER_ID;
+if (!connectionString || !userId) throw new Error('DATABASE_URL and BASELINE_USER_ID must be set');
+
+// The same pool size as the app's (src/server/db/client.ts).
+const pool = new pg.Pool({ connectionString, max: 20 });
+const pins = ['2468', '1357', '8642', '9753', '1122', '3344', '5566', '7788'];
+const pinHashes = await Promise.all(pins.map((pin) => hashSecret(pin)));
+let nextPin = 0;
+
+const app = Fastify({ logger: false });
+
+app.get('/bare', async () => ({ status: 'ok' }));
+
+app.get('/select1', async () => {
+  const user = await pool.query('select id, email, created_at from users where id = $1', [userId]);
+  return { user: user.rows[0] };
+});
+
+app.get('/select2', async () => {
+  const user = await pool.query('select id, email, created_at from users where id = $1', [userId]);
+  const account = await pool.query('select balance_usdt_micros::text as balance from ledger_accounts where user_id = $1', [userId]);
+  return { user: user.rows[0], balance: account.rows[0]?.balance };
+});
+
+// As the app's withdrawal checks the PIN of one of several customers, so does this.
+app.post('/argon2', async () => {
+  const index = nextPin % pins.length;
+  nextPin += 1;
+  const matches = await verify(pinHashes[index] as string, pins[index] as string);
+  return { matches };
+});
+
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`${new URL(address).port}\n`);
+
+const stop = async () => {
+  await app.close();
+  await pool.end();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
