@@ -181,7 +181,8 @@ const customerCommand: fc.Arbitrary<CustomerCommand> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('transfer' as const),
       recipientOffset: fc.constantFrom(1 as const, 2 as const),
-      amountUsdtMicros: fc.bigInt({ min: 1n, max: 800_000_000n }),
+      // Transfers carry at most 2 decimals, so whole cents.
+      amountUsdtMicros: fc.bigInt({ min: 1n, max: 80_000n }).map((cents) => cents * 10_000n),
     }),
   },
 );

@@ -96,7 +96,10 @@ export function handleFrameworkError(error: FastifyError, _request: FastifyReque
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return;
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify(errorBody('VALIDATION_FAILED', tooLarge ? 'The request headers are too large.' : 'The request is not valid.'));
+  // The request did not arrive within the server's request timeout (a slow or stalled client).
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : timedOut ? '408 Request Timeout' : '400 Bad Request';
+  const message = tooLarge ? 'The request headers are too large.' : timedOut ? 'The request took too long to arrive.' : 'The request is not valid.';
+  const body = JSON.stringify(errorBody(timedOut ? 'REQUEST_TIMEOUT' : 'VALIDATION_FAILED', message));
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
