@@ -82,6 +82,18 @@ const MATRIX: MatrixEntry[] = [
   { method: 'GET', route: '/api/admin/withdrawals.csv', request: () => ({ url: '/api/admin/withdrawals.csv' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }), adminStatus: 404 },
+  // Payout batches: an unknown withdrawal or batch id is enough, as above.
+  { method: 'POST', route: '/api/admin/payout-batches', request: () => ({ url: '/api/admin/payout-batches', body: { withdrawalIds: [someId()] } }), adminStatus: 409 },
+  { method: 'GET', route: '/api/admin/payout-batches', request: () => ({ url: '/api/admin/payout-batches' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/payout-batches/:id', request: () => ({ url: `/api/admin/payout-batches/${someId()}` }), adminStatus: 404 },
+  { method: 'GET', route: '/api/admin/payout-batches/:id.csv', request: () => ({ url: `/api/admin/payout-batches/${someId()}.csv` }), adminStatus: 404 },
+  {
+    method: 'POST',
+    route: '/api/admin/payout-batches/:id/results',
+    request: () => ({ url: `/api/admin/payout-batches/${someId()}/results`, body: { rows: [{ withdrawalId: someId(), outcome: 'failed' }] } }),
+    adminStatus: 404,
+  },
+  { method: 'POST', route: '/api/admin/payout-batches/:id/cancel', request: () => ({ url: `/api/admin/payout-batches/${someId()}/cancel`, body: {} }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/transfers', request: () => ({ url: '/api/admin/transfers?status=pending' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/transfers/:id/approve', request: () => ({ url: `/api/admin/transfers/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/transfers/:id/reject', request: () => ({ url: `/api/admin/transfers/${someId()}/reject`, body: {} }), adminStatus: 404 },

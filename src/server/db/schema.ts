@@ -179,6 +179,29 @@ export const usdtDeposits = pgTable(
   ],
 );
 
+/**
+ * A payout batch: the withdrawals put into one bank file. Open while any of them
+ * is processing; cancelled returns them to pending (and clears their batch id).
+ */
+export const payoutBatches = pgTable(
+  'payout_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    status: text('status').notNull().default('open'),
+    withdrawalCount: integer('withdrawal_count').notNull(),
+    totalInrPaise: bigint('total_inr_paise', { mode: 'bigint' }).notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('payout_batches_created_idx').on(table.createdAt, table.id),
+    check('payout_batches_status_valid', sql`${table.status} in ('open', 'cancelled')`),
+    check('payout_batches_cancelled_at', sql`(${table.status} = 'cancelled') = (${table.cancelledAt} is not null)`),
+    check('payout_batches_count_positive', sql`${table.withdrawalCount} > 0 and ${table.totalInrPaise} >= 0`),
+  ],
+);
+
 export const withdrawalRequests = pgTable(
   'withdrawal_requests',
   {
@@ -205,8 +228,10 @@ export const withdrawalRequests = pgTable(
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     payoutReference: text('payout_reference'),
     rejectionReason: text('rejection_reason'),
+    payoutBatchId: uuid('payout_batch_id').references(() => payoutBatches.id, { onDelete: 'restrict' }),
   },
   (table) => [
+    index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
     index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
     index('withdrawal_requests_status_idx').on(table.status, table.createdAt),
     index('withdrawal_requests_bank_account_idx').on(table.bankAccountId),
@@ -214,8 +239,12 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_amount_cents', sql`${table.amountUsdtMicros} % 10000 = 0`),
     check('withdrawal_requests_rate_positive', sql`${table.rateInrPaise} > 0`),
     check('withdrawal_requests_rate_tier_valid', sql`${table.rateTier} in ('normal', 'vip')`),
-    requestStatus('withdrawal_requests_status_valid', table.status),
-    check('withdrawal_requests_decision_consistent', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+    check('withdrawal_requests_status_valid', sql`${table.status} in ('pending', 'processing', 'approved', 'rejected')`),
+    check('withdrawal_requests_decision_consistent', sql`(${table.status} in ('pending', 'processing')) = (${table.decidedAt} is null)`),
+    check(
+      'withdrawal_requests_batch_consistent',
+      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null) and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
+    ),
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),

@@ -9,6 +9,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
+import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
 import { registerPinChangeRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
 import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
@@ -52,6 +53,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
     registerSettingsAdminRoutes(area, context);
     registerDepositAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
+    registerPayoutBatchAdminRoutes(area, context);
     registerTransferAdminRoutes(area, context);
   });
 }

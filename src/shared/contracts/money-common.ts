@@ -8,6 +8,10 @@ import { cursorQuerySchema } from './common.ts';
 export const requestStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
+/** A withdrawal is `processing` while it sits in a payout batch (between pending and approved). */
+export const withdrawalStatusSchema = z.enum(['pending', 'processing', 'approved', 'rejected']);
+export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
+
 export const AMOUNT_TOO_LARGE_MESSAGE = 'Amount is too large.';
 
 /**

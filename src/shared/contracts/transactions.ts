@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
-import { requestStatusSchema } from './money-common.ts';
+import { withdrawalStatusSchema } from './money-common.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });
@@ -29,7 +29,7 @@ export const transactionItemSchema = z.object({
   amount: decimalStringSchema,
   currency: z.enum(['USDT', 'INR']),
   amountUsdt: decimalStringSchema,
-  status: requestStatusSchema,
+  status: withdrawalStatusSchema,
   createdAt: z.string(),
   network: z.string().nullable(),
   transactionHash: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -63,10 +63,11 @@ export async function listOwned(
   return rows.map((row) => ({ ...row.withdrawal, cursorCreatedAt: row.cursorCreatedAt }));
 }
 
-/** Decides a withdrawal only while it is pending; a concurrent second decision waits for the row and then finds nothing. */
-export async function decidePending(
+/** Decides a withdrawal only while it is in state `from`; a concurrent second decision waits for the row and then finds nothing. */
+export async function decideFrom(
   db: Executor,
   id: string,
+  from: string,
   decision:
     | { status: 'approved'; decidedByUserId: string | null; payoutReference: string | undefined }
     | { status: 'rejected'; decidedByUserId: string | null; rejectionReason: string | undefined },
@@ -78,7 +79,7 @@ export async function decidePending(
         ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, payoutReference: decision.payoutReference ?? null }
         : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null },
     )
-    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, 'pending')))
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, from)))
     .returning();
   return row;
 }
@@ -128,7 +129,7 @@ export async function sumPendingForUser(db: Executor, userId: string): Promise<{
       amountInrPaise: sql<bigint>`coalesce(sum(${withdrawalRequests.amountInrPaise}), 0)::bigint`,
     })
     .from(withdrawalRequests)
-    .where(and(eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')));
+    .where(and(eq(withdrawalRequests.userId, userId), inArray(withdrawalRequests.status, ['pending', 'processing'])));
   return { amountUsdtMicros: row?.amountUsdtMicros ?? 0n, amountInrPaise: row?.amountInrPaise ?? 0n };
 }
 

@@ -169,7 +169,7 @@ export async function getOwnWithdrawal(db: Database, userId: string, withdrawalI
 export async function listOwnWithdrawals(
   db: Database,
   userId: string,
-  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+  options: { status?: Withdrawal['status'] | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: Withdrawal[]; nextCursor: string | null }> {
   const rows = await withdrawalRepository.listOwned(db, userId, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPage(rows, options.limit);
@@ -186,13 +186,18 @@ type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?
  */
 export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
   noun: 'withdrawal',
-  messages: { notFound: WITHDRAWAL_MESSAGES.notFound, ownRequest: WITHDRAWAL_MESSAGES.ownRequest },
+  messages: {
+    notFound: WITHDRAWAL_MESSAGES.notFound,
+    ownRequest: WITHDRAWAL_MESSAGES.ownRequest,
+    decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatch },
+  },
   findById: withdrawalRepository.findById,
   partiesOf: (withdrawal) => [withdrawal.userId],
   markDecided: (db, id, decision) =>
-    withdrawalRepository.decidePending(
+    withdrawalRepository.decideFrom(
       db,
       id,
+      decision.from,
       decision.outcome === 'approved'
         ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
         : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
@@ -227,7 +232,7 @@ async function adminView(db: Executor, withdrawalId: string): Promise<AdminWithd
 
 export async function listWithdrawalsForAdmin(
   db: Database,
-  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+  options: { status?: Withdrawal['status'] | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
   const rows = await withdrawalRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPage(
