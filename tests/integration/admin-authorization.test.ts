@@ -79,7 +79,6 @@ const MATRIX: MatrixEntry[] = [
   { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/withdrawals', request: () => ({ url: '/api/admin/withdrawals?status=pending' }), adminStatus: 200 },
-  { method: 'GET', route: '/api/admin/withdrawals.csv', request: () => ({ url: '/api/admin/withdrawals.csv' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }), adminStatus: 404 },
   // Payout batches: an unknown withdrawal or batch id is enough, as above.

@@ -135,6 +135,8 @@ describe('payout batch file', () => {
     expect(lines[1]).toBe(`"UPI","'=HYPERLINK(""http://evil"")","123456789012","SBIN0001234","asha@oksbi","830.00","Rupeedesk withdrawal ${upi.ids[0]}","${upi.ids[0]}"`);
     expect(lines[2]).toBe(`"IMPS","Asha Rao","123456789012","SBIN0001234","","66400.00","Rupeedesk withdrawal ${noUpi.ids[0]}","${noUpi.ids[0]}"`);
     for (const line of lines.slice(1)) expect(line).not.toMatch(/(^|,)"[=+\-@]/);
+    // The old export of every pending withdrawal on every call is gone.
+    expect((await call(harness.app, { url: '/api/admin/withdrawals.csv', cookie: admin.cookie })).statusCode).toBe(404);
     await postResults(batch.id, [{ withdrawalId: upi.ids[0], outcome: 'paid', utr: 'UTR1' }]);
     const second = await call(harness.app, { url: `/api/admin/payout-batches/${batch.id}.csv`, cookie: admin.cookie });
     expect(second.body).toBe(first.body);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -112,14 +112,6 @@ export async function listWithUsers(
     )
     .orderBy(desc(withdrawalRequests.createdAt), desc(withdrawalRequests.id))
     .limit(options.limit + 1);
-}
-
-/** Pending withdrawals oldest first (the order they should be paid in), for the bank's bulk payout file. */
-export async function listPendingForPayout(db: Executor, limit: number): Promise<WithdrawalWithUserRow[]> {
-  return selectWithUsers(db)
-    .where(eq(withdrawalRequests.status, 'pending'))
-    .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id))
-    .limit(limit);
 }
 
 export async function sumPendingForUser(db: Executor, userId: string): Promise<{ amountUsdtMicros: bigint; amountInrPaise: bigint }> {
