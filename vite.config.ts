@@ -1,5 +1,6 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 const apiPort = process.env.API_PORT ?? '3001';
@@ -34,6 +35,10 @@ export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
   plugins: [react(), tailwindcss(), preloadEntryImports()],
+  resolve: {
+    // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) }],
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

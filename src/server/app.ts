@@ -7,15 +7,16 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError, jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ErrorResponse } from '../shared/errors.ts';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME } from '../shared/limits.ts';
 import type { AppContext } from './context.ts';
-import { AppError } from './errors.ts';
 import { registerFeatureRoutes } from './features/index.ts';
 import { resolveSession } from './platform/sessions/service.ts';
+import { AppError } from './errors.ts';
+import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { assertSameOriginJson } from './http/security.ts';
+import { safeTextValidatorCompiler } from './http/validation.ts';
 import type { ApiApp } from './http/types.ts';
 
 export interface BuildAppOptions {
@@ -38,9 +39,41 @@ function isApiRoute(request: FastifyRequest): boolean {
   return route !== undefined && route.startsWith('/api/') && !route.startsWith('/api/docs');
 }
 
-/** Redacts secrets that can appear in a URL (the reset token of /reset-password). */
+/**
+ * Logs a URL's path and the names of its query parameters only: values can be
+ * secrets (the reset tokens of /reset-password and /reset-pin) or personal data
+ * (an admin's search for a customer's name or e-mail).
+ */
 function urlForLog(url: string): string {
-  return url.replace(/([?&]token=)[^&]*/g, '$1[redacted]');
+  return url.replace(/([?&][^=&#]*=)[^&#]*/g, '$1[redacted]');
+}
+
+/**
+ * The API documentation at /api/docs: off unless API_DOCS says `public` or
+ * `admin` (signed-in admins only), and then with no request to a third party
+ * (Swagger's online validator is switched off and left out of the policy).
+ */
+async function registerApiDocs(app: ApiApp, context: AppContext): Promise<void> {
+  if (context.config.apiDocs === 'off') return;
+  const adminOnly = context.config.apiDocs === 'admin';
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/ validator\.swagger\.io/g, '')
+        .replace(/ https:/g, '')
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+    uiHooks: {
+      onRequest: async (request) => {
+        if (!adminOnly) return;
+        request.session = await resolveSession(context, request);
+        if (!request.session) throw AppError.unauthenticated();
+        if (request.session.role !== 'admin') throw AppError.forbidden();
+      },
+    },
+  });
 }
 
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<ApiApp> {
@@ -59,9 +92,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: false,
     bodyLimit: 64 * 1024,
     requestIdHeader: false,
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(safeTextValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(fastifyHelmet, {
@@ -84,6 +119,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // frame-ancestors 'none' in the policy says it; X-Frame-Options: SAMEORIGIN would contradict it.
+    xFrameOptions: false,
     hsts: context.config.appOrigin.startsWith('https://'),
   });
   await app.register(fastifyCookie);
@@ -96,7 +133,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerApiDocs(app, context);
 
   app.decorateRequest('session', undefined);
   // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
@@ -110,33 +147,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details } };
-      return reply.code(error.statusCode).send(body);
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
-        fields[field] ??= issue.message ?? 'The value is not valid.';
-      }
-      const first = Object.values(fields)[0] ?? 'The request is not valid.';
-      return reply.code(400).send({ error: { code: 'VALIDATION_FAILED', message: first, fields } });
-    }
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error }, 'A response did not match its schema');
-      return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
-    }
-    const statusCode = error.statusCode ?? 500;
-    if (statusCode >= 400 && statusCode < 500) {
-      const code = statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : statusCode === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
-      const message = statusCode === 413 ? 'The request is too large.' : statusCode === 415 ? 'Requests must be sent as JSON.' : 'The request is not valid.';
-      return reply.code(statusCode).send({ error: { code, message } });
-    }
-    request.log.error({ err: error }, 'Unexpected error');
-    return reply.code(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
-  });
+  app.setErrorHandler(handleError);
 
   registerFeatureRoutes(app, context);
 

@@ -6,7 +6,10 @@ import type { Mailer } from './platform/mail/mailer.ts';
 export interface RateLimitSettings {
   windowSeconds: number;
   loginPerAddress: number;
+  /** Wrong passwords for one account from one address; beyond it that address may not try that account. */
   loginPerAccount: number;
+  /** Wrong passwords for one account from all addresses; beyond it every attempt on it waits, longer each time. */
+  loginSlowdownAfter: number;
   pinPerAddress: number;
   resetRequestsPerAddress: number;
   resetRequestsPerAccount: number;
@@ -17,6 +20,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   windowSeconds: 15 * 60,
   loginPerAddress: 30,
   loginPerAccount: 10,
+  loginSlowdownAfter: 20,
   pinPerAddress: 30,
   resetRequestsPerAddress: 10,
   resetRequestsPerAccount: 3,

@@ -15,6 +15,21 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Multiplies the per-address rate limits, for deployments where many customers share one address (carrier NAT). */
   rateLimitScale: number;
+  /** Hours that withdrawals and transfers pause after a PIN or password reset or a bank-account change (0: never). */
+  securityCoolingOffHours: number;
+  /** Who may read the API documentation at /api/docs: nobody, admins, or everyone. */
+  apiDocs: 'off' | 'admin' | 'public';
+  /** Where deposits are verified on the blockchain; both networks absent means nothing is checked (as before). */
+  chain: ChainConfig;
+}
+
+export const DEFAULT_USDT_ERC20_CONTRACT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+export const DEFAULT_USDT_TRC20_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+export interface ChainConfig {
+  ethereum: { rpcUrl: string; usdtContract: string; confirmations: number | undefined } | undefined;
+  tron: { apiUrl: string; apiKey: string | undefined; usdtContract: string } | undefined;
+  pollSeconds: number;
 }
 
 export class ConfigurationError extends Error {
@@ -69,6 +84,27 @@ const environmentSchema = z.object({
   RATE_LIMIT_SCALE: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
     message: 'must be a whole number from 1 to 1000',
   }),
+  SECURITY_COOLING_OFF_HOURS: optionalText.refine((value) => value === undefined || (/^\d{1,3}$/.test(value) && Number(value) <= 720), {
+    message: 'must be a whole number of hours from 0 to 720',
+  }),
+  API_DOCS: z.enum(['off', 'admin', 'public']).optional(),
+  ETHEREUM_RPC_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of an Ethereum JSON-RPC endpoint'),
+  USDT_ERC20_CONTRACT: optionalText.refine((value) => value === undefined || /^0x[0-9a-fA-F]{40}$/.test(value), {
+    message: 'must be an Ethereum address (0x followed by 40 hexadecimal characters)',
+  }),
+  ERC20_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
+    message: 'must be a whole number from 1 to 1000',
+  }),
+  TRON_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON full node HTTP API or a TronGrid-compatible service'),
+  TRON_API_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9-]{1,100}$/.test(value), {
+    message: 'must be an API key of letters, digits and dashes',
+  }),
+  USDT_TRC20_CONTRACT: optionalText.refine((value) => value === undefined || /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(value), {
+    message: 'must be a TRON address (T followed by 33 base58 characters)',
+  }),
+  CHAIN_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
+    message: 'must be a whole number of seconds from 1 to 3600',
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
@@ -79,7 +115,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       const value = environment[name];
-      const shown = name === 'ADMIN_PASSWORD' || name === 'DATABASE_URL' || name === 'SMTP_URL' ? '' : ` (got "${value ?? ''}")`;
+      const shown = ['ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY'].includes(name) ? '' : ` (got "${value ?? ''}")`;
       return `Invalid configuration: ${name} ${issue.message}${shown}`;
     });
     throw new ConfigurationError(problems);
@@ -101,5 +137,22 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL ?? 'info',
     rateLimitScale: values.RATE_LIMIT_SCALE === undefined ? 1 : Number(values.RATE_LIMIT_SCALE),
+    securityCoolingOffHours: values.SECURITY_COOLING_OFF_HOURS === undefined ? 24 : Number(values.SECURITY_COOLING_OFF_HOURS),
+    apiDocs: values.API_DOCS ?? 'off',
+    chain: {
+      ethereum:
+        values.ETHEREUM_RPC_URL === undefined
+          ? undefined
+          : {
+              rpcUrl: values.ETHEREUM_RPC_URL,
+              usdtContract: values.USDT_ERC20_CONTRACT ?? DEFAULT_USDT_ERC20_CONTRACT,
+              confirmations: values.ERC20_CONFIRMATIONS === undefined ? undefined : Number(values.ERC20_CONFIRMATIONS),
+            },
+      tron:
+        values.TRON_API_URL === undefined
+          ? undefined
+          : { apiUrl: values.TRON_API_URL.replace(/\/$/, ''), apiKey: values.TRON_API_KEY, usdtContract: values.USDT_TRC20_CONTRACT ?? DEFAULT_USDT_TRC20_CONTRACT },
+      pollSeconds: values.CHAIN_POLL_SECONDS === undefined ? 15 : Number(values.CHAIN_POLL_SECONDS),
+    },
   };
 }

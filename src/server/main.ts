@@ -4,6 +4,7 @@ import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './c
 import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
+import { chainClientsFromConfig, createChainWorker } from './features/chain/service.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { openDatabase } from './runtime.ts';
@@ -49,11 +50,15 @@ async function main(): Promise<void> {
   void prune();
   const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
   pruneTimer.unref();
+  // Every process runs the chain worker; jobs are claimed in PostgreSQL, so several processes share the work safely.
+  const chainWorker = createChainWorker({ db: database.db, clients: chainClientsFromConfig(config.chain), pollSeconds: config.chain.pollSeconds, log: app.log });
+  chainWorker.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     clearInterval(pruneTimer);
+    await chainWorker.stop();
     app.log.info({ signal }, 'Shutting down');
     await app.close();
     mailer.close();
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
     await runtime.shutdown();
     process.exit(1);
   }
-  process.stdout.write(`${config.appOrigin} is ready (API docs at ${config.appOrigin}/api/docs)\n`);
+  process.stdout.write(`${config.appOrigin} is ready${config.apiDocs === 'off' ? '' : ` (API docs at ${config.appOrigin}/api/docs)`}\n`);
 }
 
 await main();

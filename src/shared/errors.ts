@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'PIN_NOT_SET',
   'PIN_INCORRECT',
   'PIN_LOCKED',
+  'PIN_BLOCKED',
+  'COOLING_OFF',
   'NOT_FOUND',
   'CONFLICT',
   'EMAIL_TAKEN',

@@ -8,6 +8,8 @@ export const LIMITS = {
   referralCodeLength: 10,
   pinLength: 4,
   pinAttempts: 3,
+  /** Wrong PINs allowed per account in any 24 hours, across every session and address; never scaled. */
+  pinFailuresPerDay: 10,
   pageSizeDefault: 20,
   pageSizeMax: 100,
   searchQueryLength: 100,

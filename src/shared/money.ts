@@ -89,6 +89,17 @@ export function formatUsdtForDisplay(amountUsdtMicros: bigint): string {
   return groupWhole(formatDecimal(amountUsdtMicros, USDT_DECIMALS, 2), 'international');
 }
 
+/**
+ * Display form of USDT that never hides money: 2 decimals for whole cents, and
+ * every further digit when there is one ("10.555", "0.0002"), with thousands separators.
+ */
+export function formatUsdtExact(amountUsdtMicros: bigint): string {
+  const full = formatDecimal(amountUsdtMicros, USDT_DECIMALS);
+  const [whole = '0', fraction = ''] = full.split('.');
+  const shownFraction = fraction.replace(/0+$/, '').padEnd(2, '0');
+  return groupWhole(`${whole}.${shownFraction}`, 'international');
+}
+
 /** Display form of INR with the rupee sign and Indian digit grouping: ₹1,00,000.00. */
 export function formatInrForDisplay(amountInrPaise: bigint): string {
   return `\u20b9${groupWhole(formatDecimal(amountInrPaise, INR_DECIMALS, 2), 'indian')}`;

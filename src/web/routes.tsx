@@ -20,8 +20,11 @@ const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page.tsx
 const ProfilePage = lazy(() => import('./features/profile/profile-page.tsx'));
 const WalletPage = lazy(() => import('./features/wallet/wallet-page.tsx'));
 const HistoryPage = lazy(() => import('./features/wallet/history-page.tsx'));
+const TransactionPage = lazy(() => import('./features/wallet/transaction-page.tsx'));
+const NotificationsPage = lazy(() => import('./features/notifications/notifications-page.tsx'));
 const DepositPage = lazy(() => import('./features/wallet/deposit-page.tsx'));
 const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
+const CustomerWalletsPage = lazy(() => import('./features/wallet/customer-wallets-page.tsx'));
 const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
 const ReferralsPage = lazy(() => import('./features/referrals/referrals-page.tsx'));
 const AdminDashboardPage = lazy(() => import('./features/admin/admin-dashboard-page.tsx'));
@@ -56,14 +59,17 @@ export function AppRoutes() {
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
         <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
-        <Route path="/reset-pin" element={<RequireSession>{<ResetPinPage />}</RequireSession>} />
+        <Route path="/reset-pin" element={<ResetPinPage />} />
 
         <Route path="/dashboard" element={customer(<DashboardPage />)} />
         <Route path="/profile" element={customer(<ProfilePage />)} />
         <Route path="/wallet" element={customer(<WalletPage />)} />
         <Route path="/wallet/history" element={customer(<HistoryPage />)} />
+        <Route path="/wallet/transactions/:kind/:id" element={customer(<TransactionPage />)} />
+        <Route path="/notifications" element={customer(<NotificationsPage />)} />
         <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
         <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
+        <Route path="/wallet/wallets" element={customer(<CustomerWalletsPage />)} />
         <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
         <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
 

@@ -54,7 +54,8 @@ describe('bank accounts', () => {
     await addBankAccount(harness, user, { upiId: '' });
     await addBankAccount(harness, user, { upiId: null });
     const { upiId: _left, ...withoutUpi } = validAccount;
-    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: withoutUpi });
+    // Another number: the same account cannot be saved twice (issue 12).
+    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: { ...withoutUpi, accountNumber: '987654321098' } });
     expect(response.statusCode).toBe(201);
     expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([null, null, null]);
   });
@@ -173,5 +174,40 @@ describe('bank accounts', () => {
     expect((await list(user)).statusCode).toBe(403);
     const add = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: validAccount });
     expect(add.statusCode).toBe(403);
+  });
+
+  it('refuses the same account number and IFSC twice for one customer, on add and on edit, but not for another customer', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const other = await signUpVerifiedUser(harness.app);
+    await addBankAccount(harness, user);
+    const again = await call(harness.app, {
+      method: 'POST',
+      url: '/api/bank-accounts',
+      cookie: user.cookie,
+      body: { ...validAccount, accountNumber: '1234 5678 9012', ifscCode: 'sbin0001234', bankName: 'SBI' },
+    });
+    expect(again.statusCode).toBe(409);
+    const message = 'You have already saved this bank account (same account number and IFSC code).';
+    expect(again.json().error).toMatchObject({ message, fields: { accountNumber: message } });
+    expect(await storedAccounts(user.id)).toHaveLength(1);
+
+    // Same number at another branch is another account; editing it into a copy is refused too.
+    const secondId = await addBankAccount(harness, user, { accountNumber: '123456789012', ifscCode: 'SBIN0005678' });
+    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { ifscCode: 'SBIN0001234' } });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json().error.message).toBe(message);
+    // Editing an account without making a copy still works.
+    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { bankName: 'SBI Branch 2' } });
+    expect(rename.statusCode).toBe(200);
+
+    await addBankAccount(harness, other);
+    expect(await storedAccounts(other.id)).toHaveLength(1);
+
+    // Two racing copies: exactly one is saved.
+    const third = await signUpVerifiedUser(harness.app);
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: third.cookie, body: validAccount })),
+    );
+    expect(racing.map((response) => response.statusCode).sort()).toEqual([201, 409, 409, 409]);
   });
 });

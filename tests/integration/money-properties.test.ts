@@ -33,7 +33,7 @@ const pick = fc.nat({ max: 1000 });
 type Command =
   | { kind: 'deposit'; customer: number; amountUsdtMicros: bigint }
   | { kind: 'withdraw'; customer: number; amountCents: bigint }
-  | { kind: 'transfer'; from: number; to: number; amountUsdtMicros: bigint }
+  | { kind: 'transfer'; from: number; to: number; amountCents: bigint }
   | { kind: 'decide'; pick: number; approve: boolean }
   | { kind: 'decideAgain'; pick: number };
 
@@ -42,7 +42,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), customer: customerIndex, amountCents: fc.bigInt({ min: 100n, max: 150_000n }) }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('transfer' as const), from: customerIndex, to: customerIndex, amountUsdtMicros: fc.bigInt({ min: 1n, max: 800_000_000n }) }),
+    // Transfers, like withdrawals, move whole cents.
+    arbitrary: fc.record({ kind: fc.constant('transfer' as const), from: customerIndex, to: customerIndex, amountCents: fc.bigInt({ min: 1n, max: 80_000n }) }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('decide' as const), pick, approve: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('decideAgain' as const), pick }) },
@@ -93,14 +94,15 @@ async function runSequence(commands: Command[]): Promise<void> {
       case 'transfer': {
         const sender = customers[step.from]!.user;
         const recipient = customers[step.to]!.user;
-        const response = await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: usdtMicrosToWire(step.amountUsdtMicros) });
+        const amountUsdtMicros = step.amountCents * 10_000n;
+        const response = await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: usdtMicrosToWire(amountUsdtMicros) });
         if (step.from === step.to) {
           expectStatus(response, 400);
           expect(response.json().error.message).toBe('You cannot transfer USDT to yourself.');
-        } else if (step.amountUsdtMicros <= model[step.from]!) {
+        } else if (amountUsdtMicros <= model[step.from]!) {
           expectStatus(response, 201);
-          credit(step.from, -step.amountUsdtMicros);
-          pending.push({ kind: 'transfers', id: response.json().transfer.id, customer: step.from, to: step.to, amountUsdtMicros: step.amountUsdtMicros });
+          credit(step.from, -amountUsdtMicros);
+          pending.push({ kind: 'transfers', id: response.json().transfer.id, customer: step.from, to: step.to, amountUsdtMicros });
         } else {
           expectStatus(response, 400);
           expect(response.json().error.code).toBe('INSUFFICIENT_BALANCE');

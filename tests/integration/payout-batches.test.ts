@@ -186,7 +186,7 @@ describe('payout batch results', () => {
       headers: { origin: 'http://localhost:3000', cookie: admin.cookie, 'content-type': 'text/csv' },
       payload: csv,
     });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ applied: 2 });
     expect(await statusOf(ids[0] ?? '')).toBe('approved');
     const reason = await harness.database.handle.db.execute<{ reason: string }>(sql`select rejection_reason as reason from withdrawal_requests where id = ${ids[1]}`);

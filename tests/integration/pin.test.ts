@@ -89,17 +89,21 @@ describe('transaction PIN', () => {
     expect(response.json().error.code).toBe('PIN_REQUIRED');
   });
 
-  it('resets a forgotten PIN only with the account password', async () => {
+  it('starts a PIN reset only with the account password, and the password alone changes nothing', async () => {
     const user = await signUpUser(harness.app);
-    const wrong = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { password: 'not-the-password', pin: '7777' }, cookie: user.cookie });
+    const wrong = await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: 'not-the-password' }, cookie: user.cookie });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields.password).toBe('The account password is incorrect.');
-    expect((await verify(user.cookie, '7777')).statusCode).toBe(400);
 
-    const right = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { password: user.password, pin: '7777' }, cookie: user.cookie });
-    expect(right.statusCode).toBe(200);
-    expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json().pinVerified).toBe(true);
-    expect((await verify(user.cookie, '7777')).statusCode).toBe(200);
+    const right = await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: user.password }, cookie: user.cookie });
+    expect(right.statusCode).toBe(202);
+    expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json().pinVerified).toBe(false);
+    // The old shortcut (password and new PIN in one call) is gone: without the e-mailed token nothing is set.
+    const shortcut = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { password: user.password, pin: '7777' }, cookie: user.cookie });
+    expect(shortcut.statusCode).toBe(400);
+    expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json().pinVerified).toBe(false);
+    expect((await verify(user.cookie, '7777')).statusCode).toBe(400);
+    expect((await verify(user.cookie, user.pin)).statusCode).toBe(200);
   });
 
   it('sets up a first PIN for an account without one, once', async () => {

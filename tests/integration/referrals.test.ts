@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { referralSummarySchema, type ReferralSummary } from '../../src/shared/contracts/referrals.ts';
+import { referralRewardDetailResponseSchema, referralSummarySchema, type ReferralSummary } from '../../src/shared/contracts/referrals.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { expectLedgerConsistent, expectStatus, fundWallet } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -137,5 +137,30 @@ describe('GET /api/referrals', () => {
     expect(badCursor.statusCode).toBe(400);
     const tooMany = await call(harness.app, { url: '/api/referrals?limit=1000', cookie: alpha.cookie });
     expect(tooMany.statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/referrals/earnings/:id', () => {
+  it('shows the owner one reward with the deposit that earned it, and hides it from everyone else', async () => {
+    const summary = await summaryOf(alpha);
+    const levelOne = summary.earnings.items.find((item) => item.level === 1);
+    expect(levelOne).toBeDefined();
+    const response = await call(harness.app, { url: `/api/referrals/earnings/${levelOne!.id}`, cookie: alpha.cookie });
+    expectStatus(response, 200);
+    expect(referralRewardDetailResponseSchema.parse(response.json()).reward).toMatchObject({
+      id: levelOne!.id,
+      amount: '1.000000',
+      level: 1,
+      referredName: 'Beta Referred',
+      depositAmount: '1000.000000',
+    });
+
+    for (const stranger of [beta, outsider]) {
+      const hidden = await call(harness.app, { url: `/api/referrals/earnings/${levelOne!.id}`, cookie: stranger.cookie });
+      expectStatus(hidden, 404);
+      expect(hidden.json().error.message).toBe('Referral bonus not found');
+    }
+    expect((await call(harness.app, { url: `/api/referrals/earnings/${levelOne!.id}` })).statusCode).toBe(401);
+    expectStatus(await call(harness.app, { url: '/api/referrals/earnings/not-a-uuid', cookie: alpha.cookie }), 400);
   });
 });

@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/logout',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
+  // Completing a PIN reset needs the e-mailed token, not a session: the link may open in another browser.
+  'POST /api/pin/reset',
   'GET /api/rates',
   'GET /api/settings/public',
   'GET /api/files/qr/{network}',

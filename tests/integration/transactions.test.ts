@@ -85,6 +85,21 @@ describe('transaction history', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('filters by status, alone and with a type; referral bonuses are always approved', async () => {
+    const { user } = await customerWithHistory();
+    expect((await history(user, '?status=pending')).items.map((item) => [item.type, item.direction])).toEqual([
+      ['deposit', 'in'],
+      ['transfer', 'out'],
+      ['withdrawal', 'out'],
+    ]);
+    expect((await history(user, '?status=approved')).items.map((item) => item.type)).toEqual(['referral_bonus', 'transfer', 'deposit']);
+    expect((await history(user, '?status=rejected')).items).toEqual([]);
+    expect((await history(user, '?type=deposit&status=approved')).items.map((item) => item.amount)).toEqual(['100.000000']);
+    expect((await history(user, '?type=referral_bonus&status=pending')).items).toEqual([]);
+    const bad = await call(harness.app, { url: '/api/transactions?status=paid', cookie: user.cookie });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('pages with a keyset cursor without skipping or repeating rows', async () => {
     const { user } = await customerWithHistory();
     for (let index = 0; index < 7; index += 1) await submitDeposit(harness, user, `${10 + index}`);

@@ -17,13 +17,13 @@ async function pair(amount = '100'): Promise<{ sender: SignedUpUser; recipient: 
 describe('transfer request', () => {
   it('holds the amount from the sender at once and shows the recipient', async () => {
     const { sender, recipient } = await pair();
-    const response = await requestTransfer(harness, sender, { recipientEmail: recipient.email.toUpperCase(), amount: '12.345678' });
+    const response = await requestTransfer(harness, sender, { recipientEmail: recipient.email.toUpperCase(), amount: '12.34' });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
       message: 'Transfer request submitted successfully',
-      transfer: { direction: 'sent', counterparty: { name: 'Ravi Kumar', email: recipient.email }, amount: '12.345678', status: 'pending' },
+      transfer: { direction: 'sent', counterparty: { name: 'Ravi Kumar', email: recipient.email }, amount: '12.340000', status: 'pending' },
     });
-    expect(await balanceMicros(harness, sender.id)).toBe(87_654_322n);
+    expect(await balanceMicros(harness, sender.id)).toBe(87_660_000n);
     expect(await balanceMicros(harness, recipient.id)).toBe(0n);
 
     const id = response.json().transfer.id;
@@ -37,7 +37,9 @@ describe('transfer request', () => {
 
   it.each([
     [{ amount: '0' }, 'amount', 'Please enter a valid amount'],
-    [{ amount: '1.0000001' }, 'amount', 'Amount can have at most 6 decimal places.'],
+    // Transfers move whole cents, like withdrawals: what the customer sees is what moves.
+    [{ amount: '10.555' }, 'amount', 'Amount can have at most 2 decimal places.'],
+    [{ amount: '1.0000001' }, 'amount', 'Amount can have at most 2 decimal places.'],
     [{ recipientEmail: '' }, 'recipientEmail', 'Email is required'],
     [{ recipientEmail: 'not-an-email' }, 'recipientEmail', 'Email is invalid'],
     [{ pin: 'abcd' }, 'pin', 'PIN must be exactly 4 digits'],
@@ -58,7 +60,7 @@ describe('transfer request', () => {
     const self = await requestTransfer(harness, sender, { recipientEmail: sender.email, amount: '1' });
     expect(self.statusCode).toBe(400);
     expect(self.json().error.message).toBe('You cannot transfer USDT to yourself.');
-    const tooMuch = await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '20.000001' });
+    const tooMuch = await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '20.01' });
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', message: 'Insufficient balance' });
     const wrongPin = await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '1', pin: '0000' });

@@ -51,7 +51,60 @@ describe('configuration', () => {
     expect(scaled.resetRequestsPerAccount).toBe(DEFAULT_RATE_LIMITS.resetRequestsPerAccount);
   });
 
+  it('reads the security cooling-off (default 24 hours, 0 turns it off) and the API docs setting (default off)', async () => {
+    expect(loadConfig({}).securityCoolingOffHours).toBe(24);
+    expect(loadConfig({ SECURITY_COOLING_OFF_HOURS: '0' }).securityCoolingOffHours).toBe(0);
+    expect(problemsOf({ SECURITY_COOLING_OFF_HOURS: '-1' })).toEqual(['Invalid configuration: SECURITY_COOLING_OFF_HOURS must be a whole number of hours from 0 to 720 (got "-1")']);
+    expect(loadConfig({}).apiDocs).toBe('off');
+    expect(loadConfig({ API_DOCS: 'admin' }).apiDocs).toBe('admin');
+    const { DEFAULT_RATE_LIMITS, scaledRateLimits } = await import('../../src/server/context.ts');
+    expect(scaledRateLimits(1000).loginSlowdownAfter).toBe(DEFAULT_RATE_LIMITS.loginSlowdownAfter);
+  });
+
+  it('slows sign-in past the account-wide ceiling, doubling up to 10 seconds', async () => {
+    const { loginDelayMilliseconds } = await import('../../src/server/features/auth/service.ts');
+    expect([19, 20, 21, 22, 30, 1000].map((failures) => loginDelayMilliseconds(failures, 20))).toEqual([0, 500, 1000, 2000, 10_000, 10_000]);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(problemsOf({ ADMIN_EMAIL: 'admin@example.com' })).toEqual(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
+  });
+
+  it('reads no chain by default, and each network only when its endpoint is set', () => {
+    expect(loadConfig({}).chain).toEqual({ ethereum: undefined, tron: undefined, pollSeconds: 15 });
+    const config = loadConfig({
+      ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
+      ERC20_CONFIRMATIONS: '3',
+      CHAIN_POLL_SECONDS: '1',
+      TRON_API_URL: 'https://tron.example.com/',
+      TRON_API_KEY: 'abc-123',
+    });
+    expect(config.chain).toEqual({
+      ethereum: { rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 3 },
+      tron: { apiUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      pollSeconds: 1,
+    });
+  });
+
+  it('refuses bad chain settings, naming each, and never echoes the RPC URL or the API key', () => {
+    const problems = problemsOf({
+      ETHEREUM_RPC_URL: 'ws://user:secret@node',
+      USDT_ERC20_CONTRACT: '0x123',
+      ERC20_CONFIRMATIONS: '0',
+      TRON_API_URL: 'ftp://x',
+      TRON_API_KEY: 'has spaces',
+      USDT_TRC20_CONTRACT: 'XR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      CHAIN_POLL_SECONDS: '0.5',
+    });
+    expect(problems).toEqual([
+      'Invalid configuration: ETHEREUM_RPC_URL must be an http:// or https:// URL of an Ethereum JSON-RPC endpoint',
+      'Invalid configuration: USDT_ERC20_CONTRACT must be an Ethereum address (0x followed by 40 hexadecimal characters) (got "0x123")',
+      'Invalid configuration: ERC20_CONFIRMATIONS must be a whole number from 1 to 1000 (got "0")',
+      'Invalid configuration: TRON_API_URL must be an http:// or https:// URL of a TRON full node HTTP API or a TronGrid-compatible service (got "ftp://x")',
+      'Invalid configuration: TRON_API_KEY must be an API key of letters, digits and dashes',
+      'Invalid configuration: USDT_TRC20_CONTRACT must be a TRON address (T followed by 33 base58 characters) (got "XR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")',
+      'Invalid configuration: CHAIN_POLL_SECONDS must be a whole number of seconds from 1 to 3600 (got "0.5")',
+    ]);
+    expect(problems.join('\n')).not.toContain('secret');
   });
 });

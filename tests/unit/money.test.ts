@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatInrForDisplay,
+  formatUsdtExact,
   formatUsdtForDisplay,
   inrPaiseForUsdt,
   parseDecimal,
@@ -67,6 +68,20 @@ describe('USDT amounts', () => {
   it('shows 2 decimals, truncated, with thousands separators', () => {
     expect(formatUsdtForDisplay(1_234_567_891_000n)).toBe('1,234,567.89');
     expect(formatUsdtForDisplay(999_999n)).toBe('0.99');
+  });
+
+  it('shows every digit of an amount that is not whole cents, and 2 decimals otherwise', () => {
+    expect(formatUsdtExact(1_234_567_890_000n)).toBe('1,234,567.89');
+    expect(formatUsdtExact(10_555_000n)).toBe('10.555');
+    expect(formatUsdtExact(999_999n)).toBe('0.999999');
+    expect(formatUsdtExact(200n)).toBe('0.0002');
+    expect(formatUsdtExact(5_000_000n)).toBe('5.00');
+    expect(formatUsdtExact(-1_500_000n)).toBe('-1.50');
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), (micros) => {
+        expect(usdtMicrosFromWire(formatUsdtExact(micros).replaceAll(',', ''))).toBe(micros);
+      }),
+    );
   });
 });
 

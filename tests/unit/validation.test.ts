@@ -51,6 +51,14 @@ describe('display helpers', () => {
     expect(safeNextPath(null)).toBe('/dashboard');
   });
 
+  it('refuses destinations with tabs, line breaks or backslashes, which browsers turn into other hosts', () => {
+    expect(safeNextPath('/\t/evil.example')).toBe('/dashboard');
+    expect(safeNextPath('/\n/evil.example')).toBe('/dashboard');
+    expect(safeNextPath('/\r\n/evil.example')).toBe('/dashboard');
+    expect(safeNextPath('/a\\b')).toBe('/dashboard');
+    expect(safeNextPath('/wallet/withdraw')).toBe('/wallet/withdraw');
+  });
+
   it('builds the support chat link without spaces', () => {
     expect(supportChatUrl('+91 98765 43210')).toBe('https://wa.me/919876543210');
     expect(supportChatUrl('  ')).toBeUndefined();

@@ -31,6 +31,8 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
+    pinResetAt: timestamp('pin_reset_at', { withTimezone: true }),
+    passwordResetAt: timestamp('password_reset_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -100,6 +102,33 @@ export const sessions = pgTable(
   ],
 );
 
+export const pinFailures = pgTable(
+  'pin_failures',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failedAt: timestamp('failed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('pin_failures_user_time_idx').on(table.userId, table.failedAt)],
+);
+
+export const pinResetTokens = pgTable(
+  'pin_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: bytea('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('pin_reset_tokens_hash_unique').on(table.tokenHash), index('pin_reset_tokens_user_idx').on(table.userId)],
+);
+
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
@@ -130,6 +159,7 @@ export const bankAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     ifscCode: text('ifsc_code').notNull(),
     upiId: text('upi_id'),
+    detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -162,8 +192,31 @@ export const usdtDeposits = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     rejectionReason: text('rejection_reason'),
+    /** What the customer typed; amountUsdtMicros becomes the on-chain amount once the transfer is final. */
+    typedAmountUsdtMicros: usdtMicros('typed_amount_usdt_micros'),
+    source: text('source').notNull().default('customer'),
+    chainState: text('chain_state').notNull().default('unchecked'),
+    chainProblem: text('chain_problem'),
+    chainAmountUsdtMicros: usdtMicros('chain_amount_usdt_micros'),
+    chainFromAddress: text('chain_from_address'),
+    chainToAddress: text('chain_to_address'),
+    chainConfirmations: integer('chain_confirmations'),
+    chainRequiredConfirmations: integer('chain_required_confirmations'),
+    chainBlockNumber: bigint('chain_block_number', { mode: 'bigint' }),
+    chainLogIndex: integer('chain_log_index'),
+    chainCheckedAt: timestamp('chain_checked_at', { withTimezone: true }),
+    chainDelayed: boolean('chain_delayed').notNull().default(false),
   },
   (table) => [
+    uniqueIndex('usdt_deposits_chain_log_unique').on(table.network, table.transactionHash, table.chainLogIndex).where(sql`${table.chainLogIndex} is not null`),
+    check('usdt_deposits_source_valid', sql`${table.source} in ('customer', 'detected')`),
+    check('usdt_deposits_chain_state_valid', sql`${table.chainState} in ('unchecked', 'confirming', 'confirmed', 'not_found', 'mismatch', 'failed')`),
+    check(
+      'usdt_deposits_chain_problem_valid',
+      sql`${table.chainProblem} is null or ${table.chainProblem} in ('wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large')`,
+    ),
+    check('usdt_deposits_chain_amount_positive', sql`${table.chainAmountUsdtMicros} is null or ${table.chainAmountUsdtMicros} > 0`),
+    check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
     uniqueIndex('usdt_deposits_network_hash_unique').on(table.network, table.transactionHash),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     index('usdt_deposits_status_idx').on(table.status, table.createdAt),
@@ -465,4 +518,123 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   key: text('key').primaryKey(),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
   hits: integer('hits').notNull(),
+});
+
+export const customerWallets = pgTable(
+  'customer_wallets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    /** As the customer gave it (EIP-55 mixed case on Ethereum); addressKey is the form compared. */
+    address: text('address').notNull(),
+    addressKey: text('address_key').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('customer_wallets_address_unique').on(table.network, table.addressKey),
+    index('customer_wallets_user_idx').on(table.userId, table.verifiedAt),
+    check('customer_wallets_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('customer_wallets_address_length', sql`char_length(${table.address}) between 20 and 64`),
+  ],
+);
+
+export const walletChallenges = pgTable(
+  'wallet_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    addressKey: text('address_key').notNull(),
+    message: text('message').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('wallet_challenges_user_idx').on(table.userId, table.network, table.addressKey, table.createdAt),
+    check('wallet_challenges_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('wallet_challenges_message_length', sql`char_length(${table.message}) <= 1000`),
+  ],
+);
+
+export const chainJobs = pgTable(
+  'chain_jobs',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    kind: text('kind').notNull(),
+    depositId: uuid('deposit_id').references(() => usdtDeposits.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    failures: integer('failures').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('chain_jobs_deposit_unique').on(table.depositId).where(sql`${table.depositId} is not null`),
+    uniqueIndex('chain_jobs_scan_unique').on(table.network).where(sql`${table.kind} = 'scan_network'`),
+    index('chain_jobs_due_idx').on(table.runAfter).where(sql`${table.finishedAt} is null`),
+    check('chain_jobs_kind_valid', sql`${table.kind} in ('verify_deposit', 'scan_network')`),
+    check('chain_jobs_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('chain_jobs_shape', sql`(${table.kind} = 'verify_deposit') = (${table.depositId} is not null)`),
+  ],
+);
+
+export const chainScanCursors = pgTable(
+  'chain_scan_cursors',
+  {
+    network: text('network').notNull(),
+    depositAddress: text('deposit_address').notNull(),
+    /** A block number on Ethereum, a block timestamp in milliseconds on TRON. */
+    scannedThrough: bigint('scanned_through', { mode: 'bigint' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.network, table.depositAddress] })],
+);
+
+/** What a customer is told about their money: shown in the app, and e-mailed unless they turned that kind off. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    link: text('link'),
+    emailSubject: text('email_subject').notNull(),
+    emailText: text('email_text').notNull(),
+    emailState: text('email_state').notNull().default('pending'),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('notifications_user_idx').on(table.userId, table.createdAt),
+    index('notifications_unread_idx').on(table.userId).where(sql`${table.readAt} is null`),
+    index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
+    check(
+      'notifications_kind_valid',
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received')`,
+    ),
+    check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
+    check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
+    check('notifications_body_length', sql`char_length(${table.body}) <= 2000`),
+  ],
+);
+
+/** Which notification e-mails a customer wants; no row means all of them. Security e-mails are not listed: they always go. */
+export const notificationPreferences = pgTable('notification_preferences', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emailDeposits: boolean('email_deposits').notNull().default(true),
+  emailWithdrawals: boolean('email_withdrawals').notNull().default(true),
+  emailTransfers: boolean('email_transfers').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -3,6 +3,7 @@ import type { ApiApp } from '../http/types.ts';
 import { registerAuditRoutes } from '../platform/audit/routes.ts';
 import { registerEventRoutes } from '../platform/events/routes.ts';
 import { registerHealthRoutes } from '../platform/health/routes.ts';
+import { registerNotificationEmailDelivery, registerNotificationRoutes } from '../platform/notifications/routes.ts';
 import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '../platform/sessions/areas.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
@@ -10,13 +11,15 @@ import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
-import { registerPinChangeRoutes, registerPinRoutes } from './pin/routes.ts';
+import { registerPinChangeRoutes, registerPinResetCompletionRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
+import { registerSecurityRoutes } from './security/routes.ts';
 import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { registerWalletRoutes } from './wallet/routes.ts';
+import { registerCustomerWalletRoutes } from './wallets/routes.ts';
 import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withdrawals/routes.ts';
 
 /**
@@ -26,13 +29,17 @@ import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withd
 export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
   registerHealthRoutes(app, context);
   registerAuthRoutes(app, context);
+  registerPinResetCompletionRoutes(app, context);
   registerSettingsRoutes(app, context);
   registerPublicFileRoutes(app, context);
   registerEventRoutes(app, context);
+  // Before the areas, so that its hook also sees the admin decision routes.
+  registerNotificationEmailDelivery(app, context);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area, context);
     registerPinRoutes(area, context);
+    registerSecurityRoutes(area, context);
   });
 
   registerCustomerArea(app, (area) => {
@@ -43,7 +50,9 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext): void {
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);
     registerWalletRoutes(area, context);
+    registerCustomerWalletRoutes(area, context);
     registerReferralRoutes(area, context);
+    registerNotificationRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {

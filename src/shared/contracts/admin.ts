@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
-import { decimalStringSchema, isoDateTimeSchema, roleSchema, uuidSchema, vipLevelSchema } from './common.ts';
+import { decimalStringSchema, isoDateTimeSchema, pageSizeSchema, roleSchema, uuidSchema, vipLevelSchema } from './common.ts';
 import { transactionItemSchema, transactionListQuerySchema } from './transactions.ts';
 
 export const userNotFoundMessage = (id: string) => `User with ID ${id} was not found`;
@@ -10,12 +10,7 @@ export const OWN_ADMIN_ROLE_MESSAGE = 'You cannot remove your own admin role';
 export const USER_NOT_FOUND_TITLE = 'User Not Found';
 export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user';
 
-const pageSizeSchema = z.coerce
-  .number({ error: `Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}` })
-  .int(`Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`)
-  .min(1, `Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`)
-  .max(LIMITS.pageSizeMax, `Page size must be at most ${LIMITS.pageSizeMax}`)
-  .default(LIMITS.pageSizeDefault);
+const adminPageSizeSchema = pageSizeSchema(`Page size must be a whole number from 1 to ${LIMITS.pageSizeMax}`, `Page size must be at most ${LIMITS.pageSizeMax}`);
 
 /* ---------- dashboard ---------- */
 
@@ -44,7 +39,7 @@ export const adminUsersQuerySchema = z.object({
     .transform((value) => (value === '' ? undefined : value)),
   /** The id of the last user of the previous page. */
   cursor: z.uuid({ message: 'Invalid page cursor' }).optional(),
-  limit: pageSizeSchema,
+  limit: adminPageSizeSchema,
 });
 
 export const adminUserSummarySchema = z.object({
@@ -125,7 +120,7 @@ export const auditLogQuerySchema = z.object({
   targetUserId: z.uuid({ message: 'Invalid user id' }).optional(),
   /** The id of the last entry of the previous page. */
   cursor: z.string().regex(/^\d{1,18}$/, 'Invalid page cursor').optional(),
-  limit: pageSizeSchema,
+  limit: adminPageSizeSchema,
 });
 
 const auditPersonSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
+import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { decimalStringSchema, roleSchema, vipLevelSchema } from './common.ts';
 
 const requiredText = (message: string, max: number, tooLong: string) =>
@@ -46,8 +47,12 @@ export const referralCodeSchema = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+export const FULL_NAME_NEEDS_LETTER_MESSAGE = 'Full name must contain at least one letter';
+
 export const signupRequestSchema = z.object({
-  fullName: requiredText('Full name is required', LIMITS.nameLength, `Full name must be at most ${LIMITS.nameLength} characters`),
+  fullName: requiredText('Full name is required', LIMITS.nameLength, `Full name must be at most ${LIMITS.nameLength} characters`)
+    .refine((value) => !hasForbiddenCharacters(value), FORBIDDEN_CHARACTERS_MESSAGE)
+    .refine(hasVisibleLetter, FULL_NAME_NEEDS_LETTER_MESSAGE),
   email: emailSchema,
   phone: phoneSchema,
   password: passwordSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { uuidSchema } from './common.ts';
 
 export const BANK_ACCOUNT_LIMITS = {
@@ -23,8 +24,11 @@ export const BANK_ACCOUNT_MESSAGES = {
   ifscLength: 'IFSC code must be 11 characters.',
   ifscShape: 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).',
   upiShape: 'UPI ID must look like name@bank (for example asha@okhdfc).',
-  controlCharacters: 'This field contains characters that are not allowed.',
+  controlCharacters: FORBIDDEN_CHARACTERS_MESSAGE,
+  holderNeedsLetter: 'Account holder name must contain at least one letter.',
+  bankNeedsLetter: 'Bank name must contain at least one letter.',
   notFound: 'Bank account not found',
+  duplicate: 'You have already saved this bank account (same account number and IFSC code).',
   added: 'Bank account added successfully',
   updated: 'Bank account updated successfully',
   deleted: 'Bank account deleted successfully',
@@ -38,22 +42,22 @@ export const BANK_ACCOUNT_MESSAGES = {
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 /** Same shape as the database's CHECK constraint on bank_accounts.upi_id. */
 export const UPI_PATTERN = /^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
-const NO_CONTROL_CHARACTERS = /^[^\p{Cc}]*$/u;
 
 /** Lengths in characters as the database counts them (code points), not UTF-16 units. */
 const characterCount = (value: string) => [...value].length;
 
-const nameField = (tooShort: string, tooLong: string) =>
+const nameField = (tooShort: string, tooLong: string, needsLetter: string) =>
   z
     .string({ error: tooShort })
     .trim()
     .max(BANK_ACCOUNT_LIMITS.nameMaxLength * 2, tooLong)
     .refine((value) => characterCount(value) >= BANK_ACCOUNT_LIMITS.nameMinLength, tooShort)
     .refine((value) => characterCount(value) <= BANK_ACCOUNT_LIMITS.nameMaxLength, tooLong)
-    .regex(NO_CONTROL_CHARACTERS, BANK_ACCOUNT_MESSAGES.controlCharacters);
+    .refine((value) => !hasForbiddenCharacters(value), BANK_ACCOUNT_MESSAGES.controlCharacters)
+    .refine(hasVisibleLetter, needsLetter);
 
-export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong);
-export const bankNameSchema = nameField(BANK_ACCOUNT_MESSAGES.bankTooShort, BANK_ACCOUNT_MESSAGES.bankTooLong);
+export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong, BANK_ACCOUNT_MESSAGES.holderNeedsLetter);
+export const bankNameSchema = nameField(BANK_ACCOUNT_MESSAGES.bankTooShort, BANK_ACCOUNT_MESSAGES.bankTooLong, BANK_ACCOUNT_MESSAGES.bankNeedsLetter);
 
 /** Spaces people type between digit groups are dropped. */
 export const accountNumberSchema = z

@@ -68,6 +68,45 @@ export const depositRequestSchema = z
   });
 export type DepositRequest = z.input<typeof depositRequestSchema>;
 
+export const CHAIN_STATES = ['unchecked', 'confirming', 'confirmed', 'not_found', 'mismatch', 'failed'] as const;
+export type ChainStateName = (typeof CHAIN_STATES)[number];
+export const CHAIN_PROBLEMS = ['wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large'] as const;
+
+/** What the blockchain says about a deposit; every field but state is null until the worker has read it. */
+export const depositChainSchema = z.object({
+  state: z.enum(CHAIN_STATES),
+  problem: z.enum(CHAIN_PROBLEMS).nullable(),
+  /** The checker could not reach the blockchain provider at its last attempt; it keeps trying. */
+  delayed: z.boolean(),
+  amountUsdt: decimalStringSchema.nullable(),
+  fromAddress: z.string().nullable(),
+  toAddress: z.string().nullable(),
+  confirmations: z.number().int().nullable(),
+  requiredConfirmations: z.number().int().nullable(),
+  blockNumber: z.string().nullable(),
+  logIndex: z.number().int().nullable(),
+  checkedAt: z.string().nullable(),
+});
+export type DepositChain = z.infer<typeof depositChainSchema>;
+
+/** The customer-facing words for each chain state and problem, shared by the deposit page, the history and the admin queue. */
+export const CHAIN_MESSAGES = {
+  delayed: 'Checking the blockchain is delayed',
+  notChecked: 'Not checked on chain',
+  notFound: 'This transaction was not found on the blockchain yet. If you just sent it, wait a minute; otherwise check the hash and the network.',
+  failed: 'This transaction failed on the blockchain, so no USDT arrived. Nothing will be credited.',
+  wrongRecipient: 'This transaction did not pay our deposit address. Nothing will be credited automatically.',
+  wrongToken: 'This transaction did not move USDT. Nothing will be credited automatically.',
+  belowMinimum: 'The amount on the blockchain is below the minimum deposit. Nothing will be credited automatically.',
+  amountTooLarge: 'The amount on the blockchain is too large to credit automatically; an admin will review it.',
+  otherNetwork: 'This transaction is on the other network. Please submit it again with the other network selected.',
+  waitingForAdmin: 'Found on the blockchain. It was not sent from one of your verified wallets, so an admin will review it.',
+} as const;
+/** "Confirming (2 of 12)". */
+export function confirmingLabel(confirmations: number | null, required: number | null): string {
+  return confirmations === null || required === null ? 'Confirming' : `Confirming (${Math.min(confirmations, required)} of ${required})`;
+}
+
 export const depositSchema = z.object({
   id: uuidSchema,
   network: depositNetworkSchema,
@@ -81,6 +120,11 @@ export const depositSchema = z.object({
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
   rejectionReason: z.string().nullable(),
+  /** What the customer typed, when it differs from the amount, which is the on-chain amount once the transfer is final. */
+  typedAmount: decimalStringSchema.nullable(),
+  /** 'detected' when the worker found the transfer on chain without a hash from the customer. */
+  source: z.enum(['customer', 'detected']),
+  chain: depositChainSchema,
 });
 export type Deposit = z.infer<typeof depositSchema>;
 

@@ -13,14 +13,26 @@ export const setupPinFormSchema = z
   .refine((values) => /^\d{4}$/.test(values.pin), { message: 'PIN must be 4 digits.', path: ['pin'] })
   .refine((values) => values.pin === values.confirmPin, { message: 'PINs do not match.', path: ['confirmPin'] });
 
+/** Step 1 of a forgotten PIN: the account password; the server then e-mails a single-use link. */
+export const pinResetLinkRequestSchema = z.object({
+  password: z.string({ error: 'Please enter your account password' }).min(1, 'Please enter your account password').max(LIMITS.passwordMaxLength),
+});
+export const pinResetLinkResponseSchema = z.object({ message: z.string() });
+export const PIN_RESET_LINK_SENT_MESSAGE = 'We have e-mailed you a link to reset your PIN. It works once, within 30 minutes.';
+export const INVALID_PIN_RESET_LINK_MESSAGE = 'This PIN reset link is invalid or has expired. Please request a new one.';
+
+/** Step 2: the token from the e-mailed link and the new PIN. */
 export const resetPinRequestSchema = z.object({
-  password: z.string().min(1, 'Please enter your account password').max(LIMITS.passwordMaxLength),
+  token: z.string({ error: INVALID_PIN_RESET_LINK_MESSAGE }).min(1, INVALID_PIN_RESET_LINK_MESSAGE).max(LIMITS.resetTokenLength, INVALID_PIN_RESET_LINK_MESSAGE),
   pin: fourDigits('PIN must be exactly 4 digits'),
 });
+/** Whether the session that completed the reset is now PIN-verified (it is when it belongs to the same account). */
+export const resetPinResponseSchema = z.object({ ok: z.literal(true), signedIn: z.boolean() });
+
+export const pinResetLinkFormSchema = z.object({ password: z.string().min(1, 'Please enter your account password') });
 
 export const resetPinFormSchema = z
-  .object({ password: z.string(), pin: z.string(), confirmPin: z.string() })
-  .refine((values) => values.password.length > 0, { message: 'Please enter your account password', path: ['password'] })
+  .object({ pin: z.string(), confirmPin: z.string() })
   .refine((values) => /^\d{4}$/.test(values.pin), { message: 'PIN must be exactly 4 digits', path: ['pin'] })
   .refine((values) => values.pin === values.confirmPin, { message: 'PINs do not match', path: ['confirmPin'] });
 

@@ -6,6 +6,7 @@ export const REFERRAL_MESSAGES = {
   linkCopied: 'Link Copied',
   empty: 'No referrals yet. Share your referral link to start earning.',
   noEarnings: 'No earnings yet.',
+  rewardNotFound: 'Referral bonus not found',
 } as const;
 
 export const referralLevelSchema = z.union([z.literal(1), z.literal(2)]);
@@ -50,3 +51,15 @@ export const referralSummarySchema = z.object({
   earnings: referralEarningsPageSchema,
 });
 export type ReferralSummary = z.infer<typeof referralSummarySchema>;
+
+/**
+ * GET /api/referrals/earnings/:id: one reward paid to me, with the name of who
+ * made the deposit (as the referrals list shows it) and the deposit's amount.
+ */
+export const referralRewardDetailSchema = referralEarningSchema.extend({
+  referredName: z.string(),
+  depositAmount: decimalStringSchema,
+  depositId: uuidSchema,
+});
+export type ReferralRewardDetail = z.infer<typeof referralRewardDetailSchema>;
+export const referralRewardDetailResponseSchema = z.object({ reward: referralRewardDetailSchema });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
-import { withdrawalStatusSchema } from './money-common.ts';
+import { depositChainSchema } from './deposits.ts';
+import { requestStatusSchema, withdrawalStatusSchema } from './money-common.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });
@@ -11,7 +12,7 @@ export const TRANSACTION_MESSAGES = {
   invalidCursor: 'This page link is no longer valid. Please reload the list.',
 } as const;
 
-export const transactionListQuerySchema = cursorQuerySchema.extend({ type: transactionTypeSchema.optional() });
+export const transactionListQuerySchema = cursorQuerySchema.extend({ type: transactionTypeSchema.optional(), status: requestStatusSchema.optional() });
 export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
 /**
@@ -36,6 +37,8 @@ export const transactionItemSchema = z.object({
   counterpartyEmail: z.string().nullable(),
   referralLevel: z.number().int().nullable(),
   rejectionReason: z.string().nullable(),
+  /** A deposit's verification on the blockchain; null for everything else. */
+  chain: depositChainSchema.nullable(),
 });
 export type TransactionItem = z.infer<typeof transactionItemSchema>;
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { USDT_DECIMALS } from '../money.ts';
 import { emailSchema } from './auth.ts';
 import { decimalStringSchema, uuidSchema } from './common.ts';
 import { rejectRequestSchema, requestStatusSchema, statusListQuerySchema, transactionPinSchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
@@ -17,9 +16,17 @@ export const TRANSFER_MESSAGES = {
   rejected: 'Transfer rejected and funds returned to sender',
 } as const;
 
+/**
+ * Transfers, like withdrawals, move whole cents of USDT: an amount the customer
+ * sees with 2 decimals is exactly the amount that moves, and no dust is left behind.
+ */
+export const TRANSFER_DECIMALS = 2;
+
+export const transferAmountSchema = usdtAmountSchema({ decimals: TRANSFER_DECIMALS, invalidMessage: TRANSFER_MESSAGES.invalidAmount });
+
 export const transferRequestSchema = z.object({
   recipientEmail: emailSchema,
-  amount: usdtAmountSchema({ decimals: USDT_DECIMALS, invalidMessage: TRANSFER_MESSAGES.invalidAmount }),
+  amount: transferAmountSchema,
   pin: transactionPinSchema,
 });
 export type TransferRequest = z.input<typeof transferRequestSchema>;

@@ -20,6 +20,9 @@ export function initialsOf(name: string): string {
 /** Only same-site paths may be a post-login destination, so a crafted link cannot send the user elsewhere. */
 export function safeNextPath(next: string | null | undefined, fallback = '/dashboard'): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
+  // Browsers drop tabs and line breaks from URLs, so "/<tab>/evil.example" would become "//evil.example";
+  // control characters and backslashes have no place in our own paths.
+  if (/[\p{Cc}\\]/u.test(next)) return fallback;
   return next;
 }
 

@@ -6,3 +6,7 @@ export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
 export const E2E_ADMIN_PASSWORD = 'admin-password-e2e';
 /** The build to test: `dist` unless E2E_DIST_DIR names another output of scripts/build-into.mjs. */
 export const E2E_DIST_DIRECTORY = process.env.E2E_DIST_DIR ?? 'dist';
+
+/** Where the e2e server writes the local Ethereum chain's JSON-RPC URL and USDT contract, for the on-chain deposit test. */
+export const E2E_CHAIN_INFO_FILE = `${process.env.TMPDIR ?? '/tmp'}/rupeedesk-e2e-chain-${E2E_PORT}.json`;
+export const E2E_ERC20_CONFIRMATIONS = 2;

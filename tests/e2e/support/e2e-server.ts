@@ -4,11 +4,26 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startLocalChain } from '../../fixtures/evm-chain.ts';
 import { startTestMailServer } from '../../fixtures/mail-server.ts';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_DIST_DIRECTORY, E2E_INBOX_PORT, E2E_PORT } from './constants.ts';
+import {
+  E2E_ADMIN_EMAIL,
+  E2E_ADMIN_PASSWORD,
+  E2E_BASE_URL,
+  E2E_CHAIN_INFO_FILE,
+  E2E_DIST_DIRECTORY,
+  E2E_ERC20_CONFIRMATIONS,
+  E2E_INBOX_PORT,
+  E2E_PORT,
+} from './constants.ts';
 
 // The browser tests run in other processes: they read the mail through the inbox on the fixed port.
 const mail = await startTestMailServer({ inboxPort: E2E_INBOX_PORT });
+
+// A real local Ethereum chain with a 6-decimal USDT, so ERC20 deposits are verified on chain as in production.
+const chain = await startLocalChain();
+const usdtContract = await chain.deployToken();
+fs.writeFileSync(E2E_CHAIN_INFO_FILE, JSON.stringify({ rpcUrl: chain.rpcUrl, usdtContract }));
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-'));
 const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], {
@@ -24,6 +39,12 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     LOG_LEVEL: 'warn',
     // Every browser test comes from 127.0.0.1, like many customers behind one carrier address.
     RATE_LIMIT_SCALE: '50',
+    // The browser tests add bank accounts and withdraw at once; the cooling-off has its own integration tests.
+    SECURITY_COOLING_OFF_HOURS: '0',
+    ETHEREUM_RPC_URL: chain.rpcUrl,
+    USDT_ERC20_CONTRACT: usdtContract,
+    ERC20_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
+    CHAIN_POLL_SECONDS: '1',
   },
 });
 
@@ -36,6 +57,8 @@ async function stop(exitCode: number) {
     await new Promise((resolve) => server.once('exit', resolve));
   }
   await mail.close();
+  await chain.close();
+  fs.rmSync(E2E_CHAIN_INFO_FILE, { force: true });
   fs.rmSync(dataDirectory, { recursive: true, force: true });
   process.exit(exitCode);
 }

@@ -55,13 +55,20 @@ export async function logInThroughForm(page: Page, email: string, password: stri
 }
 
 /** Waits for a mail to `to` in the real SMTP server's inbox and returns the reset link in it. */
-export async function waitForResetLink(to: string): Promise<string> {
+export async function waitForResetLink(to: string, linkPage: '/reset-password' | '/reset-pin' = '/reset-password'): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const response = await fetch(`http://127.0.0.1:${E2E_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`);
     const messages = (await response.json()) as ReceivedMail[];
-    const link = messages.map((message) => findResetLink(message.decoded)).findLast((candidate) => candidate !== undefined);
+    const link = messages.map((message) => findResetLink(message.decoded, linkPage)).findLast((candidate) => candidate !== undefined);
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`No reset mail reached ${to}`);
+}
+
+/** The header's Sign out asks first, like Profile's Logout; this confirms and waits for the login page. */
+export async function signOutFromHeader(page: Page): Promise<void> {
+  await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('alertdialog', { name: 'Log out' }).getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }

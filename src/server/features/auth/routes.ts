@@ -62,7 +62,7 @@ export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
     '/api/auth/reset-password',
     { schema: { tags: ['auth'], summary: 'Set a new password with a reset link token', body: resetPasswordRequestSchema, response: responses({ 200: okResponseSchema }) } },
     async (request) => {
-      await authService.resetPassword(context, request.body.token, request.body.password);
+      await authService.resetPassword(context, request.log, request.body.token, request.body.password);
       return { ok: true as const };
     },
   );

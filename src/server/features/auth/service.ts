@@ -1,5 +1,7 @@
+import { setTimeout } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '../../../shared/contracts/auth.ts';
 import { PRODUCT_NAME } from '../../../shared/limits.ts';
@@ -8,9 +10,10 @@ import { passwordResetTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, countHits } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
@@ -48,16 +51,39 @@ export async function signUp(
   });
 }
 
+/** The first delay past the account-wide ceiling of wrong passwords; each further wrong password doubles it. */
+export const LOGIN_SLOWDOWN_FIRST_MILLISECONDS = 500;
+export const LOGIN_SLOWDOWN_MAX_MILLISECONDS = 10_000;
+
+/** How long an attempt on an account waits, given the wrong passwords for it from all addresses in this window. */
+export function loginDelayMilliseconds(accountFailures: number, slowdownAfter: number): number {
+  if (accountFailures < slowdownAfter) return 0;
+  const doublings = Math.min(accountFailures - slowdownAfter, 20);
+  return Math.min(LOGIN_SLOWDOWN_FIRST_MILLISECONDS * 2 ** doublings, LOGIN_SLOWDOWN_MAX_MILLISECONDS);
+}
+
+/**
+ * Wrong passwords are counted per account and address: one address that keeps
+ * guessing is stopped for that account, while the owner signs in from another.
+ * Guessing spread over many addresses meets the account-wide ceiling, past
+ * which every attempt on the account waits, longer after each wrong password,
+ * so the owner is slowed but never shut out.
+ */
 export async function logIn(context: AppContext, request: FastifyRequest, reply: FastifyReply, email: string, password: string): Promise<string> {
   const { db } = context.database;
   const limits = context.rateLimits;
-  const accountKey = `login:account:${email.toLowerCase()}`;
+  const account = email.toLowerCase();
+  const accountAndAddressKey = `login:account-address:${account}:${request.ip}`;
+  const accountKey = `login:account:${account}`;
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
-  // Only wrong passwords count against the account, so its owner signing in often is never locked out.
-  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
+  // Only wrong passwords count against the account, so its owner signing in often is never slowed.
+  await assertUnderRateLimit(db, accountAndAddressKey, limits.loginPerAccount, limits.windowSeconds);
+  const delay = loginDelayMilliseconds(await countHits(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
+  if (delay > 0) await setTimeout(delay);
   const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
+    await consumeRateLimit(db, accountAndAddressKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
@@ -69,26 +95,34 @@ export async function logOut(context: AppContext, request: FastifyRequest, reply
   await endSession(context, request, reply);
 }
 
-/** Always answers the same, whether or not the e-mail belongs to an account. */
+/**
+ * Always answers the same, whether or not the e-mail belongs to an account, and
+ * after the same work: both paths count the request against the address, draw
+ * and hash a token and run the one statement that stores it (which stores
+ * nothing for an unknown e-mail), and the unknown path then spends the round
+ * trip the real one spends recording the mail. Otherwise the answer time would
+ * tell which e-mails have accounts.
+ */
 export async function requestPasswordReset(context: AppContext, request: FastifyRequest, email: string): Promise<void> {
   const { db } = context.database;
   const limits = context.rateLimits;
   await consumeRateLimit(db, `reset:ip:${request.ip}`, limits.resetRequestsPerAddress, limits.windowSeconds);
-  const credentials = await users.findCredentialsByEmail(db, email);
-  if (!credentials) return;
-  // The per-account limit is counted only for real accounts, and silently: the answer must not reveal that the account exists.
+  // Counted per e-mail address, known or not, and silently: a refusal must not reveal that the account exists.
+  const addressKey = `reset:email:${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`;
+  let withinLimit = true;
   try {
-    await consumeRateLimit(db, `reset:account:${credentials.id}`, limits.resetRequestsPerAccount, limits.windowSeconds);
+    await consumeRateLimit(db, addressKey, limits.resetRequestsPerAccount, limits.windowSeconds);
   } catch (error) {
-    if (error instanceof AppError && error.code === 'RATE_LIMITED') return;
-    throw error;
+    if (!(error instanceof AppError && error.code === 'RATE_LIMITED')) throw error;
+    withinLimit = false;
   }
   const token = newToken();
-  await db.insert(passwordResetTokens).values({
-    userId: credentials.id,
-    tokenHash: hashToken(token),
-    expiresAt: sql`now() + make_interval(mins => ${RESET_TOKEN_LIFETIME_MINUTES})`,
-  });
+  const stored = await users.insertPasswordResetTokenForEmail(db, email, hashToken(token), RESET_TOKEN_LIFETIME_MINUTES, withinLimit);
+  if (!stored) {
+    await users.roundTrip(db);
+    return;
+  }
+  const credentials = stored;
   const link = `${context.config.appOrigin}/reset-password?token=${encodeURIComponent(token)}`;
   await context.mailer.send({
     to: credentials.email,
@@ -107,10 +141,13 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   });
 }
 
-/** Uses a reset token once: sets the new password and ends every session of the user. */
-export async function resetPassword(context: AppContext, token: string, password: string): Promise<void> {
+/**
+ * Uses a reset token once: sets the new password, ends every session of the
+ * user, starts the cooling-off of withdrawals and transfers and tells the owner.
+ */
+export async function resetPassword(context: AppContext, log: FastifyBaseLogger, token: string, password: string): Promise<void> {
   const passwordHash = await hashSecret(password);
-  await context.database.db.transaction(async (transaction) => {
+  const userId = await context.database.db.transaction(async (transaction) => {
     const [claimed] = await transaction
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
@@ -118,11 +155,14 @@ export async function resetPassword(context: AppContext, token: string, password
       .returning({ userId: passwordResetTokens.userId });
     if (!claimed) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_LINK_MESSAGE);
     await users.updatePasswordHash(transaction, claimed.userId, passwordHash);
+    await users.markPasswordReset(transaction, claimed.userId);
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await transaction
       .update(passwordResetTokens)
       .set({ usedAt: sql`now()` })
       .where(and(eq(passwordResetTokens.userId, claimed.userId), isNull(passwordResetTokens.usedAt)));
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
+    return claimed.userId;
   });
+  await notifySecurityChange(context, userId, 'password-reset', log);
 }

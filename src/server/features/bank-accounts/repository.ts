@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
@@ -54,10 +54,16 @@ export async function findOwned(db: Executor, userId: string, id: string, lock?:
   return row;
 }
 
+/** Changes the account; a new number or IFSC restarts its cooling-off (details_changed_at). */
 export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues>): Promise<BankAccountRow | undefined> {
+  const detailChanges: SQL[] = [];
+  if (values.accountNumber !== undefined) detailChanges.push(sql`${bankAccounts.accountNumber} <> ${values.accountNumber}`);
+  if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} <> ${values.ifscCode}`);
+  const detailsChangedAt =
+    detailChanges.length === 0 ? {} : { detailsChangedAt: sql`case when ${sql.join(detailChanges, sql` or `)} then now() else ${bankAccounts.detailsChangedAt} end` };
   const [row] = await db
     .update(bankAccounts)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set({ ...values, ...detailsChangedAt, updatedAt: sql`now()` })
     .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
     .returning();
   return row;
@@ -78,4 +84,21 @@ export async function remove(db: Executor, userId: string, id: string): Promise<
     .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
     .returning({ id: bankAccounts.id });
   return deleted.length === 1;
+}
+
+/** Another of the user's accounts with this account number and IFSC code (IFSC compared without letter case). */
+export async function findDuplicate(db: Executor, userId: string, accountNumber: string, ifscCode: string, exceptId?: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: bankAccounts.id })
+    .from(bankAccounts)
+    .where(
+      and(
+        eq(bankAccounts.userId, userId),
+        eq(bankAccounts.accountNumber, accountNumber),
+        sql`upper(${bankAccounts.ifscCode}) = upper(${ifscCode})`,
+        exceptId === undefined ? undefined : ne(bankAccounts.id, exceptId),
+      ),
+    )
+    .limit(1);
+  return row?.id;
 }

@@ -25,7 +25,7 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
     '/api/bank-accounts',
     { schema: { tags: ['bank-accounts'], summary: 'Save a bank account', body: bankAccountInputSchema, response: responses({ 201: bankAccountResponseSchema }) } },
     async (request, reply) => {
-      const bankAccount = await bankAccountService.addBankAccount(db, sessionOf(request).userId, request.body);
+      const bankAccount = await bankAccountService.addBankAccount(context, request.log, sessionOf(request).userId, request.body);
       return reply.code(201).send({ bankAccount, message: BANK_ACCOUNT_MESSAGES.added });
     },
   );
@@ -42,7 +42,7 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
       },
     },
     async (request) => {
-      const bankAccount = await bankAccountService.updateBankAccount(db, sessionOf(request).userId, request.params.id, request.body);
+      const bankAccount = await bankAccountService.updateBankAccount(context, request.log, sessionOf(request).userId, request.params.id, request.body);
       return { bankAccount, message: BANK_ACCOUNT_MESSAGES.updated };
     },
   );

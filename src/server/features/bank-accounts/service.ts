@@ -7,8 +7,11 @@ import {
   type bankAccountInputSchema,
   type bankAccountUpdateSchema,
 } from '../../../shared/contracts/bank-accounts.ts';
-import type { Database } from '../../db/client.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
 
@@ -34,27 +37,48 @@ export async function listBankAccounts(db: Database, userId: string): Promise<Ba
   return rows.map((row) => toBankAccountView(row, row.hasPendingWithdrawal));
 }
 
-export async function addBankAccount(db: Database, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
-  return db.transaction(async (transaction) => {
+/** Adds an account; its owner is e-mailed, and withdrawals to it cool off (see features/security). */
+export async function addBankAccount(context: AppContext, log: FastifyBaseLogger, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
+  const bankAccount = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     if ((await bankAccountRepository.countByUser(transaction, userId)) >= BANK_ACCOUNT_LIMITS.accountsPerUser) {
       throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
     }
+    await refuseDuplicate(transaction, userId, input.accountNumber, input.ifscCode);
     const row = await bankAccountRepository.insert(transaction, userId, input);
     return toBankAccountView(row, false);
   });
+  await notifySecurityChange(context, userId, 'bank-account-added', log);
+  return bankAccount;
 }
 
 export async function updateBankAccount(
-  db: Database,
+  context: AppContext,
+  log: FastifyBaseLogger,
   userId: string,
   id: string,
   input: z.output<typeof bankAccountUpdateSchema>,
 ): Promise<BankAccount> {
   const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  const row = await bankAccountRepository.update(db, userId, id, changes);
-  if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
-  return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, id));
+  const bankAccount = await context.database.db.transaction(async (transaction) => {
+    // The owner lock serialises this with additions, so two requests cannot make the same account twice.
+    await bankAccountRepository.lockOwner(transaction, userId);
+    const existing = await bankAccountRepository.findOwned(transaction, userId, id);
+    if (!existing) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+    await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
+    const row = await bankAccountRepository.update(transaction, userId, id, changes);
+    if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+    return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(transaction, id));
+  });
+  await notifySecurityChange(context, userId, 'bank-account-changed', log);
+  return bankAccount;
+}
+
+/** One customer cannot save the same bank account (number and IFSC) twice: a second copy only confuses payouts. */
+async function refuseDuplicate(db: Executor, userId: string, accountNumber: string, ifscCode: string, exceptId?: string): Promise<void> {
+  if (await bankAccountRepository.findDuplicate(db, userId, accountNumber, ifscCode, exceptId)) {
+    throw new AppError(409, 'CONFLICT', BANK_ACCOUNT_MESSAGES.duplicate, { fields: { accountNumber: BANK_ACCOUNT_MESSAGES.duplicate } });
+  }
 }
 
 /**

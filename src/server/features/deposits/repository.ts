@@ -13,7 +13,7 @@ export interface DepositWithUserRow {
 /** Inserts the deposit; undefined when the same hash was already submitted on the network. */
 export async function insertUnlessHashKnown(
   db: Executor,
-  values: { userId: string; network: string; amountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
+  values: { userId: string; network: string; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .insert(usdtDeposits)

@@ -5,6 +5,7 @@ import {
   minimumDepositMessage,
   type AdminDeposit,
   type Deposit,
+  type DepositChain,
   type DepositNetwork,
   type depositRequestSchema,
 } from '../../../shared/contracts/deposits.ts';
@@ -12,12 +13,14 @@ import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePa
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { enqueueDepositCheck } from '../chain/service.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -41,6 +44,25 @@ function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
     createdAt: row.createdAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
+    typedAmount: row.typedAmountUsdtMicros === null || row.typedAmountUsdtMicros === row.amountUsdtMicros ? null : usdtMicrosToWire(row.typedAmountUsdtMicros),
+    source: row.source as Deposit['source'],
+    chain: chainView(row),
+  };
+}
+
+export function chainView(row: DepositRow): DepositChain {
+  return {
+    state: row.chainState as DepositChain['state'],
+    problem: row.chainProblem as DepositChain['problem'],
+    delayed: row.chainDelayed,
+    amountUsdt: row.chainAmountUsdtMicros === null ? null : usdtMicrosToWire(row.chainAmountUsdtMicros),
+    fromAddress: row.chainFromAddress,
+    toAddress: row.chainToAddress,
+    confirmations: row.chainConfirmations,
+    requiredConfirmations: row.chainRequiredConfirmations,
+    blockNumber: row.chainBlockNumber === null ? null : row.chainBlockNumber.toString(),
+    logIndex: row.chainLogIndex,
+    checkedAt: row.chainCheckedAt?.toISOString() ?? null,
   };
 }
 
@@ -87,10 +109,13 @@ export async function submitDeposit(
       userId,
       network: input.network,
       amountUsdtMicros,
+      typedAmountUsdtMicros: amountUsdtMicros,
       transactionHash: input.transactionHash,
       depositAddress,
     });
     if (!row) throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.duplicateHash, { fields: { transactionHash: DEPOSIT_MESSAGES.duplicateHash } });
+    // Checked on chain by the worker of any process that reads this network; with none configured it stays unchecked.
+    await enqueueDepositCheck(transaction, row.id, input.network);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.submitted' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { deposit: toDepositView(row, settings.rateNormalInrPaise), message: DEPOSIT_MESSAGES.submitted } };
@@ -130,6 +155,7 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
         targetUserId: deposit.userId,
         auditAfter: { status: 'rejected', reason: deposit.rejectionReason },
         events: [{ type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' }],
+        notifications: [depositDecided({ ...deposit, outcome })],
       };
     }
     const movements: LedgerMovement[] = [
@@ -152,6 +178,7 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
         { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' },
         ...paidRewards.map((reward) => ({ type: 'wallet.updated' as const, userId: reward.referrerUserId, reason: 'referral.reward' })),
       ],
+      notifications: [depositDecided({ ...deposit, outcome })],
     };
   },
   answer: async (db, deposit, outcome) => ({

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { idParamsSchema } from '../../../shared/contracts/common.ts';
 import {
   PAYOUT_BATCH_MESSAGES,
@@ -11,22 +10,12 @@ import {
   payoutResultsResponseSchema,
 } from '../../../shared/contracts/payout-batches.ts';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RESULTS_CSV_MAX_BYTES, resultRowsFromCsv } from './csv.ts';
 import * as payoutBatchService from './service.ts';
-
-/** The results as JSON, or a `text/csv` body (the parser hands it over as a string) turned into the same rows first. */
-const resultsBodySchema = z.preprocess((value, context) => {
-  if (typeof value !== 'string') return value;
-  const rows = resultRowsFromCsv(value);
-  if (rows === undefined) {
-    context.addIssue({ code: 'custom', message: PAYOUT_BATCH_MESSAGES.badCsv, input: value });
-    return z.NEVER;
-  }
-  return { rows };
-}, payoutResultsRequestSchema);
 
 /** Payout batches (issue 13): registered inside the admin area, which requires a PIN-verified admin session. */
 export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext): void {
@@ -34,7 +23,12 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
   // A plugin of its own so that the CSV body parser serves only these routes.
   void area.register(async (plugin) => {
     const app = plugin.withTypeProvider<ZodTypeProvider>();
-    app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: RESULTS_CSV_MAX_BYTES }, (_request, body, done) => done(null, body));
+    // A CSV results file becomes the rows of the JSON form here, so the same schema (and the character rule) checks both.
+    app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: RESULTS_CSV_MAX_BYTES }, (_request, body, done) => {
+      const rows = resultRowsFromCsv(String(body));
+      if (rows === undefined) done(AppError.fieldError('body', PAYOUT_BATCH_MESSAGES.badCsv), undefined);
+      else done(null, { rows });
+    });
     const actorOf = (request: { ip: string }, userId: string) => ({ adminUserId: userId, ipAddress: request.ip });
 
     app.post(
@@ -88,7 +82,7 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
           tags: ['admin'],
           summary: 'Record the bank’s results (JSON rows or text/csv with withdrawalId,outcome,utr,reason); idempotent per row',
           params: idParamsSchema,
-          body: resultsBodySchema,
+          body: payoutResultsRequestSchema,
           response: responses({ 200: payoutResultsResponseSchema }),
         },
       },

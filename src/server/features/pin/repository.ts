@@ -1,8 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { userPins } from '../../db/schema.ts';
+import { pinFailures, pinResetTokens, userPins, users } from '../../db/schema.ts';
 
-/** Locks the user's PIN row, so that PIN checks of one user run one after another. */
+export async function findPinHash(db: Executor, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ pinHash: userPins.pinHash }).from(userPins).where(eq(userPins.userId, userId));
+  return row?.pinHash;
+}
+
+/** Locks the user's PIN row, so that the outcomes of PIN checks of one user are recorded one after another. */
 export async function lockPin(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
   const [row] = await db
     .select({ pinHash: userPins.pinHash, failedAttempts: userPins.failedAttempts })
@@ -26,4 +31,50 @@ export async function upsertPin(db: Executor, userId: string, pinHash: string): 
     .insert(userPins)
     .values({ userId, pinHash })
     .onConflictDoUpdate({ target: userPins.userId, set: { pinHash, failedAttempts: 0, updatedAt: sql`now()` } });
+}
+
+export async function recordFailure(db: Executor, userId: string): Promise<void> {
+  await db.insert(pinFailures).values({ userId });
+}
+
+/**
+ * The time of the `limit`-th newest wrong PIN within the window, if there are
+ * that many: the account is blocked until that failure leaves the window.
+ */
+export async function findLimitingFailure(db: Executor, userId: string, limit: number, windowSeconds: number): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ failedAt: pinFailures.failedAt })
+    .from(pinFailures)
+    .where(and(eq(pinFailures.userId, userId), gt(pinFailures.failedAt, sql`now() - make_interval(secs => ${windowSeconds})`)))
+    .orderBy(desc(pinFailures.failedAt))
+    .offset(limit - 1)
+    .limit(1);
+  return row?.failedAt;
+}
+
+export async function clearFailures(db: Executor, userId: string): Promise<void> {
+  await db.delete(pinFailures).where(eq(pinFailures.userId, userId));
+}
+
+export async function insertResetToken(db: Executor, userId: string, tokenHash: Buffer, lifetimeMinutes: number): Promise<void> {
+  await db.insert(pinResetTokens).values({ userId, tokenHash, expiresAt: sql`now() + make_interval(mins => ${lifetimeMinutes})` });
+}
+
+/** Marks an unused, unexpired token used and returns its user; every other open token of that user is spent too. */
+export async function claimResetToken(db: Executor, tokenHash: Buffer): Promise<string | undefined> {
+  const [claimed] = await db
+    .update(pinResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(pinResetTokens.tokenHash, tokenHash), isNull(pinResetTokens.usedAt), sql`${pinResetTokens.expiresAt} > now()`))
+    .returning({ userId: pinResetTokens.userId });
+  if (!claimed) return undefined;
+  await db
+    .update(pinResetTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(pinResetTokens.userId, claimed.userId), isNull(pinResetTokens.usedAt)));
+  return claimed.userId;
+}
+
+export async function markPinReset(db: Executor, userId: string): Promise<void> {
+  await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
 }

@@ -1,5 +1,14 @@
 import { okResponseSchema } from '../../../shared/contracts/common.ts';
-import { changePinRequestSchema, resetPinRequestSchema, setupPinRequestSchema, verifyPinRequestSchema, verifyPinResponseSchema } from '../../../shared/contracts/pin.ts';
+import {
+  changePinRequestSchema,
+  pinResetLinkRequestSchema,
+  pinResetLinkResponseSchema,
+  resetPinRequestSchema,
+  resetPinResponseSchema,
+  setupPinRequestSchema,
+  verifyPinRequestSchema,
+  verifyPinResponseSchema,
+} from '../../../shared/contracts/pin.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -25,14 +34,43 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
   );
 
   app.post(
-    '/api/pin/reset',
-    { schema: { tags: ['pin'], summary: 'Replace a forgotten PIN (needs the account password)', body: resetPinRequestSchema, response: responses({ 200: okResponseSchema }) } },
-    async (request) => {
-      await pinService.resetPin(context, request, sessionOf(request), request.body.password, request.body.pin);
-      return { ok: true as const };
+    '/api/pin/reset-link',
+    {
+      schema: {
+        tags: ['pin'],
+        summary: 'E-mail a single-use link to replace a forgotten PIN (needs the account password; changes nothing yet)',
+        body: pinResetLinkRequestSchema,
+        response: responses({ 202: pinResetLinkResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const message = await pinService.sendPinResetLink(context, request, sessionOf(request), request.body.password);
+      return reply.code(202).send({ message });
     },
   );
+}
 
+/**
+ * Completing a PIN reset needs the e-mailed token, not a session: the link may
+ * be opened in another browser. A session of the same user that opens it stays
+ * signed in and becomes PIN-verified; registered outside the areas.
+ */
+export function registerPinResetCompletionRoutes(app: ApiApp, context: AppContext): void {
+  app.post(
+    '/api/pin/reset',
+    {
+      schema: {
+        tags: ['pin'],
+        summary: 'Set a new PIN with the token of an e-mailed reset link; ends every other session',
+        body: resetPinRequestSchema,
+        response: responses({ 200: resetPinResponseSchema }),
+      },
+    },
+    async (request) => {
+      const { signedIn } = await pinService.completePinReset(context, request.log, request.session, request.body.token, request.body.pin);
+      return { ok: true as const, signedIn };
+    },
+  );
 }
 
 /** Changing the PIN needs a session whose PIN was verified; registered inside the customer area. */

@@ -1,24 +1,60 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '../../../shared/contracts/pin.ts';
+import { formatPauseEnd } from '../../../shared/contracts/security.ts';
+import { LIMITS, PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import { hashSecret, verifySecret } from '../auth/passwords.ts';
+import { hashToken, newToken } from '../../http/security.ts';
+import { escapeHtml } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, consumeRateLimit } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
+import { hashSecret, verifySecret } from '../auth/passwords.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import * as pinRepository from './repository.ts';
-import { LIMITS } from '../../../shared/limits.ts';
 
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
+const PIN_CHANGED_MEANWHILE_MESSAGE = 'Your PIN was changed meanwhile. Please try again.';
+const PIN_RESET_LINK_LIFETIME_MINUTES = 30;
+/** The per-account ceiling on wrong PINs counts over this window; it is never scaled by RATE_LIMIT_SCALE. */
+export const PIN_FAILURE_WINDOW_SECONDS = 24 * 60 * 60;
+/** How often a check re-reads the hash when the PIN changed between reading and recording. */
+const PIN_CHANGE_RETRIES = 3;
+
+function pinBlocked(limitingFailure: Date): AppError {
+  const until = new Date(limitingFailure.getTime() + PIN_FAILURE_WINDOW_SECONDS * 1000);
+  return new AppError(
+    429,
+    'PIN_BLOCKED',
+    `Too many wrong PINs on this account. PIN checks are blocked until ${formatPauseEnd(until)}, or until you reset your PIN by e-mail.`,
+  );
+}
+
+type Outcome =
+  | { kind: 'correct' }
+  | { kind: 'not-set' }
+  | { kind: 'changed' }
+  | { kind: 'session-ended' }
+  | { kind: 'blocked'; limitingFailure: Date }
+  | { kind: 'locked' }
+  | { kind: 'incorrect'; remainingAttempts: number };
 
 /**
- * Checks the customer's PIN and counts wrong ones. The third wrong PIN in a row
- * ends every session of the user. Checks of one user are serialized by a row
- * lock, and each re-reads its session under that lock, so concurrent guesses
- * are counted one by one and none is counted on a session already ended.
+ * Checks the customer's PIN and counts wrong ones. The argon2 check runs
+ * outside any transaction, holding neither a pooled connection nor a lock, so
+ * many checks of one customer cannot starve the pool. Only the outcome is
+ * recorded under the user's PIN row lock, where each check re-reads its session,
+ * the hash it verified against, and the account's wrong PINs of the last 24
+ * hours: concurrent guesses are thus counted one by one, none is counted on a
+ * session already ended, and none gets past the per-account ceiling.
+ * The third wrong PIN in a row ends every session of the user; the tenth within
+ * 24 hours blocks every PIN check of the account (the right PIN too) until the
+ * oldest of them is 24 hours old, or the PIN is reset by e-mail.
  * Runs before, and outside of, any money transaction, so a wrong PIN is counted
  * even though the action it guarded is refused.
  */
@@ -31,35 +67,60 @@ export async function checkPin(
 ): Promise<void> {
   const { db } = context.database;
   await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
-  const outcome = await db.transaction(async (transaction) => {
-    const stored = await pinRepository.lockPin(transaction, session.userId);
-    if (!stored) return { kind: 'not-set' as const };
-    if (!(await sessionRepository.sessionExists(transaction, session.sessionId))) return { kind: 'session-ended' as const };
-    if (/^\d{4}$/.test(pin) && (await verifySecret(stored.pinHash, pin))) {
-      if (stored.failedAttempts > 0) await pinRepository.setFailedAttempts(transaction, session.userId, 0);
-      return { kind: 'correct' as const };
-    }
-    const failedAttempts = stored.failedAttempts + 1;
-    if (failedAttempts >= LIMITS.pinAttempts) {
-      await pinRepository.setFailedAttempts(transaction, session.userId, 0);
-      await sessionRepository.deleteSessionsOfUser(transaction, session.userId);
-      return { kind: 'locked' as const };
-    }
-    await pinRepository.setFailedAttempts(transaction, session.userId, failedAttempts);
-    return { kind: 'incorrect' as const, remainingAttempts: LIMITS.pinAttempts - failedAttempts };
-  });
+  let outcome: Outcome = { kind: 'changed' };
+  for (let attempt = 0; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
+    outcome = await checkOnce(context, session, pin);
+  }
   switch (outcome.kind) {
     case 'correct':
       return;
     case 'not-set':
       throw new AppError(409, 'PIN_NOT_SET', PIN_NOT_SET_MESSAGE);
+    case 'changed':
+      throw AppError.conflict(PIN_CHANGED_MEANWHILE_MESSAGE);
     case 'session-ended':
       throw AppError.unauthenticated();
+    case 'blocked':
+      throw pinBlocked(outcome.limitingFailure);
     case 'locked':
       throw new AppError(401, 'PIN_LOCKED', PIN_LOCKED_MESSAGE, { remainingAttempts: 0 });
     case 'incorrect':
       throw new AppError(400, 'PIN_INCORRECT', incorrectMessage(outcome.remainingAttempts), { remainingAttempts: outcome.remainingAttempts });
   }
+}
+
+async function checkOnce(context: AppContext, session: SessionRecord, pin: string): Promise<Outcome> {
+  const { db } = context.database;
+  const { userId } = session;
+  const pinHash = await pinRepository.findPinHash(db, userId);
+  if (pinHash === undefined) return { kind: 'not-set' };
+  // A blocked account is refused before spending an argon2 check on it.
+  const limitingFailure = await pinRepository.findLimitingFailure(db, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+  if (limitingFailure) return { kind: 'blocked', limitingFailure };
+  const correct = /^\d{4}$/.test(pin) && (await verifySecret(pinHash, pin));
+  return db.transaction(async (transaction): Promise<Outcome> => {
+    const stored = await pinRepository.lockPin(transaction, userId);
+    if (!stored) return { kind: 'not-set' };
+    if (stored.pinHash !== pinHash) return { kind: 'changed' };
+    if (!(await sessionRepository.sessionExists(transaction, session.sessionId))) return { kind: 'session-ended' };
+    const limiting = await pinRepository.findLimitingFailure(transaction, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+    if (limiting) return { kind: 'blocked', limitingFailure: limiting };
+    if (correct) {
+      if (stored.failedAttempts > 0) await pinRepository.setFailedAttempts(transaction, userId, 0);
+      return { kind: 'correct' };
+    }
+    await pinRepository.recordFailure(transaction, userId);
+    const failedAttempts = stored.failedAttempts + 1;
+    if (failedAttempts >= LIMITS.pinAttempts) {
+      await pinRepository.setFailedAttempts(transaction, userId, 0);
+      await sessionRepository.deleteSessionsOfUser(transaction, userId);
+      return { kind: 'locked' };
+    }
+    await pinRepository.setFailedAttempts(transaction, userId, failedAttempts);
+    const nowLimiting = await pinRepository.findLimitingFailure(transaction, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+    if (nowLimiting) return { kind: 'blocked', limitingFailure: nowLimiting };
+    return { kind: 'incorrect', remainingAttempts: LIMITS.pinAttempts - failedAttempts };
+  });
 }
 
 export async function verifyPinForSession(context: AppContext, request: { ip: string }, session: SessionRecord, pin: string): Promise<void> {
@@ -76,25 +137,83 @@ export async function setUpPin(context: AppContext, session: SessionRecord, pin:
   });
 }
 
-/** A forgotten PIN is replaced only by someone who knows the account password. */
-export async function resetPin(context: AppContext, request: { ip: string }, session: SessionRecord, password: string, pin: string): Promise<void> {
+/**
+ * Step 1 of replacing a forgotten PIN: the account password, then a single-use
+ * link to the account's e-mail address. Neither the PIN nor the session changes
+ * here, so a session that knows only the password gains nothing.
+ */
+export async function sendPinResetLink(context: AppContext, request: { ip: string }, session: SessionRecord, password: string): Promise<string> {
   const { db } = context.database;
+  const limits = context.rateLimits;
   const accountKey = `password:account:${session.userId}`;
-  await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
-  await assertUnderRateLimit(db, accountKey, context.rateLimits.loginPerAccount, context.rateLimits.windowSeconds);
+  await consumeRateLimit(db, `pin:ip:${request.ip}`, limits.pinPerAddress, limits.windowSeconds);
+  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
   const passwordHash = await users.findPasswordHash(db, session.userId);
   if (!passwordHash || !(await verifySecret(passwordHash, password))) {
-    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, context.rateLimits.windowSeconds);
+    await consumeRateLimit(db, accountKey, Number.MAX_SAFE_INTEGER, limits.windowSeconds);
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
-  const pinHash = await hashSecret(pin);
-  await db.transaction(async (transaction) => {
-    await pinRepository.upsertPin(transaction, session.userId, pinHash);
-    await sessionRepository.markSessionPinVerified(transaction, session.sessionId);
+  await consumeRateLimit(db, `pin-reset:account:${session.userId}`, limits.resetRequestsPerAccount, limits.windowSeconds);
+  const email = await users.findEmail(db, session.userId);
+  if (email === undefined) throw AppError.unauthenticated();
+  const token = newToken();
+  await pinRepository.insertResetToken(db, session.userId, hashToken(token), PIN_RESET_LINK_LIFETIME_MINUTES);
+  const link = `${context.config.appOrigin}/reset-pin?token=${encodeURIComponent(token)}`;
+  await context.mailer.send({
+    to: email,
+    subject: `${PRODUCT_NAME}: reset your transaction PIN`,
+    text: [
+      'We received a request to reset the transaction PIN of your account.',
+      '',
+      `Open this link within ${PIN_RESET_LINK_LIFETIME_MINUTES} minutes to choose a new PIN:`,
+      link,
+      '',
+      'If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.',
+      '',
+      `- ${PRODUCT_NAME}`,
+    ].join('\n'),
+    html: `<p>We received a request to reset the transaction PIN of your account.</p><p>Open this link within ${PIN_RESET_LINK_LIFETIME_MINUTES} minutes to choose a new PIN:</p><p><a href="${escapeHtml(link)}">Reset your PIN</a></p><p>If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.</p><p>${PRODUCT_NAME}</p>`,
   });
+  return PIN_RESET_LINK_SENT_MESSAGE;
 }
 
-export async function changePin(context: AppContext, request: { ip: string }, session: SessionRecord, currentPin: string, newPin: string): Promise<void> {
+/**
+ * Step 2: the e-mailed token sets the new PIN once. It clears the wrong-PIN
+ * counts (the e-mail proves the owner), starts the cooling-off and ends every
+ * other session of the user. The session that completes it, when it belongs to
+ * the same user, stays and is PIN-verified.
+ */
+export async function completePinReset(
+  context: AppContext,
+  log: FastifyBaseLogger,
+  session: SessionRecord | undefined,
+  token: string,
+  pin: string,
+): Promise<{ signedIn: boolean }> {
+  const pinHash = await hashSecret(pin);
+  const result = await context.database.db.transaction(async (transaction) => {
+    const userId = await pinRepository.claimResetToken(transaction, hashToken(token));
+    if (!userId) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_PIN_RESET_LINK_MESSAGE, { fields: { token: INVALID_PIN_RESET_LINK_MESSAGE } });
+    const keptSessionId = session?.userId === userId ? session.sessionId : undefined;
+    await pinRepository.upsertPin(transaction, userId, pinHash);
+    await pinRepository.clearFailures(transaction, userId);
+    await pinRepository.markPinReset(transaction, userId);
+    await sessionRepository.deleteOtherSessionsOfUser(transaction, userId, keptSessionId);
+    if (keptSessionId !== undefined) await sessionRepository.markSessionPinVerified(transaction, keptSessionId);
+    return { userId, signedIn: keptSessionId !== undefined };
+  });
+  await notifySecurityChange(context, result.userId, 'pin-reset', log);
+  return { signedIn: result.signedIn };
+}
+
+export async function changePin(
+  context: AppContext,
+  request: { ip: string; log: FastifyBaseLogger },
+  session: SessionRecord,
+  currentPin: string,
+  newPin: string,
+): Promise<void> {
   await checkPin(context, request, session, currentPin, () => 'Current PIN is incorrect');
   await pinRepository.upsertPin(context.database.db, session.userId, await hashSecret(newPin));
+  await notifySecurityChange(context, session.userId, 'pin-changed', request.log);
 }

@@ -75,3 +75,44 @@ export async function listRewards(db: Executor, userId: string, cursor: PageCurs
     cursorCreatedAt: row.cursor_created_at,
   }));
 }
+
+export interface ReferralRewardDetailRow {
+  id: string;
+  rewardUsdtMicros: bigint;
+  level: number;
+  earnedAtIso: string;
+  referredName: string;
+  depositId: string;
+  depositAmountUsdtMicros: bigint;
+}
+
+/** One reward, only when it was paid to `userId`: anyone else's reward is "not found". */
+export async function findOwnedReward(db: Executor, userId: string, rewardId: string): Promise<ReferralRewardDetailRow | undefined> {
+  const result = await db.execute<{
+    id: string;
+    reward_usdt_micros: bigint;
+    level: number;
+    earned_at_iso: string;
+    referred_name: string;
+    deposit_id: string;
+    deposit_amount_usdt_micros: bigint;
+  }>(sql`
+    select r.id, r.reward_usdt_micros, r.level::int as level,
+      to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as earned_at_iso,
+      p.name as referred_name, d.id as deposit_id, d.amount_usdt_micros as deposit_amount_usdt_micros
+    from referral_rewards r
+    join profiles p on p.user_id = r.referred_user_id
+    join usdt_deposits d on d.id = r.deposit_id
+    where r.id = ${rewardId} and r.referrer_user_id = ${userId}`);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    rewardUsdtMicros: row.reward_usdt_micros,
+    level: row.level,
+    earnedAtIso: row.earned_at_iso,
+    referredName: row.referred_name,
+    depositId: row.deposit_id,
+    depositAmountUsdtMicros: row.deposit_amount_usdt_micros,
+  };
+}

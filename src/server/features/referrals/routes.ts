@@ -1,4 +1,8 @@
-import { referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  referralRewardDetailResponseSchema,
+  referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema,
+} from '../../../shared/contracts/referrals.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -45,5 +49,18 @@ export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => referralService.listEarnings(db, sessionOf(request).userId, request.query),
+  );
+
+  app.get(
+    '/api/referrals/earnings/:id',
+    {
+      schema: {
+        tags: ['referrals'],
+        summary: 'One referral reward paid to me, with the deposit that earned it',
+        params: idParamsSchema,
+        response: responses({ 200: referralRewardDetailResponseSchema }),
+      },
+    },
+    async (request) => ({ reward: await referralService.getOwnReward(db, sessionOf(request).userId, request.params.id) }),
   );
 }

@@ -1,6 +1,14 @@
-import type { ReferralEarningsPage, ReferralLevel, ReferralSummary, ReferredPeoplePage } from '../../../shared/contracts/referrals.ts';
+import {
+  REFERRAL_MESSAGES,
+  type ReferralEarningsPage,
+  type ReferralLevel,
+  type ReferralRewardDetail,
+  type ReferralSummary,
+  type ReferredPeoplePage,
+} from '../../../shared/contracts/referrals.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as referralRepository from './repository.ts';
 
@@ -45,4 +53,19 @@ export async function getSummary(db: Database, userId: string, limit: number): P
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+/** One of my rewards; another customer's reward answers 404 like a missing one. */
+export async function getOwnReward(db: Executor, userId: string, rewardId: string): Promise<ReferralRewardDetail> {
+  const row = await referralRepository.findOwnedReward(db, userId, rewardId);
+  if (!row) throw AppError.notFound(REFERRAL_MESSAGES.rewardNotFound);
+  return {
+    id: row.id,
+    amount: usdtMicrosToWire(row.rewardUsdtMicros),
+    earnedAt: row.earnedAtIso,
+    level: asLevel(row.level),
+    referredName: row.referredName,
+    depositId: row.depositId,
+    depositAmount: usdtMicrosToWire(row.depositAmountUsdtMicros),
+  };
 }

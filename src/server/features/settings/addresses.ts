@@ -75,3 +75,16 @@ export function isValidErc20Address(address: string): boolean {
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
   return toChecksumAddress(address) === address;
 }
+
+/** The base58check TRON address of a 20-byte account id (as in event logs and Ethereum-style signatures). */
+export function tronAddressFromAccountId(accountId: Uint8Array): string {
+  if (accountId.length !== 20) throw new Error(`a TRON account id is 20 bytes, got ${accountId.length}`);
+  const payload = Buffer.concat([Buffer.from([TRON_ADDRESS_VERSION]), accountId]);
+  return encodeBase58(Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)]));
+}
+
+/** The 20-byte account id of a valid TRON address; undefined when the address is not valid. */
+export function tronAccountIdOf(address: string): Buffer | undefined {
+  if (!isValidTronAddress(address)) return undefined;
+  return decodeBase58(address, TRON_ADDRESS_BYTES)?.subarray(1, 21);
+}

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
 import type { Executor } from '../../db/client.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
@@ -17,7 +18,12 @@ export interface HistoryRow {
   counterparty_email: string | null;
   referral_level: number | null;
   rejection_reason: string | null;
+  /** A deposit's chain facts as JSON (amounts and block numbers as text); null for the other kinds. */
+  chain: Record<string, unknown> | null;
 }
+
+/** The chain facts of deposit `d`, built in SQL so the history stays one query. */
+const DEPOSIT_CHAIN_JSON = `json_build_object('state', d.chain_state, 'problem', d.chain_problem, 'delayed', d.chain_delayed, 'amountUsdtMicros', d.chain_amount_usdt_micros::text, 'fromAddress', d.chain_from_address, 'toAddress', d.chain_to_address, 'confirmations', d.chain_confirmations, 'requiredConfirmations', d.chain_required_confirmations, 'blockNumber', d.chain_block_number::text, 'logIndex', d.chain_log_index, 'checkedAt', to_char(d.chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /** The union's columns, named and typed the same in every branch (the expressions are fixed SQL, never input). */
 function columns(
@@ -31,6 +37,7 @@ function columns(
   counterpartyEmail: string,
   referralLevel: string,
   rejectionReason: string,
+  chain = 'null',
 ): SQL {
   return sql.raw(
     [
@@ -44,6 +51,7 @@ function columns(
       `${counterpartyEmail}::text as counterparty_email`,
       `${referralLevel}::int as referral_level`,
       `${rejectionReason}::text as rejection_reason`,
+      `${chain}::json as chain`,
     ].join(', '),
   );
 }
@@ -74,21 +82,26 @@ function branch(table: SQL, alias: string, selected: SQL, ownerCondition: SQL, j
   )`;
 }
 
-/** A customer's deposits, withdrawals, transfers (sent and received) and referral bonuses, newest first. */
+/**
+ * A customer's deposits, withdrawals, transfers (sent and received) and referral
+ * bonuses, newest first, optionally of one type and one status. Referral bonuses
+ * are paid at once, so they are always approved.
+ */
 export async function listHistory(
   db: Executor,
-  options: { userId: string; type: TransactionType | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { userId: string; type: TransactionType | undefined; status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<HistoryRow[]> {
-  const { userId, type, cursor } = options;
+  const { userId, type, status, cursor } = options;
   const limit = options.limit + 1;
+  const statusOf = (alias: string) => (status === undefined ? sql`` : sql`and ${sql.raw(`${alias}.status`)} = ${status}`);
   const branches: SQL[] = [];
   if (type === undefined || type === 'deposit') {
     branches.push(
       branch(
         sql`usdt_deposits`,
         'd',
-        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d')),
-        sql`d.user_id = ${userId}`,
+        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), DEPOSIT_CHAIN_JSON),
+        sql`d.user_id = ${userId} ${statusOf('d')}`,
         undefined,
         cursor,
         limit,
@@ -101,7 +114,7 @@ export async function listHistory(
         sql`withdrawal_requests`,
         'w',
         columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
-        sql`w.user_id = ${userId}`,
+        sql`w.user_id = ${userId} ${statusOf('w')}`,
         undefined,
         cursor,
         limit,
@@ -114,7 +127,7 @@ export async function listHistory(
         sql`transfers`,
         'ts',
         columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
-        sql`ts.sender_user_id = ${userId}`,
+        sql`ts.sender_user_id = ${userId} ${statusOf('ts')}`,
         sql`join users ru on ru.id = ts.recipient_user_id`,
         cursor,
         limit,
@@ -123,14 +136,14 @@ export async function listHistory(
         sql`transfers`,
         'tr',
         columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
-        sql`tr.recipient_user_id = ${userId}`,
+        sql`tr.recipient_user_id = ${userId} ${statusOf('tr')}`,
         sql`join users su on su.id = tr.sender_user_id`,
         cursor,
         limit,
       ),
     );
   }
-  if (type === undefined || type === 'referral_bonus') {
+  if ((type === undefined || type === 'referral_bonus') && (status === undefined || status === 'approved')) {
     branches.push(
       branch(
         sql`referral_rewards`,
@@ -143,9 +156,10 @@ export async function listHistory(
       ),
     );
   }
+  if (branches.length === 0) return [];
   const result = await db.execute<Record<string, unknown>>(sql`
     select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
-           network, transaction_hash, counterparty_email, referral_level, rejection_reason
+           network, transaction_hash, counterparty_email, referral_level, rejection_reason, chain
     from (${sql.join(branches, sql` union all `)}) as history
     order by created_at desc, id desc
     limit ${limit}`);

@@ -1,3 +1,5 @@
+import { depositChainSchema, type DepositChain } from '../../../shared/contracts/deposits.ts';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -21,7 +23,13 @@ function toItem(row: HistoryRow): TransactionItem {
     counterpartyEmail: row.counterparty_email,
     referralLevel: row.referral_level,
     rejectionReason: row.rejection_reason,
+    chain: row.chain === null ? null : chainFromJson(row.chain),
   };
+}
+
+function chainFromJson(json: Record<string, unknown>): DepositChain {
+  const micros = json.amountUsdtMicros;
+  return depositChainSchema.parse({ ...json, amountUsdtMicros: undefined, amountUsdt: typeof micros === 'string' ? usdtMicrosToWire(BigInt(micros)) : null });
 }
 
 /**
@@ -32,11 +40,12 @@ function toItem(row: HistoryRow): TransactionItem {
  */
 export async function listTransactions(
   db: Executor,
-  options: { userId: string; type?: TransactionType | undefined; cursor?: string | undefined; limit: number },
+  options: { userId: string; type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
 ): Promise<TransactionList> {
   const rows = await historyRepository.listHistory(db, {
     userId: options.userId,
     type: options.type,
+    status: options.status,
     cursor: decodeCursor(options.cursor),
     limit: options.limit,
   });

@@ -1,16 +1,18 @@
 import type { z } from 'zod';
-import { TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
+import { TRANSFER_DECIMALS, TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { transferDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
+import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
@@ -65,7 +67,7 @@ export async function requestTransfer(
 ): Promise<Answer<TransferAnswer>> {
   const { db } = context.database;
   const senderUserId = session.userId;
-  const amountUsdtMicros = validatedUsdtMicros(input.amount);
+  const amountUsdtMicros = validatedUsdtMicros(input.amount, TRANSFER_DECIMALS);
   const scope: IdempotencyScope | undefined = idempotencyKey
     ? {
         userId: senderUserId,
@@ -74,15 +76,16 @@ export async function requestTransfer(
         requestHash: hashRequest({ recipientEmail: input.recipientEmail.toLowerCase(), amountUsdtMicros: amountUsdtMicros.toString() }),
       }
     : undefined;
+  // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
+  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
   const earlier = await findEarlierAnswer<TransferAnswer>(db, scope);
   if (earlier) return earlier;
-
-  await checkPin(context, request, session, input.pin, () => TRANSFER_MESSAGES.incorrectPin);
   const recipientUserId = (await users.findCredentialsByEmail(db, input.recipientEmail))?.id;
   if (!recipientUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 
   return runOnce(db, scope, async (transaction) => {
+    await assertTransferAllowed(transaction, context, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
     await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
     await publishEvent(transaction, { type: 'wallet.updated', userId: senderUserId, reason: 'transfer.requested' });
@@ -118,8 +121,10 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
       decidedByUserId: decision.decidedByUserId,
       rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
     }),
-  settle: async (_db, row, outcome) => {
+  settle: async (db, row, outcome) => {
     const approved = outcome === 'approved';
+    const parties = await transferRepository.findWithParties(db, row.id);
+    if (!parties) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
     return {
       movements: [
         {
@@ -136,6 +141,7 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
         { type: 'wallet.updated', userId: row.senderUserId, reason: `transfer.${row.status}` },
         { type: 'wallet.updated', userId: row.recipientUserId, reason: `transfer.${row.status}` },
       ],
+      notifications: transferDecided({ ...row, sender: parties.sender, recipient: parties.recipient, outcome }),
     };
   },
   answer: async (db, row, outcome) => {

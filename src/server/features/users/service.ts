@@ -6,11 +6,15 @@
 export {
   adminExists,
   findCredentialsByEmail,
+  findEmail,
   findPasswordHash,
   findUserIdByReferralCode,
+  insertPasswordResetTokenForEmail,
   insertProfile,
   insertUser,
   insertWallet,
+  markPasswordReset,
+  roundTrip,
   setRole,
   updatePasswordHash,
 } from './repository.ts';

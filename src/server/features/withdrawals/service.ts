@@ -13,13 +13,15 @@ import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shar
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { RequestKind } from '../../platform/decisions/decide.ts';
+import type { DecisionOutcome, RequestKind } from '../../platform/decisions/decide.ts';
 import { findOwnedBankAccount } from '../bank-accounts/service.ts';
+import { withdrawalDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
+import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
@@ -112,19 +114,20 @@ export async function requestWithdrawal(
         requestHash: hashRequest({ amountUsdtMicros: amountUsdtMicros.toString(), bankAccountId: input.bankAccountId }),
       }
     : undefined;
-  const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
-  if (earlier) return earlier;
-
   // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
   if (!(await findOwnedBankAccount(db, userId, input.bankAccountId))) {
     throw bankAccountNotFound();
   }
+  // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
   await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
+  if (earlier) return earlier;
 
   return runOnce(db, scope, async (transaction) => {
     // Shared lock: the account cannot be deleted while this request is being made.
     const bankAccount = await findOwnedBankAccount(transaction, userId, input.bankAccountId, 'share');
     if (!bankAccount) throw bankAccountNotFound();
+    await assertWithdrawalAllowed(transaction, context, userId, bankAccount);
     const settings = await getSettings(transaction);
     const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
     if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);
@@ -178,6 +181,10 @@ type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?
  * to withdrawals paid. Rejecting refunds the USDT that was held (not the INR
  * amount, as the original app wrongly did).
  */
+function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
+  return withdrawalDecided({ ...row, accountNumberLast4: row.accountNumber.slice(-4), outcome });
+}
+
 export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
   noun: 'withdrawal',
   messages: {
@@ -205,12 +212,14 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
           targetUserId: row.userId,
           auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
           events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+          notifications: [withdrawalNotification(row, outcome)],
         }
       : {
           movements: [{ from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id }],
           targetUserId: row.userId,
           auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
           events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
+          notifications: [withdrawalNotification(row, outcome)],
         },
   answer: async (db, row, outcome) => ({
     withdrawal: await adminView(db, row.id),

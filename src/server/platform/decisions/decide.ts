@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/record.ts';
 import { publishEvent, type AppEvent } from '../events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../idempotency/service.ts';
 import { moveMoney, type LedgerMovement } from '../ledger/ledger.ts';
+import { createNotifications, type NewNotification } from '../notifications/service.ts';
 
 /*
  * One admin decision flow for every request that waits for a decision
@@ -39,6 +40,8 @@ export interface Settlement {
   auditAfter: unknown;
   /** Events besides `admin.queue.updated`, which every decision publishes. */
   events: AppEvent[];
+  /** What the customers concerned are told, in the app and by e-mail; recorded with the decision. */
+  notifications?: NewNotification[];
 }
 
 /**
@@ -143,6 +146,7 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
     ipAddress: decider.kind === 'admin' ? decider.ipAddress : undefined,
   });
   for (const event of settlement.events) await publishEvent(transaction, event);
+  if (settlement.notifications) await createNotifications(transaction, settlement.notifications);
   await publishEvent(transaction, { type: 'admin.queue.updated' });
   return kind.answer(transaction, row, request.outcome);
 }

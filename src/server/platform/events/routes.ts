@@ -18,8 +18,8 @@ export function registerEventRoutes(app: ApiApp, context: AppContext): void {
   const hub = new EventHub({
     log: app.log,
     lookupSessions: (sessionIds) => findLiveSessionAudiences(context.database.db, sessionIds, context.sessionSettings),
-    // Many customers can share one address (a proxy, a carrier's NAT): RATE_LIMIT_SCALE raises this cap as it does the others.
-    limits: { maxStreamsPerProcess, maxStreamsPerAddress: Math.min(maxStreamsPerProcess, maxStreamsPerAddress * context.config.rateLimitScale) },
+    // Not scaled by RATE_LIMIT_SCALE: a scaled cap would let one client at one address hold every slot of the process.
+    limits: { maxStreamsPerProcess, maxStreamsPerAddress },
   });
   const listener = new DatabaseEventListener({
     clientConfig: context.database.pool.options,

@@ -29,22 +29,30 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   return {
     async send(message) {
       if (!transport) {
-        await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html });
-        log.info({ to: message.to, subject: message.subject }, 'No SMTP_URL is set: the e-mail was stored in the mail outbox (npm run admin -- outbox)');
+        // Logs carry the outbox row's id, never the address: logs are kept longer and read more widely than the database.
+        const [stored] = await db
+          .insert(mailOutbox)
+          .values({ toAddress: message.to, subject: message.subject, textBody: message.text, htmlBody: message.html })
+          .returning({ id: mailOutbox.id });
+        log.info({ mailId: stored?.id }, 'No SMTP_URL is set: the e-mail was stored in the mail outbox (npm run admin -- outbox)');
         return;
       }
       // The message is recorded now; delivery goes on after the request is answered, since waiting for the
       // SMTP server would make "reset my password" slower for real accounts than for unknown e-mails.
       const [row] = await db.insert(mailOutbox).values({ toAddress: message.to, subject: message.subject }).returning({ id: mailOutbox.id });
       if (!row) throw new Error('insert into mail_outbox returned no row');
-      void transport
-        .sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })
-        .then(() => db.update(mailOutbox).set({ delivered: true, sentAt: new Date(), attempts: 1 }).where(eq(mailOutbox.id, row.id)))
-        .catch(async (error: unknown) => {
-          const reason = error instanceof Error ? error.message.slice(0, 500) : 'unknown error';
-          log.error({ to: message.to, subject: message.subject, reason }, 'Sending an e-mail failed');
-          await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
-        });
+      // Even composing the message is left until after the answer is on its way (setImmediate runs after the reply's write).
+      setImmediate(() => {
+        void transport
+          .sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html })
+          .then(() => db.update(mailOutbox).set({ delivered: true, sentAt: new Date(), attempts: 1 }).where(eq(mailOutbox.id, row.id)))
+          .catch(async (error: unknown) => {
+            // SMTP servers quote the recipient in their refusals ("550 <x@example.com>: unknown user").
+            const reason = error instanceof Error ? error.message.slice(0, 500).replace(/[^\s<>@]+@[^\s<>@]+/g, '[address]') : 'unknown error';
+            log.error({ mailId: row.id, reason }, 'Sending an e-mail failed');
+            await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
+          });
+      });
     },
     close() {
       transport?.close();

@@ -24,10 +24,15 @@ export async function consumeRateLimit(db: Executor, key: string, limit: number,
 
 /** Refuses when the key already reached its limit in the current window, without counting this call. */
 export async function assertUnderRateLimit(db: Executor, key: string, limit: number, windowSeconds: number): Promise<void> {
+  if ((await countHits(db, key, windowSeconds)) >= limit) {
+    throw new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.');
+  }
+}
+
+/** The hits counted for the key in its current window (0 when none). */
+export async function countHits(db: Executor, key: string, windowSeconds: number): Promise<number> {
   const result = await db.execute<{ hits: number }>(sql`
     select hits from rate_limit_buckets
     where key = ${key} and window_started_at >= now() - make_interval(secs => ${windowSeconds})`);
-  if (Number(result.rows[0]?.hits ?? 0) >= limit) {
-    throw new AppError(429, 'RATE_LIMITED', 'Too many attempts. Please wait a few minutes and try again.');
-  }
+  return Number(result.rows[0]?.hits ?? 0);
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
 import type { Role, VipLevel } from '../../../shared/contracts/common.ts';
@@ -87,5 +87,12 @@ export async function deleteSession(db: Executor, sessionId: string): Promise<vo
 
 export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<number> {
   const deleted = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+  return deleted.length;
+}
+
+/** Ends every session of the user except the one given (the one that made a security change). */
+export async function deleteOtherSessionsOfUser(db: Executor, userId: string, keptSessionId: string | undefined): Promise<number> {
+  const condition = keptSessionId === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, keptSessionId));
+  const deleted = await db.delete(sessions).where(condition).returning({ id: sessions.id });
   return deleted.length;
 }

@@ -1,12 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, LogOut, RefreshCw } from 'lucide-react';
-import { Link } from 'react-router';
+import { ArrowLeft, Bell, LogOut, RefreshCw } from 'lucide-react';
+import { useState, type MouseEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useLogOut } from '../../features/auth/use-log-out.ts';
+import { useUnreadNotificationCount } from '../../features/notifications/api.ts';
 import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
+import { ConfirmDialog } from '../ui/dialog.tsx';
 
 /**
  * Two rows, so that nothing is squeezed on a phone: who is signed in with the
@@ -17,6 +20,8 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
   const queryClient = useQueryClient();
   const logOut = useLogOut();
   const user = me.data;
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
+  const goBack = useGoBack(backTo);
 
   const refresh = async () => {
     try {
@@ -29,7 +34,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-3xl items-center gap-3 px-4 pt-3 pb-2">
+      <div className="mx-auto flex max-w-3xl items-center gap-2 px-4 pt-3 pb-2 sm:gap-3">
         {user && (
           <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
             {initialsOf(user.name)}
@@ -40,18 +45,32 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
           {user && <p className="truncate text-xs text-slate-500">{maskPhone(user.phone)}</p>}
         </div>
         {user && (
-          <span className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800" data-testid="balance-chip" aria-label="Balance">
-            {formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))} USDT
-          </span>
+          <Link
+            to="/wallet"
+            className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+            data-testid="balance-chip"
+            aria-label={`Balance ${formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT, open wallet`}
+          >
+            {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
+          </Link>
         )}
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void logOut()} aria-label="Sign out">
+        {user && <NotificationBell />}
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
           <LogOut />
         </Button>
       </div>
+      <ConfirmDialog
+        open={confirmingLogout}
+        onOpenChange={setConfirmingLogout}
+        title="Log out"
+        description="Are you sure you want to log out?"
+        confirmLabel="Log Out"
+        onConfirm={() => void logOut()}
+      />
       <div className="mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2">
         {backTo && (
           <Button variant="ghost" size="icon" asChild>
-            <Link to={backTo} aria-label="Back">
+            <Link to={backTo} aria-label="Back" onClick={goBack}>
               <ArrowLeft />
             </Link>
           </Button>
@@ -62,5 +81,39 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
         </Button>
       </div>
     </header>
+  );
+}
+
+/**
+ * The back arrow returns to the page the customer came from; opened directly
+ * (a reload, a link from outside), it goes to the page's parent `backTo` instead.
+ */
+function useGoBack(backTo: string | undefined) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!backTo || location.key === 'default') return;
+    event.preventDefault();
+    void navigate(-1);
+  };
+}
+
+/** The bell with the number of unread notifications; it opens the list. */
+function NotificationBell() {
+  const unread = useUnreadNotificationCount();
+  const count = unread.data?.unreadCount ?? 0;
+  return (
+    <Link
+      to="/notifications"
+      aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+      className="relative flex size-10 shrink-0 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
+    >
+      <Bell className="size-5" aria-hidden />
+      {count > 0 && (
+        <span data-testid="unread-count" className="absolute right-0.5 top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white">
+          {count > 99 ? '99+' : count}
+        </span>
+      )}
+    </Link>
   );
 }

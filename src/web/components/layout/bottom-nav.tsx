@@ -1,4 +1,4 @@
-import { Headset, Home, Shield, Upload, User } from 'lucide-react';
+import { Headset, Home, Shield, Upload, User, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useMe } from '../../features/auth/api.ts';
@@ -25,6 +25,7 @@ export function BottomNav() {
     <nav aria-label="Main" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
       <div className="mx-auto flex max-w-3xl">
         <Item to="/dashboard" icon={<Home className="size-5" />} label="Home" />
+        <Item to="/wallet" icon={<Wallet className="size-5" />} label="Wallet" />
         {supportLink ? (
           <a href={supportLink} target="_blank" rel="noopener noreferrer" className={cn(itemClass, 'text-slate-500 hover:text-slate-800')}>
             <Headset className="size-5" />

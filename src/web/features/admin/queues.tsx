@@ -5,6 +5,7 @@ import type { UserSummary } from '../../../shared/contracts/money-common.ts';
 import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
 import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
 import { Badge } from '../../components/ui/badge.tsx';
+import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
@@ -33,6 +34,34 @@ function userColumn<Row>(header: string, userOf: (row: Row) => UserSummary): Que
 
 function RejectionReason({ reason }: { reason: string | null }) {
   return reason ? <p className="mt-1 text-xs text-slate-600">Reason: {reason}</p> : null;
+}
+
+/** What the blockchain says about a deposit, so approving takes a glance instead of an explorer search. */
+function ChainFacts({ deposit }: { deposit: AdminDeposit }) {
+  const { chain } = deposit;
+  const badge = adminChainBadge(chain, deposit.typedAmount);
+  const facts: [string, string][] = [];
+  if (chain.amountUsdt !== null) facts.push(['On chain', usdtText(chain.amountUsdt)]);
+  if (deposit.typedAmount !== null) facts.push(['Typed', usdtText(deposit.typedAmount)]);
+  if (chain.fromAddress !== null) facts.push(['From', chain.fromAddress]);
+  if (chain.toAddress !== null) facts.push(['To (on chain)', chain.toAddress]);
+  if (chain.confirmations !== null) facts.push(['Confirmations', `${chain.confirmations}${chain.requiredConfirmations === null ? '' : ` of ${chain.requiredConfirmations}`}`]);
+  if (deposit.source === 'detected') facts.push(['Found by', 'scanning the chain (no hash submitted)']);
+  return (
+    <div className="mt-2 flex flex-col items-start gap-1" data-testid={`deposit-${deposit.id}-chain`}>
+      <Badge tone={badge.tone}>{badge.label}</Badge>
+      {facts.length > 0 && (
+        <dl className="text-xs text-slate-600">
+          {facts.map(([label, value]) => (
+            <div key={label} className="flex gap-1">
+              <dt className="shrink-0">{label}:</dt>
+              <dd className="break-all">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
 }
 
 /** The exact amount when it has more decimals than the short form shows. */
@@ -83,6 +112,7 @@ export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
               <ExternalLink className="size-3" aria-hidden />
             </a>
             <p className="mt-1 break-all text-xs text-slate-500">To {deposit.depositAddress}</p>
+            <ChainFacts deposit={deposit} />
           </>
         );
       },

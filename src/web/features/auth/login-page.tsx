@@ -4,11 +4,13 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { loginRequestSchema, type LoginRequest } from '../../../shared/contracts/auth.ts';
-import { Alert } from '../../components/ui/alert.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { useActionError } from '../../lib/form-errors.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { login, ME_QUERY_KEY } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -19,7 +21,8 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const next = safeNextPath(searchParams.get('next'));
   const form = useForm<LoginRequest>({ resolver: zodResolver(loginRequestSchema), defaultValues: { email: '', password: '' } });
-  const formError = form.formState.errors.email?.message ?? form.formState.errors.password?.message;
+  const { errors } = form.formState;
+  const [loginError, setLoginError] = useActionError(form);
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
@@ -29,7 +32,10 @@ export default function LoginPage() {
       toast.success('Login successful', { description: 'Welcome back!', duration: 3000 });
       void navigate(next, { replace: true });
     } catch (error) {
-      toast.error('Login failed', { description: errorMessage(error, 'Invalid credentials. Please try again.'), duration: 5000 });
+      // Said once, on the form; the password is cleared for the next try (after which the message is set, so the clearing does not hide it).
+      form.setValue('password', '');
+      form.setFocus('password');
+      setLoginError(loginFailureMessage(error));
     }
   });
 
@@ -47,22 +53,28 @@ export default function LoginPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        {formError && <Alert variant="destructive">{formError}</Alert>}
-        <FormField label="Email">
-          <Input type="email" autoComplete="email" placeholder="you@example.com" {...form.register('email')} />
+        <FormField label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" autoFocus placeholder="you@example.com" {...form.register('email')} />
         </FormField>
-        <FormField label="Password">
-          <Input type="password" autoComplete="current-password" {...form.register('password')} />
+        <FormField label="Password" error={errors.password?.message}>
+          <PasswordInput autoComplete="current-password" {...form.register('password')} />
         </FormField>
         <div className="text-right">
           <Link className="text-sm text-brand-700 hover:underline" to="/forgot-password">
             Forgot Password?
           </Link>
         </div>
+        <ActionError message={loginError} />
         <Button type="submit" disabled={form.formState.isSubmitting}>
           {form.formState.isSubmitting ? 'Signing in...' : 'Sign In'}
         </Button>
       </form>
     </AuthCard>
   );
+}
+
+/** SPEC.md's words for wrong credentials; anything else (too many attempts, no connection) in the server's own words. */
+function loginFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status !== 401 && error.message) return error.message;
+  return 'Login failed. Please check your credentials.';
 }

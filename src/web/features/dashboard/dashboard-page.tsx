@@ -1,46 +1,157 @@
-import { ArrowDownToLine, ArrowUpFromLine, UserPlus } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, Send, UserPlus } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
+import { inrPaiseForUsdt, inrPaiseFromWire, inrPaiseToWire, usdtMicrosFromWire } from '../../../shared/money.ts';
+import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
 import { Converter } from '../rates/converter.tsx';
 import { RateCard } from '../rates/rate-card.tsx';
+import { usePendingTransactions, useRecentTransactions, useWalletSummary } from '../wallet/api.ts';
+import { displayInr, displayUsdtAmount } from '../wallet/format.ts';
 import { TransactionFlowNote } from '../wallet/transaction-flow-note.tsx';
+import { TransactionTable } from '../wallet/transaction-display.tsx';
+import { TransferDialog } from '../wallet/transfer-dialog.tsx';
 import { AdminWalletCard } from './admin-wallet-card.tsx';
 
-const QUICK_ACTIONS = [
-  { to: '/wallet/deposit', label: 'Deposit USDT', icon: ArrowDownToLine },
-  { to: '/wallet/withdraw', label: 'Withdraw INR', icon: ArrowUpFromLine },
-  { to: '/referral-vip', label: 'Invite', icon: UserPlus },
-];
+const actionClass =
+  'flex flex-col items-center gap-2 rounded-xl bg-brand-50 p-3 text-center text-sm font-medium text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600';
+
+/** The INR value of the balance at the rate this customer gets: VIP customers see the VIP rate. */
+export function balanceInOwnRate(summary: WalletSummary): { inrWire: string; rateWire: string } {
+  const rateWire = summary.rateTier === 'vip' ? summary.rates.vipInr : summary.rates.normalInr;
+  const inrPaise = inrPaiseForUsdt(usdtMicrosFromWire(summary.balanceUsdt), inrPaiseFromWire(rateWire));
+  return { inrWire: inrPaiseToWire(inrPaise), rateWire };
+}
 
 export default function DashboardPage() {
   const me = useMe();
+  const summary = useWalletSummary();
+  const [transferring, setTransferring] = useState(false);
+
   return (
-    <AppPage>
-      <Card>
-        <CardHeader>
-          <CardTitle>Welcome, {me.data?.name}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <nav aria-label="Quick actions" className="grid grid-cols-3 gap-3">
-            {QUICK_ACTIONS.map(({ to, label, icon: Icon }) => (
-              <Link
-                key={to}
-                to={to}
-                className="flex flex-col items-center gap-2 rounded-xl bg-brand-50 p-3 text-center text-sm font-medium text-brand-800 hover:bg-brand-100"
-              >
-                <Icon className="size-6" aria-hidden />
-                {label}
-              </Link>
-            ))}
-          </nav>
-        </CardContent>
-      </Card>
+    <AppPage title="Home">
+      <p className="text-base font-semibold text-slate-800">Welcome, {me.data?.name}</p>
+      <BalanceCard summary={summary} />
+      <nav aria-label="Quick actions" className="grid grid-cols-4 gap-2">
+        <Link to="/wallet/deposit" className={actionClass}>
+          <ArrowDownToLine className="size-6" aria-hidden />
+          Deposit USDT
+        </Link>
+        <Link to="/wallet/withdraw" className={actionClass}>
+          <ArrowUpFromLine className="size-6" aria-hidden />
+          Withdraw INR
+        </Link>
+        <button type="button" className={actionClass} disabled={!summary.data} onClick={() => setTransferring(true)}>
+          <Send className="size-6" aria-hidden />
+          Transfer
+        </button>
+        <Link to="/referral-vip" className={actionClass}>
+          <UserPlus className="size-6" aria-hidden />
+          Invite
+        </Link>
+      </nav>
+      <PendingCard />
+      <RecentCard />
       <RateCard />
       <Converter />
       <TransactionFlowNote />
       {me.data?.role === 'admin' && <AdminWalletCard />}
+      {summary.data && <TransferDialog open={transferring} onOpenChange={setTransferring} balanceUsdt={summary.data.balanceUsdt} />}
     </AppPage>
+  );
+}
+
+function BalanceCard({ summary }: { summary: ReturnType<typeof useWalletSummary> }) {
+  if (summary.isPending) {
+    return (
+      <Card>
+        <CardContent className="flex items-center justify-center gap-3 py-10 pt-10 text-slate-600">
+          <Spinner />
+          Loading balance...
+        </CardContent>
+      </Card>
+    );
+  }
+  if (summary.isError) {
+    return (
+      <Card>
+        <LoadFailed message="Failed to fetch user balance" onRetry={() => void summary.refetch()} />
+      </Card>
+    );
+  }
+  const { inrWire, rateWire } = balanceInOwnRate(summary.data);
+  const vip = summary.data.rateTier === 'vip';
+  return (
+    <section aria-labelledby="balance-heading" className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-5 text-white shadow-sm">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="balance-heading" className="text-sm font-medium text-brand-100">
+          Total balance
+        </h2>
+        {vip && <Badge tone="vip">VIP Rate</Badge>}
+      </div>
+      <p className="mt-1 break-words text-4xl font-bold tracking-tight" data-testid="home-balance">
+        {displayUsdtAmount(summary.data.balanceUsdt)} <span className="text-xl font-semibold">USDT</span>
+      </p>
+      <p className="mt-1 text-base text-brand-50" data-testid="home-balance-inr">
+        ≈ {displayInr(inrWire)}
+      </p>
+      <p className="text-xs text-brand-100" data-testid="home-rate">
+        at {displayInr(rateWire)} per USDT{vip ? ' (your VIP rate)' : ''}
+      </p>
+      <Link to="/wallet" className="mt-3 inline-block text-sm font-medium text-white underline underline-offset-4">
+        Open wallet
+      </Link>
+    </section>
+  );
+}
+
+function PendingCard() {
+  const pending = usePendingTransactions();
+  if (pending.isSuccess && pending.data.items.length === 0) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Pending</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {pending.isPending ? (
+          <Spinner label="Loading pending transactions" />
+        ) : pending.isError ? (
+          <LoadFailed message="Could not load pending transactions" onRetry={() => void pending.refetch()} />
+        ) : (
+          <TransactionTable items={pending.data.items} label="Pending transactions" />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function RecentCard() {
+  const recent = useRecentTransactions();
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle>Recent transactions</CardTitle>
+        <Link to="/wallet/history" className="text-sm font-medium text-brand-700 hover:underline">
+          See all
+        </Link>
+      </CardHeader>
+      <CardContent>
+        {recent.isPending ? (
+          <Spinner label="Loading transactions" />
+        ) : recent.isError ? (
+          <LoadFailed message="Failed to load transaction history" onRetry={() => void recent.refetch()} />
+        ) : recent.data.items.length === 0 ? (
+          <p className="py-4 text-center text-sm text-slate-500">No transactions yet. Deposit USDT to get started.</p>
+        ) : (
+          <TransactionTable items={recent.data.items} label="Recent transactions" />
+        )}
+      </CardContent>
+    </Card>
   );
 }

@@ -1,9 +1,33 @@
+import { useSyncExternalStore } from 'react';
 import { Toaster } from 'sonner';
 
-/** The one toast area of the app: top right, at most 3 visible, 5 s, F8 to focus. */
+/** Below Tailwind's `md`: a phone, where toasts sit at the bottom, above the bottom navigation. */
+const PHONE_QUERY = '(max-width: 767px)';
+
+function subscribeToWidth(onChange: () => void): () => void {
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/**
+ * The one toast area of the app: at most 3 visible, 5 s, F8 to focus. Toasts are
+ * for successes and live events only (failures are shown inline, once). On a
+ * phone they sit at the bottom, above the navigation bar, where they cover no
+ * page title; on wider screens top right, below the two-row page header.
+ */
 export default function AppToaster() {
-  // Below the two-row page header, so that a toast never covers its Refresh and Sign out buttons.
+  const phone = useSyncExternalStore(subscribeToWidth, () => window.matchMedia(PHONE_QUERY).matches);
   return (
-    <Toaster position="top-right" offset={{ top: 112 }} mobileOffset={{ top: 112 }} visibleToasts={3} hotkey={['F8']} duration={5000} richColors closeButton />
+    <Toaster
+      position={phone ? 'bottom-center' : 'top-right'}
+      offset={{ top: 112, bottom: 80 }}
+      mobileOffset={{ top: 112, bottom: 80 }}
+      visibleToasts={3}
+      hotkey={['F8']}
+      duration={5000}
+      richColors
+      closeButton
+    />
   );
 }

@@ -21,6 +21,19 @@ function audienceOf(event: Event): string {
   }
 }
 
+/** The wallet.updated reason of a new notification (the server's NOTIFICATION_EVENT_REASONS.created). */
+const NEW_NOTIFICATION_REASON = 'notification.created';
+const NEW_NOTIFICATION_TOAST = 'You have a new notification';
+
+function reasonOf(event: Event): string | undefined {
+  try {
+    const data = JSON.parse((event as MessageEvent<string>).data) as Partial<StreamEventData['wallet.updated']>;
+    return typeof data.reason === 'string' ? data.reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function refreshEverything(queryClient: QueryClient): void {
   invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings, QUERY_KEYS.me, QUERY_KEYS.wallet, QUERY_KEYS.admin);
 }
@@ -67,7 +80,10 @@ export function useLiveUpdates(): void {
         invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings);
         notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
       });
-      current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, () => invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet));
+      current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, (event) => {
+        invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet);
+        if (reasonOf(event) === NEW_NOTIFICATION_REASON) notify('info', NEW_NOTIFICATION_TOAST, { id: 'new-notification', description: 'Open the bell at the top to read it.' });
+      });
       current.addEventListener(STREAM_EVENT_NAMES.adminQueueUpdated, () => invalidate(queryClient, QUERY_KEYS.admin));
       current.addEventListener('error', () => {
         if (current.readyState !== EventSource.CLOSED) return;

@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { verifyPinRequestSchema } from '../../../shared/contracts/pin.ts';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { FormPinInput } from '../../components/ui/pin-input.tsx';
@@ -30,6 +32,7 @@ export default function VerifyPinPage() {
   const form = useForm<z.input<typeof verifyPinRequestSchema>>({ resolver: zodResolver(verifyPinRequestSchema), defaultValues: { pin: '' } });
   const submitting = form.formState.isSubmitting;
   const pin = useWatch({ control: form.control, name: 'pin' });
+  const [blockedMessage, setBlockedMessage] = useState<string>();
 
   const backToLogin = async () => {
     await signOut().catch(() => undefined);
@@ -54,6 +57,9 @@ export default function VerifyPinPage() {
           void navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
         } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
           toast.error('Incorrect PIN', { description: error.message });
+        } else if (error instanceof ApiError && error.code === 'PIN_BLOCKED') {
+          // The block lasts hours: it stays on the page, with its end, not only in a toast.
+          setBlockedMessage(error.message);
         } else {
           toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
         }
@@ -67,6 +73,7 @@ export default function VerifyPinPage() {
   return (
     <AuthCard title="Enter Transaction PIN" subtitle="Enter your 4-digit PIN to continue">
       <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+        {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
         <FormField label="PIN">
           <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>

@@ -4,18 +4,18 @@ import { displayUsdtAmount } from '../wallet/format.ts';
 /** Pending Deposit and Pending Withdrawal of the profile card: the real sums of the customer's pending requests. */
 export function PendingTotals() {
   const summary = useWalletSummary();
-  const shown = (wire: string | undefined) => (wire !== undefined ? `$${displayUsdtAmount(wire)}` : summary.isError ? '—' : '...');
+  const shown = (wire: string | undefined) => (wire !== undefined ? `${displayUsdtAmount(wire)} USDT` : summary.isError ? '—' : '...');
   return (
     <>
       <div>
         <dt className="text-slate-500">Pending Deposit</dt>
-        <dd className="font-semibold" data-testid="pending-deposit">
+        <dd className="break-words font-semibold" data-testid="pending-deposit">
           {shown(summary.data?.pendingDepositsUsdt)}
         </dd>
       </div>
       <div>
         <dt className="text-slate-500">Pending Withdrawal</dt>
-        <dd className="font-semibold" data-testid="pending-withdrawal">
+        <dd className="break-words font-semibold" data-testid="pending-withdrawal">
           {shown(summary.data?.pendingWithdrawalsUsdt)}
         </dd>
       </div>

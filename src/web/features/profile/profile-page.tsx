@@ -1,7 +1,8 @@
 import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatUsdtForDisplay, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { NotificationPreferencesCard } from '../notifications/notification-preferences-card.tsx';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
@@ -57,12 +58,12 @@ export default function ProfilePage() {
         <CardContent className="flex flex-col gap-4 pt-5">
           <div>
             <p className="text-sm text-slate-500">Total Balance</p>
-            <p className="text-3xl font-bold">${formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))}</p>
+            <p className="break-words text-3xl font-bold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</p>
           </div>
           <dl className="grid grid-cols-3 gap-2 text-sm">
             <div>
               <dt className="text-slate-500">Available</dt>
-              <dd className="font-semibold">${formatUsdtForDisplay(usdtMicrosFromWire(user.balanceUsdt))}</dd>
+              <dd className="break-words font-semibold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</dd>
             </div>
             <PendingTotals />
           </dl>
@@ -83,6 +84,7 @@ export default function ProfilePage() {
         <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
+      <NotificationPreferencesCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
         <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">
           <ChangePinForm onDone={() => setChangingPin(false)} />

@@ -1,13 +1,8 @@
-import { formatDecimal, formatUsdtForDisplay, USDT_DECIMALS, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 
-/**
- * Rewards are 0.1 % and 0.02 % of deposits, often less than a cent: shown with
- * 2 decimals as every USDT amount, plus the further digits when there are any.
- */
+/** Rewards are 0.1 % and 0.02 % of deposits, often less than a cent: every digit is shown. */
 export function displayRewardUsdt(wire: string): string {
-  const amountUsdtMicros = usdtMicrosFromWire(wire);
-  const furtherDigits = formatDecimal(amountUsdtMicros, USDT_DECIMALS).slice(-(USDT_DECIMALS - 2)).replace(/0+$/, '');
-  return `${formatUsdtForDisplay(amountUsdtMicros)}${furtherDigits} USDT`;
+  return `${formatUsdtExact(usdtMicrosFromWire(wire))} USDT`;
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });

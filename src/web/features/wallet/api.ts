@@ -1,9 +1,11 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
 import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
+import { securityPausesResponseSchema } from '../../../shared/contracts/security.ts';
 import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
 import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '../../../shared/contracts/withdrawals.ts';
 import { apiRequest } from '../../lib/api.ts';
@@ -13,11 +15,33 @@ import { QUERY_KEYS } from '../../lib/query-keys.ts';
 export const WALLET_QUERY_KEYS = {
   summary: [...QUERY_KEYS.wallet, 'summary'],
   pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
-  history: (type: TransactionType | 'all') => [...QUERY_KEYS.wallet, 'history', type],
+  securityPauses: [...QUERY_KEYS.wallet, 'security-pauses'],
+  history: (type: TransactionType | 'all', status: RequestStatus | 'all' = 'all') => [...QUERY_KEYS.wallet, 'history', type, status],
+  recent: [...QUERY_KEYS.wallet, 'recent'],
+  pending: [...QUERY_KEYS.wallet, 'pending'],
+  transaction: (kind: string, id: string) => [...QUERY_KEYS.wallet, 'transaction', kind, id],
+  deposit: (id: string) => [...QUERY_KEYS.wallet, 'deposit', id],
+  customerWallets: [...QUERY_KEYS.wallet, 'customer-wallets'],
 } as const;
+
+/** How often a waiting deposit is re-read besides live events, in case the event stream is down. */
+const DEPOSIT_POLL_MILLISECONDS = 10_000;
+
+export function useDeposit(id: string) {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.deposit(id),
+    queryFn: async ({ signal }) => (await apiRequest(`/api/deposits/${id}`, depositDetailResponseSchema, { signal })).deposit,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' || query.state.data === undefined ? DEPOSIT_POLL_MILLISECONDS : false),
+  });
+}
 
 export function useWalletSummary() {
   return useQuery({ queryKey: WALLET_QUERY_KEYS.summary, queryFn: () => apiRequest('/api/wallet/summary', walletSummarySchema) });
+}
+
+/** Withdrawals and transfers paused after a security change, shown before the customer types anything. */
+export function useSecurityPauses() {
+  return useQuery({ queryKey: WALLET_QUERY_KEYS.securityPauses, queryFn: () => apiRequest('/api/security/pauses', securityPausesResponseSchema) });
 }
 
 export function usePendingWithdrawals() {
@@ -29,17 +53,34 @@ export function usePendingWithdrawals() {
 
 const HISTORY_PAGE_SIZE = 20;
 
-export function useTransactionHistory(type: TransactionType | 'all') {
+export function useTransactionHistory(type: TransactionType | 'all', status: RequestStatus | 'all' = 'all') {
   return useInfiniteQuery({
-    queryKey: WALLET_QUERY_KEYS.history(type),
+    queryKey: WALLET_QUERY_KEYS.history(type, status),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) => {
       const query = new URLSearchParams({ limit: String(HISTORY_PAGE_SIZE) });
       if (type !== 'all') query.set('type', type);
+      if (status !== 'all') query.set('status', status);
       if (pageParam) query.set('cursor', pageParam);
       return apiRequest(`/api/transactions?${query.toString()}`, transactionListResponseSchema, { signal });
     },
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+/** The home screen's newest five. */
+export function useRecentTransactions() {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.recent,
+    queryFn: ({ signal }) => apiRequest('/api/transactions?limit=5', transactionListResponseSchema, { signal }),
+  });
+}
+
+/** Deposits, withdrawals and transfers still waiting for an admin (a customer has few: deposits are capped). */
+export function usePendingTransactions() {
+  return useQuery({
+    queryKey: WALLET_QUERY_KEYS.pending,
+    queryFn: ({ signal }) => apiRequest('/api/transactions?status=pending&limit=20', transactionListResponseSchema, { signal }),
   });
 }
 

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2 } from 'lucide-react';
-import { useState } from 'react';
+import { CheckCircle2, ClipboardPaste } from 'lucide-react';
+import { useState, type ComponentProps } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -17,16 +17,18 @@ import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '../../../s
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { showServerFieldErrors } from '../../lib/forms.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
-import { submitDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { submitDeposit, useDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { customerChainNote, customerChainStatus } from './chain-status.tsx';
+import { DepositAddress, DepositNetworkWarning } from './deposit-address.tsx';
 import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -66,7 +68,6 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [submitError, setSubmitError] = useState<string>();
 
   const minimumMicros = settings.data ? usdtMicrosFromWire(settings.data.minDeposit) : 0n;
   const schema = depositRequestSchema.superRefine((values, context) => {
@@ -76,6 +77,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
     }
   });
   const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
+  const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const network = (useWatch({ control: form.control, name: 'network' }) ?? 'TRC20') as DepositNetwork;
 
@@ -111,9 +113,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       onSubmitted(answer.deposit);
     } catch (error) {
       if (endOfSession(error)) return;
-      showServerFieldErrors(form.setError, FIELDS, error);
-      setSubmitError(error instanceof ApiError && error.message ? error.message : 'Failed to process your deposit');
-      toast.error('Failed to create deposit request');
+      setSubmitError(applySubmissionFailure(form, error, FIELDS, 'Failed to process your deposit').actionError);
     }
   });
 
@@ -143,16 +143,9 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
                   {DEPOSIT_MESSAGES.networkUnavailable}
                 </p>
               ) : (
-                <div className="flex items-end gap-2">
-                  <div className="min-w-0 flex-1">
-                    <FormField label={`${network} Deposit Address`}>
-                      <Input readOnly value={address} className="font-mono text-sm" />
-                    </FormField>
-                  </div>
-                  <CopyButton text={address} label="Copy address" successMessage="Address copied to clipboard" />
-                </div>
+                <DepositAddress network={network} address={address} />
               )}
-              <p className="mt-2 text-xs text-slate-500">Send only USDT on the {network} network to this address. Other tokens or networks are lost.</p>
+              <DepositNetworkWarning network={network} />
             </TabsContent>
             <TabsContent value="qr">
               <DepositQrCode network={network} address={address} uploadedImageUrl={qrImage.exists ? qrImage.url : null} />
@@ -160,37 +153,66 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
           </Tabs>
 
           <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
-            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
           </FormField>
           <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
-            <Input
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              maxLength={TRANSACTION_HASH_MAX_LENGTH}
-              className="font-mono text-sm"
-              disabled={isSubmitting}
-              {...form.register('transactionHash')}
-            />
+            <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
           </FormField>
 
-          {submitError && (
-            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-              <p className="font-semibold">Error:</p>
-              <p>{submitError}</p>
-            </div>
-          )}
+          <ActionError message={submitError} heading="Error:" />
 
           <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
             {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
           </Button>
+          <p className="text-center text-xs text-slate-500">
+            Sending from your own wallet? <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">Verify it under My wallets</Link> and its deposits are credited by themselves.
+          </p>
         </form>
       </CardContent>
     </Card>
   );
 }
 
-function DepositSubmitted({ deposit }: { deposit: Deposit }) {
+/** The hash field with a Paste button beside it; the id and aria attributes from FormField go to the input. */
+function HashInput({ onPasted, disabled, ...inputProps }: ComponentProps<typeof Input> & { onPasted: (text: string) => void }) {
+  const [pasteFailed, setPasteFailed] = useState(false);
+  const paste = async () => {
+    try {
+      onPasted((await navigator.clipboard.readText()).trim().slice(0, TRANSACTION_HASH_MAX_LENGTH));
+      setPasteFailed(false);
+    } catch {
+      setPasteFailed(true);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex gap-2">
+        <Input
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={TRANSACTION_HASH_MAX_LENGTH}
+          className="min-w-0 flex-1 font-mono text-sm"
+          disabled={disabled}
+          {...inputProps}
+        />
+        <Button variant="outline" disabled={disabled} onClick={() => void paste()}>
+          <ClipboardPaste aria-hidden />
+          Paste
+        </Button>
+      </div>
+      {pasteFailed && <p className="text-xs text-slate-600">The browser did not allow reading the clipboard. Long-press the field and choose Paste.</p>}
+    </div>
+  );
+}
+
+function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
+  // Followed live (events refresh it; a slow poll covers a lost stream) until the chain or an admin settles it.
+  const live = useDeposit(submitted.id);
+  const deposit = live.data ?? submitted;
+  const chainStatus = customerChainStatus(deposit.status, deposit.chain);
+  const chainNote = customerChainNote(deposit.status, deposit.chain);
+  const credited = deposit.status === 'approved';
   const rows: [string, string][] = [
     ['Amount', displayUsdt(deposit.amount)],
     ['Approximately', displayInr(deposit.estimatedInr)],
@@ -203,7 +225,11 @@ function DepositSubmitted({ deposit }: { deposit: Deposit }) {
       <CardHeader className="items-center text-center">
         <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
         <CardTitle>Deposit Request Submitted</CardTitle>
-        <CardDescription>An admin checks the transaction on the blockchain, then credits your wallet.</CardDescription>
+        <CardDescription>
+          {deposit.chain.state === 'unchecked' && !deposit.chain.delayed
+            ? 'An admin checks the transaction on the blockchain, then credits your wallet.'
+            : 'We check the transaction on the blockchain. A deposit from one of your verified wallets is credited as soon as it is final.'}
+        </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="divide-y divide-slate-100 text-sm">
@@ -216,11 +242,14 @@ function DepositSubmitted({ deposit }: { deposit: Deposit }) {
           <div className="flex flex-col gap-2 py-2">
             <div className="flex justify-between gap-4">
               <dt className="text-slate-500">Status</dt>
-              <dd className="font-medium text-amber-700">Pending Approval (50%)</dd>
+              <dd role="status" aria-live="polite" className={credited ? 'font-medium text-emerald-700' : 'font-medium text-amber-700'}>
+                {chainStatus ?? (deposit.status === 'rejected' ? 'Rejected' : 'Pending Approval (50%)')}
+              </dd>
             </div>
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
-              <div className="h-full w-1/2 rounded-full bg-amber-500" />
+              <div className={credited ? 'h-full w-full rounded-full bg-emerald-500' : 'h-full w-1/2 rounded-full bg-amber-500'} />
             </div>
+            {chainNote && <p className="text-xs text-slate-600">{chainNote}</p>}
           </div>
         </dl>
         <Button asChild>

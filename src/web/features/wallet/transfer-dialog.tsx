@@ -6,14 +6,15 @@ import type { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { TRANSFER_MESSAGES, transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
-import { Alert } from '../../components/ui/alert.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { showServerFieldErrors } from '../../lib/forms.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
@@ -37,13 +38,13 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [submitError, setSubmitError] = useState<string>();
   const balanceMicros = usdtMicrosFromWire(balanceUsdt);
   const schema = transferRequestSchema.superRefine((values, context) => {
     const amount = parseUsdtMicros(values.amount);
     if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: TRANSFER_MESSAGES.insufficientBalance });
   });
   const form = useForm<TransferForm>({ resolver: zodResolver(schema), defaultValues: { recipientEmail: '', amount: '', pin: '' } });
+  const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
 
@@ -58,18 +59,15 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       void refreshMoney();
       onDone();
     } catch (error) {
-      form.setValue('pin', '');
       if (endOfSession(error)) return;
-      if (error instanceof ApiError) {
-        showServerFieldErrors(form.setError, FIELDS, error);
-        if (error.code === 'PIN_INCORRECT') {
-          form.setError('pin', { message: TRANSFER_MESSAGES.incorrectPin });
-          return;
-        }
+      const failure = applySubmissionFailure(form, error, FIELDS, 'Failed to create transfer request');
+      if (failure.aboutPin) {
+        // The PIN is asked again only when it was the problem; anything else keeps what was typed.
+        form.setValue('pin', '');
+        form.setError('pin', { message: failure.fieldErrors.find(({ field }) => field === 'pin')?.message ?? (error instanceof ApiError ? error.message : TRANSFER_MESSAGES.incorrectPin) });
+        return;
       }
-      const message = error instanceof ApiError && error.message ? error.message : 'Failed to create transfer request';
-      setSubmitError(message);
-      toast.error('Failed to create transfer request', { description: message });
+      setSubmitError(failure.actionError);
     } finally {
       onBusyChange(false);
     }
@@ -77,12 +75,11 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      {submitError && <Alert variant="destructive">{submitError}</Alert>}
       <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
         <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
       </FormField>
       <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Available: ${displayUsdt(balanceUsdt)}`}>
-        <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...form.register('amount')} />
+        <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
       </FormField>
       <FormField label="Transaction PIN" error={errors.pin?.message}>
         <PinInput
@@ -94,6 +91,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
           }}
         />
       </FormField>
+      <ActionError message={submitError} />
       <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Transfer'}
       </Button>

@@ -1,4 +1,4 @@
-import { ArrowDownToLine, ArrowUpFromLine, History, RefreshCw, Send } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, History, KeyRound, RefreshCw, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AppPage } from '../../components/layout/app-page.tsx';
@@ -72,6 +72,12 @@ export default function WalletPage() {
         <Link to="/wallet/history">
           <History aria-hidden />
           Transaction History
+        </Link>
+      </Button>
+      <Button variant="outline" asChild>
+        <Link to="/wallet/wallets">
+          <KeyRound aria-hidden />
+          My wallets
         </Link>
       </Button>
       {summary.data && <TransferDialog open={transferring} onOpenChange={setTransferring} balanceUsdt={summary.data.balanceUsdt} />}

@@ -18,6 +18,7 @@ import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
 import {
   formatDecimal,
   formatInrForDisplay,
+  formatUsdtExact,
   inrPaiseFromWire,
   inrPaiseToWire,
   parseUsdtMicros,
@@ -25,6 +26,7 @@ import {
   usdtMicrosFromWire,
 } from '../../../shared/money.ts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -32,11 +34,13 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { showServerFieldErrors } from '../../lib/forms.ts';
+import { amountField } from '../../lib/amount-input.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
-import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -86,10 +90,10 @@ export default function WithdrawPage() {
 function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; onSubmitted: (withdrawal: Withdrawal) => void }) {
   const queryClient = useQueryClient();
   const bankAccounts = useBankAccounts();
+  const pauses = useSecurityPauses();
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
-  const [bannerError, setBannerError] = useState<string>();
   const [confirming, setConfirming] = useState<Confirmation>();
 
   const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
@@ -100,11 +104,16 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MESSAGES.insufficientBalance });
     });
   const form = useForm<WithdrawForm>({ resolver: zodResolver(schema), defaultValues: { amount: '', bankAccountId: '' } });
+  const [bannerError, setBannerError] = useActionError(form);
   const { errors } = form.formState;
   const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
   const quote = previewQuote(amountText, summary);
   const accounts = bankAccounts.data?.items ?? [];
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
+  const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
+  const accountPause = pauses.data?.withdrawals ?? undefined;
+  const bankAccountPauses = new Map((pauses.data?.bankAccounts ?? []).map((pause) => [pause.bankAccountId, pause]));
+  const selectedAccountPause = selectedAccountId ? bankAccountPauses.get(selectedAccountId) : undefined;
 
   const onRequest = form.handleSubmit((values) => {
     setBannerError(undefined);
@@ -135,8 +144,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
         };
       }
-      showServerFieldErrors(form.setError, FIELDS, error);
-      setBannerError(error instanceof ApiError && error.message ? error.message : 'Failed to process withdrawal request');
+      const failure = applySubmissionFailure(form, error, FIELDS, 'Failed to process withdrawal request');
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
         // the form keeps its values for the customer to confirm again.
@@ -146,6 +154,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         void refreshMoney();
       }
       setConfirming(undefined);
+      // Said once, near the button, after the dialog has closed (editing a field clears it).
+      setBannerError(failure.actionError);
       return { ok: true };
     }
   };
@@ -158,18 +168,18 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       </CardHeader>
       <CardContent>
         <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
-          {bannerError && (
-            <div role="alert" className="rounded-lg bg-red-600 px-4 py-3 text-sm font-medium text-white">
-              {bannerError}
-            </div>
+          {accountPause && (
+            <Alert variant="destructive" data-testid="withdrawal-pause">
+              {accountPause.message}
+            </Alert>
           )}
-          <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`}>
+          <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(summary, balanceMicros)}>
             <InputWithAction
               inputMode="decimal"
               autoComplete="off"
               maxLength={24}
               placeholder="0.00"
-              {...form.register('amount')}
+              {...amountField(form.register('amount'))}
               action={
                 <Button
                   variant="outline"
@@ -199,11 +209,16 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                   <option value="">Select a bank account</option>
                   {accounts.map((account) => (
                     <option key={account.id} value={account.id}>
-                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName})
+                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? ' (paused)' : ''}
                     </option>
                   ))}
                 </Select>
               </FormField>
+            )}
+            {selectedAccountPause && (
+              <Alert variant="destructive" data-testid="bank-account-pause">
+                {selectedAccountPause.message}
+              </Alert>
             )}
             <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start text-sm font-medium text-brand-700 hover:underline">
               <Landmark className="size-4" aria-hidden />
@@ -216,7 +231,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             <p>{WITHDRAWAL_MESSAGES.estimate}. An admin pays the INR to your bank account; the USDT is held from your balance until then and returned if the request is rejected.</p>
           </div>
 
-          <Button type="submit" disabled={accounts.length === 0}>
+          <ActionError message={bannerError} />
+          <Button type="submit" disabled={accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined}>
             Request Withdrawal
           </Button>
         </form>
@@ -234,6 +250,19 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
     </Card>
   );
 }
+
+/**
+ * Withdrawals move whole cents; a balance with a smaller remainder (from a
+ * deposit or a referral bonus) says so, so that Max is never a surprise.
+ */
+function amountHelp(summary: WalletSummary, balanceMicros: bigint): string {
+  const minimum = `Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`;
+  const remainderMicros = balanceMicros % CENT_IN_MICROS;
+  if (remainderMicros === 0n) return minimum;
+  return `${minimum}. Withdrawals are in whole cents: ${formatUsdtExact(remainderMicros)} USDT of your balance stays in your wallet.`;
+}
+
+const CENT_IN_MICROS = 10n ** BigInt(USDT_DECIMALS - WITHDRAWAL_DECIMALS);
 
 /** An input with a button beside it; the id and aria attributes from FormField go to the input. */
 function InputWithAction({ action, ...inputProps }: ComponentProps<typeof Input> & { action: ReactNode }) {

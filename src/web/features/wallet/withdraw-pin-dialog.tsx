@@ -47,7 +47,6 @@ export function WithdrawPinDialog({
             <FormPinInput
               control={form.control}
               name="pin"
-              autoFocus
               disabled={busy}
               onInput={() => {
                 if (pinError) form.clearErrors('pin');

@@ -1,0 +1,130 @@
+import { formatInrForDisplay, formatUsdtExact } from '../../../shared/money.ts';
+import type { NewNotification } from '../../platform/notifications/service.ts';
+
+/*
+ * The words of each notification: a short title and line for the app, and an
+ * e-mail that names the request (its amount and reference id) so the customer
+ * can match it without opening the app.
+ */
+
+const usdt = (amountUsdtMicros: bigint) => `${formatUsdtExact(amountUsdtMicros)} USDT`;
+const reasonLine = (reason: string | null) => (reason ? `Reason: ${reason}` : 'No reason was given.');
+
+export function depositDecided(deposit: {
+  id: string;
+  userId: string;
+  amountUsdtMicros: bigint;
+  network: string;
+  transactionHash: string;
+  outcome: 'approved' | 'rejected';
+  rejectionReason: string | null;
+}): NewNotification {
+  const amount = usdt(deposit.amountUsdtMicros);
+  const link = `/wallet/transactions/deposit/${deposit.id}`;
+  const facts = `Deposit: ${amount} on ${deposit.network}\nTransaction hash: ${deposit.transactionHash}\nReference ID: ${deposit.id}`;
+  if (deposit.outcome === 'approved') {
+    return {
+      userId: deposit.userId,
+      kind: 'deposit_credited',
+      title: 'Deposit credited',
+      body: `Your deposit of ${amount} (${deposit.network}) was credited to your wallet.`,
+      link,
+      emailSubject: `Deposit credited: ${amount}`,
+      emailText: `Your deposit of ${amount} was checked and credited to your wallet.\n\n${facts}`,
+    };
+  }
+  return {
+    userId: deposit.userId,
+    kind: 'deposit_rejected',
+    title: 'Deposit rejected',
+    body: `Your deposit of ${amount} (${deposit.network}) was rejected. ${reasonLine(deposit.rejectionReason)}`,
+    link,
+    emailSubject: `Deposit rejected: ${amount}`,
+    emailText: `Your deposit of ${amount} was rejected and nothing was credited.\n${reasonLine(deposit.rejectionReason)}\n\n${facts}`,
+  };
+}
+
+export function withdrawalDecided(withdrawal: {
+  id: string;
+  userId: string;
+  amountUsdtMicros: bigint;
+  amountInrPaise: bigint;
+  bankName: string;
+  accountNumberLast4: string;
+  outcome: 'approved' | 'rejected';
+  payoutReference: string | null;
+  rejectionReason: string | null;
+}): NewNotification {
+  const inr = formatInrForDisplay(withdrawal.amountInrPaise);
+  const amount = usdt(withdrawal.amountUsdtMicros);
+  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  const link = `/wallet/transactions/withdrawal/${withdrawal.id}`;
+  const facts = `Withdrawal: ${amount} (${inr}) to ${bank}\nReference ID: ${withdrawal.id}`;
+  if (withdrawal.outcome === 'approved') {
+    const utr = withdrawal.payoutReference ? ` Bank reference (UTR): ${withdrawal.payoutReference}.` : '';
+    return {
+      userId: withdrawal.userId,
+      kind: 'withdrawal_paid',
+      title: 'Withdrawal paid',
+      body: `${inr} was paid to ${bank}.${utr}`,
+      link,
+      emailSubject: `Withdrawal paid: ${inr}`,
+      emailText: `${inr} was paid to your bank account ${bank}.${utr}\n\n${facts}`,
+    };
+  }
+  return {
+    userId: withdrawal.userId,
+    kind: 'withdrawal_rejected',
+    title: 'Withdrawal rejected',
+    body: `Your withdrawal of ${inr} was rejected and ${amount} returned to your wallet. ${reasonLine(withdrawal.rejectionReason)}`,
+    link,
+    emailSubject: `Withdrawal rejected: ${inr}`,
+    emailText: `Your withdrawal of ${inr} was rejected. The ${amount} held for it are back in your wallet.\n${reasonLine(withdrawal.rejectionReason)}\n\n${facts}`,
+  };
+}
+
+export function transferDecided(transfer: {
+  id: string;
+  amountUsdtMicros: bigint;
+  sender: { id: string; name: string; email: string };
+  recipient: { id: string; name: string; email: string };
+  outcome: 'approved' | 'rejected';
+  rejectionReason: string | null;
+}): NewNotification[] {
+  const amount = usdt(transfer.amountUsdtMicros);
+  const link = `/wallet/transactions/transfer/${transfer.id}`;
+  const reference = `Reference ID: ${transfer.id}`;
+  if (transfer.outcome === 'rejected') {
+    return [
+      {
+        userId: transfer.sender.id,
+        kind: 'transfer_rejected',
+        title: 'Transfer rejected',
+        body: `Your transfer of ${amount} to ${transfer.recipient.name} was rejected and returned to your wallet. ${reasonLine(transfer.rejectionReason)}`,
+        link,
+        emailSubject: `Transfer rejected: ${amount}`,
+        emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was rejected. The ${amount} are back in your wallet.\n${reasonLine(transfer.rejectionReason)}\n\n${reference}`,
+      },
+    ];
+  }
+  return [
+    {
+      userId: transfer.sender.id,
+      kind: 'transfer_approved',
+      title: 'Transfer approved',
+      body: `Your transfer of ${amount} to ${transfer.recipient.name} was approved.`,
+      link,
+      emailSubject: `Transfer approved: ${amount}`,
+      emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was approved and credited to them.\n\n${reference}`,
+    },
+    {
+      userId: transfer.recipient.id,
+      kind: 'transfer_received',
+      title: 'Transfer received',
+      body: `You received ${amount} from ${transfer.sender.name}.`,
+      link,
+      emailSubject: `You received ${amount}`,
+      emailText: `${transfer.sender.name} (${transfer.sender.email}) sent you ${amount}. It is in your wallet now.\n\n${reference}`,
+    },
+  ];
+}

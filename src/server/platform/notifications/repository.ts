@@ -1,0 +1,127 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { NotificationKind } from '../../../shared/contracts/notifications.ts';
+import type { Executor } from '../../db/client.ts';
+import { notificationPreferences, notifications, users } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../pagination/cursor.ts';
+
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  link: string | null;
+  emailSubject: string;
+  emailText: string;
+}
+
+export async function insertNotification(db: Executor, values: NewNotification): Promise<void> {
+  await db.insert(notifications).values(values);
+}
+
+export interface NotificationRow {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  link: string | null;
+  createdAtIso: string;
+  cursorCreatedAt: string;
+  read: boolean;
+}
+
+export async function listForUser(db: Executor, userId: string, cursor: PageCursor | undefined, limit: number): Promise<NotificationRow[]> {
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      title: notifications.title,
+      body: notifications.body,
+      link: notifications.link,
+      createdAtIso: sql<string>`to_char(${notifications.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      cursorCreatedAt: cursorTimestamp(notifications.createdAt),
+      read: sql<boolean>`${notifications.readAt} is not null`,
+    })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), olderThan(notifications.createdAt, notifications.id, cursor)))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit + 1);
+}
+
+export async function countUnread(db: Executor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.count ?? 0;
+}
+
+export async function markAllRead(db: Executor, userId: string): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+}
+
+export interface Preferences {
+  emailDeposits: boolean;
+  emailWithdrawals: boolean;
+  emailTransfers: boolean;
+}
+
+export async function findPreferences(db: Executor, userId: string): Promise<Preferences | undefined> {
+  const [row] = await db
+    .select({ emailDeposits: notificationPreferences.emailDeposits, emailWithdrawals: notificationPreferences.emailWithdrawals, emailTransfers: notificationPreferences.emailTransfers })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
+  return row;
+}
+
+export async function savePreferences(db: Executor, userId: string, preferences: Preferences): Promise<void> {
+  await db
+    .insert(notificationPreferences)
+    .values({ userId, ...preferences })
+    .onConflictDoUpdate({ target: notificationPreferences.userId, set: { ...preferences, updatedAt: sql`now()` } });
+}
+
+export interface PendingEmail {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  link: string | null;
+  wanted: boolean;
+}
+
+/**
+ * Claims up to `limit` notifications whose e-mail is still to be sent, marking
+ * them sent or skipped (by the owner's preference) in the same statement. Rows
+ * another process is claiming are skipped, so each e-mail goes out once.
+ */
+export async function claimPendingEmails(db: Executor, limit: number): Promise<PendingEmail[]> {
+  const result = await db.execute<{ id: string; kind: string; to_address: string; subject: string; text_body: string; link: string | null; wanted: boolean }>(sql`
+    with claimed as (
+      select n.id,
+        case
+          when n.kind like 'deposit_%' then coalesce(p.email_deposits, true)
+          when n.kind like 'withdrawal_%' then coalesce(p.email_withdrawals, true)
+          else coalesce(p.email_transfers, true)
+        end as wanted
+      from ${notifications} n
+      left join ${notificationPreferences} p on p.user_id = n.user_id
+      where n.email_state = 'pending'
+      order by n.created_at
+      limit ${limit}
+      for update of n skip locked
+    )
+    update ${notifications} n
+    set email_state = case when claimed.wanted then 'sent' else 'skipped' end
+    from claimed, ${users} u
+    where n.id = claimed.id and u.id = n.user_id
+    returning n.id, n.kind, u.email as to_address, n.email_subject as subject, n.email_text as text_body, n.link, claimed.wanted`);
+  return result.rows.map((row) => ({ id: row.id, kind: row.kind, to: row.to_address, subject: row.subject, text: row.text_body, link: row.link, wanted: row.wanted }));
+}
+
+export async function markEmailFailed(db: Executor, id: string): Promise<void> {
+  await db.update(notifications).set({ emailState: 'failed' }).where(eq(notifications.id, id));
+}

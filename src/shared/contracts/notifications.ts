@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { cursorQuerySchema, isoDateTimeSchema, uuidSchema } from './common.ts';
+
+/** What a customer is told about: their deposits, withdrawals and transfers being decided. */
+export const NOTIFICATION_KINDS = [
+  'deposit_credited',
+  'deposit_rejected',
+  'withdrawal_paid',
+  'withdrawal_rejected',
+  'transfer_approved',
+  'transfer_rejected',
+  'transfer_received',
+] as const;
+export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
+export type NotificationKind = z.infer<typeof notificationKindSchema>;
+
+/** The groups of kinds whose e-mails a customer can turn off (security e-mails always go). */
+export const NOTIFICATION_CATEGORIES = ['deposits', 'withdrawals', 'transfers'] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
+
+export function categoryOfKind(kind: NotificationKind): NotificationCategory {
+  if (kind.startsWith('deposit_')) return 'deposits';
+  if (kind.startsWith('withdrawal_')) return 'withdrawals';
+  return 'transfers';
+}
+
+export const NOTIFICATION_MESSAGES = {
+  empty: 'No notifications yet.',
+  preferencesSaved: 'Notification preferences saved',
+  notFound: 'Notification not found',
+} as const;
+
+export const notificationSchema = z.object({
+  id: uuidSchema,
+  kind: notificationKindSchema,
+  title: z.string(),
+  body: z.string(),
+  /** The app page about it, e.g. /wallet/transactions/deposit/{id}. */
+  link: z.string().nullable(),
+  createdAt: isoDateTimeSchema,
+  read: z.boolean(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationListQuerySchema = cursorQuerySchema;
+export const notificationListResponseSchema = z.object({
+  items: z.array(notificationSchema),
+  nextCursor: z.string().nullable(),
+  unreadCount: z.number().int(),
+});
+export type NotificationList = z.infer<typeof notificationListResponseSchema>;
+
+export const unreadCountResponseSchema = z.object({ unreadCount: z.number().int() });
+
+export const notificationPreferencesSchema = z
+  .object({
+    emailDeposits: z.boolean({ error: 'Choose on or off' }),
+    emailWithdrawals: z.boolean({ error: 'Choose on or off' }),
+    emailTransfers: z.boolean({ error: 'Choose on or off' }),
+  })
+  .strict();
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+export const notificationPreferencesResponseSchema = z.object({ preferences: notificationPreferencesSchema });

@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { NOTIFICATION_MESSAGES, type NotificationPreferences } from '../../../shared/contracts/notifications.ts';
+import { ActionError } from '../../components/ui/action-error.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { describeSubmissionFailure } from '../../lib/form-errors.ts';
+import { saveNotificationPreferences, useNotificationPreferences } from './api.ts';
+
+const CHOICES: { key: keyof NotificationPreferences; label: string }[] = [
+  { key: 'emailDeposits', label: 'E-mail me about deposits' },
+  { key: 'emailWithdrawals', label: 'E-mail me about withdrawals' },
+  { key: 'emailTransfers', label: 'E-mail me about transfers' },
+];
+
+/** Per-kind e-mail switches; in-app notifications and security e-mails always stay on. */
+export function NotificationPreferencesCard() {
+  const saved = useNotificationPreferences();
+  // What the customer has ticked since loading; until then, what is saved.
+  const [edited, setEdited] = useState<NotificationPreferences>();
+  const choices = edited ?? saved.data?.preferences;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const save = async () => {
+    if (!choices) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await saveNotificationPreferences(choices);
+      toast.success(NOTIFICATION_MESSAGES.preferencesSaved);
+      void saved.refetch();
+    } catch (failure) {
+      setError(describeSubmissionFailure(failure, [], 'Failed to save notification preferences').actionError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Notification preferences</CardTitle>
+        <CardDescription>You are always told in the app. Security e-mails (password, PIN and sign-in changes) are always sent.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {saved.isPending || !choices ? (
+          saved.isError ? <LoadFailed message="Failed to load notification preferences" onRetry={() => void saved.refetch()} /> : <Spinner label="Loading preferences" />
+        ) : (
+          <form
+            className="flex flex-col gap-3"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void save();
+            }}
+          >
+            {CHOICES.map(({ key, label }) => (
+              <label key={key} className="flex items-center gap-3 text-sm">
+                <input
+                  type="checkbox"
+                  className="size-5 accent-brand-700"
+                  checked={choices[key]}
+                  onChange={(event) => {
+                    setError(undefined);
+                    setEdited({ ...choices, [key]: event.target.checked });
+                  }}
+                />
+                {label}
+              </label>
+            ))}
+            <ActionError message={error} />
+            <Button type="submit" variant="outline" className="self-start" disabled={busy} aria-busy={busy}>
+              {busy ? 'Saving...' : 'Save preferences'}
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

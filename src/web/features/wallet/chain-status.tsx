@@ -1,0 +1,56 @@
+import { CHAIN_MESSAGES, confirmingLabel, type DepositChain } from '../../../shared/contracts/deposits.ts';
+import type { RequestStatus } from '../../../shared/contracts/money-common.ts';
+
+/*
+ * How a deposit's verification on the blockchain reads to the customer: a short
+ * status ("Confirming (2 of 12)", "Credited") and, when there is one, a sentence
+ * saying what the chain showed. "Pending Approval" stays the words for a
+ * deposit nothing has been learned about yet.
+ */
+
+export function customerChainStatus(status: RequestStatus, chain: DepositChain): string | undefined {
+  if (status === 'approved') return 'Credited';
+  if (status !== 'pending') return undefined;
+  if (chain.delayed) return CHAIN_MESSAGES.delayed;
+  if (chain.state === 'confirming') return confirmingLabel(chain.confirmations, chain.requiredConfirmations);
+  if (chain.state === 'confirmed') return 'Verified on chain, waiting for admin review';
+  return undefined;
+}
+
+export function customerChainNote(status: RequestStatus, chain: DepositChain): string | undefined {
+  if (status !== 'pending') return undefined;
+  if (chain.problem === 'other_network') return CHAIN_MESSAGES.otherNetwork;
+  if (chain.state === 'not_found') return CHAIN_MESSAGES.notFound;
+  if (chain.state === 'failed') return CHAIN_MESSAGES.failed;
+  if (chain.problem === 'wrong_recipient') return CHAIN_MESSAGES.wrongRecipient;
+  if (chain.problem === 'wrong_token') return CHAIN_MESSAGES.wrongToken;
+  if (chain.problem === 'below_minimum') return CHAIN_MESSAGES.belowMinimum;
+  if (chain.problem === 'amount_too_large') return CHAIN_MESSAGES.amountTooLarge;
+  if (chain.state === 'confirmed') return CHAIN_MESSAGES.waitingForAdmin;
+  return undefined;
+}
+
+/** The admin queue's one-glance verdict, with the badge tone it is shown in. */
+export function adminChainBadge(chain: DepositChain, typedAmount: string | null): { label: string; tone: 'success' | 'warning' | 'danger' | 'default' } {
+  if (chain.delayed && chain.state === 'unchecked') return { label: CHAIN_MESSAGES.delayed, tone: 'warning' };
+  switch (chain.state) {
+    case 'unchecked':
+      return { label: CHAIN_MESSAGES.notChecked, tone: 'default' };
+    case 'confirming':
+      return { label: confirmingLabel(chain.confirmations, chain.requiredConfirmations), tone: 'warning' };
+    case 'not_found':
+      return { label: 'Not found', tone: 'danger' };
+    case 'failed':
+      return { label: 'Failed on chain', tone: 'danger' };
+    case 'mismatch':
+      if (chain.problem === 'wrong_recipient') return { label: 'Wrong recipient', tone: 'danger' };
+      if (chain.problem === 'wrong_token') return { label: 'Wrong token', tone: 'danger' };
+      if (chain.problem === 'other_network') return { label: 'Other network', tone: 'danger' };
+      if (chain.problem === 'below_minimum') return { label: 'Below minimum', tone: 'danger' };
+      return { label: 'Amount too large', tone: 'danger' };
+    case 'confirmed':
+      if (chain.problem === 'sender_of_another_customer') return { label: 'Sender is another customer’s wallet', tone: 'danger' };
+      if (typedAmount !== null) return { label: 'Amount differs', tone: 'warning' };
+      return { label: 'Verified on chain', tone: 'success' };
+  }
+}

@@ -1,0 +1,198 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from 'sonner';
+import type { DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import {
+  WALLET_MESSAGES,
+  addWalletRequestSchema,
+  addWalletResponseSchema,
+  removeWalletResponseSchema,
+  walletChallengeRequestSchema,
+  walletChallengeResponseSchema,
+  walletListResponseSchema,
+  type AddWalletRequest,
+  type Wallet,
+} from '../../../shared/contracts/wallets.ts';
+import { AppPage } from '../../components/layout/app-page.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { CopyButton } from '../../components/ui/copy-button.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { Select } from '../../components/ui/select.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { Textarea } from '../../components/ui/textarea.tsx';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { WALLET_QUERY_KEYS } from './api.ts';
+import { displayDateTime } from './format.ts';
+
+/*
+ * "My wallets": the addresses a customer sends USDT from, each proved by
+ * signing a short message in the wallet app. Deposits from them are credited
+ * by themselves once final on the blockchain.
+ */
+
+function useCustomerWallets() {
+  return useQuery({ queryKey: WALLET_QUERY_KEYS.customerWallets, queryFn: ({ signal }) => apiRequest('/api/wallets', walletListResponseSchema, { signal }) });
+}
+
+export default function CustomerWalletsPage() {
+  const wallets = useCustomerWallets();
+  return (
+    <AppPage title="My wallets" backTo="/wallet">
+      <AddWalletCard />
+      <Card>
+        <CardHeader>
+          <CardTitle>Verified wallets</CardTitle>
+          <CardDescription>USDT sent from these addresses to our deposit address is credited to you automatically once final.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {wallets.isPending ? (
+            <p className="flex items-center gap-2 text-sm text-slate-600">
+              <Spinner /> Loading wallets...
+            </p>
+          ) : wallets.isError ? (
+            <LoadFailed message="Failed to load your wallets" onRetry={() => void wallets.refetch()} />
+          ) : wallets.data.items.length === 0 ? (
+            <p className="text-sm text-slate-600">No verified wallets yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100" aria-label="Verified wallets">
+              {wallets.data.items.map((wallet) => (
+                <WalletRow key={wallet.id} wallet={wallet} />
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+    </AppPage>
+  );
+}
+
+function WalletRow({ wallet }: { wallet: Wallet }) {
+  const queryClient = useQueryClient();
+  const endOfSession = useEndOfSessionHandler();
+  const remove = useMutation({
+    mutationFn: () => apiRequest(`/api/wallets/${wallet.id}`, removeWalletResponseSchema, { method: 'DELETE' }),
+    onSuccess: (answer) => {
+      toast.success(answer.message);
+      void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
+    },
+    onError: (error) => {
+      if (!endOfSession(error)) toast.error(error instanceof ApiError ? error.message : 'Could not remove the wallet');
+    },
+  });
+  return (
+    <li className="flex items-center justify-between gap-3 py-3">
+      <div className="min-w-0">
+        <p className="text-xs font-semibold text-brand-700">{wallet.network}</p>
+        <p className="break-all font-mono text-sm">{wallet.address}</p>
+        <p className="text-xs text-slate-500">Verified {displayDateTime(wallet.verifiedAt)}</p>
+      </div>
+      <Button variant="outline" size="sm" aria-label={`Remove ${wallet.address}`} disabled={remove.isPending} onClick={() => remove.mutate()}>
+        <Trash2 aria-hidden />
+      </Button>
+    </li>
+  );
+}
+
+const FIELDS = ['network', 'address', 'signature'] as const;
+
+function AddWalletCard() {
+  const queryClient = useQueryClient();
+  const endOfSession = useEndOfSessionHandler();
+  const [challenge, setChallenge] = useState<{ message: string; network: DepositNetwork; address: string }>();
+  const [formError, setFormError] = useState<string>();
+  const form = useForm<AddWalletRequest>({ resolver: zodResolver(addWalletRequestSchema), defaultValues: { network: 'ERC20', address: '', signature: '' } });
+  const { errors, isSubmitting } = form.formState;
+
+  function showError(error: unknown, fallback: string): void {
+    if (endOfSession(error)) return;
+    if (error instanceof ApiError) {
+      for (const [field, message] of Object.entries(error.fields)) {
+        if ((FIELDS as readonly string[]).includes(field)) form.setError(field as (typeof FIELDS)[number], { message });
+      }
+    }
+    setFormError(error instanceof ApiError && error.message ? error.message : fallback);
+  }
+
+  async function requestMessage(): Promise<void> {
+    setFormError(undefined);
+    const values = { network: form.getValues('network'), address: form.getValues('address') };
+    const parsed = walletChallengeRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) form.setError(issue.path[0] as (typeof FIELDS)[number], { message: issue.message });
+      return;
+    }
+    try {
+      const answer = await apiRequest('/api/wallets/challenge', walletChallengeResponseSchema, { method: 'POST', body: parsed.data });
+      setChallenge({ message: answer.message, network: parsed.data.network, address: parsed.data.address });
+    } catch (error) {
+      showError(error, 'Could not create the message to sign');
+    }
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(undefined);
+    try {
+      const answer = await apiRequest('/api/wallets', addWalletResponseSchema, { method: 'POST', body: values });
+      toast.success(answer.message || WALLET_MESSAGES.added);
+      setChallenge(undefined);
+      form.reset({ network: values.network, address: '', signature: '' });
+      void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
+    } catch (error) {
+      showError(error, 'Could not verify the wallet');
+    }
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Add a wallet</CardTitle>
+        <CardDescription>Enter the address you send USDT from, then sign the message we show in your wallet app (MetaMask, TronLink, Trust Wallet: “Sign message”).</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+          <FormField label="Wallet network" error={errors.network?.message}>
+            <Select disabled={isSubmitting} {...form.register('network', { onChange: () => setChallenge(undefined) })}>
+              <option value="ERC20">ERC20 (Ethereum)</option>
+              <option value="TRC20">TRC20 (TRON)</option>
+            </Select>
+          </FormField>
+          <FormField label="Wallet address" error={errors.address?.message}>
+            <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={64} disabled={isSubmitting} {...form.register('address', { onChange: () => setChallenge(undefined) })} />
+          </FormField>
+          {challenge ? (
+            <>
+              <FormField label="Message to sign" help="Sign exactly this text within 10 minutes.">
+                <Textarea readOnly rows={8} value={challenge.message} className="font-mono text-xs" />
+              </FormField>
+              <CopyButton text={challenge.message} label="Copy message" successMessage="Message copied to clipboard" />
+              <FormField label="Signature" error={errors.signature?.message} help="Paste the signature your wallet app shows (0x followed by 130 characters).">
+                <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={200} disabled={isSubmitting} {...form.register('signature')} />
+              </FormField>
+            </>
+          ) : null}
+          {formError && (
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+              {formError}
+            </p>
+          )}
+          {challenge ? (
+            <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+              {isSubmitting ? 'Verifying...' : 'Verify wallet'}
+            </Button>
+          ) : (
+            <Button type="button" onClick={() => void requestMessage()}>
+              Get message to sign
+            </Button>
+          )}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

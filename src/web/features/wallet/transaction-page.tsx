@@ -1,0 +1,378 @@
+import { useQuery } from '@tanstack/react-query';
+import { CheckCircle2, Circle, CircleDot, ExternalLink, XCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { depositDetailResponseSchema, type Deposit, type DepositNetwork } from '../../../shared/contracts/deposits.ts';
+import type { WithdrawalStatus } from '../../../shared/contracts/money-common.ts';
+import { referralRewardDetailResponseSchema, type ReferralRewardDetail } from '../../../shared/contracts/referrals.ts';
+import { transferDetailResponseSchema, type Transfer } from '../../../shared/contracts/transfers.ts';
+import { withdrawalDetailResponseSchema, type Withdrawal } from '../../../shared/contracts/withdrawals.ts';
+import { AppPage } from '../../components/layout/app-page.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { CopyButton } from '../../components/ui/copy-button.tsx';
+import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { cn } from '../../lib/utils.ts';
+import { WALLET_QUERY_KEYS } from './api.ts';
+import { displayDateTime, displayInr, displayUsdtAmount } from './format.ts';
+import { StatusBadge } from './status-badge.tsx';
+import { SignedAmount, TRANSACTION_KINDS, type TransactionKind } from './transaction-display.tsx';
+
+const TITLES: Record<TransactionKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', transfer: 'Transfer', referral: 'Referral Bonus' };
+
+/** Block explorers where anyone can look a transaction up by its hash. */
+export function explorerUrl(network: DepositNetwork, transactionHash: string): string {
+  return network === 'TRC20' ? `https://tronscan.org/#/transaction/${transactionHash}` : `https://etherscan.io/tx/${transactionHash}`;
+}
+
+type Loaded =
+  | { kind: 'deposit'; deposit: Deposit }
+  | { kind: 'withdrawal'; withdrawal: Withdrawal }
+  | { kind: 'transfer'; transfer: Transfer }
+  | { kind: 'referral'; reward: ReferralRewardDetail };
+
+async function loadTransaction(kind: TransactionKind, id: string, signal: AbortSignal): Promise<Loaded> {
+  const path = encodeURIComponent(id);
+  switch (kind) {
+    case 'deposit':
+      return { kind, deposit: (await apiRequest(`/api/deposits/${path}`, depositDetailResponseSchema, { signal })).deposit };
+    case 'withdrawal':
+      return { kind, withdrawal: (await apiRequest(`/api/withdrawals/${path}`, withdrawalDetailResponseSchema, { signal })).withdrawal };
+    case 'transfer':
+      return { kind, transfer: (await apiRequest(`/api/transfers/${path}`, transferDetailResponseSchema, { signal })).transfer };
+    case 'referral':
+      return { kind, reward: (await apiRequest(`/api/referrals/earnings/${path}`, referralRewardDetailResponseSchema, { signal })).reward };
+  }
+}
+
+function isKind(value: string | undefined): value is TransactionKind {
+  return (TRANSACTION_KINDS as readonly string[]).includes(value ?? '');
+}
+
+export default function TransactionPage() {
+  const params = useParams();
+  const kind = isKind(params.kind) ? params.kind : undefined;
+  const id = params.id ?? '';
+  const transaction = useQuery({
+    queryKey: WALLET_QUERY_KEYS.transaction(kind ?? 'unknown', id),
+    enabled: kind !== undefined,
+    queryFn: ({ signal }) => loadTransaction(kind as TransactionKind, id, signal),
+    // A missing or foreign transaction stays missing: asking again will not help.
+    retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
+  });
+
+  const title = kind ? TITLES[kind] : 'Transaction';
+  return (
+    <AppPage title={title} backTo="/wallet/history">
+      {!kind || (transaction.error instanceof ApiError && (transaction.error.status === 404 || transaction.error.status === 400)) ? (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-10 pt-10 text-center">
+            <p className="font-semibold">Transaction not found</p>
+            <p className="text-sm text-slate-500">It does not exist, or it belongs to another account.</p>
+            <Button asChild variant="outline">
+              <Link to="/wallet/history">Transaction History</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      ) : transaction.isPending ? (
+        <Card>
+          <CardContent className="flex items-center justify-center gap-3 py-10 pt-10 text-slate-600">
+            <Spinner />
+            Loading transaction...
+          </CardContent>
+        </Card>
+      ) : transaction.isError ? (
+        <Card>
+          <LoadFailed message="Failed to load this transaction" onRetry={() => void transaction.refetch()} />
+        </Card>
+      ) : (
+        <TransactionDetails loaded={transaction.data} />
+      )}
+    </AppPage>
+  );
+}
+
+type StepState = 'done' | 'current' | 'failed' | 'upcoming';
+interface Step {
+  label: string;
+  state: StepState;
+  time?: string | null;
+  note?: ReactNode;
+}
+
+function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
+  if (status === 'approved') return [{ label: labels.approved, state: 'done', time: decidedAt, note: notes.approved }];
+  if (status === 'rejected') return [{ label: labels.rejected, state: 'failed', time: decidedAt, note: notes.rejected }];
+  return [
+    { label: labels.pending, state: 'current' },
+    { label: labels.approved, state: 'upcoming' },
+  ];
+}
+
+function reasonNote(reason: string | null, extra?: string): ReactNode {
+  return (
+    <>
+      {reason ? `Reason: ${reason}` : 'No reason was given.'}
+      {extra ? ` ${extra}` : ''}
+    </>
+  );
+}
+
+function stepsOf(loaded: Loaded): Step[] {
+  switch (loaded.kind) {
+    case 'deposit': {
+      const { deposit } = loaded;
+      return [
+        { label: 'Submitted', state: 'done', time: deposit.createdAt },
+        ...(deposit.status === 'pending' ? [] : [{ label: 'Checking', state: 'done' as const }]),
+        ...deciding(
+          deposit.status,
+          deposit.decidedAt,
+          { pending: 'Checking', approved: 'Credited', rejected: 'Rejected' },
+          { approved: 'The USDT is in your wallet.', rejected: reasonNote(deposit.rejectionReason) },
+        ),
+      ];
+    }
+    case 'withdrawal': {
+      const { withdrawal } = loaded;
+      return [
+        { label: 'Requested', state: 'done', time: withdrawal.createdAt, note: 'The USDT is held from your balance.' },
+        // While pending or in a payout batch, Processing is the current step (deciding() shows it).
+        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' ? [] : [{ label: 'Processing', state: 'done' as const }]),
+        ...deciding(
+          withdrawal.status,
+          withdrawal.decidedAt,
+          { pending: 'Processing', approved: 'Paid', rejected: 'Rejected' },
+          {
+            approved: withdrawal.payoutReference ? `Bank reference (UTR): ${withdrawal.payoutReference}` : 'Paid to your bank account.',
+            rejected: reasonNote(withdrawal.rejectionReason, 'The USDT held was returned to your wallet.'),
+          },
+        ),
+      ];
+    }
+    case 'transfer': {
+      const { transfer } = loaded;
+      return [
+        { label: 'Requested', state: 'done', time: transfer.createdAt },
+        ...deciding(
+          transfer.status,
+          transfer.decidedAt,
+          { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' },
+          {
+            approved: transfer.direction === 'sent' ? 'The recipient was credited.' : 'The USDT is in your wallet.',
+            rejected: reasonNote(transfer.rejectionReason, transfer.direction === 'sent' ? 'The USDT was returned to your wallet.' : undefined),
+          },
+        ),
+      ];
+    }
+    case 'referral':
+      return [{ label: 'Credited', state: 'done', time: loaded.reward.earnedAt, note: 'Paid into your wallet when the deposit was approved.' }];
+  }
+}
+
+const STEP_ICONS: Record<StepState, ReactNode> = {
+  done: <CheckCircle2 className="size-5 text-emerald-600" aria-hidden />,
+  current: <CircleDot className="size-5 text-amber-600" aria-hidden />,
+  failed: <XCircle className="size-5 text-red-600" aria-hidden />,
+  upcoming: <Circle className="size-5 text-slate-300" aria-hidden />,
+};
+const STEP_STATE_TEXT: Record<StepState, string> = { done: 'done', current: 'in progress', failed: 'failed', upcoming: 'not yet' };
+
+function Timeline({ steps }: { steps: Step[] }) {
+  return (
+    <ol aria-label="Status timeline" className="flex flex-col">
+      {steps.map((step, index) => (
+        <li key={`${step.label}-${index}`} className="relative flex gap-3 pb-4 last:pb-0" aria-current={step.state === 'current' ? 'step' : undefined}>
+          {index < steps.length - 1 && <span className="absolute left-[9px] top-6 h-[calc(100%-1.25rem)] w-0.5 bg-slate-200" aria-hidden />}
+          <span className="shrink-0">{STEP_ICONS[step.state]}</span>
+          <div className="min-w-0">
+            <p className={cn('font-medium', step.state === 'upcoming' && 'text-slate-400', step.state === 'failed' && 'text-red-700')}>
+              {step.label}
+              <span className="sr-only"> ({STEP_STATE_TEXT[step.state]})</span>
+            </p>
+            {step.time && <p className="text-xs text-slate-500">{displayDateTime(step.time)}</p>}
+            {step.note && <p className="break-words text-sm text-slate-600">{step.note}</p>}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5 py-2 sm:flex-row sm:justify-between sm:gap-4">
+      <dt className="shrink-0 text-sm text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words text-sm font-medium sm:text-right">{children}</dd>
+    </div>
+  );
+}
+
+function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' | 'out'; amount: string; subtitle?: string } {
+  switch (loaded.kind) {
+    case 'deposit':
+      return { status: loaded.deposit.status, direction: 'in', amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`, subtitle: `${loaded.deposit.network} deposit` };
+    case 'withdrawal':
+      return {
+        status: loaded.withdrawal.status,
+        direction: 'out',
+        amount: displayInr(loaded.withdrawal.amountInr),
+        subtitle: `${displayUsdtAmount(loaded.withdrawal.amountUsdt)} USDT`,
+      };
+    case 'transfer':
+      return {
+        status: loaded.transfer.status,
+        direction: loaded.transfer.direction === 'sent' ? 'out' : 'in',
+        amount: `${displayUsdtAmount(loaded.transfer.amount)} USDT`,
+        subtitle: `${loaded.transfer.direction === 'sent' ? 'To' : 'From'} ${loaded.transfer.counterparty.name}`,
+      };
+    case 'referral':
+      return { status: 'approved', direction: 'in', amount: `${displayUsdtAmount(loaded.reward.amount)} USDT`, subtitle: `Level ${loaded.reward.level} referral bonus` };
+  }
+}
+
+function referenceIdOf(loaded: Loaded): string {
+  switch (loaded.kind) {
+    case 'deposit':
+      return loaded.deposit.id;
+    case 'withdrawal':
+      return loaded.withdrawal.id;
+    case 'transfer':
+      return loaded.transfer.id;
+    case 'referral':
+      return loaded.reward.id;
+  }
+}
+
+function TransactionDetails({ loaded }: { loaded: Loaded }) {
+  const summary = summaryOf(loaded);
+  const referenceId = referenceIdOf(loaded);
+  return (
+    <>
+      <Card>
+        <CardContent className="flex flex-col items-center gap-2 pt-6 text-center">
+          <p className="text-3xl" data-testid="transaction-amount">
+            <SignedAmount text={summary.amount} direction={summary.direction} status={summary.status} className="font-bold" />
+          </p>
+          {summary.subtitle && <p className="text-sm text-slate-600">{summary.subtitle}</p>}
+          <StatusBadge status={summary.status} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Status</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <Timeline steps={stepsOf(loaded)} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Details</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="divide-y divide-slate-100">
+            <KindRows loaded={loaded} />
+            <Row label="Reference ID">
+              <span className="flex items-center gap-2 sm:justify-end">
+                <span className="break-all font-mono text-xs" data-testid="reference-id">
+                  {referenceId}
+                </span>
+                <CopyButton text={referenceId} label="Copy reference ID" successMessage="Reference ID copied" className="size-8 shrink-0" />
+              </span>
+            </Row>
+          </dl>
+          <p className="mt-3 text-xs text-slate-500">Quote the reference ID when you contact support about this transaction.</p>
+        </CardContent>
+      </Card>
+    </>
+  );
+}
+
+function KindRows({ loaded }: { loaded: Loaded }) {
+  switch (loaded.kind) {
+    case 'deposit': {
+      const { deposit } = loaded;
+      return (
+        <>
+          <Row label="Amount">{displayUsdtAmount(deposit.amount)} USDT</Row>
+          <Row label="Approximately">
+            {displayInr(deposit.estimatedInr)} at {displayInr(deposit.rateInr)} per USDT
+          </Row>
+          <Row label="Network">{deposit.network}</Row>
+          <Row label="Transaction hash">
+            <a
+              href={explorerUrl(deposit.network, deposit.transactionHash)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-start gap-1 break-all font-mono text-xs text-brand-700 underline"
+              data-testid="transaction-hash"
+            >
+              {deposit.transactionHash}
+              <ExternalLink className="size-3.5 shrink-0" aria-hidden />
+              <span className="sr-only">(opens {deposit.network === 'TRC20' ? 'Tronscan' : 'Etherscan'})</span>
+            </a>
+          </Row>
+          <Row label="Sent to">
+            <span className="break-all font-mono text-xs">{deposit.depositAddress}</span>
+          </Row>
+          <Row label="Submitted">{displayDateTime(deposit.createdAt)}</Row>
+          {deposit.decidedAt && <Row label={deposit.status === 'approved' ? 'Credited' : 'Decided'}>{displayDateTime(deposit.decidedAt)}</Row>}
+        </>
+      );
+    }
+    case 'withdrawal': {
+      const { withdrawal } = loaded;
+      return (
+        <>
+          <Row label="Amount">{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
+          <Row label={withdrawal.status === 'approved' ? 'Paid' : 'You receive'}>{displayInr(withdrawal.amountInr)}</Row>
+          <Row label="Rate">
+            <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
+              {displayInr(withdrawal.rateInr)} per USDT
+              {withdrawal.rateTier === 'vip' ? <Badge tone="vip">VIP Rate</Badge> : <Badge>Standard Rate</Badge>}
+            </span>
+          </Row>
+          <Row label="Bank account">
+            {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
+            <span className="block text-xs font-normal text-slate-500">
+              {withdrawal.bank.accountHolderName} · {withdrawal.bank.ifscCode}
+            </span>
+          </Row>
+          {withdrawal.payoutReference && <Row label="Bank reference (UTR)">{withdrawal.payoutReference}</Row>}
+          <Row label="Requested">{displayDateTime(withdrawal.createdAt)}</Row>
+          {withdrawal.decidedAt && <Row label={withdrawal.status === 'approved' ? 'Paid on' : 'Decided'}>{displayDateTime(withdrawal.decidedAt)}</Row>}
+        </>
+      );
+    }
+    case 'transfer': {
+      const { transfer } = loaded;
+      return (
+        <>
+          <Row label="Amount">{displayUsdtAmount(transfer.amount)} USDT</Row>
+          <Row label={transfer.direction === 'sent' ? 'To' : 'From'}>
+            {transfer.counterparty.name}
+            <span className="block break-all text-xs font-normal text-slate-500">{transfer.counterparty.email}</span>
+          </Row>
+          <Row label="Requested">{displayDateTime(transfer.createdAt)}</Row>
+          {transfer.decidedAt && <Row label="Decided">{displayDateTime(transfer.decidedAt)}</Row>}
+        </>
+      );
+    }
+    case 'referral': {
+      const { reward } = loaded;
+      return (
+        <>
+          <Row label="Bonus">{displayUsdtAmount(reward.amount)} USDT</Row>
+          <Row label="Level">Level {reward.level}</Row>
+          <Row label="From the deposit of">{reward.referredName}</Row>
+          <Row label="Deposit amount">{displayUsdtAmount(reward.depositAmount)} USDT</Row>
+          <Row label="Credited">{displayDateTime(reward.earnedAt)}</Row>
+        </>
+      );
+    }
+  }
+}

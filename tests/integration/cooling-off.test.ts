@@ -1,0 +1,177 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { findResetLink } from '../fixtures/mail-server.ts';
+import { call, createTestApp, sessionCookieOf, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  configureDepositAddresses,
+  expectLedgerConsistent,
+  fundWallet,
+  requestTransfer,
+  requestWithdrawal,
+} from '../fixtures/wallet.ts';
+
+// Mail goes to the outbox here (no SMTP_URL), which keeps the body: the links are read from it.
+let harness: TestApp;
+let admin: SignedUpUser;
+beforeAll(async () => {
+  harness = await createTestApp({ coolingOffHours: 24 });
+  await configureDepositAddresses(harness);
+  admin = await signUpAdminWithVerifiedPin(harness);
+});
+afterEach(async () => expectLedgerConsistent(harness));
+afterAll(async () => harness.close());
+
+const db = () => harness.database.handle.db;
+
+async function linkFromOutbox(email: string, page: '/reset-pin' | '/reset-password'): Promise<string> {
+  const result = await db().execute<{ text_body: string }>(
+    sql`select text_body from mail_outbox where lower(to_address) = ${email.toLowerCase()} and text_body like ${`%${page}?token=%`} order by created_at desc limit 1`,
+  );
+  const link = findResetLink(result.rows[0]?.text_body ?? '', page);
+  if (!link) throw new Error(`no ${page} link in the outbox for ${email}`);
+  return decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
+}
+
+/** A funded customer whose bank account has passed its own cooling-off (added 25 hours ago). */
+async function settledCustomer(): Promise<{ user: SignedUpUser; bankAccountId: string; recipient: SignedUpUser }> {
+  const user = await signUpVerifiedUser(harness.app);
+  const recipient = await signUpVerifiedUser(harness.app);
+  await fundWallet(harness, admin, user, '100');
+  const bankAccountId = await addBankAccount(harness, user);
+  await db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
+  return { user, bankAccountId, recipient };
+}
+
+async function resetPinByEmail(user: SignedUpUser, newPin: string): Promise<SignedUpUser> {
+  expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: user.password }, cookie: user.cookie })).statusCode).toBe(202);
+  const token = await linkFromOutbox(user.email, '/reset-pin');
+  expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: newPin }, cookie: user.cookie })).statusCode).toBe(200);
+  return { ...user, pin: newPin };
+}
+
+async function pausedUntil(column: 'pin_reset_at' | 'password_reset_at', userId: string): Promise<string> {
+  const result = await db().execute<{ until: Date }>(sql`select ${sql.raw(column)} + interval '24 hours' as until from users where id = ${userId}`);
+  const until = result.rows[0]?.until;
+  if (!until) throw new Error('no reset time recorded');
+  return formatPauseEnd(new Date(until));
+}
+
+describe('cooling-off after a PIN reset', () => {
+  it('refuses withdrawals and transfers for 24 hours, saying until when and why, and moves nothing', async () => {
+    const settled = await settledCustomer();
+    const user = await resetPinByEmail(settled.user, '4321');
+    const until = await pausedUntil('pin_reset_at', user.id);
+
+    const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId });
+    expect(withdrawal.statusCode).toBe(403);
+    expect(withdrawal.json().error).toEqual({ code: 'COOLING_OFF', message: `Withdrawals are paused until ${until} because your PIN was reset recently.` });
+    expect(until).toMatch(/^\d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2} (am|pm)$/);
+
+    const transfer = await requestTransfer(harness, user, { recipientEmail: settled.recipient.email, amount: '10' });
+    expect(transfer.statusCode).toBe(403);
+    expect(transfer.json().error.message).toBe(`Transfers are paused until ${until} because your PIN was reset recently.`);
+    expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
+
+    const pauses = await call(harness.app, { url: '/api/security/pauses', cookie: user.cookie });
+    expect(pauses.json()).toMatchObject({
+      withdrawals: { message: `Withdrawals are paused until ${until} because your PIN was reset recently.` },
+      transfers: { message: `Transfers are paused until ${until} because your PIN was reset recently.` },
+      bankAccounts: [],
+    });
+
+    // Once the hours have passed, money moves again.
+    await db().execute(sql`update users set pin_reset_at = now() - interval '24 hours 1 minute' where id = ${user.id}`);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId })).statusCode).toBe(201);
+    expect((await requestTransfer(harness, user, { recipientEmail: settled.recipient.email, amount: '10' })).statusCode).toBe(201);
+    expect((await call(harness.app, { url: '/api/security/pauses', cookie: user.cookie })).json()).toEqual({ withdrawals: null, transfers: null, bankAccounts: [] });
+  });
+
+  it('does not pause after an ordinary PIN change', async () => {
+    const { user, bankAccountId } = await settledCustomer();
+    expect((await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '9753' }, cookie: user.cookie })).statusCode).toBe(200);
+    expect((await requestWithdrawal(harness, { ...user, pin: '9753' }, { amount: '10', bankAccountId })).statusCode).toBe(201);
+  });
+});
+
+describe('cooling-off after a password reset', () => {
+  it('refuses withdrawals and transfers with the password as the reason', async () => {
+    const settled = await settledCustomer();
+    await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: settled.user.email } });
+    const token = await linkFromOutbox(settled.user.email, '/reset-password');
+    expect((await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'new-password-1' } })).statusCode).toBe(200);
+    const login = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: settled.user.email, password: 'new-password-1' } });
+    const user = { ...settled.user, cookie: sessionCookieOf(login) };
+    expect((await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: user.pin }, cookie: user.cookie })).statusCode).toBe(200);
+    const until = await pausedUntil('password_reset_at', user.id);
+
+    const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId });
+    expect(withdrawal.json().error.message).toBe(`Withdrawals are paused until ${until} because your password was reset recently.`);
+    const transfer = await requestTransfer(harness, user, { recipientEmail: settled.recipient.email, amount: '10' });
+    expect(transfer.json().error.message).toBe(`Transfers are paused until ${until} because your password was reset recently.`);
+    expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
+  });
+});
+
+describe('cooling-off of a new or changed bank account', () => {
+  it('refuses withdrawals to a new account but not to a settled one, and never transfers', async () => {
+    const { user, bankAccountId: settledAccount, recipient } = await settledCustomer();
+    const newAccount = await addBankAccount(harness, user, { accountNumber: '999988887777' });
+    const refused = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: newAccount });
+    expect(refused.statusCode).toBe(403);
+    const result = await db().execute<{ until: Date }>(sql`select details_changed_at + interval '24 hours' as until from bank_accounts where id = ${newAccount}`);
+    const until = formatPauseEnd(new Date(result.rows[0]?.until as Date));
+    const message = `Withdrawals to this bank account are paused until ${until} because it was added or its details changed recently.`;
+    expect(refused.json().error).toEqual({ code: 'COOLING_OFF', message });
+    expect((await call(harness.app, { url: '/api/security/pauses', cookie: user.cookie })).json()).toMatchObject({
+      withdrawals: null,
+      transfers: null,
+      bankAccounts: [{ bankAccountId: newAccount, message }],
+    });
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settledAccount })).statusCode).toBe(201);
+    expect((await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '10' })).statusCode).toBe(201);
+    expect(await balanceMicros(harness, user.id)).toBe(80_000_000n);
+  });
+
+  it('restarts the pause when the number or IFSC changes, not when the holder name does', async () => {
+    const { user, bankAccountId } = await settledCustomer();
+    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountHolderName: 'Asha R' } });
+    expect(rename.statusCode).toBe(200);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode).toBe(201);
+
+    const sameNumber = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '123456789012' } });
+    expect(sameNumber.statusCode).toBe(200);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode).toBe(201);
+
+    const newIfsc = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { ifscCode: 'HDFC0004321' } });
+    expect(newIfsc.statusCode).toBe(200);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code).toBe('COOLING_OFF');
+
+    await db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
+    const newNumber = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '5555 6666 7777' } });
+    expect(newNumber.statusCode).toBe(200);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code).toBe('COOLING_OFF');
+    expect(await balanceMicros(harness, user.id)).toBe(80_000_000n);
+  });
+});
+
+describe('SECURITY_COOLING_OFF_HOURS', () => {
+  it('turns the cooling-off off with 0', async () => {
+    const relaxed = await createTestApp({ coolingOffHours: 0, database: harness.database });
+    try {
+      const { user, recipient } = await settledCustomer();
+      const newAccount = await addBankAccount(harness, user, { accountNumber: '111122223333' });
+      const reset = await resetPinByEmail(user, '8642');
+      const cookie = sessionCookieOf(await call(relaxed.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: user.password } }));
+      const verified = { ...reset, cookie };
+      expect((await call(relaxed.app, { method: 'POST', url: '/api/pin/verify', body: { pin: '8642' }, cookie })).statusCode).toBe(200);
+      expect((await requestWithdrawal(relaxed, verified, { amount: '10', bankAccountId: newAccount })).statusCode).toBe(201);
+      expect((await requestTransfer(relaxed, verified, { recipientEmail: recipient.email, amount: '10' })).statusCode).toBe(201);
+    } finally {
+      await relaxed.close();
+    }
+  });
+});

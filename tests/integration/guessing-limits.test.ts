@@ -1,0 +1,191 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaledRateLimits } from '../../src/server/context.ts';
+import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
+import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
+import { TEST_ORIGIN, createTestApp, sessionCookieOf, signUpUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+
+// The limits in force at the highest RATE_LIMIT_SCALE: per-account limits must not grow with it.
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await createTestApp({ rateLimits: scaledRateLimits(1000) });
+});
+afterAll(async () => harness.close());
+
+const db = () => harness.database.handle.db;
+
+function post(url: string, body: unknown, options: { cookie?: string; address?: string } = {}) {
+  return harness.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: options.address ?? '127.0.0.1',
+    headers: { origin: TEST_ORIGIN, 'content-type': 'application/json', ...(options.cookie ? { cookie: options.cookie } : {}) },
+    payload: JSON.stringify(body),
+  });
+}
+
+async function logIn(user: SignedUpUser, address: string): Promise<string> {
+  const response = await post('/api/auth/login', { email: user.email, password: user.password }, { address });
+  expect(response.statusCode).toBe(200);
+  return sessionCookieOf(response);
+}
+
+async function failureCount(userId: string): Promise<number> {
+  const result = await db().execute<{ count: number }>(sql`select count(*)::int as count from pin_failures where user_id = ${userId}`);
+  return result.rows[0]?.count ?? -1;
+}
+
+/** Three wrong PINs from a fresh session (and address): each round ends every session of the user. */
+async function lockOutRound(user: SignedUpUser, round: number): Promise<void> {
+  const address = `10.0.${round}.1`;
+  const cookie = await logIn(user, address);
+  for (const pin of ['0001', '0002', '0003']) await post('/api/pin/verify', { pin }, { cookie, address });
+}
+
+describe('wrong PINs per account', () => {
+  it('blocks every PIN check of the account, the right PIN too, after 10 wrong PINs in 24 hours across sessions and addresses', async () => {
+    const user = await signUpUser(harness.app);
+    for (let round = 0; round < 3; round += 1) await lockOutRound(user, round);
+    expect(await failureCount(user.id)).toBe(9);
+
+    const cookie = await logIn(user, '10.0.9.1');
+    const tenth = await post('/api/pin/verify', { pin: '0004' }, { cookie, address: '10.0.9.1' });
+    const result = await db().execute<{ until: Date }>(
+      sql`select failed_at + interval '24 hours' as until from pin_failures where user_id = ${user.id} order by failed_at limit 1`,
+    );
+    const until = formatPauseEnd(new Date(result.rows[0]?.until as Date));
+    const message = `Too many wrong PINs on this account. PIN checks are blocked until ${until}, or until you reset your PIN by e-mail.`;
+    expect(tenth.statusCode).toBe(429);
+    expect(tenth.json().error).toEqual({ code: 'PIN_BLOCKED', message });
+
+    const right = await post('/api/pin/verify', { pin: user.pin }, { cookie, address: '10.0.9.2' });
+    expect(right.statusCode).toBe(429);
+    expect(right.json().error).toEqual({ code: 'PIN_BLOCKED', message });
+    const elsewhere = await logIn(user, '10.0.9.3');
+    expect((await post('/api/pin/verify', { pin: user.pin }, { cookie: elsewhere, address: '10.0.9.3' })).statusCode).toBe(429);
+    expect(await failureCount(user.id)).toBe(10);
+
+    // The block ends when the oldest of the ten wrong PINs is 24 hours old.
+    await db().execute(sql`update pin_failures set failed_at = now() - interval '24 hours 1 second'
+                           where id = (select id from pin_failures where user_id = ${user.id} order by failed_at limit 1)`);
+    expect((await post('/api/pin/verify', { pin: user.pin }, { cookie: elsewhere, address: '10.0.9.3' })).statusCode).toBe(200);
+  });
+
+  it('counts concurrent wrong PINs one by one up to the ceiling', async () => {
+    const user = await signUpUser(harness.app);
+    for (let round = 0; round < 2; round += 1) await lockOutRound(user, 20 + round);
+    // Two more wrong PINs and a right one: 8 wrong in the window, and the three-in-a-row count back at 0.
+    const cookie = await logIn(user, '10.0.30.1');
+    await post('/api/pin/verify', { pin: '0001' }, { cookie });
+    await post('/api/pin/verify', { pin: '0002' }, { cookie });
+    expect((await post('/api/pin/verify', { pin: user.pin }, { cookie })).statusCode).toBe(200);
+    expect(await failureCount(user.id)).toBe(8);
+
+    const answers = await Promise.all(['1001', '1002', '1003', '1004', '1005', '1006'].map((pin) => post('/api/pin/verify', { pin }, { cookie })));
+    const codes = answers.map((answer) => answer.json().error.code).sort();
+    expect(codes).toEqual(['PIN_BLOCKED', 'PIN_BLOCKED', 'PIN_BLOCKED', 'PIN_BLOCKED', 'PIN_BLOCKED', 'PIN_INCORRECT']);
+    expect(await failureCount(user.id)).toBe(10);
+  });
+
+  it('lifts the block when the PIN is reset by e-mail', async () => {
+    const user = await signUpUser(harness.app);
+    for (let round = 0; round < 3; round += 1) await lockOutRound(user, 40 + round);
+    const cookie = await logIn(user, '10.0.50.1');
+    expect((await post('/api/pin/verify', { pin: '0004' }, { cookie })).statusCode).toBe(429);
+    expect((await post('/api/pin/reset-link', { password: user.password }, { cookie })).statusCode).toBe(202);
+    const outbox = await db().execute<{ text_body: string }>(
+      sql`select text_body from mail_outbox where lower(to_address) = ${user.email.toLowerCase()} and text_body like '%/reset-pin?token=%'`,
+    );
+    const token = decodeURIComponent(/token=([A-Za-z0-9_%-]+)/.exec(outbox.rows[0]?.text_body ?? '')?.[1] ?? '');
+    expect((await post('/api/pin/reset', { token, pin: '2580' }, { cookie })).statusCode).toBe(200);
+    expect(await failureCount(user.id)).toBe(0);
+    expect((await post('/api/pin/verify', { pin: '2580' }, { cookie })).statusCode).toBe(200);
+  });
+
+  it('checks the hash without holding a transaction open while argon2 runs', async () => {
+    const user = await signUpUser(harness.app);
+    const cookie = await logIn(user, '10.0.60.1');
+    // A second connection watches for a transaction of this database that sits idle (as it would around an argon2 check).
+    const watcher = new pg.Client({ connectionString: harness.database.connectionString });
+    await watcher.connect();
+    let longestIdleInTransactionMilliseconds = 0;
+    let watching = true;
+    const watching$ = (async () => {
+      while (watching) {
+        const result = await watcher.query<{ longest: number | null }>(
+          `select max(extract(epoch from now() - state_change) * 1000)::float8 as longest from pg_stat_activity
+           where datname = current_database() and pid <> pg_backend_pid() and state = 'idle in transaction'`,
+        );
+        longestIdleInTransactionMilliseconds = Math.max(longestIdleInTransactionMilliseconds, result.rows[0]?.longest ?? 0);
+      }
+    })();
+    try {
+      for (const pin of [user.pin, '0001', user.pin, '0002', user.pin]) await post('/api/pin/verify', { pin }, { cookie });
+    } finally {
+      watching = false;
+      await watching$;
+      await watcher.end();
+    }
+    // An argon2 check takes tens of milliseconds; recording an outcome takes a few statements.
+    expect(longestIdleInTransactionMilliseconds).toBeLessThan(50);
+  });
+});
+
+describe('wrong passwords', () => {
+  it('stops one address guessing an account while its owner signs in from another', async () => {
+    const user = await signUpUser(harness.app);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      statuses.push((await post('/api/auth/login', { email: user.email, password: 'wrong-guess' }, { address: '203.0.113.7' })).statusCode);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+    expect((await post('/api/auth/login', { email: user.email, password: user.password }, { address: '203.0.113.7' })).statusCode).toBe(429);
+    expect((await post('/api/auth/login', { email: user.email, password: user.password }, { address: '198.51.100.20' })).statusCode).toBe(200);
+  });
+
+  it('slows every attempt on an account, without shutting its owner out, once guesses from many addresses pass the ceiling', async () => {
+    const limited = await createTestApp({ rateLimits: { loginPerAccount: 10, loginSlowdownAfter: 4 }, database: harness.database });
+    try {
+      const user = await signUpUser(limited.app);
+      const guess = (address: string, password: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: address,
+          headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+          payload: JSON.stringify({ email: user.email, password }),
+        });
+      for (let address = 1; address <= 4; address += 1) expect((await guess(`192.0.2.${address}`, 'wrong-guess')).statusCode).toBe(401);
+      const started = Date.now();
+      const owner = await guess('198.51.100.99', user.password);
+      expect(owner.statusCode).toBe(200);
+      // Past the ceiling the owner waits (at least the first delay of 500 ms) but gets in.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('live-update streams', () => {
+  it('keep the per-address cap at the highest RATE_LIMIT_SCALE, so one client cannot take every slot', async () => {
+    const scaled = await createTestApp({ rateLimitScale: 1000, database: harness.database });
+    const url = await listenOnFreePort(scaled.app);
+    const clients: EventStreamClient[] = [];
+    try {
+      for (let index = 0; index < EVENT_STREAM_LIMITS.maxStreamsPerAddress; index += 1) {
+        const client = await openEventStream(url);
+        clients.push(client);
+        expect(client.statusCode).toBe(200);
+      }
+      const refused = await openEventStream(url);
+      clients.push(refused);
+      expect(refused.statusCode).toBe(429);
+    } finally {
+      for (const client of clients) client.close();
+      await scaled.close();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '../../src/shared/contracts/notifications.ts';
+import { startTestMailServer, type ReceivedMail, type TestMailServer } from '../fixtures/mail-server.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import {
+  addBankAccount,
+  decide,
+  expectLedgerConsistent,
+  expectStatus,
+  fundWallet,
+  requestTransfer,
+  requestWithdrawal,
+  submitDeposit,
+} from '../fixtures/wallet.ts';
+
+let mail: TestMailServer;
+beforeAll(async () => {
+  mail = await startTestMailServer();
+});
+// Registered after the mail server's hook, so the app is built with its SMTP URL.
+const { harness, admin } = useIntegrationFile({ app: () => ({ smtpUrl: mail.smtpUrl }) });
+afterAll(async () => {
+  await mail.close();
+});
+
+async function notificationsOf(user: SignedUpUser) {
+  const response = await call(harness.app, { url: '/api/notifications', cookie: user.cookie });
+  expectStatus(response, 200);
+  return notificationListResponseSchema.parse(response.json());
+}
+
+/** Waits for a mail to `to` whose subject or text contains `words` (subjects with a rupee sign are MIME-encoded, so those are found by their text). */
+async function waitForMail(to: string, words: string): Promise<ReceivedMail> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const found = mail.messages.find((message) => message.to.includes(to) && message.decoded.includes(words));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`No mail with "${words}" reached ${to}`);
+}
+
+const mailsTo = (to: string) => mail.messages.filter((message) => message.to.includes(to));
+
+describe('notifications of decisions', () => {
+  it('tells the owner of a credited deposit in the app and by e-mail naming the deposit and the amount; nobody else sees it', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const stranger = await signUpVerifiedUser(harness.app);
+    const depositId = await fundWallet(harness, admin, user, '120.5');
+
+    const list = await notificationsOf(user);
+    expect(list.unreadCount).toBe(1);
+    expect(list.items).toMatchObject([
+      { kind: 'deposit_credited', title: 'Deposit credited', read: false, link: `/wallet/transactions/deposit/${depositId}` },
+    ]);
+    expect(list.items[0]?.body).toContain('120.50 USDT');
+
+    const received = await waitForMail(user.email, 'Subject: Deposit credited: 120.50 USDT');
+    expect(received.decoded).toContain(depositId);
+    expect(received.decoded).toContain('120.50 USDT');
+
+    expect((await notificationsOf(stranger)).items).toEqual([]);
+    expect((await notificationsOf(admin)).items).toEqual([]);
+    expect((await call(harness.app, { url: '/api/notifications' })).statusCode).toBe(401);
+
+    // Reading them clears the count, for this user only.
+    expectStatus(await call(harness.app, { method: 'POST', url: '/api/notifications/read', cookie: user.cookie, body: {} }), 200);
+    const after = await notificationsOf(user);
+    expect(after.unreadCount).toBe(0);
+    expect(after.items[0]?.read).toBe(true);
+    const count = await call(harness.app, { url: '/api/notifications/unread-count', cookie: user.cookie });
+    expect(count.json()).toEqual({ unreadCount: 0 });
+  });
+
+  it('tells about a rejected deposit, a paid withdrawal with its UTR, a rejected withdrawal, and both sides of transfers', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const friend = await signUpVerifiedUser(harness.app, { fullName: 'Asha Friend' });
+    await fundWallet(harness, admin, user, '500');
+    const rejectedDeposit = await submitDeposit(harness, user, '30');
+    expectStatus(await decide(harness, admin, 'deposits', rejectedDeposit, 'reject', { reason: 'Hash not found on chain' }), 200);
+
+    const bankAccountId = await addBankAccount(harness, user);
+    const paid = await requestWithdrawal(harness, user, { amount: '50', bankAccountId });
+    expectStatus(await decide(harness, admin, 'withdrawals', paid.json().withdrawal.id, 'approve', { payoutReference: 'UTR998877' }), 200);
+    const refused = await requestWithdrawal(harness, user, { amount: '20', bankAccountId });
+    expectStatus(await decide(harness, admin, 'withdrawals', refused.json().withdrawal.id, 'reject', { reason: 'Account closed' }), 200);
+
+    const sent = await requestTransfer(harness, user, { recipientEmail: friend.email, amount: '12.5' });
+    expectStatus(await decide(harness, admin, 'transfers', sent.json().transfer.id, 'approve'), 200);
+    const returned = await requestTransfer(harness, user, { recipientEmail: friend.email, amount: '3' });
+    expectStatus(await decide(harness, admin, 'transfers', returned.json().transfer.id, 'reject'), 200);
+
+    const mine = await notificationsOf(user);
+    expect(mine.items.map((item) => item.kind)).toEqual(['transfer_rejected', 'transfer_approved', 'withdrawal_rejected', 'withdrawal_paid', 'deposit_rejected', 'deposit_credited']);
+    expect(mine.items.find((item) => item.kind === 'withdrawal_paid')?.body).toContain('UTR998877');
+    expect(mine.items.find((item) => item.kind === 'withdrawal_rejected')?.body).toContain('Reason: Account closed');
+    expect(mine.items.find((item) => item.kind === 'deposit_rejected')?.body).toContain('Reason: Hash not found on chain');
+    const theirs = await notificationsOf(friend);
+    expect(theirs.items.map((item) => [item.kind, item.title])).toEqual([['transfer_received', 'Transfer received']]);
+    expect(theirs.items[0]?.body).toContain('12.50 USDT');
+
+    expect((await waitForMail(user.email, 'was paid to your bank account')).decoded).toContain('Bank reference (UTR): UTR998877');
+    await waitForMail(friend.email, 'Subject: You received 12.50 USDT');
+    expect((await waitForMail(user.email, 'Subject: Deposit rejected: 30.00 USDT')).decoded).toContain('Reason: Hash not found on chain');
+    await expectLedgerConsistent(harness);
+  });
+
+  it('records nothing for a decision that fails', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const depositId = await fundWallet(harness, admin, user, '10');
+    expect((await decide(harness, admin, 'deposits', depositId, 'reject')).statusCode).toBe(409);
+    expect((await notificationsOf(user)).items.map((item) => item.kind)).toEqual(['deposit_credited']);
+  });
+});
+
+describe('notification preferences', () => {
+  it('default to every e-mail, are saved per customer, and turn off e-mails of that kind only (the in-app notification stays)', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const other = await signUpVerifiedUser(harness.app);
+    const read = await call(harness.app, { url: '/api/notification-preferences', cookie: user.cookie });
+    expect(notificationPreferencesResponseSchema.parse(read.json()).preferences).toEqual({ emailDeposits: true, emailWithdrawals: true, emailTransfers: true });
+
+    const saved = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/notification-preferences',
+      cookie: user.cookie,
+      body: { emailDeposits: false, emailWithdrawals: true, emailTransfers: true },
+    });
+    expectStatus(saved, 200);
+    expect(saved.json().preferences.emailDeposits).toBe(false);
+    const otherRead = await call(harness.app, { url: '/api/notification-preferences', cookie: other.cookie });
+    expect(otherRead.json().preferences.emailDeposits).toBe(true);
+
+    await fundWallet(harness, admin, user, '40');
+    await fundWallet(harness, admin, other, '40');
+    await waitForMail(other.email, 'Subject: Deposit credited: 40.00 USDT');
+    expect((await notificationsOf(user)).items.map((item) => item.kind)).toEqual(['deposit_credited']);
+    const states = await harness.database.handle.db.execute<{ email_state: string }>(
+      sql`select n.email_state from notifications n join users u on u.id = n.user_id where u.email = ${user.email}`,
+    );
+    expect(states.rows).toEqual([{ email_state: 'skipped' }]);
+    expect(mailsTo(user.email).filter((message) => message.decoded.includes('Deposit credited'))).toEqual([]);
+
+    // Withdrawal e-mails still go.
+    const bankAccountId = await addBankAccount(harness, user);
+    const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId });
+    expectStatus(await decide(harness, admin, 'withdrawals', withdrawal.json().withdrawal.id, 'reject'), 200);
+    await waitForMail(user.email, 'Your withdrawal of');
+  });
+
+  it('refuse a malformed body and a missing session', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const bad = await call(harness.app, { method: 'PUT', url: '/api/notification-preferences', cookie: user.cookie, body: { emailDeposits: 'no' } });
+    expect(bad.statusCode).toBe(400);
+    const extra = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/notification-preferences',
+      cookie: user.cookie,
+      body: { emailDeposits: true, emailWithdrawals: true, emailTransfers: true, emailSecurity: false },
+    });
+    expect(extra.statusCode).toBe(400);
+    expect((await call(harness.app, { url: '/api/notification-preferences' })).statusCode).toBe(401);
+  });
+});
