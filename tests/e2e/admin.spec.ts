@@ -118,7 +118,7 @@ test('the admin rejects a withdrawal with a reason; the customer gets the USDT b
 
   await adminPage.goto('/admin/transactions?tab=withdrawals&status=pending');
   await expect(adminPage.getByRole('heading', { name: 'INR Withdrawals' })).toBeVisible();
-  await expect(adminPage.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/admin/withdrawals.csv');
+  await expect(adminPage.getByRole('button', { name: 'Create payout batch (CSV)' })).toBeVisible();
   const rows = adminPage.getByRole('row').filter({ hasText: customer.email });
   await expect(rows).toHaveCount(2);
   // Admins see the full account number, holder, bank, IFSC and UPI.

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { DepositNetwork, RateTier, RequestStatus, Role, VipLevel } from '../../shared/contracts/enums.ts';
+import type { DepositNetwork, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '../../shared/contracts/enums.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -234,6 +234,29 @@ export const usdtDeposits = pgTable(
   ],
 );
 
+/**
+ * A payout batch: the withdrawals put into one bank file. Open while any of them
+ * is processing; cancelled returns them to pending (and clears their batch id).
+ */
+export const payoutBatches = pgTable(
+  'payout_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    status: text('status').notNull().default('open'),
+    withdrawalCount: integer('withdrawal_count').notNull(),
+    totalInrPaise: bigint('total_inr_paise', { mode: 'bigint' }).notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('payout_batches_created_idx').on(table.createdAt, table.id),
+    check('payout_batches_status_valid', sql`${table.status} in ('open', 'cancelled')`),
+    check('payout_batches_cancelled_at', sql`(${table.status} = 'cancelled') = (${table.cancelledAt} is not null)`),
+    check('payout_batches_count_positive', sql`${table.withdrawalCount} > 0 and ${table.totalInrPaise} >= 0`),
+  ],
+);
+
 export const withdrawalRequests = pgTable(
   'withdrawal_requests',
   {
@@ -253,15 +276,17 @@ export const withdrawalRequests = pgTable(
     rateInrPaise: bigint('rate_inr_paise', { mode: 'bigint' }).notNull(),
     rateTier: text('rate_tier').$type<RateTier>().notNull(),
     amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull(),
-    status: text('status').$type<RequestStatus>().notNull().default('pending'),
+    status: text('status').$type<WithdrawalStatus>().notNull().default('pending'),
     createdAt: createdAt(),
     approvedAt: timestamp('approved_at', { withTimezone: true }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     payoutReference: text('payout_reference'),
     rejectionReason: text('rejection_reason'),
+    payoutBatchId: uuid('payout_batch_id').references(() => payoutBatches.id, { onDelete: 'restrict' }),
   },
   (table) => [
+    index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
     index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros, amount_inr_paise).
     index('withdrawal_requests_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
@@ -271,8 +296,12 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_amount_cents', sql`${table.amountUsdtMicros} % 10000 = 0`),
     check('withdrawal_requests_rate_positive', sql`${table.rateInrPaise} > 0`),
     check('withdrawal_requests_rate_tier_valid', sql`${table.rateTier} in ('normal', 'vip')`),
-    requestStatus('withdrawal_requests_status_valid', table.status),
-    check('withdrawal_requests_decision_consistent', sql`(${table.status} = 'pending') = (${table.decidedAt} is null)`),
+    check('withdrawal_requests_status_valid', sql`${table.status} in ('pending', 'processing', 'approved', 'rejected')`),
+    check('withdrawal_requests_decision_consistent', sql`(${table.status} in ('pending', 'processing')) = (${table.decidedAt} is null)`),
+    check(
+      'withdrawal_requests_batch_consistent',
+      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null) and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
+    ),
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),

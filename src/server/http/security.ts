@@ -18,7 +18,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Cross-site request forgery guard: a state-changing request must come from our
- * own origin, and carry JSON unless the route accepts file uploads.
+ * own origin, and carry JSON unless the route accepts file uploads or CSV.
  */
 export function assertSameOriginJson(request: FastifyRequest, appOrigin: string): void {
   if (SAFE_METHODS.has(request.method)) return;
@@ -32,6 +32,7 @@ export function assertSameOriginJson(request: FastifyRequest, appOrigin: string)
   const allowsUpload = request.routeOptions.config?.acceptsFileUpload === true;
   if (mediaType === 'application/json') return;
   if (allowsUpload && mediaType === 'multipart/form-data') return;
+  if (request.routeOptions.config?.acceptsCsv === true && mediaType === 'text/csv') return;
   throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON.');
 }
 
@@ -56,5 +57,7 @@ export function readSessionCookie(request: FastifyRequest, secure: boolean): str
 declare module 'fastify' {
   interface FastifyContextConfig {
     acceptsFileUpload?: boolean;
+    /** The route takes a `text/csv` body besides JSON (a bank's results file); its parser is registered next to it. */
+    acceptsCsv?: boolean;
   }
 }

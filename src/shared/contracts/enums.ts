@@ -20,6 +20,11 @@ export const REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
+/** A withdrawal is `processing` while it sits in a payout batch (between pending and approved). */
+export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'approved', 'rejected'] as const;
+export const withdrawalStatusSchema = z.enum(WITHDRAWAL_STATUSES);
+export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
+
 /** The rate a withdrawal was priced at. */
 export const RATE_TIERS = ['normal', 'vip'] as const;
 export const rateTierSchema = z.enum(RATE_TIERS);
@@ -44,6 +49,10 @@ export const AUDIT_ACTIONS = [
   'user.sessions_revoke',
   'wallet.add',
   'wallet.remove',
+  'payout_batch.create',
+  'payout_batch.download',
+  'payout_batch.results',
+  'payout_batch.cancel',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -6,6 +6,7 @@ import { requestStatusSchema } from './enums.ts';
 
 /** Pieces shared by the deposit, withdrawal, transfer and history contracts. */
 
+export { withdrawalStatusSchema, type WithdrawalStatus } from './enums.ts';
 
 export const AMOUNT_TOO_LARGE_MESSAGE = 'Amount is too large.';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cursorQuerySchema, decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { depositChainSchema } from './deposits.ts';
-import { requestStatusSchema } from './enums.ts';
+import { requestStatusSchema, withdrawalStatusSchema } from './enums.ts';
 
 export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'transfer', 'referral_bonus'] as const;
 export const transactionTypeSchema = z.enum(TRANSACTION_TYPES, { error: 'Unknown transaction type' });
@@ -30,7 +30,7 @@ export const transactionItemSchema = z.object({
   amount: decimalStringSchema,
   currency: z.enum(['USDT', 'INR']),
   amountUsdt: decimalStringSchema,
-  status: requestStatusSchema,
+  status: withdrawalStatusSchema,
   createdAt: z.string(),
   network: z.string().nullable(),
   transactionHash: z.string().nullable(),

@@ -4,6 +4,7 @@ import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import {
   payoutReferenceSchema,
   rejectRequestSchema,
+  withdrawalStatusSchema,
   statusListQuerySchema,
   transactionPinSchema,
   usdtAmountSchema,
@@ -32,6 +33,7 @@ export const WITHDRAWAL_MESSAGES = {
   estimate: 'Estimated processing time: 3-4 hours',
   invalidExpectedAmount: 'The confirmed INR amount is not valid.',
   priceChanged: 'The exchange rate has changed. Please review the new amount and confirm again.',
+  inPayoutBatch: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
 } as const;
 
 export const withdrawalAmountSchema = usdtAmountSchema({
@@ -100,7 +102,7 @@ export const withdrawalSchema = z.object({
   amountInr: decimalStringSchema,
   rateInr: decimalStringSchema,
   rateTier: rateTierSchema,
-  status: requestStatusSchema,
+  status: withdrawalStatusSchema,
   bankAccountId: uuidSchema.nullable(),
   bank: withdrawalBankSchema,
   createdAt: z.string(),
@@ -113,7 +115,8 @@ export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
 export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
-export const withdrawalListQuerySchema = statusListQuerySchema;
+const withdrawalStatusListQuerySchema = statusListQuerySchema.extend({ status: withdrawalStatusSchema.optional() });
+export const withdrawalListQuerySchema = withdrawalStatusListQuerySchema;
 export const withdrawalListResponseSchema = pageSchema(withdrawalSchema);
 
 /** Admins see everything a bank needs for the payout. */
@@ -128,7 +131,7 @@ export const adminWithdrawalSchema = withdrawalSchema.omit({ bank: true }).exten
   }),
 });
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
-export const adminWithdrawalListQuerySchema = statusListQuerySchema;
+export const adminWithdrawalListQuerySchema = withdrawalStatusListQuerySchema;
 export const adminWithdrawalListResponseSchema = pageSchema(adminWithdrawalSchema);
 export const adminWithdrawalDecisionResponseSchema = z.object({ withdrawal: adminWithdrawalSchema, message: z.string() });
 

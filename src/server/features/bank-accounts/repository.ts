@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
@@ -9,7 +9,7 @@ export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'acco
 // "id" inside this subquery would silently mean withdrawal_requests.id.
 const hasPendingWithdrawal = sql<boolean>`exists (
   select 1 from withdrawal_requests pending
-  where pending.bank_account_id = bank_accounts.id and pending.status = 'pending'
+  where pending.bank_account_id = bank_accounts.id and pending.status in ('pending', 'processing')
 )`;
 
 export async function listByUser(db: Executor, userId: string): Promise<(BankAccountRow & { hasPendingWithdrawal: boolean })[]> {
@@ -73,7 +73,7 @@ export async function hasPendingWithdrawalFor(db: Executor, bankAccountId: strin
   const [row] = await db
     .select({ id: withdrawalRequests.id })
     .from(withdrawalRequests)
-    .where(and(eq(withdrawalRequests.bankAccountId, bankAccountId), eq(withdrawalRequests.status, 'pending')))
+    .where(and(eq(withdrawalRequests.bankAccountId, bankAccountId), inArray(withdrawalRequests.status, ['pending', 'processing'])))
     .limit(1);
   return row !== undefined;
 }

@@ -36,7 +36,7 @@ const walletFigures = preparedStatement<WalletFigures>(
      settings.erc20_address as "erc20Address"
    from admin_settings settings,
      (select coalesce(sum(amount_usdt_micros), 0)::bigint as usdt, coalesce(sum(amount_inr_paise), 0)::bigint as inr
-        from withdrawal_requests where user_id = $1 and status = 'pending') as withdrawals
+        from withdrawal_requests where user_id = $1 and status in ('pending', 'processing')) as withdrawals
    where settings.id = 1`,
 );
 

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '../../../shared/contracts/enums.ts';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 export type NewWithdrawal = Pick<
@@ -47,7 +47,7 @@ export async function findOwned(db: Executor, userId: string, id: string): Promi
 export async function listOwned(
   db: Executor,
   userId: string,
-  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: WithdrawalStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<(WithdrawalRow & { cursorCreatedAt: string })[]> {
   const rows = await db
     .select({ withdrawal: withdrawalRequests, cursorCreatedAt: cursorTimestamp(withdrawalRequests.createdAt) })
@@ -64,10 +64,11 @@ export async function listOwned(
   return rows.map((row) => ({ ...row.withdrawal, cursorCreatedAt: row.cursorCreatedAt }));
 }
 
-/** Decides a withdrawal only while it is pending; a concurrent second decision waits for the row and then finds nothing. */
-export async function decidePending(
+/** Decides a withdrawal only while it is in state `from`; a concurrent second decision waits for the row and then finds nothing. */
+export async function decideFrom(
   db: Executor,
   id: string,
+  from: WithdrawalStatus,
   decision:
     | { status: 'approved'; decidedByUserId: string | null; payoutReference: string | undefined }
     | { status: 'rejected'; decidedByUserId: string | null; rejectionReason: string | undefined },
@@ -79,7 +80,7 @@ export async function decidePending(
         ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, payoutReference: decision.payoutReference ?? null }
         : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null },
     )
-    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, 'pending')))
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, from)))
     .returning();
   return row;
 }
@@ -101,7 +102,7 @@ export async function findWithUser(db: Executor, id: string): Promise<Withdrawal
 
 export async function listWithUsers(
   db: Executor,
-  options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
+  options: { status: WithdrawalStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<WithdrawalWithUserRow[]> {
   return selectWithUsers(db)
     .where(
@@ -112,14 +113,6 @@ export async function listWithUsers(
     )
     .orderBy(desc(withdrawalRequests.createdAt), desc(withdrawalRequests.id))
     .limit(options.limit + 1);
-}
-
-/** Pending withdrawals oldest first (the order they should be paid in), for the bank's bulk payout file. */
-export async function listPendingForPayout(db: Executor, limit: number): Promise<WithdrawalWithUserRow[]> {
-  return selectWithUsers(db)
-    .where(eq(withdrawalRequests.status, 'pending'))
-    .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id))
-    .limit(limit);
 }
 
 export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {

@@ -64,7 +64,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
 
 }
 
-/** The admin's queue, payout file and decisions; registered inside the admin area. */
+/** The admin's queue and decisions; registered inside the admin area. The bank file comes from a payout batch (features/payout-batches). */
 export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
 
@@ -80,22 +80,6 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
     },
     async (request) => {
       return withdrawalService.listWithdrawalsForAdmin(db, request.query);
-    },
-  );
-
-  app.get(
-    '/api/admin/withdrawals.csv',
-    { schema: { tags: ['admin'], summary: 'Pending withdrawals as a CSV file for the bank’s bulk payout (oldest first)' } },
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const exported = await withdrawalService.pendingWithdrawalsCsv(db, { adminUserId: session.userId, ipAddress: request.ip });
-      const day = new Date().toISOString().slice(0, 10);
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="pending-withdrawals-${day}.csv"`)
-        .header('x-row-count', String(exported.rows));
-      if (exported.truncated) reply.header('x-truncated', 'true');
-      return reply.send(exported.csv);
     },
   );
 

@@ -1,3 +1,4 @@
+import { withdrawalStatusSchema } from '../../../shared/contracts/enums.ts';
 import type { z } from 'zod';
 import {
   WITHDRAWAL_DECIMALS,
@@ -12,7 +13,6 @@ import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shar
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { recordAudit } from '../../platform/audit/record.ts';
 import type { DecisionOutcome, RequestKind } from '../../platform/decisions/decide.ts';
 import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
@@ -29,11 +29,6 @@ import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 
 /** The wallet summary shows what is pending and which rate applies. */
-
-export interface AdminDecision {
-  adminUserId: string;
-  ipAddress?: string | undefined;
-}
 
 function commonView(row: WithdrawalRow) {
   return {
@@ -170,7 +165,7 @@ export async function getOwnWithdrawal(db: Database, userId: string, withdrawalI
 export async function listOwnWithdrawals(
   db: Database,
   userId: string,
-  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+  options: { status?: Withdrawal['status'] | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: Withdrawal[]; nextCursor: string | null }> {
   const rows = await withdrawalRepository.listOwned(db, userId, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPage(rows, options.limit);
@@ -191,13 +186,18 @@ function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
 
 export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
   noun: 'withdrawal',
-  messages: { notFound: WITHDRAWAL_MESSAGES.notFound, ownRequest: WITHDRAWAL_MESSAGES.ownRequest },
+  messages: {
+    notFound: WITHDRAWAL_MESSAGES.notFound,
+    ownRequest: WITHDRAWAL_MESSAGES.ownRequest,
+    decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatch },
+  },
   findById: withdrawalRepository.findById,
   partiesOf: (withdrawal) => [withdrawal.userId],
   markDecided: (db, id, decision) =>
-    withdrawalRepository.decidePending(
+    withdrawalRepository.decideFrom(
       db,
       id,
+      withdrawalStatusSchema.parse(decision.from),
       decision.outcome === 'approved'
         ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
         : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
@@ -234,7 +234,7 @@ async function adminView(db: Executor, withdrawalId: string): Promise<AdminWithd
 
 export async function listWithdrawalsForAdmin(
   db: Database,
-  options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
+  options: { status?: Withdrawal['status'] | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
   const rows = await withdrawalRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPage(
@@ -243,26 +243,6 @@ export async function listWithdrawalsForAdmin(
   );
   return { items: page.rows.map(toAdminWithdrawalView), nextCursor: page.nextCursor };
 }
-
-/** Most rows in one payout file; older requests come first, so the rest follow in the next file. */
-export const PAYOUT_CSV_MAX_ROWS = 5000;
-
-const PAYOUT_CSV_COLUMNS = [
-  'Withdrawal ID',
-  'Requested At (UTC)',
-  'Beneficiary Name',
-  'Account Number',
-  'IFSC',
-  'Bank Name',
-  'UPI ID',
-  'Amount (INR)',
-  'Amount (USDT)',
-  'Rate (INR per USDT)',
-  'Rate Tier',
-  'Customer Name',
-  'Customer Email',
-  'Customer Phone',
-];
 
 /**
  * One CSV cell, safe against formula injection: a cell that a spreadsheet
@@ -273,45 +253,4 @@ export function csvCell(value: string): string {
   const singleLine = value.replace(/[\r\n]+/g, ' ');
   const neutralized = /^[=+\-@\t\r]/.test(singleLine) ? `'${singleLine}` : singleLine;
   return `"${neutralized.replace(/"/g, '""')}"`;
-}
-
-/** Pending withdrawals with everything a bank needs for a bulk payout; the export is audited. */
-export async function pendingWithdrawalsCsv(db: Database, decision: AdminDecision): Promise<{ csv: string; rows: number; truncated: boolean }> {
-  return db.transaction(async (transaction) => {
-    const rows = await withdrawalRepository.listPendingForPayout(transaction, PAYOUT_CSV_MAX_ROWS + 1);
-    const truncated = rows.length > PAYOUT_CSV_MAX_ROWS;
-    const included = rows.slice(0, PAYOUT_CSV_MAX_ROWS);
-    const lines = [PAYOUT_CSV_COLUMNS.map(csvCell).join(',')];
-    for (const { withdrawal, user } of included) {
-      lines.push(
-        [
-          withdrawal.id,
-          withdrawal.createdAt.toISOString(),
-          withdrawal.accountHolderName,
-          withdrawal.accountNumber,
-          withdrawal.ifscCode,
-          withdrawal.bankName,
-          withdrawal.upiId ?? '',
-          inrPaiseToWire(withdrawal.amountInrPaise),
-          usdtMicrosToWire(withdrawal.amountUsdtMicros),
-          ratePaiseToWire(withdrawal.rateInrPaise),
-          withdrawal.rateTier,
-          user.name,
-          user.email,
-          user.phone,
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-    }
-    await recordAudit(transaction, {
-      actorUserId: decision.adminUserId,
-      action: 'withdrawals.export',
-      targetType: 'withdrawal',
-      after: { rows: included.length, truncated },
-      ipAddress: decision.ipAddress,
-    });
-    // CRLF line ends, as RFC 4180 and banks' upload tools expect.
-    return { csv: `${lines.join('\r\n')}\r\n`, rows: included.length, truncated };
-  });
 }

@@ -44,7 +44,7 @@ export interface Settlement {
   movements: LedgerMovement[];
   /** The customer the request belongs to, shown in the audit log. */
   targetUserId: string;
-  /** The audit row's `after`; its `before` is always `{ status: 'pending' }`. */
+  /** The audit row's `after`; its `before` is `{ status: <the state decided from> }`. */
   auditAfter: unknown;
   /** Events besides `admin.queue.updated`, which every decision publishes. */
   events: AppEvent[];
@@ -60,12 +60,20 @@ export interface Settlement {
 export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body> {
   /** The word used in messages and audit actions: 'deposit' gives "This deposit has already been approved." and 'deposit.approve'. */
   noun: DecisionNoun;
-  messages: { notFound: string; ownRequest: string };
+  messages: {
+    notFound: string;
+    ownRequest: string;
+    /**
+     * Refusals for states between pending and decided that only another path may decide
+     * (a withdrawal in a payout batch is decided by the batch's results): 409 with this message.
+     */
+    decidedElsewhere?: Partial<Record<string, string>>;
+  };
   findById(db: Executor, id: string): Promise<Row | undefined>;
   /** The users a request belongs to; none of them may decide it (four eyes). */
   partiesOf(row: Row): string[];
-  /** The conditional update `... set status = outcome where id = ? and status = 'pending'`; undefined when the request was not pending. */
-  markDecided(db: Executor, id: string, decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details }): Promise<Row | undefined>;
+  /** The conditional update `... set status = outcome where id = ? and status = from`; undefined when the request was not in that state. */
+  markDecided(db: Executor, id: string, decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details; from: string }): Promise<Row | undefined>;
   /** Writes that belong to the kind (e.g. referral reward rows) and the settlement decide() carries out. */
   settle(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Settlement>;
   /** The answer to the decision, read inside the decision's transaction. */
@@ -77,6 +85,8 @@ export interface DecisionRequest<Details> {
   outcome: DecisionOutcome;
   decider: Decider;
   details: Details;
+  /** The state the request must be in; 'pending' unless the caller is the path that owns a later state (a payout batch's results decide 'processing'). */
+  from?: string;
 }
 
 export const ACCESS_DENIED_MESSAGE = 'Access denied';
@@ -85,6 +95,11 @@ export const ACCESS_DENIED_MESSAGE = 'Access denied';
 async function lockedRoleOf(db: Executor, userId: string): Promise<string | undefined> {
   const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).for('share');
   return row?.role;
+}
+
+function refuseDecisionElsewhere(kind: { messages: { decidedElsewhere?: Partial<Record<string, string>> } }, status: string, from: string): void {
+  const message = status === from ? undefined : kind.messages.decidedElsewhere?.[status];
+  if (message !== undefined) throw AppError.conflict(message, 'DECIDED_ELSEWHERE');
 }
 
 /**
@@ -109,16 +124,20 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
   const existing = await kind.findById(transaction, request.id);
   if (!existing) throw AppError.notFound(kind.messages.notFound);
   if (decider.kind === 'admin' && kind.partiesOf(existing).includes(decider.userId)) throw AppError.forbidden(kind.messages.ownRequest);
+  const from = request.from ?? 'pending';
+  refuseDecisionElsewhere(kind, existing.status, from);
 
   const row = await kind.markDecided(transaction, request.id, {
     outcome: request.outcome,
     decidedByUserId: decider.kind === 'admin' ? decider.userId : null,
     details: request.details,
+    from,
   });
   if (!row) {
-    // A concurrent decision committed first; the conditional update waited for it and found the request decided.
+    // A concurrent change committed first; the conditional update waited for it and found the request in another state.
     const decided = await kind.findById(transaction, request.id);
     if (!decided) throw AppError.notFound(kind.messages.notFound);
+    refuseDecisionElsewhere(kind, decided.status, from);
     throw AppError.conflict(`This ${kind.noun} has already been ${decided.status}.`, 'ALREADY_DECIDED');
   }
 
@@ -130,7 +149,7 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
     targetType: kind.noun,
     targetId: row.id,
     targetUserId: settlement.targetUserId,
-    before: { status: 'pending' },
+    before: { status: from },
     after: settlement.auditAfter,
     ipAddress: decider.kind === 'admin' ? decider.ipAddress : undefined,
   });

@@ -101,7 +101,7 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
       from (
         values
           ('deposits_received', -(select coalesce(sum(amount_usdt_micros::numeric), 0) from usdt_deposits where status = 'approved')),
-          ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'pending')),
+          ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status in ('pending', 'processing'))),
           ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved')),
           ('transfers_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from transfers where status = 'pending')),
           ('referral_rewards', -(select coalesce(sum(reward_usdt_micros::numeric), 0) from referral_rewards))

@@ -11,6 +11,7 @@ import {
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
 import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '../../../shared/contracts/deposits.ts';
+import { payoutBatchResponseSchema } from '../../../shared/contracts/payout-batches.ts';
 import {
   adminSettingsResponseSchema,
   updateSettingsResponseSchema,
@@ -145,8 +146,11 @@ export function decideRequest(input: DecisionInput) {
   });
 }
 
-/** Same-origin link that downloads the pending withdrawals for the bank's bulk payout; the session cookie goes along. */
-export const PENDING_WITHDRAWALS_CSV_URL = '/api/admin/withdrawals.csv';
+/** Puts the oldest pending withdrawals into a new payout batch (issue 13). */
+export const createPayoutBatch = () => apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, { method: 'POST', body: {} });
+
+/** Same-origin link that downloads a batch's bank file; the session cookie goes along. */
+export const payoutBatchCsvUrl = (batchId: string) => `/api/admin/payout-batches/${encodeURIComponent(batchId)}.csv`;
 
 /* ---------- settings and files ---------- */
 

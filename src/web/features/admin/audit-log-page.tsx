@@ -33,6 +33,10 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'user.sessions_revoke': 'User sessions ended',
   'wallet.add': 'Customer wallet verified',
   'wallet.remove': 'Customer wallet removed',
+  'payout_batch.create': 'Payout batch created',
+  'payout_batch.download': 'Payout file downloaded',
+  'payout_batch.results': 'Payout results applied',
+  'payout_batch.cancel': 'Payout batch cancelled',
 };
 
 const USER_ID_LENGTH = 36;

@@ -1,13 +1,13 @@
-import { Download, ExternalLink } from 'lucide-react';
+import { ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
 import type { UserSummary } from '../../../shared/contracts/money-common.ts';
 import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
 import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
 import { Badge } from '../../components/ui/badge.tsx';
-import { Button } from '../../components/ui/button.tsx';
 import { adminChainBadge } from '../wallet/chain-status.tsx';
-import { PENDING_WITHDRAWALS_CSV_URL, useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
+import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
+import { PayoutBatchButton } from './components/payout-batch-button.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
 
@@ -150,14 +150,7 @@ function BankDetails({ bank }: { bank: AdminWithdrawal['bank'] }) {
 export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   kind: 'withdrawals',
   title: 'INR Withdrawals',
-  headingAction: (
-    <Button variant="outline" size="sm" asChild>
-      <a href={PENDING_WITHDRAWALS_CSV_URL} download title="All pending withdrawals, oldest first, with the bank details for a bulk payout">
-        <Download />
-        Download CSV
-      </a>
-    </Button>
-  ),
+  headingAction: <PayoutBatchButton />,
   rowName: 'withdrawal',
   tableClassName: 'md:min-w-[60rem]',
   loadingText: 'Loading withdrawals...',

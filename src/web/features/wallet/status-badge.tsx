@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, Loader, XCircle } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
 
 /** The spec's status colours: approved green with a check, rejected red, anything else pending amber. */
@@ -16,6 +16,14 @@ export function StatusBadge({ status }: { status: string }) {
       <Badge tone="danger" className="px-2">
         <XCircle className="size-3.5" aria-hidden />
         Rejected
+      </Badge>
+    );
+  }
+  if (status === 'processing') {
+    return (
+      <Badge tone="brand" className="px-2">
+        <Loader className="size-3.5" aria-hidden />
+        Processing
       </Badge>
     );
   }

@@ -1,6 +1,6 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionItem, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { cn } from '../../lib/utils.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
@@ -45,7 +45,7 @@ export function detailLine(item: TransactionItem): string | undefined {
  * held or paid out carries a minus; a credit not (yet) made and a debit returned
  * carry no sign, so a rejected credit never shows as +.
  */
-export function amountPresentation(direction: 'in' | 'out', status: RequestStatus): { sign: '+' | '−' | ''; className: string; note?: string } {
+export function amountPresentation(direction: 'in' | 'out', status: WithdrawalStatus): { sign: '+' | '−' | ''; className: string; note?: string } {
   if (direction === 'in') {
     if (status === 'approved') return { sign: '+', className: 'text-emerald-700' };
     if (status === 'rejected') return { sign: '', className: 'text-slate-400 line-through', note: 'Not credited' };
@@ -55,7 +55,7 @@ export function amountPresentation(direction: 'in' | 'out', status: RequestStatu
   return { sign: '−', className: 'text-slate-900' };
 }
 
-export function SignedAmount({ text, direction, status, className }: { text: string; direction: 'in' | 'out'; status: RequestStatus; className?: string }) {
+export function SignedAmount({ text, direction, status, className }: { text: string; direction: 'in' | 'out'; status: WithdrawalStatus; className?: string }) {
   const presentation = amountPresentation(direction, status);
   return (
     <span className={cn('whitespace-nowrap font-semibold', presentation.className, className)}>
@@ -77,7 +77,7 @@ export function itemAmountText(item: TransactionItem): string {
  */
 export function TransactionLine({ item }: { item: TransactionItem }) {
   const detail = detailLine(item);
-  const chainLine = item.chain && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
+  const chainLine = item.chain && item.status !== 'processing' && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
   return (
     <div
       role="row"

@@ -3,8 +3,7 @@ import { CheckCircle2, Circle, CircleDot, ExternalLink, XCircle } from 'lucide-r
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { depositDetailResponseSchema, type Deposit } from '../../../shared/contracts/deposits.ts';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork, WithdrawalStatus } from '../../../shared/contracts/enums.ts';
 import { referralRewardDetailResponseSchema, type ReferralRewardDetail } from '../../../shared/contracts/referrals.ts';
 import { transferDetailResponseSchema, type Transfer } from '../../../shared/contracts/transfers.ts';
 import { withdrawalDetailResponseSchema, type Withdrawal } from '../../../shared/contracts/withdrawals.ts';
@@ -104,7 +103,7 @@ interface Step {
   note?: ReactNode;
 }
 
-function deciding(status: RequestStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
+function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
   if (status === 'approved') return [{ label: labels.approved, state: 'done', time: decidedAt, note: notes.approved }];
   if (status === 'rejected') return [{ label: labels.rejected, state: 'failed', time: decidedAt, note: notes.rejected }];
   return [
@@ -141,7 +140,8 @@ function stepsOf(loaded: Loaded): Step[] {
       const { withdrawal } = loaded;
       return [
         { label: 'Requested', state: 'done', time: withdrawal.createdAt, note: 'The USDT is held from your balance.' },
-        ...(withdrawal.status === 'pending' ? [] : [{ label: 'Processing', state: 'done' as const }]),
+        // While pending or in a payout batch, Processing is the current step (deciding() shows it).
+        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' ? [] : [{ label: 'Processing', state: 'done' as const }]),
         ...deciding(
           withdrawal.status,
           withdrawal.decidedAt,
@@ -211,7 +211,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function summaryOf(loaded: Loaded): { status: RequestStatus; direction: 'in' | 'out'; amount: string; subtitle?: string } {
+function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' | 'out'; amount: string; subtitle?: string } {
   switch (loaded.kind) {
     case 'deposit':
       return { status: loaded.deposit.status, direction: 'in', amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`, subtitle: `${loaded.deposit.network} deposit` };

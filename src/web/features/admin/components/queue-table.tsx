@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { RequestStatus } from '../../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -12,7 +12,7 @@ import { StatusBadge } from './status-badge.tsx';
 /** What every request in an approval queue has. */
 export interface QueueRow {
   id: string;
-  status: RequestStatus;
+  status: WithdrawalStatus;
   createdAt: string;
   decidedAt: string | null;
 }

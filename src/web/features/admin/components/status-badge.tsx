@@ -1,4 +1,5 @@
-import { CheckCircle2, Clock, XCircle } from 'lucide-react';
+import { CheckCircle2, Clock, Loader, XCircle } from 'lucide-react';
+import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import type { RequestStatus } from '../../../../shared/contracts/enums.ts';
 
@@ -6,10 +7,11 @@ const STATUS_LOOK = {
   approved: { tone: 'success', label: 'Approved', Icon: CheckCircle2 },
   rejected: { tone: 'danger', label: 'Rejected', Icon: XCircle },
   pending: { tone: 'warning', label: 'Pending', Icon: Clock },
+  processing: { tone: 'brand', label: 'Processing', Icon: Loader },
 } as const;
 
 /** Approved green with a check, rejected red, anything else pending amber (SPEC.md). */
-export function StatusBadge({ status }: { status: RequestStatus }) {
+export function StatusBadge({ status }: { status: WithdrawalStatus }) {
   const { tone, label, Icon } = STATUS_LOOK[status];
   return (
     <Badge tone={tone}>

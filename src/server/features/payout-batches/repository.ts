@@ -1,0 +1,118 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { payoutBatches, withdrawalRequests } from '../../db/schema.ts';
+import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+
+export type PayoutBatchRow = typeof payoutBatches.$inferSelect;
+export type PayoutBatchWithCounts = PayoutBatchRow & { processingCount: number; cursorCreatedAt: string };
+type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
+
+// Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
+// "id" inside this subquery would silently mean the withdrawal's id.
+const processingCount = sql<number>`(select count(*)::int from withdrawal_requests w where w.payout_batch_id = payout_batches.id and w.status = 'processing')`;
+
+function selectBatches(db: Executor) {
+  return db.select({ batch: payoutBatches, processingCount, cursorCreatedAt: cursorTimestamp(payoutBatches.createdAt) }).from(payoutBatches);
+}
+
+function flatten(row: { batch: PayoutBatchRow; processingCount: number; cursorCreatedAt: string }): PayoutBatchWithCounts {
+  return { ...row.batch, processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt };
+}
+
+export async function insertBatch(db: Executor, values: { createdByUserId: string }): Promise<PayoutBatchRow> {
+  // Count and total are filled in once the withdrawals are claimed, in the same transaction.
+  const [row] = await db
+    .insert(payoutBatches)
+    .values({ createdByUserId: values.createdByUserId, withdrawalCount: 1, totalInrPaise: 0n })
+    .returning();
+  if (!row) throw new Error('insert into payout_batches returned no row');
+  return row;
+}
+
+export async function setTotals(db: Executor, id: string, totals: { withdrawalCount: number; totalInrPaise: bigint }): Promise<void> {
+  await db.update(payoutBatches).set(totals).where(eq(payoutBatches.id, id));
+}
+
+/**
+ * Moves the named withdrawals from pending into the batch. The update is
+ * conditional on each row still being pending and in no batch, so a withdrawal
+ * that another batch claimed first (or that was decided) is left out.
+ */
+export async function claimNamed(db: Executor, batchId: string, withdrawalIds: string[]): Promise<WithdrawalRow[]> {
+  return db
+    .update(withdrawalRequests)
+    .set({ status: 'processing', payoutBatchId: batchId })
+    .where(and(inArray(withdrawalRequests.id, withdrawalIds), eq(withdrawalRequests.status, 'pending')))
+    .returning();
+}
+
+/** Claims the oldest pending withdrawals; rows another batch is claiming right now are skipped, not waited for. */
+export async function claimOldestPending(db: Executor, batchId: string, limit: number): Promise<WithdrawalRow[]> {
+  return db
+    .update(withdrawalRequests)
+    .set({ status: 'processing', payoutBatchId: batchId })
+    .where(
+      and(
+        eq(withdrawalRequests.status, 'pending'),
+        sql`${withdrawalRequests.id} in (
+          select id from withdrawal_requests where status = 'pending'
+          order by created_at, id limit ${limit} for update skip locked
+        )`,
+      ),
+    )
+    .returning();
+}
+
+export async function findBatch(db: Executor, id: string, lock?: 'share' | 'update'): Promise<PayoutBatchRow | undefined> {
+  const query = db.select().from(payoutBatches).where(eq(payoutBatches.id, id));
+  const [row] = lock ? await query.for(lock) : await query;
+  return row;
+}
+
+export async function findBatchWithCounts(db: Executor, id: string): Promise<PayoutBatchWithCounts | undefined> {
+  const [row] = await selectBatches(db).where(eq(payoutBatches.id, id));
+  return row ? flatten(row) : undefined;
+}
+
+export async function listBatches(db: Executor, options: { cursor: PageCursor | undefined; limit: number }): Promise<PayoutBatchWithCounts[]> {
+  const rows = await selectBatches(db)
+    .where(olderThan(payoutBatches.createdAt, payoutBatches.id, options.cursor))
+    .orderBy(desc(payoutBatches.createdAt), desc(payoutBatches.id))
+    .limit(options.limit + 1);
+  return rows.map(flatten);
+}
+
+/** The batch's withdrawals in the order they are paid (oldest request first), which is also the file's order. */
+export async function listBatchWithdrawals(db: Executor, batchId: string): Promise<WithdrawalRow[]> {
+  return db
+    .select()
+    .from(withdrawalRequests)
+    .where(eq(withdrawalRequests.payoutBatchId, batchId))
+    .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id));
+}
+
+export async function findWithdrawalLocked(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawalRequests).where(eq(withdrawalRequests.id, id)).for('update');
+  return row;
+}
+
+export async function countDecided(db: Executor, batchId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.payoutBatchId, batchId), sql`${withdrawalRequests.status} <> 'processing'`));
+  return row?.count ?? 0;
+}
+
+/** Returns the batch's processing withdrawals to pending and out of the batch. */
+export async function releaseWithdrawals(db: Executor, batchId: string): Promise<WithdrawalRow[]> {
+  return db
+    .update(withdrawalRequests)
+    .set({ status: 'pending', payoutBatchId: null })
+    .where(and(eq(withdrawalRequests.payoutBatchId, batchId), eq(withdrawalRequests.status, 'processing')))
+    .returning();
+}
+
+export async function markCancelled(db: Executor, batchId: string): Promise<void> {
+  await db.update(payoutBatches).set({ status: 'cancelled', cancelledAt: sql`now()` }).where(eq(payoutBatches.id, batchId));
+}

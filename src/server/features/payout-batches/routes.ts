@@ -1,0 +1,101 @@
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  PAYOUT_BATCH_MESSAGES,
+  createPayoutBatchRequestSchema,
+  payoutBatchDetailResponseSchema,
+  payoutBatchListQuerySchema,
+  payoutBatchListResponseSchema,
+  payoutBatchResponseSchema,
+  payoutResultsRequestSchema,
+  payoutResultsResponseSchema,
+} from '../../../shared/contracts/payout-batches.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { RESULTS_CSV_MAX_BYTES, resultRowsFromCsv } from './csv.ts';
+import * as payoutBatchService from './service.ts';
+
+/** Payout batches (issue 13): registered inside the admin area, which requires a PIN-verified admin session. */
+export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+  // A plugin of its own so that the CSV body parser serves only these routes.
+  void area.register(async (plugin) => {
+    const app = plugin.withTypeProvider<ZodTypeProvider>();
+    // A CSV results file becomes the rows of the JSON form here, so the same schema (and the character rule) checks both.
+    app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: RESULTS_CSV_MAX_BYTES }, (_request, body, done) => {
+      const rows = resultRowsFromCsv(String(body));
+      if (rows === undefined) done(AppError.fieldError('body', PAYOUT_BATCH_MESSAGES.badCsv), undefined);
+      else done(null, { rows });
+    });
+    const actorOf = (request: { ip: string }, userId: string) => ({ adminUserId: userId, ipAddress: request.ip });
+
+    app.post(
+      '/api/admin/payout-batches',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Put pending withdrawals (the named ones, or the oldest pending) into a new payout batch, all processing',
+          body: createPayoutBatchRequestSchema,
+          response: responses({ 201: payoutBatchResponseSchema }),
+        },
+      },
+      async (request, reply) => {
+        const batch = await payoutBatchService.createBatch(db, actorOf(request, sessionOf(request).userId), request.body?.withdrawalIds);
+        return reply.code(201).send({ batch, message: PAYOUT_BATCH_MESSAGES.created });
+      },
+    );
+
+    app.get(
+      '/api/admin/payout-batches',
+      {
+        schema: { tags: ['admin'], summary: 'Payout batches, newest first', querystring: payoutBatchListQuerySchema, response: responses({ 200: payoutBatchListResponseSchema }) },
+      },
+      async (request) => payoutBatchService.listBatches(db, request.query),
+    );
+
+    app.get(
+      '/api/admin/payout-batches/:id.csv',
+      { schema: { tags: ['admin'], summary: 'The bank’s bulk-payment file of a batch; the same bytes on every download', params: idParamsSchema } },
+      async (request, reply) => {
+        const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="payout-batch-${request.params.id}.csv"`)
+          .header('x-row-count', String(exported.rows))
+          .send(exported.csv);
+      },
+    );
+
+    app.get(
+      '/api/admin/payout-batches/:id',
+      { schema: { tags: ['admin'], summary: 'A payout batch and its withdrawals', params: idParamsSchema, response: responses({ 200: payoutBatchDetailResponseSchema }) } },
+      async (request) => payoutBatchService.getBatch(db, request.params.id),
+    );
+
+    app.post(
+      '/api/admin/payout-batches/:id/results',
+      {
+        config: { acceptsCsv: true },
+        schema: {
+          tags: ['admin'],
+          summary: 'Record the bank’s results (JSON rows or text/csv with withdrawalId,outcome,utr,reason); idempotent per row',
+          params: idParamsSchema,
+          body: payoutResultsRequestSchema,
+          response: responses({ 200: payoutResultsResponseSchema }),
+        },
+      },
+      async (request) => payoutBatchService.applyResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
+    );
+
+    app.post(
+      '/api/admin/payout-batches/:id/cancel',
+      { schema: { tags: ['admin'], summary: 'Cancel a batch in which nothing is decided; its withdrawals return to pending', params: idParamsSchema, response: responses({ 200: payoutBatchResponseSchema }) } },
+      async (request) => ({
+        batch: await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id),
+        message: PAYOUT_BATCH_MESSAGES.cancelledMessage,
+      }),
+    );
+  });
+}

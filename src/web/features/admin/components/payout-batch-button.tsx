@@ -1,0 +1,35 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Download } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { adminKeys, createPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
+
+/**
+ * Puts the oldest pending withdrawals into a new payout batch (they become
+ * Processing, so no second file can hold them) and downloads the batch's bank file.
+ */
+export function PayoutBatchButton() {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const create = async () => {
+    setBusy(true);
+    try {
+      const { batch, message } = await createPayoutBatch();
+      toast.success(message, { description: `${batch.count} withdrawals, ${batch.totalInr} INR` });
+      window.location.assign(payoutBatchCsvUrl(batch.id));
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    } catch (error) {
+      toast.error(errorMessage(error, 'The payout batch could not be created.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="outline" size="sm" disabled={busy} onClick={() => void create()} title="Puts the pending withdrawals, oldest first, into a payout batch and downloads its CSV for the bank">
+      <Download />
+      Create payout batch (CSV)
+    </Button>
+  );
+}
