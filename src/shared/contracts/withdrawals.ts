@@ -10,7 +10,7 @@ import {
   usdtAmountSchema,
   userSummarySchema,
 } from './money-common.ts';
-import { rateTierSchema, requestStatusSchema, type RateTier } from './enums.ts';
+import { rateTierSchema, type RateTier } from './enums.ts';
 
 /** Withdrawals are whole cents of USDT. */
 export const WITHDRAWAL_DECIMALS = 2;

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
 import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
 

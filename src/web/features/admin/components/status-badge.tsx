@@ -1,7 +1,6 @@
 import { CheckCircle2, Clock, Loader, XCircle } from 'lucide-react';
 import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
-import type { RequestStatus } from '../../../../shared/contracts/enums.ts';
 
 const STATUS_LOOK = {
   approved: { tone: 'success', label: 'Approved', Icon: CheckCircle2 },
