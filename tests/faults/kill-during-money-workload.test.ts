@@ -60,6 +60,8 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
     const adminLogin = await api(stable.baseUrl, 'POST', '/api/auth/login', { body: ADMIN });
     expect(adminLogin.status).toBe(200);
     const adminCookie = adminLogin.cookie;
+    // Admin writes need a PIN-verified session; the bootstrapped admin has no PIN yet, and setting it verifies the session.
+    expect((await api(stable.baseUrl, 'POST', '/api/pin/setup', { cookie: adminCookie, body: { pin: '2468' } })).status).toBe(200);
     const customers: Customer[] = [];
     for (let index = 0; index < CUSTOMERS; index += 1) {
       const email = `faults-${index}-${randomBytes(4).toString('hex')}@example.com`;
