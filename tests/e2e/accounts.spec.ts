@@ -69,7 +69,7 @@ test('a customer replaces a forgotten PIN with the password and then the link fr
   });
   const customer = newCustomer();
   await signUpThroughForm(page, customer);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutFromHeader(page);
   await page.getByLabel('Email').fill(customer.email);
   await page.getByLabel('Password').fill(customer.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
@@ -91,8 +91,7 @@ test('a customer replaces a forgotten PIN with the password and then the link fr
   await expect(page.getByText('PIN reset successful')).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await signOutFromHeader(page);
   await logInThroughForm(page, customer.email, customer.password, '9731');
   expect(policyViolations).toEqual([]);
 });
