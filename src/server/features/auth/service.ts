@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit, countHits, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
@@ -77,7 +77,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   await consumeRateLimit(db, `login:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
   // Only wrong passwords count against the account, so its owner signing in often is never slowed.
   await assertUnderRateLimit(db, accountAndAddressKey, limits.loginPerAccount, limits.windowSeconds);
-  const delay = loginDelayMilliseconds(await countHits(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
+  const delay = loginDelayMilliseconds(await attemptsInWindow(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
   if (delay > 0) await setTimeout(delay);
   const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { attemptsInWindow, countAttempt } from './repository.ts';
 
-export { recordFailedAttempt } from './repository.ts';
+export { attemptsInWindow, recordFailedAttempt } from './repository.ts';
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minutes and try again.';
 
@@ -14,9 +14,4 @@ export async function consumeRateLimit(db: Executor, key: string, limit: number,
 /** Refuses when the key already reached its limit in the current window, without counting this call. */
 export async function assertUnderRateLimit(db: Executor, key: string, limit: number, windowSeconds: number): Promise<void> {
   if ((await attemptsInWindow(db, key, windowSeconds)) >= limit) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
-}
-
-/** The hits counted for the key in its current window (0 when none). */
-export async function countHits(db: Executor, key: string, windowSeconds: number): Promise<number> {
-  return attemptsInWindow(db, key, windowSeconds);
 }
