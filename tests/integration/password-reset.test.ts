@@ -54,12 +54,12 @@ describe('forgot and reset password', () => {
   });
 
   it('answers the same for an unknown e-mail and sends nothing', async () => {
-    const before = mail.messages.length;
     const response = await requestReset('no-such-user@example.com');
     expect(response.statusCode).toBe(202);
     expect(response.json().message).toBe(SAME_ANSWER);
-    // The mail is sent (and recorded in mail_outbox) before the request answers, so there is nothing to wait for.
-    expect(mail.messages.length).toBe(before);
+    // A reset mail is sent (and recorded in mail_outbox) before the request answers, so there is nothing to wait for.
+    // Counting only this address keeps the earlier tests' security notices, which go out after their answers, out of it.
+    expect(mail.messages.filter((message) => message.to.includes('no-such-user@example.com'))).toHaveLength(0);
     expect(await outboxCountTo('no-such-user@example.com')).toBe(0);
 
     // The same query sees the outbox row of a real account's reset mail.
