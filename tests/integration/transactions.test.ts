@@ -95,6 +95,7 @@ describe('transaction history', () => {
     expect((await history(user, '?status=approved')).items.map((item) => item.type)).toEqual(['referral_bonus', 'transfer', 'deposit']);
     expect((await history(user, '?status=rejected')).items).toEqual([]);
     expect((await history(user, '?type=deposit&status=approved')).items.map((item) => item.amount)).toEqual(['100.000000']);
+    expect((await history(user, '?type=referral_bonus&status=approved')).items).toHaveLength(1);
     expect((await history(user, '?type=referral_bonus&status=pending')).items).toEqual([]);
     const bad = await call(harness.app, { url: '/api/transactions?status=paid', cookie: user.cookie });
     expect(bad.statusCode).toBe(400);

@@ -77,7 +77,7 @@ export async function getUserDetail(context: AppContext, db: Executor, userId: s
 
 /** The user's own history, as the customer sees it, with who they are above it. */
 export async function getUserTransactions(
-  db: Executor,
+  db: Database,
   userId: string,
   query: z.output<typeof adminUserTransactionsQuerySchema>,
 ): Promise<AdminUserTransactions> {

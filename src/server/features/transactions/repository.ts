@@ -1,7 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { ChainStateName, DepositChain } from '../../../shared/contracts/deposits.ts';
 import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionType } from '../../../shared/contracts/transactions.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
 export interface HistoryRow {
@@ -19,7 +20,22 @@ export interface HistoryRow {
   referral_level: number | null;
   rejection_reason: string | null;
   /** A deposit's chain facts as JSON (amounts and block numbers as text); null for the other kinds. */
-  chain: Record<string, unknown> | null;
+  chain: HistoryChainJson | null;
+}
+
+/** What `DEPOSIT_CHAIN_JSON` builds from a deposit's chain columns. */
+export interface HistoryChainJson {
+  state: ChainStateName;
+  problem: DepositChain['problem'];
+  delayed: boolean;
+  amountUsdtMicros: string | null;
+  fromAddress: string | null;
+  toAddress: string | null;
+  confirmations: number | null;
+  requiredConfirmations: number | null;
+  blockNumber: string | null;
+  logIndex: number | null;
+  checkedAt: string | null;
 }
 
 /** The chain facts of deposit `d`, built in SQL so the history stays one query. */
@@ -38,22 +54,20 @@ function columns(
   referralLevel: string,
   rejectionReason: string,
   chain = 'null',
-): SQL {
-  return sql.raw(
-    [
-      `${type}::text as type`,
-      `${status}::text as status`,
-      `${direction}::text as direction`,
-      `${amountUsdtMicros}::bigint as amount_usdt_micros`,
-      `${amountInrPaise}::bigint as amount_inr_paise`,
-      `${network}::text as network`,
-      `${transactionHash}::text as transaction_hash`,
-      `${counterpartyEmail}::text as counterparty_email`,
-      `${referralLevel}::int as referral_level`,
-      `${rejectionReason}::text as rejection_reason`,
-      `${chain}::json as chain`,
-    ].join(', '),
-  );
+): string {
+  return [
+    `${type}::text as type`,
+    `${status}::text as status`,
+    `${direction}::text as direction`,
+    `${amountUsdtMicros}::bigint as amount_usdt_micros`,
+    `${amountInrPaise}::bigint as amount_inr_paise`,
+    `${network}::text as network`,
+    `${transactionHash}::text as transaction_hash`,
+    `${counterpartyEmail}::text as counterparty_email`,
+    `${referralLevel}::int as referral_level`,
+    `${rejectionReason}::text as rejection_reason`,
+    `${chain}::json as chain`,
+  ].join(', ');
 }
 
 /** The admin's reason, only while the request stands rejected (never a leftover on any other status). */
@@ -61,107 +75,143 @@ function rejectionReasonOf(alias: string): string {
   return `case when ${alias}.status = 'rejected' then ${alias}.rejection_reason end`;
 }
 
+/** Where the parameters sit: $1 the user, $2 the page size plus one, then the status and the cursor when given. */
+interface Placeholders {
+  status: string | undefined;
+  cursorCreatedAt: string | undefined;
+  cursorId: string | undefined;
+}
+
 /**
  * One branch of the history union. Each branch filters, orders and limits on
  * its own (user_id, created_at) index before the union merges them.
  */
-function branch(table: SQL, alias: string, selected: SQL, ownerCondition: SQL, join: SQL | undefined, cursor: PageCursor | undefined, limit: number): SQL {
-  const createdAt = sql.raw(`${alias}.created_at`);
-  const id = sql.raw(`${alias}.id`);
-  const after = cursor ? sql`and (${createdAt}, ${id}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)` : sql``;
-  return sql`(
+function branch(table: string, alias: string, selected: string, owner: string, join: string, placeholders: Placeholders): string {
+  const createdAt = `${alias}.created_at`;
+  const id = `${alias}.id`;
+  const status = placeholders.status === undefined ? '' : ` and ${alias}.status = ${placeholders.status}`;
+  const after =
+    placeholders.cursorCreatedAt === undefined ? '' : ` and (${createdAt}, ${id}) < (${placeholders.cursorCreatedAt}::timestamptz, ${placeholders.cursorId}::uuid)`;
+  return `(
     select ${selected},
       ${id} as id,
       ${createdAt} as created_at,
       to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at_iso,
       to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_created_at
-    from ${table} ${sql.raw(alias)} ${join ?? sql``}
-    where ${ownerCondition} ${after}
+    from ${table} ${alias} ${join}
+    where ${alias}.${owner} = $1${status}${after}
     order by ${createdAt} desc, ${id} desc
-    limit ${limit}
+    limit $2
   )`;
 }
 
-/**
- * A customer's deposits, withdrawals, transfers (sent and received) and referral
- * bonuses, newest first, optionally of one type and one status. Referral bonuses
- * are paid at once, so they are always approved.
- */
-export async function listHistory(
-  db: Executor,
-  options: { userId: string; type: TransactionType | undefined; status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
-): Promise<HistoryRow[]> {
-  const { userId, type, status, cursor } = options;
-  const limit = options.limit + 1;
-  const statusOf = (alias: string) => (status === undefined ? sql`` : sql`and ${sql.raw(`${alias}.status`)} = ${status}`);
-  const branches: SQL[] = [];
+/** The history's SQL for one shape of request (which type, whether a status, whether a cursor); null when nothing can match. */
+function historyText(type: TransactionType | undefined, withStatus: boolean, withCursor: boolean, referralsMatchStatus: boolean): string | null {
+  let next = 3;
+  const placeholders: Placeholders = { status: undefined, cursorCreatedAt: undefined, cursorId: undefined };
+  if (withStatus) placeholders.status = `$${next++}`;
+  if (withCursor) {
+    placeholders.cursorCreatedAt = `$${next++}`;
+    placeholders.cursorId = `$${next++}`;
+  }
+  const branches: string[] = [];
   if (type === undefined || type === 'deposit') {
     branches.push(
       branch(
-        sql`usdt_deposits`,
+        'usdt_deposits',
         'd',
         columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), DEPOSIT_CHAIN_JSON),
-        sql`d.user_id = ${userId} ${statusOf('d')}`,
-        undefined,
-        cursor,
-        limit,
+        'user_id',
+        '',
+        placeholders,
       ),
     );
   }
   if (type === undefined || type === 'withdrawal') {
     branches.push(
       branch(
-        sql`withdrawal_requests`,
+        'withdrawal_requests',
         'w',
         columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
-        sql`w.user_id = ${userId} ${statusOf('w')}`,
-        undefined,
-        cursor,
-        limit,
+        'user_id',
+        '',
+        placeholders,
       ),
     );
   }
   if (type === undefined || type === 'transfer') {
     branches.push(
       branch(
-        sql`transfers`,
+        'transfers',
         'ts',
         columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
-        sql`ts.sender_user_id = ${userId} ${statusOf('ts')}`,
-        sql`join users ru on ru.id = ts.recipient_user_id`,
-        cursor,
-        limit,
+        'sender_user_id',
+        'join users ru on ru.id = ts.recipient_user_id',
+        placeholders,
       ),
       branch(
-        sql`transfers`,
+        'transfers',
         'tr',
         columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
-        sql`tr.recipient_user_id = ${userId} ${statusOf('tr')}`,
-        sql`join users su on su.id = tr.sender_user_id`,
-        cursor,
-        limit,
+        'recipient_user_id',
+        'join users su on su.id = tr.sender_user_id',
+        placeholders,
       ),
     );
   }
-  if ((type === undefined || type === 'referral_bonus') && (status === undefined || status === 'approved')) {
+  // Referral bonuses are paid at once, so they are always approved: with another status asked for, they have no branch.
+  if ((type === undefined || type === 'referral_bonus') && referralsMatchStatus) {
     branches.push(
       branch(
-        sql`referral_rewards`,
+        'referral_rewards',
         'r',
         columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
-        sql`r.referrer_user_id = ${userId}`,
-        undefined,
-        cursor,
-        limit,
+        'referrer_user_id',
+        '',
+        { ...placeholders, status: undefined },
       ),
     );
   }
-  if (branches.length === 0) return [];
-  const result = await db.execute<Record<string, unknown>>(sql`
+  if (branches.length === 0) return null;
+  // A status placeholder that no branch uses (referral bonuses only) would leave its type unknown to PostgreSQL.
+  const statusUnused = withStatus && branches.length === 1 && type === 'referral_bonus';
+  return `
     select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
            network, transaction_hash, counterparty_email, referral_level, rejection_reason, chain
-    from (${sql.join(branches, sql` union all `)}) as history
+    from (${branches.join(' union all ')}) as history${statusUnused ? ` where $3::text is not null` : ''}
     order by created_at desc, id desc
-    limit ${limit}`);
-  return result.rows as unknown as HistoryRow[];
+    limit $2`;
+}
+
+const statements = new Map<string, PreparedStatement<HistoryRow> | null>();
+
+/** The prepared statement for one shape of request, its SQL written the first time that shape is asked for. */
+function historyStatement(type: TransactionType | undefined, status: RequestStatus | undefined, withCursor: boolean): PreparedStatement<HistoryRow> | null {
+  const referralsMatchStatus = status === undefined || status === 'approved';
+  const key = `history_${type ?? 'all'}_${status === undefined ? 'any' : referralsMatchStatus ? 'approved' : 'other'}_${withCursor ? 'after' : 'first'}`;
+  let statement = statements.get(key);
+  if (statement === undefined) {
+    const text = historyText(type, status !== undefined, withCursor, referralsMatchStatus);
+    statement = text === null ? null : preparedStatement<HistoryRow>(key, text);
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * A customer's deposits, withdrawals, transfers (sent and received) and referral
+ * bonuses, newest first, optionally of one type and one status: one prepared
+ * statement per shape of request, so a request builds no SQL.
+ */
+export async function listHistory(
+  db: Database,
+  options: { userId: string; type: TransactionType | undefined; status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
+): Promise<HistoryRow[]> {
+  const { userId, type, status, cursor } = options;
+  const statement = historyStatement(type, status, cursor !== undefined);
+  if (statement === null) return [];
+  const values: unknown[] = [userId, options.limit + 1];
+  if (status !== undefined) values.push(status);
+  if (cursor !== undefined) values.push(cursor.createdAt, cursor.id);
+  return queryPrepared(db, statement, values);
 }

@@ -1,11 +1,11 @@
-import { depositChainSchema, type DepositChain } from '../../../shared/contracts/deposits.ts';
+import type { DepositChain } from '../../../shared/contracts/deposits.ts';
 import type { RequestStatus } from '../../../shared/contracts/enums.ts';
 import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
 import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as historyRepository from './repository.ts';
-import type { HistoryRow } from './repository.ts';
+import type { HistoryChainJson, HistoryRow } from './repository.ts';
 
 function toItem(row: HistoryRow): TransactionItem {
   const isWithdrawal = row.type === 'withdrawal';
@@ -27,9 +27,10 @@ function toItem(row: HistoryRow): TransactionItem {
   };
 }
 
-function chainFromJson(json: Record<string, unknown>): DepositChain {
-  const micros = json.amountUsdtMicros;
-  return depositChainSchema.parse({ ...json, amountUsdtMicros: undefined, amountUsdt: typeof micros === 'string' ? usdtMicrosToWire(BigInt(micros)) : null });
+/** The chain facts as the contract shows them; the response schema checks the whole answer once. */
+function chainFromJson(json: HistoryChainJson): DepositChain {
+  const { amountUsdtMicros, ...facts } = json;
+  return { ...facts, amountUsdt: amountUsdtMicros === null ? null : usdtMicrosToWire(BigInt(amountUsdtMicros)) };
 }
 
 /**
@@ -39,7 +40,7 @@ function chainFromJson(json: Record<string, unknown>): DepositChain {
  * own, an admin anyone's).
  */
 export async function listTransactions(
-  db: Executor,
+  db: Database,
   options: { userId: string; type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
 ): Promise<TransactionList> {
   const rows = await historyRepository.listHistory(db, {
