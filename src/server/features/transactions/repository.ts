@@ -107,13 +107,12 @@ function branch(table: string, alias: string, selected: string, owner: string, j
 
 /** The history's SQL for one shape of request (which type, whether a status, whether a cursor); null when nothing can match. */
 function historyText(type: TransactionType | undefined, withStatus: boolean, withCursor: boolean, referralsMatchStatus: boolean): string | null {
-  let next = 3;
-  const placeholders: Placeholders = { status: undefined, cursorCreatedAt: undefined, cursorId: undefined };
-  if (withStatus) placeholders.status = `$${next++}`;
-  if (withCursor) {
-    placeholders.cursorCreatedAt = `$${next++}`;
-    placeholders.cursorId = `$${next++}`;
-  }
+  const cursorStart = withStatus ? 4 : 3;
+  const placeholders: Placeholders = {
+    status: withStatus ? '$3' : undefined,
+    cursorCreatedAt: withCursor ? `$${cursorStart}` : undefined,
+    cursorId: withCursor ? `$${cursorStart + 1}` : undefined,
+  };
   const branches: string[] = [];
   if (type === undefined || type === 'deposit') {
     branches.push(
