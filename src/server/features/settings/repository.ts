@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { adminSettings, adminSettingsHistory, profiles, storedFiles, users } from '../../db/schema.ts';
 
 export type SettingsRow = typeof adminSettings.$inferSelect;
@@ -8,6 +9,25 @@ export type StoredFileRow = typeof storedFiles.$inferSelect;
 /** The single settings row (created by the migrations with the spec's defaults). */
 export async function getSettings(db: Executor): Promise<SettingsRow> {
   const [row] = await db.select().from(adminSettings).where(eq(adminSettings.id, 1));
+  if (!row) throw new Error('admin_settings row is missing: migrations were not applied');
+  return row;
+}
+
+export interface RatesRow {
+  rate_normal_inr_paise: bigint;
+  rate_vip_inr_paise: bigint;
+  updated_at_iso: string;
+}
+
+const ratesStatement = preparedStatement<RatesRow>(
+  'settings_rates',
+  `select rate_normal_inr_paise, rate_vip_inr_paise, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at_iso
+   from admin_settings where id = 1`,
+);
+
+/** The rates alone, for the public rates answer that every page asks for: a prepared statement, no query building. */
+export async function getRates(db: Database): Promise<RatesRow> {
+  const [row] = await queryPrepared(db, ratesStatement, []);
   if (!row) throw new Error('admin_settings row is missing: migrations were not applied');
   return row;
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/contracts/settings.ts';
 import { parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
@@ -34,8 +34,9 @@ export function ratesOf(row: SettingsRow): RatesResponse {
   };
 }
 
-export async function getRates(db: Executor): Promise<RatesResponse> {
-  return ratesOf(await settingsRepository.getSettings(db));
+export async function getRates(db: Database): Promise<RatesResponse> {
+  const row = await settingsRepository.getRates(db);
+  return { normalRate: ratePaiseToWire(row.rate_normal_inr_paise), vipRate: ratePaiseToWire(row.rate_vip_inr_paise), fallback: false, updatedAt: row.updated_at_iso };
 }
 
 export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
