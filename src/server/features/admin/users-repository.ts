@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
+import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
@@ -63,7 +64,10 @@ export async function searchUsers(db: Database, options: { query: string | undef
     values.push(options.cursor.createdAt, options.cursor.id);
     after = `(created_at, user_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`;
   }
-  const result = await db.$client.query<AdminUserRow>(
+  const name = `admin_users_${options.query === undefined ? 'all' : 'search'}_${options.cursor === undefined ? 'first' : 'after'}`;
+  // Four shapes of one text (with or without a search, with or without a cursor), each prepared once per connection.
+  const statement = preparedStatement<AdminUserRow>(
+    name,
     `with recent as (
        select user_id, created_at
        from (select user_id, created_at, name, email, phone from user_search where ${after}
@@ -87,9 +91,8 @@ export async function searchUsers(db: Database, options: { query: string | undef
        join profiles p on p.user_id = page.user_id
        left join ledger_accounts l on l.user_id = page.user_id
      order by page.created_at desc, page.user_id desc`,
-    values,
   );
-  return result.rows;
+  return queryPrepared(db, statement, values);
 }
 
 export interface AdminUserDetailRow extends AdminUserRow {
