@@ -32,7 +32,7 @@ function preloadEntryImports(): Plugin {
 }
 
 const frameworkModule = /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]|^\0rolldown[\\/]runtime/;
-const signedInOnlyFrameworkModule = /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation)\.js$/;
+const signedInOnlyFrameworkModule = /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
 export default defineConfig({
   root: 'src/web',
@@ -40,7 +40,11 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), preloadEntryImports()],
   resolve: {
     // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
-    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) }],
+    alias: [
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) },
+      // React Router's package exports name only its development build (warnings and invariant texts); the production one ships beside it.
+      { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+    ],
   },
   build: {
     outDir: '../../dist/web',
