@@ -7,7 +7,7 @@ import { PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
-import { escapeHtml } from '../../platform/mail/mailer.ts';
+import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { endSession, startSession } from '../../platform/sessions/service.ts';
@@ -123,21 +123,19 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   }
   const credentials = stored;
   const link = `${context.config.appOrigin}/reset-password?token=${encodeURIComponent(token)}`;
-  await context.mailer.send({
-    to: credentials.email,
-    subject: `${PRODUCT_NAME}: reset your password`,
-    text: [
-      'We received a request to reset the password of your account.',
-      '',
-      `Open this link within ${RESET_TOKEN_LIFETIME_MINUTES} minutes to choose a new password:`,
+  await context.mailer.send(
+    singleUseLinkMessage({
+      to: credentials.email,
+      subject: `${PRODUCT_NAME}: reset your password`,
+      request: 'We received a request to reset the password of your account.',
+      purpose: 'to choose a new password:',
+      linkText: 'Reset your password',
       link,
-      '',
-      'If you did not ask for this, ignore this e-mail; your password stays as it is.',
-      '',
-      `- ${PRODUCT_NAME}`,
-    ].join('\n'),
-    html: `<p>We received a request to reset the password of your account.</p><p>Open this link within ${RESET_TOKEN_LIFETIME_MINUTES} minutes to choose a new password:</p><p><a href="${escapeHtml(link)}">Reset your password</a></p><p>If you did not ask for this, ignore this e-mail; your password stays as it is.</p><p>${PRODUCT_NAME}</p>`,
-  });
+      lifetimeMinutes: RESET_TOKEN_LIFETIME_MINUTES,
+      ifNotAsked: 'If you did not ask for this, ignore this e-mail; your password stays as it is.',
+      signature: PRODUCT_NAME,
+    }),
+  );
 }
 
 /**

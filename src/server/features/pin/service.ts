@@ -5,7 +5,7 @@ import { LIMITS, PRODUCT_NAME } from '../../../shared/limits.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
-import { escapeHtml } from '../../platform/mail/mailer.ts';
+import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
@@ -159,21 +159,19 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
   const token = newToken();
   await pinRepository.insertResetToken(db, session.userId, hashToken(token), PIN_RESET_LINK_LIFETIME_MINUTES);
   const link = `${context.config.appOrigin}/reset-pin?token=${encodeURIComponent(token)}`;
-  await context.mailer.send({
-    to: email,
-    subject: `${PRODUCT_NAME}: reset your transaction PIN`,
-    text: [
-      'We received a request to reset the transaction PIN of your account.',
-      '',
-      `Open this link within ${PIN_RESET_LINK_LIFETIME_MINUTES} minutes to choose a new PIN:`,
+  await context.mailer.send(
+    singleUseLinkMessage({
+      to: email,
+      subject: `${PRODUCT_NAME}: reset your transaction PIN`,
+      request: 'We received a request to reset the transaction PIN of your account.',
+      purpose: 'to choose a new PIN:',
+      linkText: 'Reset your PIN',
       link,
-      '',
-      'If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.',
-      '',
-      `- ${PRODUCT_NAME}`,
-    ].join('\n'),
-    html: `<p>We received a request to reset the transaction PIN of your account.</p><p>Open this link within ${PIN_RESET_LINK_LIFETIME_MINUTES} minutes to choose a new PIN:</p><p><a href="${escapeHtml(link)}">Reset your PIN</a></p><p>If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.</p><p>${PRODUCT_NAME}</p>`,
-  });
+      lifetimeMinutes: PIN_RESET_LINK_LIFETIME_MINUTES,
+      ifNotAsked: 'If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.',
+      signature: PRODUCT_NAME,
+    }),
+  );
   return PIN_RESET_LINK_SENT_MESSAGE;
 }
 

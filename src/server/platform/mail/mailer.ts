@@ -63,3 +63,30 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
+
+/**
+ * The e-mail that carries a single-use link (a password or a PIN reset): what was asked for, the
+ * link and how long it works, and what to do when the reader did not ask for it, as text and HTML.
+ */
+export function singleUseLinkMessage(options: {
+  to: string;
+  subject: string;
+  /** "We received a request to ..." */
+  request: string;
+  /** "... to choose a new password:" */
+  purpose: string;
+  linkText: string;
+  link: string;
+  lifetimeMinutes: number;
+  ifNotAsked: string;
+  signature: string;
+}): MailMessage {
+  const { request, purpose, link, lifetimeMinutes, ifNotAsked, signature } = options;
+  const opening = `Open this link within ${lifetimeMinutes} minutes ${purpose}`;
+  return {
+    to: options.to,
+    subject: options.subject,
+    text: [request, '', opening, link, '', ifNotAsked, '', `- ${signature}`].join('\n'),
+    html: `<p>${escapeHtml(request)}</p><p>${escapeHtml(opening)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(options.linkText)}</a></p><p>${escapeHtml(ifNotAsked)}</p><p>${escapeHtml(signature)}</p>`,
+  };
+}
