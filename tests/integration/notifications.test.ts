@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '../../src/shared/contracts/notifications.ts';
-import { startTestMailServer, type ReceivedMail, type TestMailServer } from '../fixtures/mail-server.ts';
+import type { ReceivedMail } from '../fixtures/mail-server.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
@@ -15,15 +15,7 @@ import {
   submitDeposit,
 } from '../fixtures/wallet.ts';
 
-let mail: TestMailServer;
-beforeAll(async () => {
-  mail = await startTestMailServer();
-});
-// Registered after the mail server's hook, so the app is built with its SMTP URL.
-const { harness, admin } = useIntegrationFile({ app: () => ({ smtpUrl: mail.smtpUrl }) });
-afterAll(async () => {
-  await mail.close();
-});
+const { harness, admin, mail } = useIntegrationFile({ mailServer: true });
 
 async function notificationsOf(user: SignedUpUser) {
   const response = await call(harness.app, { url: '/api/notifications', cookie: user.cookie });

@@ -1,18 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMailServer, waitForResetLink, type TestMailServer } from '../fixtures/mail-server.ts';
-import { call, createTestApp, signUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { waitForResetLink } from '../fixtures/mail-server.ts';
+import { call, signUpUser } from '../fixtures/test-app.ts';
 
-let mail: TestMailServer;
-let harness: TestApp;
-beforeAll(async () => {
-  mail = await startTestMailServer();
-  harness = await createTestApp({ smtpUrl: mail.smtpUrl });
-});
-afterAll(async () => {
-  await harness.close();
-  await mail.close();
-});
+const { harness, mail } = useIntegrationFile({ mailServer: true, admin: false, depositAddresses: false });
 
 const SAME_ANSWER = 'If an account exists for this email, we have sent password reset instructions to it.';
 

@@ -1,19 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMailServer, waitForMail, waitForResetLink, type TestMailServer } from '../fixtures/mail-server.ts';
-import { call, createTestApp, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { waitForMail, waitForResetLink } from '../fixtures/mail-server.ts';
+import { call, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount } from '../fixtures/wallet.ts';
 
-let mail: TestMailServer;
-let harness: TestApp;
-beforeAll(async () => {
-  mail = await startTestMailServer();
-  harness = await createTestApp({ smtpUrl: mail.smtpUrl });
-});
-afterAll(async () => {
-  await harness.close();
-  await mail.close();
-});
+const { harness, mail } = useIntegrationFile({ mailServer: true, admin: false, depositAddresses: false });
 
 async function logIn(user: SignedUpUser): Promise<string> {
   const response = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: user.password } });
