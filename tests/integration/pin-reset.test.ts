@@ -119,7 +119,7 @@ describe('telling the owner about security changes', () => {
 
   it('e-mails the owner when the PIN is changed', async () => {
     const user = await signUpVerifiedUser(harness.app);
-    const change = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5678' }, cookie: user.cookie });
+    const change = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5829' }, cookie: user.cookie });
     expect(change.statusCode).toBe(200);
     await waitForMail(mail, user.email, 'your transaction PIN was changed');
   });

@@ -73,18 +73,37 @@ describe('transaction PIN', () => {
 
   it('changes the PIN when the current one is right', async () => {
     const user = await signUpVerifiedUser(harness.app);
-    const wrong = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: '0000', newPin: '5678' }, cookie: user.cookie });
+    const wrong = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: '0000', newPin: '5829' }, cookie: user.cookie });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.message).toBe('Current PIN is incorrect');
-    const right = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5678' }, cookie: user.cookie });
+    const right = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5829' }, cookie: user.cookie });
     expect(right.statusCode).toBe(200);
-    expect((await verify(user.cookie, '5678')).statusCode).toBe(200);
+    expect((await verify(user.cookie, '5829')).statusCode).toBe(200);
     expect((await verify(user.cookie, user.pin)).statusCode).toBe(400);
+  });
+
+  it('refuses the current PIN and the easiest PINs as the new one, at the new PIN field, and keeps the PIN', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    let currentPin = user.pin;
+    const change = (newPin: string) => call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin, newPin }, cookie: user.cookie });
+    expect((await change('4829')).statusCode).toBe(200);
+    currentPin = '4829';
+    const same = await change('4829');
+    expect(same.statusCode).toBe(400);
+    expect(same.json().error.fields.newPin).toBe('The new PIN must be different from your current PIN.');
+    for (const weak of ['0000', '7777', '1234', '0123', '6789', '4321', '9876', '3210']) {
+      const refused = await change(weak);
+      expect(refused.statusCode, weak).toBe(400);
+      expect(refused.json().error.fields.newPin).toBe('This PIN is too easy to guess: avoid one digit four times (1111) and straight runs (1234, 4321).');
+    }
+    expect((await verify(user.cookie, '4829')).statusCode).toBe(200);
+    expect((await change('5829')).statusCode).toBe(200);
+    expect((await verify(user.cookie, '5829')).statusCode).toBe(200);
   });
 
   it('does not let an unverified session change the PIN', async () => {
     const user = await signUpUser(harness.app);
-    const response = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5678' }, cookie: user.cookie });
+    const response = await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '5829' }, cookie: user.cookie });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.code).toBe('PIN_REQUIRED');
   });

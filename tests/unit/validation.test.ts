@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signupFormSchema, signupRequestSchema } from '../../src/shared/contracts/auth.ts';
-import { changePinFormSchema, sanitizePinInput } from '../../src/shared/contracts/pin.ts';
+import { changePinFormSchema, isWeakPin, sanitizePinInput, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '../../src/shared/contracts/pin.ts';
 import { maskPhone, safeNextPath, supportChatUrl } from '../../src/web/lib/utils.ts';
 import { signupErrorText } from '../../src/web/features/auth/signup-page.tsx';
 
@@ -35,6 +35,19 @@ describe('PIN inputs', () => {
     expect(messages({ currentPin: '', newPin: '1234', confirmPin: '1234' })).toContain('All fields are required');
     expect(messages({ currentPin: '1111', newPin: '1234', confirmPin: '1235' })).toContain("New PIN and confirmation don't match");
     expect(messages({ currentPin: '1111', newPin: '123', confirmPin: '123' })).toContain('PIN must be 4 digits');
+    expect(messages({ currentPin: '1111', newPin: '2345', confirmPin: '2345' })).toEqual([WEAK_PIN_MESSAGE]);
+    expect(messages({ currentPin: '4829', newPin: '4829', confirmPin: '4829' })).toEqual([SAME_PIN_MESSAGE]);
+    expect(messages({ currentPin: '1111', newPin: '4829', confirmPin: '4829' })).toEqual([]);
+  });
+
+  it('call weak exactly one digit four times and straight runs up or down', () => {
+    const weak = [...Array(10000).keys()].map((value) => String(value).padStart(4, '0')).filter(isWeakPin);
+    expect(weak).toEqual(
+      ['0000', '0123', '1111', '1234', '2222', '2345', '3210', '3333', '3456', '4321', '4444', '4567', '5432', '5555', '5678', '6543', '6666', '6789', '7654', '7777', '8765', '8888', '9876', '9999'],
+    );
+    expect(isWeakPin('4829')).toBe(false);
+    expect(isWeakPin('1235')).toBe(false);
+    expect(isWeakPin('9012')).toBe(false);
   });
 });
 

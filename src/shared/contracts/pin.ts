@@ -36,10 +36,27 @@ export const resetPinFormSchema = z
   .refine((values) => /^\d{4}$/.test(values.pin), { message: 'PIN must be exactly 4 digits', path: ['pin'] })
   .refine((values) => values.pin === values.confirmPin, { message: 'PINs do not match', path: ['confirmPin'] });
 
-export const changePinRequestSchema = z.object({
-  currentPin: z.string().min(1, 'All fields are required').max(4, 'PIN must be 4 digits'),
-  newPin: fourDigits('PIN must be 4 digits'),
-});
+export const WEAK_PIN_MESSAGE = 'This PIN is too easy to guess: avoid one digit four times (1111) and straight runs (1234, 4321).';
+export const SAME_PIN_MESSAGE = 'The new PIN must be different from your current PIN.';
+
+/**
+ * The PINs tried first by anyone who guesses: one digit four times (0000 ... 9999) and straight runs
+ * up or down (0123 ... 6789, 9876 ... 3210). A short fixed list on purpose: an ordinary PIN such as
+ * 4829 stays allowed.
+ */
+export function isWeakPin(pin: string): boolean {
+  if (!/^\d{4}$/.test(pin)) return false;
+  const digits = [...pin].map(Number);
+  const steps = digits.slice(1).map((digit, index) => digit - (digits[index] ?? 0));
+  return [0, 1, -1].some((step) => steps.every((each) => each === step));
+}
+
+export const changePinRequestSchema = z
+  .object({
+    currentPin: z.string().min(1, 'All fields are required').max(4, 'PIN must be 4 digits'),
+    newPin: fourDigits('PIN must be 4 digits').refine((pin) => !isWeakPin(pin), WEAK_PIN_MESSAGE),
+  })
+  .refine((values) => values.newPin !== values.currentPin, { message: SAME_PIN_MESSAGE, path: ['newPin'] });
 
 export const changePinFormSchema = z
   .object({ currentPin: z.string(), newPin: z.string(), confirmPin: z.string() })
@@ -48,7 +65,9 @@ export const changePinFormSchema = z
     path: ['currentPin'],
   })
   .refine((values) => values.newPin === values.confirmPin, { message: "New PIN and confirmation don't match", path: ['confirmPin'] })
-  .refine((values) => /^\d{4}$/.test(values.newPin), { message: 'PIN must be 4 digits', path: ['newPin'] });
+  .refine((values) => /^\d{4}$/.test(values.newPin), { message: 'PIN must be 4 digits', path: ['newPin'] })
+  .refine((values) => !isWeakPin(values.newPin), { message: WEAK_PIN_MESSAGE, path: ['newPin'] })
+  .refine((values) => values.newPin === '' || values.newPin !== values.currentPin, { message: SAME_PIN_MESSAGE, path: ['newPin'] });
 
 /** Keeps only digits and at most four of them, as every PIN input does while typing. */
 export function sanitizePinInput(value: string): string {

@@ -32,7 +32,10 @@ export function ChangePinForm({ onDone }: { onDone: () => void }) {
         onDone();
       } catch (failure) {
         if (endOfSession(failure)) return;
-        const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : 'Failed to update PIN';
+        // A new PIN the server refuses (too easy, or the current one) is said in the server's words.
+        const refusedNewPin = failure instanceof ApiError ? failure.fields.newPin : undefined;
+        const message =
+          failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : (refusedNewPin ?? 'Failed to update PIN');
         setError(message);
         toast.error(message);
       }
