@@ -106,6 +106,22 @@ describe('resetting a forgotten PIN by e-mail', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('INVALID_RESET_TOKEN');
   });
+
+  it('tells whether a link still works without using it up, from any browser', async () => {
+    const check = async (token: string) => {
+      const response = await call(harness.app, { method: 'POST', url: '/api/pin/reset/check', body: { token } });
+      expect(response.statusCode).toBe(200);
+      return response.json().valid as boolean;
+    };
+    const user = await signUpUser(harness.app);
+    await requestLink(user);
+    const token = await pinResetToken(user);
+    expect(await check(token)).toBe(true);
+    expect(await check(token)).toBe(true);
+    expect(await check('x'.repeat(43))).toBe(false);
+    expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '4829' }, cookie: user.cookie })).statusCode).toBe(200);
+    expect(await check(token)).toBe(false);
+  });
 });
 
 describe('telling the owner about security changes', () => {

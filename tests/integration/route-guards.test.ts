@@ -22,8 +22,10 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/auth/logout',
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
+  'POST /api/auth/reset-password/check',
   // Completing a PIN reset needs the e-mailed token, not a session: the link may open in another browser.
   'POST /api/pin/reset',
+  'POST /api/pin/reset/check',
   'GET /api/rates',
   'GET /api/settings/public',
   'GET /api/files/qr/{network}',

@@ -22,6 +22,15 @@ export async function claimResetToken(db: Executor, tokenHash: Buffer): Promise<
   return claimed;
 }
 
+/** Whether an unused, unexpired token with this hash exists; it changes nothing. */
+export async function isResetTokenUsable(db: Executor, tokenHash: Buffer): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: passwordResetTokens.userId })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), sql`${passwordResetTokens.expiresAt} > now()`));
+  return row !== undefined;
+}
+
 /** Marks every still unused token of the user used. */
 export async function useUpResetTokensOfUser(db: Executor, userId: string): Promise<void> {
   await db

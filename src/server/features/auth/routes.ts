@@ -2,6 +2,8 @@ import {
   forgotPasswordRequestSchema,
   forgotPasswordResponseSchema,
   loginRequestSchema,
+  resetLinkCheckRequestSchema,
+  resetLinkCheckResponseSchema,
   resetPasswordRequestSchema,
   sessionResponseSchema,
   signupRequestSchema,
@@ -56,6 +58,19 @@ export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
       await authService.requestPasswordReset(context, request, request.body.email);
       return reply.code(202).send({ message: authService.RESET_REQUEST_ANSWER });
     },
+  );
+
+  app.post(
+    '/api/auth/reset-password/check',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether a password reset link still works (asked when its page opens; uses nothing up)',
+        body: resetLinkCheckRequestSchema,
+        response: responses({ 200: resetLinkCheckResponseSchema }),
+      },
+    },
+    async (request) => ({ valid: await authService.checkPasswordResetLink(context, request, request.body.token) }),
   );
 
   app.post(

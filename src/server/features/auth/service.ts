@@ -138,6 +138,13 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   );
 }
 
+/** Whether a password reset link still works, so its page can say at once that it does not. Limited per address like the reset requests. */
+export async function checkPasswordResetLink(context: AppContext, request: { ip: string }, token: string): Promise<boolean> {
+  const { db } = context.database;
+  await consumeRateLimit(db, `reset-check:ip:${request.ip}`, context.rateLimits.resetRequestsPerAddress, context.rateLimits.windowSeconds);
+  return resetTokenRepository.isResetTokenUsable(db, hashToken(token));
+}
+
 /**
  * Uses a reset token once: sets the new password, ends every session of the
  * user, starts the cooling-off of withdrawals and transfers and tells the owner.

@@ -61,6 +61,15 @@ export async function insertResetToken(db: Executor, userId: string, tokenHash: 
 }
 
 /** Marks an unused, unexpired token used and returns its user; every other open token of that user is spent too. */
+/** Whether an unused, unexpired PIN reset token with this hash exists; it changes nothing. */
+export async function isResetTokenUsable(db: Executor, tokenHash: Buffer): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: pinResetTokens.userId })
+    .from(pinResetTokens)
+    .where(and(eq(pinResetTokens.tokenHash, tokenHash), isNull(pinResetTokens.usedAt), sql`${pinResetTokens.expiresAt} > now()`));
+  return row !== undefined;
+}
+
 export async function claimResetToken(db: Executor, tokenHash: Buffer): Promise<string | undefined> {
   const [claimed] = await db
     .update(pinResetTokens)

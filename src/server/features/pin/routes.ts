@@ -1,3 +1,4 @@
+import { resetLinkCheckRequestSchema, resetLinkCheckResponseSchema } from '../../../shared/contracts/auth.ts';
 import { okResponseSchema } from '../../../shared/contracts/common.ts';
 import {
   changePinRequestSchema,
@@ -56,6 +57,19 @@ export function registerPinRoutes(app: ApiApp, context: AppContext): void {
  * signed in and becomes PIN-verified; registered outside the areas.
  */
 export function registerPinResetCompletionRoutes(app: ApiApp, context: AppContext): void {
+  app.post(
+    '/api/pin/reset/check',
+    {
+      schema: {
+        tags: ['pin'],
+        summary: 'Whether a PIN reset link still works (asked when its page opens; uses nothing up)',
+        body: resetLinkCheckRequestSchema,
+        response: responses({ 200: resetLinkCheckResponseSchema }),
+      },
+    },
+    async (request) => ({ valid: await pinService.checkPinResetLink(context, request, request.body.token) }),
+  );
+
   app.post(
     '/api/pin/reset',
     {

@@ -175,6 +175,13 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
   return PIN_RESET_LINK_SENT_MESSAGE;
 }
 
+/** Whether a PIN reset link still works, so its page can say at once that it does not. Limited per address like the reset requests. */
+export async function checkPinResetLink(context: AppContext, request: { ip: string }, token: string): Promise<boolean> {
+  const { db } = context.database;
+  await consumeRateLimit(db, `pin-reset-check:ip:${request.ip}`, context.rateLimits.resetRequestsPerAddress, context.rateLimits.windowSeconds);
+  return pinRepository.isResetTokenUsable(db, hashToken(token));
+}
+
 /**
  * Step 2: the e-mailed token sets the new PIN once. It clears the wrong-PIN
  * counts (the e-mail proves the owner), starts the cooling-off and ends every
