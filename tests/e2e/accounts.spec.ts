@@ -61,6 +61,23 @@ test('a customer resets a forgotten password with the link from a real e-mail', 
   await logInThroughForm(page, customer.email, 'a-new-password', customer.pin);
 });
 
+test('a reset link that no longer works says so as soon as it opens; forgot-password takes only an e-mail address', async ({ page }) => {
+  const madeUp = 'x'.repeat(43);
+  await page.goto(`/reset-password?token=${madeUp}`);
+  await expect(page.getByText('This password reset link is invalid or has expired. Please request a new one.')).toBeVisible();
+  await expect(page.getByLabel('New Password', { exact: true })).toHaveCount(0);
+  await page.goto(`/reset-pin?token=${madeUp}`);
+  await expect(page.getByText('This PIN reset link is invalid or has expired. Please request a new one.')).toBeVisible();
+  await expect(page.getByLabel('New PIN', { exact: true })).toHaveCount(0);
+
+  await page.goto('/forgot-password');
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.getByLabel('Email').fill('+919876543210');
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText('Please enter a valid email address, such as name@example.com.')).toBeVisible();
+  await expect(page.getByText('Check Your Email')).toHaveCount(0);
+});
+
 test('a customer replaces a forgotten PIN with the password and then the link from a real e-mail', async ({ page }) => {
   // No page may trip the Content-Security-Policy (zod's eval probe used to, on every page that parsed a schema).
   const policyViolations: string[] = [];

@@ -9,7 +9,6 @@ import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { firstErrorMessage } from '../../lib/forms.ts';
 import { requestPasswordReset } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 
@@ -28,9 +27,6 @@ export default function ForgotPasswordPage() {
       } catch (error) {
         toast.error('Error', { description: errorMessage(error, 'Failed to send reset instructions. Please try again.') });
       }
-    },
-    (errors) => {
-      toast.error('Validation Error', { description: firstErrorMessage(errors) });
     },
   );
 
@@ -52,7 +48,7 @@ export default function ForgotPasswordPage() {
   return (
     <AuthCard
       title="Forgot Password"
-      subtitle="Enter your email and we will send you a reset link"
+      subtitle="Enter your account's email address and we will send you a reset link"
       footer={
         <Link className="font-medium text-brand-700 hover:underline" to="/login">
           Back to Login
@@ -60,8 +56,8 @@ export default function ForgotPasswordPage() {
       }
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-        <FormField label="Email">
-          <Input type="email" autoComplete="email" maxLength={254} {...form.register('email')} />
+        <FormField label="Email" help="The email address of your account; a phone number cannot receive the link." error={form.formState.errors.email?.message}>
+          <Input type="email" autoComplete="email" autoFocus maxLength={254} {...form.register('email')} />
         </FormField>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Sending...' : 'Send Reset Link'}

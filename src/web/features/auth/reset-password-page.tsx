@@ -9,15 +9,18 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
+import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { firstErrorMessage } from '../../lib/forms.ts';
 import { resetPassword } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { useResetLinkCheck } from './reset-link-check.ts';
 
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
+  const link = useResetLinkCheck('password', token);
   const [failure, setFailure] = useState<string>();
   const form = useForm<z.input<typeof resetPasswordFormSchema>, unknown, z.output<typeof resetPasswordFormSchema>>({
     resolver: zodResolver(resetPasswordFormSchema),
@@ -50,7 +53,9 @@ export default function ResetPasswordPage() {
     </Link>
   );
 
-  if (!token) {
+  if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
+
+  if (!link.valid) {
     return (
       <AuthCard title="Reset Password" footer={footer}>
         <div className="flex flex-col gap-4">

@@ -1,17 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { pinResetLinkFormSchema, resetPinFormSchema } from '../../../shared/contracts/pin.ts';
+import type { z } from 'zod';
+import { INVALID_PIN_RESET_LINK_MESSAGE, pinResetLinkFormSchema, resetPinFormSchema } from '../../../shared/contracts/pin.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { PinInput } from '../../components/ui/pin-input.tsx';
+import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { ApiError, errorMessage, errorReference } from '../../lib/api.ts';
+import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
+import { useResetLinkCheck } from '../auth/reset-link-check.ts';
 import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
 import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { RequireSession } from '../shell/guards.tsx';
@@ -40,36 +45,26 @@ export default function ResetPinPage() {
 
 function RequestResetLink() {
   const leaveEndedSession = useLeaveEndedSession();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
   const [sentMessage, setSentMessage] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const form = useForm<z.input<typeof pinResetLinkFormSchema>>({ resolver: zodResolver(pinResetLinkFormSchema), defaultValues: { password: '' } });
+  const submitting = form.formState.isSubmitting;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = pinResetLinkFormSchema.safeParse({ password });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSubmitting(true);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(undefined);
     try {
-      const answer = await requestPinResetLink(password);
+      const answer = await requestPinResetLink(values.password);
       setSentMessage(answer.message);
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) {
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
         toast.error('User not found', { description: 'Please log in again.' });
         leaveEndedSession();
         return;
       }
-      const message = errorMessage(failure, 'Please try again.');
-      setError(message);
-      toast.error('Failed to reset PIN', { description: message });
-    } finally {
-      setSubmitting(false);
+      // A wrong password is said at its field; anything else once, above the button.
+      if (!showServerFieldErrors(form.setError, ['password'], error).fullyShownAtFields) setFailure(errorMessage(error, 'Please try again.'));
     }
-  };
+  });
 
   const footer = (
     <Link className="font-medium text-brand-700 hover:underline" to="/verify-pin">
@@ -90,11 +85,11 @@ function RequestResetLink() {
 
   return (
     <AuthCard title="Reset Your PIN" subtitle="Confirm your account password and we will e-mail you a link to choose a new PIN" footer={footer}>
-      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-        {error && <Alert variant="destructive">{error}</Alert>}
-        <FormField label="Account Password">
-          <Input type="password" autoComplete="current-password" maxLength={128} value={password} onChange={(event) => setPassword(event.target.value)} />
+      <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
+        <FormField label="Account Password" error={form.formState.errors.password?.message}>
+          <Input type="password" autoComplete="current-password" autoFocus maxLength={128} {...form.register('password')} />
         </FormField>
+        {failure && <Alert variant="destructive">{failure}</Alert>}
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Sending...' : 'Send Reset Link'}
         </Button>
@@ -106,53 +101,55 @@ function RequestResetLink() {
 function ChooseNewPin({ token }: { token: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [pin, setPin] = useState('');
-  const [confirmPin, setConfirmPin] = useState('');
-  const [error, setError] = useState<string>();
-  const [submitting, setSubmitting] = useState(false);
+  const link = useResetLinkCheck('pin', token);
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<z.input<typeof resetPinFormSchema>>({ resolver: zodResolver(resetPinFormSchema), defaultValues: { pin: '', confirmPin: '' } });
+  const submitting = form.formState.isSubmitting;
+  const [pin, confirmPin] = useWatch({ control: form.control, name: ['pin', 'confirmPin'] });
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = resetPinFormSchema.safeParse({ pin, confirmPin });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setSubmitting(true);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(undefined);
     try {
-      const answer = await resetPin(token, pin);
+      const answer = await resetPin(token, values.pin);
       await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
       toast.success('PIN reset successful', { description: 'Your PIN has been updated.' });
       void navigate(answer.signedIn ? '/dashboard' : '/login', { replace: true });
-    } catch (failure) {
-      const message = errorMessage(failure, 'Please try again.');
-      setError(message);
-      toast.error('Failed to reset PIN', { description: message });
-    } finally {
-      setSubmitting(false);
+    } catch (error) {
+      if (!showServerFieldErrors(form.setError, ['pin'], error).fullyShownAtFields) setFailure(errorMessage(error, 'Please try again.'));
     }
-  };
+  });
+
+  const footer = (
+    <Link className="font-medium text-brand-700 hover:underline" to="/login">
+      Back to Login
+    </Link>
+  );
+
+  if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
+  if (!link.valid) {
+    return (
+      <AuthCard title="Reset Your PIN" footer={footer}>
+        <div className="flex flex-col gap-4">
+          <Alert variant="destructive">{INVALID_PIN_RESET_LINK_MESSAGE}</Alert>
+          <Button asChild>
+            <Link to="/reset-pin">Request a new link</Link>
+          </Button>
+        </div>
+      </AuthCard>
+    );
+  }
 
   return (
-    <AuthCard
-      title="Reset Your PIN"
-      subtitle="Choose a new 4-digit transaction PIN"
-      footer={
-        <Link className="font-medium text-brand-700 hover:underline" to="/login">
-          Back to Login
-        </Link>
-      }
-    >
-      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-        {error && <Alert variant="destructive">{error}</Alert>}
-        <FormField label="New PIN">
-          <PinInput value={pin} onValueChange={setPin} />
+    <AuthCard title="Reset Your PIN" subtitle="Choose a new 4-digit transaction PIN" footer={footer}>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
+        <FormField label="New PIN" error={form.formState.errors.pin?.message}>
+          <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
-        <FormField label="Confirm New PIN">
-          <PinInput value={confirmPin} onValueChange={setConfirmPin} />
+        <FormField label="Confirm New PIN" error={form.formState.errors.confirmPin?.message}>
+          <FormPinInput control={form.control} name="confirmPin" />
         </FormField>
         <p className="text-xs text-slate-500">For your safety, withdrawals and transfers pause for a while after a PIN reset, and your other sessions end.</p>
+        {failure && <Alert variant="destructive">{failure}</Alert>}
         <Button type="submit" disabled={submitting || pin.length !== 4 || confirmPin.length !== 4}>
           {submitting ? 'Resetting...' : 'Reset PIN'}
         </Button>
