@@ -296,7 +296,7 @@ export default function PayoutBatchPage() {
 
           {batch.status === 'cancelled' && <Alert variant="info">{PAYOUT_BATCH_MESSAGES.cancelledMessage}</Alert>}
 
-          {batch.status === 'open' && (
+          {batch.status !== 'cancelled' && (
             <Card className="flex flex-col gap-2 p-4">
               <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
               <p className="text-xs text-slate-500">
