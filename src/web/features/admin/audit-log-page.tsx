@@ -1,4 +1,4 @@
-import { Download, RefreshCw, Search, X } from 'lucide-react';
+import { Download, RefreshCw, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AUDIT_LOG_CSV_MAX_ROWS, auditLogCsvQuerySchema, type AuditLogEntry } from '../../../shared/contracts/admin.ts';
@@ -158,19 +158,15 @@ export default function AuditLogPage() {
       <Card className="flex flex-col gap-4 p-4">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
           <FormField label="Search by name or e-mail" error={problems.q}>
-            <div className="relative">
-              <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
-              <Input
-                type="search"
-                className="pl-9"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={LIMITS.searchQueryLength}
-                placeholder="Admin or customer"
-                value={searchText}
-                onChange={(event) => setSearchText(event.target.value)}
-              />
-            </div>
+            <Input
+              type="search"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={LIMITS.searchQueryLength}
+              placeholder="Admin or customer"
+              value={searchText}
+              onChange={(event) => setSearchText(event.target.value)}
+            />
           </FormField>
           <FormField label="Action">
             <Select value={filters.action} onChange={(event) => setFilter('action', event.target.value)}>
