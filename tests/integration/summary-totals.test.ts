@@ -75,7 +75,7 @@ async function recountedTotals(): Promise<Totals[]> {
       select 'processing_withdrawals', count(*)::text, coalesce(sum(amount_usdt_micros), 0)::text, coalesce(sum(amount_inr_paise), 0)::text
         from withdrawal_requests where status = 'processing'
       union all
-      select 'customer_balances', count(*)::text, coalesce(sum(balance_usdt_micros), 0)::text, '0' from ledger_accounts where user_id is not null
+      select 'customer_balances', '0', coalesce(sum(balance_usdt_micros), 0)::text, '0' from ledger_accounts where user_id is not null
       union all
       select 'users', count(*)::text, '0', '0' from users
     ) as recount order by name`);

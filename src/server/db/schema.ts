@@ -666,7 +666,7 @@ export const notificationPreferences = pgTable('notification_preferences', {
 /**
  * Running totals kept by triggers (migrations 0006 and 0011) in the same transaction as the rows they count:
  * the number of users, the pending deposits, withdrawals and transfers with their sums, the withdrawals in a
- * payout batch (processing), and the customers' wallets added up (item_count: their accounts), the last at commit.
+ * payout batch (processing), and the customers' wallets added up (customer_balances, kept at commit).
  */
 export const summaryTotals = pgTable(
   'summary_totals',

@@ -65,32 +65,28 @@ CREATE TRIGGER withdrawal_requests_processing_summary_delete AFTER DELETE ON wit
 -- the commit, so the row is locked after every ledger account a transaction touches (never before one),
 -- and two money transactions cannot wait on each other through it.
 INSERT INTO "summary_totals" ("name", "item_count", "amount_usdt_micros", "amount_inr_paise")
-SELECT 'customer_balances', count(*), coalesce(sum("balance_usdt_micros"), 0), 0 FROM "ledger_accounts" WHERE "user_id" IS NOT NULL;
+SELECT 'customer_balances', 0, coalesce(sum("balance_usdt_micros"), 0), 0 FROM "ledger_accounts" WHERE "user_id" IS NOT NULL;
 --> statement-breakpoint
+-- Only balances are summed (item_count stays 0): a new wallet opens at zero and touches nothing.
 CREATE FUNCTION summary_totals_customer_balances() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  added_accounts bigint := 0;
-  added_balance bigint := 0;
+  delta bigint := 0;
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    added_accounts := added_accounts + 1;
-    added_balance := added_balance + NEW.balance_usdt_micros;
+    delta := delta + NEW.balance_usdt_micros;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    added_accounts := added_accounts - 1;
-    added_balance := added_balance - OLD.balance_usdt_micros;
+    delta := delta - OLD.balance_usdt_micros;
   END IF;
-  IF added_accounts <> 0 OR added_balance <> 0 THEN
-    UPDATE summary_totals
-    SET item_count = item_count + added_accounts, amount_usdt_micros = amount_usdt_micros + added_balance
-    WHERE name = 'customer_balances';
+  IF delta <> 0 THEN
+    UPDATE summary_totals SET amount_usdt_micros = amount_usdt_micros + delta WHERE name = 'customer_balances';
   END IF;
   RETURN NULL;
 END;
 $$;
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER ledger_accounts_customer_balances_insert AFTER INSERT ON ledger_accounts
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.user_id IS NOT NULL)
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.user_id IS NOT NULL AND NEW.balance_usdt_micros <> 0)
   EXECUTE FUNCTION summary_totals_customer_balances();
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER ledger_accounts_customer_balances_update AFTER UPDATE ON ledger_accounts
@@ -98,7 +94,7 @@ CREATE CONSTRAINT TRIGGER ledger_accounts_customer_balances_update AFTER UPDATE 
   EXECUTE FUNCTION summary_totals_customer_balances();
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER ledger_accounts_customer_balances_delete AFTER DELETE ON ledger_accounts
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.user_id IS NOT NULL)
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.user_id IS NOT NULL AND OLD.balance_usdt_micros <> 0)
   EXECUTE FUNCTION summary_totals_customer_balances();
 --> statement-breakpoint
 -- What was paid out (withdrawals approved) and credited (deposits approved) per day in India time, counted
