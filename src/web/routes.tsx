@@ -34,6 +34,8 @@ const AdminUserTransactionsPage = lazy(() => import('./features/admin/user-trans
 const AdminTransactionsPage = lazy(() => import('./features/admin/transactions-page.tsx'));
 const AdminSettingsPage = lazy(() => import('./features/admin/settings-page.tsx'));
 const AdminAuditLogPage = lazy(() => import('./features/admin/audit-log-page.tsx'));
+const AdminPayoutsPage = lazy(() => import('./features/admin/payouts-page.tsx'));
+const AdminPayoutBatchPage = lazy(() => import('./features/admin/payout-batch-page.tsx'));
 const NotFoundPage = lazy(() => import('./features/shell/not-found-page.tsx'));
 
 const customer = (element: ReactNode) => <RequireVerifiedUser>{element}</RequireVerifiedUser>;
@@ -80,6 +82,8 @@ export function AppRoutes() {
         <Route path="/admin/users/:userId/transactions" element={adminOnly(<AdminUserTransactionsPage />)} />
         <Route path="/admin/transactions" element={adminOnly(<AdminTransactionsPage />, 'Unauthorized')} />
         <Route path="/admin/audit-log" element={adminOnly(<AdminAuditLogPage />)} />
+        <Route path="/admin/payouts" element={adminOnly(<AdminPayoutsPage />)} />
+        <Route path="/admin/payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
         <Route path="/admin/rates" element={<Navigate to="/admin/settings" replace />} />
         <Route path="/admin/qr-codes" element={<Navigate to="/admin/settings" replace />} />
         <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />

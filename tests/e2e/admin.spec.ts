@@ -183,8 +183,8 @@ test('the admin makes the customer VIP on the user page; the VIP customer sees s
   await expect(adminPage).toHaveURL(new RegExp(`/admin/audit-log\\?targetUserId=${userId}$`));
   const entry = adminPage.getByRole('listitem').filter({ hasText: 'User role or VIP level changed' }).first();
   await expect(entry).toContainText(E2E_ADMIN_EMAIL);
-  await expect(entry.locator('[data-field="vipLevel"]')).toContainText('Before: normal');
-  await expect(entry.locator('[data-field="vipLevel"]')).toContainText('After: vip');
+  await expect(entry.locator('[data-field="vipLevel"]')).toContainText('Before: Normal');
+  await expect(entry.locator('[data-field="vipLevel"]')).toContainText('After: VIP');
 
   // The customer, now VIP, opens the admin area read only.
   await customerPage.goto('/admin/settings');

@@ -73,6 +73,7 @@ const MATRIX: MatrixEntry[] = [
   },
   { method: 'GET', route: '/api/admin/users/:id/transactions', request: ({ userId }) => ({ url: `/api/admin/users/${userId}/transactions` }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/audit-log', request: () => ({ url: '/api/admin/audit-log' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/audit-log.csv', request: () => ({ url: '/api/admin/audit-log.csv?q=a' }), adminStatus: 200 },
   // Approval queues (deposits, withdrawals, transfers). An unknown id is enough: the role is checked before the id,
   // and an admin then gets exactly 404 for it.
   { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },

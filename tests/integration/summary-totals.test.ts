@@ -14,8 +14,8 @@ import {
   submitDeposit,
 } from '../fixtures/wallet.ts';
 
-// The running totals (summary_totals) and the user-search copy (user_search) of migration 0006 are
-// kept by triggers; these tests recount from the tables themselves after the app has changed them.
+// The running totals (summary_totals, daily_totals) and the user-search copy (user_search) of migrations
+// 0006 and 0011 are kept by triggers; these tests recount from the tables themselves after the app has changed them.
 
 let harness: TestApp;
 let admin: SignedUpUser;
@@ -44,6 +44,23 @@ async function runningTotals(): Promise<Totals[]> {
   return result.rows;
 }
 
+/** What was paid and credited per day in India, as daily_totals keeps it and as recounted from the requests. */
+async function dailyTotals(): Promise<{ kept: unknown[]; recounted: unknown[] }> {
+  const kept = await db().execute(
+    sql`select day::text, name, item_count::text, amount_usdt_micros::text, amount_inr_paise::text from daily_totals where item_count > 0 order by day, name`,
+  );
+  const recounted = await db().execute(sql`
+    select * from (
+      select (decided_at at time zone 'Asia/Kolkata')::date::text as day, 'deposits_credited' as name, count(*)::text as item_count,
+             sum(amount_usdt_micros)::text as amount_usdt_micros, '0' as amount_inr_paise
+        from usdt_deposits where status = 'approved' group by 1
+      union all
+      select (decided_at at time zone 'Asia/Kolkata')::date::text, 'withdrawals_paid', count(*)::text, sum(amount_usdt_micros)::text, sum(amount_inr_paise)::text
+        from withdrawal_requests where status = 'approved' group by 1
+    ) as recount order by day, name`);
+  return { kept: kept.rows, recounted: recounted.rows };
+}
+
 async function recountedTotals(): Promise<Totals[]> {
   const result = await db().execute<Totals & Record<string, unknown>>(sql`
     select * from (
@@ -54,6 +71,11 @@ async function recountedTotals(): Promise<Totals[]> {
       union all
       select 'pending_withdrawals', count(*)::text, coalesce(sum(amount_usdt_micros), 0)::text, coalesce(sum(amount_inr_paise), 0)::text
         from withdrawal_requests where status = 'pending'
+      union all
+      select 'processing_withdrawals', count(*)::text, coalesce(sum(amount_usdt_micros), 0)::text, coalesce(sum(amount_inr_paise), 0)::text
+        from withdrawal_requests where status = 'processing'
+      union all
+      select 'customer_balances', '0', coalesce(sum(balance_usdt_micros), 0)::text, '0' from ledger_accounts where user_id is not null
       union all
       select 'users', count(*)::text, '0', '0' from users
     ) as recount order by name`);
@@ -89,6 +111,8 @@ describe('running totals of the admin dashboard', () => {
     for (const response of decisions) expectStatus(response, 200);
     const totals = await runningTotals();
     expect(totals).toEqual(await recountedTotals());
+    const daily = await dailyTotals();
+    expect(daily.kept).toEqual(daily.recounted);
     expect(totals.find((row) => row.name === 'pending_withdrawals')).toEqual({
       name: 'pending_withdrawals',
       item_count: '1',

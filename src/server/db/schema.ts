@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -501,6 +502,7 @@ export const auditLog = pgTable(
     index('audit_log_created_idx').on(table.createdAt, table.id),
     index('audit_log_action_idx').on(table.action, table.createdAt),
     index('audit_log_target_user_idx').on(table.targetUserId, table.createdAt),
+    index('audit_log_actor_user_idx').on(table.actorUserId, table.createdAt),
   ],
 );
 
@@ -662,8 +664,9 @@ export const notificationPreferences = pgTable('notification_preferences', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 /**
- * Running totals kept by triggers (migration 0006) in the same transaction as the rows they count:
- * the number of users and the pending deposits, withdrawals and transfers with their sums.
+ * Running totals kept by triggers (migrations 0006 and 0011) in the same transaction as the rows they count:
+ * the number of users, the pending deposits, withdrawals and transfers with their sums, the withdrawals in a
+ * payout batch (processing), and the customers' wallets added up (customer_balances, kept at commit).
  */
 export const summaryTotals = pgTable(
   'summary_totals',
@@ -674,8 +677,31 @@ export const summaryTotals = pgTable(
     amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
   },
   (table) => [
-    check('summary_totals_name_valid', sql`${table.name} in ('users', 'pending_deposits', 'pending_withdrawals', 'pending_transfers')`),
+    check(
+      'summary_totals_name_valid',
+      sql`${table.name} in ('users', 'pending_deposits', 'pending_withdrawals', 'processing_withdrawals', 'pending_transfers', 'customer_balances')`,
+    ),
     check('summary_totals_not_negative', sql`${table.itemCount} >= 0 and ${table.amountUsdtMicros} >= 0 and ${table.amountInrPaise} >= 0`),
+  ],
+);
+
+/**
+ * What was paid out (withdrawals approved) and credited (deposits approved) per day in India time, added by
+ * triggers (migration 0011) when a request becomes approved, for the dashboard's figures of today.
+ */
+export const dailyTotals = pgTable(
+  'daily_totals',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    name: text('name').$type<'withdrawals_paid' | 'deposits_credited'>().notNull(),
+    itemCount: bigint('item_count', { mode: 'bigint' }).notNull().default(sql`0`),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull().default(sql`0`),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (table) => [
+    primaryKey({ name: 'daily_totals_pk', columns: [table.day, table.name] }),
+    check('daily_totals_name_valid', sql`${table.name} in ('withdrawals_paid', 'deposits_credited')`),
+    check('daily_totals_not_negative', sql`${table.itemCount} >= 0 and ${table.amountUsdtMicros} >= 0 and ${table.amountInrPaise} >= 0`),
   ],
 );
 

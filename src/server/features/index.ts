@@ -1,7 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { ServerLifecycle } from '../http/lifecycle.ts';
 import type { ApiApp } from '../http/types.ts';
-import { registerAuditRoutes } from '../platform/audit/routes.ts';
 import { registerEventRoutes } from '../platform/events/routes.ts';
 import { registerHealthRoutes } from '../platform/health/routes.ts';
 import { registerNotificationEmailDelivery, registerNotificationRoutes } from '../platform/notifications/routes.ts';
@@ -58,7 +57,6 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
 
   registerAdminArea(app, (area) => {
     registerAdminRoutes(area, context);
-    registerAuditRoutes(area, context);
     registerFileAdminRoutes(area, context);
     registerSettingsAdminRoutes(area, context);
     registerDepositAdminRoutes(area, context);

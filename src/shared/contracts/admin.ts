@@ -14,14 +14,58 @@ export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user
 
 /* ---------- dashboard ---------- */
 
-const pendingUsdtSchema = z.object({ count: z.number().int(), totalUsdt: decimalStringSchema });
+/** The house accounts of the ledger, in the order the dashboard lists them. */
+export const HOUSE_ACCOUNT_KINDS = ['deposits_received', 'referral_rewards', 'withdrawals_pending', 'transfers_pending', 'withdrawals_paid'] as const;
+export const houseAccountKindSchema = z.enum(HOUSE_ACCOUNT_KINDS);
+export type HouseAccountKind = z.infer<typeof houseAccountKindSchema>;
+
+/** Most open payout batches the dashboard lists (oldest first); the payouts page lists them all. */
+export const DASHBOARD_OPEN_BATCHES_MAX = 20;
+
+/** A queue's waiting requests: how many, how much, and since when (null when none wait). */
+const pendingUsdtSchema = z.object({ count: z.number().int(), totalUsdt: decimalStringSchema, oldestAt: isoDateTimeSchema.nullable() });
+const pendingWithdrawalsSchema = pendingUsdtSchema.extend({ totalInr: decimalStringSchema });
 
 export const adminDashboardResponseSchema = z.object({
+  /** The server's clock when the figures were read, so ages do not depend on the browser's clock. */
+  generatedAt: isoDateTimeSchema,
   pendingDeposits: pendingUsdtSchema,
-  pendingWithdrawals: pendingUsdtSchema.extend({ totalInr: decimalStringSchema }),
+  /** Waiting for a payout batch or a single decision; withdrawals already in a batch are in processingWithdrawals. */
+  pendingWithdrawals: pendingWithdrawalsSchema,
+  /** In a payout batch, waiting for the bank's results. */
+  processingWithdrawals: pendingWithdrawalsSchema,
   pendingTransfers: pendingUsdtSchema,
-  /** Sum of every customer wallet in the ledger. */
+  /** Today in India (Asia/Kolkata): withdrawals paid out and deposits credited. */
+  today: z.object({
+    date: z.string(),
+    paidWithdrawals: z.object({ count: z.number().int(), totalInr: decimalStringSchema, totalUsdt: decimalStringSchema }),
+    creditedDeposits: z.object({ count: z.number().int(), totalUsdt: decimalStringSchema }),
+  }),
+  /** Sum of every customer wallet in the ledger (kept as a running total of its own). */
   customerBalancesUsdt: decimalStringSchema,
+  /**
+   * The books: every ledger movement takes from one account what it gives another, so the customer
+   * wallets plus the house accounts add up to zero. `differenceUsdt` is that sum; `balanced` is true at zero.
+   */
+  books: z.object({
+    customerBalancesUsdt: decimalStringSchema,
+    houseAccounts: z.array(z.object({ kind: houseAccountKindSchema, balanceUsdt: decimalStringSchema })),
+    differenceUsdt: decimalStringSchema,
+    balanced: z.boolean(),
+  }),
+  /** Payout batches with withdrawals still processing, oldest first. */
+  openPayoutBatches: z
+    .array(
+      z.object({
+        id: z.uuid(),
+        createdAt: isoDateTimeSchema,
+        count: z.number().int(),
+        totalInr: decimalStringSchema,
+        processingCount: z.number().int(),
+        processingInr: decimalStringSchema,
+      }),
+    )
+    .max(DASHBOARD_OPEN_BATCHES_MAX),
   userCount: z.number().int(),
   /** False for VIP-level readers: the web app hides links to admin-only pages. */
   canManage: z.boolean(),
@@ -101,16 +145,49 @@ export type AdminUserTransactions = z.infer<typeof adminUserTransactionsResponse
 
 /* ---------- audit log ---------- */
 
-export const auditLogQuerySchema = cursorQuerySchema.extend({
-  action: z
-    .string()
-    .trim()
-    .max(64, 'Action must be at most 64 characters')
-    .regex(/^[a-z0-9_.-]*$/, 'Action may contain only lower-case letters, digits, dots, dashes and underscores')
-    .optional()
-    .transform((value) => (value === '' ? undefined : value)),
+/** Most rows in one audit log CSV export (newest first); a narrower filter exports the rest. */
+export const AUDIT_LOG_CSV_MAX_ROWS = 5000;
+
+export const AUDIT_LOG_MESSAGES = {
+  invalidDate: 'Enter a date as YYYY-MM-DD',
+  dateRange: 'The start date must not be after the end date',
+} as const;
+
+/** A calendar day in India (YYYY-MM-DD) that exists: 2025-02-30 is refused. */
+const indiaDateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, AUDIT_LOG_MESSAGES.invalidDate)
+  .refine((text) => {
+    const date = new Date(`${text}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+  }, AUDIT_LOG_MESSAGES.invalidDate);
+
+const optionalText = <T extends z.ZodType<string | undefined, string | undefined>>(schema: T) =>
+  schema.optional().transform((value) => (value === '' ? undefined : value));
+
+/** The filters of the audit log and of its CSV export. */
+const auditLogFilterShape = {
+  /** A name or e-mail (any part, any case) of the admin who acted or of the user concerned. */
+  q: optionalText(z.string().trim().max(LIMITS.searchQueryLength, `Search text must be at most ${LIMITS.searchQueryLength} characters`)),
+  action: optionalText(
+    z
+      .string()
+      .trim()
+      .max(64, 'Action must be at most 64 characters')
+      .regex(/^[a-z0-9_.-]*$/, 'Action may contain only lower-case letters, digits, dots, dashes and underscores'),
+  ),
   targetUserId: z.uuid({ message: 'Invalid user id' }).optional(),
-});
+  /** First day shown, in India time (inclusive). */
+  from: indiaDateSchema.optional(),
+  /** Last day shown, in India time (inclusive). */
+  to: indiaDateSchema.optional(),
+};
+const datesInOrder = (filters: { from?: string | undefined; to?: string | undefined }) =>
+  filters.from === undefined || filters.to === undefined || filters.from <= filters.to;
+
+export const auditLogQuerySchema = cursorQuerySchema.extend(auditLogFilterShape).refine(datesInOrder, { message: AUDIT_LOG_MESSAGES.dateRange, path: ['to'] });
+export const auditLogCsvQuerySchema = z.object(auditLogFilterShape).refine(datesInOrder, { message: AUDIT_LOG_MESSAGES.dateRange, path: ['to'] });
+export type AuditLogFilters = z.output<typeof auditLogCsvQuerySchema>;
 
 const auditPersonSchema = z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable();
 

@@ -47,6 +47,8 @@ export const payoutBatchSchema = z.object({
   processingCount: z.number().int(),
   cancelledAt: z.string().nullable(),
   createdByUserId: uuidSchema.nullable(),
+  /** The admin who created the batch, by name and e-mail (null once that user is gone). */
+  createdBy: z.object({ id: uuidSchema, name: z.string(), email: z.string() }).nullable(),
 });
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 
@@ -56,6 +58,13 @@ export const payoutBatchWithdrawalSchema = z.object({
   amountUsdt: decimalStringSchema,
   status: withdrawalStatusSchema,
   beneficiaryName: z.string(),
+  /** The bank details frozen with the request, as in the bank file. */
+  accountNumber: z.string(),
+  ifscCode: z.string(),
+  bankName: z.string(),
+  upiId: z.string().nullable(),
+  paymentMode: z.enum(['UPI', 'IMPS', 'NEFT']),
+  createdAt: z.string(),
   payoutReference: z.string().nullable(),
   rejectionReason: z.string().nullable(),
 });

@@ -1,45 +1,117 @@
+import { DASHBOARD_OPEN_BATCHES_MAX } from '../../../shared/contracts/admin.ts';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 
+/** A totals row as the statement returns it: count and sums in their smallest units. */
+interface Totals {
+  count: bigint;
+  usdtMicros: bigint;
+  inrPaise: bigint;
+}
+
 export interface DashboardFigures {
-  pendingDepositCount: bigint;
-  pendingDepositUsdtMicros: bigint;
-  pendingWithdrawalCount: bigint;
-  pendingWithdrawalUsdtMicros: bigint;
-  pendingWithdrawalInrPaise: bigint;
-  pendingTransferCount: bigint;
-  pendingTransferUsdtMicros: bigint;
+  generatedAt: Date;
+  /** Today's date in India, YYYY-MM-DD. */
+  today: string;
+  pendingDeposits: Totals & { oldestAt: Date | null };
+  pendingWithdrawals: Totals & { oldestAt: Date | null };
+  processingWithdrawals: Totals & { oldestAt: Date | null };
+  pendingTransfers: Totals & { oldestAt: Date | null };
+  paidToday: Totals;
+  creditedToday: Totals;
   customerBalancesUsdtMicros: bigint;
   userCount: bigint;
+  houseAccounts: { kind: string; balanceUsdtMicros: bigint }[];
+  openBatches: { id: string; createdAt: Date; count: number; totalInrPaise: bigint; processingCount: number; processingInrPaise: bigint }[];
+}
+
+interface FiguresRow {
+  generated_at: Date;
+  today: string;
+  totals: Record<string, { count: string; usdt: string; inr: string }>;
+  oldest: Record<string, string | null>;
+  house_accounts: { kind: string; balance: string }[] | null;
+  open_batches: { id: string; created_at: string; count: number; total_inr: string; processing_count: number; processing_inr: string }[] | null;
 }
 
 /**
  * Every figure in one statement, so they all describe the same moment, and none counts or sums a
- * whole table: the counts and pending sums are running totals (summary_totals, kept by triggers in
- * the same transaction as the requests), and the customers' balances are what the house accounts
- * owe them. Every ledger movement takes from one account what it gives another, so all balances
- * add up to zero (the ledger check verifies it) and the customer wallets hold minus the sum of the
- * five house accounts.
+ * whole table (decision 014):
+ * - the counts and sums are running totals kept by triggers in the same transaction as the rows
+ *   (summary_totals, and daily_totals for what was paid and credited on a day in India);
+ * - the age of a queue is its oldest request, read from the (status, created_at) index;
+ * - the customers' wallets are their own running total, shown against the five house accounts: all
+ *   balances add up to zero (the ledger check verifies it), so the two sides show the books balance;
+ * - the open payout batches are read from their processing withdrawals (the status index again).
+ * Amounts travel as text inside JSON so that no bigint loses digits.
  */
-const dashboardFigures = preparedStatement<DashboardFigures>(
+const iso = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const dashboardFigures = preparedStatement<FiguresRow>(
   'dashboard_figures',
-  `select
-     deposits.item_count as "pendingDepositCount",
-     deposits.amount_usdt_micros as "pendingDepositUsdtMicros",
-     withdrawals.item_count as "pendingWithdrawalCount",
-     withdrawals.amount_usdt_micros as "pendingWithdrawalUsdtMicros",
-     withdrawals.amount_inr_paise as "pendingWithdrawalInrPaise",
-     transfers.item_count as "pendingTransferCount",
-     transfers.amount_usdt_micros as "pendingTransferUsdtMicros",
-     (select -coalesce(sum(balance_usdt_micros), 0) from ledger_accounts where user_id is null)::bigint as "customerBalancesUsdtMicros",
-     people.item_count as "userCount"
-   from summary_totals deposits, summary_totals withdrawals, summary_totals transfers, summary_totals people
-   where deposits.name = 'pending_deposits' and withdrawals.name = 'pending_withdrawals'
-     and transfers.name = 'pending_transfers' and people.name = 'users'`,
+  `with today as (select (now() at time zone 'Asia/Kolkata')::date as day),
+   totals as (
+     select name, item_count, amount_usdt_micros, amount_inr_paise from summary_totals
+     union all
+     select 'today_' || d.name, d.item_count, d.amount_usdt_micros, d.amount_inr_paise
+     from daily_totals d, today where d.day = today.day
+   ),
+   processing as (
+     select payout_batch_id, count(*)::int as processing_count, sum(amount_inr_paise) as processing_inr
+     from withdrawal_requests where status = 'processing' group by payout_batch_id
+   )
+   select
+     now() as generated_at,
+     (select day::text from today) as today,
+     (select json_object_agg(name, json_build_object('count', item_count::text, 'usdt', amount_usdt_micros::text, 'inr', amount_inr_paise::text)) from totals) as totals,
+     json_build_object(
+       'deposits', ${iso("(select min(created_at) from usdt_deposits where status = 'pending')")},
+       'withdrawals', ${iso("(select min(created_at) from withdrawal_requests where status = 'pending')")},
+       'processing', ${iso("(select min(created_at) from withdrawal_requests where status = 'processing')")},
+       'transfers', ${iso("(select min(created_at) from transfers where status = 'pending')")}
+     ) as oldest,
+     (select json_agg(json_build_object('kind', kind, 'balance', balance_usdt_micros::text) order by kind) from ledger_accounts where user_id is null) as house_accounts,
+     (select json_agg(json_build_object('id', id, 'created_at', ${iso('created_at')}, 'count', withdrawal_count, 'total_inr', total_inr_paise::text,
+                                        'processing_count', processing_count, 'processing_inr', processing_inr::text) order by created_at, id)
+      from (
+        select b.id, b.created_at, b.withdrawal_count, b.total_inr_paise, p.processing_count, p.processing_inr
+        from processing p join payout_batches b on b.id = p.payout_batch_id
+        order by b.created_at, b.id limit ${DASHBOARD_OPEN_BATCHES_MAX}
+      ) open_batch) as open_batches`,
 );
+
+function totalsOf(row: FiguresRow, name: string): Totals {
+  const totals = row.totals[name];
+  return totals ? { count: BigInt(totals.count), usdtMicros: BigInt(totals.usdt), inrPaise: BigInt(totals.inr) } : { count: 0n, usdtMicros: 0n, inrPaise: 0n };
+}
+
+function dateOrNull(text: string | null | undefined): Date | null {
+  return text ? new Date(text) : null;
+}
 
 export async function loadDashboardFigures(db: Database): Promise<DashboardFigures> {
   const [row] = await queryPrepared(db, dashboardFigures, []);
-  if (!row) throw new Error('summary_totals is missing a row');
-  return row;
+  if (!row?.totals.users || !row.totals.customer_balances) throw new Error('summary_totals is missing a row');
+  const openBatches = (row.open_batches ?? []).map((batch) => ({
+    id: batch.id,
+    createdAt: new Date(batch.created_at),
+    count: batch.count,
+    totalInrPaise: BigInt(batch.total_inr),
+    processingCount: batch.processing_count,
+    processingInrPaise: BigInt(batch.processing_inr),
+  }));
+  return {
+    generatedAt: row.generated_at,
+    today: row.today,
+    pendingDeposits: { ...totalsOf(row, 'pending_deposits'), oldestAt: dateOrNull(row.oldest.deposits) },
+    pendingWithdrawals: { ...totalsOf(row, 'pending_withdrawals'), oldestAt: dateOrNull(row.oldest.withdrawals) },
+    processingWithdrawals: { ...totalsOf(row, 'processing_withdrawals'), oldestAt: dateOrNull(row.oldest.processing) },
+    pendingTransfers: { ...totalsOf(row, 'pending_transfers'), oldestAt: dateOrNull(row.oldest.transfers) },
+    paidToday: totalsOf(row, 'today_withdrawals_paid'),
+    creditedToday: totalsOf(row, 'today_deposits_credited'),
+    customerBalancesUsdtMicros: totalsOf(row, 'customer_balances').usdtMicros,
+    userCount: totalsOf(row, 'users').count,
+    houseAccounts: (row.house_accounts ?? []).map((account) => ({ kind: account.kind, balanceUsdtMicros: BigInt(account.balance) })),
+    openBatches,
+  };
 }

@@ -4,8 +4,12 @@ import {
   adminUserParamsSchema,
   adminUsersQuerySchema,
   adminUsersResponseSchema,
+  AUDIT_LOG_CSV_MAX_ROWS,
   adminUserTransactionsQuerySchema,
   adminUserTransactionsResponseSchema,
+  auditLogCsvQuerySchema,
+  auditLogQuerySchema,
+  auditLogResponseSchema,
   revokeSessionsResponseSchema,
   SESSIONS_REVOKED_MESSAGE,
   updateAdminUserRequestSchema,
@@ -15,6 +19,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
+import { auditLogCsv, getAuditLog } from './audit-log-service.ts';
 import { getDashboard } from './dashboard-service.ts';
 import * as usersService from './users-service.ts';
 
@@ -99,6 +104,39 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     async (request) => {
       const sessionsEnded = await usersService.revokeSessions(context, request, sessionOf(request), request.params.id);
       return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit-log',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Every admin action with who, what, when, before and after; newest first; search by a name or e-mail of the admin or the user concerned, filter by action, user and days in India time',
+        querystring: auditLogQuerySchema,
+        response: responses({ 200: auditLogResponseSchema }),
+      },
+    },
+    async (request) => getAuditLog(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/audit-log.csv',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: `The audit log entries the same filters select, newest first, as CSV (at most ${AUDIT_LOG_CSV_MAX_ROWS}; X-Truncated says when more matched)`,
+        querystring: auditLogCsvQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const exported = await auditLogCsv(db, request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="audit-log.csv"')
+        .header('x-row-count', String(exported.rows))
+        .header('x-truncated', String(exported.truncated))
+        .send(exported.csv);
     },
   );
 }

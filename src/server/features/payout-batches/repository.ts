@@ -1,10 +1,16 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { payoutBatches, withdrawalRequests } from '../../db/schema.ts';
+import { payoutBatches, profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type PayoutBatchRow = typeof payoutBatches.$inferSelect;
-export type PayoutBatchWithCounts = PayoutBatchRow & { processingCount: number; cursorCreatedAt: string };
+export type PayoutBatchWithCounts = PayoutBatchRow & {
+  processingCount: number;
+  cursorCreatedAt: string;
+  /** Who created the batch, as they are called now (null once that user is gone). */
+  createdByName: string | null;
+  createdByEmail: string | null;
+};
 type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
@@ -12,11 +18,27 @@ type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 const processingCount = sql<number>`(select count(*)::int from withdrawal_requests w where w.payout_batch_id = payout_batches.id and w.status = 'processing')`;
 
 function selectBatches(db: Executor) {
-  return db.select({ batch: payoutBatches, processingCount, cursorCreatedAt: cursorTimestamp(payoutBatches.createdAt) }).from(payoutBatches);
+  return db
+    .select({
+      batch: payoutBatches,
+      processingCount,
+      cursorCreatedAt: cursorTimestamp(payoutBatches.createdAt),
+      createdByName: profiles.name,
+      createdByEmail: users.email,
+    })
+    .from(payoutBatches)
+    .leftJoin(users, eq(users.id, payoutBatches.createdByUserId))
+    .leftJoin(profiles, eq(profiles.userId, payoutBatches.createdByUserId));
 }
 
-function flatten(row: { batch: PayoutBatchRow; processingCount: number; cursorCreatedAt: string }): PayoutBatchWithCounts {
-  return { ...row.batch, processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt };
+function flatten(row: {
+  batch: PayoutBatchRow;
+  processingCount: number;
+  cursorCreatedAt: string;
+  createdByName: string | null;
+  createdByEmail: string | null;
+}): PayoutBatchWithCounts {
+  return { ...row.batch, processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt, createdByName: row.createdByName, createdByEmail: row.createdByEmail };
 }
 
 export async function insertBatch(db: Executor, values: { createdByUserId: string }): Promise<PayoutBatchRow> {

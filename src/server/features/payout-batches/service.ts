@@ -44,6 +44,10 @@ function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
     processingCount: row.processingCount,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     createdByUserId: row.createdByUserId,
+    createdBy:
+      row.createdByUserId !== null && row.createdByName !== null && row.createdByEmail !== null
+        ? { id: row.createdByUserId, name: row.createdByName, email: row.createdByEmail }
+        : null,
   };
 }
 
@@ -112,6 +116,12 @@ export async function getBatch(db: Database, id: string) {
       amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
       status: row.status as WithdrawalStatus,
       beneficiaryName: row.accountHolderName,
+      accountNumber: row.accountNumber,
+      ifscCode: row.ifscCode,
+      bankName: row.bankName,
+      upiId: row.upiId,
+      paymentMode: paymentModeFor(row.amountInrPaise, row.upiId),
+      createdAt: row.createdAt.toISOString(),
       payoutReference: row.payoutReference,
       rejectionReason: row.rejectionReason,
     })),

@@ -7,15 +7,16 @@ import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useLogOut } from '../../features/auth/use-log-out.ts';
 import { useUnreadNotificationCount } from '../../features/notifications/api.ts';
-import { initialsOf, maskPhone } from '../../lib/utils.ts';
+import { cn, initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
 
 /**
  * Two rows, so that nothing is squeezed on a phone: who is signed in with the
- * balance, then the page's back button, title and refresh.
+ * balance, then the page's back button, title and refresh. `wide` lets the admin
+ * desk use the whole width on large screens.
  */
-export function AppHeader({ title, backTo }: { title?: string | undefined; backTo?: string | undefined }) {
+export function AppHeader({ title, backTo, wide = false }: { title?: string | undefined; backTo?: string | undefined; wide?: boolean }) {
   const me = useMe();
   const queryClient = useQueryClient();
   const logOut = useLogOut();
@@ -34,7 +35,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-3xl items-center gap-2 px-4 pt-3 pb-2 sm:gap-3">
+      <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-4 pt-3 pb-2 sm:gap-3', wide && 'lg:max-w-none lg:px-6')}>
         {user && (
           <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
             {initialsOf(user.name)}
@@ -67,7 +68,7 @@ export function AppHeader({ title, backTo }: { title?: string | undefined; backT
         confirmLabel="Log Out"
         onConfirm={() => void logOut()}
       />
-      <div className="mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2">
+      <div className={cn('mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2', wide && 'lg:max-w-none lg:px-4')}>
         {backTo && (
           <Button variant="ghost" size="icon" asChild>
             <Link to={backTo} aria-label="Back" onClick={goBack}>

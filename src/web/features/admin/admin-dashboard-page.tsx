@@ -1,16 +1,29 @@
-import { ArrowDownToLine, ArrowLeftRight, ArrowUpFromLine, ChevronRight, ClipboardList, Receipt, Settings, Users, Wallet } from 'lucide-react';
+import { ArrowDownToLine, ArrowLeftRight, ArrowUpFromLine, CheckCircle2, ChevronRight, ClipboardList, Loader, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { AdminDashboard } from '../../../shared/contracts/admin.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import type { AdminDashboard, HouseAccountKind } from '../../../shared/contracts/admin.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { cn } from '../../lib/utils.ts';
 import { useAdminDashboard } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
-import { inrText, usdtText } from './format.ts';
+import { ageText, inrText, shortDateTimeText, usdtText } from './format.ts';
 
-function Figure({ label, value, detail, to, icon }: { label: string; value: string; detail?: string; to?: string; icon: ReactNode }) {
+const HOUSE_ACCOUNT_LABELS: Record<HouseAccountKind, string> = {
+  deposits_received: 'Deposits received',
+  referral_rewards: 'Referral rewards paid',
+  withdrawals_pending: 'Withdrawals held (pending and processing)',
+  transfers_pending: 'Transfers held',
+  withdrawals_paid: 'Withdrawals paid out',
+};
+
+/** Every digit of a USDT amount, signed: the books must show the exact figures. */
+const exactUsdt = (wire: string) => `${formatUsdtExact(usdtMicrosFromWire(wire))} USDT`;
+
+function Figure({ label, value, detail, age, to, icon }: { label: string; value: string; detail?: string; age?: string; to?: string; icon: ReactNode }) {
   const body = (
     <>
       <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 [&_svg]:size-5">{icon}</span>
@@ -18,6 +31,7 @@ function Figure({ label, value, detail, to, icon }: { label: string; value: stri
         <span className="block text-sm text-slate-500">{label}</span>
         <span className="block text-lg font-semibold text-slate-900">{value}</span>
         {detail && <span className="block text-sm text-slate-600">{detail}</span>}
+        {age && <span className="block text-xs font-medium text-amber-700">{age}</span>}
       </span>
       {to && <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden />}
     </>
@@ -47,54 +61,164 @@ function NavigationCard({ to, title, description, icon }: { to: string; title: s
   );
 }
 
-function pendingLabel(count: number): string {
-  return count === 1 ? '1 pending' : `${count} pending`;
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
 }
 
-function Figures({ figures }: { figures: AdminDashboard }) {
-  const queueLink = (tab: string) => (figures.canManage ? `/admin/transactions?tab=${tab}&status=pending` : undefined);
-  const links = {
-    deposits: queueLink('deposits'),
-    withdrawals: queueLink('withdrawals'),
-    transfers: queueLink('transfers'),
-    users: figures.canManage ? '/admin/users' : undefined,
-  };
+const countText = (count: number, one: string, many: string) => (count === 1 ? `1 ${one}` : `${count} ${many}`);
+
+function Queues({ figures }: { figures: AdminDashboard }) {
+  const queueLink = (tab: string, status: string) => (figures.canManage ? { to: `/admin/transactions?tab=${tab}&status=${status}` } : {});
+  const oldest = (oldestAt: string | null) => (oldestAt ? { age: `Oldest waiting ${ageText(oldestAt, figures.generatedAt)}` } : {});
   return (
-    <section aria-labelledby="waiting-heading" className="flex flex-col gap-3">
-      <h2 id="waiting-heading" className="text-base font-semibold text-slate-900">
-        Waiting for approval
-      </h2>
-      <div className="grid gap-3 sm:grid-cols-2">
+    <Section id="waiting-heading" title="Waiting for approval">
+      <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         <Figure
           label="Pending deposits"
-          value={pendingLabel(figures.pendingDeposits.count)}
+          value={countText(figures.pendingDeposits.count, 'pending', 'pending')}
           detail={usdtText(figures.pendingDeposits.totalUsdt)}
           icon={<ArrowDownToLine />}
-          {...(links.deposits ? { to: links.deposits } : {})}
+          {...oldest(figures.pendingDeposits.oldestAt)}
+          {...queueLink('deposits', 'pending')}
         />
         <Figure
           label="Pending withdrawals"
-          value={pendingLabel(figures.pendingWithdrawals.count)}
+          value={countText(figures.pendingWithdrawals.count, 'pending', 'pending')}
           detail={`${inrText(figures.pendingWithdrawals.totalInr)} (${usdtText(figures.pendingWithdrawals.totalUsdt)})`}
           icon={<ArrowUpFromLine />}
-          {...(links.withdrawals ? { to: links.withdrawals } : {})}
+          {...oldest(figures.pendingWithdrawals.oldestAt)}
+          {...queueLink('withdrawals', 'pending')}
+        />
+        <Figure
+          label="In payout batches"
+          value={countText(figures.processingWithdrawals.count, 'processing', 'processing')}
+          detail={`${inrText(figures.processingWithdrawals.totalInr)} (${usdtText(figures.processingWithdrawals.totalUsdt)})`}
+          icon={<Loader />}
+          {...oldest(figures.processingWithdrawals.oldestAt)}
+          {...(figures.canManage ? { to: '/admin/payouts' } : {})}
         />
         <Figure
           label="Pending transfers"
-          value={pendingLabel(figures.pendingTransfers.count)}
+          value={countText(figures.pendingTransfers.count, 'pending', 'pending')}
           detail={usdtText(figures.pendingTransfers.totalUsdt)}
           icon={<ArrowLeftRight />}
-          {...(links.transfers ? { to: links.transfers } : {})}
-        />
-        <Figure
-          label="Customer balances"
-          value={usdtText(figures.customerBalancesUsdt)}
-          detail={figures.userCount === 1 ? '1 user' : `${figures.userCount} users`}
-          icon={<Wallet />}
-          {...(links.users ? { to: links.users } : {})}
+          {...oldest(figures.pendingTransfers.oldestAt)}
+          {...queueLink('transfers', 'pending')}
         />
       </div>
-    </section>
+    </Section>
+  );
+}
+
+function Today({ figures }: { figures: AdminDashboard }) {
+  const { paidWithdrawals, creditedDeposits } = figures.today;
+  return (
+    <Section id="today-heading" title={`Today in India (${figures.today.date})`}>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <Figure
+          label="Paid out today"
+          value={inrText(paidWithdrawals.totalInr)}
+          detail={`${countText(paidWithdrawals.count, 'withdrawal', 'withdrawals')}, ${usdtText(paidWithdrawals.totalUsdt)}`}
+          icon={<CheckCircle2 />}
+        />
+        <Figure label="Credited today" value={usdtText(creditedDeposits.totalUsdt)} detail={countText(creditedDeposits.count, 'deposit', 'deposits')} icon={<Wallet />} />
+      </div>
+    </Section>
+  );
+}
+
+/** The customers' wallets against the house accounts: together they add up to zero when the books balance. */
+function Books({ figures }: { figures: AdminDashboard }) {
+  const { books } = figures;
+  return (
+    <Section id="books-heading" title="Books">
+      <Card className="flex flex-col gap-3 p-4" data-testid="books">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="flex items-center gap-2 text-sm text-slate-600">
+            <Scale className="size-4" aria-hidden />
+            Customer balances {figures.userCount === 1 ? '(1 user)' : `(${figures.userCount} users)`}
+          </p>
+          <span
+            className={cn('rounded-full px-3 py-1 text-sm font-semibold', books.balanced ? 'bg-emerald-100 text-emerald-800' : 'bg-red-100 text-red-800')}
+            role="status"
+          >
+            {books.balanced ? 'Books balance' : `Books differ by ${exactUsdt(books.differenceUsdt)}`}
+          </span>
+        </div>
+        <table className="w-full text-sm">
+          <caption className="sr-only">Customer balances against the house accounts of the ledger</caption>
+          <tbody className="divide-y divide-slate-100">
+            <tr>
+              <th scope="row" className="py-1.5 text-left font-semibold text-slate-900">
+                Customer wallets
+              </th>
+              <td className="py-1.5 text-right font-mono font-semibold">{exactUsdt(books.customerBalancesUsdt)}</td>
+            </tr>
+            {books.houseAccounts.map((account) => (
+              <tr key={account.kind}>
+                <th scope="row" className="py-1.5 text-left font-normal text-slate-600">
+                  {HOUSE_ACCOUNT_LABELS[account.kind]}
+                </th>
+                <td className="py-1.5 text-right font-mono text-slate-700">{exactUsdt(account.balanceUsdt)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row" className="py-1.5 text-left font-semibold text-slate-900">
+                Sum of all accounts
+              </th>
+              <td className={cn('py-1.5 text-right font-mono font-semibold', books.balanced ? 'text-emerald-700' : 'text-red-700')}>{exactUsdt(books.differenceUsdt)}</td>
+            </tr>
+          </tbody>
+        </table>
+        <p className="text-xs text-slate-500">Money enters through deposits and rewards (negative house balances) and waits or leaves through the others; every movement is double-entry, so all accounts add up to zero.</p>
+      </Card>
+    </Section>
+  );
+}
+
+function OpenBatches({ figures }: { figures: AdminDashboard }) {
+  return (
+    <Section id="batches-heading" title="Payout batches in progress">
+      {figures.openPayoutBatches.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-500">No payout batch is waiting for the bank’s results.</p>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {figures.openPayoutBatches.map((batch) => {
+            const content = (
+              <>
+                <span className="min-w-0 flex-1">
+                  <span className="block font-medium text-slate-900">Batch of {shortDateTimeText(batch.createdAt)}</span>
+                  <span className="block text-sm text-slate-600">
+                    {batch.processingCount} of {batch.count} waiting, {inrText(batch.processingInr)} of {inrText(batch.totalInr)}
+                  </span>
+                  <span className="block text-xs font-medium text-amber-700">Open for {ageText(batch.createdAt, figures.generatedAt)}</span>
+                </span>
+                {figures.canManage && <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden />}
+              </>
+            );
+            const className = 'flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
+            return (
+              <li key={batch.id}>
+                {figures.canManage ? (
+                  <Link to={`/admin/payouts/${batch.id}`} className={`${className} hover:border-brand-500`}>
+                    {content}
+                  </Link>
+                ) : (
+                  <div className={className}>{content}</div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Section>
   );
 }
 
@@ -103,7 +227,7 @@ export default function AdminDashboardPage() {
   const canManage = dashboard.data?.canManage ?? false;
 
   return (
-    <AppPage title="Admin Dashboard" backTo="/dashboard">
+    <AdminPage title="Admin Dashboard" backTo="/dashboard">
       {dashboard.isPending && <LoadingState text="Loading dashboard..." />}
       {dashboard.isError && (
         <ErrorState
@@ -112,24 +236,33 @@ export default function AdminDashboardPage() {
           onRetry={() => void dashboard.refetch()}
         />
       )}
-      {dashboard.data && <Figures figures={dashboard.data} />}
       {dashboard.data && !canManage && (
         <Alert variant="info">You have read-only access as a VIP member: you can view these figures and the settings, but only admins can make changes.</Alert>
       )}
+      {dashboard.data && (
+        <>
+          <Queues figures={dashboard.data} />
+          <div className="grid gap-4 lg:grid-cols-2">
+            <div className="flex flex-col gap-4">
+              <Today figures={dashboard.data} />
+              <OpenBatches figures={dashboard.data} />
+            </div>
+            <Books figures={dashboard.data} />
+          </div>
+        </>
+      )}
 
-      <section aria-labelledby="manage-heading" className="flex flex-col gap-3">
-        <h2 id="manage-heading" className="text-base font-semibold text-slate-900">
-          Manage
-        </h2>
-        <div className="grid gap-3 sm:grid-cols-2">
+      <Section id="manage-heading" title="Manage">
+        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
           {canManage && <NavigationCard to="/admin/users" title="User Management" description="Find users, set VIP level and role, view transactions" icon={<Users />} />}
           {canManage && (
             <NavigationCard to="/admin/transactions" title="Transaction Management" description="Approve or reject deposits, withdrawals and transfers" icon={<Receipt />} />
           )}
+          {canManage && <NavigationCard to="/admin/payouts" title="Payouts" description="Payout batches: bank files and the bank’s results" icon={<Wallet />} />}
           <NavigationCard to="/admin/settings" title="Admin Settings" description="Rates, wallet addresses, QR codes, app download" icon={<Settings />} />
           {canManage && <NavigationCard to="/admin/audit-log" title="Audit Log" description="Who did what, and when" icon={<ClipboardList />} />}
         </div>
-      </section>
-    </AppPage>
+      </Section>
+    </AdminPage>
   );
 }

@@ -11,7 +11,13 @@ import {
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
 import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '../../../shared/contracts/deposits.ts';
-import { payoutBatchResponseSchema } from '../../../shared/contracts/payout-batches.ts';
+import {
+  payoutBatchDetailResponseSchema,
+  payoutBatchListResponseSchema,
+  payoutBatchResponseSchema,
+  payoutResultsResponseSchema,
+  type PayoutResultRow,
+} from '../../../shared/contracts/payout-batches.ts';
 import {
   adminSettingsResponseSchema,
   updateSettingsResponseSchema,
@@ -29,9 +35,13 @@ export type QueueKind = 'deposits' | 'withdrawals' | 'transfers';
 export type StatusFilter = RequestStatus | 'all';
 export type Decision = 'approve' | 'reject';
 
+/** The audit log's filters as the page keeps them in its address: empty means not filtered. */
 export interface AuditLogFilters {
+  q: string;
   action: string;
   targetUserId: string;
+  from: string;
+  to: string;
 }
 
 /** Every key starts with QUERY_KEYS.admin, so one live event or one decision refreshes them all. */
@@ -45,6 +55,8 @@ export const adminKeys = {
   queue: (kind: QueueKind, status: StatusFilter) => [...QUERY_KEYS.admin, 'queue', kind, status] as const,
   settings: () => [...QUERY_KEYS.admin, 'settings'] as const,
   auditLog: (filters: AuditLogFilters) => [...QUERY_KEYS.admin, 'audit-log', filters] as const,
+  payoutBatches: () => [...QUERY_KEYS.admin, 'payout-batches'] as const,
+  payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
 };
 
 function withQuery(path: string, params: Record<string, string | undefined>): string {
@@ -146,8 +158,48 @@ export function decideRequest(input: DecisionInput) {
   });
 }
 
-/** Puts the oldest pending withdrawals into a new payout batch (issue 13). */
-export const createPayoutBatch = () => apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, { method: 'POST', body: {} });
+/** Puts the oldest pending withdrawals (or the named ones) into a new payout batch (issue 13). */
+export const createPayoutBatch = (withdrawalIds?: string[]) =>
+  apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, { method: 'POST', body: withdrawalIds ? { withdrawalIds } : {} });
+
+export function usePayoutBatches() {
+  return useInfiniteQuery({
+    queryKey: adminKeys.payoutBatches(),
+    queryFn: ({ pageParam, signal }) => apiRequest(withQuery('/api/admin/payout-batches', { cursor: pageParam }), payoutBatchListResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+export function usePayoutBatch(batchId: string) {
+  return useQuery({
+    queryKey: adminKeys.payoutBatch(batchId),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}`, payoutBatchDetailResponseSchema, { signal }),
+  });
+}
+
+export const cancelPayoutBatch = (batchId: string) =>
+  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/cancel`, payoutBatchResponseSchema, { method: 'POST', body: {} });
+
+/** The bank's results as rows typed on the page (JSON). */
+export const postPayoutResults = (batchId: string, rows: PayoutResultRow[]) =>
+  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results`, payoutResultsResponseSchema, { method: 'POST', body: { rows } });
+
+/** The bank's results file as it is (text/csv); the server reads it with the same rules as the JSON rows. */
+export async function postPayoutResultsCsv(batchId: string, csvText: string) {
+  let response: Response;
+  try {
+    response = await fetch(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'text/csv' },
+      body: csvText,
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
+  }
+  return parseUploadAnswer(response, payoutResultsResponseSchema, 'The results could not be uploaded. Please try again.');
+}
 
 /** Same-origin link that downloads a batch's bank file; the session cookie goes along. */
 export const payoutBatchCsvUrl = (batchId: string) => `/api/admin/payout-batches/${encodeURIComponent(batchId)}.csv`;
@@ -171,6 +223,11 @@ export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositN
   } catch {
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
+  return parseUploadAnswer(response, uploadFileResponseSchema, 'The upload failed. Please try again.');
+}
+
+/** The answer to a request apiRequest cannot send (a file, a CSV body), checked with the same contracts and error shape. */
+async function parseUploadAnswer<T extends z.ZodType>(response: Response, schema: T, failure: string): Promise<z.output<T>> {
   let payload: unknown;
   try {
     payload = JSON.parse(await response.text());
@@ -183,22 +240,26 @@ export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositN
       const { code, message, fields } = parsed.data.error;
       throw new ApiError(response.status, code, message, fields);
     }
-    const message = response.status === 413 ? 'The file is too large.' : 'The upload failed. Please try again.';
-    throw new ApiError(response.status, 'HTTP', message);
+    throw new ApiError(response.status, 'HTTP', response.status === 413 ? 'The file is too large.' : failure);
   }
-  return uploadFileResponseSchema.parse(payload);
+  return schema.parse(payload);
 }
 
 /* ---------- audit log ---------- */
 
-export function useAuditLog(filters: AuditLogFilters) {
+/** `enabled` is false while the filters cannot be sent (a date the server would refuse). */
+export function useAuditLog(filters: AuditLogFilters, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: adminKeys.auditLog(filters),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(withQuery('/api/admin/audit-log', { action: filters.action, targetUserId: filters.targetUserId, cursor: pageParam }), auditLogResponseSchema, {
-        signal,
-      }),
+      apiRequest(withQuery('/api/admin/audit-log', { ...filters, cursor: pageParam }), auditLogResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+    // While a new search loads, the previous entries stay on screen instead of flashing a spinner.
+    placeholderData: keepPreviousData,
   });
 }
+
+/** Same-origin link that downloads the entries the current filters select, as CSV. */
+export const auditLogCsvUrl = (filters: AuditLogFilters) => withQuery('/api/admin/audit-log.csv', { ...filters });

@@ -1,205 +1,175 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { RefreshCw, X } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { Download, RefreshCw, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { z } from 'zod';
-import type { AuditLogEntry } from '../../../shared/contracts/admin.ts';
-import { formatDecimalShort, formatInrForDisplay, formatUsdtShort, INR_DECIMALS } from '../../../shared/money.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
-import { Badge } from '../../components/ui/badge.tsx';
+import { AUDIT_LOG_CSV_MAX_ROWS, auditLogCsvQuerySchema, type AuditLogEntry } from '../../../shared/contracts/admin.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useAuditLog } from './api.ts';
+import { cn } from '../../lib/utils.ts';
+import { auditLogCsvUrl, useAuditLog, type AuditLogFilters } from './api.ts';
+import { ACTION_LABELS, actionLabel, actionTone, changesOf, type ActionTone } from './audit-log-format.ts';
+import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { isAuditAction, type AuditAction } from '../../../shared/contracts/enums.ts';
+import { useDebouncedValue } from './use-debounced-value.ts';
 
-/** A label for every action the server records (AUDIT_ACTIONS); older or unknown actions show as they are stored. */
-const ACTION_LABELS: Record<AuditAction, string> = {
-  'deposit.approve': 'Deposit approved',
-  'deposit.reject': 'Deposit rejected',
-  'withdrawal.approve': 'Withdrawal approved',
-  'withdrawal.reject': 'Withdrawal rejected',
-  'withdrawals.export': 'Pending withdrawals exported (CSV)',
-  'transfer.approve': 'Transfer approved',
-  'transfer.reject': 'Transfer rejected',
-  'settings.update': 'Settings changed',
-  'settings.file_upload': 'Settings file uploaded',
-  'user.update': 'User role or VIP level changed',
-  'user.sessions_revoke': 'User sessions ended',
-  'wallet.add': 'Customer wallet verified',
-  'wallet.remove': 'Customer wallet removed',
-  'payout_batch.create': 'Payout batch created',
-  'payout_batch.download': 'Payout file downloaded',
-  'payout_batch.results': 'Payout results applied',
-  'payout_batch.cancel': 'Payout batch cancelled',
+const SEARCH_DELAY_MS = 300;
+const FILTER_NAMES = ['q', 'action', 'targetUserId', 'from', 'to'] as const satisfies readonly (keyof AuditLogFilters)[];
+
+const TONE_LOOK: Record<ActionTone, { card: string; badge: string }> = {
+  approval: { card: 'border-l-4 border-l-emerald-500', badge: 'bg-emerald-100 text-emerald-800' },
+  rejection: { card: 'border-l-4 border-l-red-500', badge: 'bg-red-100 text-red-800' },
+  neutral: { card: 'border-l-4 border-l-slate-300', badge: 'bg-slate-100 text-slate-700' },
 };
 
-const USER_ID_LENGTH = 36;
-const USER_ID_MESSAGE = 'Enter a user ID (a UUID such as 0b6f…), or open the audit log from a user’s details page';
-/** An empty box shows every user's entries. */
-const userFilterFormSchema = z.object({
-  targetUserId: z
-    .string()
-    .trim()
-    .refine((text) => text === '' || z.uuid().safeParse(text).success, { message: USER_ID_MESSAGE }),
-});
-
-function actionLabel(action: string): string {
-  return isAuditAction(action) ? ACTION_LABELS[action] : action;
-}
-
-/** The server stores amounts in their integer units and names the unit in the field. */
-function amountText(field: string, value: unknown): string | undefined {
-  const digits = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-  if (!/^-?\d{1,30}$/.test(digits)) return undefined;
-  if (/UsdtMicros$/i.test(field)) return `${formatUsdtShort(BigInt(digits))} USDT`;
-  if (/rate\w*Paise$/i.test(field)) return `₹${formatDecimalShort(BigInt(digits), INR_DECIMALS)} per USDT`;
-  if (/Paise$/i.test(field)) return formatInrForDisplay(BigInt(digits));
-  return undefined;
-}
-
-function valueText(value: unknown, field = ''): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const amount = amountText(field, value);
-  if (amount) return amount;
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Before and after side by side, one line per field, changed fields marked. */
-function Changes({ before, after }: { before: unknown; after: unknown }) {
-  if (before === null && after === null) return null;
-  if (!isRecord(before ?? {}) || !isRecord(after ?? {})) {
-    return (
-      <dl className="grid gap-1 text-xs">
-        <dt className="font-semibold text-slate-500">Before</dt>
-        <dd className="break-all font-mono">{valueText(before)}</dd>
-        <dt className="font-semibold text-slate-500">After</dt>
-        <dd className="break-all font-mono">{valueText(after)}</dd>
-      </dl>
-    );
-  }
-  const beforeFields = (before ?? {}) as Record<string, unknown>;
-  const afterFields = (after ?? {}) as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(beforeFields), ...Object.keys(afterFields)])];
-  // One line per field on wide screens, three short lines on phones; the labels are read out either way.
+function Person({ person, fallback }: { person: AuditLogEntry['actor']; fallback: string }) {
+  if (!person) return <span className="text-slate-500">{fallback}</span>;
   return (
-    <div className="rounded-lg border border-slate-100 text-xs">
-      <div className="hidden grid-cols-[10rem_1fr_1fr] gap-2 border-b border-slate-100 px-2 py-1 font-semibold text-slate-500 sm:grid" aria-hidden>
-        <span>Field</span>
-        <span>Before</span>
-        <span>After</span>
-      </div>
-      <dl className="divide-y divide-slate-100">
-        {names.map((name) => {
-          const oldText = name in beforeFields ? valueText(beforeFields[name], name) : '—';
-          const newText = name in afterFields ? valueText(afterFields[name], name) : '—';
-          const changed = oldText !== newText;
-          return (
-            <div key={name} data-field={name} className={`grid gap-x-2 gap-y-0.5 px-2 py-1.5 sm:grid-cols-[10rem_1fr_1fr] ${changed ? 'bg-amber-50' : ''}`}>
-              <dt className="font-medium text-slate-700">
-                {name}
-                {changed && <span className="sr-only"> (changed)</span>}
-              </dt>
-              <dd className="break-all font-mono text-slate-600">
-                <span className="font-sans text-slate-500 sm:sr-only">Before: </span>
-                {oldText}
-              </dd>
-              <dd className="break-all font-mono text-slate-900">
-                <span className="font-sans text-slate-500 sm:sr-only">After: </span>
-                {newText}
-              </dd>
-            </div>
-          );
-        })}
-      </dl>
-    </div>
+    <Link className="break-all text-brand-700 hover:underline" to={`/admin/users/${person.id}`}>
+      {person.name} <span className="text-slate-600">({person.email})</span>
+    </Link>
+  );
+}
+
+/** Only the fields the action changed, each with its label and formatted values. */
+function Changes({ entry }: { entry: AuditLogEntry }) {
+  const changes = changesOf(entry.before, entry.after);
+  if (changes.length === 0) return null;
+  return (
+    <dl className="divide-y divide-slate-100 rounded-lg border border-slate-100 text-xs">
+      {changes.map((change) => (
+        <div key={change.field} data-field={change.field} className="grid gap-x-3 gap-y-0.5 px-2 py-1.5 sm:grid-cols-[11rem_1fr]">
+          <dt className="font-medium text-slate-700">{change.label}</dt>
+          <dd className="break-all text-slate-900">
+            {change.before !== undefined && (
+              <>
+                <span className="sr-only">Before: </span>
+                <span className="text-slate-500 line-through decoration-slate-300">{change.before}</span>
+                <span aria-hidden> → </span>
+              </>
+            )}
+            <span className="sr-only">After: </span>
+            {change.after ?? '—'}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
 function Entry({ entry, onFilterUser }: { entry: AuditLogEntry; onFilterUser: (userId: string) => void }) {
+  const tone = actionTone(entry.action);
   return (
-    <Card className="flex flex-col gap-3 p-4">
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <Badge tone="brand">{actionLabel(entry.action)}</Badge>
-        <time dateTime={entry.createdAt} className="text-xs text-slate-500">
-          {fullDateTimeText(entry.createdAt)}
-        </time>
+    <Card className={cn('flex flex-col gap-3 p-4 lg:grid lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)] lg:gap-6', TONE_LOOK[tone].card)} data-tone={tone}>
+      <div className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <span className={cn('inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold', TONE_LOOK[tone].badge)}>{actionLabel(entry.action)}</span>
+          <time dateTime={entry.createdAt} className="text-xs text-slate-500">
+            {fullDateTimeText(entry.createdAt)}
+          </time>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-500">Who</dt>
+          <dd>
+            <Person person={entry.actor} fallback={entry.actor === null ? 'System (automatic)' : 'Unknown'} />
+          </dd>
+          {entry.targetUser && (
+            <>
+              <dt className="text-slate-500">User</dt>
+              <dd className="flex flex-col items-start">
+                <Person person={entry.targetUser} fallback="" />
+                <Button variant="link" size="sm" className="h-auto px-0" onClick={() => entry.targetUser && onFilterUser(entry.targetUser.id)}>
+                  Only this user
+                </Button>
+              </dd>
+            </>
+          )}
+          {entry.targetId && !entry.targetUser && (
+            <>
+              <dt className="text-slate-500">What</dt>
+              <dd className="break-all">
+                {entry.targetType} <span className="font-mono text-xs text-slate-500">{entry.targetId}</span>
+              </dd>
+            </>
+          )}
+          {entry.ipAddress && (
+            <>
+              <dt className="text-slate-500">IP address</dt>
+              <dd className="font-mono text-xs">{entry.ipAddress}</dd>
+            </>
+          )}
+        </dl>
       </div>
-      <dl className="grid gap-x-3 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
-        <dt className="text-slate-500">Who</dt>
-        <dd className="break-all">{entry.actor ? `${entry.actor.name} (${entry.actor.email})` : 'Unknown'}</dd>
-        <dt className="text-slate-500">What</dt>
-        <dd className="break-all">
-          {entry.targetType}
-          {entry.targetId && <span className="ml-1 font-mono text-xs text-slate-500">{entry.targetId}</span>}
-        </dd>
-        {entry.targetUser && (
-          <>
-            <dt className="text-slate-500">User</dt>
-            <dd className="flex flex-wrap items-center gap-2">
-              <Link className="break-all text-brand-700 hover:underline" to={`/admin/users/${entry.targetUser.id}`}>
-                {entry.targetUser.name} ({entry.targetUser.email})
-              </Link>
-              <Button variant="link" size="sm" className="h-auto px-0" onClick={() => entry.targetUser && onFilterUser(entry.targetUser.id)}>
-                Only this user
-              </Button>
-            </dd>
-          </>
-        )}
-        {entry.ipAddress && (
-          <>
-            <dt className="text-slate-500">IP address</dt>
-            <dd className="font-mono text-xs">{entry.ipAddress}</dd>
-          </>
-        )}
-      </dl>
-      <Changes before={entry.before} after={entry.after} />
+      <Changes entry={entry} />
     </Card>
   );
 }
 
+function filtersFrom(searchParams: URLSearchParams): AuditLogFilters {
+  return { q: searchParams.get('q') ?? '', action: searchParams.get('action') ?? '', targetUserId: searchParams.get('targetUserId') ?? '', from: searchParams.get('from') ?? '', to: searchParams.get('to') ?? '' };
+}
+
 export default function AuditLogPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const action = searchParams.get('action') ?? '';
-  const targetUserId = searchParams.get('targetUserId') ?? '';
-  const userFilter = useForm<z.input<typeof userFilterFormSchema>, unknown, z.output<typeof userFilterFormSchema>>({
-    resolver: zodResolver(userFilterFormSchema),
-    defaultValues: { targetUserId },
-    reValidateMode: 'onSubmit',
-  });
-  const userIdError = userFilter.formState.errors.targetUserId?.message;
-  const log = useAuditLog({ action, targetUserId });
+  const filters = filtersFrom(searchParams);
+  const [searchText, setSearchText] = useState(filters.q);
+  const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
+
+  const setFilter = (name: keyof AuditLogFilters, value: string) => {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  // The search follows the typed text after a pause, and stays in the address like every filter.
+  useEffect(() => {
+    setSearchParams(
+      (current) => {
+        if ((current.get('q') ?? '') === search) return current;
+        const next = new URLSearchParams(current);
+        if (search) next.set('q', search);
+        else next.delete('q');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [search, setSearchParams]);
+
+  // The filters are checked with the server's own schema before any request, so a bad date shows here.
+  const checked = auditLogCsvQuerySchema.safeParse(Object.fromEntries(FILTER_NAMES.filter((name) => filters[name] !== '').map((name) => [name, filters[name]])));
+  const problems = checked.success ? {} : Object.fromEntries(checked.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+  const log = useAuditLog(filters, checked.success);
   const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
-  const filteredUser = targetUserId ? entries.find((entry) => entry.targetUser?.id === targetUserId)?.targetUser : undefined;
-
-  const setFilter = (name: 'action' | 'targetUserId', value: string) => {
-    const next = new URLSearchParams(searchParams);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setSearchParams(next, { replace: true });
-  };
-
-  const filterUser = (userId: string) => {
-    userFilter.reset({ targetUserId: userId });
-    setFilter('targetUserId', userId);
-  };
+  const filtered = FILTER_NAMES.some((name) => filters[name] !== '');
+  const filteredUser = filters.targetUserId ? entries.find((entry) => entry.targetUser?.id === filters.targetUserId)?.targetUser : undefined;
 
   return (
-    <AppPage title="Audit Log" backTo="/admin">
+    <AdminPage title="Audit Log" backTo="/admin">
       <Card className="flex flex-col gap-4 p-4">
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
+          <FormField label="Search by name or e-mail" error={problems.q}>
+            <Input
+              type="search"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={LIMITS.searchQueryLength}
+              placeholder="Admin or customer"
+              value={searchText}
+              onChange={(event) => setSearchText(event.target.value)}
+            />
+          </FormField>
           <FormField label="Action">
-            <Select value={action} onChange={(event) => setFilter('action', event.target.value)}>
+            <Select value={filters.action} onChange={(event) => setFilter('action', event.target.value)}>
               <option value="">All actions</option>
               {Object.entries(ACTION_LABELS).map(([value, label]) => (
                 <option key={value} value={value}>
@@ -208,64 +178,60 @@ export default function AuditLogPage() {
               ))}
             </Select>
           </FormField>
-          <form
-            className="flex items-end gap-2"
-            onSubmit={(event) => void userFilter.handleSubmit((values) => filterUser(values.targetUserId))(event)}
-          >
-            <div className="flex-1">
-              <FormField label="Target user ID" error={userIdError}>
-                <Input
-                  className="font-mono text-sm"
-                  autoComplete="off"
-                  spellCheck={false}
-                  maxLength={USER_ID_LENGTH}
-                  {...userFilter.register('targetUserId')}
-                  placeholder="Any user"
-                />
-              </FormField>
-            </div>
-            <Button type="submit" variant="outline" className={userIdError ? 'mb-7' : undefined}>
-              Apply
-            </Button>
-          </form>
+          <FormField label="From (India date)" error={problems.from}>
+            <Input type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => setFilter('from', event.target.value)} />
+          </FormField>
+          <FormField label="To (India date)" error={problems.to}>
+            <Input type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setFilter('to', event.target.value)} />
+          </FormField>
         </div>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex flex-wrap gap-2">
-            {targetUserId && (
-              <Button variant="secondary" size="sm" onClick={() => filterUser('')}>
+            {filters.targetUserId && (
+              <Button variant="secondary" size="sm" onClick={() => setFilter('targetUserId', '')}>
                 <X />
                 {filteredUser ? `User: ${filteredUser.name}` : 'User filter'} (clear)
               </Button>
             )}
-            {action && (
+            {filters.action && (
               <Button variant="secondary" size="sm" onClick={() => setFilter('action', '')}>
                 <X />
-                {actionLabel(action)} (clear)
+                {actionLabel(filters.action)} (clear)
               </Button>
             )}
           </div>
-          <Button variant="outline" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching} aria-busy={log.isFetching}>
-            <RefreshCw className={log.isFetching ? 'animate-spin' : undefined} />
-            Refresh
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" asChild>
+              <a href={auditLogCsvUrl(filters)} download title={`The entries of the current filter, newest first, at most ${AUDIT_LOG_CSV_MAX_ROWS}`}>
+                <Download />
+                Export CSV
+              </a>
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching} aria-busy={log.isFetching}>
+              <RefreshCw className={log.isFetching ? 'animate-spin' : undefined} />
+              Refresh
+            </Button>
+          </div>
         </div>
       </Card>
 
-      {log.isPending && <LoadingState text="Loading audit log..." />}
-      {log.isError && <ErrorState title="Failed to load the audit log" message={errorMessage(log.error, 'Please try again.')} onRetry={() => void log.refetch()} />}
-      {log.isSuccess && entries.length === 0 && <EmptyState title="No audit log entries found">{action || targetUserId ? 'Try clearing the filters.' : undefined}</EmptyState>}
+      {checked.success && log.isPending && <LoadingState text="Loading audit log..." />}
+      {checked.success && log.isError && (
+        <ErrorState title="Failed to load the audit log" message={errorMessage(log.error, 'Please try again.')} onRetry={() => void log.refetch()} />
+      )}
+      {log.isSuccess && entries.length === 0 && <EmptyState title="No audit log entries found">{filtered ? 'Try clearing the filters.' : undefined}</EmptyState>}
       {entries.length > 0 && (
         <>
           <ol className="flex flex-col gap-3" aria-label="Audit log, newest first">
             {entries.map((entry) => (
               <li key={entry.id}>
-                <Entry entry={entry} onFilterUser={filterUser} />
+                <Entry entry={entry} onFilterUser={(userId) => setFilter('targetUserId', userId)} />
               </li>
             ))}
           </ol>
           <LoadMore hasMore={log.hasNextPage} loading={log.isFetchingNextPage} onLoadMore={() => void log.fetchNextPage()} />
         </>
       )}
-    </AppPage>
+    </AdminPage>
   );
 }

@@ -56,3 +56,15 @@ export const VIP_LEVEL_LABELS: Record<VipLevel, string> = {
 };
 
 export const ROLE_LABELS = { user: 'User', admin: 'Admin' } as const;
+
+/** How long ago `sinceIso` was at `nowIso`, in the two largest units: "45 min", "3 h 20 min", "2 d 4 h". */
+export function ageText(sinceIso: string, nowIso: string): string {
+  const minutes = Math.max(0, Math.floor((Date.parse(nowIso) - Date.parse(sinceIso)) / 60_000));
+  if (Number.isNaN(minutes)) return '';
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}

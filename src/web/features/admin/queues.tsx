@@ -7,6 +7,7 @@ import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
+import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
@@ -101,7 +102,7 @@ export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
         return (
           <>
             <Badge tone="brand">{deposit.network}</Badge>
-            <p className="mt-1 break-all font-mono text-xs">{deposit.transactionHash}</p>
+            <CopyValue value={deposit.transactionHash} what="Transaction hash" className="mt-1 text-xs" />
             <a
               href={explorer.url(deposit.transactionHash)}
               target="_blank"
@@ -128,19 +129,25 @@ export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
 
 function BankDetails({ bank }: { bank: AdminWithdrawal['bank'] }) {
   return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 text-xs">
+    <dl className="grid grid-cols-[auto_1fr] items-center gap-x-2 gap-y-0.5 text-xs">
       <dt className="text-slate-500">Holder</dt>
       <dd className="font-medium text-slate-900">{bank.accountHolderName}</dd>
       <dt className="text-slate-500">Bank</dt>
       <dd>{bank.bankName}</dd>
       <dt className="text-slate-500">Account</dt>
-      <dd className="font-mono">{bank.accountNumber}</dd>
+      <dd>
+        <CopyValue value={bank.accountNumber} what="Account number" />
+      </dd>
       <dt className="text-slate-500">IFSC</dt>
-      <dd className="font-mono">{bank.ifscCode}</dd>
+      <dd>
+        <CopyValue value={bank.ifscCode} what="IFSC" />
+      </dd>
       {bank.upiId && (
         <>
           <dt className="text-slate-500">UPI</dt>
-          <dd className="break-all">{bank.upiId}</dd>
+          <dd>
+            <CopyValue value={bank.upiId} what="UPI ID" mono={false} />
+          </dd>
         </>
       )}
     </dl>

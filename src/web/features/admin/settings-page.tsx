@@ -17,7 +17,7 @@ import {
 } from '../../../shared/contracts/settings.ts';
 import { EXAMPLE_PHONE } from '../../../shared/limits.ts';
 import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '../../../shared/money.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AdminPage } from './components/admin-page.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -257,13 +257,13 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 export default function SettingsPage() {
   const settings = useAdminSettings();
   return (
-    <AppPage title="Admin Settings" backTo="/admin">
+    <AdminPage title="Admin Settings" backTo="/admin">
       {settings.isPending && <LoadingState text="Loading settings..." />}
       {settings.isError && (
         <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
       {settings.data && <SettingsForm settings={settings.data} />}
-    </AppPage>
+    </AdminPage>
   );
 }

@@ -6,7 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AdminPage } from './components/admin-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -254,7 +254,7 @@ export default function UserDetailsPage() {
   const user = useAdminUser(userId);
 
   return (
-    <AppPage title="User Details" backTo="/admin/users">
+    <AdminPage title="User Details" backTo="/admin/users">
       {user.isPending && <LoadingState text="Loading user..." />}
       {user.isError &&
         (isUserNotFound(user.error) ? (
@@ -263,6 +263,6 @@ export default function UserDetailsPage() {
           <ErrorState title="Failed to fetch user data" message={errorMessage(user.error, 'Please check your connection and try again.')} onRetry={() => void user.refetch()} />
         ))}
       {user.data && <UserDetails user={user.data} isSelf={me.data?.id === user.data.id} />}
-    </AppPage>
+    </AdminPage>
   );
 }

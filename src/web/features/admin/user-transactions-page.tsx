@@ -2,7 +2,7 @@ import { RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { NO_USER_TRANSACTIONS_MESSAGE } from '../../../shared/contracts/admin.ts';
 import type { TransactionItem } from '../../../shared/contracts/transactions.ts';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AdminPage } from './components/admin-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
@@ -52,7 +52,7 @@ export default function UserTransactionsPage() {
   const items = transactions.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
-    <AppPage title="User Transactions" backTo="/admin/users">
+    <AdminPage title="User Transactions" backTo="/admin/users">
       {transactions.isPending && <LoadingState text="Loading transactions..." />}
       {transactions.isError &&
         (isUserNotFound(transactions.error) ? (
@@ -113,6 +113,6 @@ export default function UserTransactionsPage() {
           )}
         </>
       )}
-    </AppPage>
+    </AdminPage>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
@@ -82,6 +82,11 @@ function ActionsCell({ summaryId, summary, busy, onApprove, onReject }: { summar
   );
 }
 
+/** Keys typed into a field (a row's own note or search) are text, not shortcuts. */
+function isTypingTarget(target: EventTarget): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
 function QueueRowView<Row extends QueueRow>({
   definition,
   row,
@@ -96,8 +101,28 @@ function QueueRowView<Row extends QueueRow>({
   const rowId = `${definition.rowName}-${row.id}`;
   const decide = (decision: DecisionTarget['decision']) =>
     openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision) });
+  const pending = row.status === 'pending';
+  // Desk shortcuts: on a focused pending row, A opens the approval and R the rejection, each with its confirmation.
+  const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (!pending || busy || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+    const key = event.key.toLowerCase();
+    if (key !== 'a' && key !== 'r') return;
+    event.preventDefault();
+    decide(key === 'a' ? 'approve' : 'reject');
+  };
   return (
-    <TableRow data-testid={rowId}>
+    <TableRow
+      data-testid={rowId}
+      {...(pending
+        ? {
+            tabIndex: 0,
+            onKeyDown,
+            'aria-keyshortcuts': 'A R',
+            'aria-describedby': `${rowId}-summary`,
+            className: 'focus:outline-2 focus:outline-offset-[-2px] focus:outline-brand-500',
+          }
+        : {})}
+    >
       {definition.columns.map((column) => (
         <TableCell key={column.header} label={column.header} wide={column.wide ?? false} className={column.className}>
           {column.cell(row)}
@@ -155,6 +180,10 @@ export function QueueTable<Row extends QueueRow>({
   else
     content = (
       <>
+        <p className="hidden text-xs text-slate-500 lg:block">
+          Keyboard: Tab to a pending row, then <kbd className="rounded border border-slate-300 px-1 font-mono">A</kbd> approves and{' '}
+          <kbd className="rounded border border-slate-300 px-1 font-mono">R</kbd> rejects, after a confirmation.
+        </p>
         <Table label={definition.title} stacked className={definition.tableClassName}>
           <TableHead>
             <TableRow>

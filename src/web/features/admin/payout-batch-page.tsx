@@ -1,0 +1,355 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Download, Upload, X } from 'lucide-react';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useParams } from 'react-router';
+import { toast } from 'sonner';
+import { PAYOUT_BATCH_MESSAGES, payoutResultRowSchema, type PayoutResult } from '../../../shared/contracts/payout-batches.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { Label } from '../../components/ui/label.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { adminKeys, cancelPayoutBatch, payoutBatchCsvUrl, postPayoutResults, postPayoutResultsCsv, usePayoutBatch } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
+import { CopyValue } from './components/copy-value.tsx';
+import { ErrorState, LoadingState } from './components/list-states.tsx';
+import { PayoutBatchStatus } from './components/payout-batch-status.tsx';
+import { StatusBadge } from './components/status-badge.tsx';
+import { fullDateTimeText, inrText, usdtText } from './format.ts';
+
+type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdrawals'][number];
+
+const RESULT_LOOK = {
+  applied: { tone: 'success', label: 'Applied' },
+  already_applied: { tone: 'default', label: 'Already applied' },
+  refused: { tone: 'danger', label: 'Refused' },
+} as const;
+
+/** The server's answer for each row of the last results sent: applied, already applied, or refused with its reason. */
+function ResultsAnswer({ results, withdrawals, onClose }: { results: PayoutResult[]; withdrawals: Withdrawal[]; onClose: () => void }) {
+  const nameOf = (id: string) => withdrawals.find((withdrawal) => withdrawal.id === id)?.beneficiaryName;
+  return (
+    <Card className="flex flex-col gap-3 p-4" data-testid="payout-results">
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-base font-semibold">Results of the last upload</h2>
+        <Button variant="ghost" size="icon" aria-label="Close the results" onClick={onClose}>
+          <X />
+        </Button>
+      </div>
+      <ul className="flex flex-col divide-y divide-slate-100 text-sm">
+        {results.map((result, index) => (
+          <li key={`${result.withdrawalId}-${index}`} className="flex flex-wrap items-center gap-2 py-2" data-testid={`payout-result-${result.withdrawalId}`}>
+            <Badge tone={RESULT_LOOK[result.result].tone}>{RESULT_LOOK[result.result].label}</Badge>
+            <span className="font-medium">{result.outcome === 'paid' ? 'Paid' : 'Failed'}</span>
+            <span className="text-slate-700">{nameOf(result.withdrawalId) ?? 'Unknown withdrawal'}</span>
+            <span className="break-all font-mono text-xs text-slate-500">{result.withdrawalId}</span>
+            {result.message && <span className="w-full text-slate-600">{result.message}</span>}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+interface RowResultForm {
+  utr: string;
+  reason: string;
+}
+
+/** One processing withdrawal's result typed by hand: paid with the UTR, or failed with a reason. */
+function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy: boolean; onSend: (row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void }) {
+  const form = useForm<RowResultForm>({ defaultValues: { utr: '', reason: '' } });
+  const idBase = useId();
+  const send = (outcome: 'paid' | 'failed') =>
+    void form.handleSubmit((values) => {
+      // The shared contract checks the row as the server will; a paid row needs its UTR.
+      const parsed = payoutResultRowSchema.safeParse({ withdrawalId: withdrawal.id, outcome, utr: values.utr, reason: values.reason });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const field = issue.path[0];
+          if (field === 'utr' || field === 'reason') form.setError(field, { message: issue.message });
+        }
+        return;
+      }
+      if (outcome === 'paid' && parsed.data.utr === undefined) {
+        form.setError('utr', { message: PAYOUT_BATCH_MESSAGES.utrRequired });
+        return;
+      }
+      onSend({ outcome, utr: values.utr, reason: values.reason });
+    })();
+  const { errors } = form.formState;
+  return (
+    <form className="flex flex-col gap-2" onSubmit={(event) => event.preventDefault()} aria-label={`Result for ${withdrawal.beneficiaryName}`}>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${idBase}-utr`} className="text-xs">
+          UTR
+        </Label>
+        <div className="flex gap-2">
+          <Input id={`${idBase}-utr`} className="h-9 text-sm" maxLength={LIMITS.payoutReferenceLength} autoComplete="off" disabled={busy} aria-invalid={errors.utr ? true : undefined} {...form.register('utr')} />
+          <Button size="sm" onClick={() => send('paid')} disabled={busy}>
+            Paid
+          </Button>
+        </div>
+        {errors.utr && (
+          <p className="text-xs text-red-600" role="alert">
+            {errors.utr.message}
+          </p>
+        )}
+      </div>
+      <div className="flex flex-col gap-1">
+        <Label htmlFor={`${idBase}-reason`} className="text-xs">
+          Reason it failed
+        </Label>
+        <div className="flex gap-2">
+          <Input id={`${idBase}-reason`} className="h-9 text-sm" maxLength={LIMITS.reasonLength} autoComplete="off" disabled={busy} {...form.register('reason')} />
+          <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={() => send('failed')} disabled={busy}>
+            Failed
+          </Button>
+        </div>
+        {errors.reason && (
+          <p className="text-xs text-red-600" role="alert">
+            {errors.reason.message}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withdrawal[]; busy: boolean; onSendRow: (id: string, row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void }) {
+  return (
+    <Table label="Withdrawals in this batch" stacked className="md:min-w-[64rem]">
+      <TableHead>
+        <TableRow>
+          <TableHeaderCell>Beneficiary</TableHeaderCell>
+          <TableHeaderCell>Bank details</TableHeaderCell>
+          <TableHeaderCell>Amount</TableHeaderCell>
+          <TableHeaderCell>Status</TableHeaderCell>
+          <TableHeaderCell>Result</TableHeaderCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {withdrawals.map((withdrawal) => (
+          <TableRow key={withdrawal.id} data-testid={`batch-withdrawal-${withdrawal.id}`}>
+            <TableCell label="Beneficiary" wide>
+              <p className="font-medium text-slate-900">{withdrawal.beneficiaryName}</p>
+              <p className="text-xs text-slate-600">{withdrawal.bankName}</p>
+              <p className="break-all font-mono text-xs text-slate-400">{withdrawal.id}</p>
+            </TableCell>
+            <TableCell label="Bank details" wide>
+              <dl className="grid grid-cols-[auto_1fr] items-center gap-x-2 text-xs">
+                <dt className="text-slate-500">Account</dt>
+                <dd>
+                  <CopyValue value={withdrawal.accountNumber} what="Account number" />
+                </dd>
+                <dt className="text-slate-500">IFSC</dt>
+                <dd>
+                  <CopyValue value={withdrawal.ifscCode} what="IFSC" />
+                </dd>
+                {withdrawal.upiId && (
+                  <>
+                    <dt className="text-slate-500">UPI</dt>
+                    <dd>
+                      <CopyValue value={withdrawal.upiId} what="UPI ID" mono={false} />
+                    </dd>
+                  </>
+                )}
+                <dt className="text-slate-500">Mode</dt>
+                <dd>{withdrawal.paymentMode}</dd>
+              </dl>
+            </TableCell>
+            <TableCell label="Amount" className="whitespace-nowrap">
+              <p className="font-medium">{inrText(withdrawal.amountInr)}</p>
+              <p className="text-xs text-slate-500">{usdtText(withdrawal.amountUsdt)}</p>
+            </TableCell>
+            <TableCell label="Status">
+              <StatusBadge status={withdrawal.status} />
+              {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
+              {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
+            </TableCell>
+            <TableCell label="Result" wide className="md:min-w-[16rem]">
+              {withdrawal.status === 'processing' ? (
+                <RowResult withdrawal={withdrawal} busy={busy} onSend={(row) => onSendRow(withdrawal.id, row)} />
+              ) : (
+                <span className="text-slate-400" aria-label="Decided">
+                  —
+                </span>
+              )}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** One payout batch: its bank file, the bank's results (a CSV file or row by row), and cancel while nothing is decided. */
+export default function PayoutBatchPage() {
+  const { batchId = '' } = useParams();
+  const queryClient = useQueryClient();
+  const detail = usePayoutBatch(batchId);
+  const [results, setResults] = useState<PayoutResult[] | null>(null);
+  const [sending, setSending] = useState(false);
+  const [uploadError, setUploadError] = useState<string | undefined>();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [inputKey, setInputKey] = useState(0);
+  const fileInputId = useId();
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
+
+  const send = async (request: () => ReturnType<typeof postPayoutResults>) => {
+    setSending(true);
+    setUploadError(undefined);
+    try {
+      const answer = await request();
+      setResults(answer.results);
+      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused`;
+      if (answer.refused > 0) toast.warning('Some results were refused', { description: summary });
+      else toast.success('Results applied', { description: summary });
+    } catch (error) {
+      const message = errorMessage(error, 'The results could not be sent. Please try again.');
+      setUploadError(error instanceof ApiError ? (error.fields.body ?? error.fields.rows ?? message) : message);
+    } finally {
+      setSending(false);
+      setInputKey((key) => key + 1);
+      await refresh();
+    }
+  };
+
+  const uploadFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > 1024 * 1024) {
+      setUploadError('The results file is too large (at most 1 MB).');
+      return;
+    }
+    const text = await file.text();
+    await send(() => postPayoutResultsCsv(batchId, text));
+  };
+
+  const cancel = async () => {
+    setSending(true);
+    try {
+      const answer = await cancelPayoutBatch(batchId);
+      toast.success(answer.message);
+      setConfirmingCancel(false);
+    } catch (error) {
+      toast.error('The batch could not be cancelled', { description: errorMessage(error, 'Please try again.') });
+      setConfirmingCancel(false);
+    } finally {
+      setSending(false);
+      await refresh();
+    }
+  };
+
+  const data = detail.data;
+  const batch = data?.batch;
+  const cancellable = batch?.status === 'open' && batch.processingCount === batch.count;
+
+  return (
+    <AdminPage title="Payout Batch" backTo="/admin/payouts">
+      {detail.isPending && <LoadingState text="Loading payout batch..." />}
+      {detail.isError && (
+        <ErrorState title="Failed to load the payout batch" message={errorMessage(detail.error, 'Please try again.')} onRetry={() => void detail.refetch()} />
+      )}
+      {batch && data && (
+        <>
+          <Card className="flex flex-col gap-4 p-4 lg:flex-row lg:items-start lg:justify-between">
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+              <dt className="text-slate-500">Created</dt>
+              <dd>
+                <time dateTime={batch.createdAt}>{fullDateTimeText(batch.createdAt)}</time>
+              </dd>
+              <dt className="text-slate-500">By</dt>
+              <dd className="break-all">{batch.createdBy ? `${batch.createdBy.name} (${batch.createdBy.email})` : 'Unknown'}</dd>
+              <dt className="text-slate-500">Withdrawals</dt>
+              <dd>{batch.count}</dd>
+              <dt className="text-slate-500">Total</dt>
+              <dd className="font-semibold">{inrText(batch.totalInr)}</dd>
+              <dt className="text-slate-500">State</dt>
+              <dd>
+                <PayoutBatchStatus batch={batch} />
+              </dd>
+            </dl>
+            <div className="flex flex-wrap gap-2">
+              {batch.status !== 'cancelled' && (
+                <Button variant="outline" asChild>
+                  <a href={payoutBatchCsvUrl(batch.id)} download>
+                    <Download />
+                    Download bank file (CSV)
+                  </a>
+                </Button>
+              )}
+              {cancellable && (
+                <Button variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={() => setConfirmingCancel(true)} disabled={sending}>
+                  <X />
+                  Cancel batch
+                </Button>
+              )}
+            </div>
+          </Card>
+
+          {batch.status === 'cancelled' && <Alert variant="info">{PAYOUT_BATCH_MESSAGES.cancelledMessage}</Alert>}
+
+          {batch.status !== 'cancelled' && (
+            <Card className="flex flex-col gap-2 p-4">
+              <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
+              <p className="text-xs text-slate-500">
+                Columns withdrawalId, outcome (paid or failed), utr, reason, with a header row. Sending the same file again applies nothing twice.
+              </p>
+              <Input
+                key={inputKey}
+                id={fileInputId}
+                type="file"
+                accept=".csv,text/csv"
+                className="h-auto py-2 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium"
+                disabled={sending}
+                aria-invalid={uploadError ? true : undefined}
+                onChange={(event) => void uploadFile(event.target.files?.[0])}
+              />
+              {sending && (
+                <p className="flex items-center gap-2 text-sm text-slate-600">
+                  <Upload className="size-4" aria-hidden /> Sending the results...
+                </p>
+              )}
+              {uploadError && (
+                <p className="text-sm text-red-600" role="alert">
+                  {uploadError}
+                </p>
+              )}
+            </Card>
+          )}
+
+          {results && <ResultsAnswer results={results} withdrawals={data.withdrawals} onClose={() => setResults(null)} />}
+
+          {data.withdrawals.length > 0 && (
+            <WithdrawalsTable
+              withdrawals={data.withdrawals}
+              busy={sending}
+              onSendRow={(id, row) =>
+                void send(() => postPayoutResults(batchId, [{ withdrawalId: id, outcome: row.outcome, utr: row.utr.trim() || undefined, reason: row.reason.trim() || undefined }]))
+              }
+            />
+          )}
+        </>
+      )}
+
+      <ConfirmDialog
+        open={confirmingCancel}
+        onOpenChange={(open) => !sending && setConfirmingCancel(open)}
+        title="Cancel this payout batch?"
+        description="Its withdrawals return to pending and can go into another batch. Do this only if the bank file was not sent to the bank."
+        confirmLabel={sending ? 'Please wait...' : 'Cancel batch'}
+        cancelLabel="Keep batch"
+        destructive
+        busy={sending}
+        onConfirm={() => void cancel()}
+      />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,148 @@
+import fs from 'node:fs/promises';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { AdminApi, E2E_ADMIN_PIN, addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
+import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+
+// The payout batch flow on the desk (issue 13, item 1), at a desktop width: the admin puts the pending
+// withdrawals into a batch, downloads its bank file, uploads the bank's results, and the customer sees
+// the payment with its UTR. Logins are rate limited, so each browser signs in once for the file.
+test.describe.configure({ mode: 'serial' });
+test.use({ viewport: { width: 1366, height: 900 } });
+
+let adminApi: AdminApi;
+let adminContext: BrowserContext;
+let adminPage: Page;
+let customerContext: BrowserContext;
+let customerPage: Page;
+let customer: NewCustomer;
+let bankAccountId: string;
+
+test.beforeAll(async ({ browser }) => {
+  adminApi = await AdminApi.open();
+  await adminApi.ensureTrc20DepositAddress();
+  adminContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  adminPage = await adminContext.newPage();
+  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+  customerContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  customerPage = await customerContext.newPage();
+  customer = newCustomer({ name: 'Rohan Batchwala', phone: '+919811223344' });
+  await signUpThroughForm(customerPage, customer);
+  const funding = await submitDepositAs(customerPage, '300');
+  await adminApi.approveDeposit(funding.id);
+  bankAccountId = await addBankAccountAs(customerPage, {
+    accountHolderName: 'Rohan Batchwala',
+    accountNumber: '556677889900',
+    bankName: 'ICICI Bank',
+    ifscCode: 'ICIC0001122',
+    upiId: 'rohan@okicici',
+  });
+});
+
+test.afterAll(async () => {
+  await adminContext?.close();
+  await customerContext?.close();
+  await adminApi?.dispose();
+});
+
+function toast(page: Page, text: string) {
+  return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+/** Creates a batch of every pending withdrawal from the Payouts page and answers its id (from the address it opens). */
+async function createBatchFromPayoutsPage(): Promise<string> {
+  await adminPage.goto('/admin');
+  await adminPage.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Payouts' }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/payouts$/);
+  await expect(adminPage.getByTestId('pending-for-batch')).toContainText('waiting for a payout batch');
+  await adminPage.getByRole('button', { name: 'New batch' }).click();
+  await adminPage.getByRole('alertdialog', { name: 'Create a payout batch?' }).getByRole('button', { name: 'Create batch' }).click();
+  await expect(toast(adminPage, 'Payout batch created')).toBeVisible();
+  await expect(adminPage).toHaveURL(/\/admin\/payouts\/[0-9a-f-]{36}$/);
+  return adminPage.url().split('/').pop() ?? '';
+}
+
+async function downloadBankFile(): Promise<string> {
+  const [download] = await Promise.all([adminPage.waitForEvent('download'), adminPage.getByRole('link', { name: 'Download bank file (CSV)' }).click()]);
+  const file = await download.path();
+  return fs.readFile(file, 'utf8');
+}
+
+test('a batch is created, its bank file downloaded twice alike, the bank results uploaded, and the customer sees Paid with the UTR', async () => {
+  const paid = await requestWithdrawalAs(customerPage, { amount: '20', bankAccountId, pin: customer.pin });
+  const failed = await requestWithdrawalAs(customerPage, { amount: '30', bankAccountId, pin: customer.pin });
+
+  const batchId = await createBatchFromPayoutsPage();
+  const paidRow = adminPage.getByTestId(`batch-withdrawal-${paid.id}`);
+  const failedRow = adminPage.getByTestId(`batch-withdrawal-${failed.id}`);
+  await expect(paidRow).toContainText('Processing');
+  await expect(paidRow).toContainText('556677889900');
+  await expect(paidRow).toContainText('ICIC0001122');
+  await expect(paidRow).toContainText('rohan@okicici');
+  await expect(paidRow.getByRole('button', { name: 'Copy Account number' })).toBeVisible();
+  await expect(adminPage.getByText(`${E2E_ADMIN_EMAIL}`)).toBeVisible();
+
+  // The bank file: the same bytes on every download, with both withdrawals.
+  const first = await downloadBankFile();
+  const second = await downloadBankFile();
+  expect(second).toBe(first);
+  expect(first.split('\r\n')[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Withdrawal ID"');
+  expect(first).toContain(`"${paid.id}"`);
+  expect(first).toContain(`"${failed.id}"`);
+
+  // The bank's results as a CSV file: one paid with its UTR, one failed with a reason.
+  const results = ['withdrawalId,outcome,utr,reason', `${paid.id},paid,UTR2026BATCH01,`, `${failed.id},failed,,Account closed at the bank`].join('\r\n');
+  const upload = () =>
+    adminPage.getByLabel('Upload the bank’s results (CSV)').setInputFiles({ name: 'results.csv', mimeType: 'text/csv', buffer: Buffer.from(results) });
+  await upload();
+  const answer = adminPage.getByTestId('payout-results');
+  await expect(answer.getByTestId(`payout-result-${paid.id}`)).toContainText('Applied');
+  await expect(answer.getByTestId(`payout-result-${failed.id}`)).toContainText('Applied');
+  await expect(paidRow).toContainText('Approved');
+  await expect(paidRow).toContainText('UTR: UTR2026BATCH01');
+  await expect(failedRow).toContainText('Rejected');
+  await expect(failedRow).toContainText('Reason: Account closed at the bank');
+
+  // The same file again applies nothing twice.
+  await expect(adminPage.getByText('Completed', { exact: true })).toBeVisible();
+  await upload();
+  await expect(answer.getByTestId(`payout-result-${paid.id}`)).toContainText('Already applied');
+  await expect(answer.getByTestId(`payout-result-${failed.id}`)).toContainText('Already applied');
+
+  // The batch in the list, with who created it.
+  await adminPage.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Payouts' }).click();
+  const listed = adminPage.getByTestId(`payout-batch-${batchId}`);
+  await expect(listed).toContainText(E2E_ADMIN_EMAIL);
+
+  // The customer: Paid with the UTR on the withdrawal's page, and the failed one returned.
+  await customerPage.goto(`/wallet/transactions/withdrawal/${paid.id}`);
+  const timeline = customerPage.getByRole('list', { name: 'Status timeline' });
+  await expect(timeline.getByRole('listitem').last()).toHaveText(/Paid.*UTR2026BATCH01/);
+  await expect(customerPage.getByText('UTR2026BATCH01').first()).toBeVisible();
+  await customerPage.goto(`/wallet/transactions/withdrawal/${failed.id}`);
+  await expect(timeline.getByRole('listitem').last()).toHaveText(/Rejected.*Account closed at the bank/);
+});
+
+test('a batch can be cancelled while nothing is decided, and a row decided by hand', async () => {
+  const withdrawal = await requestWithdrawalAs(customerPage, { amount: '10', bankAccountId, pin: customer.pin });
+  await createBatchFromPayoutsPage();
+  const row = adminPage.getByTestId(`batch-withdrawal-${withdrawal.id}`);
+  await expect(row).toContainText('Processing');
+
+  await adminPage.getByRole('button', { name: 'Cancel batch' }).click();
+  await adminPage.getByRole('alertdialog', { name: 'Cancel this payout batch?' }).getByRole('button', { name: 'Cancel batch' }).click();
+  await expect(toast(adminPage, 'Payout batch cancelled; its withdrawals are pending again.')).toBeVisible();
+  await expect(adminPage.getByText('Cancelled', { exact: true })).toBeVisible();
+  await expect(adminPage.getByRole('link', { name: 'Download bank file (CSV)' })).toHaveCount(0);
+
+  // Pending again: the next batch takes it; this time its result is typed on its row.
+  await createBatchFromPayoutsPage();
+  const again = adminPage.getByTestId(`batch-withdrawal-${withdrawal.id}`);
+  await again.getByRole('button', { name: 'Paid' }).click();
+  await expect(again.getByText('A paid row needs the UTR of the payment.')).toBeVisible();
+  await again.getByLabel('UTR').fill('UTR2026ROW0001');
+  await again.getByRole('button', { name: 'Paid' }).click();
+  await expect(adminPage.getByTestId(`payout-result-${withdrawal.id}`)).toContainText('Applied');
+  await expect(again).toContainText('UTR: UTR2026ROW0001');
+  await expect(adminPage.getByRole('button', { name: 'Cancel batch' })).toHaveCount(0);
+});
