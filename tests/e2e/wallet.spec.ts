@@ -216,6 +216,21 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
   await expect(page.getByText('•••• 4321')).toBeVisible();
 
+  // The same number and IFSC again: said once, at the account number, and nothing is saved.
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  const againDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
+  await againDialog.getByLabel('Account Holder Name').fill('Meera Iyer');
+  await againDialog.getByLabel('Account Number').fill('987654321');
+  await againDialog.getByLabel('Bank Name').fill('HDFC Bank');
+  await againDialog.getByLabel('IFSC Code').fill('hdfc0001234');
+  await againDialog.getByRole('button', { name: 'Add Account' }).click();
+  await expect(againDialog.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toBeVisible();
+  await expect(againDialog.getByLabel('Account Number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(againDialog).toBeHidden();
+  await expect(page.getByText('•••• 4321')).toHaveCount(1);
+
   await page.getByRole('button', { name: 'Edit HDFC Bank ending in 4321' }).click();
   const editDialog = page.getByRole('dialog', { name: 'Edit Bank Account' });
   await expect(editDialog.getByLabel('Account Holder Name')).toHaveValue('Meera Iyer');
@@ -241,4 +256,34 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.deleted)).toBeVisible();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
+});
+
+test('the referral page shares the invitation through the share sheet, and copies the link where there is none', async ({ page }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signUpThroughForm(page, newCustomer());
+  await page.goto('/referral-vip');
+  const code = (await page.getByTestId('referral-code').textContent())?.trim() ?? '';
+  const link = await page.getByRole('textbox', { name: 'Referral link' }).inputValue();
+  expect(link).toContain(code);
+
+  // Desktop Chromium on Linux has no share sheet: the link is copied instead.
+  expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined');
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Link Copied' })).toHaveCount(1);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+  // A phone's share sheet receives the link and a line naming the code. Chromium here has none,
+  // so the page gets one that records what it was given, as the phone's would receive it.
+  await page.addInitScript(() => {
+    const shared: ShareData[] = [];
+    Object.assign(window, { sharedForTest: shared });
+    Object.defineProperty(navigator, 'share', { value: (data: ShareData) => (shared.push(data), Promise.resolve()) });
+  });
+  await page.reload();
+  await page.evaluate(() => navigator.clipboard.writeText('nothing copied'));
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { sharedForTest: ShareData[] }).sharedForTest)).toEqual([
+    { title: 'Rupeedesk', text: `Join me on Rupeedesk with my referral code ${code}.`, url: link },
+  ]);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('nothing copied');
 });

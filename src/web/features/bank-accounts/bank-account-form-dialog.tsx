@@ -12,13 +12,12 @@ import {
   type BankAccount,
   type BankAccountUpdate,
 } from '../../../shared/contracts/bank-accounts.ts';
-import { Alert } from '../../components/ui/alert.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { showServerFieldErrors } from '../../lib/forms.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;
@@ -56,7 +55,6 @@ export function BankAccountFormDialog({ open, onOpenChange, account }: { open: b
 
 function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccount | undefined; onBusyChange: (busy: boolean) => void; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const [submitError, setSubmitError] = useState<string>();
   const form = useForm<BankAccountForm>({
     // raw: the values stay as typed; the server applies the same schema's clean-up (trim, upper-case IFSC).
     resolver: zodResolver(bankAccountFormSchema(account !== undefined), undefined, { raw: true }),
@@ -68,6 +66,8 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
       upiId: account?.upiId ?? '',
     },
   });
+  // One message per failure: at the field it is about, or once near the button.
+  const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const failureTitle = account ? 'Failed to update bank account' : 'Failed to add bank account';
 
@@ -88,10 +88,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
       await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
       onDone();
     } catch (error) {
-      showServerFieldErrors(form.setError, FIELDS, error);
-      const message = error instanceof ApiError && error.message ? error.message : failureTitle;
-      setSubmitError(message);
-      toast.error(failureTitle, { description: message });
+      setSubmitError(applySubmissionFailure(form, error, FIELDS, failureTitle).actionError);
     } finally {
       onBusyChange(false);
     }
@@ -99,7 +96,6 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={isSubmitting}>
-      {submitError && <Alert variant="destructive">{submitError}</Alert>}
       <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
         <FormField label="Account Holder Name" error={errors.accountHolderName?.message}>
           <Input autoComplete="name" maxLength={BANK_ACCOUNT_LIMITS.nameMaxLength} {...form.register('accountHolderName')} />
@@ -121,6 +117,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
           <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
         </FormField>
       </fieldset>
+      <ActionError message={submitError} />
       <div className="flex justify-end gap-2">
         <Button variant="outline" disabled={isSubmitting} onClick={onDone}>
           Cancel

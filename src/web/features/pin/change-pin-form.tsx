@@ -36,8 +36,8 @@ export function ChangePinForm({ onDone }: { onDone: () => void }) {
         const refusedNewPin = failure instanceof ApiError ? failure.fields.newPin : undefined;
         const message =
           failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : (refusedNewPin ?? 'Failed to update PIN');
+        // Said once, in the form's alert: a toast with the same words would say it twice.
         setError(message);
-        toast.error(message);
       }
     },
     (errors) => setError(firstErrorMessage(errors)),

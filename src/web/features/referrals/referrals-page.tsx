@@ -7,6 +7,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
+import { ShareButton } from '../../components/ui/share-button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
 import { useMoreReferralEarnings, useMoreReferredPeople, useReferralSummary } from './api.ts';
@@ -78,6 +79,15 @@ function ReferralCodeCard({ code }: { code: string }) {
           />
           <CopyButton text={link} label="Copy referral link" successMessage={REFERRAL_MESSAGES.linkCopied} />
         </div>
+        <ShareButton
+          title="Rupeedesk"
+          text={`Join me on Rupeedesk with my referral code ${code}.`}
+          url={link}
+          copiedMessage={REFERRAL_MESSAGES.linkCopied}
+          className="self-start"
+        >
+          Share
+        </ShareButton>
       </CardContent>
     </Card>
   );

@@ -7,6 +7,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import { TRANSFER_MESSAGES, transferRequestSchema } from '../../../shared/contracts/transfers.ts';
 import { parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
 import { ActionError } from '../../components/ui/action-error.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -15,7 +16,7 @@ import { PinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
-import { requestTransfer, useIdempotencyKeys, useRefreshMoney } from './api.ts';
+import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
@@ -38,6 +39,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
   const refreshMoney = useRefreshMoney();
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
+  const pause = useSecurityPauses().data?.transfers ?? undefined;
   const balanceMicros = usdtMicrosFromWire(balanceUsdt);
   const schema = transferRequestSchema.superRefine((values, context) => {
     const amount = parseUsdtMicros(values.amount);
@@ -75,6 +77,11 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      {pause && (
+        <Alert variant="destructive" data-testid="transfer-pause">
+          {pause.message}
+        </Alert>
+      )}
       <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
         <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
       </FormField>
@@ -92,7 +99,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
         />
       </FormField>
       <ActionError message={submitError} />
-      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+      <Button type="submit" disabled={isSubmitting || pause !== undefined} aria-busy={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Transfer'}
       </Button>
     </form>

@@ -1,0 +1,60 @@
+// A second, short-lived app process for the few browser tests that need settings the shared
+// e2e server cannot have (the security cooling-off, say). It runs the same build on its own
+// data directory and embedded PostgreSQL, and is stopped by the spec that started it.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_DIST_DIRECTORY } from './constants.ts';
+
+export interface ExtraApp {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 120_000;
+
+export async function startExtraApp(options: { port: number; env: Record<string, string> }): Promise<ExtraApp> {
+  const baseUrl = `http://localhost:${options.port}`;
+  const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-extra-'));
+  const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      APP_ORIGIN: baseUrl,
+      DATA_DIR: dataDirectory,
+      ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SCALE: '50',
+      ...options.env,
+    },
+  });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dataDirectory, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (server.exitCode !== null) {
+      await stop();
+      throw new Error(`The extra app on port ${options.port} exited with code ${server.exitCode} while starting`);
+    }
+    const healthy = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { baseUrl, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The extra app on port ${options.port} did not answer /api/health within ${START_TIMEOUT_MS} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
