@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { AdminApi, E2E_ADMIN_PIN, submitDepositAs } from './support/admin-api.ts';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
-import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { submitDepositAs } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL } from './support/constants.ts';
+import type { NewCustomer } from './support/helpers.ts';
+import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 // The admin desk (issue 13, items 6 to 8): at 1366 px a side navigation of real links, full-width
@@ -15,30 +16,19 @@ const DESK = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const DESK_LINKS = ['Dashboard', 'Users', 'Transactions', 'Payouts', 'Settings', 'Audit log'];
 
-let adminApi: AdminApi;
-let adminContext: BrowserContext;
 let adminPage: Page;
-let customerContext: BrowserContext;
 let customerPage: Page;
 let customer: NewCustomer;
 
+let opened: AdminAndCustomer;
+
 test.beforeAll(async ({ browser }) => {
-  adminApi = await AdminApi.open();
-  await adminApi.ensureTrc20DepositAddress();
-  adminContext = await browser.newContext({ viewport: DESK });
-  await adminContext.grantPermissions(['clipboard-read', 'clipboard-write']);
-  adminPage = await adminContext.newPage();
-  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
-  customerContext = await browser.newContext();
-  customerPage = await customerContext.newPage();
-  customer = newCustomer({ name: 'Devika Deskwright', phone: '+919822334455' });
-  await signUpThroughForm(customerPage, customer);
+  opened = await openAdminAndCustomer(browser, { adminViewport: DESK, clipboard: true, customer: { name: 'Devika Deskwright', phone: '+919822334455' } });
+  ({ adminPage, customerPage, customer } = opened);
 });
 
 test.afterAll(async () => {
-  await adminContext?.close();
-  await customerContext?.close();
-  await adminApi?.dispose();
+  await opened?.close();
 });
 
 function toast(page: Page, text: string) {

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { AdminApi, E2E_ADMIN_PIN, addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
-import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { addBankAccountAs, requestWithdrawalAs, submitDepositAs, type AdminApi } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL } from './support/constants.ts';
+import type { NewCustomer } from './support/helpers.ts';
+import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
 
 // The payout batch flow on the desk (issue 13, item 1), at a desktop width: the admin puts the pending
 // withdrawals into a batch, downloads its bank file, uploads the bank's results, and the customer sees
@@ -11,23 +12,17 @@ test.describe.configure({ mode: 'serial' });
 test.use({ viewport: { width: 1366, height: 900 } });
 
 let adminApi: AdminApi;
-let adminContext: BrowserContext;
 let adminPage: Page;
-let customerContext: BrowserContext;
 let customerPage: Page;
 let customer: NewCustomer;
 let bankAccountId: string;
 
+let opened: AdminAndCustomer;
+
 test.beforeAll(async ({ browser }) => {
-  adminApi = await AdminApi.open();
-  await adminApi.ensureTrc20DepositAddress();
-  adminContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  adminPage = await adminContext.newPage();
-  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
-  customerContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  customerPage = await customerContext.newPage();
-  customer = newCustomer({ name: 'Rohan Batchwala', phone: '+919811223344' });
-  await signUpThroughForm(customerPage, customer);
+  const desk = { width: 1366, height: 900 };
+  opened = await openAdminAndCustomer(browser, { adminViewport: desk, customerViewport: desk, customer: { name: 'Rohan Batchwala', phone: '+919811223344' } });
+  ({ adminApi, adminPage, customerPage, customer } = opened);
   const funding = await submitDepositAs(customerPage, '300');
   await adminApi.approveDeposit(funding.id);
   bankAccountId = await addBankAccountAs(customerPage, {
@@ -40,9 +35,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await adminContext?.close();
-  await customerContext?.close();
-  await adminApi?.dispose();
+  await opened?.close();
 });
 
 function toast(page: Page, text: string) {

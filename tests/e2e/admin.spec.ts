@@ -1,40 +1,29 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { USER_UPDATED_MESSAGE } from '../../src/shared/contracts/admin.ts';
 import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
-import { AdminApi, E2E_ADMIN_PIN, addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
-import { logInThroughForm, newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+import { addBankAccountAs, requestWithdrawalAs, submitDepositAs, type AdminApi } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL } from './support/constants.ts';
+import type { NewCustomer } from './support/helpers.ts';
+import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
 
 // One admin browser and one customer browser side by side (two contexts), shared by the tests
 // in order: logins and sign-ups are rate limited, so each happens once per file.
 test.describe.configure({ mode: 'serial' });
 
 let adminApi: AdminApi;
-let adminContext: BrowserContext;
 let adminPage: Page;
-let customerContext: BrowserContext;
 let customerPage: Page;
 let customer: NewCustomer;
 
-async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  return { context, page: await context.newPage() };
-}
+let opened: AdminAndCustomer;
 
 test.beforeAll(async ({ browser }) => {
-  adminApi = await AdminApi.open();
-  await adminApi.ensureTrc20DepositAddress();
-  ({ context: adminContext, page: adminPage } = await newPage(browser));
-  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
-  ({ context: customerContext, page: customerPage } = await newPage(browser));
-  customer = newCustomer({ name: 'Kavya Menon', phone: '+919900112233' });
-  await signUpThroughForm(customerPage, customer);
+  opened = await openAdminAndCustomer(browser, { customer: { name: 'Kavya Menon', phone: '+919900112233' } });
+  ({ adminApi, adminPage, customerPage, customer } = opened);
 });
 
 test.afterAll(async () => {
-  await adminContext?.close();
-  await customerContext?.close();
-  await adminApi?.dispose();
+  await opened?.close();
 });
 
 /**

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startTestMailServer, waitForResetLink, type TestMailServer } from '../fixtures/mail-server.ts';
+import { addBankAccountThroughForm } from './support/admin-and-customer.ts';
 import { E2E_PORT } from './support/constants.ts';
 import { startExtraApp, type ExtraApp } from './support/extra-app.ts';
 import { logInThroughForm, newCustomer, signOutFromHeader, signUpThroughForm } from './support/helpers.ts';
@@ -56,14 +57,7 @@ test('a bank account added today is marked paused on the withdraw page, with the
   await expect(page.getByTestId('withdrawal-pause')).toHaveCount(0);
 
   await page.goto('/bank-accounts');
-  await page.getByRole('button', { name: 'Add Account' }).click();
-  const addDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
-  await addDialog.getByLabel('Account Holder Name').fill('Meera Iyer');
-  await addDialog.getByLabel('Account Number').fill('987654321');
-  await addDialog.getByLabel('Bank Name').fill('HDFC Bank');
-  await addDialog.getByLabel('IFSC Code').fill('HDFC0001234');
-  await addDialog.getByRole('button', { name: 'Add Account' }).click();
-  await expect(addDialog).toBeHidden();
+  await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
 
   await page.goto('/wallet/withdraw');
   const accountChoice = page.getByLabel('Bank Account');

@@ -4,6 +4,7 @@ import { DEPOSIT_MESSAGES } from '../../src/shared/contracts/deposits.ts';
 import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
 import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '../../src/shared/money.ts';
 import { AdminApi, E2E_TRC20_ADDRESS, signUpThroughApi, uniqueTrc20Hash } from './support/admin-api.ts';
+import { addBankAccountThroughForm } from './support/admin-and-customer.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';
 
 let admin: AdminApi;
@@ -217,13 +218,8 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await expect(page.getByText('•••• 4321')).toBeVisible();
 
   // The same number and IFSC again: said once, at the account number, and nothing is saved.
-  await page.getByRole('button', { name: 'Add Account' }).click();
+  await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'hdfc0001234' }, { expectSaved: false });
   const againDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
-  await againDialog.getByLabel('Account Holder Name').fill('Meera Iyer');
-  await againDialog.getByLabel('Account Number').fill('987654321');
-  await againDialog.getByLabel('Bank Name').fill('HDFC Bank');
-  await againDialog.getByLabel('IFSC Code').fill('hdfc0001234');
-  await againDialog.getByRole('button', { name: 'Add Account' }).click();
   await expect(againDialog.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toBeVisible();
   await expect(againDialog.getByLabel('Account Number')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toHaveCount(1);

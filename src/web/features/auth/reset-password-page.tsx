@@ -14,6 +14,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { firstErrorMessage } from '../../lib/forms.ts';
 import { resetPassword } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { BackToLoginLink, ExpiredResetLink } from './expired-reset-link.tsx';
 import { useResetLinkCheck } from './reset-link-check.ts';
 
 export default function ResetPasswordPage() {
@@ -47,29 +48,14 @@ export default function ResetPasswordPage() {
     },
   );
 
-  const footer = (
-    <Link className="font-medium text-brand-700 hover:underline" to="/login">
-      Back to Login
-    </Link>
-  );
-
   if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
 
   if (!link.valid) {
-    return (
-      <AuthCard title="Reset Password" footer={footer}>
-        <div className="flex flex-col gap-4">
-          <Alert variant="destructive">This password reset link is invalid or has expired. Please request a new one.</Alert>
-          <Button asChild>
-            <Link to="/forgot-password">Request a new link</Link>
-          </Button>
-        </div>
-      </AuthCard>
-    );
+    return <ExpiredResetLink title="Reset Password" message="This password reset link is invalid or has expired. Please request a new one." requestPath="/forgot-password" />;
   }
 
   return (
-    <AuthCard title="Reset Password" subtitle="Choose a new password for your account" footer={footer}>
+    <AuthCard title="Reset Password" subtitle="Choose a new password for your account" footer={<BackToLoginLink />}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         {failure && (
           <Alert variant="destructive">

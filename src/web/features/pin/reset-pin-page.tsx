@@ -16,6 +16,7 @@ import { ApiError, errorMessage, errorReference } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
+import { BackToLoginLink, ExpiredResetLink } from '../auth/expired-reset-link.tsx';
 import { useResetLinkCheck } from '../auth/reset-link-check.ts';
 import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
 import { ConnectionErrorCard } from '../shell/connection-error.tsx';
@@ -119,28 +120,11 @@ function ChooseNewPin({ token }: { token: string }) {
     }
   });
 
-  const footer = (
-    <Link className="font-medium text-brand-700 hover:underline" to="/login">
-      Back to Login
-    </Link>
-  );
-
   if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
-  if (!link.valid) {
-    return (
-      <AuthCard title="Reset Your PIN" footer={footer}>
-        <div className="flex flex-col gap-4">
-          <Alert variant="destructive">{INVALID_PIN_RESET_LINK_MESSAGE}</Alert>
-          <Button asChild>
-            <Link to="/reset-pin">Request a new link</Link>
-          </Button>
-        </div>
-      </AuthCard>
-    );
-  }
+  if (!link.valid) return <ExpiredResetLink title="Reset Your PIN" message={INVALID_PIN_RESET_LINK_MESSAGE} requestPath="/reset-pin" />;
 
   return (
-    <AuthCard title="Reset Your PIN" subtitle="Choose a new 4-digit transaction PIN" footer={footer}>
+    <AuthCard title="Reset Your PIN" subtitle="Choose a new 4-digit transaction PIN" footer={<BackToLoginLink />}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         <FormField label="New PIN" error={form.formState.errors.pin?.message}>
           <FormPinInput control={form.control} name="pin" autoFocus />
