@@ -1,7 +1,9 @@
 // "One customer's burst": many withdrawal attempts at once by one customer while a second customer
 // keeps reading /api/me. Measured, never asserted: the answer codes of the burst (no 5xx is the goal)
 // and the bystander's latency during the burst beside the same bystander's latency alone, in the same run.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
 import type { BurstCustomer } from './app-fixture.ts';
 import { median, printTable } from './measure.ts';
 
@@ -20,17 +22,13 @@ interface Answer {
   milliseconds: number;
 }
 
-/** One request on the given agent; resolves with the status (or a network error) and the time to the whole answer. */
-function send(agent: http.Agent, origin: string, options: { method: 'GET' | 'POST'; path: string; cookie: string; body?: string }): Promise<Answer> {
+/** One GET on the given agent; resolves with the status (or a network error) and the time to the whole answer. */
+function read(agent: http.Agent, origin: string, options: { path: string; cookie: string }): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
     const request = http.request(
       `${origin}${options.path}`,
-      {
-        method: options.method,
-        agent,
-        headers: { origin, cookie: options.cookie, ...(options.body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) }) },
-      },
+      { method: 'GET', agent, headers: { origin, cookie: options.cookie } },
       (response) => {
         response.resume();
         response.on('end', () => resolve({ status: response.statusCode ?? 0, milliseconds: performance.now() - started }));
@@ -38,7 +36,7 @@ function send(agent: http.Agent, origin: string, options: { method: 'GET' | 'POS
       },
     );
     request.on('error', () => resolve({ status: 'network error', milliseconds: performance.now() - started }));
-    request.end(options.body);
+    request.end();
   });
 }
 
@@ -51,15 +49,40 @@ function percentile(values: readonly number[], fraction: number): number {
 /** The bystander's reads, one after another on a connection of its own, until `enough` says stop. */
 async function bystanderReads(agent: http.Agent, options: BurstOptions, enough: (reads: number) => boolean): Promise<Answer[]> {
   const answers: Answer[] = [];
-  while (!enough(answers.length)) answers.push(await send(agent, options.origin, { method: 'GET', path: '/api/me', cookie: options.bystanderCookie }));
+  while (!enough(answers.length)) answers.push(await read(agent, options.origin, { path: '/api/me', cookie: options.bystanderCookie }));
   return answers;
+}
+
+interface BurstAnswers {
+  counts: Record<string, number>;
+  examples: Record<string, string>;
+  seconds: number;
+}
+
+/** Runs bench/burst-sender.ts; `onSending` is called when its attempts start, the promise ends with their answers. */
+function runBurster(orders: { origin: string; cookie: string; body: string; attempts: number }, onSending: () => void): Promise<BurstAnswers> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench', 'burst-sender.ts'), JSON.stringify(orders)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.startsWith('sending\n')) {
+        onSending();
+        output = output.slice('sending\n'.length);
+      }
+    });
+    child.once('exit', (code) => {
+      const line = output.trim();
+      if (code !== 0 || line === '') reject(new Error(`the burst sender exited with code ${code}`));
+      else resolve(JSON.parse(line) as BurstAnswers);
+    });
+  });
 }
 
 export async function measureOneCustomersBurst(options: BurstOptions, log: (message: string) => void): Promise<void> {
   const bystanderAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  // Every attempt on a connection of its own, all sent at once.
-  const burstAgent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const statusCounts = new Map<string, number>();
+  const examples = new Map<string, string>();
   const alone: Answer[] = [];
   const during: Answer[] = [];
   const burstSeconds: number[] = [];
@@ -69,19 +92,24 @@ export async function measureOneCustomersBurst(options: BurstOptions, log: (mess
     alone.push(...(await bystanderReads(bystanderAgent, options, (reads) => reads >= options.baselineReads)));
   }
   async function burstRound(): Promise<void> {
+    let sending = false;
     let finished = false;
-    const started = performance.now();
-    const attempts = Promise.all(
-      Array.from({ length: options.attempts }, () => send(burstAgent, options.origin, { method: 'POST', path: '/api/withdrawals', cookie: options.burster.cookie, body })),
-    ).finally(() => {
+    const burst = runBurster({ origin: options.origin, cookie: options.burster.cookie, body, attempts: options.attempts }, () => {
+      sending = true;
+    }).finally(() => {
       finished = true;
     });
-    // At least a few reads, even when the burst is answered faster than they take.
-    const reads = bystanderReads(bystanderAgent, options, (count) => finished && count >= 5);
-    const answers = await attempts;
-    burstSeconds.push((performance.now() - started) / 1000);
-    during.push(...(await reads));
-    for (const answer of answers) statusCounts.set(String(answer.status), (statusCounts.get(String(answer.status)) ?? 0) + 1);
+    // The bystander reads all the while; what counts is what it read while the attempts were under way (at least a few reads).
+    const reads: Answer[] = [];
+    while (!finished || reads.length < 5) {
+      const answer = await read(bystanderAgent, options.origin, { path: '/api/me', cookie: options.bystanderCookie });
+      if (sending) reads.push(answer);
+    }
+    const answers = await burst;
+    during.push(...reads);
+    burstSeconds.push(answers.seconds);
+    for (const [status, count] of Object.entries(answers.counts)) statusCounts.set(status, (statusCounts.get(status) ?? 0) + count);
+    for (const [status, example] of Object.entries(answers.examples)) if (!examples.has(status)) examples.set(status, example);
   }
 
   try {
@@ -99,7 +127,6 @@ export async function measureOneCustomersBurst(options: BurstOptions, log: (mess
     }
   } finally {
     bystanderAgent.destroy();
-    burstAgent.destroy();
   }
 
   const total = options.attempts * options.rounds;
@@ -113,6 +140,7 @@ export async function measureOneCustomersBurst(options: BurstOptions, log: (mess
     ['burst', 'attempts', '5xx', 'answer codes', 'seconds per burst (median)'],
     [[`${options.attempts} x POST /api/withdrawals at once, one customer`, String(total), String(serverErrors), breakdown, median(burstSeconds).toFixed(1)]],
   );
+  for (const [status, example] of [...examples].sort(([first], [second]) => first.localeCompare(second))) console.log(`  ${status}: ${example}`);
   console.log('');
   const latencyRow = (name: string, answers: Answer[]) => {
     const milliseconds = answers.map((answer) => answer.milliseconds);

@@ -58,9 +58,11 @@ export async function startApp(options: { buildDirectory: string; databaseUrl: s
       DATA_DIR: options.dataDirectory,
       ADMIN_EMAIL: options.adminEmail,
       ADMIN_PASSWORD: options.adminPassword,
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.BENCH_APP_LOG_LEVEL ?? 'error',
       // All load comes from one address.
       RATE_LIMIT_SCALE: '1000',
+      // The seeded bank accounts are minutes old; the measured withdrawals must not be paused for them.
+      SECURITY_COOLING_OFF_HOURS: '0',
     },
   });
   const server = { origin, process: child, stop: stopper(child) };
