@@ -48,7 +48,8 @@ export async function startApp(options: { buildDirectory: string; databaseUrl: s
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(options.buildDirectory, 'server', 'main.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The app's log (stdout) is shown only when BENCH_APP_LOG_LEVEL asks for one.
+    stdio: ['ignore', process.env.BENCH_APP_LOG_LEVEL === undefined ? 'ignore' : 'inherit', 'inherit'],
     env: {
       ...process.env,
       PORT: String(port),
