@@ -1,5 +1,6 @@
 // What the measured requests need, made through the app's own API: an admin, a customer with a
-// history of 200 approved deposits, and eight customers with money, a bank account and a PIN.
+// history of 200 approved deposits, eight customers with money, a bank account and a PIN, and for
+// the burst scenario one more such customer (the burster) and a customer who only reads (the bystander).
 import { randomBytes } from 'node:crypto';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
@@ -22,6 +23,9 @@ export interface WithdrawingCustomer {
   pin: string;
 }
 
+/** The customer of the burst scenario: money, a bank account and a PIN of their own. */
+export type BurstCustomer = WithdrawingCustomer;
+
 export interface AppFixture {
   origin: string;
   adminCookie: string;
@@ -30,6 +34,8 @@ export interface AppFixture {
   /** The cursor of the ninth history page of the customer. */
   deepHistoryCursor: string;
   withdrawingCustomers: WithdrawingCustomer[];
+  burster: BurstCustomer;
+  bystanderCookie: string;
 }
 
 function client(origin: string) {
@@ -90,6 +96,11 @@ export async function prepareApp(origin: string, log: (message: string) => void)
     withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin });
   }
 
+  const bursterPin = '3579';
+  const burster = await customer('Bench Burster', bursterPin);
+  await approvedDeposit(burster.cookie, '100000');
+  const bystander = await customer('Bench Bystander', '8642');
+
   let cursor: string | null = null;
   for (let page = 1; page < DEEP_PAGE; page += 1) {
     const list = (await call('GET', `/api/transactions?limit=${HISTORY_PAGE_SIZE}${cursor ? `&cursor=${cursor}` : ''}`, undefined, main.cookie)).json as {
@@ -98,5 +109,14 @@ export async function prepareApp(origin: string, log: (message: string) => void)
     cursor = list.nextCursor;
     if (!cursor) throw new Error(`the customer's history has fewer than ${DEEP_PAGE} pages`);
   }
-  return { origin, adminCookie, customerCookie: main.cookie, customerUserId: main.userId, deepHistoryCursor: cursor as string, withdrawingCustomers };
+  return {
+    origin,
+    adminCookie,
+    customerCookie: main.cookie,
+    customerUserId: main.userId,
+    deepHistoryCursor: cursor as string,
+    withdrawingCustomers,
+    burster: { cookie: burster.cookie, bankAccountId: burster.bankAccountId, pin: bursterPin },
+    bystanderCookie: bystander.cookie,
+  };
 }

@@ -48,7 +48,8 @@ export async function startApp(options: { buildDirectory: string; databaseUrl: s
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(options.buildDirectory, 'server', 'main.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The app's log (stdout) is shown only when BENCH_APP_LOG_LEVEL asks for one.
+    stdio: ['ignore', process.env.BENCH_APP_LOG_LEVEL === undefined ? 'ignore' : 'inherit', 'inherit'],
     env: {
       ...process.env,
       PORT: String(port),
@@ -58,7 +59,7 @@ export async function startApp(options: { buildDirectory: string; databaseUrl: s
       DATA_DIR: options.dataDirectory,
       ADMIN_EMAIL: options.adminEmail,
       ADMIN_PASSWORD: options.adminPassword,
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: process.env.BENCH_APP_LOG_LEVEL ?? 'error',
       // All load comes from one address.
       RATE_LIMIT_SCALE: '1000',
       // The seeded customers withdraw to bank accounts added a moment earlier, which the security pause would refuse.

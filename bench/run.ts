@@ -5,6 +5,8 @@
 //        --skip-build                  (measure the build already in .build/bench)
 //        --build-dir <name>            (build into .build/<name> instead of .build/bench)
 //        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
+//        --only burst / --no-burst     (the one-customer burst of the default run alone, or without it)
+//        --burst-attempts 1000         (withdrawal attempts sent at once in each burst)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedDatabase, withDatabaseName } from '../src/server/db/embedded.ts';
 import { BENCH_ADMIN, HISTORY_PAGE_SIZE, prepareApp, type AppFixture } from './app-fixture.ts';
+import { measureOneCustomersBurst } from './burst.ts';
 import { reportLighthouse } from './lighthouse.ts';
 import { countRoundTrips, measure, median, printTable, ratioText, type Sample, type Target } from './measure.ts';
 import { startApp, startBaseline, type RunningServer } from './processes.ts';
@@ -31,6 +34,10 @@ const connections = numberOption('connections', 10, 1, 200);
 const scale = process.argv.includes('--scale');
 const lighthouseOnly = process.argv.includes('--lighthouse-only');
 const skipLighthouse = process.argv.includes('--no-lighthouse');
+const only = option('only');
+if (only !== undefined && only !== 'burst') throw new Error('--only takes: burst');
+const skipBurst = process.argv.includes('--no-burst');
+const burstAttempts = numberOption('burst-attempts', 1_000, 1, 5_000);
 const log = (message: string) => console.log(message);
 
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
@@ -297,6 +304,17 @@ async function againstEmptyDatabase(): Promise<void> {
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; seeded: 100,000 customers, 1,000,000 history rows.`);
 }
 
+/** One customer's burst of withdrawals beside a bystander's reads, on an app of its own (see bench/burst.ts). */
+async function oneCustomersBurst(): Promise<void> {
+  const { server } = await startMeasuredApp('rupeedesk_burst');
+  const fixture = await prepareApp(server.origin, log);
+  log(`Measuring one customer's burst: ${burstAttempts} withdrawal attempts at once while another customer reads /api/me...`);
+  await measureOneCustomersBurst(
+    { origin: fixture.origin, burster: fixture.burster, bystanderCookie: fixture.bystanderCookie, attempts: burstAttempts, rounds, baselineReads: 200 },
+    log,
+  );
+}
+
 async function lighthouseOfLandingAndLogin(): Promise<void> {
   const { server } = await startMeasuredApp('rupeedesk_lighthouse');
   await reportLighthouse(server.origin, ['/', '/login'], log);
@@ -305,8 +323,10 @@ async function lighthouseOfLandingAndLogin(): Promise<void> {
 try {
   if (scale) await againstEmptyDatabase();
   else if (lighthouseOnly) await lighthouseOfLandingAndLogin();
+  else if (only === 'burst') await oneCustomersBurst();
   else {
     await againstBaselines();
+    if (!skipBurst) await oneCustomersBurst();
     if (!skipLighthouse) await lighthouseOfLandingAndLogin();
   }
 } finally {

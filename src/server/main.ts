@@ -10,6 +10,7 @@ import { chainClientsFromConfig, createChainWorker } from './features/chain/serv
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
+import { startNotificationEmailDelivery } from './platform/notifications/service.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
 import { AppMetrics, startMetricsServer } from './platform/metrics/metrics.ts';
@@ -64,7 +65,15 @@ async function main(): Promise<void> {
   const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
   pruneTimer.unref();
   // Every process runs the chain worker; jobs are claimed in PostgreSQL, so several processes share the work safely.
-  const chainWorker = createChainWorker({ db: database.db, clients: chainClientsFromConfig(config.chain), pollSeconds: config.chain.pollSeconds, log: app.log });
+  // The worker's automatic credits e-mail their customers at once; claims in PostgreSQL keep this and the app's delivery from sending one twice.
+  const chainEmails = startNotificationEmailDelivery({ db: database.db, mailer, appOrigin: config.appOrigin, log: app.log });
+  const chainWorker = createChainWorker({
+    db: database.db,
+    clients: chainClientsFromConfig(config.chain),
+    pollSeconds: config.chain.pollSeconds,
+    log: app.log,
+    notificationEmails: chainEmails,
+  });
   chainWorker.start();
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -72,6 +81,7 @@ async function main(): Promise<void> {
     closing = true;
     clearInterval(pruneTimer);
     await chainWorker.stop();
+    await chainEmails.stop();
     app.log.info({ signal }, 'Shutting down');
     // Whatever happens below, the process is gone within the 10 seconds that Docker and Kubernetes allow by default.
     const deadline = setTimeout(() => {

@@ -203,6 +203,75 @@ describe('ERC20 deposits verified on chain', () => {
     expect(row.rows).toEqual([{ source: 'detected' }]);
   });
 
+  it('makes each USDT transfer to the operator in one transaction a deposit of its own: the submission takes the first, detection the others', async () => {
+    const { user, account } = await customerWithFunds();
+    await addEthereumWallet(harness, user, account);
+    const stranger = await chain.newAccount();
+    const hash = await chain.transferMany(usdt, account, [
+      { to: operator.address, amountUsdtMicros: 20_000_000n },
+      { to: stranger.address, amountUsdtMicros: 30_000_000n },
+      { to: operator.address, amountUsdtMicros: 15_000_000n },
+    ]);
+    const depositId = await submitted(user, hash, '20');
+    await chain.mine(CONFIRMATIONS);
+    const rowsOf = async () =>
+      (
+        await harness.database.handle.db.execute<{ id: string; source: string; status: string; chain_log_index: number | null; amount_usdt_micros: bigint }>(
+          sql`select id, source, status, chain_log_index, amount_usdt_micros from usdt_deposits where transaction_hash = ${hash.toLowerCase()} order by chain_log_index`,
+        )
+      ).rows;
+    await tickUntil(worker, async () => {
+      const rows = await rowsOf();
+      return rows.length === 2 && rows.every((row) => row.status === 'approved');
+    });
+    const rows = await rowsOf();
+    const [submittedRow, detectedRow] = rows;
+    expect(submittedRow).toMatchObject({ id: depositId, source: 'customer', amount_usdt_micros: 20_000_000n });
+    expect(detectedRow).toMatchObject({ source: 'detected', amount_usdt_micros: 15_000_000n });
+    // Log indexes on Ethereum count within the block; the stranger's transfer sits between the two.
+    expect((detectedRow?.chain_log_index ?? 0) - (submittedRow?.chain_log_index ?? 0)).toBe(2);
+    expect(await balanceMicros(harness, user.id)).toBe(35_000_000n);
+
+    // Reading the blocks again (a cursor set back) and checking the deposits again record and credit nothing more.
+    await harness.database.handle.db.execute(sql`update chain_scan_cursors set scanned_through = scanned_through - 20 where network = 'ERC20'`);
+    await harness.database.handle.db.execute(sql`update chain_jobs set run_after = now() where kind = 'scan_network'`);
+    await harness.database.handle.db.execute(sql`update chain_jobs set finished_at = null, run_after = now() where deposit_id in (${sql.join(rows.map((row) => sql`${row.id}::uuid`), sql`, `)})`);
+    await worker.tick();
+    await worker.tick();
+    expect((await rowsOf()).length).toBe(2);
+    expect(await balanceMicros(harness, user.id)).toBe(35_000_000n);
+    const credits = await harness.database.handle.db.execute<{ count: bigint }>(
+      sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(rows.map((row) => sql`${row.id}::uuid`), sql`, `)})`,
+    );
+    expect(credits.rows[0]?.count).toBe(2n);
+
+    // The hash cannot be submitted again, by anyone.
+    const other = await signUpVerifiedUser(harness.app);
+    expect((await submit(other, hash, '15')).statusCode).toBe(409);
+    expect((await submit(user, hash, '15')).statusCode).toBe(409);
+  });
+
+  it('detects each of several transfers from a verified wallet in one transaction that was never submitted', async () => {
+    const { user, account } = await customerWithFunds();
+    await addEthereumWallet(harness, user, account);
+    const hash = await chain.transferMany(usdt, account, [
+      { to: operator.address, amountUsdtMicros: 11_000_000n },
+      { to: operator.address, amountUsdtMicros: 12_000_000n },
+      // Below the minimum deposit: not a deposit of its own.
+      { to: operator.address, amountUsdtMicros: 1_000_000n },
+    ]);
+    await chain.mine(CONFIRMATIONS);
+    await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 23_000_000n);
+    const rows = await harness.database.handle.db.execute<{ source: string; status: string }>(
+      sql`select source, status from usdt_deposits where transaction_hash = ${hash.toLowerCase()}`,
+    );
+    expect(rows.rows).toEqual([
+      { source: 'detected', status: 'approved' },
+      { source: 'detected', status: 'approved' },
+    ]);
+    expect((await submit(user, hash, '11')).statusCode).toBe(409);
+  });
+
   it('credits nothing that a reorganisation removed before it was final', async () => {
     const { user, account } = await customerWithFunds();
     await addEthereumWallet(harness, user, account);

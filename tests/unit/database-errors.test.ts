@@ -1,5 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
+import { DatabasePoolBusyError } from '../../src/server/db/client.ts';
 import { isDatabaseUnavailableError } from '../../src/server/db/database-errors.ts';
 
 function withCode(code: string, message = 'failed'): Error {
@@ -12,6 +13,8 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
+    // The pool's refusal beyond its queue of waiters (db/client.ts).
+    expect(isDatabaseUnavailableError(new DatabasePoolBusyError())).toBe(true);
     for (const state of ['08000', '08003', '08006', '08001', '08P01', '57P01', '57P02', '57P03']) {
       expect(isDatabaseUnavailableError(withCode(state)), state).toBe(true);
     }

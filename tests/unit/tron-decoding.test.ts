@@ -1,16 +1,24 @@
 import fc from 'fast-check';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { assessObservation } from '../../src/server/features/chain/assessment.ts';
-import { decodeTransferLogs, isKnownTransaction, transactionInfoSchema, transactionSucceeded } from '../../src/server/features/chain/tron-decoding.ts';
+import { assessObservation, depositableTransfers } from '../../src/server/features/chain/assessment.ts';
+import {
+  decodeTransferLogs,
+  isKnownTransaction,
+  observationFromTransactionInfo,
+  transactionInfoSchema,
+  transactionSucceeded,
+  trc20TransfersPageSchema,
+} from '../../src/server/features/chain/tron-decoding.ts';
 import { isValidTronAddress, tronAccountIdOf, tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { tronSignerOf } from '../../src/server/features/wallets/signatures.ts';
-import { MAINNET_USDT_TRC20, transactionInfo, transferLog } from '../fixtures/tron-shapes.ts';
+import { MAINNET_USDT_TRC20, transactionInfo, transferLog, trc20TransferItem } from '../fixtures/tron-shapes.ts';
 
 const FROM = tronAddressFromAccountId(Buffer.alloc(20, 1));
 const OPERATOR = 'TCFvmqhxFrEdPbnQzKWaGNdXz7X3za7w5r';
 const OTHER_TOKEN = tronAddressFromAccountId(Buffer.alloc(20, 7));
 const HASH = 'ab'.repeat(32);
+const EXPECTATION = { usdtContractKey: MAINNET_USDT_TRC20, depositAddressKey: OPERATOR, minimumUsdtMicros: 10_000_000n, boundLogIndex: null, takenLogIndexes: new Set<number>() };
 
 function decoded(info: unknown) {
   const parsed = transactionInfoSchema.parse(info);
@@ -46,7 +54,7 @@ describe('TRC20 transaction info decoding', () => {
     expect(result.succeeded).toBe(false);
     const facts = assessObservation(
       { kind: 'included', succeeded: result.succeeded, blockNumber: 100n, confirmations: 20, requiredConfirmations: 19, final: true, transfers: result.transfers },
-      { usdtContractKey: MAINNET_USDT_TRC20, depositAddressKey: OPERATOR, minimumUsdtMicros: 10_000_000n },
+      EXPECTATION,
     );
     expect(facts.state).toBe('failed');
   });
@@ -72,7 +80,7 @@ describe('TRC20 transaction info decoding', () => {
     ]);
     const facts = assessObservation(
       { kind: 'included', succeeded: true, blockNumber: 100n, confirmations: 19, requiredConfirmations: 19, final: true, transfers: result.transfers },
-      { usdtContractKey: MAINNET_USDT_TRC20, depositAddressKey: OPERATOR, minimumUsdtMicros: 10_000_000n },
+      EXPECTATION,
     );
     expect(facts).toMatchObject({ state: 'confirmed', transfer: { logIndex: 3, amountUsdtMicros: 12_000_000n } });
   });
@@ -82,7 +90,7 @@ describe('TRC20 transaction info decoding', () => {
     expect(result.transfers[0]?.contract).toBe(OTHER_TOKEN);
     const facts = assessObservation(
       { kind: 'included', succeeded: true, blockNumber: 100n, confirmations: 19, requiredConfirmations: 19, final: true, transfers: result.transfers },
-      { usdtContractKey: MAINNET_USDT_TRC20, depositAddressKey: OPERATOR, minimumUsdtMicros: 10_000_000n },
+      EXPECTATION,
     );
     expect(facts).toMatchObject({ state: 'mismatch', problem: 'wrong_token' });
   });
@@ -91,7 +99,7 @@ describe('TRC20 transaction info decoding', () => {
     const result = decoded(transactionInfo({ id: HASH, blockNumber: 100, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 50_000_000n)] }));
     const facts = assessObservation(
       { kind: 'included', succeeded: true, blockNumber: 100n, confirmations: 5, requiredConfirmations: 19, final: false, transfers: result.transfers },
-      { usdtContractKey: MAINNET_USDT_TRC20, depositAddressKey: OPERATOR, minimumUsdtMicros: 10_000_000n },
+      EXPECTATION,
     );
     expect(facts).toMatchObject({ state: 'confirming', confirmations: 5, requiredConfirmations: 19 });
   });
@@ -110,6 +118,80 @@ describe('TRC20 transaction info decoding', () => {
         },
       ),
     );
+  });
+});
+
+describe('seen, not final: the full node has it, the solidity node answers {}', () => {
+  const seen = transactionInfoSchema.parse(transactionInfo({ id: HASH, blockNumber: 100, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 30_000_000n)] }));
+  const unknown = transactionInfoSchema.parse({});
+
+  it('is included but not final, with confirmations counted from the newest block, and assesses as confirming (n of 19)', () => {
+    const observation = observationFromTransactionInfo(unknown, seen, 105);
+    expect(observation).toMatchObject({ kind: 'included', final: false, confirmations: 6, requiredConfirmations: 19, blockNumber: 100n });
+    expect(assessObservation(observation, EXPECTATION)).toMatchObject({ state: 'confirming', confirmations: 6, requiredConfirmations: 19, transfer: { amountUsdtMicros: 30_000_000n } });
+  });
+
+  it('shows 0 of 19 while the newest block known lags behind the transaction’s, and never 19 before the solidity node has it', () => {
+    expect(observationFromTransactionInfo(unknown, seen, 90)).toMatchObject({ final: false, confirmations: 0 });
+    expect(observationFromTransactionInfo(unknown, seen, 400)).toMatchObject({ final: false, confirmations: 18 });
+    expect(assessObservation(observationFromTransactionInfo(unknown, seen, 400), EXPECTATION).state).toBe('confirming');
+  });
+
+  it('is final once the solidity node returns it (at least 19 confirmations) and assesses as confirmed', () => {
+    const observation = observationFromTransactionInfo(seen, seen, 101);
+    expect(observation).toMatchObject({ kind: 'included', final: true, confirmations: 19 });
+    expect(assessObservation(observation, EXPECTATION).state).toBe('confirmed');
+  });
+
+  it('is unknown when neither node has it', () => {
+    expect(observationFromTransactionInfo(unknown, unknown, 100)).toEqual({ kind: 'unknown' });
+  });
+});
+
+describe('several USDT transfers to the operator in one transaction', () => {
+  const logs = decoded(
+    transactionInfo({
+      id: HASH,
+      blockNumber: 100,
+      logs: [
+        transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 5_000_000n),
+        transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 20_000_000n),
+        transferLog(OTHER_TOKEN, FROM, OPERATOR, 50_000_000n),
+        transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 30_000_000n),
+      ],
+    }),
+  ).transfers;
+  const observation = { kind: 'included' as const, succeeded: true, blockNumber: 100n, confirmations: 19, requiredConfirmations: 19, final: true, transfers: logs };
+
+  it('are each depositable: USDT, to the operator, at least the minimum, not taken by another deposit', () => {
+    expect(depositableTransfers(observation, EXPECTATION).map((log) => log.logIndex)).toEqual([1, 3]);
+    expect(depositableTransfers(observation, { ...EXPECTATION, takenLogIndexes: new Set([1]) }).map((log) => log.logIndex)).toEqual([3]);
+    expect(depositableTransfers({ ...observation, succeeded: false }, EXPECTATION)).toEqual([]);
+  });
+
+  it('a submitted deposit takes the first free acceptable one; a bound deposit keeps its own', () => {
+    expect(assessObservation(observation, EXPECTATION)).toMatchObject({ state: 'confirmed', transfer: { logIndex: 1, amountUsdtMicros: 20_000_000n } });
+    expect(assessObservation(observation, { ...EXPECTATION, takenLogIndexes: new Set([1]) })).toMatchObject({ state: 'confirmed', transfer: { logIndex: 3 } });
+    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 3, takenLogIndexes: new Set([1]) })).toMatchObject({ state: 'confirmed', transfer: { logIndex: 3 } });
+    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 0 })).toMatchObject({ state: 'mismatch', problem: 'below_minimum', transfer: { logIndex: 0 } });
+    // A bound log that is another token's is not the deposit's transfer.
+    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 2 })).toMatchObject({ state: 'mismatch', problem: 'wrong_recipient' });
+  });
+
+  it('refuses to let an unbound deposit take a log another deposit stands for', () => {
+    expect(() => assessObservation(observation, { ...EXPECTATION, takenLogIndexes: new Set([0, 1, 3]) })).toThrow(/another deposit/);
+  });
+});
+
+describe('TronGrid TRC20 transfer pages', () => {
+  it('reads one item per Transfer event and the fingerprint of the next page', () => {
+    const page = trc20TransfersPageSchema.parse({
+      data: [trc20TransferItem({ id: HASH, blockTimestamp: 1_700_000_000_000, contract: MAINNET_USDT_TRC20, from: FROM, to: OPERATOR, amount: 1n })],
+      success: true,
+      meta: { at: 1_700_000_000_500, fingerprint: 'abc123', links: { next: 'https://api.trongrid.io/v1/accounts/x/transactions/trc20?fingerprint=abc123' }, page_size: 1 },
+    });
+    expect(page.meta?.fingerprint).toBe('abc123');
+    expect(trc20TransfersPageSchema.parse({ data: [], success: true, meta: { at: 1, page_size: 0 } }).meta?.fingerprint).toBeUndefined();
   });
 });
 

@@ -15,14 +15,73 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function connectDatabase(connectionString: string, options: { maxConnections?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({
-    connectionString,
-    max: options.maxConnections ?? 20,
-    idleTimeoutMillis: 30_000,
-    // A request that cannot get a connection in this time answers 503 (see database-errors.ts).
-    connectionTimeoutMillis: 5_000,
-  });
+export interface ConnectOptions {
+  maxConnections?: number;
+  /** Requests that may wait for a connection once all are in use; beyond them a request fails at once (503). */
+  maxWaiting?: number;
+  /** How long a waiting request waits for a connection before it fails (503). */
+  connectionTimeoutMilliseconds?: number;
+}
+
+/** Waiting requests allowed per pooled connection: a queue a few transactions deep drains quickly; a longer one only waits to fail. */
+export const WAITING_REQUESTS_PER_CONNECTION = 4;
+const DEFAULT_MAX_CONNECTIONS = 20;
+/** Long enough for a short queue behind slow transactions under load (2 s failed the ledger race test on a busy machine). */
+const DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS = 5_000;
+
+/** Its message is one that database-errors.ts counts as "the database is unavailable", so the answer is 503 with Retry-After. */
+export class DatabasePoolBusyError extends Error {
+  constructor() {
+    super('The database pool is busy');
+    this.name = 'DatabasePoolBusyError';
+  }
+}
+
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
+ * A pool that refuses a connection at once when `maxWaiting` requests already
+ * wait for one, instead of queueing it behind them for the whole connection
+ * timeout: under overload, requests beyond a short queue fail fast with 503
+ * and the ones in the queue still get their turn. Plain queries (pool.query)
+ * and transactions (pool.connect) both pass through connect().
+ */
+class WaitLimitedPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly maxWaiting: number,
+  ) {
+    super(config);
+  }
+
+  private mustRefuse(): boolean {
+    return this.idleCount === 0 && this.waitingCount >= this.maxWaiting;
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    if (callback === undefined) return this.mustRefuse() ? Promise.reject(new DatabasePoolBusyError()) : super.connect();
+    if (this.mustRefuse()) {
+      process.nextTick(() => callback(new DatabasePoolBusyError(), undefined, () => undefined));
+      return;
+    }
+    super.connect(callback);
+  }
+}
+
+export function connectDatabase(connectionString: string, options: ConnectOptions = {}): DatabaseHandle {
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const pool = new WaitLimitedPool(
+    {
+      connectionString,
+      max: maxConnections,
+      idleTimeoutMillis: 30_000,
+      // A request that cannot get a connection in this time answers 503 (see database-errors.ts).
+      connectionTimeoutMillis: options.connectionTimeoutMilliseconds ?? DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS,
+    },
+    options.maxWaiting ?? maxConnections * WAITING_REQUESTS_PER_CONNECTION,
+  );
   // A client losing its connection must not crash the process, whether idle in the pool or checked out
   // between two queries of a transaction; the query that needed it fails, and the pool reconnects.
   pool.on('error', () => undefined);

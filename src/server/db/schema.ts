@@ -218,7 +218,9 @@ export const usdtDeposits = pgTable(
     ),
     check('usdt_deposits_chain_amount_positive', sql`${table.chainAmountUsdtMicros} is null or ${table.chainAmountUsdtMicros} > 0`),
     check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
-    uniqueIndex('usdt_deposits_network_hash_unique').on(table.network, table.transactionHash),
+    // A customer submits a hash once; detection may record several deposits of one transaction, one per Transfer log.
+    uniqueIndex('usdt_deposits_customer_hash_unique').on(table.network, table.transactionHash).where(sql`${table.source} = 'customer'`),
+    index('usdt_deposits_network_hash_idx').on(table.network, table.transactionHash),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros), which drizzle cannot express.
     index('usdt_deposits_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),

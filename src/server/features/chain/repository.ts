@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
 import { MAX_USDT_MICROS } from '../../../shared/money.ts';
 import type { Executor } from '../../db/client.ts';
@@ -75,14 +75,75 @@ export async function lockDeposit(db: Executor, depositId: string): Promise<type
 }
 
 /**
+ * Serialises, until the end of the transaction, every write that binds deposits
+ * to the Transfer logs of one on-chain transaction: a customer's submission of
+ * its hash, detection, and verification. Each then sees the others' committed
+ * deposits of that transaction, so two never take the same log and a submission
+ * never races detection. Two 32-bit keys: a key space of its own.
+ */
+export async function lockChainTransaction(db: Executor, network: DepositNetwork, transactionHash: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('usdt-deposit-transaction'), hashtext(${`${network}:${transactionHash}`}))`);
+}
+
+/** Whether any deposit (submitted or detected, in any state) names this transaction. */
+export async function transactionHasDeposit(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: usdtDeposits.id })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.network, network), eq(usdtDeposits.transactionHash, transactionHash)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Whether a deposit of the transaction still has to choose its log: one not
+ * bound yet and not rejected (a customer's submission before it is final, or
+ * one an admin approved before the chain was read). Detection leaves such a
+ * transaction alone; the deposit records the transaction's other transfers
+ * itself once it is bound (see the worker).
+ */
+export async function transactionHasUnboundDeposit(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: usdtDeposits.id })
+    .from(usdtDeposits)
+    .where(
+      and(
+        eq(usdtDeposits.network, network),
+        eq(usdtDeposits.transactionHash, transactionHash),
+        isNull(usdtDeposits.chainLogIndex),
+        ne(usdtDeposits.status, 'rejected'),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The log indexes that deposits of the transaction stand for, other than `exceptDepositId`'s. */
+export async function boundLogIndexes(db: Executor, network: DepositNetwork, transactionHash: string, exceptDepositId?: string): Promise<Set<number>> {
+  const rows = await db
+    .select({ logIndex: usdtDeposits.chainLogIndex })
+    .from(usdtDeposits)
+    .where(
+      and(
+        eq(usdtDeposits.network, network),
+        eq(usdtDeposits.transactionHash, transactionHash),
+        isNotNull(usdtDeposits.chainLogIndex),
+        exceptDepositId === undefined ? undefined : ne(usdtDeposits.id, exceptDepositId),
+      ),
+    );
+  return new Set(rows.flatMap((row) => (row.logIndex === null ? [] : [row.logIndex])));
+}
+
+/**
  * Stores what the chain says. A final, valid transfer also replaces the stored
- * amount with the on-chain amount (the typed one stays in typed_amount_usdt_micros)
- * and takes the (network, hash, log index) credit key.
+ * amount with the on-chain amount (the typed one stays in typed_amount_usdt_micros).
+ * `logIndex` is the log the deposit stands for (the credit key with network and
+ * hash): kept once set, set when a submitted deposit's transfer is final.
  */
 export async function recordChainFacts(
   db: Executor,
   depositId: string,
-  facts: ChainFacts & { from: string | null; to: string | null },
+  facts: ChainFacts & { from: string | null; to: string | null; logIndex: number | null },
 ): Promise<void> {
   const amount = facts.transfer && facts.transfer.amountUsdtMicros > 0n && facts.transfer.amountUsdtMicros <= MAX_USDT_MICROS ? facts.transfer.amountUsdtMicros : null;
   const final = facts.state === 'confirmed' && facts.transfer !== undefined && amount !== null;
@@ -97,7 +158,7 @@ export async function recordChainFacts(
       chainConfirmations: facts.confirmations,
       chainRequiredConfirmations: facts.requiredConfirmations,
       chainBlockNumber: facts.blockNumber,
-      chainLogIndex: final ? (facts.transfer?.logIndex ?? null) : null,
+      chainLogIndex: facts.logIndex,
       chainCheckedAt: sql`now()`,
       chainDelayed: false,
       ...(final && amount !== null ? { amountUsdtMicros: amount } : {}),
@@ -138,15 +199,19 @@ export async function saveScanCursor(db: Executor, network: DepositNetwork, depo
     .onConflictDoUpdate({ target: [chainScanCursors.network, chainScanCursors.depositAddress], set: { scannedThrough, updatedAt: sql`now()` } });
 }
 
-/** A deposit found by scanning; undefined when the hash is already known on the network (submitted or detected before). */
+/**
+ * A deposit for one Transfer log found without a submitted hash, bound to that
+ * log from the start; undefined when a deposit already stands for the log.
+ */
 export async function insertDetectedDeposit(
   db: Executor,
-  values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
+  values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; transactionHash: string; depositAddress: string; logIndex: number },
 ): Promise<string | undefined> {
+  const { logIndex, ...rest } = values;
   const [row] = await db
     .insert(usdtDeposits)
-    .values({ ...values, source: 'detected' })
-    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash] })
+    .values({ ...rest, chainLogIndex: logIndex, source: 'detected' })
+    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash, usdtDeposits.chainLogIndex], where: sql`chain_log_index is not null` })
     .returning({ id: usdtDeposits.id });
   return row?.id;
 }

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { isValidTronAddress } from '../settings/addresses.ts';
 import { ChainProviderError, type ChainClient, type ChainObservation, type DetectedTransfer } from './observation.ts';
-import { decodeTransferLogs, isKnownTransaction, nowBlockSchema, transactionInfoSchema, transactionSucceeded, trc20TransfersPageSchema } from './tron-decoding.ts';
+import { isKnownTransaction, nowBlockSchema, observationFromTransactionInfo, transactionInfoSchema, trc20TransfersPageSchema } from './tron-decoding.ts';
 
-/** A TRON block is final ("solidified") once 2/3 of the 27 super representatives built on it: 19 blocks. */
-export const TRON_SOLIDIFICATION_BLOCKS = 19;
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
+/** TronGrid's largest page. */
 const SCAN_PAGE_SIZE = 200;
+/** Pages read per scan; the rest waits for the next poll, which starts where this one stopped. */
+const SCAN_MAX_PAGES = 10;
 
 export interface TronClientOptions {
   apiUrl: string;
@@ -46,21 +47,10 @@ export function createTronClient(options: TronClientOptions): ChainClient {
     addressKey: (address) => address,
 
     async observe(transactionHash): Promise<ChainObservation> {
-      const final = await request('/walletsolidity/gettransactioninfobyid', transactionInfoSchema, { value: transactionHash });
-      const info = isKnownTransaction(final) ? final : await request('/wallet/gettransactioninfobyid', transactionInfoSchema, { value: transactionHash });
-      if (!isKnownTransaction(info)) return { kind: 'unknown' };
-      const latest = (await nowBlock()).block_header.raw_data.number;
-      const isFinal = info === final;
-      return {
-        kind: 'included',
-        succeeded: transactionSucceeded(info),
-        blockNumber: BigInt(info.blockNumber),
-        // A solidified block is at least 19 deep even when the node's latest block lags behind the solidity node.
-        confirmations: Math.max(isFinal ? TRON_SOLIDIFICATION_BLOCKS : 0, latest - info.blockNumber + 1),
-        requiredConfirmations: TRON_SOLIDIFICATION_BLOCKS,
-        final: isFinal,
-        transfers: decodeTransferLogs(info.log ?? []),
-      };
+      const solidity = await request('/walletsolidity/gettransactioninfobyid', transactionInfoSchema, { value: transactionHash });
+      const full = isKnownTransaction(solidity) ? solidity : await request('/wallet/gettransactioninfobyid', transactionInfoSchema, { value: transactionHash });
+      if (!isKnownTransaction(full)) return { kind: 'unknown' };
+      return observationFromTransactionInfo(solidity, full, (await nowBlock()).block_header.raw_data.number);
     },
 
     async scanStart() {
@@ -68,6 +58,7 @@ export function createTronClient(options: TronClientOptions): ChainClient {
     },
 
     async scanTransfersTo(depositAddress, scannedThrough) {
+      if (!isValidTronAddress(depositAddress)) return { transfers: [], scannedThrough };
       const query = new URLSearchParams({
         only_confirmed: 'true',
         only_to: 'true',
@@ -76,18 +67,23 @@ export function createTronClient(options: TronClientOptions): ChainClient {
         order_by: 'block_timestamp,asc',
         limit: String(SCAN_PAGE_SIZE),
       });
-      if (!isValidTronAddress(depositAddress)) return { transfers: [], scannedThrough };
-      const page = await request(`/v1/accounts/${depositAddress}/transactions/trc20?${query.toString()}`, trc20TransfersPageSchema);
       const transfers: DetectedTransfer[] = [];
       let newest = scannedThrough;
-      for (const item of page.data) {
-        if (BigInt(item.block_timestamp) > newest) newest = BigInt(item.block_timestamp);
-        // The filter is the provider's; the decision is ours, so recipient and token are checked again here.
-        if (item.to !== depositAddress || item.token_info.address !== options.usdtContract || (item.type !== undefined && item.type !== 'Transfer')) continue;
-        transfers.push({ transactionHash: item.transaction_id.toLowerCase(), from: item.from, amountUsdtMicros: BigInt(item.value) });
+      for (let pageNumber = 0; pageNumber < SCAN_MAX_PAGES; pageNumber += 1) {
+        const page = await request(`/v1/accounts/${depositAddress}/transactions/trc20?${query.toString()}`, trc20TransfersPageSchema);
+        for (const item of page.data) {
+          if (BigInt(item.block_timestamp) > newest) newest = BigInt(item.block_timestamp);
+          // The filter is the provider's; the decision is ours, so recipient and token are checked again here.
+          if (item.to !== depositAddress || item.token_info.address !== options.usdtContract || (item.type !== undefined && item.type !== 'Transfer')) continue;
+          transfers.push({ transactionHash: item.transaction_id.toLowerCase(), from: item.from, amountUsdtMicros: BigInt(item.value) });
+        }
+        // The next page is the same query with the fingerprint of this one, as TronGrid documents.
+        const fingerprint = page.meta?.fingerprint;
+        if (fingerprint === undefined || page.data.length === 0) break;
+        query.set('fingerprint', fingerprint);
       }
-      // The page starts at min_timestamp inclusive, so transfers in the newest millisecond are read again next time
-      // (inserting them twice does nothing) rather than skipped when a page ends inside that millisecond.
+      // Reading starts at min_timestamp inclusive, so transfers in the newest millisecond are read again next time
+      // (recording them twice does nothing) rather than skipped when the reading stopped inside that millisecond.
       return { transfers, scannedThrough: newest };
     },
   };

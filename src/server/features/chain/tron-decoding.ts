@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { tronAddressFromAccountId } from '../settings/addresses.ts';
-import type { TransferLog } from './observation.ts';
+import type { ChainObservation, TransferLog } from './observation.ts';
+
+/** A TRON block is final ("solidified") once 2/3 of the 27 super representatives built on it: 19 blocks. */
+export const TRON_SOLIDIFICATION_BLOCKS = 19;
 
 /*
  * The TRON HTTP API's documented answers, read with zod. Only the fields we
@@ -42,6 +45,11 @@ export const nowBlockSchema = z.object({
   block_header: z.object({ raw_data: z.object({ number: z.number().int().nonnegative(), timestamp: z.number().int().nonnegative() }) }),
 });
 
+/**
+ * A page of TronGrid's /v1/accounts/{address}/transactions/trc20: one item per
+ * TRC20 Transfer event (two transfers in one transaction are two items with the
+ * same transaction_id), and meta.fingerprint when another page follows.
+ */
 export const trc20TransfersPageSchema = z.object({
   data: z
     .array(
@@ -56,6 +64,7 @@ export const trc20TransfersPageSchema = z.object({
       }),
     )
     .max(1000),
+  meta: z.object({ fingerprint: z.string().min(1).max(1000).optional() }).passthrough().optional(),
 });
 
 function withoutPrefix(value: string): string {
@@ -98,4 +107,28 @@ export function transactionSucceeded(info: KnownTransactionInfo): boolean {
   if (info.result !== undefined && info.result !== 'SUCCESS') return false;
   const receiptResult = info.receipt?.result;
   return receiptResult === undefined || receiptResult === 'SUCCESS';
+}
+
+/**
+ * What the two nodes say about one transaction: the solidity node knows only
+ * final ones, the full node also those seen in a block that is not final yet.
+ * Seen but not final is `included` and not final (shown as confirming), its
+ * confirmations counted from the newest block and kept below the 19 a final
+ * one has; the solidity node's answer is final with at least 19.
+ */
+export function observationFromTransactionInfo(solidity: TransactionInfo, full: TransactionInfo, latestBlock: number): ChainObservation {
+  const final = isKnownTransaction(solidity);
+  const info = final ? solidity : full;
+  if (!isKnownTransaction(info)) return { kind: 'unknown' };
+  const depth = Math.max(0, latestBlock - info.blockNumber + 1);
+  return {
+    kind: 'included',
+    succeeded: transactionSucceeded(info),
+    blockNumber: BigInt(info.blockNumber),
+    // The newest block may lag behind the solidity node's (two servers behind one URL), hence the floor for a final one.
+    confirmations: final ? Math.max(TRON_SOLIDIFICATION_BLOCKS, depth) : Math.min(TRON_SOLIDIFICATION_BLOCKS - 1, depth),
+    requiredConfirmations: TRON_SOLIDIFICATION_BLOCKS,
+    final,
+    transfers: decodeTransferLogs(info.log ?? []),
+  };
 }

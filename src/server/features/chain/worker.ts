@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { assessObservation, type ChainFacts } from './assessment.ts';
+import { MAX_USDT_MICROS } from '../../../shared/money.ts';
+import { assessObservation, depositableTransfers } from './assessment.ts';
 import { createEthereumClient } from './ethereum-client.ts';
-import { ChainProviderError, type ChainClient, type ChainObservation } from './observation.ts';
+import { ChainProviderError, type ChainClient, type ChainObservation, type TransferLog } from './observation.ts';
 import * as chainRepository from './repository.ts';
 import { createTronClient } from './tron-client.ts';
 
@@ -44,7 +45,16 @@ function backoffSeconds(pollSeconds: number, failures: number): number {
   return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(failures, 16));
 }
 
-export function createChainWorker(options: { db: Database; clients: ChainClient[]; pollSeconds: number; log: FastifyBaseLogger }): ChainWorker {
+export interface ChainWorkerOptions {
+  db: Database;
+  clients: ChainClient[];
+  pollSeconds: number;
+  log: FastifyBaseLogger;
+  /** Told after an automatic credit committed, so its customer e-mail goes out at once rather than at the next sweep. */
+  notificationEmails?: { poke(): void };
+}
+
+export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
   const { db, clients, pollSeconds, log } = options;
   const clientOf = new Map(clients.map((client) => [client.network, client]));
   const networks = clients.map((client) => client.network);
@@ -68,28 +78,43 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
       return;
     }
     const settings = await getSettings(db);
-    let facts = assessObservation(observation, {
-      usdtContractKey: client.usdtContractKey,
-      depositAddressKey: client.addressKey(deposit.depositAddress),
-      minimumUsdtMicros: settings.minDepositUsdtMicros,
-    });
-    if (facts.state === 'not_found') facts = await recogniseOtherNetwork(deposit.network as DepositNetwork, deposit.transactionHash, facts);
+    const network = deposit.network as DepositNetwork;
+    // Asked before the database transaction, which must not wait on a provider.
+    const onOtherNetwork = observation.kind === 'unknown' && (await seenOnOtherNetwork(network, deposit.transactionHash));
 
-    const changed = await db.transaction(async (transaction) => {
+    const credited = await db.transaction(async (transaction) => {
+      // Before the row lock, as submissions and detection of this transaction take it (see lockChainTransaction).
+      await chainRepository.lockChainTransaction(transaction, network, deposit.transactionHash);
       const current = await chainRepository.lockDeposit(transaction, depositId);
       if (!current || current.status !== 'pending') {
         await chainRepository.finishJob(transaction, job.id);
         return false;
       }
+      const takenLogIndexes = await chainRepository.boundLogIndexes(transaction, network, current.transactionHash, current.id);
+      const expectation = {
+        usdtContractKey: client.usdtContractKey,
+        depositAddressKey: client.addressKey(current.depositAddress),
+        minimumUsdtMicros: settings.minDepositUsdtMicros,
+        takenLogIndexes,
+      };
+      let facts = assessObservation(observation, { ...expectation, boundLogIndex: current.chainLogIndex });
+      if (facts.state === 'not_found' && onOtherNetwork) facts = { ...facts, state: 'mismatch', problem: 'other_network' };
       const owner = facts.transfer ? await chainRepository.walletOwner(transaction, client.network, facts.transfer.from) : undefined;
       if (facts.state === 'confirmed' && owner !== undefined && owner !== current.userId) facts = { ...facts, problem: 'sender_of_another_customer' };
-      await chainRepository.recordChainFacts(transaction, depositId, { ...facts, from: facts.transfer?.from ?? null, to: facts.transfer?.to ?? null });
+      // A submitted deposit takes its log once the transfer is final; a detected one was bound to its log from the start.
+      const logIndex = current.chainLogIndex ?? (facts.state === 'confirmed' && facts.transfer ? facts.transfer.logIndex : null);
+      await chainRepository.recordChainFacts(transaction, depositId, { ...facts, from: facts.transfer?.from ?? null, to: facts.transfer?.to ?? null, logIndex });
+      if (facts.state === 'confirmed' && logIndex !== null) {
+        // The transaction's other transfers to the operator, which detection left to this deposit while it was unbound.
+        const others = depositableTransfers(observation, { ...expectation, takenLogIndexes: new Set([...takenLogIndexes, logIndex]) });
+        await recordDetectedTransfers(transaction, client, current.transactionHash, current.depositAddress, others);
+      }
       const before = [current.chainState, current.chainConfirmations, current.chainDelayed, current.chainProblem].join('|');
       const after = [facts.state, facts.confirmations, false, facts.problem].join('|');
 
       if (facts.state === 'confirmed' && owner === current.userId) {
         // Only a final transfer from a wallet this same customer proved is credited without an admin.
-        // The same decision code as an admin's approval (ledger, referral rewards, audit row, events), with the system as decider.
+        // The same decision code as an admin's approval (ledger, referral rewards, audit row, notification and e-mail, events), with the system as decider.
         await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
         await chainRepository.finishJob(transaction, job.id);
         return true;
@@ -108,18 +133,45 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
       }
       return false;
     });
-    if (changed) log.info({ network: client.network, depositId }, 'Deposit verified on chain and credited automatically');
+    if (credited) {
+      log.info({ network: client.network, depositId }, 'Deposit verified on chain and credited automatically');
+      options.notificationEmails?.poke();
+    }
+  }
+
+  /**
+   * Records a detected deposit for each given Transfer log whose sender is a
+   * wallet some customer proved, bound to that log and verified like any other
+   * before it is credited. Inside the caller's transaction, which holds the
+   * transaction's lock.
+   */
+  async function recordDetectedTransfers(transaction: Executor, client: ChainClient, transactionHash: string, depositAddress: string, transfers: TransferLog[]): Promise<void> {
+    for (const transfer of transfers) {
+      const owner = await chainRepository.walletOwner(transaction, client.network, transfer.from);
+      if (owner === undefined) continue;
+      const depositId = await chainRepository.insertDetectedDeposit(transaction, {
+        userId: owner,
+        network: client.network,
+        amountUsdtMicros: transfer.amountUsdtMicros,
+        transactionHash,
+        depositAddress,
+        logIndex: transfer.logIndex,
+      });
+      if (depositId === undefined) continue;
+      await chainRepository.enqueueDepositCheck(transaction, depositId, client.network);
+      await publishEvent(transaction, { type: 'wallet.updated', userId: owner, reason: 'deposit.detected' });
+      await publishEvent(transaction, { type: 'admin.queue.updated' });
+    }
   }
 
   /** A hash unknown here may be a transaction of the other network, submitted under the wrong one. */
-  async function recogniseOtherNetwork(network: DepositNetwork, hash: string, facts: ChainFacts): Promise<ChainFacts> {
+  async function seenOnOtherNetwork(network: DepositNetwork, hash: string): Promise<boolean> {
     const other = clientOf.get(network === 'ERC20' ? 'TRC20' : 'ERC20');
-    if (!other) return facts;
+    if (!other) return false;
     try {
-      const observation = await other.observe(otherNetworkHash(network, hash));
-      return observation.kind === 'unknown' ? facts : { ...facts, state: 'mismatch', problem: 'other_network' };
+      return (await other.observe(otherNetworkHash(network, hash))).kind !== 'unknown';
     } catch (error) {
-      if (error instanceof ChainProviderError) return facts;
+      if (error instanceof ChainProviderError) return false;
       throw error;
     }
   }
@@ -143,6 +195,11 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
     }
   }
 
+  /**
+   * Reads the transfers to the operator after the cursor; each transaction with
+   * one from a proved wallet is read in full (its receipt), and every USDT log in
+   * it to the operator from a proved wallet becomes a detected deposit of its own.
+   */
   async function scanAddress(client: ChainClient, depositAddress: string, minimumUsdtMicros: bigint): Promise<void> {
     const cursor = await chainRepository.findScanCursor(db, client.network, depositAddress);
     if (cursor === undefined) {
@@ -150,23 +207,32 @@ export function createChainWorker(options: { db: Database; clients: ChainClient[
       return;
     }
     const result = await client.scanTransfersTo(depositAddress, cursor);
+    const hashes = new Set<string>();
+    for (const transfer of result.transfers) {
+      if (transfer.amountUsdtMicros < minimumUsdtMicros || transfer.amountUsdtMicros > MAX_USDT_MICROS || hashes.has(transfer.transactionHash)) continue;
+      if ((await chainRepository.walletOwner(db, client.network, client.addressKey(transfer.from))) !== undefined) hashes.add(transfer.transactionHash);
+    }
+    // Read before the database transaction, which must not wait on the provider; a provider error leaves the cursor where it was.
+    const observations = new Map<string, ChainObservation>();
+    for (const hash of hashes) {
+      const observation = await client.observe(hash);
+      if (observation.kind !== 'included') throw new ChainProviderError(`the provider listed transaction ${hash} but does not return it`);
+      observations.set(hash, observation);
+    }
     await db.transaction(async (transaction) => {
-      for (const transfer of result.transfers) {
-        if (transfer.amountUsdtMicros < minimumUsdtMicros) continue;
-        const owner = await chainRepository.walletOwner(transaction, client.network, client.addressKey(transfer.from));
-        if (owner === undefined) continue;
-        const depositId = await chainRepository.insertDetectedDeposit(transaction, {
-          userId: owner,
-          network: client.network,
-          amountUsdtMicros: transfer.amountUsdtMicros,
-          transactionHash: transfer.transactionHash,
-          depositAddress,
+      for (const [hash, observation] of observations) {
+        await chainRepository.lockChainTransaction(transaction, client.network, hash);
+        // A deposit that has yet to choose its log takes its pick first and then records the others (verifyDeposit).
+        if (await chainRepository.transactionHasUnboundDeposit(transaction, client.network, hash)) continue;
+        const takenLogIndexes = await chainRepository.boundLogIndexes(transaction, client.network, hash);
+        const transfers = depositableTransfers(observation, {
+          usdtContractKey: client.usdtContractKey,
+          depositAddressKey: client.addressKey(depositAddress),
+          minimumUsdtMicros,
+          takenLogIndexes,
         });
-        if (depositId === undefined) continue;
-        // Detected is not credited: the new deposit is verified like any other, on its own transaction receipt.
-        await chainRepository.enqueueDepositCheck(transaction, depositId, client.network);
-        await publishEvent(transaction, { type: 'wallet.updated', userId: owner, reason: 'deposit.detected' });
-        await publishEvent(transaction, { type: 'admin.queue.updated' });
+        // Detected is not credited: each new deposit is verified like any other, on its own transaction receipt.
+        await recordDetectedTransfers(transaction, client, hash, depositAddress, transfers);
       }
       await chainRepository.saveScanCursor(transaction, client.network, depositAddress, result.scannedThrough);
     });

@@ -11,15 +11,25 @@ export interface DepositWithUserRow {
   cursorCreatedAt: string;
 }
 
-/** Inserts the deposit; undefined when the same hash was already submitted on the network. */
+/**
+ * Inserts the deposit; undefined when a deposit of the same transaction exists on the network
+ * (submitted, or detected on chain). The caller holds the transaction's lock (chain lockChainTransaction),
+ * so detection cannot record one in between; the unique key on submitted hashes backs this up.
+ */
 export async function insertUnlessHashKnown(
   db: Executor,
   values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
 ): Promise<DepositRow | undefined> {
+  const [known] = await db
+    .select({ id: usdtDeposits.id })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.network, values.network), eq(usdtDeposits.transactionHash, values.transactionHash)))
+    .limit(1);
+  if (known) return undefined;
   const [row] = await db
     .insert(usdtDeposits)
     .values(values)
-    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash] })
+    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash], where: sql`source = 'customer'` })
     .returning();
   return row;
 }

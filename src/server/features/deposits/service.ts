@@ -26,7 +26,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { enqueueDepositCheck } from '../chain/service.ts';
+import { enqueueDepositCheck, lockChainTransaction } from '../chain/service.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -110,6 +110,7 @@ export async function submitDeposit(
     if ((await depositRepository.countPendingForUser(transaction, userId)) >= MAX_PENDING_DEPOSITS_PER_USER) {
       throw AppError.conflict(DEPOSIT_MESSAGES.tooManyPending);
     }
+    await lockChainTransaction(transaction, input.network, input.transactionHash);
     const row = await depositRepository.insertUnlessHashKnown(transaction, {
       userId,
       network: input.network,
