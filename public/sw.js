@@ -1,3 +1,4 @@
+/* global self, caches */
 // The service worker: keeps the app shell and the hashed static files so that the
 // installed app opens at once, and never touches the API (docs/decisions/020).
 // Bump the version when these rules change; activation deletes every other cache.
