@@ -17,7 +17,7 @@ for (const [command, args] of steps) {
 const webDirectory = path.join(outputDirectory, 'web');
 for (const entry of fs.readdirSync(webDirectory, { recursive: true })) {
   const file = path.join(webDirectory, String(entry));
-  if (!/\.(js|css|html|svg|json)$/.test(file) || !fs.statSync(file).isFile()) continue;
+  if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file) || !fs.statSync(file).isFile()) continue;
   const content = fs.readFileSync(file);
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
   fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));

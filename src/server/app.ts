@@ -151,6 +151,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
+        // The installable app: its service worker (public/sw.js) and web app manifest, both same-origin.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -212,6 +215,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       preCompressed: true,
       setHeaders: (response, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) response.header('cache-control', 'public, max-age=31536000, immutable');
+        // Unhashed names: a browser must ask again each time, or a new service worker or manifest would never reach it.
+        const fileName = path.basename(filePath).replace(/\.(br|gz)$/, '');
+        if (fileName === 'sw.js' || fileName === 'manifest.webmanifest') response.header('cache-control', 'no-cache');
+        if (fileName === 'manifest.webmanifest') response.header('content-type', 'application/manifest+json; charset=utf-8');
       },
     });
   }

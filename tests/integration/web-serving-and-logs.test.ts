@@ -14,6 +14,11 @@ fs.writeFileSync(path.join(webDirectory, 'index.html'), '<!doctype html><title>a
 fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js'), 'console.log(1)');
 fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js.br'), zlib.brotliCompressSync('console.log(1)'));
 fs.writeFileSync(path.join(webDirectory, 'assets', 'main-abc123.js.gz'), zlib.gzipSync('console.log(1)'));
+const manifestText = '{"name":"Rupeedesk"}';
+fs.writeFileSync(path.join(webDirectory, 'manifest.webmanifest'), manifestText);
+fs.writeFileSync(path.join(webDirectory, 'manifest.webmanifest.gz'), zlib.gzipSync(manifestText));
+fs.writeFileSync(path.join(webDirectory, 'sw.js'), '// service worker');
+fs.writeFileSync(path.join(webDirectory, 'sw.js.br'), zlib.brotliCompressSync('// service worker'));
 
 let logText = '';
 const logStream = new PassThrough();
@@ -60,6 +65,22 @@ describe('serving the web app', () => {
     const plain = await harness.app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log(1)');
+  });
+
+  it('serves the service worker and the manifest for revalidation on every use, with their content types', async () => {
+    for (const encoding of ['identity', 'br, gzip']) {
+      const worker = await harness.app.inject({ method: 'GET', url: '/sw.js', headers: { 'accept-encoding': encoding } });
+      expect(worker.statusCode).toBe(200);
+      expect(worker.headers['cache-control']).toBe('no-cache');
+      expect(worker.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+      const manifest = await harness.app.inject({ method: 'GET', url: '/manifest.webmanifest', headers: { 'accept-encoding': encoding } });
+      expect(manifest.statusCode).toBe(200);
+      expect(manifest.headers['cache-control']).toBe('no-cache');
+      expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    }
+    const policy = String((await harness.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(policy).toContain("worker-src 'self'");
+    expect(policy).toContain("manifest-src 'self'");
   });
 
   it('answers unknown API paths with a JSON 404, never the app shell', async () => {

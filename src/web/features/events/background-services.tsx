@@ -1,11 +1,18 @@
+import { useEffect } from 'react';
 import { DeferredToaster } from './deferred-toaster.tsx';
 import { LiveUpdates } from './live-updates.tsx';
+import { listenForInstallPrompt } from '../install/install-prompt.ts';
+import { registerServiceWorker } from '../install/service-worker.ts';
 
 /**
- * What every page runs besides itself: live updates and the toast area. The
+ * What every page runs besides itself: live updates, the toast area, the service worker and the install offer. The
  * app root loads this right after the first render, off the first visit's critical path.
  */
 export default function BackgroundServices() {
+  useEffect(() => {
+    listenForInstallPrompt();
+    registerServiceWorker();
+  }, []);
   return (
     <>
       <LiveUpdates />

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_TAGLINE } from '../../../shared/limits.ts';
 import { Converter } from '../rates/converter.tsx';
@@ -5,6 +6,9 @@ import { RateCard } from '../rates/rate-card.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
 import { outlineLinkClass, primaryLinkClass, PublicLayout } from './public-layout.tsx';
+
+// Loaded apart: the landing page's first JavaScript stays within its budget.
+const InstallAppButton = lazy(() => import('../install/install-app-button.tsx'));
 
 const HOW_IT_WORKS = [
   { title: 'Sign Up & Verify', text: 'Create your account with your email and phone number, and set your 4-digit transaction PIN.' },
@@ -42,6 +46,9 @@ export default function LandingPage() {
               Download App
             </a>
           )}
+          <Suspense fallback={null}>
+            <InstallAppButton />
+          </Suspense>
         </div>
       </section>
 

@@ -1,0 +1,14 @@
+import { outlineLinkClass } from '../landing/public-layout.tsx';
+import { listenForInstallPrompt, useInstallPrompt } from './install-prompt.ts';
+
+/** "Install app" beside the APK download, shown only while the browser offers to install the web app. */
+export default function InstallAppButton() {
+  listenForInstallPrompt();
+  const { canInstall, install } = useInstallPrompt();
+  if (!canInstall) return null;
+  return (
+    <button type="button" onClick={() => void install()} className={`${outlineLinkClass} h-12 px-6 text-base`}>
+      Install app
+    </button>
+  );
+}
