@@ -26,6 +26,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'payout_batch.download': 'Payout file downloaded',
   'payout_batch.results': 'Payout results applied',
   'payout_batch.cancel': 'Payout batch cancelled',
+  'pending_change.request': 'Change awaiting a second admin',
+  'pending_change.confirm': 'Change confirmed by a second admin',
+  'pending_change.discard': 'Pending change discarded',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -49,6 +52,9 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'payout_batch.download': 'neutral',
   'payout_batch.results': 'approval',
   'payout_batch.cancel': 'rejection',
+  'pending_change.request': 'neutral',
+  'pending_change.confirm': 'approval',
+  'pending_change.discard': 'rejection',
 };
 
 export function actionLabel(action: string): string {

@@ -28,6 +28,7 @@ type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdr
 const RESULT_LOOK = {
   applied: { tone: 'success', label: 'Applied' },
   already_applied: { tone: 'default', label: 'Already applied' },
+  awaiting_second_approval: { tone: 'warning', label: 'Awaiting second approval' },
   refused: { tone: 'danger', label: 'Refused' },
 } as const;
 
@@ -209,7 +210,8 @@ export default function PayoutBatchPage() {
     try {
       const answer = await request();
       setResults(answer.results);
-      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused`;
+      const awaiting = answer.awaitingSecondApproval > 0 ? `, ${answer.awaitingSecondApproval} awaiting a second admin` : '';
+      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused${awaiting}`;
       if (answer.refused > 0) toast.warning('Some results were refused', { description: summary });
       else toast.success('Results applied', { description: summary });
     } catch (error) {
