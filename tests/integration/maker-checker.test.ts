@@ -337,6 +337,18 @@ describe('with two or more admins', () => {
       expect((await withdrawalRow(id))?.status).toBe('approved');
     });
 
+    it('decides once when one admin confirms the first approval while another approves the withdrawal itself', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const id = await withdraw('125');
+        const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+        const transfers = await ledgerTransferCount(harness);
+        const answers = await Promise.all([confirm(second, change.id), decide(harness, third, 'withdrawals', id, 'approve')]);
+        expect(answers.map((answer) => answer.statusCode).sort(), answers.map((answer) => answer.body).join('\n')).toEqual([200, 409]);
+        expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+        expect((await withdrawalRow(id))?.status).toBe('approved');
+      }
+    });
+
     it('serves two admins approving at the same moment one after the other: a first approval, then the second', async () => {
       const id = await withdraw('140');
       const transfers = await ledgerTransferCount(harness);

@@ -22,6 +22,11 @@ export async function findOpenBySubject(db: Executor, kind: PendingChangeKind, s
   return row;
 }
 
+export async function findById(db: Executor, id: string): Promise<PendingChangeRow | undefined> {
+  const [row] = await db.select().from(pendingChanges).where(eq(pendingChanges.id, id));
+  return row;
+}
+
 /** The change, locked until the transaction ends, so that two decisions on it happen one after the other. */
 export async function findByIdForUpdate(db: Executor, id: string): Promise<PendingChangeRow | undefined> {
   const [row] = await db.select().from(pendingChanges).where(eq(pendingChanges.id, id)).for('update');

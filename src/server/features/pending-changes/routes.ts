@@ -7,14 +7,14 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { confirmAddressChange } from '../settings/service.ts';
-import { confirmFirstApproval } from '../withdrawals/service.ts';
+import { addressChangeHandler } from '../settings/service.ts';
+import { firstApprovalHandler } from '../withdrawals/service.ts';
 import * as pendingChangeService from './service.ts';
 
 /** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
 export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
-  const handlers = { deposit_address: confirmAddressChange, large_withdrawal_approval: confirmFirstApproval };
+  const handlers = { deposit_address: addressChangeHandler, large_withdrawal_approval: firstApprovalHandler };
 
   app.get(
     '/api/admin/pending-changes',

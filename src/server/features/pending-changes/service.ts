@@ -40,8 +40,17 @@ export interface Actor {
   ipAddress?: string | undefined;
 }
 
-/** Applies a confirmed change inside the confirmation's transaction; throws AppError (409) when the change is stale. */
-export type ConfirmHandler = (transaction: Executor, change: PendingChangeRow, decider: Actor) => Promise<void>;
+/**
+ * How a feature applies its kind of change. `lockSubject` locks what the change is about (the
+ * settings row, the withdrawal) before the change itself is locked: the feature's own paths lock
+ * in that order too (a save locks the settings, an approve the withdrawal, then the change), so a
+ * confirm and an approve at the same moment wait for each other instead of deadlocking.
+ * `confirm` applies it inside the confirmation's transaction; it throws AppError (409) when stale.
+ */
+export interface ChangeHandler {
+  lockSubject(transaction: Executor, subject: string): Promise<void>;
+  confirm(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void>;
+}
 
 /** Two-person control is on while two or more users have the admin role (VIP-level readers do not count). */
 export async function needsSecondAdmin(db: Executor): Promise<boolean> {
@@ -124,14 +133,19 @@ async function lockedOpenChange(transaction: Executor, id: string): Promise<Pend
  * A second admin confirms: in one transaction the change is locked (a concurrent confirm waits and
  * then finds it decided: 409), the confirming admin's role is re-read, the requester is refused, the
  * change is marked confirmed and its feature applies it, re-checking that nothing changed since.
+ * What the change is about is locked first (ChangeHandler).
  */
-export async function confirmChange(db: Database, actor: Actor, id: string, handlers: Record<PendingChangeKind, ConfirmHandler>): Promise<PendingChange> {
+export async function confirmChange(db: Database, actor: Actor, id: string, handlers: Record<PendingChangeKind, ChangeHandler>): Promise<PendingChange> {
   return db.transaction(async (transaction) => {
     if ((await pendingChangeRepository.lockedRoleOf(transaction, actor.userId)) !== 'admin') throw AppError.forbidden(ACCESS_DENIED_MESSAGE);
+    const unlocked = await pendingChangeRepository.findById(transaction, id);
+    if (!unlocked) throw AppError.notFound(PENDING_CHANGE_MESSAGES.notFound);
+    const handler = handlers[unlocked.kind];
+    await handler.lockSubject(transaction, unlocked.subject);
     const row = await lockedOpenChange(transaction, id);
     if (row.requestedByUserId === actor.userId) throw AppError.forbidden(PENDING_CHANGE_MESSAGES.ownChange);
     const confirmed = await closeChange(transaction, row, 'confirmed', actor);
-    await handlers[row.kind](transaction, row, actor);
+    await handler.confirm(transaction, row, actor);
     return (await pendingChangeViews(transaction, [confirmed]))[0] as PendingChange;
   });
 }

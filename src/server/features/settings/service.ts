@@ -19,6 +19,7 @@ import {
   requestChange,
   type Actor,
   type AddressChangePayload,
+  type ChangeHandler,
   type PendingChangeRow,
 } from '../pending-changes/service.ts';
 import type { AppContext } from '../../context.ts';
@@ -292,7 +293,14 @@ async function mailSingleAdminAddressChange(
  * what it was when the change was asked for (else 409: it is stale), then it changes, with history,
  * audit entry and the live-update event, in the confirmation's transaction.
  */
-export async function confirmAddressChange(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
+export const addressChangeHandler: ChangeHandler = {
+  lockSubject: async (transaction) => {
+    await settingsRepository.getSettingsForUpdate(transaction);
+  },
+  confirm: confirmAddressChange,
+};
+
+async function confirmAddressChange(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
   const payload = change.payload as AddressChangePayload;
   const column = ADDRESS_COLUMNS[payload.network];
   const current = await settingsRepository.getSettingsForUpdate(transaction);

@@ -22,6 +22,7 @@ import {
   needsSecondAdmin,
   requestChange,
   type Actor,
+  type ChangeHandler,
   type PendingChangeRow,
   type WithdrawalApprovalPayload,
 } from '../pending-changes/service.ts';
@@ -311,7 +312,14 @@ export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: 
  * withdrawal must still be in the state it was approved in, then it is approved through the shared
  * decision code in the confirmation's transaction.
  */
-export async function confirmFirstApproval(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
+export const firstApprovalHandler: ChangeHandler = {
+  lockSubject: async (transaction, withdrawalId) => {
+    await withdrawalRepository.findByIdForUpdate(transaction, withdrawalId);
+  },
+  confirm: confirmFirstApproval,
+};
+
+async function confirmFirstApproval(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
   const payload = change.payload as WithdrawalApprovalPayload;
   const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
   if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
