@@ -21,6 +21,7 @@ import { CopyValue } from './components/copy-value.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { PayoutBatchStatus } from './components/payout-batch-status.tsx';
 import { StatusBadge } from './components/status-badge.tsx';
+import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import { fullDateTimeText, inrText, usdtText } from './format.ts';
 
 type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdrawals'][number];
@@ -171,6 +172,7 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
             </TableCell>
             <TableCell label="Status">
               <StatusBadge status={withdrawal.status} />
+              {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
               {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
               {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
             </TableCell>
