@@ -173,3 +173,18 @@ test('a rate change over 5% asks with old, new and percentage; leaving with unsa
   await first.getByRole('link', { name: /Dashboard/ }).first().click();
   await expect(first).toHaveURL(/\/admin$/);
 });
+
+test('closing or reloading the tab with unsaved settings asks the browser’s question first', async () => {
+  const page = await firstContext.newPage();
+  await page.goto('/admin/settings');
+  await page.getByRole('tab', { name: 'Support' }).click();
+  await page.getByLabel('Website URL').fill('https://unsaved.example.com');
+  const asked = new Promise<string>((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.accept();
+    });
+  });
+  await page.close({ runBeforeUnload: true });
+  expect(await asked).toBe('beforeunload');
+});
