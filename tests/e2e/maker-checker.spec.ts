@@ -5,6 +5,7 @@ import { AdminApi, E2E_ADMIN_PIN, uniqueTrc20Hash } from './support/admin-api.ts
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PORT } from './support/constants.ts';
 import { startExtraApp, type ExtraApp } from './support/extra-app.ts';
 import { logInThroughForm, newCustomer } from './support/helpers.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 // Two-person control (decision 017) needs two admins, which would change the rules for every other
 // spec on the shared e2e server: these tests run their own app.
@@ -91,6 +92,11 @@ test('a deposit address change waits for a second admin, who confirms it from th
   await expect(panel).toContainText('TRC20 deposit address');
   await expect(panel).toContainText(next);
   await expect(panel).toContainText(E2E_ADMIN_EMAIL);
+  // On a phone the waiting change still fits the screen, long address included.
+  await second.setViewportSize({ width: 390, height: 844 });
+  await expect(panel.getByRole('button', { name: 'Confirm' })).toBeVisible();
+  await expectNoSidewaysScroll(second, 'the admin dashboard with a pending change at 390 px');
+  await second.setViewportSize(DESK);
   await panel.getByRole('button', { name: 'Confirm' }).click();
   const dialog = second.getByRole('alertdialog', { name: 'Confirm this change?' });
   await dialog.getByRole('button', { name: 'Confirm change' }).click();
