@@ -14,7 +14,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { csvCell, withdrawalDecisions } from '../withdrawals/service.ts';
+import { csvCell, gateBatchPayment, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchWithCounts } from './repository.ts';
 
@@ -213,7 +213,7 @@ export async function applyResults(
   actor: AdminActor,
   batchId: string,
   rows: PayoutResultRow[],
-): Promise<{ batch: PayoutBatch; results: PayoutResult[]; applied: number; alreadyApplied: number; refused: number }> {
+): Promise<{ batch: PayoutBatch; results: PayoutResult[]; applied: number; alreadyApplied: number; refused: number; awaitingSecondApproval: number }> {
   if (!(await batchRepository.findBatch(db, batchId))) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
   const results: PayoutResult[] = [];
   const seen = new Set<string>();
@@ -235,6 +235,7 @@ export async function applyResults(
     applied: results.filter((result) => result.result === 'applied').length,
     alreadyApplied: results.filter((result) => result.result === 'already_applied').length,
     refused: results.filter((result) => result.result === 'refused').length,
+    awaitingSecondApproval: results.filter((result) => result.result === 'awaiting_second_approval').length,
   };
   await recordAudit(db, {
     actorUserId: actor.adminUserId,
@@ -258,6 +259,10 @@ async function applyResultRow(transaction: Executor, actor: AdminActor, batchId:
 
   if (withdrawal.status === 'processing') {
     if (row.outcome === 'paid' && row.utr === undefined) return answer('refused', PAYOUT_BATCH_MESSAGES.utrRequired);
+    // Two-person control (decision 017): a large withdrawal is marked paid only once a second admin confirms.
+    if (row.outcome === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, row.utr)) === 'awaiting') {
+      return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
+    }
     await decideInTransaction(transaction, withdrawalDecisions, {
       id: withdrawal.id,
       outcome: row.outcome === 'paid' ? 'approved' : 'rejected',

@@ -41,7 +41,14 @@ export async function getSettingsForUpdate(db: Executor): Promise<SettingsRow> {
 
 export type EditableSettings = Pick<
   SettingsRow,
-  'rateNormalInrPaise' | 'rateVipInrPaise' | 'trc20Address' | 'erc20Address' | 'whatsappSupportNumber' | 'websiteUrl' | 'minDepositUsdtMicros'
+  | 'rateNormalInrPaise'
+  | 'rateVipInrPaise'
+  | 'trc20Address'
+  | 'erc20Address'
+  | 'whatsappSupportNumber'
+  | 'websiteUrl'
+  | 'minDepositUsdtMicros'
+  | 'largeWithdrawalInrPaise'
 >;
 
 export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';

@@ -26,6 +26,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'payout_batch.download': 'Payout file downloaded',
   'payout_batch.results': 'Payout results applied',
   'payout_batch.cancel': 'Payout batch cancelled',
+  'pending_change.request': 'Change awaiting a second admin',
+  'pending_change.confirm': 'Change confirmed by a second admin',
+  'pending_change.discard': 'Pending change discarded',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -49,6 +52,9 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'payout_batch.download': 'neutral',
   'payout_batch.results': 'approval',
   'payout_batch.cancel': 'rejection',
+  'pending_change.request': 'neutral',
+  'pending_change.confirm': 'approval',
+  'pending_change.discard': 'rejection',
 };
 
 export function actionLabel(action: string): string {
@@ -60,7 +66,7 @@ export function actionTone(action: string): ActionTone {
 }
 
 /** How a detail field's value reads: amounts in their units, words for the closed sets, the rest as stored. */
-type FieldKind = 'usdtMicros' | 'inrPaise' | 'usdtWire' | 'rateWire' | 'bytes' | 'list' | 'words' | 'text';
+type FieldKind = 'usdtMicros' | 'inrPaise' | 'usdtWire' | 'rateWire' | 'inrWire' | 'bytes' | 'list' | 'words' | 'text';
 
 interface FieldLook {
   label: string;
@@ -106,6 +112,14 @@ export const AUDIT_FIELDS = {
   applied: { label: 'Applied', kind: 'text' },
   alreadyApplied: { label: 'Already applied', kind: 'text' },
   refused: { label: 'Refused', kind: 'text' },
+  awaitingSecondApproval: { label: 'Awaiting second approval', kind: 'text' },
+  largeWithdrawalInr: { label: 'Large withdrawal', kind: 'inrWire' },
+  kind: { label: 'Change', kind: 'words' },
+  from: { label: 'From', kind: 'text' },
+  to: { label: 'To', kind: 'text' },
+  withdrawalId: { label: 'Withdrawal', kind: 'text' },
+  customerUserId: { label: 'Customer', kind: 'text' },
+  addressChangeControl: { label: 'Two-person control', kind: 'text' },
 } as const satisfies Record<string, FieldLook>;
 
 const WORDS: Record<string, string> = {
@@ -125,6 +139,10 @@ const WORDS: Record<string, string> = {
   qr_trc20: 'TRC20 QR image',
   qr_erc20: 'ERC20 QR image',
   apk: 'App file',
+  deposit_address: 'Deposit address change',
+  large_withdrawal_approval: 'Large withdrawal approval',
+  confirmed: 'Confirmed',
+  discarded: 'Discarded',
 };
 
 function isKnownField(name: string): name is keyof typeof AUDIT_FIELDS {
@@ -164,6 +182,9 @@ export function valueText(field: string, value: unknown): string {
       break;
     case 'rateWire':
       if (text !== undefined && /^-?\d{1,30}(\.\d{1,2})?$/.test(text)) return `${formatInrForDisplay(inrPaiseFromWire(text))} per USDT`;
+      break;
+    case 'inrWire':
+      if (text !== undefined && /^-?\d{1,30}(\.\d{1,2})?$/.test(text)) return formatInrForDisplay(inrPaiseFromWire(text));
       break;
     case 'bytes':
       if (typeof value === 'number') return value >= 1024 * 1024 ? `${(value / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(value / 1024))} KB`;
