@@ -377,11 +377,48 @@ describe('with two or more admins', () => {
     });
 
     describe('in a payout batch', () => {
-      async function batchOf(withdrawalId: string): Promise<string> {
-        const response = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [withdrawalId] } });
-        expectStatus(response, 201);
-        return response.json<{ batch: { id: string } }>().batch.id;
+      function createBatch(body: unknown) {
+        return call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body });
       }
+
+      /**
+       * A batch made while the withdrawals were not large (the setting was higher then, or a single
+       * admin existed): the results path is the backstop for those.
+       */
+      async function batchMadeEarlier(withdrawalIds: string[]): Promise<string> {
+        await db().execute(sql`update admin_settings set large_withdrawal_inr_paise = 100000000000 where id = 1`);
+        try {
+          const response = await createBatch({ withdrawalIds });
+          expectStatus(response, 201);
+          return response.json<{ batch: { id: string } }>().batch.id;
+        } finally {
+          await setLargeWithdrawalBoundary();
+        }
+      }
+      const batchOf = (withdrawalId: string) => batchMadeEarlier([withdrawalId]);
+
+      it('keeps large withdrawals out of new batches: named ones are refused, the oldest-pending selection passes over them', async () => {
+        const small = await withdraw('100.00');
+        const large = await withdraw('100.01');
+        const named = await createBatch({ withdrawalIds: [small, large] });
+        expect(named.statusCode).toBe(409);
+        expect(named.json().error.message).toBe(
+          `These withdrawals are over the large-withdrawal amount: they need two admins' approval and are paid one by one, not in a batch: ${large}.`,
+        );
+        expect((await withdrawalRow(small))?.status).toBe('pending');
+
+        const oldest = await createBatch({});
+        expectStatus(oldest, 201);
+        const batchId = oldest.json<{ batch: { id: string } }>().batch.id;
+        const detail = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
+        const batched = detail.json<{ withdrawals: { id: string }[] }>().withdrawals.map((row) => row.id);
+        expect(batched).toContain(small);
+        expect(batched).not.toContain(large);
+        expect((await withdrawalRow(large))?.status).toBe('pending');
+        expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} }), 200);
+        expectStatus(await decide(harness, admin, 'withdrawals', large, 'reject', { reason: 'Test over' }), 200);
+        expectStatus(await decide(harness, admin, 'withdrawals', small, 'reject', { reason: 'Test over' }), 200);
+      });
       function postResults(user: SignedUpUser, batchId: string, rows: unknown[]) {
         return call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/results`, cookie: user.cookie, body: { rows } });
       }
@@ -417,10 +454,9 @@ describe('with two or more admins', () => {
       it('applies a small withdrawal’s paid row and a large one’s failed row at once', async () => {
         const small = await withdraw('50');
         const large = await withdraw('160');
-        const batch = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [small, large] } });
-        expectStatus(batch, 201);
+        const batchId = await batchMadeEarlier([small, large]);
         const balance = await balanceMicros(harness, customer.id);
-        const results = await postResults(admin, batch.json().batch.id, [
+        const results = await postResults(admin, batchId, [
           { withdrawalId: small, outcome: 'paid', utr: 'UTR-SMALL' },
           { withdrawalId: large, outcome: 'failed', reason: 'Account closed' },
         ]);

@@ -11,6 +11,8 @@ export const PAYOUT_RESULTS_MAX_ROWS = PAYOUT_BATCH_MAX_WITHDRAWALS;
 export const PAYOUT_BATCH_MESSAGES = {
   notFound: 'Payout batch not found',
   nothingPending: 'There are no pending withdrawals to put into a payout batch.',
+  needsTwoAdmins: (ids: string[]) =>
+    `These withdrawals are over the large-withdrawal amount: they need two admins' approval and are paid one by one, not in a batch: ${ids.join(', ')}.`,
   notPending: (ids: string[]) => `These withdrawals are not pending or are already in a payout batch: ${ids.join(', ')}.`,
   duplicateIds: 'Each withdrawal can be named only once.',
   cancelled: 'This payout batch was cancelled.',

@@ -14,7 +14,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { csvCell, gateBatchPayment, withdrawalDecisions } from '../withdrawals/service.ts';
+import { csvCell, gateBatchPayment, largestBatchableInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchWithCounts } from './repository.ts';
 
@@ -88,6 +88,14 @@ function adminScope(actor: AdminActor, idempotencyKey: string | undefined, opera
 }
 
 async function createBatchInTransaction(transaction: Executor, actor: AdminActor, withdrawalIds: string[] | undefined): Promise<PayoutBatch> {
+  const largestBatchable = await largestBatchableInrPaise(transaction);
+  if (withdrawalIds && largestBatchable !== null) {
+    const large = await batchRepository.findNamedAbove(transaction, withdrawalIds, largestBatchable);
+    if (large.length > 0) {
+      const message = PAYOUT_BATCH_MESSAGES.needsTwoAdmins(large);
+      throw new AppError(409, 'CONFLICT', message, { fields: { withdrawalIds: message } });
+    }
+  }
   const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
   let claimed;
   if (withdrawalIds) {
@@ -98,7 +106,7 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
       throw new AppError(409, 'CONFLICT', PAYOUT_BATCH_MESSAGES.notPending(refused), { fields: { withdrawalIds: PAYOUT_BATCH_MESSAGES.notPending(refused) } });
     }
   } else {
-    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS);
+    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS, largestBatchable);
     if (claimed.length === 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.nothingPending);
   }
   const totalInrPaise = claimed.reduce((sum, row) => sum + row.amountInrPaise, 0n);

@@ -255,6 +255,16 @@ async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<bool
   return row.amountInrPaise > settings.largeWithdrawalInrPaise && (await needsSecondAdmin(db));
 }
 
+/**
+ * While two admins are needed for large withdrawals, the amount above which a withdrawal stays out
+ * of payout batches: a bank file is paid on one admin's word, so a large withdrawal is paid through
+ * its own two approvals instead (decision 017). Null when one admin's word is enough.
+ */
+export async function largestBatchableInrPaise(db: Executor): Promise<bigint | null> {
+  if (!(await needsSecondAdmin(db))) return null;
+  return (await getSettings(db)).largeWithdrawalInrPaise;
+}
+
 function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', payoutReference: string | undefined): WithdrawalApprovalPayload {
   return {
     withdrawalId: row.id,
