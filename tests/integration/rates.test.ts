@@ -37,6 +37,8 @@ describe('GET /api/rates and /api/settings/public', () => {
           vipRate: '89.75',
           whatsappSupportNumber: '+91 90000 11111',
           websiteUrl: 'https://example.org',
+          // More than 5 % from the seeded rates: the admin confirmed it (decision 017).
+          confirmedLargeRateChange: true,
         }),
       }),
       200,
