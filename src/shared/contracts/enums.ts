@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   'payout_batch.download',
   'payout_batch.results',
   'payout_batch.cancel',
+  'profile.pan_update',
+  'reports.tds_export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -41,7 +41,20 @@ export async function getSettingsForUpdate(db: Executor): Promise<SettingsRow> {
 
 export type EditableSettings = Pick<
   SettingsRow,
-  'rateNormalInrPaise' | 'rateVipInrPaise' | 'trc20Address' | 'erc20Address' | 'whatsappSupportNumber' | 'websiteUrl' | 'minDepositUsdtMicros'
+  | 'rateNormalInrPaise'
+  | 'rateVipInrPaise'
+  | 'trc20Address'
+  | 'erc20Address'
+  | 'whatsappSupportNumber'
+  | 'websiteUrl'
+  | 'minDepositUsdtMicros'
+  | 'withdrawalDailyLimitNormalUsdtMicros'
+  | 'withdrawalMonthlyLimitNormalUsdtMicros'
+  | 'withdrawalDailyLimitVipUsdtMicros'
+  | 'withdrawalMonthlyLimitVipUsdtMicros'
+  | 'withdrawalMinUsdtMicros'
+  | 'withdrawalMaxUsdtMicros'
+  | 'tdsBasisPoints'
 >;
 
 export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';

@@ -19,9 +19,11 @@ import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './ad
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
 import type { AuditAction } from '../../../shared/contracts/enums.ts';
+import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
 export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
+export { tierLimits } from './withdrawal-rules.ts';
 
 export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';
 
@@ -78,6 +80,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: updatedBy ?? null,
     canEdit,
+    ...withdrawalRulesView(row),
   };
 }
 
@@ -98,6 +101,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     trc20QrFileId: row.trc20QrFileId,
     erc20QrFileId: row.erc20QrFileId,
     apkFileId: row.apkFileId,
+    ...withdrawalRulesSnapshot(row),
   };
 }
 
@@ -120,7 +124,7 @@ function parsedOrThrow(result: DecimalParseResult, field: string): bigint {
   return result.value;
 }
 
-function desiredSettings(input: SettingsFormOutput): EditableSettings {
+function desiredSettings(input: SettingsFormOutput): Partial<EditableSettings> {
   const fields: Record<string, string> = {};
   if (input.trc20Address !== '' && !isValidTronAddress(input.trc20Address)) {
     fields.trc20Address = 'TRC20 address is not a valid TRON address (its checksum does not match); check it for typos';
@@ -138,6 +142,7 @@ function desiredSettings(input: SettingsFormOutput): EditableSettings {
     whatsappSupportNumber: input.whatsappSupportNumber,
     websiteUrl: input.websiteUrl,
     minDepositUsdtMicros: parsedOrThrow(parseUsdtMicros(input.minDeposit), 'minDeposit'),
+    ...desiredWithdrawalRules(input),
   };
 }
 
@@ -161,6 +166,7 @@ export async function updateSettings(
   return context.database.db.transaction(async (transaction) => {
     const current = await settingsRepository.getSettingsForUpdate(transaction);
     if (current.updatedAt.getTime() !== Date.parse(input.expectedUpdatedAt)) throw AppError.conflict(SETTINGS_CONFLICT_MESSAGE);
+    assertMinimumNotAboveMaximum(current, desired);
     const changes: Partial<EditableSettings> = {};
     for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
       if (desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });
