@@ -184,13 +184,18 @@ describe('what counts', () => {
 
   it('two concurrent withdrawals cannot together exceed the daily limit', async () => {
     await setRules({ normalDaily: 50n * USDT });
-    const { user, bankAccountId } = await customer('300');
+    // Three customers at once, each sending two withdrawals at the same moment, so the race is likely to be hit.
+    const customers = await Promise.all([1, 2, 3].map(() => customer('300')));
     const transfers = await ledgerTransferCount(harness);
-    const answers = await Promise.all([1, 2].map(() => requestWithdrawal(harness, user, { amount: '30', bankAccountId })));
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 400]);
-    expect(answers.find((answer) => answer.statusCode === 400)?.json().error.message).toBe('Daily withdrawal limit of 50.00 USDT reached: 20.00 USDT left today.');
-    expect(await balanceMicros(harness, user.id)).toBe(270n * USDT);
-    expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+    const answers = await Promise.all(
+      customers.map(({ user, bankAccountId }) => Promise.all([1, 2].map(() => requestWithdrawal(harness, user, { amount: '30', bankAccountId })))),
+    );
+    for (const [index, pair] of answers.entries()) {
+      expect(pair.map((answer) => answer.statusCode).sort()).toEqual([201, 400]);
+      expect(pair.find((answer) => answer.statusCode === 400)?.json().error.message).toBe('Daily withdrawal limit of 50.00 USDT reached: 20.00 USDT left today.');
+      expect(await balanceMicros(harness, customers[index]?.user.id ?? '')).toBe(270n * USDT);
+    }
+    expect(await ledgerTransferCount(harness)).toBe(transfers + 3n);
   });
 
   it('many concurrent withdrawals stop exactly at the monthly limit', async () => {
