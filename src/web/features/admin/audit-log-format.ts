@@ -26,6 +26,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'payout_batch.download': 'Payout file downloaded',
   'payout_batch.results': 'Payout results applied',
   'payout_batch.cancel': 'Payout batch cancelled',
+  'profile.pan_update': 'PAN saved by the customer',
+  'reports.tds_export': 'TDS report downloaded (CSV)',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -49,6 +51,8 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'payout_batch.download': 'neutral',
   'payout_batch.results': 'approval',
   'payout_batch.cancel': 'rejection',
+  'profile.pan_update': 'neutral',
+  'reports.tds_export': 'neutral',
 };
 
 export function actionLabel(action: string): string {
@@ -106,6 +110,14 @@ export const AUDIT_FIELDS = {
   applied: { label: 'Applied', kind: 'text' },
   alreadyApplied: { label: 'Already applied', kind: 'text' },
   refused: { label: 'Refused', kind: 'text' },
+  withdrawalDailyLimitNormal: { label: 'Daily withdrawal limit (normal)', kind: 'usdtWire' },
+  withdrawalMonthlyLimitNormal: { label: 'Monthly withdrawal limit (normal)', kind: 'usdtWire' },
+  withdrawalDailyLimitVip: { label: 'Daily withdrawal limit (VIP)', kind: 'usdtWire' },
+  withdrawalMonthlyLimitVip: { label: 'Monthly withdrawal limit (VIP)', kind: 'usdtWire' },
+  withdrawalMin: { label: 'Minimum withdrawal', kind: 'usdtWire' },
+  withdrawalMax: { label: 'Maximum withdrawal', kind: 'usdtWire' },
+  tdsPercent: { label: 'TDS (%)', kind: 'text' },
+  pan: { label: 'PAN', kind: 'text' },
 } as const satisfies Record<string, FieldLook>;
 
 const WORDS: Record<string, string> = {
