@@ -29,7 +29,7 @@ import { withdrawalDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import { house, lockLedgerAccounts, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
+import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -146,11 +146,7 @@ export async function requestWithdrawal(
     const profile = await withdrawalRepository.findWithdrawerProfile(transaction, userId);
     if (profile === undefined) throw new Error(`user ${userId} has no profile`);
     if (settings.tdsBasisPoints > 0 && profile.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
-    // The customer's wallet (and the pending account, in moveMoney's order) stays locked from
-    // here to the commit, so two withdrawals of one customer check the limits one after the
-    // other and the second sees the first: together they cannot pass a limit.
-    await lockLedgerAccounts(transaction, [wallet(userId), house('withdrawals_pending')]);
-    await assertWithinWithdrawalRules(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
+    assertWithinWithdrawalBounds(settings, amountUsdtMicros);
     const quote = quoteWithdrawal(amountUsdtMicros, settings, profile.vipLevel);
     const tdsBasisPoints = settings.tdsBasisPoints;
     const tdsInrPaise = tdsInrPaiseFor(quote.amountInrPaise, BigInt(tdsBasisPoints));
@@ -179,6 +175,12 @@ export async function requestWithdrawal(
       pan: tdsBasisPoints > 0 ? profile.pan : null,
     });
     await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    // After moveMoney, which locked the customer's wallet until this transaction ends: a
+    // concurrent withdrawal of the same customer waits there for this one to commit or roll
+    // back, and its sum (a new statement, read committed) then includes this withdrawal, so
+    // together they cannot pass a limit. Taking the wallet lock any earlier would invert the
+    // lock order that decisions use (withdrawal rows and their totals, then the ledger).
+    await assertWithinPeriodLimits(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.requested' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
@@ -193,26 +195,32 @@ function limitRefusal(message: string): AppError {
 
 const atLeastZero = (value: bigint): bigint => (value > 0n ? value : 0n);
 
-/**
- * The per-withdrawal minimum and maximum, then the tier's daily and monthly
- * limits (India time; pending, processing and approved withdrawals count).
- * The caller holds the customer's wallet lock, so what it read stays true until it commits.
- */
-async function assertWithinWithdrawalRules(db: Executor, settings: SettingsRow, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
+/** The per-withdrawal minimum and maximum of the settings. */
+function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: bigint): void {
   if (settings.withdrawalMinUsdtMicros !== null && amountUsdtMicros < settings.withdrawalMinUsdtMicros) {
     throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.minimum(settings.withdrawalMinUsdtMicros));
   }
   if (settings.withdrawalMaxUsdtMicros !== null && amountUsdtMicros > settings.withdrawalMaxUsdtMicros) {
     throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.maximum(settings.withdrawalMaxUsdtMicros));
   }
+}
+
+/**
+ * The tier's daily and monthly limits (India time; pending, processing and
+ * approved withdrawals count). Called with the new withdrawal already inserted
+ * and the customer's wallet locked, so the sums include it; a refusal rolls
+ * the whole transaction back.
+ */
+async function assertWithinPeriodLimits(db: Executor, settings: SettingsRow, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
   const limits = tierLimits(settings, tier);
   if (limits.dailyUsdtMicros === null && limits.monthlyUsdtMicros === null) return;
-  const used = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
-  if (limits.dailyUsdtMicros !== null && used.dayUsdtMicros + amountUsdtMicros > limits.dailyUsdtMicros) {
-    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.daily(limits.dailyUsdtMicros, atLeastZero(limits.dailyUsdtMicros - used.dayUsdtMicros)));
+  const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
+  const before = { dayUsdtMicros: withThisOne.dayUsdtMicros - amountUsdtMicros, monthUsdtMicros: withThisOne.monthUsdtMicros - amountUsdtMicros };
+  if (limits.dailyUsdtMicros !== null && withThisOne.dayUsdtMicros > limits.dailyUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.daily(limits.dailyUsdtMicros, atLeastZero(limits.dailyUsdtMicros - before.dayUsdtMicros)));
   }
-  if (limits.monthlyUsdtMicros !== null && used.monthUsdtMicros + amountUsdtMicros > limits.monthlyUsdtMicros) {
-    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.monthly(limits.monthlyUsdtMicros, atLeastZero(limits.monthlyUsdtMicros - used.monthUsdtMicros)));
+  if (limits.monthlyUsdtMicros !== null && withThisOne.monthUsdtMicros > limits.monthlyUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.monthly(limits.monthlyUsdtMicros, atLeastZero(limits.monthlyUsdtMicros - before.monthUsdtMicros)));
   }
 }
 

@@ -90,15 +90,6 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
   }
 }
 
-/**
- * Locks ledger accounts until the transaction ends, in the same ascending id
- * order as moveMoney, for a rule that must read and decide before the money
- * moves (a withdrawal limit): a later moveMoney on these accounts takes no new locks.
- */
-export async function lockLedgerAccounts(db: Executor, accounts: readonly LedgerAccountRef[]): Promise<void> {
-  await lockAccounts(db, accounts);
-}
-
 /** Locks the accounts in ascending id order and returns their ids by account key. */
 async function lockAccounts(db: Executor, accounts: readonly LedgerAccountRef[]): Promise<Map<string, bigint>> {
   const userIds = [...new Set(accounts.flatMap((account) => ('wallet' in account ? [account.wallet] : [])))];
