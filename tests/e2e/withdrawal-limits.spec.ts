@@ -51,7 +51,7 @@ test('at 390 px the withdraw page shows what is left today and asks for the PAN;
 
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('pan-required')).toHaveCount(0);
-  await page.getByLabel('Bank Account').selectOption({ index: 1 });
+  await page.getByLabel('Bank Account', { exact: true }).selectOption({ index: 1 });
   await page.getByLabel('Amount (USDT)').fill('60');
   await page.getByRole('button', { name: 'Request Withdrawal' }).click();
   await expect(page.getByText('Daily withdrawal limit of 50.00 USDT reached: 50.00 USDT left today.')).toBeVisible();
