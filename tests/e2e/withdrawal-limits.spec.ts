@@ -2,8 +2,9 @@ import { expect, test } from '@playwright/test';
 import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
 import { tdsInrPaiseFor } from '../../src/shared/contracts/withdrawal-rules.ts';
 import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '../../src/shared/money.ts';
-import { addBankAccountAs, AdminApi, submitDepositAs } from './support/admin-api.ts';
-import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { addBankAccountAs, AdminApi, E2E_ADMIN_PIN, submitDepositAs } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
+import { logInThroughForm, newCustomer, signUpThroughForm } from './support/helpers.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 // The settings are shared by the whole suite (one worker, one server): the limit and TDS set here are taken away after.
@@ -81,4 +82,53 @@ test('at 390 px the withdraw page shows what is left today and asks for the PAN;
   const withdrawal = await admin.findPendingWithdrawal(customer.email);
   expect(withdrawal).toMatchObject({ amountInr: (Number(grossPaise) / 100).toFixed(2), tdsInr: (Number(tdsPaise) / 100).toFixed(2), netInr: (Number(netPaise) / 100).toFixed(2) });
   await admin.rejectWithdrawal(withdrawal.id, 'Test over');
+});
+
+test('the admin sets limits and TDS on the settings tab, and downloads the TDS report from Payouts', async ({ browser }) => {
+  test.slow();
+  const context = await browser.newContext({ acceptDownloads: true });
+  try {
+    const page = await context.newPage();
+    await logInThroughForm(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+    await page.goto('/admin/settings');
+    await page.getByRole('tab', { name: 'Withdrawals & TDS' }).click();
+    const panel = page.getByRole('tabpanel', { name: /Withdrawals & TDS/ });
+    await expect(panel.getByLabel('Daily limit, normal customers (USDT)')).toHaveValue('50');
+    await expect(panel.getByLabel('TDS (%)')).toHaveValue('1.00');
+    const saveButton = page.getByRole('button', { name: 'Save All Settings' });
+
+    await panel.getByLabel('TDS (%)').fill('31');
+    await saveButton.press('Enter');
+    await expect(panel.getByText('TDS percent must be a number from 0 to 30')).toBeVisible();
+
+    await panel.getByLabel('TDS (%)').fill('1.5');
+    await panel.getByLabel('Daily limit, VIP customers (USDT)').fill('500');
+    await panel.getByLabel('Minimum per withdrawal (USDT)').fill('30');
+    await panel.getByLabel('Maximum per withdrawal (USDT)').fill('20');
+    await saveButton.press('Enter');
+    await expect(page.getByText('The minimum withdrawal cannot be more than the maximum withdrawal.').first()).toBeVisible();
+    await panel.getByLabel('Minimum per withdrawal (USDT)').fill('');
+    await saveButton.press('Enter');
+    await expect(page.getByText('Settings updated successfully')).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    const saved = await (await admin.context.get('/api/admin/settings')).json();
+    expect(saved).toMatchObject({
+      withdrawalLimits: { normal: { dailyUsdt: '50.000000', monthlyUsdt: null }, vip: { dailyUsdt: '500.000000', monthlyUsdt: null } },
+      withdrawalMinUsdt: null,
+      withdrawalMaxUsdt: '20.000000',
+      tdsPercent: '1.50',
+    });
+
+    await page.goto('/admin/payouts');
+    const report = page.getByRole('region', { name: 'TDS report' });
+    await expect(report).toBeVisible();
+    const downloaded = page.waitForEvent('download');
+    await report.getByRole('link', { name: 'Download CSV' }).click();
+    const download = await downloaded;
+    expect(download.suggestedFilename()).toMatch(/^tds-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    await expectNoSidewaysScroll(page);
+  } finally {
+    await context.close();
+    await admin.updateSettings({ withdrawalMaxUsdt: '' });
+  }
 });

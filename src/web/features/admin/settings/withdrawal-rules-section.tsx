@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { AdminSettings, UpdateSettingsRequest } from '../../../../shared/contracts/settings.ts';
 import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '../../../../shared/money.ts';
@@ -25,8 +26,13 @@ export function withdrawalRulesFormValues(settings: AdminSettings) {
   };
 }
 
-function AmountInput({ register, name, label }: { register: UseFormRegister<UpdateSettingsRequest>; name: Parameters<UseFormRegister<UpdateSettingsRequest>>[0]; label: string }) {
-  return <Input inputMode="decimal" autoComplete="off" placeholder="No limit" aria-label={label} maxLength={MAX_DECIMAL_STRING_LENGTH} {...register(name)} />;
+/** A USDT amount box; the id and aria attributes that FormField gives go through to the input. */
+function AmountInput({
+  register,
+  name,
+  ...inputProps
+}: { register: UseFormRegister<UpdateSettingsRequest>; name: Parameters<UseFormRegister<UpdateSettingsRequest>>[0] } & Omit<ComponentProps<typeof Input>, 'name'>) {
+  return <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...inputProps} {...register(name)} />;
 }
 
 export function WithdrawalRulesSection({
@@ -48,19 +54,19 @@ export function WithdrawalRulesSection({
       {(['normal', 'vip'] as const).map((tier) => (
         <div key={tier} className="grid gap-4 sm:grid-cols-2" data-testid={`withdrawal-limits-${tier}`}>
           <FormField label={`Daily limit, ${tier === 'vip' ? 'VIP' : 'normal'} customers (USDT)`} error={limitErrors?.[tier]?.dailyUsdt?.message}>
-            <AmountInput register={register} name={`withdrawalLimits.${tier}.dailyUsdt`} label={`Daily limit, ${tier}`} />
+            <AmountInput register={register} name={`withdrawalLimits.${tier}.dailyUsdt`} />
           </FormField>
           <FormField label={`Monthly limit, ${tier === 'vip' ? 'VIP' : 'normal'} customers (USDT)`} error={limitErrors?.[tier]?.monthlyUsdt?.message}>
-            <AmountInput register={register} name={`withdrawalLimits.${tier}.monthlyUsdt`} label={`Monthly limit, ${tier}`} />
+            <AmountInput register={register} name={`withdrawalLimits.${tier}.monthlyUsdt`} />
           </FormField>
         </div>
       ))}
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Minimum per withdrawal (USDT)" error={errors.withdrawalMinUsdt?.message} help="Never below 1.00 USDT.">
-          <AmountInput register={register} name="withdrawalMinUsdt" label="Minimum per withdrawal" />
+          <AmountInput register={register} name="withdrawalMinUsdt" />
         </FormField>
         <FormField label="Maximum per withdrawal (USDT)" error={errors.withdrawalMaxUsdt?.message}>
-          <AmountInput register={register} name="withdrawalMaxUsdt" label="Maximum per withdrawal" />
+          <AmountInput register={register} name="withdrawalMaxUsdt" />
         </FormField>
       </div>
       <FormField
