@@ -193,6 +193,11 @@ describe('withdrawals with TDS', () => {
       }),
       200,
     );
+    // The customer is told what reached the bank: the net amount.
+    const notice = await harness.database.handle.db.execute<{ body: string }>(
+      sql`select body from notifications where user_id = ${user.id} and kind = 'withdrawal_paid'`,
+    );
+    expect(notice.rows.map((row) => row.body)).toEqual(['₹8,217.00 was paid to State Bank of India ••••9012. Bank reference (UTR): UTR777.']);
   });
 });
 
