@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageLoader } from './components/ui/spinner.tsx';
-import { RedirectIfSignedIn, RequireAdminArea, RequireAdminRole, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
+import { RedirectIfSignedIn, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
 
 // Each page is its own chunk, so the first visit loads only what that page needs.
 // lazy() runs once per page at module level: a new lazy component on every render would suspend forever.
@@ -27,26 +27,10 @@ const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
 const CustomerWalletsPage = lazy(() => import('./features/wallet/customer-wallets-page.tsx'));
 const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
 const ReferralsPage = lazy(() => import('./features/referrals/referrals-page.tsx'));
-const AdminDashboardPage = lazy(() => import('./features/admin/admin-dashboard-page.tsx'));
-const AdminUsersPage = lazy(() => import('./features/admin/users-page.tsx'));
-const AdminUserDetailsPage = lazy(() => import('./features/admin/user-details-page.tsx'));
-const AdminUserTransactionsPage = lazy(() => import('./features/admin/user-transactions-page.tsx'));
-const AdminTransactionsPage = lazy(() => import('./features/admin/transactions-page.tsx'));
-const AdminSettingsPage = lazy(() => import('./features/admin/settings-page.tsx'));
-const AdminAuditLogPage = lazy(() => import('./features/admin/audit-log-page.tsx'));
-const AdminPayoutsPage = lazy(() => import('./features/admin/payouts-page.tsx'));
-const AdminPayoutBatchPage = lazy(() => import('./features/admin/payout-batch-page.tsx'));
+const AdminRoutes = lazy(() => import('./features/admin/admin-routes.tsx'));
 const NotFoundPage = lazy(() => import('./features/shell/not-found-page.tsx'));
 
 const customer = (element: ReactNode) => <RequireVerifiedUser>{element}</RequireVerifiedUser>;
-const adminArea = (element: ReactNode) => (
-  <RequireVerifiedUser>
-    <RequireAdminArea>{element}</RequireAdminArea>
-  </RequireVerifiedUser>
-);
-const adminOnly = (element: ReactNode, deniedMessage?: string) =>
-  adminArea(<RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole>);
-
 export function AppRoutes() {
   return (
     <Suspense fallback={<FullPageLoader />}>
@@ -75,17 +59,7 @@ export function AppRoutes() {
         <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
         <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
 
-        <Route path="/admin" element={adminArea(<AdminDashboardPage />)} />
-        <Route path="/admin/settings" element={adminArea(<AdminSettingsPage />)} />
-        <Route path="/admin/users" element={adminOnly(<AdminUsersPage />)} />
-        <Route path="/admin/users/:userId" element={adminOnly(<AdminUserDetailsPage />)} />
-        <Route path="/admin/users/:userId/transactions" element={adminOnly(<AdminUserTransactionsPage />)} />
-        <Route path="/admin/transactions" element={adminOnly(<AdminTransactionsPage />, 'Unauthorized')} />
-        <Route path="/admin/audit-log" element={adminOnly(<AdminAuditLogPage />)} />
-        <Route path="/admin/payouts" element={adminOnly(<AdminPayoutsPage />)} />
-        <Route path="/admin/payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
-        <Route path="/admin/rates" element={<Navigate to="/admin/settings" replace />} />
-        <Route path="/admin/qr-codes" element={<Navigate to="/admin/settings" replace />} />
+        <Route path="/admin/*" element={<AdminRoutes />} />
         <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />
 
         <Route path="*" element={<NotFoundPage />} />

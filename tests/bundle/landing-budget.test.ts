@@ -5,11 +5,11 @@ import { measureLandingBundle } from './landing-bundle.ts';
 
 /**
  * The speed budget of the first visit: the JavaScript the landing page needs
- * before any user action, gzipped, at most 100 KB (KiB: 102,400 bytes).
+ * before any user action, gzipped, at most 100,000 bytes (issue 14).
  * It reads the production build, so scripts/test.mjs runs it after the build;
  * BUNDLE_WEB_DIR points it at another build folder.
  */
-export const LANDING_BUDGET_GZIP_BYTES = 100 * 1024;
+export const LANDING_BUDGET_GZIP_BYTES = 100_000;
 
 const webDirectory = path.resolve(process.env.BUNDLE_WEB_DIR ?? 'dist/web');
 

@@ -3,22 +3,15 @@ import { updateAdminUserResponseSchema } from '../../src/shared/contracts/admin.
 import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
 import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
 import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, usdtMicrosFromWire } from '../../src/shared/money.ts';
-import { AdminApi, addBankAccountAs, requestWithdrawalAs, signUpThroughApi, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
+import { addBankAccountAs, requestWithdrawalAs, signUpThroughApi, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
 import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';
 import { newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+import { useFileAdmin } from './support/file-admin.ts';
 
-let admin: AdminApi;
-
-test.beforeAll(async () => {
-  admin = await AdminApi.open();
-  await admin.ensureTrc20DepositAddress();
-});
-test.afterAll(async () => {
-  await admin.dispose();
-});
+const admin = useFileAdmin();
 
 async function rates(): Promise<{ normal: bigint; vip: bigint }> {
-  const answer = ratesResponseSchema.parse(await (await admin.context.get('/api/rates')).json());
+  const answer = ratesResponseSchema.parse(await (await admin().context.get('/api/rates')).json());
   return { normal: inrPaiseFromWire(answer.normalRate), vip: inrPaiseFromWire(answer.vipRate) };
 }
 
@@ -32,7 +25,7 @@ async function fundedCustomer(page: Page, amount: string, overrides: Partial<New
   await signUpThroughForm(page, customer);
   const hash = uniqueTrc20Hash();
   const deposit = await submitDepositAs(page, amount, hash);
-  await admin.approveDeposit(deposit.id);
+  await admin().approveDeposit(deposit.id);
   return { customer, depositId: deposit.id, hash };
 }
 
@@ -79,7 +72,7 @@ for (const width of PHONE_WIDTHS) {
       await expect(page).toHaveURL(/\/wallet$/);
 
       // VIP customers see the VIP rate with its badge.
-      const changed = await admin.context.patch(`/api/admin/users/${await userIdOf(page)}`, { data: { vipLevel: 'vip' } });
+      const changed = await admin().context.patch(`/api/admin/users/${await userIdOf(page)}`, { data: { vipLevel: 'vip' } });
       updateAdminUserResponseSchema.parse(await changed.json());
       await page.goto('/dashboard');
       await expect(balance.getByText('VIP Rate', { exact: true })).toBeVisible();
@@ -92,9 +85,9 @@ for (const width of PHONE_WIDTHS) {
       // A paid withdrawal with its UTR, a rejected deposit and a transfer.
       const bankAccountId = await addBankAccountAs(page, { accountHolderName: 'Kiran Rao', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
       const withdrawal = await requestWithdrawalAs(page, { amount: '50', bankAccountId, pin: customer.pin });
-      await admin.approveWithdrawal(withdrawal.id, 'UTR20261123001');
+      await admin().approveWithdrawal(withdrawal.id, 'UTR20261123001');
       const rejected = await submitDepositAs(page, '40');
-      await admin.rejectDeposit(rejected.id, 'No such transaction on the chain');
+      await admin().rejectDeposit(rejected.id, 'No such transaction on the chain');
 
       // From the history page, the deposit's line opens its page.
       await page.goto('/wallet/history');
@@ -160,7 +153,7 @@ for (const width of PHONE_WIDTHS) {
       const friendPage = await page.context().browser()!.newPage();
       await signUpThroughForm(friendPage, newCustomer({ name: 'Friend Deposits' }), { referralCode: code });
       const deposit = await submitDepositAs(friendPage, '500');
-      await admin.approveDeposit(deposit.id);
+      await admin().approveDeposit(deposit.id);
       await friendPage.close();
 
       await page.goto('/wallet/history');

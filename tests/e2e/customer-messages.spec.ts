@@ -1,19 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEPOSIT_MESSAGES } from '../../src/shared/contracts/deposits.ts';
 import { TRANSFER_MESSAGES } from '../../src/shared/contracts/transfers.ts';
-import { AdminApi, E2E_TRC20_ADDRESS, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
+import { E2E_TRC20_ADDRESS, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
 import { newCustomer, signOutFromHeader, signUpThroughForm } from './support/helpers.ts';
 import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';
+import { useFileAdmin } from './support/file-admin.ts';
 
-let admin: AdminApi;
-
-test.beforeAll(async () => {
-  admin = await AdminApi.open();
-  await admin.ensureTrc20DepositAddress();
-});
-test.afterAll(async () => {
-  await admin.dispose();
-});
+const admin = useFileAdmin();
 
 /** Everything sonner shows: a failure must never be among them. */
 const toasts = (page: Page) => page.locator('[data-sonner-toast]');
@@ -72,7 +65,7 @@ for (const width of PHONE_WIDTHS) {
       const customer = newCustomer();
       await signUpThroughForm(page, customer);
       const deposit = await submitDepositAs(page, '50');
-      await admin.approveDeposit(deposit.id);
+      await admin().approveDeposit(deposit.id);
       await page.goto('/dashboard');
       await page.getByRole('button', { name: 'Transfer', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Transfer USDT' });
@@ -116,7 +109,7 @@ for (const width of PHONE_WIDTHS) {
     test('a balance that is not whole cents is shown with every digit, and Max says what stays behind', async ({ page }) => {
       await signUpThroughForm(page, newCustomer());
       const deposit = await submitDepositAs(page, '10.555');
-      await admin.approveDeposit(deposit.id);
+      await admin().approveDeposit(deposit.id);
       await page.goto('/dashboard');
       await expect(page.getByTestId('balance-chip')).toHaveText('10.555 USDT');
       await expect(page.getByRole('main').getByTestId('home-balance')).toHaveText('10.555 USDT');

@@ -1,19 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ReceivedMail } from '../fixtures/mail-server.ts';
-import { AdminApi, submitDepositAs } from './support/admin-api.ts';
+import { submitDepositAs } from './support/admin-api.ts';
 import { E2E_INBOX_PORT } from './support/constants.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';
 import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';
+import { useFileAdmin } from './support/file-admin.ts';
 
-let admin: AdminApi;
-
-test.beforeAll(async () => {
-  admin = await AdminApi.open();
-  await admin.ensureTrc20DepositAddress();
-});
-test.afterAll(async () => {
-  await admin.dispose();
-});
+const admin = useFileAdmin();
 
 async function mailsTo(to: string): Promise<ReceivedMail[]> {
   const response = await fetch(`http://127.0.0.1:${E2E_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`);
@@ -49,7 +42,7 @@ for (const width of PHONE_WIDTHS) {
       await expect(bell).toHaveAccessibleName('Notifications');
 
       const deposit = await submitDepositAs(page, '25');
-      await admin.approveDeposit(deposit.id);
+      await admin().approveDeposit(deposit.id);
       await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
       await expect(page.getByTestId('unread-count')).toHaveText('1');
       await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'You have a new notification' })).toBeVisible();
@@ -80,7 +73,7 @@ for (const width of PHONE_WIDTHS) {
       await expectNoSidewaysScroll(page);
 
       const second = await submitDepositAs(page, '30');
-      await admin.approveDeposit(second.id);
+      await admin().approveDeposit(second.id);
       await expect(page.getByTestId('unread-count')).toHaveText('1');
       // A transfer e-mail (still on) sent after it proves the deposit one was decided: skipped.
       const friend = newCustomer();
@@ -92,7 +85,7 @@ for (const width of PHONE_WIDTHS) {
         headers: { origin: new URL(page.url()).origin },
       });
       expect(transfer.status()).toBe(201);
-      await admin.approveTransfer(((await transfer.json()) as { transfer: { id: string } }).transfer.id);
+      await admin().approveTransfer(((await transfer.json()) as { transfer: { id: string } }).transfer.id);
       await waitForMail(customer.email, 'Subject: Transfer approved: 5.00 USDT');
       expect((await mailsTo(customer.email)).filter((message) => message.decoded.includes('Subject: Deposit credited'))).toHaveLength(1);
     });

@@ -33,19 +33,6 @@ async function refreshFromHeader(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Refresh', exact: true }).press('Enter');
 }
 
-async function addBankAccount(page: Page, account: { holder: string; number: string; bank: string; ifsc: string; upi?: string }) {
-  await page.getByRole('button', { name: 'Add Account' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add Bank Account' });
-  await dialog.getByLabel('Account Holder Name').fill(account.holder);
-  await dialog.getByLabel('Account Number').fill(account.number);
-  await dialog.getByLabel('Bank Name').fill(account.bank);
-  await dialog.getByLabel('IFSC Code').fill(account.ifsc);
-  if (account.upi) await dialog.getByLabel('UPI ID (optional)').fill(account.upi);
-  await dialog.getByRole('button', { name: 'Add Account' }).click();
-  await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
-  await expect(dialog).toBeHidden();
-}
-
 test('deposit approved, withdrawal with PIN rejected and refunded, transfer held and returned', async ({ page }) => {
   // The longest flow of the suite: over a minute on a busy machine.
   test.slow();
@@ -56,7 +43,7 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   // Bank account
   await page.goto('/bank-accounts');
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
-  await addBankAccount(page, { holder: 'Ravi Kumar', number: '1234 5678 9012', bank: 'State Bank of India', ifsc: 'sbin0001234', upi: 'ravi@oksbi' });
+  await addBankAccountThroughForm(page, { holder: 'Ravi Kumar', number: '1234 5678 9012', bank: 'State Bank of India', ifsc: 'sbin0001234', upi: 'ravi@oksbi' });
   const accountList = page.getByRole('list', { name: 'Bank accounts' });
   await expect(accountList.getByText('State Bank of India')).toBeVisible();
   await expect(accountList.getByText('•••• 9012')).toBeVisible();

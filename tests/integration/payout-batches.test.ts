@@ -255,3 +255,45 @@ describe('payout batch cancel', () => {
     expect(await balanceMicros(harness, user.id)).toBe(1000_000_000n - 20_000_000n);
   });
 });
+
+describe('payout batch actions survive a lost answer (Idempotency-Key)', () => {
+  const withKey = (key: string) => ({ 'idempotency-key': key });
+
+  it('a retried create answers the first batch and makes no second one; the same key for another request is refused', async () => {
+    const { ids } = await customerWithWithdrawals(['10', '20']);
+    const [firstId, secondId] = ids;
+    const post = (body: unknown, key: string) =>
+      call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body, headers: withKey(key) });
+    const first = await post({ withdrawalIds: [firstId] }, 'batch-key-1');
+    expect(first.statusCode).toBe(201);
+    const retry = await post({ withdrawalIds: [firstId] }, 'batch-key-1');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    const batches = await harness.database.handle.db.execute(sql`select 1 from payout_batches`);
+    const batchCountAfterRetry = batches.rows.length;
+
+    const misuse = await post({ withdrawalIds: [secondId] }, 'batch-key-1');
+    expect(misuse.statusCode).toBe(422);
+    expect(misuse.json().error.code).toBe('IDEMPOTENCY_MISMATCH');
+    expect(await statusOf(secondId ?? '')).toBe('pending');
+    expect((await harness.database.handle.db.execute(sql`select 1 from payout_batches`)).rows.length).toBe(batchCountAfterRetry);
+    expect(await auditCount('payout_batch.create', first.json().batch.id)).toBe(1);
+  });
+
+  it('a retried cancel answers the first cancel instead of 409', async () => {
+    const { ids } = await customerWithWithdrawals(['10']);
+    const batch = (await createBatch({ withdrawalIds: ids })).json().batch;
+    const cancel = () =>
+      call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batch.id}/cancel`, cookie: admin.cookie, body: {}, headers: withKey('cancel-key-1') });
+    const first = await cancel();
+    expect(first.statusCode).toBe(200);
+    const retry = await cancel();
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toEqual(first.json());
+    expect(await auditCount('payout_batch.cancel', batch.id)).toBe(1);
+    // Without the key, the second cancel is the plain conflict it always was.
+    const plain = await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batch.id}/cancel`, cookie: admin.cookie, body: {} });
+    expect(plain.statusCode).toBe(409);
+  });
+});

@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
+import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RESULTS_CSV_MAX_BYTES, resultRowsFromCsv } from './csv.ts';
@@ -36,14 +37,15 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
       {
         schema: {
           tags: ['admin'],
-          summary: 'Put pending withdrawals (the named ones, or the oldest pending) into a new payout batch, all processing',
+          summary: 'Put pending withdrawals (the named ones, or the oldest pending) into a new payout batch, all processing; accepts an Idempotency-Key header',
           body: createPayoutBatchRequestSchema,
           response: responses({ 201: payoutBatchResponseSchema }),
         },
       },
       async (request, reply) => {
-        const batch = await payoutBatchService.createBatch(db, actorOf(request, sessionOf(request).userId), request.body?.withdrawalIds);
-        return reply.code(201).send({ batch, message: PAYOUT_BATCH_MESSAGES.created });
+        const answer = await payoutBatchService.createBatch(db, actorOf(request, sessionOf(request).userId), request.body?.withdrawalIds, readIdempotencyKey(request));
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(answer.statusCode).send(answer.body);
       },
     );
 
@@ -91,11 +93,12 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
 
     app.post(
       '/api/admin/payout-batches/:id/cancel',
-      { schema: { tags: ['admin'], summary: 'Cancel a batch in which nothing is decided; its withdrawals return to pending', params: idParamsSchema, response: responses({ 200: payoutBatchResponseSchema }) } },
-      async (request) => ({
-        batch: await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id),
-        message: PAYOUT_BATCH_MESSAGES.cancelledMessage,
-      }),
+      { schema: { tags: ['admin'], summary: 'Cancel a batch in which nothing is decided; its withdrawals return to pending; accepts an Idempotency-Key header', params: idParamsSchema, response: responses({ 200: payoutBatchResponseSchema }) } },
+      async (request, reply) => {
+        const answer = await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id, readIdempotencyKey(request));
+        if (answer.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(answer.statusCode).send(answer.body);
+      },
     );
   });
 }

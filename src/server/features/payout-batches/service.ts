@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
+import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { csvCell, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
@@ -63,40 +64,58 @@ async function batchView(db: Executor, id: string): Promise<PayoutBatch> {
  * nothing happens and the answer names the ones that are not; without names
  * the oldest pending ones are taken, up to PAYOUT_BATCH_MAX_WITHDRAWALS.
  */
-export async function createBatch(db: Database, actor: AdminActor, withdrawalIds: string[] | undefined): Promise<PayoutBatch> {
+export async function createBatch(
+  db: Database,
+  actor: AdminActor,
+  withdrawalIds: string[] | undefined,
+  idempotencyKey?: string,
+): Promise<Answer<{ batch: PayoutBatch; message: string }>> {
   if (withdrawalIds && new Set(withdrawalIds).size !== withdrawalIds.length) {
     throw AppError.fieldError('withdrawalIds', PAYOUT_BATCH_MESSAGES.duplicateIds);
   }
-  return db.transaction(async (transaction) => {
-    const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
-    let claimed;
-    if (withdrawalIds) {
-      claimed = await batchRepository.claimNamed(transaction, batch.id, withdrawalIds);
-      if (claimed.length !== withdrawalIds.length) {
-        const claimedIds = new Set(claimed.map((row) => row.id));
-        const refused = withdrawalIds.filter((id) => !claimedIds.has(id));
-        throw new AppError(409, 'CONFLICT', PAYOUT_BATCH_MESSAGES.notPending(refused), { fields: { withdrawalIds: PAYOUT_BATCH_MESSAGES.notPending(refused) } });
-      }
-    } else {
-      claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS);
-      if (claimed.length === 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.nothingPending);
+  // A retry after a lost answer gets the batch it made, instead of a second batch of the next pending withdrawals.
+  const scope = adminScope(actor, idempotencyKey, 'payout_batch.create', { withdrawalIds: withdrawalIds ? [...withdrawalIds].sort().join(',') : '(oldest pending)' });
+  const earlier = await findEarlierAnswer<{ batch: PayoutBatch; message: string }>(db, scope);
+  if (earlier) return earlier;
+  return runOnce(db, scope, async (transaction) => ({
+    statusCode: 201,
+    body: { batch: await createBatchInTransaction(transaction, actor, withdrawalIds), message: PAYOUT_BATCH_MESSAGES.created },
+  }));
+}
+
+function adminScope(actor: AdminActor, idempotencyKey: string | undefined, operation: string, fields: Record<string, string>): IdempotencyScope | undefined {
+  return idempotencyKey ? { userId: actor.adminUserId, key: idempotencyKey, operation, requestHash: hashRequest(fields) } : undefined;
+}
+
+async function createBatchInTransaction(transaction: Executor, actor: AdminActor, withdrawalIds: string[] | undefined): Promise<PayoutBatch> {
+  const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
+  let claimed;
+  if (withdrawalIds) {
+    claimed = await batchRepository.claimNamed(transaction, batch.id, withdrawalIds);
+    if (claimed.length !== withdrawalIds.length) {
+      const claimedIds = new Set(claimed.map((row) => row.id));
+      const refused = withdrawalIds.filter((id) => !claimedIds.has(id));
+      throw new AppError(409, 'CONFLICT', PAYOUT_BATCH_MESSAGES.notPending(refused), { fields: { withdrawalIds: PAYOUT_BATCH_MESSAGES.notPending(refused) } });
     }
-    const totalInrPaise = claimed.reduce((sum, row) => sum + row.amountInrPaise, 0n);
-    await batchRepository.setTotals(transaction, batch.id, { withdrawalCount: claimed.length, totalInrPaise });
-    await recordAudit(transaction, {
-      actorUserId: actor.adminUserId,
-      action: 'payout_batch.create',
-      targetType: 'payout_batch',
-      targetId: batch.id,
-      after: { count: claimed.length, totalInrPaise, withdrawalIds: claimed.map((row) => row.id) },
-      ipAddress: actor.ipAddress,
-    });
-    for (const userId of new Set(claimed.map((row) => row.userId))) {
-      await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.processing' });
-    }
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return batchView(transaction, batch.id);
+  } else {
+    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS);
+    if (claimed.length === 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.nothingPending);
+  }
+  const totalInrPaise = claimed.reduce((sum, row) => sum + row.amountInrPaise, 0n);
+  await batchRepository.setTotals(transaction, batch.id, { withdrawalCount: claimed.length, totalInrPaise });
+  await recordAudit(transaction, {
+    actorUserId: actor.adminUserId,
+    action: 'payout_batch.create',
+    targetType: 'payout_batch',
+    targetId: batch.id,
+    after: { count: claimed.length, totalInrPaise, withdrawalIds: claimed.map((row) => row.id) },
+    ipAddress: actor.ipAddress,
   });
+  for (const userId of new Set(claimed.map((row) => row.userId))) {
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.processing' });
+  }
+  await publishEvent(transaction, { type: 'admin.queue.updated' });
+  return batchView(transaction, batch.id);
 }
 
 export async function listBatches(db: Database, options: { cursor?: string | undefined; limit: number }): Promise<{ items: PayoutBatch[]; nextCursor: string | null }> {
@@ -260,27 +279,35 @@ async function applyResultRow(transaction: Executor, actor: AdminActor, batchId:
 }
 
 /** Cancels an open batch in which nothing is decided yet: its withdrawals return to pending and can be batched again. */
-export async function cancelBatch(db: Database, actor: AdminActor, id: string): Promise<PayoutBatch> {
-  return db.transaction(async (transaction) => {
-    const batch = await batchRepository.findBatch(transaction, id, 'update');
-    if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
-    if (batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
-    if ((await batchRepository.countDecided(transaction, id)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable);
-    const released = await batchRepository.releaseWithdrawals(transaction, id);
-    await batchRepository.markCancelled(transaction, id);
-    await recordAudit(transaction, {
-      actorUserId: actor.adminUserId,
-      action: 'payout_batch.cancel',
-      targetType: 'payout_batch',
-      targetId: id,
-      before: { status: 'open' },
-      after: { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
-      ipAddress: actor.ipAddress,
-    });
-    for (const userId of new Set(released.map((row) => row.userId))) {
-      await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.pending' });
-    }
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
-    return batchView(transaction, id);
+export async function cancelBatch(db: Database, actor: AdminActor, id: string, idempotencyKey?: string): Promise<Answer<{ batch: PayoutBatch; message: string }>> {
+  const scope = adminScope(actor, idempotencyKey, 'payout_batch.cancel', { batchId: id });
+  const earlier = await findEarlierAnswer<{ batch: PayoutBatch; message: string }>(db, scope);
+  if (earlier) return earlier;
+  return runOnce(db, scope, async (transaction) => ({
+    statusCode: 200,
+    body: { batch: await cancelBatchInTransaction(transaction, actor, id), message: PAYOUT_BATCH_MESSAGES.cancelledMessage },
+  }));
+}
+
+async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor, id: string): Promise<PayoutBatch> {
+  const batch = await batchRepository.findBatch(transaction, id, 'update');
+  if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
+  if (batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
+  if ((await batchRepository.countDecided(transaction, id)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable);
+  const released = await batchRepository.releaseWithdrawals(transaction, id);
+  await batchRepository.markCancelled(transaction, id);
+  await recordAudit(transaction, {
+    actorUserId: actor.adminUserId,
+    action: 'payout_batch.cancel',
+    targetType: 'payout_batch',
+    targetId: id,
+    before: { status: 'open' },
+    after: { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
+    ipAddress: actor.ipAddress,
   });
+  for (const userId of new Set(released.map((row) => row.userId))) {
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.pending' });
+  }
+  await publishEvent(transaction, { type: 'admin.queue.updated' });
+  return batchView(transaction, id);
 }

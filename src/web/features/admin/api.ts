@@ -26,6 +26,7 @@ import {
 } from '../../../shared/contracts/settings.ts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '../../../shared/contracts/transfers.ts';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '../../../shared/contracts/withdrawals.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { errorResponseSchema } from '../../../shared/errors.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
@@ -159,8 +160,12 @@ export function decideRequest(input: DecisionInput) {
 }
 
 /** Puts the oldest pending withdrawals (or the named ones) into a new payout batch (issue 13). */
-export const createPayoutBatch = (withdrawalIds?: string[]) =>
-  apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, { method: 'POST', body: withdrawalIds ? { withdrawalIds } : {} });
+export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string[]) =>
+  apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, {
+    method: 'POST',
+    body: withdrawalIds ? { withdrawalIds } : {},
+    headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+  });
 
 export function usePayoutBatches() {
   return useInfiniteQuery({

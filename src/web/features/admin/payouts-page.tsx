@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useIdempotencyKeys } from '../wallet/api.ts';
 import { adminKeys, createPayoutBatch, useAdminDashboard, usePayoutBatches } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
@@ -55,6 +56,7 @@ function BatchRow({ batch }: { batch: PayoutBatch }) {
 export default function PayoutsPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const idempotencyKeys = useIdempotencyKeys();
   const batches = usePayoutBatches();
   const dashboard = useAdminDashboard();
   const [confirming, setConfirming] = useState(false);
@@ -65,7 +67,9 @@ export default function PayoutsPage() {
   const create = async () => {
     setCreating(true);
     try {
-      const { batch, message } = await createPayoutBatch();
+      // The same key until it succeeds: a retry after a lost answer gets the batch already made.
+      const { batch, message } = await createPayoutBatch(idempotencyKeys.keyFor({ batch: 'oldest pending' }));
+      idempotencyKeys.forget();
       toast.success(message, { description: `${batch.count} withdrawals, ${inrText(batch.totalInr)}` });
       setConfirming(false);
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });

@@ -1,4 +1,4 @@
-import { lazy, useEffect, type ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { canReadAdminArea } from '../../../shared/access.ts';
 import type { Me } from '../../../shared/contracts/auth.ts';
@@ -28,30 +28,6 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
   if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
   if (!me.data.pinVerified) return <Navigate to={`/verify-pin?next=${next}`} replace />;
-  return children;
-}
-
-function RedirectWithToast({ to, message }: { to: string; message: string }) {
-  useEffect(() => {
-    // sonner loads on demand, keeping it out of the first visit's JavaScript.
-    void import('sonner').then(({ toast }) => toast.error(message, { id: message }));
-  }, [message]);
-  return <Navigate to={to} replace />;
-}
-
-export function RequireAdminArea({ children }: { children: ReactNode }) {
-  const me = useMe();
-  if (me.isPending) return <FullPageLoader />;
-  if (!me.data) return <RedirectWithToast to="/login" message="Please login first" />;
-  if (!canOpenAdminArea(me.data)) return <RedirectWithToast to="/dashboard" message="Unauthorized access" />;
-  return children;
-}
-
-/** Pages inside the admin area that only the admin role may open. */
-export function RequireAdminRole({ children, deniedMessage = 'Access denied' }: { children: ReactNode; deniedMessage?: string }) {
-  const me = useMe();
-  if (me.isPending) return <FullPageLoader />;
-  if (!me.data || me.data.role !== 'admin') return <RedirectWithToast to="/dashboard" message={deniedMessage} />;
   return children;
 }
 

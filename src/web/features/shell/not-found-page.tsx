@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { Card, CardContent, CardHeader } from '../../components/ui/card.tsx';
 
 export default function NotFoundPage() {
   const location = useLocation();
@@ -14,11 +14,11 @@ export default function NotFoundPage() {
   }, [path]);
 
   return (
-    <div className="flex min-h-screen items-center justify-center p-4">
+    <main className="flex min-h-screen items-center justify-center p-4">
       <Card className="w-full max-w-md text-center">
         <CardHeader>
           <p className="text-5xl font-bold text-brand-700">404</p>
-          <CardTitle className="text-2xl">Oops! Page not found</CardTitle>
+          <h1 className="text-2xl font-semibold text-slate-900">Oops! Page not found</h1>
           <p className="break-all text-sm text-slate-500">
             There is no page at <code>{path}</code>.
           </p>
@@ -56,6 +56,6 @@ export default function NotFoundPage() {
           )}
         </CardContent>
       </Card>
-    </div>
+    </main>
   );
 }

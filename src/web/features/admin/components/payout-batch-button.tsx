@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { useIdempotencyKeys } from '../../wallet/api.ts';
 import { adminKeys, createPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
 
 /**
@@ -12,11 +13,14 @@ import { adminKeys, createPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
  */
 export function PayoutBatchButton() {
   const queryClient = useQueryClient();
+  const idempotencyKeys = useIdempotencyKeys();
   const [busy, setBusy] = useState(false);
   const create = async () => {
     setBusy(true);
     try {
-      const { batch, message } = await createPayoutBatch();
+      // The same key until it succeeds: a retry after a lost answer gets the batch already made.
+      const { batch, message } = await createPayoutBatch(idempotencyKeys.keyFor({ batch: 'oldest pending' }));
+      idempotencyKeys.forget();
       toast.success(message, { description: `${batch.count} withdrawals, ${batch.totalInr} INR` });
       window.location.assign(payoutBatchCsvUrl(batch.id));
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });

@@ -1,0 +1,74 @@
+import { lazy, useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { FullPageLoader } from '../../components/ui/spinner.tsx';
+import { useMe } from '../auth/api.ts';
+import { canOpenAdminArea, RequireVerifiedUser } from '../shell/guards.tsx';
+
+/*
+ * Everything under /admin, loaded as one small chunk when an admin page opens: the
+ * admin guards and the route table stay out of the landing page's first download.
+ */
+
+const AdminDashboardPage = lazy(() => import('./admin-dashboard-page.tsx'));
+const AdminUsersPage = lazy(() => import('./users-page.tsx'));
+const AdminUserDetailsPage = lazy(() => import('./user-details-page.tsx'));
+const AdminUserTransactionsPage = lazy(() => import('./user-transactions-page.tsx'));
+const AdminTransactionsPage = lazy(() => import('./transactions-page.tsx'));
+const AdminSettingsPage = lazy(() => import('./settings-page.tsx'));
+const AdminAuditLogPage = lazy(() => import('./audit-log-page.tsx'));
+const AdminPayoutsPage = lazy(() => import('./payouts-page.tsx'));
+const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
+const NotFoundPage = lazy(() => import('../shell/not-found-page.tsx'));
+
+function RedirectWithToast({ to, message }: { to: string; message: string }) {
+  useEffect(() => {
+    // sonner loads on demand, keeping it out of the first visit's JavaScript.
+    void import('sonner').then(({ toast }) => toast.error(message, { id: message }));
+  }, [message]);
+  return <Navigate to={to} replace />;
+}
+
+/** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
+function RequireAdminArea({ children }: { children: ReactNode }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader />;
+  if (!me.data) return <RedirectWithToast to="/login" message="Please login first" />;
+  if (!canOpenAdminArea(me.data)) return <RedirectWithToast to="/dashboard" message="Unauthorized access" />;
+  return children;
+}
+
+/** Pages inside the admin area that only the admin role may open. */
+function RequireAdminRole({ children, deniedMessage = 'Access denied' }: { children: ReactNode; deniedMessage?: string }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageLoader />;
+  if (!me.data || me.data.role !== 'admin') return <RedirectWithToast to="/dashboard" message={deniedMessage} />;
+  return children;
+}
+
+const adminArea = (element: ReactNode) => (
+  <RequireVerifiedUser>
+    <RequireAdminArea>{element}</RequireAdminArea>
+  </RequireVerifiedUser>
+);
+const adminOnly = (element: ReactNode, deniedMessage?: string) =>
+  adminArea(<RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole>);
+
+/** The routes below /admin (mounted at `/admin/*`, so the paths here are relative to it). */
+export default function AdminRoutes() {
+  return (
+    <Routes>
+      <Route index element={adminArea(<AdminDashboardPage />)} />
+      <Route path="settings" element={adminArea(<AdminSettingsPage />)} />
+      <Route path="users" element={adminOnly(<AdminUsersPage />)} />
+      <Route path="users/:userId" element={adminOnly(<AdminUserDetailsPage />)} />
+      <Route path="users/:userId/transactions" element={adminOnly(<AdminUserTransactionsPage />)} />
+      <Route path="transactions" element={adminOnly(<AdminTransactionsPage />, 'Unauthorized')} />
+      <Route path="audit-log" element={adminOnly(<AdminAuditLogPage />)} />
+      <Route path="payouts" element={adminOnly(<AdminPayoutsPage />)} />
+      <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
+      <Route path="rates" element={<Navigate to="/admin/settings" replace />} />
+      <Route path="qr-codes" element={<Navigate to="/admin/settings" replace />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
