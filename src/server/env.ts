@@ -11,6 +11,8 @@ export interface AppConfig {
   appOrigin: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Told of every deposit address change made without a second admin (decision 017); the MAIL_FROM address unless SUPPORT_EMAIL is set. */
+  supportEmail: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -29,6 +31,8 @@ export interface AppConfig {
   /** Where deposits are verified on the blockchain; both networks absent means nothing is checked (as before). */
   chain: ChainConfig;
 }
+
+const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
 
 export const DEFAULT_USDT_ERC20_CONTRACT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 export const DEFAULT_USDT_TRC20_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -105,6 +109,9 @@ const environmentSchema = z.object({
   MAIL_FROM: optionalText.refine((value) => value === undefined || z.email().safeParse(value.replace(/^.*<(.+)>$/, '$1')).success, {
     message: 'must be an e-mail address, optionally as "Name <address>"',
   }),
+  SUPPORT_EMAIL: optionalText.refine((value) => value === undefined || z.email().safeParse(value).success, {
+    message: 'must be an e-mail address',
+  }),
   ADMIN_EMAIL: optionalText.refine((value) => value === undefined || z.email().safeParse(value).success, {
     message: 'must be an e-mail address',
   }),
@@ -169,7 +176,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     databaseUrl: values.DATABASE_URL,
     appOrigin: (values.APP_ORIGIN ?? `http://localhost:${port}`).replace(/\/$/, ''),
     smtpUrl: values.SMTP_URL,
-    mailFrom: values.MAIL_FROM ?? 'Rupeedesk <no-reply@rupeedesk.local>',
+    mailFrom: values.MAIL_FROM ?? DEFAULT_MAIL_FROM,
+    supportEmail: values.SUPPORT_EMAIL ?? (values.MAIL_FROM ?? DEFAULT_MAIL_FROM).replace(/^.*<(.+)>$/, '$1'),
     adminEmail: values.ADMIN_EMAIL,
     adminPassword: values.ADMIN_PASSWORD,
     logLevel: values.LOG_LEVEL ?? 'info',

@@ -95,6 +95,10 @@ const MATRIX: MatrixEntry[] = [
     adminStatus: 404,
   },
   { method: 'POST', route: '/api/admin/payout-batches/:id/cancel', request: () => ({ url: `/api/admin/payout-batches/${someId()}/cancel`, body: {} }), adminStatus: 404 },
+  // Two-person control (decision 017): an unknown change id is enough, as above.
+  { method: 'GET', route: '/api/admin/pending-changes', request: () => ({ url: '/api/admin/pending-changes' }), adminStatus: 200 },
+  { method: 'POST', route: '/api/admin/pending-changes/:id/confirm', request: () => ({ url: `/api/admin/pending-changes/${someId()}/confirm`, body: {} }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/pending-changes/:id/discard', request: () => ({ url: `/api/admin/pending-changes/${someId()}/discard`, body: {} }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/transfers', request: () => ({ url: '/api/admin/transfers?status=pending' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/transfers/:id/approve', request: () => ({ url: `/api/admin/transfers/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/transfers/:id/reject', request: () => ({ url: `/api/admin/transfers/${someId()}/reject`, body: {} }), adminStatus: 404 },

@@ -38,8 +38,14 @@ async function settingsRow() {
 const currentVersion = () => settingsVersion(harness.app, admin.cookie);
 
 /** Saves with the current version unless the body names one (expectedUpdatedAt). */
+/** Rate changes of more than 5% need confirmation; these tests are about other rules (settings-guard-rails.test.ts tests that one), so they confirm. */
 async function putSettings(body: Record<string, unknown>, cookie = admin.cookie) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', body: { expectedUpdatedAt: await currentVersion(), ...body }, cookie });
+  return call(harness.app, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    body: { expectedUpdatedAt: await currentVersion(), confirmedLargeRateChange: true, ...body },
+    cookie,
+  });
 }
 
 const CONFLICT_MESSAGE = 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.';
@@ -205,23 +211,24 @@ describe('saving settings', () => {
   it('refuses a save based on settings another admin changed since, and saves nothing', async () => {
     const otherAdmin = await signUpAdminWithVerifiedPin(harness, { fullName: 'Other Admin' });
     const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
-    const otherTrc20 = randomTronAddress();
-    const first = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
+    // Not an address: with two admins an address change waits for the second one (maker-checker.test.ts).
+    const otherWebsite = 'https://other.example.com';
+    const first = await putSettings(validSettingsBody({ websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json().settings.updatedAt).not.toBe(loaded.updatedAt);
 
     const rowBefore = await settingsRow();
     const history = await countRows(harness, 'admin_settings_history');
     const audit = await countRows(harness, 'audit_log');
-    const stale = await putSettings(validSettingsBody({ trc20Address: randomTronAddress(), normalRate: '99.99', expectedUpdatedAt: loaded.updatedAt }));
+    const stale = await putSettings(validSettingsBody({ trc20Address: randomTronAddress(), normalRate: '85.00', expectedUpdatedAt: loaded.updatedAt }));
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toMatchObject({ code: 'CONFLICT', message: CONFLICT_MESSAGE });
     expect(await settingsRow()).toEqual(rowBefore);
-    expect(rowBefore?.trc20_address).toBe(otherTrc20);
+    expect(rowBefore?.website_url).toBe(otherWebsite);
     expect(await countRows(harness, 'admin_settings_history')).toBe(history);
     expect(await countRows(harness, 'audit_log')).toBe(audit);
     // Even a stale save that changes nothing is refused: the admin has not seen the current values.
-    const unchanged = await putSettings(validSettingsBody({ trc20Address: otherTrc20, expectedUpdatedAt: loaded.updatedAt }));
+    const unchanged = await putSettings(validSettingsBody({ websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }));
     expect(unchanged.statusCode).toBe(409);
   });
 

@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { DepositNetwork, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '../../shared/contracts/enums.ts';
+import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '../../shared/contracts/enums.ts';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -481,6 +481,8 @@ export const adminSettings = pgTable(
     whatsappSupportNumber: text('whatsapp_support_number').notNull().default(''),
     websiteUrl: text('website_url').notNull().default(''),
     minDepositUsdtMicros: usdtMicros('min_deposit_usdt_micros').notNull().default(sql`10000000`),
+    /** Approving a withdrawal worth more than this needs a second admin while two or more admins exist (decision 017). */
+    largeWithdrawalInrPaise: bigint('large_withdrawal_inr_paise', { mode: 'bigint' }).notNull().default(sql`20000000`),
     // Withdrawal limits (null: no limit) and the TDS rate; see docs/decisions/018.
     withdrawalDailyLimitNormalUsdtMicros: usdtMicros('withdrawal_daily_limit_normal_usdt_micros'),
     withdrawalMonthlyLimitNormalUsdtMicros: usdtMicros('withdrawal_monthly_limit_normal_usdt_micros'),
@@ -496,6 +498,7 @@ export const adminSettings = pgTable(
     check('admin_settings_single_row', sql`${table.id} = 1`),
     check('admin_settings_rates_positive', sql`${table.rateNormalInrPaise} > 0 and ${table.rateVipInrPaise} > 0`),
     check('admin_settings_min_deposit_positive', sql`${table.minDepositUsdtMicros} > 0`),
+    check('admin_settings_large_withdrawal_positive', sql`${table.largeWithdrawalInrPaise} > 0`),
     check('admin_settings_tds_range', sql`${table.tdsBasisPoints} between 0 and 3000`),
   ],
 );
@@ -751,5 +754,30 @@ export const userSearch = pgTable(
     index('user_search_name_trigram_idx').using('gin', table.name.op('gin_trgm_ops')),
     index('user_search_email_trigram_idx').using('gin', table.email.op('gin_trgm_ops')),
     index('user_search_phone_trigram_idx').using('gin', table.phone.op('gin_trgm_ops')),
+  ],
+);
+
+/** Changes that wait for a second admin (decision 017): a deposit address change, a large withdrawal's first approval. */
+export const pendingChanges = pgTable(
+  'pending_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').$type<PendingChangeKind>().notNull(),
+    /** What the change is about: the network of an address change, the withdrawal's id for a first approval. */
+    subject: text('subject').notNull(),
+    payload: jsonb('payload').notNull(),
+    requestedByUserId: uuid('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    status: text('status').$type<PendingChangeStatus>().notNull().default('open'),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('pending_changes_one_open_idx').on(table.kind, table.subject).where(sql`${table.status} = 'open'`),
+    index('pending_changes_requested_idx').on(table.requestedAt, table.id),
+    check('pending_changes_kind_valid', sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval')`),
+    check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
+    check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),
+    check('pending_changes_subject_length', sql`char_length(${table.subject}) between 1 and 64`),
   ],
 );

@@ -34,6 +34,13 @@ export const DEPOSIT_NETWORKS = ['TRC20', 'ERC20'] as const;
 export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { message: 'Network must be TRC20 or ERC20' });
 export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
 
+/** Two-person control (decision 017): what waits for a second admin, and how it ended. */
+export const PENDING_CHANGE_KINDS = ['deposit_address', 'large_withdrawal_approval'] as const;
+export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
+export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
+export const PENDING_CHANGE_STATUSES = ['open', 'confirmed', 'discarded'] as const;
+export type PendingChangeStatus = (typeof PENDING_CHANGE_STATUSES)[number];
+
 /** Every action the server records in the audit log. */
 export const AUDIT_ACTIONS = [
   'deposit.approve',
@@ -53,6 +60,9 @@ export const AUDIT_ACTIONS = [
   'payout_batch.download',
   'payout_batch.results',
   'payout_batch.cancel',
+  'pending_change.request',
+  'pending_change.confirm',
+  'pending_change.discard',
   'profile.pan_update',
   'reports.tds_export',
 ] as const;

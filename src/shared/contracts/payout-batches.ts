@@ -11,6 +11,8 @@ export const PAYOUT_RESULTS_MAX_ROWS = PAYOUT_BATCH_MAX_WITHDRAWALS;
 export const PAYOUT_BATCH_MESSAGES = {
   notFound: 'Payout batch not found',
   nothingPending: 'There are no pending withdrawals to put into a payout batch.',
+  needsTwoAdmins: (ids: string[]) =>
+    `These withdrawals are over the large-withdrawal amount: they need two admins' approval and are paid one by one, not in a batch: ${ids.join(', ')}.`,
   notPending: (ids: string[]) => `These withdrawals are not pending or are already in a payout batch: ${ids.join(', ')}.`,
   duplicateIds: 'Each withdrawal can be named only once.',
   cancelled: 'This payout batch was cancelled.',
@@ -18,6 +20,7 @@ export const PAYOUT_BATCH_MESSAGES = {
   utrRequired: 'A paid row needs the UTR of the payment.',
   notInBatch: 'This withdrawal is not in this payout batch.',
   alreadyApplied: 'This result was already applied.',
+  awaitingSecondApproval: 'Over the large-withdrawal amount: recorded as a first approval; a second admin must confirm it before it is marked paid.',
   decidedOtherwise: (status: string) => `This withdrawal has already been ${status}; the row was not applied.`,
   duplicateRow: 'This withdrawal appears more than once in the file; only its first row was considered.',
   badCsv: 'The results file must be CSV with the columns withdrawalId, outcome, utr, reason.',
@@ -97,8 +100,11 @@ export const payoutResultsRequestSchema = z.object({
 export const payoutResultSchema = z.object({
   withdrawalId: uuidSchema,
   outcome: z.enum(['paid', 'failed']),
-  /** applied: decided now; already_applied: the same result was recorded before (nothing moved); refused: not applied, see message. */
-  result: z.enum(['applied', 'already_applied', 'refused']),
+  /**
+   * applied: decided now; already_applied: the same result was recorded before (nothing moved); refused: not applied, see message;
+   * awaiting_second_approval: a large withdrawal's paid row, recorded as a first approval that a second admin confirms (decision 017).
+   */
+  result: z.enum(['applied', 'already_applied', 'refused', 'awaiting_second_approval']),
   message: z.string().nullable(),
 });
 export const payoutResultsResponseSchema = z.object({
@@ -107,5 +113,6 @@ export const payoutResultsResponseSchema = z.object({
   applied: z.number().int(),
   alreadyApplied: z.number().int(),
   refused: z.number().int(),
+  awaitingSecondApproval: z.number().int(),
 });
 export type PayoutResult = z.infer<typeof payoutResultSchema>;

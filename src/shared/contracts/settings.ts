@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { parseRatePaise, parseUsdtMicros, type DecimalParseResult } from '../money.ts';
+import { parseInrPaise, parseRatePaise, parseUsdtMicros, type DecimalParseResult } from '../money.ts';
 import { EXAMPLE_PHONE } from '../limits.ts';
 import { normalizePhone } from './auth.ts';
 import { decimalStringSchema, isoDateTimeSchema } from './common.ts';
 import { depositNetworkSchema } from './enums.ts';
+import { pendingChangeSchema } from './pending-changes.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
 
 
@@ -72,6 +73,8 @@ export const adminSettingsResponseSchema = z.object({
   whatsappSupportNumber: z.string(),
   websiteUrl: z.string(),
   minDeposit: decimalStringSchema,
+  /** Approving a withdrawal worth more than this (INR) needs a second admin while two or more admins exist. */
+  largeWithdrawalInr: decimalStringSchema,
   files: z.object({
     trc20Qr: storedFileSchema.nullable(),
     erc20Qr: storedFileSchema.nullable(),
@@ -159,6 +162,45 @@ export const websiteUrlSchema = z
     { message: 'Website URL must be a full http:// or https:// address' },
   );
 
+export const VIP_RATE_BELOW_NORMAL_MESSAGE = 'VIP rate cannot be lower than the normal rate';
+/** A rate change larger than this share of the current rate must be confirmed (web dialog, `confirmedLargeRateChange`). */
+export const RATE_CHANGE_CONFIRMATION_PERCENT = 5;
+
+/** Both rates as paise, when both parse; undefined otherwise (their own fields then carry the error). */
+export function ratesPaiseOf(values: { normalRate: string; vipRate: string }): { normal: bigint; vip: bigint } | undefined {
+  const normal = parseRatePaise(values.normalRate.trim());
+  const vip = parseRatePaise(values.vipRate.trim());
+  return normal.ok && vip.ok ? { normal: normal.value, vip: vip.value } : undefined;
+}
+
+function vipRateNotBelowNormalRate(values: { normalRate: string; vipRate: string }, context: z.RefinementCtx): void {
+  const rates = ratesPaiseOf(values);
+  if (rates && rates.vip < rates.normal) context.addIssue({ code: 'custom', path: ['vipRate'], message: VIP_RATE_BELOW_NORMAL_MESSAGE });
+}
+
+/**
+ * A rate change that needs confirmation: more than RATE_CHANGE_CONFIRMATION_PERCENT away from the
+ * current rate (exactly that much saves without asking). Integer arithmetic on paise, no rounding.
+ */
+export function isLargeRateChange(currentPaise: bigint, nextPaise: bigint): boolean {
+  const difference = nextPaise > currentPaise ? nextPaise - currentPaise : currentPaise - nextPaise;
+  return difference * 100n > currentPaise * BigInt(RATE_CHANGE_CONFIRMATION_PERCENT);
+}
+
+/** The change in percent with 2 decimals and its sign ("+7.78%"), for the confirmation dialog and the refusal. */
+export function rateChangePercentText(currentPaise: bigint, nextPaise: bigint): string {
+  const hundredthsOfPercent = ((nextPaise - currentPaise) * 10_000n) / currentPaise;
+  const magnitude = hundredthsOfPercent < 0n ? -hundredthsOfPercent : hundredthsOfPercent;
+  const sign = hundredthsOfPercent < 0n ? '-' : '+';
+  return `${sign}${magnitude / 100n}.${(magnitude % 100n).toString().padStart(2, '0')}%`;
+}
+
+export const RATE_LABELS = { normalRate: 'Normal rate', vipRate: 'VIP rate' } as const;
+
+export function largeRateChangeMessage(rate: keyof typeof RATE_LABELS, from: string, to: string): string {
+  return `${RATE_LABELS[rate]} changes by more than ${RATE_CHANGE_CONFIRMATION_PERCENT}% (${from} → ${to}). Confirm to save it.`;
+}
+
 /**
  * The whole editable settings form ('Save All Settings'). Addresses, the WhatsApp
  * number and the website may be empty (not set up yet); rates and the minimum
@@ -167,6 +209,8 @@ export const websiteUrlSchema = z
 export const settingsFormSchema = z.object({
   normalRate: decimalField('Normal rate', parseRatePaise, 2),
   vipRate: decimalField('VIP rate', parseRatePaise, 2),
+  /** Optional for older clients: left out, the current amount stays. */
+  largeWithdrawalInr: decimalField('Large withdrawal amount', parseInrPaise, 2).optional(),
   trc20Address: trc20AddressSchema,
   erc20Address: erc20AddressSchema,
   whatsappSupportNumber: whatsappNumberSchema,
@@ -182,9 +226,13 @@ export type SettingsFormOutput = z.output<typeof settingsFormSchema>;
  * the admin loaded. The server refuses the save (409 CONFLICT) when the settings
  * have changed since, so one admin never silently overwrites another's change.
  */
-export const updateSettingsRequestSchema = settingsFormSchema.extend({
-  expectedUpdatedAt: z.iso.datetime({ error: 'The version of the settings being edited is missing: reload the settings and save again' }),
-});
+export const updateSettingsRequestSchema = settingsFormSchema
+  .extend({
+    expectedUpdatedAt: z.iso.datetime({ error: 'The version of the settings being edited is missing: reload the settings and save again' }),
+    /** The admin confirmed a rate change of more than RATE_CHANGE_CONFIRMATION_PERCENT; without it the server refuses such a change. */
+    confirmedLargeRateChange: z.boolean().optional(),
+  })
+  .superRefine(vipRateNotBelowNormalRate);
 export type UpdateSettingsRequest = z.input<typeof updateSettingsRequestSchema>;
 export type UpdateSettingsInput = z.output<typeof updateSettingsRequestSchema>;
 
@@ -192,6 +240,14 @@ export const updateSettingsResponseSchema = z.object({
   message: z.string(),
   settings: adminSettingsResponseSchema,
 });
+
+/** 202: the rest of the form was saved, but the deposit address change waits for a second admin (pending-changes contract). */
+export const updateSettingsPendingResponseSchema = updateSettingsResponseSchema.extend({
+  pendingChange: pendingChangeSchema,
+  /** One per network whose address change waits (both when both addresses changed). */
+  pendingChanges: z.array(pendingChangeSchema),
+});
+export type UpdateSettingsPendingResponse = z.infer<typeof updateSettingsPendingResponseSchema>;
 
 /* ---------- files ---------- */
 

@@ -104,7 +104,8 @@ export class AdminApi {
     const settings = await parsed(await this.context.get('/api/admin/settings'), adminSettingsResponseSchema, 'GET /api/admin/settings');
     const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
     const saved = await parsed(
-      await this.context.put('/api/admin/settings', { data: { ...editable, ...changes, expectedUpdatedAt: updatedAt } }),
+      // Tests set rates far apart on purpose: the confirmation the web app asks for is given.
+      await this.context.put('/api/admin/settings', { data: { ...editable, ...changes, expectedUpdatedAt: updatedAt, confirmedLargeRateChange: true } }),
       updateSettingsResponseSchema,
       'PUT /api/admin/settings',
     );

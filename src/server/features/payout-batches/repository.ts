@@ -68,8 +68,12 @@ export async function claimNamed(db: Executor, batchId: string, withdrawalIds: s
     .returning();
 }
 
-/** Claims the oldest pending withdrawals; rows another batch is claiming right now are skipped, not waited for. */
-export async function claimOldestPending(db: Executor, batchId: string, limit: number): Promise<WithdrawalRow[]> {
+/**
+ * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given); rows another
+ * batch is claiming right now are skipped, not waited for.
+ */
+export async function claimOldestPending(db: Executor, batchId: string, limit: number, maxAmountInrPaise: bigint | null): Promise<WithdrawalRow[]> {
+  const withinAmount = maxAmountInrPaise === null ? sql`true` : sql`amount_inr_paise <= ${maxAmountInrPaise}`;
   return db
     .update(withdrawalRequests)
     .set({ status: 'processing', payoutBatchId: batchId })
@@ -77,12 +81,21 @@ export async function claimOldestPending(db: Executor, batchId: string, limit: n
       and(
         eq(withdrawalRequests.status, 'pending'),
         sql`${withdrawalRequests.id} in (
-          select id from withdrawal_requests where status = 'pending'
+          select id from withdrawal_requests where status = 'pending' and ${withinAmount}
           order by created_at, id limit ${limit} for update skip locked
         )`,
       ),
     )
     .returning();
+}
+
+/** The named withdrawals worth more than `amountInrPaise`. */
+export async function findNamedAbove(db: Executor, withdrawalIds: string[], amountInrPaise: bigint): Promise<string[]> {
+  const rows = await db
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(inArray(withdrawalRequests.id, withdrawalIds), sql`${withdrawalRequests.amountInrPaise} > ${amountInrPaise}`));
+  return rows.map((row) => row.id);
 }
 
 export async function findBatch(db: Executor, id: string, lock?: 'share' | 'update'): Promise<PayoutBatchRow | undefined> {

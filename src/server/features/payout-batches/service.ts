@@ -14,7 +14,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { csvCell, withdrawalDecisions } from '../withdrawals/service.ts';
+import { csvCell, gateBatchPayment, largestBatchableInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchWithCounts } from './repository.ts';
 
@@ -88,6 +88,14 @@ function adminScope(actor: AdminActor, idempotencyKey: string | undefined, opera
 }
 
 async function createBatchInTransaction(transaction: Executor, actor: AdminActor, withdrawalIds: string[] | undefined): Promise<PayoutBatch> {
+  const largestBatchable = await largestBatchableInrPaise(transaction);
+  if (withdrawalIds && largestBatchable !== null) {
+    const large = await batchRepository.findNamedAbove(transaction, withdrawalIds, largestBatchable);
+    if (large.length > 0) {
+      const message = PAYOUT_BATCH_MESSAGES.needsTwoAdmins(large);
+      throw new AppError(409, 'CONFLICT', message, { fields: { withdrawalIds: message } });
+    }
+  }
   const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
   let claimed;
   if (withdrawalIds) {
@@ -98,7 +106,7 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
       throw new AppError(409, 'CONFLICT', PAYOUT_BATCH_MESSAGES.notPending(refused), { fields: { withdrawalIds: PAYOUT_BATCH_MESSAGES.notPending(refused) } });
     }
   } else {
-    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS);
+    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS, largestBatchable);
     if (claimed.length === 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.nothingPending);
   }
   const totalInrPaise = claimed.reduce((sum, row) => sum + row.amountInrPaise, 0n);
@@ -217,7 +225,7 @@ export async function applyResults(
   actor: AdminActor,
   batchId: string,
   rows: PayoutResultRow[],
-): Promise<{ batch: PayoutBatch; results: PayoutResult[]; applied: number; alreadyApplied: number; refused: number }> {
+): Promise<{ batch: PayoutBatch; results: PayoutResult[]; applied: number; alreadyApplied: number; refused: number; awaitingSecondApproval: number }> {
   if (!(await batchRepository.findBatch(db, batchId))) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
   const results: PayoutResult[] = [];
   const seen = new Set<string>();
@@ -239,6 +247,7 @@ export async function applyResults(
     applied: results.filter((result) => result.result === 'applied').length,
     alreadyApplied: results.filter((result) => result.result === 'already_applied').length,
     refused: results.filter((result) => result.result === 'refused').length,
+    awaitingSecondApproval: results.filter((result) => result.result === 'awaiting_second_approval').length,
   };
   await recordAudit(db, {
     actorUserId: actor.adminUserId,
@@ -262,6 +271,10 @@ async function applyResultRow(transaction: Executor, actor: AdminActor, batchId:
 
   if (withdrawal.status === 'processing') {
     if (row.outcome === 'paid' && row.utr === undefined) return answer('refused', PAYOUT_BATCH_MESSAGES.utrRequired);
+    // Two-person control (decision 017): a large withdrawal is marked paid only once a second admin confirms.
+    if (row.outcome === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, row.utr)) === 'awaiting') {
+      return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
+    }
     await decideInTransaction(transaction, withdrawalDecisions, {
       id: withdrawal.id,
       outcome: row.outcome === 'paid' ? 'approved' : 'rejected',

@@ -48,6 +48,7 @@ export type EditableSettings = Pick<
   | 'whatsappSupportNumber'
   | 'websiteUrl'
   | 'minDepositUsdtMicros'
+  | 'largeWithdrawalInrPaise'
   | 'withdrawalDailyLimitNormalUsdtMicros'
   | 'withdrawalMonthlyLimitNormalUsdtMicros'
   | 'withdrawalDailyLimitVipUsdtMicros'

@@ -3,9 +3,11 @@ import {
   publicSettingsResponseSchema,
   ratesResponseSchema,
   SETTINGS_UPDATED_MESSAGE,
+  updateSettingsPendingResponseSchema,
   updateSettingsRequestSchema,
   updateSettingsResponseSchema,
 } from '../../../shared/contracts/settings.ts';
+import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -53,14 +55,16 @@ export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): v
       schema: {
         tags: ['admin'],
         summary:
-          'Save all settings at once (admin only); nothing is saved when any field is invalid, or (409 CONFLICT) when the settings changed since expectedUpdatedAt',
+          'Save all settings at once (admin only); nothing is saved when any field is invalid, (409 CONFLICT) when the settings changed since expectedUpdatedAt, or (409 RATE_CHANGE_NEEDS_CONFIRMATION) when a rate moves more than 5% without confirmedLargeRateChange; 202 when a deposit address change waits for a second admin (the rest is saved)',
         body: updateSettingsRequestSchema,
-        response: responses({ 200: updateSettingsResponseSchema }),
+        response: responses({ 200: updateSettingsResponseSchema, 202: updateSettingsPendingResponseSchema }),
       },
     },
-    async (request) => {
-      const settings = await settingsService.updateSettings(context, request, sessionOf(request), request.body);
-      return { message: SETTINGS_UPDATED_MESSAGE, settings };
+    async (request, reply) => {
+      const { settings, pendingChanges } = await settingsService.updateSettings(context, request, sessionOf(request), request.body);
+      const [pendingChange] = pendingChanges;
+      if (pendingChange) return reply.code(202).send({ message: PENDING_CHANGE_MESSAGES.addressAwaitsSecondAdmin, settings, pendingChange, pendingChanges });
+      return reply.code(200).send({ message: SETTINGS_UPDATED_MESSAGE, settings });
     },
   );
 }

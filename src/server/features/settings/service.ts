@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import {
   SETTINGS_CONFLICT_MESSAGE,
   type AdminSettings,
@@ -7,7 +7,21 @@ import {
   type SettingsFormOutput,
   type UpdateSettingsInput,
 } from '../../../shared/contracts/settings.ts';
-import { parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '../../../shared/money.ts';
+import { inrPaiseToWire, parseInrPaise, parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '../../../shared/money.ts';
+import { isLargeRateChange, largeRateChangeMessage } from '../../../shared/contracts/settings.ts';
+import { DEPOSIT_NETWORKS, type DepositNetwork } from '../../../shared/contracts/enums.ts';
+import { PENDING_CHANGE_MESSAGES, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
+import { escapeHtml } from '../../platform/mail/mailer.ts';
+import {
+  adminEmails,
+  findOpenChange,
+  needsSecondAdmin,
+  requestChange,
+  type Actor,
+  type AddressChangePayload,
+  type ChangeHandler,
+  type PendingChangeRow,
+} from '../pending-changes/service.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -19,7 +33,7 @@ import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './ad
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
 import type { AuditAction } from '../../../shared/contracts/enums.ts';
-import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView } from './withdrawal-rules.ts';
+import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
 export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
@@ -76,6 +90,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     whatsappSupportNumber: row.whatsappSupportNumber,
     websiteUrl: row.websiteUrl,
     minDeposit: usdtMicrosToWire(row.minDepositUsdtMicros),
+    largeWithdrawalInr: inrPaiseToWire(row.largeWithdrawalInrPaise),
     files: { trc20Qr: fileView(row.trc20QrFileId), erc20Qr: fileView(row.erc20QrFileId), apk: fileView(row.apkFileId) },
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: updatedBy ?? null,
@@ -98,6 +113,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     whatsappSupportNumber: row.whatsappSupportNumber,
     websiteUrl: row.websiteUrl,
     minDeposit: usdtMicrosToWire(row.minDepositUsdtMicros),
+    largeWithdrawalInr: inrPaiseToWire(row.largeWithdrawalInrPaise),
     trc20QrFileId: row.trc20QrFileId,
     erc20QrFileId: row.erc20QrFileId,
     apkFileId: row.apkFileId,
@@ -124,7 +140,12 @@ function parsedOrThrow(result: DecimalParseResult, field: string): bigint {
   return result.value;
 }
 
-function desiredSettings(input: SettingsFormOutput): Partial<EditableSettings> {
+/** What a save asks for; an optional field the request left out is undefined (or absent) and keeps its value. */
+type DesiredSettings = Omit<EditableSettings, 'largeWithdrawalInrPaise' | keyof WithdrawalRuleColumns> & {
+  largeWithdrawalInrPaise: bigint | undefined;
+} & Partial<WithdrawalRuleColumns>;
+
+function desiredSettings(input: SettingsFormOutput): DesiredSettings {
   const fields: Record<string, string> = {};
   if (input.trc20Address !== '' && !isValidTronAddress(input.trc20Address)) {
     fields.trc20Address = 'TRC20 address is not a valid TRON address (its checksum does not match); check it for typos';
@@ -142,8 +163,32 @@ function desiredSettings(input: SettingsFormOutput): Partial<EditableSettings> {
     whatsappSupportNumber: input.whatsappSupportNumber,
     websiteUrl: input.websiteUrl,
     minDepositUsdtMicros: parsedOrThrow(parseUsdtMicros(input.minDeposit), 'minDeposit'),
+    largeWithdrawalInrPaise: input.largeWithdrawalInr === undefined ? undefined : parsedOrThrow(parseInrPaise(input.largeWithdrawalInr), 'largeWithdrawalInr'),
     ...desiredWithdrawalRules(input),
   };
+}
+
+const RATE_COLUMNS = { normalRate: 'rateNormalInrPaise', vipRate: 'rateVipInrPaise' } as const;
+
+/** A rate change of more than 5% is refused unless the request says the admin confirmed it (the web app asks first). */
+function refuseUnconfirmedLargeRateChange(current: SettingsRow, desired: DesiredSettings, confirmed: boolean | undefined): void {
+  if (confirmed === true) return;
+  const fields: Record<string, string> = {};
+  for (const [field, column] of Object.entries(RATE_COLUMNS) as [keyof typeof RATE_COLUMNS, (typeof RATE_COLUMNS)[keyof typeof RATE_COLUMNS]][]) {
+    if (isLargeRateChange(current[column], desired[column])) {
+      fields[field] = largeRateChangeMessage(field, ratePaiseToWire(current[column]), ratePaiseToWire(desired[column]));
+    }
+  }
+  const firstMessage = Object.values(fields)[0];
+  if (firstMessage) throw new AppError(409, 'RATE_CHANGE_NEEDS_CONFIRMATION', firstMessage, { fields });
+}
+
+const ADDRESS_COLUMNS = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const satisfies Record<DepositNetwork, keyof EditableSettings>;
+
+export interface SettingsSaveResult {
+  settings: AdminSettings;
+  /** Address changes waiting for a second admin (two-person control); empty when everything was applied. */
+  pendingChanges: PendingChange[];
 }
 
 /**
@@ -161,21 +206,116 @@ export async function updateSettings(
   request: FastifyRequest,
   session: SessionRecord,
   input: UpdateSettingsInput,
-): Promise<AdminSettings> {
+): Promise<SettingsSaveResult> {
   const desired = desiredSettings(input);
-  return context.database.db.transaction(async (transaction) => {
+  const actor = { userId: session.userId, ipAddress: request.ip };
+  const singleAdminAddressChanges: AddressChangePayload[] = [];
+  const result = await context.database.db.transaction(async (transaction) => {
     const current = await settingsRepository.getSettingsForUpdate(transaction);
     if (current.updatedAt.getTime() !== Date.parse(input.expectedUpdatedAt)) throw AppError.conflict(SETTINGS_CONFLICT_MESSAGE);
+    refuseUnconfirmedLargeRateChange(current, desired, input.confirmedLargeRateChange);
     assertMinimumNotAboveMaximum(current, desired);
     const changes: Partial<EditableSettings> = {};
     for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
-      if (desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });
+      if (desired[key] !== undefined && desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });
     }
-    if (Object.keys(changes).length === 0) return adminSettingsView(transaction, current, session);
-    const updated = await settingsRepository.updateSettings(transaction, changes, session.userId);
-    await recordSettingsChange(transaction, request, session, current, updated, SETTINGS_AUDIT_ACTION);
-    return adminSettingsView(transaction, updated, session);
+    const addressChanges = DEPOSIT_NETWORKS.filter((network) => changes[ADDRESS_COLUMNS[network]] !== undefined).map((network) => ({
+      network,
+      from: current[ADDRESS_COLUMNS[network]],
+      to: desired[ADDRESS_COLUMNS[network]],
+    }));
+    // Two-person control (decision 017): while a second admin exists, a deposit address changes only
+    // when that admin confirms; the rest of the form is saved now.
+    const twoPersonControl = addressChanges.length > 0 && (await needsSecondAdmin(transaction));
+    if (twoPersonControl) {
+      for (const change of addressChanges) {
+        if (await findOpenChange(transaction, 'deposit_address', change.network)) {
+          throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network), {
+            fields: { [ADDRESS_COLUMNS[change.network]]: PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network) },
+          });
+        }
+        delete changes[ADDRESS_COLUMNS[change.network]];
+      }
+    } else {
+      singleAdminAddressChanges.push(...addressChanges);
+    }
+    let saved = current;
+    if (Object.keys(changes).length > 0) {
+      saved = await settingsRepository.updateSettings(transaction, changes, session.userId);
+      const marker: Record<string, string> = singleAdminAddressChanges.length > 0 ? { addressChangeControl: SINGLE_ADMIN_MARK } : {};
+      await recordSettingsChange(transaction, request, session, current, saved, SETTINGS_AUDIT_ACTION, marker);
+    }
+    const pendingChanges: PendingChange[] = [];
+    if (twoPersonControl) {
+      for (const change of addressChanges) {
+        pendingChanges.push(await requestChange(transaction, { kind: 'deposit_address', subject: change.network, payload: change }, actor));
+      }
+    }
+    return { settings: await adminSettingsView(transaction, saved, session), pendingChanges };
   });
+  if (singleAdminAddressChanges.length > 0) await mailSingleAdminAddressChange(context, request.log, session, singleAdminAddressChanges);
+  return result;
+}
+
+/** What the audit entry of an address change made without a second admin carries, so the log shows it. */
+export const SINGLE_ADMIN_MARK = 'single admin: applied at once; every admin and the support address were e-mailed';
+
+/**
+ * With a single admin an address change applies at once; so that it never goes unnoticed, every
+ * admin and the support address are told, after the change committed.
+ */
+async function mailSingleAdminAddressChange(
+  context: AppContext,
+  log: FastifyBaseLogger,
+  session: SessionRecord,
+  changes: AddressChangePayload[],
+): Promise<void> {
+  const { db } = context.database;
+  const changedBy = await settingsRepository.findUserName(db, session.userId);
+  const recipients = new Set(await adminEmails(db));
+  if (context.config.supportEmail) recipients.add(context.config.supportEmail);
+  const who = changedBy ? `${changedBy.name} (${changedBy.email})` : 'an admin';
+  const lines = changes.map((change) => `${change.network}: ${change.from === '' ? '(none)' : change.from} -> ${change.to === '' ? '(none)' : change.to}`);
+  const text = [
+    `The deposit address was changed by ${who} at ${new Date().toISOString()}.`,
+    '',
+    ...lines,
+    '',
+    'There is only one admin, so the change applied at once without a second admin confirming it.',
+    'Customers now see the new address. If nobody meant to change it, change it back and secure the admin account.',
+    '',
+    '- Rupeedesk',
+  ].join('\n');
+  const html = `<p>The deposit address was changed by ${escapeHtml(who)}.</p><ul>${lines.map((line) => `<li><code>${escapeHtml(line)}</code></li>`).join('')}</ul><p>There is only one admin, so the change applied at once without a second admin confirming it. Customers now see the new address. If nobody meant to change it, change it back and secure the admin account.</p><p>Rupeedesk</p>`;
+  for (const to of recipients) {
+    try {
+      await context.mailer.send({ to, subject: 'Deposit address changed', text, html });
+    } catch (error) {
+      // The change is committed; a mail that could not be queued must not turn it into an error answer.
+      log.error({ reason: error instanceof Error ? error.message : 'unknown error' }, 'Could not send the e-mail about a deposit address change');
+    }
+  }
+}
+
+/**
+ * A second admin confirms an address change: the settings row is locked, the address must still be
+ * what it was when the change was asked for (else 409: it is stale), then it changes, with history,
+ * audit entry and the live-update event, in the confirmation's transaction.
+ */
+export const addressChangeHandler: ChangeHandler = {
+  lockSubject: async (transaction) => {
+    await settingsRepository.getSettingsForUpdate(transaction);
+  },
+  confirm: confirmAddressChange,
+};
+
+async function confirmAddressChange(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
+  const payload = change.payload as AddressChangePayload;
+  const column = ADDRESS_COLUMNS[payload.network];
+  const current = await settingsRepository.getSettingsForUpdate(transaction);
+  if (current[column] !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAddress, 'STALE_CHANGE');
+  const saved = await settingsRepository.updateSettings(transaction, { [column]: payload.to }, decider.userId);
+  await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { addressChangeControl: `confirmed by a second admin (pending change ${change.id})` });
 }
 
 /** History row, audit entry and 'settings.updated' event for one change of the settings row. */
@@ -186,19 +326,31 @@ export async function recordSettingsChange(
   before: SettingsRow,
   after: SettingsRow,
   action: AuditAction,
+  auditExtra: Record<string, string> = {},
+): Promise<void> {
+  await recordSettingsChangeBy(db, { userId: session.userId, ipAddress: request.ip }, before, after, action, auditExtra);
+}
+
+async function recordSettingsChangeBy(
+  db: Executor,
+  actor: Actor,
+  before: SettingsRow,
+  after: SettingsRow,
+  action: AuditAction,
+  auditExtra: Record<string, string>,
 ): Promise<void> {
   const beforeSnapshot = settingsSnapshot(before);
   const afterSnapshot = settingsSnapshot(after);
-  await settingsRepository.insertSettingsHistory(db, { changedByUserId: session.userId, before: beforeSnapshot, after: afterSnapshot });
+  await settingsRepository.insertSettingsHistory(db, { changedByUserId: actor.userId, before: beforeSnapshot, after: afterSnapshot });
   const changed = changedEntries(beforeSnapshot, afterSnapshot);
   await recordAudit(db, {
-    actorUserId: session.userId,
+    actorUserId: actor.userId,
     action,
     targetType: 'settings',
     targetId: String(after.id),
     before: changed.before,
-    after: changed.after,
-    ipAddress: request.ip,
+    after: { ...changed.after, ...auditExtra },
+    ipAddress: actor.ipAddress,
   });
   await publishEvent(db, { type: 'settings.updated' });
 }

@@ -39,6 +39,12 @@ export async function findById(db: Executor, id: string): Promise<WithdrawalRow 
   return row;
 }
 
+/** The withdrawal, locked until the transaction ends: two admins' approvals of it happen one after the other. */
+export async function findByIdForUpdate(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawalRequests).where(eq(withdrawalRequests.id, id)).for('update');
+  return row;
+}
+
 export async function findOwned(db: Executor, userId: string, id: string): Promise<WithdrawalRow | undefined> {
   const [row] = await db
     .select()

@@ -11,6 +11,7 @@ import {
   withdrawalRequestSchema,
   withdrawalResponseSchema,
 } from '../../../shared/contracts/withdrawals.ts';
+import { firstApprovalResponseSchema } from '../../../shared/contracts/pending-changes.ts';
 import { TDS_REPORT_MAX_ROWS, tdsReportQuerySchema, withdrawalLimitsResponseSchema } from '../../../shared/contracts/withdrawal-rules.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
@@ -119,7 +120,12 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
   registerDecisionRoutes(app, db, withdrawalService.withdrawalDecisions, {
     basePath: '/api/admin/withdrawals',
     response: adminWithdrawalDecisionResponseSchema,
-    approve: { summary: 'Mark a pending withdrawal as paid out (optional payout reference / UTR)', body: approveWithdrawalRequestSchema },
+    deferredResponse: firstApprovalResponseSchema,
+    approve: {
+      summary:
+        'Mark a pending withdrawal as paid out (optional payout reference / UTR); above the large-withdrawal amount with two or more admins, the first approve answers 202 (a pending change) and another admin approves or confirms it',
+      body: approveWithdrawalRequestSchema,
+    },
     reject: { summary: 'Reject a pending withdrawal and refund the USDT held', body: rejectWithdrawalRequestSchema },
   });
 }

@@ -23,7 +23,19 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { DecisionOutcome, RequestKind } from '../../platform/decisions/decide.ts';
+import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
+import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
+import {
+  confirmOpenChange,
+  discardOpenChange,
+  findOpenChange,
+  needsSecondAdmin,
+  requestChange,
+  type Actor,
+  type ChangeHandler,
+  type PendingChangeRow,
+  type WithdrawalApprovalPayload,
+} from '../pending-changes/service.ts';
 import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
@@ -305,8 +317,23 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
         ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
         : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
     ),
-  settle: async (_db, row, outcome) =>
-    outcome === 'approved'
+  gateApproval: (db, row, request) =>
+    request.decider.kind === 'admin'
+      ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
+      : Promise.resolve({ kind: 'proceed' }),
+  settle: async (db, row, outcome) => {
+    // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
+    await discardOpenChange(db, 'large_withdrawal_approval', row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
+    return settlementOf(row, outcome);
+  },
+  answer: async (db, row, outcome) => ({
+    withdrawal: await adminView(db, row.id),
+    message: outcome === 'approved' ? WITHDRAWAL_MESSAGES.approved : WITHDRAWAL_MESSAGES.rejected,
+  }),
+};
+
+function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement {
+  return outcome === 'approved'
       ? {
           movements: [
             { from: house('withdrawals_pending'), to: house('withdrawals_paid'), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_payout', referenceId: row.id },
@@ -322,12 +349,101 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
           auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
           events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
           notifications: [withdrawalNotification(row, outcome)],
-        },
-  answer: async (db, row, outcome) => ({
-    withdrawal: await adminView(db, row.id),
-    message: outcome === 'approved' ? WITHDRAWAL_MESSAGES.approved : WITHDRAWAL_MESSAGES.rejected,
-  }),
+        };
+}
+
+/** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
+async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
+  const settings = await getSettings(db);
+  return row.amountInrPaise > settings.largeWithdrawalInrPaise && (await needsSecondAdmin(db));
+}
+
+/**
+ * While two admins are needed for large withdrawals, the amount above which a withdrawal stays out
+ * of payout batches: a bank file is paid on one admin's word, so a large withdrawal is paid through
+ * its own two approvals instead (decision 017). Null when one admin's word is enough.
+ */
+export async function largestBatchableInrPaise(db: Executor): Promise<bigint | null> {
+  if (!(await needsSecondAdmin(db))) return null;
+  return (await getSettings(db)).largeWithdrawalInrPaise;
+}
+
+function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', payoutReference: string | undefined): WithdrawalApprovalPayload {
+  return {
+    withdrawalId: row.id,
+    from,
+    amountInrPaise: row.amountInrPaise.toString(),
+    amountUsdtMicros: row.amountUsdtMicros.toString(),
+    customerUserId: row.userId,
+    payoutReference: payoutReference ?? null,
+  };
+}
+
+/**
+ * Two-person control of an approve: a large withdrawal's first approval is recorded as a pending
+ * change (202); a different admin's approve while it is open is the second approval and goes on,
+ * with the first approval's payout reference unless this one gives its own.
+ */
+async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails>> {
+  // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
+  const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
+  // Not pending any more: the decision's conditional update gives the usual answer.
+  if (!locked || locked.status !== 'pending' || !(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
+  if (open && (open.payload as WithdrawalApprovalPayload).from === 'pending') {
+    if (open.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
+    await confirmOpenChange(db, open, actor);
+    return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? (open.payload as WithdrawalApprovalPayload).payoutReference ?? undefined } };
+  }
+  // A first approval given while the withdrawal was in a payout batch that was cancelled since no longer applies.
+  if (open) await discardOpenChange(db, 'large_withdrawal_approval', row.id, actor);
+  const pendingChange = await requestChange(
+    db,
+    { kind: 'large_withdrawal_approval', subject: row.id, payload: approvalPayload(locked, 'pending', details.payoutReference) },
+    actor,
+  );
+  return { kind: 'defer', statusCode: 202, body: { message: PENDING_CHANGE_MESSAGES.firstApproval, pendingChange } };
+}
+
+/**
+ * A payout batch's "paid" row for a withdrawal that needs two admins: it is not marked paid but
+ * recorded as a first approval with the UTR (or found already waiting), for a second admin to confirm.
+ * Answers 'proceed' when one admin's word is enough.
+ */
+export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined): Promise<'proceed' | 'awaiting'> {
+  if (!(await needsTwoApprovals(db, row))) return 'proceed';
+  const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
+  if (open && (open.payload as WithdrawalApprovalPayload).from === 'processing') return 'awaiting';
+  if (row.userId === actor.userId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
+  if (open) await discardOpenChange(db, 'large_withdrawal_approval', row.id, actor);
+  await requestChange(db, { kind: 'large_withdrawal_approval', subject: row.id, payload: approvalPayload(row, 'processing', utr) }, actor);
+  return 'awaiting';
+}
+
+/**
+ * The second admin's confirm (POST /api/admin/pending-changes/:id/confirm) of a first approval: the
+ * withdrawal must still be in the state it was approved in, then it is approved through the shared
+ * decision code in the confirmation's transaction.
+ */
+export const firstApprovalHandler: ChangeHandler = {
+  lockSubject: async (transaction, withdrawalId) => {
+    await withdrawalRepository.findByIdForUpdate(transaction, withdrawalId);
+  },
+  confirm: confirmFirstApproval,
 };
+
+async function confirmFirstApproval(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
+  const payload = change.payload as WithdrawalApprovalPayload;
+  const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
+  if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
+  await decideInTransaction(transaction, withdrawalDecisions, {
+    id: withdrawal.id,
+    outcome: 'approved',
+    decider: { kind: 'admin', userId: decider.userId, ipAddress: decider.ipAddress },
+    details: { payoutReference: payload.payoutReference ?? undefined },
+    from: payload.from,
+  });
+}
 
 async function adminView(db: Executor, withdrawalId: string): Promise<AdminWithdrawal> {
   const row = await withdrawalRepository.findWithUser(db, withdrawalId);

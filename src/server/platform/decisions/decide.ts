@@ -78,7 +78,15 @@ export interface RequestKind<Row extends DecidableRow, Details extends Record<st
   settle(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Settlement>;
   /** The answer to the decision, read inside the decision's transaction. */
   answer(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Body>;
+  /**
+   * Two-person control (decision 017), asked by decide() only, after the checks and before an
+   * approval changes anything: `defer` stops here with the kind's answer (a first approval was
+   * recorded, 202), `proceed` lets the approval go on, optionally with other details.
+   */
+  gateApproval?(db: Executor, row: Row, request: DecisionRequest<Details>): Promise<ApprovalGate<Details>>;
 }
+
+export type ApprovalGate<Details> = { kind: 'defer'; statusCode: 202; body: unknown } | { kind: 'proceed'; details?: Details };
 
 export interface DecisionRequest<Details> {
   id: string;
@@ -117,6 +125,16 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
   kind: RequestKind<Row, Details, Body>,
   request: DecisionRequest<Details>,
 ): Promise<Body> {
+  await checkedRequest(transaction, kind, request);
+  return applyDecision(transaction, kind, request);
+}
+
+/** The checks before any decision: the admin is still an admin, the request exists, is not theirs, and no other path owns its state. */
+async function checkedRequest<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+  transaction: Executor,
+  kind: RequestKind<Row, Details, Body>,
+  request: DecisionRequest<Details>,
+): Promise<Row> {
   const { decider } = request;
   if (decider.kind === 'admin' && (await lockedRoleOf(transaction, decider.userId)) !== 'admin') {
     throw AppError.forbidden(ACCESS_DENIED_MESSAGE);
@@ -124,9 +142,17 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
   const existing = await kind.findById(transaction, request.id);
   if (!existing) throw AppError.notFound(kind.messages.notFound);
   if (decider.kind === 'admin' && kind.partiesOf(existing).includes(decider.userId)) throw AppError.forbidden(kind.messages.ownRequest);
-  const from = request.from ?? 'pending';
-  refuseDecisionElsewhere(kind, existing.status, from);
+  refuseDecisionElsewhere(kind, existing.status, request.from ?? 'pending');
+  return existing;
+}
 
+async function applyDecision<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+  transaction: Executor,
+  kind: RequestKind<Row, Details, Body>,
+  request: DecisionRequest<Details>,
+): Promise<Body> {
+  const { decider } = request;
+  const from = request.from ?? 'pending';
   const row = await kind.markDecided(transaction, request.id, {
     outcome: request.outcome,
     decidedByUserId: decider.kind === 'admin' ? decider.userId : null,
@@ -160,7 +186,8 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
 }
 
 /**
- * Decides one pending request in its own transaction. With an Idempotency-Key
+ * Decides one pending request in its own transaction; an approval first passes
+ * the kind's two-person control (gateApproval), which may answer 202 instead. With an Idempotency-Key
  * (admins only), a retry of a decision that succeeded gets the first answer
  * back instead of 409 ALREADY_DECIDED; the key, the request id, the outcome and
  * the details must match, or the answer is 422 IDEMPOTENCY_MISMATCH.
@@ -170,11 +197,20 @@ export async function decide<Row extends DecidableRow, Details extends Record<st
   kind: RequestKind<Row, Details, Body>,
   request: DecisionRequest<Details>,
   idempotencyKey?: string,
-): Promise<Answer<Body>> {
+): Promise<Answer<Body | unknown>> {
   const scope = decisionScope(kind, request, idempotencyKey);
   const earlier = await findEarlierAnswer<Body>(db, scope);
   if (earlier) return earlier;
-  return runOnce(db, scope, async (transaction) => ({ statusCode: 200, body: await decideInTransaction(transaction, kind, request) }));
+  return runOnce<Body | unknown>(db, scope, async (transaction) => {
+    const existing = await checkedRequest(transaction, kind, request);
+    let details = request.details;
+    if (request.outcome === 'approved' && kind.gateApproval) {
+      const gate = await kind.gateApproval(transaction, existing, request);
+      if (gate.kind === 'defer') return { statusCode: gate.statusCode, body: gate.body };
+      details = gate.details ?? details;
+    }
+    return { statusCode: 200, body: await applyDecision(transaction, kind, { ...request, details }) };
+  });
 }
 
 function decisionScope<Details extends Record<string, string | undefined>>(

@@ -21,7 +21,14 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
   app: ApiApp,
   db: Database,
   kind: RequestKind<Row, Details, Body>,
-  options: { basePath: string; response: z.ZodType<Body>; approve: DecisionRouteOptions<Details>; reject: DecisionRouteOptions<Details> },
+  options: {
+    basePath: string;
+    response: z.ZodType<Body>;
+    /** The 202 answer of an approval that waits for a second admin (kinds with gateApproval). */
+    deferredResponse?: z.ZodType;
+    approve: DecisionRouteOptions<Details>;
+    reject: DecisionRouteOptions<Details>;
+  },
 ): void {
   const routes: [DecisionOutcome, 'approve' | 'reject', DecisionRouteOptions<Details>][] = [
     ['approved', 'approve', options.approve],
@@ -38,7 +45,7 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
           summary: `${route.summary}; accepts an Idempotency-Key header`,
           params: idParamsSchema,
           ...(route.body ? { body: route.body } : {}),
-          response: responses({ 200: responseSchema }),
+          response: responses(outcome === 'approved' && options.deferredResponse ? { 200: responseSchema, 202: options.deferredResponse } : { 200: responseSchema }),
         },
       },
       async (request, reply) => {

@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { cn } from '../../lib/utils.ts';
 import { useAdminDashboard } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
+import { PendingChangesPanel } from './components/pending-changes-panel.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { ageText, inrText, shortDateTimeText, usdtText } from './format.ts';
 
@@ -239,6 +240,7 @@ export default function AdminDashboardPage() {
       {dashboard.data && !canManage && (
         <Alert variant="info">You have read-only access as a VIP member: you can view these figures and the settings, but only admins can make changes.</Alert>
       )}
+      {canManage && <PendingChangesPanel />}
       {dashboard.data && (
         <>
           <Queues figures={dashboard.data} />

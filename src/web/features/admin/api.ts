@@ -20,6 +20,7 @@ import {
 } from '../../../shared/contracts/payout-batches.ts';
 import {
   adminSettingsResponseSchema,
+  updateSettingsPendingResponseSchema,
   updateSettingsResponseSchema,
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
@@ -28,6 +29,7 @@ import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } 
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '../../../shared/contracts/withdrawals.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
 import { errorResponseSchema } from '../../../shared/errors.ts';
+import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '../../../shared/contracts/pending-changes.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import type { DepositNetwork, RequestStatus } from '../../../shared/contracts/enums.ts';
@@ -58,6 +60,7 @@ export const adminKeys = {
   auditLog: (filters: AuditLogFilters) => [...QUERY_KEYS.admin, 'audit-log', filters] as const,
   payoutBatches: () => [...QUERY_KEYS.admin, 'payout-batches'] as const,
   payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
+  pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
 };
 
 function withQuery(path: string, params: Record<string, string | undefined>): string {
@@ -153,7 +156,9 @@ function decisionBody({ kind, decision, note }: DecisionInput): Record<string, s
 }
 
 export function decideRequest(input: DecisionInput) {
-  return apiRequest(`/api/admin/${input.kind}/${encodeURIComponent(input.id)}/${input.decision}`, decisionSchemas[input.kind], {
+  // A large withdrawal's approve may answer 202 with a first approval (decision 017); tried first, as it needs pendingChange.
+  const schema = input.kind === 'withdrawals' && input.decision === 'approve' ? firstApprovalResponseSchema.or(decisionSchemas.withdrawals) : decisionSchemas[input.kind];
+  return apiRequest(`/api/admin/${input.kind}/${encodeURIComponent(input.id)}/${input.decision}`, schema, {
     method: 'POST',
     body: decisionBody(input),
   });
@@ -215,7 +220,24 @@ export function useAdminSettings() {
   return useQuery({ queryKey: adminKeys.settings(), queryFn: ({ signal }) => apiRequest('/api/admin/settings', adminSettingsResponseSchema, { signal }) });
 }
 
-export const saveAdminSettings = (body: UpdateSettingsRequest) => apiRequest('/api/admin/settings', updateSettingsResponseSchema, { method: 'PUT', body });
+/** 200 when everything was saved; 202 (tried first, as it needs pendingChange) when an address change waits for a second admin. */
+export const saveAdminSettings = (body: UpdateSettingsRequest) =>
+  apiRequest('/api/admin/settings', updateSettingsPendingResponseSchema.or(updateSettingsResponseSchema), { method: 'PUT', body });
+
+/** Two-person control (decision 017): open changes waiting for a second admin. */
+export function usePendingChanges(enabled = true) {
+  return useQuery({
+    queryKey: adminKeys.pendingChanges(),
+    queryFn: ({ signal }) => apiRequest('/api/admin/pending-changes', pendingChangeListResponseSchema, { signal }),
+    enabled,
+  });
+}
+
+export const confirmPendingChange = (id: string) =>
+  apiRequest(`/api/admin/pending-changes/${encodeURIComponent(id)}/confirm`, pendingChangeDecisionResponseSchema, { method: 'POST', body: {} });
+
+export const discardPendingChange = (id: string) =>
+  apiRequest(`/api/admin/pending-changes/${encodeURIComponent(id)}/discard`, pendingChangeDecisionResponseSchema, { method: 'POST', body: {} });
 
 /** Multipart upload: apiRequest speaks JSON only, so this posts the FormData itself and checks the answer with the same contracts. */
 export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositNetwork } | { kind: 'apk' }, file: File) {

@@ -26,6 +26,9 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'payout_batch.download': 'Payout file downloaded',
   'payout_batch.results': 'Payout results applied',
   'payout_batch.cancel': 'Payout batch cancelled',
+  'pending_change.request': 'Change awaiting a second admin',
+  'pending_change.confirm': 'Change confirmed by a second admin',
+  'pending_change.discard': 'Pending change discarded',
   'profile.pan_update': 'PAN saved by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
 };
@@ -51,6 +54,9 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'payout_batch.download': 'neutral',
   'payout_batch.results': 'approval',
   'payout_batch.cancel': 'rejection',
+  'pending_change.request': 'neutral',
+  'pending_change.confirm': 'approval',
+  'pending_change.discard': 'rejection',
   'profile.pan_update': 'neutral',
   'reports.tds_export': 'neutral',
 };
@@ -64,7 +70,7 @@ export function actionTone(action: string): ActionTone {
 }
 
 /** How a detail field's value reads: amounts in their units, words for the closed sets, the rest as stored. */
-type FieldKind = 'usdtMicros' | 'inrPaise' | 'usdtWire' | 'rateWire' | 'bytes' | 'list' | 'words' | 'text';
+type FieldKind = 'usdtMicros' | 'inrPaise' | 'usdtWire' | 'rateWire' | 'inrWire' | 'bytes' | 'list' | 'words' | 'text';
 
 interface FieldLook {
   label: string;
@@ -110,6 +116,14 @@ export const AUDIT_FIELDS = {
   applied: { label: 'Applied', kind: 'text' },
   alreadyApplied: { label: 'Already applied', kind: 'text' },
   refused: { label: 'Refused', kind: 'text' },
+  awaitingSecondApproval: { label: 'Awaiting second approval', kind: 'text' },
+  largeWithdrawalInr: { label: 'Large withdrawal', kind: 'inrWire' },
+  kind: { label: 'Change', kind: 'words' },
+  from: { label: 'From', kind: 'text' },
+  to: { label: 'To', kind: 'text' },
+  withdrawalId: { label: 'Withdrawal', kind: 'text' },
+  customerUserId: { label: 'Customer', kind: 'text' },
+  addressChangeControl: { label: 'Two-person control', kind: 'text' },
   withdrawalDailyLimitNormal: { label: 'Daily withdrawal limit (normal)', kind: 'usdtWire' },
   withdrawalMonthlyLimitNormal: { label: 'Monthly withdrawal limit (normal)', kind: 'usdtWire' },
   withdrawalDailyLimitVip: { label: 'Daily withdrawal limit (VIP)', kind: 'usdtWire' },
@@ -137,6 +151,10 @@ const WORDS: Record<string, string> = {
   qr_trc20: 'TRC20 QR image',
   qr_erc20: 'ERC20 QR image',
   apk: 'App file',
+  deposit_address: 'Deposit address change',
+  large_withdrawal_approval: 'Large withdrawal approval',
+  confirmed: 'Confirmed',
+  discarded: 'Discarded',
 };
 
 function isKnownField(name: string): name is keyof typeof AUDIT_FIELDS {
@@ -176,6 +194,9 @@ export function valueText(field: string, value: unknown): string {
       break;
     case 'rateWire':
       if (text !== undefined && /^-?\d{1,30}(\.\d{1,2})?$/.test(text)) return `${formatInrForDisplay(inrPaiseFromWire(text))} per USDT`;
+      break;
+    case 'inrWire':
+      if (text !== undefined && /^-?\d{1,30}(\.\d{1,2})?$/.test(text)) return formatInrForDisplay(inrPaiseFromWire(text));
       break;
     case 'bytes':
       if (typeof value === 'number') return value >= 1024 * 1024 ? `${(value / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(value / 1024))} KB`;

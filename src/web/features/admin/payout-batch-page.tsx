@@ -21,6 +21,7 @@ import { CopyValue } from './components/copy-value.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { PayoutBatchStatus } from './components/payout-batch-status.tsx';
 import { StatusBadge } from './components/status-badge.tsx';
+import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import { fullDateTimeText, inrText, usdtText } from './format.ts';
 
 type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdrawals'][number];
@@ -28,6 +29,7 @@ type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdr
 const RESULT_LOOK = {
   applied: { tone: 'success', label: 'Applied' },
   already_applied: { tone: 'default', label: 'Already applied' },
+  awaiting_second_approval: { tone: 'warning', label: 'Awaiting second approval' },
   refused: { tone: 'danger', label: 'Refused' },
 } as const;
 
@@ -176,6 +178,7 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
             </TableCell>
             <TableCell label="Status">
               <StatusBadge status={withdrawal.status} />
+              {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
               {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
               {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
             </TableCell>
@@ -215,7 +218,8 @@ export default function PayoutBatchPage() {
     try {
       const answer = await request();
       setResults(answer.results);
-      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused`;
+      const awaiting = answer.awaitingSecondApproval > 0 ? `, ${answer.awaitingSecondApproval} awaiting a second admin` : '';
+      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused${awaiting}`;
       if (answer.refused > 0) toast.warning('Some results were refused', { description: summary });
       else toast.success('Results applied', { description: summary });
     } catch (error) {

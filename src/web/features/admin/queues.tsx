@@ -9,6 +9,7 @@ import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
+import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
 
@@ -194,6 +195,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   ],
   statusDetails: (withdrawal) => (
     <>
+      {(withdrawal.status === 'pending' || withdrawal.status === 'processing') && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
       {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
       <RejectionReason reason={withdrawal.rejectionReason} />
     </>

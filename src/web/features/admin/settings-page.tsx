@@ -28,6 +28,9 @@ import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { adminKeys, saveAdminSettings, useAdminSettings } from './api.ts';
 import { FileUpload, type UploadRules } from './components/file-upload.tsx';
+import { PendingChangesPanel } from './components/pending-changes-panel.tsx';
+import { largeRateChanges, RateChangeDialog, type RateChange } from './components/rate-change-dialog.tsx';
+import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
@@ -39,6 +42,7 @@ type TabName = 'rates' | 'addresses' | 'support' | 'withdrawals' | 'app';
 const TAB_OF_FIELD: Record<FieldName, TabName> = {
   normalRate: 'rates',
   vipRate: 'rates',
+  largeWithdrawalInr: 'rates',
   trc20Address: 'addresses',
   erc20Address: 'addresses',
   whatsappSupportNumber: 'support',
@@ -75,6 +79,7 @@ function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     expectedUpdatedAt: settings.updatedAt,
     normalRate: settings.normalRate,
     vipRate: settings.vipRate,
+    largeWithdrawalInr: settings.largeWithdrawalInr,
     trc20Address: settings.trc20Address,
     erc20Address: settings.erc20Address,
     whatsappSupportNumber: settings.whatsappSupportNumber,
@@ -128,7 +133,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     form.reset(formValuesOf(current));
   };
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const [rateConfirmation, setRateConfirmation] = useState<{ values: UpdateSettingsInput; changes: RateChange[] } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const guard = useUnsavedChangesGuard(isDirty && !readOnly);
+
+  const save = async (values: UpdateSettingsInput) => {
     try {
       const answer = await saveAdminSettings(values);
       form.reset(formValuesOf(answer.settings));
@@ -138,7 +147,9 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates }),
         queryClient.invalidateQueries({ queryKey: QUERY_KEYS.publicSettings }),
       ]);
-      toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
+      // 202: saved, except the deposit address change, which waits for a second admin (shown above the form).
+      if ('pendingChange' in answer) toast.info('Address change awaits a second admin', { description: answer.message, duration: 10_000 });
+      else toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
     } catch (error) {
       const { shownFields } = showServerFieldErrors(form.setError, FIELD_NAMES, error);
       const errorTab = TAB_ORDER.find((name) => shownFields.some((field) => TAB_OF_FIELD[field as FieldName] === name));
@@ -146,12 +157,37 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       toast.error(SETTINGS_UPDATE_FAILED_MESSAGE, { description: errorMessage(error, 'Please try again.') });
       if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT') await reloadSettings();
     }
+  };
+
+  // A rate change of more than 5% is shown with old, new and percentage and saved only once confirmed.
+  const onSubmit = form.handleSubmit(async (values) => {
+    const changes = largeRateChanges(settings, values);
+    if (changes.length > 0) {
+      setRateConfirmation({ values, changes });
+      return;
+    }
+    await save(values);
   }, onInvalid);
+
+  const confirmRateChange = async () => {
+    if (!rateConfirmation) return;
+    setConfirming(true);
+    try {
+      await save({ ...rateConfirmation.values, confirmedLargeRateChange: true });
+    } finally {
+      setConfirming(false);
+      setRateConfirmation(null);
+    }
+  };
 
   const disabled = readOnly || isSubmitting;
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      {guard.dialog}
+      {rateConfirmation && (
+        <RateChangeDialog changes={rateConfirmation.changes} busy={confirming} onConfirm={() => void confirmRateChange()} onCancel={() => setRateConfirmation(null)} />
+      )}
       {readOnly && (
         <Alert variant="info" className="flex items-start gap-2">
           <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
@@ -183,6 +219,13 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
             </FormField>
             <FormField label="VIP Rate (INR per USDT)" error={errors.vipRate?.message} help="VIP members and withdrawals of ₹1,00,000 or more get this rate.">
               <Input type="number" inputMode="decimal" step="0.01" min="0.01" {...form.register('vipRate')} />
+            </FormField>
+            <FormField
+              label="Large withdrawal (INR)"
+              error={errors.largeWithdrawalInr?.message}
+              help="With two or more admins, approving a withdrawal worth more than this needs a second admin."
+            >
+              <Input inputMode="decimal" autoComplete="off" maxLength={MAX_DECIMAL_STRING_LENGTH} {...form.register('largeWithdrawalInr')} />
             </FormField>
           </fieldset>
         </TabsContent>
@@ -273,6 +316,7 @@ export default function SettingsPage() {
         <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
+      {settings.data?.canEdit && <PendingChangesPanel kinds={['deposit_address']} title="Address changes waiting for a second admin" />}
       {settings.data && <SettingsForm settings={settings.data} />}
     </AdminPage>
   );

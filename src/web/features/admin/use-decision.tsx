@@ -98,6 +98,13 @@ export function useDecision() {
       { kind: current.kind, id: current.id, decision: current.decision, note },
       {
         onSuccess: (answer) => {
+          if ('pendingChange' in answer) {
+            // A large withdrawal's first approval (decision 017): nothing was decided yet.
+            toast.info('Awaiting second approval', { description: answer.message });
+            setTarget(null);
+            void refresh();
+            return;
+          }
           const decided = 'deposit' in answer ? answer.deposit : 'withdrawal' in answer ? answer.withdrawal : answer.transfer;
           queryClient.setQueriesData<InfiniteData<{ items: { id: string }[] }>>({ queryKey: [...adminKeys.queues(), current.kind] }, (data) =>
             data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === decided.id ? decided : item)) })) } : data,

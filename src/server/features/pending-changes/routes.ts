@@ -1,0 +1,64 @@
+import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import {
+  PENDING_CHANGE_MESSAGES,
+  pendingChangeDecisionResponseSchema,
+  pendingChangeListResponseSchema,
+} from '../../../shared/contracts/pending-changes.ts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
+import { addressChangeHandler } from '../settings/service.ts';
+import { firstApprovalHandler } from '../withdrawals/service.ts';
+import * as pendingChangeService from './service.ts';
+
+/** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
+export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+  const handlers = { deposit_address: addressChangeHandler, large_withdrawal_approval: firstApprovalHandler };
+
+  app.get(
+    '/api/admin/pending-changes',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Open changes waiting for a second admin: deposit address changes and first approvals of large withdrawals, oldest first',
+        response: responses({ 200: pendingChangeListResponseSchema }),
+      },
+    },
+    async () => ({ items: await pendingChangeService.listOpenChanges(db) }),
+  );
+
+  app.post(
+    '/api/admin/pending-changes/:id/confirm',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Confirm and apply an open change (another admin than the one who asked); 409 when it is decided or stale',
+        params: idParamsSchema,
+        response: responses({ 200: pendingChangeDecisionResponseSchema }),
+      },
+    },
+    async (request) => {
+      const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
+      const pendingChange = await pendingChangeService.confirmChange(db, actor, request.params.id, handlers);
+      return { message: PENDING_CHANGE_MESSAGES.confirmed, pendingChange };
+    },
+  );
+
+  app.post(
+    '/api/admin/pending-changes/:id/discard',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Discard an open change (any admin, the one who asked included); 409 when it is already decided',
+        params: idParamsSchema,
+        response: responses({ 200: pendingChangeDecisionResponseSchema }),
+      },
+    },
+    async (request) => {
+      const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
+      const pendingChange = await pendingChangeService.discardChange(db, actor, request.params.id);
+      return { message: PENDING_CHANGE_MESSAGES.discarded, pendingChange };
+    },
+  );
+}

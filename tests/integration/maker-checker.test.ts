@@ -1,0 +1,487 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
+import { signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { waitForMail } from '../fixtures/mail-server.ts';
+import { call, type SignedUpUser } from '../fixtures/test-app.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  decide,
+  expectStatus,
+  fundWallet,
+  ledgerTransferCount,
+  requestWithdrawal,
+  signUpFundedCustomer,
+} from '../fixtures/wallet.ts';
+
+const { harness, admin, mail } = useIntegrationFile({ mailServer: true });
+
+const OWN_CHANGE = 'You asked for this change: a second admin must confirm it.';
+const SINGLE_ADMIN_MARK = 'single admin: applied at once; every admin and the support address were e-mailed';
+
+function db() {
+  return harness.database.handle.db;
+}
+
+/** The settings form as the web app sends it: the current values and version, with the overrides. */
+async function currentForm(cookie: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const settings = (await call(harness.app, { url: '/api/admin/settings', cookie })).json<Record<string, unknown>>();
+  const { normalRate, vipRate, largeWithdrawalInr, trc20Address, erc20Address, whatsappSupportNumber, websiteUrl, minDeposit, updatedAt } = settings;
+  return { normalRate, vipRate, largeWithdrawalInr, trc20Address, erc20Address, whatsappSupportNumber, websiteUrl, minDeposit, expectedUpdatedAt: updatedAt, ...overrides };
+}
+
+async function saveSettings(user: SignedUpUser, overrides: Record<string, unknown>) {
+  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: user.cookie, body: await currentForm(user.cookie, overrides) });
+}
+
+async function publicAddresses(): Promise<{ TRC20: string; ERC20: string }> {
+  return (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json().addresses;
+}
+
+function confirm(user: SignedUpUser, id: string) {
+  return call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${id}/confirm`, cookie: user.cookie, body: {} });
+}
+
+function discard(user: SignedUpUser, id: string) {
+  return call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${id}/discard`, cookie: user.cookie, body: {} });
+}
+
+async function openChanges(user: SignedUpUser) {
+  const response = await call(harness.app, { url: '/api/admin/pending-changes', cookie: user.cookie });
+  expectStatus(response, 200);
+  return response.json<{ items: { id: string; kind: string; from: string; to: string; withdrawal: { id: string } | null }[] }>().items;
+}
+
+async function changeStatus(id: string): Promise<string | undefined> {
+  const result = await db().execute<{ status: string }>(sql`select status from pending_changes where id = ${id}`);
+  return result.rows[0]?.status;
+}
+
+async function withdrawalRow(id: string) {
+  const result = await db().execute<{ status: string; decided_by_user_id: string | null; payout_reference: string | null }>(
+    sql`select status, decided_by_user_id, payout_reference from withdrawal_requests where id = ${id}`,
+  );
+  return result.rows[0];
+}
+
+async function auditActions(targetId: string): Promise<{ action: string; actor: string | null; after: Record<string, unknown> }[]> {
+  const result = await db().execute<{ action: string; actor: string | null; after: Record<string, unknown> }>(
+    sql`select action, actor_user_id as actor, after from audit_log where target_id = ${targetId} order by id`,
+  );
+  return result.rows;
+}
+
+/** Withdrawals are checked against 8,300.00 INR: 100.00 USDT at the normal rate of 83.00 is at the boundary, 100.01 over it. */
+async function setLargeWithdrawalBoundary(): Promise<void> {
+  await db().execute(sql`update admin_settings set large_withdrawal_inr_paise = 830000, rate_normal_inr_paise = 8300, rate_vip_inr_paise = 8325 where id = 1`);
+}
+
+let customer: SignedUpUser;
+let bankAccountId: string;
+
+async function withdraw(amount: string): Promise<string> {
+  const response = await requestWithdrawal(harness, customer, { amount, bankAccountId });
+  expectStatus(response, 201);
+  return response.json<{ withdrawal: { id: string } }>().withdrawal.id;
+}
+
+beforeAll(async () => {
+  customer = await signUpFundedCustomer(harness, admin, '5000', { fullName: 'Meera Iyer' });
+  bankAccountId = await addBankAccount(harness, customer);
+  await setLargeWithdrawalBoundary();
+});
+
+describe('with a single admin', () => {
+  it('applies an address change at once, e-mails every admin and the support address, and marks the audit entry', async () => {
+    // A VIP-level reader may open the admin area but is no admin: it does not count as a second one.
+    await signUpVipCustomer(harness);
+    const newTrc20 = randomTronAddress();
+    const response = await saveSettings(admin, { trc20Address: newTrc20 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await publicAddresses()).TRC20).toBe(newTrc20);
+    expect(await openChanges(admin)).toEqual([]);
+
+    const toAdmin = await waitForMail(mail, admin.email, 'Deposit address changed');
+    expect(toAdmin).toContain(newTrc20);
+    expect(toAdmin).toContain('only one admin');
+    const toSupport = await waitForMail(mail, 'no-reply@rupeedesk.local', 'Deposit address changed');
+    expect(toSupport).toContain(newTrc20);
+
+    const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
+    expect(audit.after).toMatchObject({ trc20Address: newTrc20, addressChangeControl: SINGLE_ADMIN_MARK });
+  });
+
+  it('approves a large withdrawal on one admin’s word', async () => {
+    const id = await withdraw('150');
+    const response = await decide(harness, admin, 'withdrawals', id, 'approve');
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await withdrawalRow(id))?.status).toBe('approved');
+  });
+});
+
+describe('with two or more admins', () => {
+  let second: SignedUpUser;
+  let third: SignedUpUser;
+
+  beforeAll(async () => {
+    second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
+    third = await signUpAdminWithVerifiedPin(harness, { fullName: 'Third Admin' });
+  });
+
+  describe('deposit address changes', () => {
+    it('answers 202 with the pending change, keeps the public address, and saves the rest of the form', async () => {
+      const before = await publicAddresses();
+      const newTrc20 = randomTronAddress();
+      const mailsBefore = mail.messages.length;
+      const response = await saveSettings(admin, { trc20Address: newTrc20, websiteUrl: 'https://saved-now.example.com' });
+      expect(response.statusCode, response.body).toBe(202);
+      const body = response.json();
+      expect(body.message).toBe('Settings saved. The deposit address change waits for a second admin to confirm it; the public address stays as it is until then.');
+      expect(body.pendingChange).toMatchObject({
+        kind: 'deposit_address',
+        status: 'open',
+        network: 'TRC20',
+        from: before.TRC20,
+        to: newTrc20,
+        requestedBy: { id: admin.id, name: 'Admin Person', email: admin.email },
+      });
+      expect(body.pendingChanges).toHaveLength(1);
+      expect(body.settings).toMatchObject({ trc20Address: before.TRC20, websiteUrl: 'https://saved-now.example.com' });
+      expect(await publicAddresses()).toEqual(before);
+      expect(mail.messages.length).toBe(mailsBefore);
+
+      // Every admin sees it, with who asked and when.
+      const listed = (await call(harness.app, { url: '/api/admin/pending-changes', cookie: second.cookie })).json().items;
+      expect(listed).toEqual([expect.objectContaining({ id: body.pendingChange.id, from: before.TRC20, to: newTrc20, requestedAt: expect.any(String) })]);
+      await discard(admin, body.pendingChange.id);
+    });
+
+    it('does not let the requester confirm their own change', async () => {
+      const before = await publicAddresses();
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const own = await confirm(admin, change.id);
+      expect(own.statusCode).toBe(403);
+      expect(own.json().error).toMatchObject({ code: 'FORBIDDEN', message: OWN_CHANGE });
+      expect(await changeStatus(change.id)).toBe('open');
+      expect(await publicAddresses()).toEqual(before);
+      await discard(admin, change.id);
+    });
+
+    it('refuses a second change of the same network while one waits, and saves nothing of that request', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const again = await saveSettings(second, { trc20Address: randomTronAddress(), websiteUrl: 'https://not-saved.example.com' });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toMatchObject({
+        code: 'CHANGE_ALREADY_WAITING',
+        message: 'A change of the TRC20 address is already waiting for a second admin: confirm or discard it first.',
+      });
+      expect((await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json().websiteUrl).not.toBe('https://not-saved.example.com');
+      await discard(second, change.id);
+    });
+
+    it('changes the public address when a second admin confirms, exactly once, with every step in the audit log', async () => {
+      const newErc20 = randomErc20Address();
+      const change = (await saveSettings(admin, { erc20Address: newErc20 })).json().pendingChange;
+      const confirmed = await confirm(second, change.id);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(confirmed.json()).toMatchObject({
+        message: 'Change confirmed and applied.',
+        pendingChange: { id: change.id, status: 'confirmed', decidedBy: { id: second.id, email: second.email } },
+      });
+      expect((await publicAddresses()).ERC20).toBe(change.to);
+      expect(await openChanges(admin)).toEqual([]);
+
+      const again = await confirm(third, change.id);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toMatchObject({ code: 'ALREADY_DECIDED', message: 'This change has already been confirmed.' });
+      expect((await discard(admin, change.id)).statusCode).toBe(409);
+
+      const steps = await auditActions(change.id);
+      expect(steps.map((step) => [step.action, step.actor])).toEqual([
+        ['pending_change.request', admin.id],
+        ['pending_change.confirm', second.id],
+      ]);
+      const settingsAudit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
+      expect(settingsAudit).toMatchObject({ actor: { id: second.id }, after: { erc20Address: change.to } });
+    });
+
+    it('makes one pending change per network when both addresses change', async () => {
+      const before = await publicAddresses();
+      const response = await saveSettings(second, { trc20Address: randomTronAddress(), erc20Address: randomErc20Address() });
+      expect(response.statusCode).toBe(202);
+      const changes = response.json().pendingChanges as { id: string; network: string }[];
+      expect(changes.map((change) => change.network)).toEqual(['TRC20', 'ERC20']);
+      // Confirming one does not make the other stale.
+      for (const change of changes) expectStatus(await confirm(admin, change.id), 200);
+      const after = await publicAddresses();
+      expect(after.TRC20).not.toBe(before.TRC20);
+      expect(after.ERC20).not.toBe(before.ERC20);
+    });
+
+    it('lets anyone discard, the requester included; a discarded change cannot be confirmed', async () => {
+      const before = await publicAddresses();
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const discarded = await discard(admin, change.id);
+      expect(discarded.statusCode).toBe(200);
+      expect(discarded.json().pendingChange).toMatchObject({ status: 'discarded', decidedBy: { id: admin.id } });
+      const late = await confirm(second, change.id);
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error.message).toBe('This change has already been discarded.');
+      expect(await publicAddresses()).toEqual(before);
+      expect((await auditActions(change.id)).map((step) => step.action)).toEqual(['pending_change.request', 'pending_change.discard']);
+    });
+
+    it('refuses a stale confirm (the address changed since it was asked for) with 409 and changes nothing', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const meanwhile = randomTronAddress();
+      await db().execute(sql`update admin_settings set trc20_address = ${meanwhile} where id = 1`);
+      const stale = await confirm(second, change.id);
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'The deposit address changed since this change was asked for: discard it and ask again.' });
+      expect((await publicAddresses()).TRC20).toBe(meanwhile);
+      expect(await changeStatus(change.id)).toBe('open');
+      expectStatus(await discard(second, change.id), 200);
+    });
+
+    it('decides concurrent confirms once', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const answers = await Promise.all([confirm(second, change.id), confirm(third, change.id)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      expect((await auditActions(change.id)).map((step) => step.action)).toEqual(['pending_change.request', 'pending_change.confirm']);
+      expect((await publicAddresses()).TRC20).toBe(change.to);
+    });
+
+    it('refuses customers and VIP readers', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const vip = await signUpVipCustomer(harness);
+      expect((await call(harness.app, { url: '/api/admin/pending-changes', cookie: vip.cookie })).statusCode).toBe(403);
+      expect((await confirm(customer, change.id)).statusCode).toBe(403);
+      expect((await discard(customer, change.id)).statusCode).toBe(403);
+      expect(await changeStatus(change.id)).toBe('open');
+      await discard(admin, change.id);
+    });
+  });
+
+  describe('large withdrawals', () => {
+    it('needs a second admin over the boundary: the first approve answers 202 and moves nothing', async () => {
+      const id = await withdraw('100.01');
+      const transfers = await ledgerTransferCount(harness);
+      const first = await decide(harness, admin, 'withdrawals', id, 'approve', { payoutReference: 'UTR-FIRST-1' });
+      expect(first.statusCode, first.body).toBe(202);
+      expect(first.json()).toMatchObject({
+        message: 'First approval recorded. A second admin must confirm this withdrawal before it is approved.',
+        pendingChange: {
+          kind: 'large_withdrawal_approval',
+          from: 'Pending',
+          withdrawal: { id, amountInr: '8300.83', customer: { id: customer.id, name: 'Meera Iyer' }, payoutReference: 'UTR-FIRST-1' },
+          requestedBy: { id: admin.id },
+        },
+      });
+      expect((await withdrawalRow(id))?.status).toBe('pending');
+      expect(await ledgerTransferCount(harness)).toBe(transfers);
+
+      const again = await decide(harness, admin, 'withdrawals', id, 'approve');
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
+      const change = first.json().pendingChange;
+      expect((await confirm(admin, change.id)).json().error.message).toBe(OWN_CHANGE);
+
+      const confirmed = await confirm(second, change.id);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-FIRST-1' });
+      expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+      expect((await auditActions(id)).map((step) => [step.action, step.actor])).toEqual([['withdrawal.approve', second.id]]);
+    });
+
+    it('approves at the boundary on one admin’s word', async () => {
+      const id = await withdraw('100.00');
+      const response = await decide(harness, admin, 'withdrawals', id, 'approve');
+      expect(response.statusCode, response.body).toBe(200);
+      expect((await withdrawalRow(id))?.status).toBe('approved');
+      expect(await openChanges(admin)).toEqual([]);
+    });
+
+    it('takes another admin’s approve as the second approval', async () => {
+      const id = await withdraw('120');
+      expectStatus(await decide(harness, admin, 'withdrawals', id, 'approve'), 202);
+      const second_ = await decide(harness, second, 'withdrawals', id, 'approve', { payoutReference: 'UTR-SECOND' });
+      expect(second_.statusCode, second_.body).toBe(200);
+      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-SECOND' });
+      expect(await openChanges(admin)).toEqual([]);
+    });
+
+    it('lets any admin reject at once, refunding the USDT and discarding the first approval', async () => {
+      const id = await withdraw('110');
+      const first = await decide(harness, admin, 'withdrawals', id, 'approve');
+      expectStatus(first, 202);
+      const balance = await balanceMicros(harness, customer.id);
+      const rejected = await decide(harness, admin, 'withdrawals', id, 'reject', { reason: 'Name does not match' });
+      expect(rejected.statusCode, rejected.body).toBe(200);
+      expect((await withdrawalRow(id))?.status).toBe('rejected');
+      expect(await balanceMicros(harness, customer.id)).toBe(balance + 110_000_000n);
+      expect(await changeStatus(first.json().pendingChange.id)).toBe('discarded');
+      const late = await confirm(second, first.json().pendingChange.id);
+      expect(late.statusCode).toBe(409);
+      expect((await withdrawalRow(id))?.status).toBe('rejected');
+    });
+
+    it('decides concurrent confirms once and pays once', async () => {
+      const id = await withdraw('130');
+      const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+      const transfers = await ledgerTransferCount(harness);
+      const answers = await Promise.all([confirm(second, change.id), confirm(third, change.id)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+      expect((await withdrawalRow(id))?.status).toBe('approved');
+    });
+
+    it('decides once when one admin confirms the first approval while another approves the withdrawal itself', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const id = await withdraw('125');
+        const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+        const transfers = await ledgerTransferCount(harness);
+        const answers = await Promise.all([confirm(second, change.id), decide(harness, third, 'withdrawals', id, 'approve')]);
+        expect(answers.map((answer) => answer.statusCode).sort(), answers.map((answer) => answer.body).join('\n')).toEqual([200, 409]);
+        expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+        expect((await withdrawalRow(id))?.status).toBe('approved');
+      }
+    });
+
+    it('serves two admins approving at the same moment one after the other: a first approval, then the second', async () => {
+      const id = await withdraw('140');
+      const transfers = await ledgerTransferCount(harness);
+      const answers = await Promise.all([decide(harness, admin, 'withdrawals', id, 'approve'), decide(harness, second, 'withdrawals', id, 'approve')]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 202]);
+      expect((await withdrawalRow(id))?.status).toBe('approved');
+      expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+    });
+
+    it('does not let an admin who is the customer give either approval', async () => {
+      const adminCustomer = await signUpAdminWithVerifiedPin(harness, { fullName: 'Admin Customer' });
+      await fundWallet(harness, admin, adminCustomer, '500');
+      const ownBank = await addBankAccount(harness, adminCustomer);
+      const request = await requestWithdrawal(harness, adminCustomer, { amount: '150', bankAccountId: ownBank });
+      expectStatus(request, 201);
+      const id = request.json<{ withdrawal: { id: string } }>().withdrawal.id;
+      expect((await decide(harness, adminCustomer, 'withdrawals', id, 'approve')).statusCode).toBe(403);
+      expect(await openChanges(admin)).toEqual([]);
+      const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+      const own = await confirm(adminCustomer, change.id);
+      expect(own.statusCode).toBe(403);
+      expect((await withdrawalRow(id))?.status).toBe('pending');
+      expect(await changeStatus(change.id)).toBe('open');
+      expectStatus(await decide(harness, second, 'withdrawals', id, 'reject'), 200);
+      await db().execute(sql`update profiles set role = 'user' where user_id = ${adminCustomer.id}`);
+    });
+
+    describe('in a payout batch', () => {
+      function createBatch(body: unknown) {
+        return call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body });
+      }
+
+      /**
+       * A batch made while the withdrawals were not large (the setting was higher then, or a single
+       * admin existed): the results path is the backstop for those.
+       */
+      async function batchMadeEarlier(withdrawalIds: string[]): Promise<string> {
+        await db().execute(sql`update admin_settings set large_withdrawal_inr_paise = 100000000000 where id = 1`);
+        try {
+          const response = await createBatch({ withdrawalIds });
+          expectStatus(response, 201);
+          return response.json<{ batch: { id: string } }>().batch.id;
+        } finally {
+          await setLargeWithdrawalBoundary();
+        }
+      }
+      const batchOf = (withdrawalId: string) => batchMadeEarlier([withdrawalId]);
+
+      it('keeps large withdrawals out of new batches: named ones are refused, the oldest-pending selection passes over them', async () => {
+        const small = await withdraw('100.00');
+        const large = await withdraw('100.01');
+        const named = await createBatch({ withdrawalIds: [small, large] });
+        expect(named.statusCode).toBe(409);
+        expect(named.json().error.message).toBe(
+          `These withdrawals are over the large-withdrawal amount: they need two admins' approval and are paid one by one, not in a batch: ${large}.`,
+        );
+        expect((await withdrawalRow(small))?.status).toBe('pending');
+
+        const oldest = await createBatch({});
+        expectStatus(oldest, 201);
+        const batchId = oldest.json<{ batch: { id: string } }>().batch.id;
+        const detail = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
+        const batched = detail.json<{ withdrawals: { id: string }[] }>().withdrawals.map((row) => row.id);
+        expect(batched).toContain(small);
+        expect(batched).not.toContain(large);
+        expect((await withdrawalRow(large))?.status).toBe('pending');
+        expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} }), 200);
+        expectStatus(await decide(harness, admin, 'withdrawals', large, 'reject', { reason: 'Test over' }), 200);
+        expectStatus(await decide(harness, admin, 'withdrawals', small, 'reject', { reason: 'Test over' }), 200);
+      });
+      function postResults(user: SignedUpUser, batchId: string, rows: unknown[]) {
+        return call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/results`, cookie: user.cookie, body: { rows } });
+      }
+
+      it('does not mark a large withdrawal paid from the results file until a second admin confirms', async () => {
+        const id = await withdraw('150');
+        const batchId = await batchOf(id);
+        const transfers = await ledgerTransferCount(harness);
+        const results = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        expect(results.statusCode, results.body).toBe(200);
+        expect(results.json()).toMatchObject({
+          applied: 0,
+          awaitingSecondApproval: 1,
+          results: [{ withdrawalId: id, result: 'awaiting_second_approval' }],
+        });
+        expect((await withdrawalRow(id))?.status).toBe('processing');
+        expect(await ledgerTransferCount(harness)).toBe(transfers);
+
+        // The same file again: still waiting, no second pending change.
+        const again = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        expect(again.json().results[0].result).toBe('awaiting_second_approval');
+        const waiting = (await openChanges(second)).filter((change) => change.withdrawal?.id === id);
+        expect(waiting).toHaveLength(1);
+        expect(waiting[0]?.from).toBe('Processing (in a payout batch)');
+
+        expectStatus(await confirm(second, waiting[0]?.id as string), 200);
+        expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-BATCH-1' });
+        expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+        const posted = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        expect(posted.json().results[0].result).toBe('already_applied');
+      });
+
+      it('applies a small withdrawal’s paid row and a large one’s failed row at once', async () => {
+        const small = await withdraw('50');
+        const large = await withdraw('160');
+        const batchId = await batchMadeEarlier([small, large]);
+        const balance = await balanceMicros(harness, customer.id);
+        const results = await postResults(admin, batchId, [
+          { withdrawalId: small, outcome: 'paid', utr: 'UTR-SMALL' },
+          { withdrawalId: large, outcome: 'failed', reason: 'Account closed' },
+        ]);
+        expect(results.json()).toMatchObject({ applied: 2, awaitingSecondApproval: 0 });
+        expect((await withdrawalRow(small))?.status).toBe('approved');
+        expect((await withdrawalRow(large))?.status).toBe('rejected');
+        expect(await balanceMicros(harness, customer.id)).toBe(balance + 160_000_000n);
+      });
+
+      it('refuses a confirm that became stale when the batch was cancelled', async () => {
+        const id = await withdraw('170');
+        const batchId = await batchOf(id);
+        await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-STALE' }]);
+        const change = (await openChanges(admin)).find((item) => item.withdrawal?.id === id);
+        expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} }), 200);
+        const stale = await confirm(second, change?.id as string);
+        expect(stale.statusCode).toBe(409);
+        expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'This withdrawal is no longer waiting for this approval: discard this change.' });
+        expect((await withdrawalRow(id))?.status).toBe('pending');
+        // A fresh approve replaces the stale first approval.
+        const first = await decide(harness, admin, 'withdrawals', id, 'approve');
+        expect(first.statusCode, first.body).toBe(202);
+        expect(await changeStatus(change?.id as string)).toBe('discarded');
+        expectStatus(await decide(harness, second, 'withdrawals', id, 'approve'), 200);
+      });
+    });
+  });
+});
