@@ -55,8 +55,10 @@ test.beforeAll(async ({ browser }) => {
   const secondSession = await apiSession(secondAdmin.email, secondAdmin.password, secondAdmin.pin, { name: secondAdmin.name, phone: secondAdmin.phone });
   const secondMe = meResponseSchema.parse(await (await secondSession.get('/api/me')).json());
   await secondSession.dispose();
-  const promoted = await adminApi.context.patch(`/api/admin/users/${secondMe.id}`, { data: { role: 'admin' } });
-  expect(promoted.ok(), await promoted.text()).toBe(true);
+  // With a single admin, only the server's command grants the admin role (issue 9).
+  const refused = await adminApi.context.patch(`/api/admin/users/${secondMe.id}`, { data: { role: 'admin' } });
+  expect(refused.status()).toBe(409);
+  await app.promote(secondAdmin.email);
 
   ({ context: firstContext, page: first } = await adminBrowser(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN));
   ({ context: secondContext, page: second } = await adminBrowser(browser, secondAdmin.email, secondAdmin.password, secondAdmin.pin));
@@ -193,4 +195,28 @@ test('closing or reloading the tab with unsaved settings asks the browser’s qu
   });
   await page.close({ runBeforeUnload: true });
   expect(await asked).toBe('beforeunload');
+});
+
+test('the admin role given on the user page waits for a second admin, who confirms it from the dashboard', async () => {
+  const customer = newCustomer({ name: 'Future Admin', pin: '5937' });
+  const session = await apiSession(customer.email, customer.password, customer.pin, { name: customer.name, phone: customer.phone });
+  const me = meResponseSchema.parse(await (await session.get('/api/me')).json());
+  const roleNow = async () => meResponseSchema.parse(await (await session.get('/api/me')).json()).role;
+
+  await first.goto(`/admin/users/${me.id}`);
+  await first.getByLabel('Role').selectOption('admin');
+  await first.getByRole('button', { name: 'Save changes' }).click();
+  await first.getByRole('alertdialog', { name: "Change this user's access?" }).getByRole('button', { name: 'Confirm change' }).click();
+  await expect(toast(first, 'Granting the admin role waits for a second admin to confirm it; until then this user keeps their current role.')).toBeVisible();
+  expect(await roleNow()).toBe('user');
+
+  await second.goto('/admin');
+  const panel = second.getByRole('region', { name: /Waiting for a second admin/ });
+  const change = panel.getByTestId('pending-change').filter({ hasText: `Admin role for Future Admin (${customer.email})` });
+  await expect(change).toBeVisible();
+  await change.getByRole('button', { name: 'Confirm' }).click();
+  await second.getByRole('alertdialog', { name: 'Confirm this change?' }).getByRole('button', { name: 'Confirm change' }).click();
+  await expect(toast(second, 'Change confirmed and applied.')).toBeVisible();
+  await expect.poll(roleNow).toBe('admin');
+  await session.dispose();
 });

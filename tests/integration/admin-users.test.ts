@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
-import { currentSettingsBody, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { currentSettingsBody, setRoleAndVipLevel, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { call, sessionCookieOf, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, expectStatus, fundWallet, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -230,17 +230,65 @@ describe('changing role and VIP level', () => {
     expect(audit.items[0].ipAddress).toBeTruthy();
   });
 
-  it('promotes to admin with immediate effect, and demotes again', async () => {
+  it('does not grant the admin role on a single admin’s word: the server’s command is the only way then', async () => {
+    const target = await signUpUser(harness.app, { fullName: 'Not Yet Admin' });
+    const auditBefore = (await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count;
+    const refused = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin', vipLevel: 'vip' }, cookie: admin.cookie });
+    expect(refused.statusCode).toBe(409);
+    const message = 'With a single admin, the admin role is granted on the server only: npm run admin -- promote <email>.';
+    expect(refused.json().error).toEqual({ code: 'CONFLICT', message, fields: { role: message } });
+    expect((await call(harness.app, { url: '/api/me', cookie: target.cookie })).json()).toMatchObject({ role: 'user', vipLevel: 'normal' });
+    expect((await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count).toBe(auditBefore);
+  });
+
+  it('with a second admin, grants the admin role only when that admin confirms; demoting applies at once', async () => {
+    const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Checking Admin' });
     const target = await signUpUser(harness.app, { fullName: 'Soon Admin' });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
-    const promoted = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin' }, cookie: admin.cookie });
-    expect(promoted.json().user.role).toBe('admin');
+
+    const asked = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin', vipLevel: 'vip1' }, cookie: admin.cookie });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json()).toMatchObject({
+      message: 'Granting the admin role waits for a second admin to confirm it; until then this user keeps their current role.',
+      user: { id: target.id, role: 'user', vipLevel: 'vip1' },
+      pendingChange: { kind: 'admin_role_grant', from: 'User', to: 'Admin', summary: `Admin role for Soon Admin (${target.email})`, requestedBy: { id: admin.id } },
+    });
+    expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
+    const again = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin' }, cookie: second.cookie });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe('Granting the admin role to this user already waits for a second admin: confirm or discard it first.');
+
+    const changeId = asked.json().pendingChange.id as string;
+    const own = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: admin.cookie, body: {} });
+    expect(own.statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/me', cookie: target.cookie })).json().role).toBe('user');
+
+    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: second.cookie, body: {} });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect((await call(harness.app, { url: '/api/me', cookie: target.cookie })).json()).toMatchObject({ role: 'admin', vipLevel: 'vip1' });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(200);
+    const grants = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=user.update`, cookie: admin.cookie })).json().items;
+    expect(grants[0]).toMatchObject({ actor: { id: second.id }, before: { role: 'user' }, after: { role: 'admin' } });
+
     const demoted = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: admin.cookie });
+    expect(demoted.statusCode).toBe(200);
     expect(demoted.json().user.role).toBe('user');
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
-    const actions = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=user.update`, cookie: admin.cookie })).json().items;
-    expect(actions.map((item: { after: { role: string } }) => item.after.role)).toEqual(['user', 'admin']);
+    await setRoleAndVipLevel(harness, second.id, { role: 'user' });
+  });
+
+  it('refuses a confirm that became stale: the user got the role another way meanwhile', async () => {
+    const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Stale Checker' });
+    const target = await signUpUser(harness.app, { fullName: 'Promoted Elsewhere' });
+    const asked = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin' }, cookie: admin.cookie });
+    expect(asked.statusCode).toBe(202);
+    // As `npm run admin -- promote` does on the server.
+    await setRoleAndVipLevel(harness, target.id, { role: 'admin' });
+    const stale = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${asked.json().pendingChange.id}/confirm`, cookie: second.cookie, body: {} });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: "This user's role changed since this was asked for: discard this change." });
+    await setRoleAndVipLevel(harness, target.id, { role: 'user' });
+    await setRoleAndVipLevel(harness, second.id, { role: 'user' });
   });
 
   it('does not let an admin remove their own admin role, and changes nothing', async () => {

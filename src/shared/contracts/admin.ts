@@ -3,11 +3,14 @@ import { LIMITS } from '../limits.ts';
 import { cursorQuerySchema, decimalStringSchema, isoDateTimeSchema, pageSchema, uuidSchema } from './common.ts';
 import { transactionItemSchema, transactionListQuerySchema } from './transactions.ts';
 import { roleSchema, vipLevelSchema } from './enums.ts';
+import { pendingChangeSchema } from './pending-changes.ts';
 
 export const userNotFoundMessage = (id: string) => `User with ID ${id} was not found`;
 export const USER_UPDATED_MESSAGE = 'User updated successfully';
 export const SESSIONS_REVOKED_MESSAGE = 'All sessions of this user were ended';
 export const OWN_ADMIN_ROLE_MESSAGE = 'You cannot remove your own admin role';
+/** Issue 9: one admin cannot make a second admin through the web app, or the four-eyes rule would mean nothing. */
+export const ROLE_GRANT_SINGLE_ADMIN_MESSAGE = 'With a single admin, the admin role is granted on the server only: npm run admin -- promote <email>.';
 export const USER_NOT_FOUND_TITLE = 'User Not Found';
 export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user';
 
@@ -126,6 +129,8 @@ export type AdminUserAccessForm = z.infer<typeof adminUserAccessFormSchema>;
 export const updateAdminUserResponseSchema = z.object({
   message: z.string(),
   user: adminUserDetailSchema,
+  /** With 202: the grant of the admin role, waiting for a second admin (the rest of the request is applied). */
+  pendingChange: pendingChangeSchema.optional(),
 });
 
 export const revokeSessionsResponseSchema = z.object({

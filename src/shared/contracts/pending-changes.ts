@@ -21,6 +21,9 @@ export const PENDING_CHANGE_MESSAGES = {
   addressAwaitsSecondAdmin: 'Settings saved. The deposit address change waits for a second admin to confirm it; the public address stays as it is until then.',
   firstApproval: 'First approval recorded. A second admin must confirm this withdrawal before it is approved.',
   ownApprovalAgain: 'You already gave the first approval of this withdrawal: a second admin must confirm it.',
+  roleGrantAwaitsSecondAdmin: 'Granting the admin role waits for a second admin to confirm it; until then this user keeps their current role.',
+  roleGrantAlreadyWaiting: 'Granting the admin role to this user already waits for a second admin: confirm or discard it first.',
+  staleRoleGrant: "This user's role changed since this was asked for: discard this change.",
   confirmed: 'Change confirmed and applied.',
   discarded: 'Change discarded.',
 } as const;

@@ -9,6 +9,8 @@ import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_DIST_DIRECTORY } from './const
 
 export interface ExtraApp {
   baseUrl: string;
+  /** `npm run admin -- promote <email>` on this app's server: the way to a second admin when there is one. */
+  promote(email: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -17,20 +19,18 @@ const START_TIMEOUT_MS = 120_000;
 export async function startExtraApp(options: { port: number; env: Record<string, string> }): Promise<ExtraApp> {
   const baseUrl = `http://localhost:${options.port}`;
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-extra-'));
-  const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(options.port),
-      APP_ORIGIN: baseUrl,
-      DATA_DIR: dataDirectory,
-      ADMIN_EMAIL: E2E_ADMIN_EMAIL,
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_SCALE: '50',
-      ...options.env,
-    },
-  });
+  const environment = {
+    ...process.env,
+    PORT: String(options.port),
+    APP_ORIGIN: baseUrl,
+    DATA_DIR: dataDirectory,
+    ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_SCALE: '50',
+    ...options.env,
+  };
+  const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], { stdio: ['ignore', 'inherit', 'inherit'], env: environment });
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const stop = async () => {
     if (server.exitCode === null && server.signalCode === null) {
@@ -50,11 +50,20 @@ export async function startExtraApp(options: { port: number; env: Record<string,
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { baseUrl, stop };
+    if (healthy) return { baseUrl, promote: (email) => promote(environment, email), stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The extra app on port ${options.port} did not answer /api/health within ${START_TIMEOUT_MS} ms`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+async function promote(environment: NodeJS.ProcessEnv, email: string): Promise<void> {
+  const command = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'cli', 'admin.js'), 'promote', email], { stdio: ['ignore', 'pipe', 'pipe'], env: environment });
+  let output = '';
+  command.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  command.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => command.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run admin -- promote ${email} exited with ${code}: ${output}`);
 }

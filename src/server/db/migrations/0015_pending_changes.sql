@@ -1,5 +1,5 @@
 -- Two-person control (issue 13, item 3; docs/decisions/017): while two or more admins exist, a deposit
--- address change and the approval of a large withdrawal wait here for a second admin.
+-- address change, the approval of a large withdrawal and a grant of the admin role wait here for a second admin.
 ALTER TABLE "admin_settings" ADD COLUMN "large_withdrawal_inr_paise" bigint DEFAULT 20000000 NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "admin_settings" ADD CONSTRAINT "admin_settings_large_withdrawal_positive" CHECK ("large_withdrawal_inr_paise" > 0);
@@ -7,7 +7,7 @@ ALTER TABLE "admin_settings" ADD CONSTRAINT "admin_settings_large_withdrawal_pos
 CREATE TABLE "pending_changes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"kind" text NOT NULL,
-	-- What it is about: the network of an address change, the withdrawal's id for a first approval.
+	-- What it is about: the network of an address change, the withdrawal's id for a first approval, the user's id for an admin role grant.
 	"subject" text NOT NULL,
 	"payload" jsonb NOT NULL,
 	"requested_by_user_id" uuid,
@@ -15,7 +15,7 @@ CREATE TABLE "pending_changes" (
 	"status" text DEFAULT 'open' NOT NULL,
 	"decided_by_user_id" uuid,
 	"decided_at" timestamp with time zone,
-	CONSTRAINT "pending_changes_kind_valid" CHECK ("kind" in ('deposit_address', 'large_withdrawal_approval')),
+	CONSTRAINT "pending_changes_kind_valid" CHECK ("kind" in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant')),
 	CONSTRAINT "pending_changes_status_valid" CHECK ("status" in ('open', 'confirmed', 'discarded')),
 	CONSTRAINT "pending_changes_decision_consistent" CHECK (("status" = 'open') = ("decided_at" is null)),
 	CONSTRAINT "pending_changes_subject_length" CHECK (char_length("subject") between 1 and 64)

@@ -22,6 +22,7 @@ import { sessionOf } from '../../platform/sessions/areas.ts';
 import { auditLogCsv, getAuditLog } from './audit-log-service.ts';
 import { getDashboard } from './dashboard-service.ts';
 import * as usersService from './users-service.ts';
+import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
 
 export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -79,14 +80,15 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['admin'],
-        summary: "Set a user's role and/or VIP level (audited)",
+        summary: "Set a user's role and/or VIP level (audited); granting the admin role answers 202 and waits for a second admin",
         params: adminUserParamsSchema,
         body: updateAdminUserRequestSchema,
-        response: responses({ 200: updateAdminUserResponseSchema }),
+        response: responses({ 200: updateAdminUserResponseSchema, 202: updateAdminUserResponseSchema }),
       },
     },
-    async (request) => {
-      const user = await usersService.updateUser(context, request, sessionOf(request), request.params.id, request.body);
+    async (request, reply) => {
+      const { user, pendingChange } = await usersService.updateUser(context, request, sessionOf(request), request.params.id, request.body);
+      if (pendingChange) return reply.code(202).send({ message: PENDING_CHANGE_MESSAGES.roleGrantAwaitsSecondAdmin, user, pendingChange });
       return { message: USER_UPDATED_MESSAGE, user };
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
   OWN_ADMIN_ROLE_MESSAGE,
+  ROLE_GRANT_SINGLE_ADMIN_MESSAGE,
   userNotFoundMessage,
   type adminUsersQuerySchema,
   type AdminUserDetail,
@@ -11,6 +12,7 @@ import {
   type UpdateAdminUserRequest,
 } from '../../../shared/contracts/admin.ts';
 import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
+import { PENDING_CHANGE_MESSAGES, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
@@ -18,6 +20,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler, type RoleGrantPayload } from '../pending-changes/service.ts';
 import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
@@ -98,9 +101,9 @@ export async function updateUser(
   session: SessionRecord,
   userId: string,
   changes: UpdateAdminUserRequest,
-): Promise<AdminUserDetail> {
+): Promise<{ user: AdminUserDetail; pendingChange: PendingChange | null }> {
   const { db } = context.database;
-  await db.transaction(async (transaction) => {
+  const pendingChange = await db.transaction(async (transaction) => {
     const locked = await usersRepository.lockProfiles(transaction, [...new Set([session.userId, userId])]);
     if (locked.get(session.userId)?.role !== 'admin') throw AppError.forbidden('Access denied');
     const current = locked.get(userId);
@@ -108,8 +111,10 @@ export async function updateUser(
     if (userId === session.userId && changes.role !== undefined && changes.role !== 'admin') {
       throw new AppError(409, 'CONFLICT', OWN_ADMIN_ROLE_MESSAGE, { fields: { role: OWN_ADMIN_ROLE_MESSAGE } });
     }
-    const wanted = { role: changes.role ?? current.role, vipLevel: changes.vipLevel ?? current.vipLevel };
-    if (wanted.role === current.role && wanted.vipLevel === current.vipLevel) return;
+    const grantsAdmin = changes.role === 'admin' && current.role !== 'admin';
+    const grant = grantsAdmin ? await requestAdminRoleGrant(transaction, { userId, from: current.role }, { userId: session.userId, ipAddress: request.ip }) : null;
+    const wanted = { role: grantsAdmin ? current.role : (changes.role ?? current.role), vipLevel: changes.vipLevel ?? current.vipLevel };
+    if (wanted.role === current.role && wanted.vipLevel === current.vipLevel) return grant;
     await usersRepository.updateRoleAndVipLevel(transaction, userId, wanted);
     await recordAudit(transaction, {
       actorUserId: session.userId,
@@ -121,9 +126,50 @@ export async function updateUser(
       after: wanted,
       ipAddress: request.ip,
     });
+    return grant;
   });
-  return getUserDetail(context, db, userId);
+  return { user: await getUserDetail(context, db, userId), pendingChange };
 }
+
+/**
+ * The admin role is granted by two admins (issue 9): the first one's request waits as a pending
+ * change for a second admin. With a single admin there is no second one, so only the server's
+ * command (`npm run admin -- promote`) grants it; otherwise one admin could make an accomplice an
+ * admin and approve their own requests through them.
+ */
+async function requestAdminRoleGrant(transaction: Executor, payload: RoleGrantPayload, actor: Actor): Promise<PendingChange> {
+  if (!(await needsSecondAdmin(transaction))) {
+    throw new AppError(409, 'CONFLICT', ROLE_GRANT_SINGLE_ADMIN_MESSAGE, { fields: { role: ROLE_GRANT_SINGLE_ADMIN_MESSAGE } });
+  }
+  if (await findOpenChange(transaction, 'admin_role_grant', payload.userId)) {
+    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting } });
+  }
+  return requestChange(transaction, { kind: 'admin_role_grant', subject: payload.userId, payload }, actor);
+}
+
+/** A second admin's confirm of an admin role grant: the user must still have the role they had when it was asked for. */
+export const adminRoleGrantHandler: ChangeHandler = {
+  lockSubject: async (transaction, userId) => {
+    await usersRepository.lockProfiles(transaction, [userId]);
+  },
+  confirm: async (transaction, change, decider) => {
+    const payload = change.payload as RoleGrantPayload;
+    const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
+    if (!current || current.role !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleRoleGrant, 'STALE_CHANGE');
+    const granted = { role: 'admin' as const, vipLevel: current.vipLevel };
+    await usersRepository.updateRoleAndVipLevel(transaction, payload.userId, granted);
+    await recordAudit(transaction, {
+      actorUserId: decider.userId,
+      action: USER_UPDATE_AUDIT_ACTION,
+      targetType: 'user',
+      targetId: payload.userId,
+      targetUserId: payload.userId,
+      before: current,
+      after: granted,
+      ipAddress: decider.ipAddress,
+    });
+  },
+};
 
 /** Ends every session of the user at once, e.g. after a lost phone; they must log in again. */
 export async function revokeSessions(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string): Promise<number> {

@@ -7,6 +7,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
+import { adminRoleGrantHandler } from '../admin/users-service.ts';
 import { addressChangeHandler } from '../settings/service.ts';
 import { firstApprovalHandler } from '../withdrawals/service.ts';
 import * as pendingChangeService from './service.ts';
@@ -14,14 +15,14 @@ import * as pendingChangeService from './service.ts';
 /** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
 export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
-  const handlers = { deposit_address: addressChangeHandler, large_withdrawal_approval: firstApprovalHandler };
+  const handlers = { deposit_address: addressChangeHandler, large_withdrawal_approval: firstApprovalHandler, admin_role_grant: adminRoleGrantHandler };
 
   app.get(
     '/api/admin/pending-changes',
     {
       schema: {
         tags: ['admin'],
-        summary: 'Open changes waiting for a second admin: deposit address changes and first approvals of large withdrawals, oldest first',
+        summary: 'Open changes waiting for a second admin: deposit address changes, first approvals of large withdrawals and grants of the admin role, oldest first',
         response: responses({ 200: pendingChangeListResponseSchema }),
       },
     },

@@ -1,4 +1,4 @@
-import type { DepositNetwork, PendingChangeKind } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork, PendingChangeKind, Role } from '../../../shared/contracts/enums.ts';
 import { PENDING_CHANGE_MESSAGES, PENDING_CHANGES_LIST_LIMIT, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
 import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
 import type { Database, Executor } from '../../db/client.ts';
@@ -35,6 +35,12 @@ export interface WithdrawalApprovalPayload {
   payoutReference: string | null;
 }
 
+/** Granting the admin role through the web app (issue 9): the user and the role they had when it was asked for. */
+export interface RoleGrantPayload {
+  userId: string;
+  from: Role;
+}
+
 export interface Actor {
   userId: string;
   ipAddress?: string | undefined;
@@ -65,6 +71,13 @@ export async function findOpenChange(db: Executor, kind: PendingChangeKind, subj
   return pendingChangeRepository.findOpenBySubject(db, kind, subject);
 }
 
+/** The user a change is about, for the audit log: the customer of a withdrawal, the user given the admin role. */
+function concernedUserId(row: PendingChangeRow): string | undefined {
+  if (row.kind === 'large_withdrawal_approval') return (row.payload as WithdrawalApprovalPayload).customerUserId;
+  if (row.kind === 'admin_role_grant') return (row.payload as RoleGrantPayload).userId;
+  return undefined;
+}
+
 function auditSnapshot(row: PendingChangeRow): Record<string, unknown> {
   return { kind: row.kind, ...(row.payload as Record<string, unknown>) };
 }
@@ -72,7 +85,10 @@ function auditSnapshot(row: PendingChangeRow): Record<string, unknown> {
 /** Records a change that waits for a second admin, with its audit entry, in the caller's transaction. */
 export async function requestChange(
   db: Executor,
-  change: { kind: 'deposit_address'; subject: DepositNetwork; payload: AddressChangePayload } | { kind: 'large_withdrawal_approval'; subject: string; payload: WithdrawalApprovalPayload },
+  change:
+    | { kind: 'deposit_address'; subject: DepositNetwork; payload: AddressChangePayload }
+    | { kind: 'large_withdrawal_approval'; subject: string; payload: WithdrawalApprovalPayload }
+    | { kind: 'admin_role_grant'; subject: string; payload: RoleGrantPayload },
   actor: Actor,
 ): Promise<PendingChange> {
   const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
@@ -81,7 +97,7 @@ export async function requestChange(
     action: 'pending_change.request',
     targetType: 'pending_change',
     targetId: row.id,
-    targetUserId: change.kind === 'large_withdrawal_approval' ? change.payload.customerUserId : undefined,
+    targetUserId: concernedUserId(row),
     after: { status: 'open', ...auditSnapshot(row) },
     ipAddress: actor.ipAddress,
   });
@@ -92,13 +108,12 @@ export async function requestChange(
 async function closeChange(db: Executor, row: PendingChangeRow, status: 'confirmed' | 'discarded', actor: Actor | null): Promise<PendingChangeRow> {
   const decided = await pendingChangeRepository.markDecided(db, row.id, { status, decidedByUserId: actor?.userId ?? null });
   if (!decided) throw AppError.conflict(PENDING_CHANGE_MESSAGES.alreadyDecided(status), 'ALREADY_DECIDED');
-  const payload = row.payload as Partial<WithdrawalApprovalPayload>;
   await recordAudit(db, {
     actorUserId: actor?.userId ?? null,
     action: status === 'confirmed' ? 'pending_change.confirm' : 'pending_change.discard',
     targetType: 'pending_change',
     targetId: row.id,
-    targetUserId: payload.customerUserId,
+    targetUserId: concernedUserId(row),
     before: { status: 'open' },
     after: { status, ...auditSnapshot(row) },
     ipAddress: actor?.ipAddress,
@@ -164,6 +179,8 @@ export async function listOpenChanges(db: Executor): Promise<PendingChange[]> {
   return pendingChangeViews(db, await pendingChangeRepository.listOpen(db, PENDING_CHANGES_LIST_LIMIT));
 }
 
+const ROLE_WORDS: Record<Role, string> = { user: 'User', admin: 'Admin' };
+
 const STATUS_WORDS = { pending: 'Pending', processing: 'Processing (in a payout batch)' } as const;
 
 async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promise<PendingChange[]> {
@@ -171,7 +188,8 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
   for (const row of rows) {
     if (row.requestedByUserId) ids.add(row.requestedByUserId);
     if (row.decidedByUserId) ids.add(row.decidedByUserId);
-    if (row.kind === 'large_withdrawal_approval') ids.add((row.payload as WithdrawalApprovalPayload).customerUserId);
+    const concerned = concernedUserId(row);
+    if (concerned) ids.add(concerned);
   }
   const people = await pendingChangeRepository.findPeople(db, [...ids]);
   const person = (id: string | null) => (id ? (people.get(id) ?? null) : null);
@@ -188,6 +206,18 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
     if (row.kind === 'deposit_address') {
       const payload = row.payload as AddressChangePayload;
       return { ...common, summary: `${payload.network} deposit address`, from: payload.from, to: payload.to, network: payload.network, withdrawal: null };
+    }
+    if (row.kind === 'admin_role_grant') {
+      const payload = row.payload as RoleGrantPayload;
+      const user = person(payload.userId);
+      return {
+        ...common,
+        summary: `Admin role for ${user ? `${user.name} (${user.email})` : 'a deleted user'}`,
+        from: ROLE_WORDS[payload.from],
+        to: ROLE_WORDS.admin,
+        network: null,
+        withdrawal: null,
+      };
     }
     const payload = row.payload as WithdrawalApprovalPayload;
     const customer = person(payload.customerUserId);

@@ -153,6 +153,7 @@ const WORDS: Record<string, string> = {
   apk: 'App file',
   deposit_address: 'Deposit address change',
   large_withdrawal_approval: 'Large withdrawal approval',
+  admin_role_grant: 'Admin role grant',
   confirmed: 'Confirmed',
   discarded: 'Discarded',
 };

@@ -16,6 +16,7 @@ type Action = { change: PendingChange; action: 'confirm' | 'discard' };
 const KIND_LABELS: Record<PendingChangeKind, string> = {
   deposit_address: 'Deposit address change',
   large_withdrawal_approval: 'Large withdrawal approval',
+  admin_role_grant: 'Admin role',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
