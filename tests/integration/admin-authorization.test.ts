@@ -74,6 +74,7 @@ const MATRIX: MatrixEntry[] = [
   { method: 'GET', route: '/api/admin/users/:id/transactions', request: ({ userId }) => ({ url: `/api/admin/users/${userId}/transactions` }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/audit-log', request: () => ({ url: '/api/admin/audit-log' }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/audit-log.csv', request: () => ({ url: '/api/admin/audit-log.csv?q=a' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/reports/tds.csv', request: () => ({ url: '/api/admin/reports/tds.csv?from=2026-01-01&to=2026-01-31' }), adminStatus: 200 },
   // Approval queues (deposits, withdrawals, transfers). An unknown id is enough: the role is checked before the id,
   // and an admin then gets exactly 404 for it.
   { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },

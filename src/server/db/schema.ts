@@ -55,6 +55,8 @@ export const profiles = pgTable(
     vipLevel: text('vip_level').$type<VipLevel>().notNull().default('normal'),
     referralCode: text('referral_code').notNull(),
     referredByUserId: uuid('referred_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The Permanent Account Number for TDS (section 194S), upper case; null until the customer adds it. */
+    pan: text('pan'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -67,6 +69,7 @@ export const profiles = pgTable(
     check('profiles_phone_shape', sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),
     check('profiles_referral_code_shape', sql`${table.referralCode} ~ '^[A-Z]{5}[A-Z0-9]{5}$'`),
     check('profiles_not_self_referred', sql`${table.referredByUserId} is distinct from ${table.userId}`),
+    check('profiles_pan_shape', sql`${table.pan} is null or ${table.pan} ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'`),
   ],
 );
 
@@ -287,6 +290,11 @@ export const withdrawalRequests = pgTable(
     payoutReference: text('payout_reference'),
     rejectionReason: text('rejection_reason'),
     payoutBatchId: uuid('payout_batch_id').references(() => payoutBatches.id, { onDelete: 'restrict' }),
+    /** TDS withheld from amountInrPaise (which stays gross); the payout is the difference. See docs/decisions/018. */
+    tdsBasisPoints: integer('tds_basis_points').notNull().default(0),
+    tdsInrPaise: bigint('tds_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** The customer's PAN when TDS was withheld, as the return reports it. */
+    pan: text('pan'),
   },
   (table) => [
     index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
@@ -308,6 +316,11 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
+    index('withdrawal_requests_tds_idx').on(table.createdAt).where(sql`${table.tdsInrPaise} > 0`),
+    check(
+      'withdrawal_requests_tds_valid',
+      sql`${table.tdsBasisPoints} between 0 and 3000 and ${table.tdsInrPaise} between 0 and ${table.amountInrPaise} and (${table.tdsBasisPoints} > 0 or ${table.tdsInrPaise} = 0) and (${table.tdsBasisPoints} = 0 or ${table.pan} is not null)`,
+    ),
   ],
 );
 
@@ -470,6 +483,14 @@ export const adminSettings = pgTable(
     minDepositUsdtMicros: usdtMicros('min_deposit_usdt_micros').notNull().default(sql`10000000`),
     /** Approving a withdrawal worth more than this needs a second admin while two or more admins exist (decision 017). */
     largeWithdrawalInrPaise: bigint('large_withdrawal_inr_paise', { mode: 'bigint' }).notNull().default(sql`20000000`),
+    // Withdrawal limits (null: no limit) and the TDS rate; see docs/decisions/018.
+    withdrawalDailyLimitNormalUsdtMicros: usdtMicros('withdrawal_daily_limit_normal_usdt_micros'),
+    withdrawalMonthlyLimitNormalUsdtMicros: usdtMicros('withdrawal_monthly_limit_normal_usdt_micros'),
+    withdrawalDailyLimitVipUsdtMicros: usdtMicros('withdrawal_daily_limit_vip_usdt_micros'),
+    withdrawalMonthlyLimitVipUsdtMicros: usdtMicros('withdrawal_monthly_limit_vip_usdt_micros'),
+    withdrawalMinUsdtMicros: usdtMicros('withdrawal_min_usdt_micros'),
+    withdrawalMaxUsdtMicros: usdtMicros('withdrawal_max_usdt_micros'),
+    tdsBasisPoints: integer('tds_basis_points').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -478,6 +499,7 @@ export const adminSettings = pgTable(
     check('admin_settings_rates_positive', sql`${table.rateNormalInrPaise} > 0 and ${table.rateVipInrPaise} > 0`),
     check('admin_settings_min_deposit_positive', sql`${table.minDepositUsdtMicros} > 0`),
     check('admin_settings_large_withdrawal_positive', sql`${table.largeWithdrawalInrPaise} > 0`),
+    check('admin_settings_tds_range', sql`${table.tdsBasisPoints} between 0 and 3000`),
   ],
 );
 

@@ -18,7 +18,7 @@ import { registerSecurityRoutes } from './security/routes.ts';
 import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
-import { registerUserRoutes } from './users/routes.ts';
+import { registerUserCustomerRoutes, registerUserRoutes } from './users/routes.ts';
 import { registerWalletRoutes } from './wallet/routes.ts';
 import { registerCustomerWalletRoutes } from './wallets/routes.ts';
 import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withdrawals/routes.ts';
@@ -54,6 +54,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerCustomerWalletRoutes(area, context);
     registerReferralRoutes(area, context);
     registerNotificationRoutes(area, context);
+    registerUserCustomerRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {

@@ -88,6 +88,8 @@ export const meResponseSchema = z.object({
   hasPin: z.boolean(),
   pinVerified: z.boolean(),
   createdAt: z.string(),
+  /** The PAN for TDS, masked ("XXXXX1234F"); null until the customer adds it. */
+  pan: z.string().nullable(),
 });
 export type Me = z.infer<typeof meResponseSchema>;
 

@@ -63,6 +63,8 @@ export const AUDIT_ACTIONS = [
   'pending_change.request',
   'pending_change.confirm',
   'pending_change.discard',
+  'profile.pan_update',
+  'reports.tds_export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

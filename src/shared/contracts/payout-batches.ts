@@ -57,7 +57,10 @@ export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 
 export const payoutBatchWithdrawalSchema = z.object({
   id: uuidSchema,
+  /** Gross INR; the bank file pays netInr (gross less TDS). */
   amountInr: decimalStringSchema,
+  tdsInr: decimalStringSchema,
+  netInr: decimalStringSchema,
   amountUsdt: decimalStringSchema,
   status: withdrawalStatusSchema,
   beneficiaryName: z.string(),

@@ -5,6 +5,7 @@ import { normalizePhone } from './auth.ts';
 import { decimalStringSchema, isoDateTimeSchema } from './common.ts';
 import { depositNetworkSchema } from './enums.ts';
 import { pendingChangeSchema } from './pending-changes.ts';
+import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
 
 
 export const SETTINGS_LIMITS = {
@@ -84,6 +85,7 @@ export const adminSettingsResponseSchema = z.object({
   updatedBy: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
   /** False for VIP-level readers: the web app hides the save and upload controls. */
   canEdit: z.boolean(),
+  ...withdrawalRulesViewShape,
 });
 export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
 
@@ -214,6 +216,7 @@ export const settingsFormSchema = z.object({
   whatsappSupportNumber: whatsappNumberSchema,
   websiteUrl: websiteUrlSchema,
   minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
+  ...withdrawalRulesFormShape,
 });
 export type SettingsFormValues = z.input<typeof settingsFormSchema>;
 export type SettingsFormOutput = z.output<typeof settingsFormSchema>;

@@ -61,6 +61,8 @@ export const withdrawalRequestSchema = z.object({
   pin: transactionPinSchema,
   /** Optional for older clients: without it the withdrawal is priced at the stored rate, whatever it is. */
   expectedAmountInr: expectedAmountInrSchema.optional(),
+  /** The net INR (after TDS) the customer saw; refused like expectedAmountInr when the TDS rate changed meanwhile. */
+  expectedNetInr: expectedAmountInrSchema.optional(),
 });
 export type WithdrawalRequest = z.input<typeof withdrawalRequestSchema>;
 
@@ -99,7 +101,13 @@ export const withdrawalBankSchema = z.object({
 export const withdrawalSchema = z.object({
   id: uuidSchema,
   amountUsdt: decimalStringSchema,
+  /** Gross INR at the rate; the customer is paid netInr = amountInr - tdsInr. */
   amountInr: decimalStringSchema,
+  /** TDS (section 194S) withheld; "0.00" when TDS was off. */
+  tdsInr: decimalStringSchema,
+  netInr: decimalStringSchema,
+  /** The TDS rate applied, in percent ("1.00"); "0.00" when off. */
+  tdsPercent: decimalStringSchema,
   rateInr: decimalStringSchema,
   rateTier: rateTierSchema,
   status: withdrawalStatusSchema,

@@ -140,6 +140,8 @@ export async function getBatch(db: Database, id: string) {
     withdrawals: withdrawals.map((row) => ({
       id: row.id,
       amountInr: inrPaiseToWire(row.amountInrPaise),
+      tdsInr: inrPaiseToWire(row.tdsInrPaise),
+      netInr: inrPaiseToWire(row.amountInrPaise - row.tdsInrPaise),
       amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
       status: row.status as WithdrawalStatus,
       beneficiaryName: row.accountHolderName,
@@ -147,7 +149,7 @@ export async function getBatch(db: Database, id: string) {
       ifscCode: row.ifscCode,
       bankName: row.bankName,
       upiId: row.upiId,
-      paymentMode: paymentModeFor(row.amountInrPaise, row.upiId),
+      paymentMode: paymentModeFor(row.amountInrPaise - row.tdsInrPaise, row.upiId),
       createdAt: row.createdAt.toISOString(),
       payoutReference: row.payoutReference,
       rejectionReason: row.rejectionReason,
@@ -179,7 +181,9 @@ export async function batchCsv(db: Database, actor: AdminActor, id: string): Pro
     const withdrawals = await batchRepository.listBatchWithdrawals(transaction, id);
     const lines = [BANK_FILE_COLUMNS.map(csvCell).join(',')];
     for (const withdrawal of withdrawals) {
-      const mode = paymentModeFor(withdrawal.amountInrPaise, withdrawal.upiId);
+      // The bank pays the net amount: the gross less the TDS withheld (docs/decisions/018).
+      const netInrPaise = withdrawal.amountInrPaise - withdrawal.tdsInrPaise;
+      const mode = paymentModeFor(netInrPaise, withdrawal.upiId);
       lines.push(
         [
           mode,
@@ -187,7 +191,7 @@ export async function batchCsv(db: Database, actor: AdminActor, id: string): Pro
           withdrawal.accountNumber,
           withdrawal.ifscCode,
           mode === 'UPI' ? (withdrawal.upiId ?? '') : '',
-          inrPaiseToWire(withdrawal.amountInrPaise),
+          inrPaiseToWire(netInrPaise),
           `Rupeedesk withdrawal ${withdrawal.id}`,
           withdrawal.id,
         ]

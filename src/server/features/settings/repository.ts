@@ -49,6 +49,13 @@ export type EditableSettings = Pick<
   | 'websiteUrl'
   | 'minDepositUsdtMicros'
   | 'largeWithdrawalInrPaise'
+  | 'withdrawalDailyLimitNormalUsdtMicros'
+  | 'withdrawalMonthlyLimitNormalUsdtMicros'
+  | 'withdrawalDailyLimitVipUsdtMicros'
+  | 'withdrawalMonthlyLimitVipUsdtMicros'
+  | 'withdrawalMinUsdtMicros'
+  | 'withdrawalMaxUsdtMicros'
+  | 'tdsBasisPoints'
 >;
 
 export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';

@@ -33,9 +33,11 @@ import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './ad
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
 import type { AuditAction } from '../../../shared/contracts/enums.ts';
+import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
 export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
+export { tierLimits } from './withdrawal-rules.ts';
 
 export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';
 
@@ -93,6 +95,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: updatedBy ?? null,
     canEdit,
+    ...withdrawalRulesView(row),
   };
 }
 
@@ -114,6 +117,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     trc20QrFileId: row.trc20QrFileId,
     erc20QrFileId: row.erc20QrFileId,
     apkFileId: row.apkFileId,
+    ...withdrawalRulesSnapshot(row),
   };
 }
 
@@ -136,7 +140,10 @@ function parsedOrThrow(result: DecimalParseResult, field: string): bigint {
   return result.value;
 }
 
-type DesiredSettings = Omit<EditableSettings, 'largeWithdrawalInrPaise'> & { largeWithdrawalInrPaise: bigint | undefined };
+/** What a save asks for; an optional field the request left out is undefined (or absent) and keeps its value. */
+type DesiredSettings = Omit<EditableSettings, 'largeWithdrawalInrPaise' | keyof WithdrawalRuleColumns> & {
+  largeWithdrawalInrPaise: bigint | undefined;
+} & Partial<WithdrawalRuleColumns>;
 
 function desiredSettings(input: SettingsFormOutput): DesiredSettings {
   const fields: Record<string, string> = {};
@@ -157,6 +164,7 @@ function desiredSettings(input: SettingsFormOutput): DesiredSettings {
     websiteUrl: input.websiteUrl,
     minDepositUsdtMicros: parsedOrThrow(parseUsdtMicros(input.minDeposit), 'minDeposit'),
     largeWithdrawalInrPaise: input.largeWithdrawalInr === undefined ? undefined : parsedOrThrow(parseInrPaise(input.largeWithdrawalInr), 'largeWithdrawalInr'),
+    ...desiredWithdrawalRules(input),
   };
 }
 
@@ -206,6 +214,7 @@ export async function updateSettings(
     const current = await settingsRepository.getSettingsForUpdate(transaction);
     if (current.updatedAt.getTime() !== Date.parse(input.expectedUpdatedAt)) throw AppError.conflict(SETTINGS_CONFLICT_MESSAGE);
     refuseUnconfirmedLargeRateChange(current, desired, input.confirmedLargeRateChange);
+    assertMinimumNotAboveMaximum(current, desired);
     const changes: Partial<EditableSettings> = {};
     for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
       if (desired[key] !== undefined && desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });

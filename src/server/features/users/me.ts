@@ -1,5 +1,6 @@
 import type { Me } from '../../../shared/contracts/auth.ts';
 import { usdtMicrosToWire } from '../../../shared/money.ts';
+import { maskPan } from '../../../shared/contracts/withdrawal-rules.ts';
 import type { Executor } from '../../db/client.ts';
 import type { SessionProfile, SessionRecord } from '../../platform/sessions/repository.ts';
 import { findUserProfile } from './repository.ts';
@@ -17,6 +18,7 @@ function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pin
     hasPin: profile.hasPin,
     pinVerified: session.pinVerified,
     createdAt: profile.createdAt.toISOString(),
+    pan: profile.pan === null ? null : maskPan(profile.pan),
   };
 }
 

@@ -14,6 +14,7 @@ export interface UserProfileRow {
   balanceUsdtMicros: bigint;
   hasPin: boolean;
   createdAt: Date;
+  pan: string | null;
 }
 
 export async function findUserProfile(db: Executor, userId: string): Promise<UserProfileRow | undefined> {
@@ -29,6 +30,7 @@ export async function findUserProfile(db: Executor, userId: string): Promise<Use
       balanceUsdtMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceUsdtMicros}, 0)`.mapWith((value) => BigInt(value)),
       hasPin: sql<boolean>`${userPins.userId} is not null`,
       createdAt: users.createdAt,
+      pan: profiles.pan,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -127,4 +129,12 @@ export async function setRole(db: Executor, userId: string, role: 'user' | 'admi
 export async function adminExists(db: Executor): Promise<boolean> {
   const [row] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).limit(1);
   return row !== undefined;
+}
+
+/** Sets the customer's PAN; answers the one it replaced (null when there was none). */
+export async function updatePan(db: Executor, userId: string, pan: string): Promise<{ previous: string | null }> {
+  const [before] = await db.select({ pan: profiles.pan }).from(profiles).where(eq(profiles.userId, userId)).for('update');
+  if (!before) throw new Error(`user ${userId} has no profile`);
+  await db.update(profiles).set({ pan, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+  return { previous: before.pan };
 }

@@ -2,6 +2,9 @@ import { meResponseSchema } from '../../../shared/contracts/auth.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { meOfSession } from './me.ts';
+import { setPanRequestSchema, setPanResponseSchema } from '../../../shared/contracts/withdrawal-rules.ts';
+import type { AppContext } from '../../context.ts';
+import { setPan } from './service.ts';
 
 export function registerUserRoutes(app: ApiApp): void {
   app.get(
@@ -11,5 +14,21 @@ export function registerUserRoutes(app: ApiApp): void {
       schema: { tags: ['account'], summary: 'The signed-in user', response: responses({ 200: meResponseSchema }) },
     },
     async (request) => meOfSession(sessionOf(request)),
+  );
+}
+
+/** The customer's PAN for TDS; registered inside the customer area. */
+export function registerUserCustomerRoutes(app: ApiApp, context: AppContext): void {
+  app.put(
+    '/api/me/pan',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Save the PAN (AAAAA9999A, upper-cased) needed for withdrawals while TDS applies; answers it masked',
+        body: setPanRequestSchema,
+        response: responses({ 200: setPanResponseSchema }),
+      },
+    },
+    async (request) => setPan(context.database.db, sessionOf(request), request.body.pan, request.ip),
   );
 }

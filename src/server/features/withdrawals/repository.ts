@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -18,6 +18,9 @@ export type NewWithdrawal = Pick<
   | 'rateInrPaise'
   | 'rateTier'
   | 'amountInrPaise'
+  | 'tdsBasisPoints'
+  | 'tdsInrPaise'
+  | 'pan'
 >;
 export interface WithdrawalWithUserRow {
   withdrawal: WithdrawalRow;
@@ -124,4 +127,78 @@ export async function listWithUsers(
 export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {
   const [row] = await db.select({ vipLevel: profiles.vipLevel }).from(profiles).where(eq(profiles.userId, userId));
   return row?.vipLevel;
+}
+
+export async function findWithdrawerProfile(db: Executor, userId: string): Promise<{ vipLevel: string; pan: string | null } | undefined> {
+  const [row] = await db.select({ vipLevel: profiles.vipLevel, pan: profiles.pan }).from(profiles).where(eq(profiles.userId, userId));
+  return row;
+}
+
+/** The start of today and of this month in India time, as timestamps. */
+const indiaDayStart = sql`(date_trunc('day', now() at time zone 'Asia/Kolkata') at time zone 'Asia/Kolkata')`;
+const indiaMonthStart = sql`(date_trunc('month', now() at time zone 'Asia/Kolkata') at time zone 'Asia/Kolkata')`;
+
+/**
+ * What a customer has withdrawn today and this month (India time): pending,
+ * processing and approved withdrawals count, rejected ones gave the money back.
+ */
+export async function sumWithdrawnThisDayAndMonth(db: Executor, userId: string): Promise<{ dayUsdtMicros: bigint; monthUsdtMicros: bigint }> {
+  const [row] = await db
+    .select({
+      dayUsdtMicros: sql<string>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}) filter (where ${withdrawalRequests.createdAt} >= ${indiaDayStart}), 0)::text`,
+      monthUsdtMicros: sql<string>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}), 0)::text`,
+    })
+    .from(withdrawalRequests)
+    .where(
+      and(
+        eq(withdrawalRequests.userId, userId),
+        inArray(withdrawalRequests.status, ['pending', 'processing', 'approved']),
+        gte(withdrawalRequests.createdAt, indiaMonthStart),
+      ),
+    );
+  return { dayUsdtMicros: BigInt(row?.dayUsdtMicros ?? '0'), monthUsdtMicros: BigInt(row?.monthUsdtMicros ?? '0') };
+}
+
+export interface TdsReportRow {
+  withdrawalId: string;
+  pan: string | null;
+  name: string;
+  email: string;
+  amountInrPaise: bigint;
+  tdsInrPaise: bigint;
+  tdsBasisPoints: number;
+  status: string;
+  /** The withdrawal's date in India time, YYYY-MM-DD. */
+  indiaDate: string;
+}
+
+/** Withdrawals with TDS withheld and not rejected, made from `from` to `to` inclusive (India dates), oldest first. */
+export async function listTdsWithdrawals(db: Executor, range: { from: string; to: string }, limit: number): Promise<TdsReportRow[]> {
+  const from = sql`(${range.from}::date::timestamp at time zone 'Asia/Kolkata')`;
+  const toExclusive = sql`((${range.to}::date + 1)::timestamp at time zone 'Asia/Kolkata')`;
+  return db
+    .select({
+      withdrawalId: withdrawalRequests.id,
+      pan: withdrawalRequests.pan,
+      name: profiles.name,
+      email: users.email,
+      amountInrPaise: withdrawalRequests.amountInrPaise,
+      tdsInrPaise: withdrawalRequests.tdsInrPaise,
+      tdsBasisPoints: withdrawalRequests.tdsBasisPoints,
+      status: withdrawalRequests.status,
+      indiaDate: sql<string>`to_char(${withdrawalRequests.createdAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`,
+    })
+    .from(withdrawalRequests)
+    .innerJoin(users, eq(users.id, withdrawalRequests.userId))
+    .innerJoin(profiles, eq(profiles.userId, withdrawalRequests.userId))
+    .where(
+      and(
+        sql`${withdrawalRequests.tdsInrPaise} > 0`,
+        ne(withdrawalRequests.status, 'rejected'),
+        gte(withdrawalRequests.createdAt, from),
+        lt(withdrawalRequests.createdAt, toExclusive),
+      ),
+    )
+    .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id))
+    .limit(limit);
 }

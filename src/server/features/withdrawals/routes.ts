@@ -12,6 +12,7 @@ import {
   withdrawalResponseSchema,
 } from '../../../shared/contracts/withdrawals.ts';
 import { firstApprovalResponseSchema } from '../../../shared/contracts/pending-changes.ts';
+import { TDS_REPORT_MAX_ROWS, tdsReportQuerySchema, withdrawalLimitsResponseSchema } from '../../../shared/contracts/withdrawal-rules.ts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
@@ -56,6 +57,18 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   );
 
   app.get(
+    '/api/withdrawals/limits',
+    {
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'The withdrawal minimum and maximum, the daily and monthly limits of the customer’s tier with what is left (India time), and whether TDS needs a PAN',
+        response: responses({ 200: withdrawalLimitsResponseSchema }),
+      },
+    },
+    async (request) => withdrawalService.getWithdrawalLimits(db, sessionOf(request).userId),
+  );
+
+  app.get(
     '/api/withdrawals/:id',
     {
       schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
@@ -81,6 +94,26 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
     },
     async (request) => {
       return withdrawalService.listWithdrawalsForAdmin(db, request.query);
+    },
+  );
+
+  app.get(
+    '/api/admin/reports/tds.csv',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: `TDS report (section 194S): withdrawals with TDS that were not rejected, from and to inclusive (YYYY-MM-DD, India time), as CSV (at most ${TDS_REPORT_MAX_ROWS} rows; X-Truncated says when more matched)`,
+        querystring: tdsReportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const exported = await withdrawalService.tdsReportCsv(db, { adminUserId: sessionOf(request).userId, ipAddress: request.ip }, request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="tds-${request.query.from}-to-${request.query.to}.csv"`)
+        .header('x-row-count', String(exported.rows))
+        .header('x-truncated', String(exported.truncated))
+        .send(exported.csv);
     },
   );
 

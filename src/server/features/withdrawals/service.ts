@@ -1,6 +1,7 @@
 import { withdrawalStatusSchema } from '../../../shared/contracts/enums.ts';
 import type { z } from 'zod';
 import {
+  MIN_WITHDRAWAL_USDT_MICROS,
   WITHDRAWAL_DECIMALS,
   WITHDRAWAL_MESSAGES,
   quoteWithdrawal,
@@ -10,6 +11,15 @@ import {
 } from '../../../shared/contracts/withdrawals.ts';
 import { lastFourDigits } from '../../../shared/contracts/bank-accounts.ts';
 import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import {
+  limitTierOf,
+  tdsInrPaiseFor,
+  tdsPercentToWire,
+  TDS_REPORT_MAX_ROWS,
+  WITHDRAWAL_RULE_MESSAGES,
+  type LimitTier,
+  type WithdrawalLimits,
+} from '../../../shared/contracts/withdrawal-rules.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -35,7 +45,8 @@ import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, tierLimits } from '../settings/service.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
@@ -47,6 +58,9 @@ function commonView(row: WithdrawalRow) {
     id: row.id,
     amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
     amountInr: inrPaiseToWire(row.amountInrPaise),
+    tdsInr: inrPaiseToWire(row.tdsInrPaise),
+    netInr: inrPaiseToWire(row.amountInrPaise - row.tdsInrPaise),
+    tdsPercent: tdsPercentToWire(row.tdsBasisPoints),
     rateInr: ratePaiseToWire(row.rateInrPaise),
     rateTier: row.rateTier,
     status: row.status,
@@ -113,6 +127,7 @@ export async function requestWithdrawal(
   const userId = session.userId;
   const amountUsdtMicros = validatedUsdtMicros(input.amount, WITHDRAWAL_DECIMALS);
   const expectedAmountInrPaise = input.expectedAmountInr === undefined ? undefined : validatedInrPaise(input.expectedAmountInr);
+  const expectedNetInrPaise = input.expectedNetInr === undefined ? undefined : validatedInrPaise(input.expectedNetInr);
   // The expected INR amount is a precondition, not part of what the request is: it
   // stays out of the hash, so a retry of a withdrawal that was made (say after a
   // lost answer) replays that withdrawal, with its INR amount, whatever the
@@ -140,12 +155,19 @@ export async function requestWithdrawal(
     if (!bankAccount) throw bankAccountNotFound();
     await assertWithdrawalAllowed(transaction, context, userId, bankAccount);
     const settings = await getSettings(transaction);
-    const vipLevel = await withdrawalRepository.findVipLevel(transaction, userId);
-    if (vipLevel === undefined) throw new Error(`user ${userId} has no profile`);
-    const quote = quoteWithdrawal(amountUsdtMicros, settings, vipLevel);
+    const profile = await withdrawalRepository.findWithdrawerProfile(transaction, userId);
+    if (profile === undefined) throw new Error(`user ${userId} has no profile`);
+    if (settings.tdsBasisPoints > 0 && profile.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
+    assertWithinWithdrawalBounds(settings, amountUsdtMicros);
+    const quote = quoteWithdrawal(amountUsdtMicros, settings, profile.vipLevel);
+    const tdsBasisPoints = settings.tdsBasisPoints;
+    const tdsInrPaise = tdsInrPaiseFor(quote.amountInrPaise, BigInt(tdsBasisPoints));
     // Checked in the transaction that read the rates and inserts the request, so
     // the price saved is the price the customer confirmed.
     if (expectedAmountInrPaise !== undefined && expectedAmountInrPaise !== quote.amountInrPaise) {
+      throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
+    }
+    if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
       throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
     }
     const row = await withdrawalRepository.insert(transaction, {
@@ -160,12 +182,91 @@ export async function requestWithdrawal(
       rateInrPaise: quote.rateInrPaise,
       rateTier: quote.rateTier,
       amountInrPaise: quote.amountInrPaise,
+      tdsBasisPoints,
+      tdsInrPaise,
+      pan: tdsBasisPoints > 0 ? profile.pan : null,
     });
     await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    // After moveMoney, which locked the customer's wallet until this transaction ends: a
+    // concurrent withdrawal of the same customer waits there for this one to commit or roll
+    // back, and its sum (a new statement, read committed) then includes this withdrawal, so
+    // together they cannot pass a limit. Taking the wallet lock any earlier would invert the
+    // lock order that decisions use (withdrawal rows and their totals, then the ledger).
+    await assertWithinPeriodLimits(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.requested' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
   });
+}
+
+type SettingsRow = Awaited<ReturnType<typeof getSettings>>;
+
+function limitRefusal(message: string): AppError {
+  return new AppError(400, 'WITHDRAWAL_LIMIT', message, { fields: { amount: message } });
+}
+
+const atLeastZero = (value: bigint): bigint => (value > 0n ? value : 0n);
+
+/** The per-withdrawal minimum and maximum of the settings. */
+function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: bigint): void {
+  if (settings.withdrawalMinUsdtMicros !== null && amountUsdtMicros < settings.withdrawalMinUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.minimum(settings.withdrawalMinUsdtMicros));
+  }
+  if (settings.withdrawalMaxUsdtMicros !== null && amountUsdtMicros > settings.withdrawalMaxUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.maximum(settings.withdrawalMaxUsdtMicros));
+  }
+}
+
+/**
+ * The tier's daily and monthly limits (India time; pending, processing and
+ * approved withdrawals count). Called with the new withdrawal already inserted
+ * and the customer's wallet locked, so the sums include it; a refusal rolls
+ * the whole transaction back.
+ */
+async function assertWithinPeriodLimits(db: Executor, settings: SettingsRow, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
+  const limits = tierLimits(settings, tier);
+  if (limits.dailyUsdtMicros === null && limits.monthlyUsdtMicros === null) return;
+  const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
+  const before = { dayUsdtMicros: withThisOne.dayUsdtMicros - amountUsdtMicros, monthUsdtMicros: withThisOne.monthUsdtMicros - amountUsdtMicros };
+  if (limits.dailyUsdtMicros !== null && withThisOne.dayUsdtMicros > limits.dailyUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.daily(limits.dailyUsdtMicros, atLeastZero(limits.dailyUsdtMicros - before.dayUsdtMicros)));
+  }
+  if (limits.monthlyUsdtMicros !== null && withThisOne.monthUsdtMicros > limits.monthlyUsdtMicros) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.monthly(limits.monthlyUsdtMicros, atLeastZero(limits.monthlyUsdtMicros - before.monthUsdtMicros)));
+  }
+}
+
+/** What the withdraw page shows before the customer types: the bounds, and what is left today and this month. */
+export async function getWithdrawalLimits(db: Database, userId: string): Promise<WithdrawalLimits> {
+  const settings = await getSettings(db);
+  const profile = await withdrawalRepository.findWithdrawerProfile(db, userId);
+  if (profile === undefined) throw new Error(`user ${userId} has no profile`);
+  const tier = limitTierOf(profile.vipLevel);
+  const limits = tierLimits(settings, tier);
+  const used = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
+  const period = (limit: bigint | null, usedUsdtMicros: bigint) => ({
+    limitUsdt: limit === null ? null : usdtMicrosToWire(limit),
+    usedUsdt: usdtMicrosToWire(usedUsdtMicros),
+    leftUsdt: limit === null ? null : usdtMicrosToWire(atLeastZero(limit - usedUsdtMicros)),
+  });
+  const bounds = [
+    limits.dailyUsdtMicros === null ? undefined : atLeastZero(limits.dailyUsdtMicros - used.dayUsdtMicros),
+    limits.monthlyUsdtMicros === null ? undefined : atLeastZero(limits.monthlyUsdtMicros - used.monthUsdtMicros),
+    settings.withdrawalMaxUsdtMicros ?? undefined,
+  ].filter((value): value is bigint => value !== undefined);
+  const available = bounds.length === 0 ? null : bounds.reduce((smallest, value) => (value < smallest ? value : smallest));
+  const minimum = settings.withdrawalMinUsdtMicros !== null && settings.withdrawalMinUsdtMicros > MIN_WITHDRAWAL_USDT_MICROS ? settings.withdrawalMinUsdtMicros : MIN_WITHDRAWAL_USDT_MICROS;
+  return {
+    tier,
+    minUsdt: usdtMicrosToWire(minimum),
+    maxUsdt: settings.withdrawalMaxUsdtMicros === null ? null : usdtMicrosToWire(settings.withdrawalMaxUsdtMicros),
+    daily: period(limits.dailyUsdtMicros, used.dayUsdtMicros),
+    monthly: period(limits.monthlyUsdtMicros, used.monthUsdtMicros),
+    availableUsdt: available === null ? null : usdtMicrosToWire(available),
+    tdsPercent: tdsPercentToWire(settings.tdsBasisPoints),
+    hasPan: profile.pan !== null,
+    panRequired: settings.tdsBasisPoints > 0 && profile.pan === null,
+  };
 }
 
 export async function getOwnWithdrawal(db: Database, userId: string, withdrawalId: string): Promise<Withdrawal> {
@@ -193,7 +294,9 @@ type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?
  * amount, as the original app wrongly did).
  */
 function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
-  return withdrawalDecided({ ...row, accountNumberLast4: row.accountNumber.slice(-4), outcome });
+  // What reached the bank is the net amount: the gross less the TDS withheld.
+  const amountInrPaise = outcome === 'approved' ? row.amountInrPaise - row.tdsInrPaise : row.amountInrPaise;
+  return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: row.accountNumber.slice(-4), outcome });
 }
 
 export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
@@ -369,4 +472,51 @@ export function csvCell(value: string): string {
   const singleLine = value.replace(/[\r\n]+/g, ' ');
   const neutralized = /^[=+\-@\t\r]/.test(singleLine) ? `'${singleLine}` : singleLine;
   return `"${neutralized.replace(/"/g, '""')}"`;
+}
+
+const TDS_REPORT_COLUMNS = ['PAN', 'Name', 'Email', 'Withdrawal reference', 'Gross INR', 'TDS INR', 'Net INR', 'TDS %', 'Date (IST)', 'Status'];
+
+/**
+ * The TDS (section 194S) report for the quarterly return: every withdrawal
+ * with TDS withheld that was not rejected, made from `from` to `to` inclusive
+ * (India dates), oldest first, formula-safe. The export is audited.
+ */
+export async function tdsReportCsv(
+  db: Database,
+  actor: { adminUserId: string; ipAddress: string },
+  range: { from: string; to: string },
+): Promise<{ csv: string; rows: number; truncated: boolean }> {
+  return db.transaction(async (transaction) => {
+    const rows = await withdrawalRepository.listTdsWithdrawals(transaction, range, TDS_REPORT_MAX_ROWS + 1);
+    const truncated = rows.length > TDS_REPORT_MAX_ROWS;
+    const shown = rows.slice(0, TDS_REPORT_MAX_ROWS);
+    const lines = [TDS_REPORT_COLUMNS.map(csvCell).join(',')];
+    for (const row of shown) {
+      lines.push(
+        [
+          row.pan ?? '',
+          row.name,
+          row.email,
+          row.withdrawalId,
+          inrPaiseToWire(row.amountInrPaise),
+          inrPaiseToWire(row.tdsInrPaise),
+          inrPaiseToWire(row.amountInrPaise - row.tdsInrPaise),
+          tdsPercentToWire(row.tdsBasisPoints),
+          row.indiaDate,
+          row.status,
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+    await recordAudit(transaction, {
+      actorUserId: actor.adminUserId,
+      action: 'reports.tds_export',
+      targetType: 'report',
+      targetId: `tds:${range.from}:${range.to}`,
+      after: { rows: shown.length },
+      ipAddress: actor.ipAddress,
+    });
+    return { csv: `${lines.join('\r\n')}\r\n`, rows: shown.length, truncated };
+  });
 }

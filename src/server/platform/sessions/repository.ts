@@ -58,6 +58,7 @@ export interface SessionProfile {
   balanceUsdtMicros: bigint;
   hasPin: boolean;
   createdAt: Date;
+  pan: string | null;
 }
 
 interface SessionRow {
@@ -83,7 +84,7 @@ const findSession = preparedStatement<SessionRow>(
 const findSessionWithProfile = preparedStatement<SessionRow & SessionProfile>(
   'session_lookup_with_profile',
   `select ${sessionColumns}, u.email, p.name, p.phone, p.referral_code as "referralCode",
-     coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt"
+     coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt", p.pan
    from sessions s
      join profiles p on p.user_id = s.user_id
      join users u on u.id = s.user_id
@@ -109,8 +110,8 @@ export async function findLiveSession(
   }
   const [row] = await queryPrepared(db, findSessionWithProfile, values);
   if (!row) return undefined;
-  const { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt } = row;
-  return { ...sessionRecord(row), profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt } };
+  const { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } = row;
+  return { ...sessionRecord(row), profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } };
 }
 
 function sessionRecord(row: SessionRow): SessionRecord {

@@ -29,6 +29,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'pending_change.request': 'Change awaiting a second admin',
   'pending_change.confirm': 'Change confirmed by a second admin',
   'pending_change.discard': 'Pending change discarded',
+  'profile.pan_update': 'PAN saved by the customer',
+  'reports.tds_export': 'TDS report downloaded (CSV)',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -55,6 +57,8 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'pending_change.request': 'neutral',
   'pending_change.confirm': 'approval',
   'pending_change.discard': 'rejection',
+  'profile.pan_update': 'neutral',
+  'reports.tds_export': 'neutral',
 };
 
 export function actionLabel(action: string): string {
@@ -120,6 +124,14 @@ export const AUDIT_FIELDS = {
   withdrawalId: { label: 'Withdrawal', kind: 'text' },
   customerUserId: { label: 'Customer', kind: 'text' },
   addressChangeControl: { label: 'Two-person control', kind: 'text' },
+  withdrawalDailyLimitNormal: { label: 'Daily withdrawal limit (normal)', kind: 'usdtWire' },
+  withdrawalMonthlyLimitNormal: { label: 'Monthly withdrawal limit (normal)', kind: 'usdtWire' },
+  withdrawalDailyLimitVip: { label: 'Daily withdrawal limit (VIP)', kind: 'usdtWire' },
+  withdrawalMonthlyLimitVip: { label: 'Monthly withdrawal limit (VIP)', kind: 'usdtWire' },
+  withdrawalMin: { label: 'Minimum withdrawal', kind: 'usdtWire' },
+  withdrawalMax: { label: 'Maximum withdrawal', kind: 'usdtWire' },
+  tdsPercent: { label: 'TDS (%)', kind: 'text' },
+  pan: { label: 'PAN', kind: 'text' },
 } as const satisfies Record<string, FieldLook>;
 
 const WORDS: Record<string, string> = {

@@ -167,7 +167,13 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
               </dl>
             </TableCell>
             <TableCell label="Amount" className="whitespace-nowrap">
-              <p className="font-medium">{inrText(withdrawal.amountInr)}</p>
+              {/* The bank file pays the net amount (the gross less TDS). */}
+              <p className="font-medium">{inrText(withdrawal.netInr)}</p>
+              {withdrawal.tdsInr !== '0.00' && (
+                <p className="text-xs text-slate-500">
+                  {inrText(withdrawal.amountInr)} less TDS {inrText(withdrawal.tdsInr)}
+                </p>
+              )}
               <p className="text-xs text-slate-500">{usdtText(withdrawal.amountUsdt)}</p>
             </TableCell>
             <TableCell label="Status">

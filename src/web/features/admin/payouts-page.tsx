@@ -14,6 +14,7 @@ import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { PayoutBatchStatus } from './components/payout-batch-status.tsx';
 import { inrText, shortDateTimeText } from './format.ts';
+import { TdsReportCard } from './tds-report-card.tsx';
 
 function BatchRow({ batch }: { batch: PayoutBatch }) {
   return (
@@ -130,6 +131,8 @@ export default function PayoutsPage() {
           <LoadMore hasMore={batches.hasNextPage} loading={batches.isFetchingNextPage} onLoadMore={() => void batches.fetchNextPage()} />
         </>
       )}
+
+      <TdsReportCard />
 
       <ConfirmDialog
         open={confirming}

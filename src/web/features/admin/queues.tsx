@@ -176,6 +176,13 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
           <p className="text-xs text-slate-500">
             {usdtText(withdrawal.amountUsdt)} at {inrText(withdrawal.rateInr)}
           </p>
+          {withdrawal.tdsPercent !== '0.00' && (
+            <p className="text-xs text-slate-600" data-testid="withdrawal-tds">
+              TDS {withdrawal.tdsPercent}%: {inrText(withdrawal.tdsInr)}
+              <br />
+              <span className="font-semibold text-slate-900">Pay {inrText(withdrawal.netInr)}</span>
+            </p>
+          )}
           {withdrawal.rateTier === 'vip' && (
             <Badge tone="vip" className="mt-1">
               VIP Rate
@@ -196,8 +203,10 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
   describeDecision: (withdrawal, decision) => {
     const inr = inrText(withdrawal.amountInr);
+    // With TDS the bank pays the net amount: the gross less the TDS withheld.
+    const paid = withdrawal.tdsPercent === '0.00' ? inr : `${inrText(withdrawal.netInr)} (${inr} less TDS ${inrText(withdrawal.tdsInr)})`;
     return decision === 'approve'
-      ? `Approve only after ${inr} has been paid to ${withdrawal.bank.accountHolderName}, ${withdrawal.bank.bankName} account ${withdrawal.bank.accountNumber} (IFSC ${withdrawal.bank.ifscCode}).`
+      ? `Approve only after ${paid} has been paid to ${withdrawal.bank.accountHolderName}, ${withdrawal.bank.bankName} account ${withdrawal.bank.accountNumber} (IFSC ${withdrawal.bank.ifscCode}).`
       : `The ${usdtText(withdrawal.amountUsdt)} held for this withdrawal of ${inr} will be returned to the wallet of ${withdrawal.user.name} (${withdrawal.user.email}).`;
   },
 };

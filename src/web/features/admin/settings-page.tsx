@@ -34,9 +34,10 @@ import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.t
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
+import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 
 type FieldName = keyof SettingsFormValues;
-type TabName = 'rates' | 'addresses' | 'support' | 'app';
+type TabName = 'rates' | 'addresses' | 'support' | 'withdrawals' | 'app';
 
 const TAB_OF_FIELD: Record<FieldName, TabName> = {
   normalRate: 'rates',
@@ -47,10 +48,14 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   whatsappSupportNumber: 'support',
   websiteUrl: 'support',
   minDeposit: 'support',
+  withdrawalLimits: 'withdrawals',
+  withdrawalMinUsdt: 'withdrawals',
+  withdrawalMaxUsdt: 'withdrawals',
+  tdsPercent: 'withdrawals',
 };
 const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
-const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', app: 'App Download' };
-const TAB_ORDER: TabName[] = ['rates', 'addresses', 'support', 'app'];
+const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', withdrawals: 'Withdrawals & TDS', app: 'App Download' };
+const TAB_ORDER: TabName[] = ['rates', 'addresses', 'support', 'withdrawals', 'app'];
 
 const MEGABYTE = 1024 * 1024;
 
@@ -81,6 +86,7 @@ function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     websiteUrl: settings.websiteUrl,
     // The wire form has 6 decimals ("10.000000"); the form shows "10".
     minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
+    ...withdrawalRulesFormValues(settings),
   };
 }
 
@@ -267,6 +273,10 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               <Input inputMode="decimal" autoComplete="off" maxLength={MAX_DECIMAL_STRING_LENGTH} {...form.register('minDeposit')} />
             </FormField>
           </fieldset>
+        </TabsContent>
+
+        <TabsContent value="withdrawals" forceMount className="data-[state=inactive]:hidden">
+          <WithdrawalRulesSection register={form.register} errors={errors} disabled={disabled} />
         </TabsContent>
 
         <TabsContent value="app" forceMount className="data-[state=inactive]:hidden">

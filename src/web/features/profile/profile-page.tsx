@@ -11,6 +11,7 @@ import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { useMe } from '../auth/api.ts';
 import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
+import { PanCard } from './pan-card.tsx';
 import { PendingTotals } from './pending-totals.tsx';
 
 function MenuRow({ icon, label, to, onClick }: { icon: ReactNode; label: string; to?: string; onClick?: () => void }) {
@@ -84,6 +85,7 @@ export default function ProfilePage() {
         <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
+      <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
         <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">

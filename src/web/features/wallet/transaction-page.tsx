@@ -219,7 +219,7 @@ function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' 
       return {
         status: loaded.withdrawal.status,
         direction: 'out',
-        amount: displayInr(loaded.withdrawal.amountInr),
+        amount: displayInr(loaded.withdrawal.netInr),
         subtitle: `${displayUsdtAmount(loaded.withdrawal.amountUsdt)} USDT`,
       };
     case 'transfer':
@@ -329,7 +329,13 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       return (
         <>
           <Row label="Amount">{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
-          <Row label={withdrawal.status === 'approved' ? 'Paid' : 'You receive'}>{displayInr(withdrawal.amountInr)}</Row>
+          {withdrawal.tdsPercent !== '0.00' && (
+            <>
+              <Row label="Gross amount">{displayInr(withdrawal.amountInr)}</Row>
+              <Row label={`TDS (${withdrawal.tdsPercent}%, section 194S)`}>− {displayInr(withdrawal.tdsInr)}</Row>
+            </>
+          )}
+          <Row label={withdrawal.status === 'approved' ? 'Paid' : 'You receive'}>{displayInr(withdrawal.netInr)}</Row>
           <Row label="Rate">
             <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
               {displayInr(withdrawal.rateInr)} per USDT

@@ -107,7 +107,7 @@ function PendingWithdrawalsCard() {
             {pending.data.items.map((withdrawal) => (
               <li key={withdrawal.id} className="flex items-center justify-between gap-3 py-3">
                 <div>
-                  <p className="font-semibold">{displayInr(withdrawal.amountInr)}</p>
+                  <p className="font-semibold">{displayInr(withdrawal.netInr)}</p>
                   <p className="text-xs text-slate-500">
                     {displayUsdt(withdrawal.amountUsdt)} · {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
                   </p>

@@ -43,13 +43,23 @@ import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
+import { WITHDRAWAL_RULE_MESSAGES, type WithdrawalLimits } from '../../../shared/contracts/withdrawal-rules.ts';
+import {
+  breakdownOf,
+  breakdownSentence,
+  tdsBasisPointsOf,
+  TdsBreakdownRows,
+  useWithdrawalLimits,
+  WithdrawalLimitsNote,
+  type InrBreakdown,
+} from './withdrawal-rules.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
 /** What the PIN dialog asks the customer to confirm: the form and the INR amount shown when it opened. */
-type Confirmation = WithdrawForm & { quote: WithdrawalQuote | undefined };
+type Confirmation = WithdrawForm & { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined };
 
 export default function WithdrawPage() {
   const summary = useWalletSummary();
@@ -95,6 +105,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
   const [confirming, setConfirming] = useState<Confirmation>();
+  const limits = useWithdrawalLimits();
+  const tdsBasisPoints = tdsBasisPointsOf(limits.data);
 
   const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
   const schema = z
@@ -102,12 +114,17 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
     .superRefine((values, context) => {
       const amount = parseUsdtMicros(values.amount, WITHDRAWAL_DECIMALS);
       if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MESSAGES.insufficientBalance });
+      else if (amount.ok && limits.data) {
+        const refusal = limitRefusal(amount.value, limits.data);
+        if (refusal) context.addIssue({ code: 'custom', path: ['amount'], message: refusal });
+      }
     });
   const form = useForm<WithdrawForm>({ resolver: zodResolver(schema), defaultValues: { amount: '', bankAccountId: '' } });
   const [bannerError, setBannerError] = useActionError(form);
   const { errors } = form.formState;
   const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
   const quote = previewQuote(amountText, summary);
+  const breakdown = quote && tdsBasisPoints > 0n ? breakdownOf(quote.amountInrPaise, tdsBasisPoints) : undefined;
   const accounts = bankAccounts.data?.items ?? [];
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
   const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
@@ -118,7 +135,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const onRequest = form.handleSubmit((values) => {
     setBannerError(undefined);
     // The price is frozen here: the dialog shows it, and the server refuses any other.
-    setConfirming({ ...values, quote: previewQuote(values.amount, summary) });
+    const frozenQuote = previewQuote(values.amount, summary);
+    setConfirming({ ...values, quote: frozenQuote, breakdown: frozenQuote && tdsBasisPoints > 0n ? breakdownOf(frozenQuote.amountInrPaise, tdsBasisPoints) : undefined });
   });
 
   const confirmWithPin = async (pin: string): Promise<PinCheckOutcome> => {
@@ -128,7 +146,12 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       // The expected amount is left out of the key: re-confirming at a new price after a
       // lost answer must replay the withdrawal already made, never make a second one.
       const expectedAmountInr = confirming.quote ? inrPaiseToWire(confirming.quote.amountInrPaise) : undefined;
-      const answer = await requestWithdrawal({ ...request, pin, ...(expectedAmountInr === undefined ? {} : { expectedAmountInr }) }, idempotencyKeys.keyFor(request));
+      // The net amount shown is a precondition too: the server refuses it if the TDS rate changed meanwhile.
+      const expectedNetInr = confirming.quote ? inrPaiseToWire(confirming.breakdown?.netInrPaise ?? confirming.quote.amountInrPaise) : undefined;
+      const answer = await requestWithdrawal(
+        { ...request, pin, ...(expectedAmountInr === undefined ? {} : { expectedAmountInr }), ...(expectedNetInr === undefined || limits.data === undefined ? {} : { expectedNetInr }) },
+        idempotencyKeys.keyFor(request),
+      );
       idempotencyKeys.forget();
       toast.success(answer.message || WITHDRAWAL_MESSAGES.submitted);
       void refreshMoney();
@@ -148,7 +171,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
         // the form keeps its values for the customer to confirm again.
-        await Promise.allSettled([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates }), refreshMoney()]);
+        await Promise.allSettled([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates }), refreshMoney(), limits.refetch()]);
       } else {
         // The balance or the accounts may have changed under us.
         void refreshMoney();
@@ -173,6 +196,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
               {accountPause.message}
             </Alert>
           )}
+          {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
           <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(summary, balanceMicros)}>
             <InputWithAction
               inputMode="decimal"
@@ -194,7 +218,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             />
           </FormField>
 
-          <InrPreview quote={quote} />
+          <InrPreview quote={quote} breakdown={breakdown} tdsPercent={limits.data?.tdsPercent} />
 
           <div className="flex flex-col gap-1.5">
             {bankAccounts.isPending ? (
@@ -232,7 +256,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           </div>
 
           <ActionError message={bannerError} />
-          <Button type="submit" disabled={accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined}>
+          <Button
+            type="submit"
+            disabled={accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined || limits.data?.panRequired === true}
+          >
             Request Withdrawal
           </Button>
         </form>
@@ -241,7 +268,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           onOpenChange={(open) => !open && setConfirming(undefined)}
           summary={
             confirming
-              ? `Withdraw ${confirming.amount.trim()} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.`
+              ? `Withdraw ${confirming.amount.trim()} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.${confirming.breakdown && limits.data ? ` ${breakdownSentence(confirming.breakdown, limits.data.tdsPercent)}.` : ''}`
               : ''
           }
           onConfirm={confirmWithPin}
@@ -286,7 +313,21 @@ function previewQuote(amountText: string, summary: WalletSummary): WithdrawalQuo
   );
 }
 
-function InrPreview({ quote }: { quote: WithdrawalQuote | undefined }) {
+/** The limits the server will apply, said before the request (the server's own check decides). */
+function limitRefusal(amountUsdtMicros: bigint, limits: WithdrawalLimits): string | undefined {
+  const minimum = usdtMicrosFromWire(limits.minUsdt);
+  if (amountUsdtMicros < minimum) return WITHDRAWAL_RULE_MESSAGES.minimum(minimum);
+  if (limits.maxUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.maxUsdt)) return WITHDRAWAL_RULE_MESSAGES.maximum(usdtMicrosFromWire(limits.maxUsdt));
+  if (limits.daily.limitUsdt !== null && limits.daily.leftUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.daily.leftUsdt)) {
+    return WITHDRAWAL_RULE_MESSAGES.daily(usdtMicrosFromWire(limits.daily.limitUsdt), usdtMicrosFromWire(limits.daily.leftUsdt));
+  }
+  if (limits.monthly.limitUsdt !== null && limits.monthly.leftUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.monthly.leftUsdt)) {
+    return WITHDRAWAL_RULE_MESSAGES.monthly(usdtMicrosFromWire(limits.monthly.limitUsdt), usdtMicrosFromWire(limits.monthly.leftUsdt));
+  }
+  return undefined;
+}
+
+function InrPreview({ quote, breakdown, tdsPercent }: { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined; tdsPercent: string | undefined }) {
   return (
     <div className="rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
       <div className="flex items-center justify-between gap-2">
@@ -294,9 +335,14 @@ function InrPreview({ quote }: { quote: WithdrawalQuote | undefined }) {
         {quote?.rateTier === 'vip' && <Badge tone="vip">VIP Rate</Badge>}
       </div>
       <p className="text-2xl font-bold text-brand-900" data-testid="inr-preview">
-        {quote ? formatInrForDisplay(quote.amountInrPaise) : formatInrForDisplay(0n)}
+        {breakdown ? formatInrForDisplay(breakdown.netInrPaise) : quote ? formatInrForDisplay(quote.amountInrPaise) : formatInrForDisplay(0n)}
       </p>
       {quote && <p className="text-xs text-slate-600">at {formatInrForDisplay(quote.rateInrPaise)} per USDT</p>}
+      {breakdown && (
+        <p className="text-xs text-slate-600" data-testid="tds-preview">
+          {formatInrForDisplay(breakdown.grossInrPaise)} less TDS ({tdsPercent}%, section 194S) {formatInrForDisplay(breakdown.tdsInrPaise)}
+        </p>
+      )}
     </div>
   );
 }
@@ -304,7 +350,7 @@ function InrPreview({ quote }: { quote: WithdrawalQuote | undefined }) {
 function WithdrawalSubmitted({ withdrawal }: { withdrawal: Withdrawal }) {
   const rows: [string, string][] = [
     ['Amount', displayUsdt(withdrawal.amountUsdt)],
-    ['You will receive', displayInr(withdrawal.amountInr)],
+    ['You will receive', displayInr(withdrawal.netInr)],
     ['Rate', `${displayInr(withdrawal.rateInr)} per USDT`],
     ['Bank Account', `${withdrawal.bank.bankName} ••••${withdrawal.bank.accountNumberLast4}`],
     ['Date', displayDateTime(withdrawal.createdAt)],
@@ -329,6 +375,7 @@ function WithdrawalSubmitted({ withdrawal }: { withdrawal: Withdrawal }) {
               <dd className="text-right font-medium">{value}</dd>
             </div>
           ))}
+          <TdsBreakdownRows withdrawal={withdrawal} />
           <div className="flex justify-between gap-4 py-2">
             <dt className="text-slate-500">Status</dt>
             <dd className="font-medium text-amber-700">Pending</dd>
