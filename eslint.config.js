@@ -11,6 +11,12 @@ const serverFeatures = fs
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/** Code outside src/shared reaches it through the package's import alias, never a climb of '../'. */
+const sharedThroughAlias = {
+  regex: '^(\\.\\.?/)+(src/)?shared/',
+  message: "Import src/shared through its alias: '#shared/money', not a relative path.",
+};
+
 /**
  * A feature reads or changes another feature's data through that feature's service, never its
  * repository: the service is where the other feature's rules live.
@@ -22,6 +28,7 @@ const featureBoundaries = serverFeatures.map((feature) => ({
       'error',
       {
         patterns: [
+          sharedThroughAlias,
           {
             regex: `^(\\.\\./)+(features/)?(?!${feature}/)[a-z0-9-]+/repository(\\.ts)?$`,
             message: `Use the other feature's service: src/server/features/${feature} may not import another feature's repository.`,
@@ -56,6 +63,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/server/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [sharedThroughAlias] }] },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
@@ -63,7 +74,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)server(/|$)', message: 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.' }] },
+        { patterns: [sharedThroughAlias, { regex: '(^|/)server(/|$)', message: 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.' }] },
       ],
     },
   },

@@ -9,7 +9,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { PRODUCT_NAME } from '../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from './context.ts';
 import { registerFeatureRoutes } from './features/index.ts';
 import { AppMetrics, registerMetrics } from './platform/metrics/metrics.ts';

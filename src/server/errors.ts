@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../shared/errors.ts';
+import type { ErrorCode } from '#shared/errors';
 
 /**
  * An expected failure the user can act on: it carries the HTTP status, a stable

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { USER_UPDATED_MESSAGE } from '../../src/shared/contracts/admin.ts';
-import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
+import { USER_UPDATED_MESSAGE } from '#shared/contracts/admin';
+import { meResponseSchema } from '#shared/contracts/auth';
 import { addBankAccountAs, requestWithdrawalAs, submitDepositAs, type AdminApi } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL } from './support/constants.ts';
 import type { NewCustomer } from './support/helpers.ts';

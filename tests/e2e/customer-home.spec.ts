@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { updateAdminUserResponseSchema } from '../../src/shared/contracts/admin.ts';
-import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
-import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, usdtMicrosFromWire } from '../../src/shared/money.ts';
+import { updateAdminUserResponseSchema } from '#shared/contracts/admin';
+import { meResponseSchema } from '#shared/contracts/auth';
+import { ratesResponseSchema } from '#shared/contracts/settings';
+import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, usdtMicrosFromWire } from '#shared/money';
 import { addBankAccountAs, requestWithdrawalAs, signUpThroughApi, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
 import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';
 import { newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';

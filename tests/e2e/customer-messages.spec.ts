@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEPOSIT_MESSAGES } from '../../src/shared/contracts/deposits.ts';
-import { TRANSFER_MESSAGES } from '../../src/shared/contracts/transfers.ts';
+import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
+import { TRANSFER_MESSAGES } from '#shared/contracts/transfers';
 import { E2E_TRC20_ADDRESS, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
 import { newCustomer, signOutFromHeader, signUpThroughForm } from './support/helpers.ts';
 import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';

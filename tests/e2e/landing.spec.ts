@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { publicSettingsResponseSchema } from '../../src/shared/contracts/settings.ts';
+import { publicSettingsResponseSchema } from '#shared/contracts/settings';
 import { AdminApi, submitDepositAs } from './support/admin-api.ts';
 import { E2E_BASE_URL } from './support/constants.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';

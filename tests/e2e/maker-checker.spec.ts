@@ -1,5 +1,5 @@
 import { expect, request, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { meResponseSchema } from '../../src/shared/contracts/auth.ts';
+import { meResponseSchema } from '#shared/contracts/auth';
 import { randomTronAddress } from '../fixtures/addresses.ts';
 import { AdminApi, E2E_ADMIN_PIN, uniqueTrc20Hash } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PORT } from './support/constants.ts';

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { BANK_ACCOUNT_MESSAGES } from '../../src/shared/contracts/bank-accounts.ts';
-import { DEPOSIT_MESSAGES } from '../../src/shared/contracts/deposits.ts';
-import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '../../src/shared/money.ts';
+import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
+import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
+import { ratesResponseSchema } from '#shared/contracts/settings';
+import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '#shared/money';
 import { AdminApi, E2E_TRC20_ADDRESS, signUpThroughApi, uniqueTrc20Hash } from './support/admin-api.ts';
 import { addBankAccountThroughForm } from './support/admin-and-customer.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';

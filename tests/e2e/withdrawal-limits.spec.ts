@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
-import { tdsInrPaiseFor } from '../../src/shared/contracts/withdrawal-rules.ts';
-import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '../../src/shared/money.ts';
+import { ratesResponseSchema } from '#shared/contracts/settings';
+import { tdsInrPaiseFor } from '#shared/contracts/withdrawal-rules';
+import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, MICROS_PER_USDT } from '#shared/money';
 import { addBankAccountAs, AdminApi, E2E_ADMIN_PIN, submitDepositAs } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
 import { logInThroughForm, newCustomer, signUpThroughForm } from './support/helpers.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { adminDashboardResponseSchema, type AdminDashboard } from '../../src/shared/contracts/admin.ts';
+import { adminDashboardResponseSchema, type AdminDashboard } from '#shared/contracts/admin';
 import { signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';

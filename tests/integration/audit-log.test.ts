@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_LOG_CSV_MAX_ROWS, auditLogResponseSchema, type AuditLogEntry } from '../../src/shared/contracts/admin.ts';
+import { AUDIT_LOG_CSV_MAX_ROWS, auditLogResponseSchema, type AuditLogEntry } from '#shared/contracts/admin';
 import { signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';

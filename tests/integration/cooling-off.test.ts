@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { formatPauseEnd } from '#shared/contracts/security';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { findResetLink } from '../fixtures/mail-server.ts';
 import { call, createTestApp, sessionCookieOf, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
+import { EVENT_STREAM_LIMITS } from '#shared/contracts/events';
 import { findLiveSessionAudiences } from '../../src/server/platform/events/repository.ts';
 import { LISTENER_APPLICATION_NAME } from '../../src/server/platform/events/listener.ts';
 import { EVENTS_CHANNEL } from '../../src/server/platform/events/publish.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_STREAM_PATH } from '../../src/shared/contracts/events.ts';
-import { errorResponseSchema } from '../../src/shared/errors.ts';
+import { EVENT_STREAM_PATH } from '#shared/contracts/events';
+import { errorResponseSchema } from '#shared/errors';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { TEST_ORIGIN, call, createTestApp, signUpVerifiedUser, type TestApp } from '../fixtures/test-app.ts';
 

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaledRateLimits } from '../../src/server/context.ts';
-import { EVENT_STREAM_LIMITS } from '../../src/shared/contracts/events.ts';
-import { formatPauseEnd } from '../../src/shared/contracts/security.ts';
+import { EVENT_STREAM_LIMITS } from '#shared/contracts/events';
+import { formatPauseEnd } from '#shared/contracts/security';
 import { listenOnFreePort, openEventStream, type EventStreamClient } from '../fixtures/event-stream.ts';
 import { TEST_ORIGIN, createTestApp, sessionCookieOf, signUpUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 

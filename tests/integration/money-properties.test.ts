@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, formatLedgerReport } from '../../src/server/platform/ledger/check.ts';
-import { usdtMicrosToWire } from '../../src/shared/money.ts';
+import { usdtMicrosToWire } from '#shared/money';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, balanceMicros, decide, expectStatus, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';

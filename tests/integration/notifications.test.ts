@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '../../src/shared/contracts/notifications.ts';
+import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '#shared/contracts/notifications';
 import type { ReceivedMail } from '../fixtures/mail-server.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { publicSettingsResponseSchema, ratesResponseSchema } from '../../src/shared/contracts/settings.ts';
+import { publicSettingsResponseSchema, ratesResponseSchema } from '#shared/contracts/settings';
 import { currentSettingsBody, fileBytes, uploadFile } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser } from '../fixtures/test-app.ts';
 import { addBankAccount, expectStatus, fundWallet, requestWithdrawal, setRates } from '../fixtures/wallet.ts';

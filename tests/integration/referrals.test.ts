@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { referralRewardDetailResponseSchema, referralSummarySchema, type ReferralSummary } from '../../src/shared/contracts/referrals.ts';
+import { referralRewardDetailResponseSchema, referralSummarySchema, type ReferralSummary } from '#shared/contracts/referrals';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { expectLedgerConsistent, expectStatus, fundWallet } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/server/features/payout-batches/csv.ts';
-import { maskPan, tdsInrPaiseFor } from '../../src/shared/contracts/withdrawal-rules.ts';
+import { maskPan, tdsInrPaiseFor } from '#shared/contracts/withdrawal-rules';
 import { currentSettingsBody } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { keccak256, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WALLET_MESSAGES } from '../../src/shared/contracts/wallets.ts';
+import { WALLET_MESSAGES } from '#shared/contracts/wallets';
 import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { tronMessageHash } from '../../src/server/features/wallets/signatures.ts';
 import { addEthereumWallet } from '../fixtures/chain.ts';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WalletSummary } from '../../src/shared/contracts/wallet.ts';
-import { quoteWithdrawal } from '../../src/shared/contracts/withdrawals.ts';
-import { inrPaiseFromWire, inrPaiseToWire, parseUsdtMicros } from '../../src/shared/money.ts';
+import type { WalletSummary } from '#shared/contracts/wallet';
+import { quoteWithdrawal } from '#shared/contracts/withdrawals';
+import { inrPaiseFromWire, inrPaiseToWire, parseUsdtMicros } from '#shared/money';
 import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';

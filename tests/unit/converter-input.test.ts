@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatInrForDisplay, inrPaiseForUsdt, parseUsdtMicros } from '../../src/shared/money.ts';
+import { formatInrForDisplay, inrPaiseForUsdt, parseUsdtMicros } from '#shared/money';
 import { sanitizeUsdtInput, USDT_INPUT_MAX_LENGTH } from '../../src/web/features/rates/usdt-input.ts';
 
 describe('sanitizeUsdtInput', () => {

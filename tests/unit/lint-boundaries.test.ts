@@ -32,8 +32,20 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
     expectOneProblem(problems, 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.');
   });
 
-  it('let the web import src/shared', async () => {
-    expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../../../shared/money.ts';")).toEqual([]);
+  it('let the web import src/shared through its alias', async () => {
+    expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '#shared/money';")).toEqual([]);
+  });
+
+  it('refuse a relative climb into src/shared from the web, the server and the tests', async () => {
+    const message = "Import src/shared through its alias: '#shared/money', not a relative path.";
+    expectOneProblem(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../../../shared/money.ts';"), message);
+    expectOneProblem(await importProblems('src/server/features/wallet/boundary-fixture.ts', "import { imported } from '../../../shared/money.ts';"), message);
+    expectOneProblem(await importProblems('src/server/platform/boundary-fixture.ts', "import { imported } from '../../shared/money.ts';"), message);
+    expectOneProblem(await importProblems('tests/unit/boundary-fixture.ts', "import { imported } from '../../src/shared/money.ts';"), message);
+  });
+
+  it('let src/shared import its own modules by relative path', async () => {
+    expect(await importProblems('src/shared/contracts/boundary-fixture.ts', "import { imported } from '../money.ts';")).toEqual([]);
   });
 
   it("refuse a server feature importing another feature's repository", async () => {

@@ -10,7 +10,7 @@ import {
   parseUsdtMicros,
   usdtMicrosFromWire,
   usdtMicrosToWire,
-} from '../../src/shared/money.ts';
+} from '#shared/money';
 
 describe('parseDecimal', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLargeRateChange, largeRateChangeMessage, rateChangePercentText, updateSettingsRequestSchema } from '../../src/shared/contracts/settings.ts';
+import { isLargeRateChange, largeRateChangeMessage, rateChangePercentText, updateSettingsRequestSchema } from '#shared/contracts/settings';
 
 describe('a rate change that needs confirmation', () => {
   it('is more than 5% of the current rate, in either direction; exactly 5% is not', () => {

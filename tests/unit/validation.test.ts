@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { signupFormSchema, signupRequestSchema } from '../../src/shared/contracts/auth.ts';
-import { changePinFormSchema, isWeakPin, sanitizePinInput, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '../../src/shared/contracts/pin.ts';
+import { signupFormSchema, signupRequestSchema } from '#shared/contracts/auth';
+import { changePinFormSchema, isWeakPin, sanitizePinInput, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { maskPhone, safeNextPath, supportChatUrl } from '../../src/web/lib/utils.ts';
 import { signupErrorText } from '../../src/web/features/auth/signup-page.tsx';
 

@@ -2,7 +2,7 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters } from '../../shared/text.ts';
+import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters } from '#shared/text';
 
 /** Secrets are hashed and never shown, so any character is allowed in them. */
 const SECRET_FIELD = /password/i;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorResponse } from '../../shared/errors.ts';
+import type { ErrorResponse } from '#shared/errors';
 
 /** An answer of the API that is not a success, with the server's user-facing message. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PRODUCT_NAME } from '../../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 
 /** Sets the browser tab's title to "<page> · Rupeedesk" while the page is shown. */
 export function useDocumentTitle(pageTitle: string): void {

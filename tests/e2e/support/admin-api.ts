@@ -2,26 +2,26 @@
 // through the same HTTP API the web app uses. Every answer is parsed with its contract schema.
 import { expect, request, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import type { z } from 'zod';
-import { meResponseSchema, sessionResponseSchema } from '../../../src/shared/contracts/auth.ts';
-import { bankAccountResponseSchema, type BankAccountInput } from '../../../src/shared/contracts/bank-accounts.ts';
+import { meResponseSchema, sessionResponseSchema } from '#shared/contracts/auth';
+import { bankAccountResponseSchema, type BankAccountInput } from '#shared/contracts/bank-accounts';
 import {
   adminDepositDecisionResponseSchema,
   adminDepositListResponseSchema,
   depositResponseSchema,
   type AdminDeposit,
   type Deposit,
-} from '../../../src/shared/contracts/deposits.ts';
+} from '#shared/contracts/deposits';
 import {
   adminSettingsResponseSchema,
   updateSettingsResponseSchema,
   type AdminSettings,
   type UpdateSettingsRequest,
-} from '../../../src/shared/contracts/settings.ts';
+} from '#shared/contracts/settings';
 import {
   adminTransferDecisionResponseSchema,
   adminTransferListResponseSchema,
   type AdminTransfer,
-} from '../../../src/shared/contracts/transfers.ts';
+} from '#shared/contracts/transfers';
 import {
   adminWithdrawalDecisionResponseSchema,
   adminWithdrawalListResponseSchema,
@@ -29,7 +29,7 @@ import {
   type AdminWithdrawal,
   type Withdrawal,
   type WithdrawalRequest,
-} from '../../../src/shared/contracts/withdrawals.ts';
+} from '#shared/contracts/withdrawals';
 import { KNOWN_TRON_ADDRESS } from '../../fixtures/addresses.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL } from './constants.ts';
 import type { NewCustomer } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { AuditLogFilters } from '../../../shared/contracts/admin.ts';
+import type { AuditLogFilters } from '#shared/contracts/admin';
 import type { Executor } from '../../db/client.ts';
 import { auditLog, profiles, userSearch, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';

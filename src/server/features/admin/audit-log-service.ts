@@ -1,5 +1,5 @@
-import { AUDIT_LOG_CSV_MAX_ROWS, type AuditLogEntry, type AuditLogFilters } from '../../../shared/contracts/admin.ts';
-import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
+import { AUDIT_LOG_CSV_MAX_ROWS, type AuditLogEntry, type AuditLogFilters } from '#shared/contracts/admin';
+import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
 import type { Executor } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { csvCell } from '../withdrawals/service.ts';

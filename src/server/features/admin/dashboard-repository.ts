@@ -1,4 +1,4 @@
-import { DASHBOARD_OPEN_BATCHES_MAX } from '../../../shared/contracts/admin.ts';
+import { DASHBOARD_OPEN_BATCHES_MAX } from '#shared/contracts/admin';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 

@@ -1,5 +1,5 @@
-import { HOUSE_ACCOUNT_KINDS, type AdminDashboard, type HouseAccountKind } from '../../../shared/contracts/admin.ts';
-import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import { HOUSE_ACCOUNT_KINDS, type AdminDashboard, type HouseAccountKind } from '#shared/contracts/admin';
+import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { loadDashboardFigures } from './dashboard-repository.ts';

@@ -15,14 +15,14 @@ import {
   updateAdminUserRequestSchema,
   updateAdminUserResponseSchema,
   USER_UPDATED_MESSAGE,
-} from '../../../shared/contracts/admin.ts';
+} from '#shared/contracts/admin';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { auditLogCsv, getAuditLog } from './audit-log-service.ts';
 import { getDashboard } from './dashboard-service.ts';
 import * as usersService from './users-service.ts';
-import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
+import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 
 export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;

@@ -5,7 +5,7 @@ import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
-import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
+import type { Role, VipLevel } from '#shared/contracts/enums';
 
 export interface AdminUserRow {
   id: string;

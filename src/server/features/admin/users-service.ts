@@ -10,10 +10,10 @@ import {
   type AdminUserTransactions,
   type adminUserTransactionsQuerySchema,
   type UpdateAdminUserRequest,
-} from '../../../shared/contracts/admin.ts';
-import { INVALID_PAGE_CURSOR_MESSAGE } from '../../../shared/contracts/common.ts';
-import { PENDING_CHANGE_MESSAGES, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
-import { usdtMicrosToWire } from '../../../shared/money.ts';
+} from '#shared/contracts/admin';
+import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
+import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
+import { usdtMicrosToWire } from '#shared/money';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { REFERRAL_CODE_PREFIX } from '../../../shared/limits.ts';
+import { REFERRAL_CODE_PREFIX } from '#shared/limits';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { insertPin } from '../pin/service.ts';

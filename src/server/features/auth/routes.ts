@@ -7,8 +7,8 @@ import {
   resetPasswordRequestSchema,
   sessionResponseSchema,
   signupRequestSchema,
-} from '../../../shared/contracts/auth.ts';
-import { okResponseSchema } from '../../../shared/contracts/common.ts';
+} from '#shared/contracts/auth';
+import { okResponseSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { loadMe } from '../users/me.ts';

@@ -5,8 +5,8 @@ import {
   bankAccountListResponseSchema,
   bankAccountResponseSchema,
   bankAccountUpdateSchema,
-} from '../../../shared/contracts/bank-accounts.ts';
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+} from '#shared/contracts/bank-accounts';
+import { idParamsSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

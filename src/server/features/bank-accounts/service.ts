@@ -6,7 +6,7 @@ import {
   type BankAccount,
   type bankAccountInputSchema,
   type bankAccountUpdateSchema,
-} from '../../../shared/contracts/bank-accounts.ts';
+} from '#shared/contracts/bank-accounts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';

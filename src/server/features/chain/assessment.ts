@@ -1,4 +1,4 @@
-import { MAX_USDT_MICROS } from '../../../shared/money.ts';
+import { MAX_USDT_MICROS } from '#shared/money';
 import type { ChainObservation, TransferLog } from './observation.ts';
 
 export type ChainState = 'unchecked' | 'confirming' | 'confirmed' | 'not_found' | 'mismatch' | 'failed';

@@ -1,4 +1,4 @@
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 /** One ERC20/TRC20 Transfer event log, addresses in the network's comparison form (see ChainClient.addressKey). */
 export interface TransferLog {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
-import { MAX_USDT_MICROS } from '../../../shared/money.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
+import { MAX_USDT_MICROS } from '#shared/money';
 import type { Executor } from '../../db/client.ts';
 import { chainJobs, chainScanCursors, customerWallets, usdtDeposits } from '../../db/schema.ts';
 import type { ChainFacts } from './assessment.ts';

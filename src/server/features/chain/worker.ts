@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
-import { MAX_USDT_MICROS } from '../../../shared/money.ts';
+import { MAX_USDT_MICROS } from '#shared/money';
 import { assessObservation, depositableTransfers } from './assessment.ts';
 import { createEthereumClient } from './ethereum-client.ts';
 import { ChainProviderError, type ChainClient, type ChainObservation, type TransferLog } from './observation.ts';

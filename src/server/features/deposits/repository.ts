@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import type { DepositNetwork, RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork, RequestStatus } from '#shared/contracts/enums';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
 export interface DepositWithUserRow {

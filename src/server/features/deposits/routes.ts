@@ -1,4 +1,4 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   adminDepositDecisionResponseSchema,
   adminDepositListQuerySchema,
@@ -7,7 +7,7 @@ import {
   depositRequestSchema,
   depositResponseSchema,
   rejectDepositRequestSchema,
-} from '../../../shared/contracts/deposits.ts';
+} from '#shared/contracts/deposits';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';

@@ -7,7 +7,7 @@ import {
   type Deposit,
   type DepositChain,
   type depositRequestSchema,
-} from '../../../shared/contracts/deposits.ts';
+} from '#shared/contracts/deposits';
 import {
   basisPointsOf,
   formatUsdtShort,
@@ -15,7 +15,7 @@ import {
   inrPaiseToWire,
   ratePaiseToWire,
   usdtMicrosToWire,
-} from '../../../shared/money.ts';
+} from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestKind } from '../../platform/decisions/decide.ts';

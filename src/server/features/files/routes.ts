@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { qrNetworkParamsSchema, uploadFileResponseSchema } from '../../../shared/contracts/settings.ts';
+import { qrNetworkParamsSchema, uploadFileResponseSchema } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
-import { errorResponseSchema } from '../../../shared/errors.ts';
+import { errorResponseSchema } from '#shared/errors';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { APK_DOWNLOAD_NAME, openApk, openQrImage, uploadSettingsFile } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { QR_IMAGE_CONTENT_TYPES, SETTINGS_LIMITS, type StoredFileView } from '../../../shared/contracts/settings.ts';
+import { QR_IMAGE_CONTENT_TYPES, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
@@ -13,7 +13,7 @@ import type { StoredFileRow } from './repository.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
 import { fileStorageFor } from './storage.ts';
 import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 export const FILE_UPLOAD_AUDIT_ACTION = 'settings.file_upload';
 export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';

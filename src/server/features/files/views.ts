@@ -1,6 +1,6 @@
-import type { StoredFileView } from '../../../shared/contracts/settings.ts';
+import type { StoredFileView } from '#shared/contracts/settings';
 import type { storedFiles } from '../../db/schema.ts';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 export type FilePurpose = 'qr_trc20' | 'qr_erc20' | 'apk';
 

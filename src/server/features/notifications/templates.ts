@@ -1,4 +1,4 @@
-import { formatInrForDisplay, formatUsdtExact } from '../../../shared/money.ts';
+import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
 import type { NewNotification } from '../../platform/notifications/service.ts';
 
 /*

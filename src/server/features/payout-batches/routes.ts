@@ -1,4 +1,4 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   PAYOUT_BATCH_MESSAGES,
   createPayoutBatchRequestSchema,
@@ -8,7 +8,7 @@ import {
   payoutBatchResponseSchema,
   payoutResultsRequestSchema,
   payoutResultsResponseSchema,
-} from '../../../shared/contracts/payout-batches.ts';
+} from '#shared/contracts/payout-batches';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { responses, type ApiApp } from '../../http/types.ts';

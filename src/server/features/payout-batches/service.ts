@@ -4,9 +4,9 @@ import {
   type PayoutBatch,
   type PayoutResult,
   type PayoutResultRow,
-} from '../../../shared/contracts/payout-batches.ts';
-import type { WithdrawalStatus } from '../../../shared/contracts/money-common.ts';
-import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+} from '#shared/contracts/payout-batches';
+import type { WithdrawalStatus } from '#shared/contracts/money-common';
+import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';

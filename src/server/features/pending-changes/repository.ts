@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { PendingChangeKind } from '../../../shared/contracts/enums.ts';
+import type { PendingChangeKind } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { pendingChanges, profiles, users } from '../../db/schema.ts';
 

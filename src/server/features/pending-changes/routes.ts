@@ -1,9 +1,9 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   PENDING_CHANGE_MESSAGES,
   pendingChangeDecisionResponseSchema,
   pendingChangeListResponseSchema,
-} from '../../../shared/contracts/pending-changes.ts';
+} from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

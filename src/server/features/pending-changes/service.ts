@@ -1,6 +1,6 @@
-import type { DepositNetwork, PendingChangeKind, Role } from '../../../shared/contracts/enums.ts';
-import { PENDING_CHANGE_MESSAGES, PENDING_CHANGES_LIST_LIMIT, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
-import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { DepositNetwork, PendingChangeKind, Role } from '#shared/contracts/enums';
+import { PENDING_CHANGE_MESSAGES, PENDING_CHANGES_LIST_LIMIT, type PendingChange } from '#shared/contracts/pending-changes';
+import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';

@@ -1,5 +1,5 @@
-import { resetLinkCheckRequestSchema, resetLinkCheckResponseSchema } from '../../../shared/contracts/auth.ts';
-import { okResponseSchema } from '../../../shared/contracts/common.ts';
+import { resetLinkCheckRequestSchema, resetLinkCheckResponseSchema } from '#shared/contracts/auth';
+import { okResponseSchema } from '#shared/contracts/common';
 import {
   changePinRequestSchema,
   pinResetLinkRequestSchema,
@@ -9,7 +9,7 @@ import {
   setupPinRequestSchema,
   verifyPinRequestSchema,
   verifyPinResponseSchema,
-} from '../../../shared/contracts/pin.ts';
+} from '#shared/contracts/pin';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

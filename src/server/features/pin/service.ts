@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '../../../shared/contracts/pin.ts';
-import { formatPauseEnd } from '../../../shared/contracts/security.ts';
-import { LIMITS, PRODUCT_NAME } from '../../../shared/limits.ts';
+import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '#shared/contracts/pin';
+import { formatPauseEnd } from '#shared/contracts/security';
+import { LIMITS, PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';

@@ -1,8 +1,8 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   referralRewardDetailResponseSchema,
   referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema,
-} from '../../../shared/contracts/referrals.ts';
+} from '#shared/contracts/referrals';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

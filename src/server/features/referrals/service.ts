@@ -5,8 +5,8 @@ import {
   type ReferralRewardDetail,
   type ReferralSummary,
   type ReferredPeoplePage,
-} from '../../../shared/contracts/referrals.ts';
-import { usdtMicrosToWire } from '../../../shared/money.ts';
+} from '#shared/contracts/referrals';
+import { usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';

@@ -1,4 +1,4 @@
-import { formatPauseEnd, type Pause, type SecurityPauses } from '../../../shared/contracts/security.ts';
+import { formatPauseEnd, type Pause, type SecurityPauses } from '#shared/contracts/security';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
 import * as users from '../users/service.ts';

@@ -1,4 +1,4 @@
-import { securityPausesResponseSchema } from '../../../shared/contracts/security.ts';
+import { securityPausesResponseSchema } from '#shared/contracts/security';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

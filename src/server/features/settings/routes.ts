@@ -6,8 +6,8 @@ import {
   updateSettingsPendingResponseSchema,
   updateSettingsRequestSchema,
   updateSettingsResponseSchema,
-} from '../../../shared/contracts/settings.ts';
-import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
+} from '#shared/contracts/settings';
+import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

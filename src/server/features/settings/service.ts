@@ -6,11 +6,11 @@ import {
   type RatesResponse,
   type SettingsFormOutput,
   type UpdateSettingsInput,
-} from '../../../shared/contracts/settings.ts';
-import { inrPaiseToWire, parseInrPaise, parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '../../../shared/money.ts';
-import { isLargeRateChange, largeRateChangeMessage } from '../../../shared/contracts/settings.ts';
-import { DEPOSIT_NETWORKS, type DepositNetwork } from '../../../shared/contracts/enums.ts';
-import { PENDING_CHANGE_MESSAGES, type PendingChange } from '../../../shared/contracts/pending-changes.ts';
+} from '#shared/contracts/settings';
+import { inrPaiseToWire, parseInrPaise, parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '#shared/money';
+import { isLargeRateChange, largeRateChangeMessage } from '#shared/contracts/settings';
+import { DEPOSIT_NETWORKS, type DepositNetwork } from '#shared/contracts/enums';
+import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
 import {
   adminEmails,
@@ -32,7 +32,7 @@ import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
-import type { AuditAction } from '../../../shared/contracts/enums.ts';
+import type { AuditAction } from '#shared/contracts/enums';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */

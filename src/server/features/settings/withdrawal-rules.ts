@@ -5,8 +5,8 @@ import {
   WITHDRAWAL_RULE_MESSAGES,
   type LimitTier,
   type WithdrawalRulesFormOutput,
-} from '../../../shared/contracts/withdrawal-rules.ts';
-import { parseUsdtMicros, usdtMicrosToWire } from '../../../shared/money.ts';
+} from '#shared/contracts/withdrawal-rules';
+import { parseUsdtMicros, usdtMicrosToWire } from '#shared/money';
 import { AppError } from '../../errors.ts';
 import type { SettingsRow } from './repository.ts';
 

@@ -1,6 +1,6 @@
-import type { ChainStateName, DepositChain } from '../../../shared/contracts/deposits.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
-import type { TransactionType } from '../../../shared/contracts/transactions.ts';
+import type { ChainStateName, DepositChain } from '#shared/contracts/deposits';
+import type { RequestStatus } from '#shared/contracts/enums';
+import type { TransactionType } from '#shared/contracts/transactions';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';

@@ -1,4 +1,4 @@
-import { transactionListQuerySchema, transactionListResponseSchema } from '../../../shared/contracts/transactions.ts';
+import { transactionListQuerySchema, transactionListResponseSchema } from '#shared/contracts/transactions';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

@@ -1,7 +1,7 @@
-import type { DepositChain } from '../../../shared/contracts/deposits.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
-import type { TransactionItem, TransactionList, TransactionType } from '../../../shared/contracts/transactions.ts';
-import { inrPaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import type { DepositChain } from '#shared/contracts/deposits';
+import type { RequestStatus } from '#shared/contracts/enums';
+import type { TransactionItem, TransactionList, TransactionType } from '#shared/contracts/transactions';
+import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as historyRepository from './repository.ts';

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { RequestStatus } from '#shared/contracts/enums';
 
 export type TransferRow = typeof transfers.$inferSelect;
 export interface PartySummary {

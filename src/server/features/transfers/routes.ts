@@ -1,4 +1,4 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   adminTransferDecisionResponseSchema,
   adminTransferListQuerySchema,
@@ -7,7 +7,7 @@ import {
   transferDetailResponseSchema,
   transferRequestSchema,
   transferResponseSchema,
-} from '../../../shared/contracts/transfers.ts';
+} from '#shared/contracts/transfers';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { TRANSFER_DECIMALS, TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '../../../shared/contracts/transfers.ts';
-import { usdtMicrosToWire } from '../../../shared/money.ts';
+import { TRANSFER_DECIMALS, TRANSFER_MESSAGES, type AdminTransfer, type Transfer, type transferRequestSchema } from '#shared/contracts/transfers';
+import { usdtMicrosToWire } from '#shared/money';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';

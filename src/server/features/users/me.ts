@@ -1,6 +1,6 @@
-import type { Me } from '../../../shared/contracts/auth.ts';
-import { usdtMicrosToWire } from '../../../shared/money.ts';
-import { maskPan } from '../../../shared/contracts/withdrawal-rules.ts';
+import type { Me } from '#shared/contracts/auth';
+import { usdtMicrosToWire } from '#shared/money';
+import { maskPan } from '#shared/contracts/withdrawal-rules';
 import type { Executor } from '../../db/client.ts';
 import type { SessionProfile, SessionRecord } from '../../platform/sessions/repository.ts';
 import { findUserProfile } from './repository.ts';

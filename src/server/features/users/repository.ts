@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
-import type { Role } from '../../../shared/contracts/enums.ts';
+import type { Role } from '#shared/contracts/enums';
 
 export interface UserProfileRow {
   id: string;

@@ -1,8 +1,8 @@
-import { meResponseSchema } from '../../../shared/contracts/auth.ts';
+import { meResponseSchema } from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { meOfSession } from './me.ts';
-import { setPanRequestSchema, setPanResponseSchema } from '../../../shared/contracts/withdrawal-rules.ts';
+import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
 import { setPan } from './service.ts';
 

@@ -1,4 +1,4 @@
-import { maskPan, WITHDRAWAL_RULE_MESSAGES } from '../../../shared/contracts/withdrawal-rules.ts';
+import { maskPan, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
 import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';

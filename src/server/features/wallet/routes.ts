@@ -1,4 +1,4 @@
-import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
+import { walletSummarySchema } from '#shared/contracts/wallet';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

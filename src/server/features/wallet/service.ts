@@ -1,8 +1,8 @@
-import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE } from '../../../shared/contracts/withdrawals.ts';
-import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
-import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+import { MIN_WITHDRAWAL_USDT_MICROS, VIP_THRESHOLD_INR_PAISE } from '#shared/contracts/withdrawals';
+import type { WalletSummary } from '#shared/contracts/wallet';
+import { inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
-import type { RateTier } from '../../../shared/contracts/enums.ts';
+import type { RateTier } from '#shared/contracts/enums';
 import { loadWalletFigures } from './repository.ts';
 
 /** Balance, real pending sums and the stored rates, read in one statement so the figures agree with each other. */

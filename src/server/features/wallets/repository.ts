@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { customerWallets, users, walletChallenges } from '../../db/schema.ts';
 

@@ -1,4 +1,4 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   WALLET_MESSAGES,
   addWalletRequestSchema,
@@ -7,7 +7,7 @@ import {
   walletChallengeRequestSchema,
   walletChallengeResponseSchema,
   walletListResponseSchema,
-} from '../../../shared/contracts/wallets.ts';
+} from '#shared/contracts/wallets';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
+import { PRODUCT_NAME } from '#shared/limits';
 import {
   MAX_WALLETS_PER_USER,
   WALLET_CHALLENGE_MINUTES,
   WALLET_MESSAGES,
   type Wallet,
-} from '../../../shared/contracts/wallets.ts';
+} from '#shared/contracts/wallets';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';

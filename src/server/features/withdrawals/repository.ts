@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import type { WithdrawalStatus } from '../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '#shared/contracts/enums';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 export type NewWithdrawal = Pick<

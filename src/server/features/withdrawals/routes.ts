@@ -1,4 +1,4 @@
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
   adminWithdrawalDecisionResponseSchema,
   adminWithdrawalListQuerySchema,
@@ -10,9 +10,9 @@ import {
   withdrawalListResponseSchema,
   withdrawalRequestSchema,
   withdrawalResponseSchema,
-} from '../../../shared/contracts/withdrawals.ts';
-import { firstApprovalResponseSchema } from '../../../shared/contracts/pending-changes.ts';
-import { TDS_REPORT_MAX_ROWS, tdsReportQuerySchema, withdrawalLimitsResponseSchema } from '../../../shared/contracts/withdrawal-rules.ts';
+} from '#shared/contracts/withdrawals';
+import { firstApprovalResponseSchema } from '#shared/contracts/pending-changes';
+import { TDS_REPORT_MAX_ROWS, tdsReportQuerySchema, withdrawalLimitsResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';

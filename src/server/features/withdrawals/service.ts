@@ -1,4 +1,4 @@
-import { withdrawalStatusSchema } from '../../../shared/contracts/enums.ts';
+import { withdrawalStatusSchema } from '#shared/contracts/enums';
 import type { z } from 'zod';
 import {
   MIN_WITHDRAWAL_USDT_MICROS,
@@ -8,9 +8,9 @@ import {
   type AdminWithdrawal,
   type Withdrawal,
   type withdrawalRequestSchema,
-} from '../../../shared/contracts/withdrawals.ts';
-import { lastFourDigits } from '../../../shared/contracts/bank-accounts.ts';
-import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '../../../shared/money.ts';
+} from '#shared/contracts/withdrawals';
+import { lastFourDigits } from '#shared/contracts/bank-accounts';
+import { inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '#shared/money';
 import {
   limitTierOf,
   tdsInrPaiseFor,
@@ -19,12 +19,12 @@ import {
   WITHDRAWAL_RULE_MESSAGES,
   type LimitTier,
   type WithdrawalLimits,
-} from '../../../shared/contracts/withdrawal-rules.ts';
+} from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
-import { PENDING_CHANGE_MESSAGES } from '../../../shared/contracts/pending-changes.ts';
+import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import {
   confirmOpenChange,
   discardOpenChange,

@@ -1,4 +1,4 @@
-import type { AuditAction } from '../../../shared/contracts/enums.ts';
+import type { AuditAction } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 

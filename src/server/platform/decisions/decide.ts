@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AuditAction } from '../../../shared/contracts/enums.ts';
+import type { AuditAction } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';

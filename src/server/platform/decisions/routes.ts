@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { idParamsSchema } from '../../../shared/contracts/common.ts';
+import { idParamsSchema } from '#shared/contracts/common';
 import type { Database } from '../../db/client.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../idempotency/service.ts';

@@ -1,6 +1,6 @@
 import type { PassThrough } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { EVENT_STREAM_LIMITS, STREAM_EVENT_NAMES, type StreamEventData, type StreamEventName } from '../../../shared/contracts/events.ts';
+import { EVENT_STREAM_LIMITS, STREAM_EVENT_NAMES, type StreamEventData, type StreamEventName } from '#shared/contracts/events';
 import type { AppEvent } from './publish.ts';
 
 /** Who is at the other end of a stream decides which events it gets. */

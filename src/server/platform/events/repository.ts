@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { canReadAdminArea } from '../../../shared/access.ts';
+import { canReadAdminArea } from '#shared/access';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
 import { liveSession, type SessionLimits } from '../sessions/repository.ts';

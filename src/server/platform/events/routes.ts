@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { canReadAdminArea } from '../../../shared/access.ts';
-import { EVENT_STREAM_LIMITS, EVENT_STREAM_PATH } from '../../../shared/contracts/events.ts';
+import { canReadAdminArea } from '#shared/access';
+import { EVENT_STREAM_LIMITS, EVENT_STREAM_PATH } from '#shared/contracts/events';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { ApiApp } from '../../http/types.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from '../../../shared/contracts/money-common.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from '#shared/contracts/money-common';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import * as idempotencyRepository from './repository.ts';

@@ -1,4 +1,4 @@
-import { parseInrPaise, parseUsdtMicros } from '../../../shared/money.ts';
+import { parseInrPaise, parseUsdtMicros } from '#shared/money';
 
 /** A wire amount that a request schema already validated; failing here is a bug, not bad input. */
 export function validatedUsdtMicros(amount: string, decimals?: number): bigint {

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { NotificationKind } from '../../../shared/contracts/notifications.ts';
+import type { NotificationKind } from '#shared/contracts/notifications';
 import type { Executor } from '../../db/client.ts';
 import { notificationPreferences, notifications, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../pagination/cursor.ts';

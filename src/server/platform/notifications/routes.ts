@@ -4,8 +4,8 @@ import {
   notificationPreferencesResponseSchema,
   notificationPreferencesSchema,
   unreadCountResponseSchema,
-} from '../../../shared/contracts/notifications.ts';
-import { okResponseSchema } from '../../../shared/contracts/common.ts';
+} from '#shared/contracts/notifications';
+import { okResponseSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../sessions/areas.ts';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationKind, NotificationList, NotificationPreferences } from '../../../shared/contracts/notifications.ts';
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import type { NotificationKind, NotificationList, NotificationPreferences } from '#shared/contracts/notifications';
+import { PRODUCT_NAME } from '#shared/limits';
 import type { Database, Executor } from '../../db/client.ts';
 import { publishEvent } from '../events/publish.ts';
 import { escapeHtml, type Mailer } from '../mail/mailer.ts';

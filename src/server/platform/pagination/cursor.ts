@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
+import { TRANSACTION_MESSAGES } from '#shared/contracts/transactions';
 import { AppError } from '../../errors.ts';
 
 /**

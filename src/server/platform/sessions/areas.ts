@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { canReadAdminArea } from '../../../shared/access.ts';
+import { canReadAdminArea } from '#shared/access';
 import { AppError } from '../../errors.ts';
 import type { ApiApp } from '../../http/types.ts';
 import type { SessionRecord } from './repository.ts';

@@ -2,7 +2,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { sessions } from '../../db/schema.ts';
-import type { Role, VipLevel } from '../../../shared/contracts/enums.ts';
+import type { Role, VipLevel } from '#shared/contracts/enums';
 
 export interface SessionRecord {
   sessionId: string;

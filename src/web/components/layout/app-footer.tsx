@@ -1,4 +1,4 @@
-import { PRODUCT_NAME, PRODUCT_TAGLINE } from '../../../shared/limits.ts';
+import { PRODUCT_NAME, PRODUCT_TAGLINE } from '#shared/limits';
 
 export function AppFooter() {
   return (

@@ -3,7 +3,7 @@ import { ArrowLeft, Bell, LogOut, RefreshCw } from 'lucide-react';
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
 import { useMe } from '../../features/auth/api.ts';
 import { useLogOut } from '../../features/auth/use-log-out.ts';
 import { useUnreadNotificationCount } from '../../features/notifications/api.ts';

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import { useController, type Control, type FieldValues, type Path } from 'react-hook-form';
-import { sanitizePinInput } from '../../../shared/contracts/pin.ts';
+import { sanitizePinInput } from '#shared/contracts/pin';
 import { cn } from '../../lib/utils.ts';
 import { Input } from './input.tsx';
 

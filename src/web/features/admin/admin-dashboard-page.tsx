@@ -1,8 +1,8 @@
 import { ArrowDownToLine, ArrowLeftRight, ArrowUpFromLine, CheckCircle2, ChevronRight, ClipboardList, Loader, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { AdminDashboard, HouseAccountKind } from '../../../shared/contracts/admin.ts';
-import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
+import type { AdminDashboard, HouseAccountKind } from '#shared/contracts/admin';
+import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { errorMessage } from '../../lib/api.ts';

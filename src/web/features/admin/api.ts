@@ -9,30 +9,30 @@ import {
   revokeSessionsResponseSchema,
   updateAdminUserResponseSchema,
   type UpdateAdminUserRequest,
-} from '../../../shared/contracts/admin.ts';
-import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '../../../shared/contracts/deposits.ts';
+} from '#shared/contracts/admin';
+import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '#shared/contracts/deposits';
 import {
   payoutBatchDetailResponseSchema,
   payoutBatchListResponseSchema,
   payoutBatchResponseSchema,
   payoutResultsResponseSchema,
   type PayoutResultRow,
-} from '../../../shared/contracts/payout-batches.ts';
+} from '#shared/contracts/payout-batches';
 import {
   adminSettingsResponseSchema,
   updateSettingsPendingResponseSchema,
   updateSettingsResponseSchema,
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
-} from '../../../shared/contracts/settings.ts';
-import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '../../../shared/contracts/transfers.ts';
-import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '../../../shared/contracts/withdrawals.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
-import { errorResponseSchema } from '../../../shared/errors.ts';
-import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '../../../shared/contracts/pending-changes.ts';
+} from '#shared/contracts/settings';
+import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
+import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
+import { errorResponseSchema } from '#shared/errors';
+import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '#shared/contracts/pending-changes';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import type { DepositNetwork, RequestStatus } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork, RequestStatus } from '#shared/contracts/enums';
 
 export type QueueKind = 'deposits' | 'withdrawals' | 'transfers';
 export type StatusFilter = RequestStatus | 'all';

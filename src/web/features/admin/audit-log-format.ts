@@ -1,11 +1,11 @@
-import type { AuditAction } from '../../../shared/contracts/enums.ts';
-import { isAuditAction } from '../../../shared/contracts/enums.ts';
+import type { AuditAction } from '#shared/contracts/enums';
+import { isAuditAction } from '#shared/contracts/enums';
 import {
   formatInrForDisplay,
   formatUsdtExact,
   inrPaiseFromWire,
   usdtMicrosFromWire,
-} from '../../../shared/money.ts';
+} from '#shared/money';
 
 /** A label for every action the server records (AUDIT_ACTIONS); older or unknown actions show as they are stored. */
 export const ACTION_LABELS: Record<AuditAction, string> = {

@@ -1,8 +1,8 @@
 import { Download, RefreshCw, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_LOG_CSV_MAX_ROWS, auditLogCsvQuerySchema, type AuditLogEntry } from '../../../shared/contracts/admin.ts';
-import { LIMITS } from '../../../shared/limits.ts';
+import { AUDIT_LOG_CSV_MAX_ROWS, auditLogCsvQuerySchema, type AuditLogEntry } from '#shared/contracts/admin';
+import { LIMITS } from '#shared/limits';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

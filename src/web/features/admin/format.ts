@@ -1,6 +1,6 @@
-import type { TransactionType } from '../../../shared/contracts/transactions.ts';
-import { formatInrForDisplay, formatUsdtForDisplay, formatUsdtShort, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
-import type { VipLevel } from '../../../shared/contracts/enums.ts';
+import type { TransactionType } from '#shared/contracts/transactions';
+import { formatInrForDisplay, formatUsdtForDisplay, formatUsdtShort, inrPaiseFromWire, usdtMicrosFromWire } from '#shared/money';
+import type { VipLevel } from '#shared/contracts/enums';
 
 /** "1,234.50 USDT" from a wire amount; the value stays a string or bigint all the way. */
 export function usdtText(wire: string): string {

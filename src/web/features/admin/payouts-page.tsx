@@ -3,7 +3,7 @@ import { Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import type { PayoutBatch } from '../../../shared/contracts/payout-batches.ts';
+import type { PayoutBatch } from '#shared/contracts/payout-batches';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';

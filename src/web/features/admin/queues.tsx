@@ -1,9 +1,9 @@
 import { ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
-import type { AdminDeposit } from '../../../shared/contracts/deposits.ts';
-import type { UserSummary } from '../../../shared/contracts/money-common.ts';
-import type { AdminTransfer } from '../../../shared/contracts/transfers.ts';
-import type { AdminWithdrawal } from '../../../shared/contracts/withdrawals.ts';
+import type { AdminDeposit } from '#shared/contracts/deposits';
+import type { UserSummary } from '#shared/contracts/money-common';
+import type { AdminTransfer } from '#shared/contracts/transfers';
+import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
 import { Badge } from '../../components/ui/badge.tsx';
 import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';

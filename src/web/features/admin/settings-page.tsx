@@ -14,9 +14,9 @@ import {
   type SettingsFormValues,
   type UpdateSettingsInput,
   type UpdateSettingsRequest,
-} from '../../../shared/contracts/settings.ts';
-import { EXAMPLE_PHONE } from '../../../shared/limits.ts';
-import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '../../../shared/money.ts';
+} from '#shared/contracts/settings';
+import { EXAMPLE_PHONE } from '#shared/limits';
+import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '#shared/money';
 import { AdminPage } from './components/admin-page.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -33,7 +33,7 @@ import { largeRateChanges, RateChangeDialog, type RateChange } from './component
 import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
+import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 
 type FieldName = keyof SettingsFormValues;

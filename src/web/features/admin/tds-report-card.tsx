@@ -1,6 +1,6 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
-import { tdsReportQuerySchema } from '../../../shared/contracts/withdrawal-rules.ts';
+import { tdsReportQuerySchema } from '#shared/contracts/withdrawal-rules';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';

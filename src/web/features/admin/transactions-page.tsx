@@ -1,7 +1,7 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { REQUEST_STATUSES } from '../../../shared/contracts/enums.ts';
+import { REQUEST_STATUSES } from '#shared/contracts/enums';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Select } from '../../components/ui/select.tsx';

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { payoutReferenceSchema, rejectRequestSchema } from '../../../shared/contracts/money-common.ts';
-import { LIMITS } from '../../../shared/limits.ts';
+import { payoutReferenceSchema, rejectRequestSchema } from '#shared/contracts/money-common';
+import { LIMITS } from '#shared/limits';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { adminKeys, decideRequest, type Decision, type QueueKind } from './api.ts';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';

@@ -5,7 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '../../../shared/contracts/admin.ts';
+import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '#shared/contracts/admin';
 import { AdminPage } from './components/admin-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -19,7 +19,7 @@ import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdmi
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
-import { roleSchema, vipLevelSchema } from '../../../shared/contracts/enums.ts';
+import { roleSchema, vipLevelSchema } from '#shared/contracts/enums';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (

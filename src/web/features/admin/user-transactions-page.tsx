@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { NO_USER_TRANSACTIONS_MESSAGE } from '../../../shared/contracts/admin.ts';
-import type { TransactionItem } from '../../../shared/contracts/transactions.ts';
+import { NO_USER_TRANSACTIONS_MESSAGE } from '#shared/contracts/admin';
+import type { TransactionItem } from '#shared/contracts/transactions';
 import { AdminPage } from './components/admin-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';

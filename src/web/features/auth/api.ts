@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginRequest, Me, SignupRequest } from '../../../shared/contracts/auth.ts';
+import type { LoginRequest, Me, SignupRequest } from '#shared/contracts/auth';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 
 // The session check runs on every first visit: its schemas are imported on demand so zod stays out of the entry chunk.
-const authContracts = () => import('../../../shared/contracts/auth.ts');
-const commonContracts = () => import('../../../shared/contracts/common.ts');
+const authContracts = () => import('#shared/contracts/auth');
+const commonContracts = () => import('#shared/contracts/common');
 
 export const ME_QUERY_KEY = QUERY_KEYS.me;
 

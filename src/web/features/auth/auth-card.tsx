@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card.tsx';
 import { useDocumentTitle } from '../../lib/document-title.ts';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { resetLinkCheckResponseSchema } from '../../../shared/contracts/auth.ts';
+import { resetLinkCheckResponseSchema } from '#shared/contracts/auth';
 import { apiRequest } from '../../lib/api.ts';
 
 export type ResetLinkKind = 'password' | 'pin';

@@ -5,7 +5,7 @@ import {
   bankAccountResponseSchema,
   type BankAccountInput,
   type BankAccountUpdate,
-} from '../../../shared/contracts/bank-accounts.ts';
+} from '#shared/contracts/bank-accounts';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 

@@ -11,7 +11,7 @@ import {
   bankAccountInputSchema,
   type BankAccount,
   type BankAccountUpdate,
-} from '../../../shared/contracts/bank-accounts.ts';
+} from '#shared/contracts/bank-accounts';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';

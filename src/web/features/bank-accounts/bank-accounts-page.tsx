@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Landmark, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { BANK_ACCOUNT_MESSAGES, type BankAccount } from '../../../shared/contracts/bank-accounts.ts';
+import { BANK_ACCOUNT_MESSAGES, type BankAccount } from '#shared/contracts/bank-accounts';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';

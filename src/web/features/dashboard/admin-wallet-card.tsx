@@ -5,7 +5,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
-import { DEPOSIT_NETWORKS } from '../../../shared/contracts/enums.ts';
+import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 
 /** For admins: the deposit addresses customers are shown, to check them at a glance. */
 export function AdminWalletCard() {

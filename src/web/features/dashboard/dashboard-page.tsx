@@ -1,8 +1,8 @@
 import { ArrowDownToLine, ArrowUpFromLine, Send, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { inrPaiseForUsdt, inrPaiseFromWire, inrPaiseToWire, usdtMicrosFromWire } from '../../../shared/money.ts';
-import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
+import { inrPaiseForUsdt, inrPaiseFromWire, inrPaiseToWire, usdtMicrosFromWire } from '#shared/money';
+import type { WalletSummary } from '#shared/contracts/wallet';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';

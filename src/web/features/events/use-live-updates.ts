@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
-import type { Me } from '../../../shared/contracts/auth.ts';
-import { EVENT_STREAM_PATH, RATES_UPDATED_TOAST, STREAM_EVENT_NAMES, type StreamEventData } from '../../../shared/contracts/events.ts';
+import type { Me } from '#shared/contracts/auth';
+import { EVENT_STREAM_PATH, RATES_UPDATED_TOAST, STREAM_EVENT_NAMES, type StreamEventData } from '#shared/contracts/events';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { notify } from './notify.ts';
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_TAGLINE } from '../../../shared/limits.ts';
+import { PRODUCT_TAGLINE } from '#shared/limits';
 import { Converter } from '../rates/converter.tsx';
 import { RateCard } from '../rates/rate-card.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';

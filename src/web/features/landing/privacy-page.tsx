@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 import { PublicTextPage } from './public-layout.tsx';
 
 export default function PrivacyPage() {

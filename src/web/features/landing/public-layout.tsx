@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '../../../shared/limits.ts';
+import { PRODUCT_NAME } from '#shared/limits';
 
 /** The spec's copyright line names a fixed year. */
 export const COPYRIGHT_YEAR = 2025;

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { okResponseSchema } from '../../../shared/contracts/common.ts';
+import { okResponseSchema } from '#shared/contracts/common';
 import {
   notificationListResponseSchema,
   notificationPreferencesResponseSchema,
   unreadCountResponseSchema,
   type NotificationPreferences,
-} from '../../../shared/contracts/notifications.ts';
+} from '#shared/contracts/notifications';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { NOTIFICATION_MESSAGES, type NotificationPreferences } from '../../../shared/contracts/notifications.ts';
+import { NOTIFICATION_MESSAGES, type NotificationPreferences } from '#shared/contracts/notifications';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';

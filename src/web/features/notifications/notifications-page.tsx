@@ -1,7 +1,7 @@
 import { Bell } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { NOTIFICATION_MESSAGES, type Notification } from '../../../shared/contracts/notifications.ts';
+import { NOTIFICATION_MESSAGES, type Notification } from '#shared/contracts/notifications';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';

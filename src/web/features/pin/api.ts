@@ -1,5 +1,5 @@
-import { okResponseSchema } from '../../../shared/contracts/common.ts';
-import { pinResetLinkResponseSchema, resetPinResponseSchema, verifyPinResponseSchema } from '../../../shared/contracts/pin.ts';
+import { okResponseSchema } from '#shared/contracts/common';
+import { pinResetLinkResponseSchema, resetPinResponseSchema, verifyPinResponseSchema } from '#shared/contracts/pin';
 import { apiRequest } from '../../lib/api.ts';
 
 export const verifyPin = (pin: string) => apiRequest('/api/pin/verify', verifyPinResponseSchema, { method: 'POST', body: { pin } });

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { setupPinFormSchema } from '../../../shared/contracts/pin.ts';
+import { setupPinFormSchema } from '#shared/contracts/pin';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

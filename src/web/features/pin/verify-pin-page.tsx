@@ -5,7 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { verifyPinRequestSchema } from '../../../shared/contracts/pin.ts';
+import { verifyPinRequestSchema } from '#shared/contracts/pin';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { setPanRequestSchema, setPanResponseSchema, WITHDRAWAL_RULE_MESSAGES } from '../../../shared/contracts/withdrawal-rules.ts';
+import { setPanRequestSchema, setPanResponseSchema, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

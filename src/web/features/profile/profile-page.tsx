@@ -1,7 +1,7 @@
 import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
 import { NotificationPreferencesCard } from '../notifications/notification-preferences-card.tsx';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';

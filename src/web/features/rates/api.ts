@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { parseRatePaise } from '../../../shared/money.ts';
+import { parseRatePaise } from '#shared/money';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 
@@ -12,7 +12,7 @@ export interface DisplayRates {
   fallback: boolean;
 }
 
-const settingsContracts = () => import('../../../shared/contracts/settings.ts');
+const settingsContracts = () => import('#shared/contracts/settings');
 
 export const fetchRates = () => apiRequest('/api/rates', async () => (await settingsContracts()).ratesResponseSchema);
 

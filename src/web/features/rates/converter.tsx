@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { formatInrForDisplay, inrPaiseForUsdt, parseUsdtMicros } from '../../../shared/money.ts';
+import { formatInrForDisplay, inrPaiseForUsdt, parseUsdtMicros } from '#shared/money';
 import { useDisplayRates } from './api.ts';
 import { sanitizeUsdtInput, USDT_INPUT_MAX_LENGTH } from './usdt-input.ts';
 

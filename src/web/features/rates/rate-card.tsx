@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { formatInrForDisplay } from '../../../shared/money.ts';
+import { formatInrForDisplay } from '#shared/money';
 import { notify } from '../events/notify.ts';
 import { useDisplayRates } from './api.ts';
 import { InfoIcon, RefreshIcon } from './icons.tsx';

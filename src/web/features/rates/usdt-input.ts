@@ -1,4 +1,4 @@
-import { USDT_DECIMALS } from '../../../shared/money.ts';
+import { USDT_DECIMALS } from '#shared/money';
 
 /** Enough for 1,000,000,000 USDT with all 6 decimals; a longer entry cannot be a real amount. */
 export const USDT_INPUT_MAX_LENGTH = 17;

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { referralEarningsPageSchema, referralSummarySchema, referredPeoplePageSchema } from '../../../shared/contracts/referrals.ts';
+import { referralEarningsPageSchema, referralSummarySchema, referredPeoplePageSchema } from '#shared/contracts/referrals';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 

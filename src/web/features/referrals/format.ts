@@ -1,4 +1,4 @@
-import { formatUsdtExact, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
 
 /** Rewards are 0.1 % and 0.02 % of deposits, often less than a cent: every digit is shown. */
 export function displayRewardUsdt(wire: string): string {

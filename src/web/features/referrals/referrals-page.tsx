@@ -1,7 +1,7 @@
 import { Crown, Gift, Users } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { REFERRAL_MESSAGES, type ReferralEarning, type ReferredPerson } from '../../../shared/contracts/referrals.ts';
+import { REFERRAL_MESSAGES, type ReferralEarning, type ReferredPerson } from '#shared/contracts/referrals';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -13,7 +13,7 @@ import { useMe } from '../auth/api.ts';
 import { useMoreReferralEarnings, useMoreReferredPeople, useReferralSummary } from './api.ts';
 import { displayReferralDate, displayRewardUsdt, referralLink } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
-import type { VipLevel } from '../../../shared/contracts/enums.ts';
+import type { VipLevel } from '#shared/contracts/enums';
 
 const VIP_TIERS: { level: VipLevel; name: string; benefits: string }[] = [
   { level: 'normal', name: 'Normal', benefits: 'Standard rate on withdrawals, and the VIP rate on any withdrawal of \u20b91,00,000 or more.' },

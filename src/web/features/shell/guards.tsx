@@ -1,7 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { canReadAdminArea } from '../../../shared/access.ts';
-import type { Me } from '../../../shared/contracts/auth.ts';
+import { canReadAdminArea } from '#shared/access';
+import type { Me } from '#shared/contracts/auth';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
 import { useMe } from '../auth/api.ts';

@@ -1,13 +1,13 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
-import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '../../../shared/contracts/deposits.ts';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/contracts/money-common.ts';
-import { transactionListResponseSchema, type TransactionType } from '../../../shared/contracts/transactions.ts';
-import { transferResponseSchema, type TransferRequest } from '../../../shared/contracts/transfers.ts';
-import { securityPausesResponseSchema } from '../../../shared/contracts/security.ts';
-import { walletSummarySchema } from '../../../shared/contracts/wallet.ts';
-import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '../../../shared/contracts/withdrawals.ts';
+import type { RequestStatus } from '#shared/contracts/enums';
+import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest } from '#shared/contracts/deposits';
+import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
+import { transactionListResponseSchema, type TransactionType } from '#shared/contracts/transactions';
+import { transferResponseSchema, type TransferRequest } from '#shared/contracts/transfers';
+import { securityPausesResponseSchema } from '#shared/contracts/security';
+import { walletSummarySchema } from '#shared/contracts/wallet';
+import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '#shared/contracts/withdrawals';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 

@@ -1,5 +1,5 @@
-import { CHAIN_MESSAGES, confirmingLabel, type DepositChain } from '../../../shared/contracts/deposits.ts';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
+import { CHAIN_MESSAGES, confirmingLabel, type DepositChain } from '#shared/contracts/deposits';
+import type { RequestStatus } from '#shared/contracts/enums';
 
 /*
  * How a deposit's verification on the blockchain reads to the customer: a short

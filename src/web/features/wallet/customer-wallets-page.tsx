@@ -4,7 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 import {
   WALLET_MESSAGES,
   addWalletRequestSchema,
@@ -15,7 +15,7 @@ import {
   walletListResponseSchema,
   type AddWalletRequest,
   type Wallet,
-} from '../../../shared/contracts/wallets.ts';
+} from '#shared/contracts/wallets';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';

@@ -1,6 +1,6 @@
 import { TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 
 /** How many characters at each end of the address are emphasised: the part people compare after pasting. */

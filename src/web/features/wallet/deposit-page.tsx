@@ -11,8 +11,8 @@ import {
   depositRequestSchema,
   minimumDepositMessage,
   type Deposit,
-} from '../../../shared/contracts/deposits.ts';
-import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '../../../shared/money.ts';
+} from '#shared/contracts/deposits';
+import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '#shared/money';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -32,7 +32,7 @@ import { DepositQrCode } from './deposit-qr-code.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;

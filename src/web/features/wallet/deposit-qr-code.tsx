@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import type { DepositNetwork } from '../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 /** The admin's uploaded QR image; else a QR drawn in the browser from the address; else a note that there is none. */
 export function DepositQrCode({ network, address, uploadedImageUrl }: { network: DepositNetwork; address: string; uploadedImageUrl: string | null }) {

@@ -1,4 +1,4 @@
-import { formatInrForDisplay, formatUsdtExact, inrPaiseFromWire, usdtMicrosFromWire } from '../../../shared/money.ts';
+import { formatInrForDisplay, formatUsdtExact, inrPaiseFromWire, usdtMicrosFromWire } from '#shared/money';
 
 /**
  * Display helpers for amounts as the API sends them (decimal strings); the conversion stays in src/shared/money.ts.

@@ -1,8 +1,8 @@
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import type { RequestStatus } from '../../../shared/contracts/enums.ts';
-import type { TransactionType } from '../../../shared/contracts/transactions.ts';
-import { TRANSACTION_MESSAGES } from '../../../shared/contracts/transactions.ts';
+import type { RequestStatus } from '#shared/contracts/enums';
+import type { TransactionType } from '#shared/contracts/transactions';
+import { TRANSACTION_MESSAGES } from '#shared/contracts/transactions';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';

@@ -1,7 +1,7 @@
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
-import type { WithdrawalStatus } from '../../../shared/contracts/enums.ts';
-import type { TransactionItem, TransactionType } from '../../../shared/contracts/transactions.ts';
+import type { WithdrawalStatus } from '#shared/contracts/enums';
+import type { TransactionItem, TransactionType } from '#shared/contracts/transactions';
 import { cn } from '../../lib/utils.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { customerChainStatus } from './chain-status.tsx';

@@ -13,8 +13,8 @@ import {
   withdrawalAmountSchema,
   type Withdrawal,
   type WithdrawalQuote,
-} from '../../../shared/contracts/withdrawals.ts';
-import type { WalletSummary } from '../../../shared/contracts/wallet.ts';
+} from '#shared/contracts/withdrawals';
+import type { WalletSummary } from '#shared/contracts/wallet';
 import {
   formatDecimal,
   formatInrForDisplay,
@@ -24,7 +24,7 @@ import {
   parseUsdtMicros,
   USDT_DECIMALS,
   usdtMicrosFromWire,
-} from '../../../shared/money.ts';
+} from '#shared/money';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -43,7 +43,7 @@ import { useBankAccounts } from '../bank-accounts/api.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
-import { WITHDRAWAL_RULE_MESSAGES, type WithdrawalLimits } from '../../../shared/contracts/withdrawal-rules.ts';
+import { WITHDRAWAL_RULE_MESSAGES, type WithdrawalLimits } from '#shared/contracts/withdrawal-rules';
 import {
   breakdownOf,
   breakdownSentence,

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import { verifyPinRequestSchema } from '../../../shared/contracts/pin.ts';
+import { verifyPinRequestSchema } from '#shared/contracts/pin';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';

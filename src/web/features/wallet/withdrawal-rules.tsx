@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { tdsInrPaiseFor, withdrawalLimitsResponseSchema, type WithdrawalLimits } from '../../../shared/contracts/withdrawal-rules.ts';
-import { formatInrForDisplay, inrPaiseFromWire, parseDecimal } from '../../../shared/money.ts';
+import { tdsInrPaiseFor, withdrawalLimitsResponseSchema, type WithdrawalLimits } from '#shared/contracts/withdrawal-rules';
+import { formatInrForDisplay, inrPaiseFromWire, parseDecimal } from '#shared/money';
 import { Alert } from '../../components/ui/alert.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';

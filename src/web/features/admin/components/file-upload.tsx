@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Download, Upload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import type { StoredFileView } from '../../../../shared/contracts/settings.ts';
+import type { StoredFileView } from '#shared/contracts/settings';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
@@ -10,7 +10,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { QUERY_KEYS } from '../../../lib/query-keys.ts';
 import { adminKeys, uploadSettingsFile } from '../api.ts';
 import { fullDateTimeText } from '../format.ts';
-import type { DepositNetwork } from '../../../../shared/contracts/enums.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
 
 const MEGABYTE = 1024 * 1024;
 

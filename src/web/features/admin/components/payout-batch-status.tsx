@@ -1,4 +1,4 @@
-import type { PayoutBatch } from '../../../../shared/contracts/payout-batches.ts';
+import type { PayoutBatch } from '#shared/contracts/payout-batches';
 import { Badge } from '../../../components/ui/badge.tsx';
 
 /** Open (with how many wait for the bank's results), completed or cancelled. */

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { PendingChangeKind } from '../../../../shared/contracts/enums.ts';
-import type { PendingChange } from '../../../../shared/contracts/pending-changes.ts';
+import type { PendingChangeKind } from '#shared/contracts/enums';
+import type { PendingChange } from '#shared/contracts/pending-changes';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/dialog.tsx';

@@ -1,5 +1,5 @@
 import type { KeyboardEvent, ReactNode } from 'react';
-import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '#shared/contracts/enums';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';

@@ -1,5 +1,5 @@
-import { isLargeRateChange, rateChangePercentText, RATE_CHANGE_CONFIRMATION_PERCENT, RATE_LABELS } from '../../../../shared/contracts/settings.ts';
-import { parseRatePaise, ratePaiseToWire } from '../../../../shared/money.ts';
+import { isLargeRateChange, rateChangePercentText, RATE_CHANGE_CONFIRMATION_PERCENT, RATE_LABELS } from '#shared/contracts/settings';
+import { parseRatePaise, ratePaiseToWire } from '#shared/money';
 import { ConfirmDialog } from '../../../components/ui/dialog.tsx';
 
 export interface RateChange {

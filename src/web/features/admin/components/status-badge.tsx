@@ -1,5 +1,5 @@
 import { CheckCircle2, Clock, Loader, XCircle } from 'lucide-react';
-import type { WithdrawalStatus } from '../../../../shared/contracts/enums.ts';
+import type { WithdrawalStatus } from '#shared/contracts/enums';
 import { Badge } from '../../../components/ui/badge.tsx';
 
 const STATUS_LOOK = {

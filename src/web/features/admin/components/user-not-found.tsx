@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { userNotFoundMessage, USER_NOT_FOUND_TITLE } from '../../../../shared/contracts/admin.ts';
+import { userNotFoundMessage, USER_NOT_FOUND_TITLE } from '#shared/contracts/admin';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 

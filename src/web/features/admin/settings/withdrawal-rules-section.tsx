@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { AdminSettings, UpdateSettingsRequest } from '../../../../shared/contracts/settings.ts';
-import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '../../../../shared/money.ts';
+import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
+import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '#shared/money';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 
