@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
-import { signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { currentSettingsForm, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { waitForMail } from '../fixtures/mail-server.ts';
 import { call, type SignedUpUser } from '../fixtures/test-app.ts';
@@ -25,15 +25,8 @@ function db() {
   return harness.database.handle.db;
 }
 
-/** The settings form as the web app sends it: the current values and version, with the overrides. */
-async function currentForm(cookie: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const settings = (await call(harness.app, { url: '/api/admin/settings', cookie })).json<Record<string, unknown>>();
-  const { normalRate, vipRate, largeWithdrawalInr, trc20Address, erc20Address, whatsappSupportNumber, websiteUrl, minDeposit, updatedAt } = settings;
-  return { normalRate, vipRate, largeWithdrawalInr, trc20Address, erc20Address, whatsappSupportNumber, websiteUrl, minDeposit, expectedUpdatedAt: updatedAt, ...overrides };
-}
-
 async function saveSettings(user: SignedUpUser, overrides: Record<string, unknown>) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: user.cookie, body: await currentForm(user.cookie, overrides) });
+  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: user.cookie, body: await currentSettingsForm(harness.app, user.cookie, overrides) });
 }
 
 async function publicAddresses(): Promise<{ TRC20: string; ERC20: string }> {

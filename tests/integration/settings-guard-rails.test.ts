@@ -1,30 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { countRows } from '../fixtures/admin.ts';
+import { countRows, currentSettingsForm } from '../fixtures/admin.ts';
 import { call } from '../fixtures/test-app.ts';
 
 const { harness, admin } = useIntegrationFile();
 
 /** The settings form as the web app sends it: the current values and version, with the overrides. */
-async function currentForm(overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const settings = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json<Record<string, unknown>>();
-  return {
-    normalRate: settings.normalRate,
-    vipRate: settings.vipRate,
-    largeWithdrawalInr: settings.largeWithdrawalInr,
-    trc20Address: settings.trc20Address,
-    erc20Address: settings.erc20Address,
-    whatsappSupportNumber: settings.whatsappSupportNumber,
-    websiteUrl: settings.websiteUrl,
-    minDeposit: settings.minDeposit,
-    expectedUpdatedAt: settings.updatedAt,
-    ...overrides,
-  };
-}
-
 async function save(overrides: Record<string, unknown>) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentForm(overrides) });
+  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsForm(harness.app, admin.cookie, overrides) });
 }
 
 async function storedRates(): Promise<{ normal: string; vip: string }> {
@@ -137,7 +121,7 @@ describe('the large-withdrawal amount', () => {
     expect(zero.statusCode).toBe(400);
     expect(zero.json().error.fields).toEqual({ largeWithdrawalInr: 'Large withdrawal amount must be greater than 0' });
     // Left out by an older client, it stays as it is.
-    const form = await currentForm({ websiteUrl: 'https://left-out.example.com' });
+    const form = await currentSettingsForm(harness.app, admin.cookie, { websiteUrl: 'https://left-out.example.com' });
     delete form.largeWithdrawalInr;
     const older = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: form });
     expect(older.statusCode, older.body).toBe(200);
