@@ -182,6 +182,27 @@ test('a rate change over 5% asks with old, new and percentage; leaving with unsa
   await expect(first).toHaveURL(/\/admin$/);
 });
 
+test('the browser’s Back button with unsaved settings asks first; staying keeps the edits, leaving goes back', async () => {
+  await first.goto('/admin');
+  await first.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(first).toHaveURL(/\/admin\/settings$/);
+  await first.getByRole('tab', { name: 'Support' }).click();
+  const website = first.getByLabel('Website URL');
+  await website.fill('https://unsaved-back.example.com');
+
+  await first.goBack();
+  const leave = first.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(first).toHaveURL(/\/admin\/settings$/);
+  await expect(website).toHaveValue('https://unsaved-back.example.com');
+
+  await first.goBack();
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(first).toHaveURL(/\/admin$/);
+});
+
 test('closing or reloading the tab with unsaved settings asks the browser’s question first', async () => {
   const page = await firstContext.newPage();
   await page.goto('/admin/settings');

@@ -1,20 +1,42 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/dialog.tsx';
 
+/** Marks the extra history entry that stands between the page and the browser's Back button. */
+const GUARD_MARK = 'unsavedChangesGuard';
+
+function isGuardEntry(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && GUARD_MARK in state;
+}
+
 /**
  * Asks before leaving a page with unsaved edits. The app uses a plain BrowserRouter, where
- * react-router's useBlocker is not available, so in-app links are caught where they are clicked
- * (a capturing listener on the document) and the browser's own unload asks through beforeunload.
- * Returns the dialog to render.
+ * react-router's useBlocker is not available (a data router would not fit the landing page's
+ * budget), so in-app links are caught where they are clicked (a capturing listener on the
+ * document), the browser's own unload asks through beforeunload, and the Back button meets a
+ * copy of the current history entry first: going back to the page itself, the guard asks, and
+ * leaving goes back past it. Returns the dialog to render.
  */
 export function useUnsavedChangesGuard(dirty: boolean) {
   const navigate = useNavigate();
+  // A path for a link, or 'back' for the browser's Back button.
   const [target, setTarget] = useState<string | null>(null);
+  const leaving = useRef(false);
 
   useEffect(() => {
     if (!dirty) return;
+    // The same entry again, marked (React Router keeps its own keys in the state and ignores the mark).
+    const guard = () => window.history.pushState({ ...(window.history.state as object | null), [GUARD_MARK]: true }, '', window.location.href);
+    if (!isGuardEntry(window.history.state)) guard();
+    const onPopState = (event: PopStateEvent) => {
+      if (leaving.current || isGuardEntry(event.state)) return;
+      // Back left the guard entry for the page itself: stand guard again and ask.
+      guard();
+      setTarget('back');
+    };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      // Leaving was already confirmed (Back past the app's first page).
+      if (leaving.current) return;
       event.preventDefault();
       // Older browsers show the prompt only when returnValue is set.
       event.returnValue = '';
@@ -32,10 +54,14 @@ export function useUnsavedChangesGuard(dirty: boolean) {
       setTarget(destination);
     };
     window.addEventListener('beforeunload', onBeforeUnload);
+    window.addEventListener('popstate', onPopState);
     document.addEventListener('click', onClick, true);
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload);
+      window.removeEventListener('popstate', onPopState);
       document.removeEventListener('click', onClick, true);
+      // Saved (still on the page): the guard entry is no longer needed.
+      if (isGuardEntry(window.history.state)) window.history.back();
     };
   }, [dirty]);
 
@@ -54,7 +80,11 @@ export function useUnsavedChangesGuard(dirty: boolean) {
         onConfirm={() => {
           const destination = target;
           setTarget(null);
-          void navigate(destination);
+          // Back goes past the guard entry and the page's own.
+          if (destination === 'back') {
+            leaving.current = true;
+            window.history.go(-2);
+          } else void navigate(destination);
         }}
       />
     ) : null;
