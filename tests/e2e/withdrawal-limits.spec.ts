@@ -15,13 +15,13 @@ const NO_LIMITS = { normal: { dailyUsdt: '', monthlyUsdt: '' }, vip: { dailyUsdt
 test.beforeAll(async () => {
   admin = await AdminApi.open();
   await admin.ensureTrc20DepositAddress();
-  await admin.updateSettings({ withdrawalLimits: { ...NO_LIMITS, normal: { dailyUsdt: '50', monthlyUsdt: '' } }, tdsPercent: '1' });
+  await admin.updateSettings({ withdrawalLimits: { ...NO_LIMITS, normal: { dailyUsdt: '50', monthlyUsdt: '' } }, tdsPercent: '1', withdrawalMinUsdt: '5' });
   const rates = ratesResponseSchema.parse(await (await admin.context.get('/api/rates')).json());
   normalRatePaise = inrPaiseFromWire(rates.normalRate);
 });
 
 test.afterAll(async () => {
-  await admin.updateSettings({ withdrawalLimits: NO_LIMITS, tdsPercent: '0' });
+  await admin.updateSettings({ withdrawalLimits: NO_LIMITS, tdsPercent: '0', withdrawalMinUsdt: '' });
   await admin.dispose();
 });
 
@@ -35,6 +35,8 @@ test('at 390 px the withdraw page shows what is left today and asks for the PAN;
 
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('withdrawal-limits')).toContainText('Today: 50.00 USDT left of 50.00 USDT');
+  // The configured minimum, not the app's own 1.00 USDT.
+  await expect(page.getByText('Minimum withdrawal: 5.00 USDT')).toBeVisible();
   await expect(page.getByTestId('pan-required')).toContainText('TDS of 1.00% applies to withdrawals: add your PAN in your profile before withdrawing.');
   await expect(page.getByRole('button', { name: 'Request Withdrawal' })).toBeDisabled();
   await expectNoSidewaysScroll(page);
@@ -52,6 +54,9 @@ test('at 390 px the withdraw page shows what is left today and asks for the PAN;
 
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('pan-required')).toHaveCount(0);
+  // Max is what can leave now: the 50.00 USDT left today, not the 100.00 USDT balance.
+  await page.getByRole('button', { name: 'Max' }).click();
+  await expect(page.getByLabel('Amount (USDT)')).toHaveValue('50.00');
   await page.getByLabel('Bank Account', { exact: true }).selectOption({ index: 1 });
   await page.getByLabel('Amount (USDT)').fill('60');
   await page.getByRole('button', { name: 'Request Withdrawal' }).click();

@@ -197,7 +197,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             </Alert>
           )}
           {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
-          <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(summary, balanceMicros)}>
+          <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(limits.data?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}>
             <InputWithAction
               inputMode="decimal"
               autoComplete="off"
@@ -208,7 +208,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                 <Button
                   variant="outline"
                   onClick={() => {
-                    form.setValue('amount', formatDecimal(balanceMicros, USDT_DECIMALS, WITHDRAWAL_DECIMALS));
+                    // The most that can leave now: the balance, or less when a limit leaves less today.
+                    const availableMicros = limits.data?.availableUsdt ? usdtMicrosFromWire(limits.data.availableUsdt) : undefined;
+                    const maxMicros = availableMicros !== undefined && availableMicros < balanceMicros ? availableMicros : balanceMicros;
+                    form.setValue('amount', formatDecimal(maxMicros, USDT_DECIMALS, WITHDRAWAL_DECIMALS));
                     form.clearErrors('amount');
                   }}
                 >
@@ -282,8 +285,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
  * Withdrawals move whole cents; a balance with a smaller remainder (from a
  * deposit or a referral bonus) says so, so that Max is never a surprise.
  */
-function amountHelp(summary: WalletSummary, balanceMicros: bigint): string {
-  const minimum = `Minimum withdrawal: ${displayUsdt(summary.minWithdrawalUsdt)}`;
+function amountHelp(minimumUsdt: string, balanceMicros: bigint): string {
+  const minimum = `Minimum withdrawal: ${displayUsdt(minimumUsdt)}`;
   const remainderMicros = balanceMicros % CENT_IN_MICROS;
   if (remainderMicros === 0n) return minimum;
   return `${minimum}. Withdrawals are in whole cents: ${formatUsdtExact(remainderMicros)} USDT of your balance stays in your wallet.`;
