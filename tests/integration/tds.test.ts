@@ -157,6 +157,12 @@ describe('withdrawals with TDS', () => {
     const adminList = (await call(harness.app, { url: '/api/admin/withdrawals?limit=100', cookie: admin.cookie })).json().items;
     expect(adminList.find((item: { id: string }) => item.id === on.id)).toMatchObject({ amountInr: '830.00', tdsInr: '20.75', netInr: '809.25' });
     expect(adminList.find((item: { id: string }) => item.id === off.id)).toMatchObject({ tdsInr: '0.00', netInr: '830.00' });
+    // The history line says what reaches the bank.
+    const history = (await call(harness.app, { url: '/api/transactions?type=withdrawal', cookie: user.cookie })).json().items;
+    expect(history.map((item: { id: string; amount: string; currency: string }) => [item.id, item.amount, item.currency])).toEqual([
+      [on.id, '809.25', 'INR'],
+      [off.id, '830.00', 'INR'],
+    ]);
   });
 
   it('refuses with PRICE_CHANGED when the TDS changed after the customer saw the net amount', async () => {

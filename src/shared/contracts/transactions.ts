@@ -17,7 +17,8 @@ export type TransactionListQuery = z.input<typeof transactionListQuerySchema>;
 
 /**
  * One line of a customer's history. `amount` is in `currency`: INR for
- * withdrawals (as the spec shows them), USDT otherwise; `amountUsdt` is always
+ * withdrawals (as the spec shows them; the net amount paid to the bank, the
+ * gross less any TDS), USDT otherwise; `amountUsdt` is always
  * the USDT that moved. `direction` says whether the wallet gains or loses it.
  * `rejectionReason` is the admin's reason for a rejected deposit, withdrawal or
  * transfer; null when none was given, for anything not rejected and for

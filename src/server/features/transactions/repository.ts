@@ -131,7 +131,8 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
       branch(
         'withdrawal_requests',
         'w',
-        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', 'w.amount_inr_paise', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
+        // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
+        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', '(w.amount_inr_paise - w.tds_inr_paise)', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
         'user_id',
         '',
         placeholders,
