@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { adminSettings, adminSettingsHistory, profiles, storedFiles, users } from '../../db/schema.ts';
+import type { WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 export type SettingsRow = typeof adminSettings.$inferSelect;
 export type StoredFileRow = typeof storedFiles.$inferSelect;
@@ -49,13 +50,7 @@ export type EditableSettings = Pick<
   | 'websiteUrl'
   | 'minDepositUsdtMicros'
   | 'largeWithdrawalInrPaise'
-  | 'withdrawalDailyLimitNormalUsdtMicros'
-  | 'withdrawalMonthlyLimitNormalUsdtMicros'
-  | 'withdrawalDailyLimitVipUsdtMicros'
-  | 'withdrawalMonthlyLimitVipUsdtMicros'
-  | 'withdrawalMinUsdtMicros'
-  | 'withdrawalMaxUsdtMicros'
-  | 'tdsBasisPoints'
+  | keyof WithdrawalRuleColumns
 >;
 
 export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';
