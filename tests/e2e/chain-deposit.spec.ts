@@ -63,7 +63,8 @@ test('a verified wallet’s deposit is confirmed on chain and credited live', as
   await expect(page.getByRole('heading', { name: 'Deposit Request Submitted' })).toBeVisible();
 
   const status = page.getByRole('status').filter({ hasText: /Confirming|Credited|Pending/ });
-  await expect(status).toHaveText(`Confirming (1 of ${E2E_ERC20_CONFIRMATIONS})`);
+  // Live, or at the latest by the page's 10-second poll when the event came before the stream was open.
+  await expect(status).toHaveText(`Confirming (1 of ${E2E_ERC20_CONFIRMATIONS})`, { timeout: 20_000 });
   // One more block makes it final; the page follows without a reload.
   await rpc('hardhat_mine', ['0x1']);
   await expect(status).toHaveText('Credited', { timeout: 20_000 });
