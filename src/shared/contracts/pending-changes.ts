@@ -67,3 +67,4 @@ export type PendingChangeDecision = z.infer<typeof pendingChangeDecisionResponse
 
 /** 202 from an approve of a large withdrawal: the first approval, waiting for a second admin. */
 export const firstApprovalResponseSchema = z.object({ message: z.string(), pendingChange: pendingChangeSchema });
+export type FirstApprovalResponse = z.infer<typeof firstApprovalResponseSchema>;

@@ -24,7 +24,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
-import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
+import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import {
   confirmOpenChange,
   discardOpenChange,
@@ -299,7 +299,7 @@ function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
   return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: row.accountNumber.slice(-4), outcome });
 }
 
-export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }> = {
+export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }, FirstApprovalResponse> = {
   noun: 'withdrawal',
   messages: {
     notFound: WITHDRAWAL_MESSAGES.notFound,
@@ -384,7 +384,7 @@ function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', pay
  * change (202); a different admin's approve while it is open is the second approval and goes on,
  * with the first approval's payout reference unless this one gives its own.
  */
-async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails>> {
+async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
   // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
   const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
   // Not pending any more: the decision's conditional update gives the usual answer.

@@ -57,7 +57,8 @@ export interface Settlement {
  * admin sends with the decision (a rejection reason, a payout reference);
  * `Body` is the answer the decision routes send back.
  */
-export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body> {
+/** `Deferred` is the 202 answer of an approval that waits for a second admin (kinds with gateApproval; none for the others). */
+export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never> {
   /** The word used in messages and audit actions: 'deposit' gives "This deposit has already been approved." and 'deposit.approve'. */
   noun: DecisionNoun;
   messages: {
@@ -83,10 +84,10 @@ export interface RequestKind<Row extends DecidableRow, Details extends Record<st
    * approval changes anything: `defer` stops here with the kind's answer (a first approval was
    * recorded, 202), `proceed` lets the approval go on, optionally with other details.
    */
-  gateApproval?(db: Executor, row: Row, request: DecisionRequest<Details>): Promise<ApprovalGate<Details>>;
+  gateApproval?(db: Executor, row: Row, request: DecisionRequest<Details>): Promise<ApprovalGate<Details, Deferred>>;
 }
 
-export type ApprovalGate<Details> = { kind: 'defer'; statusCode: 202; body: unknown } | { kind: 'proceed'; details?: Details };
+export type ApprovalGate<Details, Deferred> = { kind: 'defer'; statusCode: 202; body: Deferred } | { kind: 'proceed'; details?: Details };
 
 export interface DecisionRequest<Details> {
   id: string;
@@ -120,9 +121,9 @@ function refuseDecisionElsewhere(kind: { messages: { decidedElsewhere?: Partial<
  * Use it directly when the decision is part of a larger transaction (an
  * automatic on-chain credit with `{ kind: 'system' }`); routes use decide().
  */
-export async function decideInTransaction<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+export async function decideInTransaction<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never>(
   transaction: Executor,
-  kind: RequestKind<Row, Details, Body>,
+  kind: RequestKind<Row, Details, Body, Deferred>,
   request: DecisionRequest<Details>,
 ): Promise<Body> {
   await checkedRequest(transaction, kind, request);
@@ -130,9 +131,9 @@ export async function decideInTransaction<Row extends DecidableRow, Details exte
 }
 
 /** The checks before any decision: the admin is still an admin, the request exists, is not theirs, and no other path owns its state. */
-async function checkedRequest<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+async function checkedRequest<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never>(
   transaction: Executor,
-  kind: RequestKind<Row, Details, Body>,
+  kind: RequestKind<Row, Details, Body, Deferred>,
   request: DecisionRequest<Details>,
 ): Promise<Row> {
   const { decider } = request;
@@ -146,9 +147,9 @@ async function checkedRequest<Row extends DecidableRow, Details extends Record<s
   return existing;
 }
 
-async function applyDecision<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+async function applyDecision<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never>(
   transaction: Executor,
-  kind: RequestKind<Row, Details, Body>,
+  kind: RequestKind<Row, Details, Body, Deferred>,
   request: DecisionRequest<Details>,
 ): Promise<Body> {
   const { decider } = request;
@@ -192,16 +193,16 @@ async function applyDecision<Row extends DecidableRow, Details extends Record<st
  * back instead of 409 ALREADY_DECIDED; the key, the request id, the outcome and
  * the details must match, or the answer is 422 IDEMPOTENCY_MISMATCH.
  */
-export async function decide<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+export async function decide<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never>(
   db: Database,
-  kind: RequestKind<Row, Details, Body>,
+  kind: RequestKind<Row, Details, Body, Deferred>,
   request: DecisionRequest<Details>,
   idempotencyKey?: string,
-): Promise<Answer<Body | unknown>> {
+): Promise<Answer<Body | Deferred>> {
   const scope = decisionScope(kind, request, idempotencyKey);
-  const earlier = await findEarlierAnswer<Body>(db, scope);
+  const earlier = await findEarlierAnswer<Body | Deferred>(db, scope);
   if (earlier) return earlier;
-  return runOnce<Body | unknown>(db, scope, async (transaction) => {
+  return runOnce<Body | Deferred>(db, scope, async (transaction) => {
     const existing = await checkedRequest(transaction, kind, request);
     let details = request.details;
     if (request.outcome === 'approved' && kind.gateApproval) {

@@ -17,15 +17,15 @@ interface DecisionRouteOptions<Details> {
  * one request kind. Both accept an Idempotency-Key header and answer with the
  * kind's decision answer.
  */
-export function registerDecisionRoutes<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body>(
+export function registerDecisionRoutes<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never>(
   app: ApiApp,
   db: Database,
-  kind: RequestKind<Row, Details, Body>,
+  kind: RequestKind<Row, Details, Body, Deferred>,
   options: {
     basePath: string;
     response: z.ZodType<Body>;
     /** The 202 answer of an approval that waits for a second admin (kinds with gateApproval). */
-    deferredResponse?: z.ZodType;
+    deferredResponse?: z.ZodType<Deferred>;
     approve: DecisionRouteOptions<Details>;
     reject: DecisionRouteOptions<Details>;
   },
