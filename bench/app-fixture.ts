@@ -7,6 +7,7 @@ export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-
 const CUSTOMER_PASSWORD = 'bench-password';
 export const WITHDRAWING_CUSTOMERS = 8;
 const HISTORY_DEPOSITS = 200;
+const QUEUED_WITHDRAWALS = 40;
 export const HISTORY_PAGE_SIZE = 20;
 /** The history page the "deep page" scenario reads (the ninth of ten). */
 const DEEP_PAGE = 9;
@@ -94,6 +95,12 @@ export async function prepareApp(origin: string, log: (message: string) => void)
     const someone = await customer(`Bench Withdrawer ${String.fromCharCode(65 + index)}`, pin);
     await approvedDeposit(someone.cookie, '100000');
     withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin });
+  }
+  // The admin's pending-withdrawals queue holds more than a page before any measurement, whichever is measured first.
+  log(`Seeding ${QUEUED_WITHDRAWALS} pending withdrawals...`);
+  for (let index = 0; index < QUEUED_WITHDRAWALS; index += 1) {
+    const someone = withdrawingCustomers[index % withdrawingCustomers.length] as WithdrawingCustomer;
+    await call('POST', '/api/withdrawals', { amount: '1', bankAccountId: someone.bankAccountId, pin: someone.pin }, someone.cookie);
   }
 
   const bursterPin = '3579';

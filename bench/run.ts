@@ -7,6 +7,7 @@
 //        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
 //        --only burst / --no-burst     (the one-customer burst of the default run alone, or without it)
 //        --burst-attempts 1000         (withdrawal attempts sent at once in each burst)
+//        --endpoints history,queue     (only the rows of the baseline table whose name contains one of these, case-insensitive)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +39,7 @@ const only = option('only');
 if (only !== undefined && only !== 'burst') throw new Error('--only takes: burst');
 const skipBurst = process.argv.includes('--no-burst');
 const burstAttempts = numberOption('burst-attempts', 1_000, 1, 5_000);
+const endpointFilter = option('endpoints')?.toLowerCase().split(',').filter((part) => part !== '');
 const log = (message: string) => console.log(message);
 
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
@@ -160,10 +162,10 @@ async function againstBaselines(): Promise<void> {
   const fixture = await prepareApp(server.origin, log);
   const baseline = await startBaseline({ databaseUrl, userId: fixture.customerUserId });
   servers.push(baseline);
-  const baselineTarget = (kind: 'bare' | 'select1' | 'select2' | 'argon2'): Target => ({
+  const baselineTarget = (kind: keyof typeof baselineNames): Target => ({
     origin: baseline.origin,
     method: kind === 'argon2' ? 'POST' : 'GET',
-    path: `/${kind}`,
+    path: baselinePaths[kind],
     ...(kind === 'argon2' ? { next: () => ({ cookie: '', body: '{}' }) } : {}),
   });
   const baselineNames = {
@@ -171,18 +173,34 @@ async function againstBaselines(): Promise<void> {
     select1: 'Fastify + pg, 1 select',
     select2: 'Fastify + pg, 2 selects',
     argon2: 'Fastify + argon2id verify',
+    historyRows: 'Fastify + pg, 2 selects, the same history rows',
+    withdrawalQueueRows: 'Fastify + pg, 2 selects, the same queue rows',
   } as const;
-  const pairs: { scenario: Scenario; baseline: keyof typeof baselineNames }[] = [
+  const baselinePaths: Record<keyof typeof baselineNames, string> = {
+    bare: '/bare',
+    select1: '/select1',
+    select2: '/select2',
+    argon2: '/argon2',
+    historyRows: '/history-rows',
+    withdrawalQueueRows: '/withdrawal-queue-rows',
+  };
+  const history = get(`GET /api/transactions (${HISTORY_PAGE_SIZE} of 200)`, `/api/transactions?limit=${HISTORY_PAGE_SIZE}`, 'customer');
+  const withdrawalQueue = get('GET /api/admin/withdrawals?status=pending', '/api/admin/withdrawals?status=pending', 'admin');
+  // The two lists are measured twice: beside two one-row selects, and beside the same rows read bare.
+  const allPairs: { scenario: Scenario; baseline: keyof typeof baselineNames }[] = [
     { scenario: get('GET /api/health', '/api/health', 'nobody'), baseline: 'select1' },
     { scenario: get('GET /api/rates', '/api/rates', 'nobody'), baseline: 'select1' },
     { scenario: get('GET /api/me', '/api/me', 'customer'), baseline: 'select2' },
     { scenario: get('GET /api/wallet/summary', '/api/wallet/summary', 'customer'), baseline: 'select2' },
-    { scenario: get(`GET /api/transactions (${HISTORY_PAGE_SIZE} of 200)`, `/api/transactions?limit=${HISTORY_PAGE_SIZE}`, 'customer'), baseline: 'select2' },
+    { scenario: history, baseline: 'select2' },
+    { scenario: history, baseline: 'historyRows' },
     { scenario: get('GET /api/admin/users?q=kumar', '/api/admin/users?q=kumar', 'admin'), baseline: 'select2' },
-    { scenario: get('GET /api/admin/withdrawals?status=pending', '/api/admin/withdrawals?status=pending', 'admin'), baseline: 'select2' },
+    { scenario: withdrawalQueue, baseline: 'select2' },
+    { scenario: withdrawalQueue, baseline: 'withdrawalQueueRows' },
     { scenario: get('GET /api/admin/dashboard', '/api/admin/dashboard', 'admin'), baseline: 'select2' },
     { scenario: withdrawalScenario, baseline: 'argon2' },
   ];
+  const pairs = allPairs.filter(({ scenario }) => endpointFilter === undefined || endpointFilter.some((part) => scenario.name.toLowerCase().includes(part)));
 
   log('Counting SQL round trips per request...');
   const roundTrips = new Map<string, number>();

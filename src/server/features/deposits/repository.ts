@@ -1,7 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import type { DepositNetwork, RequestStatus } from '#shared/contracts/enums';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
@@ -90,23 +91,27 @@ export async function findWithUser(db: Executor, id: string): Promise<DepositWit
   return row;
 }
 
+const adminQueuePage = keysetList<DepositRow & PartyColumns<'customer'> & { rateNormalInrPaise: bigint }>({
+  name: 'admin_deposits',
+  // The normal rate prices each deposit in rupees for the admin; PostgreSQL reads it once per statement.
+  select: `${tableRowColumns(usdtDeposits, 'd')}, ${partyColumns('u', 'p', 'customer')},
+    (select s.rate_normal_inr_paise from admin_settings s where s.id = 1) as "rateNormalInrPaise"`,
+  from: 'usdt_deposits d join users u on u.id = d.user_id join profiles p on p.user_id = d.user_id',
+  alias: 'd',
+});
+
+/** The admin queue's page: deposits with their customers, newest first, each with the normal rate of now. */
 export async function listWithUsers(
-  db: Executor,
+  db: Database,
   options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
-): Promise<DepositWithUserRow[]> {
-  return db
-    .select({ deposit: usdtDeposits, user: userSummary, cursorCreatedAt: cursorTimestamp(usdtDeposits.createdAt) })
-    .from(usdtDeposits)
-    .innerJoin(users, eq(users.id, usdtDeposits.userId))
-    .innerJoin(profiles, eq(profiles.userId, usdtDeposits.userId))
-    .where(
-      and(
-        options.status === undefined ? undefined : eq(usdtDeposits.status, options.status),
-        olderThan(usdtDeposits.createdAt, usdtDeposits.id, options.cursor),
-      ),
-    )
-    .orderBy(desc(usdtDeposits.createdAt), desc(usdtDeposits.id))
-    .limit(options.limit + 1);
+): Promise<(DepositWithUserRow & { rateNormalInrPaise: bigint })[]> {
+  const rows = await adminQueuePage(db, options);
+  return rows.map(({ customerId, customerName, customerEmail, customerPhone, cursorCreatedAt, rateNormalInrPaise, ...deposit }) => ({
+    deposit,
+    user: { id: customerId, name: customerName, email: customerEmail, phone: customerPhone },
+    cursorCreatedAt,
+    rateNormalInrPaise,
+  }));
 }
 
 /** Serializes one customer's deposit submissions, so the cap on waiting deposits holds under concurrency. */

@@ -224,6 +224,5 @@ export async function listDepositsForAdmin(
     rows.map((row) => ({ ...row, id: row.deposit.id })),
     options.limit,
   );
-  const settings = await getSettings(db);
-  return { items: page.rows.map((row) => toAdminDepositView(row, settings.rateNormalInrPaise)), nextCursor: page.nextCursor };
+  return { items: page.rows.map((row) => toAdminDepositView(row, row.rateNormalInrPaise)), nextCursor: page.nextCursor };
 }

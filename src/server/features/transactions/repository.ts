@@ -8,8 +8,8 @@ import type { PageCursor } from '../../platform/pagination/cursor.ts';
 export interface HistoryRow {
   type: TransactionType;
   id: string;
-  created_at_iso: string;
-  cursor_created_at: string;
+  /** created_at as exact UTC text (microseconds), the form cursors carry. */
+  created_at_micros: string;
   status: RequestStatus;
   direction: 'in' | 'out';
   amount_usdt_micros: bigint;
@@ -19,27 +19,35 @@ export interface HistoryRow {
   counterparty_email: string | null;
   referral_level: number | null;
   rejection_reason: string | null;
-  /** A deposit's chain facts as JSON (amounts and block numbers as text); null for the other kinds. */
-  chain: HistoryChainJson | null;
+  /** A deposit's chain facts; null for the other kinds. */
+  chain_state: ChainStateName | null;
+  chain_problem: DepositChain['problem'];
+  chain_delayed: boolean | null;
+  chain_amount_usdt_micros: bigint | null;
+  chain_from_address: string | null;
+  chain_to_address: string | null;
+  chain_confirmations: number | null;
+  chain_required_confirmations: number | null;
+  chain_block_number: bigint | null;
+  chain_log_index: number | null;
+  /** chain_checked_at as UTC text to the millisecond. */
+  chain_checked_at_iso: string | null;
 }
 
-/** What `DEPOSIT_CHAIN_JSON` builds from a deposit's chain columns. */
-export interface HistoryChainJson {
-  state: ChainStateName;
-  problem: DepositChain['problem'];
-  delayed: boolean;
-  amountUsdtMicros: string | null;
-  fromAddress: string | null;
-  toAddress: string | null;
-  confirmations: number | null;
-  requiredConfirmations: number | null;
-  blockNumber: string | null;
-  logIndex: number | null;
-  checkedAt: string | null;
-}
-
-/** The chain facts of deposit `d`, built in SQL so the history stays one query. */
-const DEPOSIT_CHAIN_JSON = `json_build_object('state', d.chain_state, 'problem', d.chain_problem, 'delayed', d.chain_delayed, 'amountUsdtMicros', d.chain_amount_usdt_micros::text, 'fromAddress', d.chain_from_address, 'toAddress', d.chain_to_address, 'confirmations', d.chain_confirmations, 'requiredConfirmations', d.chain_required_confirmations, 'blockNumber', d.chain_block_number::text, 'logIndex', d.chain_log_index, 'checkedAt', to_char(d.chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+/** A deposit's chain columns and their types: other kinds carry them as typed nulls through the union. */
+const CHAIN_COLUMNS = [
+  ['chain_state', 'text'],
+  ['chain_problem', 'text'],
+  ['chain_delayed', 'boolean'],
+  ['chain_amount_usdt_micros', 'bigint'],
+  ['chain_from_address', 'text'],
+  ['chain_to_address', 'text'],
+  ['chain_confirmations', 'int'],
+  ['chain_required_confirmations', 'int'],
+  ['chain_block_number', 'bigint'],
+  ['chain_log_index', 'int'],
+  ['chain_checked_at', 'timestamptz'],
+] as const;
 
 /** The union's columns, named and typed the same in every branch (the expressions are fixed SQL, never input). */
 function columns(
@@ -53,7 +61,7 @@ function columns(
   counterpartyEmail: string,
   referralLevel: string,
   rejectionReason: string,
-  chain = 'null',
+  depositAlias?: string,
 ): string {
   return [
     `${type}::text as type`,
@@ -66,7 +74,7 @@ function columns(
     `${counterpartyEmail}::text as counterparty_email`,
     `${referralLevel}::int as referral_level`,
     `${rejectionReason}::text as rejection_reason`,
-    `${chain}::json as chain`,
+    ...CHAIN_COLUMNS.map(([column, type]) => `${depositAlias === undefined ? 'null' : `${depositAlias}.${column}`}::${type} as ${column}`),
   ].join(', ');
 }
 
@@ -84,7 +92,8 @@ interface Placeholders {
 
 /**
  * One branch of the history union. Each branch filters, orders and limits on
- * its own (user_id, created_at) index before the union merges them.
+ * its own (user_id, created_at) index before the union merges them; the text
+ * formatting waits for the outer select, so only the rows of the page are formatted.
  */
 function branch(table: string, alias: string, selected: string, owner: string, join: string, placeholders: Placeholders): string {
   const createdAt = `${alias}.created_at`;
@@ -95,9 +104,7 @@ function branch(table: string, alias: string, selected: string, owner: string, j
   return `(
     select ${selected},
       ${id} as id,
-      ${createdAt} as created_at,
-      to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at_iso,
-      to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_created_at
+      ${createdAt} as created_at
     from ${table} ${alias} ${join}
     where ${alias}.${owner} = $1${status}${after}
     order by ${createdAt} desc, ${id} desc
@@ -119,7 +126,7 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
       branch(
         'usdt_deposits',
         'd',
-        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), DEPOSIT_CHAIN_JSON),
+        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
         'user_id',
         '',
         placeholders,
@@ -176,8 +183,10 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
   // A status placeholder that no branch uses (referral bonuses only) would leave its type unknown to PostgreSQL.
   const statusUnused = withStatus && branches.length === 1 && type === 'referral_bonus';
   return `
-    select type, id, created_at_iso, cursor_created_at, status, direction, amount_usdt_micros, amount_inr_paise,
-           network, transaction_hash, counterparty_email, referral_level, rejection_reason, chain
+    select type, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_micros, status, direction,
+           amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
+           ${CHAIN_COLUMNS.slice(0, -1).map(([column]) => column).join(', ')},
+           to_char(chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as chain_checked_at_iso
     from (${branches.join(' union all ')}) as history${statusUnused ? ` where $3::text is not null` : ''}
     order by created_at desc, id desc
     limit $2`;

@@ -5,7 +5,7 @@ import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as historyRepository from './repository.ts';
-import type { HistoryChainJson, HistoryRow } from './repository.ts';
+import type { HistoryRow } from './repository.ts';
 
 function toItem(row: HistoryRow): TransactionItem {
   const isWithdrawal = row.type === 'withdrawal';
@@ -17,20 +17,33 @@ function toItem(row: HistoryRow): TransactionItem {
     currency: isWithdrawal ? 'INR' : 'USDT',
     amountUsdt: usdtMicrosToWire(row.amount_usdt_micros),
     status: row.status,
-    createdAt: row.created_at_iso,
+    // To the millisecond, as every answer shows times: the first 23 characters of the exact text, then Z.
+    createdAt: `${row.created_at_micros.slice(0, 23)}Z`,
     network: row.network,
     transactionHash: row.transaction_hash,
     counterpartyEmail: row.counterparty_email,
     referralLevel: row.referral_level,
     rejectionReason: row.rejection_reason,
-    chain: row.chain === null ? null : chainFromJson(row.chain),
+    chain: chainOf(row),
   };
 }
 
-/** The chain facts as the contract shows them; the response schema checks the whole answer once. */
-function chainFromJson(json: HistoryChainJson): DepositChain {
-  const { amountUsdtMicros, ...facts } = json;
-  return { ...facts, amountUsdt: amountUsdtMicros === null ? null : usdtMicrosToWire(BigInt(amountUsdtMicros)) };
+/** A deposit's chain facts as the contract shows them (null for the other kinds); the response schema checks the whole answer once. */
+function chainOf(row: HistoryRow): DepositChain | null {
+  if (row.chain_state === null) return null;
+  return {
+    state: row.chain_state,
+    problem: row.chain_problem,
+    delayed: row.chain_delayed === true,
+    amountUsdt: row.chain_amount_usdt_micros === null ? null : usdtMicrosToWire(row.chain_amount_usdt_micros),
+    fromAddress: row.chain_from_address,
+    toAddress: row.chain_to_address,
+    confirmations: row.chain_confirmations,
+    requiredConfirmations: row.chain_required_confirmations,
+    blockNumber: row.chain_block_number === null ? null : row.chain_block_number.toString(),
+    logIndex: row.chain_log_index,
+    checkedAt: row.chain_checked_at_iso,
+  };
 }
 
 /**
@@ -51,7 +64,7 @@ export async function listTransactions(
     limit: options.limit,
   });
   const page = toPage(
-    rows.map((row) => ({ ...row, cursorCreatedAt: row.cursor_created_at })),
+    rows.map((row) => ({ ...row, cursorCreatedAt: row.created_at_micros })),
     options.limit,
   );
   return { items: page.rows.map(toItem), nextCursor: page.nextCursor };

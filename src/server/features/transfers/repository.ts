@@ -1,8 +1,9 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
-import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import type { RequestStatus } from '#shared/contracts/enums';
 
 export type TransferRow = typeof transfers.$inferSelect;
@@ -77,18 +78,26 @@ export async function findWithPartiesForUser(db: Executor, userId: string, id: s
   return row;
 }
 
+const adminQueuePage = keysetList<TransferRow & PartyColumns<'sender'> & PartyColumns<'recipient'>>({
+  name: 'admin_transfers',
+  select: `${tableRowColumns(transfers, 't')}, ${partyColumns('su', 'sp', 'sender')}, ${partyColumns('ru', 'rp', 'recipient')}`,
+  from: `transfers t
+    join users su on su.id = t.sender_user_id join profiles sp on sp.user_id = t.sender_user_id
+    join users ru on ru.id = t.recipient_user_id join profiles rp on rp.user_id = t.recipient_user_id`,
+  alias: 't',
+});
+
+/** The admin queue's page: transfers with both parties, newest first. */
 export async function listWithParties(
-  db: Executor,
+  db: Database,
   options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<TransferWithPartiesRow[]> {
-  return selectWithParties(db)
-    .where(
-      and(
-        options.status === undefined ? undefined : eq(transfers.status, options.status),
-        olderThan(transfers.createdAt, transfers.id, options.cursor),
-      ),
-    )
-    .orderBy(desc(transfers.createdAt), desc(transfers.id))
-    .limit(options.limit + 1);
+  const rows = await adminQueuePage(db, options);
+  return rows.map(({ senderId, senderName, senderEmail, senderPhone, recipientId, recipientName, recipientEmail, recipientPhone, cursorCreatedAt, ...transfer }) => ({
+    transfer,
+    sender: { id: senderId, name: senderName, email: senderEmail, phone: senderPhone },
+    recipient: { id: recipientId, name: recipientName, email: recipientEmail, phone: recipientPhone },
+    cursorCreatedAt,
+  }));
 }
 

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
+import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import type { WithdrawalStatus } from '#shared/contracts/enums';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
@@ -109,19 +110,24 @@ export async function findWithUser(db: Executor, id: string): Promise<Withdrawal
   return row;
 }
 
+const adminQueuePage = keysetList<WithdrawalRow & PartyColumns<'customer'>>({
+  name: 'admin_withdrawals',
+  select: `${tableRowColumns(withdrawalRequests, 'w')}, ${partyColumns('u', 'p', 'customer')}`,
+  from: 'withdrawal_requests w join users u on u.id = w.user_id join profiles p on p.user_id = w.user_id',
+  alias: 'w',
+});
+
+/** The admin queue's page: withdrawals with their customers, newest first. */
 export async function listWithUsers(
-  db: Executor,
+  db: Database,
   options: { status: WithdrawalStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<WithdrawalWithUserRow[]> {
-  return selectWithUsers(db)
-    .where(
-      and(
-        options.status === undefined ? undefined : eq(withdrawalRequests.status, options.status),
-        olderThan(withdrawalRequests.createdAt, withdrawalRequests.id, options.cursor),
-      ),
-    )
-    .orderBy(desc(withdrawalRequests.createdAt), desc(withdrawalRequests.id))
-    .limit(options.limit + 1);
+  const rows = await adminQueuePage(db, options);
+  return rows.map(({ customerId, customerName, customerEmail, customerPhone, cursorCreatedAt, ...withdrawal }) => ({
+    withdrawal,
+    user: { id: customerId, name: customerName, email: customerEmail, phone: customerPhone },
+    cursorCreatedAt,
+  }));
 }
 
 export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {

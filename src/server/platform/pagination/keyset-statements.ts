@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { getTableColumns } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.ts';
+import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
+import type { PageCursor } from './cursor.ts';
+
+/**
+ * Column types whose value from the pg driver is already what a Drizzle select answers: text and
+ * uuid as strings, integers as numbers, booleans, bigint through the INT8 parser (db/client.ts) and
+ * timestamptz as a Date. Any other type would need Drizzle's own mapping, so it is refused.
+ */
+const DRIVER_VALUE_AS_DRIZZLE = new Set(['PgUUID', 'PgText', 'PgBigInt64', 'PgInteger', 'PgSmallInt', 'PgBoolean', 'PgTimestamp']);
+
+/**
+ * Every column of `table` (under `alias`) named as its Drizzle field, so a prepared statement's row
+ * has the shape of `table.$inferSelect`.
+ */
+export function tableRowColumns(table: PgTable, alias: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([field, column]) => {
+      assert.ok(DRIVER_VALUE_AS_DRIZZLE.has(column.columnType), `column ${column.name} of type ${column.columnType} needs Drizzle's mapping`);
+      assert.ok(column.columnType !== 'PgTimestamp' || (column as unknown as { withTimezone: boolean }).withTimezone, `column ${column.name} is a timestamp without time zone`);
+      return `${alias}."${column.name}" as "${field}"`;
+    })
+    .join(', ');
+}
+
+/** The columns `partyColumns` selects for a person under `prefix`: `<prefix>Id`, `<prefix>Name`, `<prefix>Email`, `<prefix>Phone`. */
+export type PartyColumns<Prefix extends string> = Record<`${Prefix}Id` | `${Prefix}Name` | `${Prefix}Email` | `${Prefix}Phone`, string>;
+
+/** A person (id, name, e-mail, phone) from a joined `users` and `profiles`, prefixed so that two people fit in one row. */
+export function partyColumns(usersAlias: string, profilesAlias: string, prefix: string): string {
+  return `${usersAlias}.id as "${prefix}Id", ${profilesAlias}.name as "${prefix}Name", ${usersAlias}.email as "${prefix}Email", ${profilesAlias}.phone as "${prefix}Phone"`;
+}
+
+/** The SQL of a newest-first list; each part is fixed SQL written by a repository, never input. */
+export interface KeysetListSql {
+  /** The prefix of the prepared statements' names. */
+  name: string;
+  /** The select list. */
+  select: string;
+  /** The from clause with its joins. */
+  from: string;
+  /** The alias of the listed table, whose status, created_at and id filter and order the list. */
+  alias: string;
+}
+
+export interface KeysetPageQuery {
+  status: string | undefined;
+  cursor: PageCursor | undefined;
+  limit: number;
+}
+
+/**
+ * A newest-first keyset list read with prepared statements: one per shape of request (with or
+ * without a status, first page or after a cursor), its SQL written the first time that shape is
+ * asked for, so a request builds no SQL and PostgreSQL plans it once per connection. Each row also
+ * carries `cursorCreatedAt`, created_at at full precision, for the next page's cursor. The page
+ * holds `limit + 1` rows at most, the last one only telling that another page exists.
+ */
+export function keysetList<Row>(list: KeysetListSql): (db: Database, query: KeysetPageQuery) => Promise<(Row & { cursorCreatedAt: string })[]> {
+  const statements = new Map<string, PreparedStatement<Row & { cursorCreatedAt: string }>>();
+  const { alias } = list;
+  return async (db, query) => {
+    const values: unknown[] = [query.limit + 1];
+    const conditions: string[] = [];
+    if (query.status !== undefined) {
+      values.push(query.status);
+      conditions.push(`${alias}.status = $${values.length}`);
+    }
+    if (query.cursor !== undefined) {
+      values.push(query.cursor.createdAt, query.cursor.id);
+      conditions.push(`(${alias}.created_at, ${alias}.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+    }
+    const name = `${list.name}_${query.status === undefined ? 'any' : 'status'}_${query.cursor === undefined ? 'first' : 'after'}`;
+    let statement = statements.get(name);
+    if (statement === undefined) {
+      statement = preparedStatement(
+        name,
+        `select ${list.select}, to_char(${alias}.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorCreatedAt"
+         from ${list.from}
+         ${conditions.length === 0 ? '' : `where ${conditions.join(' and ')}`}
+         order by ${alias}.created_at desc, ${alias}.id desc
+         limit $1`,
+      );
+      statements.set(name, statement);
+    }
+    return queryPrepared(db, statement, values);
+  };
+}

@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import * as depositRepository from '../../src/server/features/deposits/repository.ts';
+import * as transferRepository from '../../src/server/features/transfers/repository.ts';
+import * as withdrawalRepository from '../../src/server/features/withdrawals/repository.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { call, signUpVerifiedUser } from '../fixtures/test-app.ts';
+import { addBankAccount, decide, expectStatus, requestTransfer, requestWithdrawal, signUpFundedCustomer, submitDeposit } from '../fixtures/wallet.ts';
+
+// The hottest lists read through prepared statements with hand-written SQL instead of Drizzle's
+// query builder (docs/decisions/014). These tests hold the two to the same rows and answers, for
+// every column type, with every nullable column filled.
+const { harness, admin } = useIntegrationFile();
+
+describe('prepared list reads answer what the query builder answered', () => {
+  it('gives the admin queues the rows Drizzle gives for the same requests, every column included', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '500');
+    const recipient = await signUpVerifiedUser(harness.app);
+    const bankAccountId = await addBankAccount(harness, customer);
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
+    expectStatus(withdrawal, 201);
+    const withdrawalId = withdrawal.json<{ withdrawal: { id: string } }>().withdrawal.id;
+    expectStatus(await decide(harness, admin, 'withdrawals', withdrawalId, 'approve', { payoutReference: 'UTR123456789' }), 200);
+    const transfer = await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '5' });
+    expectStatus(transfer, 201);
+    const transferId = transfer.json<{ transfer: { id: string } }>().transfer.id;
+    expectStatus(await decide(harness, admin, 'transfers', transferId, 'reject', { reason: 'Looks wrong' }), 200);
+    const depositId = await submitDeposit(harness, customer, '15');
+    await fillChainFacts(depositId);
+
+    const db = harness.database.handle.db;
+    const firstPage = { status: undefined, cursor: undefined, limit: 50 };
+    const withdrawals = await withdrawalRepository.listWithUsers(db, firstPage);
+    expect(withdrawals.find((row) => row.withdrawal.id === withdrawalId)).toEqual(await withdrawalRepository.findWithUser(db, withdrawalId));
+    const deposits = await depositRepository.listWithUsers(db, { ...firstPage, status: 'pending' });
+    expect(deposits).toHaveLength(1);
+    const [settings] = (await db.execute<{ rate: bigint }>(sql`select rate_normal_inr_paise as rate from admin_settings`)).rows;
+    expect(deposits[0]).toEqual({ ...(await depositRepository.findWithUser(db, depositId)), rateNormalInrPaise: settings?.rate });
+    const transfers = await transferRepository.listWithParties(db, { ...firstPage, status: 'rejected' });
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toEqual(await transferRepository.findWithParties(db, transferId));
+  });
+
+  it('shows a deposit in the history with the same times and chain facts as its own page', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '50');
+    const depositId = await submitDeposit(harness, customer, '12');
+    await fillChainFacts(depositId);
+    const history = await call(harness.app, { url: '/api/transactions?type=deposit&status=pending', cookie: customer.cookie });
+    expectStatus(history, 200);
+    const detail = await call(harness.app, { url: `/api/deposits/${depositId}`, cookie: customer.cookie });
+    expectStatus(detail, 200);
+    const item = history.json<{ items: { id: string; createdAt: string; chain: unknown }[] }>().items.find((candidate) => candidate.id === depositId);
+    const deposit = detail.json<{ deposit: { createdAt: string; chain: unknown } }>().deposit;
+    expect(item?.createdAt).toBe(deposit.createdAt);
+    expect(item?.chain).toEqual(deposit.chain);
+    expect(item?.chain).toMatchObject({ blockNumber: '9007199254740993', amountUsdt: '12.345678', checkedAt: '2026-11-20T10:11:12.345Z', delayed: true });
+  });
+});
+
+/** Sets every chain column of the deposit, with a block number beyond a JavaScript number's exact range and a time with microseconds. */
+async function fillChainFacts(depositId: string): Promise<void> {
+  await harness.database.handle.db.execute(sql`
+    update usdt_deposits set
+      chain_state = 'mismatch', chain_problem = 'wrong_recipient', chain_amount_usdt_micros = 12345678,
+      chain_from_address = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', chain_to_address = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      chain_confirmations = 3, chain_required_confirmations = 19, chain_block_number = 9007199254740993, chain_log_index = 7,
+      chain_checked_at = '2026-11-20T10:11:12.345678Z', chain_delayed = true,
+      created_at = '2026-11-20T09:00:00.123999Z'
+    where id = ${depositId}`);
+}
