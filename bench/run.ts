@@ -7,7 +7,7 @@
 //        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
 //        --only burst / --no-burst     (the one-customer burst of the default run alone, or without it)
 //        --burst-attempts 1000         (withdrawal attempts sent at once in each burst)
-//        --endpoints history,queue     (only the rows of the baseline table whose name contains one of these, case-insensitive)
+//        --endpoints transactions,me   (only the rows of the baseline table whose name contains one of these, case-insensitive)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
