@@ -185,7 +185,7 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
   return `
     select type, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_micros, status, direction,
            amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
-           ${CHAIN_COLUMNS.slice(0, -1).map(([column]) => column).join(', ')},
+           ${CHAIN_COLUMNS.filter(([column]) => column !== 'chain_checked_at').map(([column]) => column).join(', ')},
            to_char(chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as chain_checked_at_iso
     from (${branches.join(' union all ')}) as history${statusUnused ? ` where $3::text is not null` : ''}
     order by created_at desc, id desc
