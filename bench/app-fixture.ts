@@ -7,7 +7,7 @@ export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-
 const CUSTOMER_PASSWORD = 'bench-password';
 export const WITHDRAWING_CUSTOMERS = 8;
 const HISTORY_DEPOSITS = 200;
-const QUEUED_WITHDRAWALS = 40;
+const QUEUED_REQUESTS = 40;
 export const HISTORY_PAGE_SIZE = 20;
 /** The history page the "deep page" scenario reads (the ninth of ten). */
 const DEEP_PAGE = 9;
@@ -61,7 +61,7 @@ export async function prepareApp(origin: string, log: (message: string) => void)
   const { files: _files, updatedAt, updatedBy: _updatedBy, canEdit: _canEdit, ...editable } = settings;
   await call('PUT', '/api/admin/settings', { ...editable, trc20Address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', expectedUpdatedAt: updatedAt }, adminCookie);
 
-  async function customer(name: string, pin: string): Promise<{ cookie: string; userId: string; bankAccountId: string }> {
+  async function customer(name: string, pin: string): Promise<{ cookie: string; userId: string; bankAccountId: string; email: string }> {
     const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
     const signUp = await call('POST', '/api/auth/signup', { fullName: name, email, phone: '+919812345678', password: CUSTOMER_PASSWORD, pin });
     const cookie = signUp.cookie as string;
@@ -73,7 +73,7 @@ export async function prepareApp(origin: string, log: (message: string) => void)
       { accountHolderName: name, accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' },
       cookie,
     )).json as { bankAccount: { id: string } };
-    return { cookie, userId: me.id, bankAccountId: bankAccount.bankAccount.id };
+    return { cookie, userId: me.id, bankAccountId: bankAccount.bankAccount.id, email };
   }
 
   async function approvedDeposit(cookie: string, amount: string): Promise<void> {
@@ -89,18 +89,22 @@ export async function prepareApp(origin: string, log: (message: string) => void)
   log(`Seeding ${HISTORY_DEPOSITS} approved deposits through the API...`);
   for (let index = 0; index < HISTORY_DEPOSITS; index += 1) await approvedDeposit(main.cookie, '25');
 
-  const withdrawingCustomers: WithdrawingCustomer[] = [];
+  const withdrawingCustomers: (WithdrawingCustomer & { email: string })[] = [];
   for (let index = 0; index < WITHDRAWING_CUSTOMERS; index += 1) {
     const pin = String(2000 + index * 111);
     const someone = await customer(`Bench Withdrawer ${String.fromCharCode(65 + index)}`, pin);
     await approvedDeposit(someone.cookie, '100000');
-    withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin });
+    withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin, email: someone.email });
   }
-  // The admin's pending-withdrawals queue holds more than a page before any measurement, whichever is measured first.
-  log(`Seeding ${QUEUED_WITHDRAWALS} pending withdrawals...`);
-  for (let index = 0; index < QUEUED_WITHDRAWALS; index += 1) {
-    const someone = withdrawingCustomers[index % withdrawingCustomers.length] as WithdrawingCustomer;
+  // Each admin queue (deposits, withdrawals, transfers) holds more than a page before any measurement,
+  // on the empty database as on the seeded one, whichever is measured first.
+  log(`Seeding ${QUEUED_REQUESTS} pending deposits, withdrawals and transfers each...`);
+  for (let index = 0; index < QUEUED_REQUESTS; index += 1) {
+    const someone = withdrawingCustomers[index % withdrawingCustomers.length] as WithdrawingCustomer & { email: string };
+    const recipient = withdrawingCustomers[(index + 1) % withdrawingCustomers.length] as WithdrawingCustomer & { email: string };
     await call('POST', '/api/withdrawals', { amount: '1', bankAccountId: someone.bankAccountId, pin: someone.pin }, someone.cookie);
+    await call('POST', '/api/deposits', { network: 'TRC20', amount: '25', transactionHash: randomBytes(32).toString('hex') }, someone.cookie);
+    await call('POST', '/api/transfers', { recipientEmail: recipient.email, amount: '1', pin: someone.pin }, someone.cookie);
   }
 
   const bursterPin = '3579';

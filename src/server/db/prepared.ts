@@ -27,3 +27,12 @@ export async function queryPrepared<Row>(db: Database, statement: PreparedStatem
   const result = await db.$client.query({ name: statement.name, text: statement.text, values: [...values] });
   return result.rows as Row[];
 }
+
+/**
+ * Runs SQL that is planned anew for its parameters each time (an unnamed statement), for a read
+ * whose best plan depends on the values sent, on a pooled connection outside any transaction.
+ */
+export async function queryUnnamed<Row>(db: Database, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const result = await db.$client.query({ text, values: [...values] });
+  return result.rows as Row[];
+}

@@ -4,6 +4,7 @@ import type { TransactionType } from '#shared/contracts/transactions';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
+import { planLimit } from '../../platform/pagination/keyset-statements.ts';
 
 export interface HistoryRow {
   type: TransactionType;
@@ -83,8 +84,9 @@ function rejectionReasonOf(alias: string): string {
   return `case when ${alias}.status = 'rejected' then ${alias}.rejection_reason end`;
 }
 
-/** Where the parameters sit: $1 the user, $2 the page size plus one, then the status and the cursor when given. */
+/** Where the parameters sit: $1 the user, then the status and the cursor when given (the page size is written into the SQL, see planLimit). */
 interface Placeholders {
+  pageRows: number;
   status: string | undefined;
   cursorCreatedAt: string | undefined;
   cursorId: string | undefined;
@@ -108,15 +110,16 @@ function branch(table: string, alias: string, selected: string, owner: string, j
     from ${table} ${alias} ${join}
     where ${alias}.${owner} = $1${status}${after}
     order by ${createdAt} desc, ${id} desc
-    limit $2
+    limit ${placeholders.pageRows}
   )`;
 }
 
 /** The history's SQL for one shape of request (which type, whether a status, whether a cursor); null when nothing can match. */
-function historyText(type: TransactionType | undefined, withStatus: boolean, withCursor: boolean, referralsMatchStatus: boolean): string | null {
-  const cursorStart = withStatus ? 4 : 3;
+function historyText(type: TransactionType | undefined, withStatus: boolean, withCursor: boolean, referralsMatchStatus: boolean, pageRows: number): string | null {
+  const cursorStart = withStatus ? 3 : 2;
   const placeholders: Placeholders = {
-    status: withStatus ? '$3' : undefined,
+    pageRows,
+    status: withStatus ? '$2' : undefined,
     cursorCreatedAt: withCursor ? `$${cursorStart}` : undefined,
     cursorId: withCursor ? `$${cursorStart + 1}` : undefined,
   };
@@ -187,20 +190,20 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
            amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
            ${CHAIN_COLUMNS.filter(([column]) => column !== 'chain_checked_at').map(([column]) => column).join(', ')},
            to_char(chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as chain_checked_at_iso
-    from (${branches.join(' union all ')}) as history${statusUnused ? ` where $3::text is not null` : ''}
+    from (${branches.join(' union all ')}) as history${statusUnused ? ` where $2::text is not null` : ''}
     order by created_at desc, id desc
-    limit $2`;
+    limit ${pageRows}`;
 }
 
 const statements = new Map<string, PreparedStatement<HistoryRow> | null>();
 
-/** The prepared statement for one shape of request, its SQL written the first time that shape is asked for. */
-function historyStatement(type: TransactionType | undefined, status: RequestStatus | undefined, withCursor: boolean): PreparedStatement<HistoryRow> | null {
+/** The prepared statement for one shape of request (page size included), its SQL written the first time that shape is asked for. */
+function historyStatement(type: TransactionType | undefined, status: RequestStatus | undefined, withCursor: boolean, pageRows: number): PreparedStatement<HistoryRow> | null {
   const referralsMatchStatus = status === undefined || status === 'approved';
-  const key = `history_${type ?? 'all'}_${status === undefined ? 'any' : referralsMatchStatus ? 'approved' : 'other'}_${withCursor ? 'after' : 'first'}`;
+  const key = `history_${type ?? 'all'}_${status === undefined ? 'any' : referralsMatchStatus ? 'approved' : 'other'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    const text = historyText(type, status !== undefined, withCursor, referralsMatchStatus);
+    const text = historyText(type, status !== undefined, withCursor, referralsMatchStatus, pageRows);
     statement = text === null ? null : preparedStatement<HistoryRow>(key, text);
     statements.set(key, statement);
   }
@@ -217,9 +220,9 @@ export async function listHistory(
   options: { userId: string; type: TransactionType | undefined; status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<HistoryRow[]> {
   const { userId, type, status, cursor } = options;
-  const statement = historyStatement(type, status, cursor !== undefined);
+  const statement = historyStatement(type, status, cursor !== undefined, planLimit(options.limit + 1));
   if (statement === null) return [];
-  const values: unknown[] = [userId, options.limit + 1];
+  const values: unknown[] = [userId];
   if (status !== undefined) values.push(status);
   if (cursor !== undefined) values.push(cursor.createdAt, cursor.id);
   return queryPrepared(db, statement, values);

@@ -34,6 +34,18 @@ export function partyColumns(usersAlias: string, profilesAlias: string, prefix: 
   return `${usersAlias}.id as "${prefix}Id", ${profilesAlias}.name as "${prefix}Name", ${usersAlias}.email as "${prefix}Email", ${profilesAlias}.phone as "${prefix}Phone"`;
 }
 
+/**
+ * A page's row count, written into a prepared statement's SQL as a number rather than sent as a
+ * parameter: with `limit $1` PostgreSQL's generic plan assumes a tenth of the table, finds it dearer
+ * than a plan for the actual value, and so plans the statement again on every execution (seen in
+ * pg_prepared_statements: custom plans only). Page sizes are few and bounded, so are the statements.
+ */
+export function planLimit(rows: number): number {
+  assert.ok(Number.isInteger(rows) && rows >= 1 && rows <= MAX_PLANNED_LIMIT, `a page of ${rows} rows is out of bounds`);
+  return rows;
+}
+const MAX_PLANNED_LIMIT = 1_001;
+
 /** The SQL of a newest-first list; each part is fixed SQL written by a repository, never input. */
 export interface KeysetListSql {
   /** The prefix of the prepared statements' names. */
@@ -54,8 +66,8 @@ export interface KeysetPageQuery {
 
 /**
  * A newest-first keyset list read with prepared statements: one per shape of request (with or
- * without a status, first page or after a cursor), its SQL written the first time that shape is
- * asked for, so a request builds no SQL and PostgreSQL plans it once per connection. Each row also
+ * without a status, first page or after a cursor, page size), its SQL written the first time that
+ * shape is asked for, so a request builds no SQL and PostgreSQL plans it once per connection. Each row also
  * carries `cursorCreatedAt`, created_at at full precision, for the next page's cursor. The page
  * holds `limit + 1` rows at most, the last one only telling that another page exists.
  */
@@ -63,7 +75,8 @@ export function keysetList<Row>(list: KeysetListSql): (db: Database, query: Keys
   const statements = new Map<string, PreparedStatement<Row & { cursorCreatedAt: string }>>();
   const { alias } = list;
   return async (db, query) => {
-    const values: unknown[] = [query.limit + 1];
+    const pageRows = planLimit(query.limit + 1);
+    const values: unknown[] = [];
     const conditions: string[] = [];
     if (query.status !== undefined) {
       values.push(query.status);
@@ -73,7 +86,7 @@ export function keysetList<Row>(list: KeysetListSql): (db: Database, query: Keys
       values.push(query.cursor.createdAt, query.cursor.id);
       conditions.push(`(${alias}.created_at, ${alias}.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
     }
-    const name = `${list.name}_${query.status === undefined ? 'any' : 'status'}_${query.cursor === undefined ? 'first' : 'after'}`;
+    const name = `${list.name}_${query.status === undefined ? 'any' : 'status'}_${query.cursor === undefined ? 'first' : 'after'}_${pageRows}`;
     let statement = statements.get(name);
     if (statement === undefined) {
       statement = preparedStatement(
@@ -82,7 +95,7 @@ export function keysetList<Row>(list: KeysetListSql): (db: Database, query: Keys
          from ${list.from}
          ${conditions.length === 0 ? '' : `where ${conditions.join(' and ')}`}
          order by ${alias}.created_at desc, ${alias}.id desc
-         limit $1`,
+         limit ${pageRows}`,
       );
       statements.set(name, statement);
     }
