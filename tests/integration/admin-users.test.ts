@@ -95,6 +95,15 @@ describe('user search', () => {
     });
   });
 
+  it('matches within one field: the end of a name followed by the start of an e-mail finds nobody', async () => {
+    const token = `sp${Date.now().toString(36)}`;
+    const user = await signUpUser(harness.app, { fullName: `Nina ${token}end`, email: `start${token}@example.com` });
+    const across = (await call(harness.app, { url: `/api/admin/users?q=${token}endstart`, cookie: admin.cookie })).json();
+    expect(across.items).toEqual([]);
+    const within = (await call(harness.app, { url: `/api/admin/users?q=${token}end`, cookie: admin.cookie })).json();
+    expect(within.items.map((item: { id: string }) => item.id)).toEqual([user.id]);
+  });
+
   it('treats % and _ in the search text as plain characters', async () => {
     const percent = await signUpUser(harness.app, { fullName: 'Hundred 100% Sure' });
     const underscore = await signUpUser(harness.app, { fullName: 'Under_score Person' });

@@ -747,12 +747,15 @@ export const userSearch = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     phone: text('phone').notNull(),
+    /** lower(name), a unit separator, lower(email): what the search compares with LIKE (migration 0017). */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(name) || chr(31) || lower(email)`),
   },
   (table) => [
-    // The SQL migration adds INCLUDE (name, email, phone), which drizzle cannot express.
+    // The SQL migration adds INCLUDE (search_text, phone), which drizzle cannot express.
     index('user_search_created_idx').on(table.createdAt, table.userId),
-    index('user_search_name_trigram_idx').using('gin', table.name.op('gin_trgm_ops')),
-    index('user_search_email_trigram_idx').using('gin', table.email.op('gin_trgm_ops')),
+    index('user_search_text_trigram_idx').using('gin', table.searchText.op('gin_trgm_ops')),
     index('user_search_phone_trigram_idx').using('gin', table.phone.op('gin_trgm_ops')),
   ],
 );

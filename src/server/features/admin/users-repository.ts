@@ -46,7 +46,7 @@ const NEWEST_USERS_SCANNED = 1000;
  * One page of users, newest first, optionally those whose name, e-mail or phone contains the
  * query. The cursor carries the last user's created_at at full microsecond precision and id.
  *
- * It reads user_search (migration 0006), in one statement, in two steps: the newest
+ * It reads user_search (migrations 0006 and 0017), in one statement, in two steps: the newest
  * NEWEST_USERS_SCANNED users are looked through in order (a common name fills the page there);
  * only when they hold less than a page are the matches collected from the trigram indexes and
  * sorted (a rare name, an e-mail, a phone number). Either way the answer is the first page of all
@@ -59,7 +59,8 @@ export async function searchUsers(db: Database, options: { query: string | undef
   if (options.query !== undefined) {
     const phoneDigits = options.query.replace(/[\s\-()]/g, '');
     values.push(`%${escapeLikePattern(options.query)}%`, `%${escapeLikePattern(phoneDigits)}%`);
-    match = `(name ilike $1 escape '\\' or email ilike $1 escape '\\' or phone ilike $2 escape '\\')`;
+    // ILIKE, kept lowered once: search_text is lower(name) and lower(email) (migration 0017).
+    match = `(search_text like lower($1) escape '\\' or phone like lower($2) escape '\\')`;
   }
   let after = 'true';
   if (options.cursor !== undefined) {
@@ -68,7 +69,7 @@ export async function searchUsers(db: Database, options: { query: string | undef
   }
   const text = `with recent as (
        select user_id, created_at
-       from (select user_id, created_at, name, email, phone from user_search where ${after}
+       from (select user_id, created_at, search_text, phone from user_search where ${after}
              order by created_at desc, user_id desc limit ${NEWEST_USERS_SCANNED}) as newest
        where ${match}
        order by created_at desc, user_id desc
