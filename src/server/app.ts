@@ -17,7 +17,7 @@ import { resolveSession, usesSecureCookies } from './platform/sessions/service.t
 import { AppError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
-import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-preloads.ts';
+import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
@@ -224,7 +224,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     });
   }
 
-  // The first-visit pages' index.html with their route's chunks preloaded, built once here (src/server/http/route-preloads.ts).
+  // The first-visit pages' index.html with their route's chunks preloaded, built once here (src/server/http/route-shells.ts).
   const routeShells = webDirectory ? buildRouteShells(webDirectory) : new Map<string, RouteShell>();
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !indexFile || !fs.existsSync(indexFile)) {

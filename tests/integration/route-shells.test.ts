@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { preferredEncoding } from '../../src/server/http/route-preloads.ts';
+import { preferredEncoding } from '../../src/server/http/route-shells.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 // A stand-in build: index.html as Vite writes it, and a build manifest in which the login page's
