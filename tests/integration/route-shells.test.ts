@@ -42,17 +42,17 @@ afterAll(() => {
 });
 
 function modulePreloads(html: string): string[] {
-  return Array.from(html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g), (match) => match[1] as string);
+  return Array.from(html.matchAll(/<link rel="modulepreload" crossorigin (?:fetchpriority="low" )?href="([^"]+)">/g), (match) => match[1] as string);
 }
 
-describe('the route chunks of first-visit pages, preloaded in the served index.html', () => {
+describe('the route chunks of first-visit pages, preloaded (at low priority) in the served index.html', () => {
   it("names the login page's chunk and every chunk it imports, each once, beside what index.html already loads", async () => {
     const response = await harness.app.inject({ method: 'GET', url: '/login', headers: { 'accept-encoding': 'identity' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(modulePreloads(response.body)).toEqual(['/assets/framework-f.js', '/assets/login-page-l.js', '/assets/form-field-ff.js', '/assets/zod-z.js']);
     // Everything else in index.html is kept as it was; the links go at the end of <head>.
-    expect(response.body.replace(/ {4}<link rel="modulepreload" crossorigin href="\/assets\/(login-page-l|form-field-ff|zod-z)\.js">\n/g, '')).toBe(indexHtml);
+    expect(response.body.replace(/ {4}<link rel="modulepreload" crossorigin fetchpriority="low" href="\/assets\/(login-page-l|form-field-ff|zod-z)\.js">\n/g, '')).toBe(indexHtml);
     expect(response.body.indexOf('/assets/zod-z.js')).toBeLessThan(response.body.indexOf('</head>'));
   });
 

@@ -4,40 +4,19 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 /**
- * What the web app shows first on a page, before its session check or its route's chunk has
- * answered: the FullPageLoader of src/web/components/ui/spinner.tsx, "Initializing..." behind the
- * session guards and "Loading..." while a page's chunk loads (tests/unit/route-shells.test.ts
- * checks that this markup is React's, to the byte).
+ * The pages a first visit lands on, by path, with the source of the lazy route chunk that
+ * src/web/routes.tsx loads for each (keys of Vite's build manifest, relative to src/web).
+ * Pages behind sign-in are left out: a first visit to them goes on to the login page.
  */
-export function fullPageLoaderMarkup(text: 'Initializing...' | 'Loading...'): string {
-  return (
-    '<div class="flex min-h-screen flex-col items-center justify-center gap-3 text-slate-600">' +
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" ' +
-    `aria-label="${text}" role="status" class="animate-spin text-brand-700 size-8"><path d="M21 12a9 9 0 1 1-6.219-8.56"></path></svg>` +
-    `<p>${text}</p></div>`
-  );
-}
-
-interface FirstVisitRoute {
-  /** The source of the lazy route chunk that src/web/routes.tsx loads for the page (a key of Vite's build manifest, relative to src/web). */
-  source: string;
-  /** The loader the web app renders first there: behind RedirectIfSignedIn the session check's, elsewhere the route chunk's. */
-  loaderText: 'Initializing...' | 'Loading...';
-}
-
-/**
- * The pages a first visit lands on, by path. Pages behind sign-in are left out: a first visit to
- * them goes on to the login page.
- */
-export const FIRST_VISIT_ROUTES: Readonly<Record<string, FirstVisitRoute>> = {
-  '/': { source: 'features/landing/landing-page.tsx', loaderText: 'Initializing...' },
-  '/login': { source: 'features/auth/login-page.tsx', loaderText: 'Initializing...' },
-  '/signup': { source: 'features/auth/signup-page.tsx', loaderText: 'Initializing...' },
-  '/forgot-password': { source: 'features/auth/forgot-password-page.tsx', loaderText: 'Loading...' },
-  '/reset-password': { source: 'features/auth/reset-password-page.tsx', loaderText: 'Loading...' },
-  '/privacy': { source: 'features/landing/privacy-page.tsx', loaderText: 'Loading...' },
-  '/terms': { source: 'features/landing/terms-page.tsx', loaderText: 'Loading...' },
-  '/contact': { source: 'features/landing/contact-page.tsx', loaderText: 'Loading...' },
+export const FIRST_VISIT_ROUTE_SOURCES: Readonly<Record<string, string>> = {
+  '/': 'features/landing/landing-page.tsx',
+  '/login': 'features/auth/login-page.tsx',
+  '/signup': 'features/auth/signup-page.tsx',
+  '/forgot-password': 'features/auth/forgot-password-page.tsx',
+  '/reset-password': 'features/auth/reset-password-page.tsx',
+  '/privacy': 'features/landing/privacy-page.tsx',
+  '/terms': 'features/landing/terms-page.tsx',
+  '/contact': 'features/landing/contact-page.tsx',
 };
 
 /** One chunk of Vite's build manifest (build.manifest in vite.config.ts). */
@@ -78,10 +57,11 @@ function shellOf(html: string): RouteShell {
 
 /**
  * index.html for each first-visit page, naming that page's route chunk and its imports as module
- * preloads. Without them the browser finds the route's chunk only after the entry has run (and the
- * session check answered), one download after another; with them all download at once, beside the
- * entry. Built once from the build manifest; empty when there is none (a build without it, or the
- * tests' stand-in web folder), and index.html is then served as it is.
+ * preloads. Without them the browser asks for the route's chunk only once the entry has run and the
+ * session check has answered (RedirectIfSignedIn renders the page then), and for the chunk's imports
+ * only once it has arrived; with them they download beside the entry. Built once from the build
+ * manifest; empty when there is none (a build without it, or the tests' stand-in web folder), and
+ * index.html is then served as it is.
  */
 export function buildRouteShells(webDirectory: string): Map<string, RouteShell> {
   const shells = new Map<string, RouteShell>();
@@ -95,18 +75,17 @@ export function buildRouteShells(webDirectory: string): Map<string, RouteShell> 
   const lineStart = html.lastIndexOf('\n', headEnd) + 1;
   const insertAt = lineStart > 0 && html.slice(lineStart, headEnd).trim() === '' ? lineStart : headEnd;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  const root = '<div id="root"></div>';
-  for (const [pagePath, { source, loaderText }] of Object.entries(FIRST_VISIT_ROUTES)) {
+  for (const [pagePath, source] of Object.entries(FIRST_VISIT_ROUTE_SOURCES)) {
     const files: string[] = [];
     staticClosure(manifest, source, files);
-    // The entry and what index.html already preloads are named there once.
+    // The entry and what index.html already preloads are named there once. Low priority: they must
+    // not hold up the stylesheet and the entry's own scripts, which paint the page's first frame.
     const links = files
       .filter((file) => !html.includes(`"/${file}"`))
       .map((file) => `    <link rel="modulepreload" crossorigin fetchpriority="low" href="/${escapeAttribute(file)}">\n`)
       .join('');
-    let page = process.env.ROUTE_SHELL_PRELOAD === '0' ? html : `${html.slice(0, insertAt)}${links}${html.slice(insertAt)}`;
-    if (process.env.ROUTE_SHELL_LOADER !== '0') page = page.replace(root, `<div id="root">${fullPageLoaderMarkup(loaderText)}</div>`);
-    shells.set(pagePath, shellOf(page));
+    if (links === '') continue;
+    shells.set(pagePath, shellOf(`${html.slice(0, insertAt)}${links}${html.slice(insertAt)}`));
   }
   return shells;
 }
