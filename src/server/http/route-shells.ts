@@ -3,34 +3,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-interface FirstVisitRoute {
-  /** The source of the lazy route chunk that src/web/routes.tsx loads for the page (a key of Vite's build manifest, relative to src/web). */
-  source: string;
-  /** The page waits for the session check (RedirectIfSignedIn) before it renders. */
-  waitsForSession: boolean;
-}
-
 /**
- * The pages a first visit lands on, by path. Pages behind sign-in are left out: a first visit to
- * them goes on to the login page.
+ * The pages a first visit lands on, by path, with the source of the lazy route chunk that
+ * src/web/routes.tsx loads for each (keys of Vite's build manifest, relative to src/web).
+ * Pages behind sign-in are left out: a first visit to them goes on to the login page.
  */
-export const FIRST_VISIT_ROUTES: Readonly<Record<string, FirstVisitRoute>> = {
-  '/': { source: 'features/landing/landing-page.tsx', waitsForSession: true },
-  '/login': { source: 'features/auth/login-page.tsx', waitsForSession: true },
-  '/signup': { source: 'features/auth/signup-page.tsx', waitsForSession: true },
-  '/forgot-password': { source: 'features/auth/forgot-password-page.tsx', waitsForSession: false },
-  '/reset-password': { source: 'features/auth/reset-password-page.tsx', waitsForSession: false },
-  '/privacy': { source: 'features/landing/privacy-page.tsx', waitsForSession: false },
-  '/terms': { source: 'features/landing/terms-page.tsx', waitsForSession: false },
-  '/contact': { source: 'features/landing/contact-page.tsx', waitsForSession: false },
+export const FIRST_VISIT_ROUTE_SOURCES: Readonly<Record<string, string>> = {
+  '/': 'features/landing/landing-page.tsx',
+  '/login': 'features/auth/login-page.tsx',
+  '/signup': 'features/auth/signup-page.tsx',
+  '/forgot-password': 'features/auth/forgot-password-page.tsx',
+  '/reset-password': 'features/auth/reset-password-page.tsx',
+  '/privacy': 'features/landing/privacy-page.tsx',
+  '/terms': 'features/landing/terms-page.tsx',
+  '/contact': 'features/landing/contact-page.tsx',
 };
-
-/**
- * The session check of src/web/features/auth/api.ts (fetchMe), asked for by the HTML so that its
- * answer is on its way before the entry has run. The web app's fetch() of the same URL takes the
- * preloaded answer (same URL, method, mode and credentials) instead of asking again.
- */
-const SESSION_CHECK_PRELOAD = '    <link rel="preload" as="fetch" crossorigin href="/api/me">\n';
 
 /** One chunk of Vite's build manifest (build.manifest in vite.config.ts). */
 interface ManifestChunk {
@@ -70,7 +57,7 @@ function shellOf(html: string): RouteShell {
 
 /**
  * index.html for each first-visit page, naming that page's route chunk and its imports as module
- * preloads (and the session check, on the pages that wait for it). Without them the browser asks for the route's chunk only once the entry has run and the
+ * preloads. Without them the browser asks for the route's chunk only once the entry has run and the
  * session check has answered (RedirectIfSignedIn renders the page then), and for the chunk's imports
  * only once it has arrived; with them they download beside the entry. Built once from the build
  * manifest; empty when there is none (a build without it, or the tests' stand-in web folder), and
@@ -88,7 +75,7 @@ export function buildRouteShells(webDirectory: string): Map<string, RouteShell> 
   const lineStart = html.lastIndexOf('\n', headEnd) + 1;
   const insertAt = lineStart > 0 && html.slice(lineStart, headEnd).trim() === '' ? lineStart : headEnd;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
-  for (const [pagePath, { source, waitsForSession }] of Object.entries(FIRST_VISIT_ROUTES)) {
+  for (const [pagePath, source] of Object.entries(FIRST_VISIT_ROUTE_SOURCES)) {
     const files: string[] = [];
     staticClosure(manifest, source, files);
     // The entry and what index.html already preloads are named there once. Low priority: they must
@@ -97,9 +84,8 @@ export function buildRouteShells(webDirectory: string): Map<string, RouteShell> 
       .filter((file) => !html.includes(`"/${file}"`))
       .map((file) => `    <link rel="modulepreload" crossorigin fetchpriority="low" href="/${escapeAttribute(file)}">\n`)
       .join('');
-    const head = `${waitsForSession ? SESSION_CHECK_PRELOAD : ''}${links}`;
-    if (head === '') continue;
-    shells.set(pagePath, shellOf(`${html.slice(0, insertAt)}${head}${html.slice(insertAt)}`));
+    if (links === '') continue;
+    shells.set(pagePath, shellOf(`${html.slice(0, insertAt)}${links}${html.slice(insertAt)}`));
   }
   return shells;
 }
