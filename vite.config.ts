@@ -32,6 +32,11 @@ function preloadEntryImports(): Plugin {
 }
 
 const frameworkModule = /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]|^\0rolldown[\\/]runtime/;
+// The login and sign-up pages' modules, beyond what the landing page loads (none of them may be imported by the
+// entry or the landing page: the landing budget, tests/bundle/landing-budget.test.ts, would then count their whole chunk).
+const sessionContractModule = /node_modules[\\/]zod[\\/]|src[\\/](web[\\/]lib[\\/]zod-jitless\.ts|shared[\\/](text\.ts|contracts[\\/](auth|common)\.ts))$/;
+const formKitModule =
+  /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|sonner|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|label|primitive|compose-refs)|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|context|shared[\\/]src[\\/]utils)|radix-ui[\\/]dist)[\\/]?|src[\\/]web[\\/](lib[\\/](forms|form-errors|utils|document-title)\.ts|components[\\/]ui[\\/](button|input|label|form-field|card|password-input|action-error)\.tsx|features[\\/]auth[\\/]auth-card\.tsx)$/;
 const signedInOnlyFrameworkModule = /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
 export default defineConfig({
@@ -72,6 +77,11 @@ export default defineConfig({
               name: 'public-kit',
               test: /src[\\/](shared[\\/](money|limits)\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|converter|usdt-input|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
             },
+            // The session check's schemas (every first visit loads them beside /api/me) in one chunk rather than five.
+            { name: 'session-contracts', test: sessionContractModule },
+            // What the sign-in and sign-up forms are made of, in one chunk: the login page would otherwise wait on
+            // some twenty small files, several levels deep, each a round trip on a phone's network.
+            { name: 'form-kit', test: formKitModule },
           ],
         },
       },

@@ -17,6 +17,7 @@ import { resolveSession, usesSecureCookies } from './platform/sessions/service.t
 import { AppError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
+import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
@@ -223,9 +224,20 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     });
   }
 
+  // The first-visit pages' index.html with their route's chunks preloaded, built once here (src/server/http/route-shells.ts).
+  const routeShells = webDirectory ? buildRouteShells(webDirectory) : new Map<string, RouteShell>();
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !indexFile || !fs.existsSync(indexFile)) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+    }
+    const queryStart = request.url.indexOf('?');
+    const shell = routeShells.get(queryStart < 0 ? request.url : request.url.slice(0, queryStart));
+    if (shell) {
+      reply.header('cache-control', 'no-cache').header('content-type', 'text/html; charset=utf-8').header('vary', 'accept-encoding').header('etag', shell.etag);
+      if (request.headers['if-none-match'] === shell.etag) return reply.code(304).send();
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(encoding === 'br' ? shell.brotli : encoding === 'gzip' ? shell.gzip : shell.identity);
     }
     // Client-side routes (and the web app's own 404 page) are served by index.html.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

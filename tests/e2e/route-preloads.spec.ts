@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Request } from '@playwright/test';
+import { E2E_DIST_DIRECTORY } from './support/constants.ts';
+
+/*
+ * The served index.html of a first-visit page preloads that page's route chunk and its imports
+ * (src/server/http/route-shells.ts): the browser fetches them while the session check is still
+ * under way, instead of after it has answered.
+ */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(E2E_DIST_DIRECTORY, 'web', '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+
+function chunkFiles(key: string, files = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || files.has(chunk.file)) return files;
+  files.add(chunk.file);
+  for (const imported of chunk.imports ?? []) chunkFiles(imported, files);
+  return files;
+}
+
+const pages = [
+  { url: '/login', source: 'features/auth/login-page.tsx', heading: 'Welcome Back' },
+  { url: '/', source: 'features/landing/landing-page.tsx', heading: null },
+];
+
+for (const { url, source, heading } of pages) {
+  test(`${url}: the route's chunks download before the session check answers, and the page then works as before`, async ({ page, request }) => {
+    const routeChunk = manifest[source]?.file;
+    expect(routeChunk, `${source} in the build manifest`).toBeDefined();
+
+    const html = await (await request.get(url)).text();
+    expect(html).toContain(`<link rel="modulepreload" crossorigin fetchpriority="low" href="/${routeChunk}">`);
+    // Every script the page's chunk needs is named: the entry's by Vite, the rest by the server.
+    for (const file of chunkFiles(source)) expect(html, file).toContain(`"/${file}"`);
+
+    // The session check is held until the route's chunk has been asked for; without the preloads
+    // the web app asks for it only after the session check has answered, and this would time out.
+    let routeChunkRequested: (value: Request) => void = () => undefined;
+    const routeChunkRequest = new Promise<Request>((resolve) => {
+      routeChunkRequested = resolve;
+    });
+    page.on('request', (sent) => {
+      if (new URL(sent.url()).pathname === `/${routeChunk}`) routeChunkRequested(sent);
+    });
+    let sessionCheckHeld = false;
+    await page.route('**/api/me', async (route) => {
+      sessionCheckHeld = true;
+      await Promise.race([routeChunkRequest, new Promise((resolve) => setTimeout(resolve, 8_000))]);
+      await route.continue();
+    });
+
+    await page.goto(url);
+    const sent = await Promise.race([routeChunkRequest, new Promise<null>((resolve) => setTimeout(() => resolve(null), 8_000))]);
+    expect(sent, `${routeChunk} requested while /api/me was held`).not.toBeNull();
+    if (heading) await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    else await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(sessionCheckHeld).toBe(true);
+  });
+}
