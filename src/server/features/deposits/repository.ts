@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
-import type { DepositNetwork, RequestStatus } from '#shared/contracts/enums';
+import { REQUEST_STATUSES, type DepositNetwork, type RequestStatus } from '#shared/contracts/enums';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
 export interface DepositWithUserRow {
@@ -98,6 +98,7 @@ const adminQueuePage = keysetList<DepositRow & PartyColumns<'customer'> & { rate
     (select s.rate_normal_inr_paise from admin_settings s where s.id = 1) as "rateNormalInrPaise"`,
   from: 'usdt_deposits d join users u on u.id = d.user_id join profiles p on p.user_id = d.user_id',
   alias: 'd',
+  statuses: REQUEST_STATUSES,
 });
 
 /** The admin queue's page: deposits with their customers, newest first, each with the normal rate of now. */

@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
-import type { RequestStatus } from '#shared/contracts/enums';
+import { REQUEST_STATUSES, type RequestStatus } from '#shared/contracts/enums';
 
 export type TransferRow = typeof transfers.$inferSelect;
 export interface PartySummary {
@@ -85,6 +85,7 @@ const adminQueuePage = keysetList<TransferRow & PartyColumns<'sender'> & PartyCo
     join users su on su.id = t.sender_user_id join profiles sp on sp.user_id = t.sender_user_id
     join users ru on ru.id = t.recipient_user_id join profiles rp on rp.user_id = t.recipient_user_id`,
   alias: 't',
+  statuses: REQUEST_STATUSES,
 });
 
 /** The admin queue's page: transfers with both parties, newest first. */

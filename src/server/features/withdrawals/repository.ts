@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
-import type { WithdrawalStatus } from '#shared/contracts/enums';
+import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '#shared/contracts/enums';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 export type NewWithdrawal = Pick<
@@ -115,6 +115,7 @@ const adminQueuePage = keysetList<WithdrawalRow & PartyColumns<'customer'>>({
   select: `${tableRowColumns(withdrawalRequests, 'w')}, ${partyColumns('u', 'p', 'customer')}`,
   from: 'withdrawal_requests w join users u on u.id = w.user_id join profiles p on p.user_id = w.user_id',
   alias: 'w',
+  statuses: WITHDRAWAL_STATUSES,
 });
 
 /** The admin queue's page: withdrawals with their customers, newest first. */

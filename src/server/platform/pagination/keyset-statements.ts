@@ -56,6 +56,8 @@ export interface KeysetListSql {
   from: string;
   /** The alias of the listed table, whose status, created_at and id filter and order the list. */
   alias: string;
+  /** Every status the list can be filtered by. */
+  statuses: readonly string[];
 }
 
 export interface KeysetPageQuery {
@@ -65,8 +67,8 @@ export interface KeysetPageQuery {
 }
 
 /**
- * A newest-first keyset list read with prepared statements: one per shape of request (with or
- * without a status, first page or after a cursor, page size), its SQL written the first time that
+ * A newest-first keyset list read with prepared statements: one per shape of request (which
+ * status or none, first page or after a cursor, page size), its SQL written the first time that
  * shape is asked for, so a request builds no SQL and PostgreSQL plans it once per connection. Each row also
  * carries `cursorCreatedAt`, created_at at full precision, for the next page's cursor. The page
  * holds `limit + 1` rows at most, the last one only telling that another page exists.
@@ -79,14 +81,17 @@ export function keysetList<Row>(list: KeysetListSql): (db: Database, query: Keys
     const values: unknown[] = [];
     const conditions: string[] = [];
     if (query.status !== undefined) {
-      values.push(query.status);
-      conditions.push(`${alias}.status = $${values.length}`);
+      // Written into the SQL like the page size, so that the plan knows how few rows a status such as
+      // pending has (as a parameter the generic plan assumed a third of the table and added caches
+      // that made the pending queue several times slower on 100,000 customers).
+      assert.ok(list.statuses.includes(query.status) && /^[a-z_]+$/.test(query.status), `unknown status ${query.status}`);
+      conditions.push(`${alias}.status = '${query.status}'`);
     }
     if (query.cursor !== undefined) {
       values.push(query.cursor.createdAt, query.cursor.id);
       conditions.push(`(${alias}.created_at, ${alias}.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
     }
-    const name = `${list.name}_${query.status === undefined ? 'any' : 'status'}_${query.cursor === undefined ? 'first' : 'after'}_${pageRows}`;
+    const name = `${list.name}_${query.status ?? 'any'}_${query.cursor === undefined ? 'first' : 'after'}_${pageRows}`;
     let statement = statements.get(name);
     if (statement === undefined) {
       statement = preparedStatement(
