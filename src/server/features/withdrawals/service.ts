@@ -38,17 +38,18 @@ import {
 } from '../pending-changes/service.ts';
 import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
-import { publishEvent } from '../../platform/events/publish.ts';
+import { publishEvents } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
-import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
+import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings, tierLimits } from '../settings/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
+import * as requestRepository from './request-repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 
 /** The wallet summary shows what is pending and which rate applies. */
@@ -150,13 +151,15 @@ export async function requestWithdrawal(
   if (earlier) return earlier;
 
   return runOnce(db, scope, async (transaction) => {
-    // Shared lock: the account cannot be deleted while this request is being made.
-    const bankAccount = await findOwnedBankAccount(transaction, userId, input.bankAccountId, 'share');
+    // One statement reads what the request needs; it takes the shared lock on the bank account, so
+    // the account cannot be deleted while this request is being made.
+    const found = await requestRepository.findWithdrawalContext(transaction, userId, input.bankAccountId);
+    if (found === undefined) throw new Error(`user ${userId} has no profile`);
+    const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
-    await assertWithdrawalAllowed(transaction, context, userId, bankAccount);
-    const settings = await getSettings(transaction);
-    const profile = await withdrawalRepository.findWithdrawerProfile(transaction, userId);
-    if (profile === undefined) throw new Error(`user ${userId} has no profile`);
+    assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
+    const settings = found;
+    const profile = found;
     if (settings.tdsBasisPoints > 0 && profile.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
     assertWithinWithdrawalBounds(settings, amountUsdtMicros);
     const quote = quoteWithdrawal(amountUsdtMicros, settings, profile.vipLevel);
@@ -170,7 +173,12 @@ export async function requestWithdrawal(
     if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
       throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
     }
-    const row = await withdrawalRepository.insert(transaction, {
+    // Delivered at commit only, so they may go out before the request is complete; here they are
+    // sent before the insert below takes the locks that every customer's withdrawal shares.
+    await publishEvents(transaction, [{ type: 'wallet.updated', userId, reason: 'withdrawal.requested' }, { type: 'admin.queue.updated' }]);
+    // From this insert (whose triggers lock the shared pending-withdrawals totals) to the commit,
+    // every other customer's withdrawal waits: two statements and the commit, no more.
+    const row = await requestRepository.insertWithdrawal(transaction, {
       userId,
       bankAccountId: bankAccount.id,
       accountHolderName: bankAccount.accountHolderName,
@@ -193,13 +201,33 @@ export async function requestWithdrawal(
     // together they cannot pass a limit. Taking the wallet lock any earlier would invert the
     // lock order that decisions use (withdrawal rows and their totals, then the ledger).
     await assertWithinPeriodLimits(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
-    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.requested' });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
   });
 }
 
+/** The bank account read with the request's context, when it is the customer's. */
+function ownedBankAccountOf(row: requestRepository.WithdrawalContextRow) {
+  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt } = row;
+  if (bankAccountId === null || accountHolderName === null || accountNumber === null || bankName === null || ifscCode === null || detailsChangedAt === null) {
+    return undefined;
+  }
+  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt };
+}
+
 type SettingsRow = Awaited<ReturnType<typeof getSettings>>;
+/** The settings a withdrawal request reads (see request-repository.ts). */
+type WithdrawalSettings = Pick<
+  SettingsRow,
+  | 'rateNormalInrPaise'
+  | 'rateVipInrPaise'
+  | 'tdsBasisPoints'
+  | 'withdrawalMinUsdtMicros'
+  | 'withdrawalMaxUsdtMicros'
+  | 'withdrawalDailyLimitNormalUsdtMicros'
+  | 'withdrawalMonthlyLimitNormalUsdtMicros'
+  | 'withdrawalDailyLimitVipUsdtMicros'
+  | 'withdrawalMonthlyLimitVipUsdtMicros'
+>;
 
 function limitRefusal(message: string): AppError {
   return new AppError(400, 'WITHDRAWAL_LIMIT', message, { fields: { amount: message } });
@@ -208,7 +236,7 @@ function limitRefusal(message: string): AppError {
 const atLeastZero = (value: bigint): bigint => (value > 0n ? value : 0n);
 
 /** The per-withdrawal minimum and maximum of the settings. */
-function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: bigint): void {
+function assertWithinWithdrawalBounds(settings: WithdrawalSettings, amountUsdtMicros: bigint): void {
   if (settings.withdrawalMinUsdtMicros !== null && amountUsdtMicros < settings.withdrawalMinUsdtMicros) {
     throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.minimum(settings.withdrawalMinUsdtMicros));
   }
@@ -223,7 +251,7 @@ function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: b
  * and the customer's wallet locked, so the sums include it; a refusal rolls
  * the whole transaction back.
  */
-async function assertWithinPeriodLimits(db: Executor, settings: SettingsRow, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
+async function assertWithinPeriodLimits(db: Executor, settings: WithdrawalSettings, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
   const limits = tierLimits(settings, tier);
   if (limits.dailyUsdtMicros === null && limits.monthlyUsdtMicros === null) return;
   const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
