@@ -103,3 +103,14 @@ export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Pro
   if (!row) throw new Error('insert into withdrawal_requests returned no row');
   return row;
 }
+
+const ownsBankAccountStatement = preparedStatement<{ owned: boolean }>(
+  'withdrawal_owns_bank_account',
+  `select exists (select 1 from bank_accounts where id = $2 and user_id = $1) as owned`,
+);
+
+/** Whether the bank account is the customer's (the check before the PIN; the transaction reads it again, locked). */
+export async function ownsBankAccount(db: Executor, userId: string, bankAccountId: string): Promise<boolean> {
+  const [row] = await queryPreparedIn(db, ownsBankAccountStatement, [userId, bankAccountId]);
+  return row?.owned ?? false;
+}

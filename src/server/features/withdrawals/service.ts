@@ -36,13 +36,12 @@ import {
   type PendingChangeRow,
   type WithdrawalApprovalPayload,
 } from '../pending-changes/service.ts';
-import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import { publishEvents } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
-import { checkPin } from '../pin/service.ts';
+import { PinNeedsItsOwnTransaction, startPinCheck } from '../pin/service.ts';
 import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings, tierLimits } from '../settings/service.ts';
@@ -142,15 +141,25 @@ export async function requestWithdrawal(
       }
     : undefined;
   // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
-  if (!(await findOwnedBankAccount(db, userId, input.bankAccountId))) {
+  if (!(await requestRepository.ownsBankAccount(db, userId, input.bankAccountId))) {
     throw bankAccountNotFound();
   }
   // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
-  await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  // Argon2 runs here, outside any transaction; the right PIN's check is completed as the first
+  // statements of the withdrawal's transaction (before the idempotency key is claimed, so before
+  // any replay), unless it has something to record, which then commits on its own first.
+  const pin = await startPinCheck(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  try {
+    return await runOnce(db, scope, makeWithdrawal, (transaction) => pin.confirmWithin(transaction));
+  } catch (error) {
+    if (!(error instanceof PinNeedsItsOwnTransaction)) throw error;
+  }
+  await pin.confirmAlone();
   const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
   if (earlier) return earlier;
+  return runOnce(db, scope, makeWithdrawal);
 
-  return runOnce(db, scope, async (transaction) => {
+  async function makeWithdrawal(transaction: Executor): Promise<{ statusCode: number; body: WithdrawalAnswer }> {
     // One statement reads what the request needs; it takes the shared lock on the bank account, so
     // the account cannot be deleted while this request is being made.
     const found = await requestRepository.findWithdrawalContext(transaction, userId, input.bankAccountId);
@@ -202,7 +211,7 @@ export async function requestWithdrawal(
     // lock order that decisions use (withdrawal rows and their totals, then the ledger).
     await assertWithinPeriodLimits(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
-  });
+  }
 }
 
 /** The bank account read with the request's context, when it is the customer's. */
