@@ -50,7 +50,7 @@ describe('withdrawal request round trips', () => {
   });
 
   it('keeps the wrong-PIN count cleared by a right PIN when the withdrawal after it is refused', async () => {
-    const customer = await signUpFundedCustomer(harness, admin, '5');
+    const customer = await signUpFundedCustomer(harness, admin, '10');
     const bankAccountId = await addBankAccount(harness, customer);
     const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: customer.pin === '0000' ? '1111' : '0000' });
     expect(wrong.json().error).toMatchObject({ code: 'PIN_INCORRECT', remainingAttempts: 2 });
@@ -63,11 +63,11 @@ describe('withdrawal request round trips', () => {
     // The right PIN cleared the count although the withdrawal moved nothing.
     expect(await failedAttempts(customer)).toBe(0);
     expect(await ledgerTransferCount(harness)).toBe(before);
-    expect(await balanceMicros(harness, customer.id)).toBe(5_000_000n);
+    expect(await balanceMicros(harness, customer.id)).toBe(10_000_000n);
   });
 
   it('refuses a wrong PIN before the money transaction and counts it, with nothing moved', async () => {
-    const customer = await signUpFundedCustomer(harness, admin, '5');
+    const customer = await signUpFundedCustomer(harness, admin, '10');
     const bankAccountId = await addBankAccount(harness, customer);
     const before = await ledgerTransferCount(harness);
     const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: customer.pin === '0000' ? '1111' : '0000' });
@@ -75,7 +75,7 @@ describe('withdrawal request round trips', () => {
     expect(wrong.json().error).toMatchObject({ code: 'PIN_INCORRECT', message: 'Incorrect PIN. Please try again.', remainingAttempts: 2 });
     expect(await failedAttempts(customer)).toBe(1);
     expect(await ledgerTransferCount(harness)).toBe(before);
-    expect(await balanceMicros(harness, customer.id)).toBe(5_000_000n);
+    expect(await balanceMicros(harness, customer.id)).toBe(10_000_000n);
   });
 
   it('replays an answered Idempotency-Key only after the right PIN, and after a cleared wrong-PIN count too', async () => {
