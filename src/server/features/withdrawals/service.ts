@@ -182,11 +182,12 @@ export async function requestWithdrawal(
     if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
       throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
     }
-    // Delivered at commit only, so they may go out before the request is complete; here they are
-    // sent before the insert below takes the locks that every customer's withdrawal shares.
+    // Events are delivered at commit (and dropped on a rollback), so they can be published before
+    // the insert below, which takes the locks that every customer's withdrawal shares.
     await publishEvents(transaction, [{ type: 'wallet.updated', userId, reason: 'withdrawal.requested' }, { type: 'admin.queue.updated' }]);
     // From this insert (whose triggers lock the shared pending-withdrawals totals) to the commit,
-    // every other customer's withdrawal waits: two statements and the commit, no more.
+    // every other customer's withdrawal waits: keep this stretch to the ledger statement (and the
+    // limit sums when limits are set).
     const row = await requestRepository.insertWithdrawal(transaction, {
       userId,
       bankAccountId: bankAccount.id,
