@@ -128,10 +128,27 @@ export async function lockPinPrepared(db: Executor, userId: string): Promise<{ p
   return row;
 }
 
-const sessionAndFailuresStatement = preparedStatement<{ sessionExists: boolean; limitingFailure: Date | null }>(
-  'pin_session_and_failures',
-  `select exists (select 1 from sessions where id = $1) as "sessionExists", ${limitingFailureSql('$2', '$3', '$4')} as "limitingFailure"`,
-);
+/**
+ * The re-read of a PIN check under the PIN row lock, as two columns ("sessionExists",
+ * "limitingFailure") over four parameters: the session id, the user id, the wrong-PIN window in
+ * seconds and the limit minus one. As text, so that the busiest caller reads them in the same
+ * statement as its own reads (see CorrectPin.confirmWithin).
+ */
+export function pinRecheckColumns(sessionId: string, userId: string, windowSeconds: string, offset: string): string {
+  return `exists (select 1 from sessions where id = ${sessionId}) as "sessionExists", ${limitingFailureSql(userId, windowSeconds, offset)} as "limitingFailure"`;
+}
+
+/** The values of pinRecheckColumns' four parameters, in their order. */
+export function pinRecheckValues(sessionId: string, userId: string, failures: { limit: number; windowSeconds: number }): unknown[] {
+  return [sessionId, userId, failures.windowSeconds, failures.limit - 1];
+}
+
+export interface PinRecheck {
+  sessionExists: boolean;
+  limitingFailure: Date | null;
+}
+
+const sessionAndFailuresStatement = preparedStatement<PinRecheck>('pin_session_and_failures', `select ${pinRecheckColumns('$1', '$2', '$3', '$4')}`);
 
 /** In one statement: whether the session still exists, and the limiting wrong PIN (as findLimitingFailure). */
 export async function findSessionAndLimitingFailure(
@@ -140,6 +157,6 @@ export async function findSessionAndLimitingFailure(
   userId: string,
   failures: { limit: number; windowSeconds: number },
 ): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
-  const [row] = await queryPreparedIn(db, sessionAndFailuresStatement, [sessionId, userId, failures.windowSeconds, failures.limit - 1]);
+  const [row] = await queryPreparedIn(db, sessionAndFailuresStatement, pinRecheckValues(sessionId, userId, failures));
   return { sessionExists: row?.sessionExists ?? false, limitingFailure: row?.limitingFailure ?? undefined };
 }

@@ -17,6 +17,8 @@ import * as pinRepository from './repository.ts';
 
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
+/** For a statement that reads the PIN check's re-read along with its own reads (see CorrectPin.confirmWithin). */
+export { pinRecheckColumns, pinRecheckValues, type PinRecheck } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -86,15 +88,17 @@ export interface CorrectPin {
    * end. Refuses as checkPin does (ended session, blocked account, no PIN); throws
    * PinNeedsItsOwnTransaction when the hash changed meanwhile or wrong PINs must be cleared, which
    * must stay recorded even if the caller's work fails: the caller then rolls back and calls confirmAlone.
+   * `recheck`, when given, is the statement after the lock: it must read pinRecheckColumns (with
+   * pinRecheckValues for this session and PIN_FAILURES), and may read what the caller needs with them.
    */
-  confirmWithin(transaction: Executor): Promise<void>;
+  confirmWithin(transaction: Executor, recheck?: () => Promise<pinRepository.PinRecheck>): Promise<void>;
   /** The recording step in a transaction of its own, as checkPin does it. */
   confirmAlone(): Promise<void>;
 }
 
 const confirmedAlready: CorrectPin = { confirmWithin: async () => undefined, confirmAlone: async () => undefined };
 
-const PIN_FAILURES = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
+export const PIN_FAILURES = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
 
 /**
  * The first part of checkPin: the rate limit, the stored hash, the block and argon2, with the
@@ -129,11 +133,12 @@ export async function startPinCheck(
   }
   const { pinHash } = first;
   return {
-    confirmWithin: async (transaction) => {
+    confirmWithin: async (transaction, recheck) => {
       const stored = await pinRepository.lockPinPrepared(transaction, session.userId);
       if (!stored) return refuseUnlessCorrect({ kind: 'not-set' }, incorrectMessage);
       if (stored.pinHash !== pinHash) throw new PinNeedsItsOwnTransaction();
-      const found = await pinRepository.findSessionAndLimitingFailure(transaction, session.sessionId, session.userId, PIN_FAILURES);
+      // A new statement after the lock, so it sees every wrong PIN recorded before the lock was ours.
+      const found = recheck ? await recheck() : await pinRepository.findSessionAndLimitingFailure(transaction, session.sessionId, session.userId, PIN_FAILURES);
       if (!found.sessionExists) return refuseUnlessCorrect({ kind: 'session-ended' }, incorrectMessage);
       if (found.limitingFailure) return refuseUnlessCorrect({ kind: 'blocked', limitingFailure: found.limitingFailure }, incorrectMessage);
       if (stored.failedAttempts > 0) throw new PinNeedsItsOwnTransaction();

@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
+import { publishedEventValues, publishEventsColumn, type AppEvent } from '../../platform/events/publish.ts';
+import { pinRecheckColumns, pinRecheckValues, type PinRecheck } from '../pin/service.ts';
 import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
 
 /*
@@ -10,7 +12,7 @@ import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
  */
 
 /** Everything the request reads before it inserts: the bank account (locked for share), the profile, the reset times and the settings it uses. */
-export interface WithdrawalContextRow {
+export interface WithdrawalContextRow extends PinRecheck {
   vipLevel: string;
   pan: string | null;
   pinResetAt: Date | null;
@@ -50,7 +52,9 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      s.withdrawal_daily_limit_vip_usdt_micros as "withdrawalDailyLimitVipUsdtMicros",
      s.withdrawal_monthly_limit_vip_usdt_micros as "withdrawalMonthlyLimitVipUsdtMicros",
      a.id as "bankAccountId", a.account_holder_name as "accountHolderName", a.account_number as "accountNumber", a.bank_name as "bankName",
-     a.ifsc_code as "ifscCode", a.upi_id as "upiId", a.details_changed_at as "detailsChangedAt"
+     a.ifsc_code as "ifscCode", a.upi_id as "upiId", a.details_changed_at as "detailsChangedAt",
+     ${pinRecheckColumns('$3', '$1', '$4', '$5')},
+     ${publishEventsColumn('$6', '$7')}
    from profiles p
      join users u on u.id = p.user_id
      join admin_settings s on s.id = 1
@@ -61,10 +65,19 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
 /**
  * In one statement: the customer's bank account `bankAccountId` locked for share (so it cannot be
  * deleted while the request is made), the profile (tier and PAN), the PIN and password reset times
- * (the cooling-off) and the settings a withdrawal needs. Undefined only when the user has no profile.
+ * (the cooling-off), the settings a withdrawal needs, and the PIN check's re-read (pinRecheckColumns,
+ * for the session `sessionId`); it also publishes `events`, which are delivered only if the
+ * transaction commits. Undefined only when the user has no profile.
  */
-export async function findWithdrawalContext(db: Executor, userId: string, bankAccountId: string): Promise<WithdrawalContextRow | undefined> {
-  const [row] = await queryPreparedIn(db, findContextStatement, [userId, bankAccountId]);
+export async function findWithdrawalContext(
+  db: Executor,
+  ids: { userId: string; bankAccountId: string; sessionId: string },
+  failures: { limit: number; windowSeconds: number },
+  events: readonly AppEvent[],
+): Promise<WithdrawalContextRow | undefined> {
+  // pinRecheckColumns reads its four values as $3 (session), $1 (user), $4 and $5.
+  const [sessionId, , windowSeconds, offset] = pinRecheckValues(ids.sessionId, ids.userId, failures);
+  const [row] = await queryPreparedIn(db, findContextStatement, [ids.userId, ids.bankAccountId, sessionId, windowSeconds, offset, ...publishedEventValues(events)]);
   return row;
 }
 

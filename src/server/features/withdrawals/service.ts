@@ -37,11 +37,10 @@ import {
   type WithdrawalApprovalPayload,
 } from '../pending-changes/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
-import { publishEvents } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
-import { PinNeedsItsOwnTransaction, startPinCheck } from '../pin/service.ts';
+import { PIN_FAILURES, PinNeedsItsOwnTransaction, startPinCheck } from '../pin/service.ts';
 import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings, tierLimits } from '../settings/service.ts';
@@ -149,20 +148,39 @@ export async function requestWithdrawal(
   // statements of the withdrawal's transaction (before the idempotency key is claimed, so before
   // any replay), unless it has something to record, which then commits on its own first.
   const pin = await startPinCheck(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  // One statement reads what the request needs, with the PIN check's re-read after the PIN row
+  // lock; it takes the shared lock on the bank account, so the account cannot be deleted while this
+  // request is being made. It also publishes the request's events: they are delivered at commit
+  // (and dropped on a rollback), and so go out before the insert below, which takes the locks that
+  // every customer's withdrawal shares.
+  const readContext = (transaction: Executor) =>
+    requestRepository.findWithdrawalContext(transaction, { userId, bankAccountId: input.bankAccountId, sessionId: session.sessionId }, PIN_FAILURES, [
+      { type: 'wallet.updated', userId, reason: 'withdrawal.requested' },
+      { type: 'admin.queue.updated' },
+    ]);
+  let contextRead: requestRepository.WithdrawalContextRow | undefined;
   try {
-    return await runOnce(db, scope, makeWithdrawal, (transaction) => pin.confirmWithin(transaction));
+    return await runOnce(
+      db,
+      scope,
+      (transaction) => makeWithdrawal(transaction, contextRead),
+      (transaction) =>
+        pin.confirmWithin(transaction, async () => {
+          contextRead = await readContext(transaction);
+          if (contextRead === undefined) throw new Error(`user ${userId} has no profile`);
+          return contextRead;
+        }),
+    );
   } catch (error) {
     if (!(error instanceof PinNeedsItsOwnTransaction)) throw error;
   }
   await pin.confirmAlone();
   const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
   if (earlier) return earlier;
-  return runOnce(db, scope, makeWithdrawal);
+  return runOnce(db, scope, (transaction) => makeWithdrawal(transaction, undefined));
 
-  async function makeWithdrawal(transaction: Executor): Promise<{ statusCode: number; body: WithdrawalAnswer }> {
-    // One statement reads what the request needs; it takes the shared lock on the bank account, so
-    // the account cannot be deleted while this request is being made.
-    const found = await requestRepository.findWithdrawalContext(transaction, userId, input.bankAccountId);
+  async function makeWithdrawal(transaction: Executor, alreadyRead: requestRepository.WithdrawalContextRow | undefined): Promise<{ statusCode: number; body: WithdrawalAnswer }> {
+    const found = alreadyRead ?? (await readContext(transaction));
     if (found === undefined) throw new Error(`user ${userId} has no profile`);
     const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
@@ -182,9 +200,6 @@ export async function requestWithdrawal(
     if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
       throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
     }
-    // Events are delivered at commit (and dropped on a rollback), so they can be published before
-    // the insert below, which takes the locks that every customer's withdrawal shares.
-    await publishEvents(transaction, [{ type: 'wallet.updated', userId, reason: 'withdrawal.requested' }, { type: 'admin.queue.updated' }]);
     // From this insert (whose triggers lock the shared pending-withdrawals totals) to the commit,
     // every other customer's withdrawal waits: keep this stretch to the ledger statement (and the
     // limit sums when limits are set).

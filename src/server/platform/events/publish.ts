@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
 
 /** The PostgreSQL channel every server process listens on for live updates. */
 export const EVENTS_CHANNEL = 'rupeedesk_events';
@@ -21,12 +20,14 @@ export async function publishEvent(db: Executor, event: AppEvent): Promise<void>
   await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
-const publishManyStatement = preparedStatement<{ published: number }>(
-  'publish_events',
-  `select count(pg_notify($1, payload))::int as published from unnest($2::text[]) as payload`,
-);
+/**
+ * A column that publishes the events passed as two parameters (the channel and the payloads, see
+ * publishedEventValues), in order: for a statement that publishes along with its other work.
+ */
+export function publishEventsColumn(channel: string, payloads: string): string {
+  return `(select count(pg_notify(${channel}, payload)) from unnest(${payloads}::text[]) as payload)::int as "eventsPublished"`;
+}
 
-/** Publishes several events in one statement, in order; like publishEvent, inside a transaction they are delivered at commit. */
-export async function publishEvents(db: Executor, events: readonly AppEvent[]): Promise<void> {
-  await queryPreparedIn(db, publishManyStatement, [EVENTS_CHANNEL, events.map((event) => JSON.stringify(event))]);
+export function publishedEventValues(events: readonly AppEvent[]): [string, string[]] {
+  return [EVENTS_CHANNEL, events.map((event) => JSON.stringify(event))];
 }
