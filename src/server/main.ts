@@ -1,4 +1,4 @@
-// First: sizes libuv's thread pool before anything can start it.
+// First: argon2's concurrency, fitted to libuv's thread pool (see thread-pool.ts).
 import './thread-pool.ts';
 import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';

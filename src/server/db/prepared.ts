@@ -1,4 +1,5 @@
-import type { Database } from './client.ts';
+import type pg from 'pg';
+import type { Database, Executor } from './client.ts';
 
 /**
  * SQL written once, with $1-style parameters, for the hottest reads. Sent under its name, each pool
@@ -34,5 +35,23 @@ export async function queryPrepared<Row>(db: Database, statement: PreparedStatem
  */
 export async function queryUnnamed<Row>(db: Database, text: string, values: readonly unknown[]): Promise<Row[]> {
   const result = await db.$client.query({ text, values: [...values] });
+  return result.rows as Row[];
+}
+
+/** The connection a handle sends its statements on: the pool, or the one client a transaction holds. */
+function clientOf(executor: Executor): pg.Pool | pg.PoolClient {
+  if ('$client' in executor) return (executor as Database).$client;
+  // Drizzle keeps a transaction's connection on its session; it has no public accessor.
+  const client = (executor as unknown as { session?: { client?: pg.PoolClient } }).session?.client;
+  if (client === undefined) throw new Error('cannot find the connection of this transaction');
+  return client;
+}
+
+/**
+ * Runs the statement on the handle's connection: inside a transaction on the transaction's own
+ * connection (which keeps the statement prepared under its name for later transactions on it).
+ */
+export async function queryPreparedIn<Row>(executor: Executor, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
+  const result = await clientOf(executor).query({ name: statement.name, text: statement.text, values: [...values] });
   return result.rows as Row[];
 }

@@ -1,5 +1,7 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
+import { COUNT_ATTEMPT_SQL } from '../../platform/rate-limit/repository.ts';
 import { pinFailures, pinResetTokens, userPins, users } from '../../db/schema.ts';
 
 export async function findPinHash(db: Executor, userId: string): Promise<string | undefined> {
@@ -86,4 +88,75 @@ export async function claimResetToken(db: Executor, tokenHash: Buffer): Promise<
 
 export async function markPinReset(db: Executor, userId: string): Promise<void> {
   await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+const limitingFailureSql = (userId: string, windowSeconds: string, offset: string) =>
+  `(select failed_at from pin_failures where user_id = ${userId} and failed_at > now() - make_interval(secs => ${windowSeconds})
+    order by failed_at desc offset ${offset} limit 1)`;
+
+const openCheckStatement = preparedStatement<{ hits: number; pinHash: string | null; limitingFailure: Date | null }>(
+  'pin_check_open',
+  `with attempt as (${COUNT_ATTEMPT_SQL})
+   select (select hits from attempt) as hits,
+     (select pin_hash from user_pins where user_id = $3) as "pinHash",
+     ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`,
+);
+
+/**
+ * The first step of a PIN check in one statement: counts the attempt under the rate-limit key (as
+ * countAttempt does), and reads the user's PIN hash and the time of the `limit`-th newest wrong PIN
+ * within the window (as findPinHash and findLimitingFailure do).
+ */
+export async function openCheck(
+  db: Executor,
+  rateLimit: { key: string; windowSeconds: number },
+  userId: string,
+  failures: { limit: number; windowSeconds: number },
+): Promise<{ hits: number; pinHash: string | undefined; limitingFailure: Date | undefined }> {
+  const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, failures.windowSeconds, failures.limit - 1]);
+  return { hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
+}
+
+const lockPinStatement = preparedStatement<{ pinHash: string; failedAttempts: number }>(
+  'pin_lock',
+  `select pin_hash as "pinHash", failed_attempts as "failedAttempts" from user_pins where user_id = $1 for update`,
+);
+
+/** lockPin as a prepared statement, for the busiest caller (a money request's transaction). */
+export async function lockPinPrepared(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
+  const [row] = await queryPreparedIn(db, lockPinStatement, [userId]);
+  return row;
+}
+
+/**
+ * The re-read of a PIN check under the PIN row lock, as two columns ("sessionExists",
+ * "limitingFailure") over four parameters: the session id, the user id, the wrong-PIN window in
+ * seconds and the limit minus one. As text, so that the busiest caller reads them in the same
+ * statement as its own reads (see CorrectPin.confirmWithin).
+ */
+export function pinRecheckColumns(sessionId: string, userId: string, windowSeconds: string, offset: string): string {
+  return `exists (select 1 from sessions where id = ${sessionId}) as "sessionExists", ${limitingFailureSql(userId, windowSeconds, offset)} as "limitingFailure"`;
+}
+
+/** The values of pinRecheckColumns' four parameters, in their order. */
+export function pinRecheckValues(sessionId: string, userId: string, failures: { limit: number; windowSeconds: number }): unknown[] {
+  return [sessionId, userId, failures.windowSeconds, failures.limit - 1];
+}
+
+export interface PinRecheck {
+  sessionExists: boolean;
+  limitingFailure: Date | null;
+}
+
+const sessionAndFailuresStatement = preparedStatement<PinRecheck>('pin_session_and_failures', `select ${pinRecheckColumns('$1', '$2', '$3', '$4')}`);
+
+/** In one statement: whether the session still exists, and the limiting wrong PIN (as findLimitingFailure). */
+export async function findSessionAndLimitingFailure(
+  db: Executor,
+  sessionId: string,
+  userId: string,
+  failures: { limit: number; windowSeconds: number },
+): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
+  const [row] = await queryPreparedIn(db, sessionAndFailuresStatement, pinRecheckValues(sessionId, userId, failures));
+  return { sessionExists: row?.sessionExists ?? false, limitingFailure: row?.limitingFailure ?? undefined };
 }

@@ -3,10 +3,11 @@ import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '#sh
 import { formatPauseEnd } from '#shared/contracts/security';
 import { LIMITS, PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, RATE_LIMITED_MESSAGE, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
@@ -16,6 +17,8 @@ import * as pinRepository from './repository.ts';
 
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
+/** For a statement that reads the PIN check's re-read along with its own reads (see CorrectPin.confirmWithin). */
+export { pinRecheckColumns, pinRecheckValues, type PinRecheck } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -65,12 +68,86 @@ export async function checkPin(
   pin: string,
   incorrectMessage: (remainingAttempts: number) => string,
 ): Promise<void> {
-  const { db } = context.database;
-  await consumeRateLimit(db, `pin:ip:${request.ip}`, context.rateLimits.pinPerAddress, context.rateLimits.windowSeconds);
-  let outcome: Outcome = { kind: 'changed' };
-  for (let attempt = 0; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
-    outcome = await checkOnce(context, session, pin);
+  const started = await startPinCheck(context, request, session, pin, incorrectMessage);
+  await started.confirmAlone();
+}
+
+/** Thrown by CorrectPin.confirmWithin when the check must be recorded in a transaction of its own. */
+export class PinNeedsItsOwnTransaction extends Error {
+  constructor() {
+    super('the PIN check must be recorded in a transaction of its own');
+    this.name = 'PinNeedsItsOwnTransaction';
   }
+}
+
+/** A PIN whose argon2 check passed; the check is complete once one of these has returned. */
+export interface CorrectPin {
+  /**
+   * The recording step inside the caller's transaction, as its first statements, when the right PIN
+   * changes nothing: the same reads under the PIN row lock, which the transaction then holds to its
+   * end. Refuses as checkPin does (ended session, blocked account, no PIN); throws
+   * PinNeedsItsOwnTransaction when the hash changed meanwhile or wrong PINs must be cleared, which
+   * must stay recorded even if the caller's work fails: the caller then rolls back and calls confirmAlone.
+   * `recheck`, when given, is the statement after the lock: it must read pinRecheckColumns (with
+   * pinRecheckValues for this session and PIN_FAILURES), and may read what the caller needs with them.
+   */
+  confirmWithin(transaction: Executor, recheck?: () => Promise<pinRepository.PinRecheck>): Promise<void>;
+  /** The recording step in a transaction of its own, as checkPin does it. */
+  confirmAlone(): Promise<void>;
+}
+
+const confirmedAlready: CorrectPin = { confirmWithin: async () => undefined, confirmAlone: async () => undefined };
+
+export const PIN_FAILURES = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
+
+/**
+ * The first part of checkPin: the rate limit, the stored hash, the block and argon2, with the
+ * attempt counted and the hash and block read in one statement. A wrong PIN (or no PIN, or a blocked
+ * account) is recorded and refused here, as by checkPin; the right one is answered as a CorrectPin,
+ * whose recording step the caller runs.
+ */
+export async function startPinCheck(
+  context: AppContext,
+  request: { ip: string },
+  session: SessionRecord,
+  pin: string,
+  incorrectMessage: (remainingAttempts: number) => string,
+): Promise<CorrectPin> {
+  const { db } = context.database;
+  const opened = await pinRepository.openCheck(db, { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds }, session.userId, PIN_FAILURES);
+  if (opened.hits > context.rateLimits.pinPerAddress) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  const first = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
+  const finish = async (outcome: Outcome): Promise<void> => {
+    for (let attempt = 1; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
+      outcome = await checkOnce(context, session, pin);
+    }
+    refuseUnlessCorrect(outcome, incorrectMessage);
+  };
+  if (first.kind !== 'verified') {
+    await finish(first);
+    return confirmedAlready;
+  }
+  if (!first.correct) {
+    await finish(await recordOutcome(context, session, first.pinHash, false));
+    return confirmedAlready;
+  }
+  const { pinHash } = first;
+  return {
+    confirmWithin: async (transaction, recheck) => {
+      const stored = await pinRepository.lockPinPrepared(transaction, session.userId);
+      if (!stored) return refuseUnlessCorrect({ kind: 'not-set' }, incorrectMessage);
+      if (stored.pinHash !== pinHash) throw new PinNeedsItsOwnTransaction();
+      // A new statement after the lock, so it sees every wrong PIN recorded before the lock was ours.
+      const found = recheck ? await recheck() : await pinRepository.findSessionAndLimitingFailure(transaction, session.sessionId, session.userId, PIN_FAILURES);
+      if (!found.sessionExists) return refuseUnlessCorrect({ kind: 'session-ended' }, incorrectMessage);
+      if (found.limitingFailure) return refuseUnlessCorrect({ kind: 'blocked', limitingFailure: found.limitingFailure }, incorrectMessage);
+      if (stored.failedAttempts > 0) throw new PinNeedsItsOwnTransaction();
+    },
+    confirmAlone: async () => finish(await recordOutcome(context, session, pinHash, true)),
+  };
+}
+
+function refuseUnlessCorrect(outcome: Outcome, incorrectMessage: (remainingAttempts: number) => string): void {
   switch (outcome.kind) {
     case 'correct':
       return;
@@ -89,16 +166,31 @@ export async function checkPin(
   }
 }
 
+type Verified = { kind: 'verified'; pinHash: string; correct: boolean };
+
+/** Argon2 against the stored hash, unless there is none or the account is blocked. */
+async function verifyAgainst(pinHash: string | undefined, limitingFailure: Date | undefined, pin: string): Promise<Outcome | Verified> {
+  if (pinHash === undefined) return { kind: 'not-set' };
+  // A blocked account is refused before spending an argon2 check on it.
+  if (limitingFailure) return { kind: 'blocked', limitingFailure };
+  const correct = /^\d{4}$/.test(pin) && (await verifySecret(pinHash, pin));
+  return { kind: 'verified', pinHash, correct };
+}
+
 async function checkOnce(context: AppContext, session: SessionRecord, pin: string): Promise<Outcome> {
   const { db } = context.database;
   const { userId } = session;
   const pinHash = await pinRepository.findPinHash(db, userId);
-  if (pinHash === undefined) return { kind: 'not-set' };
-  // A blocked account is refused before spending an argon2 check on it.
-  const limitingFailure = await pinRepository.findLimitingFailure(db, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
-  if (limitingFailure) return { kind: 'blocked', limitingFailure };
-  const correct = /^\d{4}$/.test(pin) && (await verifySecret(pinHash, pin));
-  return db.transaction(async (transaction): Promise<Outcome> => {
+  const limitingFailure = pinHash === undefined ? undefined : await pinRepository.findLimitingFailure(db, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+  const verified = await verifyAgainst(pinHash, limitingFailure, pin);
+  if (verified.kind !== 'verified') return verified;
+  return recordOutcome(context, session, verified.pinHash, verified.correct);
+}
+
+/** Records the outcome of a check against `pinHash` under the user's PIN row lock (see checkPin). */
+async function recordOutcome(context: AppContext, session: SessionRecord, pinHash: string, correct: boolean): Promise<Outcome> {
+  const { userId } = session;
+  return context.database.db.transaction(async (transaction): Promise<Outcome> => {
     const stored = await pinRepository.lockPin(transaction, userId);
     if (!stored) return { kind: 'not-set' };
     if (stored.pinHash !== pinHash) return { kind: 'changed' };

@@ -14,6 +14,11 @@ import * as securityRepository from './repository.ts';
 
 type AccountReason = 'pin-reset' | 'password-reset';
 
+interface ResetTimes {
+  pinResetAt: Date | null;
+  passwordResetAt: Date | null;
+}
+
 interface AccountPause {
   until: Date;
   reason: AccountReason;
@@ -48,7 +53,11 @@ export function bankAccountPausedMessage(until: Date): string {
 /** The account-wide pause in force, if any: the later of the PIN and password resets decides. */
 export async function findAccountPause(db: Executor, context: AppContext, userId: string): Promise<AccountPause | undefined> {
   if (context.config.securityCoolingOffHours === 0) return undefined;
-  const row = await securityRepository.findResetTimes(db, userId);
+  return accountPauseFrom(context, await securityRepository.findResetTimes(db, userId));
+}
+
+/** The account-wide pause that the user's reset times (read by the caller) put in force, if any. */
+export function accountPauseFrom(context: AppContext, row: ResetTimes | undefined): AccountPause | undefined {
   if (!row) return undefined;
   const candidates: AccountPause[] = [];
   const afterPin = pauseEnd(context, row.pinResetAt);
@@ -68,7 +77,11 @@ function coolingOff(message: string): AppError {
 
 /** Refuses a withdrawal while the account or the chosen bank account is cooling off. */
 export async function assertWithdrawalAllowed(db: Executor, context: AppContext, userId: string, bankAccount: { detailsChangedAt: Date }): Promise<void> {
-  const accountPause = await findAccountPause(db, context, userId);
+  assertWithdrawalAllowedFor(context, await findAccountPause(db, context, userId), bankAccount);
+}
+
+/** The same, with the account's pause already found (see accountPauseFrom). */
+export function assertWithdrawalAllowedFor(context: AppContext, accountPause: AccountPause | undefined, bankAccount: { detailsChangedAt: Date }): void {
   if (accountPause) throw coolingOff(withdrawalsPausedMessage(accountPause));
   const bankAccountPause = bankAccountPauseEnd(context, bankAccount);
   if (bankAccountPause) throw coolingOff(bankAccountPausedMessage(bankAccountPause));

@@ -36,19 +36,18 @@ import {
   type PendingChangeRow,
   type WithdrawalApprovalPayload,
 } from '../pending-changes/service.ts';
-import { findOwnedBankAccount } from '../bank-accounts/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
-import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
-import { checkPin } from '../pin/service.ts';
-import { assertWithdrawalAllowed } from '../security/cooling-off.ts';
+import { PIN_FAILURES, PinNeedsItsOwnTransaction, startPinCheck } from '../pin/service.ts';
+import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings, tierLimits } from '../settings/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
+import * as requestRepository from './request-repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 
 /** The wallet summary shows what is pending and which rate applies. */
@@ -141,22 +140,53 @@ export async function requestWithdrawal(
       }
     : undefined;
   // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
-  if (!(await findOwnedBankAccount(db, userId, input.bankAccountId))) {
+  if (!(await requestRepository.ownsBankAccount(db, userId, input.bankAccountId))) {
     throw bankAccountNotFound();
   }
   // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
-  await checkPin(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  // Argon2 runs here, outside any transaction; the right PIN's check is completed as the first
+  // statements of the withdrawal's transaction (before the idempotency key is claimed, so before
+  // any replay), unless it has something to record, which then commits on its own first.
+  const pin = await startPinCheck(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  // One statement reads what the request needs, with the PIN check's re-read after the PIN row
+  // lock; it takes the shared lock on the bank account, so the account cannot be deleted while this
+  // request is being made. It also publishes the request's events: they are delivered at commit
+  // (and dropped on a rollback), and so go out before the insert below, which takes the locks that
+  // every customer's withdrawal shares.
+  const readContext = (transaction: Executor) =>
+    requestRepository.findWithdrawalContext(transaction, { userId, bankAccountId: input.bankAccountId, sessionId: session.sessionId }, PIN_FAILURES, [
+      { type: 'wallet.updated', userId, reason: 'withdrawal.requested' },
+      { type: 'admin.queue.updated' },
+    ]);
+  let contextRead: requestRepository.WithdrawalContextRow | undefined;
+  try {
+    return await runOnce(
+      db,
+      scope,
+      (transaction) => makeWithdrawal(transaction, contextRead),
+      (transaction) =>
+        pin.confirmWithin(transaction, async () => {
+          contextRead = await readContext(transaction);
+          if (contextRead === undefined) throw new Error(`user ${userId} has no profile`);
+          return contextRead;
+        }),
+    );
+  } catch (error) {
+    if (!(error instanceof PinNeedsItsOwnTransaction)) throw error;
+  }
+  await pin.confirmAlone();
   const earlier = await findEarlierAnswer<WithdrawalAnswer>(db, scope);
   if (earlier) return earlier;
+  return runOnce(db, scope, (transaction) => makeWithdrawal(transaction, undefined));
 
-  return runOnce(db, scope, async (transaction) => {
-    // Shared lock: the account cannot be deleted while this request is being made.
-    const bankAccount = await findOwnedBankAccount(transaction, userId, input.bankAccountId, 'share');
+  async function makeWithdrawal(transaction: Executor, alreadyRead: requestRepository.WithdrawalContextRow | undefined): Promise<{ statusCode: number; body: WithdrawalAnswer }> {
+    const found = alreadyRead ?? (await readContext(transaction));
+    if (found === undefined) throw new Error(`user ${userId} has no profile`);
+    const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
-    await assertWithdrawalAllowed(transaction, context, userId, bankAccount);
-    const settings = await getSettings(transaction);
-    const profile = await withdrawalRepository.findWithdrawerProfile(transaction, userId);
-    if (profile === undefined) throw new Error(`user ${userId} has no profile`);
+    assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
+    const settings = found;
+    const profile = found;
     if (settings.tdsBasisPoints > 0 && profile.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
     assertWithinWithdrawalBounds(settings, amountUsdtMicros);
     const quote = quoteWithdrawal(amountUsdtMicros, settings, profile.vipLevel);
@@ -170,7 +200,10 @@ export async function requestWithdrawal(
     if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
       throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
     }
-    const row = await withdrawalRepository.insert(transaction, {
+    // From this insert (whose triggers lock the shared pending-withdrawals totals) to the commit,
+    // every other customer's withdrawal waits: keep this stretch to the ledger statement (and the
+    // limit sums when limits are set).
+    const row = await requestRepository.insertWithdrawal(transaction, {
       userId,
       bankAccountId: bankAccount.id,
       accountHolderName: bankAccount.accountHolderName,
@@ -193,13 +226,33 @@ export async function requestWithdrawal(
     // together they cannot pass a limit. Taking the wallet lock any earlier would invert the
     // lock order that decisions use (withdrawal rows and their totals, then the ledger).
     await assertWithinPeriodLimits(transaction, settings, limitTierOf(profile.vipLevel), userId, amountUsdtMicros);
-    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.requested' });
-    await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
-  });
+  }
+}
+
+/** The bank account read with the request's context, when it is the customer's. */
+function ownedBankAccountOf(row: requestRepository.WithdrawalContextRow) {
+  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt } = row;
+  if (bankAccountId === null || accountHolderName === null || accountNumber === null || bankName === null || ifscCode === null || detailsChangedAt === null) {
+    return undefined;
+  }
+  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt };
 }
 
 type SettingsRow = Awaited<ReturnType<typeof getSettings>>;
+/** The settings a withdrawal request reads (see request-repository.ts). */
+type WithdrawalSettings = Pick<
+  SettingsRow,
+  | 'rateNormalInrPaise'
+  | 'rateVipInrPaise'
+  | 'tdsBasisPoints'
+  | 'withdrawalMinUsdtMicros'
+  | 'withdrawalMaxUsdtMicros'
+  | 'withdrawalDailyLimitNormalUsdtMicros'
+  | 'withdrawalMonthlyLimitNormalUsdtMicros'
+  | 'withdrawalDailyLimitVipUsdtMicros'
+  | 'withdrawalMonthlyLimitVipUsdtMicros'
+>;
 
 function limitRefusal(message: string): AppError {
   return new AppError(400, 'WITHDRAWAL_LIMIT', message, { fields: { amount: message } });
@@ -208,7 +261,7 @@ function limitRefusal(message: string): AppError {
 const atLeastZero = (value: bigint): bigint => (value > 0n ? value : 0n);
 
 /** The per-withdrawal minimum and maximum of the settings. */
-function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: bigint): void {
+function assertWithinWithdrawalBounds(settings: WithdrawalSettings, amountUsdtMicros: bigint): void {
   if (settings.withdrawalMinUsdtMicros !== null && amountUsdtMicros < settings.withdrawalMinUsdtMicros) {
     throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.minimum(settings.withdrawalMinUsdtMicros));
   }
@@ -223,7 +276,7 @@ function assertWithinWithdrawalBounds(settings: SettingsRow, amountUsdtMicros: b
  * and the customer's wallet locked, so the sums include it; a refusal rolls
  * the whole transaction back.
  */
-async function assertWithinPeriodLimits(db: Executor, settings: SettingsRow, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
+async function assertWithinPeriodLimits(db: Executor, settings: WithdrawalSettings, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
   const limits = tierLimits(settings, tier);
   if (limits.dailyUsdtMicros === null && limits.monthlyUsdtMicros === null) return;
   const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);

@@ -19,3 +19,15 @@ export type AppEvent =
 export async function publishEvent(db: Executor, event: AppEvent): Promise<void> {
   await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
 }
+
+/**
+ * A column that publishes the events passed as two parameters (the channel and the payloads, see
+ * publishedEventValues), in order: for a statement that publishes along with its other work.
+ */
+export function publishEventsColumn(channel: string, payloads: string): string {
+  return `(select count(pg_notify(${channel}, payload)) from unnest(${payloads}::text[]) as payload)::int as "eventsPublished"`;
+}
+
+export function publishedEventValues(events: readonly AppEvent[]): [string, string[]] {
+  return [EVENTS_CHANNEL, events.map((event) => JSON.stringify(event))];
+}

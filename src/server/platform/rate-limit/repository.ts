@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
 
 /*
  * Fixed-window attempt counters kept in PostgreSQL, so that every server
@@ -7,18 +8,26 @@ import type { Executor } from '../../db/client.ts';
  * and lasts `windowSeconds`; the next attempt after it starts a new one.
  */
 
+/**
+ * Counts one attempt under the key $1 in a window of $2 seconds and returns the window's hits, this
+ * one included. Exported as text so that a statement that counts an attempt along with its reads
+ * (the PIN check) counts it exactly the same way.
+ */
+export const COUNT_ATTEMPT_SQL = `insert into rate_limit_buckets (key, window_started_at, hits)
+    values ($1, now(), 1)
+    on conflict (key) do update set
+      hits = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => $2)
+                  then 1 else rate_limit_buckets.hits + 1 end,
+      window_started_at = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => $2)
+                  then now() else rate_limit_buckets.window_started_at end
+    returning hits`;
+
+const countAttemptStatement = preparedStatement<{ hits: number }>('rate_limit_count_attempt', COUNT_ATTEMPT_SQL);
+
 /** Counts one attempt under `key` and answers the attempts of the current window, this one included. */
 export async function countAttempt(db: Executor, key: string, windowSeconds: number): Promise<number> {
-  const result = await db.execute<{ hits: number }>(sql`
-    insert into rate_limit_buckets (key, window_started_at, hits)
-    values (${key}, now(), 1)
-    on conflict (key) do update set
-      hits = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => ${windowSeconds})
-                  then 1 else rate_limit_buckets.hits + 1 end,
-      window_started_at = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => ${windowSeconds})
-                  then now() else rate_limit_buckets.window_started_at end
-    returning hits`);
-  return Number(result.rows[0]?.hits ?? 0);
+  const [row] = await queryPreparedIn(db, countAttemptStatement, [key, windowSeconds]);
+  return Number(row?.hits ?? 0);
 }
 
 /** Records a failed attempt (a wrong password or PIN) against `key`, for a limit checked before the next attempt. */
