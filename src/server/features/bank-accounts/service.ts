@@ -15,9 +15,6 @@ import { notifySecurityChange } from '../security/notifications.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
 
-/** A withdrawal pays out to one of the customer's own accounts. */
-export { findOwned as findOwnedBankAccount } from './repository.ts';
-
 export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boolean): BankAccount {
   return {
     id: row.id,

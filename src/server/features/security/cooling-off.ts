@@ -75,12 +75,7 @@ function coolingOff(message: string): AppError {
   return new AppError(403, 'COOLING_OFF', message);
 }
 
-/** Refuses a withdrawal while the account or the chosen bank account is cooling off. */
-export async function assertWithdrawalAllowed(db: Executor, context: AppContext, userId: string, bankAccount: { detailsChangedAt: Date }): Promise<void> {
-  assertWithdrawalAllowedFor(context, await findAccountPause(db, context, userId), bankAccount);
-}
-
-/** The same, with the account's pause already found (see accountPauseFrom). */
+/** Refuses a withdrawal while the account (its pause found by accountPauseFrom) or the chosen bank account is cooling off. */
 export function assertWithdrawalAllowedFor(context: AppContext, accountPause: AccountPause | undefined, bankAccount: { detailsChangedAt: Date }): void {
   if (accountPause) throw coolingOff(withdrawalsPausedMessage(accountPause));
   const bankAccountPause = bankAccountPauseEnd(context, bankAccount);

@@ -29,12 +29,6 @@ export interface WithdrawalWithUserRow {
   cursorCreatedAt: string;
 }
 
-export async function insert(db: Executor, values: NewWithdrawal): Promise<WithdrawalRow> {
-  const [row] = await db.insert(withdrawalRequests).values(values).returning();
-  if (!row) throw new Error('insert into withdrawal_requests returned no row');
-  return row;
-}
-
 export async function findById(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
   const [row] = await db.select().from(withdrawalRequests).where(eq(withdrawalRequests.id, id));
   return row;
@@ -129,11 +123,6 @@ export async function listWithUsers(
     user: { id: customerId, name: customerName, email: customerEmail, phone: customerPhone },
     cursorCreatedAt,
   }));
-}
-
-export async function findVipLevel(db: Executor, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ vipLevel: profiles.vipLevel }).from(profiles).where(eq(profiles.userId, userId));
-  return row?.vipLevel;
 }
 
 export async function findWithdrawerProfile(db: Executor, userId: string): Promise<{ vipLevel: string; pan: string | null } | undefined> {
