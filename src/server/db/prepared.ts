@@ -29,15 +29,6 @@ export async function queryPrepared<Row>(db: Database, statement: PreparedStatem
   return result.rows as Row[];
 }
 
-/**
- * Runs SQL that is planned anew for its parameters each time (an unnamed statement), for a read
- * whose best plan depends on the values sent, on a pooled connection outside any transaction.
- */
-export async function queryUnnamed<Row>(db: Database, text: string, values: readonly unknown[]): Promise<Row[]> {
-  const result = await db.$client.query({ text, values: [...values] });
-  return result.rows as Row[];
-}
-
 /** The connection a handle sends its statements on: the pool, or the one client a transaction holds. */
 function clientOf(executor: Executor): pg.Pool | pg.PoolClient {
   if ('$client' in executor) return (executor as Database).$client;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
-import { preparedStatement, queryPrepared, queryUnnamed } from '../../db/prepared.ts';
+import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { planLimit } from '../../platform/pagination/keyset-statements.ts';
@@ -67,20 +67,27 @@ export async function searchUsers(db: Database, options: { query: string | undef
     values.push(options.cursor.createdAt, options.cursor.id);
     after = `(created_at, user_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`;
   }
+  // A search must be planned for its own pattern on every request: one generic plan cannot serve
+  // both a common name (walk the newest users) and a rare e-mail (ask the trigram indexes), and on
+  // 100,000 users the wrong one took 0.4 s. Its page size stays a parameter, which keeps PostgreSQL
+  // on plans for the values sent (a generic plan with an unknown limit is always the dearer), while
+  // the statement is still parsed once per connection (sent unnamed, parsing it again cost more
+  // than the plan). The list without a search has one good plan: its page size is written in.
+  const limit = options.query === undefined ? String(pageRows) : `$${values.push(pageRows)}`;
   const text = `with recent as (
        select user_id, created_at
        from (select user_id, created_at, search_text, phone from user_search where ${after}
              order by created_at desc, user_id desc limit ${NEWEST_USERS_SCANNED}) as newest
        where ${match}
        order by created_at desc, user_id desc
-       limit ${pageRows}
+       limit ${limit}
      ), page as (
-       select user_id, created_at from recent where (select count(*) from recent) = ${pageRows}
+       select user_id, created_at from recent where (select count(*) from recent) = ${limit}
        union all
        (select user_id, created_at from user_search
-        where (select count(*) from recent) < ${pageRows} and ${match} and ${after}
+        where (select count(*) from recent) < ${limit} and ${match} and ${after}
         order by created_at desc, user_id desc
-        limit ${pageRows})
+        limit ${limit})
      )
      select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
        coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", u.created_at as "createdAt",
@@ -90,12 +97,11 @@ export async function searchUsers(db: Database, options: { query: string | undef
        join profiles p on p.user_id = page.user_id
        left join ledger_accounts l on l.user_id = page.user_id
      order by page.created_at desc, page.user_id desc`;
-  // A search is planned for its own pattern on every request: one generic plan cannot serve both a
-  // common name (walk the newest users) and a rare e-mail (ask the trigram indexes), and on 100,000
-  // users the wrong one took 0.4 s. The list without a search is prepared once per connection and
-  // page size, with or without a cursor.
-  if (options.query !== undefined) return queryUnnamed<AdminUserRow>(db, text, values);
-  return queryPrepared(db, preparedStatement<AdminUserRow>(`admin_users_all_${options.cursor === undefined ? 'first' : 'after'}_${pageRows}`, text), values);
+  const name =
+    options.query === undefined
+      ? `admin_users_all_${options.cursor === undefined ? 'first' : 'after'}_${pageRows}`
+      : `admin_users_search_${options.cursor === undefined ? 'first' : 'after'}`;
+  return queryPrepared(db, preparedStatement<AdminUserRow>(name, text), values);
 }
 
 export interface AdminUserDetailRow extends AdminUserRow {
