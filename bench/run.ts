@@ -227,7 +227,7 @@ async function againstBaselines(): Promise<void> {
       formatRate(median(samples.b.map((sample) => sample.requestsPerSecond))),
       ratioText(ratios),
       String(median(samples.a.map((sample) => sample.p50Milliseconds))),
-      String(median(samples.a.map((sample) => sample.p99Milliseconds))),
+      `${median(samples.a.map((sample) => sample.p99Milliseconds))} / ${median(samples.b.map((sample) => sample.p99Milliseconds))}`,
       (roundTrips.get(scenario.name) ?? 0).toFixed(1),
       `${median(samples.a.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)} / ${median(samples.b.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)}`,
       failures([...samples.a, ...samples.b]),
@@ -241,14 +241,14 @@ async function againstBaselines(): Promise<void> {
     formatRate(median(bareAndSelect.a.map((sample) => sample.requestsPerSecond))),
     ratioText(selectRatios),
     String(median(bareAndSelect.b.map((sample) => sample.p50Milliseconds))),
-    String(median(bareAndSelect.b.map((sample) => sample.p99Milliseconds))),
+    `${median(bareAndSelect.b.map((sample) => sample.p99Milliseconds))} / ${median(bareAndSelect.a.map((sample) => sample.p99Milliseconds))}`,
     (roundTrips.get(baselineNames.select1) ?? 0).toFixed(1),
     `${median(bareAndSelect.b.map((sample) => sample.postgresCpuMillisecondsPerRequest)).toFixed(2)} / 0.00`,
     failures([...bareAndSelect.a, ...bareAndSelect.b]),
   ]);
   console.log('');
   printTable(
-    ['endpoint', 'app req/s', 'baseline', 'baseline req/s', 'ratio median (min-max)', 'p50 ms', 'p99 ms', 'SQL round trips', 'PG CPU ms/req app / baseline', 'non-2xx'],
+    ['endpoint', 'app req/s', 'baseline', 'baseline req/s', 'ratio median (min-max)', 'p50 ms', 'p99 ms app / baseline', 'SQL round trips', 'PG CPU ms/req app / baseline', 'non-2xx'],
     rows,
   );
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; ratio = app / baseline in the same round.`);
