@@ -10,6 +10,11 @@ import { addBankAccount, balanceMicros, expectStatus, ledgerTransferCount, reque
 // stays recorded when the withdrawal after it is refused.
 const { harness, admin } = useIntegrationFile();
 
+/** A PIN that is not the user's. */
+function wrongPinOf(user: SignedUpUser): string {
+  return user.pin === '0000' ? '1111' : '0000';
+}
+
 async function failedAttempts(user: SignedUpUser): Promise<number> {
   const result = await harness.database.handle.db.execute<{ failed_attempts: number }>(
     sql`select failed_attempts from user_pins where user_id = ${user.id}`,
@@ -52,7 +57,7 @@ describe('withdrawal request round trips', () => {
   it('keeps the wrong-PIN count cleared by a right PIN when the withdrawal after it is refused', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '10');
     const bankAccountId = await addBankAccount(harness, customer);
-    const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: customer.pin === '0000' ? '1111' : '0000' });
+    const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: wrongPinOf(customer) });
     expect(wrong.json().error).toMatchObject({ code: 'PIN_INCORRECT', remainingAttempts: 2 });
     expect(await failedAttempts(customer)).toBe(1);
     const before = await ledgerTransferCount(harness);
@@ -70,7 +75,7 @@ describe('withdrawal request round trips', () => {
     const customer = await signUpFundedCustomer(harness, admin, '10');
     const bankAccountId = await addBankAccount(harness, customer);
     const before = await ledgerTransferCount(harness);
-    const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: customer.pin === '0000' ? '1111' : '0000' });
+    const wrong = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId, pin: wrongPinOf(customer) });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toMatchObject({ code: 'PIN_INCORRECT', message: 'Incorrect PIN. Please try again.', remainingAttempts: 2 });
     expect(await failedAttempts(customer)).toBe(1);
@@ -84,7 +89,7 @@ describe('withdrawal request round trips', () => {
     const headers = { 'idempotency-key': 'round-trips-replay-0001' };
     const first = await requestWithdrawal(harness, customer, { amount: '2', bankAccountId }, headers);
     expectStatus(first, 201);
-    const wrongPin = customer.pin === '0000' ? '1111' : '0000';
+    const wrongPin = wrongPinOf(customer);
     const wrong = await requestWithdrawal(harness, customer, { amount: '2', bankAccountId, pin: wrongPin }, headers);
     expect(wrong.json().error.code).toBe('PIN_INCORRECT');
     // A wrong PIN is waiting to be cleared: the right PIN's check commits on its own, then the answer is replayed.

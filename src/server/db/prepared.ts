@@ -1,3 +1,6 @@
+import assert from 'node:assert/strict';
+import { getTableColumns } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Database, Executor } from './client.ts';
 
@@ -45,4 +48,25 @@ function clientOf(executor: Executor): pg.Pool | pg.PoolClient {
 export async function queryPreparedIn<Row>(executor: Executor, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
   const result = await clientOf(executor).query({ name: statement.name, text: statement.text, values: [...values] });
   return result.rows as Row[];
+}
+
+/**
+ * Column types whose value from the pg driver is already what a Drizzle select answers: text and
+ * uuid as strings, integers as numbers, booleans, bigint through the INT8 parser (db/client.ts) and
+ * timestamptz as a Date. Any other type would need Drizzle's own mapping, so it is refused.
+ */
+const DRIVER_VALUE_AS_DRIZZLE = new Set(['PgUUID', 'PgText', 'PgBigInt64', 'PgInteger', 'PgSmallInt', 'PgBoolean', 'PgTimestamp']);
+
+/**
+ * Every column of `table` (under `alias`) named as its Drizzle field, so a prepared statement's row
+ * has the shape of `table.$inferSelect`.
+ */
+export function tableRowColumns(table: PgTable, alias: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([field, column]) => {
+      assert.ok(DRIVER_VALUE_AS_DRIZZLE.has(column.columnType), `column ${column.name} of type ${column.columnType} needs Drizzle's mapping`);
+      assert.ok(column.columnType !== 'PgTimestamp' || (column as unknown as { withTimezone: boolean }).withTimezone, `column ${column.name} is a timestamp without time zone`);
+      return `${alias}."${column.name}" as "${field}"`;
+    })
+    .join(', ');
 }

@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { tableRowColumns } from '../../db/prepared.ts';
+import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type DepositNetwork, type RequestStatus } from '#shared/contracts/enums';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
 import { COUNT_ATTEMPT_SQL } from '../../platform/rate-limit/repository.ts';
@@ -9,13 +9,14 @@ export async function findPinHash(db: Executor, userId: string): Promise<string 
   return row?.pinHash;
 }
 
+const lockPinStatement = preparedStatement<{ pinHash: string; failedAttempts: number }>(
+  'pin_lock',
+  `select pin_hash as "pinHash", failed_attempts as "failedAttempts" from user_pins where user_id = $1 for update`,
+);
+
 /** Locks the user's PIN row, so that the outcomes of PIN checks of one user are recorded one after another. */
 export async function lockPin(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
-  const [row] = await db
-    .select({ pinHash: userPins.pinHash, failedAttempts: userPins.failedAttempts })
-    .from(userPins)
-    .where(eq(userPins.userId, userId))
-    .for('update');
+  const [row] = await queryPreparedIn(db, lockPinStatement, [userId]);
   return row;
 }
 
@@ -39,19 +40,33 @@ export async function recordFailure(db: Executor, userId: string): Promise<void>
   await db.insert(pinFailures).values({ userId });
 }
 
+/** How many wrong PINs within how many seconds block the account. */
+export interface PinFailureRule {
+  limit: number;
+  windowSeconds: number;
+}
+
 /**
- * The time of the `limit`-th newest wrong PIN within the window, if there are
- * that many: the account is blocked until that failure leaves the window.
+ * The time of the `limit`-th newest wrong PIN within the window, if there are that many (the
+ * account is blocked until that failure leaves the window), as a scalar subquery over the user id,
+ * the window in seconds and `limit - 1` (see failureRuleValues), so that a statement can read it
+ * along with its own reads.
  */
-export async function findLimitingFailure(db: Executor, userId: string, limit: number, windowSeconds: number): Promise<Date | undefined> {
-  const [row] = await db
-    .select({ failedAt: pinFailures.failedAt })
-    .from(pinFailures)
-    .where(and(eq(pinFailures.userId, userId), gt(pinFailures.failedAt, sql`now() - make_interval(secs => ${windowSeconds})`)))
-    .orderBy(desc(pinFailures.failedAt))
-    .offset(limit - 1)
-    .limit(1);
-  return row?.failedAt;
+function limitingFailureSql(userId: string, windowSeconds: string, offset: string): string {
+  return `(select failed_at from pin_failures where user_id = ${userId} and failed_at > now() - make_interval(secs => ${windowSeconds})
+    order by failed_at desc offset ${offset} limit 1)`;
+}
+
+/** The window and offset parameters of limitingFailureSql, in their order. */
+function failureRuleValues(rule: PinFailureRule): [number, number] {
+  return [rule.windowSeconds, rule.limit - 1];
+}
+
+const limitingFailureStatement = preparedStatement<{ failedAt: Date | null }>('pin_limiting_failure', `select ${limitingFailureSql('$1', '$2', '$3')} as "failedAt"`);
+
+export async function findLimitingFailure(db: Executor, userId: string, rule: PinFailureRule): Promise<Date | undefined> {
+  const [row] = await queryPreparedIn(db, limitingFailureStatement, [userId, ...failureRuleValues(rule)]);
+  return row?.failedAt ?? undefined;
 }
 
 export async function clearFailures(db: Executor, userId: string): Promise<void> {
@@ -90,10 +105,6 @@ export async function markPinReset(db: Executor, userId: string): Promise<void> 
   await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
 }
 
-const limitingFailureSql = (userId: string, windowSeconds: string, offset: string) =>
-  `(select failed_at from pin_failures where user_id = ${userId} and failed_at > now() - make_interval(secs => ${windowSeconds})
-    order by failed_at desc offset ${offset} limit 1)`;
-
 const openCheckStatement = preparedStatement<{ hits: number; pinHash: string | null; limitingFailure: Date | null }>(
   'pin_check_open',
   `with attempt as (${COUNT_ATTEMPT_SQL})
@@ -111,21 +122,10 @@ export async function openCheck(
   db: Executor,
   rateLimit: { key: string; windowSeconds: number },
   userId: string,
-  failures: { limit: number; windowSeconds: number },
+  failures: PinFailureRule,
 ): Promise<{ hits: number; pinHash: string | undefined; limitingFailure: Date | undefined }> {
-  const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, failures.windowSeconds, failures.limit - 1]);
+  const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)]);
   return { hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
-}
-
-const lockPinStatement = preparedStatement<{ pinHash: string; failedAttempts: number }>(
-  'pin_lock',
-  `select pin_hash as "pinHash", failed_attempts as "failedAttempts" from user_pins where user_id = $1 for update`,
-);
-
-/** lockPin as a prepared statement, for the busiest caller (a money request's transaction). */
-export async function lockPinPrepared(db: Executor, userId: string): Promise<{ pinHash: string; failedAttempts: number } | undefined> {
-  const [row] = await queryPreparedIn(db, lockPinStatement, [userId]);
-  return row;
 }
 
 /**
@@ -139,24 +139,11 @@ export function pinRecheckColumns(sessionId: string, userId: string, windowSecon
 }
 
 /** The values of pinRecheckColumns' four parameters, in their order. */
-export function pinRecheckValues(sessionId: string, userId: string, failures: { limit: number; windowSeconds: number }): unknown[] {
-  return [sessionId, userId, failures.windowSeconds, failures.limit - 1];
+export function pinRecheckValues(sessionId: string, userId: string, failures: PinFailureRule): unknown[] {
+  return [sessionId, userId, ...failureRuleValues(failures)];
 }
 
 export interface PinRecheck {
   sessionExists: boolean;
   limitingFailure: Date | null;
-}
-
-const sessionAndFailuresStatement = preparedStatement<PinRecheck>('pin_session_and_failures', `select ${pinRecheckColumns('$1', '$2', '$3', '$4')}`);
-
-/** In one statement: whether the session still exists, and the limiting wrong PIN (as findLimitingFailure). */
-export async function findSessionAndLimitingFailure(
-  db: Executor,
-  sessionId: string,
-  userId: string,
-  failures: { limit: number; windowSeconds: number },
-): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
-  const [row] = await queryPreparedIn(db, sessionAndFailuresStatement, pinRecheckValues(sessionId, userId, failures));
-  return { sessionExists: row?.sessionExists ?? false, limitingFailure: row?.limitingFailure ?? undefined };
 }

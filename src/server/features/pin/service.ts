@@ -7,7 +7,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit, RATE_LIMITED_MESSAGE, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt, refuseOverLimit } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import { hashSecret, verifySecret } from '../auth/passwords.ts';
@@ -88,17 +88,17 @@ export interface CorrectPin {
    * end. Refuses as checkPin does (ended session, blocked account, no PIN); throws
    * PinNeedsItsOwnTransaction when the hash changed meanwhile or wrong PINs must be cleared, which
    * must stay recorded even if the caller's work fails: the caller then rolls back and calls confirmAlone.
-   * `recheck`, when given, is the statement after the lock: it must read pinRecheckColumns (with
-   * pinRecheckValues for this session and PIN_FAILURES), and may read what the caller needs with them.
+   * `recheck` is the statement after the lock: it must read pinRecheckColumns (with pinRecheckValues
+   * for this session and PIN_FAILURES), and may read what the caller needs with them.
    */
-  confirmWithin(transaction: Executor, recheck?: () => Promise<pinRepository.PinRecheck>): Promise<void>;
+  confirmWithin(transaction: Executor, recheck: () => Promise<pinRepository.PinRecheck>): Promise<void>;
   /** The recording step in a transaction of its own, as checkPin does it. */
   confirmAlone(): Promise<void>;
 }
 
 const confirmedAlready: CorrectPin = { confirmWithin: async () => undefined, confirmAlone: async () => undefined };
 
-export const PIN_FAILURES = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
+export const PIN_FAILURES: pinRepository.PinFailureRule = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
 
 /**
  * The first part of checkPin: the rate limit, the stored hash, the block and argon2, with the
@@ -115,7 +115,7 @@ export async function startPinCheck(
 ): Promise<CorrectPin> {
   const { db } = context.database;
   const opened = await pinRepository.openCheck(db, { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds }, session.userId, PIN_FAILURES);
-  if (opened.hits > context.rateLimits.pinPerAddress) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  refuseOverLimit(opened.hits, context.rateLimits.pinPerAddress);
   const first = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
   const finish = async (outcome: Outcome): Promise<void> => {
     for (let attempt = 1; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
@@ -134,11 +134,11 @@ export async function startPinCheck(
   const { pinHash } = first;
   return {
     confirmWithin: async (transaction, recheck) => {
-      const stored = await pinRepository.lockPinPrepared(transaction, session.userId);
+      const stored = await pinRepository.lockPin(transaction, session.userId);
       if (!stored) return refuseUnlessCorrect({ kind: 'not-set' }, incorrectMessage);
       if (stored.pinHash !== pinHash) throw new PinNeedsItsOwnTransaction();
       // A new statement after the lock, so it sees every wrong PIN recorded before the lock was ours.
-      const found = recheck ? await recheck() : await pinRepository.findSessionAndLimitingFailure(transaction, session.sessionId, session.userId, PIN_FAILURES);
+      const found = await recheck();
       if (!found.sessionExists) return refuseUnlessCorrect({ kind: 'session-ended' }, incorrectMessage);
       if (found.limitingFailure) return refuseUnlessCorrect({ kind: 'blocked', limitingFailure: found.limitingFailure }, incorrectMessage);
       if (stored.failedAttempts > 0) throw new PinNeedsItsOwnTransaction();
@@ -181,7 +181,7 @@ async function checkOnce(context: AppContext, session: SessionRecord, pin: strin
   const { db } = context.database;
   const { userId } = session;
   const pinHash = await pinRepository.findPinHash(db, userId);
-  const limitingFailure = pinHash === undefined ? undefined : await pinRepository.findLimitingFailure(db, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+  const limitingFailure = pinHash === undefined ? undefined : await pinRepository.findLimitingFailure(db, userId, PIN_FAILURES);
   const verified = await verifyAgainst(pinHash, limitingFailure, pin);
   if (verified.kind !== 'verified') return verified;
   return recordOutcome(context, session, verified.pinHash, verified.correct);
@@ -195,7 +195,7 @@ async function recordOutcome(context: AppContext, session: SessionRecord, pinHas
     if (!stored) return { kind: 'not-set' };
     if (stored.pinHash !== pinHash) return { kind: 'changed' };
     if (!(await sessionRepository.sessionExists(transaction, session.sessionId))) return { kind: 'session-ended' };
-    const limiting = await pinRepository.findLimitingFailure(transaction, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+    const limiting = await pinRepository.findLimitingFailure(transaction, userId, PIN_FAILURES);
     if (limiting) return { kind: 'blocked', limitingFailure: limiting };
     if (correct) {
       if (stored.failedAttempts > 0) await pinRepository.setFailedAttempts(transaction, userId, 0);
@@ -209,7 +209,7 @@ async function recordOutcome(context: AppContext, session: SessionRecord, pinHas
       return { kind: 'locked' };
     }
     await pinRepository.setFailedAttempts(transaction, userId, failedAttempts);
-    const nowLimiting = await pinRepository.findLimitingFailure(transaction, userId, LIMITS.pinFailuresPerDay, PIN_FAILURE_WINDOW_SECONDS);
+    const nowLimiting = await pinRepository.findLimitingFailure(transaction, userId, PIN_FAILURES);
     if (nowLimiting) return { kind: 'blocked', limitingFailure: nowLimiting };
     return { kind: 'incorrect', remainingAttempts: LIMITS.pinAttempts - failedAttempts };
   });

@@ -3,7 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { tableRowColumns } from '../../db/prepared.ts';
+import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type RequestStatus } from '#shared/contracts/enums';
 
 export type TransferRow = typeof transfers.$inferSelect;

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { keysetList, partyColumns, tableRowColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { tableRowColumns } from '../../db/prepared.ts';
+import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '#shared/contracts/enums';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/client.ts';
-import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
+import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
+import { withdrawalRequests } from '../../db/schema.ts';
 import { publishedEventValues, publishEventsColumn, type AppEvent } from '../../platform/events/publish.ts';
 import { pinRecheckColumns, pinRecheckValues, type PinRecheck } from '../pin/service.ts';
 import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
@@ -81,19 +82,12 @@ export async function findWithdrawalContext(
   return row;
 }
 
-const withdrawalColumns = `id, user_id as "userId", bank_account_id as "bankAccountId", account_holder_name as "accountHolderName",
-  account_number as "accountNumber", bank_name as "bankName", ifsc_code as "ifscCode", upi_id as "upiId",
-  amount_usdt_micros as "amountUsdtMicros", rate_inr_paise as "rateInrPaise", rate_tier as "rateTier", amount_inr_paise as "amountInrPaise",
-  status, created_at as "createdAt", approved_at as "approvedAt", decided_at as "decidedAt", decided_by_user_id as "decidedByUserId",
-  payout_reference as "payoutReference", rejection_reason as "rejectionReason", payout_batch_id as "payoutBatchId",
-  tds_basis_points as "tdsBasisPoints", tds_inr_paise as "tdsInrPaise", pan`;
-
 const insertStatement = preparedStatement<WithdrawalRow>(
   'withdrawal_request_insert',
-  `insert into withdrawal_requests (user_id, bank_account_id, account_holder_name, account_number, bank_name, ifsc_code, upi_id,
+  `insert into withdrawal_requests as w (user_id, bank_account_id, account_holder_name, account_number, bank_name, ifsc_code, upi_id,
      amount_usdt_micros, rate_inr_paise, rate_tier, amount_inr_paise, tds_basis_points, tds_inr_paise, pan)
    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-   returning ${withdrawalColumns}`,
+   returning ${tableRowColumns(withdrawalRequests, 'w')}`,
 );
 
 export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Promise<WithdrawalRow> {

@@ -8,7 +8,12 @@ export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait a few minute
 
 /** Counts this attempt and refuses it with 429 once the key went over its limit in the current window. */
 export async function consumeRateLimit(db: Executor, key: string, limit: number, windowSeconds: number): Promise<void> {
-  if ((await countAttempt(db, key, windowSeconds)) > limit) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  refuseOverLimit(await countAttempt(db, key, windowSeconds), limit);
+}
+
+/** Refuses with 429 when an attempt, counted by the caller (countAttempt or COUNT_ATTEMPT_SQL), made the window's hits go over the limit. */
+export function refuseOverLimit(hits: number, limit: number): void {
+  if (hits > limit) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
 }
 
 /** Refuses when the key already reached its limit in the current window, without counting this call. */
