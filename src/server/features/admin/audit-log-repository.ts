@@ -4,7 +4,7 @@ import type { AuditLogFilters } from '#shared/contracts/admin';
 import type { Executor } from '../../db/client.ts';
 import { auditLog, profiles, userSearch, users } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { escapeLikePattern } from './users-repository.ts';
+import { escapeLikePattern } from './user-search-plan.ts';
 
 export interface AuditLogRow {
   id: bigint;

@@ -5,7 +5,9 @@ import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { ledgerAccounts, profiles, referralRewards, sessions, userPins, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { planLimit } from '../../platform/pagination/keyset-statements.ts';
+import { planUserSearch, userSearchSample, type UserSearchPlan, type UserSearchSample } from './user-search-plan.ts';
 import { liveSession } from '../../platform/sessions/repository.ts';
+import { normalizePhone } from '#shared/contracts/auth';
 import type { Role, VipLevel } from '#shared/contracts/enums';
 
 export interface AdminUserRow {
@@ -34,73 +36,111 @@ const summaryColumns = {
   cursorCreatedAt: cursorTimestamp(users.createdAt),
 };
 
-/** Escapes LIKE's wildcards so that a search for "50%" or "a_b" means those characters. */
-export function escapeLikePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+/** How many of the table's pages the search's sample reads, whatever the table's size (about 80 users each). */
+const SEARCH_SAMPLE_PAGES = 32;
+const SEARCH_SAMPLE_MAX_ROWS = 5_000;
+const SEARCH_SAMPLE_LIFETIME_MILLISECONDS = 10 * 60 * 1000;
+
+const samplesByDatabase = new WeakMap<Database, { loadedAt: number; sample: Promise<UserSearchSample>; refreshing: boolean }>();
+
+const searchSampleStatement = preparedStatement<{ searchText: string; phone: string; sampledPercent: number }>(
+  'user_search_sample',
+  `with size as (select greatest(1, pg_relation_size('user_search') / current_setting('block_size')::int) as pages)
+   select search_text as "searchText", phone, (select least(100, 100.0 * ${SEARCH_SAMPLE_PAGES} / pages) from size)::float8 as "sampledPercent"
+   from user_search tablesample system ((select least(100, 100.0 * ${SEARCH_SAMPLE_PAGES} / pages) from size))
+   limit ${SEARCH_SAMPLE_MAX_ROWS}`,
+);
+
+/** A few thousand users read from random pages of user_search (user-search-plan.ts says what for). */
+export async function loadSearchSample(db: Database): Promise<UserSearchSample> {
+  const rows = await queryPrepared(db, searchSampleStatement, []);
+  const sampledPercent = rows[0]?.sampledPercent ?? 100;
+  return userSearchSample(rows, Math.round((rows.length * 100) / sampledPercent));
 }
 
-/** How many of the newest users a search looks through before it asks the trigram indexes instead. */
-const NEWEST_USERS_SCANNED = 1000;
+/**
+ * The sample, read again every few minutes: it only has to say roughly how common a piece of text
+ * is. A stale one keeps serving while its successor is read, so no search waits for it but the first.
+ */
+function searchSample(db: Database): Promise<UserSearchSample> {
+  const cached = samplesByDatabase.get(db);
+  if (cached !== undefined && (cached.refreshing || Date.now() - cached.loadedAt < SEARCH_SAMPLE_LIFETIME_MILLISECONDS)) return cached.sample;
+  const next = loadSearchSample(db);
+  if (cached === undefined) {
+    samplesByDatabase.set(db, { loadedAt: Date.now(), sample: next, refreshing: false });
+    next.catch(() => samplesByDatabase.delete(db));
+    return next;
+  }
+  cached.refreshing = true;
+  next.then(
+    (sample) => samplesByDatabase.set(db, { loadedAt: Date.now(), sample: Promise.resolve(sample), refreshing: false }),
+    () => (cached.refreshing = false),
+  );
+  return cached.sample;
+}
 
 /**
  * One page of users, newest first, optionally those whose name, e-mail or phone contains the
  * query. The cursor carries the last user's created_at at full microsecond precision and id.
  *
- * It reads user_search (migrations 0006 and 0017), in one statement, in two steps: the newest
- * NEWEST_USERS_SCANNED users are looked through in order (a common name fills the page there);
- * only when they hold less than a page are the matches collected from the trigram indexes and
- * sorted (a rare name, an e-mail, a phone number). Either way the answer is the first page of all
- * matches in order.
+ * It reads user_search (migrations 0006 and 0017), a copy of the searched fields, in one statement
+ * planned once per connection. A search either walks the users newest first or collects every
+ * match from the trigram indexes and sorts them, as user-search-plan.ts chooses. The query is
+ * compared case-insensitively: search_text is lower(name) and lower(email) (migration 0017), with
+ * a separator no query contains; the phone is compared with the query without the spaces, dashes
+ * and brackets people type in phone numbers.
  */
-export async function searchUsers(db: Database, options: { query: string | undefined; cursor: PageCursor | undefined; limit: number }): Promise<AdminUserRow[]> {
+export async function searchUsers(
+  db: Database,
+  options: { query: string | undefined; cursor: PageCursor | undefined; limit: number; plan?: UserSearchPlan },
+): Promise<AdminUserRow[]> {
   const pageRows = planLimit(options.limit);
   const values: unknown[] = [];
+  const parameter = (value: unknown) => `$${values.push(value)}`;
   let match = 'true';
+  let shape = 'all';
   if (options.query !== undefined) {
-    const phoneDigits = options.query.replace(/[\s\-()]/g, '');
-    values.push(`%${escapeLikePattern(options.query)}%`, `%${escapeLikePattern(phoneDigits)}%`);
-    // ILIKE, kept lowered once: search_text is lower(name) and lower(email) (migration 0017).
-    match = `(search_text like lower($1) escape '\\' or phone like lower($2) escape '\\')`;
+    const phoneDigits = normalizePhone(options.query);
+    const plan = options.plan ?? planUserSearch(options.query, phoneDigits, pageRows, await searchSample(db));
+    // A phone is "+" and digits (the profiles_phone_shape check): only such a query can be in one.
+    const phoneCanMatch = /^[+0-9]*$/.test(phoneDigits);
+    shape = `${plan.way.replaceAll('-', '_')}${phoneCanMatch ? '_or_phone' : ''}`;
+    // The lowered query is an InitPlan, computed once per search instead of once per row.
+    const inText = `strpos(search_text, (select lower(${parameter(options.query)}::text))) <> 0`;
+    const inPhone = phoneCanMatch ? `strpos(phone, (select ${parameter(phoneDigits)}::text)) <> 0` : undefined;
+    if (plan.way === 'walk-newest') {
+      match = inPhone === undefined ? inText : `(${inText} or ${inPhone})`;
+    } else {
+      // Hidden in InitPlans, the patterns look the same to PostgreSQL for every search, so one
+      // plan serves them all: collect from the indexes, as the app chose.
+      const textMatches = `(search_text like (select lower(${parameter(plan.searchTextPattern)}::text)) escape '\\' and ${inText})`;
+      match =
+        inPhone === undefined
+          ? textMatches
+          : `(${textMatches} or (phone like (select ${parameter(plan.phonePattern)}::text) escape '\\' and ${inPhone}))`;
+    }
   }
   let after = 'true';
   if (options.cursor !== undefined) {
     values.push(options.cursor.createdAt, options.cursor.id);
     after = `(created_at, user_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`;
   }
-  // A search must be planned for its own pattern on every request: one generic plan cannot serve
-  // both a common name (walk the newest users) and a rare e-mail (ask the trigram indexes), and on
-  // 100,000 users the wrong one took 0.4 s. Its page size stays a parameter, which keeps PostgreSQL
-  // on plans for the values sent (a generic plan with an unknown limit is always the dearer), while
-  // the statement is still parsed once per connection (sent unnamed, parsing it again cost more
-  // than the plan). The list without a search has one good plan: its page size is written in.
-  const limit = options.query === undefined ? String(pageRows) : `$${values.push(pageRows)}`;
-  const text = `with recent as (
-       select user_id, created_at
-       from (select user_id, created_at, search_text, phone from user_search where ${after}
-             order by created_at desc, user_id desc limit ${NEWEST_USERS_SCANNED}) as newest
-       where ${match}
-       order by created_at desc, user_id desc
-       limit ${limit}
-     ), page as (
-       select user_id, created_at from recent where (select count(*) from recent) = ${limit}
-       union all
-       (select user_id, created_at from user_search
-        where (select count(*) from recent) < ${limit} and ${match} and ${after}
-        order by created_at desc, user_id desc
-        limit ${limit})
-     )
-     select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
+  // "offset 0" keeps PostgreSQL from walking the created_at order to find the matches instead.
+  const page =
+    shape.startsWith('collect_matches')
+      ? `select user_id, created_at from (select user_id, created_at from user_search where ${match} and ${after} offset 0) as matches
+         order by created_at desc, user_id desc limit ${pageRows}`
+      : `select user_id, created_at from user_search where ${match} and ${after}
+         order by created_at desc, user_id desc limit ${pageRows}`;
+  const text = `select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
        coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", u.created_at as "createdAt",
-        to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorCreatedAt"
-     from page
+       to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorCreatedAt"
+     from (${page}) as page
        join users u on u.id = page.user_id
        join profiles p on p.user_id = page.user_id
        left join ledger_accounts l on l.user_id = page.user_id
      order by page.created_at desc, page.user_id desc`;
-  const name =
-    options.query === undefined
-      ? `admin_users_all_${options.cursor === undefined ? 'first' : 'after'}_${pageRows}`
-      : `admin_users_search_${options.cursor === undefined ? 'first' : 'after'}`;
+  const name = `admin_users_${shape}_${options.cursor === undefined ? 'first' : 'after'}_${pageRows}`;
   return queryPrepared(db, preparedStatement<AdminUserRow>(name, text), values);
 }
 
