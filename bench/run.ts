@@ -279,7 +279,7 @@ async function againstEmptyDatabase(): Promise<void> {
     with fillers as (
       insert into users (email, password_hash)
       select 'page-filler-' || i || '@example.com', 'not-a-real-hash' from generate_series(1, ${FULL_PAGE_OF_USERS}) as i
-      returning id, email)
+      returning id)
     insert into profiles (user_id, name, phone, role, vip_level, referral_code)
     select id, 'Page Filler Kumar', '+9188' || lpad(row_number() over ()::text, 8, '0'), 'user', 'normal', 'FILLR' || lpad(row_number() over ()::text, 5, '0')
     from fillers`);

@@ -35,6 +35,14 @@ interface FiguresRow {
 }
 
 /**
+ * Every row of summary_totals (its check allows no other names), read by name through its primary
+ * key: each request that moves money updates these rows, and the old row versions leave pages
+ * behind that a plain scan reads one by one (935 pages after seeding 100,000 customers: 0.3 ms,
+ * against 0.03 ms by name).
+ */
+const SUMMARY_TOTALS_NAMES = ['users', 'pending_deposits', 'pending_withdrawals', 'processing_withdrawals', 'pending_transfers', 'customer_balances'];
+
+/**
  * Every figure in one statement, so they all describe the same moment, and none counts or sums a
  * whole table (decision 014):
  * - the counts and sums are running totals kept by triggers in the same transaction as the rows
@@ -45,14 +53,6 @@ interface FiguresRow {
  * - the open payout batches are read from their processing withdrawals (the status index again).
  * Amounts travel as text inside JSON so that no bigint loses digits.
  */
-/**
- * Every row of summary_totals (its check allows no other names), read by name through its primary
- * key: each request that moves money updates these rows, and the old row versions leave pages
- * behind that a plain scan reads one by one (935 pages after seeding 100,000 customers: 0.3 ms,
- * against 0.03 ms by name).
- */
-const SUMMARY_TOTALS_NAMES = ['users', 'pending_deposits', 'pending_withdrawals', 'processing_withdrawals', 'pending_transfers', 'customer_balances'];
-
 const iso = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const dashboardFigures = preparedStatement<FiguresRow>(
