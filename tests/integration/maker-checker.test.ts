@@ -143,7 +143,10 @@ describe('with two or more admins', () => {
       expect(body.pendingChanges).toHaveLength(1);
       expect(body.settings).toMatchObject({ trc20Address: before.TRC20, websiteUrl: 'https://saved-now.example.com' });
       expect(await publicAddresses()).toEqual(before);
-      expect(mail.messages.length).toBe(mailsBefore);
+      // Only about the address: the e-mail that tells the customer of the withdrawal approved just
+      // before may still be on its way.
+      const addressMails = mail.messages.slice(mailsBefore).filter((message) => /^Subject: .*deposit address/im.test(message.decoded));
+      expect(addressMails).toEqual([]);
 
       // Every admin sees it, with who asked and when.
       const listed = (await call(harness.app, { url: '/api/admin/pending-changes', cookie: second.cookie })).json().items;
