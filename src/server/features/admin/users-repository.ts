@@ -99,12 +99,14 @@ export async function searchUsers(
   const parameter = (value: unknown) => `$${values.push(value)}`;
   let match = 'true';
   let shape = 'all';
+  let collectMatches = false;
   if (options.query !== undefined) {
     const phoneDigits = normalizePhone(options.query);
     const plan = options.plan ?? planUserSearch(options.query, phoneDigits, pageRows, await searchSample(db));
     // A phone is "+" and digits (the profiles_phone_shape check): only such a query can be in one.
     const phoneCanMatch = /^[+0-9]*$/.test(phoneDigits);
     shape = `${plan.way.replaceAll('-', '_')}${phoneCanMatch ? '_or_phone' : ''}`;
+    collectMatches = plan.way === 'collect-matches';
     // The lowered query is an InitPlan, computed once per search instead of once per row.
     const inText = `strpos(search_text, (select lower(${parameter(options.query)}::text))) <> 0`;
     const inPhone = phoneCanMatch ? `strpos(phone, (select ${parameter(phoneDigits)}::text)) <> 0` : undefined;
@@ -127,7 +129,7 @@ export async function searchUsers(
   }
   // "offset 0" keeps PostgreSQL from walking the created_at order to find the matches instead.
   const page =
-    shape.startsWith('collect_matches')
+    collectMatches
       ? `select user_id, created_at from (select user_id, created_at from user_search where ${match} and ${after} offset 0) as matches
          order by created_at desc, user_id desc limit ${pageRows}`
       : `select user_id, created_at from user_search where ${match} and ${after}
