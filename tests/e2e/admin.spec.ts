@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { USER_UPDATED_MESSAGE } from '#shared/contracts/admin';
 import { meResponseSchema } from '#shared/contracts/auth';
+import { KNOWN_TRON_ADDRESS, TEST_TRC20_ADDRESS } from '../fixtures/addresses.ts';
+import { qrPng } from '../fixtures/qr-images.ts';
 import { addBankAccountAs, requestWithdrawalAs, submitDepositAs, type AdminApi } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL } from './support/constants.ts';
 import type { NewCustomer } from './support/helpers.ts';
@@ -265,19 +267,29 @@ test('settings: a save over another admin\'s change is refused, and the page rel
   expect((await adminApi.updateSettings({})).websiteUrl).toBe(originalWebsiteUrl);
 });
 
-test('settings: a QR image is checked, previewed and uploaded per network', async () => {
+test('settings: a QR image is checked, previewed and uploaded per network, and only a picture of the address is kept', async () => {
+  const address = await adminApi.ensureTrc20DepositAddress();
+  const otherAddress = address === KNOWN_TRON_ADDRESS ? TEST_TRC20_ADDRESS : KNOWN_TRON_ADDRESS;
   await adminPage.goto('/admin/settings');
   await adminPage.getByRole('tab', { name: 'Wallet Addresses' }).click();
-  const picker = adminPage.getByRole('group', { name: 'ERC20 QR code image' }).getByLabel(/^(Choose|Replace) ERC20 QR code image$/);
+  const group = adminPage.getByRole('group', { name: 'TRC20 QR code image' });
+  await expect(group).toContainText('A picture of the saved TRC20 address (PNG or JPEG). It is read on upload, and set aside when the address changes');
+  const picker = group.getByLabel(/^(Choose|Replace) TRC20 QR code image$/);
   await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
-  await expect(adminPage.getByText('The QR image must be a PNG, JPEG or WebP image')).toBeVisible();
+  await expect(adminPage.getByText('The QR image must be a PNG or JPEG image')).toBeVisible();
 
-  await picker.setInputFiles({ name: 'erc20-qr.png', mimeType: 'image/png', buffer: Buffer.from(ONE_PIXEL_PNG, 'base64') });
-  await expect(adminPage.getByRole('img', { name: 'New ERC20 QR code image (not uploaded yet)' })).toBeVisible();
-  await adminPage.getByRole('group', { name: 'ERC20 QR code image' }).getByRole('button', { name: 'Upload' }).click();
+  await picker.setInputFiles({ name: 'other-qr.png', mimeType: 'image/png', buffer: await qrPng(otherAddress) });
+  await group.getByRole('button', { name: 'Upload' }).click();
+  await expect(group.getByRole('alert')).toHaveText(
+    `This QR code shows "${otherAddress}", not the TRC20 deposit address ${address}. Customers would send USDT there, so it was not saved.`,
+  );
+
+  await picker.setInputFiles({ name: 'trc20-qr.png', mimeType: 'image/png', buffer: await qrPng(address, { width: 240 }) });
+  await expect(adminPage.getByRole('img', { name: 'New TRC20 QR code image (not uploaded yet)' })).toBeVisible();
+  await group.getByRole('button', { name: 'Upload' }).click();
   await expect(toast(adminPage, 'File uploaded successfully')).toBeVisible();
-  await expect(adminPage.getByRole('img', { name: 'Current ERC20 QR code image' })).toBeVisible();
-  await expect(adminPage.getByRole('img', { name: 'Current ERC20 QR code image' })).toHaveJSProperty('naturalWidth', 1);
+  await expect(adminPage.getByRole('img', { name: 'Current TRC20 QR code image' })).toBeVisible();
+  await expect(adminPage.getByRole('img', { name: 'Current TRC20 QR code image' })).toHaveJSProperty('naturalWidth', 240);
 });
 
 test('user transactions: the history of a user, and an unknown user', async () => {
@@ -302,7 +314,6 @@ test('user transactions: the history of a user, and an unknown user', async () =
   await expect(adminPage.getByText(`User with ID ${unknownId} was not found`)).toBeVisible();
 });
 
-const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const MICROS_PER_USDT = 1_000_000n;
 

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerFeatureRoutes } from '../../src/server/features/index.ts';
 import type { ApiApp } from '../../src/server/http/types.ts';
+import { KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
 import { currentSettingsBody, fileBytes, signUpVipCustomer, uploadFile } from '../fixtures/admin.ts';
+import { qrPng } from '../fixtures/qr-images.ts';
 import { call, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
@@ -53,7 +56,11 @@ const MATRIX: MatrixEntry[] = [
   {
     method: 'POST',
     route: '/api/admin/files/qr/:network',
-    request: () => ({ url: '/api/admin/files/qr/TRC20', upload: { bytes: fileBytes('png'), contentType: 'image/png', fileName: 'qr.png' } }),
+    // A picture of the TRC20 deposit address, which is all an upload may show.
+    request: async () => {
+      await harness.database.handle.db.execute(sql`update admin_settings set trc20_address = ${KNOWN_TRON_ADDRESS} where id = 1`);
+      return { url: '/api/admin/files/qr/TRC20', upload: { bytes: await qrPng(KNOWN_TRON_ADDRESS), contentType: 'image/png', fileName: 'qr.png' } };
+    },
     adminStatus: 201,
   },
   {

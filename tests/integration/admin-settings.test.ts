@@ -16,6 +16,7 @@ import {
   uploadFile,
   validSettingsBody,
 } from '../fixtures/admin.ts';
+import { plainPng, qrJpeg, qrPng } from '../fixtures/qr-images.ts';
 import { call, createTestApp, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
@@ -46,6 +47,24 @@ async function putSettings(body: Record<string, unknown>, cookie = admin.cookie)
     body: { expectedUpdatedAt: await currentVersion(), confirmedLargeRateChange: true, ...body },
     cookie,
   });
+}
+
+const ADDRESS_COLUMN = { TRC20: 'trc20_address', ERC20: 'erc20_address' } as const;
+const QR_TYPE_MESSAGE = 'The QR image must be a PNG or JPEG image';
+
+/** The network's deposit address as the tests above left it; a known one is set first when there is none. */
+async function currentAddress(network: 'TRC20' | 'ERC20'): Promise<string> {
+  const address = String((await settingsRow())?.[ADDRESS_COLUMN[network]] ?? '');
+  if (address !== '') return address;
+  const known = network === 'TRC20' ? KNOWN_TRON_ADDRESS : KNOWN_ERC20_ADDRESS;
+  await db().execute(sql`update admin_settings set trc20_address = case when ${network} = 'TRC20' then ${known} else trc20_address end,
+                                                   erc20_address = case when ${network} = 'ERC20' then ${known} else erc20_address end where id = 1`);
+  return known;
+}
+
+/** A PNG of a QR code showing the network's current deposit address (what an upload must be). */
+async function qrOfCurrentAddress(network: 'TRC20' | 'ERC20', options: { totalBytes?: number } = {}): Promise<Buffer> {
+  return qrPng(await currentAddress(network), options);
 }
 
 const CONFLICT_MESSAGE = 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.';
@@ -233,8 +252,9 @@ describe('saving settings', () => {
   });
 
   it('refuses a save from before a file upload', async () => {
+    const image = await qrOfCurrentAddress('TRC20');
     const loaded = await currentVersion();
-    expect((await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png') })).statusCode).toBe(201);
+    expect((await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: image })).statusCode).toBe(201);
     const stale = await putSettings(validSettingsBody({ normalRate: '71.11', expectedUpdatedAt: loaded }));
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.code).toBe('CONFLICT');
@@ -364,7 +384,7 @@ describe('saving settings', () => {
 
 describe('QR image and APK uploads', () => {
   it('stores a QR image by its proven type, serves it publicly and audits the upload', async () => {
-    const bytes = fileBytes('png', 5000);
+    const bytes = await qrOfCurrentAddress('TRC20', { totalBytes: 5000 });
     const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes, fileName: '../../etc/My QR.png' });
     expect(response.statusCode).toBe(201);
     const { file, message } = response.json();
@@ -384,8 +404,9 @@ describe('QR image and APK uploads', () => {
   });
 
   it('tells the uploader the settings version before and after, so a form open on the old version can still save', async () => {
+    const image = await qrOfCurrentAddress('TRC20');
     const versionBefore = await currentVersion();
-    const upload = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png') });
+    const upload = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: image });
     expect(upload.statusCode).toBe(201);
     const { before, after } = upload.json().settingsVersion;
     expect(before).toBe(versionBefore);
@@ -400,26 +421,31 @@ describe('QR image and APK uploads', () => {
   });
 
   it('replaces the previous image and removes its file', async () => {
-    const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('webp'), contentType: 'image/webp' })).json()
-      .file;
+    const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: await qrOfCurrentAddress('ERC20') })).json().file;
     const filesAfterFirst = await storedFileKeys(harness);
-    const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: fileBytes('jpeg'), contentType: 'image/jpeg' });
+    const jpegImage = await qrJpeg(await currentAddress('ERC20'));
+    const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: jpegImage, contentType: 'image/jpeg', fileName: 'qr.jpg' });
     expect(second.statusCode).toBe(201);
     expect(second.json().file.contentType).toBe('image/jpeg');
     expect((await storedFileKeys(harness)).length).toBe(filesAfterFirst.length);
     const stillThere = await db().execute(sql`select id from stored_files where id = ${first.id}`);
     expect(stillThere.rows).toHaveLength(0);
     const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
-    expect(audit.before).toMatchObject({ fileId: first.id, contentType: 'image/webp' });
+    expect(audit.before).toMatchObject({ fileId: first.id, contentType: 'image/png' });
     expect(audit.after).toMatchObject({ fileId: second.json().file.id, contentType: 'image/jpeg' });
     const settings = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     expect(settings.files.erc20Qr.id).toBe(second.json().file.id);
   });
 
   const refusedUploads: [string, string, Parameters<typeof uploadFile>[2], number, string][] = [
-    ['text declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('text'), contentType: 'image/png' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
-    ['a ZIP declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('zip'), contentType: 'image/png' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
-    ['a PNG declared as a PDF', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png'), contentType: 'application/pdf' }, 400, 'The QR image must be a PNG, JPEG or WebP image'],
+    ['text declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('text'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
+    ['a ZIP declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('zip'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
+    ['a PNG declared as a PDF', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png'), contentType: 'application/pdf' }, 400, QR_TYPE_MESSAGE],
+    ['a WebP image (its QR code cannot be read here)', '/api/admin/files/qr/TRC20', { bytes: fileBytes('webp'), contentType: 'image/webp' }, 400, QR_TYPE_MESSAGE],
+    ['a WebP image declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('webp'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
+    ['a PNG without a QR code', '/api/admin/files/qr/TRC20', { bytes: plainPng() }, 400, 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.'],
+    ['bytes that only start like a PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png', 5000) }, 400, 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.'],
+    ['a picture of more than 4 megapixels', '/api/admin/files/qr/TRC20', { bytes: plainPng(2001, 2000) }, 400, 'The QR image must be at most 4 megapixels (for example 2000 × 2000)'],
     ['an image of 2 MB and one byte', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png', 2 * 1024 * 1024 + 1) }, 413, 'The QR image must be at most 2 MB'],
     ['an empty image', '/api/admin/files/qr/TRC20', { bytes: Buffer.alloc(0) }, 400, 'The QR image is empty'],
     ['a PNG as the APK', '/api/admin/files/apk', { bytes: fileBytes('png'), contentType: 'application/vnd.android.package-archive', fileName: 'app.apk' }, 400, 'The app file must be an Android APK (a ZIP archive)'],
@@ -441,8 +467,57 @@ describe('QR image and APK uploads', () => {
   });
 
   it('accepts an image of exactly 2 MB', async () => {
-    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: fileBytes('png', 2 * 1024 * 1024) });
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrOfCurrentAddress('TRC20', { totalBytes: 2 * 1024 * 1024 }) });
     expect(response.statusCode).toBe(201);
+  });
+
+  it('refuses a QR image of another address, saying what it shows, and keeps nothing', async () => {
+    const address = await currentAddress('TRC20');
+    const erc20 = await currentAddress('ERC20');
+    const before = { stored: await countRows(harness, 'stored_files'), audit: await countRows(harness, 'audit_log'), files: await storedFileKeys(harness), settings: await settingsRow() };
+    const other = randomTronAddress();
+    for (const shown of [other, `tron:${other}`, `ethereum:${address}`, `${address}?amount=10`]) {
+      const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrPng(shown) });
+      expect(response.statusCode).toBe(400);
+      const message = `This QR code shows "${shown}", not the TRC20 deposit address ${address}. Customers would send USDT there, so it was not saved.`;
+      expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message, fields: { file: message } });
+    }
+    // The other network's address is another address too.
+    const crossed = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrPng(erc20) });
+    expect(crossed.statusCode).toBe(400);
+    expect({ stored: await countRows(harness, 'stored_files'), audit: await countRows(harness, 'audit_log'), files: await storedFileKeys(harness), settings: await settingsRow() }).toEqual(before);
+  });
+
+  it('accepts an ERC20 QR code whose address is written in lower case, behind ethereum:', async () => {
+    const address = await currentAddress('ERC20');
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: await qrPng(`ethereum:${address.toLowerCase()}`) });
+    expect(response.statusCode).toBe(201);
+    const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
+    expect(publicSettings.qrImages.ERC20).toEqual({ exists: true, url: response.json().file.url });
+  });
+
+  it('asks for the address before its QR image', async () => {
+    // Two admins exist by now, so a save would only ask for the change (maker-checker.test.ts): the address is emptied directly.
+    await db().execute(sql`update admin_settings set trc20_address = '' where id = 1`);
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrPng(KNOWN_TRON_ADDRESS) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('Save the TRC20 deposit address before uploading its QR image');
+  });
+
+  it('shows no QR image that was not read to show the current address (one uploaded before the check, or left behind)', async () => {
+    const address = await currentAddress('ERC20');
+    const upload = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: await qrOfCurrentAddress('ERC20') });
+    expect(upload.statusCode).toBe(201);
+    const fileId = upload.json().file.id as string;
+    expect((await harness.app.inject({ method: 'GET', url: '/api/files/qr/ERC20' })).statusCode).toBe(200);
+    for (const recorded of [null, randomErc20Address()]) {
+      await db().execute(sql`update stored_files set qr_content = ${recorded} where id = ${fileId}`);
+      const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
+      expect(publicSettings.qrImages.ERC20).toEqual({ exists: false, url: null });
+      expect((await harness.app.inject({ method: 'GET', url: '/api/files/qr/ERC20' })).statusCode).toBe(404);
+    }
+    await db().execute(sql`update stored_files set qr_content = ${address} where id = ${fileId}`);
+    expect((await harness.app.inject({ method: 'GET', url: '/api/files/qr/ERC20' })).statusCode).toBe(200);
   });
 
   it('asks for a file when none is sent, and refuses an unknown network', async () => {

@@ -7,7 +7,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveDiskFilesIntoDatabase } from '../../src/server/features/files/move-disk-files.ts';
 import { DatabaseFileStorage, FILE_CHUNK_BYTES, legacyFilePath } from '../../src/server/features/files/storage.ts';
+import { KNOWN_TRON_ADDRESS } from '../fixtures/addresses.ts';
 import { signUpAdminWithVerifiedPin, storedFileKeys, uploadFile } from '../fixtures/admin.ts';
+import { qrPng } from '../fixtures/qr-images.ts';
 import { createTestApp, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 
 let first: TestApp;
@@ -52,7 +54,8 @@ describe('uploaded files on several servers', () => {
     );
     expect(chunks.rows[0]).toEqual({ count: 4, largest: FILE_CHUNK_BYTES });
 
-    const image = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(500)]);
+    await first.database.handle.db.execute(sql`update admin_settings set trc20_address = ${KNOWN_TRON_ADDRESS} where id = 1`);
+    const image = await qrPng(KNOWN_TRON_ADDRESS);
     expect((await uploadFile(second.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: image })).statusCode).toBe(201);
     const qr = await first.app.inject({ method: 'GET', url: '/api/files/qr/TRC20' });
     expect(qr.statusCode).toBe(200);

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
-import { currentSettingsForm, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { currentSettingsForm, signUpAdminWithVerifiedPin, signUpVipCustomer, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { waitForMail } from '../fixtures/mail-server.ts';
+import { qrPng } from '../fixtures/qr-images.ts';
 import { call, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
@@ -39,6 +40,20 @@ function confirm(user: SignedUpUser, id: string) {
 
 function discard(user: SignedUpUser, id: string) {
   return call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${id}/discard`, cookie: user.cookie, body: {} });
+}
+
+/** Uploads a QR image of the network's public address as it stands, and answers the file's id. */
+async function uploadQrOfPublicAddress(user: SignedUpUser, network: 'TRC20' | 'ERC20'): Promise<string> {
+  const response = await uploadFile(harness.app, `/api/admin/files/qr/${network}`, { cookie: user.cookie, bytes: await qrPng((await publicAddresses())[network]) });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ file: { id: string } }>().file.id;
+}
+
+/** What customers are offered as the network's QR image: the public settings' entry and the image route's status. */
+async function publicQrImage(network: 'TRC20' | 'ERC20'): Promise<{ exists: boolean; imageStatus: number }> {
+  const settings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json<{ qrImages: Record<string, { exists: boolean }> }>();
+  const image = await harness.app.inject({ method: 'GET', url: `/api/files/qr/${network}` });
+  return { exists: settings.qrImages[network]?.exists ?? false, imageStatus: image.statusCode };
 }
 
 async function openChanges(user: SignedUpUser) {
@@ -104,6 +119,18 @@ describe('with a single admin', () => {
 
     const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
     expect(audit.after).toMatchObject({ trc20Address: newTrc20, addressChangeControl: SINGLE_ADMIN_MARK });
+  });
+
+  it('sets the network’s QR image aside with the address change, so no customer is shown a picture of the old address', async () => {
+    await uploadQrOfPublicAddress(admin, 'TRC20');
+    await uploadQrOfPublicAddress(admin, 'ERC20');
+    expect(await publicQrImage('TRC20')).toEqual({ exists: true, imageStatus: 200 });
+    const response = await saveSettings(admin, { trc20Address: randomTronAddress() });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().settings.files.trc20Qr).toBeNull();
+    expect(await publicQrImage('TRC20')).toEqual({ exists: false, imageStatus: 404 });
+    // The other network's address did not change, nor did its image.
+    expect(await publicQrImage('ERC20')).toEqual({ exists: true, imageStatus: 200 });
   });
 
   it('approves a large withdrawal on one admin’s word', async () => {
@@ -201,6 +228,22 @@ describe('with two or more admins', () => {
       ]);
       const settingsAudit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
       expect(settingsAudit).toMatchObject({ actor: { id: second.id }, after: { erc20Address: change.to } });
+    });
+
+    it('keeps the QR image while a change waits, and sets it aside when a second admin confirms the change', async () => {
+      const fileId = await uploadQrOfPublicAddress(admin, 'ERC20');
+      const requested = await saveSettings(admin, { erc20Address: randomErc20Address() });
+      expect(requested.statusCode, requested.body).toBe(202);
+      // Until the change is confirmed, customers still pay to the old address, and its picture still shows it.
+      expect(await publicQrImage('ERC20')).toEqual({ exists: true, imageStatus: 200 });
+      const confirmed = await confirm(second, requested.json().pendingChange.id);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(await publicQrImage('ERC20')).toEqual({ exists: false, imageStatus: 404 });
+      const settings = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
+      expect(settings.files.erc20Qr).toBeNull();
+      const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
+      expect(audit.before).toMatchObject({ erc20QrFileId: fileId });
+      expect(audit.after).toMatchObject({ erc20QrFileId: null });
     });
 
     it('makes one pending change per network when both addresses change', async () => {

@@ -440,10 +440,13 @@ export const storedFiles = pgTable(
     sha256: text('sha256').notNull(),
     storageKey: text('storage_key').notNull(),
     uploadedByUserId: uuid('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** What a QR image was read to show when it was uploaded: the deposit address it was checked against (decision 023). */
+    qrContent: text('qr_content'),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('stored_files_storage_key_unique').on(table.storageKey),
+    check('stored_files_qr_content_length', sql`char_length(${table.qrContent}) <= 128`),
     check('stored_files_purpose_valid', sql`${table.purpose} in ('qr_trc20', 'qr_erc20', 'apk')`),
     check('stored_files_size_positive', sql`${table.sizeBytes} > 0`),
     check('stored_files_name_length', sql`char_length(${table.originalName}) between 1 and 255`),

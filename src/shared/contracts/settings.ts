@@ -17,7 +17,9 @@ export const SETTINGS_LIMITS = {
   apkMaxBytes: 200 * 1024 * 1024,
 } as const;
 
-export const QR_IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+/** PNG and JPEG only: the server reads the QR code in the image before it is shown (decision 023). */
+export const QR_IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg'] as const;
+export const QR_IMAGE_TYPE_MESSAGE = 'The QR image must be a PNG or JPEG image';
 
 export const SETTINGS_UPDATED_MESSAGE = 'Settings updated successfully';
 export const SETTINGS_UPDATE_FAILED_MESSAGE = 'Failed to update settings';

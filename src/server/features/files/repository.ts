@@ -15,6 +15,7 @@ export async function insertStoredFile(
     sha256: string;
     storageKey: string;
     uploadedByUserId: string;
+    qrContent: string | null;
   },
 ): Promise<StoredFileRow> {
   const [row] = await db.insert(storedFiles).values(values).returning();

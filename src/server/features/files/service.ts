@@ -1,15 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { QR_IMAGE_CONTENT_TYPES, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
+import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings, getSettingsForUpdate, replaceSettingsFile, type SettingsFileColumn } from '../settings/service.ts';
+import { getSettings, getSettingsForUpdate, qrImageShowsAddress, replaceSettingsFile, type SettingsFileColumn } from '../settings/service.ts';
 import * as filesRepository from './repository.ts';
 import type { StoredFileRow } from './repository.ts';
+import { qrShowsAddress, readQrImage } from './qr-image.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
 import { fileStorageFor } from './storage.ts';
 import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
@@ -29,6 +30,8 @@ interface UploadRules {
   declaredTypes: readonly string[] | undefined;
   /** The content type the first bytes prove, or undefined when they are not an accepted file. */
   detect(head: Buffer): string | undefined;
+  /** Whether the whole file is kept in memory as it streams (a QR image, to read its code; at most maxBytes). */
+  keepBytes: boolean;
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -38,9 +41,13 @@ const QR_RULES: UploadRules = {
   chooseMessage: 'Choose a QR image to upload',
   maxBytes: SETTINGS_LIMITS.qrImageMaxBytes,
   tooLargeMessage: `The QR image must be at most ${SETTINGS_LIMITS.qrImageMaxBytes / MEGABYTE} MB`,
-  wrongTypeMessage: 'The QR image must be a PNG, JPEG or WebP image',
+  wrongTypeMessage: QR_IMAGE_TYPE_MESSAGE,
   declaredTypes: QR_IMAGE_CONTENT_TYPES,
-  detect: detectImageType,
+  detect: (head) => {
+    const type = detectImageType(head);
+    return type === 'image/webp' ? undefined : type;
+  },
+  keepBytes: true,
 };
 
 const APK_RULES: UploadRules = {
@@ -52,6 +59,7 @@ const APK_RULES: UploadRules = {
   // Browsers declare APKs in many ways (octet-stream, zip, the Android type); the ZIP signature decides.
   declaredTypes: undefined,
   detect: (head) => (isZipArchive(head) ? APK_CONTENT_TYPE : undefined),
+  keepBytes: false,
 };
 
 const SETTINGS_COLUMN_OF_PURPOSE: Record<FilePurpose, SettingsFileColumn> = {
@@ -59,6 +67,41 @@ const SETTINGS_COLUMN_OF_PURPOSE: Record<FilePurpose, SettingsFileColumn> = {
   qr_erc20: 'erc20QrFileId',
   apk: 'apkFileId',
 };
+
+const NETWORK_OF_QR_PURPOSE: Partial<Record<FilePurpose, DepositNetwork>> = { qr_trc20: 'TRC20', qr_erc20: 'ERC20' };
+const ADDRESS_COLUMN_OF_NETWORK = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const;
+
+/** The longest part of a QR code's text quoted back to the admin when it is not the address. */
+const QUOTED_QR_TEXT_LENGTH = 80;
+
+/** The QR code's text, read before the upload is recorded; an image without a readable code is refused. */
+function readQrText(bytes: Buffer, contentType: string): string {
+  const reading = readQrImage(bytes, contentType);
+  if (reading.kind === 'too-large') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.tooLarge);
+  if (reading.kind === 'unreadable') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.unreadable);
+  return reading.text;
+}
+
+/**
+ * A QR image is accepted only when its code shows the network's current deposit address, read in the
+ * transaction that records the upload (after the settings row is locked), so that no address change
+ * can slip in between; decision 023.
+ */
+function assertQrShowsAddress(network: DepositNetwork, text: string, address: string): void {
+  if (address === '') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.noAddress(network));
+  if (!qrShowsAddress(network, text, address)) {
+    const quoted = text.length > QUOTED_QR_TEXT_LENGTH ? `${text.slice(0, QUOTED_QR_TEXT_LENGTH)}…` : text;
+    throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.otherAddress(network, quoted, address));
+  }
+}
+
+export const QR_MESSAGES = {
+  unreadable: 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.',
+  tooLarge: 'The QR image must be at most 4 megapixels (for example 2000 × 2000)',
+  noAddress: (network: DepositNetwork) => `Save the ${network} deposit address before uploading its QR image`,
+  otherAddress: (network: DepositNetwork, shown: string, address: string) =>
+    `This QR code shows "${shown}", not the ${network} deposit address ${address}. Customers would send USDT there, so it was not saved.`,
+} as const;
 
 function rulesOf(purpose: FilePurpose): UploadRules {
   return purpose === 'apk' ? APK_RULES : QR_RULES;
@@ -80,6 +123,7 @@ function fileField(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARG
 class UploadInspection {
   private readonly hash = createHash('sha256');
   private head = Buffer.alloc(0);
+  private readonly kept: Buffer[] = [];
   sizeBytes = 0;
   contentType: string | undefined;
 
@@ -94,6 +138,7 @@ class UploadInspection {
       this.sizeBytes += chunk.length;
       if (this.sizeBytes > this.rules.maxBytes) throw fileField(413, 'PAYLOAD_TOO_LARGE', this.rules.tooLargeMessage);
       this.hash.update(chunk);
+      if (this.rules.keepBytes) this.kept.push(chunk);
       yield chunk;
     }
     if (this.sizeBytes === 0) throw fileField(400, 'VALIDATION_FAILED', `The ${this.rules.label} is empty`);
@@ -107,6 +152,11 @@ class UploadInspection {
 
   sha256(): string {
     return this.hash.digest('hex');
+  }
+
+  /** The whole file, when the rules keep it. */
+  bytes(): Buffer {
+    return Buffer.concat(this.kept);
   }
 }
 
@@ -166,10 +216,13 @@ export async function uploadSettingsFile(
   const sha256 = inspection.sha256();
   const contentType = inspection.contentType ?? 'application/octet-stream';
   let previousStorageKey: string | undefined;
+  const network = NETWORK_OF_QR_PURPOSE[purpose];
   let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string } };
   try {
+    const qrContent = network === undefined ? null : readQrText(inspection.bytes(), contentType);
     stored = await context.database.db.transaction(async (transaction) => {
       const before = await getSettingsForUpdate(transaction);
+      if (network !== undefined && qrContent !== null) assertQrShowsAddress(network, qrContent, before[ADDRESS_COLUMN_OF_NETWORK[network]]);
       const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
       const file = await filesRepository.insertStoredFile(transaction, {
         purpose,
@@ -179,6 +232,8 @@ export async function uploadSettingsFile(
         sha256,
         storageKey,
         uploadedByUserId: session.userId,
+        // Stored as the address it was checked against (the code's own text may carry a URI scheme).
+        qrContent: network === undefined ? null : before[ADDRESS_COLUMN_OF_NETWORK[network]],
       });
       const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
       const previousFileId = before[column];
@@ -217,7 +272,9 @@ async function openCurrentFile(context: AppContext, purpose: FilePurpose, missin
   const { db } = context.database;
   const settings = await getSettings(db);
   const fileId = settings[SETTINGS_COLUMN_OF_PURPOSE[purpose]];
-  const file = fileId ? await filesRepository.findStoredFile(db, fileId) : undefined;
+  const found = fileId ? await filesRepository.findStoredFile(db, fileId) : undefined;
+  const network = NETWORK_OF_QR_PURPOSE[purpose];
+  const file = network === undefined || qrImageShowsAddress(found, settings[ADDRESS_COLUMN_OF_NETWORK[network]]) ? found : undefined;
   const stream = file ? await fileStorageFor(context).get(file.storageKey) : undefined;
   if (!file || !stream) throw AppError.notFound(missingMessage);
   return { stream, contentType: file.contentType, sizeBytes: file.sizeBytes };

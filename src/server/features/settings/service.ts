@@ -31,7 +31,7 @@ import { publicFileUrl, storedFileView } from '../files/views.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
-import type { EditableSettings, SettingsFileColumn, SettingsRow } from './repository.ts';
+import type { EditableSettings, SettingsFileColumn, SettingsRow, StoredFileRow } from './repository.ts';
 import type { AuditAction } from '#shared/contracts/enums';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
@@ -55,15 +55,28 @@ export async function getRates(db: Database): Promise<RatesResponse> {
   return { normalRate: ratePaiseToWire(row.rate_normal_inr_paise), vipRate: ratePaiseToWire(row.rate_vip_inr_paise), fallback: false, updatedAt: row.updated_at_iso };
 }
 
+/**
+ * Whether a network's QR image may be shown: it was read at upload to show the deposit address the
+ * network has now (decision 023). An address change sets the image aside as well; this is the
+ * second guard, so that no path can put a picture of another address before a customer.
+ */
+export function qrImageShowsAddress(file: Pick<StoredFileRow, 'qrContent'> | undefined, address: string): boolean {
+  return file !== undefined && address !== '' && file.qrContent === address;
+}
+
 export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
   const row = await settingsRepository.getSettings(db);
-  const apkFile = row.apkFileId ? (await settingsRepository.findStoredFilesByIds(db, [row.apkFileId])).get(row.apkFileId) : undefined;
+  const fileIds = [row.trc20QrFileId, row.erc20QrFileId, row.apkFileId].filter((id): id is string => id !== null);
+  const files = await settingsRepository.findStoredFilesByIds(db, fileIds);
+  const qrImage = (purpose: 'qr_trc20' | 'qr_erc20', fileId: string | null, address: string) =>
+    fileId && qrImageShowsAddress(files.get(fileId), address) ? { exists: true, url: publicFileUrl(purpose, fileId) } : { exists: false, url: null };
+  const apkFile = row.apkFileId ? files.get(row.apkFileId) : undefined;
   return {
     rates: ratesOf(row),
     addresses: { TRC20: row.trc20Address, ERC20: row.erc20Address },
     qrImages: {
-      TRC20: row.trc20QrFileId ? { exists: true, url: publicFileUrl('qr_trc20', row.trc20QrFileId) } : { exists: false, url: null },
-      ERC20: row.erc20QrFileId ? { exists: true, url: publicFileUrl('qr_erc20', row.erc20QrFileId) } : { exists: false, url: null },
+      TRC20: qrImage('qr_trc20', row.trc20QrFileId, row.trc20Address),
+      ERC20: qrImage('qr_erc20', row.erc20QrFileId, row.erc20Address),
     },
     whatsappSupportNumber: row.whatsappSupportNumber,
     websiteUrl: row.websiteUrl,
@@ -184,6 +197,18 @@ function refuseUnconfirmedLargeRateChange(current: SettingsRow, desired: Desired
 }
 
 const ADDRESS_COLUMNS = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const satisfies Record<DepositNetwork, keyof EditableSettings>;
+const QR_COLUMNS = { TRC20: 'trc20QrFileId', ERC20: 'erc20QrFileId' } as const satisfies Record<DepositNetwork, SettingsFileColumn>;
+
+/**
+ * A network's QR image shows its old address once the address changes, so every change of an address
+ * sets that network's image aside in the same update (decision 023); customers then see the QR drawn
+ * from the new address until an admin uploads a picture of it.
+ */
+function withQrImagesSetAside(changes: Partial<EditableSettings>): Partial<EditableSettings> & Partial<Record<SettingsFileColumn, null>> {
+  const setAside: Partial<Record<SettingsFileColumn, null>> = {};
+  for (const network of DEPOSIT_NETWORKS) if (changes[ADDRESS_COLUMNS[network]] !== undefined) setAside[QR_COLUMNS[network]] = null;
+  return { ...changes, ...setAside };
+}
 
 export interface SettingsSaveResult {
   settings: AdminSettings;
@@ -241,7 +266,7 @@ export async function updateSettings(
     }
     let saved = current;
     if (Object.keys(changes).length > 0) {
-      saved = await settingsRepository.updateSettings(transaction, changes, session.userId);
+      saved = await settingsRepository.updateSettings(transaction, withQrImagesSetAside(changes), session.userId);
       const marker: Record<string, string> = singleAdminAddressChanges.length > 0 ? { addressChangeControl: SINGLE_ADMIN_MARK } : {};
       await recordSettingsChange(transaction, request, session, current, saved, SETTINGS_AUDIT_ACTION, marker);
     }
@@ -314,7 +339,7 @@ async function confirmAddressChange(transaction: Executor, change: PendingChange
   const column = ADDRESS_COLUMNS[payload.network];
   const current = await settingsRepository.getSettingsForUpdate(transaction);
   if (current[column] !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAddress, 'STALE_CHANGE');
-  const saved = await settingsRepository.updateSettings(transaction, { [column]: payload.to }, decider.userId);
+  const saved = await settingsRepository.updateSettings(transaction, withQrImagesSetAside({ [column]: payload.to }), decider.userId);
   await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { addressChangeControl: `confirmed by a second admin (pending change ${change.id})` });
 }
 

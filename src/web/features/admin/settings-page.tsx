@@ -6,6 +6,7 @@ import { useForm, type FieldErrors } from 'react-hook-form';
 import { toast } from 'sonner';
 import {
   QR_IMAGE_CONTENT_TYPES,
+  QR_IMAGE_TYPE_MESSAGE,
   SETTINGS_LIMITS,
   SETTINGS_UPDATE_FAILED_MESSAGE,
   SETTINGS_UPDATED_MESSAGE,
@@ -63,7 +64,7 @@ const QR_RULES: UploadRules = {
   accept: QR_IMAGE_CONTENT_TYPES.join(','),
   maxBytes: SETTINGS_LIMITS.qrImageMaxBytes,
   tooLargeMessage: `The QR image must be at most ${SETTINGS_LIMITS.qrImageMaxBytes / MEGABYTE} MB`,
-  checkType: (file) => ((QR_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type) ? undefined : 'The QR image must be a PNG, JPEG or WebP image'),
+  checkType: (file) => ((QR_IMAGE_CONTENT_TYPES as readonly string[]).includes(file.type) ? undefined : QR_IMAGE_TYPE_MESSAGE),
 };
 
 const APK_RULES: UploadRules = {
@@ -246,6 +247,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
                 key={network}
                 onUploaded={adoptUploadVersion}
                 label={`${network} QR code image`}
+                help={`A picture of the saved ${network} address (PNG or JPEG). It is read on upload, and set aside when the address changes; until one is uploaded, customers see a QR code drawn from the address.`}
                 target={{ kind: 'qr', network }}
                 rules={QR_RULES}
                 current={network === 'TRC20' ? settings.files.trc20Qr : settings.files.erc20Qr}

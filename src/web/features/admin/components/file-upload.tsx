@@ -39,8 +39,11 @@ export function FileUpload({
   kind,
   readOnly,
   onUploaded,
+  help,
 }: {
   label: string;
+  /** What the file must be, under the title. */
+  help?: string;
   target: { kind: 'qr'; network: DepositNetwork } | { kind: 'apk' };
   rules: UploadRules;
   current: StoredFileView | null;
@@ -101,9 +104,12 @@ export function FileUpload({
 
   return (
     <div role="group" aria-labelledby={`${inputId}-title`} className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4">
-      <p id={`${inputId}-title`} className="text-sm font-medium text-slate-700">
-        {label}
-      </p>
+      <div className="flex flex-col gap-1">
+        <p id={`${inputId}-title`} className="text-sm font-medium text-slate-700">
+          {label}
+        </p>
+        {help && <p className="text-xs text-slate-500">{help}</p>}
+      </div>
       {kind === 'image' && (
         <div className="flex flex-wrap gap-4">
           <figure className="flex flex-col items-center gap-1">
