@@ -1,5 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { logInThroughForm, newCustomer, signOutFromHeader, signUpThroughForm, waitForResetLink } from './support/helpers.ts';
+
+/** A link on its own is at least 24 px high, the smallest target WCAG 2.2 allows a finger (2.5.8). */
+async function expectTapTarget(target: Locator): Promise<void> {
+  const box = await target.boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThanOrEqual(24);
+}
 
 test('a new customer signs up, is asked for the PIN, and reaches the dashboard', async ({ page }) => {
   const customer = newCustomer();
@@ -43,8 +49,10 @@ test('a customer resets a forgotten password with the link from a real e-mail', 
   await signOutFromHeader(page);
 
   await page.goto('/login');
+  await expectTapTarget(page.getByRole('link', { name: 'Forgot Password?' }));
   await page.getByRole('link', { name: 'Forgot Password?' }).click();
   await expect(page.getByText('Forgot Password', { exact: true })).toBeVisible();
+  await expectTapTarget(page.getByRole('link', { name: 'Back to Login' }));
   await page.getByLabel('Email').fill(customer.email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText('Check Your Email')).toBeVisible();
@@ -53,12 +61,29 @@ test('a customer resets a forgotten password with the link from a real e-mail', 
   const link = await waitForResetLink(customer.email);
   await page.goto(link);
   await page.getByLabel('New Password', { exact: true }).fill('a-new-password');
+  await page.getByLabel('Confirm New Password').fill('a-typo-password');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByText('Password Error', { exact: true })).toBeVisible();
   await page.getByLabel('Confirm New Password').fill('a-new-password');
   await page.getByRole('button', { name: 'Reset Password' }).click();
   await expect(page.getByText('Password Reset Successful')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
+  // The failed attempt's toast does not follow the customer to the login page.
+  await expect(page.getByText('Password Error', { exact: true })).toBeHidden();
 
-  await logInThroughForm(page, customer.email, 'a-new-password', customer.pin);
+  // A wrong PIN first: once the right one is in, only the success is on screen.
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill('a-new-password');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/verify-pin/);
+  await page.getByLabel('PIN').fill(customer.pin === '1357' ? '2468' : '1357');
+  await page.getByRole('button', { name: 'Verify PIN' }).click();
+  await expect(page.getByText('Incorrect PIN', { exact: true })).toBeVisible();
+  await page.getByLabel('PIN').fill(customer.pin);
+  await page.getByRole('button', { name: 'Verify PIN' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText('PIN verified', { exact: true })).toBeVisible();
+  await expect(page.getByText('Incorrect PIN', { exact: true })).toBeHidden();
 });
 
 test('a reset link that no longer works says so as soon as it opens; forgot-password takes only an e-mail address', async ({ page }) => {

@@ -121,6 +121,28 @@ test('the VIP rate explains itself in a tooltip after 700 ms', async ({ page }) 
   expect(Date.now() - hoveredAt).toBeGreaterThanOrEqual(650);
 });
 
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+
+  test('a tap on the VIP rate’s button opens its explanation and a second tap closes it', async ({ page }) => {
+    await page.goto('/');
+    const info = page.getByRole('button', { name: 'About the VIP rate' });
+    const box = await info.boundingBox();
+    expect(box?.width).toBeGreaterThanOrEqual(24);
+    expect(box?.height).toBeGreaterThanOrEqual(24);
+    const tooltip = page.getByRole('tooltip');
+    // The first tap also loads the tooltip's code; it opens as soon as that is in.
+    await info.tap();
+    await expect(tooltip).toHaveText('VIP members and transactions \u20b9100,000+ get this premium rate');
+    await info.tap();
+    await expect(tooltip).toBeHidden();
+    await info.tap();
+    await expect(tooltip).toBeVisible();
+    await page.getByRole('heading', { name: 'Exchange Rates' }).tap();
+    await expect(tooltip).toBeHidden();
+  });
+});
+
 test('rates that cannot be loaded show the fallback rates under a Fallback badge', async ({ page }) => {
   await page.route('**/api/rates', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"down"}}' }));
   await page.goto('/');

@@ -51,13 +51,17 @@ test('after a password reset, the withdraw page and the transfer dialog say unti
   await expect(dialog.getByRole('button', { name: 'Send Transfer' })).toBeDisabled();
 });
 
-test('a bank account added today is marked paused on the withdraw page, with the time withdrawals to it open', async ({ page }) => {
+test('a bank account added today is marked paused where it is added and on the withdraw page, with the time withdrawals to it open', async ({ page }) => {
   await signUpThroughForm(page, newCustomer());
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('withdrawal-pause')).toHaveCount(0);
 
   await page.goto('/bank-accounts');
   await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
+  // Said at once beside the new account, not first when the customer tries to withdraw.
+  await expect(page.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-list-pause')).toHaveText(
+    new RegExp(`^Withdrawals to this bank account are paused until ${PAUSE_END} because it was added or its details changed recently\\.$`),
+  );
 
   await page.goto('/wallet/withdraw');
   const accountChoice = page.getByLabel('Bank Account');

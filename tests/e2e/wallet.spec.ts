@@ -101,6 +101,8 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await page.getByRole('button', { name: 'Request Withdrawal' }).click();
 
   const pinDialog = page.getByRole('dialog', { name: 'Enter Transaction PIN' });
+  // The amount as every screen writes it, not as typed.
+  await expect(pinDialog).toContainText(`Withdraw 60.00 USDT (≈ ${inrAtNormalRate(60n)})`);
   await pinDialog.getByLabel('Transaction PIN').fill('0000');
   await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
   await expect(pinDialog.getByText('Incorrect PIN. Please try again.')).toBeVisible();
@@ -126,6 +128,9 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   // Admin rejects: the 60 USDT held come back.
   const withdrawal = await admin.findPendingWithdrawal(customer.email);
   expect(withdrawal.amountUsdt).toBe('60.000000');
+  // Before an admin acts, it waits for approval (it is processing only once in a payout batch).
+  await page.goto(`/wallet/transactions/withdrawal/${withdrawal.id}`);
+  await expect(page.getByRole('list', { name: 'Status timeline' }).getByRole('listitem')).toHaveText([/Requested/, /Waiting for approval/, /Paid/]);
   await admin.rejectWithdrawal(withdrawal.id, 'Bank details could not be verified');
 
   await page.goto('/wallet');

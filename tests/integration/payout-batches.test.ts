@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, balanceMicros, decide, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -295,5 +296,38 @@ describe('payout batch actions survive a lost answer (Idempotency-Key)', () => {
     // Without the key, the second cancel is the plain conflict it always was.
     const plain = await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batch.id}/cancel`, cookie: admin.cookie, body: {} });
     expect(plain.statusCode).toBe(409);
+  });
+});
+
+describe('an admin’s own withdrawal (four eyes)', () => {
+  it('never enters a batch that admin makes: named, it is refused; the oldest-pending selection passes over it', async () => {
+    const colleague = await signUpAdminWithVerifiedPin(harness, { fullName: 'Batch Colleague' });
+    await fundWallet(harness, colleague, admin, '100');
+    const bankAccountId = await addBankAccount(harness, admin);
+    const own = await requestWithdrawal(harness, admin, { amount: '10', bankAccountId });
+    expect(own.statusCode).toBe(201);
+    const ownId: string = own.json().withdrawal.id;
+    const { ids } = await customerWithWithdrawals(['7']);
+    const customerWithdrawal = ids[0] ?? '';
+
+    const named = await createBatch({ withdrawalIds: [customerWithdrawal, ownId] });
+    expect(named.statusCode).toBe(403);
+    const message = `These withdrawals are your own: another admin must put them into a payout batch: ${ownId}.`;
+    expect(named.json().error).toMatchObject({ code: 'FORBIDDEN', message, fields: { withdrawalIds: message } });
+    expect(await statusOf(ownId)).toBe('pending');
+    expect(await statusOf(customerWithdrawal)).toBe('pending');
+
+    const oldest = await createBatch();
+    expect(oldest.statusCode).toBe(201);
+    expect(await statusOf(customerWithdrawal)).toBe('processing');
+    expect(await statusOf(ownId)).toBe('pending');
+    const onlyOwnLeft = await createBatch();
+    expect(onlyOwnLeft.statusCode).toBe(409);
+    expect(onlyOwnLeft.json().error.message).toBe('There are no pending withdrawals to put into a payout batch.');
+
+    // Another admin may put it into a batch, which then goes to the bank as any other.
+    const byColleague = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: colleague.cookie, body: {} });
+    expect(byColleague.statusCode).toBe(201);
+    expect(await statusOf(ownId)).toBe('processing');
   });
 });

@@ -14,6 +14,7 @@ export const PAYOUT_BATCH_MESSAGES = {
   needsTwoAdmins: (ids: string[]) =>
     `These withdrawals are over the large-withdrawal amount: they need two admins' approval and are paid one by one, not in a batch: ${ids.join(', ')}.`,
   notPending: (ids: string[]) => `These withdrawals are not pending or are already in a payout batch: ${ids.join(', ')}.`,
+  ownWithdrawals: (ids: string[]) => `These withdrawals are your own: another admin must put them into a payout batch: ${ids.join(', ')}.`,
   duplicateIds: 'Each withdrawal can be named only once.',
   cancelled: 'This payout batch was cancelled.',
   notCancellable: 'This payout batch can no longer be cancelled: some of its withdrawals have been decided.',

@@ -69,11 +69,15 @@ export async function claimNamed(db: Executor, batchId: string, withdrawalIds: s
 }
 
 /**
- * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given); rows another
- * batch is claiming right now are skipped, not waited for.
+ * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given) that are not
+ * `excludedUserId`'s; rows another batch is claiming right now are skipped, not waited for.
  */
-export async function claimOldestPending(db: Executor, batchId: string, limit: number, maxAmountInrPaise: bigint | null): Promise<WithdrawalRow[]> {
-  const withinAmount = maxAmountInrPaise === null ? sql`true` : sql`amount_inr_paise <= ${maxAmountInrPaise}`;
+export async function claimOldestPending(
+  db: Executor,
+  batchId: string,
+  options: { limit: number; maxAmountInrPaise: bigint | null; excludedUserId: string },
+): Promise<WithdrawalRow[]> {
+  const withinAmount = options.maxAmountInrPaise === null ? sql`true` : sql`amount_inr_paise <= ${options.maxAmountInrPaise}`;
   return db
     .update(withdrawalRequests)
     .set({ status: 'processing', payoutBatchId: batchId })
@@ -81,12 +85,21 @@ export async function claimOldestPending(db: Executor, batchId: string, limit: n
       and(
         eq(withdrawalRequests.status, 'pending'),
         sql`${withdrawalRequests.id} in (
-          select id from withdrawal_requests where status = 'pending' and ${withinAmount}
-          order by created_at, id limit ${limit} for update skip locked
+          select id from withdrawal_requests where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
+          order by created_at, id limit ${options.limit} for update skip locked
         )`,
       ),
     )
     .returning();
+}
+
+/** The named withdrawals that are `userId`'s. */
+export async function findNamedOwnedBy(db: Executor, withdrawalIds: string[], userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(inArray(withdrawalRequests.id, withdrawalIds), eq(withdrawalRequests.userId, userId)));
+  return rows.map((row) => row.id);
 }
 
 /** The named withdrawals worth more than `amountInrPaise`. */

@@ -88,6 +88,14 @@ function adminScope(actor: AdminActor, idempotencyKey: string | undefined, opera
 }
 
 async function createBatchInTransaction(transaction: Executor, actor: AdminActor, withdrawalIds: string[] | undefined): Promise<PayoutBatch> {
+  // Four eyes (decision 006): the bank pays a batch's file, so an admin's own withdrawal never enters a batch that admin makes.
+  if (withdrawalIds) {
+    const own = await batchRepository.findNamedOwnedBy(transaction, withdrawalIds, actor.adminUserId);
+    if (own.length > 0) {
+      const message = PAYOUT_BATCH_MESSAGES.ownWithdrawals(own);
+      throw new AppError(403, 'FORBIDDEN', message, { fields: { withdrawalIds: message } });
+    }
+  }
   const largestBatchable = await largestBatchableInrPaise(transaction);
   if (withdrawalIds && largestBatchable !== null) {
     const large = await batchRepository.findNamedAbove(transaction, withdrawalIds, largestBatchable);
@@ -106,7 +114,11 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
       throw new AppError(409, 'CONFLICT', PAYOUT_BATCH_MESSAGES.notPending(refused), { fields: { withdrawalIds: PAYOUT_BATCH_MESSAGES.notPending(refused) } });
     }
   } else {
-    claimed = await batchRepository.claimOldestPending(transaction, batch.id, PAYOUT_BATCH_MAX_WITHDRAWALS, largestBatchable);
+    claimed = await batchRepository.claimOldestPending(transaction, batch.id, {
+      limit: PAYOUT_BATCH_MAX_WITHDRAWALS,
+      maxAmountInrPaise: largestBatchable,
+      excludedUserId: actor.adminUserId,
+    });
     if (claimed.length === 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.nothingPending);
   }
   const totalInrPaise = claimed.reduce((sum, row) => sum + row.amountInrPaise, 0n);

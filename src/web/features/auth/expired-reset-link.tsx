@@ -6,7 +6,7 @@ import { AuthCard } from './auth-card.tsx';
 /** The footer of the pages a logged-out customer reaches from an e-mail. */
 export function BackToLoginLink() {
   return (
-    <Link className="font-medium text-brand-700 hover:underline" to="/login">
+    <Link className="inline-block py-1 font-medium text-brand-700 hover:underline" to="/login">
       Back to Login
     </Link>
   );

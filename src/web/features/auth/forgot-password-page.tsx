@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { forgotPasswordRequestSchema } from '#shared/contracts/auth';
@@ -11,6 +11,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { requestPasswordReset } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { BackToLoginLink } from './expired-reset-link.tsx';
 
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
@@ -49,11 +50,7 @@ export default function ForgotPasswordPage() {
     <AuthCard
       title="Forgot Password"
       subtitle="Enter your account's email address and we will send you a reset link"
-      footer={
-        <Link className="font-medium text-brand-700 hover:underline" to="/login">
-          Back to Login
-        </Link>
-      }
+      footer={<BackToLoginLink />}
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         <FormField label="Email" help="The email address of your account; a phone number cannot receive the link." error={form.formState.errors.email?.message}>

@@ -60,7 +60,7 @@ export default function LoginPage() {
           <PasswordInput autoComplete="current-password" {...form.register('password')} />
         </FormField>
         <div className="text-right">
-          <Link className="text-sm text-brand-700 hover:underline" to="/forgot-password">
+          <Link className="inline-block py-1 text-sm text-brand-700 hover:underline" to="/forgot-password">
             Forgot Password?
           </Link>
         </div>

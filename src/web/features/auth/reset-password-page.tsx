@@ -34,6 +34,8 @@ export default function ResetPasswordPage() {
       setFailure(undefined);
       try {
         await resetPassword(token, values.password);
+        // Earlier attempts' error toasts would otherwise follow the customer to the login page.
+        toast.dismiss();
         toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
         void navigate('/login', { replace: true });
       } catch (error) {

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
+import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { z } from 'zod';
 import {
   BANK_ACCOUNT_LIMITS,
@@ -85,7 +86,8 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         const answer = await addBankAccount({ ...values, upiId: emptyToNull(values.upiId) });
         toast.success(answer.message || BANK_ACCOUNT_MESSAGES.added);
       }
-      await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
+      // A new account, or changed details, starts a security pause on withdrawals to it.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses })]);
       onDone();
     } catch (error) {
       setSubmitError(applySubmissionFailure(form, error, FIELDS, failureTitle).actionError);

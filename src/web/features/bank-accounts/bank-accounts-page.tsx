@@ -13,11 +13,15 @@ import { errorMessage } from '../../lib/api.ts';
 import { BANK_ACCOUNTS_QUERY_KEY, deleteBankAccount, useBankAccounts } from './api.ts';
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { useSecurityPauses } from '../wallet/api.ts';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
 export default function BankAccountsPage() {
   const bankAccounts = useBankAccounts();
+  // A new or changed account cannot be paid to for a while (a security pause): said here, not first on the withdraw page.
+  const pauses = useSecurityPauses();
+  const pauseOf = new Map((pauses.data?.bankAccounts ?? []).map((pause) => [pause.bankAccountId, pause]));
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<OpenDialog>();
   const [deleting, setDeleting] = useState(false);
@@ -74,6 +78,11 @@ export default function BankAccountsPage() {
                       <Badge tone="warning" className="mt-1">
                         Pending withdrawal
                       </Badge>
+                    )}
+                    {pauseOf.has(account.id) && (
+                      <p className="mt-1 text-xs text-amber-800" data-testid="bank-account-list-pause">
+                        {pauseOf.get(account.id)?.message}
+                      </p>
                     )}
                   </div>
                   <div className="flex shrink-0 gap-1">

@@ -47,6 +47,8 @@ export default function VerifyPinPage() {
       try {
         await verifyPin(values.pin);
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
+        // The wrong tries' toasts are over: only the success stays on screen.
+        toast.dismiss();
         toast.success('PIN verified', { description: 'Welcome back!' });
         void navigate(next, { replace: true });
       } catch (error) {
@@ -81,10 +83,10 @@ export default function VerifyPinPage() {
           {submitting ? 'Verifying...' : 'Verify PIN'}
         </Button>
         <div className="flex justify-between text-sm">
-          <Link className="text-brand-700 hover:underline" to="/reset-pin">
+          <Link className="inline-block py-1 text-brand-700 hover:underline" to="/reset-pin">
             Forgot PIN?
           </Link>
-          <button type="button" className="text-slate-600 hover:underline" onClick={() => void backToLogin()}>
+          <button type="button" className="py-1 text-slate-600 hover:underline" onClick={() => void backToLogin()}>
             Back to Login
           </button>
         </div>

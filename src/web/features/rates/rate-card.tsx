@@ -20,8 +20,10 @@ function RateFigure({ ratePaise, testId }: { ratePaise: bigint | undefined; test
  */
 export function RateCard({ className = '' }: { className?: string }) {
   const { rates, query } = useDisplayRates();
-  // The tooltip's code loads when the visitor reaches for the card, not with the page.
+  // The tooltip's code loads when the visitor reaches for the card, not with the page. Radix opens it on hover and focus;
+  // taps on a touch screen are counted here, so that one made before the code is in still opens it.
   const [tooltipWanted, setTooltipWanted] = useState(false);
+  const [taps, setTaps] = useState(0);
   const wantTooltip = () => setTooltipWanted(true);
 
   const refresh = async () => {
@@ -31,7 +33,14 @@ export function RateCard({ className = '' }: { className?: string }) {
   };
 
   const infoButton = (
-    <button type="button" aria-label="About the VIP rate" className="rounded-full p-0.5 text-amber-700 hover:bg-amber-100">
+    <button type="button" aria-label="About the VIP rate" className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
+      onPointerUp={(event) => {
+        if (event.pointerType === 'touch') {
+          setTooltipWanted(true);
+          setTaps((count) => count + 1);
+        }
+      }}
+    >
       <InfoIcon className="size-4" />
     </button>
   );
@@ -73,7 +82,7 @@ export function RateCard({ className = '' }: { className?: string }) {
             VIP Rate
             {tooltipWanted ? (
               <Suspense fallback={infoButton}>
-                <VipRateTooltip>{infoButton}</VipRateTooltip>
+                <VipRateTooltip taps={taps}>{infoButton}</VipRateTooltip>
               </Suspense>
             ) : (
               infoButton

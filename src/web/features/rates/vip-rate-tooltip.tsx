@@ -1,17 +1,61 @@
 import { Tooltip } from 'radix-ui';
-import type { ReactElement } from 'react';
+import { useRef, useState, type ReactElement } from 'react';
 
 export const VIP_RATE_TOOLTIP = 'VIP members and transactions \u20b9100,000+ get this premium rate';
 export const VIP_RATE_TOOLTIP_DELAY_MILLISECONDS = 700;
 
-/** Loaded on demand by the rate card (Radix Tooltip brings a positioning engine the first visit does not need). */
-export default function VipRateTooltip({ children }: { children: ReactElement }) {
+/** A touch press: Radix would close the tooltip on it (its trigger's press, leave and click); taps toggle it instead. */
+function isTouch(event: { pointerType?: string }): boolean {
+  return event.pointerType === 'touch';
+}
+
+/**
+ * Loaded on demand by the rate card (Radix Tooltip brings a positioning engine the first visit does not need).
+ * Radix opens a tooltip on hover and keyboard focus only; on a touch screen each tap on the button,
+ * counted by the rate card (`taps`, also those made before this code was in), opens or closes it.
+ */
+export default function VipRateTooltip({ children, taps }: { children: ReactElement; taps: number }) {
+  const [open, setOpen] = useState(false);
+  const [tapsSeen, setTapsSeen] = useState(0);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const touching = useRef(false);
+  if (taps !== tapsSeen) {
+    // A new tap: React's way of adjusting state to a changed prop, during the render.
+    setTapsSeen(taps);
+    setOpen(!open);
+  }
+
+  const keepOnTouch = (event: { pointerType?: string; preventDefault(): void }) => {
+    if (isTouch(event)) event.preventDefault();
+  };
+
   return (
     <Tooltip.Provider delayDuration={VIP_RATE_TOOLTIP_DELAY_MILLISECONDS}>
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>{children}</Tooltip.Trigger>
+      <Tooltip.Root open={open} onOpenChange={setOpen}>
+        <Tooltip.Trigger
+          asChild
+          ref={trigger}
+          onPointerDown={(event) => {
+            touching.current = isTouch(event);
+            keepOnTouch(event);
+          }}
+          onPointerLeave={keepOnTouch}
+          onClick={(event) => {
+            // The click that follows a tap: Radix closes on it, the rate card has counted the tap.
+            if (touching.current) event.preventDefault();
+          }}
+        >
+          {children}
+        </Tooltip.Trigger>
         <Tooltip.Portal>
-          <Tooltip.Content sideOffset={6} className="z-50 max-w-60 rounded-lg bg-slate-900 px-3 py-2 text-xs text-white shadow-lg">
+          <Tooltip.Content
+            sideOffset={6}
+            className="z-50 max-w-60 rounded-lg bg-slate-900 px-3 py-2 text-xs text-white shadow-lg"
+            onPointerDownOutside={(event) => {
+              // A tap on the button itself is counted by the rate card; a tap anywhere else closes the tooltip.
+              if (trigger.current?.contains(event.target as Node)) event.preventDefault();
+            }}
+          >
             {VIP_RATE_TOOLTIP}
             <Tooltip.Arrow className="fill-slate-900" />
           </Tooltip.Content>

@@ -145,7 +145,8 @@ function stepsOf(loaded: Loaded): Step[] {
         ...deciding(
           withdrawal.status,
           withdrawal.decidedAt,
-          { pending: 'Processing', approved: 'Paid', rejected: 'Rejected' },
+          // In a payout batch it is being paid; before that it waits for an admin.
+          { pending: withdrawal.status === 'processing' ? 'Processing' : 'Waiting for approval', approved: 'Paid', rejected: 'Rejected' },
           {
             approved: withdrawal.payoutReference ? `Bank reference (UTR): ${withdrawal.payoutReference}` : 'Paid to your bank account.',
             rejected: reasonNote(withdrawal.rejectionReason, 'The USDT held was returned to your wallet.'),

@@ -61,6 +61,12 @@ type WithdrawForm = { amount: string; bankAccountId: string };
 /** What the PIN dialog asks the customer to confirm: the form and the INR amount shown when it opened. */
 type Confirmation = WithdrawForm & { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined };
 
+
+/** The amount as every other screen writes it ("100.00"), not as typed ("100"). */
+function confirmedAmountText(typed: string): string {
+  const parsed = parseUsdtMicros(typed.trim());
+  return parsed.ok ? formatUsdtExact(parsed.value) : typed.trim();
+}
 export default function WithdrawPage() {
   const summary = useWalletSummary();
   const [submitted, setSubmitted] = useState<Withdrawal>();
@@ -247,7 +253,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                 {selectedAccountPause.message}
               </Alert>
             )}
-            <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start text-sm font-medium text-brand-700 hover:underline">
+            <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start py-1 text-sm font-medium text-brand-700 hover:underline">
               <Landmark className="size-4" aria-hidden />
               Manage Bank Accounts
             </Link>
@@ -271,7 +277,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           onOpenChange={(open) => !open && setConfirming(undefined)}
           summary={
             confirming
-              ? `Withdraw ${confirming.amount.trim()} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.${confirming.breakdown && limits.data ? ` ${breakdownSentence(confirming.breakdown, limits.data.tdsPercent)}.` : ''}`
+              ? `Withdraw ${confirmedAmountText(confirming.amount)} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.${confirming.breakdown && limits.data ? ` ${breakdownSentence(confirming.breakdown, limits.data.tdsPercent)}.` : ''}`
               : ''
           }
           onConfirm={confirmWithPin}
