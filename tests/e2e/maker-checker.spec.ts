@@ -81,7 +81,7 @@ test('a deposit address change waits for a second admin, who confirms it from th
   await first.getByLabel('TRC20 Wallet Address').fill(next);
   await first.getByRole('button', { name: 'Save All Settings' }).click();
   await expect(toast(first, 'Address change awaits a second admin')).toBeVisible();
-  const waiting = first.getByRole('region', { name: /Address changes waiting for a second admin/ });
+  const waiting = first.getByRole('region', { name: /Settings changes waiting for a second admin/ });
   await expect(waiting).toContainText(next);
   await expect(waiting).toContainText('You asked for this change: another admin must confirm it.');
   await expect(waiting.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
@@ -175,11 +175,23 @@ test('a rate change over 5% asks with old, new and percentage; leaving with unsa
   await vip.fill('96.00');
   await first.getByRole('button', { name: 'Save All Settings' }).click();
   await first.getByRole('alertdialog', { name: 'Confirm a large rate change' }).getByRole('button', { name: 'Save the new rates' }).click();
-  await expect(toast(first, 'Settings updated successfully')).toBeVisible();
-  expect(((await (await fetch(`${BASE_URL}/api/rates`)).json()) as { normalRate: string }).normalRate).toBe('95.00');
+  // With two admins, the rates change only when the second one confirms (decision 024).
+  await expect(toast(first, 'Changes await a second admin')).toBeVisible();
+  const waiting = first.getByRole('region', { name: /Settings changes waiting for a second admin/ });
+  await expect(waiting).toContainText('Exchange rates');
+  await expect(waiting).toContainText('Standard ₹95.00, VIP ₹96.00 per USDT');
+  expect(((await (await fetch(`${BASE_URL}/api/rates`)).json()) as { normalRate: string }).normalRate).toBe(before);
   // Saved: leaving asks nothing.
   await first.getByRole('link', { name: /Dashboard/ }).first().click();
   await expect(first).toHaveURL(/\/admin$/);
+
+  await second.goto('/admin');
+  const panel = second.getByRole('region', { name: /Waiting for a second admin/ });
+  await expect(panel).toContainText('Exchange rates');
+  await panel.getByRole('button', { name: 'Confirm' }).click();
+  await second.getByRole('alertdialog', { name: 'Confirm this change?' }).getByRole('button', { name: 'Confirm change' }).click();
+  await expect(toast(second, 'Change confirmed and applied.')).toBeVisible();
+  expect(((await (await fetch(`${BASE_URL}/api/rates`)).json()) as { normalRate: string }).normalRate).toBe('95.00');
 });
 
 test('the browser’s Back button with unsaved settings asks first; staying keeps the edits, leaving goes back', async () => {

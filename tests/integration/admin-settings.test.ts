@@ -7,10 +7,12 @@ import { toChecksumAddress } from '../../src/server/features/settings/addresses.
 import { KNOWN_ERC20_ADDRESS, KNOWN_TRON_ADDRESS, randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
 import {
   countRows,
+  currentSettingsForm,
   fileBytes,
   listFiles,
   storedFileKeys,
   settingsVersion,
+  setRoleAndVipLevel,
   signUpAdminWithVerifiedPin,
   signUpVipCustomer,
   uploadFile,
@@ -230,9 +232,9 @@ describe('saving settings', () => {
   it('refuses a save based on settings another admin changed since, and saves nothing', async () => {
     const otherAdmin = await signUpAdminWithVerifiedPin(harness, { fullName: 'Other Admin' });
     const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
-    // Not an address: with two admins an address change waits for the second one (maker-checker.test.ts).
+    // Not an address or a rate: with two admins those wait for the second one (maker-checker.test.ts).
     const otherWebsite = 'https://other.example.com';
-    const first = await putSettings(validSettingsBody({ websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
+    const first = await putSettings(await currentSettingsForm(harness.app, otherAdmin.cookie, { websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json().settings.updatedAt).not.toBe(loaded.updatedAt);
 
@@ -249,6 +251,8 @@ describe('saving settings', () => {
     // Even a stale save that changes nothing is refused: the admin has not seen the current values.
     const unchanged = await putSettings(validSettingsBody({ websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }));
     expect(unchanged.statusCode).toBe(409);
+    // The rest of this file saves rates on one admin's word, as a single admin does.
+    await setRoleAndVipLevel(harness, otherAdmin.id, { role: 'user' });
   });
 
   it('refuses a save from before a file upload', async () => {

@@ -250,7 +250,7 @@ describe('changing role and VIP level', () => {
     expect((await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count).toBe(auditBefore);
   });
 
-  it('with a second admin, grants the admin role only when that admin confirms; demoting applies at once', async () => {
+  it('with a second admin, grants the admin role only when that admin confirms, and takes it away only when another admin confirms', async () => {
     const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Checking Admin' });
     const target = await signUpUser(harness.app, { fullName: 'Soon Admin' });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
@@ -279,11 +279,35 @@ describe('changing role and VIP level', () => {
     const grants = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=user.update`, cookie: admin.cookie })).json().items;
     expect(grants[0]).toMatchObject({ actor: { id: second.id }, before: { role: 'user' }, after: { role: 'admin' } });
 
-    const demoted = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: admin.cookie });
-    expect(demoted.statusCode).toBe(200);
-    expect(demoted.json().user.role).toBe('user');
+    // Taking the role away waits too: otherwise one admin could demote the others and then act alone.
+    const removal = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: admin.cookie });
+    expect(removal.statusCode, removal.body).toBe(202);
+    expect(removal.json()).toMatchObject({
+      message:
+        'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.',
+      user: { id: target.id, role: 'admin' },
+      pendingChange: { kind: 'admin_role_removal', from: 'Admin', to: 'User', summary: `Admin role taken from Soon Admin (${target.email})`, requestedBy: { id: admin.id } },
+    });
+    expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(200);
+    const removalAgain = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: second.cookie });
+    expect(removalAgain.statusCode).toBe(409);
+    expect(removalAgain.json().error.message).toBe('Taking the admin role from this user already waits for a second admin: confirm or discard it first.');
+    const removalId = removal.json().pendingChange.id as string;
+    expect((await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${removalId}/confirm`, cookie: admin.cookie, body: {} })).statusCode).toBe(403);
+    const removed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${removalId}/confirm`, cookie: second.cookie, body: {} });
+    expect(removed.statusCode, removed.body).toBe(200);
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
+    const removals = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=user.update`, cookie: admin.cookie })).json().items;
+    expect(removals[0]).toMatchObject({ actor: { id: second.id }, before: { role: 'admin' }, after: { role: 'user' } });
     await setRoleAndVipLevel(harness, second.id, { role: 'user' });
+  });
+
+  it('does not let an admin change their own VIP level (the VIP rate pays more rupees per USDT)', async () => {
+    const before = (await call(harness.app, { url: `/api/admin/users/${admin.id}`, cookie: admin.cookie })).json().vipLevel;
+    const own = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { vipLevel: before === 'vip' ? 'normal' : 'vip' }, cookie: admin.cookie });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error).toMatchObject({ code: 'FORBIDDEN', message: 'You cannot change your own VIP level: another admin must.', fields: { vipLevel: 'You cannot change your own VIP level: another admin must.' } });
+    expect((await call(harness.app, { url: `/api/admin/users/${admin.id}`, cookie: admin.cookie })).json().vipLevel).toBe(before);
   });
 
   it('refuses a confirm that became stale: the user got the role another way meanwhile', async () => {
@@ -312,7 +336,8 @@ describe('changing role and VIP level', () => {
 
   it('stops an admin demoted a moment ago from changing roles', async () => {
     const second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
-    await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${second.id}`, body: { role: 'user' }, cookie: admin.cookie });
+    // As `npm run admin -- demote` does on the server (in the web app, the removal would wait for a second admin).
+    await setRoleAndVipLevel(harness, second.id, { role: 'user' });
     const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user' }, cookie: second.cookie });
     expect(response.statusCode).toBe(403);
     expect((await call(harness.app, { url: '/api/me', cookie: admin.cookie })).json().role).toBe('admin');

@@ -522,5 +522,94 @@ describe('with two or more admins', () => {
         expectStatus(await decide(harness, second, 'withdrawals', id, 'approve'), 200);
       });
     });
+
+  describe('exchange rates and the large-withdrawal amount', () => {
+    async function publicRates(): Promise<{ normalRate: string; vipRate: string }> {
+      return (await harness.app.inject({ method: 'GET', url: '/api/rates' })).json();
+    }
+
+    it('keeps the rates while a change waits, and applies it when a second admin confirms', async () => {
+      const requested = await saveSettings(admin, { normalRate: '99999.00', vipRate: '99999.00', confirmedLargeRateChange: true, websiteUrl: 'https://rates.example.com' });
+      expect(requested.statusCode, requested.body).toBe(202);
+      expect(requested.json()).toMatchObject({
+        message: 'Settings saved. The exchange rates: this change waits for a second admin to confirm; until then the current values stay.',
+        settings: { normalRate: '83.00', vipRate: '83.25', websiteUrl: 'https://rates.example.com' },
+        pendingChange: {
+          kind: 'exchange_rates',
+          summary: 'Exchange rates',
+          from: 'Standard ₹83.00, VIP ₹83.25 per USDT',
+          to: 'Standard ₹99,999.00, VIP ₹99,999.00 per USDT',
+          requestedBy: { id: admin.id },
+        },
+      });
+      expect(await publicRates()).toMatchObject({ normalRate: '83.00', vipRate: '83.25' });
+      // A withdrawal made meanwhile is priced at the rates in force, not the ones asked for.
+      const id = await withdraw('1.5');
+      expect((await call(harness.app, { url: `/api/withdrawals/${id}`, cookie: customer.cookie })).json().withdrawal.amountInr).toBe('124.50');
+      await decide(harness, second, 'withdrawals', id, 'reject', { reason: 'Test of the rates' });
+
+      const changeId = requested.json().pendingChange.id as string;
+      const another = await saveSettings(second, { vipRate: '83.40' });
+      expect(another.statusCode).toBe(409);
+      expect(another.json().error).toMatchObject({ code: 'CHANGE_ALREADY_WAITING', message: 'A change of the exchange rates already waits for a second admin: confirm or discard it first.' });
+      expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
+
+      const confirmed = await confirm(second, changeId);
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(await publicRates()).toMatchObject({ normalRate: '99999.00', vipRate: '99999.00' });
+      const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
+      expect(audit).toMatchObject({ actor: { id: second.id }, before: { normalRate: '83.00' }, after: { normalRate: '99999.00', twoPersonControl: `confirmed by a second admin (pending change ${changeId})` } });
+      await setLargeWithdrawalBoundary();
+    });
+
+    it('refuses a stale confirm: the rates changed since the change was asked for', async () => {
+      const requested = await saveSettings(admin, { vipRate: '84.00' });
+      expect(requested.statusCode, requested.body).toBe(202);
+      await db().execute(sql`update admin_settings set rate_vip_inr_paise = 8330 where id = 1`);
+      const stale = await confirm(second, requested.json().pendingChange.id);
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'The exchange rates changed since this change was asked for: discard it and ask again.' });
+      expect(await publicRates()).toMatchObject({ vipRate: '83.30' });
+      await discard(admin, requested.json().pendingChange.id);
+      await setLargeWithdrawalBoundary();
+    });
+
+    it('raises the large-withdrawal amount only when a second admin confirms; lowering it applies at once', async () => {
+      const raised = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
+      expect(raised.statusCode, raised.body).toBe(202);
+      expect(raised.json()).toMatchObject({
+        settings: { largeWithdrawalInr: '8300.00' },
+        pendingChange: { kind: 'large_withdrawal_limit', from: '₹8,300.00', to: '₹10,00,00,000.00' },
+      });
+      // Still large: the same admin cannot approve it alone.
+      const id = await withdraw('100.01');
+      expect((await decide(harness, admin, 'withdrawals', id, 'approve')).statusCode).toBe(202);
+      await discard(admin, raised.json().pendingChange.id);
+
+      const lowered = await saveSettings(admin, { largeWithdrawalInr: '8000.00' });
+      expect(lowered.statusCode, lowered.body).toBe(200);
+      expect(lowered.json().settings.largeWithdrawalInr).toBe('8000.00');
+
+      // Raised by two admins after the first approval: the first approver still cannot give the second.
+      const raise = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
+      expectStatus(await confirm(second, raise.json().pendingChange.id), 200);
+      const again = await decide(harness, admin, 'withdrawals', id, 'approve');
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
+      expect((await withdrawalRow(id))?.status).toBe('pending');
+      expectStatus(await decide(harness, second, 'withdrawals', id, 'approve'), 200);
+      await setLargeWithdrawalBoundary();
+    });
+
+    it('names every waiting change when rates and an address change in one save', async () => {
+      const both = await saveSettings(admin, { vipRate: '83.50', erc20Address: randomErc20Address() });
+      expect(both.statusCode, both.body).toBe(202);
+      expect(both.json().message).toBe(
+        'Settings saved. The ERC20 deposit address and the exchange rates: these changes wait for a second admin to confirm; until then the current values stay.',
+      );
+      expect(both.json().pendingChanges.map((change: { kind: string }) => change.kind)).toEqual(['deposit_address', 'exchange_rates']);
+      for (const change of both.json().pendingChanges as { id: string }[]) await discard(admin, change.id);
+    });
+  });
   });
 });

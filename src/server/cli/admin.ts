@@ -5,15 +5,16 @@ import { openToolDatabase } from './open-tool-database.ts';
 
 const USAGE = `Usage:
   npm run admin -- promote <email>   give the account the admin role
+  npm run admin -- demote <email>    take the admin role away at once (in the web app a second admin must confirm it)
   npm run admin -- outbox [count]     show the newest stored e-mails (when no SMTP_URL is set)`;
 
 async function main(): Promise<number> {
   const [command, argument] = process.argv.slice(2);
-  if (command !== 'promote' && command !== 'outbox') {
+  if (command !== 'promote' && command !== 'demote' && command !== 'outbox') {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  if (command === 'promote' && !argument) {
+  if ((command === 'promote' || command === 'demote') && !argument) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -28,6 +29,27 @@ async function main(): Promise<number> {
       }
       await userRepository.setRole(db, account.id, 'admin');
       process.stdout.write(`${account.email} is now an admin.\n`);
+      return 0;
+    }
+    if (command === 'demote') {
+      const account = await userRepository.findCredentialsByEmail(db, argument as string);
+      if (!account) {
+        process.stderr.write(`No account has the e-mail ${argument}.\n`);
+        return 1;
+      }
+      // At least one admin always remains: the admins are locked, so two demotions at once cannot remove the last two.
+      const outcome = await db.transaction(async (transaction) => {
+        const admins = await userRepository.lockAdminIds(transaction);
+        if (!admins.includes(account.id)) return `${account.email} is not an admin.`;
+        if (admins.length === 1) return `${account.email} is the only admin: promote another account first.`;
+        await userRepository.setRole(transaction, account.id, 'user');
+        return undefined;
+      });
+      if (outcome !== undefined) {
+        process.stderr.write(`${outcome}\n`);
+        return 1;
+      }
+      process.stdout.write(`${account.email} is no longer an admin.\n`);
       return 0;
     }
     const count = Math.min(Math.max(Number(argument ?? 10) || 10, 1), 100);

@@ -781,7 +781,10 @@ export const pendingChanges = pgTable(
   (table) => [
     uniqueIndex('pending_changes_one_open_idx').on(table.kind, table.subject).where(sql`${table.status} = 'open'`),
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
-    check('pending_changes_kind_valid', sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant')`),
+    check(
+      'pending_changes_kind_valid',
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit')`,
+    ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),
     check('pending_changes_subject_length', sql`char_length(${table.subject}) between 1 and 64`),

@@ -9,6 +9,7 @@ export const userNotFoundMessage = (id: string) => `User with ID ${id} was not f
 export const USER_UPDATED_MESSAGE = 'User updated successfully';
 export const SESSIONS_REVOKED_MESSAGE = 'All sessions of this user were ended';
 export const OWN_ADMIN_ROLE_MESSAGE = 'You cannot remove your own admin role';
+export const OWN_VIP_LEVEL_MESSAGE = 'You cannot change your own VIP level: another admin must.';
 /** Issue 9: one admin cannot make a second admin through the web app, or the four-eyes rule would mean nothing. */
 export const ROLE_GRANT_SINGLE_ADMIN_MESSAGE = 'With a single admin, the admin role is granted on the server only: npm run admin -- promote <email>.';
 export const USER_NOT_FOUND_TITLE = 'User Not Found';

@@ -35,7 +35,14 @@ export const depositNetworkSchema = z.enum(DEPOSIT_NETWORKS, { message: 'Network
 export type DepositNetwork = z.infer<typeof depositNetworkSchema>;
 
 /** Two-person control (decision 017): what waits for a second admin, and how it ended. */
-export const PENDING_CHANGE_KINDS = ['deposit_address', 'large_withdrawal_approval', 'admin_role_grant'] as const;
+export const PENDING_CHANGE_KINDS = [
+  'deposit_address',
+  'large_withdrawal_approval',
+  'admin_role_grant',
+  'admin_role_removal',
+  'exchange_rates',
+  'large_withdrawal_limit',
+] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
 export const PENDING_CHANGE_STATUSES = ['open', 'confirmed', 'discarded'] as const;

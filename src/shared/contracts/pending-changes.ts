@@ -11,6 +11,11 @@ import { depositNetworkSchema, pendingChangeKindSchema } from './enums.ts';
 /** Most open changes listed at once: one per address network and one per withdrawal, so in practice a handful. */
 export const PENDING_CHANGES_LIST_LIMIT = 100;
 
+/** "a", "a and b", "a, b and c". */
+function listInWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+}
+
 export const PENDING_CHANGE_MESSAGES = {
   notFound: 'Pending change not found',
   ownChange: 'You asked for this change: a second admin must confirm it.',
@@ -24,6 +29,18 @@ export const PENDING_CHANGE_MESSAGES = {
   roleGrantAwaitsSecondAdmin: 'Granting the admin role waits for a second admin to confirm it; until then this user keeps their current role.',
   roleGrantAlreadyWaiting: 'Granting the admin role to this user already waits for a second admin: confirm or discard it first.',
   staleRoleGrant: "This user's role changed since this was asked for: discard this change.",
+  roleRemovalAwaitsSecondAdmin:
+    'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.',
+  roleRemovalAlreadyWaiting: 'Taking the admin role from this user already waits for a second admin: confirm or discard it first.',
+  staleRoleRemoval: 'This user is no longer an admin: discard this change.',
+  settingsAwaitSecondAdmin: (what: string[]) => {
+    const listed = listInWords(what);
+    return `Settings saved. ${listed.charAt(0).toUpperCase()}${listed.slice(1)}: ${what.length === 1 ? 'this change waits' : 'these changes wait'} for a second admin to confirm; until then the current values stay.`;
+  },
+  ratesAlreadyWaiting: 'A change of the exchange rates already waits for a second admin: confirm or discard it first.',
+  limitAlreadyWaiting: 'A raise of the large-withdrawal amount already waits for a second admin: confirm or discard it first.',
+  staleRates: 'The exchange rates changed since this change was asked for: discard it and ask again.',
+  staleLimit: 'The large-withdrawal amount changed since this change was asked for: discard it and ask again.',
   confirmed: 'Change confirmed and applied.',
   discarded: 'Change discarded.',
 } as const;

@@ -80,7 +80,8 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['admin'],
-        summary: "Set a user's role and/or VIP level (audited); granting the admin role answers 202 and waits for a second admin",
+        summary:
+          "Set a user's role and/or VIP level (audited); granting the admin role, or taking it away while two admins exist, answers 202 and waits for a second admin",
         params: adminUserParamsSchema,
         body: updateAdminUserRequestSchema,
         response: responses({ 200: updateAdminUserResponseSchema, 202: updateAdminUserResponseSchema }),
@@ -88,7 +89,10 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request, reply) => {
       const { user, pendingChange } = await usersService.updateUser(context, request, sessionOf(request), request.params.id, request.body);
-      if (pendingChange) return reply.code(202).send({ message: PENDING_CHANGE_MESSAGES.roleGrantAwaitsSecondAdmin, user, pendingChange });
+      if (pendingChange) {
+        const message = pendingChange.kind === 'admin_role_removal' ? PENDING_CHANGE_MESSAGES.roleRemovalAwaitsSecondAdmin : PENDING_CHANGE_MESSAGES.roleGrantAwaitsSecondAdmin;
+        return reply.code(202).send({ message, user, pendingChange });
+      }
       return { message: USER_UPDATED_MESSAGE, user };
     },
   );

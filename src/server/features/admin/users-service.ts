@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
   OWN_ADMIN_ROLE_MESSAGE,
+  OWN_VIP_LEVEL_MESSAGE,
   ROLE_GRANT_SINGLE_ADMIN_MESSAGE,
   userNotFoundMessage,
   type adminUsersQuerySchema,
@@ -20,7 +21,15 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler, type RoleGrantPayload } from '../pending-changes/service.ts';
+import {
+  findOpenChange,
+  needsSecondAdmin,
+  requestChange,
+  type Actor,
+  type ChangeHandler,
+  type RoleGrantPayload,
+  type RoleRemovalPayload,
+} from '../pending-changes/service.ts';
 import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
@@ -111,10 +120,21 @@ export async function updateUser(
     if (userId === session.userId && changes.role !== undefined && changes.role !== 'admin') {
       throw new AppError(409, 'CONFLICT', OWN_ADMIN_ROLE_MESSAGE, { fields: { role: OWN_ADMIN_ROLE_MESSAGE } });
     }
+    // The VIP rate pays more rupees per USDT: an admin does not set it for their own withdrawals.
+    if (userId === session.userId && changes.vipLevel !== undefined && changes.vipLevel !== current.vipLevel) {
+      throw new AppError(403, 'FORBIDDEN', OWN_VIP_LEVEL_MESSAGE, { fields: { vipLevel: OWN_VIP_LEVEL_MESSAGE } });
+    }
+    const actor = { userId: session.userId, ipAddress: request.ip };
     const grantsAdmin = changes.role === 'admin' && current.role !== 'admin';
-    const grant = grantsAdmin ? await requestAdminRoleGrant(transaction, { userId, from: current.role }, { userId: session.userId, ipAddress: request.ip }) : null;
-    const wanted = { role: grantsAdmin ? current.role : (changes.role ?? current.role), vipLevel: changes.vipLevel ?? current.vipLevel };
-    if (wanted.role === current.role && wanted.vipLevel === current.vipLevel) return grant;
+    const removesAdmin = changes.role !== undefined && changes.role !== 'admin' && current.role === 'admin';
+    // Taking the role away waits too while two admins exist: otherwise one admin could demote the other and then act alone.
+    const removalWaits = removesAdmin && (await needsSecondAdmin(transaction));
+    let pending: PendingChange | null = null;
+    if (grantsAdmin) pending = await requestAdminRoleGrant(transaction, { userId, from: current.role }, actor);
+    if (removalWaits) pending = await requestAdminRoleRemoval(transaction, { userId }, actor);
+    const roleWaits = grantsAdmin || removalWaits;
+    const wanted = { role: roleWaits ? current.role : (changes.role ?? current.role), vipLevel: changes.vipLevel ?? current.vipLevel };
+    if (wanted.role === current.role && wanted.vipLevel === current.vipLevel) return pending;
     await usersRepository.updateRoleAndVipLevel(transaction, userId, wanted);
     await recordAudit(transaction, {
       actorUserId: session.userId,
@@ -126,7 +146,7 @@ export async function updateUser(
       after: wanted,
       ipAddress: request.ip,
     });
-    return grant;
+    return pending;
   });
   return { user: await getUserDetail(context, db, userId), pendingChange };
 }
@@ -146,6 +166,40 @@ async function requestAdminRoleGrant(transaction: Executor, payload: RoleGrantPa
   }
   return requestChange(transaction, { kind: 'admin_role_grant', subject: payload.userId, payload }, actor);
 }
+
+async function requestAdminRoleRemoval(transaction: Executor, payload: RoleRemovalPayload, actor: Actor): Promise<PendingChange> {
+  if (await findOpenChange(transaction, 'admin_role_removal', payload.userId)) {
+    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting } });
+  }
+  return requestChange(transaction, { kind: 'admin_role_removal', subject: payload.userId, payload }, actor);
+}
+
+/**
+ * A second admin's confirm of taking the admin role away (the admin concerned may confirm it): the user
+ * must still be an admin. Every request reads the role afresh, so their sessions lose the admin area at once.
+ */
+export const adminRoleRemovalHandler: ChangeHandler = {
+  lockSubject: async (transaction, userId) => {
+    await usersRepository.lockProfiles(transaction, [userId]);
+  },
+  confirm: async (transaction, change, decider) => {
+    const payload = change.payload as RoleRemovalPayload;
+    const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
+    if (current?.role !== 'admin') throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleRoleRemoval, 'STALE_CHANGE');
+    const removed = { role: 'user' as const, vipLevel: current.vipLevel };
+    await usersRepository.updateRoleAndVipLevel(transaction, payload.userId, removed);
+    await recordAudit(transaction, {
+      actorUserId: decider.userId,
+      action: USER_UPDATE_AUDIT_ACTION,
+      targetType: 'user',
+      targetId: payload.userId,
+      targetUserId: payload.userId,
+      before: current,
+      after: removed,
+      ipAddress: decider.ipAddress,
+    });
+  },
+};
 
 /** A second admin's confirm of an admin role grant: the user must still have the role they had when it was asked for. */
 export const adminRoleGrantHandler: ChangeHandler = {

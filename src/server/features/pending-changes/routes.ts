@@ -7,22 +7,30 @@ import {
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { adminRoleGrantHandler } from '../admin/users-service.ts';
-import { addressChangeHandler } from '../settings/service.ts';
+import { adminRoleGrantHandler, adminRoleRemovalHandler } from '../admin/users-service.ts';
+import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from '../settings/service.ts';
 import { firstApprovalHandler } from '../withdrawals/service.ts';
 import * as pendingChangeService from './service.ts';
 
 /** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
 export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
-  const handlers = { deposit_address: addressChangeHandler, large_withdrawal_approval: firstApprovalHandler, admin_role_grant: adminRoleGrantHandler };
+  const handlers = {
+    deposit_address: addressChangeHandler,
+    large_withdrawal_approval: firstApprovalHandler,
+    admin_role_grant: adminRoleGrantHandler,
+    admin_role_removal: adminRoleRemovalHandler,
+    exchange_rates: exchangeRatesChangeHandler,
+    large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
+  };
 
   app.get(
     '/api/admin/pending-changes',
     {
       schema: {
         tags: ['admin'],
-        summary: 'Open changes waiting for a second admin: deposit address changes, first approvals of large withdrawals and grants of the admin role, oldest first',
+        summary:
+          'Open changes waiting for a second admin: deposit addresses, exchange rates, raises of the large-withdrawal amount, first approvals of large withdrawals, and grants and removals of the admin role, oldest first',
         response: responses({ 200: pendingChangeListResponseSchema }),
       },
     },

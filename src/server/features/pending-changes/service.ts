@@ -41,6 +41,27 @@ export interface RoleGrantPayload {
   from: Role;
 }
 
+/** Taking the admin role away while two or more admins exist: the admin it is taken from. */
+export interface RoleRemovalPayload {
+  userId: string;
+}
+
+/** The exchange rates before and after, in paise per USDT (as text: JSON has no bigint). */
+export interface ExchangeRatesPayload {
+  from: { normalRatePaise: string; vipRatePaise: string };
+  to: { normalRatePaise: string; vipRatePaise: string };
+}
+
+/** A raise of the large-withdrawal amount, in paise (as text). */
+export interface LargeWithdrawalLimitPayload {
+  fromInrPaise: string;
+  toInrPaise: string;
+}
+
+/** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
+export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
+export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
+
 export interface Actor {
   userId: string;
   ipAddress?: string | undefined;
@@ -75,6 +96,7 @@ export async function findOpenChange(db: Executor, kind: PendingChangeKind, subj
 function concernedUserId(row: PendingChangeRow): string | undefined {
   if (row.kind === 'large_withdrawal_approval') return (row.payload as WithdrawalApprovalPayload).customerUserId;
   if (row.kind === 'admin_role_grant') return (row.payload as RoleGrantPayload).userId;
+  if (row.kind === 'admin_role_removal') return (row.payload as RoleRemovalPayload).userId;
   return undefined;
 }
 
@@ -88,7 +110,10 @@ export async function requestChange(
   change:
     | { kind: 'deposit_address'; subject: DepositNetwork; payload: AddressChangePayload }
     | { kind: 'large_withdrawal_approval'; subject: string; payload: WithdrawalApprovalPayload }
-    | { kind: 'admin_role_grant'; subject: string; payload: RoleGrantPayload },
+    | { kind: 'admin_role_grant'; subject: string; payload: RoleGrantPayload }
+    | { kind: 'admin_role_removal'; subject: string; payload: RoleRemovalPayload }
+    | { kind: 'exchange_rates'; subject: typeof EXCHANGE_RATES_SUBJECT; payload: ExchangeRatesPayload }
+    | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload },
   actor: Actor,
 ): Promise<PendingChange> {
   const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
@@ -207,14 +232,32 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
       const payload = row.payload as AddressChangePayload;
       return { ...common, summary: `${payload.network} deposit address`, from: payload.from, to: payload.to, network: payload.network, withdrawal: null };
     }
-    if (row.kind === 'admin_role_grant') {
-      const payload = row.payload as RoleGrantPayload;
+    if (row.kind === 'admin_role_grant' || row.kind === 'admin_role_removal') {
+      const payload = row.payload as RoleGrantPayload | RoleRemovalPayload;
       const user = person(payload.userId);
+      const granted = row.kind === 'admin_role_grant';
       return {
         ...common,
-        summary: `Admin role for ${user ? `${user.name} (${user.email})` : 'a deleted user'}`,
-        from: ROLE_WORDS[payload.from],
-        to: ROLE_WORDS.admin,
+        summary: `Admin role ${granted ? 'for' : 'taken from'} ${user ? `${user.name} (${user.email})` : 'a deleted user'}`,
+        from: granted ? ROLE_WORDS[(payload as RoleGrantPayload).from] : ROLE_WORDS.admin,
+        to: granted ? ROLE_WORDS.admin : ROLE_WORDS.user,
+        network: null,
+        withdrawal: null,
+      };
+    }
+    if (row.kind === 'exchange_rates') {
+      const payload = row.payload as ExchangeRatesPayload;
+      const rates = (side: ExchangeRatesPayload['from']) =>
+        `Standard ${formatInrForDisplay(BigInt(side.normalRatePaise))}, VIP ${formatInrForDisplay(BigInt(side.vipRatePaise))} per USDT`;
+      return { ...common, summary: 'Exchange rates', from: rates(payload.from), to: rates(payload.to), network: null, withdrawal: null };
+    }
+    if (row.kind === 'large_withdrawal_limit') {
+      const payload = row.payload as LargeWithdrawalLimitPayload;
+      return {
+        ...common,
+        summary: 'Large-withdrawal amount (above it, two admins approve a withdrawal)',
+        from: formatInrForDisplay(BigInt(payload.fromInrPaise)),
+        to: formatInrForDisplay(BigInt(payload.toInrPaise)),
         network: null,
         withdrawal: null,
       };

@@ -7,7 +7,6 @@ import {
   updateSettingsRequestSchema,
   updateSettingsResponseSchema,
 } from '#shared/contracts/settings';
-import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -55,7 +54,7 @@ export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): v
       schema: {
         tags: ['admin'],
         summary:
-          'Save all settings at once (admin only); nothing is saved when any field is invalid, (409 CONFLICT) when the settings changed since expectedUpdatedAt, or (409 RATE_CHANGE_NEEDS_CONFIRMATION) when a rate moves more than 5% without confirmedLargeRateChange; 202 when a deposit address change waits for a second admin (the rest is saved)',
+          'Save all settings at once (admin only); nothing is saved when any field is invalid, (409 CONFLICT) when the settings changed since expectedUpdatedAt, or (409 RATE_CHANGE_NEEDS_CONFIRMATION) when a rate moves more than 5% without confirmedLargeRateChange; 202 when a deposit address change, a change of the rates or a raise of the large-withdrawal amount waits for a second admin (the rest is saved)',
         body: updateSettingsRequestSchema,
         response: responses({ 200: updateSettingsResponseSchema, 202: updateSettingsPendingResponseSchema }),
       },
@@ -63,7 +62,7 @@ export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): v
     async (request, reply) => {
       const { settings, pendingChanges } = await settingsService.updateSettings(context, request, sessionOf(request), request.body);
       const [pendingChange] = pendingChanges;
-      if (pendingChange) return reply.code(202).send({ message: PENDING_CHANGE_MESSAGES.addressAwaitsSecondAdmin, settings, pendingChange, pendingChanges });
+      if (pendingChange) return reply.code(202).send({ message: settingsService.awaitingSecondAdminMessage(pendingChanges), settings, pendingChange, pendingChanges });
       return reply.code(200).send({ message: SETTINGS_UPDATED_MESSAGE, settings });
     },
   );

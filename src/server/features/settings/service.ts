@@ -9,17 +9,21 @@ import {
 } from '#shared/contracts/settings';
 import { inrPaiseToWire, parseInrPaise, parseRatePaise, parseUsdtMicros, ratePaiseToWire, usdtMicrosToWire, type DecimalParseResult } from '#shared/money';
 import { isLargeRateChange, largeRateChangeMessage } from '#shared/contracts/settings';
-import { DEPOSIT_NETWORKS, type DepositNetwork } from '#shared/contracts/enums';
+import { DEPOSIT_NETWORKS, type DepositNetwork, type PendingChangeKind } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
 import {
   adminEmails,
+  EXCHANGE_RATES_SUBJECT,
   findOpenChange,
+  LARGE_WITHDRAWAL_LIMIT_SUBJECT,
   needsSecondAdmin,
   requestChange,
   type Actor,
   type AddressChangePayload,
   type ChangeHandler,
+  type ExchangeRatesPayload,
+  type LargeWithdrawalLimitPayload,
   type PendingChangeRow,
 } from '../pending-changes/service.ts';
 import type { AppContext } from '../../context.ts';
@@ -249,17 +253,29 @@ export async function updateSettings(
       from: current[ADDRESS_COLUMNS[network]],
       to: desired[ADDRESS_COLUMNS[network]],
     }));
-    // Two-person control (decision 017): while a second admin exists, a deposit address changes only
-    // when that admin confirms; the rest of the form is saved now.
-    const twoPersonControl = addressChanges.length > 0 && (await needsSecondAdmin(transaction));
+    const ratesChange = changes.rateNormalInrPaise !== undefined || changes.rateVipInrPaise !== undefined ? exchangeRatesPayload(current, changes) : undefined;
+    // Lowering the amount only asks for two admins more often; raising it lets one admin approve more alone.
+    const limitRaise =
+      changes.largeWithdrawalInrPaise !== undefined && changes.largeWithdrawalInrPaise > current.largeWithdrawalInrPaise
+        ? { fromInrPaise: current.largeWithdrawalInrPaise.toString(), toInrPaise: changes.largeWithdrawalInrPaise.toString() }
+        : undefined;
+    // Two-person control (decisions 017 and 023): while a second admin exists, what decides where deposits go
+    // and how many rupees a withdrawal pays changes only when that admin confirms; the rest of the form is saved now.
+    const guarded = addressChanges.length > 0 || ratesChange !== undefined || limitRaise !== undefined;
+    const twoPersonControl = guarded && (await needsSecondAdmin(transaction));
     if (twoPersonControl) {
       for (const change of addressChanges) {
-        if (await findOpenChange(transaction, 'deposit_address', change.network)) {
-          throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network), {
-            fields: { [ADDRESS_COLUMNS[change.network]]: PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network) },
-          });
-        }
+        await refuseWhenWaiting(transaction, 'deposit_address', change.network, ADDRESS_COLUMNS[change.network], PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network));
         delete changes[ADDRESS_COLUMNS[change.network]];
+      }
+      if (ratesChange) {
+        await refuseWhenWaiting(transaction, 'exchange_rates', EXCHANGE_RATES_SUBJECT, 'normalRate', PENDING_CHANGE_MESSAGES.ratesAlreadyWaiting);
+        delete changes.rateNormalInrPaise;
+        delete changes.rateVipInrPaise;
+      }
+      if (limitRaise) {
+        await refuseWhenWaiting(transaction, 'large_withdrawal_limit', LARGE_WITHDRAWAL_LIMIT_SUBJECT, 'largeWithdrawalInr', PENDING_CHANGE_MESSAGES.limitAlreadyWaiting);
+        delete changes.largeWithdrawalInrPaise;
       }
     } else {
       singleAdminAddressChanges.push(...addressChanges);
@@ -275,11 +291,43 @@ export async function updateSettings(
       for (const change of addressChanges) {
         pendingChanges.push(await requestChange(transaction, { kind: 'deposit_address', subject: change.network, payload: change }, actor));
       }
+      if (ratesChange) pendingChanges.push(await requestChange(transaction, { kind: 'exchange_rates', subject: EXCHANGE_RATES_SUBJECT, payload: ratesChange }, actor));
+      if (limitRaise) {
+        pendingChanges.push(await requestChange(transaction, { kind: 'large_withdrawal_limit', subject: LARGE_WITHDRAWAL_LIMIT_SUBJECT, payload: limitRaise }, actor));
+      }
     }
     return { settings: await adminSettingsView(transaction, saved, session), pendingChanges };
   });
   if (singleAdminAddressChanges.length > 0) await mailSingleAdminAddressChange(context, request.log, session, singleAdminAddressChanges);
   return result;
+}
+
+const WAITING_WORDS: Partial<Record<PendingChangeKind, (change: PendingChange) => string>> = {
+  deposit_address: (change) => `the ${change.network ?? ''} deposit address`,
+  exchange_rates: () => 'the exchange rates',
+  large_withdrawal_limit: () => 'the raise of the large-withdrawal amount',
+};
+
+/** The 202 answer's message: the address wording as before when only addresses wait, else each waiting change named. */
+export function awaitingSecondAdminMessage(pendingChanges: PendingChange[]): string {
+  if (pendingChanges.every((change) => change.kind === 'deposit_address')) return PENDING_CHANGE_MESSAGES.addressAwaitsSecondAdmin;
+  return PENDING_CHANGE_MESSAGES.settingsAwaitSecondAdmin(pendingChanges.map((change) => WAITING_WORDS[change.kind]?.(change) ?? change.summary));
+}
+
+/** 409 when a change of this kind already waits for a second admin: nothing of the request is saved. */
+async function refuseWhenWaiting(transaction: Executor, kind: PendingChangeKind, subject: string, field: string, message: string): Promise<void> {
+  if (await findOpenChange(transaction, kind, subject)) throw new AppError(409, 'CHANGE_ALREADY_WAITING', message, { fields: { [field]: message } });
+}
+
+/** Both rates before and after a change of either, as the pending change keeps them. */
+function exchangeRatesPayload(current: SettingsRow, changes: Partial<EditableSettings>): ExchangeRatesPayload {
+  return {
+    from: { normalRatePaise: current.rateNormalInrPaise.toString(), vipRatePaise: current.rateVipInrPaise.toString() },
+    to: {
+      normalRatePaise: (changes.rateNormalInrPaise ?? current.rateNormalInrPaise).toString(),
+      vipRatePaise: (changes.rateVipInrPaise ?? current.rateVipInrPaise).toString(),
+    },
+  };
 }
 
 /** What the audit entry of an address change made without a second admin carries, so the log shows it. */
@@ -342,6 +390,43 @@ async function confirmAddressChange(transaction: Executor, change: PendingChange
   const saved = await settingsRepository.updateSettings(transaction, withQrImagesSetAside({ [column]: payload.to }), decider.userId);
   await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { addressChangeControl: `confirmed by a second admin (pending change ${change.id})` });
 }
+
+/**
+ * A second admin's confirm of a change of the settings row: the row is locked, the value must still be
+ * what it was when the change was asked for (else 409: stale), then it changes, with history, audit
+ * entry and the live-update event, in the confirmation's transaction.
+ */
+function settingsChangeHandler<Payload>(
+  stillAsAsked: (current: SettingsRow, payload: Payload) => boolean,
+  changesOf: (payload: Payload) => Partial<EditableSettings>,
+  staleMessage: string,
+): ChangeHandler {
+  return {
+    lockSubject: async (transaction) => {
+      await settingsRepository.getSettingsForUpdate(transaction);
+    },
+    confirm: async (transaction, change, decider) => {
+      const payload = change.payload as Payload;
+      const current = await settingsRepository.getSettingsForUpdate(transaction);
+      if (!stillAsAsked(current, payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
+      const saved = await settingsRepository.updateSettings(transaction, changesOf(payload), decider.userId);
+      await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { twoPersonControl: `confirmed by a second admin (pending change ${change.id})` });
+    },
+  };
+}
+
+/** Both rates must still be what they were when the change was asked for. */
+export const exchangeRatesChangeHandler = settingsChangeHandler<ExchangeRatesPayload>(
+  (current, payload) => current.rateNormalInrPaise.toString() === payload.from.normalRatePaise && current.rateVipInrPaise.toString() === payload.from.vipRatePaise,
+  (payload) => ({ rateNormalInrPaise: BigInt(payload.to.normalRatePaise), rateVipInrPaise: BigInt(payload.to.vipRatePaise) }),
+  PENDING_CHANGE_MESSAGES.staleRates,
+);
+
+export const largeWithdrawalLimitChangeHandler = settingsChangeHandler<LargeWithdrawalLimitPayload>(
+  (current, payload) => current.largeWithdrawalInrPaise.toString() === payload.fromInrPaise,
+  (payload) => ({ largeWithdrawalInrPaise: BigInt(payload.toInrPaise) }),
+  PENDING_CHANGE_MESSAGES.staleLimit,
+);
 
 /** History row, audit entry and 'settings.updated' event for one change of the settings row. */
 export async function recordSettingsChange(

@@ -126,6 +126,12 @@ export async function setRole(db: Executor, userId: string, role: 'user' | 'admi
   await db.update(profiles).set({ role, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
 }
 
+/** The ids of every admin, their profiles locked until the transaction ends. */
+export async function lockAdminIds(db: Executor): Promise<string[]> {
+  const rows = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).for('update');
+  return rows.map((row) => row.userId);
+}
+
 export async function adminExists(db: Executor): Promise<boolean> {
   const [row] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).limit(1);
   return row !== undefined;

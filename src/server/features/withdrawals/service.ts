@@ -441,12 +441,19 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
   // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
   const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
   // Not pending any more: the decision's conditional update gives the usual answer.
-  if (!locked || locked.status !== 'pending' || !(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  if (!locked || locked.status !== 'pending') return { kind: 'proceed' };
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
-  if (open && (open.payload as WithdrawalApprovalPayload).from === 'pending') {
-    if (open.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
-    await confirmOpenChange(db, open, actor);
-    return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? (open.payload as WithdrawalApprovalPayload).payoutReference ?? undefined } };
+  const openFirstApproval = open && (open.payload as WithdrawalApprovalPayload).from === 'pending' ? open : undefined;
+  // The admin who gave the first approval never gives the second, even when the withdrawal no longer
+  // needs two (the large-withdrawal amount was raised since, or an admin left).
+  if (openFirstApproval?.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
+  if (!(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  if (openFirstApproval) {
+    await confirmOpenChange(db, openFirstApproval, actor);
+    return {
+      kind: 'proceed',
+      details: { ...details, payoutReference: details.payoutReference ?? (openFirstApproval.payload as WithdrawalApprovalPayload).payoutReference ?? undefined },
+    };
   }
   // A first approval given while the withdrawal was in a payout batch that was cancelled since no longer applies.
   if (open) await discardOpenChange(db, 'large_withdrawal_approval', row.id, actor);

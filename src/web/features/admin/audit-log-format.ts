@@ -154,6 +154,9 @@ const WORDS: Record<string, string> = {
   deposit_address: 'Deposit address change',
   large_withdrawal_approval: 'Large withdrawal approval',
   admin_role_grant: 'Admin role grant',
+  admin_role_removal: 'Admin role removal',
+  exchange_rates: 'Exchange rates change',
+  large_withdrawal_limit: 'Large-withdrawal amount raise',
   confirmed: 'Confirmed',
   discarded: 'Discarded',
 };

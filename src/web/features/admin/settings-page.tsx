@@ -149,7 +149,10 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         queryClient.invalidateQueries({ queryKey: QUERY_KEYS.publicSettings }),
       ]);
       // 202: saved, except the deposit address change, which waits for a second admin (shown above the form).
-      if ('pendingChange' in answer) toast.info('Address change awaits a second admin', { description: answer.message, duration: 10_000 });
+      if ('pendingChange' in answer) {
+        const title = answer.pendingChanges.every((change) => change.kind === 'deposit_address') ? 'Address change awaits a second admin' : 'Changes await a second admin';
+        toast.info(title, { description: answer.message, duration: 10_000 });
+      }
       else toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
     } catch (error) {
       const { shownFields } = showServerFieldErrors(form.setError, FIELD_NAMES, error);
@@ -318,7 +321,9 @@ export default function SettingsPage() {
         <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
-      {settings.data?.canEdit && <PendingChangesPanel kinds={['deposit_address']} title="Address changes waiting for a second admin" />}
+      {settings.data?.canEdit && (
+        <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit']} title="Settings changes waiting for a second admin" />
+      )}
       {settings.data && <SettingsForm settings={settings.data} />}
     </AdminPage>
   );

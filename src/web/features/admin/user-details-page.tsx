@@ -75,7 +75,14 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
           }
         >
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="Role" {...(isSelf ? { help: 'You cannot remove your own admin role.' } : {})}>
+            <FormField
+              label="Role"
+              help={
+                isSelf
+                  ? 'You cannot remove your own admin role.'
+                  : 'A second admin confirms a grant of the admin role, and its removal while two admins exist. With a single admin, the role is granted on the server: npm run admin -- promote <email>.'
+              }
+            >
               <Select {...form.register('role')} disabled={isSelf || saving}>
                 {roleSchema.options.map((option) => (
                   <option key={option} value={option}>
@@ -84,8 +91,8 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
                 ))}
               </Select>
             </FormField>
-            <FormField label="VIP Level">
-              <Select {...form.register('vipLevel')} disabled={saving}>
+            <FormField label="VIP Level" {...(isSelf ? { help: 'You cannot change your own VIP level: another admin must.' } : {})}>
+              <Select {...form.register('vipLevel')} disabled={isSelf || saving}>
                 {vipLevelSchema.options.map((option) => (
                   <option key={option} value={option}>
                     {VIP_LEVEL_LABELS[option]}

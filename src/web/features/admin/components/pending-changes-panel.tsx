@@ -17,6 +17,9 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   deposit_address: 'Deposit address change',
   large_withdrawal_approval: 'Large withdrawal approval',
   admin_role_grant: 'Admin role',
+  admin_role_removal: 'Admin role removal',
+  exchange_rates: 'Exchange rates change',
+  large_withdrawal_limit: 'Large-withdrawal amount raise',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
