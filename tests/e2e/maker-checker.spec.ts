@@ -251,5 +251,17 @@ test('the admin role given on the user page waits for a second admin, who confir
   await second.getByRole('alertdialog', { name: 'Confirm this change?' }).getByRole('button', { name: 'Confirm change' }).click();
   await expect(toast(second, 'Change confirmed and applied.')).toBeVisible();
   await expect.poll(roleNow).toBe('admin');
+
+  // Taking it away waits for a second admin too (decision 024); the server's command does it at once.
+  await first.goto(`/admin/users/${me.id}`);
+  await first.getByLabel('Role').selectOption('user');
+  await first.getByRole('button', { name: 'Save changes' }).click();
+  await first.getByRole('alertdialog', { name: "Change this user's access?" }).getByRole('button', { name: 'Confirm change' }).click();
+  await expect(
+    toast(first, 'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.'),
+  ).toBeVisible();
+  expect(await roleNow()).toBe('admin');
+  await app.demote(customer.email);
+  expect(await roleNow()).toBe('user');
   await session.dispose();
 });

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomErc20Address, randomTronAddress } from '../fixtures/addresses.ts';
-import { currentSettingsForm, signUpAdminWithVerifiedPin, signUpVipCustomer, uploadFile } from '../fixtures/admin.ts';
+import { currentSettingsForm, fileBytes, signUpAdminWithVerifiedPin, signUpVipCustomer, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { waitForMail } from '../fixtures/mail-server.ts';
 import { qrPng } from '../fixtures/qr-images.ts';
@@ -609,6 +610,48 @@ describe('with two or more admins', () => {
       );
       expect(both.json().pendingChanges.map((change: { kind: string }) => change.kind)).toEqual(['deposit_address', 'exchange_rates']);
       for (const change of both.json().pendingChanges as { id: string }[]) await discard(admin, change.id);
+    });
+  });
+
+  describe('a new app file', () => {
+    function uploadApp(user: SignedUpUser, bytes: Buffer) {
+      return uploadFile(harness.app, '/api/admin/files/apk', { cookie: user.cookie, bytes, contentType: 'application/vnd.android.package-archive', fileName: 'rupeedesk-new.apk' });
+    }
+
+    async function publicApp(): Promise<{ exists: boolean; url: string | null; sizeBytes: number | null }> {
+      return (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json().apk;
+    }
+
+    it('is stored at once but offered for download only once a second admin confirms it', async () => {
+      const before = await publicApp();
+      const bytes = fileBytes('zip', 4321);
+      const uploaded = await uploadApp(admin, bytes);
+      expect(uploaded.statusCode, uploaded.body).toBe(202);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      expect(uploaded.json()).toMatchObject({
+        message: 'File uploaded. It is offered for download only once a second admin confirms it; until then the current app file stays.',
+        file: { purpose: 'apk', sizeBytes: 4321, sha256 },
+        pendingChange: { kind: 'app_file', summary: 'App file (APK) offered for download', to: `rupeedesk-new.apk, 4,321 bytes, SHA-256 ${sha256}`, requestedBy: { id: admin.id } },
+      });
+      expect(await publicApp()).toEqual(before);
+      const waiting = await uploadApp(second, fileBytes('zip', 999));
+      expect(waiting.statusCode).toBe(409);
+      expect(waiting.json().error.message).toBe('A new app file already waits for a second admin: confirm or discard it first.');
+
+      const changeId = uploaded.json().pendingChange.id as string;
+      expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
+      expectStatus(await confirm(second, changeId), 200);
+      const offered = await publicApp();
+      expect(offered).toMatchObject({ exists: true, sizeBytes: 4321 });
+      const download = await harness.app.inject({ method: 'GET', url: offered.url ?? '' });
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(bytes)).toBe(true);
+
+      // The next one replaces it only when confirmed; a discarded one changes nothing.
+      const next = await uploadApp(second, fileBytes('zip', 5000));
+      expect(next.statusCode).toBe(202);
+      expectStatus(await discard(second, next.json().pendingChange.id), 200);
+      expect(await publicApp()).toEqual(offered);
     });
   });
   });

@@ -783,7 +783,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

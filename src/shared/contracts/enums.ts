@@ -42,6 +42,7 @@ export const PENDING_CHANGE_KINDS = [
   'admin_role_removal',
   'exchange_rates',
   'large_withdrawal_limit',
+  'app_file',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;

@@ -37,6 +37,9 @@ export const PENDING_CHANGE_MESSAGES = {
     const listed = listInWords(what);
     return `Settings saved. ${listed.charAt(0).toUpperCase()}${listed.slice(1)}: ${what.length === 1 ? 'this change waits' : 'these changes wait'} for a second admin to confirm; until then the current values stay.`;
   },
+  appFileAwaitsSecondAdmin: 'File uploaded. It is offered for download only once a second admin confirms it; until then the current app file stays.',
+  appFileAlreadyWaiting: 'A new app file already waits for a second admin: confirm or discard it first.',
+  staleAppFile: 'The uploaded app file is gone: discard this change and upload it again.',
   ratesAlreadyWaiting: 'A change of the exchange rates already waits for a second admin: confirm or discard it first.',
   limitAlreadyWaiting: 'A raise of the large-withdrawal amount already waits for a second admin: confirm or discard it first.',
   staleRates: 'The exchange rates changed since this change was asked for: discard it and ask again.',

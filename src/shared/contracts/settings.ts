@@ -261,3 +261,6 @@ export const uploadFileResponseSchema = z.object({
   /** The settings version (updatedAt) just before and after the upload, so an open form can tell whether it missed anything else. */
   settingsVersion: z.object({ before: z.string(), after: z.string() }),
 });
+
+/** 202 from an APK upload while two admins exist: stored, offered only once a second admin confirms (decision 024). */
+export const uploadFilePendingResponseSchema = z.object({ message: z.string(), file: storedFileSchema, pendingChange: pendingChangeSchema });

@@ -11,6 +11,8 @@ export interface ExtraApp {
   baseUrl: string;
   /** `npm run admin -- promote <email>` on this app's server: the way to a second admin when there is one. */
   promote(email: string): Promise<void>;
+  /** `npm run admin -- demote <email>`: the server's way to take the admin role away at once. */
+  demote(email: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function startExtraApp(options: { port: number; env: Record<string,
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { baseUrl, promote: (email) => promote(environment, email), stop };
+    if (healthy) return { baseUrl, promote: (email) => runAdminCommand(environment, 'promote', email), demote: (email) => runAdminCommand(environment, 'demote', email), stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The extra app on port ${options.port} did not answer /api/health within ${START_TIMEOUT_MS} ms`);
@@ -59,11 +61,11 @@ export async function startExtraApp(options: { port: number; env: Record<string,
   }
 }
 
-async function promote(environment: NodeJS.ProcessEnv, email: string): Promise<void> {
-  const command = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'cli', 'admin.js'), 'promote', email], { stdio: ['ignore', 'pipe', 'pipe'], env: environment });
+async function runAdminCommand(environment: NodeJS.ProcessEnv, action: 'promote' | 'demote', email: string): Promise<void> {
+  const command = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'cli', 'admin.js'), action, email], { stdio: ['ignore', 'pipe', 'pipe'], env: environment });
   let output = '';
   command.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   command.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => command.once('exit', resolve));
-  if (code !== 0) throw new Error(`npm run admin -- promote ${email} exited with ${code}: ${output}`);
+  if (code !== 0) throw new Error(`npm run admin -- ${action} ${email} exited with ${code}: ${output}`);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { qrNetworkParamsSchema, uploadFileResponseSchema } from '#shared/contracts/settings';
+import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
+import { qrNetworkParamsSchema, uploadFilePendingResponseSchema, uploadFileResponseSchema } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { errorResponseSchema } from '#shared/errors';
@@ -18,7 +19,7 @@ export function registerFileAdminRoutes(app: ApiApp, context: AppContext): void 
       config: { acceptsFileUpload: true },
       schema: {
         tags: ['admin'],
-        summary: 'Upload the QR image of a deposit network (multipart; PNG, JPEG or WebP up to 2 MB; admin only)',
+        summary: "Upload the QR image of a deposit network (multipart; PNG or JPEG up to 2 MB whose QR code shows the network's current deposit address; admin only)",
         consumes: ['multipart/form-data'],
         params: qrNetworkParamsSchema,
         response: responses({ 201: uploadFileResponseSchema }),
@@ -37,13 +38,14 @@ export function registerFileAdminRoutes(app: ApiApp, context: AppContext): void 
       config: { acceptsFileUpload: true },
       schema: {
         tags: ['admin'],
-        summary: 'Upload the Android app (multipart; APK up to 200 MB; admin only)',
+        summary: 'Upload the Android app (multipart; APK up to 200 MB; admin only); 202 while two admins exist: offered once a second admin confirms',
         consumes: ['multipart/form-data'],
-        response: responses({ 201: uploadFileResponseSchema }),
+        response: responses({ 201: uploadFileResponseSchema, 202: uploadFilePendingResponseSchema }),
       },
     },
     async (request, reply) => {
-      const uploaded = await uploadSettingsFile(context, request, sessionOf(request), 'apk');
+      const { pendingChange, ...uploaded } = await uploadSettingsFile(context, request, sessionOf(request), 'apk');
+      if (pendingChange) return reply.code(202).send({ message: PENDING_CHANGE_MESSAGES.appFileAwaitsSecondAdmin, file: uploaded.file, pendingChange });
       return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );

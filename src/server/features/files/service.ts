@@ -7,12 +7,15 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings, getSettingsForUpdate, qrImageShowsAddress, replaceSettingsFile, type SettingsFileColumn } from '../settings/service.ts';
+import { getSettings, getSettingsForUpdate, qrImageShowsAddress, replaceSettingsFile, type SettingsFileColumn, type SettingsRow } from '../settings/service.ts';
+import { APP_FILE_SUBJECT, findOpenChange, needsSecondAdmin, requestChange, type AppFilePayload, type ChangeHandler } from '../pending-changes/service.ts';
+import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
+import type { Executor } from '../../db/client.ts';
 import * as filesRepository from './repository.ts';
 import type { StoredFileRow } from './repository.ts';
 import { qrShowsAddress, readQrImage } from './qr-image.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
-import { fileStorageFor } from './storage.ts';
+import { DatabaseFileStorage, fileStorageFor } from './storage.ts';
 import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 
@@ -115,7 +118,7 @@ function safeOriginalName(filename: string, fallback: string): string {
   return cleaned === '' ? fallback : cleaned;
 }
 
-function fileField(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARGE', message: string): AppError {
+function fileField(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARGE' | 'CHANGE_ALREADY_WAITING', message: string): AppError {
   return new AppError(status, code, message, { fields: { file: message } });
 }
 
@@ -175,7 +178,7 @@ export async function uploadSettingsFile(
   request: FastifyRequest,
   session: SessionRecord,
   purpose: FilePurpose,
-): Promise<{ file: StoredFileView; settingsVersion: { before: string; after: string } }> {
+): Promise<UploadedFile> {
   const rules = rulesOf(purpose);
   const chooseFile = rules.chooseMessage;
   if (!request.isMultipart()) throw fileField(400, 'VALIDATION_FAILED', chooseFile);
@@ -217,7 +220,7 @@ export async function uploadSettingsFile(
   const contentType = inspection.contentType ?? 'application/octet-stream';
   let previousStorageKey: string | undefined;
   const network = NETWORK_OF_QR_PURPOSE[purpose];
-  let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string } };
+  let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string }; pendingChange?: PendingChange };
   try {
     const qrContent = network === undefined ? null : readQrText(inspection.bytes(), contentType);
     stored = await context.database.db.transaction(async (transaction) => {
@@ -235,6 +238,11 @@ export async function uploadSettingsFile(
         // Stored as the address it was checked against (the code's own text may carry a URI scheme).
         qrContent: network === undefined ? null : before[ADDRESS_COLUMN_OF_NETWORK[network]],
       });
+      // Two-person control (decision 024): customers install what is offered here, so while a second admin
+      // exists a new app is stored now and offered only once that admin confirms it.
+      if (purpose === 'apk' && (await needsSecondAdmin(transaction))) {
+        return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: before.updatedAt.toISOString() }, pendingChange: await requestAppFile(transaction, before, file, request, session) };
+      }
       const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
       const previousFileId = before[column];
       const previous = previousFileId ? await filesRepository.deleteStoredFile(transaction, previousFileId) : undefined;
@@ -259,8 +267,62 @@ export async function uploadSettingsFile(
     // The database no longer refers to the old file; failing to delete it leaves an orphan on disk, not a wrong answer.
     await storage.delete(previousStorageKey).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
   }
-  return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion };
+  return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion, ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}) };
 }
+
+export interface UploadedFile {
+  file: StoredFileView;
+  settingsVersion: { before: string; after: string };
+  /** Set when the file waits for a second admin (an app file while two admins exist). */
+  pendingChange?: PendingChange;
+}
+
+async function requestAppFile(transaction: Executor, before: SettingsRow, file: StoredFileRow, request: FastifyRequest, session: SessionRecord): Promise<PendingChange> {
+  if (await findOpenChange(transaction, 'app_file', APP_FILE_SUBJECT)) {
+    throw fileField(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.appFileAlreadyWaiting);
+  }
+  const current = before.apkFileId ? await filesRepository.findStoredFile(transaction, before.apkFileId) : undefined;
+  await recordAudit(transaction, {
+    actorUserId: session.userId,
+    action: FILE_UPLOAD_AUDIT_ACTION,
+    targetType: 'stored_file',
+    targetId: file.id,
+    before: auditFileSummary(current),
+    after: { ...auditFileSummary(file), offered: 'once a second admin confirms' },
+    ipAddress: request.ip,
+  });
+  const payload = { fileId: file.id, originalName: file.originalName, sizeBytes: file.sizeBytes, sha256: file.sha256, replacing: current?.originalName ?? null };
+  return requestChange(transaction, { kind: 'app_file', subject: APP_FILE_SUBJECT, payload }, { userId: session.userId, ipAddress: request.ip });
+}
+
+/**
+ * A second admin's confirm of a new app file: the stored file must still be there; it becomes the
+ * download, and the file it replaces is deleted with its bytes, in the confirmation's transaction.
+ */
+export const appFileChangeHandler: ChangeHandler = {
+  lockSubject: async (transaction) => {
+    await getSettingsForUpdate(transaction);
+  },
+  confirm: async (transaction, change, decider) => {
+    const payload = change.payload as AppFilePayload;
+    const before = await getSettingsForUpdate(transaction);
+    const file = await filesRepository.findStoredFile(transaction, payload.fileId);
+    if (!file) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAppFile, 'STALE_CHANGE');
+    await replaceSettingsFile(transaction, before, 'apkFileId', file.id, decider.userId);
+    const previous = before.apkFileId && before.apkFileId !== file.id ? await filesRepository.deleteStoredFile(transaction, before.apkFileId) : undefined;
+    if (previous) await new DatabaseFileStorage(transaction).delete(previous.storageKey);
+    await recordAudit(transaction, {
+      actorUserId: decider.userId,
+      action: FILE_UPLOAD_AUDIT_ACTION,
+      targetType: 'stored_file',
+      targetId: file.id,
+      before: auditFileSummary(previous),
+      after: { ...auditFileSummary(file), offered: `confirmed by a second admin (pending change ${change.id})` },
+      ipAddress: decider.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'settings.updated' });
+  },
+};
 
 export interface OpenedFile {
   stream: Readable;

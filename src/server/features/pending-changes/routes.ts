@@ -9,6 +9,7 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from '../admin/users-service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from '../settings/service.ts';
+import { appFileChangeHandler } from '../files/service.ts';
 import { firstApprovalHandler } from '../withdrawals/service.ts';
 import * as pendingChangeService from './service.ts';
 
@@ -22,6 +23,7 @@ export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContex
     admin_role_removal: adminRoleRemovalHandler,
     exchange_rates: exchangeRatesChangeHandler,
     large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
+    app_file: appFileChangeHandler,
   };
 
   app.get(

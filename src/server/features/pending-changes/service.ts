@@ -58,9 +58,20 @@ export interface LargeWithdrawalLimitPayload {
   toInrPaise: string;
 }
 
+/** A new app file (APK) for the download, stored but not offered until a second admin confirms it. */
+export interface AppFilePayload {
+  fileId: string;
+  originalName: string;
+  sizeBytes: number;
+  sha256: string;
+  /** The name of the file it replaces, or null when there is none. */
+  replacing: string | null;
+}
+
 /** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
 export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
 export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
+export const APP_FILE_SUBJECT = 'apk';
 
 export interface Actor {
   userId: string;
@@ -113,7 +124,8 @@ export async function requestChange(
     | { kind: 'admin_role_grant'; subject: string; payload: RoleGrantPayload }
     | { kind: 'admin_role_removal'; subject: string; payload: RoleRemovalPayload }
     | { kind: 'exchange_rates'; subject: typeof EXCHANGE_RATES_SUBJECT; payload: ExchangeRatesPayload }
-    | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload },
+    | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload }
+    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload },
   actor: Actor,
 ): Promise<PendingChange> {
   const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
@@ -250,6 +262,17 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
       const rates = (side: ExchangeRatesPayload['from']) =>
         `Standard ${formatInrForDisplay(BigInt(side.normalRatePaise))}, VIP ${formatInrForDisplay(BigInt(side.vipRatePaise))} per USDT`;
       return { ...common, summary: 'Exchange rates', from: rates(payload.from), to: rates(payload.to), network: null, withdrawal: null };
+    }
+    if (row.kind === 'app_file') {
+      const payload = row.payload as AppFilePayload;
+      return {
+        ...common,
+        summary: 'App file (APK) offered for download',
+        from: payload.replacing ?? '(none)',
+        to: `${payload.originalName}, ${payload.sizeBytes.toLocaleString('en-IN')} bytes, SHA-256 ${payload.sha256}`,
+        network: null,
+        withdrawal: null,
+      };
     }
     if (row.kind === 'large_withdrawal_limit') {
       const payload = row.payload as LargeWithdrawalLimitPayload;

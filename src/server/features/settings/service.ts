@@ -40,7 +40,7 @@ import type { AuditAction } from '#shared/contracts/enums';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
-export { getSettings, getSettingsForUpdate, type SettingsFileColumn } from './repository.ts';
+export { getSettings, getSettingsForUpdate, type SettingsFileColumn, type SettingsRow } from './repository.ts';
 export { tierLimits } from './withdrawal-rules.ts';
 
 export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';

@@ -22,6 +22,7 @@ import {
   adminSettingsResponseSchema,
   updateSettingsPendingResponseSchema,
   updateSettingsResponseSchema,
+  uploadFilePendingResponseSchema,
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
@@ -250,6 +251,8 @@ export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositN
   } catch {
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
+  // 202: an app file stored but waiting for a second admin (decision 024).
+  if (response.status === 202) return parseUploadAnswer(response, uploadFilePendingResponseSchema, 'The upload failed. Please try again.');
   return parseUploadAnswer(response, uploadFileResponseSchema, 'The upload failed. Please try again.');
 }
 

@@ -157,6 +157,7 @@ const WORDS: Record<string, string> = {
   admin_role_removal: 'Admin role removal',
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
+  app_file: 'New app file',
   confirmed: 'Confirmed',
   discarded: 'Discarded',
 };

@@ -322,7 +322,7 @@ export default function SettingsPage() {
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
       {settings.data?.canEdit && (
-        <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit']} title="Settings changes waiting for a second admin" />
+        <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit', 'app_file']} title="Settings changes waiting for a second admin" />
       )}
       {settings.data && <SettingsForm settings={settings.data} />}
     </AdminPage>

@@ -84,8 +84,13 @@ export function FileUpload({
     setError(undefined);
     try {
       const answer = await uploadSettingsFile(target, chosen);
-      onUploaded(answer.settingsVersion);
-      toast.success(answer.message);
+      if ('pendingChange' in answer) {
+        // Stored, but offered only once a second admin confirms (decision 024): the settings did not change.
+        toast.info('App file awaits a second admin', { description: answer.message, duration: 10_000 });
+      } else {
+        onUploaded(answer.settingsVersion);
+        toast.success(answer.message);
+      }
       setChosen(null);
       setPreviewUrl(null);
       setInputKey((key) => key + 1);

@@ -20,6 +20,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   admin_role_removal: 'Admin role removal',
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
+  app_file: 'New app file',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
