@@ -68,6 +68,14 @@ test('the admin approves a customer deposit on the Transactions page and the cus
   await refreshCustomerHeader();
   await expect(customerPage.getByTestId('balance-chip')).toHaveText('25.50 USDT');
 
+  // The admin's own deposit: no buttons to press, and why (another admin must decide it).
+  const own = await submitDepositAs(adminPage, '10');
+  await adminPage.reload();
+  const ownRow = adminPage.getByTestId(`deposit-${own.id}`);
+  await expect(ownRow.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(ownRow.getByRole('button', { name: 'Reject' })).toBeDisabled();
+  await expect(ownRow).toContainText('Your own request: another admin must decide it.');
+
   // Another admin decides first: the late approval shows the server's 409 message and the row refreshes.
   const lateRow = adminPage.getByTestId(`deposit-${lateDeposit.id}`);
   await lateRow.getByRole('button', { name: 'Approve' }).click();

@@ -76,6 +76,13 @@ test('a deposit address change waits for a second admin, who confirms it from th
   const before = await publicAddress();
   const next = randomTronAddress();
 
+  // This server has only a TRC20 address: the admin's dashboard says what customers cannot do yet.
+  await first.goto('/dashboard');
+  const missing = first.getByTestId('setup-missing');
+  await expect(missing).toContainText('the ERC20 deposit address (no ERC20 deposits until then)');
+  await expect(missing).toContainText('the WhatsApp support number (the Support button stays greyed out until then)');
+  await expect(missing).not.toContainText('TRC20');
+
   await first.goto('/admin/settings');
   await first.getByRole('tab', { name: 'Wallet Addresses' }).click();
   await first.getByLabel('TRC20 Wallet Address').fill(next);

@@ -13,6 +13,7 @@ import {
   type UpdateAdminUserRequest,
 } from '#shared/contracts/admin';
 import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
+import type { Role } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import { usdtMicrosToWire } from '#shared/money';
 import type { AppContext } from '../../context.ts';
@@ -175,55 +176,40 @@ async function requestAdminRoleRemoval(transaction: Executor, payload: RoleRemov
 }
 
 /**
- * A second admin's confirm of taking the admin role away (the admin concerned may confirm it): the user
- * must still be an admin. Every request reads the role afresh, so their sessions lose the admin area at once.
+ * A second admin's confirm of a change of someone's role: their profile is locked, their role must
+ * still be what it was when the change was asked for (else 409: stale), then it changes, audited.
+ * Every request reads the role afresh, so a removal takes the admin area from their sessions at once.
  */
-export const adminRoleRemovalHandler: ChangeHandler = {
-  lockSubject: async (transaction, userId) => {
-    await usersRepository.lockProfiles(transaction, [userId]);
-  },
-  confirm: async (transaction, change, decider) => {
-    const payload = change.payload as RoleRemovalPayload;
-    const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
-    if (current?.role !== 'admin') throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleRoleRemoval, 'STALE_CHANGE');
-    const removed = { role: 'user' as const, vipLevel: current.vipLevel };
-    await usersRepository.updateRoleAndVipLevel(transaction, payload.userId, removed);
-    await recordAudit(transaction, {
-      actorUserId: decider.userId,
-      action: USER_UPDATE_AUDIT_ACTION,
-      targetType: 'user',
-      targetId: payload.userId,
-      targetUserId: payload.userId,
-      before: current,
-      after: removed,
-      ipAddress: decider.ipAddress,
-    });
-  },
-};
+function roleChangeHandler(role: Role, stillAsAsked: (current: Role, payload: RoleGrantPayload | RoleRemovalPayload) => boolean, staleMessage: string): ChangeHandler {
+  return {
+    lockSubject: async (transaction, userId) => {
+      await usersRepository.lockProfiles(transaction, [userId]);
+    },
+    confirm: async (transaction, change, decider) => {
+      const payload = change.payload as RoleGrantPayload | RoleRemovalPayload;
+      const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
+      if (!current || !stillAsAsked(current.role, payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
+      const changed = { role, vipLevel: current.vipLevel };
+      await usersRepository.updateRoleAndVipLevel(transaction, payload.userId, changed);
+      await recordAudit(transaction, {
+        actorUserId: decider.userId,
+        action: USER_UPDATE_AUDIT_ACTION,
+        targetType: 'user',
+        targetId: payload.userId,
+        targetUserId: payload.userId,
+        before: current,
+        after: changed,
+        ipAddress: decider.ipAddress,
+      });
+    },
+  };
+}
 
-/** A second admin's confirm of an admin role grant: the user must still have the role they had when it was asked for. */
-export const adminRoleGrantHandler: ChangeHandler = {
-  lockSubject: async (transaction, userId) => {
-    await usersRepository.lockProfiles(transaction, [userId]);
-  },
-  confirm: async (transaction, change, decider) => {
-    const payload = change.payload as RoleGrantPayload;
-    const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
-    if (!current || current.role !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleRoleGrant, 'STALE_CHANGE');
-    const granted = { role: 'admin' as const, vipLevel: current.vipLevel };
-    await usersRepository.updateRoleAndVipLevel(transaction, payload.userId, granted);
-    await recordAudit(transaction, {
-      actorUserId: decider.userId,
-      action: USER_UPDATE_AUDIT_ACTION,
-      targetType: 'user',
-      targetId: payload.userId,
-      targetUserId: payload.userId,
-      before: current,
-      after: granted,
-      ipAddress: decider.ipAddress,
-    });
-  },
-};
+/** A grant: the user must still have the role they had when it was asked for. */
+export const adminRoleGrantHandler = roleChangeHandler('admin', (current, payload) => current === (payload as RoleGrantPayload).from, PENDING_CHANGE_MESSAGES.staleRoleGrant);
+
+/** A removal (the admin concerned may confirm it): the user must still be an admin. */
+export const adminRoleRemovalHandler = roleChangeHandler('user', (current) => current === 'admin', PENDING_CHANGE_MESSAGES.staleRoleRemoval);
 
 /** Ends every session of the user at once, e.g. after a lost phone; they must log in again. */
 export async function revokeSessions(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string): Promise<number> {

@@ -78,6 +78,7 @@ export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
   emptyText: 'No deposits found',
   failureTitle: 'Failed to load deposits',
   useQueue: useDepositQueue,
+  usersOf: (deposit) => [deposit.user.id],
   columns: [
     userColumn('User', (deposit) => deposit.user),
     {
@@ -165,6 +166,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   emptyText: 'No withdrawals found',
   failureTitle: 'Failed to load withdrawals',
   useQueue: useWithdrawalQueue,
+  usersOf: (withdrawal) => [withdrawal.user.id],
   columns: [
     userColumn('User', (withdrawal) => withdrawal.user),
     {
@@ -220,6 +222,7 @@ export const TRANSFER_QUEUE: QueueDefinition<AdminTransfer> = {
   emptyText: 'No transfers found',
   failureTitle: 'Failed to load transfers',
   useQueue: useTransferQueue,
+  usersOf: (transfer) => [transfer.sender.id, transfer.recipient.id],
   columns: [
     userColumn('From', (transfer) => transfer.sender),
     userColumn('To', (transfer) => transfer.recipient),

@@ -1,3 +1,6 @@
+import { Link } from 'react-router';
+import type { PublicSettings } from '#shared/contracts/settings';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -7,16 +10,32 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { usePublicSettings } from '../support/public-settings.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 
-/** For admins: the deposit addresses customers are shown, to check them at a glance. */
+/** What customers cannot do yet because a setting is empty: without an address they cannot deposit on that network, without the number they cannot reach support. */
+function missingSetup(settings: PublicSettings): string[] {
+  const missing = DEPOSIT_NETWORKS.filter((network) => settings.addresses[network] === '').map((network) => `the ${network} deposit address (no ${network} deposits until then)`);
+  if (settings.whatsappSupportNumber === '') missing.push('the WhatsApp support number (the Support button stays greyed out until then)');
+  return missing;
+}
+
+/** For admins: the deposit addresses customers are shown, to check them at a glance, and what is not set up yet. */
 export function AdminWalletCard() {
   const settings = usePublicSettings();
+  const missing = settings.data ? missingSetup(settings.data) : [];
   return (
     <Card>
       <CardHeader>
         <CardTitle>Admin Wallet Addresses</CardTitle>
         <CardDescription>Customers send their USDT deposits to these addresses. Change them in Admin Settings.</CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="flex flex-col gap-4">
+        {missing.length > 0 && (
+          <Alert variant="info" data-testid="setup-missing">
+            Not set up yet: {missing.join('; ')}.{' '}
+            <Link to="/admin/settings" className="font-medium underline">
+              Open Admin Settings
+            </Link>
+          </Alert>
+        )}
         {settings.isPending ? (
           <Spinner label="Loading wallet addresses" />
         ) : settings.isError ? (

@@ -3,6 +3,7 @@ import type { WithdrawalStatus } from '#shared/contracts/enums';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';
+import { useMe } from '../../auth/api.ts';
 import type { QueueKind, StatusFilter } from '../api.ts';
 import { shortDateTimeText } from '../format.ts';
 import type { DecisionTarget } from '../use-decision.tsx';
@@ -58,29 +59,61 @@ export interface QueueDefinition<Row extends QueueRow> {
   columns: readonly QueueColumn<Row>[];
   /** What the Status cell shows under the badge (reason, payout reference). */
   statusDetails: (row: Row) => ReactNode;
+  /** The users a request is about: an admin among them may not decide it (four eyes; the server refuses too). */
+  usersOf: (row: Row) => string[];
   /** Names the row for screen readers, since every row has the same two buttons. */
   summary: (row: Row) => string;
   /** What the confirmation says will happen. */
   describeDecision: (row: Row, decision: DecisionTarget['decision']) => string;
 }
 
-function ActionsCell({ summaryId, summary, busy, onApprove, onReject }: { summaryId: string; summary: string; busy: boolean; onApprove: () => void; onReject: () => void }) {
+function ActionsCell({
+  summaryId,
+  summary,
+  busy,
+  own,
+  onApprove,
+  onReject,
+}: {
+  summaryId: string;
+  summary: string;
+  busy: boolean;
+  own: boolean;
+  onApprove: () => void;
+  onReject: () => void;
+}) {
+  const ownId = `${summaryId}-own`;
+  const describedBy = own ? `${summaryId} ${ownId}` : summaryId;
   return (
     <TableCell label="Actions" wide>
       <span id={summaryId} hidden>
         {summary}
       </span>
       <div className="flex gap-2">
-        <Button size="sm" className="max-md:flex-1" onClick={onApprove} disabled={busy} aria-describedby={summaryId}>
+        <Button size="sm" className="max-md:flex-1" onClick={onApprove} disabled={busy || own} aria-describedby={describedBy}>
           Approve
         </Button>
-        <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50 max-md:flex-1" onClick={onReject} disabled={busy} aria-describedby={summaryId}>
+        <Button
+          size="sm"
+          variant="outline"
+          className="border-red-300 text-red-700 hover:bg-red-50 max-md:flex-1"
+          onClick={onReject}
+          disabled={busy || own}
+          aria-describedby={describedBy}
+        >
           Reject
         </Button>
       </div>
+      {own && (
+        <p id={ownId} className="mt-1 text-xs text-slate-500">
+          {OWN_REQUEST_NOTE}
+        </p>
+      )}
     </TableCell>
   );
 }
+
+const OWN_REQUEST_NOTE = 'Your own request: another admin must decide it.';
 
 /** Keys typed into a field (a row's own note or search) are text, not shortcuts. */
 function isTypingTarget(target: EventTarget): boolean {
@@ -99,12 +132,14 @@ function QueueRowView<Row extends QueueRow>({
   openDecision: (target: DecisionTarget) => void;
 }) {
   const rowId = `${definition.rowName}-${row.id}`;
+  const myId = useMe().data?.id;
+  const own = myId !== undefined && definition.usersOf(row).includes(myId);
   const decide = (decision: DecisionTarget['decision']) =>
     openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision) });
   const pending = row.status === 'pending';
   // Desk shortcuts: on a focused pending row, A opens the approval and R the rejection, each with its confirmation.
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
-    if (!pending || busy || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
+    if (!pending || busy || own || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
     const key = event.key.toLowerCase();
     if (key !== 'a' && key !== 'r') return;
     event.preventDefault();
@@ -141,7 +176,14 @@ function QueueRowView<Row extends QueueRow>({
         {definition.statusDetails(row)}
       </TableCell>
       {row.status === 'pending' ? (
-        <ActionsCell summaryId={`${rowId}-summary`} summary={definition.summary(row)} busy={busy} onApprove={() => decide('approve')} onReject={() => decide('reject')} />
+        <ActionsCell
+          summaryId={`${rowId}-summary`}
+          summary={definition.summary(row)}
+          busy={busy}
+          own={own}
+          onApprove={() => decide('approve')}
+          onReject={() => decide('reject')}
+        />
       ) : (
         <TableCell label="Actions" wide className="text-slate-400 max-md:hidden">
           <span aria-label="No actions">—</span>
