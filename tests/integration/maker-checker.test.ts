@@ -50,6 +50,12 @@ async function uploadQrOfPublicAddress(user: SignedUpUser, network: 'TRC20' | 'E
   return response.json<{ file: { id: string } }>().file.id;
 }
 
+/** The ids of the stored files of a purpose (uploads kept in the database). */
+async function fileIdsOf(purpose: 'qr_trc20' | 'qr_erc20' | 'apk'): Promise<string[]> {
+  const result = await db().execute<{ id: string }>(sql`select id from stored_files where purpose = ${purpose}`);
+  return result.rows.map((row) => row.id);
+}
+
 /** What customers are offered as the network's QR image: the public settings' entry and the image route's status. */
 async function publicQrImage(network: 'TRC20' | 'ERC20'): Promise<{ exists: boolean; imageStatus: number }> {
   const settings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json<{ qrImages: Record<string, { exists: boolean }> }>();
@@ -132,6 +138,9 @@ describe('with a single admin', () => {
     expect(await publicQrImage('TRC20')).toEqual({ exists: false, imageStatus: 404 });
     // The other network's address did not change, nor did its image.
     expect(await publicQrImage('ERC20')).toEqual({ exists: true, imageStatus: 200 });
+    // The next picture of the address takes the set-aside one's place in storage too.
+    const fileId = await uploadQrOfPublicAddress(admin, 'TRC20');
+    expect(await fileIdsOf('qr_trc20')).toEqual([fileId]);
   });
 
   it('approves a large withdrawal on one admin’s word', async () => {
@@ -652,6 +661,12 @@ describe('with two or more admins', () => {
       expect(next.statusCode).toBe(202);
       expectStatus(await discard(second, next.json().pendingChange.id), 200);
       expect(await publicApp()).toEqual(offered);
+      // Storage keeps the app offered and the one waiting, nothing discarded or replaced.
+      const waitingNow = await uploadApp(second, fileBytes('zip', 6000));
+      expect(waitingNow.statusCode).toBe(202);
+      expect((await fileIdsOf('apk')).sort()).toEqual([uploaded.json().file.id, waitingNow.json().file.id].sort());
+      expectStatus(await confirm(admin, waitingNow.json().pendingChange.id), 200);
+      expect(await fileIdsOf('apk')).toEqual([waitingNow.json().file.id]);
     });
   });
   });

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { storedFiles } from '../../db/schema.ts';
 import type { FilePurpose } from './views.ts';
@@ -28,9 +28,12 @@ export async function findStoredFile(db: Executor, id: string): Promise<StoredFi
   return row;
 }
 
-export async function deleteStoredFile(db: Executor, id: string): Promise<StoredFileRow | undefined> {
-  const [row] = await db.delete(storedFiles).where(eq(storedFiles.id, id)).returning();
-  return row;
+/** Deletes every file of `purpose` but the ones named, and answers them (their chunks are the caller's to delete). */
+export async function deleteFilesOfPurposeExcept(db: Executor, purpose: FilePurpose, keptIds: string[]): Promise<StoredFileRow[]> {
+  return db
+    .delete(storedFiles)
+    .where(and(eq(storedFiles.purpose, purpose), notInArray(storedFiles.id, keptIds)))
+    .returning();
 }
 
 /**

@@ -218,7 +218,7 @@ export async function uploadSettingsFile(
 
   const sha256 = inspection.sha256();
   const contentType = inspection.contentType ?? 'application/octet-stream';
-  let previousStorageKey: string | undefined;
+  let leftStorageKeys: string[] = [];
   const network = NETWORK_OF_QR_PURPOSE[purpose];
   let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string }; pendingChange?: PendingChange };
   try {
@@ -241,12 +241,16 @@ export async function uploadSettingsFile(
       // Two-person control (decision 024): customers install what is offered here, so while a second admin
       // exists a new app is stored now and offered only once that admin confirms it.
       if (purpose === 'apk' && (await needsSecondAdmin(transaction))) {
-        return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: before.updatedAt.toISOString() }, pendingChange: await requestAppFile(transaction, before, file, request, session) };
+        const pendingChange = await requestAppFile(transaction, before, file, request, session);
+        // Only the app offered and the one waiting are kept: an earlier upload that was discarded goes.
+        leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id, ...(before.apkFileId ? [before.apkFileId] : [])]);
+        return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: before.updatedAt.toISOString() }, pendingChange };
       }
       const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
       const previousFileId = before[column];
-      const previous = previousFileId ? await filesRepository.deleteStoredFile(transaction, previousFileId) : undefined;
-      previousStorageKey = previous?.storageKey;
+      const previous = previousFileId ? await filesRepository.findStoredFile(transaction, previousFileId) : undefined;
+      // The file replaced goes, and with it any set aside by an address change or left by a discarded upload.
+      leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id]);
       await recordAudit(transaction, {
         actorUserId: session.userId,
         action: FILE_UPLOAD_AUDIT_ACTION,
@@ -263,11 +267,16 @@ export async function uploadSettingsFile(
     await storage.delete(storageKey);
     throw error;
   }
-  if (previousStorageKey) {
-    // The database no longer refers to the old file; failing to delete it leaves an orphan on disk, not a wrong answer.
-    await storage.delete(previousStorageKey).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
+  for (const key of leftStorageKeys) {
+    // The database no longer refers to these bytes; failing to delete them leaves chunks that maintenance prunes, not a wrong answer.
+    await storage.delete(key).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
   }
   return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion, ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}) };
+}
+
+/** Deletes the files of a purpose but the ones kept, and answers their storage keys, whose bytes are deleted next. */
+async function deleteOtherFiles(transaction: Executor, purpose: FilePurpose, keptIds: string[]): Promise<string[]> {
+  return (await filesRepository.deleteFilesOfPurposeExcept(transaction, purpose, keptIds)).map((row) => row.storageKey);
 }
 
 export interface UploadedFile {
@@ -309,8 +318,9 @@ export const appFileChangeHandler: ChangeHandler = {
     const file = await filesRepository.findStoredFile(transaction, payload.fileId);
     if (!file) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAppFile, 'STALE_CHANGE');
     await replaceSettingsFile(transaction, before, 'apkFileId', file.id, decider.userId);
-    const previous = before.apkFileId && before.apkFileId !== file.id ? await filesRepository.deleteStoredFile(transaction, before.apkFileId) : undefined;
-    if (previous) await new DatabaseFileStorage(transaction).delete(previous.storageKey);
+    const previous = before.apkFileId && before.apkFileId !== file.id ? await filesRepository.findStoredFile(transaction, before.apkFileId) : undefined;
+    const storage = new DatabaseFileStorage(transaction);
+    for (const key of await deleteOtherFiles(transaction, 'apk', [file.id])) await storage.delete(key);
     await recordAudit(transaction, {
       actorUserId: decider.userId,
       action: FILE_UPLOAD_AUDIT_ACTION,
