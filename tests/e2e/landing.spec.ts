@@ -164,6 +164,15 @@ test('an admin rate change reaches an open customer page and the landing page wi
   await expect(page.locator('html[data-live-updates="customer"]')).toHaveCount(1);
   await expect(visitor.locator('html[data-live-updates="public"]')).toHaveCount(1);
 
+  // A save that leaves the rates as they are reaches the page too, but announces no rates change.
+  const { websiteUrl } = await admin.updateSettings({});
+  const ratesAskedAgain = page.waitForResponse((response) => response.url().endsWith('/api/rates'));
+  await admin.updateSettings({ websiteUrl: 'https://live-check.example.com' });
+  await ratesAskedAgain;
+  await page.waitForTimeout(500);
+  await expect(page.getByText('Exchange rates updated', { exact: true })).toHaveCount(0);
+  await admin.updateSettings({ websiteUrl });
+
   await admin.updateSettings({ normalRate: '91.40', vipRate: '92.15' });
 
   await expect(page.getByText('Exchange rates updated', { exact: true })).toBeVisible();

@@ -38,6 +38,20 @@ function refreshEverything(queryClient: QueryClient): void {
   invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings, QUERY_KEYS.me, QUERY_KEYS.wallet, QUERY_KEYS.admin);
 }
 
+type ShownRates = { normalRate: string; vipRate: string } | undefined;
+
+/**
+ * Any save of the settings (a support number, a QR image, a change waiting for a second admin) is
+ * announced; the rates' toast is said only when the rates shown on this page did change.
+ */
+async function settingsChanged(queryClient: QueryClient): Promise<void> {
+  invalidate(queryClient, QUERY_KEYS.publicSettings);
+  const before = queryClient.getQueryData<ShownRates>(QUERY_KEYS.rates);
+  await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates });
+  const after = queryClient.getQueryData<ShownRates>(QUERY_KEYS.rates);
+  if (before && after && (before.normalRate !== after.normalRate || before.vipRate !== after.vipRate)) notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
+}
+
 /** The signed-in user's id as the session check last answered it, without asking the server itself. */
 function useKnownUserId(queryClient: QueryClient): string | null {
   return useSyncExternalStore(
@@ -76,10 +90,7 @@ export function useLiveUpdates(): void {
         connectedBefore = true;
       });
       current.addEventListener(STREAM_EVENT_NAMES.resync, () => refreshEverything(queryClient));
-      current.addEventListener(STREAM_EVENT_NAMES.settingsUpdated, () => {
-        invalidate(queryClient, QUERY_KEYS.rates, QUERY_KEYS.publicSettings);
-        notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
-      });
+      current.addEventListener(STREAM_EVENT_NAMES.settingsUpdated, () => void settingsChanged(queryClient));
       current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, (event) => {
         invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet);
         if (reasonOf(event) === NEW_NOTIFICATION_REASON) notify('info', NEW_NOTIFICATION_TOAST, { id: 'new-notification', description: 'Open the bell at the top to read it.' });
