@@ -50,18 +50,20 @@ function decodePixels(bytes: Buffer, contentType: string): Pixels | 'too-large' 
   return undefined;
 }
 
-/** The text of the QR code in a PNG or JPEG image; a damaged image or one without a readable code is "unreadable". */
+/**
+ * The text of the QR code in a PNG or JPEG image. A damaged image, or one without a readable code, is
+ * "unreadable": whatever the decoders throw on the sender's bytes is their file's fault, never a 500.
+ */
 export function readQrImage(bytes: Buffer, contentType: string): QrReading {
-  let pixels: Pixels | 'too-large' | undefined;
   try {
-    pixels = decodePixels(bytes, contentType);
+    const pixels = decodePixels(bytes, contentType);
+    if (pixels === 'too-large') return { kind: 'too-large' };
+    if (!pixels) return { kind: 'unreadable' };
+    const code = jsQR(pixels.rgba, pixels.width, pixels.height, { inversionAttempts: 'attemptBoth' });
+    return code && code.data !== '' ? { kind: 'read', text: code.data } : { kind: 'unreadable' };
   } catch {
     return { kind: 'unreadable' };
   }
-  if (pixels === 'too-large') return { kind: 'too-large' };
-  if (!pixels) return { kind: 'unreadable' };
-  const code = jsQR(pixels.rgba, pixels.width, pixels.height, { inversionAttempts: 'attemptBoth' });
-  return code && code.data !== '' ? { kind: 'read', text: code.data } : { kind: 'unreadable' };
 }
 
 const URI_SCHEME: Record<DepositNetwork, string> = { TRC20: 'tron:', ERC20: 'ethereum:' };

@@ -7,7 +7,15 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { getSettings, getSettingsForUpdate, qrImageShowsAddress, replaceSettingsFile, type SettingsFileColumn, type SettingsRow } from '../settings/service.ts';
+import {
+  ADDRESS_COLUMNS,
+  getSettings,
+  getSettingsForUpdate,
+  qrImageShowsAddress,
+  replaceSettingsFile,
+  type SettingsFileColumn,
+  type SettingsRow,
+} from '../settings/service.ts';
 import { APP_FILE_SUBJECT, findOpenChange, needsSecondAdmin, requestChange, type AppFilePayload, type ChangeHandler } from '../pending-changes/service.ts';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import type { Executor } from '../../db/client.ts';
@@ -72,7 +80,6 @@ const SETTINGS_COLUMN_OF_PURPOSE: Record<FilePurpose, SettingsFileColumn> = {
 };
 
 const NETWORK_OF_QR_PURPOSE: Partial<Record<FilePurpose, DepositNetwork>> = { qr_trc20: 'TRC20', qr_erc20: 'ERC20' };
-const ADDRESS_COLUMN_OF_NETWORK = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const;
 
 /** The longest part of a QR code's text quoted back to the admin when it is not the address. */
 const QUOTED_QR_TEXT_LENGTH = 80;
@@ -98,7 +105,7 @@ function assertQrShowsAddress(network: DepositNetwork, text: string, address: st
   }
 }
 
-export const QR_MESSAGES = {
+const QR_MESSAGES = {
   unreadable: 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.',
   tooLarge: 'The QR image must be at most 4 megapixels (for example 2000 × 2000)',
   noAddress: (network: DepositNetwork) => `Save the ${network} deposit address before uploading its QR image`,
@@ -222,10 +229,11 @@ export async function uploadSettingsFile(
   const network = NETWORK_OF_QR_PURPOSE[purpose];
   let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string }; pendingChange?: PendingChange };
   try {
-    const qrContent = network === undefined ? null : readQrText(inspection.bytes(), contentType);
+    const qr = network === undefined ? undefined : { network, text: readQrText(inspection.bytes(), contentType) };
     stored = await context.database.db.transaction(async (transaction) => {
       const before = await getSettingsForUpdate(transaction);
-      if (network !== undefined && qrContent !== null) assertQrShowsAddress(network, qrContent, before[ADDRESS_COLUMN_OF_NETWORK[network]]);
+      const qrAddress = qr ? before[ADDRESS_COLUMNS[qr.network]] : null;
+      if (qr && qrAddress !== null) assertQrShowsAddress(qr.network, qr.text, qrAddress);
       const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
       const file = await filesRepository.insertStoredFile(transaction, {
         purpose,
@@ -236,7 +244,7 @@ export async function uploadSettingsFile(
         storageKey,
         uploadedByUserId: session.userId,
         // Stored as the address it was checked against (the code's own text may carry a URI scheme).
-        qrContent: network === undefined ? null : before[ADDRESS_COLUMN_OF_NETWORK[network]],
+        qrContent: qrAddress,
       });
       // Two-person control (decision 024): customers install what is offered here, so while a second admin
       // exists a new app is stored now and offered only once that admin confirms it.
@@ -346,7 +354,7 @@ async function openCurrentFile(context: AppContext, purpose: FilePurpose, missin
   const fileId = settings[SETTINGS_COLUMN_OF_PURPOSE[purpose]];
   const found = fileId ? await filesRepository.findStoredFile(db, fileId) : undefined;
   const network = NETWORK_OF_QR_PURPOSE[purpose];
-  const file = network === undefined || qrImageShowsAddress(found, settings[ADDRESS_COLUMN_OF_NETWORK[network]]) ? found : undefined;
+  const file = network === undefined || qrImageShowsAddress(found, settings[ADDRESS_COLUMNS[network]]) ? found : undefined;
   const stream = file ? await fileStorageFor(context).get(file.storageKey) : undefined;
   if (!file || !stream) throw AppError.notFound(missingMessage);
   return { stream, contentType: file.contentType, sizeBytes: file.sizeBytes };

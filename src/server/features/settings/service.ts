@@ -200,7 +200,8 @@ function refuseUnconfirmedLargeRateChange(current: SettingsRow, desired: Desired
   if (firstMessage) throw new AppError(409, 'RATE_CHANGE_NEEDS_CONFIRMATION', firstMessage, { fields });
 }
 
-const ADDRESS_COLUMNS = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const satisfies Record<DepositNetwork, keyof EditableSettings>;
+/** Each network's address column of the settings row (the file uploads check QR images against it too). */
+export const ADDRESS_COLUMNS = { TRC20: 'trc20Address', ERC20: 'erc20Address' } as const satisfies Record<DepositNetwork, keyof EditableSettings>;
 const QR_COLUMNS = { TRC20: 'trc20QrFileId', ERC20: 'erc20QrFileId' } as const satisfies Record<DepositNetwork, SettingsFileColumn>;
 
 /**

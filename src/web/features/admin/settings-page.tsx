@@ -152,8 +152,9 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       if ('pendingChange' in answer) {
         const title = answer.pendingChanges.every((change) => change.kind === 'deposit_address') ? 'Address change awaits a second admin' : 'Changes await a second admin';
         toast.info(title, { description: answer.message, duration: 10_000 });
+      } else {
+        toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
       }
-      else toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
     } catch (error) {
       const { shownFields } = showServerFieldErrors(form.setError, FIELD_NAMES, error);
       const errorTab = TAB_ORDER.find((name) => shownFields.some((field) => TAB_OF_FIELD[field as FieldName] === name));

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { z } from 'zod';
 import {
   BANK_ACCOUNT_LIMITS,
@@ -19,6 +18,7 @@ import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
+import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;

@@ -33,7 +33,10 @@ export function RateCard({ className = '' }: { className?: string }) {
   };
 
   const infoButton = (
-    <button type="button" aria-label="About the VIP rate" className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
+    <button
+      type="button"
+      aria-label="About the VIP rate"
+      className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
       onPointerUp={(event) => {
         if (event.pointerType === 'touch') {
           setTooltipWanted(true);

@@ -4,11 +4,6 @@ import { useRef, useState, type ReactElement } from 'react';
 export const VIP_RATE_TOOLTIP = 'VIP members and transactions \u20b9100,000+ get this premium rate';
 export const VIP_RATE_TOOLTIP_DELAY_MILLISECONDS = 700;
 
-/** A touch press: Radix would close the tooltip on it (its trigger's press, leave and click); taps toggle it instead. */
-function isTouch(event: { pointerType?: string }): boolean {
-  return event.pointerType === 'touch';
-}
-
 /**
  * Loaded on demand by the rate card (Radix Tooltip brings a positioning engine the first visit does not need).
  * Radix opens a tooltip on hover and keyboard focus only; on a touch screen each tap on the button,
@@ -25,8 +20,9 @@ export default function VipRateTooltip({ children, taps }: { children: ReactElem
     setOpen(!open);
   }
 
-  const keepOnTouch = (event: { pointerType?: string; preventDefault(): void }) => {
-    if (isTouch(event)) event.preventDefault();
+  // Radix closes a tooltip on a press of its trigger, on leaving it and on its click; after a touch, taps toggle it instead.
+  const keepOnTouch = (event: { pointerType: string; preventDefault(): void }) => {
+    if (event.pointerType === 'touch') event.preventDefault();
   };
 
   return (
@@ -36,7 +32,7 @@ export default function VipRateTooltip({ children, taps }: { children: ReactElem
           asChild
           ref={trigger}
           onPointerDown={(event) => {
-            touching.current = isTouch(event);
+            touching.current = event.pointerType === 'touch';
             keepOnTouch(event);
           }}
           onPointerLeave={keepOnTouch}

@@ -61,12 +61,12 @@ type WithdrawForm = { amount: string; bankAccountId: string };
 /** What the PIN dialog asks the customer to confirm: the form and the INR amount shown when it opened. */
 type Confirmation = WithdrawForm & { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined };
 
-
 /** The amount as every other screen writes it ("100.00"), not as typed ("100"). */
 function confirmedAmountText(typed: string): string {
   const parsed = parseUsdtMicros(typed.trim());
   return parsed.ok ? formatUsdtExact(parsed.value) : typed.trim();
 }
+
 export default function WithdrawPage() {
   const summary = useWalletSummary();
   const [submitted, setSubmitted] = useState<Withdrawal>();
