@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from './context.ts';
 import { registerFeatureRoutes } from './features/index.ts';
@@ -21,6 +21,7 @@ import { buildRouteShells, preferredEncoding, type RouteShell } from './http/rou
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
+import { checkedResponseSerializerCompiler } from './http/response-serializer.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
 import type { ApiApp } from './http/types.ts';
 
@@ -139,7 +140,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerMetrics(app, metrics, context.config);
 
   app.setValidatorCompiler(safeTextValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(checkedResponseSerializerCompiler);
 
   const securityHeaders = computeSecurityHeaders({
     contentSecurityPolicy: {
