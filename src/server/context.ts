@@ -10,6 +10,8 @@ export interface RateLimitSettings {
   loginPerAccount: number;
   /** Wrong passwords for one account from all addresses; beyond it every attempt on it waits, longer each time. */
   loginSlowdownAfter: number;
+  /** Past that ceiling the account's password checks take turns; a turn further ahead than this is refused (429, decision 026). */
+  loginQueueMilliseconds: number;
   pinPerAddress: number;
   resetRequestsPerAddress: number;
   resetRequestsPerAccount: number;
@@ -23,6 +25,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   loginPerAddress: 30,
   loginPerAccount: 10,
   loginSlowdownAfter: 20,
+  loginQueueMilliseconds: 30_000,
   pinPerAddress: 30,
   resetRequestsPerAddress: 10,
   resetRequestsPerAccount: 3,

@@ -170,6 +170,78 @@ describe('wrong passwords', () => {
   });
 });
 
+describe('password checks past the account-wide ceiling', () => {
+  const limits = { loginPerAccount: 10, loginSlowdownAfter: 4, loginQueueMilliseconds: 1_500 };
+
+  function loginFrom(app: TestApp['app'], address: string, email: string, password: string, cookie?: string) {
+    return app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: address,
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      payload: JSON.stringify({ email, password }),
+    });
+  }
+
+  async function wrongPasswordsFromAddresses(app: TestApp['app'], email: string, count: number): Promise<void> {
+    for (let address = 1; address <= count; address += 1) expect((await loginFrom(app, `192.0.2.${address}`, email, 'wrong-guess')).statusCode).toBe(401);
+  }
+
+  async function accountFailures(email: string): Promise<number> {
+    const result = await db().execute<{ hits: number }>(sql`select hits from rate_limit_buckets where key = ${`login:account:${email.toLowerCase()}`}`);
+    return result.rows[0]?.hits ?? 0;
+  }
+
+  function deviceCookieOf(response: { cookies: { name: string; value: string }[] }): string {
+    const device = response.cookies.find((cookie) => cookie.name === 'device');
+    expect(device?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    return `device=${device?.value}`;
+  }
+
+  it('are checked one at a time from every address: guesses sent at once beyond the queue are refused at once and count nothing', async () => {
+    const limited = await createTestApp({ rateLimits: limits, database: harness.database });
+    try {
+      const user = await signUpUser(limited.app);
+      await wrongPasswordsFromAddresses(limited.app, user.email, 4);
+      // Four wrong passwords: each check now waits 500 ms after the one before, and the queue holds 1.5 s.
+      const guesses = await Promise.all(Array.from({ length: 6 }, (_, index) => loginFrom(limited.app, `203.0.113.${index + 1}`, user.email, 'wrong-guess')));
+      const statuses = guesses.map((guess) => guess.statusCode).sort();
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+      const refused = guesses.find((guess) => guess.statusCode === 429);
+      expect(refused?.json().error.message).toBe('Too many attempts. Please wait a few minutes and try again.');
+      expect(await accountFailures(user.email)).toBe(7);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('let a browser that signed in to the account before skip a full queue, and no other browser', async () => {
+    const limited = await createTestApp({ rateLimits: limits, database: harness.database });
+    try {
+      const user = await signUpUser(limited.app);
+      const other = await signUpUser(limited.app);
+      const ownersBrowser = deviceCookieOf(await loginFrom(limited.app, '198.51.100.10', user.email, user.password));
+      const othersBrowser = deviceCookieOf(await loginFrom(limited.app, '198.51.100.11', other.email, other.password));
+      await wrongPasswordsFromAddresses(limited.app, user.email, 4);
+      // The queue is full: the last turn claimed starts in an hour.
+      await db().execute(sql`insert into rate_limit_slots (key, next_check_at) values (${`login:account:${user.email.toLowerCase()}`}, now() + interval '1 hour')`);
+
+      expect((await loginFrom(limited.app, '198.51.100.12', user.email, user.password)).statusCode).toBe(429);
+      expect((await loginFrom(limited.app, '198.51.100.11', user.email, user.password, othersBrowser)).statusCode).toBe(429);
+      expect((await loginFrom(limited.app, '198.51.100.13', user.email, user.password, 'device=made-up-token')).statusCode).toBe(429);
+      const owner = await loginFrom(limited.app, '198.51.100.10', user.email, user.password, ownersBrowser);
+      expect(owner.statusCode).toBe(200);
+      // The browser keeps its token, so it stays known.
+      expect(deviceCookieOf(owner)).toBe(ownersBrowser);
+      // A known browser skips the queue, not the check: a wrong password from it is still wrong and counted.
+      expect((await loginFrom(limited.app, '198.51.100.10', user.email, 'wrong-guess', ownersBrowser)).statusCode).toBe(401);
+      expect(await accountFailures(user.email)).toBe(5);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('live-update streams', () => {
   it('keep the per-address cap at the highest RATE_LIMIT_SCALE, so one client cannot take every slot', async () => {
     const scaled = await createTestApp({ rateLimitScale: 1000, database: harness.database });

@@ -33,8 +33,13 @@ describe('forgot and reset password', () => {
     const token = await tokenFromMailTo(user.email);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
+    const knownBrowsers = async () =>
+      (await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from known_devices where user_id = ${user.id}`)).rows[0]?.count;
+    expect(await knownBrowsers()).toBe(1);
     const reset = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'brand-new-password' } });
     expect(reset.statusCode).toBe(200);
+    // Decision 026: the browsers that signed in with the old password no longer skip the queue of guesses.
+    expect(await knownBrowsers()).toBe(0);
     const login = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: 'brand-new-password' } });
     expect(login.statusCode).toBe(200);
     const oldLogin = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: user.email, password: user.password } });

@@ -18,6 +18,14 @@ describe('login and sessions', () => {
     expect(cookie?.sameSite).toBe('Lax');
     expect(sessionCookieOf(response)).not.toBe(user.cookie);
     expect(response.json().user.pinVerified).toBe(false);
+    // The browser is marked as known to the account (decision 026): a random token, HttpOnly, for 180 days, stored only hashed.
+    const device = response.cookies.find((candidate) => candidate.name === 'device');
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 180 * 24 * 60 * 60 });
+    expect(device?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stored = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from known_devices where user_id = ${user.id} and token_hash = sha256(convert_to(${device?.value}, 'UTF8'))`,
+    );
+    expect(stored.rows[0]?.count).toBe(1);
   });
 
   it('refuses a wrong password and an unknown e-mail with the same message', async () => {
@@ -28,6 +36,7 @@ describe('login and sessions', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json().error).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Invalid credentials. Please try again.' });
       expect(response.cookies.find((candidate) => candidate.name === 'session')).toBeUndefined();
+      expect(response.cookies.find((candidate) => candidate.name === 'device')).toBeUndefined();
     }
   });
 

@@ -575,6 +575,26 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   hits: integer('hits').notNull(),
 });
 
+/** Past an account's ceiling of wrong passwords, when the last password check claimed for it may run (decision 026). */
+export const rateLimitSlots = pgTable('rate_limit_slots', {
+  key: text('key').primaryKey(),
+  nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),
+});
+
+/** Browsers that signed in to an account before: they skip the queue of password checks past its ceiling (decision 026). */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    tokenHash: bytea('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tokenHash, table.userId] }), index('known_devices_user_id_index').on(table.userId)],
+);
+
 export const customerWallets = pgTable(
   'customer_wallets',
   {

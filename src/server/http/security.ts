@@ -4,6 +4,11 @@ import { AppError } from '../errors.ts';
 
 export const SESSION_COOKIE = 'session';
 export const SECURE_SESSION_COOKIE = '__Host-session';
+/** Marks a browser that signed in to an account before (decision 026). */
+export const DEVICE_COOKIE = 'device';
+export const SECURE_DEVICE_COOKIE = '__Host-device';
+/** A browser stays known to an account this long after its last sign-in to it. */
+export const KNOWN_DEVICE_LIFETIME_DAYS = 180;
 
 /** A new random 256-bit token; only its SHA-256 is ever stored. */
 export function newToken(): string {
@@ -12,6 +17,11 @@ export function newToken(): string {
 
 export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest();
+}
+
+/** Whether a value could be a token of newToken's: anything else sent as one is ignored. */
+export function looksLikeToken(value: string | undefined): value is string {
+  return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -36,14 +46,20 @@ export function assertSameOriginJson(request: FastifyRequest, appOrigin: string)
   throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Requests must be sent as JSON.');
 }
 
+function setTokenCookie(reply: FastifyReply, name: string, token: string, secure: boolean, maxAgeSeconds: number): void {
+  reply.setCookie(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: maxAgeSeconds });
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, maxAgeSeconds: number): void {
-  reply.setCookie(secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: maxAgeSeconds,
-  });
+  setTokenCookie(reply, secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE, token, secure, maxAgeSeconds);
+}
+
+export function setDeviceCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  setTokenCookie(reply, secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE, token, secure, KNOWN_DEVICE_LIFETIME_DAYS * 24 * 60 * 60);
+}
+
+export function readDeviceCookie(request: FastifyRequest, secure: boolean): string | undefined {
+  return request.cookies[secure ? SECURE_DEVICE_COOKIE : DEVICE_COOKIE];
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {

@@ -1,19 +1,20 @@
-import { setTimeout } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '#shared/contracts/auth';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { hashToken, newToken } from '../../http/security.ts';
+import { hashToken, looksLikeToken, newToken, readDeviceCookie, setDeviceCookie } from '../../http/security.ts';
 import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
+import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt, waitForTurn } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
-import { endSession, startSession } from '../../platform/sessions/service.ts';
+import { endSession, startSession, usesSecureCookies } from '../../platform/sessions/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
+import * as knownDevices from './known-device-repository.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
@@ -46,8 +47,23 @@ export async function signUp(
       referredByUserId,
     });
     await startSession(transaction, context, request, reply, userId);
+    await rememberThisBrowser(transaction, context, request, reply, userId);
     return userId;
   });
+}
+
+/** Marks this browser as known to the account: its token (a new one unless it holds one) is stored as its SHA-256. */
+async function rememberThisBrowser(db: Executor, context: AppContext, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+  const secure = usesSecureCookies(context);
+  const held = readDeviceCookie(request, secure);
+  const token = looksLikeToken(held) ? held : newToken();
+  await knownDevices.rememberDevice(db, hashToken(token), userId);
+  setDeviceCookie(reply, token, secure);
+}
+
+async function isKnownBrowser(db: Executor, context: AppContext, request: FastifyRequest, email: string): Promise<boolean> {
+  const held = readDeviceCookie(request, usesSecureCookies(context));
+  return looksLikeToken(held) && (await knownDevices.isKnownDevice(db, hashToken(held), email));
 }
 
 /** The first delay past the account-wide ceiling of wrong passwords; each further wrong password doubles it. */
@@ -65,8 +81,9 @@ export function loginDelayMilliseconds(accountFailures: number, slowdownAfter: n
  * Wrong passwords are counted per account and address: one address that keeps
  * guessing is stopped for that account, while the owner signs in from another.
  * Guessing spread over many addresses meets the account-wide ceiling, past
- * which every attempt on the account waits, longer after each wrong password,
- * so the owner is slowed but never shut out.
+ * which the account's passwords are checked one at a time, each a longer
+ * delay after the one before (decision 026). Browsers that signed in to the
+ * account before skip that queue, so guessing cannot keep the owner out.
  */
 export async function logIn(context: AppContext, request: FastifyRequest, reply: FastifyReply, email: string, password: string): Promise<string> {
   const { db } = context.database;
@@ -78,7 +95,8 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
   // Only wrong passwords count against the account, so its owner signing in often is never slowed.
   await assertUnderRateLimit(db, accountAndAddressKey, limits.loginPerAccount, limits.windowSeconds);
   const delay = loginDelayMilliseconds(await attemptsInWindow(db, accountKey, limits.windowSeconds), limits.loginSlowdownAfter);
-  if (delay > 0) await setTimeout(delay);
+  // Turns, not a plain wait: waits sent at once would run side by side, and so would their checks.
+  if (delay > 0 && !(await isKnownBrowser(db, context, request, email))) await waitForTurn(db, accountKey, delay, limits.loginQueueMilliseconds);
   const credentials = await users.findCredentialsByEmail(db, email);
   const valid = credentials ? await verifySecret(credentials.passwordHash, password) : await verifyAgainstDummy(password);
   if (!credentials || !valid) {
@@ -87,6 +105,7 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
   await startSession(db, context, request, reply, credentials.id);
+  await rememberThisBrowser(db, context, request, reply, credentials.id);
   return credentials.id;
 }
 
@@ -159,6 +178,8 @@ export async function resetPassword(context: AppContext, log: FastifyBaseLogger,
     // Other outstanding links of this user stop working too: the password they were meant to replace is gone.
     await resetTokenRepository.useUpResetTokensOfUser(transaction, claimed.userId);
     await sessionRepository.deleteSessionsOfUser(transaction, claimed.userId);
+    // Whoever signed in with the old password keeps no way past the queue of guesses either.
+    await knownDevices.forgetDevicesOfUser(transaction, claimed.userId);
     return claimed.userId;
   });
   await notifySecurityChange(context, userId, 'password-reset', log);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SessionSettings } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
+import { KNOWN_DEVICE_LIFETIME_DAYS } from '../../http/security.ts';
 import { liveSession } from '../sessions/repository.ts';
 
 /** How long a retried money request still finds its first answer. */
@@ -13,6 +14,8 @@ const RESET_TOKEN_RETENTION_HOURS = 24;
 export interface PruneReport {
   sessions: number;
   rateLimitBuckets: number;
+  rateLimitSlots: number;
+  knownDevices: number;
   idempotencyKeys: number;
   passwordResetTokens: number;
   outboxBodies: number;
@@ -25,7 +28,8 @@ async function deleted(db: Executor, statement: ReturnType<typeof sql>): Promise
 
 /**
  * Removes what can no longer be used, so that no table grows without bound:
- * expired sessions, old rate-limit counters, idempotency keys past their
+ * expired sessions, old rate-limit counters and turns, browsers not seen
+ * signing in for the known-device lifetime, idempotency keys past their
  * lifetime, old reset tokens, and mail bodies held in the outbox (they carry
  * reset links) once those links have expired.
  */
@@ -33,6 +37,8 @@ export async function pruneExpiredRecords(db: Executor, sessionSettings: Session
   return {
     sessions: await deleted(db, sql`delete from sessions where not (${liveSession(sessionSettings)})`),
     rateLimitBuckets: await deleted(db, sql`delete from rate_limit_buckets where window_started_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`),
+    rateLimitSlots: await deleted(db, sql`delete from rate_limit_slots where next_check_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`),
+    knownDevices: await deleted(db, sql`delete from known_devices where last_signed_in_at <= now() - make_interval(days => ${KNOWN_DEVICE_LIFETIME_DAYS})`),
     idempotencyKeys: await deleted(db, sql`delete from idempotency_keys where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_KEY_LIFETIME_HOURS})`),
     passwordResetTokens: await deleted(db, sql`delete from password_reset_tokens where expires_at <= now() - make_interval(hours => ${RESET_TOKEN_RETENTION_HOURS})`),
     outboxBodies: await deleted(

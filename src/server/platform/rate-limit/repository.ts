@@ -42,3 +42,28 @@ export async function attemptsInWindow(db: Executor, key: string, windowSeconds:
     where key = ${key} and window_started_at >= now() - make_interval(secs => ${windowSeconds})`);
   return Number(result.rows[0]?.hits ?? 0);
 }
+
+/*
+ * Turns taken one at a time under a key, by every server process on one database: a row holds when
+ * the last turn claimed may start.
+ */
+const claimTurnStatement = preparedStatement<{ wait_milliseconds: number }>(
+  'rate_limit_claim_turn',
+  `insert into rate_limit_slots as slot (key, next_check_at)
+     values ($1, now() + make_interval(secs => $2::double precision / 1000))
+   on conflict (key) do update
+     set next_check_at = greatest(slot.next_check_at, now()) + make_interval(secs => $2::double precision / 1000)
+     where greatest(slot.next_check_at, now()) + make_interval(secs => $2::double precision / 1000)
+           <= now() + make_interval(secs => $3::double precision / 1000)
+   returning greatest(0, ceil(extract(epoch from slot.next_check_at - now()) * 1000))::int as wait_milliseconds`,
+);
+
+/**
+ * Claims the turn `spacingMilliseconds` after the last one claimed under `key` (or after now, when that
+ * one has passed), unless it would start more than `maxWaitMilliseconds` from now: then it claims nothing
+ * and answers undefined. Otherwise it answers how long to wait for the turn, by the database's clock.
+ */
+export async function claimTurn(db: Executor, key: string, spacingMilliseconds: number, maxWaitMilliseconds: number): Promise<number | undefined> {
+  const [row] = await queryPreparedIn(db, claimTurnStatement, [key, spacingMilliseconds, maxWaitMilliseconds]);
+  return row?.wait_milliseconds;
+}

@@ -1,6 +1,7 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { attemptsInWindow, countAttempt } from './repository.ts';
+import { attemptsInWindow, claimTurn, countAttempt } from './repository.ts';
 
 export { attemptsInWindow, recordFailedAttempt } from './repository.ts';
 
@@ -19,4 +20,15 @@ export function refuseOverLimit(hits: number, limit: number): void {
 /** Refuses when the key already reached its limit in the current window, without counting this call. */
 export async function assertUnderRateLimit(db: Executor, key: string, limit: number, windowSeconds: number): Promise<void> {
   if ((await attemptsInWindow(db, key, windowSeconds)) >= limit) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+}
+
+/**
+ * Waits for a turn under `key`, `spacingMilliseconds` after the turn before it, so that the callers of
+ * every server take their turns one at a time; refuses with 429 when the turn would be more than
+ * `maxWaitMilliseconds` away. The wait holds no database connection.
+ */
+export async function waitForTurn(db: Executor, key: string, spacingMilliseconds: number, maxWaitMilliseconds: number): Promise<void> {
+  const waitMilliseconds = await claimTurn(db, key, spacingMilliseconds, maxWaitMilliseconds);
+  if (waitMilliseconds === undefined) throw new AppError(429, 'RATE_LIMITED', RATE_LIMITED_MESSAGE);
+  if (waitMilliseconds > 0) await setTimeout(waitMilliseconds);
 }
