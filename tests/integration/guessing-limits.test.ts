@@ -27,6 +27,16 @@ function post(url: string, body: unknown, options: { cookie?: string; address?: 
   });
 }
 
+function loginFrom(app: TestApp['app'], address: string, email: string, password: string, cookie?: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: address,
+    headers: { origin: TEST_ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    payload: JSON.stringify({ email, password }),
+  });
+}
+
 async function logIn(user: SignedUpUser, address: string): Promise<string> {
   const response = await post('/api/auth/login', { email: user.email, password: user.password }, { address });
   expect(response.statusCode).toBe(200);
@@ -150,14 +160,7 @@ describe('wrong passwords', () => {
     const limited = await createTestApp({ rateLimits: { loginPerAccount: 10, loginSlowdownAfter: 4 }, database: harness.database });
     try {
       const user = await signUpUser(limited.app);
-      const guess = (address: string, password: string) =>
-        limited.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          remoteAddress: address,
-          headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
-          payload: JSON.stringify({ email: user.email, password }),
-        });
+      const guess = (address: string, password: string) => loginFrom(limited.app, address, user.email, password);
       for (let address = 1; address <= 4; address += 1) expect((await guess(`192.0.2.${address}`, 'wrong-guess')).statusCode).toBe(401);
       const started = Date.now();
       const owner = await guess('198.51.100.99', user.password);
@@ -172,16 +175,6 @@ describe('wrong passwords', () => {
 
 describe('password checks past the account-wide ceiling', () => {
   const limits = { loginPerAccount: 10, loginSlowdownAfter: 4, loginQueueMilliseconds: 1_500 };
-
-  function loginFrom(app: TestApp['app'], address: string, email: string, password: string, cookie?: string) {
-    return app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: address,
-      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      payload: JSON.stringify({ email, password }),
-    });
-  }
 
   async function wrongPasswordsFromAddresses(app: TestApp['app'], email: string, count: number): Promise<void> {
     for (let address = 1; address <= count; address += 1) expect((await loginFrom(app, `192.0.2.${address}`, email, 'wrong-guess')).statusCode).toBe(401);

@@ -52,18 +52,22 @@ export async function signUp(
   });
 }
 
+/** The known-browser token this browser holds, when it has one of the right shape. */
+function heldBrowserToken(context: AppContext, request: FastifyRequest): string | undefined {
+  const held = readDeviceCookie(request, usesSecureCookies(context));
+  return looksLikeToken(held) ? held : undefined;
+}
+
 /** Marks this browser as known to the account: its token (a new one unless it holds one) is stored as its SHA-256. */
 async function rememberThisBrowser(db: Executor, context: AppContext, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
-  const secure = usesSecureCookies(context);
-  const held = readDeviceCookie(request, secure);
-  const token = looksLikeToken(held) ? held : newToken();
+  const token = heldBrowserToken(context, request) ?? newToken();
   await knownDevices.rememberDevice(db, hashToken(token), userId);
-  setDeviceCookie(reply, token, secure);
+  setDeviceCookie(reply, token, usesSecureCookies(context));
 }
 
 async function isKnownBrowser(db: Executor, context: AppContext, request: FastifyRequest, email: string): Promise<boolean> {
-  const held = readDeviceCookie(request, usesSecureCookies(context));
-  return looksLikeToken(held) && (await knownDevices.isKnownDevice(db, hashToken(held), email));
+  const token = heldBrowserToken(context, request);
+  return token !== undefined && (await knownDevices.isKnownDevice(db, hashToken(token), email));
 }
 
 /** The first delay past the account-wide ceiling of wrong passwords; each further wrong password doubles it. */

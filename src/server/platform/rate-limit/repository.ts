@@ -49,13 +49,11 @@ export async function attemptsInWindow(db: Executor, key: string, windowSeconds:
  */
 const claimTurnStatement = preparedStatement<{ wait_milliseconds: number }>(
   'rate_limit_claim_turn',
-  `insert into rate_limit_slots as slot (key, next_check_at)
-     values ($1, now() + make_interval(secs => $2::double precision / 1000))
+  `insert into rate_limit_slots as slot (key, next_check_at) values ($1, now() + $2::int * interval '1 millisecond')
    on conflict (key) do update
-     set next_check_at = greatest(slot.next_check_at, now()) + make_interval(secs => $2::double precision / 1000)
-     where greatest(slot.next_check_at, now()) + make_interval(secs => $2::double precision / 1000)
-           <= now() + make_interval(secs => $3::double precision / 1000)
-   returning greatest(0, ceil(extract(epoch from slot.next_check_at - now()) * 1000))::int as wait_milliseconds`,
+     set next_check_at = greatest(slot.next_check_at, now()) + $2::int * interval '1 millisecond'
+     where greatest(slot.next_check_at, now()) <= now() + ($3::int - $2::int) * interval '1 millisecond'
+   returning ceil(extract(epoch from slot.next_check_at - now()) * 1000)::int as wait_milliseconds`,
 );
 
 /**
