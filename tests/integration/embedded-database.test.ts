@@ -12,8 +12,15 @@ describe('embedded PostgreSQL in DATA_DIR', () => {
   it('refuses a second server on the same data directory, lets a command share it, and keeps data across restarts', async () => {
     const server = await startEmbeddedDatabase({ dataDirectory, purpose: 'server', log: () => undefined });
     try {
-      expect(server.serverUrl).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres$/);
+      expect(server.serverUrl).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres\?host=[^&]+$/);
       expect(server.serverUrl).not.toContain(':5432/');
+      // Through the Unix-domain socket in the server's own data directory, which has no client address.
+      expect(new URL(server.serverUrl).searchParams.get('host')).toBe(path.join(dataDirectory, 'postgres'));
+      expect((await query(server.serverUrl, 'select inet_client_addr() as address')).rows).toEqual([{ address: null }]);
+      // The socket asks for the password too.
+      const wrongPassword = new URL(server.serverUrl);
+      wrongPassword.password = 'not-the-password';
+      await expect(query(wrongPassword.toString(), 'select 1')).rejects.toThrow(/password authentication failed/);
       await query(server.serverUrl, 'create table kept (value text)');
       await query(server.serverUrl, "insert into kept values ('survives a restart')");
 
@@ -34,6 +41,21 @@ describe('embedded PostgreSQL in DATA_DIR', () => {
       expect((await query(restarted.serverUrl, 'select value from kept')).rows).toEqual([{ value: 'survives a restart' }]);
     } finally {
       await restarted.stop();
+    }
+  });
+
+  it('listens on TCP alone when the socket\'s path would not fit a socket address', async () => {
+    const longDirectory = fs.mkdtempSync(path.join(os.tmpdir(), `rupeedesk-embedded-${'long-'.repeat(16)}`));
+    try {
+      const server = await startEmbeddedDatabase({ dataDirectory: longDirectory, purpose: 'server', log: () => undefined });
+      try {
+        expect(server.serverUrl).toMatch(/^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres$/);
+        expect((await query(server.serverUrl, 'select inet_client_addr()::text as address')).rows).toEqual([{ address: '127.0.0.1/32' }]);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      fs.rmSync(longDirectory, { recursive: true, force: true });
     }
   });
 

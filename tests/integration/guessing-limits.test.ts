@@ -235,6 +235,17 @@ describe('password checks past the account-wide ceiling', () => {
   });
 });
 
+describe('the rate limits\' counters', () => {
+  it('are the only unlogged tables, so counting an attempt waits for no disk flush and every other record survives a crash', async () => {
+    const result = await db().execute<{ relname: string; relpersistence: string }>(
+      sql`select c.relname, c.relpersistence from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by c.relname`,
+    );
+    const unlogged = result.rows.filter((row) => row.relpersistence === 'u').map((row) => row.relname);
+    expect(unlogged).toEqual(['rate_limit_buckets', 'rate_limit_slots']);
+    expect(result.rows.filter((row) => row.relname === 'ledger_accounts' || row.relname === 'pin_failures').map((row) => row.relpersistence)).toEqual(['p', 'p']);
+  });
+});
+
 describe('live-update streams', () => {
   it('keep the per-address cap at the highest RATE_LIMIT_SCALE, so one client cannot take every slot', async () => {
     const scaled = await createTestApp({ rateLimitScale: 1000, database: harness.database });

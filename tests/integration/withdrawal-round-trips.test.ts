@@ -22,6 +22,12 @@ async function failedAttempts(user: SignedUpUser): Promise<number> {
   return Number(result.rows[0]?.failed_attempts);
 }
 
+/** The attempts counted under the PIN's rate-limit key of the address app.inject sends from. */
+async function pinAttemptsFromTestAddress(): Promise<number> {
+  const result = await harness.database.handle.db.execute<{ hits: number }>(sql`select hits from rate_limit_buckets where key = 'pin:ip:127.0.0.1'`);
+  return Number(result.rows[0]?.hits ?? 0);
+}
+
 /** The SQL statements the app sends while `action` runs (each one is a round trip to PostgreSQL). */
 async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
@@ -40,7 +46,7 @@ async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('withdrawal request round trips', () => {
-  it('makes a withdrawal in at most 9 statements, the session lookup and both PIN steps included', async () => {
+  it('makes a withdrawal in at most 8 statements, the session lookup and both PIN steps included', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '100');
     const bankAccountId = await addBankAccount(harness, customer);
     // The first request of a session may also refresh the session's last-seen time.
@@ -50,8 +56,26 @@ describe('withdrawal request round trips', () => {
       answer = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId });
     });
     expect(answer?.statusCode).toBe(201);
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(9);
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(8);
     expect(await balanceMicros(harness, customer.id)).toBe(98_000_000n);
+  });
+
+  it('refuses a bank account that is not the customer\'s before the PIN, in the same statement, counting no attempt', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '10');
+    const stranger = await signUpFundedCustomer(harness, admin, '10');
+    const strangersAccount = await addBankAccount(harness, stranger);
+    const attemptsBefore = await pinAttemptsFromTestAddress();
+    let answer: Awaited<ReturnType<typeof requestWithdrawal>> | undefined;
+    const statements = await statementsOf(async () => {
+      answer = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId: strangersAccount, pin: wrongPinOf(customer) });
+    });
+    expect(answer?.statusCode).toBe(404);
+    expect(answer?.json().error).toMatchObject({ code: 'NOT_FOUND', message: 'Bank account not found' });
+    // The session lookup and the PIN check's first statement, which found the account was not the customer's.
+    expect(statements, statements.join('\n')).toHaveLength(2);
+    expect(await failedAttempts(customer)).toBe(0);
+    expect(await pinAttemptsFromTestAddress()).toBe(attemptsBefore);
+    expect(await balanceMicros(harness, customer.id)).toBe(10_000_000n);
   });
 
   it('keeps the wrong-PIN count cleared by a right PIN when the withdrawal after it is refused', async () => {

@@ -25,6 +25,8 @@ interface LockRecord {
   pid: number;
   port: number;
   purpose: 'server' | 'tool';
+  /** The folder of the server's Unix-domain socket, when it has one. */
+  socketDirectory?: string;
 }
 
 interface Secrets {
@@ -116,8 +118,20 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-function connectionUrl(password: string, port: number, database = 'postgres'): string {
-  return `postgres://${DATABASE_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+/**
+ * The server's own data directory, for its Unix-domain socket, when the socket's path fits a socket
+ * address (107 bytes on Linux) and the folder's name fits PostgreSQL's list of socket folders.
+ * Clients on the same machine talk to it through the socket: a query costs both sides less CPU
+ * than over TCP, and only the data directory's owner (and root) can reach it.
+ */
+function socketDirectoryFor(databaseDirectory: string): string | undefined {
+  const directory = path.resolve(databaseDirectory);
+  return Buffer.byteLength(path.join(directory, '.s.PGSQL.65535')) <= 107 && !/[\s,"\\]/.test(directory) ? directory : undefined;
+}
+
+function connectionUrl(password: string, port: number, socketDirectory: string | undefined): string {
+  const url = `postgres://${DATABASE_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  return socketDirectory === undefined ? url : `${url}?host=${encodeURIComponent(socketDirectory)}`;
 }
 
 async function waitUntilAccepting(url: string): Promise<void> {
@@ -162,21 +176,22 @@ export async function startEmbeddedDatabase(options: {
         `A command (process ${existing.pid}) is using the data directory ${dataDirectory}. Wait for it to finish, then start again.`,
       );
     }
-    const url = connectionUrl(secrets.postgresPassword, existing.port);
+    const url = connectionUrl(secrets.postgresPassword, existing.port, existing.socketDirectory);
     await waitUntilAccepting(url);
     return { serverUrl: url, owned: false, stop: async () => undefined };
   }
   if (existing) fs.rmSync(lockFile, { force: true });
 
   const port = options.port ?? (await findFreePort());
-  const lock: LockRecord = { pid: process.pid, port, purpose };
+  const databaseDirectory = path.join(dataDirectory, 'postgres');
+  const socketDirectory = socketDirectoryFor(databaseDirectory);
+  const lock: LockRecord = { pid: process.pid, port, purpose, ...(socketDirectory === undefined ? {} : { socketDirectory }) };
   try {
     fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: 'wx' });
   } catch {
     throw new DataDirectoryInUseError(`Another process took the data directory ${dataDirectory} at the same moment. Try again.`);
   }
 
-  const databaseDirectory = path.join(dataDirectory, 'postgres');
   const runningAsRoot = os.userInfo().uid === 0;
   await stopOrphanedPostmaster(databaseDirectory, log);
   const recentLog: string[] = [];
@@ -189,7 +204,7 @@ export async function startEmbeddedDatabase(options: {
     // PostgreSQL refuses to run as root; on such machines it runs as a `postgres` system user.
     createPostgresUser: runningAsRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=`, '-c', 'max_connections=200', ...extraFlags],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDirectory ?? ''}`, '-c', 'max_connections=200', ...extraFlags],
     onLog: (message) => {
       recentLog.push(message);
       if (recentLog.length > 50) recentLog.shift();
@@ -213,7 +228,7 @@ export async function startEmbeddedDatabase(options: {
       : '';
     throw new Error(`The embedded PostgreSQL server could not start: ${reason}${hint}`, { cause: error });
   }
-  const url = connectionUrl(secrets.postgresPassword, port);
+  const url = connectionUrl(secrets.postgresPassword, port, socketDirectory);
   await waitUntilAccepting(url);
 
   let stopped = false;

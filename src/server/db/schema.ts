@@ -569,13 +569,14 @@ export const idempotencyKeys = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.key] })],
 );
 
+/** Attempts counted per key and window. Unlogged (migration 0021, decision 027): emptied by a crash, its writes wait for no disk flush. */
 export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   key: text('key').primaryKey(),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
   hits: integer('hits').notNull(),
 });
 
-/** Past an account's ceiling of wrong passwords, when the last password check claimed for it may run (decision 026). */
+/** Past an account's ceiling of wrong passwords, when the last password check claimed for it may run (decision 026). Unlogged, as rate_limit_buckets. */
 export const rateLimitSlots = pgTable('rate_limit_slots', {
   key: text('key').primaryKey(),
   nextCheckAt: timestamp('next_check_at', { withTimezone: true }).notNull(),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
-import { COUNT_ATTEMPT_SQL } from '../../platform/rate-limit/repository.ts';
+import { countAttemptSql } from '../../platform/rate-limit/repository.ts';
 import { pinFailures, pinResetTokens, userPins, users } from '../../db/schema.ts';
 
 export async function findPinHash(db: Executor, userId: string): Promise<string | undefined> {
@@ -105,27 +105,47 @@ export async function markPinReset(db: Executor, userId: string): Promise<void> 
   await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
 }
 
-const openCheckStatement = preparedStatement<{ hits: number; pinHash: string | null; limitingFailure: Date | null }>(
-  'pin_check_open',
-  `with attempt as (${COUNT_ATTEMPT_SQL})
-   select (select hits from attempt) as hits,
-     (select pin_hash from user_pins where user_id = $3) as "pinHash",
-     ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`,
-);
+/** What the first step of a PIN check reads; `goesAhead` is false when its condition failed (then nothing was counted). */
+export interface OpenedPinCheck {
+  goesAhead: boolean;
+  hits: number;
+  pinHash: string | undefined;
+  limitingFailure: Date | undefined;
+}
 
 /**
- * The first step of a PIN check in one statement: counts the attempt under the rate-limit key (as
- * countAttempt does), and reads the user's PIN hash and the time of the `limit`-th newest wrong PIN
- * within the window (as findPinHash and findLimitingFailure do).
+ * The first step of a PIN check as one statement: counts the attempt under the rate-limit key $1 in
+ * a window of $2 seconds (as countAttempt does), and reads the PIN hash of the user $3 and the time
+ * of the `limit`-th newest wrong PIN within the window ($4 seconds, offset $5; as findPinHash and
+ * findLimitingFailure do). With a `condition` (SQL text, which may read further parameters from $6),
+ * the attempt is counted only when it holds, and "goesAhead" says whether it did: a caller checks
+ * what must hold before the PIN costs an attempt in the same round trip.
  */
-export async function openCheck(
-  db: Executor,
-  rateLimit: { key: string; windowSeconds: number },
-  userId: string,
-  failures: PinFailureRule,
-): Promise<{ hits: number; pinHash: string | undefined; limitingFailure: Date | undefined }> {
-  const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)]);
-  return { hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
+export function openCheckSql(condition = 'true'): string {
+  return `with go as (select ${condition} as ahead),
+   attempt as (${countAttemptSql('(select ahead from go)')})
+   select (select ahead from go) as "goesAhead", (select hits from attempt) as hits,
+     (select pin_hash from user_pins where user_id = $3) as "pinHash",
+     ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`;
+}
+
+/** The values of openCheckSql's first five parameters, in their order. */
+export function openCheckValues(rateLimit: { key: string; windowSeconds: number }, userId: string, failures: PinFailureRule): unknown[] {
+  return [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)];
+}
+
+export type OpenedPinCheckRow = { goesAhead: boolean; hits: number | null; pinHash: string | null; limitingFailure: Date | null };
+
+/** An openCheckSql row as an OpenedPinCheck. */
+export function openedPinCheckOf(row: OpenedPinCheckRow | undefined): OpenedPinCheck {
+  return { goesAhead: row?.goesAhead ?? false, hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
+}
+
+const openCheckStatement = preparedStatement<OpenedPinCheckRow>('pin_check_open', openCheckSql());
+
+export async function openCheck(db: Executor, rateLimit: { key: string; windowSeconds: number }, userId: string, failures: PinFailureRule): Promise<OpenedPinCheck> {
+  const [row] = await queryPreparedIn(db, openCheckStatement, openCheckValues(rateLimit, userId, failures));
+  return openedPinCheckOf(row);
 }
 
 /**

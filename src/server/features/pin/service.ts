@@ -18,7 +18,7 @@ import * as pinRepository from './repository.ts';
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
 /** For a statement that reads the PIN check's re-read along with its own reads (see CorrectPin.confirmWithin). */
-export { pinRecheckColumns, pinRecheckValues, type PinRecheck } from './repository.ts';
+export { openCheckSql, openCheckValues, openedPinCheckOf, pinRecheckColumns, pinRecheckValues, type OpenedPinCheck, type OpenedPinCheckRow, type PinFailureRule, type PinRecheck } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -101,6 +101,14 @@ const confirmedAlready: CorrectPin = { confirmWithin: async () => undefined, con
 export const PIN_FAILURES: pinRepository.PinFailureRule = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
 
 /**
+ * Runs the PIN check's first statement for the session's user under the given rate-limit key:
+ * pinRepository.openCheck, or a statement of the caller's made with openCheckSql that also checks,
+ * in the same round trip, what must hold before the PIN costs an attempt (the caller refuses here,
+ * by throwing, when it does not hold).
+ */
+export type PinCheckOpener = (rateLimit: { key: string; windowSeconds: number }) => Promise<pinRepository.OpenedPinCheck>;
+
+/**
  * The first part of checkPin: the rate limit, the stored hash, the block and argon2, with the
  * attempt counted and the hash and block read in one statement. A wrong PIN (or no PIN, or a blocked
  * account) is recorded and refused here, as by checkPin; the right one is answered as a CorrectPin,
@@ -112,9 +120,9 @@ export async function startPinCheck(
   session: SessionRecord,
   pin: string,
   incorrectMessage: (remainingAttempts: number) => string,
+  open: PinCheckOpener = (rateLimit) => pinRepository.openCheck(context.database.db, rateLimit, session.userId, PIN_FAILURES),
 ): Promise<CorrectPin> {
-  const { db } = context.database;
-  const opened = await pinRepository.openCheck(db, { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds }, session.userId, PIN_FAILURES);
+  const opened = await open({ key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds });
   refuseOverLimit(opened.hits, context.rateLimits.pinPerAddress);
   const first = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
   const finish = async (outcome: Outcome): Promise<void> => {

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
 import { publishedEventValues, publishEventsColumn, type AppEvent } from '../../platform/events/publish.ts';
-import { pinRecheckColumns, pinRecheckValues, type PinRecheck } from '../pin/service.ts';
+import { openCheckSql, openCheckValues, openedPinCheckOf, pinRecheckColumns, pinRecheckValues, type OpenedPinCheck, type OpenedPinCheckRow, type PinFailureRule, type PinRecheck } from '../pin/service.ts';
 import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
 
 /*
@@ -111,13 +111,23 @@ export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Pro
   return row;
 }
 
-const ownsBankAccountStatement = preparedStatement<{ owned: boolean }>(
-  'withdrawal_owns_bank_account',
-  `select exists (select 1 from bank_accounts where id = $2 and user_id = $1) as owned`,
+const openPinCheckStatement = preparedStatement<OpenedPinCheckRow>(
+  'withdrawal_pin_check_open',
+  openCheckSql('exists (select 1 from bank_accounts where id = $6 and user_id = $3)'),
 );
 
-/** Whether the bank account is the customer's (the check before the PIN; the transaction reads it again, locked). */
-export async function ownsBankAccount(db: Executor, userId: string, bankAccountId: string): Promise<boolean> {
-  const [row] = await queryPreparedIn(db, ownsBankAccountStatement, [userId, bankAccountId]);
-  return row?.owned ?? false;
+/**
+ * The PIN check's first statement (openCheckSql), which goes ahead, counting the attempt, only when
+ * the bank account is the customer's: choosing a wrong account costs no PIN attempt, in no extra
+ * round trip. The transaction reads the account again, locked.
+ */
+export async function openPinCheckIfOwned(
+  db: Executor,
+  rateLimit: { key: string; windowSeconds: number },
+  userId: string,
+  failures: PinFailureRule,
+  bankAccountId: string,
+): Promise<OpenedPinCheck> {
+  const [row] = await queryPreparedIn(db, openPinCheckStatement, [...openCheckValues(rateLimit, userId, failures), bankAccountId]);
+  return openedPinCheckOf(row);
 }

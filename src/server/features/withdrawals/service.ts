@@ -139,15 +139,16 @@ export async function requestWithdrawal(
         requestHash: hashRequest({ amountUsdtMicros: amountUsdtMicros.toString(), bankAccountId: input.bankAccountId }),
       }
     : undefined;
-  // Before the PIN, so that choosing a wrong account does not cost a PIN attempt.
-  if (!(await requestRepository.ownsBankAccount(db, userId, input.bankAccountId))) {
-    throw bankAccountNotFound();
-  }
   // The PIN comes before the replay: a stored answer is given only to someone who knows the PIN.
   // Argon2 runs here, outside any transaction; the right PIN's check is completed as the first
   // statements of the withdrawal's transaction (before the idempotency key is claimed, so before
   // any replay), unless it has something to record, which then commits on its own first.
-  const pin = await startPinCheck(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin);
+  const pin = await startPinCheck(context, request, session, input.pin, () => WITHDRAWAL_MESSAGES.incorrectPin, async (rateLimit) => {
+    const opened = await requestRepository.openPinCheckIfOwned(db, rateLimit, userId, PIN_FAILURES, input.bankAccountId);
+    // Before the PIN is counted or checked, so that choosing a wrong account does not cost a PIN attempt.
+    if (!opened.goesAhead) throw bankAccountNotFound();
+    return opened;
+  });
   // One statement reads what the request needs, with the PIN check's re-read after the PIN row
   // lock; it takes the shared lock on the bank account, so the account cannot be deleted while this
   // request is being made. It also publishes the request's events: they are delivered at commit

@@ -10,19 +10,22 @@ import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
 
 /**
  * Counts one attempt under the key $1 in a window of $2 seconds and returns the window's hits, this
- * one included. Exported as text so that a statement that counts an attempt along with its reads
- * (the PIN check) counts it exactly the same way.
+ * one included; only when `condition` (SQL text) holds, and otherwise counts nothing and returns no
+ * row. Exported as text so that a statement that counts an attempt along with its reads (the PIN
+ * check) counts it exactly the same way.
  */
-export const COUNT_ATTEMPT_SQL = `insert into rate_limit_buckets (key, window_started_at, hits)
-    values ($1, now(), 1)
+export function countAttemptSql(condition = 'true'): string {
+  return `insert into rate_limit_buckets (key, window_started_at, hits)
+    select $1::text, now(), 1 where ${condition}
     on conflict (key) do update set
       hits = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => $2)
                   then 1 else rate_limit_buckets.hits + 1 end,
       window_started_at = case when rate_limit_buckets.window_started_at < now() - make_interval(secs => $2)
                   then now() else rate_limit_buckets.window_started_at end
     returning hits`;
+}
 
-const countAttemptStatement = preparedStatement<{ hits: number }>('rate_limit_count_attempt', COUNT_ATTEMPT_SQL);
+const countAttemptStatement = preparedStatement<{ hits: number }>('rate_limit_count_attempt', countAttemptSql());
 
 /** Counts one attempt under `key` and answers the attempts of the current window, this one included. */
 export async function countAttempt(db: Executor, key: string, windowSeconds: number): Promise<number> {

@@ -16,7 +16,7 @@ export async function consumeRateLimit(db: Executor, key: string, limit: number,
   refuseOverLimit(await countAttempt(db, key, windowSeconds), limit);
 }
 
-/** Refuses with 429 when an attempt, counted by the caller (countAttempt or COUNT_ATTEMPT_SQL), made the window's hits go over the limit. */
+/** Refuses with 429 when an attempt, counted by the caller (countAttempt or countAttemptSql), made the window's hits go over the limit. */
 export function refuseOverLimit(hits: number, limit: number): void {
   if (hits > limit) throw rateLimited();
 }
