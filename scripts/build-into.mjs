@@ -10,7 +10,9 @@ const steps = [
   ['npx', ['tsc', '-p', 'tsconfig.server.json', '--outDir', outputDirectory]],
 ];
 for (const [command, args] of steps) {
-  const result = spawnSync(command, args, { stdio: 'inherit' });
+  // A production build whatever the caller's NODE_ENV: under a test runner (NODE_ENV=test) Vite would
+  // otherwise bundle React's development build, and the app would register no service worker.
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 // Compressed copies beside each text asset, which the server sends to browsers that accept them.

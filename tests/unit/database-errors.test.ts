@@ -11,6 +11,8 @@ describe('isDatabaseUnavailableError', () => {
   it('recognises refused connections, pool timeouts, broken connections and a server going away', () => {
     expect(isDatabaseUnavailableError(withCode('ECONNREFUSED'))).toBe(true);
     expect(isDatabaseUnavailableError(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed'))).toBe(true);
+    // The embedded server's Unix-domain socket while the server is down.
+    expect(isDatabaseUnavailableError(Object.assign(withCode('ENOENT', 'connect ENOENT /data/postgres/.s.PGSQL.5432'), { syscall: 'connect' }))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
     // The pool's refusal beyond its queue of waiters (db/client.ts).
@@ -29,6 +31,8 @@ describe('isDatabaseUnavailableError', () => {
   it('leaves every other failure alone', () => {
     expect(isDatabaseUnavailableError(withCode('23505', 'duplicate key'))).toBe(false);
     expect(isDatabaseUnavailableError(withCode('22021'))).toBe(false);
+    // A missing file is our bug unless it is the database's socket.
+    expect(isDatabaseUnavailableError(Object.assign(withCode('ENOENT'), { syscall: 'open' }))).toBe(false);
     expect(isDatabaseUnavailableError(withCode('57014', 'canceling statement due to statement timeout'))).toBe(false);
     expect(isDatabaseUnavailableError(new DrizzleQueryError('select 1', [], withCode('40001')))).toBe(false);
     expect(isDatabaseUnavailableError(new TypeError('x is undefined'))).toBe(false);

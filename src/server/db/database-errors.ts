@@ -41,6 +41,8 @@ function isUnavailableItself(error: object): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (NETWORK_ERROR_CODES.has(code) || SERVER_GOING_AWAY_STATES.has(code)) return true;
+    // A Unix-domain socket whose server is not running: its file is gone (decision 028).
+    if (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect') return true;
     // Class 08: connection exceptions.
     if (/^08[0-9A-Z]{3}$/.test(code)) return true;
   }
