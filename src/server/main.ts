@@ -1,5 +1,3 @@
-// First: argon2's concurrency, fitted to libuv's thread pool (see thread-pool.ts).
-import './thread-pool.ts';
 import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';
 import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './context.ts';

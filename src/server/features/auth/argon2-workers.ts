@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * argon2 runs on worker threads of its own, each at a lower CPU priority (decision 029). A password
+ * or PIN check is 15 ms of one CPU; at normal priority, a burst of them takes the CPUs from the event
+ * loop and from PostgreSQL, including from transactions that hold the locks every customer's money
+ * request shares, and the others then queue behind those. At a lower priority, argon2 takes only the
+ * CPU time nothing else wants.
+ */
+
+/** Niceness of the argon2 threads (Linux: 0 is normal, 19 the lowest; lowering one's own needs no privilege). */
+export const ARGON2_THREAD_NICENESS = 10;
+
+export type Argon2Options = { algorithm: number; memoryCost: number; timeCost: number; parallelism: number };
+type Argon2Job = { kind: 'hash'; secret: string; options: Argon2Options } | { kind: 'verify'; storedHash: string; secret: string };
+type Argon2Reply = { id: number; ok: true; result: string | boolean } | { id: number; ok: false; message: string };
+
+/*
+ * The worker's code is CommonJS text run with `eval`, so that it runs the same from the sources (tsx,
+ * the tests) and from the build, where a separate worker file would need a loader or a copy step. It
+ * loads @node-rs/argon2 from the path the main thread resolved, lowers its own thread's priority on
+ * Linux (setpriority with a thread id applies to that thread alone), then answers jobs one at a time.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const argon2 = require(workerData.argon2Path);
+if (process.platform === 'linux') {
+  try {
+    const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    require('node:os').setPriority(threadId, workerData.niceness);
+  } catch {
+    // Without /proc the thread keeps the normal priority: checks stay correct, only less polite.
+  }
+}
+parentPort.on('message', (job) => {
+  try {
+    const result = job.kind === 'hash' ? argon2.hashSync(job.secret, job.options) : argon2.verifySync(job.storedHash, job.secret);
+    parentPort.postMessage({ id: job.id, ok: true, result });
+  } catch (error) {
+    parentPort.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+const argon2Path = createRequire(import.meta.url).resolve('@node-rs/argon2');
+
+/** An argon2 thread died with the job: a fault of ours, never an answer about the secret. */
+export class Argon2WorkerGone extends Error {}
+
+interface Pending {
+  resolve(value: string | boolean): void;
+  reject(error: Error): void;
+}
+
+/**
+ * At most `size` argon2 threads, started on first use. A caller runs at most `size` jobs at once (the
+ * concurrency limit in passwords.ts), so a job always finds a thread free. A thread keeps the process
+ * alive only while it has a job; one that dies fails its job and is replaced by the next job.
+ */
+export class Argon2Workers {
+  private readonly idle: Worker[] = [];
+  private started = 0;
+  private nextJobId = 0;
+  private readonly pending = new Map<Worker, { id: number } & Pending>();
+
+  constructor(private readonly size: number) {}
+
+  hash(secret: string, options: Argon2Options): Promise<string> {
+    return this.run({ kind: 'hash', secret, options }) as Promise<string>;
+  }
+
+  verify(storedHash: string, secret: string): Promise<boolean> {
+    return this.run({ kind: 'verify', storedHash, secret }) as Promise<boolean>;
+  }
+
+  private run(job: Argon2Job): Promise<string | boolean> {
+    const worker = this.idle.pop() ?? this.start();
+    const id = (this.nextJobId += 1);
+    return new Promise((resolve, reject) => {
+      this.pending.set(worker, { id, resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, ...job });
+    });
+  }
+
+  private start(): Worker {
+    if (this.started >= this.size) throw new Error(`more than ${this.size} argon2 jobs at once`);
+    this.started += 1;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, niceness: ARGON2_THREAD_NICENESS } });
+    worker.on('message', (reply: Argon2Reply) => {
+      const job = this.pending.get(worker);
+      if (job?.id !== reply.id) return;
+      this.pending.delete(worker);
+      worker.unref();
+      this.idle.push(worker);
+      if (reply.ok) job.resolve(reply.result);
+      else job.reject(new Error(reply.message));
+    });
+    let gone = false;
+    const fail = (error: Error) => {
+      if (gone) return;
+      gone = true;
+      const job = this.pending.get(worker);
+      this.pending.delete(worker);
+      const index = this.idle.indexOf(worker);
+      if (index !== -1) this.idle.splice(index, 1);
+      this.started -= 1;
+      job?.reject(error);
+    };
+    worker.once('error', (error) => fail(new Argon2WorkerGone('an argon2 worker failed', { cause: error })));
+    worker.once('exit', (code) => fail(new Argon2WorkerGone(`an argon2 worker exited with code ${code}`)));
+    return worker;
+  }
+}
