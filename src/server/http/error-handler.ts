@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorCode, ErrorResponse } from '#shared/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from '../db/database-errors.ts';
 import { AppError } from '../errors.ts';
+import { RATE_LIMITED_MESSAGE } from '../platform/rate-limit/service.ts';
 
 /*
  * Every error answer, the framework's own included, is `{"error":{"code","message"}}`
@@ -45,7 +46,7 @@ const CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
   413: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is too large.' },
   414: { code: 'VALIDATION_FAILED', message: 'The address of this request is too long.' },
   415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Requests must be sent as JSON.' },
-  429: { code: 'RATE_LIMITED', message: 'Too many attempts. Please wait a few minutes and try again.' },
+  429: { code: 'RATE_LIMITED', message: RATE_LIMITED_MESSAGE },
 };
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
