@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { concurrencyLimit } from '../../concurrency-limit.ts';
 
 /**
  * argon2 runs on worker threads of its own, each at a lower CPU priority (decision 029). A password
@@ -14,7 +16,7 @@ export const ARGON2_THREAD_NICENESS = 10;
 
 export type Argon2Options = { algorithm: number; memoryCost: number; timeCost: number; parallelism: number };
 type Argon2Job = { kind: 'hash'; secret: string; options: Argon2Options } | { kind: 'verify'; storedHash: string; secret: string };
-type Argon2Reply = { id: number; ok: true; result: string | boolean } | { id: number; ok: false; message: string };
+type Argon2Reply = { ok: true; result: string | boolean } | { ok: false; message: string };
 
 /*
  * The worker's code is CommonJS text run with `eval`, so that it runs the same from the sources (tsx,
@@ -36,9 +38,9 @@ if (process.platform === 'linux') {
 parentPort.on('message', (job) => {
   try {
     const result = job.kind === 'hash' ? argon2.hashSync(job.secret, job.options) : argon2.verifySync(job.storedHash, job.secret);
-    parentPort.postMessage({ id: job.id, ok: true, result });
+    parentPort.postMessage({ ok: true, result });
   } catch (error) {
-    parentPort.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 });
 `;
@@ -54,44 +56,43 @@ interface Pending {
 }
 
 /**
- * At most `size` argon2 threads, started on first use. A caller runs at most `size` jobs at once (the
- * concurrency limit in passwords.ts), so a job always finds a thread free. A thread keeps the process
- * alive only while it has a job; one that dies fails its job and is replaced by the next job.
+ * `size` argon2 threads at most, started on first use, each running one job at a time; further jobs
+ * wait here, in order. A thread keeps the process alive only while it has a job; one that dies fails
+ * its job and is replaced by the next job.
  */
 export class Argon2Workers {
   private readonly idle: Worker[] = [];
-  private started = 0;
-  private nextJobId = 0;
-  private readonly pending = new Map<Worker, { id: number } & Pending>();
+  private readonly busy = new Map<Worker, Pending>();
+  private readonly withFreeThread: <T>(work: () => Promise<T>) => Promise<T>;
 
-  constructor(private readonly size: number) {}
+  constructor(private readonly size: number) {
+    this.withFreeThread = concurrencyLimit(size);
+  }
 
   hash(secret: string, options: Argon2Options): Promise<string> {
-    return this.run({ kind: 'hash', secret, options }) as Promise<string>;
+    return this.withFreeThread(() => this.run({ kind: 'hash', secret, options })) as Promise<string>;
   }
 
   verify(storedHash: string, secret: string): Promise<boolean> {
-    return this.run({ kind: 'verify', storedHash, secret }) as Promise<boolean>;
+    return this.withFreeThread(() => this.run({ kind: 'verify', storedHash, secret })) as Promise<boolean>;
   }
 
   private run(job: Argon2Job): Promise<string | boolean> {
     const worker = this.idle.pop() ?? this.start();
-    const id = (this.nextJobId += 1);
     return new Promise((resolve, reject) => {
-      this.pending.set(worker, { id, resolve, reject });
+      this.busy.set(worker, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, ...job });
+      worker.postMessage(job);
     });
   }
 
   private start(): Worker {
-    if (this.started >= this.size) throw new Error(`more than ${this.size} argon2 jobs at once`);
-    this.started += 1;
+    assert.ok(this.idle.length + this.busy.size < this.size, `more than ${this.size} argon2 jobs at once`);
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, niceness: ARGON2_THREAD_NICENESS } });
     worker.on('message', (reply: Argon2Reply) => {
-      const job = this.pending.get(worker);
-      if (job?.id !== reply.id) return;
-      this.pending.delete(worker);
+      const job = this.busy.get(worker);
+      assert.ok(job, 'an argon2 worker answered without a job');
+      this.busy.delete(worker);
       worker.unref();
       this.idle.push(worker);
       if (reply.ok) job.resolve(reply.result);
@@ -101,11 +102,10 @@ export class Argon2Workers {
     const fail = (error: Error) => {
       if (gone) return;
       gone = true;
-      const job = this.pending.get(worker);
-      this.pending.delete(worker);
+      const job = this.busy.get(worker);
+      this.busy.delete(worker);
       const index = this.idle.indexOf(worker);
       if (index !== -1) this.idle.splice(index, 1);
-      this.started -= 1;
       job?.reject(error);
     };
     worker.once('error', (error) => fail(new Argon2WorkerGone('an argon2 worker failed', { cause: error })));

@@ -1,26 +1,20 @@
 import os from 'node:os';
-import { concurrencyLimit } from '../../concurrency-limit.ts';
 import { Argon2WorkerGone, Argon2Workers } from './argon2-workers.ts';
 
 // OWASP's argon2id recommendation: 19 MiB of memory, 2 iterations, 1 lane.
 // Algorithm 2 is Argon2id in @node-rs/argon2's (const) enum.
 const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-/**
- * At most one argon2 computation per CPU at a time, each on an argon2 thread of lower priority
- * (argon2-workers.ts); the rest wait here, in order.
- */
-const ARGON2_CONCURRENCY = Math.max(1, os.availableParallelism());
-const withArgon2Slot = concurrencyLimit(ARGON2_CONCURRENCY);
-const argon2 = new Argon2Workers(ARGON2_CONCURRENCY);
+/** One argon2 thread per CPU, of lower priority (argon2-workers.ts); further checks wait their turn there. */
+const argon2 = new Argon2Workers(Math.max(1, os.availableParallelism()));
 
 export function hashSecret(secret: string): Promise<string> {
-  return withArgon2Slot(() => argon2.hash(secret, ARGON2_OPTIONS));
+  return argon2.hash(secret, ARGON2_OPTIONS);
 }
 
 export async function verifySecret(storedHash: string, secret: string): Promise<boolean> {
   try {
-    return await withArgon2Slot(() => argon2.verify(storedHash, secret));
+    return await argon2.verify(storedHash, secret);
   } catch (error) {
     // A stored hash argon2 cannot read matches nothing; a dead thread is our fault, not a wrong secret.
     if (error instanceof Argon2WorkerGone) throw error;
