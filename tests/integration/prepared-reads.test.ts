@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { preparedStatement, queryPrepared, queryPreparedIn } from '../../src/server/db/prepared.ts';
 import * as depositRepository from '../../src/server/features/deposits/repository.ts';
 import * as transferRepository from '../../src/server/features/transfers/repository.ts';
 import * as withdrawalRepository from '../../src/server/features/withdrawals/repository.ts';
@@ -54,6 +55,34 @@ describe('prepared list reads answer what the query builder answered', () => {
     expect(item?.createdAt).toBe(deposit.createdAt);
     expect(item?.chain).toEqual(deposit.chain);
     expect(item?.chain).toMatchObject({ blockNumber: '9007199254740993', amountUsdt: '12.345678', checkedAt: '2026-11-20T10:11:12.345Z', delayed: true });
+  });
+});
+
+describe('prepared statements answer rows keyed by their column names', () => {
+  it('takes any column name as a key, never as code, and lets a later column of the same name win', async () => {
+    const db = harness.database.handle.db;
+    const oddName = 'a"b\\c}; throw new Error("ran"); ({\nd';
+    const statement = preparedStatement<Record<string, unknown>>(
+      'test_odd_column_names',
+      `select $1::text as "${oddName.replace(/"/g, '""')}", 1 as twice, 2 as twice, null::bigint as nothing, 'x' as "constructor"`,
+    );
+    const rows = await queryPrepared(db, statement, ['value']);
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(Object.keys(row ?? {})).toEqual([oddName, 'twice', 'nothing', 'constructor']);
+    expect(row?.[oddName]).toBe('value');
+    expect(row?.twice).toBe(2);
+    expect(row?.nothing).toBeNull();
+    expect(row?.constructor).toBe('x');
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    // The same statement in a transaction answers the same row, from the same written function.
+    const inTransaction = await db.transaction(async (transaction) => queryPreparedIn(transaction, statement, ['value']));
+    expect(inTransaction).toEqual(rows);
+  });
+
+  it('refuses a column named __proto__, which a written object literal would take as its prototype', async () => {
+    const statement = preparedStatement<Record<string, unknown>>('test_proto_column', `select '{}'::json as "__proto__"`);
+    await expect(queryPrepared(harness.database.handle.db, statement, [])).rejects.toThrow('statement test_proto_column has a column named __proto__');
   });
 });
 

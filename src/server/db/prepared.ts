@@ -26,10 +26,35 @@ export function preparedStatement<Row>(name: string, text: string): PreparedStat
   return { name, text };
 }
 
+type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/** By statement name: a prepared statement's columns never change (its name stands for one text). */
+const rowBuilders = new Map<string, RowBuilder>();
+
+/**
+ * The rows of an answer asked for as arrays, as objects keyed by column name. The driver's own row
+ * objects cost about 0.6 µs each to fill by computed names, and V8 keeps any object given more than a
+ * dozen properties that way as a hash table. A function written once per statement, one object
+ * literal with the names spelled out, gives every row one hidden class instead. Each name is a JSON
+ * string literal, so no column name is read as code; as with the driver's objects, a later column
+ * of the same name wins.
+ */
+function rowsOf<Row>(statement: PreparedStatement<Row>, result: pg.QueryArrayResult): Row[] {
+  let build = rowBuilders.get(statement.name);
+  if (build === undefined) {
+    // In an object literal a key of __proto__ would set the prototype instead of a property.
+    assert.ok(!result.fields.some((field) => field.name === '__proto__'), `statement ${statement.name} has a column named __proto__`);
+    const properties = result.fields.map((field, column) => `${JSON.stringify(field.name)}: values[${column}]`).join(', ');
+    build = new Function('values', `return { ${properties} };`) as RowBuilder;
+    rowBuilders.set(statement.name, build);
+  }
+  const rowBuilder = build;
+  return result.rows.map((values) => rowBuilder(values) as Row);
+}
+
 /** Runs the statement on a pooled connection (outside any transaction: one statement is one snapshot). */
 export async function queryPrepared<Row>(db: Database, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
-  const result = await db.$client.query({ name: statement.name, text: statement.text, values: [...values] });
-  return result.rows as Row[];
+  return rowsOf(statement, await db.$client.query({ name: statement.name, text: statement.text, values: [...values], rowMode: 'array' }));
 }
 
 /** The connection a handle sends its statements on: the pool, or the one client a transaction holds. */
@@ -46,8 +71,7 @@ function clientOf(executor: Executor): pg.Pool | pg.PoolClient {
  * connection (which keeps the statement prepared under its name for later transactions on it).
  */
 export async function queryPreparedIn<Row>(executor: Executor, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
-  const result = await clientOf(executor).query({ name: statement.name, text: statement.text, values: [...values] });
-  return result.rows as Row[];
+  return rowsOf(statement, await clientOf(executor).query({ name: statement.name, text: statement.text, values: [...values], rowMode: 'array' }));
 }
 
 /**
@@ -69,4 +93,17 @@ export function tableRowColumns(table: PgTable, alias: string): string {
       return `${alias}."${column.name}" as "${field}"`;
     })
     .join(', ');
+}
+
+/**
+ * A function that copies the columns of `table` out of a wider row (a list's row that also holds
+ * other tables' columns), giving `table.$inferSelect`. Written once per table, as one object literal
+ * with the names spelled out (each a JSON string literal): a rest pattern copied a row of two dozen
+ * columns property by property, about 1.3 µs a row.
+ */
+export function tableRowPicker<Table extends PgTable>(table: Table): (row: Table['$inferSelect']) => Table['$inferSelect'] {
+  const properties = Object.keys(getTableColumns(table))
+    .map((field) => `${JSON.stringify(field)}: row[${JSON.stringify(field)}]`)
+    .join(', ');
+  return new Function('row', `return { ${properties} };`) as (row: Table['$inferSelect']) => Table['$inferSelect'];
 }

@@ -14,10 +14,8 @@ const queue = (totals: { count: bigint; usdtMicros: bigint; oldestAt: Date | nul
   oldestAt: totals.oldestAt?.toISOString() ?? null,
 });
 
-const withdrawalQueue = (totals: { count: bigint; usdtMicros: bigint; inrPaise: bigint; oldestAt: Date | null }) => ({
-  ...queue(totals),
-  totalInr: inrPaiseToWire(totals.inrPaise),
-});
+const withdrawalQueue = (totals: { count: bigint; usdtMicros: bigint; inrPaise: bigint; oldestAt: Date | null }) =>
+  Object.assign(queue(totals), { totalInr: inrPaiseToWire(totals.inrPaise) });
 
 export async function getDashboard(db: Database, viewer: Pick<SessionRecord, 'role'>): Promise<AdminDashboard> {
   const figures = await loadDashboardFigures(db);

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { tableRowColumns } from '../../db/prepared.ts';
+import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type DepositNetwork, type RequestStatus } from '#shared/contracts/enums';
 
@@ -92,6 +92,8 @@ export async function findWithUser(db: Executor, id: string): Promise<DepositWit
   return row;
 }
 
+const depositColumnsOf = tableRowPicker(usdtDeposits);
+
 const adminQueuePage = keysetList<DepositRow & PartyColumns<'customer'> & { rateNormalInrPaise: bigint }>({
   name: 'admin_deposits',
   // The normal rate prices each deposit in rupees for the admin; PostgreSQL reads it once per statement.
@@ -108,11 +110,11 @@ export async function listWithUsers(
   options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<(DepositWithUserRow & { rateNormalInrPaise: bigint })[]> {
   const rows = await adminQueuePage(db, options);
-  return rows.map(({ customerId, customerName, customerEmail, customerPhone, cursorCreatedAt, rateNormalInrPaise, ...deposit }) => ({
-    deposit,
-    user: { id: customerId, name: customerName, email: customerEmail, phone: customerPhone },
-    cursorCreatedAt,
-    rateNormalInrPaise,
+  return rows.map((row) => ({
+    deposit: depositColumnsOf(row),
+    user: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    cursorCreatedAt: row.cursorCreatedAt,
+    rateNormalInrPaise: row.rateNormalInrPaise,
   }));
 }
 

@@ -25,7 +25,7 @@ import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyS
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
-import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import { enqueueDepositCheck, lockChainTransaction } from '../chain/service.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
@@ -72,7 +72,7 @@ export function chainView(row: DepositRow): DepositChain {
 }
 
 function toAdminDepositView(row: DepositWithUserRow, rateNormalInrPaise: bigint): AdminDeposit {
-  return { ...toDepositView(row.deposit, rateNormalInrPaise), user: row.user };
+  return Object.assign(toDepositView(row.deposit, rateNormalInrPaise), { user: row.user });
 }
 
 export type DepositSubmission = z.output<typeof depositRequestSchema>;
@@ -220,9 +220,6 @@ export async function listDepositsForAdmin(
   options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: AdminDeposit[]; nextCursor: string | null }> {
   const rows = await depositRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
-  const page = toPage(
-    rows.map((row) => ({ ...row, id: row.deposit.id })),
-    options.limit,
-  );
+  const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.deposit.id }));
   return { items: page.rows.map((row) => toAdminDepositView(row, row.rateNormalInrPaise)), nextCursor: page.nextCursor };
 }

@@ -38,7 +38,7 @@ function flatten(row: {
   createdByName: string | null;
   createdByEmail: string | null;
 }): PayoutBatchWithCounts {
-  return { ...row.batch, processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt, createdByName: row.createdByName, createdByEmail: row.createdByEmail };
+  return Object.assign(row.batch, { processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt, createdByName: row.createdByName, createdByEmail: row.createdByEmail });
 }
 
 export async function insertBatch(db: Executor, values: { createdByUserId: string }): Promise<PayoutBatchRow> {

@@ -3,7 +3,7 @@ import type { RequestStatus } from '#shared/contracts/enums';
 import type { TransactionItem, TransactionList, TransactionType } from '#shared/contracts/transactions';
 import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
-import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import * as historyRepository from './repository.ts';
 import type { HistoryRow } from './repository.ts';
 
@@ -63,9 +63,6 @@ export async function listTransactions(
     cursor: decodeCursor(options.cursor),
     limit: options.limit,
   });
-  const page = toPage(
-    rows.map((row) => ({ ...row, cursorCreatedAt: row.created_at_micros })),
-    options.limit,
-  );
+  const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.created_at_micros, id: row.id }));
   return { items: page.rows.map(toItem), nextCursor: page.nextCursor };
 }

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { tableRowColumns } from '../../db/prepared.ts';
+import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type RequestStatus } from '#shared/contracts/enums';
 
@@ -79,6 +79,8 @@ export async function findWithPartiesForUser(db: Executor, userId: string, id: s
   return row;
 }
 
+const transferColumnsOf = tableRowPicker(transfers);
+
 const adminQueuePage = keysetList<TransferRow & PartyColumns<'sender'> & PartyColumns<'recipient'>>({
   name: 'admin_transfers',
   select: `${tableRowColumns(transfers, 't')}, ${partyColumns('su', 'sp', 'sender')}, ${partyColumns('ru', 'rp', 'recipient')}`,
@@ -95,11 +97,11 @@ export async function listWithParties(
   options: { status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<TransferWithPartiesRow[]> {
   const rows = await adminQueuePage(db, options);
-  return rows.map(({ senderId, senderName, senderEmail, senderPhone, recipientId, recipientName, recipientEmail, recipientPhone, cursorCreatedAt, ...transfer }) => ({
-    transfer,
-    sender: { id: senderId, name: senderName, email: senderEmail, phone: senderPhone },
-    recipient: { id: recipientId, name: recipientName, email: recipientEmail, phone: recipientPhone },
-    cursorCreatedAt,
+  return rows.map((row) => ({
+    transfer: transferColumnsOf(row),
+    sender: { id: row.senderId, name: row.senderName, email: row.senderEmail, phone: row.senderPhone },
+    recipient: { id: row.recipientId, name: row.recipientName, email: row.recipientEmail, phone: row.recipientPhone },
+    cursorCreatedAt: row.cursorCreatedAt,
   }));
 }
 

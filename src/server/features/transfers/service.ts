@@ -14,7 +14,7 @@ import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
-import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import * as transferRepository from './repository.ts';
 import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
 
@@ -155,9 +155,6 @@ export async function listTransfersForAdmin(
   options: { status?: 'pending' | 'approved' | 'rejected' | undefined; cursor?: string | undefined; limit: number },
 ): Promise<{ items: AdminTransfer[]; nextCursor: string | null }> {
   const rows = await transferRepository.listWithParties(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
-  const page = toPage(
-    rows.map((row) => ({ ...row, id: row.transfer.id })),
-    options.limit,
-  );
+  const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.transfer.id }));
   return { items: page.rows.map(toAdminTransferView), nextCursor: page.nextCursor };
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { tableRowColumns } from '../../db/prepared.ts';
+import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '#shared/contracts/enums';
 
@@ -105,6 +105,8 @@ export async function findWithUser(db: Executor, id: string): Promise<Withdrawal
   return row;
 }
 
+const withdrawalColumnsOf = tableRowPicker(withdrawalRequests);
+
 const adminQueuePage = keysetList<WithdrawalRow & PartyColumns<'customer'>>({
   name: 'admin_withdrawals',
   select: `${tableRowColumns(withdrawalRequests, 'w')}, ${partyColumns('u', 'p', 'customer')}`,
@@ -119,10 +121,10 @@ export async function listWithUsers(
   options: { status: WithdrawalStatus | undefined; cursor: PageCursor | undefined; limit: number },
 ): Promise<WithdrawalWithUserRow[]> {
   const rows = await adminQueuePage(db, options);
-  return rows.map(({ customerId, customerName, customerEmail, customerPhone, cursorCreatedAt, ...withdrawal }) => ({
-    withdrawal,
-    user: { id: customerId, name: customerName, email: customerEmail, phone: customerPhone },
-    cursorCreatedAt,
+  return rows.map((row) => ({
+    withdrawal: withdrawalColumnsOf(row),
+    user: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    cursorCreatedAt: row.cursorCreatedAt,
   }));
 }
 

@@ -111,7 +111,7 @@ export async function findLiveSession(
   const [row] = await queryPrepared(db, findSessionWithProfile, values);
   if (!row) return undefined;
   const { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } = row;
-  return { ...sessionRecord(row), profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } };
+  return Object.assign(sessionRecord(row), { profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } });
 }
 
 function sessionRecord(row: SessionRow): SessionRecord {
