@@ -32,12 +32,11 @@ type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 const rowBuilders = new Map<string, RowBuilder>();
 
 /**
- * The rows of an answer asked for as arrays, as objects keyed by column name. The driver's own row
- * objects cost about 0.6 µs each to fill by computed names, and V8 keeps any object given more than a
- * dozen properties that way as a hash table. A function written once per statement, one object
- * literal with the names spelled out, gives every row one hidden class instead. Each name is a JSON
- * string literal, so no column name is read as code; as with the driver's objects, a later column
- * of the same name wins.
+ * The rows of an answer asked for as arrays, as objects keyed by column name. The driver makes each
+ * row by copying a template and filling it by computed names, about 0.6 µs for a row of two dozen
+ * columns; a function written once per statement, one object literal with the names spelled out,
+ * takes about 0.1 µs. Each name is a JSON string literal, so no column name is read as code; as with
+ * the driver's objects, a later column of the same name wins.
  */
 function rowsOf<Row>(statement: PreparedStatement<Row>, result: pg.QueryArrayResult): Row[] {
   let build = rowBuilders.get(statement.name);
