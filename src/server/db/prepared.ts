@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { getTableColumns } from 'drizzle-orm';
+import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Database, Executor } from './client.ts';
@@ -26,29 +26,37 @@ export function preparedStatement<Row>(name: string, text: string): PreparedStat
   return { name, text };
 }
 
-type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+/**
+ * A function of one parameter that returns one object literal with `keys` spelled out, the value of
+ * each written by `valueOf` (fixed code, never input): written once, every object it makes has the
+ * same hidden class, and making one costs no more than writing the literal by hand. Each key is a
+ * JSON string literal, so no key is read as code; as in any literal, a later repeated key wins.
+ * `__proto__` is refused, because a literal would set the prototype with it instead of a property.
+ */
+function objectLiteralFunction<Input, Output>(parameter: string, keys: readonly string[], valueOf: (key: string, index: number) => string, owner: string): (input: Input) => Output {
+  assert.ok(!keys.includes('__proto__'), `${owner} has a column named __proto__`);
+  const properties = keys.map((key, index) => `${JSON.stringify(key)}: ${valueOf(key, index)}`).join(', ');
+  return new Function(parameter, `return { ${properties} };`) as (input: Input) => Output;
+}
+
+type RowBuilder = (values: unknown[]) => unknown;
 
 /** By statement name: a prepared statement's columns never change (its name stands for one text). */
 const rowBuilders = new Map<string, RowBuilder>();
 
 /**
- * The rows of an answer asked for as arrays, as objects keyed by column name. The driver makes each
- * row by copying a template and filling it by computed names, about 0.6 µs for a row of two dozen
- * columns; a function written once per statement, one object literal with the names spelled out,
- * takes about 0.1 µs. Each name is a JSON string literal, so no column name is read as code; as with
- * the driver's objects, a later column of the same name wins.
+ * The rows of an answer asked for as arrays, as objects keyed by column name, made by a function
+ * written once per statement (objectLiteralFunction). The driver makes each row by copying a template
+ * and filling it by computed names: in one timing loop, 13 µs for 21 rows of two dozen columns,
+ * against 2.5 µs for the written literal.
  */
 function rowsOf<Row>(statement: PreparedStatement<Row>, result: pg.QueryArrayResult): Row[] {
   let build = rowBuilders.get(statement.name);
   if (build === undefined) {
-    // In an object literal a key of __proto__ would set the prototype instead of a property.
-    assert.ok(!result.fields.some((field) => field.name === '__proto__'), `statement ${statement.name} has a column named __proto__`);
-    const properties = result.fields.map((field, column) => `${JSON.stringify(field.name)}: values[${column}]`).join(', ');
-    build = new Function('values', `return { ${properties} };`) as RowBuilder;
+    build = objectLiteralFunction<unknown[], unknown>('values', result.fields.map((field) => field.name), (_, column) => `values[${column}]`, `statement ${statement.name}`);
     rowBuilders.set(statement.name, build);
   }
-  const rowBuilder = build;
-  return result.rows.map((values) => rowBuilder(values) as Row);
+  return result.rows.map(build) as Row[];
 }
 
 /** Runs the statement on a pooled connection (outside any transaction: one statement is one snapshot). */
@@ -96,13 +104,10 @@ export function tableRowColumns(table: PgTable, alias: string): string {
 
 /**
  * A function that copies the columns of `table` out of a wider row (a list's row that also holds
- * other tables' columns), giving `table.$inferSelect`. Written once per table, as one object literal
- * with the names spelled out (each a JSON string literal): a rest pattern copied a row of two dozen
- * columns property by property, about 1.3 µs a row.
+ * other tables' columns), giving `table.$inferSelect`, written once per table (objectLiteralFunction).
+ * It replaces a rest pattern, which copied each property through V8's runtime: in one timing loop,
+ * 27 µs for 21 rows of thirty columns, against 0.3 µs for a written literal.
  */
 export function tableRowPicker<Table extends PgTable>(table: Table): (row: Table['$inferSelect']) => Table['$inferSelect'] {
-  const properties = Object.keys(getTableColumns(table))
-    .map((field) => `${JSON.stringify(field)}: row[${JSON.stringify(field)}]`)
-    .join(', ');
-  return new Function('row', `return { ${properties} };`) as (row: Table['$inferSelect']) => Table['$inferSelect'];
+  return objectLiteralFunction('row', Object.keys(getTableColumns(table)), (field) => `row[${JSON.stringify(field)}]`, `table ${getTableName(table)}`);
 }

@@ -71,8 +71,8 @@ export function toPage<T extends { id: string | bigint; cursorCreatedAt: string 
 
 /**
  * toPage for rows that hold their cursor's two values under other names. The rows are not copied
- * to rename them: spreading a row of two dozen columns into a new object with one more property
- * costs about 1.7 µs, 35 µs for a 20-row page, seven times the mapping of its rows into answers.
+ * to rename them: a spread of a row of two dozen columns with one more property copies each
+ * property through V8's runtime, 35 µs for a 21-row page, where the page needs only its last row.
  */
 export function toPageBy<T>(rows: T[], limit: number, cursorOf: (row: T) => PageCursor): { rows: T[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
