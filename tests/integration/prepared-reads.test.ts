@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '#shared/limits';
+import type { Database } from '../../src/server/db/client.ts';
 import { preparedStatement, queryPrepared, queryPreparedIn } from '../../src/server/db/prepared.ts';
 import * as depositRepository from '../../src/server/features/deposits/repository.ts';
+import { listHistory } from '../../src/server/features/transactions/repository.ts';
 import * as transferRepository from '../../src/server/features/transfers/repository.ts';
 import * as withdrawalRepository from '../../src/server/features/withdrawals/repository.ts';
+import { PLANNED_LIMITS } from '../../src/server/platform/pagination/keyset-statements.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser } from '../fixtures/test-app.ts';
 import { addBankAccount, decide, expectStatus, requestTransfer, requestWithdrawal, signUpFundedCustomer, submitDeposit } from '../fixtures/wallet.ts';
@@ -83,6 +87,25 @@ describe('prepared statements answer rows keyed by their column names', () => {
   it('refuses a column named __proto__, which a written object literal would take as its prototype', async () => {
     const statement = preparedStatement<Record<string, unknown>>('test_proto_column', `select '{}'::json as "__proto__"`);
     await expect(queryPrepared(harness.database.handle.db, statement, [])).rejects.toThrow('statement test_proto_column has a column named __proto__');
+  });
+});
+
+describe('prepared statements stay few on every connection', () => {
+  it('plans the history once per planned page size, however many page sizes a caller steps through', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '500');
+    // One connection of the app's pool, held for the whole walk: PostgreSQL keeps prepared statements per connection.
+    const connection = await harness.database.handle.db.$client.connect();
+    try {
+      const onOneConnection = { $client: connection } as unknown as Database;
+      for (let limit = 1; limit <= LIMITS.pageSizeMax; limit += 1) {
+        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, cursor: undefined, limit });
+        expect(rows).toHaveLength(1);
+      }
+      const prepared = await connection.query<{ name: string }>(`select name from pg_prepared_statements where name like 'history\\_%' order by name`);
+      expect(prepared.rows).toHaveLength(PLANNED_LIMITS.length);
+    } finally {
+      connection.release();
+    }
   });
 });
 

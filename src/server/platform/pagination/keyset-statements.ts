@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { LIMITS } from '#shared/limits';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import type { PageCursor } from './cursor.ts';
@@ -12,16 +13,23 @@ export function partyColumns(usersAlias: string, profilesAlias: string, prefix: 
 }
 
 /**
- * A page's row count, written into a prepared statement's SQL as a number rather than sent as a
+ * The row count a prepared statement's SQL is written with for a page that needs `rows` rows: the
+ * smallest of a few fixed counts that holds them. Written as a number rather than sent as a
  * parameter: with `limit $1` PostgreSQL's generic plan assumes a tenth of the table, finds it dearer
  * than a plan for the actual value, and so plans the statement again on every execution (seen in
- * pg_prepared_statements: custom plans only). Page sizes are few and bounded, so are the statements.
+ * pg_prepared_statements: custom plans only). Only a few counts are planned because every statement
+ * stays in the memory of each connection that ran it (a plan of the history's union takes about
+ * half a megabyte): with one statement per page size, a caller stepping through the sizes from 1 to
+ * 100 could make each connection hold a hundred such plans per shape of request. The statement may
+ * so read a few rows more than the page needs; `toPage` and `toPageBy` keep only the page.
  */
 export function planLimit(rows: number): number {
-  assert.ok(Number.isInteger(rows) && rows >= 1 && rows <= MAX_PLANNED_LIMIT, `a page of ${rows} rows is out of bounds`);
-  return rows;
+  const planned = PLANNED_LIMITS.find((limit) => limit >= rows);
+  assert.ok(Number.isInteger(rows) && rows >= 1 && planned !== undefined, `a page of ${rows} rows is out of bounds`);
+  return planned;
 }
-const MAX_PLANNED_LIMIT = 1_001;
+/** The page sizes the web app asks for (5, 20 and 50), 10, and the largest a caller may ask for, each with the row that tells whether another page follows. */
+export const PLANNED_LIMITS: readonly number[] = [6, 11, 21, 51, LIMITS.pageSizeMax + 1];
 
 /** The SQL of a newest-first list; each part is fixed SQL written by a repository, never input. */
 export interface KeysetListSql {
