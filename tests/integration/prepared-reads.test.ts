@@ -4,7 +4,8 @@ import { LIMITS } from '#shared/limits';
 import type { Database } from '../../src/server/db/client.ts';
 import { preparedStatement, queryPrepared, queryPreparedIn } from '../../src/server/db/prepared.ts';
 import * as depositRepository from '../../src/server/features/deposits/repository.ts';
-import { listHistory } from '../../src/server/features/transactions/repository.ts';
+import { HISTORY_KINDS_READ, listHistory, type HistoryKinds } from '../../src/server/features/transactions/repository.ts';
+import { findLiveSession, type SessionJoinedRead } from '../../src/server/platform/sessions/repository.ts';
 import * as transferRepository from '../../src/server/features/transfers/repository.ts';
 import * as withdrawalRepository from '../../src/server/features/withdrawals/repository.ts';
 import { PLANNED_LIMITS } from '../../src/server/platform/pagination/keyset-statements.ts';
@@ -98,7 +99,7 @@ describe('prepared statements stay few on every connection', () => {
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
       for (let limit = 1; limit <= LIMITS.pageSizeMax; limit += 1) {
-        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, cursor: undefined, limit });
+        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, kinds: undefined, cursor: undefined, limit });
         expect(rows).toHaveLength(1);
       }
       const prepared = await connection.query<{ name: string }>(`select name from pg_prepared_statements where name like 'history\\_%' order by name`);
@@ -106,6 +107,51 @@ describe('prepared statements stay few on every connection', () => {
     } finally {
       connection.release();
     }
+  });
+});
+
+describe('the history reads only the parts that have entries', () => {
+  const none: HistoryKinds = { deposits: false, withdrawals: false, transfersSent: false, transfersReceived: false, referralBonuses: false };
+  const limits = { idleTimeoutSeconds: 1800, absoluteTimeoutSeconds: 86_400 };
+
+  async function latestTokenHash(userId: string): Promise<Buffer> {
+    const [row] = (await harness.database.handle.db.execute<{ token_hash: Buffer }>(sql`select token_hash from sessions where user_id = ${userId} order by created_at desc limit 1`)).rows;
+    if (!row) throw new Error('the user has no session');
+    return row.token_hash;
+  }
+
+  it('finds in the session lookup which parts of a customer’s history have entries', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '100');
+    const recipient = await signUpVerifiedUser(harness.app);
+    expectStatus(await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '5' }), 201);
+    const db = harness.database.handle.db;
+    const session = await findLiveSession(db, await latestTokenHash(customer.id), limits, HISTORY_KINDS_READ);
+    expect(session?.joined?.value).toEqual({ ...none, deposits: true, transfersSent: true });
+    const recipientSession = await findLiveSession(db, await latestTokenHash(recipient.id), limits, HISTORY_KINDS_READ);
+    expect(recipientSession?.joined?.value).toEqual({ ...none, transfersReceived: true });
+  });
+
+  it('leaves the parts without entries out of the statement, and runs none when no part has any', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '100');
+    const connection = await harness.database.handle.db.$client.connect();
+    try {
+      const onOneConnection = { $client: connection } as unknown as Database;
+      const read = (kinds: HistoryKinds) => listHistory(onOneConnection, { userId: customer.id, type: undefined, status: 'approved', kinds, cursor: undefined, limit: 7 });
+      // The customer has a deposit: an empty answer means that no statement read it.
+      expect(await read(none)).toEqual([]);
+      expect((await read({ ...none, deposits: true })).map((row) => row.type)).toEqual(['deposit']);
+      const prepared = await connection.query<{ statement: string }>(`select statement from pg_prepared_statements where name = 'history_0_status_first_11'`);
+      const [only] = prepared.rows;
+      expect(only?.statement).toContain('usdt_deposits');
+      for (const table of ['withdrawal_requests', 'transfers', 'referral_rewards']) expect(only?.statement).not.toContain(table);
+    } finally {
+      connection.release();
+    }
+  });
+
+  it('refuses a joined read whose column would take the place of a session column', async () => {
+    const shadowing: SessionJoinedRead<unknown> = { name: 'test_shadowing', columns: `'admin' as "role"`, joins: '', valueOf: () => undefined };
+    await expect(findLiveSession(harness.database.handle.db, Buffer.alloc(32), limits, shadowing)).rejects.toThrow('the test_shadowing read selects a session column');
   });
 });
 

@@ -75,6 +75,33 @@ describe('transaction history', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
+  it('shows each part of the history from the request after its first entry, the referral bonuses alone too', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const friend = await signUpVerifiedUser(harness.app);
+    const types = async (query = '') => (await history(user, query)).items.map((item) => `${item.type} ${item.direction}`);
+    expect(await types()).toEqual([]);
+    // Only a referral bonus: the one part whose branch takes no status, with a status asked for.
+    const referred = await signUpVerifiedUser(harness.app, { referralCode: user.referralCode });
+    await fundWallet(harness, admin, referred, '1000');
+    expect(await types()).toEqual(['referral_bonus in']);
+    expect(await types('?status=approved')).toEqual(['referral_bonus in']);
+    expect(await types('?status=pending')).toEqual([]);
+    expect(await types('?type=deposit')).toEqual([]);
+    await fundWallet(harness, admin, user, '100');
+    expect(await types()).toEqual(['deposit in', 'referral_bonus in']);
+    const bankAccountId = await addBankAccount(harness, user);
+    expectStatus(await requestWithdrawal(harness, user, { amount: '20', bankAccountId }), 201);
+    expect(await types()).toEqual(['withdrawal out', 'deposit in', 'referral_bonus in']);
+    expectStatus(await requestTransfer(harness, user, { recipientEmail: friend.email, amount: '5' }), 201);
+    expect(await types('?status=pending')).toEqual(['transfer out', 'withdrawal out']);
+    await fundWallet(harness, admin, friend, '50');
+    const incoming = await requestTransfer(harness, friend, { recipientEmail: user.email, amount: '7' });
+    expect(await types('?type=transfer')).toEqual(['transfer in', 'transfer out']);
+    expectStatus(await decide(harness, admin, 'transfers', incoming.json().transfer.id, 'approve'), 200);
+    expect(await types()).toEqual(['transfer in', 'transfer out', 'withdrawal out', 'deposit in', 'referral_bonus in']);
+    expect(await types('?status=approved')).toEqual(['transfer in', 'deposit in', 'referral_bonus in']);
+  });
+
   it('filters by type', async () => {
     const { user } = await customerWithHistory();
     expect((await history(user, '?type=deposit')).items.map((item) => item.type)).toEqual(['deposit', 'deposit']);

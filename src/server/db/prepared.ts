@@ -10,7 +10,14 @@ import type { Database, Executor } from './client.ts';
  * builder rebuilt the same SQL on every request, a third of a simple request's time).
  */
 export interface PreparedStatement<Row> {
+  /** Unique per text; the name connections keep the statement under when it is `named`. */
   readonly name: string;
+  /**
+   * Whether each connection keeps the statement parsed and planned under its name. Every plan a
+   * connection keeps stays in its memory; a family of statements written per shape of request
+   * therefore names only so many shapes, and runs the rest as unnamed statements, planned each time.
+   */
+  readonly named: boolean;
   readonly text: string;
   /** Only carries the row type. */
   readonly row?: Row;
@@ -18,12 +25,12 @@ export interface PreparedStatement<Row> {
 
 const textByName = new Map<string, string>();
 
-export function preparedStatement<Row>(name: string, text: string): PreparedStatement<Row> {
+export function preparedStatement<Row>(name: string, text: string, options: { named: boolean } = { named: true }): PreparedStatement<Row> {
   // PostgreSQL keeps one text per name and connection; two texts under one name would be a bug.
   const known = textByName.get(name);
   if (known !== undefined && known !== text) throw new Error(`prepared statement ${name} is defined twice with different SQL`);
   textByName.set(name, text);
-  return { name, text };
+  return { name, named: options.named, text };
 }
 
 /**
@@ -59,9 +66,13 @@ function rowsOf<Row>(statement: PreparedStatement<Row>, result: pg.QueryArrayRes
   return result.rows.map(build) as Row[];
 }
 
+function queryConfig(statement: PreparedStatement<unknown>, values: readonly unknown[]): pg.QueryArrayConfig {
+  return { name: statement.named ? statement.name : undefined, text: statement.text, values: [...values], rowMode: 'array' };
+}
+
 /** Runs the statement on a pooled connection (outside any transaction: one statement is one snapshot). */
 export async function queryPrepared<Row>(db: Database, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
-  return rowsOf(statement, await db.$client.query({ name: statement.name, text: statement.text, values: [...values], rowMode: 'array' }));
+  return rowsOf(statement, await db.$client.query(queryConfig(statement, values)));
 }
 
 /** The connection a handle sends its statements on: the pool, or the one client a transaction holds. */
@@ -78,7 +89,7 @@ function clientOf(executor: Executor): pg.Pool | pg.PoolClient {
  * connection (which keeps the statement prepared under its name for later transactions on it).
  */
 export async function queryPreparedIn<Row>(executor: Executor, statement: PreparedStatement<Row>, values: readonly unknown[]): Promise<Row[]> {
-  return rowsOf(statement, await clientOf(executor).query({ name: statement.name, text: statement.text, values: [...values], rowMode: 'array' }));
+  return rowsOf(statement, await clientOf(executor).query(queryConfig(statement, values)));
 }
 
 /**

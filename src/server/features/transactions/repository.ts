@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
 import { planLimit } from '../../platform/pagination/keyset-statements.ts';
+import type { SessionJoinedRead } from '../../platform/sessions/repository.ts';
 
 export interface HistoryRow {
   type: TransactionType;
@@ -114,31 +115,63 @@ function branch(table: string, alias: string, selected: string, owner: string, j
   )`;
 }
 
-/** The history's SQL for one shape of request (which type, whether a status, whether a cursor); null when nothing can match. */
-function historyText(type: TransactionType | undefined, withStatus: boolean, withCursor: boolean, referralsMatchStatus: boolean, pageRows: number): string | null {
-  const cursorStart = withStatus ? 3 : 2;
-  const placeholders: Placeholders = {
-    pageRows,
-    status: withStatus ? '$2' : undefined,
-    cursorCreatedAt: withCursor ? `$${cursorStart}` : undefined,
-    cursorId: withCursor ? `$${cursorStart + 1}` : undefined,
-  };
-  const branches: string[] = [];
-  if (type === undefined || type === 'deposit') {
-    branches.push(
-      branch(
+/** The five parts of a history, one branch of the union each. */
+const HISTORY_PARTS = ['deposits', 'withdrawals', 'transfersSent', 'transfersReceived', 'referralBonuses'] as const;
+type HistoryPart = (typeof HISTORY_PARTS)[number];
+
+/** Which parts of a customer's history hold at least one entry. */
+export type HistoryKinds = Record<HistoryPart, boolean>;
+
+const TYPE_OF_PART: Record<HistoryPart, TransactionType> = {
+  deposits: 'deposit',
+  withdrawals: 'withdrawal',
+  transfersSent: 'transfer',
+  transfersReceived: 'transfer',
+  referralBonuses: 'referral_bonus',
+};
+
+/**
+ * The customer's history parts, probed in the session lookup's statement (GET /api/transactions'
+ * `sessionJoinedRead`): each probe is one look into the index the part's branch reads, and a part
+ * without entries then has no branch at all. A union branch costs PostgreSQL its start-up even when
+ * it finds nothing (opening and locking its table and indexes, setting up its sort), so a customer
+ * with deposits only is read with one branch instead of five. The parts only ever gain entries; one
+ * that gains its first entry between the two statements is shown from the next request on, as if
+ * the page had been read a moment earlier.
+ */
+export const HISTORY_KINDS_READ: SessionJoinedRead<HistoryKinds> = {
+  name: 'history_kinds',
+  columns: [
+    `exists (select from usdt_deposits d where d.user_id = s.user_id) as "deposits"`,
+    `exists (select from withdrawal_requests w where w.user_id = s.user_id) as "withdrawals"`,
+    `exists (select from transfers ts where ts.sender_user_id = s.user_id) as "transfersSent"`,
+    `exists (select from transfers tr where tr.recipient_user_id = s.user_id) as "transfersReceived"`,
+    `exists (select from referral_rewards r where r.referrer_user_id = s.user_id) as "referralBonuses"`,
+  ].join(', '),
+  joins: '',
+  valueOf: (row) => ({
+    deposits: row.deposits === true,
+    withdrawals: row.withdrawals === true,
+    transfersSent: row.transfersSent === true,
+    transfersReceived: row.transfersReceived === true,
+    referralBonuses: row.referralBonuses === true,
+  }),
+};
+
+/** The branch of one history part (the expressions are fixed SQL, never input). */
+function partBranch(part: HistoryPart, placeholders: Placeholders): string {
+  switch (part) {
+    case 'deposits':
+      return branch(
         'usdt_deposits',
         'd',
         columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
         'user_id',
         '',
         placeholders,
-      ),
-    );
-  }
-  if (type === undefined || type === 'withdrawal') {
-    branches.push(
-      branch(
+      );
+    case 'withdrawals':
+      return branch(
         'withdrawal_requests',
         'w',
         // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
@@ -146,45 +179,50 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
         'user_id',
         '',
         placeholders,
-      ),
-    );
-  }
-  if (type === undefined || type === 'transfer') {
-    branches.push(
-      branch(
+      );
+    case 'transfersSent':
+      return branch(
         'transfers',
         'ts',
         columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
         'sender_user_id',
         'join users ru on ru.id = ts.recipient_user_id',
         placeholders,
-      ),
-      branch(
+      );
+    case 'transfersReceived':
+      return branch(
         'transfers',
         'tr',
         columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
         'recipient_user_id',
         'join users su on su.id = tr.sender_user_id',
         placeholders,
-      ),
-    );
-  }
-  // Referral bonuses are paid at once, so they are always approved: with another status asked for, they have no branch.
-  if ((type === undefined || type === 'referral_bonus') && referralsMatchStatus) {
-    branches.push(
-      branch(
+      );
+    case 'referralBonuses':
+      // Paid at once, so always approved: the status is never a condition of this branch.
+      return branch(
         'referral_rewards',
         'r',
         columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
         'referrer_user_id',
         '',
         { ...placeholders, status: undefined },
-      ),
-    );
+      );
   }
-  if (branches.length === 0) return null;
+}
+
+/** The history's SQL over the given parts (at least one), for a status or none, the first page or after a cursor. */
+function historyText(parts: readonly HistoryPart[], withStatus: boolean, withCursor: boolean, pageRows: number): string {
+  const cursorStart = withStatus ? 3 : 2;
+  const placeholders: Placeholders = {
+    pageRows,
+    status: withStatus ? '$2' : undefined,
+    cursorCreatedAt: withCursor ? `$${cursorStart}` : undefined,
+    cursorId: withCursor ? `$${cursorStart + 1}` : undefined,
+  };
+  const branches = parts.map((part) => partBranch(part, placeholders));
   // A status placeholder that no branch uses (referral bonuses only) would leave its type unknown to PostgreSQL.
-  const statusUnused = withStatus && branches.length === 1 && type === 'referral_bonus';
+  const statusUnused = withStatus && parts.every((part) => part === 'referralBonuses');
   return `
     select type, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_micros, status, direction,
            amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
@@ -195,16 +233,38 @@ function historyText(type: TransactionType | undefined, withStatus: boolean, wit
     limit ${pageRows}`;
 }
 
-const statements = new Map<string, PreparedStatement<HistoryRow> | null>();
+const statements = new Map<string, PreparedStatement<HistoryRow>>();
 
-/** The prepared statement for one shape of request (page size included), its SQL written the first time that shape is asked for. */
-function historyStatement(type: TransactionType | undefined, status: RequestStatus | undefined, withCursor: boolean, pageRows: number): PreparedStatement<HistoryRow> | null {
+/**
+ * How many shapes of the history each connection keeps planned. A plan of the five-part union takes
+ * about half a megabyte of a connection's memory; every shape (31 sets of parts, with or without a
+ * status and a cursor, five planned page sizes) would be 620. The shapes customers use are far
+ * fewer, and are the first asked for; any shape beyond these runs unnamed, planned each time.
+ */
+const MAX_NAMED_HISTORY_SHAPES = 160;
+
+/**
+ * The prepared statement for one shape of request: the parts it reads, whether a status and a
+ * cursor are given, and the planned page size. Its SQL is written the first time that shape is
+ * asked for; null when no part can match.
+ */
+function historyStatement(
+  type: TransactionType | undefined,
+  status: RequestStatus | undefined,
+  kinds: HistoryKinds | undefined,
+  withCursor: boolean,
+  pageRows: number,
+): PreparedStatement<HistoryRow> | null {
+  // Referral bonuses are always approved: with another status asked for, they have no branch.
   const referralsMatchStatus = status === undefined || status === 'approved';
-  const key = `history_${type ?? 'all'}_${status === undefined ? 'any' : referralsMatchStatus ? 'approved' : 'other'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
+  const parts = HISTORY_PARTS.filter(
+    (part) => (type === undefined || TYPE_OF_PART[part] === type) && (kinds === undefined || kinds[part]) && (part !== 'referralBonuses' || referralsMatchStatus),
+  );
+  if (parts.length === 0) return null;
+  const key = `history_${parts.map((part) => HISTORY_PARTS.indexOf(part)).join('')}_${status === undefined ? 'any' : 'status'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    const text = historyText(type, status !== undefined, withCursor, referralsMatchStatus, pageRows);
-    statement = text === null ? null : preparedStatement<HistoryRow>(key, text);
+    statement = preparedStatement<HistoryRow>(key, historyText(parts, status !== undefined, withCursor, pageRows), { named: statements.size < MAX_NAMED_HISTORY_SHAPES });
     statements.set(key, statement);
   }
   return statement;
@@ -213,14 +273,22 @@ function historyStatement(type: TransactionType | undefined, status: RequestStat
 /**
  * A customer's deposits, withdrawals, transfers (sent and received) and referral
  * bonuses, newest first, optionally of one type and one status: one prepared
- * statement per shape of request, so a request builds no SQL.
+ * statement per shape of request, so a request builds no SQL. With `kinds`, the
+ * parts without entries are left out of the statement.
  */
 export async function listHistory(
   db: Database,
-  options: { userId: string; type: TransactionType | undefined; status: RequestStatus | undefined; cursor: PageCursor | undefined; limit: number },
+  options: {
+    userId: string;
+    type: TransactionType | undefined;
+    status: RequestStatus | undefined;
+    kinds: HistoryKinds | undefined;
+    cursor: PageCursor | undefined;
+    limit: number;
+  },
 ): Promise<HistoryRow[]> {
   const { userId, type, status, cursor } = options;
-  const statement = historyStatement(type, status, cursor !== undefined, planLimit(options.limit + 1));
+  const statement = historyStatement(type, status, options.kinds, cursor !== undefined, planLimit(options.limit + 1));
   if (statement === null) return [];
   const values: unknown[] = [userId];
   if (status !== undefined) values.push(status);

@@ -2,13 +2,13 @@ import { transactionListQuerySchema, transactionListResponseSchema } from '#shar
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { listTransactions } from './service.ts';
-
+import { HISTORY_KINDS_READ, listOwnTransactions } from './service.ts';
 
 export function registerTransactionRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transactions',
     {
+      config: { sessionJoinedRead: HISTORY_KINDS_READ },
       schema: {
         tags: ['transactions'],
         summary: 'The customer’s history, newest first (deposits, withdrawals, transfers, referral bonuses)',
@@ -16,6 +16,6 @@ export function registerTransactionRoutes(app: ApiApp, context: AppContext): voi
         response: responses({ 200: transactionListResponseSchema }),
       },
     },
-    async (request) => listTransactions(context.database.db, { userId: sessionOf(request).userId, ...request.query }),
+    async (request) => listOwnTransactions(context.database.db, sessionOf(request), request.query),
   );
 }

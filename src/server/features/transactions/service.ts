@@ -4,8 +4,12 @@ import type { TransactionItem, TransactionList, TransactionType } from '#shared/
 import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database } from '../../db/client.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
+import { joinedReadOf, type SessionRecord } from '../../platform/sessions/repository.ts';
 import * as historyRepository from './repository.ts';
-import type { HistoryRow } from './repository.ts';
+import type { HistoryKinds, HistoryRow } from './repository.ts';
+
+/** GET /api/transactions' joined read: its session lookup also finds which parts of the history have entries. */
+export const HISTORY_KINDS_READ = historyRepository.HISTORY_KINDS_READ;
 
 function toItem(row: HistoryRow): TransactionItem {
   const isWithdrawal = row.type === 'withdrawal';
@@ -50,19 +54,37 @@ function chainOf(row: HistoryRow): DepositChain | null {
  * A user's history (deposits, withdrawals, transfers sent and received,
  * referral bonuses), newest first, one keyset page at a time. It checks no
  * session: the caller decides whose history may be read (the customer their
- * own, an admin anyone's).
+ * own, an admin anyone's). `kinds`, when the caller has them, leaves out the
+ * parts without entries.
  */
 export async function listTransactions(
   db: Database,
-  options: { userId: string; type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
+  options: {
+    userId: string;
+    type?: TransactionType | undefined;
+    status?: RequestStatus | undefined;
+    kinds?: HistoryKinds | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  },
 ): Promise<TransactionList> {
   const rows = await historyRepository.listHistory(db, {
     userId: options.userId,
     type: options.type,
     status: options.status,
+    kinds: options.kinds,
     cursor: decodeCursor(options.cursor),
     limit: options.limit,
   });
   const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.created_at_micros, id: row.id }));
   return { items: page.rows.map(toItem), nextCursor: page.nextCursor };
+}
+
+/** The customer's own history, with the parts their session lookup found entries in (the route's `sessionJoinedRead`). */
+export async function listOwnTransactions(
+  db: Database,
+  session: SessionRecord,
+  query: { type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
+): Promise<TransactionList> {
+  return listTransactions(db, { ...query, userId: session.userId, kinds: joinedReadOf(session, HISTORY_KINDS_READ) });
 }

@@ -2,10 +2,42 @@ import type { Me } from '#shared/contracts/auth';
 import { usdtMicrosToWire } from '#shared/money';
 import { maskPan } from '#shared/contracts/withdrawal-rules';
 import type { Executor } from '../../db/client.ts';
-import type { SessionProfile, SessionRecord } from '../../platform/sessions/repository.ts';
+import { joinedReadOf, type SessionJoinedRead, type SessionRecord } from '../../platform/sessions/repository.ts';
 import { findUserProfile } from './repository.ts';
 
-function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pinVerified'>, profile: SessionProfile): Me {
+/** What GET /api/me answers besides the session itself. */
+interface MeProfile {
+  email: string;
+  name: string;
+  phone: string;
+  referralCode: string;
+  balanceUsdtMicros: bigint;
+  hasPin: boolean;
+  createdAt: Date;
+  pan: string | null;
+}
+
+/** GET /api/me's profile and balance, read in the session lookup's statement (the route's `sessionJoinedRead`). */
+export const ME_PROFILE_READ: SessionJoinedRead<MeProfile> = {
+  name: 'profile',
+  columns: `u.email as "email", p.name as "name", p.phone as "phone", p.referral_code as "referralCode",
+    coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt", p.pan as "pan"`,
+  joins: `join users u on u.id = s.user_id
+    left join ledger_accounts l on l.user_id = s.user_id
+    left join user_pins pin on pin.user_id = s.user_id`,
+  valueOf: (row) => ({
+    email: row.email as string,
+    name: row.name as string,
+    phone: row.phone as string,
+    referralCode: row.referralCode as string,
+    balanceUsdtMicros: row.balanceUsdtMicros as bigint,
+    hasPin: row.hasPin as boolean,
+    createdAt: row.createdAt as Date,
+    pan: row.pan as string | null,
+  }),
+};
+
+function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pinVerified'>, profile: MeProfile): Me {
   return {
     id: session.userId,
     email: profile.email,
@@ -29,8 +61,7 @@ export async function loadMe(db: Executor, session: Pick<SessionRecord, 'userId'
   return toMe({ userId: row.id, role: row.role as Me['role'], vipLevel: row.vipLevel as Me['vipLevel'], pinVerified: session.pinVerified }, row);
 }
 
-/** `GET /api/me` from the session lookup, which read the profile in the same statement (the route's `sessionWithProfile`). */
+/** `GET /api/me` from the session lookup, which read the profile in the same statement. */
 export function meOfSession(session: SessionRecord): Me {
-  if (!session.profile) throw new Error('GET /api/me needs a session looked up with its profile (config.sessionWithProfile)');
-  return toMe(session, session.profile);
+  return toMe(session, joinedReadOf(session, ME_PROFILE_READ));
 }

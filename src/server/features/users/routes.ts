@@ -1,7 +1,7 @@
 import { meResponseSchema } from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { meOfSession } from './me.ts';
+import { ME_PROFILE_READ, meOfSession } from './me.ts';
 import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
 import { setPan } from './service.ts';
@@ -10,7 +10,7 @@ export function registerUserRoutes(app: ApiApp): void {
   app.get(
     '/api/me',
     {
-      config: { sessionWithProfile: true },
+      config: { sessionJoinedRead: ME_PROFILE_READ },
       schema: { tags: ['account'], summary: 'The signed-in user', response: responses({ 200: meResponseSchema }) },
     },
     async (request) => meOfSession(sessionOf(request)),

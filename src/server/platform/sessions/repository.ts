@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
+import { preparedStatement, queryPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import { sessions } from '../../db/schema.ts';
 import type { Role, VipLevel } from '#shared/contracts/enums';
 
@@ -11,8 +12,24 @@ export interface SessionRecord {
   vipLevel: VipLevel;
   pinVerified: boolean;
   lastSeenAt: Date;
-  /** Present when the route asked for it (`sessionWithProfile`). */
-  profile?: SessionProfile;
+  /** What the route's `sessionJoinedRead` read in the same statement, when it has one (see `joinedReadOf`). */
+  joined?: { read: SessionJoinedRead<unknown>; value: unknown };
+}
+
+/**
+ * Columns a route reads in the same statement as its session, so that it needs no second round
+ * trip: SQL written by the feature that owns them, over the session `s` and the user's profile
+ * `p`, never input. One prepared statement per read, named after it.
+ */
+export interface SessionJoinedRead<Value> {
+  /** Names the statement `session_lookup_with_<name>`. */
+  readonly name: string;
+  /** The added select list; each column named in double quotes. */
+  readonly columns: string;
+  /** Joins after `sessions s join profiles p`, or an empty string. */
+  readonly joins: string;
+  /** The value from the row, whose added columns are keyed by their names. */
+  readonly valueOf: (row: Record<string, unknown>) => Value;
 }
 
 export async function insertSession(
@@ -49,18 +66,6 @@ export interface SessionLimits {
   absoluteTimeoutSeconds: number;
 }
 
-/** What GET /api/me answers besides the session itself, read in the same statement as the session. */
-export interface SessionProfile {
-  email: string;
-  name: string;
-  phone: string;
-  referralCode: string;
-  balanceUsdtMicros: bigint;
-  hasPin: boolean;
-  createdAt: Date;
-  pan: string | null;
-}
-
 interface SessionRow {
   sessionId: string;
   userId: string;
@@ -81,37 +86,51 @@ const findSession = preparedStatement<SessionRow>(
    where ${sessionCondition}`,
 );
 
-const findSessionWithProfile = preparedStatement<SessionRow & SessionProfile>(
-  'session_lookup_with_profile',
-  `select ${sessionColumns}, u.email, p.name, p.phone, p.referral_code as "referralCode",
-     coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt", p.pan
-   from sessions s
-     join profiles p on p.user_id = s.user_id
-     join users u on u.id = s.user_id
-     left join ledger_accounts l on l.user_id = s.user_id
-     left join user_pins pin on pin.user_id = s.user_id
-   where ${sessionCondition}`,
-);
+const joinedStatements = new Map<SessionJoinedRead<unknown>, PreparedStatement<SessionRow & Record<string, unknown>>>();
+
+const SESSION_COLUMN_NAMES = ['sessionId', 'userId', 'role', 'vipLevel', 'pinVerified', 'lastSeenAt'];
+
+function joinedStatement(read: SessionJoinedRead<unknown>): PreparedStatement<SessionRow & Record<string, unknown>> {
+  let statement = joinedStatements.get(read);
+  if (statement === undefined) {
+    // A row keeps the later of two columns with one name: an added column must not take a session column's place.
+    const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)].map((match) => match[1]).filter((name) => SESSION_COLUMN_NAMES.includes(name ?? ''));
+    assert.deepEqual(shadowed, [], `the ${read.name} read selects a session column`);
+    statement = preparedStatement(
+      `session_lookup_with_${read.name}`,
+      `select ${sessionColumns}, ${read.columns}
+       from sessions s join profiles p on p.user_id = s.user_id ${read.joins}
+       where ${sessionCondition}`,
+    );
+    joinedStatements.set(read, statement);
+  }
+  return statement;
+}
 
 /**
  * The live session for a token hash, or nothing when it is unknown, idle too long or too old; with
- * `withProfile`, also what GET /api/me shows, so that route needs no second round trip.
+ * a joined read, also what that read's columns hold, from the same statement.
  */
 export async function findLiveSession(
   db: Database,
   tokenHash: Buffer,
   limits: SessionLimits,
-  options: { withProfile: boolean } = { withProfile: false },
+  joinedRead?: SessionJoinedRead<unknown>,
 ): Promise<SessionRecord | undefined> {
   const values = [tokenHash, limits.idleTimeoutSeconds, limits.absoluteTimeoutSeconds];
-  if (!options.withProfile) {
+  if (joinedRead === undefined) {
     const [row] = await queryPrepared(db, findSession, values);
     return row && sessionRecord(row);
   }
-  const [row] = await queryPrepared(db, findSessionWithProfile, values);
+  const [row] = await queryPrepared(db, joinedStatement(joinedRead), values);
   if (!row) return undefined;
-  const { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } = row;
-  return Object.assign(sessionRecord(row), { profile: { email, name, phone, referralCode, balanceUsdtMicros, hasPin, createdAt, pan } });
+  return Object.assign(sessionRecord(row), { joined: { read: joinedRead, value: joinedRead.valueOf(row) } });
+}
+
+/** What the route's joined read found with the session; asking with another read than the route's is a bug. */
+export function joinedReadOf<Value>(session: SessionRecord, read: SessionJoinedRead<Value>): Value {
+  if (session.joined?.read !== read) throw new Error(`the session was not looked up with the ${read.name} read (the route's config.sessionJoinedRead)`);
+  return session.joined.value as Value;
 }
 
 function sessionRecord(row: SessionRow): SessionRecord {

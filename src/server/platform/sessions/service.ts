@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { clearSessionCookie, hashToken, newToken, readSessionCookie, setSessionCookie } from '../../http/security.ts';
 import * as sessionRepository from './repository.ts';
-import type { SessionRecord } from './repository.ts';
+import type { SessionJoinedRead, SessionRecord } from './repository.ts';
 
 /** Updating last_seen_at on every request would write on every read; once a minute is enough for a 30-minute idle timeout. */
 const TOUCH_INTERVAL_MILLISECONDS = 60_000;
@@ -28,9 +28,7 @@ export async function resolveSession(context: AppContext, request: FastifyReques
   const token = readSessionCookie(request, usesSecureCookies(context));
   if (!token || token.length > 100) return undefined;
   const { db } = context.database;
-  const session = await sessionRepository.findLiveSession(db, hashToken(token), context.sessionSettings, {
-    withProfile: request.routeOptions.config.sessionWithProfile === true,
-  });
+  const session = await sessionRepository.findLiveSession(db, hashToken(token), context.sessionSettings, request.routeOptions.config.sessionJoinedRead);
   if (session && Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MILLISECONDS) {
     await sessionRepository.touchSession(db, session.sessionId);
   }
@@ -47,7 +45,7 @@ declare module 'fastify' {
     session: SessionRecord | undefined;
   }
   interface FastifyContextConfig {
-    /** The session lookup also reads the user's profile and balance (GET /api/me), in the same statement. */
-    sessionWithProfile?: boolean;
+    /** What the route reads in the same statement as the session lookup (its handler calls `joinedReadOf`). */
+    sessionJoinedRead?: SessionJoinedRead<unknown>;
   }
 }
