@@ -149,9 +149,15 @@ describe('the history reads only the parts that have entries', () => {
     }
   });
 
-  it('refuses a joined read whose column would take the place of a session column', async () => {
+  it('never lets a joined read take the place of a session column', async () => {
     const shadowing: SessionJoinedRead<unknown> = { name: 'test_shadowing', columns: `'admin' as "role"`, joins: '', valueOf: () => undefined };
     await expect(findLiveSession(harness.database.handle.db, Buffer.alloc(32), limits, shadowing)).rejects.toThrow('the test_shadowing read selects a session column');
+    // A name the check does not see (unquoted) still comes before the session's own columns, which win.
+    const customer = await signUpVerifiedUser(harness.app);
+    const unquoted: SessionJoinedRead<unknown> = { name: 'test_unquoted', columns: `'admin' as role, 'x' as userId`, joins: '', valueOf: (row) => row.role };
+    const session = await findLiveSession(harness.database.handle.db, await latestTokenHash(customer.id), limits, unquoted);
+    expect(session).toMatchObject({ userId: customer.id, role: 'user' });
+    expect(session?.joined?.value).toBe('user');
   });
 });
 

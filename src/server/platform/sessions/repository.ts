@@ -93,12 +93,13 @@ const SESSION_COLUMN_NAMES = ['sessionId', 'userId', 'role', 'vipLevel', 'pinVer
 function joinedStatement(read: SessionJoinedRead<unknown>): PreparedStatement<SessionRow & Record<string, unknown>> {
   let statement = joinedStatements.get(read);
   if (statement === undefined) {
-    // A row keeps the later of two columns with one name: an added column must not take a session column's place.
+    // A row keeps the later of two columns with one name. The session's columns come last, so no read
+    // can replace the caller's id or role; a read that names one of them is a bug, refused here.
     const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)].map((match) => match[1]).filter((name) => SESSION_COLUMN_NAMES.includes(name ?? ''));
     assert.deepEqual(shadowed, [], `the ${read.name} read selects a session column`);
     statement = preparedStatement(
       `session_lookup_with_${read.name}`,
-      `select ${sessionColumns}, ${read.columns}
+      `select ${read.columns}, ${sessionColumns}
        from sessions s join profiles p on p.user_id = s.user_id ${read.joins}
        where ${sessionCondition}`,
     );
