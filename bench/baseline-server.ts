@@ -35,9 +35,9 @@ app.get('/select2', async () => {
 // The rows of the app's two list pages measured here, fetched the plainest way: the same primary-key
 // read as /select2 in the place of the session lookup, then one select of the page's rows (the same
 // 21 rows the app reads), answered as JSON without any mapping or check. Both are named prepared
-// statements, as the app sends its own: unnamed, PostgreSQL parses and plans each again (round 10
-// measured these pages at 0.42 of /select2 so, against 0.46-0.49 named). Beside these, the app's
-// list answers show what its own work costs on top of the data.
+// statements, as the app sends its own: unnamed, PostgreSQL parses and plans each again (in round
+// 10 the history's rows measured 0.418 of /select2 so, and 0.462-0.495 named in later runs). Beside
+// these, the app's list answers show what its own work costs on top of the data.
 const sessionRead = { name: 'baseline_session_read', text: 'select id, email, created_at from users where id = $1' };
 const historyRows = {
   name: 'baseline_history_rows',

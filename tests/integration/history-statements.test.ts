@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
 import { preparedStatement, queryPrepared } from '../../src/server/db/prepared.ts';
-import { listHistory, type HistoryKinds } from '../../src/server/features/transactions/repository.ts';
+import { HISTORY_PARTS, listHistory, type HistoryParts } from '../../src/server/features/transactions/repository.ts';
 import { PLANNED_LIMITS } from '../../src/server/platform/pagination/keyset-statements.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { signUpFundedCustomer } from '../fixtures/wallet.ts';
 
 // A file of its own: the history's statements are counted from the first one this process writes.
 const { harness, admin } = useIntegrationFile();
-
-const PARTS = ['deposits', 'withdrawals', 'transfersSent', 'transfersReceived', 'referralBonuses'] as const;
 
 describe('the statements each connection keeps planned', () => {
   it('runs a statement that is not named without leaving it on the connection', async () => {
@@ -33,14 +31,14 @@ describe('the statements each connection keeps planned', () => {
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
       let shapes = 0;
-      for (let mask = 1; mask < 2 ** PARTS.length; mask += 1) {
-        const kinds = Object.fromEntries(PARTS.map((part, index) => [part, (mask & (1 << index)) !== 0])) as HistoryKinds;
+      for (let mask = 1; mask < 2 ** HISTORY_PARTS.length; mask += 1) {
+        const parts = Object.fromEntries(HISTORY_PARTS.map((part, index) => [part, (mask & (1 << index)) !== 0])) as HistoryParts;
         for (const status of [undefined, 'approved'] as const) {
           for (const cursor of [undefined, future]) {
             for (const planned of PLANNED_LIMITS) {
-              const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status, kinds, cursor, limit: planned - 1 });
+              const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status, parts, cursor, limit: planned - 1 });
               // The customer's one entry is its funding deposit, approved: found exactly when the deposits are read.
-              expect(rows.map((row) => row.type)).toEqual(kinds.deposits ? ['deposit'] : []);
+              expect(rows.map((row) => row.type)).toEqual(parts.deposits ? ['deposit'] : []);
               shapes += 1;
             }
           }

@@ -4,7 +4,7 @@ import { LIMITS } from '#shared/limits';
 import type { Database } from '../../src/server/db/client.ts';
 import { preparedStatement, queryPrepared, queryPreparedIn } from '../../src/server/db/prepared.ts';
 import * as depositRepository from '../../src/server/features/deposits/repository.ts';
-import { HISTORY_KINDS_READ, listHistory, type HistoryKinds } from '../../src/server/features/transactions/repository.ts';
+import { HISTORY_PARTS_READ, listHistory, type HistoryParts } from '../../src/server/features/transactions/repository.ts';
 import { findLiveSession, type SessionJoinedRead } from '../../src/server/platform/sessions/repository.ts';
 import * as transferRepository from '../../src/server/features/transfers/repository.ts';
 import * as withdrawalRepository from '../../src/server/features/withdrawals/repository.ts';
@@ -99,7 +99,7 @@ describe('prepared statements stay few on every connection', () => {
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
       for (let limit = 1; limit <= LIMITS.pageSizeMax; limit += 1) {
-        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, kinds: undefined, cursor: undefined, limit });
+        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, parts: undefined, cursor: undefined, limit });
         expect(rows).toHaveLength(1);
       }
       const prepared = await connection.query<{ name: string }>(`select name from pg_prepared_statements where name like 'history\\_%' order by name`);
@@ -111,7 +111,7 @@ describe('prepared statements stay few on every connection', () => {
 });
 
 describe('the history reads only the parts that have entries', () => {
-  const none: HistoryKinds = { deposits: false, withdrawals: false, transfersSent: false, transfersReceived: false, referralBonuses: false };
+  const none: HistoryParts = { deposits: false, withdrawals: false, transfersSent: false, transfersReceived: false, referralBonuses: false };
   const limits = { idleTimeoutSeconds: 1800, absoluteTimeoutSeconds: 86_400 };
 
   async function latestTokenHash(userId: string): Promise<Buffer> {
@@ -125,9 +125,9 @@ describe('the history reads only the parts that have entries', () => {
     const recipient = await signUpVerifiedUser(harness.app);
     expectStatus(await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '5' }), 201);
     const db = harness.database.handle.db;
-    const session = await findLiveSession(db, await latestTokenHash(customer.id), limits, HISTORY_KINDS_READ);
+    const session = await findLiveSession(db, await latestTokenHash(customer.id), limits, HISTORY_PARTS_READ);
     expect(session?.joined?.value).toEqual({ ...none, deposits: true, transfersSent: true });
-    const recipientSession = await findLiveSession(db, await latestTokenHash(recipient.id), limits, HISTORY_KINDS_READ);
+    const recipientSession = await findLiveSession(db, await latestTokenHash(recipient.id), limits, HISTORY_PARTS_READ);
     expect(recipientSession?.joined?.value).toEqual({ ...none, transfersReceived: true });
   });
 
@@ -136,7 +136,7 @@ describe('the history reads only the parts that have entries', () => {
     const connection = await harness.database.handle.db.$client.connect();
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
-      const read = (kinds: HistoryKinds) => listHistory(onOneConnection, { userId: customer.id, type: undefined, status: 'approved', kinds, cursor: undefined, limit: 7 });
+      const read = (parts: HistoryParts) => listHistory(onOneConnection, { userId: customer.id, type: undefined, status: 'approved', parts, cursor: undefined, limit: 7 });
       // The customer has a deposit: an empty answer means that no statement read it.
       expect(await read(none)).toEqual([]);
       expect((await read({ ...none, deposits: true })).map((row) => row.type)).toEqual(['deposit']);

@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
-import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type DepositNetwork, type RequestStatus } from '#shared/contracts/enums';
 
 export type DepositRow = typeof usdtDeposits.$inferSelect;
@@ -112,7 +112,7 @@ export async function listWithUsers(
   const rows = await adminQueuePage(db, options);
   return rows.map((row) => ({
     deposit: depositColumnsOf(row),
-    user: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    user: partyOf(row, 'customer'),
     cursorCreatedAt: row.cursorCreatedAt,
     rateNormalInrPaise: row.rateNormalInrPaise,
   }));

@@ -116,18 +116,59 @@ function branch(table: string, alias: string, selected: string, owner: string, j
 }
 
 /** The five parts of a history, one branch of the union each. */
-const HISTORY_PARTS = ['deposits', 'withdrawals', 'transfersSent', 'transfersReceived', 'referralBonuses'] as const;
+export const HISTORY_PARTS = ['deposits', 'withdrawals', 'transfersSent', 'transfersReceived', 'referralBonuses'] as const;
 type HistoryPart = (typeof HISTORY_PARTS)[number];
 
 /** Which parts of a customer's history hold at least one entry. */
-export type HistoryKinds = Record<HistoryPart, boolean>;
+export type HistoryParts = Record<HistoryPart, boolean>;
 
-const TYPE_OF_PART: Record<HistoryPart, TransactionType> = {
-  deposits: 'deposit',
-  withdrawals: 'withdrawal',
-  transfersSent: 'transfer',
-  transfersReceived: 'transfer',
-  referralBonuses: 'referral_bonus',
+/**
+ * Where each part's entries are: the table, its alias, the column naming the customer (whose index
+ * the branch and the probe read), the type the entries show as, and the joins and select list of the
+ * part's branch (fixed SQL, never input).
+ */
+const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: string; type: TransactionType; join: string; selected: string }> = {
+  deposits: {
+    table: 'usdt_deposits',
+    alias: 'd',
+    owner: 'user_id',
+    type: 'deposit',
+    join: '',
+    selected: columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
+  },
+  withdrawals: {
+    table: 'withdrawal_requests',
+    alias: 'w',
+    owner: 'user_id',
+    type: 'withdrawal',
+    join: '',
+    // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
+    selected: columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', '(w.amount_inr_paise - w.tds_inr_paise)', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
+  },
+  transfersSent: {
+    table: 'transfers',
+    alias: 'ts',
+    owner: 'sender_user_id',
+    type: 'transfer',
+    join: 'join users ru on ru.id = ts.recipient_user_id',
+    selected: columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
+  },
+  transfersReceived: {
+    table: 'transfers',
+    alias: 'tr',
+    owner: 'recipient_user_id',
+    type: 'transfer',
+    join: 'join users su on su.id = tr.sender_user_id',
+    selected: columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
+  },
+  referralBonuses: {
+    table: 'referral_rewards',
+    alias: 'r',
+    owner: 'referrer_user_id',
+    type: 'referral_bonus',
+    join: '',
+    selected: columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
+  },
 };
 
 /**
@@ -139,15 +180,12 @@ const TYPE_OF_PART: Record<HistoryPart, TransactionType> = {
  * that gains its first entry between the two statements is shown from the next request on, as if
  * the page had been read a moment earlier.
  */
-export const HISTORY_KINDS_READ: SessionJoinedRead<HistoryKinds> = {
-  name: 'history_kinds',
-  columns: [
-    `exists (select from usdt_deposits d where d.user_id = s.user_id) as "deposits"`,
-    `exists (select from withdrawal_requests w where w.user_id = s.user_id) as "withdrawals"`,
-    `exists (select from transfers ts where ts.sender_user_id = s.user_id) as "transfersSent"`,
-    `exists (select from transfers tr where tr.recipient_user_id = s.user_id) as "transfersReceived"`,
-    `exists (select from referral_rewards r where r.referrer_user_id = s.user_id) as "referralBonuses"`,
-  ].join(', '),
+export const HISTORY_PARTS_READ: SessionJoinedRead<HistoryParts> = {
+  name: 'history_parts',
+  columns: HISTORY_PARTS.map((part) => {
+    const { table, alias, owner } = PART_SOURCES[part];
+    return `exists (select from ${table} ${alias} where ${alias}.${owner} = s.user_id) as "${part}"`;
+  }).join(', '),
   joins: '',
   valueOf: (row) => ({
     deposits: row.deposits === true,
@@ -158,57 +196,10 @@ export const HISTORY_KINDS_READ: SessionJoinedRead<HistoryKinds> = {
   }),
 };
 
-/** The branch of one history part (the expressions are fixed SQL, never input). */
+/** The branch of one history part. Referral bonuses are paid at once, so always approved: the status is never a condition of their branch. */
 function partBranch(part: HistoryPart, placeholders: Placeholders): string {
-  switch (part) {
-    case 'deposits':
-      return branch(
-        'usdt_deposits',
-        'd',
-        columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
-        'user_id',
-        '',
-        placeholders,
-      );
-    case 'withdrawals':
-      return branch(
-        'withdrawal_requests',
-        'w',
-        // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
-        columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', '(w.amount_inr_paise - w.tds_inr_paise)', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
-        'user_id',
-        '',
-        placeholders,
-      );
-    case 'transfersSent':
-      return branch(
-        'transfers',
-        'ts',
-        columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
-        'sender_user_id',
-        'join users ru on ru.id = ts.recipient_user_id',
-        placeholders,
-      );
-    case 'transfersReceived':
-      return branch(
-        'transfers',
-        'tr',
-        columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
-        'recipient_user_id',
-        'join users su on su.id = tr.sender_user_id',
-        placeholders,
-      );
-    case 'referralBonuses':
-      // Paid at once, so always approved: the status is never a condition of this branch.
-      return branch(
-        'referral_rewards',
-        'r',
-        columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
-        'referrer_user_id',
-        '',
-        { ...placeholders, status: undefined },
-      );
-  }
+  const { table, alias, owner, join, selected } = PART_SOURCES[part];
+  return branch(table, alias, selected, owner, join, part === 'referralBonuses' ? { ...placeholders, status: undefined } : placeholders);
 }
 
 /** The history's SQL over the given parts (at least one), for a status or none, the first page or after a cursor. */
@@ -251,20 +242,20 @@ const MAX_NAMED_HISTORY_SHAPES = 160;
 function historyStatement(
   type: TransactionType | undefined,
   status: RequestStatus | undefined,
-  kinds: HistoryKinds | undefined,
+  parts: HistoryParts | undefined,
   withCursor: boolean,
   pageRows: number,
 ): PreparedStatement<HistoryRow> | null {
   // Referral bonuses are always approved: with another status asked for, they have no branch.
   const referralsMatchStatus = status === undefined || status === 'approved';
-  const parts = HISTORY_PARTS.filter(
-    (part) => (type === undefined || TYPE_OF_PART[part] === type) && (kinds === undefined || kinds[part]) && (part !== 'referralBonuses' || referralsMatchStatus),
+  const read = HISTORY_PARTS.filter(
+    (part) => (type === undefined || PART_SOURCES[part].type === type) && (parts === undefined || parts[part]) && (part !== 'referralBonuses' || referralsMatchStatus),
   );
-  if (parts.length === 0) return null;
-  const key = `history_${parts.map((part) => HISTORY_PARTS.indexOf(part)).join('')}_${status === undefined ? 'any' : 'status'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
+  if (read.length === 0) return null;
+  const key = `history_${read.map((part) => HISTORY_PARTS.indexOf(part)).join('')}_${status === undefined ? 'any' : 'status'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    statement = preparedStatement<HistoryRow>(key, historyText(parts, status !== undefined, withCursor, pageRows), { named: statements.size < MAX_NAMED_HISTORY_SHAPES });
+    statement = preparedStatement<HistoryRow>(key, historyText(read, status !== undefined, withCursor, pageRows), { named: statements.size < MAX_NAMED_HISTORY_SHAPES });
     statements.set(key, statement);
   }
   return statement;
@@ -273,7 +264,7 @@ function historyStatement(
 /**
  * A customer's deposits, withdrawals, transfers (sent and received) and referral
  * bonuses, newest first, optionally of one type and one status: one prepared
- * statement per shape of request, so a request builds no SQL. With `kinds`, the
+ * statement per shape of request, so a request builds no SQL. With `parts`, the
  * parts without entries are left out of the statement.
  */
 export async function listHistory(
@@ -282,13 +273,13 @@ export async function listHistory(
     userId: string;
     type: TransactionType | undefined;
     status: RequestStatus | undefined;
-    kinds: HistoryKinds | undefined;
+    parts: HistoryParts | undefined;
     cursor: PageCursor | undefined;
     limit: number;
   },
 ): Promise<HistoryRow[]> {
   const { userId, type, status, cursor } = options;
-  const statement = historyStatement(type, status, options.kinds, cursor !== undefined, planLimit(options.limit + 1));
+  const statement = historyStatement(type, status, options.parts, cursor !== undefined, planLimit(options.limit + 1));
   if (statement === null) return [];
   const values: unknown[] = [userId];
   if (status !== undefined) values.push(status);

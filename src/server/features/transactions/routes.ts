@@ -2,13 +2,13 @@ import { transactionListQuerySchema, transactionListResponseSchema } from '#shar
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { HISTORY_KINDS_READ, listOwnTransactions } from './service.ts';
+import { HISTORY_PARTS_READ, listOwnTransactions } from './service.ts';
 
 export function registerTransactionRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transactions',
     {
-      config: { sessionJoinedRead: HISTORY_KINDS_READ },
+      config: { sessionJoinedRead: HISTORY_PARTS_READ },
       schema: {
         tags: ['transactions'],
         summary: 'The customer’s history, newest first (deposits, withdrawals, transfers, referral bonuses)',

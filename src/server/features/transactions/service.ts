@@ -6,10 +6,10 @@ import type { Database } from '../../db/client.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import { joinedReadOf, type SessionRecord } from '../../platform/sessions/repository.ts';
 import * as historyRepository from './repository.ts';
-import type { HistoryKinds, HistoryRow } from './repository.ts';
+import type { HistoryParts, HistoryRow } from './repository.ts';
 
 /** GET /api/transactions' joined read: its session lookup also finds which parts of the history have entries. */
-export const HISTORY_KINDS_READ = historyRepository.HISTORY_KINDS_READ;
+export const HISTORY_PARTS_READ = historyRepository.HISTORY_PARTS_READ;
 
 function toItem(row: HistoryRow): TransactionItem {
   const isWithdrawal = row.type === 'withdrawal';
@@ -54,7 +54,7 @@ function chainOf(row: HistoryRow): DepositChain | null {
  * A user's history (deposits, withdrawals, transfers sent and received,
  * referral bonuses), newest first, one keyset page at a time. It checks no
  * session: the caller decides whose history may be read (the customer their
- * own, an admin anyone's). `kinds`, when the caller has them, leaves out the
+ * own, an admin anyone's). `parts`, when the caller has them, leaves out the
  * parts without entries.
  */
 export async function listTransactions(
@@ -63,7 +63,7 @@ export async function listTransactions(
     userId: string;
     type?: TransactionType | undefined;
     status?: RequestStatus | undefined;
-    kinds?: HistoryKinds | undefined;
+    parts?: HistoryParts | undefined;
     cursor?: string | undefined;
     limit: number;
   },
@@ -72,7 +72,7 @@ export async function listTransactions(
     userId: options.userId,
     type: options.type,
     status: options.status,
-    kinds: options.kinds,
+    parts: options.parts,
     cursor: decodeCursor(options.cursor),
     limit: options.limit,
   });
@@ -86,5 +86,5 @@ export async function listOwnTransactions(
   session: SessionRecord,
   query: { type?: TransactionType | undefined; status?: RequestStatus | undefined; cursor?: string | undefined; limit: number },
 ): Promise<TransactionList> {
-  return listTransactions(db, { ...query, userId: session.userId, kinds: joinedReadOf(session, HISTORY_KINDS_READ) });
+  return listTransactions(db, { ...query, userId: session.userId, parts: joinedReadOf(session, HISTORY_PARTS_READ) });
 }

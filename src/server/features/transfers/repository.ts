@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, transfers, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
-import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type RequestStatus } from '#shared/contracts/enums';
 
 export type TransferRow = typeof transfers.$inferSelect;
@@ -99,8 +99,8 @@ export async function listWithParties(
   const rows = await adminQueuePage(db, options);
   return rows.map((row) => ({
     transfer: transferColumnsOf(row),
-    sender: { id: row.senderId, name: row.senderName, email: row.senderEmail, phone: row.senderPhone },
-    recipient: { id: row.recipientId, name: row.recipientName, email: row.recipientEmail, phone: row.recipientPhone },
+    sender: partyOf(row, 'sender'),
+    recipient: partyOf(row, 'recipient'),
     cursorCreatedAt: row.cursorCreatedAt,
   }));
 }

@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
-import { keysetList, partyColumns, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
+import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '#shared/contracts/enums';
 
 export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
@@ -123,7 +123,7 @@ export async function listWithUsers(
   const rows = await adminQueuePage(db, options);
   return rows.map((row) => ({
     withdrawal: withdrawalColumnsOf(row),
-    user: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    user: partyOf(row, 'customer'),
     cursorCreatedAt: row.cursorCreatedAt,
   }));
 }

@@ -12,6 +12,11 @@ export function partyColumns(usersAlias: string, profilesAlias: string, prefix: 
   return `${usersAlias}.id as "${prefix}Id", ${profilesAlias}.name as "${prefix}Name", ${usersAlias}.email as "${prefix}Email", ${profilesAlias}.phone as "${prefix}Phone"`;
 }
 
+/** The person `partyColumns` selected under `prefix`, read back from the row. */
+export function partyOf<Prefix extends string>(row: PartyColumns<Prefix>, prefix: Prefix): { id: string; name: string; email: string; phone: string } {
+  return { id: row[`${prefix}Id`], name: row[`${prefix}Name`], email: row[`${prefix}Email`], phone: row[`${prefix}Phone`] };
+}
+
 /**
  * The row count a prepared statement's SQL is written with for a page that needs `rows` rows: the
  * smallest of a few fixed counts that holds them. Written as a number rather than sent as a

@@ -75,8 +75,16 @@ interface SessionRow {
   lastSeenAt: Date;
 }
 
-const sessionColumns = `s.id as "sessionId", s.user_id as "userId", p.role, p.vip_level as "vipLevel",
-  s.pin_verified_at is not null as "pinVerified", s.last_seen_at as "lastSeenAt"`;
+/** The session's columns: each one's SQL and the name its row gives it. */
+const SESSION_COLUMNS: readonly (readonly [expression: string, name: keyof SessionRow])[] = [
+  ['s.id', 'sessionId'],
+  ['s.user_id', 'userId'],
+  ['p.role', 'role'],
+  ['p.vip_level', 'vipLevel'],
+  ['s.pin_verified_at is not null', 'pinVerified'],
+  ['s.last_seen_at', 'lastSeenAt'],
+];
+const sessionColumns = SESSION_COLUMNS.map(([expression, name]) => `${expression} as "${name}"`).join(', ');
 const sessionCondition = `s.token_hash = $1 and ${liveSessionText('s', '$2', '$3')}`;
 
 const findSession = preparedStatement<SessionRow>(
@@ -88,14 +96,12 @@ const findSession = preparedStatement<SessionRow>(
 
 const joinedStatements = new Map<SessionJoinedRead<unknown>, PreparedStatement<SessionRow & Record<string, unknown>>>();
 
-const SESSION_COLUMN_NAMES = ['sessionId', 'userId', 'role', 'vipLevel', 'pinVerified', 'lastSeenAt'];
-
 function joinedStatement(read: SessionJoinedRead<unknown>): PreparedStatement<SessionRow & Record<string, unknown>> {
   let statement = joinedStatements.get(read);
   if (statement === undefined) {
     // A row keeps the later of two columns with one name. The session's columns come last, so no read
     // can replace the caller's id or role; a read that names one of them is a bug, refused here.
-    const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)].map((match) => match[1]).filter((name) => SESSION_COLUMN_NAMES.includes(name ?? ''));
+    const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)].map((match) => match[1]).filter((name) => SESSION_COLUMNS.some(([, column]) => column === name));
     assert.deepEqual(shadowed, [], `the ${read.name} read selects a session column`);
     statement = preparedStatement(
       `session_lookup_with_${read.name}`,
