@@ -35,12 +35,22 @@ const DEFAULT_CONNECTION_TIMEOUT_MILLISECONDS = 5_000;
  * next one does. With PostgreSQL's default (4) the plans every customer shares read all of a
  * customer's deposits and sort them, rather than walk the index for the page (decision 030).
  */
-export const CONNECTION_SETTINGS = '-c random_page_cost=1.1';
+const CONNECTION_SETTINGS = '-c random_page_cost=1.1';
 
-/** The operator's own settings (PGOPTIONS) come after the app's, so theirs win. */
-function startupOptions(): string {
-  const operatorOptions = process.env.PGOPTIONS?.trim();
-  return operatorOptions ? `${CONNECTION_SETTINGS} ${operatorOptions}` : CONNECTION_SETTINGS;
+/**
+ * The operator's own settings come after the app's, so theirs win: the URL's `options` parameter,
+ * else PGOPTIONS, as libpq reads them. node-postgres would let the URL's parameter replace the app's
+ * settings, so it is taken out of the URL and appended here.
+ */
+function withStartupOptions(connectionString: string): { connectionString: string; options: string } {
+  const url = URL.canParse(connectionString) ? new URL(connectionString) : undefined;
+  const fromUrl = url?.searchParams.get('options') ?? null;
+  url?.searchParams.delete('options');
+  const operatorOptions = (fromUrl ?? process.env.PGOPTIONS ?? '').trim();
+  return {
+    connectionString: fromUrl === null || url === undefined ? connectionString : url.toString(),
+    options: operatorOptions === '' ? CONNECTION_SETTINGS : `${CONNECTION_SETTINGS} ${operatorOptions}`,
+  };
 }
 
 /** Its message is one that database-errors.ts counts as "the database is unavailable", so the answer is 503 with Retry-After. */
@@ -88,8 +98,7 @@ export function connectDatabase(connectionString: string, options: ConnectOption
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const pool = new WaitLimitedPool(
     {
-      connectionString,
-      options: startupOptions(),
+      ...withStartupOptions(connectionString),
       max: maxConnections,
       idleTimeoutMillis: 30_000,
       // A request that cannot get a connection in this time answers 503 (see database-errors.ts).
