@@ -44,11 +44,15 @@ const CONNECTION_SETTINGS = '-c random_page_cost=1.1';
  */
 function withStartupOptions(connectionString: string): { connectionString: string; options: string } {
   const url = URL.canParse(connectionString) ? new URL(connectionString) : undefined;
-  const fromUrl = url?.searchParams.get('options') ?? null;
-  url?.searchParams.delete('options');
+  const fromUrl = url?.searchParams.get('options') ?? undefined;
+  let withoutOptions = connectionString;
+  if (url !== undefined && fromUrl !== undefined) {
+    url.searchParams.delete('options');
+    withoutOptions = url.toString();
+  }
   const operatorOptions = (fromUrl ?? process.env.PGOPTIONS ?? '').trim();
   return {
-    connectionString: fromUrl === null || url === undefined ? connectionString : url.toString(),
+    connectionString: withoutOptions,
     options: operatorOptions === '' ? CONNECTION_SETTINGS : `${CONNECTION_SETTINGS} ${operatorOptions}`,
   };
 }

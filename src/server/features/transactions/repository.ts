@@ -124,15 +124,20 @@ export type HistoryParts = Record<HistoryPart, boolean>;
 
 /**
  * Where each part's entries are: the table, its alias, the column naming the customer (whose index
- * the branch and the probe read), the type the entries show as, and the joins and select list of the
- * part's branch (fixed SQL, never input).
+ * the branch and the probe read), the type the entries show as, whether they are always approved
+ * (then no status is a condition of the branch), and the joins and select list of the part's branch
+ * (fixed SQL, never input).
  */
-const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: string; type: TransactionType; join: string; selected: string }> = {
+const PART_SOURCES: Record<
+  HistoryPart,
+  { table: string; alias: string; owner: string; type: TransactionType; alwaysApproved: boolean; join: string; selected: string }
+> = {
   deposits: {
     table: 'usdt_deposits',
     alias: 'd',
     owner: 'user_id',
     type: 'deposit',
+    alwaysApproved: false,
     join: '',
     selected: columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
   },
@@ -141,6 +146,7 @@ const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: s
     alias: 'w',
     owner: 'user_id',
     type: 'withdrawal',
+    alwaysApproved: false,
     join: '',
     // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
     selected: columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', '(w.amount_inr_paise - w.tds_inr_paise)', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
@@ -150,6 +156,7 @@ const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: s
     alias: 'ts',
     owner: 'sender_user_id',
     type: 'transfer',
+    alwaysApproved: false,
     join: 'join users ru on ru.id = ts.recipient_user_id',
     selected: columns("'transfer'", 'ts.status', "'out'", 'ts.amount_usdt_micros', 'null', 'null', 'null', 'ru.email', 'null', rejectionReasonOf('ts')),
   },
@@ -158,6 +165,7 @@ const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: s
     alias: 'tr',
     owner: 'recipient_user_id',
     type: 'transfer',
+    alwaysApproved: false,
     join: 'join users su on su.id = tr.sender_user_id',
     selected: columns("'transfer'", 'tr.status', "'in'", 'tr.amount_usdt_micros', 'null', 'null', 'null', 'su.email', 'null', rejectionReasonOf('tr')),
   },
@@ -166,6 +174,8 @@ const PART_SOURCES: Record<HistoryPart, { table: string; alias: string; owner: s
     alias: 'r',
     owner: 'referrer_user_id',
     type: 'referral_bonus',
+    // Paid at once, so always approved.
+    alwaysApproved: true,
     join: '',
     selected: columns("'referral_bonus'", "'approved'", "'in'", 'r.reward_usdt_micros', 'null', 'null', 'null', 'null', 'r.level', 'null'),
   },
@@ -196,10 +206,10 @@ export const HISTORY_PARTS_READ: SessionJoinedRead<HistoryParts> = {
   }),
 };
 
-/** The branch of one history part. Referral bonuses are paid at once, so always approved: the status is never a condition of their branch. */
+/** The branch of one history part; a part always approved has no status condition. */
 function partBranch(part: HistoryPart, placeholders: Placeholders): string {
-  const { table, alias, owner, join, selected } = PART_SOURCES[part];
-  return branch(table, alias, selected, owner, join, part === 'referralBonuses' ? { ...placeholders, status: undefined } : placeholders);
+  const { table, alias, owner, alwaysApproved, join, selected } = PART_SOURCES[part];
+  return branch(table, alias, selected, owner, join, alwaysApproved ? { ...placeholders, status: undefined } : placeholders);
 }
 
 /** The history's SQL over the given parts (at least one), for a status or none, the first page or after a cursor. */
@@ -213,7 +223,7 @@ function historyText(parts: readonly HistoryPart[], withStatus: boolean, withCur
   };
   const branches = parts.map((part) => partBranch(part, placeholders));
   // A status placeholder that no branch uses (referral bonuses only) would leave its type unknown to PostgreSQL.
-  const statusUnused = withStatus && parts.every((part) => part === 'referralBonuses');
+  const statusUnused = withStatus && parts.every((part) => PART_SOURCES[part].alwaysApproved);
   return `
     select type, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_micros, status, direction,
            amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
@@ -246,10 +256,11 @@ function historyStatement(
   withCursor: boolean,
   pageRows: number,
 ): PreparedStatement<HistoryRow> | null {
-  // Referral bonuses are always approved: with another status asked for, they have no branch.
-  const referralsMatchStatus = status === undefined || status === 'approved';
+  // A part always approved has no entry of another status asked for, so no branch.
+  const approvedMatchStatus = status === undefined || status === 'approved';
   const read = HISTORY_PARTS.filter(
-    (part) => (type === undefined || PART_SOURCES[part].type === type) && (parts === undefined || parts[part]) && (part !== 'referralBonuses' || referralsMatchStatus),
+    (part) =>
+      (type === undefined || PART_SOURCES[part].type === type) && (parts === undefined || parts[part]) && (!PART_SOURCES[part].alwaysApproved || approvedMatchStatus),
   );
   if (read.length === 0) return null;
   const key = `history_${read.map((part) => HISTORY_PARTS.indexOf(part)).join('')}_${status === undefined ? 'any' : 'status'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
