@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTrigrams, EMPTY_USER_SEARCH_SAMPLE, indexPattern, planUserSearch, userSearchSample } from '../../src/server/features/admin/user-search-plan.ts';
+import { countSampledMatches, EMPTY_USER_SEARCH_SAMPLE, indexPattern, sampleColumn, planUserSearch, userSearchSample } from '../../src/server/features/admin/user-search-plan.ts';
 
 /** What LIKE (escape character "\") accepts, as a regular expression; the values searched are lowered. */
 function likeToRegExp(pattern: string): RegExp {
@@ -19,41 +19,41 @@ const phones = Array.from({ length: 101 }, (_, index) => `+91${7000000000 + inde
 
 describe('the pattern the user search hands to the trigram index', () => {
   it('is the whole query, escaped, while PostgreSQL has no sample of the column', () => {
-    expect(indexPattern('customer-054321', EMPTY_USER_SEARCH_SAMPLE.searchTextTrigrams)).toBe('%customer-054321%');
-    expect(indexPattern('50%_a\\b', EMPTY_USER_SEARCH_SAMPLE.searchTextTrigrams)).toBe('%50\\%\\_a\\\\b%');
+    expect(indexPattern('customer-054321', EMPTY_USER_SEARCH_SAMPLE.searchText)).toBe('%customer-054321%');
+    expect(indexPattern('50%_a\\b', EMPTY_USER_SEARCH_SAMPLE.searchText)).toBe('%50\\%\\_a\\\\b%');
   });
 
   it('leaves out the pieces nearly every user shares', () => {
-    const sample = countTrigrams(customerEmails);
+    const sample = sampleColumn(customerEmails);
     expect(indexPattern('customer-054321', sample)).toBe('%54321%');
     expect(indexPattern('Customer-054321@Example.com', sample)).toBe('%54321%');
-    expect(indexPattern('7000055146', countTrigrams(phones))).not.toContain('700');
+    expect(indexPattern('7000055146', sampleColumn(phones))).not.toContain('700');
   });
 
   it('asks for at most two pieces of at most five letters, the rarest, in the order of the query', () => {
-    expect(indexPattern('Rahul Sharma', countTrigrams(phones))).toBe('%rahul%sharm%');
+    expect(indexPattern('Rahul Sharma', sampleColumn(phones))).toBe('%rahul%sharm%');
     // "aarav" and "sharma" are in every sampled value, "zubin" and "kumar" in none.
-    expect(indexPattern('Zubin Aarav Kumar Sharma', countTrigrams(customerEmails))).toBe('%zubin%kumar%');
+    expect(indexPattern('Zubin Aarav Kumar Sharma', sampleColumn(customerEmails))).toBe('%zubin%kumar%');
   });
 
   it('never lets two stretches of one word overlap', () => {
     // "bcd" is common: "abc" and "cde" would share the "c" of "abcdef".
-    const sample = countTrigrams(['xbcdx', 'ybcdy', 'zbcdz']);
+    const sample = sampleColumn(['xbcdx', 'ybcdy', 'zbcdz']);
     const pattern = indexPattern('abcdef', sample);
     expect(pattern).toBe('%abc%def%');
     expect(likeToRegExp(pattern).test('abcdef')).toBe(true);
   });
 
   it('asks for the least common pieces when every piece is common', () => {
-    const sample = countTrigrams(customerEmails);
+    const sample = sampleColumn(customerEmails);
     expect(indexPattern('example.com', sample)).toBe('%examp%com%');
     // "aarav" and "sharma" are in every sampled value, "kumar" in a tenth: "aarav" is left out.
-    const tenthKumar = countTrigrams(customerEmails.map((value, index) => (index % 10 === 0 ? value.replace('sharma', 'kumar') : value)));
+    const tenthKumar = sampleColumn(customerEmails.map((value, index) => (index % 10 === 0 ? value.replace('sharma', 'kumar') : value)));
     expect(indexPattern('Aarav Kumar', tenthKumar)).toBe('%kumar%');
   });
 
   it('is the whole query when it has no word of three plain letters or digits', () => {
-    const sample = countTrigrams(customerEmails);
+    const sample = sampleColumn(customerEmails);
     expect(indexPattern('अमित', sample)).toBe('%अमित%');
     expect(indexPattern('a_b', sample)).toBe('%a\\_b%');
   });
@@ -67,7 +67,7 @@ describe('the pattern the user search hands to the trigram index', () => {
     };
     const word = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
     for (let round = 0; round < 2_000; round += 1) {
-      const sample = countTrigrams(Array.from({ length: random(12) }, () => word(3 + random(12))));
+      const sample = sampleColumn(Array.from({ length: random(12) }, () => word(3 + random(12))));
       const query = word(1 + random(14));
       const value = `${word(random(5))}${random(2) === 0 ? query.toUpperCase() : query}${word(random(5))}`.toLowerCase();
       // The statement lowers the pattern, as it lowers the whole query: lower($1).
@@ -104,6 +104,29 @@ describe('the way the user search takes to its first page', () => {
     );
     expect(planUserSearch('meera', 'meera', 21, everyFiftieth)).toMatchObject({ way: 'walk-newest' });
     expect(planUserSearch('meera', 'meera', 4_001, everyFiftieth)).toMatchObject({ way: 'collect-matches' });
+  });
+
+  it('counts the sampled users that match as comparing the query with every one would, though it reads only the rows of its rarest trigram', () => {
+    const alphabet = 'abcab0101 -.\u001fAB+';
+    let seed = 11;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % below;
+    };
+    const text = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+    let someMatched = 0;
+    for (let round = 0; round < 3_000; round += 1) {
+      // The sampled name and e-mail are lowered by PostgreSQL; the query is as typed.
+      const rows = Array.from({ length: random(60) }, () => ({ searchText: text(random(14)).toLowerCase(), phone: `+91${text(random(8))}` }));
+      const query = text(random(7));
+      const phoneDigits = query.replace(/[\s\-()]/g, '');
+      const plainCount = rows.filter((row) => row.searchText.includes(query.toLowerCase()) || row.phone.includes(phoneDigits.toLowerCase())).length;
+      if (plainCount > 0 && plainCount < rows.length) someMatched += 1;
+      const sample = userSearchSample(rows, rows.length);
+      expect(countSampledMatches(sample, query, phoneDigits), `${JSON.stringify(query)} in ${JSON.stringify(rows)}`).toBe(plainCount);
+      expect(countSampledMatches(sample, query, phoneDigits, (matches) => matches >= 2)).toBe(Math.min(plainCount, 2));
+    }
+    expect(someMatched).toBeGreaterThan(500);
   });
 
   it('collects the matches of a table it has no sample of', () => {

@@ -33,20 +33,23 @@ const RAREST_PIECE_FACTOR = 4;
 /** Collecting and sorting a match costs about as much as walking past this many users. */
 const WALKED_USERS_PER_COLLECTED_MATCH = 2;
 
-/** How often each trigram appears in a sample of one column's values (each value counted once). */
-export interface TrigramCounts {
-  readonly size: number;
-  readonly counts: ReadonlyMap<string, number>;
+/**
+ * One column of the sample: its values, and for each trigram of their words the rows that hold it.
+ * The lists say how common a piece of text is (indexPattern), and let the judgement of a query read
+ * only the rows that hold its rarest trigram instead of every sampled row (planUserSearch).
+ */
+export interface SampledColumn {
+  readonly values: readonly string[];
+  /** Indexes into `values`, ascending, each row once. */
+  readonly rowsByTrigram: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface UserSearchSample {
   /** About how many users the table holds. */
   readonly tableRows: number;
   /** Sampled users' lowered name and e-mail (user_search.search_text) and phone, row by row. */
-  readonly searchTexts: readonly string[];
-  readonly phones: readonly string[];
-  readonly searchTextTrigrams: TrigramCounts;
-  readonly phoneTrigrams: TrigramCounts;
+  readonly searchText: SampledColumn;
+  readonly phone: SampledColumn;
 }
 
 export type UserSearchPlan =
@@ -66,20 +69,30 @@ function trigramsOf(word: string): string[] {
   return trigrams;
 }
 
-export function countTrigrams(values: readonly string[]): TrigramCounts {
-  const counts = new Map<string, number>();
-  for (const value of values) {
-    const seen = new Set<string>();
-    for (const word of value.toLowerCase().match(WORD) ?? []) for (const trigram of trigramsOf(word)) seen.add(trigram);
-    for (const trigram of seen) counts.set(trigram, (counts.get(trigram) ?? 0) + 1);
-  }
-  return { size: values.length, counts };
+function trigramsOfText(text: string): Set<string> {
+  const trigrams = new Set<string>();
+  for (const word of text.toLowerCase().match(WORD) ?? []) for (const trigram of trigramsOf(word)) trigrams.add(trigram);
+  return trigrams;
+}
+
+export function sampleColumn(values: readonly string[]): SampledColumn {
+  const rowsByTrigram = new Map<string, number[]>();
+  values.forEach((value, row) => {
+    for (const trigram of trigramsOfText(value)) {
+      const rows = rowsByTrigram.get(trigram);
+      if (rows === undefined) rowsByTrigram.set(trigram, [row]);
+      else rows.push(row);
+    }
+  });
+  return { values, rowsByTrigram };
 }
 
 export function userSearchSample(rows: readonly { searchText: string; phone: string }[], tableRows: number): UserSearchSample {
-  const searchTexts = rows.map((row) => row.searchText);
-  const phones = rows.map((row) => row.phone);
-  return { tableRows, searchTexts, phones, searchTextTrigrams: countTrigrams(searchTexts), phoneTrigrams: countTrigrams(phones) };
+  return {
+    tableRows,
+    searchText: sampleColumn(rows.map((row) => row.searchText)),
+    phone: sampleColumn(rows.map((row) => row.phone)),
+  };
 }
 
 export const EMPTY_USER_SEARCH_SAMPLE = userSearchSample([], 0);
@@ -94,14 +107,15 @@ export function escapeLikePattern(text: string): string {
  * matches: the rarest pieces of the query's words made only of rare trigrams, in the query's order.
  * Without a sample, or without a word of three letters or digits, the whole query.
  */
-export function indexPattern(text: string, sample: TrigramCounts): string {
+export function indexPattern(text: string, column: SampledColumn): string {
   const whole = `%${escapeLikePattern(text)}%`;
-  if (sample.size === 0) return whole;
+  const sampledRows = column.values.length;
+  if (sampledRows === 0) return whole;
   const words = text.toLowerCase().match(WORD) ?? [];
-  const countOf = (trigram: string) => sample.counts.get(trigram) ?? 0;
+  const countOf = (trigram: string) => column.rowsByTrigram.get(trigram)?.length ?? 0;
   const rarest = Math.min(...words.flatMap(trigramsOf).map(countOf));
   // When every piece is common, the least common ones still make the shortest lists.
-  const isRare = (trigram: string) => countOf(trigram) <= Math.max(sample.size * COMMON_TRIGRAM_SHARE, rarest * RAREST_PIECE_FACTOR);
+  const isRare = (trigram: string) => countOf(trigram) <= Math.max(sampledRows * COMMON_TRIGRAM_SHARE, rarest * RAREST_PIECE_FACTOR);
   const stretches: string[] = [];
   for (const word of words) {
     let start: number | undefined;
@@ -136,23 +150,65 @@ export function indexPattern(text: string, sample: TrigramCounts): string {
 }
 
 /**
+ * The rows of the column whose value contains `needle`, which is lowered. A value can contain it only
+ * if it holds every trigram of the needle's words, so only the rows of its rarest trigram are
+ * compared; a needle without a word of three letters or digits is compared with every row.
+ */
+function* rowsContaining(column: SampledColumn, needle: string): Generator<number> {
+  let candidates: readonly number[] | undefined;
+  for (const word of needle.match(WORD) ?? []) {
+    for (const trigram of trigramsOf(word)) {
+      const rows = column.rowsByTrigram.get(trigram) ?? [];
+      if (candidates === undefined || rows.length < candidates.length) candidates = rows;
+    }
+  }
+  if (candidates === undefined) {
+    for (let row = 0; row < column.values.length; row += 1) if (column.values[row]!.includes(needle)) yield row;
+    return;
+  }
+  for (const row of candidates) if (column.values[row]!.includes(needle)) yield row;
+}
+
+/**
+ * How many sampled users' name and e-mail contain `query`, or phone contains `phoneDigits`, each
+ * user counted once; the count stops as soon as `isEnough` says so.
+ */
+export function countSampledMatches(
+  sample: UserSearchSample,
+  query: string,
+  phoneDigits: string,
+  isEnough: (matches: number) => boolean = () => false,
+): number {
+  const matched = new Set<number>();
+  for (const [column, needle] of [
+    [sample.searchText, query.toLowerCase()],
+    [sample.phone, phoneDigits.toLowerCase()],
+  ] as const) {
+    for (const row of rowsContaining(column, needle)) {
+      matched.add(row);
+      if (isEnough(matched.size)) return matched.size;
+    }
+  }
+  return matched.size;
+}
+
+/**
  * The cheaper way to the first page of `pageRows` users whose name or e-mail contains `query`, or
  * whose phone contains `phoneDigits`, judged by the share of the sample that matches.
  */
 export function planUserSearch(query: string, phoneDigits: string, pageRows: number, sample: UserSearchSample): UserSearchPlan {
-  const loweredQuery = query.toLowerCase();
-  const loweredDigits = phoneDigits.toLowerCase();
-  let sampledMatches = 0;
-  sample.searchTexts.forEach((searchText, index) => {
-    if (searchText.includes(loweredQuery) || (sample.phones[index] ?? '').includes(loweredDigits)) sampledMatches += 1;
-  });
-  const share = sample.searchTexts.length === 0 ? 0 : sampledMatches / sample.searchTexts.length;
-  const matches = share * sample.tableRows;
-  const walkedUntilPageIsFull = share === 0 ? sample.tableRows : Math.min(sample.tableRows, pageRows / share);
-  if (matches * WALKED_USERS_PER_COLLECTED_MATCH > walkedUntilPageIsFull) return { way: 'walk-newest' };
+  const sampledRows = sample.searchText.values.length;
+  const { tableRows } = sample;
+  const walkingIsCheaper = (sampledMatches: number) => {
+    const share = sampledRows === 0 ? 0 : sampledMatches / sampledRows;
+    const walkedUntilPageIsFull = share === 0 ? tableRows : Math.min(tableRows, pageRows / share);
+    return share * tableRows * WALKED_USERS_PER_COLLECTED_MATCH > walkedUntilPageIsFull;
+  };
+  // The count only grows, and walking only gets cheaper as it does: it stops where walking has won.
+  if (walkingIsCheaper(countSampledMatches(sample, query, phoneDigits, walkingIsCheaper))) return { way: 'walk-newest' };
   return {
     way: 'collect-matches',
-    searchTextPattern: indexPattern(query, sample.searchTextTrigrams),
-    phonePattern: indexPattern(phoneDigits, sample.phoneTrigrams),
+    searchTextPattern: indexPattern(query, sample.searchText),
+    phonePattern: indexPattern(phoneDigits, sample.phone),
   };
 }
