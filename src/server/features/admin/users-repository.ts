@@ -36,22 +36,38 @@ const summaryColumns = {
   cursorCreatedAt: cursorTimestamp(users.createdAt),
 };
 
-/** How many of the table's pages the search's sample reads, whatever the table's size (about 80 users each). */
-const SEARCH_SAMPLE_PAGES = 32;
+/**
+ * The search's sample reads this many of the table's pages, whatever its size, and keeps rows from
+ * them at random, about SEARCH_SAMPLE_ROWS in all. Neighbouring users share a page and often most of
+ * their e-mail: a sample of a few whole pages sees a few clusters of look-alikes, and judged
+ * different pieces of the same query rare from one sample to the next (round 11 of bench/RESULTS.md).
+ */
+const SEARCH_SAMPLE_PAGES = 1_000;
+const SEARCH_SAMPLE_ROWS = 4_000;
 const SEARCH_SAMPLE_MAX_ROWS = 5_000;
+/** Until the table is first analysed, its rows are guessed from its pages (about 50 users a page). */
+const SEARCH_ROWS_PER_PAGE_GUESS = 50;
 const SEARCH_SAMPLE_LIFETIME_MILLISECONDS = 10 * 60 * 1000;
 
 const samplesByDatabase = new WeakMap<Database, { loadedAt: number; sample: Promise<UserSearchSample>; refreshing: boolean }>();
 
 const searchSampleStatement = preparedStatement<{ searchText: string; phone: string; sampledPercent: number }>(
   'user_search_sample',
-  `with size as (select greatest(1, pg_relation_size('user_search') / current_setting('block_size')::int) as pages)
-   select search_text as "searchText", phone, (select least(100, 100.0 * ${SEARCH_SAMPLE_PAGES} / pages) from size)::float8 as "sampledPercent"
-   from user_search tablesample system ((select least(100, 100.0 * ${SEARCH_SAMPLE_PAGES} / pages) from size))
+  `with size as (
+     select greatest(1, pg_relation_size('user_search') / current_setting('block_size')::int) as pages,
+            (select reltuples from pg_class where oid = 'user_search'::regclass) as counted_rows),
+   shares as (
+     select least(100, 100.0 * ${SEARCH_SAMPLE_PAGES} / pages) as page_percent,
+            case when counted_rows > 0 then counted_rows else pages * ${SEARCH_ROWS_PER_PAGE_GUESS} end as estimated_rows
+     from size),
+   kept as (select page_percent, least(1, ${SEARCH_SAMPLE_ROWS} / greatest(1, estimated_rows * page_percent / 100)) as row_share from shares)
+   select search_text as "searchText", phone, (select page_percent * row_share from kept)::float8 as "sampledPercent"
+   from user_search tablesample system ((select page_percent from kept))
+   where random() < (select row_share from kept)
    limit ${SEARCH_SAMPLE_MAX_ROWS}`,
 );
 
-/** A few thousand users read from random pages of user_search (user-search-plan.ts says what for). */
+/** A few thousand users read at random from up to 1,000 pages of user_search (user-search-plan.ts says what for). */
 export async function loadSearchSample(db: Database): Promise<UserSearchSample> {
   const rows = await queryPrepared(db, searchSampleStatement, []);
   const sampledPercent = rows[0]?.sampledPercent ?? 100;
