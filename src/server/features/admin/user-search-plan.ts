@@ -69,19 +69,17 @@ function trigramsOf(word: string): string[] {
   return trigrams;
 }
 
-function trigramsOfText(text: string): Set<string> {
-  const trigrams = new Set<string>();
-  for (const word of text.toLowerCase().match(WORD) ?? []) for (const trigram of trigramsOf(word)) trigrams.add(trigram);
-  return trigrams;
-}
-
 export function sampleColumn(values: readonly string[]): SampledColumn {
   const rowsByTrigram = new Map<string, number[]>();
   values.forEach((value, row) => {
-    for (const trigram of trigramsOfText(value)) {
-      const rows = rowsByTrigram.get(trigram);
-      if (rows === undefined) rowsByTrigram.set(trigram, [row]);
-      else rows.push(row);
+    for (const word of value.toLowerCase().match(WORD) ?? []) {
+      for (let start = 0; start + TRIGRAM_LENGTH <= word.length; start += 1) {
+        const trigram = word.slice(start, start + TRIGRAM_LENGTH);
+        const rows = rowsByTrigram.get(trigram);
+        // Rows are added in order, so a row that holds a trigram twice is already its list's last.
+        if (rows === undefined) rowsByTrigram.set(trigram, [row]);
+        else if (rows[rows.length - 1] !== row) rows.push(row);
+      }
     }
   });
   return { values, rowsByTrigram };
