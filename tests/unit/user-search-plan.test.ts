@@ -14,6 +14,17 @@ function likeToRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** A repeatable stream of random numbers below a bound, and of texts from an alphabet. */
+function randomTexts(alphabet: string, seed: number) {
+  let state = seed;
+  const random = (below: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state % below;
+  };
+  const text = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+  return { random, text };
+}
+
 const customerEmails = Array.from({ length: 101 }, (_, index) => `aarav sharma\u001fcustomer-${String(index * 997).padStart(6, '0')}@example.com`);
 const phones = Array.from({ length: 101 }, (_, index) => `+91${7000000000 + index * 12_871}`);
 
@@ -59,13 +70,7 @@ describe('the pattern the user search hands to the trigram index', () => {
   });
 
   it('is matched by every value that contains the query, whatever the sample', () => {
-    const alphabet = 'abcab01-. _%';
-    let seed = 7;
-    const random = (below: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % below;
-    };
-    const word = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+    const { random, text: word } = randomTexts('abcab01-. _%', 7);
     for (let round = 0; round < 2_000; round += 1) {
       const sample = sampleColumn(Array.from({ length: random(12) }, () => word(3 + random(12))));
       const query = word(1 + random(14));
@@ -107,13 +112,7 @@ describe('the way the user search takes to its first page', () => {
   });
 
   it('counts the sampled users that match as comparing the query with every one would, though it reads only the rows of its rarest trigram', () => {
-    const alphabet = 'abcab0101 -.\u001fAB+';
-    let seed = 11;
-    const random = (below: number) => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed % below;
-    };
-    const text = (length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+    const { random, text } = randomTexts('abcab0101 -.\u001fAB+', 11);
     let someMatched = 0;
     for (let round = 0; round < 3_000; round += 1) {
       // The sampled name and e-mail are lowered by PostgreSQL; the query is as typed.
