@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countSampledMatches, EMPTY_USER_SEARCH_SAMPLE, indexPattern, sampleColumn, planUserSearch, userSearchSample } from '../../src/server/features/admin/user-search-plan.ts';
+import { countSampledMatches, EMPTY_USER_SEARCH_SAMPLE, indexPattern, planUserSearch, sampleColumn, userSearchSample } from '../../src/server/features/admin/user-search-plan.ts';
+import { normalizePhone } from '#shared/contracts/auth';
 
 /** What LIKE (escape character "\") accepts, as a regular expression; the values searched are lowered. */
 function likeToRegExp(pattern: string): RegExp {
@@ -118,7 +119,7 @@ describe('the way the user search takes to its first page', () => {
       // The sampled name and e-mail are lowered by PostgreSQL; the query is as typed.
       const rows = Array.from({ length: random(60) }, () => ({ searchText: text(random(14)).toLowerCase(), phone: `+91${text(random(8))}` }));
       const query = text(random(7));
-      const phoneDigits = query.replace(/[\s\-()]/g, '');
+      const phoneDigits = normalizePhone(query);
       const plainCount = rows.filter((row) => row.searchText.includes(query.toLowerCase()) || row.phone.includes(phoneDigits.toLowerCase())).length;
       if (plainCount > 0 && plainCount < rows.length) someMatched += 1;
       const sample = userSearchSample(rows, rows.length);
