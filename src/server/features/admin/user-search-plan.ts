@@ -73,8 +73,7 @@ export function sampleColumn(values: readonly string[]): SampledColumn {
   const rowsByTrigram = new Map<string, number[]>();
   values.forEach((value, row) => {
     for (const word of value.toLowerCase().match(WORD) ?? []) {
-      for (let start = 0; start + TRIGRAM_LENGTH <= word.length; start += 1) {
-        const trigram = word.slice(start, start + TRIGRAM_LENGTH);
+      for (const trigram of trigramsOf(word)) {
         const rows = rowsByTrigram.get(trigram);
         // Rows are added in order, so a row that holds a trigram twice is already its list's last.
         if (rows === undefined) rowsByTrigram.set(trigram, [row]);
