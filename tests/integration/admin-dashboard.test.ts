@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { canReadAdminArea } from '#shared/access';
 import { adminDashboardResponseSchema, type AdminDashboard } from '#shared/contracts/admin';
+import { ROLES, VIP_LEVELS } from '#shared/contracts/enums';
+import { hashToken } from '../../src/server/http/security.ts';
+import { ADMIN_AREA_READER_CONDITION } from '../../src/server/platform/sessions/areas.ts';
 import { signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
@@ -158,6 +162,32 @@ describe('the admin dashboard', () => {
   });
 });
 
+/** The session lookup statement that reads the dashboard's figures (the route's `sessionJoinedRead`), as a connection keeps it. */
+async function dashboardLookupText(): Promise<string> {
+  await dashboard();
+  const statement = await db().execute<{ text: string }>(sql`select statement as text from pg_prepared_statements where name = 'session_lookup_with_dashboard_figures'`);
+  const text = statement.rows[0]?.text;
+  if (text === undefined) throw new Error('the dashboard lookup was not prepared on this connection');
+  return text;
+}
+
+/** The plan of that statement as it ran for a session cookie, with its real row counts. */
+async function dashboardLookupRun(cookie: string): Promise<string[]> {
+  const text = await dashboardLookupText();
+  const token = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
+  const connection = await db().$client.connect();
+  try {
+    await connection.query(`prepare dashboard_lookup_probe as ${text}`);
+    const plan = await connection.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, costs off, timing off, summary off, buffers off) execute dashboard_lookup_probe('\\x${hashToken(token).toString('hex')}', 1800, 86400)`,
+    );
+    return plan.rows.map((row) => row['QUERY PLAN']);
+  } finally {
+    await connection.query('deallocate dashboard_lookup_probe').catch(() => undefined);
+    connection.release();
+  }
+}
+
 describe('the dashboard statement', () => {
   it('reads the running totals by name, however many pages their old versions have left behind', async () => {
     // Old versions of the totals rows stay while a snapshot that may see them is open, as under a
@@ -169,13 +199,36 @@ describe('the dashboard statement', () => {
     const pages = await db().execute<{ pages: number }>(sql`select (pg_relation_size('summary_totals') / current_setting('block_size')::int)::int as pages`);
     expect(pages.rows[0]?.pages).toBeGreaterThan(100);
 
-    const statement = await db().execute<{ text: string }>(sql`select statement as text from pg_prepared_statements where name = 'dashboard_figures'`);
-    const text = statement.rows[0]?.text;
-    expect(text).toBeDefined();
-    const plan = await db().$client.query<{ 'QUERY PLAN': string }>(`explain ${text}`);
+    const plan = await db().$client.query<{ 'QUERY PLAN': string }>(`explain (generic_plan) ${await dashboardLookupText()}`);
     const lines = plan.rows.map((row) => row['QUERY PLAN']).filter((line) => line.includes('summary_totals'));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => !line.includes('Seq Scan')), lines.join('\n')).toBe(true);
     expect((await dashboard()).userCount).toBeGreaterThan(0);
+  });
+
+  it('reads the figures for an admin, and none of them for a session the guard refuses', async () => {
+    const admitted = await dashboardLookupRun(admin.cookie);
+    const customer = await signUpVerifiedUser(harness.app);
+    const refused = await dashboardLookupRun(customer.cookie);
+    const figureTables = ['summary_totals', 'daily_totals', 'usdt_deposits', 'withdrawal_requests', 'transfers', 'ledger_accounts'];
+    for (const table of figureTables) {
+      const scans = (plan: string[]) => plan.filter((line) => line.includes(` on ${table}`));
+      expect(scans(admitted).length, table).toBeGreaterThan(0);
+      expect(scans(admitted).some((line) => !line.includes('never executed')), admitted.join('\n')).toBe(true);
+      expect(scans(refused).length, table).toBeGreaterThan(0);
+      expect(scans(refused).every((line) => line.includes('never executed')), refused.join('\n')).toBe(true);
+    }
+  });
+
+  it('asks the admin area guard\'s question in SQL: the admin role or any VIP level', async () => {
+    for (const role of ROLES) {
+      for (const vipLevel of VIP_LEVELS) {
+        const result = await db().$client.query<{ readable: boolean }>(
+          `select ${ADMIN_AREA_READER_CONDITION} as readable from (values ($1::text, $2::text)) as p(role, vip_level)`,
+          [role, vipLevel],
+        );
+        expect(result.rows[0]?.readable, `${role} ${vipLevel}`).toBe(canReadAdminArea(role, vipLevel));
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { DASHBOARD_OPEN_BATCHES_MAX } from '#shared/contracts/admin';
-import type { Database } from '../../db/client.ts';
-import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
+import { ADMIN_AREA_READER_CONDITION } from '../../platform/sessions/areas.ts';
+import type { SessionJoinedRead } from '../../platform/sessions/repository.ts';
 
 /** A totals row as the statement returns it: count and sums in their smallest units. */
 interface Totals {
@@ -42,52 +42,47 @@ interface FiguresRow {
  */
 const SUMMARY_TOTALS_NAMES = ['users', 'pending_deposits', 'pending_withdrawals', 'processing_withdrawals', 'pending_transfers', 'customer_balances'];
 
-/**
- * Every figure in one statement, so they all describe the same moment, and none counts or sums a
- * whole table (decision 014):
- * - the counts and sums are running totals kept by triggers in the same transaction as the rows
- *   (summary_totals, and daily_totals for what was paid and credited on a day in India);
- * - the age of a queue is its oldest request, read from the (status, created_at) index;
- * - the customers' wallets are their own running total, shown against the five house accounts: all
- *   balances add up to zero (the ledger check verifies it), so the two sides show the books balance;
- * - the open payout batches are read from their processing withdrawals (the status index again).
- * Amounts travel as text inside JSON so that no bigint loses digits.
- */
 const iso = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const todayInIndia = `(now() at time zone 'Asia/Kolkata')::date`;
 
-const dashboardFigures = preparedStatement<FiguresRow>(
-  'dashboard_figures',
-  `with today as (select (now() at time zone 'Asia/Kolkata')::date as day),
-   totals as (
-     select name, item_count, amount_usdt_micros, amount_inr_paise from summary_totals
-     where name in (${SUMMARY_TOTALS_NAMES.map((name) => `'${name}'`).join(', ')})
-     union all
-     select 'today_' || d.name, d.item_count, d.amount_usdt_micros, d.amount_inr_paise
-     from daily_totals d, today where d.day = today.day
-   ),
-   processing as (
-     select payout_batch_id, count(*)::int as processing_count, sum(amount_inr_paise) as processing_inr
-     from withdrawal_requests where status = 'processing' group by payout_batch_id
-   )
-   select
-     now() as generated_at,
-     (select day::text from today) as today,
-     (select json_object_agg(name, json_build_object('count', item_count::text, 'usdt', amount_usdt_micros::text, 'inr', amount_inr_paise::text)) from totals) as totals,
-     json_build_object(
-       'deposits', ${iso("(select min(created_at) from usdt_deposits where status = 'pending')")},
-       'withdrawals', ${iso("(select min(created_at) from withdrawal_requests where status = 'pending')")},
-       'processing', ${iso("(select min(created_at) from withdrawal_requests where status = 'processing')")},
-       'transfers', ${iso("(select min(created_at) from transfers where status = 'pending')")}
-     ) as oldest,
-     (select json_agg(json_build_object('kind', kind, 'balance', balance_usdt_micros::text) order by kind) from ledger_accounts where user_id is null) as house_accounts,
-     (select json_agg(json_build_object('id', id, 'created_at', ${iso('created_at')}, 'count', withdrawal_count, 'total_inr', total_inr_paise::text,
+/** The figures' columns, each named as FiguresRow names it. */
+const FIGURE_COLUMNS: readonly (readonly [expression: string, name: keyof FiguresRow])[] = [
+  ['now()', 'generated_at'],
+  [`${todayInIndia}::text`, 'today'],
+  [
+    `(select json_object_agg(name, json_build_object('count', item_count::text, 'usdt', amount_usdt_micros::text, 'inr', amount_inr_paise::text))
+      from (
+        select name, item_count, amount_usdt_micros, amount_inr_paise from summary_totals
+        where name in (${SUMMARY_TOTALS_NAMES.map((name) => `'${name}'`).join(', ')})
+        union all
+        select 'today_' || d.name, d.item_count, d.amount_usdt_micros, d.amount_inr_paise from daily_totals d where d.day = ${todayInIndia}
+      ) totals)`,
+    'totals',
+  ],
+  [
+    `json_build_object(
+      'deposits', ${iso("(select min(created_at) from usdt_deposits where status = 'pending')")},
+      'withdrawals', ${iso("(select min(created_at) from withdrawal_requests where status = 'pending')")},
+      'processing', ${iso("(select min(created_at) from withdrawal_requests where status = 'processing')")},
+      'transfers', ${iso("(select min(created_at) from transfers where status = 'pending')")}
+    )`,
+    'oldest',
+  ],
+  [`(select json_agg(json_build_object('kind', kind, 'balance', balance_usdt_micros::text) order by kind) from ledger_accounts where user_id is null)`, 'house_accounts'],
+  [
+    `(select json_agg(json_build_object('id', id, 'created_at', ${iso('created_at')}, 'count', withdrawal_count, 'total_inr', total_inr_paise::text,
                                         'processing_count', processing_count, 'processing_inr', processing_inr::text) order by created_at, id)
       from (
-        select b.id, b.created_at, b.withdrawal_count, b.total_inr_paise, p.processing_count, p.processing_inr
-        from processing p join payout_batches b on b.id = p.payout_batch_id
+        select b.id, b.created_at, b.withdrawal_count, b.total_inr_paise, processing.processing_count, processing.processing_inr
+        from (
+          select payout_batch_id, count(*)::int as processing_count, sum(amount_inr_paise) as processing_inr
+          from withdrawal_requests where status = 'processing' group by payout_batch_id
+        ) processing join payout_batches b on b.id = processing.payout_batch_id
         order by b.created_at, b.id limit ${DASHBOARD_OPEN_BATCHES_MAX}
-      ) open_batch) as open_batches`,
-);
+      ) open_batch)`,
+    'open_batches',
+  ],
+];
 
 function totalsOf(row: FiguresRow, name: string): Totals {
   const totals = row.totals[name];
@@ -98,9 +93,8 @@ function dateOrNull(text: string | null | undefined): Date | null {
   return text ? new Date(text) : null;
 }
 
-export async function loadDashboardFigures(db: Database): Promise<DashboardFigures> {
-  const [row] = await queryPrepared(db, dashboardFigures, []);
-  if (!row?.totals.users || !row.totals.customer_balances) throw new Error('summary_totals is missing a row');
+function figuresOf(row: FiguresRow): DashboardFigures {
+  if (!row.totals.users || !row.totals.customer_balances) throw new Error('summary_totals is missing a row');
   const openBatches = (row.open_batches ?? []).map((batch) => ({
     id: batch.id,
     createdAt: new Date(batch.created_at),
@@ -124,3 +118,26 @@ export async function loadDashboardFigures(db: Database): Promise<DashboardFigur
     openBatches,
   };
 }
+
+/**
+ * Every figure in the session lookup's own statement (the route's `sessionJoinedRead`), so the
+ * dashboard costs one round trip and all its figures describe the same moment. None counts or sums
+ * a whole table (decision 014):
+ * - the counts and sums are running totals kept by triggers in the same transaction as the rows
+ *   (summary_totals, and daily_totals for what was paid and credited on a day in India);
+ * - the age of a queue is its oldest request, read from the (status, created_at) index;
+ * - the customers' wallets are their own running total, shown against the five house accounts: all
+ *   balances add up to zero (the ledger check verifies it), so the two sides show the books balance;
+ * - the open payout batches are read from their processing withdrawals (the status index again).
+ * Amounts travel as text inside JSON so that no bigint loses digits. PostgreSQL evaluates only the
+ * branch of a case that applies, so a session the admin area's guard will refuse reads none of it.
+ */
+export const DASHBOARD_FIGURES_READ: SessionJoinedRead<DashboardFigures | null> = {
+  name: 'dashboard_figures',
+  columns: [
+    `${ADMIN_AREA_READER_CONDITION} as "dashboard_readable"`,
+    ...FIGURE_COLUMNS.map(([expression, name]) => `case when ${ADMIN_AREA_READER_CONDITION} then ${expression} end as "${name}"`),
+  ].join(',\n    '),
+  joins: '',
+  valueOf: (row) => (row.dashboard_readable === true ? figuresOf(row as unknown as FiguresRow) : null),
+};
