@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { resolveSession, usesSecureCookies } from './platform/sessions/service.t
 import { AppError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
+import { newRequestId } from './http/request-ids.ts';
 import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
 import { ServerLifecycle } from './http/lifecycle.ts';
 import { assertSameOriginJson } from './http/security.ts';
@@ -124,8 +124,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     requestIdHeader: false,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
-    // Short random request ids: every log line of a request carries one, and error answers show it as their reference.
-    genReqId: () => randomBytes(6).toString('hex'),
+    genReqId: newRequestId,
     requestTimeout: timeouts.requestMilliseconds,
     http: {
       headersTimeout: Math.min(60_000, timeouts.requestMilliseconds),
