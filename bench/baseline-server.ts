@@ -3,7 +3,7 @@
 // rows as two of the app's list pages (as rows, and as PostgreSQL's JSON text), and an argon2id verify with the app's parameters. It prints its port on standard output.
 // Usage (from bench/run.ts): DATABASE_URL=... BASELINE_USER_ID=... node --import tsx bench/baseline-server.ts
 import { verify } from '@node-rs/argon2';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import pg from 'pg';
 import { hashSecret } from '../src/server/features/auth/passwords.ts';
 
@@ -69,16 +69,13 @@ const asJsonText = (statement: { name: string; text: string }) => ({
 });
 const historyJson = asJsonText(historyRows);
 const withdrawalQueueJson = asJsonText(withdrawalQueueRows);
-app.get('/history-json', async (_request, reply) => {
+async function sendJsonPage(reply: FastifyReply, statement: { name: string; text: string }, values: unknown[]): Promise<FastifyReply> {
   await pool.query({ ...sessionRead, values: [userId] });
-  const page = await pool.query<{ items: string }>({ ...historyJson, values: [userId] });
+  const page = await pool.query<{ items: string }>({ ...statement, values });
   return reply.type('application/json; charset=utf-8').send(`{"items":${page.rows[0]?.items}}`);
-});
-app.get('/withdrawal-queue-json', async (_request, reply) => {
-  await pool.query({ ...sessionRead, values: [userId] });
-  const page = await pool.query<{ items: string }>({ ...withdrawalQueueJson, values: [] });
-  return reply.type('application/json; charset=utf-8').send(`{"items":${page.rows[0]?.items}}`);
-});
+}
+app.get('/history-json', async (_request, reply) => sendJsonPage(reply, historyJson, [userId]));
+app.get('/withdrawal-queue-json', async (_request, reply) => sendJsonPage(reply, withdrawalQueueJson, []));
 
 // As the app's withdrawal checks the PIN of one of several customers, so does this.
 app.post('/argon2', async () => {

@@ -208,13 +208,13 @@ async function againstBaselines(): Promise<void> {
   // Baselines measured against baselines, printed after the app's rows: one select against bare
   // Fastify, and the lists' bare rows against two one-row selects (how near any server that sends
   // such a page can come to the lists' goal), when the lists are measured.
-  const measuredLists = new Set(pairs.map(({ scenario }) => scenario));
+  const measuredScenarios = new Set(pairs.map(({ scenario }) => scenario));
   const baselinePairs: { measured: keyof typeof baselineNames; against: keyof typeof baselineNames }[] = [
     { measured: 'select1', against: 'bare' },
-    ...(measuredLists.has(history)
+    ...(measuredScenarios.has(history)
       ? ([{ measured: 'historyRows', against: 'select2' }, { measured: 'historyJson', against: 'select2' }] as const)
       : []),
-    ...(measuredLists.has(withdrawalQueue)
+    ...(measuredScenarios.has(withdrawalQueue)
       ? ([{ measured: 'withdrawalQueueRows', against: 'select2' }, { measured: 'withdrawalQueueJson', against: 'select2' }] as const)
       : []),
   ];

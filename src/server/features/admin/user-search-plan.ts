@@ -159,11 +159,7 @@ function* rowsContaining(column: SampledColumn, needle: string): Generator<numbe
       if (candidates === undefined || rows.length < candidates.length) candidates = rows;
     }
   }
-  if (candidates === undefined) {
-    for (let row = 0; row < column.values.length; row += 1) if (column.values[row]!.includes(needle)) yield row;
-    return;
-  }
-  for (const row of candidates) if (column.values[row]!.includes(needle)) yield row;
+  for (const row of candidates ?? column.values.keys()) if (column.values[row]!.includes(needle)) yield row;
 }
 
 /**
