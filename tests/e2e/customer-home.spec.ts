@@ -197,5 +197,21 @@ for (const width of PHONE_WIDTHS) {
       await page.goto('/wallet');
       await expect(page).toHaveTitle('Wallet · Rupeedesk');
     });
+
+    test('the header shows the whole name and masked phone beside a five-digit balance, and the title with notifications, refresh and sign-out', async ({ page }) => {
+      await fundedCustomer(page, '12345.67', { name: 'Meera Iyer', phone: '+919812345678' });
+      await page.goto('/wallet/withdraw');
+      const header = page.getByRole('banner');
+      await expect(header.getByTestId('balance-chip')).toHaveText('12,345.67 USDT');
+      await expect(header.getByRole('heading', { level: 1 })).toHaveText('Withdraw INR');
+      for (const shown of [header.getByText('Meera Iyer', { exact: true }), header.getByText('+91****5678', { exact: true }), header.getByRole('heading', { level: 1 })]) {
+        // Wholly shown: laid out with some width, and no text cut off by the ellipsis.
+        const extent = await shown.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth, text: element.textContent }));
+        expect(extent.clientWidth, `${extent.text} has no room`).toBeGreaterThan(0);
+        expect(extent.scrollWidth, `${extent.text} is cut off`).toBeLessThanOrEqual(extent.clientWidth);
+      }
+      for (const name of ['Notifications', 'Refresh', 'Sign out']) await expect(header.getByRole(name === 'Notifications' ? 'link' : 'button', { name })).toBeInViewport();
+      await expectNoSidewaysScroll(page, 'the withdrawal page with a five-digit balance');
+    });
   });
 }

@@ -13,8 +13,10 @@ import { ConfirmDialog } from '../ui/dialog.tsx';
 
 /**
  * Two rows, so that nothing is squeezed on a phone: who is signed in with the
- * balance, then the page's back button, title and refresh. `wide` lets the admin
- * desk use the whole width on large screens.
+ * balance, then the page's back button and title with the actions (notifications,
+ * refresh, sign-out). The actions sit beside the title, not the name: beside the
+ * name and a five-digit balance they left a 320 px phone no room for the name at all.
+ * `wide` lets the admin desk use the whole width on large screens.
  */
 export function AppHeader({ title, backTo, wide = false }: { title?: string | undefined; backTo?: string | undefined; wide?: boolean }) {
   const me = useMe();
@@ -35,7 +37,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-4 pt-3 pb-2 sm:gap-3', wide && 'lg:max-w-none lg:px-6')}>
+      <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-3 pt-3 pb-2 sm:gap-3 sm:px-4', wide && 'lg:max-w-none lg:px-6')}>
         {user && (
           <Link to="/profile" aria-label="Profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
             {initialsOf(user.name)}
@@ -55,10 +57,6 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
             {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
           </Link>
         )}
-        {user && <NotificationBell />}
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
-          <LogOut />
-        </Button>
       </div>
       <ConfirmDialog
         open={confirmingLogout}
@@ -76,9 +74,13 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
             </Link>
           </Button>
         )}
-        <h1 className={`min-w-0 flex-1 truncate text-lg font-bold ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
-        <Button variant="ghost" size="icon" onClick={() => void refresh()} aria-label="Refresh">
+        <h1 className={`min-w-0 flex-1 truncate text-base font-bold sm:text-lg ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
+        {user && <NotificationBell />}
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label="Refresh">
           <RefreshCw />
+        </Button>
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
+          <LogOut />
         </Button>
       </div>
     </header>
