@@ -4,6 +4,7 @@ import { canReadAdminArea } from '#shared/access';
 import { adminDashboardResponseSchema, type AdminDashboard } from '#shared/contracts/admin';
 import { ROLES, VIP_LEVELS } from '#shared/contracts/enums';
 import { hashToken } from '../../src/server/http/security.ts';
+import { SUMMARY_TOTALS_NAMES } from '../../src/server/features/admin/dashboard-repository.ts';
 import { ADMIN_AREA_READER_CONDITION } from '../../src/server/platform/sessions/areas.ts';
 import { signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -204,6 +205,17 @@ describe('the dashboard statement', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.every((line) => !line.includes('Seq Scan')), lines.join('\n')).toBe(true);
     expect((await dashboard()).userCount).toBeGreaterThan(0);
+  });
+
+  it('reads every running total the table may hold: its names are the ones its check constraint allows', async () => {
+    // A total added by a later migration would otherwise be left out of the dashboard without a sound.
+    const result = await db().execute<{ definition: string }>(
+      sql`select pg_get_constraintdef(oid) as definition from pg_constraint where conname = 'summary_totals_name_valid'`,
+    );
+    const definition = result.rows[0]?.definition ?? '';
+    const allowed = [...definition.matchAll(/'([a-z_]+)'/g)].map((match) => match[1]);
+    expect(allowed.length, definition).toBeGreaterThan(0);
+    expect([...SUMMARY_TOTALS_NAMES].sort()).toEqual(allowed.sort());
   });
 
   it('reads the figures for an admin, and none of them for a session the guard refuses', async () => {
