@@ -4,7 +4,7 @@ import { submitDepositAs } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL } from './support/constants.ts';
 import type { NewCustomer } from './support/helpers.ts';
 import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
-import { expectNoSidewaysScroll } from './support/layout.ts';
+import { expectNoSidewaysScroll, expectWhollyShown } from './support/layout.ts';
 
 // The admin desk (issue 13, items 6 to 8): at 1366 px a side navigation of real links, full-width
 // tables, copy buttons and A/R shortcuts on the focused queue row, the operator's dashboard and the
@@ -141,6 +141,9 @@ test('at 390 px the admin pages keep the bottom bar and their cards, without sid
 
   await adminPage.getByRole('link', { name: /Transaction Management/ }).click();
   await expect(adminPage.getByRole('heading', { name: 'USDT Deposits' })).toBeVisible();
+  // The longest admin title, beside the header's three actions, wraps rather than losing its end.
+  await expect(adminPage.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText('Transaction Management');
+  await expectWhollyShown(adminPage.getByRole('banner').getByRole('heading', { level: 1 }), 'the title');
   // Rows are cards here (a grid of labelled cells), not table rows.
   const firstRow = adminPage.getByRole('region', { name: 'USDT Deposits' }).locator('tbody tr').first();
   await expect(firstRow).toBeVisible();

@@ -4,7 +4,7 @@ import { meResponseSchema } from '#shared/contracts/auth';
 import { ratesResponseSchema } from '#shared/contracts/settings';
 import { formatInrForDisplay, inrPaiseForUsdt, inrPaiseFromWire, usdtMicrosFromWire } from '#shared/money';
 import { addBankAccountAs, requestWithdrawalAs, signUpThroughApi, submitDepositAs, uniqueTrc20Hash } from './support/admin-api.ts';
-import { expectNoSidewaysScroll, PHONE_WIDTHS } from './support/layout.ts';
+import { expectNoSidewaysScroll, expectWhollyShown, PHONE_WIDTHS } from './support/layout.ts';
 import { newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
 import { useFileAdmin } from './support/file-admin.ts';
 
@@ -198,20 +198,21 @@ for (const width of PHONE_WIDTHS) {
       await expect(page).toHaveTitle('Wallet · Rupeedesk');
     });
 
-    test('the header shows the whole name and masked phone beside a five-digit balance, and the title with notifications, refresh and sign-out', async ({ page }) => {
+    test('the header shows the whole name and masked phone beside a five-digit balance, and the whole title beside notifications, refresh and sign-out', async ({ page }) => {
       await fundedCustomer(page, '12345.67', { name: 'Meera Iyer', phone: '+919812345678' });
       await page.goto('/wallet/withdraw');
       const header = page.getByRole('banner');
       await expect(header.getByTestId('balance-chip')).toHaveText('12,345.67 USDT');
       await expect(header.getByRole('heading', { level: 1 })).toHaveText('Withdraw INR');
-      for (const shown of [header.getByText('Meera Iyer', { exact: true }), header.getByText('+91****5678', { exact: true }), header.getByRole('heading', { level: 1 })]) {
-        // Wholly shown: laid out with some width, and no text cut off by the ellipsis.
-        const extent = await shown.evaluate((element) => ({ scrollWidth: element.scrollWidth, clientWidth: element.clientWidth, text: element.textContent }));
-        expect(extent.clientWidth, `${extent.text} has no room`).toBeGreaterThan(0);
-        expect(extent.scrollWidth, `${extent.text} is cut off`).toBeLessThanOrEqual(extent.clientWidth);
-      }
+      await expectWhollyShown(header.getByText('Meera Iyer', { exact: true }), 'the name');
+      await expectWhollyShown(header.getByText('+91****5678', { exact: true }), 'the masked phone');
+      await expectWhollyShown(header.getByRole('heading', { level: 1 }), 'the title');
       for (const name of ['Notifications', 'Refresh', 'Sign out']) await expect(header.getByRole(name === 'Notifications' ? 'link' : 'button', { name })).toBeInViewport();
       await expectNoSidewaysScroll(page, 'the withdrawal page with a five-digit balance');
+      // The longest title a customer sees, beside the same three actions.
+      await page.goto('/wallet/history');
+      await expect(header.getByRole('heading', { level: 1 })).toHaveText('Transaction History');
+      await expectWhollyShown(header.getByRole('heading', { level: 1 }), 'the history title');
     });
   });
 }

@@ -74,7 +74,8 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
             </Link>
           </Button>
         )}
-        <h1 className={`min-w-0 flex-1 truncate text-base font-bold sm:text-lg ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
+        {/* Two lines rather than an ellipsis: beside three actions a long title needs them on a narrow phone. */}
+        <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
         {user && <NotificationBell />}
         <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label="Refresh">
           <RefreshCw />
