@@ -207,7 +207,9 @@ for (const width of PHONE_WIDTHS) {
       await expectWhollyShown(header.getByText('Meera Iyer', { exact: true }), 'the name');
       await expectWhollyShown(header.getByText('+91****5678', { exact: true }), 'the masked phone');
       await expectWhollyShown(header.getByRole('heading', { level: 1 }), 'the title');
-      for (const name of ['Notifications', 'Refresh', 'Sign out']) await expect(header.getByRole(name === 'Notifications' ? 'link' : 'button', { name })).toBeInViewport();
+      for (const action of [header.getByRole('link', { name: 'Notifications' }), header.getByRole('button', { name: 'Refresh' }), header.getByRole('button', { name: 'Sign out' })]) {
+        await expect(action).toBeInViewport();
+      }
       await expectNoSidewaysScroll(page, 'the withdrawal page with a five-digit balance');
       // The longest title a customer sees, beside the same three actions.
       await page.goto('/wallet/history');
