@@ -811,3 +811,28 @@ export const pendingChanges = pgTable(
     check('pending_changes_subject_length', sql`char_length(${table.subject}) between 1 and 64`),
   ],
 );
+
+/**
+ * A customer's own deposit address on one network, derived watch-only from the operator's extended
+ * public key at .../0/addressIndex. ERC20 addresses are stored lower-case, TRC20 in base58check.
+ */
+export const depositAddresses = pgTable(
+  'deposit_addresses',
+  {
+    network: text('network').$type<DepositNetwork>().notNull(),
+    addressIndex: integer('address_index').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    extendedPublicKey: text('extended_public_key').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ name: 'deposit_addresses_pkey', columns: [table.network, table.extendedPublicKey, table.addressIndex] }),
+    uniqueIndex('deposit_addresses_address_unique').on(table.network, table.address),
+    uniqueIndex('deposit_addresses_user_key_unique').on(table.network, table.extendedPublicKey, table.userId),
+    check('deposit_addresses_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('deposit_addresses_index_range', sql`${table.addressIndex} >= 0`),
+  ],
+);
