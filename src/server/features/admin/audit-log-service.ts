@@ -2,7 +2,7 @@ import { AUDIT_LOG_CSV_MAX_ROWS, type AuditLogEntry, type AuditLogFilters } from
 import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
 import type { Executor } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { csvCell } from '../withdrawals/service.ts';
+import { csvCell } from '../../platform/csv.ts';
 import { listAuditLog, type AuditLogRow } from './audit-log-repository.ts';
 
 function person(id: string | null, name: string | null, email: string | null): AuditLogEntry['actor'] {

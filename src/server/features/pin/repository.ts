@@ -105,9 +105,8 @@ export async function markPinReset(db: Executor, userId: string): Promise<void> 
   await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
 }
 
-/** What the first step of a PIN check reads; `goesAhead` is false when its condition failed (then nothing was counted). */
+/** What the first step of a PIN check reads. */
 export interface OpenedPinCheck {
-  goesAhead: boolean;
   hits: number;
   pinHash: string | undefined;
   limitingFailure: Date | undefined;
@@ -117,53 +116,31 @@ export interface OpenedPinCheck {
  * The first step of a PIN check as one statement: counts the attempt under the rate-limit key $1 in
  * a window of $2 seconds (as countAttempt does), and reads the PIN hash of the user $3 and the time
  * of the `limit`-th newest wrong PIN within the window ($4 seconds, offset $5; as findPinHash and
- * findLimitingFailure do). With a `condition` (SQL text, which may read further parameters from $6),
- * the attempt is counted only when it holds, and "goesAhead" says whether it did: a caller checks
- * what must hold before the PIN costs an attempt in the same round trip.
+ * findLimitingFailure do).
  */
-export function openCheckSql(condition = 'true'): string {
-  return `with go as (select ${condition} as ahead),
-   attempt as (${countAttemptSql('(select ahead from go)')})
-   select (select ahead from go) as "goesAhead", (select hits from attempt) as hits,
+const openCheckStatement = preparedStatement<{ hits: number | null; pinHash: string | null; limitingFailure: Date | null }>(
+  'pin_check_open',
+  `with attempt as (${countAttemptSql()})
+   select (select hits from attempt) as hits,
      (select pin_hash from user_pins where user_id = $3) as "pinHash",
-     ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`;
-}
-
-/** The values of openCheckSql's first five parameters, in their order. */
-export function openCheckValues(rateLimit: { key: string; windowSeconds: number }, userId: string, failures: PinFailureRule): unknown[] {
-  return [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)];
-}
-
-export type OpenedPinCheckRow = { goesAhead: boolean; hits: number | null; pinHash: string | null; limitingFailure: Date | null };
-
-/** An openCheckSql row as an OpenedPinCheck. */
-export function openedPinCheckOf(row: OpenedPinCheckRow | undefined): OpenedPinCheck {
-  return { goesAhead: row?.goesAhead ?? false, hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
-}
-
-const openCheckStatement = preparedStatement<OpenedPinCheckRow>('pin_check_open', openCheckSql());
+     ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`,
+);
 
 export async function openCheck(db: Executor, rateLimit: { key: string; windowSeconds: number }, userId: string, failures: PinFailureRule): Promise<OpenedPinCheck> {
-  const [row] = await queryPreparedIn(db, openCheckStatement, openCheckValues(rateLimit, userId, failures));
-  return openedPinCheckOf(row);
+  const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)]);
+  return { hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
 }
+
+const recheckStatement = preparedStatement<{ sessionExists: boolean; limitingFailure: Date | null }>(
+  'pin_recheck',
+  `select exists (select 1 from sessions where id = $1) as "sessionExists", ${limitingFailureSql('$2', '$3', '$4')} as "limitingFailure"`,
+);
 
 /**
- * The re-read of a PIN check under the PIN row lock, as two columns ("sessionExists",
- * "limitingFailure") over four parameters: the session id, the user id, the wrong-PIN window in
- * seconds and the limit minus one. As text, so that the busiest caller reads them in the same
- * statement as its own reads (see CorrectPin.confirmWithin).
+ * What a PIN check re-reads under the PIN row lock, in one statement: whether the session still
+ * exists, and the wrong PIN that blocks the account, if any (as findLimitingFailure).
  */
-export function pinRecheckColumns(sessionId: string, userId: string, windowSeconds: string, offset: string): string {
-  return `exists (select 1 from sessions where id = ${sessionId}) as "sessionExists", ${limitingFailureSql(userId, windowSeconds, offset)} as "limitingFailure"`;
-}
-
-/** The values of pinRecheckColumns' four parameters, in their order. */
-export function pinRecheckValues(sessionId: string, userId: string, failures: PinFailureRule): unknown[] {
-  return [sessionId, userId, ...failureRuleValues(failures)];
-}
-
-export interface PinRecheck {
-  sessionExists: boolean;
-  limitingFailure: Date | null;
+export async function recheck(db: Executor, sessionId: string, userId: string, failures: PinFailureRule): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
+  const [row] = await queryPreparedIn(db, recheckStatement, [sessionId, userId, ...failureRuleValues(failures)]);
+  return { sessionExists: row?.sessionExists ?? false, limitingFailure: row?.limitingFailure ?? undefined };
 }

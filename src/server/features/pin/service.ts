@@ -3,7 +3,6 @@ import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '#sh
 import { formatPauseEnd } from '#shared/contracts/security';
 import { LIMITS, PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
-import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
@@ -17,8 +16,6 @@ import * as pinRepository from './repository.ts';
 
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
-/** For a statement that reads the PIN check's re-read along with its own reads (see CorrectPin.confirmWithin). */
-export { openCheckSql, openCheckValues, openedPinCheckOf, pinRecheckColumns, pinRecheckValues, type OpenedPinCheck, type OpenedPinCheckRow, type PinFailureRule, type PinRecheck } from './repository.ts';
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';
@@ -26,6 +23,7 @@ const PIN_CHANGED_MEANWHILE_MESSAGE = 'Your PIN was changed meanwhile. Please tr
 const PIN_RESET_LINK_LIFETIME_MINUTES = 30;
 /** The per-account ceiling on wrong PINs counts over this window; it is never scaled by RATE_LIMIT_SCALE. */
 export const PIN_FAILURE_WINDOW_SECONDS = 24 * 60 * 60;
+const PIN_FAILURES: pinRepository.PinFailureRule = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
 /** How often a check re-reads the hash when the PIN changed between reading and recording. */
 const PIN_CHANGE_RETRIES = 3;
 
@@ -68,91 +66,14 @@ export async function checkPin(
   pin: string,
   incorrectMessage: (remainingAttempts: number) => string,
 ): Promise<void> {
-  const started = await startPinCheck(context, request, session, pin, incorrectMessage);
-  await started.confirmAlone();
-}
-
-/** Thrown by CorrectPin.confirmWithin when the check must be recorded in a transaction of its own. */
-export class PinNeedsItsOwnTransaction extends Error {
-  constructor() {
-    super('the PIN check must be recorded in a transaction of its own');
-    this.name = 'PinNeedsItsOwnTransaction';
-  }
-}
-
-/** A PIN whose argon2 check passed; the check is complete once one of these has returned. */
-export interface CorrectPin {
-  /**
-   * The recording step inside the caller's transaction, as its first statements, when the right PIN
-   * changes nothing: the same reads under the PIN row lock, which the transaction then holds to its
-   * end. Refuses as checkPin does (ended session, blocked account, no PIN); throws
-   * PinNeedsItsOwnTransaction when the hash changed meanwhile or wrong PINs must be cleared, which
-   * must stay recorded even if the caller's work fails: the caller then rolls back and calls confirmAlone.
-   * `recheck` is the statement after the lock: it must read pinRecheckColumns (with pinRecheckValues
-   * for this session and PIN_FAILURES), and may read what the caller needs with them.
-   */
-  confirmWithin(transaction: Executor, recheck: () => Promise<pinRepository.PinRecheck>): Promise<void>;
-  /** The recording step in a transaction of its own, as checkPin does it. */
-  confirmAlone(): Promise<void>;
-}
-
-const confirmedAlready: CorrectPin = { confirmWithin: async () => undefined, confirmAlone: async () => undefined };
-
-export const PIN_FAILURES: pinRepository.PinFailureRule = { limit: LIMITS.pinFailuresPerDay, windowSeconds: PIN_FAILURE_WINDOW_SECONDS };
-
-/**
- * Runs the PIN check's first statement for the session's user under the given rate-limit key:
- * pinRepository.openCheck, or a statement of the caller's made with openCheckSql that also checks,
- * in the same round trip, what must hold before the PIN costs an attempt (the caller refuses here,
- * by throwing, when it does not hold).
- */
-export type PinCheckOpener = (rateLimit: { key: string; windowSeconds: number }) => Promise<pinRepository.OpenedPinCheck>;
-
-/**
- * The first part of checkPin: the rate limit, the stored hash, the block and argon2, with the
- * attempt counted and the hash and block read in one statement. A wrong PIN (or no PIN, or a blocked
- * account) is recorded and refused here, as by checkPin; the right one is answered as a CorrectPin,
- * whose recording step the caller runs.
- */
-export async function startPinCheck(
-  context: AppContext,
-  request: { ip: string },
-  session: SessionRecord,
-  pin: string,
-  incorrectMessage: (remainingAttempts: number) => string,
-  open: PinCheckOpener = (rateLimit) => pinRepository.openCheck(context.database.db, rateLimit, session.userId, PIN_FAILURES),
-): Promise<CorrectPin> {
-  const opened = await open({ key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds });
+  const opened = await pinRepository.openCheck(context.database.db, { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds }, session.userId, PIN_FAILURES);
   refuseOverLimit(opened.hits, context.rateLimits.pinPerAddress);
-  const first = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
-  const finish = async (outcome: Outcome): Promise<void> => {
-    for (let attempt = 1; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
-      outcome = await checkOnce(context, session, pin);
-    }
-    refuseUnlessCorrect(outcome, incorrectMessage);
-  };
-  if (first.kind !== 'verified') {
-    await finish(first);
-    return confirmedAlready;
+  const verified = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
+  let outcome = verified.kind === 'verified' ? await recordOutcome(context, session, verified.pinHash, verified.correct) : verified;
+  for (let attempt = 1; attempt < PIN_CHANGE_RETRIES && outcome.kind === 'changed'; attempt += 1) {
+    outcome = await checkOnce(context, session, pin);
   }
-  if (!first.correct) {
-    await finish(await recordOutcome(context, session, first.pinHash, false));
-    return confirmedAlready;
-  }
-  const { pinHash } = first;
-  return {
-    confirmWithin: async (transaction, recheck) => {
-      const stored = await pinRepository.lockPin(transaction, session.userId);
-      if (!stored) return refuseUnlessCorrect({ kind: 'not-set' }, incorrectMessage);
-      if (stored.pinHash !== pinHash) throw new PinNeedsItsOwnTransaction();
-      // A new statement after the lock, so it sees every wrong PIN recorded before the lock was ours.
-      const found = await recheck();
-      if (!found.sessionExists) return refuseUnlessCorrect({ kind: 'session-ended' }, incorrectMessage);
-      if (found.limitingFailure) return refuseUnlessCorrect({ kind: 'blocked', limitingFailure: found.limitingFailure }, incorrectMessage);
-      if (stored.failedAttempts > 0) throw new PinNeedsItsOwnTransaction();
-    },
-    confirmAlone: async () => finish(await recordOutcome(context, session, pinHash, true)),
-  };
+  refuseUnlessCorrect(outcome, incorrectMessage);
 }
 
 function refuseUnlessCorrect(outcome: Outcome, incorrectMessage: (remainingAttempts: number) => string): void {
@@ -202,9 +123,10 @@ async function recordOutcome(context: AppContext, session: SessionRecord, pinHas
     const stored = await pinRepository.lockPin(transaction, userId);
     if (!stored) return { kind: 'not-set' };
     if (stored.pinHash !== pinHash) return { kind: 'changed' };
-    if (!(await sessionRepository.sessionExists(transaction, session.sessionId))) return { kind: 'session-ended' };
-    const limiting = await pinRepository.findLimitingFailure(transaction, userId, PIN_FAILURES);
-    if (limiting) return { kind: 'blocked', limitingFailure: limiting };
+    // A new statement after the lock, so it sees every wrong PIN recorded before the lock was ours.
+    const found = await pinRepository.recheck(transaction, session.sessionId, userId, PIN_FAILURES);
+    if (!found.sessionExists) return { kind: 'session-ended' };
+    if (found.limitingFailure) return { kind: 'blocked', limitingFailure: found.limitingFailure };
     if (correct) {
       if (stored.failedAttempts > 0) await pinRepository.setFailedAttempts(transaction, userId, 0);
       return { kind: 'correct' };

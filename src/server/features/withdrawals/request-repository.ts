@@ -2,7 +2,6 @@ import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
 import { publishedEventValues, publishEventsColumn, type AppEvent } from '../../platform/events/publish.ts';
-import { openCheckSql, openCheckValues, openedPinCheckOf, pinRecheckColumns, pinRecheckValues, type OpenedPinCheck, type OpenedPinCheckRow, type PinFailureRule, type PinRecheck } from '../pin/service.ts';
 import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
 
 /*
@@ -13,7 +12,7 @@ import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
  */
 
 /** Everything the request reads before it inserts: the bank account (locked for share), the profile, the reset times and the settings it uses. */
-export interface WithdrawalContextRow extends PinRecheck {
+export interface WithdrawalContextRow {
   vipLevel: string;
   pan: string | null;
   pinResetAt: Date | null;
@@ -54,8 +53,7 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      s.withdrawal_monthly_limit_vip_usdt_micros as "withdrawalMonthlyLimitVipUsdtMicros",
      a.id as "bankAccountId", a.account_holder_name as "accountHolderName", a.account_number as "accountNumber", a.bank_name as "bankName",
      a.ifsc_code as "ifscCode", a.upi_id as "upiId", a.details_changed_at as "detailsChangedAt",
-     ${pinRecheckColumns('$3', '$1', '$4', '$5')},
-     ${publishEventsColumn('$6', '$7')}
+     ${publishEventsColumn('$3', '$4')}
    from profiles p
      join users u on u.id = p.user_id
      join admin_settings s on s.id = 1
@@ -66,19 +64,15 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
 /**
  * In one statement: the customer's bank account `bankAccountId` locked for share (so it cannot be
  * deleted while the request is made), the profile (tier and PAN), the PIN and password reset times
- * (the cooling-off), the settings a withdrawal needs, and the PIN check's re-read (pinRecheckColumns,
- * for the session `sessionId`); it also publishes `events`, which are delivered only if the
- * transaction commits. Undefined only when the user has no profile.
+ * (the cooling-off) and the settings a withdrawal needs; it also publishes `events`, which are
+ * delivered only if the transaction commits. Undefined only when the user has no profile.
  */
 export async function findWithdrawalContext(
   db: Executor,
-  ids: { userId: string; bankAccountId: string; sessionId: string },
-  failures: { limit: number; windowSeconds: number },
+  ids: { userId: string; bankAccountId: string },
   events: readonly AppEvent[],
 ): Promise<WithdrawalContextRow | undefined> {
-  // pinRecheckColumns reads its four values as $3 (session), $1 (user), $4 and $5.
-  const [sessionId, , windowSeconds, offset] = pinRecheckValues(ids.sessionId, ids.userId, failures);
-  const [row] = await queryPreparedIn(db, findContextStatement, [ids.userId, ids.bankAccountId, sessionId, windowSeconds, offset, ...publishedEventValues(events)]);
+  const [row] = await queryPreparedIn(db, findContextStatement, [ids.userId, ids.bankAccountId, ...publishedEventValues(events)]);
   return row;
 }
 
@@ -111,23 +105,13 @@ export async function insertWithdrawal(db: Executor, values: NewWithdrawal): Pro
   return row;
 }
 
-const openPinCheckStatement = preparedStatement<OpenedPinCheckRow>(
-  'withdrawal_pin_check_open',
-  openCheckSql('exists (select 1 from bank_accounts where id = $6 and user_id = $3)'),
+const ownsBankAccountStatement = preparedStatement<{ owned: boolean }>(
+  'withdrawal_bank_account_owned',
+  `select exists (select 1 from bank_accounts where id = $2 and user_id = $1) as owned`,
 );
 
-/**
- * The PIN check's first statement (openCheckSql), which goes ahead, counting the attempt, only when
- * the bank account is the customer's: choosing a wrong account costs no PIN attempt, in no extra
- * round trip. The transaction reads the account again, locked.
- */
-export async function openPinCheckIfOwned(
-  db: Executor,
-  rateLimit: { key: string; windowSeconds: number },
-  userId: string,
-  failures: PinFailureRule,
-  bankAccountId: string,
-): Promise<OpenedPinCheck> {
-  const [row] = await queryPreparedIn(db, openPinCheckStatement, [...openCheckValues(rateLimit, userId, failures), bankAccountId]);
-  return openedPinCheckOf(row);
+/** Whether the bank account is the customer's; the request's transaction reads it again, locked. */
+export async function ownsBankAccount(db: Executor, userId: string, bankAccountId: string): Promise<boolean> {
+  const [row] = await queryPreparedIn(db, ownsBankAccountStatement, [userId, bankAccountId]);
+  return row?.owned === true;
 }

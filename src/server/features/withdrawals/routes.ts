@@ -18,7 +18,11 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
-import * as withdrawalService from './service.ts';
+import { withdrawalDecisions } from './decision-kind.ts';
+import { getWithdrawalLimits } from './limits.ts';
+import { requestWithdrawal } from './request.ts';
+import { tdsReportCsv } from './tds-report.ts';
+import { getOwnWithdrawal, listOwnWithdrawals, listWithdrawalsForAdmin } from './views.ts';
 
 // Who may call is decided before the body is validated, so strangers learn nothing about the schema.
 
@@ -37,7 +41,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const answer = await withdrawalService.requestWithdrawal(context, request, session, request.body, readIdempotencyKey(request));
+      const answer = await requestWithdrawal(context, request, session, request.body, readIdempotencyKey(request));
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
     },
@@ -53,7 +57,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
         response: responses({ 200: withdrawalListResponseSchema }),
       },
     },
-    async (request) => withdrawalService.listOwnWithdrawals(db, sessionOf(request).userId, request.query),
+    async (request) => listOwnWithdrawals(db, sessionOf(request).userId, request.query),
   );
 
   app.get(
@@ -65,7 +69,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
         response: responses({ 200: withdrawalLimitsResponseSchema }),
       },
     },
-    async (request) => withdrawalService.getWithdrawalLimits(db, sessionOf(request).userId),
+    async (request) => getWithdrawalLimits(db, sessionOf(request).userId),
   );
 
   app.get(
@@ -73,7 +77,7 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     {
       schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
     },
-    async (request) => ({ withdrawal: await withdrawalService.getOwnWithdrawal(db, sessionOf(request).userId, request.params.id) }),
+    async (request) => ({ withdrawal: await getOwnWithdrawal(db, sessionOf(request).userId, request.params.id) }),
   );
 
 }
@@ -93,7 +97,7 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
       },
     },
     async (request) => {
-      return withdrawalService.listWithdrawalsForAdmin(db, request.query);
+      return listWithdrawalsForAdmin(db, request.query);
     },
   );
 
@@ -107,7 +111,7 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
       },
     },
     async (request, reply) => {
-      const exported = await withdrawalService.tdsReportCsv(db, { adminUserId: sessionOf(request).userId, ipAddress: request.ip }, request.query);
+      const exported = await tdsReportCsv(db, { adminUserId: sessionOf(request).userId, ipAddress: request.ip }, request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="tds-${request.query.from}-to-${request.query.to}.csv"`)
@@ -117,7 +121,7 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
     },
   );
 
-  registerDecisionRoutes(app, db, withdrawalService.withdrawalDecisions, {
+  registerDecisionRoutes(app, db, withdrawalDecisions, {
     basePath: '/api/admin/withdrawals',
     response: adminWithdrawalDecisionResponseSchema,
     deferredResponse: firstApprovalResponseSchema,

@@ -62,18 +62,14 @@ class AlreadyAnswered extends Error {}
  * Runs `work` in one transaction that also claims the key and stores the
  * answer, so the money moved and the stored answer commit together. A
  * concurrent request with the same key waits on the claim and then replays.
- * `beforeClaim` runs first in that transaction (a check that must pass before
- * a stored answer is given, such as the PIN's); what it throws is thrown.
  */
 export async function runOnce<T>(
   db: Database,
   scope: IdempotencyScope | undefined,
   work: (transaction: Executor) => Promise<{ statusCode: number; body: T }>,
-  beforeClaim?: (transaction: Executor) => Promise<void>,
 ): Promise<Answer<T>> {
   try {
     return await db.transaction(async (transaction) => {
-      if (beforeClaim) await beforeClaim(transaction);
       if (scope && !(await idempotencyRepository.claim(transaction, scope))) throw new AlreadyAnswered();
       const answer = await work(transaction);
       if (scope) await idempotencyRepository.saveAnswer(transaction, scope.userId, scope.key, answer.statusCode, answer.body);

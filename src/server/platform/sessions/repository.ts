@@ -159,11 +159,6 @@ export async function markSessionPinVerified(db: Executor, sessionId: string): P
   await db.update(sessions).set({ pinVerifiedAt: sql`now()` }).where(eq(sessions.id, sessionId));
 }
 
-export async function sessionExists(db: Executor, sessionId: string): Promise<boolean> {
-  const [row] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, sessionId));
-  return row !== undefined;
-}
-
 export async function deleteSession(db: Executor, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
