@@ -8,7 +8,9 @@ import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
  * The statements of a customer's withdrawal request (POST /api/withdrawals), written once as SQL
  * with parameters and sent as named prepared statements: the request is the app's busiest write,
  * and each statement built by the query builder cost a round trip, the building, and a parse and
- * plan in PostgreSQL.
+ * plan in PostgreSQL. The context is read before the insert so that the locks every customer's
+ * withdrawal shares are held for the insert and one ledger statement only (decision 022: the
+ * request went from 0.64 to 0.78-1.03 of a bare argon2id verify's throughput).
  */
 
 /** Everything the request reads before it inserts: the bank account (locked for share), the profile, the reset times and the settings it uses. */
