@@ -33,9 +33,9 @@ import {
   requestChange,
   type Actor,
   type ChangeHandler,
-  type PendingChangeRow,
-  type WithdrawalApprovalPayload,
+  type StoredPendingChange,
 } from '../pending-changes/service.ts';
+import type { WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
@@ -376,7 +376,7 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
       : Promise.resolve({ kind: 'proceed' }),
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
-    await discardOpenChange(db, 'large_withdrawal_approval', row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
+    await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
     return settlementOf(row, outcome);
   },
   answer: async (db, row, outcome) => ({
@@ -443,25 +443,18 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
   // Not pending any more: the decision's conditional update gives the usual answer.
   if (!locked || locked.status !== 'pending') return { kind: 'proceed' };
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
-  const openFirstApproval = open && (open.payload as WithdrawalApprovalPayload).from === 'pending' ? open : undefined;
+  const openFirstApproval = open?.payload.from === 'pending' ? open : undefined;
   // The admin who gave the first approval never gives the second, even when the withdrawal no longer
   // needs two (the large-withdrawal amount was raised since, or an admin left).
   if (openFirstApproval?.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
   if (!(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
   if (openFirstApproval) {
-    await confirmOpenChange(db, openFirstApproval, actor);
-    return {
-      kind: 'proceed',
-      details: { ...details, payoutReference: details.payoutReference ?? (openFirstApproval.payload as WithdrawalApprovalPayload).payoutReference ?? undefined },
-    };
+    await confirmOpenChange(db, firstApprovalHandler, openFirstApproval, actor);
+    return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? openFirstApproval.payload.payoutReference ?? undefined } };
   }
   // A first approval given while the withdrawal was in a payout batch that was cancelled since no longer applies.
-  if (open) await discardOpenChange(db, 'large_withdrawal_approval', row.id, actor);
-  const pendingChange = await requestChange(
-    db,
-    { kind: 'large_withdrawal_approval', subject: row.id, payload: approvalPayload(locked, 'pending', details.payoutReference) },
-    actor,
-  );
+  if (open) await discardOpenChange(db, firstApprovalHandler, row.id, actor);
+  const pendingChange = await requestChange(db, 'large_withdrawal_approval', approvalPayload(locked, 'pending', details.payoutReference), actor);
   return { kind: 'defer', statusCode: 202, body: { message: PENDING_CHANGE_MESSAGES.firstApproval, pendingChange } };
 }
 
@@ -473,10 +466,10 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
 export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined): Promise<'proceed' | 'awaiting'> {
   if (!(await needsTwoApprovals(db, row))) return 'proceed';
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
-  if (open && (open.payload as WithdrawalApprovalPayload).from === 'processing') return 'awaiting';
+  if (open?.payload.from === 'processing') return 'awaiting';
   if (row.userId === actor.userId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
-  if (open) await discardOpenChange(db, 'large_withdrawal_approval', row.id, actor);
-  await requestChange(db, { kind: 'large_withdrawal_approval', subject: row.id, payload: approvalPayload(row, 'processing', utr) }, actor);
+  if (open) await discardOpenChange(db, firstApprovalHandler, row.id, actor);
+  await requestChange(db, 'large_withdrawal_approval', approvalPayload(row, 'processing', utr), actor);
   return 'awaiting';
 }
 
@@ -485,15 +478,16 @@ export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: 
  * withdrawal must still be in the state it was approved in, then it is approved through the shared
  * decision code in the confirmation's transaction.
  */
-export const firstApprovalHandler: ChangeHandler = {
+export const firstApprovalHandler: ChangeHandler<'large_withdrawal_approval'> = {
+  kind: 'large_withdrawal_approval',
   lockSubject: async (transaction, withdrawalId) => {
     await withdrawalRepository.findByIdForUpdate(transaction, withdrawalId);
   },
-  confirm: confirmFirstApproval,
+  apply: confirmFirstApproval,
 };
 
-async function confirmFirstApproval(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
-  const payload = change.payload as WithdrawalApprovalPayload;
+async function confirmFirstApproval(transaction: Executor, change: StoredPendingChange<'large_withdrawal_approval'>, decider: Actor): Promise<void> {
+  const { payload } = change;
   const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
   if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
   await decideInTransaction(transaction, withdrawalDecisions, {
