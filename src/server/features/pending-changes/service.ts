@@ -16,8 +16,6 @@ import * as pendingChangeRepository from './repository.ts';
  * through this one.
  */
 
-export type { StoredPendingChange } from './kinds.ts';
-
 export interface Actor {
   userId: string;
   ipAddress?: string | undefined;

@@ -12,12 +12,13 @@ import { isLargeRateChange, largeRateChangeMessage } from '#shared/contracts/set
 import { DEPOSIT_NETWORKS, type DepositNetwork, type PendingChangeKind } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
-import { adminEmails, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler, type StoredPendingChange } from '../pending-changes/service.ts';
+import { adminEmails, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import {
   EXCHANGE_RATES_SUBJECT,
   LARGE_WITHDRAWAL_LIMIT_SUBJECT,
   type AddressChangePayload,
   type PendingChangePayload,
+  type StoredPendingChange,
 } from '../pending-changes/kinds.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';

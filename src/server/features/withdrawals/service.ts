@@ -33,9 +33,8 @@ import {
   requestChange,
   type Actor,
   type ChangeHandler,
-  type StoredPendingChange,
 } from '../pending-changes/service.ts';
-import type { WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
+import type { StoredPendingChange, WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
