@@ -311,6 +311,28 @@ describe('with two or more admins', () => {
       expect(await changeStatus(change.id)).toBe('open');
       await discard(admin, change.id);
     });
+
+    it('refuses an admin demoted since their session started, to confirm and to discard, and changes nothing', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      const demoted = await signUpAdminWithVerifiedPin(harness, { fullName: 'Demoted Admin' });
+      await db().execute(sql`update profiles set role = 'user' where user_id = ${demoted.id}`);
+      for (const answer of [await confirm(demoted, change.id), await discard(demoted, change.id)]) {
+        expect(answer.statusCode).toBe(403);
+        expect(answer.json().error).toEqual({ code: 'FORBIDDEN', message: 'Access denied' });
+      }
+      expect(await changeStatus(change.id)).toBe('open');
+      expect((await auditActions(change.id)).map((step) => step.action)).toEqual(['pending_change.request']);
+      await discard(admin, change.id);
+    });
+
+    it('refuses the requester’s confirm before telling whether the change was decided, as every decision does', async () => {
+      const change = (await saveSettings(admin, { trc20Address: randomTronAddress() })).json().pendingChange;
+      expectStatus(await discard(second, change.id), 200);
+      const own = await confirm(admin, change.id);
+      expect(own.statusCode).toBe(403);
+      expect(own.json().error).toMatchObject({ code: 'FORBIDDEN', message: OWN_CHANGE });
+      expect(await changeStatus(change.id)).toBe('discarded');
+    });
   });
 
   describe('large withdrawals', () => {

@@ -11,6 +11,7 @@ import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
+import { PENDING_CHANGE_HANDLERS } from './pending-change-handlers.ts';
 import { registerPendingChangeAdminRoutes } from './pending-changes/routes.ts';
 import { registerPinChangeRoutes, registerPinResetCompletionRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
@@ -64,7 +65,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerDepositAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
-    registerPendingChangeAdminRoutes(area, context);
+    registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);
     registerTransferAdminRoutes(area, context);
   });
 }

@@ -22,15 +22,8 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import {
-  findOpenChange,
-  needsSecondAdmin,
-  requestChange,
-  type Actor,
-  type ChangeHandler,
-  type RoleGrantPayload,
-  type RoleRemovalPayload,
-} from '../pending-changes/service.ts';
+import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
+import type { PendingChangePayload } from '../pending-changes/kinds.ts';
 import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
 import * as usersRepository from './users-repository.ts';
@@ -158,21 +151,21 @@ export async function updateUser(
  * command (`npm run admin -- promote`) grants it; otherwise one admin could make an accomplice an
  * admin and approve their own requests through them.
  */
-async function requestAdminRoleGrant(transaction: Executor, payload: RoleGrantPayload, actor: Actor): Promise<PendingChange> {
+async function requestAdminRoleGrant(transaction: Executor, payload: PendingChangePayload<'admin_role_grant'>, actor: Actor): Promise<PendingChange> {
   if (!(await needsSecondAdmin(transaction))) {
     throw new AppError(409, 'CONFLICT', ROLE_GRANT_SINGLE_ADMIN_MESSAGE, { fields: { role: ROLE_GRANT_SINGLE_ADMIN_MESSAGE } });
   }
   if (await findOpenChange(transaction, 'admin_role_grant', payload.userId)) {
     throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting } });
   }
-  return requestChange(transaction, { kind: 'admin_role_grant', subject: payload.userId, payload }, actor);
+  return requestChange(transaction, 'admin_role_grant', payload, actor);
 }
 
-async function requestAdminRoleRemoval(transaction: Executor, payload: RoleRemovalPayload, actor: Actor): Promise<PendingChange> {
+async function requestAdminRoleRemoval(transaction: Executor, payload: PendingChangePayload<'admin_role_removal'>, actor: Actor): Promise<PendingChange> {
   if (await findOpenChange(transaction, 'admin_role_removal', payload.userId)) {
     throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting } });
   }
-  return requestChange(transaction, { kind: 'admin_role_removal', subject: payload.userId, payload }, actor);
+  return requestChange(transaction, 'admin_role_removal', payload, actor);
 }
 
 /**
@@ -180,13 +173,19 @@ async function requestAdminRoleRemoval(transaction: Executor, payload: RoleRemov
  * still be what it was when the change was asked for (else 409: stale), then it changes, audited.
  * Every request reads the role afresh, so a removal takes the admin area from their sessions at once.
  */
-function roleChangeHandler(role: Role, stillAsAsked: (current: Role, payload: RoleGrantPayload | RoleRemovalPayload) => boolean, staleMessage: string): ChangeHandler {
+function roleChangeHandler<Kind extends 'admin_role_grant' | 'admin_role_removal'>(
+  kind: Kind,
+  role: Role,
+  stillAsAsked: (current: Role, payload: PendingChangePayload<Kind>) => boolean,
+  staleMessage: string,
+): ChangeHandler<Kind> {
   return {
+    kind,
     lockSubject: async (transaction, userId) => {
       await usersRepository.lockProfiles(transaction, [userId]);
     },
-    confirm: async (transaction, change, decider) => {
-      const payload = change.payload as RoleGrantPayload | RoleRemovalPayload;
+    apply: async (transaction, change, decider) => {
+      const { payload } = change;
       const current = (await usersRepository.lockProfiles(transaction, [payload.userId])).get(payload.userId);
       if (!current || !stillAsAsked(current.role, payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
       const changed = { role, vipLevel: current.vipLevel };
@@ -206,10 +205,10 @@ function roleChangeHandler(role: Role, stillAsAsked: (current: Role, payload: Ro
 }
 
 /** A grant: the user must still have the role they had when it was asked for. */
-export const adminRoleGrantHandler = roleChangeHandler('admin', (current, payload) => current === (payload as RoleGrantPayload).from, PENDING_CHANGE_MESSAGES.staleRoleGrant);
+export const adminRoleGrantHandler = roleChangeHandler('admin_role_grant', 'admin', (current, payload) => current === payload.from, PENDING_CHANGE_MESSAGES.staleRoleGrant);
 
 /** A removal (the admin concerned may confirm it): the user must still be an admin. */
-export const adminRoleRemovalHandler = roleChangeHandler('user', (current) => current === 'admin', PENDING_CHANGE_MESSAGES.staleRoleRemoval);
+export const adminRoleRemovalHandler = roleChangeHandler('admin_role_removal', 'user', (current) => current === 'admin', PENDING_CHANGE_MESSAGES.staleRoleRemoval);
 
 /** Ends every session of the user at once, e.g. after a lost phone; they must log in again. */
 export async function revokeSessions(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string): Promise<number> {

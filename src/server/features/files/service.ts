@@ -16,7 +16,8 @@ import {
   type SettingsFileColumn,
   type SettingsRow,
 } from '../settings/service.ts';
-import { APP_FILE_SUBJECT, findOpenChange, needsSecondAdmin, requestChange, type AppFilePayload, type ChangeHandler } from '../pending-changes/service.ts';
+import { findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
+import { APP_FILE_SUBJECT } from '../pending-changes/kinds.ts';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import type { Executor } from '../../db/client.ts';
 import * as filesRepository from './repository.ts';
@@ -309,19 +310,20 @@ async function requestAppFile(transaction: Executor, before: SettingsRow, file: 
     ipAddress: request.ip,
   });
   const payload = { fileId: file.id, originalName: file.originalName, sizeBytes: file.sizeBytes, sha256: file.sha256, replacing: current?.originalName ?? null };
-  return requestChange(transaction, { kind: 'app_file', subject: APP_FILE_SUBJECT, payload }, { userId: session.userId, ipAddress: request.ip });
+  return requestChange(transaction, 'app_file', payload, { userId: session.userId, ipAddress: request.ip });
 }
 
 /**
  * A second admin's confirm of a new app file: the stored file must still be there; it becomes the
  * download, and the file it replaces is deleted with its bytes, in the confirmation's transaction.
  */
-export const appFileChangeHandler: ChangeHandler = {
+export const appFileChangeHandler: ChangeHandler<'app_file'> = {
+  kind: 'app_file',
   lockSubject: async (transaction) => {
     await getSettingsForUpdate(transaction);
   },
-  confirm: async (transaction, change, decider) => {
-    const payload = change.payload as AppFilePayload;
+  apply: async (transaction, change, decider) => {
+    const { payload } = change;
     const before = await getSettingsForUpdate(transaction);
     const file = await filesRepository.findStoredFile(transaction, payload.fileId);
     if (!file) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAppFile, 'STALE_CHANGE');

@@ -2,39 +2,44 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { PendingChangeKind } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { pendingChanges, profiles, users } from '../../db/schema.ts';
-
-export type PendingChangeRow = typeof pendingChanges.$inferSelect;
+import { parseStoredChange, type StoredPendingChange } from './kinds.ts';
 
 export async function insertChange(
   db: Executor,
   values: { kind: PendingChangeKind; subject: string; payload: unknown; requestedByUserId: string },
-): Promise<PendingChangeRow> {
+): Promise<StoredPendingChange> {
   const [row] = await db.insert(pendingChanges).values(values).returning();
   if (!row) throw new Error('insert into pending_changes returned no row');
-  return row;
+  return parseStoredChange(row);
 }
 
-export async function findOpenBySubject(db: Executor, kind: PendingChangeKind, subject: string): Promise<PendingChangeRow | undefined> {
+export async function findOpenBySubject(db: Executor, kind: PendingChangeKind, subject: string): Promise<StoredPendingChange | undefined> {
   const [row] = await db
     .select()
     .from(pendingChanges)
     .where(and(eq(pendingChanges.kind, kind), eq(pendingChanges.subject, subject), eq(pendingChanges.status, 'open')));
-  return row;
+  return row && parseStoredChange(row);
 }
 
-export async function findById(db: Executor, id: string): Promise<PendingChangeRow | undefined> {
+export async function findById(db: Executor, id: string): Promise<StoredPendingChange | undefined> {
   const [row] = await db.select().from(pendingChanges).where(eq(pendingChanges.id, id));
-  return row;
+  return row && parseStoredChange(row);
 }
 
 /** The change, locked until the transaction ends, so that two decisions on it happen one after the other. */
-export async function findByIdForUpdate(db: Executor, id: string): Promise<PendingChangeRow | undefined> {
+export async function findByIdForUpdate(db: Executor, id: string): Promise<StoredPendingChange | undefined> {
   const [row] = await db.select().from(pendingChanges).where(eq(pendingChanges.id, id)).for('update');
-  return row;
+  return row && parseStoredChange(row);
 }
 
-export async function listOpen(db: Executor, limit: number): Promise<PendingChangeRow[]> {
-  return db.select().from(pendingChanges).where(eq(pendingChanges.status, 'open')).orderBy(asc(pendingChanges.requestedAt), asc(pendingChanges.id)).limit(limit);
+export async function listOpen(db: Executor, limit: number): Promise<StoredPendingChange[]> {
+  const rows = await db
+    .select()
+    .from(pendingChanges)
+    .where(eq(pendingChanges.status, 'open'))
+    .orderBy(asc(pendingChanges.requestedAt), asc(pendingChanges.id))
+    .limit(limit);
+  return rows.map(parseStoredChange);
 }
 
 /** Decides an open change; undefined when it was not open any more. */
@@ -42,13 +47,13 @@ export async function markDecided(
   db: Executor,
   id: string,
   decision: { status: 'confirmed' | 'discarded'; decidedByUserId: string | null },
-): Promise<PendingChangeRow | undefined> {
+): Promise<StoredPendingChange | undefined> {
   const [row] = await db
     .update(pendingChanges)
     .set({ status: decision.status, decidedByUserId: decision.decidedByUserId, decidedAt: sql`now()` })
     .where(and(eq(pendingChanges.id, id), eq(pendingChanges.status, 'open')))
     .returning();
-  return row;
+  return row && parseStoredChange(row);
 }
 
 export async function countAdmins(db: Executor): Promise<number> {
@@ -64,12 +69,6 @@ export async function listAdminEmails(db: Executor): Promise<string[]> {
     .where(eq(profiles.role, 'admin'))
     .orderBy(asc(users.email));
   return rows.map((row) => row.email);
-}
-
-/** The acting admin's role, read with a shared lock so a demotion waits until this decision has committed. */
-export async function lockedRoleOf(db: Executor, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ role: profiles.role }).from(profiles).where(eq(profiles.userId, userId)).for('share');
-  return row?.role;
 }
 
 export async function findPeople(db: Executor, ids: string[]): Promise<Map<string, { id: string; name: string; email: string }>> {

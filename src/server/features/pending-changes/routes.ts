@@ -1,30 +1,17 @@
 import { idParamsSchema } from '#shared/contracts/common';
-import {
-  PENDING_CHANGE_MESSAGES,
-  pendingChangeDecisionResponseSchema,
-  pendingChangeListResponseSchema,
-} from '#shared/contracts/pending-changes';
+import { pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { adminRoleGrantHandler, adminRoleRemovalHandler } from '../admin/users-service.ts';
-import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from '../settings/service.ts';
-import { appFileChangeHandler } from '../files/service.ts';
-import { firstApprovalHandler } from '../withdrawals/service.ts';
 import * as pendingChangeService from './service.ts';
 
-/** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
-export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext): void {
+/**
+ * Two-person control (decisions 017 and 033); registered inside the admin area (admin role,
+ * PIN-verified session for the writes). `handlers` apply each kind: the app's wiring passes them in
+ * (`features/pending-change-handlers.ts`), so this feature imports none of the features it serves.
+ */
+export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContext, handlers: pendingChangeService.ChangeHandlers): void {
   const { db } = context.database;
-  const handlers = {
-    deposit_address: addressChangeHandler,
-    large_withdrawal_approval: firstApprovalHandler,
-    admin_role_grant: adminRoleGrantHandler,
-    admin_role_removal: adminRoleRemovalHandler,
-    exchange_rates: exchangeRatesChangeHandler,
-    large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
-    app_file: appFileChangeHandler,
-  };
 
   app.get(
     '/api/admin/pending-changes',
@@ -51,8 +38,7 @@ export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContex
     },
     async (request) => {
       const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
-      const pendingChange = await pendingChangeService.confirmChange(db, actor, request.params.id, handlers);
-      return { message: PENDING_CHANGE_MESSAGES.confirmed, pendingChange };
+      return pendingChangeService.decideChange(db, handlers, actor, request.params.id, 'approved');
     },
   );
 
@@ -68,8 +54,7 @@ export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContex
     },
     async (request) => {
       const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
-      const pendingChange = await pendingChangeService.discardChange(db, actor, request.params.id);
-      return { message: PENDING_CHANGE_MESSAGES.discarded, pendingChange };
+      return pendingChangeService.decideChange(db, handlers, actor, request.params.id, 'rejected');
     },
   );
 }

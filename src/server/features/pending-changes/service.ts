@@ -1,77 +1,20 @@
-import type { DepositNetwork, PendingChangeKind, Role } from '#shared/contracts/enums';
-import { PENDING_CHANGE_MESSAGES, PENDING_CHANGES_LIST_LIMIT, type PendingChange } from '#shared/contracts/pending-changes';
-import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
+import type { PendingChangeKind } from '#shared/contracts/enums';
+import { PENDING_CHANGE_MESSAGES, PENDING_CHANGES_LIST_LIMIT, type PendingChange, type PendingChangeDecision } from '#shared/contracts/pending-changes';
 import type { Database, Executor } from '../../db/client.ts';
-import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
-import { ACCESS_DENIED_MESSAGE } from '../../platform/decisions/decide.ts';
+import { decide, decideInTransaction, type Decider, type DecisionOutcome, type RequestKind } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
+import { descriptionOf, type PendingChangePayload, type StoredPendingChange } from './kinds.ts';
 import * as pendingChangeRepository from './repository.ts';
-import type { PendingChangeRow } from './repository.ts';
 
 /*
- * Two-person control (docs/decisions/017). The features that need a second
- * admin (settings for deposit addresses, withdrawals for large approvals) ask
- * here for a pending change inside their own transaction; a second admin
- * confirms it through POST /api/admin/pending-changes/:id/confirm, which hands
- * it back to that feature's confirm handler in one transaction.
+ * Two-person control (docs/decisions/017, 024, 033). A feature that needs a second admin asks here
+ * for a pending change inside its own transaction; a second admin confirms it (or any admin
+ * discards it) through the decision skeleton, `platform/decisions/decide.ts`, which hands a
+ * confirmed change to the owning feature's ChangeHandler in the same transaction. The handlers
+ * reach the routes from `features/pending-change-handlers.ts`, so no feature imports another
+ * through this one.
  */
-
-export type { PendingChangeRow } from './repository.ts';
-
-export interface AddressChangePayload {
-  network: DepositNetwork;
-  from: string;
-  to: string;
-}
-
-export interface WithdrawalApprovalPayload {
-  withdrawalId: string;
-  /** The state the withdrawal was in at the first approval: pending, or processing when a payout batch's results asked. */
-  from: 'pending' | 'processing';
-  amountInrPaise: string;
-  amountUsdtMicros: string;
-  customerUserId: string;
-  payoutReference: string | null;
-}
-
-/** Granting the admin role through the web app (issue 9): the user and the role they had when it was asked for. */
-export interface RoleGrantPayload {
-  userId: string;
-  from: Role;
-}
-
-/** Taking the admin role away while two or more admins exist: the admin it is taken from. */
-export interface RoleRemovalPayload {
-  userId: string;
-}
-
-/** The exchange rates before and after, in paise per USDT (as text: JSON has no bigint). */
-export interface ExchangeRatesPayload {
-  from: { normalRatePaise: string; vipRatePaise: string };
-  to: { normalRatePaise: string; vipRatePaise: string };
-}
-
-/** A raise of the large-withdrawal amount, in paise (as text). */
-export interface LargeWithdrawalLimitPayload {
-  fromInrPaise: string;
-  toInrPaise: string;
-}
-
-/** A new app file (APK) for the download, stored but not offered until a second admin confirms it. */
-export interface AppFilePayload {
-  fileId: string;
-  originalName: string;
-  sizeBytes: number;
-  sha256: string;
-  /** The name of the file it replaces, or null when there is none. */
-  replacing: string | null;
-}
-
-/** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
-export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
-export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
-export const APP_FILE_SUBJECT = 'apk';
 
 export interface Actor {
   userId: string;
@@ -79,16 +22,20 @@ export interface Actor {
 }
 
 /**
- * How a feature applies its kind of change. `lockSubject` locks what the change is about (the
+ * How the feature that owns a kind applies it. `lockSubject` locks what the change is about (the
  * settings row, the withdrawal) before the change itself is locked: the feature's own paths lock
  * in that order too (a save locks the settings, an approve the withdrawal, then the change), so a
  * confirm and an approve at the same moment wait for each other instead of deadlocking.
- * `confirm` applies it inside the confirmation's transaction; it throws AppError (409) when stale.
+ * `apply` runs inside the confirmation's transaction; it throws AppError (409) when stale.
  */
-export interface ChangeHandler {
+export interface ChangeHandler<Kind extends PendingChangeKind> {
+  kind: Kind;
   lockSubject(transaction: Executor, subject: string): Promise<void>;
-  confirm(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void>;
+  apply(transaction: Executor, change: StoredPendingChange<Kind>, decider: Actor): Promise<void>;
 }
+
+/** Every kind's handler: the registry the routes decide with, built once by `features/pending-change-handlers.ts`. */
+export type ChangeHandlers = { [Kind in PendingChangeKind]: ChangeHandler<Kind> };
 
 /** Two-person control is on while two or more users have the admin role (VIP-level readers do not count). */
 export async function needsSecondAdmin(db: Executor): Promise<boolean> {
@@ -99,208 +46,159 @@ export async function adminEmails(db: Executor): Promise<string[]> {
   return pendingChangeRepository.listAdminEmails(db);
 }
 
-export async function findOpenChange(db: Executor, kind: PendingChangeKind, subject: string): Promise<PendingChangeRow | undefined> {
-  return pendingChangeRepository.findOpenBySubject(db, kind, subject);
+export async function findOpenChange<Kind extends PendingChangeKind>(db: Executor, kind: Kind, subject: string): Promise<StoredPendingChange<Kind> | undefined> {
+  const change = await pendingChangeRepository.findOpenBySubject(db, kind, subject);
+  return change && isOfKind(change, kind) ? change : undefined;
 }
 
-/** The user a change is about, for the audit log: the customer of a withdrawal, the user given the admin role. */
-function concernedUserId(row: PendingChangeRow): string | undefined {
-  if (row.kind === 'large_withdrawal_approval') return (row.payload as WithdrawalApprovalPayload).customerUserId;
-  if (row.kind === 'admin_role_grant') return (row.payload as RoleGrantPayload).userId;
-  if (row.kind === 'admin_role_removal') return (row.payload as RoleRemovalPayload).userId;
-  return undefined;
+function isOfKind<Kind extends PendingChangeKind>(change: StoredPendingChange, kind: Kind): change is StoredPendingChange<Kind> {
+  return change.kind === kind;
 }
 
-function auditSnapshot(row: PendingChangeRow): Record<string, unknown> {
-  return { kind: row.kind, ...(row.payload as Record<string, unknown>) };
+function concernedUserIdOf(change: StoredPendingChange): string | undefined {
+  return descriptionOf(change).concernedUserId?.(change.payload);
+}
+
+/** What the audit rows of a change carry besides its status: its kind and payload. */
+function auditSnapshot(change: StoredPendingChange): Record<string, unknown> {
+  return { kind: change.kind, ...change.payload };
 }
 
 /** Records a change that waits for a second admin, with its audit entry, in the caller's transaction. */
-export async function requestChange(
+export async function requestChange<Kind extends PendingChangeKind>(
   db: Executor,
-  change:
-    | { kind: 'deposit_address'; subject: DepositNetwork; payload: AddressChangePayload }
-    | { kind: 'large_withdrawal_approval'; subject: string; payload: WithdrawalApprovalPayload }
-    | { kind: 'admin_role_grant'; subject: string; payload: RoleGrantPayload }
-    | { kind: 'admin_role_removal'; subject: string; payload: RoleRemovalPayload }
-    | { kind: 'exchange_rates'; subject: typeof EXCHANGE_RATES_SUBJECT; payload: ExchangeRatesPayload }
-    | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload }
-    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload },
+  kind: Kind,
+  payload: PendingChangePayload<Kind>,
   actor: Actor,
 ): Promise<PendingChange> {
-  const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
+  const subject = descriptionOf({ kind }).subjectOf(payload);
+  const change = await pendingChangeRepository.insertChange(db, { kind, subject, payload, requestedByUserId: actor.userId });
   await recordAudit(db, {
     actorUserId: actor.userId,
     action: 'pending_change.request',
     targetType: 'pending_change',
-    targetId: row.id,
-    targetUserId: concernedUserId(row),
-    after: { status: 'open', ...auditSnapshot(row) },
+    targetId: change.id,
+    targetUserId: concernedUserIdOf(change),
+    after: { status: 'open', ...auditSnapshot(change) },
     ipAddress: actor.ipAddress,
   });
   await publishEvent(db, { type: 'admin.queue.updated' });
-  return (await pendingChangeViews(db, [row]))[0] as PendingChange;
+  return viewOne(db, change);
 }
 
-async function closeChange(db: Executor, row: PendingChangeRow, status: 'confirmed' | 'discarded', actor: Actor | null): Promise<PendingChangeRow> {
-  const decided = await pendingChangeRepository.markDecided(db, row.id, { status, decidedByUserId: actor?.userId ?? null });
-  if (!decided) throw AppError.conflict(PENDING_CHANGE_MESSAGES.alreadyDecided(status), 'ALREADY_DECIDED');
-  await recordAudit(db, {
-    actorUserId: actor?.userId ?? null,
-    action: status === 'confirmed' ? 'pending_change.confirm' : 'pending_change.discard',
-    targetType: 'pending_change',
-    targetId: row.id,
-    targetUserId: concernedUserId(row),
-    before: { status: 'open' },
-    after: { status, ...auditSnapshot(row) },
-    ipAddress: actor?.ipAddress,
-  });
-  await publishEvent(db, { type: 'admin.queue.updated' });
-  return decided;
+/** Details of a decision on a change: 'caller' when the decision that confirms it applies the change itself. */
+type ChangeDecisionDetails = { appliedBy?: 'caller' | undefined };
+
+/**
+ * Changes as a request kind of the decision skeleton: confirming is approving (never by the
+ * requester), discarding is rejecting (by any admin). `handlers` apply the kinds this decision may meet.
+ */
+function changeDecisions(handlers: Partial<ChangeHandlers>): RequestKind<StoredPendingChange, ChangeDecisionDetails, PendingChangeDecision> {
+  return {
+    noun: 'pending_change',
+    waitingStatus: 'open',
+    messages: { notFound: PENDING_CHANGE_MESSAGES.notFound, ownRequest: PENDING_CHANGE_MESSAGES.ownChange, alreadyDecided: PENDING_CHANGE_MESSAGES.alreadyDecided },
+    findById: async (transaction, id) => {
+      const unlocked = await pendingChangeRepository.findById(transaction, id);
+      if (!unlocked) return undefined;
+      await handlerOf(handlers, unlocked).lockSubject(transaction, unlocked.subject);
+      return pendingChangeRepository.findByIdForUpdate(transaction, id);
+    },
+    partiesOf: (change, outcome) => (outcome === 'approved' && change.requestedByUserId !== null ? [change.requestedByUserId] : []),
+    markDecided: (transaction, id, decision) =>
+      pendingChangeRepository.markDecided(transaction, id, {
+        status: decision.outcome === 'approved' ? 'confirmed' : 'discarded',
+        decidedByUserId: decision.decidedByUserId,
+      }),
+    settle: async (transaction, change, outcome, request) => {
+      if (outcome === 'approved' && request.details.appliedBy !== 'caller') {
+        await applyChange(transaction, handlerOf(handlers, change), change, adminOf(request.decider));
+      }
+      return { movements: [], targetUserId: concernedUserIdOf(change), auditAfter: { status: change.status, ...auditSnapshot(change) }, events: [] };
+    },
+    answer: async (transaction, change, outcome) => ({
+      message: outcome === 'approved' ? PENDING_CHANGE_MESSAGES.confirmed : PENDING_CHANGE_MESSAGES.discarded,
+      pendingChange: await viewOne(transaction, change),
+    }),
+  };
+}
+
+function handlerOf<Kind extends PendingChangeKind>(handlers: Partial<ChangeHandlers>, change: { kind: Kind }): ChangeHandler<Kind> {
+  const handler: ChangeHandler<Kind> | undefined = handlers[change.kind];
+  if (!handler) throw new Error(`no handler is registered for pending changes of kind ${change.kind}`);
+  return handler;
+}
+
+function applyChange<Kind extends PendingChangeKind>(transaction: Executor, handler: ChangeHandler<Kind>, change: StoredPendingChange, decider: Actor): Promise<void> {
+  if (!isOfKind(change, handler.kind)) throw new Error(`a change of kind ${change.kind} was handed to the handler of ${handler.kind}`);
+  return handler.apply(transaction, change, decider);
+}
+
+function adminOf(decider: Decider): Actor {
+  if (decider.kind !== 'admin') throw new Error('a change is applied on a second admin’s confirm only');
+  return { userId: decider.userId, ipAddress: decider.ipAddress };
+}
+
+function deciderOf(actor: Actor | null): Decider {
+  return actor ? { kind: 'admin', userId: actor.userId, ipAddress: actor.ipAddress } : { kind: 'system' };
+}
+
+/** A second admin confirms a change, or any admin discards it, in its own transaction (the routes). */
+export async function decideChange(db: Database, handlers: ChangeHandlers, actor: Actor, id: string, outcome: DecisionOutcome): Promise<PendingChangeDecision> {
+  const answer = await decide(db, changeDecisions(handlers), { id, outcome, decider: deciderOf(actor), details: {} });
+  return answer.body;
 }
 
 /**
  * Discards the open change about a subject, if any, in the caller's transaction: a withdrawal that
- * was rejected (or approved another way) leaves no first approval behind.
+ * was rejected (or approved another way) leaves no first approval behind. A null actor is the system.
  */
-export async function discardOpenChange(db: Executor, kind: PendingChangeKind, subject: string, actor: Actor | null): Promise<void> {
-  const open = await pendingChangeRepository.findOpenBySubject(db, kind, subject);
-  if (open) await closeChange(db, open, 'discarded', actor);
-}
-
-/** Marks an open change confirmed in the caller's transaction (a second admin's approve of the withdrawal itself). */
-export async function confirmOpenChange(db: Executor, row: PendingChangeRow, actor: Actor): Promise<void> {
-  if (row.requestedByUserId === actor.userId) throw AppError.forbidden(PENDING_CHANGE_MESSAGES.ownChange);
-  await closeChange(db, row, 'confirmed', actor);
-}
-
-async function lockedOpenChange(transaction: Executor, id: string): Promise<PendingChangeRow> {
-  const row = await pendingChangeRepository.findByIdForUpdate(transaction, id);
-  if (!row) throw AppError.notFound(PENDING_CHANGE_MESSAGES.notFound);
-  if (row.status !== 'open') throw AppError.conflict(PENDING_CHANGE_MESSAGES.alreadyDecided(row.status), 'ALREADY_DECIDED');
-  return row;
+export async function discardOpenChange<Kind extends PendingChangeKind>(db: Executor, handler: ChangeHandler<Kind>, subject: string, actor: Actor | null): Promise<void> {
+  const open = await pendingChangeRepository.findOpenBySubject(db, handler.kind, subject);
+  if (open) await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), { id: open.id, outcome: 'rejected', decider: deciderOf(actor), details: {} });
 }
 
 /**
- * A second admin confirms: in one transaction the change is locked (a concurrent confirm waits and
- * then finds it decided: 409), the confirming admin's role is re-read, the requester is refused, the
- * change is marked confirmed and its feature applies it, re-checking that nothing changed since.
- * What the change is about is locked first (ChangeHandler).
+ * Marks an open change confirmed in the caller's transaction, which applies it itself (a second
+ * admin's approve of the withdrawal a first approval is about).
  */
-export async function confirmChange(db: Database, actor: Actor, id: string, handlers: Record<PendingChangeKind, ChangeHandler>): Promise<PendingChange> {
-  return db.transaction(async (transaction) => {
-    if ((await pendingChangeRepository.lockedRoleOf(transaction, actor.userId)) !== 'admin') throw AppError.forbidden(ACCESS_DENIED_MESSAGE);
-    const unlocked = await pendingChangeRepository.findById(transaction, id);
-    if (!unlocked) throw AppError.notFound(PENDING_CHANGE_MESSAGES.notFound);
-    const handler = handlers[unlocked.kind];
-    await handler.lockSubject(transaction, unlocked.subject);
-    const row = await lockedOpenChange(transaction, id);
-    if (row.requestedByUserId === actor.userId) throw AppError.forbidden(PENDING_CHANGE_MESSAGES.ownChange);
-    const confirmed = await closeChange(transaction, row, 'confirmed', actor);
-    await handler.confirm(transaction, row, actor);
-    return (await pendingChangeViews(transaction, [confirmed]))[0] as PendingChange;
-  });
-}
-
-/** Any admin, the requester included, discards an open change; nothing it describes happens. */
-export async function discardChange(db: Database, actor: Actor, id: string): Promise<PendingChange> {
-  return db.transaction(async (transaction) => {
-    if ((await pendingChangeRepository.lockedRoleOf(transaction, actor.userId)) !== 'admin') throw AppError.forbidden(ACCESS_DENIED_MESSAGE);
-    const row = await lockedOpenChange(transaction, id);
-    const discarded = await closeChange(transaction, row, 'discarded', actor);
-    return (await pendingChangeViews(transaction, [discarded]))[0] as PendingChange;
-  });
+export async function confirmOpenChange<Kind extends PendingChangeKind>(db: Executor, handler: ChangeHandler<Kind>, change: StoredPendingChange<Kind>, actor: Actor): Promise<void> {
+  await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), { id: change.id, outcome: 'approved', decider: deciderOf(actor), details: { appliedBy: 'caller' } });
 }
 
 export async function listOpenChanges(db: Executor): Promise<PendingChange[]> {
-  return pendingChangeViews(db, await pendingChangeRepository.listOpen(db, PENDING_CHANGES_LIST_LIMIT));
+  return changeViews(db, await pendingChangeRepository.listOpen(db, PENDING_CHANGES_LIST_LIMIT));
 }
 
-const ROLE_WORDS: Record<Role, string> = { user: 'User', admin: 'Admin' };
+async function viewOne(db: Executor, change: StoredPendingChange): Promise<PendingChange> {
+  const [view] = await changeViews(db, [change]);
+  if (!view) throw new Error('a pending change has no view');
+  return view;
+}
 
-const STATUS_WORDS = { pending: 'Pending', processing: 'Processing (in a payout batch)' } as const;
-
-async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promise<PendingChange[]> {
+/** The admin screen's rows: what every change shows, and what its kind adds (kinds.ts). */
+async function changeViews(db: Executor, changes: StoredPendingChange[]): Promise<PendingChange[]> {
   const ids = new Set<string>();
-  for (const row of rows) {
-    if (row.requestedByUserId) ids.add(row.requestedByUserId);
-    if (row.decidedByUserId) ids.add(row.decidedByUserId);
-    const concerned = concernedUserId(row);
-    if (concerned) ids.add(concerned);
+  for (const change of changes) {
+    for (const id of [change.requestedByUserId, change.decidedByUserId, concernedUserIdOf(change)]) if (id) ids.add(id);
   }
   const people = await pendingChangeRepository.findPeople(db, [...ids]);
-  const person = (id: string | null) => (id ? (people.get(id) ?? null) : null);
-  return rows.map((row) => {
-    const common = {
-      id: row.id,
-      kind: row.kind,
-      status: row.status,
-      requestedBy: person(row.requestedByUserId),
-      requestedAt: row.requestedAt.toISOString(),
-      decidedBy: person(row.decidedByUserId),
-      decidedAt: row.decidedAt?.toISOString() ?? null,
-    };
-    if (row.kind === 'deposit_address') {
-      const payload = row.payload as AddressChangePayload;
-      return { ...common, summary: `${payload.network} deposit address`, from: payload.from, to: payload.to, network: payload.network, withdrawal: null };
-    }
-    if (row.kind === 'admin_role_grant' || row.kind === 'admin_role_removal') {
-      const payload = row.payload as RoleGrantPayload | RoleRemovalPayload;
-      const user = person(payload.userId);
-      const granted = row.kind === 'admin_role_grant';
-      return {
-        ...common,
-        summary: `Admin role ${granted ? 'for' : 'taken from'} ${user ? `${user.name} (${user.email})` : 'a deleted user'}`,
-        from: granted ? ROLE_WORDS[(payload as RoleGrantPayload).from] : ROLE_WORDS.admin,
-        to: granted ? ROLE_WORDS.admin : ROLE_WORDS.user,
-        network: null,
-        withdrawal: null,
-      };
-    }
-    if (row.kind === 'exchange_rates') {
-      const payload = row.payload as ExchangeRatesPayload;
-      const rates = (side: ExchangeRatesPayload['from']) =>
-        `Standard ${formatInrForDisplay(BigInt(side.normalRatePaise))}, VIP ${formatInrForDisplay(BigInt(side.vipRatePaise))} per USDT`;
-      return { ...common, summary: 'Exchange rates', from: rates(payload.from), to: rates(payload.to), network: null, withdrawal: null };
-    }
-    if (row.kind === 'app_file') {
-      const payload = row.payload as AppFilePayload;
-      return {
-        ...common,
-        summary: 'App file (APK) offered for download',
-        from: payload.replacing ?? '(none)',
-        to: `${payload.originalName}, ${payload.sizeBytes.toLocaleString('en-IN')} bytes, SHA-256 ${payload.sha256}`,
-        network: null,
-        withdrawal: null,
-      };
-    }
-    if (row.kind === 'large_withdrawal_limit') {
-      const payload = row.payload as LargeWithdrawalLimitPayload;
-      return {
-        ...common,
-        summary: 'Large-withdrawal amount (above it, two admins approve a withdrawal)',
-        from: formatInrForDisplay(BigInt(payload.fromInrPaise)),
-        to: formatInrForDisplay(BigInt(payload.toInrPaise)),
-        network: null,
-        withdrawal: null,
-      };
-    }
-    const payload = row.payload as WithdrawalApprovalPayload;
-    const customer = person(payload.customerUserId);
-    const amountInrPaise = BigInt(payload.amountInrPaise);
+  const person = (id: string | null | undefined) => (id ? (people.get(id) ?? null) : null);
+  return changes.map((change) => {
+    const kindView = descriptionOf(change).view(change.payload, person(concernedUserIdOf(change)));
     return {
-      ...common,
-      summary: `Withdrawal of ${formatInrForDisplay(amountInrPaise)}${customer ? ` to ${customer.name}` : ''}`,
-      from: STATUS_WORDS[payload.from],
-      to: 'Approved (paid)',
-      network: null,
-      withdrawal: {
-        id: payload.withdrawalId,
-        amountInr: inrPaiseToWire(amountInrPaise),
-        amountUsdt: usdtMicrosToWire(BigInt(payload.amountUsdtMicros)),
-        customer,
-        payoutReference: payload.payoutReference,
-      },
+      id: change.id,
+      kind: change.kind,
+      status: change.status,
+      summary: kindView.summary,
+      from: kindView.from,
+      to: kindView.to,
+      network: kindView.network ?? null,
+      withdrawal: kindView.withdrawal ?? null,
+      requestedBy: person(change.requestedByUserId),
+      requestedAt: change.requestedAt.toISOString(),
+      decidedBy: person(change.decidedByUserId),
+      decidedAt: change.decidedAt?.toISOString() ?? null,
     };
   });
 }

@@ -12,20 +12,14 @@ import { isLargeRateChange, largeRateChangeMessage } from '#shared/contracts/set
 import { DEPOSIT_NETWORKS, type DepositNetwork, type PendingChangeKind } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/pending-changes';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
+import { adminEmails, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import {
-  adminEmails,
   EXCHANGE_RATES_SUBJECT,
-  findOpenChange,
   LARGE_WITHDRAWAL_LIMIT_SUBJECT,
-  needsSecondAdmin,
-  requestChange,
-  type Actor,
   type AddressChangePayload,
-  type ChangeHandler,
-  type ExchangeRatesPayload,
-  type LargeWithdrawalLimitPayload,
-  type PendingChangeRow,
-} from '../pending-changes/service.ts';
+  type PendingChangePayload,
+  type StoredPendingChange,
+} from '../pending-changes/kinds.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -290,12 +284,10 @@ export async function updateSettings(
     const pendingChanges: PendingChange[] = [];
     if (twoPersonControl) {
       for (const change of addressChanges) {
-        pendingChanges.push(await requestChange(transaction, { kind: 'deposit_address', subject: change.network, payload: change }, actor));
+        pendingChanges.push(await requestChange(transaction, 'deposit_address', change, actor));
       }
-      if (ratesChange) pendingChanges.push(await requestChange(transaction, { kind: 'exchange_rates', subject: EXCHANGE_RATES_SUBJECT, payload: ratesChange }, actor));
-      if (limitRaise) {
-        pendingChanges.push(await requestChange(transaction, { kind: 'large_withdrawal_limit', subject: LARGE_WITHDRAWAL_LIMIT_SUBJECT, payload: limitRaise }, actor));
-      }
+      if (ratesChange) pendingChanges.push(await requestChange(transaction, 'exchange_rates', ratesChange, actor));
+      if (limitRaise) pendingChanges.push(await requestChange(transaction, 'large_withdrawal_limit', limitRaise, actor));
     }
     return { settings: await adminSettingsView(transaction, saved, session), pendingChanges };
   });
@@ -321,7 +313,7 @@ async function refuseWhenWaiting(transaction: Executor, kind: PendingChangeKind,
 }
 
 /** Both rates before and after a change of either, as the pending change keeps them. */
-function exchangeRatesPayload(current: SettingsRow, changes: Partial<EditableSettings>): ExchangeRatesPayload {
+function exchangeRatesPayload(current: SettingsRow, changes: Partial<EditableSettings>): PendingChangePayload<'exchange_rates'> {
   return {
     from: { normalRatePaise: current.rateNormalInrPaise.toString(), vipRatePaise: current.rateVipInrPaise.toString() },
     to: {
@@ -376,15 +368,18 @@ async function mailSingleAdminAddressChange(
  * what it was when the change was asked for (else 409: it is stale), then it changes, with history,
  * audit entry and the live-update event, in the confirmation's transaction.
  */
-export const addressChangeHandler: ChangeHandler = {
-  lockSubject: async (transaction) => {
-    await settingsRepository.getSettingsForUpdate(transaction);
-  },
-  confirm: confirmAddressChange,
+export const addressChangeHandler: ChangeHandler<'deposit_address'> = {
+  kind: 'deposit_address',
+  lockSubject: lockSettings,
+  apply: confirmAddressChange,
 };
 
-async function confirmAddressChange(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
-  const payload = change.payload as AddressChangePayload;
+async function lockSettings(transaction: Executor): Promise<void> {
+  await settingsRepository.getSettingsForUpdate(transaction);
+}
+
+async function confirmAddressChange(transaction: Executor, change: StoredPendingChange<'deposit_address'>, decider: Actor): Promise<void> {
+  const { payload } = change;
   const column = ADDRESS_COLUMNS[payload.network];
   const current = await settingsRepository.getSettingsForUpdate(transaction);
   if (current[column] !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAddress, 'STALE_CHANGE');
@@ -397,33 +392,34 @@ async function confirmAddressChange(transaction: Executor, change: PendingChange
  * what it was when the change was asked for (else 409: stale), then it changes, with history, audit
  * entry and the live-update event, in the confirmation's transaction.
  */
-function settingsChangeHandler<Payload>(
-  stillAsAsked: (current: SettingsRow, payload: Payload) => boolean,
-  changesOf: (payload: Payload) => Partial<EditableSettings>,
+function settingsChangeHandler<Kind extends 'exchange_rates' | 'large_withdrawal_limit'>(
+  kind: Kind,
+  stillAsAsked: (current: SettingsRow, payload: PendingChangePayload<Kind>) => boolean,
+  changesOf: (payload: PendingChangePayload<Kind>) => Partial<EditableSettings>,
   staleMessage: string,
-): ChangeHandler {
+): ChangeHandler<Kind> {
   return {
-    lockSubject: async (transaction) => {
-      await settingsRepository.getSettingsForUpdate(transaction);
-    },
-    confirm: async (transaction, change, decider) => {
-      const payload = change.payload as Payload;
+    kind,
+    lockSubject: lockSettings,
+    apply: async (transaction, change, decider) => {
       const current = await settingsRepository.getSettingsForUpdate(transaction);
-      if (!stillAsAsked(current, payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
-      const saved = await settingsRepository.updateSettings(transaction, changesOf(payload), decider.userId);
+      if (!stillAsAsked(current, change.payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
+      const saved = await settingsRepository.updateSettings(transaction, changesOf(change.payload), decider.userId);
       await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { twoPersonControl: `confirmed by a second admin (pending change ${change.id})` });
     },
   };
 }
 
 /** Both rates must still be what they were when the change was asked for. */
-export const exchangeRatesChangeHandler = settingsChangeHandler<ExchangeRatesPayload>(
+export const exchangeRatesChangeHandler = settingsChangeHandler(
+  'exchange_rates',
   (current, payload) => current.rateNormalInrPaise.toString() === payload.from.normalRatePaise && current.rateVipInrPaise.toString() === payload.from.vipRatePaise,
   (payload) => ({ rateNormalInrPaise: BigInt(payload.to.normalRatePaise), rateVipInrPaise: BigInt(payload.to.vipRatePaise) }),
   PENDING_CHANGE_MESSAGES.staleRates,
 );
 
-export const largeWithdrawalLimitChangeHandler = settingsChangeHandler<LargeWithdrawalLimitPayload>(
+export const largeWithdrawalLimitChangeHandler = settingsChangeHandler(
+  'large_withdrawal_limit',
   (current, payload) => current.largeWithdrawalInrPaise.toString() === payload.fromInrPaise,
   (payload) => ({ largeWithdrawalInrPaise: BigInt(payload.toInrPaise) }),
   PENDING_CHANGE_MESSAGES.staleLimit,

@@ -3,13 +3,22 @@ import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/con
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { decideInTransaction, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
+import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
 import { house, wallet } from '../../platform/ledger/ledger.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
-import { discardOpenChange, type Actor, type ChangeHandler, type PendingChangeRow, type WithdrawalApprovalPayload } from '../pending-changes/service.ts';
+import {
+  confirmOpenChange,
+  discardOpenChange,
+  findOpenChange,
+  needsSecondAdmin,
+  requestChange,
+  type Actor,
+  type ChangeHandler,
+} from '../pending-changes/service.ts';
+import type { StoredPendingChange, WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
+import { getSettings } from '../settings/service.ts';
 import * as withdrawalRepository from './repository.ts';
 import type { WithdrawalRow } from './repository.ts';
-import { gateLargeApproval, type WithdrawalDecisionDetails } from './two-admin-gates.ts';
 import { adminView } from './views.ts';
 
 function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
@@ -48,7 +57,7 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
       : Promise.resolve({ kind: 'proceed' }),
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
-    await discardOpenChange(db, 'large_withdrawal_approval', row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
+    await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
     return settlementOf(row, outcome);
   },
   answer: async (db, row, outcome) => ({
@@ -82,15 +91,16 @@ function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement 
  * withdrawal must still be in the state it was approved in, then it is approved through the shared
  * decision code in the confirmation's transaction.
  */
-export const firstApprovalHandler: ChangeHandler = {
+export const firstApprovalHandler: ChangeHandler<'large_withdrawal_approval'> = {
+  kind: 'large_withdrawal_approval',
   lockSubject: async (transaction, withdrawalId) => {
     await withdrawalRepository.findByIdForUpdate(transaction, withdrawalId);
   },
-  confirm: confirmFirstApproval,
+  apply: confirmFirstApproval,
 };
 
-async function confirmFirstApproval(transaction: Executor, change: PendingChangeRow, decider: Actor): Promise<void> {
-  const payload = change.payload as WithdrawalApprovalPayload;
+async function confirmFirstApproval(transaction: Executor, change: StoredPendingChange<'large_withdrawal_approval'>, decider: Actor): Promise<void> {
+  const { payload } = change;
   const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
   if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
   await decideInTransaction(transaction, withdrawalDecisions, {
@@ -100,4 +110,75 @@ async function confirmFirstApproval(transaction: Executor, change: PendingChange
     details: { payoutReference: payload.payoutReference ?? undefined },
     from: payload.from,
   });
+}
+
+/** What an admin gives with a decision on a withdrawal. */
+export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?: string | undefined };
+
+/** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
+async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
+  const settings = await getSettings(db);
+  return row.amountInrPaise > settings.largeWithdrawalInrPaise && (await needsSecondAdmin(db));
+}
+
+/**
+ * While two admins are needed for large withdrawals, the amount above which a withdrawal stays out
+ * of payout batches: a bank file is paid on one admin's word, so a large withdrawal is paid through
+ * its own two approvals instead (decision 017). Null when one admin's word is enough.
+ */
+export async function largestBatchableInrPaise(db: Executor): Promise<bigint | null> {
+  if (!(await needsSecondAdmin(db))) return null;
+  return (await getSettings(db)).largeWithdrawalInrPaise;
+}
+
+function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', payoutReference: string | undefined): WithdrawalApprovalPayload {
+  return {
+    withdrawalId: row.id,
+    from,
+    amountInrPaise: row.amountInrPaise.toString(),
+    amountUsdtMicros: row.amountUsdtMicros.toString(),
+    customerUserId: row.userId,
+    payoutReference: payoutReference ?? null,
+  };
+}
+
+/**
+ * Two-person control of an approve: a large withdrawal's first approval is recorded as a pending
+ * change (202); a different admin's approve while it is open is the second approval and goes on,
+ * with the first approval's payout reference unless this one gives its own.
+ */
+export async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
+  // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
+  const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
+  // Not pending any more: the decision's conditional update gives the usual answer.
+  if (!locked || locked.status !== 'pending') return { kind: 'proceed' };
+  const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
+  const openFirstApproval = open?.payload.from === 'pending' ? open : undefined;
+  // The admin who gave the first approval never gives the second, even when the withdrawal no longer
+  // needs two (the large-withdrawal amount was raised since, or an admin left).
+  if (openFirstApproval?.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
+  if (!(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  if (openFirstApproval) {
+    await confirmOpenChange(db, firstApprovalHandler, openFirstApproval, actor);
+    return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? openFirstApproval.payload.payoutReference ?? undefined } };
+  }
+  // A first approval given while the withdrawal was in a payout batch that was cancelled since no longer applies.
+  if (open) await discardOpenChange(db, firstApprovalHandler, row.id, actor);
+  const pendingChange = await requestChange(db, 'large_withdrawal_approval', approvalPayload(locked, 'pending', details.payoutReference), actor);
+  return { kind: 'defer', statusCode: 202, body: { message: PENDING_CHANGE_MESSAGES.firstApproval, pendingChange } };
+}
+
+/**
+ * A payout batch's "paid" row for a withdrawal that needs two admins: it is not marked paid but
+ * recorded as a first approval with the UTR (or found already waiting), for a second admin to confirm.
+ * Answers 'proceed' when one admin's word is enough.
+ */
+export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined): Promise<'proceed' | 'awaiting'> {
+  if (!(await needsTwoApprovals(db, row))) return 'proceed';
+  const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
+  if (open?.payload.from === 'processing') return 'awaiting';
+  if (row.userId === actor.userId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
+  if (open) await discardOpenChange(db, firstApprovalHandler, row.id, actor);
+  await requestChange(db, 'large_withdrawal_approval', approvalPayload(row, 'processing', utr), actor);
+  return 'awaiting';
 }

@@ -2,7 +2,6 @@
  * What other features use of withdrawals. The feature's own code is split by concern:
  * request.ts (a customer's request), limits.ts (bounds and daily and monthly limits), views.ts
  * (what customers and admins see), decision-kind.ts (approve and reject through the decision
- * flow), two-admin-gates.ts (large withdrawals need two admins) and tds-report.ts.
+ * flow, and the gates by which large withdrawals need two admins) and tds-report.ts.
  */
-export { firstApprovalHandler, withdrawalDecisions } from './decision-kind.ts';
-export { gateBatchPayment, largestBatchableInrPaise } from './two-admin-gates.ts';
+export { firstApprovalHandler, gateBatchPayment, largestBatchableInrPaise, withdrawalDecisions } from './decision-kind.ts';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AuditAction } from '#shared/contracts/enums';
+import { isAuditAction, type AuditAction } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -11,17 +11,27 @@ import { createNotifications, type NewNotification } from '../notifications/serv
 
 /*
  * One admin decision flow for every request that waits for a decision
- * (deposits, withdrawals, transfers, and what comes next). A request kind
- * describes its table and its money; decide() holds the rules that must never
- * drift apart between kinds.
+ * (deposits, withdrawals, transfers, the changes that wait for a second admin,
+ * and what comes next). A request kind describes its table and its money;
+ * decide() holds the rules that must never drift apart between kinds.
  */
 
 export type DecisionOutcome = 'approved' | 'rejected';
 
-/** The request kinds that can be decided: those with an approve action in AUDIT_ACTIONS (each also has a reject action). */
-export type DecisionNoun = { [Action in AuditAction]: Action extends `${infer Noun}.approve` ? Noun : never }[AuditAction];
+type NounOf<Verb extends string> = { [Action in AuditAction]: Action extends `${infer Noun}.${Verb}` ? Noun : never }[AuditAction];
+
+/**
+ * The request kinds that can be decided: those with an approve and a reject action in AUDIT_ACTIONS,
+ * and the changes that wait for a second admin, which are confirmed or discarded (decision 033).
+ */
+export type DecisionNoun = NounOf<'approve'> | NounOf<'confirm'>;
+
+function isConfirmedNotApproved(noun: DecisionNoun): noun is NounOf<'confirm'> {
+  return isAuditAction(`${noun}.confirm`);
+}
 
 function auditActionOf(noun: DecisionNoun, outcome: DecisionOutcome): AuditAction {
+  if (isConfirmedNotApproved(noun)) return outcome === 'approved' ? `${noun}.confirm` : `${noun}.discard`;
   return outcome === 'approved' ? `${noun}.approve` : `${noun}.reject`;
 }
 
@@ -42,8 +52,8 @@ export interface DecidableRow {
 /** What a decision does besides the status change: ledger movements, the audit row's details and the events for customers. */
 export interface Settlement {
   movements: LedgerMovement[];
-  /** The customer the request belongs to, shown in the audit log. */
-  targetUserId: string;
+  /** The customer the request belongs to, shown in the audit log; none for a change of the settings. */
+  targetUserId?: string | undefined;
   /** The audit row's `after`; its `before` is `{ status: <the state decided from> }`. */
   auditAfter: unknown;
   /** Events besides `admin.queue.updated`, which every decision publishes. */
@@ -61,9 +71,13 @@ export interface Settlement {
 export interface RequestKind<Row extends DecidableRow, Details extends Record<string, string | undefined>, Body, Deferred = never> {
   /** The word used in messages and audit actions: 'deposit' gives "This deposit has already been approved." and 'deposit.approve'. */
   noun: DecisionNoun;
+  /** The state a request waits for its decision in: 'pending' unless the kind says otherwise (a change waits 'open'). */
+  waitingStatus?: string;
   messages: {
     notFound: string;
     ownRequest: string;
+    /** The 409 of a second decision; "This <noun> has already been <status>." unless the kind words it. */
+    alreadyDecided?: (status: string) => string;
     /**
      * Refusals for states between pending and decided that only another path may decide
      * (a withdrawal in a payout batch is decided by the batch's results): 409 with this message.
@@ -71,12 +85,18 @@ export interface RequestKind<Row extends DecidableRow, Details extends Record<st
     decidedElsewhere?: Partial<Record<string, string>>;
   };
   findById(db: Executor, id: string): Promise<Row | undefined>;
-  /** The users a request belongs to; none of them may decide it (four eyes). */
-  partiesOf(row: Row): string[];
+  /**
+   * The users a request belongs to; none of them may decide it (four eyes). A change that waits for a
+   * second admin names its requester for the confirm only: anyone may discard it, the requester included.
+   */
+  partiesOf(row: Row, outcome: DecisionOutcome): string[];
   /** The conditional update `... set status = outcome where id = ? and status = from`; undefined when the request was not in that state. */
   markDecided(db: Executor, id: string, decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details; from: string }): Promise<Row | undefined>;
-  /** Writes that belong to the kind (e.g. referral reward rows) and the settlement decide() carries out. */
-  settle(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Settlement>;
+  /**
+   * Writes that belong to the kind (e.g. referral reward rows, a confirmed change applied) and the
+   * settlement decide() carries out; `row` is the decided row.
+   */
+  settle(db: Executor, row: Row, outcome: DecisionOutcome, request: DecisionRequest<Details>): Promise<Settlement>;
   /** The answer to the decision, read inside the decision's transaction. */
   answer(db: Executor, row: Row, outcome: DecisionOutcome): Promise<Body>;
   /**
@@ -94,7 +114,10 @@ export interface DecisionRequest<Details> {
   outcome: DecisionOutcome;
   decider: Decider;
   details: Details;
-  /** The state the request must be in; 'pending' unless the caller is the path that owns a later state (a payout batch's results decide 'processing'). */
+  /**
+   * The state the request must be in; the kind's waiting state unless the caller is the path that owns
+   * a later state (a payout batch's results decide 'processing').
+   */
   from?: string;
 }
 
@@ -142,8 +165,8 @@ async function checkedRequest<Row extends DecidableRow, Details extends Record<s
   }
   const existing = await kind.findById(transaction, request.id);
   if (!existing) throw AppError.notFound(kind.messages.notFound);
-  if (decider.kind === 'admin' && kind.partiesOf(existing).includes(decider.userId)) throw AppError.forbidden(kind.messages.ownRequest);
-  refuseDecisionElsewhere(kind, existing.status, request.from ?? 'pending');
+  if (decider.kind === 'admin' && kind.partiesOf(existing, request.outcome).includes(decider.userId)) throw AppError.forbidden(kind.messages.ownRequest);
+  refuseDecisionElsewhere(kind, existing.status, request.from ?? kind.waitingStatus ?? 'pending');
   return existing;
 }
 
@@ -153,7 +176,7 @@ async function applyDecision<Row extends DecidableRow, Details extends Record<st
   request: DecisionRequest<Details>,
 ): Promise<Body> {
   const { decider } = request;
-  const from = request.from ?? 'pending';
+  const from = request.from ?? kind.waitingStatus ?? 'pending';
   const row = await kind.markDecided(transaction, request.id, {
     outcome: request.outcome,
     decidedByUserId: decider.kind === 'admin' ? decider.userId : null,
@@ -165,10 +188,11 @@ async function applyDecision<Row extends DecidableRow, Details extends Record<st
     const decided = await kind.findById(transaction, request.id);
     if (!decided) throw AppError.notFound(kind.messages.notFound);
     refuseDecisionElsewhere(kind, decided.status, from);
-    throw AppError.conflict(`This ${kind.noun} has already been ${decided.status}.`, 'ALREADY_DECIDED');
+    const message = kind.messages.alreadyDecided?.(decided.status) ?? `This ${kind.noun} has already been ${decided.status}.`;
+    throw AppError.conflict(message, 'ALREADY_DECIDED');
   }
 
-  const settlement = await kind.settle(transaction, row, request.outcome);
+  const settlement = await kind.settle(transaction, row, request.outcome, request);
   await moveMoney(transaction, settlement.movements);
   await recordAudit(transaction, {
     actorUserId: decider.kind === 'admin' ? decider.userId : null,

@@ -1,0 +1,21 @@
+import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
+import { appFileChangeHandler } from './files/service.ts';
+import type { ChangeHandlers } from './pending-changes/service.ts';
+import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
+import { firstApprovalHandler } from './withdrawals/service.ts';
+
+/**
+ * Who applies each kind of change that waits for a second admin (docs/decisions/033). Each
+ * feature exports its handler; this module, imported by the app's wiring only, puts them
+ * together, so no feature imports the registry that imports it. A new kind in
+ * PENDING_CHANGE_KINDS fails to compile until it has a line here.
+ */
+export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
+  deposit_address: addressChangeHandler,
+  large_withdrawal_approval: firstApprovalHandler,
+  admin_role_grant: adminRoleGrantHandler,
+  admin_role_removal: adminRoleRemovalHandler,
+  exchange_rates: exchangeRatesChangeHandler,
+  large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
+  app_file: appFileChangeHandler,
+};

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { uuidSchema } from '#shared/contracts/common';
+import { depositNetworkSchema, roleSchema, type PendingChangeKind, type Role } from '#shared/contracts/enums';
+import type { PendingChange } from '#shared/contracts/pending-changes';
+import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
+import type { pendingChanges } from '../../db/schema.ts';
+
+type PendingChangeRow = typeof pendingChanges.$inferSelect;
+
+/*
+ * What each kind of change that waits for a second admin is (docs/decisions/017, 024, 033): the
+ * payload it keeps, the subject of which at most one waits at a time, the user it concerns and how
+ * the admin screen shows it. The feature that owns a kind applies it (its ChangeHandler).
+ */
+
+/** Paise and micro-USDT kept as text: JSON has no bigint. */
+const integerTextSchema = z.string().regex(/^\d+$/);
+
+const addressChangePayloadSchema = z.object({ network: depositNetworkSchema, from: z.string(), to: z.string() });
+
+const withdrawalApprovalPayloadSchema = z.object({
+  withdrawalId: uuidSchema,
+  /** The state the withdrawal was in at the first approval: pending, or processing when a payout batch's results asked. */
+  from: z.enum(['pending', 'processing']),
+  amountInrPaise: integerTextSchema,
+  amountUsdtMicros: integerTextSchema,
+  customerUserId: uuidSchema,
+  payoutReference: z.string().nullable(),
+});
+
+/** Granting the admin role through the web app (issue 9): the user and the role they had when it was asked for. */
+const roleGrantPayloadSchema = z.object({ userId: uuidSchema, from: roleSchema });
+
+/** Taking the admin role away while two or more admins exist: the admin it is taken from. */
+const roleRemovalPayloadSchema = z.object({ userId: uuidSchema });
+
+/** The exchange rates before and after, in paise per USDT. */
+const ratesSchema = z.object({ normalRatePaise: integerTextSchema, vipRatePaise: integerTextSchema });
+const exchangeRatesPayloadSchema = z.object({ from: ratesSchema, to: ratesSchema });
+
+/** A raise of the large-withdrawal amount, in paise. */
+const largeWithdrawalLimitPayloadSchema = z.object({ fromInrPaise: integerTextSchema, toInrPaise: integerTextSchema });
+
+/** A new app file (APK) for the download, stored but not offered until a second admin confirms it. */
+const appFilePayloadSchema = z.object({
+  fileId: uuidSchema,
+  originalName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+  /** The name of the file it replaces, or null when there is none. */
+  replacing: z.string().nullable(),
+});
+
+/** A change's kind and payload, as the `kind` and `payload` columns hold them: every read is parsed against it. */
+export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('deposit_address'), payload: addressChangePayloadSchema }),
+  z.object({ kind: z.literal('large_withdrawal_approval'), payload: withdrawalApprovalPayloadSchema }),
+  z.object({ kind: z.literal('admin_role_grant'), payload: roleGrantPayloadSchema }),
+  z.object({ kind: z.literal('admin_role_removal'), payload: roleRemovalPayloadSchema }),
+  z.object({ kind: z.literal('exchange_rates'), payload: exchangeRatesPayloadSchema }),
+  z.object({ kind: z.literal('large_withdrawal_limit'), payload: largeWithdrawalLimitPayloadSchema }),
+  z.object({ kind: z.literal('app_file'), payload: appFilePayloadSchema }),
+]);
+type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
+
+/** Fails to compile when a kind of PENDING_CHANGE_KINDS has no payload in the union above. */
+const everyKindHasAPayload: [PendingChangeKind] extends [PendingChangeContent['kind']] ? true : never = true;
+void everyKindHasAPayload;
+
+/** A row of pending_changes with its payload parsed as its kind says (`StoredPendingChange<'app_file'>`). */
+export type StoredPendingChange<Kind extends PendingChangeKind = PendingChangeKind> = Omit<PendingChangeRow, 'kind' | 'payload'> & {
+  kind: Kind;
+  payload: PendingChangePayload<Kind>;
+};
+
+/** Parses the payload of a row as its kind says; a row that does not match is a bug, never user input. */
+export function parseStoredChange(row: PendingChangeRow): StoredPendingChange {
+  return { ...row, ...pendingChangeContentSchema.parse({ kind: row.kind, payload: row.payload }) };
+}
+
+export type PendingChangePayload<Kind extends PendingChangeKind> = Extract<PendingChangeContent, { kind: Kind }>['payload'];
+export type AddressChangePayload = PendingChangePayload<'deposit_address'>;
+export type WithdrawalApprovalPayload = PendingChangePayload<'large_withdrawal_approval'>;
+
+/** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
+export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
+export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
+export const APP_FILE_SUBJECT = 'apk';
+
+type Person = NonNullable<PendingChange['requestedBy']>;
+
+/** What a kind adds to the fields every change shows; `network` and `withdrawal` are null unless given. */
+type KindView = Pick<PendingChange, 'summary' | 'from' | 'to'> & Partial<Pick<PendingChange, 'network' | 'withdrawal'>>;
+
+interface KindDescription<Kind extends PendingChangeKind> {
+  /** What the change is about; at most one change of a kind waits per subject (a unique index). */
+  subjectOf(payload: PendingChangePayload<Kind>): string;
+  /** The user the change is about, for the audit log and the view: the customer of a withdrawal, the user given the admin role. */
+  concernedUserId?(payload: PendingChangePayload<Kind>): string;
+  view(payload: PendingChangePayload<Kind>, concerned: Person | null): KindView;
+}
+
+const ROLE_WORDS: Record<Role, string> = { user: 'User', admin: 'Admin' };
+
+const STATUS_WORDS = { pending: 'Pending', processing: 'Processing (in a payout batch)' } as const;
+
+function personInWords(person: Person | null): string {
+  return person ? `${person.name} (${person.email})` : 'a deleted user';
+}
+
+function ratesInWords(rates: z.infer<typeof ratesSchema>): string {
+  return `Standard ${formatInrForDisplay(BigInt(rates.normalRatePaise))}, VIP ${formatInrForDisplay(BigInt(rates.vipRatePaise))} per USDT`;
+}
+
+/** One entry per kind: adding a kind to PENDING_CHANGE_KINDS without one fails to compile. */
+export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: KindDescription<Kind> } = {
+  deposit_address: {
+    subjectOf: (payload) => payload.network,
+    view: (payload) => ({ summary: `${payload.network} deposit address`, from: payload.from, to: payload.to, network: payload.network }),
+  },
+  large_withdrawal_approval: {
+    subjectOf: (payload) => payload.withdrawalId,
+    concernedUserId: (payload) => payload.customerUserId,
+    view: (payload, customer) => {
+      const amountInrPaise = BigInt(payload.amountInrPaise);
+      return {
+        summary: `Withdrawal of ${formatInrForDisplay(amountInrPaise)}${customer ? ` to ${customer.name}` : ''}`,
+        from: STATUS_WORDS[payload.from],
+        to: 'Approved (paid)',
+        withdrawal: {
+          id: payload.withdrawalId,
+          amountInr: inrPaiseToWire(amountInrPaise),
+          amountUsdt: usdtMicrosToWire(BigInt(payload.amountUsdtMicros)),
+          customer,
+          payoutReference: payload.payoutReference,
+        },
+      };
+    },
+  },
+  admin_role_grant: {
+    subjectOf: (payload) => payload.userId,
+    concernedUserId: (payload) => payload.userId,
+    view: (payload, user) => ({ summary: `Admin role for ${personInWords(user)}`, from: ROLE_WORDS[payload.from], to: ROLE_WORDS.admin }),
+  },
+  admin_role_removal: {
+    subjectOf: (payload) => payload.userId,
+    concernedUserId: (payload) => payload.userId,
+    view: (_payload, user) => ({ summary: `Admin role taken from ${personInWords(user)}`, from: ROLE_WORDS.admin, to: ROLE_WORDS.user }),
+  },
+  exchange_rates: {
+    subjectOf: () => EXCHANGE_RATES_SUBJECT,
+    view: (payload) => ({ summary: 'Exchange rates', from: ratesInWords(payload.from), to: ratesInWords(payload.to) }),
+  },
+  large_withdrawal_limit: {
+    subjectOf: () => LARGE_WITHDRAWAL_LIMIT_SUBJECT,
+    view: (payload) => ({
+      summary: 'Large-withdrawal amount (above it, two admins approve a withdrawal)',
+      from: formatInrForDisplay(BigInt(payload.fromInrPaise)),
+      to: formatInrForDisplay(BigInt(payload.toInrPaise)),
+    }),
+  },
+  app_file: {
+    subjectOf: () => APP_FILE_SUBJECT,
+    view: (payload) => ({
+      summary: 'App file (APK) offered for download',
+      from: payload.replacing ?? '(none)',
+      to: `${payload.originalName}, ${payload.sizeBytes.toLocaleString('en-IN')} bytes, SHA-256 ${payload.sha256}`,
+    }),
+  },
+};
+
+/** The description of a change's kind, typed by the change's own kind. */
+export function descriptionOf<Kind extends PendingChangeKind>(change: { kind: Kind }): KindDescription<Kind> {
+  return PENDING_CHANGE_KIND_DESCRIPTIONS[change.kind];
+}
