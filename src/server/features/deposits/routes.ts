@@ -3,11 +3,13 @@ import {
   adminDepositDecisionResponseSchema,
   adminDepositListQuerySchema,
   adminDepositListResponseSchema,
+  approveDepositRequestSchema,
   depositDetailResponseSchema,
   depositRequestSchema,
   depositResponseSchema,
   rejectDepositRequestSchema,
 } from '#shared/contracts/deposits';
+import { firstApprovalResponseSchema } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
@@ -63,7 +65,12 @@ export function registerDepositAdminRoutes(app: ApiApp, context: AppContext): vo
   registerDecisionRoutes(app, db, depositService.depositDecisions, {
     basePath: '/api/admin/deposits',
     response: adminDepositDecisionResponseSchema,
-    approve: { summary: 'Approve a pending deposit: credit the wallet and pay referral rewards' },
+    deferredResponse: firstApprovalResponseSchema,
+    approve: {
+      summary:
+        'Approve a pending deposit: credit the wallet (the on-chain amount when the chain gave one) and pay referral rewards; a deposit the chain refutes needs a second admin and a written reason (202)',
+      body: approveDepositRequestSchema,
+    },
     reject: { summary: 'Reject a pending deposit', body: rejectDepositRequestSchema },
   });
 }

@@ -68,6 +68,16 @@ export interface AppFilePayload {
   replacing: string | null;
 }
 
+/** A deposit approval the chain refutes, waiting for a second admin (decision 037); the deposits feature owns the rest of its payload. */
+export interface DepositOverrideView {
+  depositId: string;
+  customerUserId: string;
+  network: DepositNetwork;
+  amountUsdtMicros: string;
+  reason: string;
+  refutation: string;
+}
+
 /** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
 export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
 export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
@@ -108,6 +118,7 @@ function concernedUserId(row: PendingChangeRow): string | undefined {
   if (row.kind === 'large_withdrawal_approval') return (row.payload as WithdrawalApprovalPayload).customerUserId;
   if (row.kind === 'admin_role_grant') return (row.payload as RoleGrantPayload).userId;
   if (row.kind === 'admin_role_removal') return (row.payload as RoleRemovalPayload).userId;
+  if (row.kind === 'deposit_override') return (row.payload as DepositOverrideView).customerUserId;
   return undefined;
 }
 
@@ -125,7 +136,8 @@ export async function requestChange(
     | { kind: 'admin_role_removal'; subject: string; payload: RoleRemovalPayload }
     | { kind: 'exchange_rates'; subject: typeof EXCHANGE_RATES_SUBJECT; payload: ExchangeRatesPayload }
     | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload }
-    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload },
+    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload }
+    | { kind: 'deposit_override'; subject: string; payload: DepositOverrideView },
   actor: Actor,
 ): Promise<PendingChange> {
   const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
@@ -262,6 +274,18 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
       const rates = (side: ExchangeRatesPayload['from']) =>
         `Standard ${formatInrForDisplay(BigInt(side.normalRatePaise))}, VIP ${formatInrForDisplay(BigInt(side.vipRatePaise))} per USDT`;
       return { ...common, summary: 'Exchange rates', from: rates(payload.from), to: rates(payload.to), network: null, withdrawal: null };
+    }
+    if (row.kind === 'deposit_override') {
+      const payload = row.payload as DepositOverrideView;
+      const customer = person(payload.customerUserId);
+      return {
+        ...common,
+        summary: `${payload.network} deposit${customer ? ` of ${customer.name} (${customer.email})` : ''} credited although the blockchain refutes it: ${payload.reason}`,
+        from: `Pending (${payload.refutation.replaceAll('_', ' ')})`,
+        to: `Approved: ${usdtMicrosToWire(BigInt(payload.amountUsdtMicros))} USDT credited`,
+        network: payload.network,
+        withdrawal: null,
+      };
     }
     if (row.kind === 'app_file') {
       const payload = row.payload as AppFilePayload;

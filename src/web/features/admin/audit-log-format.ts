@@ -158,6 +158,7 @@ const WORDS: Record<string, string> = {
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
+  deposit_override: 'Deposit the blockchain refutes',
   confirmed: 'Confirmed',
   discarded: 'Discarded',
 };

@@ -21,6 +21,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
+  deposit_override: 'Deposit the blockchain refutes',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
