@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
@@ -242,7 +242,7 @@ export async function uploadSettingsFile(
     if (reading) {
       // The new PNG of the pixels read replaces the sender's bytes (decision 037).
       await storage.delete(storageKey);
-      await storage.put(storageKey, [reading.png]);
+      await storage.put(storageKey, Readable.from([reading.png]));
       sha256 = createHash('sha256').update(reading.png).digest('hex');
       contentType = 'image/png';
       sizeBytes = reading.png.length;
