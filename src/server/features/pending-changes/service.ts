@@ -285,6 +285,7 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
         to: `Approved: ${usdtMicrosToWire(BigInt(payload.amountUsdtMicros))} USDT credited`,
         network: payload.network,
         withdrawal: null,
+        deposit: { id: payload.depositId },
       };
     }
     if (row.kind === 'app_file') {

@@ -153,12 +153,16 @@ function decisionBody({ kind, decision, note }: DecisionInput): Record<string, s
   const text = note.trim();
   if (text === '') return {};
   if (decision === 'reject') return { reason: text };
-  return kind === 'withdrawals' ? { payoutReference: text } : {};
+  if (kind === 'withdrawals') return { payoutReference: text };
+  // A deposit the blockchain refutes needs a written reason to be approved (decision 037).
+  return kind === 'deposits' ? { reason: text } : {};
 }
 
 export function decideRequest(input: DecisionInput) {
   // A large withdrawal's approve may answer 202 with a first approval (decision 017); tried first, as it needs pendingChange.
-  const schema = input.kind === 'withdrawals' && input.decision === 'approve' ? firstApprovalResponseSchema.or(decisionSchemas.withdrawals) : decisionSchemas[input.kind];
+  // So may the approve of a deposit the blockchain refutes (decision 037).
+  const deferrable = input.decision === 'approve' && (input.kind === 'withdrawals' || input.kind === 'deposits');
+  const schema = deferrable ? firstApprovalResponseSchema.or(decisionSchemas[input.kind]) : decisionSchemas[input.kind];
   return apiRequest(`/api/admin/${input.kind}/${encodeURIComponent(input.id)}/${input.decision}`, schema, {
     method: 'POST',
     body: decisionBody(input),
