@@ -204,6 +204,63 @@ describe('with one admin', () => {
   });
 });
 
+describe('unclaimed transfers to the shared address', () => {
+  async function unclaimedList() {
+    const response = await call(harness.app, { url: '/api/admin/deposits/unclaimed', cookie: firstAdmin.cookie });
+    expectStatus(response, 200);
+    return response.json<{ items: { id: string; transactionHash: string; amount: string; fromAddress: string; logIndex: number }[] }>().items;
+  }
+
+  it('records a transfer from an unproven sender without a claim, lists it for admins, and lets an admin assign it to a customer', async () => {
+    const exchange = await fundedAccount();
+    const hash = await chain.transfer(usdt, exchange, operator.address, 33_000_000n);
+    await chain.mine(CONFIRMATIONS);
+    await tickUntil(worker, async () => (await unclaimedList()).some((item) => item.transactionHash === hash.toLowerCase()));
+    const item = (await unclaimedList()).find((entry) => entry.transactionHash === hash.toLowerCase());
+    expect(item).toMatchObject({ amount: '33.000000', fromAddress: exchange.address.toLowerCase() });
+    expect(await depositRows(hash)).toEqual([]);
+    // Customers cannot read the list.
+    const customer = await signUpVerifiedUser(harness.app);
+    expect((await call(harness.app, { url: '/api/admin/deposits/unclaimed', cookie: customer.cookie })).statusCode).toBe(403);
+
+    const unknown = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/unclaimed/${item?.id}/assign`,
+      cookie: firstAdmin.cookie,
+      body: { email: 'nobody@example.com', reason: 'WhatsApp message with a screenshot' },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ error: { fields: { email: 'No customer has this e-mail address.' } } });
+    const assigned = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/unclaimed/${item?.id}/assign`,
+      cookie: firstAdmin.cookie,
+      body: { email: customer.email, reason: 'WhatsApp message with a screenshot of the exchange withdrawal' },
+    });
+    expectStatus(assigned, 201);
+    const depositId = assigned.json<{ deposit: { id: string; status: string; source: string } }>().deposit.id;
+    expect((await unclaimedList()).some((entry) => entry.id === item?.id)).toBe(false);
+    const again = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/unclaimed/${item?.id}/assign`, cookie: firstAdmin.cookie, body: { email: customer.email, reason: 'again' } });
+    expect(again.statusCode).toBe(409);
+
+    await tickUntil(worker, async () => (await readDeposit(harness, customer, depositId)).chain.state === 'confirmed');
+    expect(await readDeposit(harness, customer, depositId)).toMatchObject({ status: 'pending', chain: { senderProven: false, amountUsdt: '33.000000' } });
+    expect(await balanceMicros(harness, customer.id)).toBe(0n);
+    expectStatus(await decide(harness, firstAdmin, 'deposits', depositId, 'approve'), 200);
+    expect(await balanceMicros(harness, customer.id)).toBe(33_000_000n);
+  });
+
+  it('takes a transfer off the list once a customer claims its hash', async () => {
+    const exchange = await fundedAccount();
+    const hash = await chain.transfer(usdt, exchange, operator.address, 21_000_000n);
+    await chain.mine(CONFIRMATIONS);
+    await tickUntil(worker, async () => (await unclaimedList()).some((item) => item.transactionHash === hash.toLowerCase()));
+    const customer = await signUpVerifiedUser(harness.app);
+    await submitted(customer, hash, '21');
+    expect((await unclaimedList()).some((item) => item.transactionHash === hash.toLowerCase())).toBe(false);
+  });
+});
+
 describe('with two admins', () => {
   let secondAdmin: SignedUpUser;
   beforeAll(async () => {

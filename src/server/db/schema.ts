@@ -860,8 +860,8 @@ export const unclaimedTransfers = pgTable(
     toAddress: text('to_address').notNull(),
     amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
-    /** open: nobody's yet; claimed: a customer submitted its hash; assigned: admins gave it to a customer. */
-    status: text('status').$type<'open' | 'claimed' | 'assigned'>().notNull().default('open'),
+    /** open: nobody's yet (a customer's claim of its hash hides it from the list); assigned: an admin gave it to a customer. */
+    status: text('status').$type<'open' | 'assigned'>().notNull().default('open'),
     depositId: uuid('deposit_id').references(() => usdtDeposits.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
@@ -870,7 +870,7 @@ export const unclaimedTransfers = pgTable(
     uniqueIndex('unclaimed_transfers_log_unique').on(table.network, table.transactionHash, table.logIndex),
     index('unclaimed_transfers_open_idx').on(table.createdAt, table.id).where(sql`${table.status} = 'open'`),
     check('unclaimed_transfers_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
-    check('unclaimed_transfers_status_valid', sql`${table.status} in ('open', 'claimed', 'assigned')`),
+    check('unclaimed_transfers_status_valid', sql`${table.status} in ('open', 'assigned')`),
     check('unclaimed_transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
     check('unclaimed_transfers_resolution', sql`(${table.status} = 'open') = (${table.resolvedAt} is null)`),
   ],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
 import { USDT_DECIMALS } from '../money.ts';
 import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { rejectRequestSchema, statusListQuerySchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
@@ -187,3 +188,38 @@ export const adminDepositDecisionResponseSchema = z.object({ deposit: adminDepos
 export const rejectDepositRequestSchema = rejectRequestSchema;
 /** An approval's written reason: required of the first admin when the chain refutes the deposit (decision 037). */
 export const approveDepositRequestSchema = rejectRequestSchema;
+
+/**
+ * A USDT transfer to the shared deposit address from a sender no customer proved, that no claim
+ * names (decision 037): listed for admins, who match it to a customer's message and assign it.
+ */
+export const UNCLAIMED_TRANSFERS_LIST_LIMIT = 100;
+export const unclaimedTransferSchema = z.object({
+  id: uuidSchema,
+  network: depositNetworkChoiceSchema,
+  transactionHash: z.string(),
+  logIndex: z.number().int(),
+  fromAddress: z.string(),
+  toAddress: z.string(),
+  amount: decimalStringSchema,
+  blockNumber: z.string(),
+  createdAt: z.string(),
+});
+export type UnclaimedTransfer = z.infer<typeof unclaimedTransferSchema>;
+export const unclaimedTransferListResponseSchema = z.object({ items: z.array(unclaimedTransferSchema) });
+
+export const UNCLAIMED_MESSAGES = {
+  notFound: 'Unclaimed transfer not found',
+  alreadyResolved: 'This transfer is no longer unclaimed: a customer claimed it or it was assigned.',
+  customerNotFound: 'No customer has this e-mail address.',
+  emailRequired: 'Enter the e-mail address of the customer the transfer belongs to',
+  reasonRequired: 'Write how you matched this transfer to the customer',
+  assigned: 'Transfer assigned. It waits in the deposit queue for approval like any other deposit.',
+} as const;
+
+export const assignUnclaimedTransferRequestSchema = z.object({
+  email: z.string({ error: UNCLAIMED_MESSAGES.emailRequired }).trim().toLowerCase().min(1, UNCLAIMED_MESSAGES.emailRequired).max(254, UNCLAIMED_MESSAGES.customerNotFound),
+  reason: z.string({ error: UNCLAIMED_MESSAGES.reasonRequired }).trim().min(1, UNCLAIMED_MESSAGES.reasonRequired).max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
+});
+export type AssignUnclaimedTransferRequest = z.input<typeof assignUnclaimedTransferRequestSchema>;
+export const assignUnclaimedTransferResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });

@@ -54,6 +54,7 @@ export type PendingChangeStatus = (typeof PENDING_CHANGE_STATUSES)[number];
 export const AUDIT_ACTIONS = [
   'deposit.approve',
   'deposit.reject',
+  'deposit.assign',
   'withdrawal.approve',
   'withdrawal.reject',
   'withdrawals.export',

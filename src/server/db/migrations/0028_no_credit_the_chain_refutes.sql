@@ -41,7 +41,7 @@ CREATE TABLE "unclaimed_transfers" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"resolved_at" timestamp with time zone,
 	CONSTRAINT "unclaimed_transfers_network_valid" CHECK ("network" in ('TRC20', 'ERC20')),
-	CONSTRAINT "unclaimed_transfers_status_valid" CHECK ("status" in ('open', 'claimed', 'assigned')),
+	CONSTRAINT "unclaimed_transfers_status_valid" CHECK ("status" in ('open', 'assigned')),
 	CONSTRAINT "unclaimed_transfers_amount_positive" CHECK ("amount_usdt_micros" > 0),
 	CONSTRAINT "unclaimed_transfers_resolution" CHECK (("status" = 'open') = ("resolved_at" is null))
 );

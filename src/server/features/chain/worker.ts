@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
-import { claimContext, depositDecisions } from '../deposits/service.ts';
+import { claimContext, depositDecisions, recordUnclaimedTransfers } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { MAX_USDT_MICROS } from '#shared/money';
 import { assessObservation, depositableTransfers } from './assessment.ts';
@@ -211,9 +211,11 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
     }
     const result = await client.scanTransfersTo(depositAddress, cursor);
     const hashes = new Set<string>();
+    // Every transaction with a transfer of an acceptable amount is read: those from proved wallets become detected
+    // deposits, the others unclaimed transfers for admins (decision 037).
     for (const transfer of result.transfers) {
-      if (transfer.amountUsdtMicros < minimumUsdtMicros || transfer.amountUsdtMicros > MAX_USDT_MICROS || hashes.has(transfer.transactionHash)) continue;
-      if ((await chainRepository.walletOwner(db, client.network, client.addressKey(transfer.from))) !== undefined) hashes.add(transfer.transactionHash);
+      if (transfer.amountUsdtMicros < minimumUsdtMicros || transfer.amountUsdtMicros > MAX_USDT_MICROS) continue;
+      hashes.add(transfer.transactionHash);
     }
     // Read before the database transaction, which must not wait on the provider; a provider error leaves the cursor where it was.
     const observations = new Map<string, ChainObservation>();
@@ -236,6 +238,7 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
         });
         // Detected is not credited: each new deposit is verified like any other, on its own transaction receipt.
         await recordDetectedTransfers(transaction, client, hash, depositAddress, transfers);
+        if (observation.kind === 'included') await recordUnclaimedTransfers(transaction, client.network, hash, observation.blockNumber, transfers);
       }
       await chainRepository.saveScanCursor(transaction, client.network, depositAddress, result.scannedThrough);
     });

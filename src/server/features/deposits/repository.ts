@@ -1,6 +1,6 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { customerWallets, profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
+import { customerWallets, profiles, referralRewards, unclaimedTransfers, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
@@ -23,12 +23,7 @@ export async function insertUnlessHashKnown(
   db: Executor,
   values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
 ): Promise<DepositRow | undefined> {
-  const [known] = await db
-    .select({ id: usdtDeposits.id })
-    .from(usdtDeposits)
-    .where(and(eq(usdtDeposits.network, values.network), eq(usdtDeposits.transactionHash, values.transactionHash), ne(usdtDeposits.status, 'rejected')))
-    .limit(1);
-  if (known) return undefined;
+  if (await transactionClaimed(db, values.network, values.transactionHash)) return undefined;
   const [row] = await db
     .insert(usdtDeposits)
     .values(values)
@@ -156,4 +151,54 @@ export async function walletOwners(db: Executor, network: DepositNetwork, addres
     .from(customerWallets)
     .where(and(eq(customerWallets.network, network), inArray(customerWallets.addressKey, addressKeys)));
   return new Map(rows.map((row) => [row.addressKey, row.userId]));
+}
+
+export type UnclaimedTransferRow = typeof unclaimedTransfers.$inferSelect;
+
+/** Records an unclaimed transfer once; reading its block again adds nothing. */
+export async function insertUnclaimedTransfer(
+  db: Executor,
+  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint },
+): Promise<boolean> {
+  const rows = await db.insert(unclaimedTransfers).values(values).onConflictDoNothing().returning({ id: unclaimedTransfers.id });
+  return rows.length > 0;
+}
+
+/** Open unclaimed transfers, newest first, without those whose transaction a customer has claimed since (a claim not rejected). */
+export async function listOpenUnclaimed(db: Executor, limit: number): Promise<UnclaimedTransferRow[]> {
+  return db
+    .select()
+    .from(unclaimedTransfers)
+    .where(
+      and(
+        eq(unclaimedTransfers.status, 'open'),
+        sql`not exists (select 1 from usdt_deposits d where d.network = ${unclaimedTransfers.network} and d.transaction_hash = ${unclaimedTransfers.transactionHash} and d.status <> 'rejected')`,
+      ),
+    )
+    .orderBy(desc(unclaimedTransfers.createdAt), desc(unclaimedTransfers.id))
+    .limit(limit);
+}
+
+export async function findUnclaimedForUpdate(db: Executor, id: string): Promise<UnclaimedTransferRow | undefined> {
+  const [row] = await db.select().from(unclaimedTransfers).where(eq(unclaimedTransfers.id, id)).for('update');
+  return row;
+}
+
+export async function markUnclaimedAssigned(db: Executor, id: string, depositId: string): Promise<void> {
+  await db.update(unclaimedTransfers).set({ status: 'assigned', depositId, resolvedAt: sql`now()` }).where(eq(unclaimedTransfers.id, id));
+}
+
+/** Whether a deposit that was not rejected names the transaction. */
+export async function transactionClaimed(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: usdtDeposits.id })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.network, network), eq(usdtDeposits.transactionHash, transactionHash), ne(usdtDeposits.status, 'rejected')))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function findUserIdByEmail(db: Executor, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id;
 }

@@ -4,6 +4,9 @@ import {
   adminDepositListQuerySchema,
   adminDepositListResponseSchema,
   approveDepositRequestSchema,
+  assignUnclaimedTransferRequestSchema,
+  assignUnclaimedTransferResponseSchema,
+  unclaimedTransferListResponseSchema,
   depositDetailResponseSchema,
   depositRequestSchema,
   depositResponseSchema,
@@ -59,6 +62,35 @@ export function registerDepositAdminRoutes(app: ApiApp, context: AppContext): vo
     },
     async (request) => {
       return depositService.listDepositsForAdmin(db, request.query);
+    },
+  );
+
+  app.get(
+    '/api/admin/deposits/unclaimed',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Transfers to the shared deposit address from senders no customer proved, that no claim names (newest first, at most 100)',
+        response: responses({ 200: unclaimedTransferListResponseSchema }),
+      },
+    },
+    async () => ({ items: await depositService.listUnclaimedTransfers(db) }),
+  );
+
+  app.post(
+    '/api/admin/deposits/unclaimed/:id/assign',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Give an unclaimed transfer to the customer it belongs to: it becomes their deposit, waiting for approval',
+        params: idParamsSchema,
+        body: assignUnclaimedTransferRequestSchema,
+        response: responses({ 201: assignUnclaimedTransferResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
+      return reply.code(201).send(await depositService.assignUnclaimedTransfer(db, actor, request.params.id, request.body));
     },
   );
 

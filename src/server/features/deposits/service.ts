@@ -5,7 +5,11 @@ import {
   chainRefutationOf,
   minimumDepositMessage,
   singleAdminRefutedMessage,
+  UNCLAIMED_MESSAGES,
+  UNCLAIMED_TRANSFERS_LIST_LIMIT,
   type AdminDeposit,
+  type assignUnclaimedTransferRequestSchema,
+  type UnclaimedTransfer,
   type Deposit,
   type DepositChain,
   type depositRequestSchema,
@@ -24,7 +28,8 @@ import { decideInTransaction, type ApprovalGate, type RequestKind } from '../../
 import type { AppEvent } from '../../platform/events/publish.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
-import type { ChainObservation } from '../chain/observation.ts';
+import type { ChainObservation, TransferLog } from '../chain/observation.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
 import { confirmOpenChange, discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler, type DepositOverrideView } from '../pending-changes/service.ts';
 import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
@@ -340,4 +345,97 @@ export async function listDepositsForAdmin(
   const rows = await depositRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.deposit.id }));
   return { items: page.rows.map((row) => toAdminDepositView(row, row.rateNormalInrPaise)), nextCursor: page.nextCursor };
+}
+
+function toUnclaimedView(row: depositRepository.UnclaimedTransferRow): UnclaimedTransfer {
+  return {
+    id: row.id,
+    network: row.network,
+    transactionHash: row.transactionHash,
+    logIndex: row.logIndex,
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    amount: usdtMicrosToWire(row.amountUsdtMicros),
+    blockNumber: row.blockNumber.toString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Records, in the chain worker's transaction (which holds the chain transaction's lock), the final
+ * transfers to the shared deposit address that no customer can be credited for automatically: a
+ * sender nobody proved and no claim of the transaction (decision 037). Admins see them listed, so
+ * support can match one to a customer's message. Called by the scan for what it did not record as
+ * detected deposits.
+ */
+export async function recordUnclaimedTransfers(db: Executor, network: DepositNetwork, transactionHash: string, blockNumber: bigint, transfers: TransferLog[]): Promise<void> {
+  if (transfers.length === 0 || (await depositRepository.transactionClaimed(db, network, transactionHash))) return;
+  const owners = await depositRepository.walletOwners(db, network, [...new Set(transfers.map((transfer) => transfer.from))]);
+  let recorded = false;
+  for (const transfer of transfers) {
+    if (owners.has(transfer.from)) continue;
+    const inserted = await depositRepository.insertUnclaimedTransfer(db, {
+      network,
+      transactionHash,
+      logIndex: transfer.logIndex,
+      fromAddress: transfer.from,
+      toAddress: transfer.to,
+      amountUsdtMicros: transfer.amountUsdtMicros,
+      blockNumber,
+    });
+    recorded ||= inserted;
+  }
+  if (recorded) await publishEvent(db, { type: 'admin.queue.updated' });
+}
+
+export async function listUnclaimedTransfers(db: Database): Promise<UnclaimedTransfer[]> {
+  return (await depositRepository.listOpenUnclaimed(db, UNCLAIMED_TRANSFERS_LIST_LIMIT)).map(toUnclaimedView);
+}
+
+/**
+ * An admin gives an unclaimed transfer to the customer it belongs to: it becomes that customer's
+ * deposit, bound to the transfer's log and checked on chain again, and waits in the deposit queue.
+ * Approving it follows the rules of every approval (never the admin's own; a refuted one needs two admins).
+ */
+export async function assignUnclaimedTransfer(
+  db: Database,
+  actor: Actor,
+  id: string,
+  input: z.output<typeof assignUnclaimedTransferRequestSchema>,
+): Promise<{ deposit: AdminDeposit; message: string }> {
+  return db.transaction(async (transaction) => {
+    const unclaimed = await depositRepository.findUnclaimedForUpdate(transaction, id);
+    if (!unclaimed) throw AppError.notFound(UNCLAIMED_MESSAGES.notFound);
+    await lockChainTransaction(transaction, unclaimed.network, unclaimed.transactionHash);
+    if (unclaimed.status !== 'open' || (await depositRepository.transactionClaimed(transaction, unclaimed.network, unclaimed.transactionHash))) {
+      throw AppError.conflict(UNCLAIMED_MESSAGES.alreadyResolved);
+    }
+    const userId = await depositRepository.findUserIdByEmail(transaction, input.email);
+    if (userId === undefined) throw AppError.fieldError('email', UNCLAIMED_MESSAGES.customerNotFound);
+    const settings = await getSettings(transaction);
+    const depositId = await insertDetectedDeposit(transaction, {
+      userId,
+      network: unclaimed.network,
+      amountUsdtMicros: unclaimed.amountUsdtMicros,
+      transactionHash: unclaimed.transactionHash,
+      depositAddress: unclaimed.network === 'TRC20' ? settings.trc20Address : settings.erc20Address,
+      logIndex: unclaimed.logIndex,
+    });
+    if (depositId === undefined) throw AppError.conflict(UNCLAIMED_MESSAGES.alreadyResolved);
+    await depositRepository.markUnclaimedAssigned(transaction, unclaimed.id, depositId);
+    await enqueueDepositCheck(transaction, depositId, unclaimed.network);
+    await recordAudit(transaction, {
+      actorUserId: actor.userId,
+      action: 'deposit.assign',
+      targetType: 'deposit',
+      targetId: depositId,
+      targetUserId: userId,
+      before: { unclaimedTransferId: unclaimed.id, status: 'open' },
+      after: { status: 'assigned', reason: input.reason, amountUsdtMicros: unclaimed.amountUsdtMicros, transactionHash: unclaimed.transactionHash, logIndex: unclaimed.logIndex },
+      ipAddress: actor.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.detected' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return { deposit: await adminView(transaction, depositId), message: UNCLAIMED_MESSAGES.assigned };
+  });
 }

@@ -11,6 +11,7 @@ import {
 export const ACTION_LABELS: Record<AuditAction, string> = {
   'deposit.approve': 'Deposit approved',
   'deposit.reject': 'Deposit rejected',
+  'deposit.assign': 'Unclaimed transfer assigned',
   'withdrawal.approve': 'Withdrawal approved',
   'withdrawal.reject': 'Withdrawal rejected',
   'withdrawals.export': 'Pending withdrawals exported (CSV)',
@@ -39,6 +40,7 @@ export type ActionTone = 'approval' | 'rejection' | 'neutral';
 export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'deposit.approve': 'approval',
   'deposit.reject': 'rejection',
+  'deposit.assign': 'neutral',
   'withdrawal.approve': 'approval',
   'withdrawal.reject': 'rejection',
   'withdrawals.export': 'neutral',
