@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DepositChain } from '../../src/shared/contracts/deposits.ts';
+import type { DepositChain } from '#shared/contracts/deposits';
 import { adminChainBadge, customerChainStatus } from '../../src/web/features/wallet/chain-status.tsx';
 
 const CONFIRMED: DepositChain = {
