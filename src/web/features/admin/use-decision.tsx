@@ -70,11 +70,9 @@ const PAYOUT_REFERENCE_FIELD: NoteField = {
 };
 
 const APPROVAL_REASON_FIELD: NoteField = {
+  ...REASON_FIELD,
   label: 'Reason (needed when the blockchain refutes this deposit)',
   help: 'A deposit the blockchain refutes is credited only when a second admin confirms it, with this reason.',
-  maxLength: LIMITS.reasonLength,
-  multiline: true,
-  schema: rejectRequestSchema.unwrap().shape.reason,
 };
 
 function noteFieldOf(target: DecisionTarget): NoteField | undefined {
