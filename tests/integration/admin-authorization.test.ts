@@ -87,6 +87,13 @@ const MATRIX: MatrixEntry[] = [
   { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }), adminStatus: 404 },
+  { method: 'GET', route: '/api/admin/deposits/unclaimed', request: () => ({ url: '/api/admin/deposits/unclaimed' }), adminStatus: 200 },
+  {
+    method: 'POST',
+    route: '/api/admin/deposits/unclaimed/:id/assign',
+    request: () => ({ url: `/api/admin/deposits/unclaimed/${someId()}/assign`, body: { email: 'someone@example.com', reason: 'Matched to a message' } }),
+    adminStatus: 404,
+  },
   { method: 'GET', route: '/api/admin/withdrawals', request: () => ({ url: '/api/admin/withdrawals?status=pending' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/approve', request: () => ({ url: `/api/admin/withdrawals/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/withdrawals/:id/reject', request: () => ({ url: `/api/admin/withdrawals/${someId()}/reject`, body: {} }), adminStatus: 404 },

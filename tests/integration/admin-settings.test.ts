@@ -18,7 +18,8 @@ import {
   uploadFile,
   validSettingsBody,
 } from '../fixtures/admin.ts';
-import { plainPng, qrJpeg, qrPng } from '../fixtures/qr-images.ts';
+import { PNG } from 'pngjs';
+import { animatedPng, plainPng, qrJpeg, qrPng, twoQrCodesPng } from '../fixtures/qr-images.ts';
 import { call, createTestApp, signUpUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
@@ -393,15 +394,18 @@ describe('QR image and APK uploads', () => {
     expect(response.statusCode).toBe(201);
     const { file, message } = response.json();
     expect(message).toBe('File uploaded successfully');
-    expect(file).toMatchObject({ purpose: 'qr_trc20', originalName: 'My QR.png', contentType: 'image/png', sizeBytes: 5000 });
-    expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    // What is kept is a new PNG of the pixels read (decision 037), not the sender's 5000 bytes with their padding chunk.
+    expect(file).toMatchObject({ purpose: 'qr_trc20', originalName: 'My QR.png', contentType: 'image/png' });
+    expect(file.sizeBytes).toBeLessThan(5000);
 
     const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
     expect(publicSettings.qrImages.TRC20).toEqual({ exists: true, url: file.url });
     const image = await harness.app.inject({ method: 'GET', url: file.url });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
-    expect(image.rawPayload.equals(bytes)).toBe(true);
+    expect(image.rawPayload.includes(Buffer.from('ruPd', 'latin1'))).toBe(false);
+    expect(PNG.sync.read(image.rawPayload).data.equals(PNG.sync.read(bytes).data)).toBe(true);
+    expect(file.sha256).toBe(createHash('sha256').update(image.rawPayload).digest('hex'));
 
     const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
     expect(audit).toMatchObject({ actor: { id: admin.id }, targetType: 'stored_file', targetId: file.id, after: { sha256: file.sha256, purpose: 'qr_trc20' } });
@@ -430,15 +434,28 @@ describe('QR image and APK uploads', () => {
     const jpegImage = await qrJpeg(await currentAddress('ERC20'));
     const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: jpegImage, contentType: 'image/jpeg', fileName: 'qr.jpg' });
     expect(second.statusCode).toBe(201);
-    expect(second.json().file.contentType).toBe('image/jpeg');
+    // A JPEG is kept as a PNG of its pixels.
+    expect(second.json().file.contentType).toBe('image/png');
     expect((await storedFileKeys(harness)).length).toBe(filesAfterFirst.length);
     const stillThere = await db().execute(sql`select id from stored_files where id = ${first.id}`);
     expect(stillThere.rows).toHaveLength(0);
     const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.file_upload&limit=1', cookie: admin.cookie })).json().items[0];
     expect(audit.before).toMatchObject({ fileId: first.id, contentType: 'image/png' });
-    expect(audit.after).toMatchObject({ fileId: second.json().file.id, contentType: 'image/jpeg' });
+    expect(audit.after).toMatchObject({ fileId: second.json().file.id, contentType: 'image/png' });
     const settings = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     expect(settings.files.erc20Qr.id).toBe(second.json().file.id);
+  });
+
+  it('refuses an animated PNG whose default image shows the address, and a picture with a second QR code (decision 037)', async () => {
+    const address = await currentAddress('TRC20');
+    const before = await storedFileKeys(harness);
+    const animated = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: animatedPng(await qrPng(address)) });
+    expect(animated.statusCode).toBe(400);
+    expect(animated.json().error.fields.file).toBe('Animated images cannot be QR images: a browser could show another picture than the one checked. Upload a still PNG or JPEG.');
+    const two = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: twoQrCodesPng(await qrPng(address), await qrPng(KNOWN_ERC20_ADDRESS, { width: 150 })) });
+    expect(two.statusCode).toBe(400);
+    expect(two.json().error.fields.file).toBe('This image holds more than one QR code. Upload a picture of the deposit address QR code alone.');
+    expect(await storedFileKeys(harness)).toEqual(before);
   });
 
   const refusedUploads: [string, string, Parameters<typeof uploadFile>[2], number, string][] = [

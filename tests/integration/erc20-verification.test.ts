@@ -110,17 +110,20 @@ describe('ERC20 deposits verified on chain', () => {
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
-  it('never credits customer B for a transfer from customer A’s verified wallet, and shows the conflict', async () => {
+  it('never credits customer B for a transfer from customer A’s verified wallet, shows the conflict and credits A (decision 037)', async () => {
     const { user: owner, account } = await customerWithFunds();
     await addEthereumWallet(harness, owner, account);
     const other = await signUpVerifiedUser(harness.app);
     const hash = await chain.transfer(usdt, account, operator.address, 12_000_000n);
     await chain.mine(CONFIRMATIONS);
     const depositId = await submitted(other, hash, '12');
-    await tickUntil(worker, async () => (await readDeposit(harness, other, depositId)).chain.state === 'confirmed');
-    expect(await readDeposit(harness, other, depositId)).toMatchObject({ status: 'pending', chain: { problem: 'sender_of_another_customer', amountUsdt: '12.000000' } });
+    await tickUntil(worker, async () => (await readDeposit(harness, other, depositId)).chain.state === 'mismatch');
+    expect(await readDeposit(harness, other, depositId)).toMatchObject({
+      status: 'pending',
+      chain: { problem: 'sender_of_another_customer', amountUsdt: '12.000000', logIndex: null, senderProven: false },
+    });
     expect(await balanceMicros(harness, other.id)).toBe(0n);
-    expect(await balanceMicros(harness, owner.id)).toBe(0n);
+    await tickUntil(worker, async () => (await balanceMicros(harness, owner.id)) === 12_000_000n);
   });
 
   it('marks a transfer to another address as a mismatch (wrong recipient)', async () => {

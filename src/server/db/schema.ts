@@ -210,19 +210,27 @@ export const usdtDeposits = pgTable(
     chainLogIndex: integer('chain_log_index'),
     chainCheckedAt: timestamp('chain_checked_at', { withTimezone: true }),
     chainDelayed: boolean('chain_delayed').notNull().default(false),
+    /** Whether the transfer's sender is a wallet this deposit's own customer proved; null until a transfer is read. */
+    chainSenderProven: boolean('chain_sender_proven'),
+    /** How many USDT transfers to the deposit address the transaction holds; null until it is read. */
+    chainTransfersToAddress: integer('chain_transfers_to_address'),
   },
   (table) => [
-    uniqueIndex('usdt_deposits_chain_log_unique').on(table.network, table.transactionHash, table.chainLogIndex).where(sql`${table.chainLogIndex} is not null`),
+    // A rejected claim releases its transfer (decision 037): neither key counts rejected rows.
+    uniqueIndex('usdt_deposits_chain_log_unique')
+      .on(table.network, table.transactionHash, table.chainLogIndex)
+      .where(sql`${table.chainLogIndex} is not null and ${table.status} <> 'rejected'`),
     check('usdt_deposits_source_valid', sql`${table.source} in ('customer', 'detected')`),
     check('usdt_deposits_chain_state_valid', sql`${table.chainState} in ('unchecked', 'confirming', 'confirmed', 'not_found', 'mismatch', 'failed')`),
     check(
       'usdt_deposits_chain_problem_valid',
-      sql`${table.chainProblem} is null or ${table.chainProblem} in ('wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large')`,
+      sql`${table.chainProblem} is null or ${table.chainProblem} in ('wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large', 'ambiguous', 'transfer_taken')`,
     ),
+    check('usdt_deposits_chain_transfers_count', sql`${table.chainTransfersToAddress} is null or ${table.chainTransfersToAddress} between 0 and 10000`),
     check('usdt_deposits_chain_amount_positive', sql`${table.chainAmountUsdtMicros} is null or ${table.chainAmountUsdtMicros} > 0`),
     check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
     // A customer submits a hash once; detection may record several deposits of one transaction, one per Transfer log.
-    uniqueIndex('usdt_deposits_customer_hash_unique').on(table.network, table.transactionHash).where(sql`${table.source} = 'customer'`),
+    uniqueIndex('usdt_deposits_customer_hash_unique').on(table.network, table.transactionHash).where(sql`${table.source} = 'customer' and ${table.status} <> 'rejected'`),
     index('usdt_deposits_network_hash_idx').on(table.network, table.transactionHash),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros), which drizzle cannot express.
@@ -804,7 +812,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),
@@ -834,5 +842,36 @@ export const depositAddresses = pgTable(
     uniqueIndex('deposit_addresses_user_key_unique').on(table.network, table.extendedPublicKey, table.userId),
     check('deposit_addresses_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
     check('deposit_addresses_index_range', sql`${table.addressIndex} >= 0`),
+  ],
+);
+
+/**
+ * A USDT transfer to the shared deposit address from a sender no customer proved, that no claim
+ * names (decision 037): listed for admins, who match it to a customer's message and assign it.
+ */
+export const unclaimedTransfers = pgTable(
+  'unclaimed_transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    transactionHash: text('transaction_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    /** open: nobody's yet (a customer's claim of its hash hides it from the list); assigned: an admin gave it to a customer. */
+    status: text('status').$type<'open' | 'assigned'>().notNull().default('open'),
+    depositId: uuid('deposit_id').references(() => usdtDeposits.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('unclaimed_transfers_log_unique').on(table.network, table.transactionHash, table.logIndex),
+    index('unclaimed_transfers_open_idx').on(table.createdAt, table.id).where(sql`${table.status} = 'open'`),
+    check('unclaimed_transfers_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('unclaimed_transfers_status_valid', sql`${table.status} in ('open', 'assigned')`),
+    check('unclaimed_transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+    check('unclaimed_transfers_resolution', sql`(${table.status} = 'open') = (${table.resolvedAt} is null)`),
   ],
 );

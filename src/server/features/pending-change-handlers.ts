@@ -1,4 +1,5 @@
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
+import { depositOverrideHandler } from './deposits/service.ts';
 import { appFileChangeHandler } from './files/service.ts';
 import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
@@ -18,4 +19,5 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   exchange_rates: exchangeRatesChangeHandler,
   large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
   app_file: appFileChangeHandler,
+  deposit_override: depositOverrideHandler,
 };

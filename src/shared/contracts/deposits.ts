@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
 import { USDT_DECIMALS } from '../money.ts';
 import { decimalStringSchema, pageSchema, uuidSchema } from './common.ts';
 import { rejectRequestSchema, statusListQuerySchema, usdtAmountSchema, userSummarySchema } from './money-common.ts';
@@ -24,7 +25,39 @@ export const DEPOSIT_MESSAGES = {
   submitted: 'Deposit request submitted successfully',
   approved: 'Deposit approved successfully',
   rejected: 'Deposit rejected',
+  overrideReasonRequired: 'Write why this deposit should be credited although the blockchain refutes it.',
+  overrideRequested: 'First approval recorded. The blockchain refutes this deposit, so a second admin must confirm it before it is credited.',
+  ownOverrideAgain: 'You already gave the first approval of this deposit: a second admin must confirm it.',
+  staleOverride: 'This deposit is no longer waiting for this approval: discard this change.',
 } as const;
+
+/**
+ * The chain facts that refute a claim (decision 037): one admin cannot credit such a deposit; two
+ * can, the first with a written reason. Below the minimum or above the largest amount is not a
+ * refutation, and neither is a transfer that is still confirming or was never checked.
+ */
+export const CHAIN_REFUTATIONS = {
+  failed: 'the transaction failed on the blockchain',
+  not_found: 'the transaction was not found on the blockchain',
+  wrong_token: 'the transaction moved another token, not USDT',
+  wrong_recipient: 'the transaction paid another address',
+  other_network: 'the transaction is on the other network',
+  sender_of_another_customer: 'its sender is a wallet another customer proved',
+  transfer_taken: 'every transfer to our address in it is another deposit',
+  ambiguous: 'it pays our address several times and none of those transfers is provably this customer’s',
+} as const;
+export type ChainRefutation = keyof typeof CHAIN_REFUTATIONS;
+
+export function chainRefutationOf(chain: { state: string; problem: string | null }): ChainRefutation | null {
+  if (chain.state === 'failed' || chain.state === 'not_found') return chain.state;
+  if (chain.problem !== null && chain.problem in CHAIN_REFUTATIONS) return chain.problem as ChainRefutation;
+  return null;
+}
+
+/** 409 to an approve of a refuted deposit while only one admin exists. */
+export function singleAdminRefutedMessage(refutation: ChainRefutation): string {
+  return `The blockchain refutes this deposit: ${CHAIN_REFUTATIONS[refutation]}. One admin cannot credit it; a second admin is needed (one approves with a written reason, the other confirms).`;
+}
 
 /** 'Minimum deposit is {n} USDT', with n as the admin configured it. */
 export function minimumDepositMessage(minimumUsdt: string): string {
@@ -70,7 +103,16 @@ export type DepositRequest = z.input<typeof depositRequestSchema>;
 
 export const CHAIN_STATES = ['unchecked', 'confirming', 'confirmed', 'not_found', 'mismatch', 'failed'] as const;
 export type ChainStateName = (typeof CHAIN_STATES)[number];
-export const CHAIN_PROBLEMS = ['wrong_recipient', 'wrong_token', 'below_minimum', 'other_network', 'sender_of_another_customer', 'amount_too_large'] as const;
+export const CHAIN_PROBLEMS = [
+  'wrong_recipient',
+  'wrong_token',
+  'below_minimum',
+  'other_network',
+  'sender_of_another_customer',
+  'amount_too_large',
+  'ambiguous',
+  'transfer_taken',
+] as const;
 
 /** What the blockchain says about a deposit; every field but state is null until the worker has read it. */
 export const depositChainSchema = z.object({
@@ -86,6 +128,10 @@ export const depositChainSchema = z.object({
   blockNumber: z.string().nullable(),
   logIndex: z.number().int().nullable(),
   checkedAt: z.string().nullable(),
+  /** Whether the sender is a wallet this deposit's own customer proved; null until a transfer was read. */
+  senderProven: z.boolean().nullable(),
+  /** How many USDT transfers to the deposit address the transaction holds; null until it was read in full. */
+  transfersToAddress: z.number().int().nullable(),
 });
 export type DepositChain = z.infer<typeof depositChainSchema>;
 
@@ -101,6 +147,9 @@ export const CHAIN_MESSAGES = {
   amountTooLarge: 'The amount on the blockchain is too large to credit automatically; an admin will review it.',
   otherNetwork: 'This transaction is on the other network. Please submit it again with the other network selected.',
   waitingForAdmin: 'Found on the blockchain. It was not sent from one of your verified wallets, so an admin will review it.',
+  ambiguous: 'This transaction pays our address several times, and none of its transfers matches your verified wallets or the amount you typed. An admin will review it.',
+  transferTaken: 'Every transfer to our address in this transaction is already another deposit. Nothing will be credited automatically.',
+  senderOfAnotherCustomer: 'This transfer was sent from a wallet another customer verified. Nothing will be credited automatically.',
 } as const;
 /** "Confirming (2 of 12)". */
 export function confirmingLabel(confirmations: number | null, required: number | null): string {
@@ -137,3 +186,40 @@ export const adminDepositListQuerySchema = statusListQuerySchema;
 export const adminDepositListResponseSchema = pageSchema(adminDepositSchema);
 export const adminDepositDecisionResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });
 export const rejectDepositRequestSchema = rejectRequestSchema;
+/** An approval's written reason: required of the first admin when the chain refutes the deposit (decision 037). */
+export const approveDepositRequestSchema = rejectRequestSchema;
+
+/**
+ * A USDT transfer to the shared deposit address from a sender no customer proved, that no claim
+ * names (decision 037): listed for admins, who match it to a customer's message and assign it.
+ */
+export const UNCLAIMED_TRANSFERS_LIST_LIMIT = 100;
+export const unclaimedTransferSchema = z.object({
+  id: uuidSchema,
+  network: depositNetworkChoiceSchema,
+  transactionHash: z.string(),
+  logIndex: z.number().int(),
+  fromAddress: z.string(),
+  toAddress: z.string(),
+  amount: decimalStringSchema,
+  blockNumber: z.string(),
+  createdAt: z.string(),
+});
+export type UnclaimedTransfer = z.infer<typeof unclaimedTransferSchema>;
+export const unclaimedTransferListResponseSchema = z.object({ items: z.array(unclaimedTransferSchema) });
+
+export const UNCLAIMED_MESSAGES = {
+  notFound: 'Unclaimed transfer not found',
+  alreadyResolved: 'This transfer is no longer unclaimed: a customer claimed it or it was assigned.',
+  customerNotFound: 'No customer has this e-mail address.',
+  emailRequired: 'Enter the e-mail address of the customer the transfer belongs to',
+  reasonRequired: 'Write how you matched this transfer to the customer',
+  assigned: 'Transfer assigned. It waits in the deposit queue for approval like any other deposit.',
+} as const;
+
+export const assignUnclaimedTransferRequestSchema = z.object({
+  email: z.string({ error: UNCLAIMED_MESSAGES.emailRequired }).trim().toLowerCase().min(1, UNCLAIMED_MESSAGES.emailRequired).max(254, UNCLAIMED_MESSAGES.customerNotFound),
+  reason: z.string({ error: UNCLAIMED_MESSAGES.reasonRequired }).trim().min(1, UNCLAIMED_MESSAGES.reasonRequired).max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
+});
+export type AssignUnclaimedTransferRequest = z.input<typeof assignUnclaimedTransferRequestSchema>;
+export const assignUnclaimedTransferResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });

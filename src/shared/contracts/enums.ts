@@ -43,6 +43,7 @@ export const PENDING_CHANGE_KINDS = [
   'exchange_rates',
   'large_withdrawal_limit',
   'app_file',
+  'deposit_override',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -53,6 +54,7 @@ export type PendingChangeStatus = (typeof PENDING_CHANGE_STATUSES)[number];
 export const AUDIT_ACTIONS = [
   'deposit.approve',
   'deposit.reject',
+  'deposit.assign',
   'withdrawal.approve',
   'withdrawal.reject',
   'withdrawals.export',

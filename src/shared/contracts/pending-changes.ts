@@ -71,6 +71,8 @@ export const pendingChangeSchema = z.object({
       payoutReference: z.string().nullable(),
     })
     .nullable(),
+  /** The deposit of a refuted deposit's first approval (decision 037); absent for the other kinds. */
+  deposit: z.object({ id: uuidSchema }).optional(),
   /** Who asked (null once that user is gone). */
   requestedBy: personSchema.nullable(),
   requestedAt: isoDateTimeSchema,

@@ -2,7 +2,15 @@ import { MAX_USDT_MICROS } from '#shared/money';
 import type { ChainObservation, TransferLog } from './observation.ts';
 
 export type ChainState = 'unchecked' | 'confirming' | 'confirmed' | 'not_found' | 'mismatch' | 'failed';
-export type ChainProblem = 'wrong_recipient' | 'wrong_token' | 'below_minimum' | 'other_network' | 'sender_of_another_customer' | 'amount_too_large';
+export type ChainProblem =
+  | 'wrong_recipient'
+  | 'wrong_token'
+  | 'below_minimum'
+  | 'other_network'
+  | 'sender_of_another_customer'
+  | 'amount_too_large'
+  | 'ambiguous'
+  | 'transfer_taken';
 
 export interface ChainFacts {
   state: ChainState;
@@ -12,6 +20,10 @@ export interface ChainFacts {
   confirmations: number | null;
   requiredConfirmations: number | null;
   blockNumber: bigint | null;
+  /** Whether the transfer's sender is a wallet the deposit's own customer proved; null without a transfer. */
+  senderProven: boolean | null;
+  /** How many USDT transfers to the deposit address the transaction holds; null when it was not read in full. */
+  transfersToAddress: number | null;
 }
 
 export interface Expectation {
@@ -23,6 +35,12 @@ export interface Expectation {
   boundLogIndex: number | null;
   /** Logs of the same transaction that other deposits stand for; a deposit never takes one of them. */
   takenLogIndexes: ReadonlySet<number>;
+  /** The customer the deposit belongs to. */
+  claimantUserId: string;
+  /** What the customer typed, which decides between several transfers when nothing else does; null for detected deposits. */
+  typedAmountUsdtMicros: bigint | null;
+  /** The customer who proved each sender of the transaction's transfers, by address key; senders nobody proved are absent. */
+  senderOwners: ReadonlyMap<string, string>;
 }
 
 /** Whether a log pays the operator in USDT. */
@@ -39,18 +57,44 @@ function depositableAmount(log: TransferLog, minimumUsdtMicros: bigint): boolean
  * of their own: USDT to the operator, an amount the app accepts, and not taken
  * by another deposit. Detection records one deposit per such log.
  */
-export function depositableTransfers(observation: ChainObservation, expectation: Omit<Expectation, 'boundLogIndex'>): TransferLog[] {
+export function depositableTransfers(
+  observation: ChainObservation,
+  expectation: Pick<Expectation, 'usdtContractKey' | 'depositAddressKey' | 'minimumUsdtMicros' | 'takenLogIndexes'>,
+): TransferLog[] {
   if (observation.kind !== 'included' || !observation.succeeded) return [];
   return observation.transfers.filter(
     (log) => paysOperator(log, expectation) && depositableAmount(log, expectation.minimumUsdtMicros) && !expectation.takenLogIndexes.has(log.logIndex),
   );
 }
 
-/** The log a deposit stands for: its bound one, or else the first free USDT log to the operator with an acceptable amount (the first free one when none is). */
-function chooseLog(usdtTransfers: TransferLog[], expectation: Expectation): TransferLog | undefined {
-  if (expectation.boundLogIndex !== null) return usdtTransfers.find((log) => log.logIndex === expectation.boundLogIndex);
-  const free = usdtTransfers.filter((log) => log.to === expectation.depositAddressKey && !expectation.takenLogIndexes.has(log.logIndex));
-  return free.find((log) => depositableAmount(log, expectation.minimumUsdtMicros)) ?? free[0];
+type Choice = { log: TransferLog } | { problem: 'wrong_recipient' | 'transfer_taken' | 'sender_of_another_customer' | 'ambiguous'; shown: TransferLog | undefined };
+
+/**
+ * The log a deposit stands for: its bound one, or else one of the free USDT logs to the operator
+ * (decision 037). A claim never takes a transfer whose sender another customer proved; among several
+ * it prefers one from the claimant's own proven wallets, then one whose amount equals the typed
+ * amount, and otherwise it is ambiguous and left to an admin. Acceptable amounts come first, so a
+ * lone transfer below the minimum is still chosen, to show why it is not credited.
+ */
+function chooseLog(usdtTransfers: TransferLog[], expectation: Expectation): Choice {
+  if (expectation.boundLogIndex !== null) {
+    const bound = usdtTransfers.find((log) => log.logIndex === expectation.boundLogIndex);
+    return bound && bound.to === expectation.depositAddressKey ? { log: bound } : { problem: 'wrong_recipient', shown: bound ?? usdtTransfers[0] };
+  }
+  const toAddress = usdtTransfers.filter((log) => log.to === expectation.depositAddressKey);
+  if (toAddress.length === 0) return { problem: 'wrong_recipient', shown: usdtTransfers[0] };
+  const free = toAddress.filter((log) => !expectation.takenLogIndexes.has(log.logIndex));
+  if (free.length === 0) return { problem: 'transfer_taken', shown: undefined };
+  const ownerOf = (log: TransferLog) => expectation.senderOwners.get(log.from);
+  const claimable = free.filter((log) => ownerOf(log) === undefined || ownerOf(log) === expectation.claimantUserId);
+  if (claimable.length === 0) return { problem: 'sender_of_another_customer', shown: free[0] };
+  const acceptable = claimable.filter((log) => depositableAmount(log, expectation.minimumUsdtMicros));
+  const pool = acceptable.length > 0 ? acceptable : claimable;
+  const chosen =
+    pool.length === 1
+      ? pool[0]
+      : (pool.find((log) => ownerOf(log) === expectation.claimantUserId) ?? pool.find((log) => log.amountUsdtMicros === expectation.typedAmountUsdtMicros));
+  return chosen ? { log: chosen } : { problem: 'ambiguous', shown: undefined };
 }
 
 /**
@@ -58,29 +102,38 @@ function chooseLog(usdtTransfers: TransferLog[], expectation: Expectation): Tran
  * it must have succeeded, and the log the deposit stands for must come from the
  * USDT contract, pay the operator's deposit address and carry at least the
  * minimum deposit. A transaction with several such logs is several deposits,
- * one per log; a deposit takes its bound log, or the first one no other deposit
- * took. Only a final transaction is `confirmed`; until then it is `confirming`.
+ * one per log; a deposit takes its bound log, or one chosen by chooseLog. Only a
+ * final transaction is `confirmed`; until then it is `confirming`.
  */
 export function assessObservation(observation: ChainObservation, expectation: Expectation): ChainFacts {
+  const unread = { senderProven: null, transfersToAddress: null };
   if (observation.kind === 'unknown') {
-    return { state: 'not_found', problem: null, transfer: undefined, confirmations: null, requiredConfirmations: null, blockNumber: null };
+    return { state: 'not_found', problem: null, transfer: undefined, confirmations: null, requiredConfirmations: null, blockNumber: null, ...unread };
   }
   if (observation.kind === 'pending') {
-    return { state: 'confirming', problem: null, transfer: undefined, confirmations: 0, requiredConfirmations: observation.requiredConfirmations, blockNumber: null };
+    return { state: 'confirming', problem: null, transfer: undefined, confirmations: 0, requiredConfirmations: observation.requiredConfirmations, blockNumber: null, ...unread };
   }
   const base = { confirmations: observation.confirmations, requiredConfirmations: observation.requiredConfirmations, blockNumber: observation.blockNumber };
-  if (!observation.succeeded) return { ...base, state: 'failed', problem: null, transfer: undefined };
+  if (!observation.succeeded) return { ...base, ...unread, state: 'failed', problem: null, transfer: undefined };
   const usdtTransfers = observation.transfers.filter((log) => log.contract === expectation.usdtContractKey);
-  if (usdtTransfers.length === 0) return { ...base, state: 'mismatch', problem: 'wrong_token', transfer: observation.transfers[0] };
-  const toOperator = usdtTransfers.filter((log) => paysOperator(log, expectation));
-  if (expectation.boundLogIndex === null && toOperator.length > 0 && toOperator.every((log) => expectation.takenLogIndexes.has(log.logIndex))) {
-    // Submissions and detection of one transaction are serialised (repository.lockChainTransaction), and a
-    // transaction another deposit stands for cannot be submitted again; reaching this is a bug.
-    throw new Error(`every USDT transfer to the operator in transaction at block ${observation.blockNumber} is another deposit's`);
+  const transfersToAddress = usdtTransfers.filter((log) => paysOperator(log, expectation)).length;
+  if (usdtTransfers.length === 0) return { ...base, ...unread, transfersToAddress, state: 'mismatch', problem: 'wrong_token', transfer: observation.transfers[0] };
+  const choice = chooseLog(usdtTransfers, expectation);
+  if ('problem' in choice) {
+    // Another customer's transfer, a taken one or an ambiguous choice may still settle while the transaction is not final.
+    const settled = observation.final || choice.problem === 'wrong_recipient';
+    return {
+      ...base,
+      transfersToAddress,
+      senderProven: choice.shown ? expectation.senderOwners.get(choice.shown.from) === expectation.claimantUserId : null,
+      state: settled ? 'mismatch' : 'confirming',
+      problem: settled ? choice.problem : null,
+      transfer: choice.shown,
+    };
   }
-  const chosen = chooseLog(usdtTransfers, expectation);
-  if (!chosen || chosen.to !== expectation.depositAddressKey) return { ...base, state: 'mismatch', problem: 'wrong_recipient', transfer: chosen ?? usdtTransfers[0] };
-  if (chosen.amountUsdtMicros < expectation.minimumUsdtMicros) return { ...base, state: 'mismatch', problem: 'below_minimum', transfer: chosen };
-  if (chosen.amountUsdtMicros > MAX_USDT_MICROS) return { ...base, state: 'mismatch', problem: 'amount_too_large', transfer: chosen };
-  return { ...base, state: observation.final ? 'confirmed' : 'confirming', problem: null, transfer: chosen };
+  const chosen = choice.log;
+  const facts = { ...base, transfersToAddress, senderProven: expectation.senderOwners.get(chosen.from) === expectation.claimantUserId, transfer: chosen };
+  if (chosen.amountUsdtMicros < expectation.minimumUsdtMicros) return { ...facts, state: 'mismatch', problem: 'below_minimum' };
+  if (chosen.amountUsdtMicros > MAX_USDT_MICROS) return { ...facts, state: 'mismatch', problem: 'amount_too_large' };
+  return { ...facts, state: observation.final ? 'confirmed' : 'confirming', problem: null };
 }

@@ -128,6 +128,8 @@ export async function boundLogIndexes(db: Executor, network: DepositNetwork, tra
         eq(usdtDeposits.network, network),
         eq(usdtDeposits.transactionHash, transactionHash),
         isNotNull(usdtDeposits.chainLogIndex),
+        // A rejected claim released its transfer (decision 037).
+        ne(usdtDeposits.status, 'rejected'),
         exceptDepositId === undefined ? undefined : ne(usdtDeposits.id, exceptDepositId),
       ),
     );
@@ -161,6 +163,8 @@ export async function recordChainFacts(
       chainLogIndex: facts.logIndex,
       chainCheckedAt: sql`now()`,
       chainDelayed: false,
+      chainSenderProven: facts.senderProven,
+      chainTransfersToAddress: facts.transfersToAddress,
       ...(final && amount !== null ? { amountUsdtMicros: amount } : {}),
     })
     .where(and(eq(usdtDeposits.id, depositId), eq(usdtDeposits.status, 'pending')));
@@ -211,7 +215,7 @@ export async function insertDetectedDeposit(
   const [row] = await db
     .insert(usdtDeposits)
     .values({ ...rest, chainLogIndex: logIndex, source: 'detected' })
-    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash, usdtDeposits.chainLogIndex], where: sql`chain_log_index is not null` })
+    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash, usdtDeposits.chainLogIndex], where: sql`chain_log_index is not null and status <> 'rejected'` })
     .returning({ id: usdtDeposits.id });
   return row?.id;
 }

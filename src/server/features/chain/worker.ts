@@ -4,7 +4,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
-import { depositDecisions } from '../deposits/service.ts';
+import { claimContext, depositDecisions, recordUnclaimedTransfers } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { MAX_USDT_MICROS } from '#shared/money';
 import { assessObservation, depositableTransfers } from './assessment.ts';
@@ -97,16 +97,19 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
         minimumUsdtMicros: settings.minDepositUsdtMicros,
         takenLogIndexes,
       };
-      let facts = assessObservation(observation, { ...expectation, boundLogIndex: current.chainLogIndex });
+      // Whose claim it is, what was typed and who proved the senders decide which transfer a claim takes (decision 037).
+      const claim = await claimContext(transaction, current, observation);
+      let facts = assessObservation(observation, { ...expectation, ...claim, boundLogIndex: current.chainLogIndex });
       if (facts.state === 'not_found' && onOtherNetwork) facts = { ...facts, state: 'mismatch', problem: 'other_network' };
       const owner = facts.transfer ? await chainRepository.walletOwner(transaction, client.network, facts.transfer.from) : undefined;
       if (facts.state === 'confirmed' && owner !== undefined && owner !== current.userId) facts = { ...facts, problem: 'sender_of_another_customer' };
       // A submitted deposit takes its log once the transfer is final; a detected one was bound to its log from the start.
       const logIndex = current.chainLogIndex ?? (facts.state === 'confirmed' && facts.transfer ? facts.transfer.logIndex : null);
       await chainRepository.recordChainFacts(transaction, depositId, { ...facts, from: facts.transfer?.from ?? null, to: facts.transfer?.to ?? null, logIndex });
-      if (facts.state === 'confirmed' && logIndex !== null) {
-        // The transaction's other transfers to the operator, which detection left to this deposit while it was unbound.
-        const others = depositableTransfers(observation, { ...expectation, takenLogIndexes: new Set([...takenLogIndexes, logIndex]) });
+      if (observation.kind === 'included' && observation.final && facts.state !== 'confirming') {
+        // The transaction's other transfers to the operator, which detection left to this deposit while it was unbound;
+        // also when the claim took none (another customer's transfer, an ambiguous choice): their owners get them.
+        const others = depositableTransfers(observation, { ...expectation, takenLogIndexes: logIndex === null ? takenLogIndexes : new Set([...takenLogIndexes, logIndex]) });
         await recordDetectedTransfers(transaction, client, current.transactionHash, current.depositAddress, others);
       }
       const before = [current.chainState, current.chainConfirmations, current.chainDelayed, current.chainProblem].join('|');
@@ -208,9 +211,11 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
     }
     const result = await client.scanTransfersTo(depositAddress, cursor);
     const hashes = new Set<string>();
+    // Every transaction with a transfer of an acceptable amount is read: those from proved wallets become detected
+    // deposits, the others unclaimed transfers for admins (decision 037).
     for (const transfer of result.transfers) {
-      if (transfer.amountUsdtMicros < minimumUsdtMicros || transfer.amountUsdtMicros > MAX_USDT_MICROS || hashes.has(transfer.transactionHash)) continue;
-      if ((await chainRepository.walletOwner(db, client.network, client.addressKey(transfer.from))) !== undefined) hashes.add(transfer.transactionHash);
+      if (transfer.amountUsdtMicros < minimumUsdtMicros || transfer.amountUsdtMicros > MAX_USDT_MICROS) continue;
+      hashes.add(transfer.transactionHash);
     }
     // Read before the database transaction, which must not wait on the provider; a provider error leaves the cursor where it was.
     const observations = new Map<string, ChainObservation>();
@@ -233,6 +238,7 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
         });
         // Detected is not credited: each new deposit is verified like any other, on its own transaction receipt.
         await recordDetectedTransfers(transaction, client, hash, depositAddress, transfers);
+        if (observation.kind === 'included') await recordUnclaimedTransfers(transaction, client.network, hash, observation.blockNumber, transfers);
       }
       await chainRepository.saveScanCursor(transaction, client.network, depositAddress, result.scannedThrough);
     });

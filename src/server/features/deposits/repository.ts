@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
-import { profiles, referralRewards, usdtDeposits, users } from '../../db/schema.ts';
+import { customerWallets, profiles, referralRewards, unclaimedTransfers, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
@@ -15,23 +15,19 @@ export interface DepositWithUserRow {
 
 /**
  * Inserts the deposit; undefined when a deposit of the same transaction exists on the network
- * (submitted, or detected on chain). The caller holds the transaction's lock (chain lockChainTransaction),
- * so detection cannot record one in between; the unique key on submitted hashes backs this up.
+ * (submitted, or detected on chain) that was not rejected: a rejected claim releases its transfer
+ * (decision 037). The caller holds the transaction's lock (chain lockChainTransaction), so detection
+ * cannot record one in between; the unique key on submitted hashes backs this up.
  */
 export async function insertUnlessHashKnown(
   db: Executor,
   values: { userId: string; network: DepositNetwork; amountUsdtMicros: bigint; typedAmountUsdtMicros: bigint; transactionHash: string; depositAddress: string },
 ): Promise<DepositRow | undefined> {
-  const [known] = await db
-    .select({ id: usdtDeposits.id })
-    .from(usdtDeposits)
-    .where(and(eq(usdtDeposits.network, values.network), eq(usdtDeposits.transactionHash, values.transactionHash)))
-    .limit(1);
-  if (known) return undefined;
+  if (await transactionClaimed(db, values.network, values.transactionHash)) return undefined;
   const [row] = await db
     .insert(usdtDeposits)
     .values(values)
-    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash], where: sql`source = 'customer'` })
+    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash], where: sql`source = 'customer' and status <> 'rejected'` })
     .returning();
   return row;
 }
@@ -49,7 +45,10 @@ export async function findOwned(db: Executor, userId: string, id: string): Promi
   return row;
 }
 
-/** Decides a deposit only while it is pending; a concurrent second decision waits for the row and then finds nothing. */
+/**
+ * Decides a deposit only while it is pending; a concurrent second decision waits for the row and then finds nothing.
+ * An approval credits the on-chain amount whenever the chain gave one, whatever was typed (decision 037).
+ */
 export async function decidePending(
   db: Executor,
   id: string,
@@ -57,7 +56,13 @@ export async function decidePending(
 ): Promise<DepositRow | undefined> {
   const [row] = await db
     .update(usdtDeposits)
-    .set({ status: decision.status, decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null })
+    .set({
+      status: decision.status,
+      decidedAt: sql`now()`,
+      decidedByUserId: decision.decidedByUserId,
+      rejectionReason: decision.rejectionReason ?? null,
+      ...(decision.status === 'approved' ? { amountUsdtMicros: sql`coalesce(${usdtDeposits.chainAmountUsdtMicros}, ${usdtDeposits.amountUsdtMicros})` } : {}),
+    })
     .where(and(eq(usdtDeposits.id, id), eq(usdtDeposits.status, 'pending')))
     .returning();
   return row;
@@ -131,3 +136,69 @@ export async function countPendingForUser(db: Executor, userId: string): Promise
   return row?.count ?? 0;
 }
 
+
+/** The deposit, locked until the end of the transaction: an approval's two-person check and the chain's verification wait for each other. */
+export async function findByIdForUpdate(db: Executor, id: string): Promise<DepositRow | undefined> {
+  const [row] = await db.select().from(usdtDeposits).where(eq(usdtDeposits.id, id)).for('update');
+  return row;
+}
+
+/** The customers who proved the given sender addresses (comparison form) on the network, by address. */
+export async function walletOwners(db: Executor, network: DepositNetwork, addressKeys: string[]): Promise<Map<string, string>> {
+  if (addressKeys.length === 0) return new Map();
+  const rows = await db
+    .select({ addressKey: customerWallets.addressKey, userId: customerWallets.userId })
+    .from(customerWallets)
+    .where(and(eq(customerWallets.network, network), inArray(customerWallets.addressKey, addressKeys)));
+  return new Map(rows.map((row) => [row.addressKey, row.userId]));
+}
+
+export type UnclaimedTransferRow = typeof unclaimedTransfers.$inferSelect;
+
+/** Records an unclaimed transfer once; reading its block again adds nothing. */
+export async function insertUnclaimedTransfer(
+  db: Executor,
+  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint },
+): Promise<boolean> {
+  const rows = await db.insert(unclaimedTransfers).values(values).onConflictDoNothing().returning({ id: unclaimedTransfers.id });
+  return rows.length > 0;
+}
+
+/** Open unclaimed transfers, newest first, without those whose transaction a customer has claimed since (a claim not rejected). */
+export async function listOpenUnclaimed(db: Executor, limit: number): Promise<UnclaimedTransferRow[]> {
+  return db
+    .select()
+    .from(unclaimedTransfers)
+    .where(
+      and(
+        eq(unclaimedTransfers.status, 'open'),
+        sql`not exists (select 1 from usdt_deposits d where d.network = ${unclaimedTransfers.network} and d.transaction_hash = ${unclaimedTransfers.transactionHash} and d.status <> 'rejected')`,
+      ),
+    )
+    .orderBy(desc(unclaimedTransfers.createdAt), desc(unclaimedTransfers.id))
+    .limit(limit);
+}
+
+export async function findUnclaimedForUpdate(db: Executor, id: string): Promise<UnclaimedTransferRow | undefined> {
+  const [row] = await db.select().from(unclaimedTransfers).where(eq(unclaimedTransfers.id, id)).for('update');
+  return row;
+}
+
+export async function markUnclaimedAssigned(db: Executor, id: string, depositId: string): Promise<void> {
+  await db.update(unclaimedTransfers).set({ status: 'assigned', depositId, resolvedAt: sql`now()` }).where(eq(unclaimedTransfers.id, id));
+}
+
+/** Whether a deposit that was not rejected names the transaction. */
+export async function transactionClaimed(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: usdtDeposits.id })
+    .from(usdtDeposits)
+    .where(and(eq(usdtDeposits.network, network), eq(usdtDeposits.transactionHash, transactionHash), ne(usdtDeposits.status, 'rejected')))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function findUserIdByEmail(db: Executor, email: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row?.id;
+}

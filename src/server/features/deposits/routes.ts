@@ -3,11 +3,16 @@ import {
   adminDepositDecisionResponseSchema,
   adminDepositListQuerySchema,
   adminDepositListResponseSchema,
+  approveDepositRequestSchema,
+  assignUnclaimedTransferRequestSchema,
+  assignUnclaimedTransferResponseSchema,
+  unclaimedTransferListResponseSchema,
   depositDetailResponseSchema,
   depositRequestSchema,
   depositResponseSchema,
   rejectDepositRequestSchema,
 } from '#shared/contracts/deposits';
+import { firstApprovalResponseSchema } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
@@ -60,10 +65,44 @@ export function registerDepositAdminRoutes(app: ApiApp, context: AppContext): vo
     },
   );
 
+  app.get(
+    '/api/admin/deposits/unclaimed',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Transfers to the shared deposit address from senders no customer proved, that no claim names (newest first, at most 100)',
+        response: responses({ 200: unclaimedTransferListResponseSchema }),
+      },
+    },
+    async () => ({ items: await depositService.listUnclaimedTransfers(db) }),
+  );
+
+  app.post(
+    '/api/admin/deposits/unclaimed/:id/assign',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Give an unclaimed transfer to the customer it belongs to: it becomes their deposit, waiting for approval',
+        params: idParamsSchema,
+        body: assignUnclaimedTransferRequestSchema,
+        response: responses({ 201: assignUnclaimedTransferResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const actor = { userId: sessionOf(request).userId, ipAddress: request.ip };
+      return reply.code(201).send(await depositService.assignUnclaimedTransfer(db, actor, request.params.id, request.body));
+    },
+  );
+
   registerDecisionRoutes(app, db, depositService.depositDecisions, {
     basePath: '/api/admin/deposits',
     response: adminDepositDecisionResponseSchema,
-    approve: { summary: 'Approve a pending deposit: credit the wallet and pay referral rewards' },
+    deferredResponse: firstApprovalResponseSchema,
+    approve: {
+      summary:
+        'Approve a pending deposit: credit the wallet (the on-chain amount when the chain gave one) and pay referral rewards; a deposit the chain refutes needs a second admin and a written reason (202)',
+      body: approveDepositRequestSchema,
+    },
     reject: { summary: 'Reject a pending deposit', body: rejectDepositRequestSchema },
   });
 }

@@ -2,8 +2,14 @@ import type { z } from 'zod';
 import {
   DEPOSIT_MESSAGES,
   MAX_PENDING_DEPOSITS_PER_USER,
+  chainRefutationOf,
   minimumDepositMessage,
+  singleAdminRefutedMessage,
+  UNCLAIMED_MESSAGES,
+  UNCLAIMED_TRANSFERS_LIST_LIMIT,
   type AdminDeposit,
+  type assignUnclaimedTransferRequestSchema,
+  type UnclaimedTransfer,
   type Deposit,
   type DepositChain,
   type depositRequestSchema,
@@ -18,7 +24,14 @@ import {
 } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { RequestKind } from '../../platform/decisions/decide.ts';
+import { decideInTransaction, type ApprovalGate, type RequestKind } from '../../platform/decisions/decide.ts';
+import type { AppEvent } from '../../platform/events/publish.ts';
+import type { DepositNetwork } from '#shared/contracts/enums';
+import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
+import type { ChainObservation, TransferLog } from '../chain/observation.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
+import { confirmOpenChange, discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
+import type { DepositOverridePayload } from '../pending-changes/kinds.ts';
 import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
@@ -26,7 +39,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
-import { enqueueDepositCheck, lockChainTransaction } from '../chain/service.ts';
+import { enqueueDepositCheck, insertDetectedDeposit, lockChainTransaction } from '../chain/service.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -68,6 +81,8 @@ export function chainView(row: DepositRow): DepositChain {
     blockNumber: row.chainBlockNumber === null ? null : row.chainBlockNumber.toString(),
     logIndex: row.chainLogIndex,
     checkedAt: row.chainCheckedAt?.toISOString() ?? null,
+    senderProven: row.chainSenderProven,
+    transfersToAddress: row.chainTransfersToAddress,
   };
 }
 
@@ -139,15 +154,122 @@ export async function getOwnDeposit(db: Database, userId: string, depositId: str
 type DepositDecisionDetails = { reason?: string | undefined };
 
 /**
+ * What a claim's choice among a transaction's transfers depends on besides the chain
+ * (decision 037): whose claim it is, what was typed, and which customers proved the senders.
+ * The chain worker asks for it while it holds the transaction's lock.
+ */
+export async function claimContext(
+  db: Executor,
+  deposit: Pick<DepositRow, 'userId' | 'network' | 'typedAmountUsdtMicros' | 'source'>,
+  observation: ChainObservation,
+): Promise<{ claimantUserId: string; typedAmountUsdtMicros: bigint | null; senderOwners: ReadonlyMap<string, string> }> {
+  const senders = observation.kind === 'included' ? [...new Set(observation.transfers.map((transfer) => transfer.from))] : [];
+  return {
+    claimantUserId: deposit.userId,
+    typedAmountUsdtMicros: deposit.source === 'customer' ? deposit.typedAmountUsdtMicros : null,
+    senderOwners: await depositRepository.walletOwners(db, deposit.network, senders.slice(0, MAX_SENDERS_LOOKED_UP)),
+  };
+}
+
+/** A transaction's senders looked up at once; a transaction with more distinct senders than this is left to an admin. */
+const MAX_SENDERS_LOOKED_UP = 1000;
+
+function creditedAmountOf(row: DepositRow): bigint {
+  return row.chainAmountUsdtMicros ?? row.amountUsdtMicros;
+}
+
+/**
+ * Two-person control of a deposit the chain refutes (decision 037): with one admin, refused; with two,
+ * the first approval (with a written reason) waits as a pending change, and a different admin's
+ * approve or confirm credits it. Any other deposit is approved at once, as before.
+ */
+async function gateRefutedApproval(
+  db: Executor,
+  row: DepositRow,
+  actor: Actor,
+  details: DepositDecisionDetails,
+): Promise<ApprovalGate<DepositDecisionDetails, FirstApprovalResponse>> {
+  // Locked, so that the chain's verification and a second admin's approval wait for this one.
+  const locked = await depositRepository.findByIdForUpdate(db, row.id);
+  if (!locked || locked.status !== 'pending') return { kind: 'proceed' };
+  const open = await findOpenChange(db, 'deposit_override', row.id);
+  if (open?.requestedByUserId === actor.userId) throw AppError.conflict(DEPOSIT_MESSAGES.ownOverrideAgain, 'CHANGE_ALREADY_WAITING');
+  const refutation = chainRefutationOf({ state: locked.chainState, problem: locked.chainProblem });
+  if (refutation === null) return { kind: 'proceed' };
+  if (!(await needsSecondAdmin(db))) throw AppError.conflict(singleAdminRefutedMessage(refutation), 'CHAIN_REFUTES');
+  if (open) {
+    await confirmOpenChange(db, depositOverrideHandler, open, actor);
+    return { kind: 'proceed' };
+  }
+  if (details.reason === undefined) throw AppError.fieldError('reason', DEPOSIT_MESSAGES.overrideReasonRequired);
+  const payload: DepositOverridePayload = {
+    depositId: locked.id,
+    customerUserId: locked.userId,
+    network: locked.network,
+    refutation,
+    amountUsdtMicros: creditedAmountOf(locked).toString(),
+    reason: details.reason,
+  };
+  const pendingChange = await requestChange(db, 'deposit_override', payload, actor);
+  return { kind: 'defer', statusCode: 202, body: { message: DEPOSIT_MESSAGES.overrideRequested, pendingChange } };
+}
+
+/** A second admin's confirm (POST /api/admin/pending-changes/:id/confirm) of a refuted deposit's first approval. */
+export const depositOverrideHandler: ChangeHandler<'deposit_override'> = {
+  kind: 'deposit_override',
+  lockSubject: async (transaction, depositId) => {
+    await depositRepository.findByIdForUpdate(transaction, depositId);
+  },
+  apply: async (transaction, change, decider) => {
+    const { payload } = change;
+    const deposit = await depositRepository.findByIdForUpdate(transaction, payload.depositId);
+    if (!deposit || deposit.status !== 'pending') throw AppError.conflict(DEPOSIT_MESSAGES.staleOverride, 'STALE_CHANGE');
+    await decideInTransaction(transaction, depositDecisions, {
+      id: deposit.id,
+      outcome: 'approved',
+      decider: { kind: 'admin', userId: decider.userId, ipAddress: decider.ipAddress },
+      details: {},
+    });
+  },
+};
+
+/**
+ * A rejected claim releases its transfer (decision 037): the unique keys skip rejected rows, and a
+ * transfer it was bound to whose sender a customer proved becomes that customer's detected deposit,
+ * verified on chain like any other before it is credited.
+ */
+async function releaseTransfer(db: Executor, deposit: DepositRow): Promise<AppEvent[]> {
+  if (deposit.chainLogIndex === null || deposit.chainFromAddress === null) return [];
+  const owner = (await depositRepository.walletOwners(db, deposit.network, [deposit.chainFromAddress])).get(deposit.chainFromAddress);
+  if (owner === undefined || owner === deposit.userId || deposit.chainAmountUsdtMicros === null) return [];
+  // Without the transaction's lock, which the worker takes before this row's: the unique key on logs keeps a log to one deposit.
+  const detectedId = await insertDetectedDeposit(db, {
+    userId: owner,
+    network: deposit.network,
+    amountUsdtMicros: deposit.chainAmountUsdtMicros,
+    transactionHash: deposit.transactionHash,
+    depositAddress: deposit.depositAddress,
+    logIndex: deposit.chainLogIndex,
+  });
+  if (detectedId === undefined) return [];
+  await enqueueDepositCheck(db, detectedId, deposit.network);
+  return [{ type: 'wallet.updated', userId: owner, reason: 'deposit.detected' }];
+}
+
+/**
  * Deposits as a request kind of the decision flow. Approving credits the
  * wallet from deposits received and pays the referral rewards from the rewards
  * account; rejecting moves nothing, since no money had moved.
  */
-export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, { deposit: AdminDeposit; message: string }> = {
+export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, { deposit: AdminDeposit; message: string }, FirstApprovalResponse> = {
   noun: 'deposit',
   messages: { notFound: DEPOSIT_MESSAGES.notFound, ownRequest: DEPOSIT_MESSAGES.ownRequest },
   findById: depositRepository.findById,
   partiesOf: (deposit) => [deposit.userId],
+  gateApproval: (db, row, request) =>
+    request.decider.kind === 'admin'
+      ? gateRefutedApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
+      : Promise.resolve({ kind: 'proceed' }),
   markDecided: (db, id, decision) =>
     depositRepository.decidePending(db, id, {
       status: decision.outcome,
@@ -155,12 +277,15 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
       rejectionReason: decision.outcome === 'rejected' ? decision.details.reason : undefined,
     }),
   async settle(db, deposit, outcome) {
+    // Decided by any path (a reject, a second approval, the chain): no first approval stays open.
+    await discardOpenChange(db, depositOverrideHandler, deposit.id, deposit.decidedByUserId ? { userId: deposit.decidedByUserId } : null);
     if (outcome === 'rejected') {
+      const released = await releaseTransfer(db, deposit);
       return {
         movements: [],
         targetUserId: deposit.userId,
         auditAfter: { status: 'rejected', reason: deposit.rejectionReason },
-        events: [{ type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' }],
+        events: [{ type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.rejected' }, ...released],
         notifications: [depositDecided({ ...deposit, outcome })],
       };
     }
@@ -222,4 +347,97 @@ export async function listDepositsForAdmin(
   const rows = await depositRepository.listWithUsers(db, { status: options.status, cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPageBy(rows, options.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.deposit.id }));
   return { items: page.rows.map((row) => toAdminDepositView(row, row.rateNormalInrPaise)), nextCursor: page.nextCursor };
+}
+
+function toUnclaimedView(row: depositRepository.UnclaimedTransferRow): UnclaimedTransfer {
+  return {
+    id: row.id,
+    network: row.network,
+    transactionHash: row.transactionHash,
+    logIndex: row.logIndex,
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    amount: usdtMicrosToWire(row.amountUsdtMicros),
+    blockNumber: row.blockNumber.toString(),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Records, in the chain worker's transaction (which holds the chain transaction's lock), the final
+ * transfers to the shared deposit address that no customer can be credited for automatically: a
+ * sender nobody proved and no claim of the transaction (decision 037). Admins see them listed, so
+ * support can match one to a customer's message. Called by the scan for what it did not record as
+ * detected deposits.
+ */
+export async function recordUnclaimedTransfers(db: Executor, network: DepositNetwork, transactionHash: string, blockNumber: bigint, transfers: TransferLog[]): Promise<void> {
+  if (transfers.length === 0 || (await depositRepository.transactionClaimed(db, network, transactionHash))) return;
+  const owners = await depositRepository.walletOwners(db, network, [...new Set(transfers.map((transfer) => transfer.from))]);
+  let recorded = false;
+  for (const transfer of transfers) {
+    if (owners.has(transfer.from)) continue;
+    const inserted = await depositRepository.insertUnclaimedTransfer(db, {
+      network,
+      transactionHash,
+      logIndex: transfer.logIndex,
+      fromAddress: transfer.from,
+      toAddress: transfer.to,
+      amountUsdtMicros: transfer.amountUsdtMicros,
+      blockNumber,
+    });
+    recorded ||= inserted;
+  }
+  if (recorded) await publishEvent(db, { type: 'admin.queue.updated' });
+}
+
+export async function listUnclaimedTransfers(db: Database): Promise<UnclaimedTransfer[]> {
+  return (await depositRepository.listOpenUnclaimed(db, UNCLAIMED_TRANSFERS_LIST_LIMIT)).map(toUnclaimedView);
+}
+
+/**
+ * An admin gives an unclaimed transfer to the customer it belongs to: it becomes that customer's
+ * deposit, bound to the transfer's log and checked on chain again, and waits in the deposit queue.
+ * Approving it follows the rules of every approval (never the admin's own; a refuted one needs two admins).
+ */
+export async function assignUnclaimedTransfer(
+  db: Database,
+  actor: Actor,
+  id: string,
+  input: z.output<typeof assignUnclaimedTransferRequestSchema>,
+): Promise<{ deposit: AdminDeposit; message: string }> {
+  return db.transaction(async (transaction) => {
+    const unclaimed = await depositRepository.findUnclaimedForUpdate(transaction, id);
+    if (!unclaimed) throw AppError.notFound(UNCLAIMED_MESSAGES.notFound);
+    await lockChainTransaction(transaction, unclaimed.network, unclaimed.transactionHash);
+    if (unclaimed.status !== 'open' || (await depositRepository.transactionClaimed(transaction, unclaimed.network, unclaimed.transactionHash))) {
+      throw AppError.conflict(UNCLAIMED_MESSAGES.alreadyResolved);
+    }
+    const userId = await depositRepository.findUserIdByEmail(transaction, input.email);
+    if (userId === undefined) throw AppError.fieldError('email', UNCLAIMED_MESSAGES.customerNotFound);
+    const settings = await getSettings(transaction);
+    const depositId = await insertDetectedDeposit(transaction, {
+      userId,
+      network: unclaimed.network,
+      amountUsdtMicros: unclaimed.amountUsdtMicros,
+      transactionHash: unclaimed.transactionHash,
+      depositAddress: unclaimed.network === 'TRC20' ? settings.trc20Address : settings.erc20Address,
+      logIndex: unclaimed.logIndex,
+    });
+    if (depositId === undefined) throw AppError.conflict(UNCLAIMED_MESSAGES.alreadyResolved);
+    await depositRepository.markUnclaimedAssigned(transaction, unclaimed.id, depositId);
+    await enqueueDepositCheck(transaction, depositId, unclaimed.network);
+    await recordAudit(transaction, {
+      actorUserId: actor.userId,
+      action: 'deposit.assign',
+      targetType: 'deposit',
+      targetId: depositId,
+      targetUserId: userId,
+      before: { unclaimedTransferId: unclaimed.id, status: 'open' },
+      after: { status: 'assigned', reason: input.reason, amountUsdtMicros: unclaimed.amountUsdtMicros, transactionHash: unclaimed.transactionHash, logIndex: unclaimed.logIndex },
+      ipAddress: actor.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.detected' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return { deposit: await adminView(transaction, depositId), message: UNCLAIMED_MESSAGES.assigned };
+  });
 }

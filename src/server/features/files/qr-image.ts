@@ -14,7 +14,76 @@ const jsQR = jsQRModule.default;
 /** The largest picture read: 4 megapixels (for example 2000 x 2000), about 16 MB once decoded. */
 export const QR_IMAGE_MAX_PIXELS = 4_000_000;
 
-export type QrReading = { kind: 'read'; text: string } | { kind: 'unreadable' } | { kind: 'too-large' };
+/**
+ * What an upload keeps (decision 037): the text of its one QR code and a new PNG of the pixels that
+ * were read, so that no other frame, chunk or metadata of the sender's file ever reaches a browser.
+ */
+export type QrInspection =
+  | { kind: 'read'; text: string; png: Buffer }
+  | { kind: 'unreadable' }
+  | { kind: 'too-large' }
+  | { kind: 'animated' }
+  | { kind: 'several-codes' };
+
+/** The PNG chunks of an animated PNG (APNG): a browser shows its frames, while decoders read only the default image. */
+const ANIMATION_CHUNKS = new Set(['acTL', 'fcTL', 'fdAT']);
+const PNG_SIGNATURE_BYTES = 8;
+const CHUNK_OVERHEAD_BYTES = 12;
+/** A valid PNG of at most 2 MB has far fewer chunks; more is treated as damaged. */
+const MAX_PNG_CHUNKS = 10_000;
+
+/** Whether a PNG carries animation chunks; chunks are walked by their lengths up to the end of the file. */
+function isAnimatedPng(bytes: Buffer): boolean {
+  let offset = PNG_SIGNATURE_BYTES;
+  for (let chunk = 0; chunk < MAX_PNG_CHUNKS && offset + CHUNK_OVERHEAD_BYTES <= bytes.length; chunk += 1) {
+    const length = bytes.readUInt32BE(offset);
+    const type = bytes.toString('latin1', offset + 4, offset + 8);
+    if (ANIMATION_CHUNKS.has(type)) return true;
+    if (type === 'IEND') return false;
+    offset += CHUNK_OVERHEAD_BYTES + length;
+  }
+  return false;
+}
+
+/** The pixels with the found code's area painted white, to look for a second code. */
+function withoutCode(pixels: Pixels, corners: { x: number; y: number }[]): Pixels {
+  const xs = corners.map((corner) => corner.x);
+  const ys = corners.map((corner) => corner.y);
+  // The quiet zone and finder patterns reach a little beyond the corners jsQR reports.
+  const margin = Math.ceil(Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) * 0.1) + 2;
+  const left = Math.max(0, Math.floor(Math.min(...xs)) - margin);
+  const right = Math.min(pixels.width, Math.ceil(Math.max(...xs)) + margin);
+  const top = Math.max(0, Math.floor(Math.min(...ys)) - margin);
+  const bottom = Math.min(pixels.height, Math.ceil(Math.max(...ys)) + margin);
+  const rgba = new Uint8ClampedArray(pixels.rgba);
+  for (let y = top; y < bottom; y += 1) rgba.fill(0xff, (y * pixels.width + left) * 4, (y * pixels.width + right) * 4);
+  return { width: pixels.width, height: pixels.height, rgba };
+}
+
+/**
+ * Reads an uploaded QR image for keeping: an animated PNG is refused (its default image may differ
+ * from what browsers show), so is a picture with more than one QR code, and what is kept is a new
+ * PNG of the decoded pixels. Whatever the decoders throw on the sender's bytes is "unreadable".
+ */
+export function inspectQrImage(bytes: Buffer, contentType: string): QrInspection {
+  try {
+    if (contentType === 'image/png' && isAnimatedPng(bytes)) return { kind: 'animated' };
+    const pixels = decodePixels(bytes, contentType);
+    if (pixels === 'too-large') return { kind: 'too-large' };
+    if (!pixels) return { kind: 'unreadable' };
+    const code = jsQR(pixels.rgba, pixels.width, pixels.height, { inversionAttempts: 'attemptBoth' });
+    if (!code || code.data === '') return { kind: 'unreadable' };
+    const location = code.location;
+    const corners = [location.topLeftCorner, location.topRightCorner, location.bottomLeftCorner, location.bottomRightCorner];
+    const rest = withoutCode(pixels, corners);
+    if (jsQR(rest.rgba, rest.width, rest.height, { inversionAttempts: 'attemptBoth' }) !== null) return { kind: 'several-codes' };
+    const image = new PNG({ width: pixels.width, height: pixels.height });
+    Buffer.from(pixels.rgba.buffer, pixels.rgba.byteOffset, pixels.rgba.byteLength).copy(image.data);
+    return { kind: 'read', text: code.data, png: PNG.sync.write(image) };
+  } catch {
+    return { kind: 'unreadable' };
+  }
+}
 
 const PNG_HEADER_BYTES = 24;
 
@@ -48,22 +117,6 @@ function decodePixels(bytes: Buffer, contentType: string): Pixels | 'too-large' 
     }
   }
   return undefined;
-}
-
-/**
- * The text of the QR code in a PNG or JPEG image. A damaged image, or one without a readable code, is
- * "unreadable": whatever the decoders throw on the sender's bytes is their file's fault, never a 500.
- */
-export function readQrImage(bytes: Buffer, contentType: string): QrReading {
-  try {
-    const pixels = decodePixels(bytes, contentType);
-    if (pixels === 'too-large') return { kind: 'too-large' };
-    if (!pixels) return { kind: 'unreadable' };
-    const code = jsQR(pixels.rgba, pixels.width, pixels.height, { inversionAttempts: 'attemptBoth' });
-    return code && code.data !== '' ? { kind: 'read', text: code.data } : { kind: 'unreadable' };
-  } catch {
-    return { kind: 'unreadable' };
-  }
 }
 
 const URI_SCHEME: Record<DepositNetwork, string> = { TRC20: 'tron:', ERC20: 'ethereum:' };

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
@@ -22,7 +22,7 @@ import { PENDING_CHANGE_MESSAGES, type PendingChange } from '#shared/contracts/p
 import type { Executor } from '../../db/client.ts';
 import * as filesRepository from './repository.ts';
 import type { StoredFileRow } from './repository.ts';
-import { qrShowsAddress, readQrImage } from './qr-image.ts';
+import { inspectQrImage, qrShowsAddress } from './qr-image.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
 import { DatabaseFileStorage, fileStorageFor } from './storage.ts';
 import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
@@ -85,12 +85,17 @@ const NETWORK_OF_QR_PURPOSE: Partial<Record<FilePurpose, DepositNetwork>> = { qr
 /** The longest part of a QR code's text quoted back to the admin when it is not the address. */
 const QUOTED_QR_TEXT_LENGTH = 80;
 
-/** The QR code's text, read before the upload is recorded; an image without a readable code is refused. */
-function readQrText(bytes: Buffer, contentType: string): string {
-  const reading = readQrImage(bytes, contentType);
+/**
+ * The QR code's text and the new PNG that is kept instead of the sender's file, read before the upload is
+ * recorded; an image without a readable code, an animated one or one with several codes is refused.
+ */
+function readQrText(bytes: Buffer, contentType: string): { text: string; png: Buffer } {
+  const reading = inspectQrImage(bytes, contentType);
   if (reading.kind === 'too-large') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.tooLarge);
   if (reading.kind === 'unreadable') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.unreadable);
-  return reading.text;
+  if (reading.kind === 'animated') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.animated);
+  if (reading.kind === 'several-codes') throw fileField(400, 'VALIDATION_FAILED', QR_MESSAGES.severalCodes);
+  return { text: reading.text, png: reading.png };
 }
 
 /**
@@ -108,6 +113,8 @@ function assertQrShowsAddress(network: DepositNetwork, text: string, address: st
 
 const QR_MESSAGES = {
   unreadable: 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.',
+  animated: 'Animated images cannot be QR images: a browser could show another picture than the one checked. Upload a still PNG or JPEG.',
+  severalCodes: 'This image holds more than one QR code. Upload a picture of the deposit address QR code alone.',
   tooLarge: 'The QR image must be at most 4 megapixels (for example 2000 × 2000)',
   noAddress: (network: DepositNetwork) => `Save the ${network} deposit address before uploading its QR image`,
   otherAddress: (network: DepositNetwork, shown: string, address: string) =>
@@ -224,13 +231,23 @@ export async function uploadSettingsFile(
     throw error;
   }
 
-  const sha256 = inspection.sha256();
-  const contentType = inspection.contentType ?? 'application/octet-stream';
+  let sha256 = inspection.sha256();
+  let contentType = inspection.contentType ?? 'application/octet-stream';
+  let sizeBytes = inspection.sizeBytes;
   let leftStorageKeys: string[] = [];
   const network = NETWORK_OF_QR_PURPOSE[purpose];
   let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string }; pendingChange?: PendingChange };
   try {
-    const qr = network === undefined ? undefined : { network, text: readQrText(inspection.bytes(), contentType) };
+    const reading = network === undefined ? undefined : readQrText(inspection.bytes(), contentType);
+    const qr = network === undefined || reading === undefined ? undefined : { network, text: reading.text };
+    if (reading) {
+      // The new PNG of the pixels read replaces the sender's bytes (decision 037).
+      await storage.delete(storageKey);
+      await storage.put(storageKey, Readable.from([reading.png]));
+      sha256 = createHash('sha256').update(reading.png).digest('hex');
+      contentType = 'image/png';
+      sizeBytes = reading.png.length;
+    }
     stored = await context.database.db.transaction(async (transaction) => {
       const before = await getSettingsForUpdate(transaction);
       const qrAddress = qr ? before[ADDRESS_COLUMNS[qr.network]] : null;
@@ -240,7 +257,7 @@ export async function uploadSettingsFile(
         purpose,
         originalName,
         contentType,
-        sizeBytes: inspection.sizeBytes,
+        sizeBytes,
         sha256,
         storageKey,
         uploadedByUserId: session.userId,

@@ -51,6 +51,16 @@ const appFilePayloadSchema = z.object({
   replacing: z.string().nullable(),
 });
 
+/** A deposit approval the chain refutes, waiting for a second admin (decision 037). */
+const depositOverridePayloadSchema = z.object({
+  depositId: uuidSchema,
+  customerUserId: uuidSchema,
+  network: depositNetworkSchema,
+  amountUsdtMicros: integerTextSchema,
+  reason: z.string(),
+  refutation: z.string(),
+});
+
 /** A change's kind and payload, as the `kind` and `payload` columns hold them: every read is parsed against it. */
 export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deposit_address'), payload: addressChangePayloadSchema }),
@@ -60,6 +70,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('exchange_rates'), payload: exchangeRatesPayloadSchema }),
   z.object({ kind: z.literal('large_withdrawal_limit'), payload: largeWithdrawalLimitPayloadSchema }),
   z.object({ kind: z.literal('app_file'), payload: appFilePayloadSchema }),
+  z.object({ kind: z.literal('deposit_override'), payload: depositOverridePayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -81,6 +92,7 @@ export function parseStoredChange(row: PendingChangeRow): StoredPendingChange {
 export type PendingChangePayload<Kind extends PendingChangeKind> = Extract<PendingChangeContent, { kind: Kind }>['payload'];
 export type AddressChangePayload = PendingChangePayload<'deposit_address'>;
 export type WithdrawalApprovalPayload = PendingChangePayload<'large_withdrawal_approval'>;
+export type DepositOverridePayload = PendingChangePayload<'deposit_override'>;
 
 /** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
 export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
@@ -90,7 +102,7 @@ export const APP_FILE_SUBJECT = 'apk';
 type Person = NonNullable<PendingChange['requestedBy']>;
 
 /** What a kind adds to the fields every change shows; `network` and `withdrawal` are null unless given. */
-type KindView = Pick<PendingChange, 'summary' | 'from' | 'to'> & Partial<Pick<PendingChange, 'network' | 'withdrawal'>>;
+type KindView = Pick<PendingChange, 'summary' | 'from' | 'to'> & Partial<Pick<PendingChange, 'network' | 'withdrawal' | 'deposit'>>;
 
 interface KindDescription<Kind extends PendingChangeKind> {
   /** What the change is about; at most one change of a kind waits per subject (a unique index). */
@@ -165,6 +177,17 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       summary: 'App file (APK) offered for download',
       from: payload.replacing ?? '(none)',
       to: `${payload.originalName}, ${payload.sizeBytes.toLocaleString('en-IN')} bytes, SHA-256 ${payload.sha256}`,
+    }),
+  },
+  deposit_override: {
+    subjectOf: (payload) => payload.depositId,
+    concernedUserId: (payload) => payload.customerUserId,
+    view: (payload, customer) => ({
+      summary: `${payload.network} deposit${customer ? ` of ${customer.name} (${customer.email})` : ''} credited although the blockchain refutes it: ${payload.reason}`,
+      from: `Pending (${payload.refutation.replaceAll('_', ' ')})`,
+      to: `Approved: ${usdtMicrosToWire(BigInt(payload.amountUsdtMicros))} USDT credited`,
+      network: payload.network,
+      deposit: { id: payload.depositId },
     }),
   },
 };

@@ -195,6 +195,7 @@ async function changeViews(db: Executor, changes: StoredPendingChange[]): Promis
       to: kindView.to,
       network: kindView.network ?? null,
       withdrawal: kindView.withdrawal ?? null,
+      ...(kindView.deposit ? { deposit: kindView.deposit } : {}),
       requestedBy: person(change.requestedByUserId),
       requestedAt: change.requestedAt.toISOString(),
       decidedBy: person(change.decidedByUserId),

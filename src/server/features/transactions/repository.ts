@@ -32,6 +32,8 @@ export interface HistoryRow {
   chain_required_confirmations: number | null;
   chain_block_number: bigint | null;
   chain_log_index: number | null;
+  chain_sender_proven: boolean | null;
+  chain_transfers_to_address: number | null;
   /** chain_checked_at as UTC text to the millisecond. */
   chain_checked_at_iso: string | null;
 }
@@ -48,6 +50,8 @@ const CHAIN_COLUMNS = [
   ['chain_required_confirmations', 'int'],
   ['chain_block_number', 'bigint'],
   ['chain_log_index', 'int'],
+  ['chain_sender_proven', 'boolean'],
+  ['chain_transfers_to_address', 'int'],
   ['chain_checked_at', 'timestamptz'],
 ] as const;
 

@@ -47,6 +47,8 @@ function chainOf(row: HistoryRow): DepositChain | null {
     blockNumber: row.chain_block_number === null ? null : row.chain_block_number.toString(),
     logIndex: row.chain_log_index,
     checkedAt: row.chain_checked_at_iso,
+    senderProven: row.chain_sender_proven,
+    transfersToAddress: row.chain_transfers_to_address,
   };
 }
 

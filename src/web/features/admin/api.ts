@@ -10,7 +10,13 @@ import {
   updateAdminUserResponseSchema,
   type UpdateAdminUserRequest,
 } from '#shared/contracts/admin';
-import { adminDepositDecisionResponseSchema, adminDepositListResponseSchema } from '#shared/contracts/deposits';
+import {
+  adminDepositDecisionResponseSchema,
+  adminDepositListResponseSchema,
+  assignUnclaimedTransferResponseSchema,
+  unclaimedTransferListResponseSchema,
+  type AssignUnclaimedTransferRequest,
+} from '#shared/contracts/deposits';
 import {
   payoutBatchDetailResponseSchema,
   payoutBatchListResponseSchema,
@@ -62,6 +68,7 @@ export const adminKeys = {
   payoutBatches: () => [...QUERY_KEYS.admin, 'payout-batches'] as const,
   payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
   pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
+  unclaimedTransfers: () => [...QUERY_KEYS.admin, 'unclaimed-transfers'] as const,
 };
 
 function withQuery(path: string, params: Record<string, string | undefined>): string {
@@ -153,12 +160,16 @@ function decisionBody({ kind, decision, note }: DecisionInput): Record<string, s
   const text = note.trim();
   if (text === '') return {};
   if (decision === 'reject') return { reason: text };
-  return kind === 'withdrawals' ? { payoutReference: text } : {};
+  if (kind === 'withdrawals') return { payoutReference: text };
+  // A deposit the blockchain refutes needs a written reason to be approved (decision 037).
+  return kind === 'deposits' ? { reason: text } : {};
 }
 
 export function decideRequest(input: DecisionInput) {
   // A large withdrawal's approve may answer 202 with a first approval (decision 017); tried first, as it needs pendingChange.
-  const schema = input.kind === 'withdrawals' && input.decision === 'approve' ? firstApprovalResponseSchema.or(decisionSchemas.withdrawals) : decisionSchemas[input.kind];
+  // So may the approve of a deposit the blockchain refutes (decision 037).
+  const deferrable = input.decision === 'approve' && (input.kind === 'withdrawals' || input.kind === 'deposits');
+  const schema = deferrable ? firstApprovalResponseSchema.or(decisionSchemas[input.kind]) : decisionSchemas[input.kind];
   return apiRequest(`/api/admin/${input.kind}/${encodeURIComponent(input.id)}/${input.decision}`, schema, {
     method: 'POST',
     body: decisionBody(input),
@@ -224,6 +235,17 @@ export function useAdminSettings() {
 /** 200 when everything was saved; 202 (tried first, as it needs pendingChange) when an address change waits for a second admin. */
 export const saveAdminSettings = (body: UpdateSettingsRequest) =>
   apiRequest('/api/admin/settings', updateSettingsPendingResponseSchema.or(updateSettingsResponseSchema), { method: 'PUT', body });
+
+/** Transfers to the shared deposit address nobody claimed, from senders nobody proved (decision 037). */
+export function useUnclaimedTransfers() {
+  return useQuery({
+    queryKey: adminKeys.unclaimedTransfers(),
+    queryFn: ({ signal }) => apiRequest('/api/admin/deposits/unclaimed', unclaimedTransferListResponseSchema, { signal }),
+  });
+}
+
+export const assignUnclaimedTransfer = (id: string, body: AssignUnclaimedTransferRequest) =>
+  apiRequest(`/api/admin/deposits/unclaimed/${encodeURIComponent(id)}/assign`, assignUnclaimedTransferResponseSchema, { method: 'POST', body });
 
 /** Two-person control (decision 017): open changes waiting for a second admin. */
 export function usePendingChanges(enabled = true) {

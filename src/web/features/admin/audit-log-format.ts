@@ -11,6 +11,7 @@ import {
 export const ACTION_LABELS: Record<AuditAction, string> = {
   'deposit.approve': 'Deposit approved',
   'deposit.reject': 'Deposit rejected',
+  'deposit.assign': 'Unclaimed transfer assigned',
   'withdrawal.approve': 'Withdrawal approved',
   'withdrawal.reject': 'Withdrawal rejected',
   'withdrawals.export': 'Pending withdrawals exported (CSV)',
@@ -39,6 +40,7 @@ export type ActionTone = 'approval' | 'rejection' | 'neutral';
 export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'deposit.approve': 'approval',
   'deposit.reject': 'rejection',
+  'deposit.assign': 'neutral',
   'withdrawal.approve': 'approval',
   'withdrawal.reject': 'rejection',
   'withdrawals.export': 'neutral',
@@ -158,6 +160,7 @@ const WORDS: Record<string, string> = {
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
+  deposit_override: 'Deposit the blockchain refutes',
   confirmed: 'Confirmed',
   discarded: 'Discarded',
 };

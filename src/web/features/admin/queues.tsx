@@ -52,6 +52,7 @@ function ChainFacts({ deposit }: { deposit: AdminDeposit }) {
   return (
     <div className="mt-2 flex flex-col items-start gap-1" data-testid={`deposit-${deposit.id}-chain`}>
       <Badge tone={badge.tone}>{badge.label}</Badge>
+      {badge.note && <p className="text-xs font-medium text-amber-800">{badge.note}</p>}
       {facts.length > 0 && (
         <dl className="text-xs text-slate-600">
           {facts.map(([label, value]) => (
@@ -121,7 +122,12 @@ export const DEPOSIT_QUEUE: QueueDefinition<AdminDeposit> = {
       },
     },
   ],
-  statusDetails: (deposit) => <RejectionReason reason={deposit.rejectionReason} />,
+  statusDetails: (deposit) => (
+    <>
+      {deposit.status === 'pending' && <AwaitingSecondApproval depositId={deposit.id} />}
+      <RejectionReason reason={deposit.rejectionReason} />
+    </>
+  ),
   summary: (deposit) => `Deposit of ${depositAmountText(deposit)} by ${deposit.user.name}`,
   describeDecision: (deposit, decision) =>
     decision === 'approve'

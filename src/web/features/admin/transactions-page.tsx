@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { adminKeys, type QueueKind, type StatusFilter } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { QueueTable } from './components/queue-table.tsx';
+import { UnclaimedTransfersSection } from './components/unclaimed-transfers.tsx';
 import { DEPOSIT_QUEUE, TRANSFER_QUEUE, WITHDRAWAL_QUEUE } from './queues.tsx';
 import { useDecision } from './use-decision.tsx';
 
@@ -70,6 +71,7 @@ export default function TransactionsPage() {
           <TabsTrigger value="transfers">Transfers</TabsTrigger>
         </TabsList>
         <TabsContent value="deposits">
+          <UnclaimedTransfersSection />
           <QueueTable definition={DEPOSIT_QUEUE} {...panelProps} />
         </TabsContent>
         <TabsContent value="withdrawals">

@@ -69,8 +69,15 @@ const PAYOUT_REFERENCE_FIELD: NoteField = {
   schema: payoutReferenceSchema,
 };
 
+const APPROVAL_REASON_FIELD: NoteField = {
+  ...REASON_FIELD,
+  label: 'Reason (needed when the blockchain refutes this deposit)',
+  help: 'A deposit the blockchain refutes is credited only when a second admin confirms it, with this reason.',
+};
+
 function noteFieldOf(target: DecisionTarget): NoteField | undefined {
   if (target.decision === 'reject') return REASON_FIELD;
+  if (target.kind === 'deposits') return APPROVAL_REASON_FIELD;
   return target.kind === 'withdrawals' ? PAYOUT_REFERENCE_FIELD : undefined;
 }
 
@@ -99,7 +106,7 @@ export function useDecision() {
       {
         onSuccess: (answer) => {
           if ('pendingChange' in answer) {
-            // A large withdrawal's first approval (decision 017): nothing was decided yet.
+            // A large withdrawal's or a refuted deposit's first approval (decisions 017, 037): nothing was decided yet.
             toast.info('Awaiting second approval', { description: answer.message });
             setTarget(null);
             void refresh();

@@ -13,9 +13,12 @@ export function customerChainStatus(status: RequestStatus, chain: DepositChain):
   if (status !== 'pending') return undefined;
   if (chain.delayed) return CHAIN_MESSAGES.delayed;
   if (chain.state === 'confirming') return confirmingLabel(chain.confirmations, chain.requiredConfirmations);
-  if (chain.state === 'confirmed') return 'Verified on chain, waiting for admin review';
+  if (chain.state === 'confirmed') return chain.senderProven === true ? 'Verified on chain, waiting for admin review' : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}, waiting for admin review`;
   return undefined;
 }
+
+/** What a transfer found on chain proves when its sender is no wallet of the customer's (decision 037). */
+export const TRANSFER_VERIFIED_SENDER_NOT_PROVEN = 'Transfer verified, sender not proven';
 
 export function customerChainNote(status: RequestStatus, chain: DepositChain): string | undefined {
   if (status !== 'pending') return undefined;
@@ -26,12 +29,27 @@ export function customerChainNote(status: RequestStatus, chain: DepositChain): s
   if (chain.problem === 'wrong_token') return CHAIN_MESSAGES.wrongToken;
   if (chain.problem === 'below_minimum') return CHAIN_MESSAGES.belowMinimum;
   if (chain.problem === 'amount_too_large') return CHAIN_MESSAGES.amountTooLarge;
+  if (chain.problem === 'ambiguous') return CHAIN_MESSAGES.ambiguous;
+  if (chain.problem === 'transfer_taken') return CHAIN_MESSAGES.transferTaken;
+  if (chain.problem === 'sender_of_another_customer') return CHAIN_MESSAGES.senderOfAnotherCustomer;
   if (chain.state === 'confirmed') return CHAIN_MESSAGES.waitingForAdmin;
   return undefined;
 }
 
-/** The admin queue's one-glance verdict, with the badge tone it is shown in. */
-export function adminChainBadge(chain: DepositChain, typedAmount: string | null): { label: string; tone: 'success' | 'warning' | 'danger' | 'default' } {
+type BadgeTone = 'success' | 'warning' | 'danger' | 'default';
+
+/**
+ * The admin queue's one-glance verdict, with the badge tone it is shown in, and a note when the
+ * transaction pays the deposit address several times. Green only for what is proven: a final
+ * transfer from a wallet this customer proved (decision 037).
+ */
+export function adminChainBadge(chain: DepositChain, typedAmount: string | null): { label: string; tone: BadgeTone; note?: string } {
+  const badge = adminChainVerdict(chain, typedAmount);
+  const several = chain.transfersToAddress !== null && chain.transfersToAddress > 1 ? `This transaction pays our address ${chain.transfersToAddress} times` : undefined;
+  return several ? { ...badge, note: several } : badge;
+}
+
+function adminChainVerdict(chain: DepositChain, typedAmount: string | null): { label: string; tone: BadgeTone } {
   if (chain.delayed && chain.state === 'unchecked') return { label: CHAIN_MESSAGES.delayed, tone: 'warning' };
   switch (chain.state) {
     case 'unchecked':
@@ -47,10 +65,14 @@ export function adminChainBadge(chain: DepositChain, typedAmount: string | null)
       if (chain.problem === 'wrong_token') return { label: 'Wrong token', tone: 'danger' };
       if (chain.problem === 'other_network') return { label: 'Other network', tone: 'danger' };
       if (chain.problem === 'below_minimum') return { label: 'Below minimum', tone: 'danger' };
+      if (chain.problem === 'sender_of_another_customer') return { label: 'Sender is another customer’s wallet', tone: 'danger' };
+      if (chain.problem === 'ambiguous') return { label: 'Several transfers, none provably this customer’s', tone: 'danger' };
+      if (chain.problem === 'transfer_taken') return { label: 'Transfer is another deposit', tone: 'danger' };
       return { label: 'Amount too large', tone: 'danger' };
     case 'confirmed':
       if (chain.problem === 'sender_of_another_customer') return { label: 'Sender is another customer’s wallet', tone: 'danger' };
-      if (typedAmount !== null) return { label: 'Amount differs', tone: 'warning' };
+      if (chain.senderProven !== true) return { label: typedAmount === null ? TRANSFER_VERIFIED_SENDER_NOT_PROVEN : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}; amount differs`, tone: 'warning' };
+      if (typedAmount !== null) return { label: 'Verified on chain; amount differs', tone: 'warning' };
       return { label: 'Verified on chain', tone: 'success' };
   }
 }

@@ -21,6 +21,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
+  deposit_override: 'Deposit the blockchain refutes',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
@@ -134,9 +135,11 @@ export function PendingChangesPanel({ kinds, title = 'Waiting for a second admin
 }
 
 /** "Awaiting second approval" on a withdrawal whose first approval is recorded. */
-export function AwaitingSecondApproval({ withdrawalId }: { withdrawalId: string }) {
+export function AwaitingSecondApproval({ withdrawalId, depositId }: { withdrawalId?: string; depositId?: string }) {
   const changes = usePendingChanges();
-  const change = changes.data?.items.find((item) => item.withdrawal?.id === withdrawalId);
+  const change = changes.data?.items.find((item) =>
+    withdrawalId !== undefined ? item.withdrawal?.id === withdrawalId : item.kind === 'deposit_override' && item.deposit?.id === depositId,
+  );
   if (!change) return null;
   return (
     <p className="mt-1">
