@@ -19,7 +19,7 @@ import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { newRequestId } from './http/request-ids.ts';
 import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
 import { ServerLifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN_MESSAGE } from './http/lifecycle.ts';
-import { assertSameOriginJson } from './http/security.ts';
+import { assertSameOriginJson, sameOrigins } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
 import { checkedResponseSerializerCompiler } from './http/response-serializer.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
@@ -193,10 +193,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
   app.decorateRequest('session', undefined);
+  const appOrigins = sameOrigins(context.config.appOrigin);
   // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {
     if (!isApiRoute(request)) return;
-    assertSameOriginJson(request, context.config.appOrigin);
+    assertSameOriginJson(request, appOrigins);
     if (request.routeOptions.config.skipsSessionLookup === true) return;
     request.session = await resolveSession(context, request);
   });
