@@ -135,7 +135,6 @@ const boundaryExceptions = [
       'src/web/features/dashboard/admin-wallet-card.tsx',
       'src/web/features/dashboard/dashboard-page.tsx',
       'src/web/features/events/background-services.tsx',
-      'src/web/features/install/install-app-button.tsx',
       'src/web/features/landing/contact-page.tsx',
       'src/web/features/landing/landing-page.tsx',
       'src/web/features/notifications/notifications-page.tsx',
