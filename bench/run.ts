@@ -97,6 +97,8 @@ async function startMeasuredApp(name: string): Promise<{ server: RunningServer; 
 interface Scenario {
   name: string;
   target(fixture: AppFixture): Target;
+  /** The most SQL round trips one request may take; the run prints the count against it. */
+  roundTripBudget?: number;
 }
 
 function get(name: string, url: string, who: 'customer' | 'admin' | 'nobody'): Scenario {
@@ -113,6 +115,9 @@ function get(name: string, url: string, who: 'customer' | 'admin' | 'nobody'): S
 
 const withdrawalScenario: Scenario = {
   name: 'POST /api/withdrawals (8 customers, PIN checked)',
+  // Decision 022: the session lookup, the ownership read, the PIN check's own transaction and the money
+  // transaction, BEGIN and COMMIT included (12), and the session's last-seen update that some requests make.
+  roundTripBudget: 13,
   target: (fixture) => {
     let next = 0;
     return {
@@ -264,6 +269,12 @@ async function againstBaselines(): Promise<void> {
     rows,
   );
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; ratio = app / baseline in the same round.`);
+  for (const { scenario } of pairs) {
+    if (scenario.roundTripBudget === undefined) continue;
+    const counted = roundTrips.get(scenario.name) ?? 0;
+    const verdict = counted <= scenario.roundTripBudget ? 'within' : 'OVER';
+    console.log(`Round-trip budget: ${scenario.name}: ${counted.toFixed(1)} of at most ${scenario.roundTripBudget}, ${verdict}.`);
+  }
 }
 
 /** More than the biggest page the scale scenarios ask for (20 rows). */

@@ -1,7 +1,11 @@
-// Runs every check in order and stops at the first failure: types, lint, unit, integration
-// (embedded PostgreSQL, and TEST_DATABASE_URL too when set), production build, fault tests
-// (server processes of that build killed and stopped), browser tests.
-import { spawnSync } from 'node:child_process';
+// Runs every check and stops at the first failure: types and lint side by side, then unit and
+// integration tests (embedded PostgreSQL, and TEST_DATABASE_URL too when set) while the production
+// build runs beside them, then the bundle budget, the fault tests (server processes of that build
+// killed and stopped) and the browser tests, all on that one build. Side by side only where nothing
+// is shared: the build writes dist/, which no unit or integration test reads; the fault and browser
+// tests each start servers and measure nothing by the clock, but they stay one after the other
+// because both load the two cores fully and the browser tests' waits are bounded.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,11 +16,55 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 function run(title, command, args, extraEnvironment = {}) {
   console.log(`\n=== ${title} ===`);
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...extraEnvironment } });
-  if (result.status !== 0) {
-    console.error(`\n${title} failed.`);
-    summarize();
-    process.exit(result.status ?? 1);
+  if (result.status !== 0) fail(title, result.status);
+}
+
+/** Starts a step whose output is kept and printed when it is awaited, so that steps side by side do not interleave. */
+function start(title, command, args) {
+  // A process group of its own, so that stopping it stops what npm and npx started too.
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env, detached: true });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  const exited = new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('close', (code) => resolve(code ?? 1));
+  });
+  return {
+    child,
+    async finish() {
+      const status = await exited;
+      console.log(`\n=== ${title} ===`);
+      process.stdout.write(Buffer.concat(output));
+      if (status !== 0) fail(title, status);
+    },
+  };
+}
+
+const background = new Set();
+
+function stopBackground() {
+  for (const step of background) {
+    try {
+      process.kill(-step.child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
   }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopBackground();
+    process.exit(130);
+  });
+}
+
+function fail(title, status) {
+  console.error(`\n${title} failed.`);
+  stopBackground();
+  summarize();
+  process.exit(status ?? 1);
 }
 
 function countVitest(file) {
@@ -48,12 +96,19 @@ const vitest = (project, reportName, extraEnvironment) =>
   run(`${project} tests${extraEnvironment ? ' (TEST_DATABASE_URL)' : ''}`, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reportDirectory, reportName)}`], extraEnvironment);
 
 // Three configurations: everything, src/shared without Node's and the DOM's types, src/web without Node's.
-run('type check', 'npm', ['run', 'typecheck', '--silent']);
-run('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+const typeCheck = start('type check', 'npm', ['run', 'typecheck', '--silent']);
+const lint = start('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+background.add(typeCheck).add(lint);
+await typeCheck.finish();
+await lint.finish();
+background.clear();
+const build = start('production build', 'npm', ['run', 'build', '--silent']);
+background.add(build);
 vitest('unit', 'vitest-unit.json');
 vitest('integration', 'vitest-integration.json');
 if (process.env.TEST_DATABASE_URL) vitest('integration', 'vitest-integration-external.json', { INTEGRATION_DATABASE: 'external' });
-run('production build', 'npm', ['run', 'build', '--silent']);
+await build.finish();
+background.delete(build);
 vitest('bundle', 'vitest-bundle.json');
 vitest('faults', 'vitest-faults.json');
 run('browser tests (Chromium)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDirectory, 'playwright.json') });

@@ -14,12 +14,12 @@ import { registerFeatureRoutes } from './features/index.ts';
 import { AppMetrics, registerMetrics } from './platform/metrics/metrics.ts';
 import { resolveSession, usesSecureCookies } from './platform/sessions/service.ts';
 import { AppError } from './errors.ts';
-import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
+import { handleClientError, handleError, handleFrameworkError, RetryLaterError } from './http/error-handler.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { newRequestId } from './http/request-ids.ts';
 import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
-import { ServerLifecycle } from './http/lifecycle.ts';
-import { assertSameOriginJson } from './http/security.ts';
+import { ServerLifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN_MESSAGE } from './http/lifecycle.ts';
+import { assertSameOriginJson, sameOrigins } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
 import { checkedResponseSerializerCompiler } from './http/response-serializer.ts';
 import { safeTextValidatorCompiler } from './http/validation.ts';
@@ -132,6 +132,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(timeouts.requestMilliseconds / 4))),
     },
     connectionTimeout: timeouts.idleConnectionMilliseconds,
+    // Fastify's own answer while closing has neither the app's error shape nor Retry-After; the hook below gives both.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   const lifecycle = options.lifecycle ?? new ServerLifecycle();
   const metrics = options.metrics ?? new AppMetrics(context);
@@ -173,6 +175,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
     done();
   });
+  // After the drain (src/server/http/lifecycle.ts) a request can still arrive on a connection that was busy; it is refused, not started.
+  app.addHook('onRequest', async () => {
+    if (lifecycle.closing) throw new RetryLaterError(503, 'SERVICE_UNAVAILABLE', SHUTTING_DOWN_MESSAGE, SHUTDOWN_RETRY_AFTER_SECONDS);
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });
 
@@ -187,10 +193,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
   app.decorateRequest('session', undefined);
+  const appOrigins = sameOrigins(context.config.appOrigin);
   // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
   app.addHook('onRequest', async (request) => {
     if (!isApiRoute(request)) return;
-    assertSameOriginJson(request, context.config.appOrigin);
+    assertSameOriginJson(request, appOrigins);
     if (request.routeOptions.config.skipsSessionLookup === true) return;
     request.session = await resolveSession(context, request);
   });

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const bootstrap = await ensureAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (bootstrap.kind !== 'exists') {
     const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
-    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in): ${bootstrap.generatedPassword}`);
+    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once; to replace it, use "Forgot Password?" on the sign-in page): ${bootstrap.generatedPassword}`);
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
 
@@ -75,11 +75,14 @@ async function main(): Promise<void> {
   chainWorker.start();
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      // A second signal skips the rest of the drain; in-flight requests still get their grace period.
+      lifecycle.endDrain();
+      return;
+    }
     closing = true;
-    clearInterval(pruneTimer);
-    await chainWorker.stop();
-    await chainEmails.stop();
+    // From this moment /api/ready answers 503; requests keep being answered during the drain.
+    lifecycle.startDraining();
     app.log.info({ signal }, 'Shutting down');
     // Whatever happens below, the process is gone within the 10 seconds that Docker and Kubernetes allow by default.
     const deadline = setTimeout(() => {
@@ -87,7 +90,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MILLISECONDS);
     deadline.unref();
-    await drainAndClose(app, lifecycle);
+    clearInterval(pruneTimer);
+    const stopWorkers = async () => {
+      await chainWorker.stop();
+      await chainEmails.stop();
+    };
+    await Promise.all([stopWorkers(), drainAndClose(app, lifecycle)]);
     metricsServer?.closeAllConnections();
     metricsServer?.close();
     mailer.close();

@@ -22,7 +22,7 @@ function portIsClosed(port: number): Promise<boolean> {
   });
 }
 
-function keepAliveGet(agent: http.Agent, port: number, path: string): Promise<number> {
+function keepAliveGet(agent: http.Agent | false, port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, agent }, (response) => {
@@ -33,8 +33,13 @@ function keepAliveGet(agent: http.Agent, port: number, path: string): Promise<nu
   });
 }
 
+/** Asks /api/ready on fresh connections until it answers 503; a refused or reset connection fails the test. */
+async function waitUntilDraining(port: number): Promise<void> {
+  while ((await keepAliveGet(false, port, '/api/ready')) !== 503) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 describe('npm start and SIGTERM', () => {
-  it('stops the server within 10 seconds while clients hold keep-alive connections and a live-update stream open', async () => {
+  it('answers every request sent after SIGTERM during the drain, then stops within 10 seconds while clients hold keep-alive connections and a live-update stream open', async () => {
     const port = await findFreePort();
     // `npm start` exactly as Docker, systemd or Kubernetes would run it; the signal goes to npm.
     const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: serverEnvironment(postgres, port, 'npm-start'), stdio: ['ignore', 'ignore', 'inherit'] });
@@ -49,6 +54,14 @@ describe('npm start and SIGTERM', () => {
 
       const signalledAt = Date.now();
       npm.kill('SIGTERM');
+      // Once /api/ready says 503, requests still arrive (the load balancer has not noticed yet): a burst on new
+      // connections and one on each keep-alive connection opened before the signal; none is reset or refused.
+      await waitUntilDraining(port);
+      const burst = await Promise.all([
+        ...Array.from({ length: 10 }, () => keepAliveGet(false, port, '/api/health')),
+        ...agents.map((agent) => keepAliveGet(agent, port, '/api/health')),
+      ]);
+      expect(burst).toEqual(Array.from({ length: 15 }, () => 200));
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 12_000))]);
       const stoppedAfter = Date.now() - signalledAt;
       expect(npm.exitCode !== null || npm.signalCode !== null, 'npm exited').toBe(true);

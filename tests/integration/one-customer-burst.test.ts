@@ -36,6 +36,8 @@ describe('one customer cannot starve the others', () => {
     const refused = answers.filter((answer) => answer.statusCode === 429);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]?.json()).toEqual({ error: { code: 'RATE_LIMITED', message: TOO_MANY_AT_ONCE_MESSAGE } });
+    // The client learns when to try again.
+    expect(refused[0]?.headers['retry-after']).toBe('1');
     const accepted = statuses.filter((status) => status === 201).length;
     expect(accepted).toBeGreaterThan(0);
     expect(accepted).toBeLessThanOrEqual(10);

@@ -109,6 +109,19 @@ describe('cross-site request forgery guard', () => {
     expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).statusCode).toBe(200);
   });
 
+  it('takes the other loopback spellings of a loopback APP_ORIGIN as the app, and no other host or port', async () => {
+    const user = await signUpUser(harness.app);
+    // TEST_ORIGIN is http://localhost:3000, as in development.
+    const login = (origin: string) =>
+      harness.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin, 'content-type': 'application/json' }, payload: JSON.stringify({ email: user.email, password: user.password }) });
+    for (const origin of ['http://127.0.0.1:3000', 'http://[::1]:3000']) expect((await login(origin)).statusCode, origin).toBe(200);
+    for (const origin of ['http://127.0.0.1:3001', 'https://127.0.0.1:3000', 'http://127.0.0.2:3000', 'http://localhost.example:3000']) {
+      const refused = await login(origin);
+      expect(refused.statusCode, origin).toBe(403);
+      expect(refused.json().error.code).toBe('ORIGIN_REFUSED');
+    }
+  });
+
   it('refuses a state-changing request without an Origin header', async () => {
     const response = await harness.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(response.statusCode).toBe(403);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +15,9 @@ const eslint = new ESLint({
   },
 });
 
-async function importProblems(filePath: string, source: string): Promise<string[]> {
+async function importProblems(filePath: string, source: string, ruleId = 'no-restricted-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport const used = imported;\n`, { filePath: path.join(root, filePath) });
-  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message);
+  return (result?.messages ?? []).filter((message) => message.ruleId === ruleId).map((message) => message.message);
 }
 
 /** ESLint puts the import and its pattern before the configured message. */
@@ -57,6 +58,64 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
     expect(await importProblems('src/server/features/wallet/boundary-fixture.ts', "import { imported } from '../deposits/service.ts';")).toEqual([]);
     expect(await importProblems('src/server/features/deposits/boundary-fixture.ts', "import { imported } from './repository.ts';")).toEqual([]);
     expect(await importProblems('src/server/features/deposits/boundary-fixture.ts', "import { imported } from '../../platform/sessions/repository.ts';")).toEqual([]);
+  });
+
+  it('refuse the platform importing a feature', async () => {
+    expectOneProblem(
+      await importProblems('src/server/platform/sessions/boundary-fixture.ts', "import { imported } from '../../features/wallet/service.ts';"),
+      'src/server/platform may not import a feature: features use the platform, not the other way round.',
+    );
+  });
+
+  it("refuse another feature's repository under any name ending in repository", async () => {
+    expectOneProblem(
+      await importProblems('src/server/features/wallet/boundary-fixture.ts', "import { imported } from '../deposits/chain-repository.ts';"),
+      "Use the other feature's service: src/server/features/wallet may not import another feature's repository.",
+    );
+  });
+
+  it("refuse a feature's module handing its repository's code on, re-exported or imported and exported", async () => {
+    const message = "Do not hand a repository's code on: write a service function with the rule in it.";
+    const rule = 'boundaries/no-repository-reexport';
+    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "export { imported } from './repository.ts';\nconst imported = 1;", rule), message);
+    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nexport { found };\nconst imported = 1;", rule), message);
+    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "export * from './wallet-repository.ts';\nconst imported = 1;", rule), message);
+    // Using the repository inside the service is what a service is for.
+    expect(await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nconst imported = found;", rule)).toEqual([]);
+  });
+
+  it("refuse a web feature importing another feature's inner module, and let it use the other's index.ts", async () => {
+    expectOneProblem(
+      await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../auth/api.ts';"),
+      "Import another feature through its index.ts: src/web/features/wallet may use only what the other feature's index.ts offers.",
+    );
+    expectOneProblem(
+      await importProblems('src/web/features/admin/components/boundary-fixture.ts', "import { imported } from '../../wallet/format.ts';"),
+      "Import another feature through its index.ts: src/web/features/admin may use only what the other feature's index.ts offers.",
+    );
+    expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../auth/index.ts';")).toEqual([]);
+    expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from './api.ts';")).toEqual([]);
+    expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../../components/ui/button.tsx';")).toEqual([]);
+  });
+
+  it('refuse layout components importing a feature', async () => {
+    expectOneProblem(
+      await importProblems('src/web/components/layout/boundary-fixture.tsx', "import { imported } from '../../features/auth/api.ts';"),
+      'Components are used by features and use none: pass what a feature knows in as props.',
+    );
+  });
+
+  it('refuse an import cycle', async () => {
+    // A cycle needs files on disk that import each other: two, planted for this test and removed after it.
+    const directory = fs.mkdtempSync(path.join(root, 'src/web/lib/lint-cycle-fixture-'));
+    try {
+      fs.writeFileSync(path.join(directory, 'first.ts'), "import { second } from './second.ts';\nexport const first = (): number => second() + 1;\n");
+      fs.writeFileSync(path.join(directory, 'second.ts'), "import { first } from './first.ts';\nexport const second = (): number => first() - 1;\n");
+      const [result] = await eslint.lintFiles([path.join(directory, 'first.ts')]);
+      expect((result?.messages ?? []).filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message)).toEqual(['Dependency cycle detected']);
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('refuse Node APIs and server code in src/shared', async () => {

@@ -17,6 +17,21 @@ const NOT_ALLOWED_CHARACTERS_MESSAGE = 'The request contains characters that are
 /** PostgreSQL refuses these characters (NUL in text, or ones the encoding cannot hold): the input is at fault. */
 const CHARACTER_SQLSTATES = new Set(['22021', '22P05']);
 
+/**
+ * An expected refusal that the client should simply repeat a little later: its
+ * answer carries `Retry-After` with this many seconds.
+ */
+export class RetryLaterError extends AppError {
+  constructor(
+    statusCode: number,
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(statusCode, code, message);
+  }
+}
+
 function errorBody(code: ErrorCode, message: string, reference?: string): ErrorResponse {
   return { error: { code, message, ...(reference === undefined ? {} : { reference }) } };
 }
@@ -52,7 +67,8 @@ const CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details, ...(error.statusCode >= 500 ? { reference: request.id } : {}) } };
-    if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    if (error instanceof RetryLaterError) reply.header('retry-after', String(error.retryAfterSeconds));
+    else if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return reply.code(error.statusCode).send(body);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

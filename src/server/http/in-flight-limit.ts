@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.ts';
+import { RetryLaterError } from './error-handler.ts';
 import { readSessionCookie } from './security.ts';
 
 export const TOO_MANY_AT_ONCE_MESSAGE = 'Too many requests at once. Please wait for the previous ones to finish.';
+
+/** The session's earlier requests usually finish within a second. */
+export const TOO_MANY_AT_ONCE_RETRY_AFTER_SECONDS = 1;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -22,7 +25,7 @@ export function registerInFlightLimit(app: FastifyInstance, options: { secureCoo
     const token = readSessionCookie(request, options.secureCookie);
     if (!token) return;
     const current = inFlight.get(token) ?? 0;
-    if (current >= maxPerSession) throw new AppError(429, 'RATE_LIMITED', TOO_MANY_AT_ONCE_MESSAGE);
+    if (current >= maxPerSession) throw new RetryLaterError(429, 'RATE_LIMITED', TOO_MANY_AT_ONCE_MESSAGE, TOO_MANY_AT_ONCE_RETRY_AFTER_SECONDS);
     inFlight.set(token, current + 1);
     let released = false;
     const release = () => {

@@ -27,14 +27,29 @@ export function looksLikeToken(value: string | undefined): value is string {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The origins whose requests count as the app's own: APP_ORIGIN, and when it is
+ * a loopback address (development, the default) its other spellings on the same
+ * scheme and port, since only this machine can serve a page from them, so that
+ * http://127.0.0.1:3000 signs in as http://localhost:3000 does.
+ */
+export function sameOrigins(appOrigin: string): ReadonlySet<string> {
+  const url = new URL(appOrigin);
+  if (!LOOPBACK_HOSTS.includes(url.hostname)) return new Set([appOrigin]);
+  const port = url.port ? `:${url.port}` : '';
+  return new Set([appOrigin, ...LOOPBACK_HOSTS.map((host) => `${url.protocol}//${host}${port}`)]);
+}
+
 /**
  * Cross-site request forgery guard: a state-changing request must come from our
  * own origin, and carry JSON unless the route accepts file uploads or CSV.
  */
-export function assertSameOriginJson(request: FastifyRequest, appOrigin: string): void {
+export function assertSameOriginJson(request: FastifyRequest, appOrigins: ReadonlySet<string>): void {
   if (SAFE_METHODS.has(request.method)) return;
   const origin = request.headers.origin;
-  if (origin !== appOrigin) {
+  if (origin === undefined || !appOrigins.has(origin)) {
     throw new AppError(403, 'ORIGIN_REFUSED', 'This request did not come from the app and was refused.');
   }
   const contentType = request.headers['content-type'];

@@ -18,12 +18,6 @@ export type NotificationKind = z.infer<typeof notificationKindSchema>;
 export const NOTIFICATION_CATEGORIES = ['deposits', 'withdrawals', 'transfers'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
-export function categoryOfKind(kind: NotificationKind): NotificationCategory {
-  if (kind.startsWith('deposit_')) return 'deposits';
-  if (kind.startsWith('withdrawal_')) return 'withdrawals';
-  return 'transfers';
-}
-
 export const NOTIFICATION_MESSAGES = {
   empty: 'No notifications yet.',
   preferencesSaved: 'Notification preferences saved',

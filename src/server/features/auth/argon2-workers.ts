@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { concurrencyLimit } from '../../concurrency-limit.ts';
 
@@ -11,8 +12,17 @@ import { concurrencyLimit } from '../../concurrency-limit.ts';
  * CPU time nothing else wants.
  */
 
-/** Niceness of the argon2 threads (Linux: 0 is normal, 19 the lowest; lowering one's own needs no privilege). */
-export const ARGON2_THREAD_NICENESS = 10;
+/**
+ * How much nicer than the rest of the process the argon2 threads run (Linux: niceness 0 is normal, 19
+ * the lowest; lowering one's own needs no privilege). Added to the process's own niceness, so that under
+ * `nice` the threads still run below the event loop, never above it.
+ */
+export const ARGON2_THREAD_NICENESS_INCREMENT = 10;
+
+/** The niceness a thread gets on Linux when the process runs at `processNiceness`. */
+export function argon2ThreadNiceness(processNiceness: number): number {
+  return Math.min(19, processNiceness + ARGON2_THREAD_NICENESS_INCREMENT);
+}
 
 export type Argon2Options = { algorithm: number; memoryCost: number; timeCost: number; parallelism: number };
 type Argon2Job = { kind: 'hash'; secret: string; options: Argon2Options } | { kind: 'verify'; storedHash: string; secret: string };
@@ -88,7 +98,7 @@ export class Argon2Workers {
 
   private start(): Worker {
     assert.ok(this.idle.length + this.busy.size < this.size, `more than ${this.size} argon2 jobs at once`);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, niceness: ARGON2_THREAD_NICENESS } });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2Path, niceness: argon2ThreadNiceness(os.getPriority()) } });
     worker.on('message', (reply: Argon2Reply) => {
       const job = this.busy.get(worker);
       assert.ok(job, 'an argon2 worker answered without a job');

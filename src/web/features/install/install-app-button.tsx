@@ -1,4 +1,4 @@
-import { outlineLinkClass } from '../landing/public-layout.tsx';
+import { outlineLinkClass } from '../../components/ui/link-classes.ts';
 import { listenForInstallPrompt, useInstallPrompt } from './install-prompt.ts';
 
 /** "Install app" beside the APK download, shown only while the browser offers to install the web app. */

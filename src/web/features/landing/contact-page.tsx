@@ -1,6 +1,7 @@
 import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
-import { outlineLinkClass, primaryLinkClass, PublicTextPage } from './public-layout.tsx';
+import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
+import { PublicTextPage } from './public-layout.tsx';
 
 export default function ContactPage() {
   const settings = usePublicSettings();

@@ -5,7 +5,8 @@ import { Converter } from '../rates/converter.tsx';
 import { RateCard } from '../rates/rate-card.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
-import { outlineLinkClass, primaryLinkClass, PublicLayout } from './public-layout.tsx';
+import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
+import { PublicLayout } from './public-layout.tsx';
 
 // Loaded apart: the landing page's first JavaScript stays within its budget.
 const InstallAppButton = lazy(() => import('../install/install-app-button.tsx'));

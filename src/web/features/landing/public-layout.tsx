@@ -1,14 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_NAME } from '#shared/limits';
+import { outlineLinkClass } from '../../components/ui/link-classes.ts';
 
 /** The spec's copyright line names a fixed year. */
 export const COPYRIGHT_YEAR = 2025;
 
-export const primaryLinkClass =
-  'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800 [&_svg]:size-4';
-export const outlineLinkClass =
-  'inline-flex items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-medium text-slate-900 hover:bg-slate-50 [&_svg]:size-4';
 
 export function BrandLink() {
   return (
