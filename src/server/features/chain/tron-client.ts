@@ -53,38 +53,40 @@ export function createTronClient(options: TronClientOptions): ChainClient {
       return observationFromTransactionInfo(solidity, full, (await nowBlock()).block_header.raw_data.number);
     },
 
-    async scanStart() {
-      return BigInt((await nowBlock()).block_header.raw_data.timestamp);
-    },
+    addressScanner: {
+      async scanStart() {
+        return BigInt((await nowBlock()).block_header.raw_data.timestamp);
+      },
 
-    async scanTransfersTo(depositAddress, scannedThrough) {
-      if (!isValidTronAddress(depositAddress)) return { transfers: [], scannedThrough };
-      const query = new URLSearchParams({
-        only_confirmed: 'true',
-        only_to: 'true',
-        contract_address: options.usdtContract,
-        min_timestamp: scannedThrough.toString(),
-        order_by: 'block_timestamp,asc',
-        limit: String(SCAN_PAGE_SIZE),
-      });
-      const transfers: DetectedTransfer[] = [];
-      let newest = scannedThrough;
-      for (let pageNumber = 0; pageNumber < SCAN_MAX_PAGES; pageNumber += 1) {
-        const page = await request(`/v1/accounts/${depositAddress}/transactions/trc20?${query.toString()}`, trc20TransfersPageSchema);
-        for (const item of page.data) {
-          if (BigInt(item.block_timestamp) > newest) newest = BigInt(item.block_timestamp);
-          // The filter is the provider's; the decision is ours, so recipient and token are checked again here.
-          if (item.to !== depositAddress || item.token_info.address !== options.usdtContract || (item.type !== undefined && item.type !== 'Transfer')) continue;
-          transfers.push({ transactionHash: item.transaction_id.toLowerCase(), from: item.from, amountUsdtMicros: BigInt(item.value) });
+      async scanTransfersTo(depositAddress, scannedThrough) {
+        if (!isValidTronAddress(depositAddress)) return { transfers: [], scannedThrough };
+        const query = new URLSearchParams({
+          only_confirmed: 'true',
+          only_to: 'true',
+          contract_address: options.usdtContract,
+          min_timestamp: scannedThrough.toString(),
+          order_by: 'block_timestamp,asc',
+          limit: String(SCAN_PAGE_SIZE),
+        });
+        const transfers: DetectedTransfer[] = [];
+        let newest = scannedThrough;
+        for (let pageNumber = 0; pageNumber < SCAN_MAX_PAGES; pageNumber += 1) {
+          const page = await request(`/v1/accounts/${depositAddress}/transactions/trc20?${query.toString()}`, trc20TransfersPageSchema);
+          for (const item of page.data) {
+            if (BigInt(item.block_timestamp) > newest) newest = BigInt(item.block_timestamp);
+            // The filter is the provider's; the decision is ours, so recipient and token are checked again here.
+            if (item.to !== depositAddress || item.token_info.address !== options.usdtContract || (item.type !== undefined && item.type !== 'Transfer')) continue;
+            transfers.push({ transactionHash: item.transaction_id.toLowerCase(), from: item.from, amountUsdtMicros: BigInt(item.value) });
+          }
+          // The next page is the same query with the fingerprint of this one, as TronGrid documents.
+          const fingerprint = page.meta?.fingerprint;
+          if (fingerprint === undefined || page.data.length === 0) break;
+          query.set('fingerprint', fingerprint);
         }
-        // The next page is the same query with the fingerprint of this one, as TronGrid documents.
-        const fingerprint = page.meta?.fingerprint;
-        if (fingerprint === undefined || page.data.length === 0) break;
-        query.set('fingerprint', fingerprint);
-      }
-      // Reading starts at min_timestamp inclusive, so transfers in the newest millisecond are read again next time
-      // (recording them twice does nothing) rather than skipped when the reading stopped inside that millisecond.
-      return { transfers, scannedThrough: newest };
+        // Reading starts at min_timestamp inclusive, so transfers in the newest millisecond are read again next time
+        // (recording them twice does nothing) rather than skipped when the reading stopped inside that millisecond.
+        return { transfers, scannedThrough: newest };
+      },
     },
   };
 }
