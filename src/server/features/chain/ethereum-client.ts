@@ -91,7 +91,9 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
   async function finality(latest: bigint): Promise<{ finalBlock: bigint; requiredConfirmations: (blockNumber: bigint) => number }> {
     if (options.confirmations !== undefined) {
       const required = options.confirmations;
-      return { finalBlock: latest - BigInt(required) + 1n, requiredConfirmations: () => required };
+      // A young chain has no block that deep yet; its genesis block stands in.
+      const deep = latest - BigInt(required) + 1n;
+      return { finalBlock: deep < 0n ? 0n : deep, requiredConfirmations: () => required };
     }
     const finalized = await client.getBlock({ blockTag: 'finalized' });
     // Shown as the confirmations needed: how deep the finalized block lies now, at least one.

@@ -222,6 +222,10 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
         break;
       }
     }
+    if (ancestor?.number === cursor.number) {
+      // The cursor is still on the chain, yet the next block names another parent: the provider contradicts itself.
+      throw new ChainProviderError(`the ${network} provider's block ${cursor.number + 1n} does not descend from block ${cursor.number} it returns`);
+    }
     if (ancestor === undefined) {
       const oldest = stored.at(-1) ?? cursor;
       log.error({ network, blockNumber: oldest.number.toString() }, 'Chain reorganisation deeper than the stored blocks; reading again from before the oldest');

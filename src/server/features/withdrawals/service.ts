@@ -23,6 +23,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { assertHeldAmountUntouched } from '../chain/incidents.ts';
 import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import {
@@ -220,6 +221,8 @@ export async function requestWithdrawal(
       pan: tdsBasisPoints > 0 ? profile.pan : null,
     });
     await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    // A deposit whose transfer vanished from the chain holds its amount (decision 036).
+    await assertHeldAmountUntouched(transaction, userId);
     // After moveMoney, which locked the customer's wallet until this transaction ends: a
     // concurrent withdrawal of the same customer waits there for this one to commit or roll
     // back, and its sum (a new statement, read committed) then includes this withdrawal, so
