@@ -17,8 +17,14 @@ const JOBS_PER_TICK = 20;
 /** How long a claimed job is this process's before another may take it (a crashed process's jobs come back after it). */
 const LEASE_SECONDS = 120;
 
-export function chainClientsFromConfig(config: ChainConfig): ChainClient[] {
+export function chainClientsFromConfig(config: ChainConfig, log: FastifyBaseLogger): ChainClient[] {
   const clients: ChainClient[] = [];
+  if (config.ethereum?.devConfirmations) {
+    log.warn(
+      { confirmations: config.ethereum.confirmations },
+      'CHAIN_DEV_CONFIRMATIONS is set: ERC20 transfers count as final after this few confirmations. Only for a local test chain; never with real money.',
+    );
+  }
   if (config.ethereum) clients.push(createEthereumClient(config.ethereum));
   if (config.tron) clients.push(createTronClient(config.tron));
   return clients;
