@@ -353,7 +353,7 @@ describe('ERC20 deposits verified on chain', () => {
     const tron = await startTronStandIn();
     const both = startTestWorker(harness, [
       createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS }),
-      createTronClient({ apiUrl: tron.apiUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 }),
+      createTronClient({ fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 }),
     ]);
     try {
       const user = await signUpVerifiedUser(harness.app);

@@ -81,9 +81,15 @@ describe('configuration', () => {
     });
     expect(config.chain).toEqual({
       ethereum: { rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 12 },
-      tron: { apiUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      tron: { fullNodeUrl: 'https://tron.example.com', solidityNodeUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
       pollSeconds: 1,
     });
+  });
+
+  it('reads a self-hosted TRON node at two URLs, and fills both from one', () => {
+    const twoPorts = loadConfig({ TRON_FULL_NODE_URL: 'http://10.0.0.5:8090/', TRON_SOLIDITY_NODE_URL: 'http://10.0.0.5:8091' }).chain.tron;
+    expect(twoPorts).toMatchObject({ fullNodeUrl: 'http://10.0.0.5:8090', solidityNodeUrl: 'http://10.0.0.5:8091' });
+    expect(loadConfig({ TRON_FULL_NODE_URL: 'https://api.trongrid.io' }).chain.tron).toMatchObject({ fullNodeUrl: 'https://api.trongrid.io', solidityNodeUrl: 'https://api.trongrid.io' });
   });
 
   it('takes fewer than 12 Ethereum confirmations only from CHAIN_DEV_CONFIRMATIONS, marked as such', () => {

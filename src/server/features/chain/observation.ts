@@ -32,13 +32,6 @@ export type ChainObservation =
       transfers: TransferLog[];
     };
 
-/** A USDT transfer to the operator's address found by scanning, without a hash from the customer. */
-export interface DetectedTransfer {
-  transactionHash: string;
-  from: string;
-  amountUsdtMicros: bigint;
-}
-
 /** A block as the follower keeps it: its number, hash and parent's hash. */
 export interface FollowedBlock {
   number: bigint;
@@ -68,13 +61,6 @@ export interface ChainFollowerSource {
   maxRangeBlocks: number;
 }
 
-export interface AddressScanner {
-  /** Where a first scan starts: the newest final position, so history before the first start is not credited by itself. */
-  scanStart(): Promise<bigint>;
-  /** Final USDT transfers to `depositAddress` after `scannedThrough`, and how far the scan read. */
-  scanTransfersTo(depositAddress: string, scannedThrough: bigint): Promise<{ transfers: DetectedTransfer[]; scannedThrough: bigint }>;
-}
-
 /** Reads one network through configuration; every method may throw ChainProviderError. */
 export interface ChainClient {
   network: DepositNetwork;
@@ -83,10 +69,8 @@ export interface ChainClient {
   /** The form in which addresses of this network are compared: lower case on Ethereum, base58check as is on TRON. */
   addressKey(address: string): string;
   observe(transactionHash: string): Promise<ChainObservation>;
-  /** Block-by-block detection; a network without it is scanned per address (TronGrid's list, below). */
-  follower?: ChainFollowerSource;
-  /** Detection by address, for a network without a follower (TronGrid's transfer list, decision 012). */
-  addressScanner?: AddressScanner;
+  /** Detection without a hash: final blocks read in order (decision 036). */
+  follower: ChainFollowerSource;
 }
 
 /** The provider could not be read (network error, HTTP 429 or 5xx, malformed answer): try again later. */

@@ -65,7 +65,7 @@ export async function verifyDeposit(context: ChainWorkContext, job: chainReposit
     const { owner } = judged;
     let { facts } = judged;
     // Credited only in blocks the follower has read, whose hashes it keeps: a reorganisation that removes them is seen (decision 036).
-    if (facts.state === 'confirmed' && client.follower && !(await followerRepository.hasRead(transaction, current.network, facts.blockNumber))) facts = { ...facts, state: 'confirming' };
+    if (facts.state === 'confirmed' && !(await followerRepository.hasRead(transaction, current.network, facts.blockNumber))) facts = { ...facts, state: 'confirming' };
     // A submitted deposit takes its log once the transfer is final; a detected one was bound to its log from the start.
     const logIndex = current.chainLogIndex ?? (facts.state === 'confirmed' && facts.transfer ? facts.transfer.logIndex : null);
     await chainRepository.recordChainFacts(transaction, depositId, { ...facts, from: facts.transfer?.from ?? null, to: facts.transfer?.to ?? null, logIndex });

@@ -2,8 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Database } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
-import { getSettings } from '../settings/service.ts';
-import { scanSharedAddress } from './detection.ts';
 import { createChainFollower, type ChainFollower } from './follower.ts';
 import { createEthereumClient } from './ethereum-client.ts';
 import { ChainProviderError, type ChainClient } from './observation.ts';
@@ -51,23 +49,16 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
   const context: ChainWorkContext = { db, log, pollSeconds, clientOf: new Map(clients.map((client) => [client.network, client])), notificationEmails: options.notificationEmails };
   const networks = clients.map((client) => client.network);
   const followers = new Map<DepositNetwork, ChainFollower>();
-  for (const client of clients) if (client.follower) followers.set(client.network, createChainFollower(context, client, client.follower));
+  for (const client of clients) followers.set(client.network, createChainFollower(context, client, client.follower));
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  /** Detection without a hash: the follower where the network has one, else the scan of the shared address. */
+  /** Detection without a hash: the network's follower reads final blocks. */
   async function scanNetwork(job: chainRepository.ChainJobRow, client: ChainClient): Promise<void> {
     try {
-      let caughtUp = true;
-      const follower = followers.get(client.network);
-      if (follower) caughtUp = await follower.follow();
-      else if (client.addressScanner) {
-        const settings = await getSettings(db);
-        const address = (client.network === 'ERC20' ? settings.erc20Address : settings.trc20Address).trim();
-        if (address !== '') await scanSharedAddress(context, client, client.addressScanner, address, settings.minDepositUsdtMicros);
-      }
+      const caughtUp = await followers.get(client.network)?.follow();
       // Far behind (after downtime), the follower goes on at the next tick rather than a poll later.
-      await chainRepository.rescheduleJob(db, job.id, caughtUp ? pollSeconds : 0, { failed: false });
+      await chainRepository.rescheduleJob(db, job.id, caughtUp === false ? 0 : pollSeconds, { failed: false });
     } catch (error) {
       if (!(error instanceof ChainProviderError)) throw error;
       log.warn({ network: client.network, error: error.message }, 'Chain provider error while scanning; retried later');
