@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Hex, PrivateKeyAccount } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEthereumClient } from '../../src/server/features/chain/ethereum-client.ts';
 import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
-import { addEthereumWallet, startTestWorker, tickUntil } from '../fixtures/chain.ts';
-import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { addEthereumWallet, startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
+import type { LocalChain } from '../fixtures/evm-chain.ts';
+import { call, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, expectStatus, requestWithdrawal } from '../fixtures/wallet.ts';
 
@@ -25,22 +24,14 @@ let usdt: Hex;
 let operator: PrivateKeyAccount;
 let addressIndex = 0;
 
+let bed: EthereumTestBed;
+
 beforeAll(async () => {
-  chain = await startLocalChain();
-  chain.limitLogRange(4);
-  usdt = await chain.deployToken();
-  operator = await chain.newAccount();
-  harness = await createTestApp();
-  await harness.database.handle.db.execute(sql`update admin_settings set erc20_address = ${operator.address}, trc20_address = 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2u' where id = 1`);
-  worker = startTestWorker(harness, [createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS })]);
-  await worker.tick();
+  bed = await startEthereumTestBed(CONFIRMATIONS, (started) => started.limitLogRange(4));
+  ({ chain, harness, worker, usdt, operator } = bed);
 }, 120_000);
 afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => {
-  await worker.stop();
-  await harness.close();
-  await chain.close();
-});
+afterAll(async () => bed.close());
 
 /** A customer with their own deposit address (as the address feature derives one; here any address the test makes). */
 async function customerWithAddress(): Promise<{ user: SignedUpUser; address: Hex }> {

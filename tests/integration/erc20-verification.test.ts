@@ -5,11 +5,11 @@ import { createEthereumClient } from '../../src/server/features/chain/ethereum-c
 import { createTronClient } from '../../src/server/features/chain/tron-client.ts';
 import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
-import { addEthereumWallet, readDeposit, startTestWorker, tickUntil } from '../fixtures/chain.ts';
-import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
+import { addEthereumWallet, readDeposit, startEthereumTestBed, startTestWorker, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
+import type { LocalChain } from '../fixtures/evm-chain.ts';
 import { startTronStandIn } from '../fixtures/tron-stand-in.ts';
 import { MAINNET_USDT_TRC20 } from '../fixtures/tron-shapes.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures/wallet.ts';
 
@@ -26,23 +26,15 @@ let usdt: Hex;
 let otherToken: Hex;
 let operator: PrivateKeyAccount;
 
+let bed: EthereumTestBed;
+
 beforeAll(async () => {
-  chain = await startLocalChain();
-  usdt = await chain.deployToken();
+  bed = await startEthereumTestBed(CONFIRMATIONS);
+  ({ chain, harness, worker, usdt, operator } = bed);
   otherToken = await chain.deployToken();
-  operator = await chain.newAccount();
-  harness = await createTestApp();
-  await harness.database.handle.db.execute(sql`update admin_settings set erc20_address = ${operator.address}, trc20_address = 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2u' where id = 1`);
-  worker = startTestWorker(harness, [createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS })]);
-  // The first tick starts the scan for transfers without a hash at the newest final block.
-  await worker.tick();
 }, 120_000);
 afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => {
-  await worker.stop();
-  await harness.close();
-  await chain.close();
-});
+afterAll(async () => bed.close());
 
 /** A customer with a funded wallet account on the chain. */
 async function customerWithFunds(amountUsdtMicros = 100_000_000n): Promise<{ user: SignedUpUser; account: PrivateKeyAccount }> {
