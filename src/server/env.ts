@@ -34,12 +34,16 @@ export interface AppConfig {
 
 const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
 
+/** Fewer confirmations than this are not final on Ethereum mainnet; only CHAIN_DEV_CONFIRMATIONS (local chains) goes lower. */
+export const MIN_ERC20_CONFIRMATIONS = 12;
 export const DEFAULT_USDT_ERC20_CONTRACT = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
 export const DEFAULT_USDT_TRC20_CONTRACT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 export interface ChainConfig {
-  ethereum: { rpcUrl: string; usdtContract: string; confirmations: number | undefined } | undefined;
-  tron: { apiUrl: string; apiKey: string | undefined; usdtContract: string } | undefined;
+  /** `devConfirmations`: the confirmations come from CHAIN_DEV_CONFIRMATIONS, for a local chain only (logged loudly at start). */
+  ethereum: { rpcUrl: string; usdtContract: string; confirmations: number | undefined; devConfirmations?: true } | undefined;
+  /** One URL (TRON_API_URL, or either node URL alone) serves both, as TronGrid does; a self-hosted node has two ports. */
+  tron: { fullNodeUrl: string; solidityNodeUrl: string; apiKey: string | undefined; usdtContract: string } | undefined;
   pollSeconds: number;
 }
 
@@ -129,10 +133,15 @@ const environmentSchema = z.object({
   USDT_ERC20_CONTRACT: optionalText.refine((value) => value === undefined || /^0x[0-9a-fA-F]{40}$/.test(value), {
     message: 'must be an Ethereum address (0x followed by 40 hexadecimal characters)',
   }),
-  ERC20_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
+  ERC20_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= MIN_ERC20_CONFIRMATIONS && Number(value) <= 1000), {
+    message: `must be a whole number from ${MIN_ERC20_CONFIRMATIONS} to 1000 (it may only make the finalized block safer; for a local chain use CHAIN_DEV_CONFIRMATIONS)`,
+  }),
+  CHAIN_DEV_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
     message: 'must be a whole number from 1 to 1000',
   }),
   TRON_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON full node HTTP API or a TronGrid-compatible service'),
+  TRON_FULL_NODE_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON full node HTTP API (/wallet, port 8090 on a java-tron node)'),
+  TRON_SOLIDITY_NODE_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON solidity node HTTP API (/walletsolidity, port 8091 on a java-tron node)'),
   TRON_API_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9-]{1,100}$/.test(value), {
     message: 'must be an API key of letters, digits and dashes',
   }),
@@ -153,6 +162,18 @@ const environmentSchema = z.object({
 });
 
 /** Reads and validates the configuration; every bad variable is reported on its own line. */
+function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
+  const fullNodeUrl = values.TRON_FULL_NODE_URL ?? values.TRON_API_URL ?? values.TRON_SOLIDITY_NODE_URL;
+  const solidityNodeUrl = values.TRON_SOLIDITY_NODE_URL ?? values.TRON_API_URL ?? values.TRON_FULL_NODE_URL;
+  if (fullNodeUrl === undefined || solidityNodeUrl === undefined) return undefined;
+  return {
+    fullNodeUrl: fullNodeUrl.replace(/\/$/, ''),
+    solidityNodeUrl: solidityNodeUrl.replace(/\/$/, ''),
+    apiKey: values.TRON_API_KEY,
+    usdtContract: values.USDT_TRC20_CONTRACT ?? DEFAULT_USDT_TRC20_CONTRACT,
+  };
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {
@@ -191,12 +212,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
           : {
               rpcUrl: values.ETHEREUM_RPC_URL,
               usdtContract: values.USDT_ERC20_CONTRACT ?? DEFAULT_USDT_ERC20_CONTRACT,
-              confirmations: values.ERC20_CONFIRMATIONS === undefined ? undefined : Number(values.ERC20_CONFIRMATIONS),
+              ...(values.CHAIN_DEV_CONFIRMATIONS === undefined
+                ? { confirmations: values.ERC20_CONFIRMATIONS === undefined ? undefined : Number(values.ERC20_CONFIRMATIONS) }
+                : { confirmations: Number(values.CHAIN_DEV_CONFIRMATIONS), devConfirmations: true as const }),
             },
-      tron:
-        values.TRON_API_URL === undefined
-          ? undefined
-          : { apiUrl: values.TRON_API_URL.replace(/\/$/, ''), apiKey: values.TRON_API_KEY, usdtContract: values.USDT_TRC20_CONTRACT ?? DEFAULT_USDT_TRC20_CONTRACT },
+      tron: tronConfig(values),
       pollSeconds: values.CHAIN_POLL_SECONDS === undefined ? 15 : Number(values.CHAIN_POLL_SECONDS),
     },
     trustProxy: values.TRUST_PROXY === undefined ? undefined : listOf(values.TRUST_PROXY),

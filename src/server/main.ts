@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const chainEmails = startNotificationEmailDelivery({ db: database.db, mailer, appOrigin: config.appOrigin, log: app.log });
   const chainWorker = createChainWorker({
     db: database.db,
-    clients: chainClientsFromConfig(config.chain),
+    clients: chainClientsFromConfig(config.chain, app.log),
     pollSeconds: config.chain.pollSeconds,
     log: app.log,
     notificationEmails: chainEmails,

@@ -5,11 +5,11 @@ import { createEthereumClient } from '../../src/server/features/chain/ethereum-c
 import { createTronClient } from '../../src/server/features/chain/tron-client.ts';
 import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
-import { addEthereumWallet, readDeposit, startTestWorker, tickUntil } from '../fixtures/chain.ts';
-import { startLocalChain, type LocalChain } from '../fixtures/evm-chain.ts';
+import { addEthereumWallet, readDeposit, startEthereumTestBed, startTestWorker, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
+import type { LocalChain } from '../fixtures/evm-chain.ts';
 import { startTronStandIn } from '../fixtures/tron-stand-in.ts';
 import { MAINNET_USDT_TRC20 } from '../fixtures/tron-shapes.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { call, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures/wallet.ts';
 
@@ -26,23 +26,15 @@ let usdt: Hex;
 let otherToken: Hex;
 let operator: PrivateKeyAccount;
 
+let bed: EthereumTestBed;
+
 beforeAll(async () => {
-  chain = await startLocalChain();
-  usdt = await chain.deployToken();
+  bed = await startEthereumTestBed(CONFIRMATIONS);
+  ({ chain, harness, worker, usdt, operator } = bed);
   otherToken = await chain.deployToken();
-  operator = await chain.newAccount();
-  harness = await createTestApp();
-  await harness.database.handle.db.execute(sql`update admin_settings set erc20_address = ${operator.address}, trc20_address = 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2u' where id = 1`);
-  worker = startTestWorker(harness, [createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS })]);
-  // The first tick starts the scan for transfers without a hash at the newest final block.
-  await worker.tick();
 }, 120_000);
 afterEach(async () => expectLedgerConsistent(harness));
-afterAll(async () => {
-  await worker.stop();
-  await harness.close();
-  await chain.close();
-});
+afterAll(async () => bed.close());
 
 /** A customer with a funded wallet account on the chain. */
 async function customerWithFunds(amountUsdtMicros = 100_000_000n): Promise<{ user: SignedUpUser; account: PrivateKeyAccount }> {
@@ -231,12 +223,14 @@ describe('ERC20 deposits verified on chain', () => {
     const [submittedRow, detectedRow] = rows;
     expect(submittedRow).toMatchObject({ id: depositId, source: 'customer', amount_usdt_micros: 20_000_000n });
     expect(detectedRow).toMatchObject({ source: 'detected', amount_usdt_micros: 15_000_000n });
-    // Log indexes on Ethereum count within the block; the stranger's transfer sits between the two.
+    // The position counts the transaction's USDT transfers; the stranger's sits between the two.
     expect((detectedRow?.chain_log_index ?? 0) - (submittedRow?.chain_log_index ?? 0)).toBe(2);
     expect(await balanceMicros(harness, user.id)).toBe(35_000_000n);
 
     // Reading the blocks again (a cursor set back) and checking the deposits again record and credit nothing more.
-    await harness.database.handle.db.execute(sql`update chain_scan_cursors set scanned_through = scanned_through - 20 where network = 'ERC20'`);
+    await harness.database.handle.db.execute(
+      sql`delete from chain_blocks where network = 'ERC20' and block_number > (select max(block_number) - 20 from chain_blocks where network = 'ERC20')`,
+    );
     await harness.database.handle.db.execute(sql`update chain_jobs set run_after = now() where kind = 'scan_network'`);
     await harness.database.handle.db.execute(sql`update chain_jobs set finished_at = null, run_after = now() where deposit_id in (${sql.join(rows.map((row) => sql`${row.id}::uuid`), sql`, `)})`);
     await worker.tick();
@@ -354,7 +348,7 @@ describe('ERC20 deposits verified on chain', () => {
     const tron = await startTronStandIn();
     const both = startTestWorker(harness, [
       createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS }),
-      createTronClient({ apiUrl: tron.apiUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 }),
+      createTronClient({ fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 }),
     ]);
     try {
       const user = await signUpVerifiedUser(harness.app);

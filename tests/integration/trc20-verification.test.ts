@@ -18,9 +18,9 @@ import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures
 
 /*
  * TRC20 deposits verified through the TRON client against a local stand-in of
- * the documented TRON HTTP API (no TRON node runs here; see decision record 012).
- * The stand-in's transfer list holds at most two items a page, so detection
- * must follow TronGrid's fingerprint paging to see a third.
+ * the documented TRON HTTP API (no TRON node runs here; see decision records 012
+ * and 036), served on two ports as a self-hosted node does: the full node and the
+ * solidity node, through which detection reads final blocks.
  */
 
 const OPERATOR = tronAddressFromAccountId(Buffer.alloc(20, 9));
@@ -33,13 +33,13 @@ let emails: NotificationEmailDelivery;
 let worker: ChainWorker;
 
 beforeAll(async () => {
-  tron = await startTronStandIn({ maxPageSize: 2 });
+  tron = await startTronStandIn();
   mail = await startTestMailServer();
   harness = await createTestApp({ smtpUrl: mail.smtpUrl });
   await harness.database.handle.db.execute(sql`update admin_settings set trc20_address = ${OPERATOR}, erc20_address = '0x52908400098527886E0F7030069857D2E4169EE7' where id = 1`);
   // As main.ts wires it: the worker's automatic credits poke an e-mail delivery of their own.
   emails = startNotificationEmailDelivery({ db: harness.database.handle.db, mailer: harness.context.mailer, appOrigin: TEST_ORIGIN, log: pino({ level: 'silent' }) });
-  worker = startTestWorker(harness, [createTronClient({ apiUrl: tron.apiUrl, apiKey: API_KEY, usdtContract: MAINNET_USDT_TRC20 })], emails);
+  worker = startTestWorker(harness, [createTronClient({ fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: API_KEY, usdtContract: MAINNET_USDT_TRC20 })], emails);
   await worker.tick();
 });
 afterEach(async () => expectLedgerConsistent(harness));
@@ -110,7 +110,7 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
-  it('detects final transfers from a verified wallet without a submitted hash, reading every page of TronGrid’s transfer list', async () => {
+  it('detects final transfers from a verified wallet without a submitted hash, reading final blocks through the solidity node', async () => {
     const { user, address } = await customerWithTronWallet();
     const stranger = tronAddressFromAccountId(Buffer.alloc(20, 5));
     const hashes = [newHash(), newHash(), newHash()];
@@ -118,27 +118,44 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
       tron.addTransfer({ id: hash, contract: MAINNET_USDT_TRC20, from: address, to: OPERATOR, amount: 33_000_000n });
       tron.solidify(hash);
     }
-    // Neither a transfer from an unproved wallet, nor one not final yet, nor another token is detected.
+    // Neither a transfer from an unproved wallet, nor another token, nor one not final yet is detected.
     tron.addTransfer({ id: newHash(), contract: MAINNET_USDT_TRC20, from: stranger, to: OPERATOR, amount: 50_000_000n });
-    tron.addTransfer({ id: newHash(), contract: MAINNET_USDT_TRC20, from: address, to: OPERATOR, amount: 40_000_000n });
     const otherToken = newHash();
     tron.addTransfer({ id: otherToken, contract: OTHER_TOKEN, from: address, to: OPERATOR, amount: 60_000_000n });
     tron.solidify(otherToken);
-    const requestsBefore = tron.transferListRequests.length;
+    tron.addTransfer({ id: newHash(), contract: MAINNET_USDT_TRC20, from: address, to: OPERATOR, amount: 40_000_000n });
+    const requestsBefore = tron.solidityRequests.length;
 
     await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 99_000_000n);
     const history = await call(harness.app, { url: '/api/transactions?type=deposit', cookie: user.cookie });
     const items = history.json<{ items: { transactionHash: string; status: string }[] }>().items;
     expect(items.map((item) => item.transactionHash).sort()).toEqual([...hashes].sort());
     expect(items.every((item) => item.status === 'approved')).toBe(true);
-    const requests = tron.transferListRequests.slice(requestsBefore);
-    expect(requests.some((path) => path.includes('fingerprint='))).toBe(true);
-    expect(requests[0]).toMatch(new RegExp(`^/v1/accounts/${OPERATOR}/transactions/trc20\\?`));
-    expect(requests[0]).toContain('only_confirmed=true');
-    expect(requests[0]).toContain('only_to=true');
-    expect(requests[0]).toContain(`contract_address=${MAINNET_USDT_TRC20}`);
+    const requests = tron.solidityRequests.slice(requestsBefore);
+    expect(requests).toContain('/walletsolidity/getnowblock');
+    expect(requests).toContain('/walletsolidity/gettransactioninfobyblocknum');
+    expect(requests).toContain('/walletsolidity/getblockbynum');
     await worker.tick();
     expect(await balanceMicros(harness, user.id)).toBe(99_000_000n);
+  });
+
+  it('credits a final transfer to a customer’s own TRON address once, whoever sent it, with java-tron’s SUCESS receipt', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const ownAddress = tronAddressFromAccountId(randomBytes(20));
+    await harness.database.handle.db.execute(
+      sql`insert into deposit_addresses (network, address_index, user_id, extended_public_key, address) values ('TRC20', 1, ${user.id}, 'xpub-of-the-test', ${ownAddress})`,
+    );
+    const stranger = tronAddressFromAccountId(Buffer.alloc(20, 6));
+    const hash = newHash();
+    tron.addTransaction({ id: hash, transfers: [{ contract: MAINNET_USDT_TRC20, from: stranger, to: ownAddress, amount: 44_000_000n }], receiptResult: 'SUCESS' });
+    tron.solidify(hash);
+    await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 44_000_000n);
+    const rows = await harness.database.handle.db.execute<{ source: string; status: string; chain_log_index: number }>(
+      sql`select source, status, chain_log_index from usdt_deposits where transaction_hash = ${hash}`,
+    );
+    expect(rows.rows).toEqual([{ source: 'detected', status: 'approved', chain_log_index: 0 }]);
+    await worker.tick();
+    expect(await balanceMicros(harness, user.id)).toBe(44_000_000n);
   });
 
   it('makes each USDT transfer to the operator in one transaction a deposit of its own, detected or submitted, each credited once', async () => {

@@ -74,23 +74,35 @@ describe('configuration', () => {
     expect(loadConfig({}).chain).toEqual({ ethereum: undefined, tron: undefined, pollSeconds: 15 });
     const config = loadConfig({
       ETHEREUM_RPC_URL: 'http://127.0.0.1:8545',
-      ERC20_CONFIRMATIONS: '3',
+      ERC20_CONFIRMATIONS: '12',
       CHAIN_POLL_SECONDS: '1',
       TRON_API_URL: 'https://tron.example.com/',
       TRON_API_KEY: 'abc-123',
     });
     expect(config.chain).toEqual({
-      ethereum: { rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 3 },
-      tron: { apiUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      ethereum: { rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 12 },
+      tron: { fullNodeUrl: 'https://tron.example.com', solidityNodeUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
       pollSeconds: 1,
     });
+  });
+
+  it('reads a self-hosted TRON node at two URLs, and fills both from one', () => {
+    const twoPorts = loadConfig({ TRON_FULL_NODE_URL: 'http://10.0.0.5:8090/', TRON_SOLIDITY_NODE_URL: 'http://10.0.0.5:8091' }).chain.tron;
+    expect(twoPorts).toMatchObject({ fullNodeUrl: 'http://10.0.0.5:8090', solidityNodeUrl: 'http://10.0.0.5:8091' });
+    expect(loadConfig({ TRON_FULL_NODE_URL: 'https://api.trongrid.io' }).chain.tron).toMatchObject({ fullNodeUrl: 'https://api.trongrid.io', solidityNodeUrl: 'https://api.trongrid.io' });
+  });
+
+  it('takes fewer than 12 Ethereum confirmations only from CHAIN_DEV_CONFIRMATIONS, marked as such', () => {
+    const config = loadConfig({ ETHEREUM_RPC_URL: 'http://127.0.0.1:8545', CHAIN_DEV_CONFIRMATIONS: '2', ERC20_CONFIRMATIONS: '20' });
+    expect(config.chain.ethereum).toEqual({ rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 2, devConfirmations: true });
+    expect(problemsOf({ CHAIN_DEV_CONFIRMATIONS: '0' })).toEqual(['Invalid configuration: CHAIN_DEV_CONFIRMATIONS must be a whole number from 1 to 1000 (got "0")']);
   });
 
   it('refuses bad chain settings, naming each, and never echoes the RPC URL or the API key', () => {
     const problems = problemsOf({
       ETHEREUM_RPC_URL: 'ws://user:secret@node',
       USDT_ERC20_CONTRACT: '0x123',
-      ERC20_CONFIRMATIONS: '0',
+      ERC20_CONFIRMATIONS: '3',
       TRON_API_URL: 'ftp://x',
       TRON_API_KEY: 'has spaces',
       USDT_TRC20_CONTRACT: 'XR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
@@ -99,7 +111,7 @@ describe('configuration', () => {
     expect(problems).toEqual([
       'Invalid configuration: ETHEREUM_RPC_URL must be an http:// or https:// URL of an Ethereum JSON-RPC endpoint',
       'Invalid configuration: USDT_ERC20_CONTRACT must be an Ethereum address (0x followed by 40 hexadecimal characters) (got "0x123")',
-      'Invalid configuration: ERC20_CONFIRMATIONS must be a whole number from 1 to 1000 (got "0")',
+      'Invalid configuration: ERC20_CONFIRMATIONS must be a whole number from 12 to 1000 (it may only make the finalized block safer; for a local chain use CHAIN_DEV_CONFIRMATIONS) (got "3")',
       'Invalid configuration: TRON_API_URL must be an http:// or https:// URL of a TRON full node HTTP API or a TronGrid-compatible service (got "ftp://x")',
       'Invalid configuration: TRON_API_KEY must be an API key of letters, digits and dashes',
       'Invalid configuration: USDT_TRC20_CONTRACT must be a TRON address (T followed by 33 base58 characters) (got "XR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")',

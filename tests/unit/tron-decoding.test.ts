@@ -8,11 +8,11 @@ import {
   observationFromTransactionInfo,
   transactionInfoSchema,
   transactionSucceeded,
-  trc20TransfersPageSchema,
+  blockTransactionInfoSchema,
 } from '../../src/server/features/chain/tron-decoding.ts';
 import { isValidTronAddress, tronAccountIdOf, tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { tronSignerOf } from '../../src/server/features/wallets/signatures.ts';
-import { MAINNET_USDT_TRC20, transactionInfo, transferLog, trc20TransferItem } from '../fixtures/tron-shapes.ts';
+import { MAINNET_USDT_TRC20, transactionInfo, transferLog } from '../fixtures/tron-shapes.ts';
 
 const FROM = tronAddressFromAccountId(Buffer.alloc(20, 1));
 const OPERATOR = 'TCFvmqhxFrEdPbnQzKWaGNdXz7X3za7w5r';
@@ -192,15 +192,22 @@ describe('several USDT transfers to the operator in one transaction', () => {
   });
 });
 
-describe('TronGrid TRC20 transfer pages', () => {
-  it('reads one item per Transfer event and the fingerprint of the next page', () => {
-    const page = trc20TransfersPageSchema.parse({
-      data: [trc20TransferItem({ id: HASH, blockTimestamp: 1_700_000_000_000, contract: MAINNET_USDT_TRC20, from: FROM, to: OPERATOR, amount: 1n })],
-      success: true,
-      meta: { at: 1_700_000_000_500, fingerprint: 'abc123', links: { next: 'https://api.trongrid.io/v1/accounts/x/transactions/trc20?fingerprint=abc123' }, page_size: 1 },
-    });
-    expect(page.meta?.fingerprint).toBe('abc123');
-    expect(trc20TransfersPageSchema.parse({ data: [], success: true, meta: { at: 1, page_size: 0 } }).meta?.fingerprint).toBeUndefined();
+describe('TRON block reads and result spellings', () => {
+  it('takes java-tron’s SUCESS and an absent result as success, and REVERT or FAILED as failure', () => {
+    const info = transactionInfo({ id: HASH, blockNumber: 7, logs: [] });
+    expect(transactionSucceeded({ ...info, receipt: { result: 'SUCESS' } })).toBe(true);
+    expect(transactionSucceeded({ ...info, receipt: {} })).toBe(true);
+    expect(transactionSucceeded({ id: HASH, blockNumber: 7 })).toBe(true);
+    expect(transactionSucceeded({ ...info, receipt: { result: 'REVERT' } })).toBe(false);
+    expect(transactionSucceeded({ ...info, result: 'FAILED' })).toBe(false);
+  });
+
+  it('reads a block’s transaction info as a list, and an empty block’s {} or [] as none', () => {
+    const info = transactionInfo({ id: HASH, blockNumber: 7, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 5n)] });
+    expect(blockTransactionInfoSchema.parse([info])).toHaveLength(1);
+    expect(blockTransactionInfoSchema.parse([])).toEqual([]);
+    expect(blockTransactionInfoSchema.parse({})).toEqual([]);
+    expect(blockTransactionInfoSchema.safeParse({ unexpected: true }).success).toBe(false);
   });
 });
 

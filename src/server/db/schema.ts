@@ -207,7 +207,10 @@ export const usdtDeposits = pgTable(
     chainConfirmations: integer('chain_confirmations'),
     chainRequiredConfirmations: integer('chain_required_confirmations'),
     chainBlockNumber: bigint('chain_block_number', { mode: 'bigint' }),
+    /** The transfer's position within its transaction (see decision 036): with network and hash, the credit key. */
     chainLogIndex: integer('chain_log_index'),
+    /** The block the transfer was read in, to find the deposits a reorganisation touches. */
+    chainBlockHash: text('chain_block_hash'),
     chainCheckedAt: timestamp('chain_checked_at', { withTimezone: true }),
     chainDelayed: boolean('chain_delayed').notNull().default(false),
     /** Whether the transfer's sender is a wallet this deposit's own customer proved; null until a transfer is read. */
@@ -232,6 +235,7 @@ export const usdtDeposits = pgTable(
     // A customer submits a hash once; detection may record several deposits of one transaction, one per Transfer log.
     uniqueIndex('usdt_deposits_customer_hash_unique').on(table.network, table.transactionHash).where(sql`${table.source} = 'customer' and ${table.status} <> 'rejected'`),
     index('usdt_deposits_network_hash_idx').on(table.network, table.transactionHash),
+    index('usdt_deposits_chain_block_idx').on(table.network, table.chainBlockNumber).where(sql`${table.chainLogIndex} is not null`),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros), which drizzle cannot express.
     index('usdt_deposits_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
@@ -678,6 +682,54 @@ export const chainScanCursors = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.network, table.depositAddress] })],
+);
+
+/** The blocks the chain follower read, a window back from its cursor (the newest row); see decision 036. */
+export const chainBlocks = pgTable(
+  'chain_blocks',
+  {
+    network: text('network').$type<DepositNetwork>().notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash').notNull(),
+    /** Unknown for a block seen only through its logs. */
+    parentHash: text('parent_hash'),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ name: 'chain_blocks_pkey', columns: [table.network, table.blockNumber] }),
+    check('chain_blocks_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+  ],
+);
+
+/** A credited deposit whose transfer a reorganisation removed: the customer's withdrawals may not spend it while open. */
+export const chainIncidents = pgTable(
+  'chain_incidents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    depositId: uuid('deposit_id')
+      .notNull()
+      .references(() => usdtDeposits.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    transactionHash: text('transaction_hash').notNull(),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    kind: text('kind').$type<'transfer_vanished'>().notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolution: text('resolution').$type<'reincluded'>(),
+  },
+  (table) => [
+    uniqueIndex('chain_incidents_open_deposit_unique').on(table.depositId).where(sql`${table.resolvedAt} is null`),
+    index('chain_incidents_open_user_idx').on(table.userId).where(sql`${table.resolvedAt} is null`),
+    check('chain_incidents_kind_valid', sql`${table.kind} in ('transfer_vanished')`),
+    check('chain_incidents_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+    check(
+      'chain_incidents_resolution_valid',
+      sql`(${table.resolvedAt} is null) = (${table.resolution} is null) and (${table.resolution} is null or ${table.resolution} in ('reincluded'))`,
+    ),
+  ],
 );
 
 /** What a customer is told about their money: shown in the app, and e-mailed unless they turned that kind off. */

@@ -8,6 +8,7 @@ import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '.
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
+import { registerChainAdminRoutes } from './chain/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -63,6 +64,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerFileAdminRoutes(area, context);
     registerSettingsAdminRoutes(area, context);
     registerDepositAdminRoutes(area, context);
+    registerChainAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
     registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);

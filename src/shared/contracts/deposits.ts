@@ -144,6 +144,8 @@ export const CHAIN_MESSAGES = {
   wrongRecipient: 'This transaction did not pay our deposit address. Nothing will be credited automatically.',
   wrongToken: 'This transaction did not move USDT. Nothing will be credited automatically.',
   belowMinimum: 'The amount on the blockchain is below the minimum deposit. Nothing will be credited automatically.',
+  /** The status of a transfer below the minimum to the customer's own deposit address (recorded, left to an admin). */
+  belowMinimumNotCredited: 'Below the minimum, not credited',
   amountTooLarge: 'The amount on the blockchain is too large to credit automatically; an admin will review it.',
   otherNetwork: 'This transaction is on the other network. Please submit it again with the other network selected.',
   waitingForAdmin: 'Found on the blockchain. It was not sent from one of your verified wallets, so an admin will review it.',

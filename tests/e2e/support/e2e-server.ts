@@ -43,7 +43,7 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     SECURITY_COOLING_OFF_HOURS: '0',
     ETHEREUM_RPC_URL: chain.rpcUrl,
     USDT_ERC20_CONTRACT: usdtContract,
-    ERC20_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
+    CHAIN_DEV_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
     CHAIN_POLL_SECONDS: '1',
   },
 });

@@ -1,20 +1,29 @@
 import {
+  BaseError,
   createPublicClient,
   http,
-  parseAbiItem,
-  parseEventLogs,
+  numberToHex,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Hex,
-  type Log,
   type PublicClient,
 } from 'viem';
-import { ChainProviderError, type ChainClient, type ChainObservation, type DetectedTransfer, type TransferLog } from './observation.ts';
+import {
+  ChainProviderError,
+  RangeRefusedError,
+  type ChainClient,
+  type ChainObservation,
+  type FollowedTransfer,
+  type TransferLog,
+} from './observation.ts';
 
-const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
-/** Blocks read per log query; public endpoints refuse wide ranges. */
+/** keccak-256 of `Transfer(address,address,uint256)`, the first topic of every ERC20 Transfer event. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+/** Blocks read per log query at most; a provider that refuses a range gets half of it (see the follower). */
 const MAX_SCAN_BLOCKS = 2_000n;
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
+/** How providers word a refusal of a range as too wide or too full (Alchemy, Infura, QuickNode, Ankr, geth, Erigon). */
+const RANGE_REFUSAL = /range|more than \d+ results|returned more than|too many|limit exceeded|response size|exceed/i;
 
 export interface EthereumClientOptions {
   rpcUrl: string;
@@ -23,14 +32,51 @@ export interface EthereumClientOptions {
   confirmations: number | undefined;
 }
 
-function transfersOf(logs: Log[]): TransferLog[] {
-  return parseEventLogs({ abi: [TRANSFER_EVENT], logs, eventName: 'Transfer', strict: true }).map((log) => ({
-    logIndex: log.logIndex,
+interface RawLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  logIndex: string | number | null;
+  transactionHash: string | null;
+  blockNumber: string | bigint | null;
+  blockHash: string | null;
+}
+
+/** The Transfer event a log carries, when it is one: three topics and one 32-byte word of data. */
+function decodeTransfer(log: Pick<RawLog, 'address' | 'topics' | 'data'>): Omit<TransferLog, 'logIndex'> | undefined {
+  const [topic, fromTopic, toTopic] = log.topics;
+  if (log.topics.length !== 3 || topic?.toLowerCase() !== TRANSFER_TOPIC || fromTopic === undefined || toTopic === undefined) return undefined;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(log.data)) return undefined;
+  return {
     contract: log.address.toLowerCase(),
-    from: log.args.from.toLowerCase(),
-    to: log.args.to.toLowerCase(),
-    amountUsdtMicros: log.args.value,
-  }));
+    from: `0x${fromTopic.slice(26)}`.toLowerCase(),
+    to: `0x${toTopic.slice(26)}`.toLowerCase(),
+    amountUsdtMicros: BigInt(log.data),
+  };
+}
+
+/**
+ * Decodes the Transfer events of logs in chain order, each with its position
+ * within its transaction among the Transfer events of the same contract: the
+ * same whichever block or log index the transaction lands at (decision 036).
+ */
+function transfersWithPositions<Extra>(logs: readonly RawLog[], extra: (log: RawLog) => Extra): (TransferLog & Extra)[] {
+  const counts = new Map<string, number>();
+  const transfers: (TransferLog & Extra)[] = [];
+  for (const log of logs) {
+    const transfer = decodeTransfer(log);
+    if (!transfer) continue;
+    const key = `${log.transactionHash ?? ''}:${transfer.contract}`;
+    const position = counts.get(key) ?? 0;
+    counts.set(key, position + 1);
+    transfers.push({ ...transfer, logIndex: position, ...extra(log) });
+  }
+  return transfers;
+}
+
+function isRangeRefusal(error: unknown): boolean {
+  if (error instanceof BaseError) return RANGE_REFUSAL.test(`${error.details} ${error.shortMessage}`);
+  return error instanceof Error && RANGE_REFUSAL.test(error.message);
 }
 
 /**
@@ -45,12 +91,18 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
   async function finality(latest: bigint): Promise<{ finalBlock: bigint; requiredConfirmations: (blockNumber: bigint) => number }> {
     if (options.confirmations !== undefined) {
       const required = options.confirmations;
-      return { finalBlock: latest - BigInt(required) + 1n, requiredConfirmations: () => required };
+      // A young chain has no block that deep yet; its genesis block stands in.
+      const deep = latest - BigInt(required) + 1n;
+      return { finalBlock: deep < 0n ? 0n : deep, requiredConfirmations: () => required };
     }
     const finalized = await client.getBlock({ blockTag: 'finalized' });
     // Shown as the confirmations needed: how deep the finalized block lies now, at least one.
     const depth = Math.max(1, Number(latest - finalized.number) + 1);
     return { finalBlock: finalized.number, requiredConfirmations: () => depth };
+  }
+
+  async function finalBlockNumber(): Promise<bigint> {
+    return (await finality(await client.getBlockNumber({ cacheTime: 0 }))).finalBlock;
   }
 
   return {
@@ -84,36 +136,38 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
           confirmations,
           requiredConfirmations: requiredConfirmations(receipt.blockNumber),
           final: receipt.blockNumber <= finalBlock,
-          transfers: transfersOf(receipt.logs),
+          transfers: transfersWithPositions(receipt.logs, () => ({})),
         };
       });
     },
 
-    async scanStart() {
-      return providerCall(async () => (await finality(await client.getBlockNumber({ cacheTime: 0 }))).finalBlock);
-    },
-
-    async scanTransfersTo(depositAddress, scannedThrough) {
-      return providerCall(async () => {
-        const { finalBlock } = await finality(await client.getBlockNumber({ cacheTime: 0 }));
-        const fromBlock = scannedThrough + 1n;
-        if (fromBlock > finalBlock) return { transfers: [], scannedThrough };
-        const toBlock = fromBlock + MAX_SCAN_BLOCKS - 1n < finalBlock ? fromBlock + MAX_SCAN_BLOCKS - 1n : finalBlock;
-        const logs = await client.getLogs({
-          address: options.usdtContract as Hex,
-          event: TRANSFER_EVENT,
-          args: { to: depositAddress as Hex },
-          fromBlock,
-          toBlock,
-          strict: true,
-        });
-        const transfers: DetectedTransfer[] = logs.map((log) => ({
-          transactionHash: log.transactionHash.toLowerCase(),
-          from: log.args.from.toLowerCase(),
-          amountUsdtMicros: log.args.value,
-        }));
-        return { transfers, scannedThrough: toBlock };
-      });
+    follower: {
+      maxRangeBlocks: Number(MAX_SCAN_BLOCKS),
+      finalBlockNumber: () => providerCall(finalBlockNumber),
+      block: (blockNumber) =>
+        providerCall(async () => {
+          const block = await client.getBlock({ blockNumber });
+          if (block.hash === null) throw new ChainProviderError(`Ethereum provider returned block ${blockNumber} without a hash`);
+          return { number: block.number, hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase() };
+        }),
+      transfersIn: (fromBlock, toBlock) =>
+        providerCall(async () => {
+          let logs: RawLog[];
+          try {
+            logs = (await client.request({
+              method: 'eth_getLogs',
+              params: [{ address: options.usdtContract as Hex, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
+            })) as RawLog[];
+          } catch (error) {
+            if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
+            throw error;
+          }
+          const ordered = [...logs].sort((a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0));
+          return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
+            if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null) throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
+            return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
+          });
+        }),
     },
   };
 }

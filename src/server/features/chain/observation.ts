@@ -2,6 +2,12 @@ import type { DepositNetwork } from '#shared/contracts/enums';
 
 /** One ERC20/TRC20 Transfer event log, addresses in the network's comparison form (see ChainClient.addressKey). */
 export interface TransferLog {
+  /**
+   * The log's position within its transaction, which does not change when the
+   * transaction lands in another block (decision 036): on Ethereum its place
+   * among the transaction's Transfer events of the same contract, on TRON its
+   * place in the transaction's log list. With network and hash, the credit key.
+   */
   logIndex: number;
   contract: string;
   from: string;
@@ -26,11 +32,33 @@ export type ChainObservation =
       transfers: TransferLog[];
     };
 
-/** A USDT transfer to the operator's address found by scanning, without a hash from the customer. */
-export interface DetectedTransfer {
+/** A block as the follower keeps it: its number, hash and parent's hash. */
+export interface FollowedBlock {
+  number: bigint;
+  hash: string;
+  parentHash: string;
+}
+
+/** A USDT transfer read from a range of final blocks, with where it landed. */
+export interface FollowedTransfer extends TransferLog {
   transactionHash: string;
-  from: string;
-  amountUsdtMicros: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/**
+ * Reads final blocks in order (decision 036). Every method may throw
+ * ChainProviderError; `transfersIn` throws RangeRefusedError when the provider
+ * refuses a range as too wide, and the follower halves it.
+ */
+export interface ChainFollowerSource {
+  /** The newest final block: the `finalized` tag (or N deep) on Ethereum, the solidity node's newest block on TRON. */
+  finalBlockNumber(): Promise<bigint>;
+  block(blockNumber: bigint): Promise<FollowedBlock>;
+  /** Every Transfer event of the USDT contract in blocks fromBlock..toBlock, in chain order. */
+  transfersIn(fromBlock: bigint, toBlock: bigint): Promise<FollowedTransfer[]>;
+  /** The widest range asked for at once. */
+  maxRangeBlocks: number;
 }
 
 /** Reads one network through configuration; every method may throw ChainProviderError. */
@@ -41,10 +69,8 @@ export interface ChainClient {
   /** The form in which addresses of this network are compared: lower case on Ethereum, base58check as is on TRON. */
   addressKey(address: string): string;
   observe(transactionHash: string): Promise<ChainObservation>;
-  /** Where a first scan starts: the newest final position, so history before the first start is not credited by itself. */
-  scanStart(): Promise<bigint>;
-  /** Final USDT transfers to `depositAddress` after `scannedThrough`, and how far the scan read. */
-  scanTransfersTo(depositAddress: string, scannedThrough: bigint): Promise<{ transfers: DetectedTransfer[]; scannedThrough: bigint }>;
+  /** Detection without a hash: final blocks read in order (decision 036). */
+  follower: ChainFollowerSource;
 }
 
 /** The provider could not be read (network error, HTTP 429 or 5xx, malformed answer): try again later. */
@@ -52,5 +78,13 @@ export class ChainProviderError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ChainProviderError';
+  }
+}
+
+/** The provider refused a block range as too wide or with too many results; a narrower one may pass. */
+export class RangeRefusedError extends ChainProviderError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RangeRefusedError';
   }
 }

@@ -56,6 +56,14 @@ export async function finishJob(db: Executor, jobId: bigint): Promise<void> {
   await db.update(chainJobs).set({ finishedAt: sql`now()`, lastError: null }).where(eq(chainJobs.id, jobId));
 }
 
+/** Checks a deposit again at once, whether or not its check had finished. */
+export async function reopenDepositCheck(db: Executor, depositId: string, network: DepositNetwork): Promise<void> {
+  await db
+    .insert(chainJobs)
+    .values({ kind: 'verify_deposit', depositId, network })
+    .onConflictDoUpdate({ target: chainJobs.depositId, targetWhere: sql`deposit_id is not null`, set: { finishedAt: null, runAfter: sql`now()`, failures: 0 } });
+}
+
 /** Checks again, at once, a customer's pending deposits on a network: a wallet they just proved may settle them. */
 export async function reopenPendingChecks(db: Executor, userId: string, network: DepositNetwork): Promise<void> {
   await db.execute(sql`

@@ -41,31 +41,17 @@ export function isKnownTransaction(info: TransactionInfo): info is KnownTransact
   return 'blockNumber' in info;
 }
 
-export const nowBlockSchema = z.object({
-  block_header: z.object({ raw_data: z.object({ number: z.number().int().nonnegative(), timestamp: z.number().int().nonnegative() }) }),
+/** A block as /wallet(solidity)/getnowblock and /walletsolidity/getblockbynum return it; the block id is its hash. */
+export const blockSchema = z.object({
+  blockID: hex(64),
+  block_header: z.object({
+    raw_data: z.object({ number: z.number().int().nonnegative(), timestamp: z.number().int().nonnegative(), parentHash: hex(64) }),
+  }),
 });
+export const nowBlockSchema = blockSchema;
 
-/**
- * A page of TronGrid's /v1/accounts/{address}/transactions/trc20: one item per
- * TRC20 Transfer event (two transfers in one transaction are two items with the
- * same transaction_id), and meta.fingerprint when another page follows.
- */
-export const trc20TransfersPageSchema = z.object({
-  data: z
-    .array(
-      z.object({
-        transaction_id: hex(64),
-        block_timestamp: z.number().int().nonnegative(),
-        from: z.string().max(64),
-        to: z.string().max(64),
-        type: z.string().max(64).optional(),
-        value: z.string().regex(/^\d{1,78}$/),
-        token_info: z.object({ address: z.string().max(64) }).passthrough(),
-      }),
-    )
-    .max(1000),
-  meta: z.object({ fingerprint: z.string().min(1).max(1000).optional() }).passthrough().optional(),
-});
+/** /walletsolidity/gettransactioninfobyblocknum: the block's transactions' info, `[]` (or `{}`) for a block without any. */
+export const blockTransactionInfoSchema = z.union([z.array(knownTransactionInfoSchema).max(20_000), z.object({}).strict().transform(() => [])]);
 
 function withoutPrefix(value: string): string {
   return value.startsWith('0x') || value.startsWith('0X') ? value.slice(2) : value;
@@ -102,11 +88,14 @@ export function decodeTransferLogs(logs: z.infer<typeof logSchema>[]): TransferL
   return transfers;
 }
 
-/** Whether a known transaction succeeded: no top-level FAILED and, for contract calls, a SUCCESS receipt. */
+/** java-tron spells success `SUCESS` in some answers; both spellings, and no result at all, mean success. */
+function isSuccess(result: string | undefined): boolean {
+  return result === undefined || result === 'SUCCESS' || result === 'SUCESS';
+}
+
+/** Whether a known transaction succeeded: no top-level FAILED and, for contract calls, a successful receipt. */
 export function transactionSucceeded(info: KnownTransactionInfo): boolean {
-  if (info.result !== undefined && info.result !== 'SUCCESS') return false;
-  const receiptResult = info.receipt?.result;
-  return receiptResult === undefined || receiptResult === 'SUCCESS';
+  return isSuccess(info.result) && isSuccess(info.receipt?.result);
 }
 
 /**

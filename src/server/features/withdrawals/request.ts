@@ -7,6 +7,7 @@ import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyS
 import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
+import { assertHeldAmountUntouched } from '../chain/incidents.ts';
 import { checkPin } from '../pin/service.ts';
 import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import { assertWithinPeriodLimits, assertWithinWithdrawalBounds } from './limits.ts';
@@ -103,6 +104,8 @@ export async function requestWithdrawal(
       pan: tdsBasisPoints > 0 ? found.pan : null,
     });
     await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    // A deposit whose transfer vanished from the chain holds its amount (decision 036).
+    await assertHeldAmountUntouched(transaction, userId);
     // After moveMoney, which locked the customer's wallet until this transaction ends: a
     // concurrent withdrawal of the same customer waits there for this one to commit or roll
     // back, and its sum (a new statement, read committed) then includes this withdrawal, so

@@ -12,6 +12,7 @@ export function customerChainStatus(status: RequestStatus, chain: DepositChain):
   if (status === 'approved') return 'Credited';
   if (status !== 'pending') return undefined;
   if (chain.delayed) return CHAIN_MESSAGES.delayed;
+  if (chain.problem === 'below_minimum') return CHAIN_MESSAGES.belowMinimumNotCredited;
   if (chain.state === 'confirming') return confirmingLabel(chain.confirmations, chain.requiredConfirmations);
   if (chain.state === 'confirmed') return chain.senderProven === true ? 'Verified on chain, waiting for admin review' : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}, waiting for admin review`;
   return undefined;

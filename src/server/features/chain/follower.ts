@@ -1,0 +1,315 @@
+import { MAX_USDT_MICROS } from '#shared/money';
+import type { Executor } from '../../db/client.ts';
+import { decideInTransaction } from '../../platform/decisions/decide.ts';
+import { depositDecisions } from '../deposits/service.ts';
+import { getSettings } from '../settings/service.ts';
+import { recordSharedAddressTransaction } from './detection.ts';
+import * as followerRepository from './follower-repository.ts';
+import {
+  ChainProviderError,
+  RangeRefusedError,
+  type ChainClient,
+  type ChainFollowerSource,
+  type ChainObservation,
+  type FollowedBlock,
+  type FollowedTransfer,
+} from './observation.ts';
+import * as chainRepository from './repository.ts';
+import { publishDepositChange, type ChainWorkContext } from './work-context.ts';
+
+/** Ranges read per scan job run; a follower far behind goes on at once in the next run (see worker.ts). */
+const RANGES_PER_RUN = 20;
+/** Blocks kept behind the cursor to find a common ancestor: a reorganisation deeper than this is logged as an error. */
+const BLOCK_WINDOW = 1_024n;
+/** Successful ranges after which a range halved by a refusal may double again. */
+const SUCCESSES_BEFORE_WIDENING = 10;
+
+export interface ChainFollower {
+  /** Reads final blocks after the cursor, a range at a time; true once it reached the newest final block. */
+  follow(): Promise<boolean>;
+}
+
+interface RangeSettings {
+  sharedAddress: string;
+  minimumUsdtMicros: bigint;
+}
+
+/**
+ * Follows one network's final blocks in order (decision 036): each range's
+ * first block must descend from the stored cursor, or the follower rewinds to
+ * the common ancestor and reads again; each USDT transfer is matched locally
+ * against the customers' own deposit addresses and the shared address.
+ */
+export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
+  const { db, log } = context;
+  const network = client.network;
+  let rangeBlocks = source.maxRangeBlocks;
+  let successes = 0;
+
+  async function follow(): Promise<boolean> {
+    const settings = await getSettings(db);
+    const rangeSettings = {
+      sharedAddress: (network === 'ERC20' ? settings.erc20Address : settings.trc20Address).trim(),
+      minimumUsdtMicros: settings.minDepositUsdtMicros,
+    };
+    for (let range = 0; range < RANGES_PER_RUN; range += 1) {
+      if (await followOneRange(rangeSettings)) return true;
+    }
+    return false;
+  }
+
+  /** Reads one range after the cursor; true when there was nothing final to read. */
+  async function followOneRange(settings: RangeSettings): Promise<boolean> {
+    const cursor = await followerRepository.newestBlock(db, network);
+    if (cursor === undefined) {
+      await startFollowing(settings);
+      return true;
+    }
+    const finalBlock = await source.finalBlockNumber();
+    if (finalBlock <= cursor.number) return true;
+    const fromBlock = cursor.number + 1n;
+    const first = await source.block(fromBlock);
+    if (first.parentHash !== cursor.hash) {
+      await rewind(cursor);
+      return false;
+    }
+    const toBlock = finalBlock < fromBlock + BigInt(rangeBlocks) - 1n ? finalBlock : fromBlock + BigInt(rangeBlocks) - 1n;
+    let transfers: FollowedTransfer[];
+    try {
+      transfers = await source.transfersIn(fromBlock, toBlock);
+    } catch (error) {
+      if (!(error instanceof RangeRefusedError) || toBlock === fromBlock) throw error;
+      rangeBlocks = Math.max(1, Math.floor(Number(toBlock - fromBlock + 1n) / 2));
+      successes = 0;
+      log.info({ network, fromBlock: fromBlock.toString(), toBlock: toBlock.toString(), rangeBlocks }, 'Chain provider refused a block range; reading half of it');
+      return false;
+    }
+    const last = toBlock === fromBlock ? first : await source.block(toBlock);
+    for (const transfer of transfers) {
+      const expected = transfer.blockNumber === first.number ? first.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
+      if (transfer.blockHash !== expected) throw new ChainProviderError(`the ${network} chain changed while blocks ${fromBlock} to ${toBlock} were read`);
+    }
+    await applyRange(cursor, first, last, transfers, settings);
+    successes += 1;
+    if (rangeBlocks < source.maxRangeBlocks && successes >= SUCCESSES_BEFORE_WIDENING) {
+      rangeBlocks = Math.min(source.maxRangeBlocks, rangeBlocks * 2);
+      successes = 0;
+    }
+    return false;
+  }
+
+  /**
+   * The first run starts at the newest final block, so history before it is
+   * not credited by itself; on Ethereum it goes on from where the earlier scan
+   * of the shared address stopped, so nothing sent meanwhile is missed.
+   */
+  async function startFollowing(settings: RangeSettings): Promise<void> {
+    const earlier = network === 'ERC20' && settings.sharedAddress !== '' ? await chainRepository.findScanCursor(db, network, settings.sharedAddress) : undefined;
+    const start = await source.block(earlier ?? (await source.finalBlockNumber()));
+    await followerRepository.storeBlocks(db, network, [followerRepository.toStoredBlock(start)]);
+    log.info({ network, blockNumber: start.number.toString() }, 'Chain follower started');
+  }
+
+  async function applyRange(
+    cursor: followerRepository.StoredBlock,
+    first: FollowedBlock,
+    last: FollowedBlock,
+    transfers: FollowedTransfer[],
+    settings: RangeSettings,
+  ): Promise<void> {
+    const sharedKey = settings.sharedAddress === '' ? undefined : client.addressKey(settings.sharedAddress);
+    let credited = false;
+    await db.transaction(async (transaction) => {
+      await followerRepository.lockFollower(transaction, network);
+      // Another process read this range first: nothing to do.
+      if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
+      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.map((transfer) => transfer.to))]);
+      const landedBlocks = new Map<bigint, string>();
+      for (const [transactionHash, group] of groupByTransaction(transfers)) {
+        for (const transfer of group) {
+          const owner = owners.get(transfer.to);
+          if (owner === undefined && transfer.to !== sharedKey) continue;
+          landedBlocks.set(transfer.blockNumber, transfer.blockHash);
+          if (owner !== undefined) credited = (await creditOwnAddressTransfer(transaction, transfer, owner, settings.minimumUsdtMicros)) || credited;
+          else await noteLanding(transaction, transfer);
+        }
+        if (sharedKey !== undefined && group.some((transfer) => transfer.to === sharedKey)) {
+          await recordSharedAddressTransaction(transaction, client, transactionHash, finalObservation(group), {
+            address: settings.sharedAddress,
+            minimumUsdtMicros: settings.minimumUsdtMicros,
+          });
+        }
+      }
+      const blocks = [...landedBlocks].map(([number, hash]) => ({ number, hash, parentHash: null }));
+      await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(first), ...blocks, followerRepository.toStoredBlock(last)]);
+      await followerRepository.forgetBlocksBelow(transaction, network, last.number - BLOCK_WINDOW);
+    });
+    if (credited) context.notificationEmails?.poke();
+  }
+
+  /**
+   * A final transfer to a customer's own deposit address is that customer's,
+   * whoever sent it: credited once, for the on-chain amount, with no hash and no
+   * signature. Below the minimum it is recorded and left for an admin. A
+   * transfer that already stands for a deposit (read again after a
+   * reorganisation) only records where it landed now.
+   */
+  async function creditOwnAddressTransfer(transaction: Executor, transfer: FollowedTransfer, userId: string, minimumUsdtMicros: bigint): Promise<boolean> {
+    if (transfer.amountUsdtMicros <= 0n || transfer.amountUsdtMicros > MAX_USDT_MICROS) {
+      log.warn({ network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() }, 'Transfer to a customer address of an amount no deposit can hold; left alone');
+      return false;
+    }
+    await chainRepository.lockChainTransaction(transaction, network, transfer.transactionHash);
+    const depositId = await chainRepository.insertDetectedDeposit(transaction, {
+      userId,
+      network,
+      amountUsdtMicros: transfer.amountUsdtMicros,
+      transactionHash: transfer.transactionHash,
+      depositAddress: transfer.to,
+      logIndex: transfer.logIndex,
+    });
+    if (depositId === undefined) {
+      await noteLanding(transaction, transfer);
+      return false;
+    }
+    const acceptable = transfer.amountUsdtMicros >= minimumUsdtMicros;
+    await chainRepository.recordChainFacts(transaction, depositId, {
+      state: acceptable ? 'confirmed' : 'mismatch',
+      problem: acceptable ? null : 'below_minimum',
+      transfer,
+      // Paid to the customer's own address: where it arrived proves whose it is, whoever sent it.
+      senderProven: true,
+      transfersToAddress: null,
+      confirmations: null,
+      requiredConfirmations: null,
+      blockNumber: transfer.blockNumber,
+      from: transfer.from,
+      to: transfer.to,
+      logIndex: transfer.logIndex,
+    });
+    await followerRepository.recordLanding(transaction, depositId, transfer.blockNumber, transfer.blockHash);
+    if (!acceptable) {
+      await publishDepositChange(transaction, userId, 'deposit.detected');
+      return false;
+    }
+    await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
+    log.info({ network, depositId }, 'Transfer to a customer’s own deposit address credited');
+    return true;
+  }
+
+  /** Where a transfer that already stands for a deposit landed now; a re-included transfer closes its incident. */
+  async function noteLanding(transaction: Executor, transfer: FollowedTransfer): Promise<void> {
+    const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
+    if (!deposit) return;
+    await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
+    const heldUser = await followerRepository.resolveIncidentReincluded(transaction, deposit.id);
+    if (heldUser !== undefined) {
+      log.warn({ network, depositId: deposit.id }, 'A vanished deposit’s transfer is final on the chain again; its incident is closed');
+      await publishDepositChange(transaction, heldUser, 'deposit.chain');
+    }
+  }
+
+  /**
+   * The cursor's block is no longer on the chain: finds the newest stored block
+   * that still is (the common ancestor), forgets the blocks above it, and
+   * settles the deposits that landed above it. The next range reads the
+   * replacement branch from there, so transfers in it are found.
+   */
+  async function rewind(cursor: followerRepository.StoredBlock): Promise<void> {
+    let ancestor: FollowedBlock | undefined;
+    const stored = await followerRepository.storedBlocksNewestFirst(db, network, Number(BLOCK_WINDOW));
+    for (const block of stored) {
+      const onChain = await source.block(block.number);
+      if (onChain.hash === block.hash) {
+        ancestor = onChain;
+        break;
+      }
+    }
+    if (ancestor?.number === cursor.number) {
+      // The cursor is still on the chain, yet the next block names another parent: the provider contradicts itself.
+      throw new ChainProviderError(`the ${network} provider's block ${cursor.number + 1n} does not descend from block ${cursor.number} it returns`);
+    }
+    if (ancestor === undefined) {
+      const oldest = stored.at(-1) ?? cursor;
+      log.error({ network, blockNumber: oldest.number.toString() }, 'Chain reorganisation deeper than the stored blocks; reading again from before the oldest');
+      ancestor = await source.block(oldest.number > 0n ? oldest.number - 1n : 0n);
+    }
+    log.warn({ network, from: cursor.number.toString(), ancestor: ancestor.number.toString() }, 'Chain reorganisation: rewinding to the common ancestor');
+    const touched = await followerRepository.depositsLandedAbove(db, network, ancestor.number);
+    // Read before the database transaction, which must not wait on the provider.
+    const observations = new Map<string, ChainObservation>();
+    for (const deposit of touched) {
+      if (!observations.has(deposit.transactionHash)) observations.set(deposit.transactionHash, await client.observe(deposit.transactionHash));
+    }
+    const common = ancestor;
+    await db.transaction(async (transaction) => {
+      await followerRepository.lockFollower(transaction, network);
+      if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
+      await followerRepository.forgetBlocksAbove(transaction, network, common.number);
+      await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(common)]);
+      for (const deposit of touched) {
+        const observation = observations.get(deposit.transactionHash);
+        if (observation && deposit.logIndex !== null) await settleTouchedDeposit(transaction, deposit.id, deposit.logIndex, observation);
+      }
+    });
+  }
+
+  /**
+   * A deposit whose block a reorganisation replaced: still final on the chain
+   * at the same position, it only moved; otherwise a credited one becomes an
+   * incident for admins (never kept silently, never credited again) and a
+   * pending one is checked again.
+   */
+  async function settleTouchedDeposit(transaction: Executor, depositId: string, position: number, observation: ChainObservation): Promise<void> {
+    const deposit = await chainRepository.lockDeposit(transaction, depositId);
+    if (!deposit) return;
+    const stillThere =
+      observation.kind === 'included' &&
+      observation.succeeded &&
+      observation.final &&
+      observation.transfers.some(
+        (transfer) =>
+          transfer.logIndex === position &&
+          transfer.contract === client.usdtContractKey &&
+          transfer.to === client.addressKey(deposit.depositAddress) &&
+          transfer.amountUsdtMicros === deposit.chainAmountUsdtMicros,
+      );
+    if (stillThere) {
+      await followerRepository.recordLanding(transaction, depositId, observation.blockNumber, null);
+      return;
+    }
+    if (deposit.status === 'approved') {
+      const opened = await followerRepository.openIncident(transaction, {
+        depositId,
+        userId: deposit.userId,
+        network,
+        transactionHash: deposit.transactionHash,
+        amountUsdtMicros: deposit.amountUsdtMicros,
+      });
+      if (opened) {
+        log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
+        await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
+      }
+    } else if (deposit.status === 'pending') {
+      await chainRepository.reopenDepositCheck(transaction, depositId, network);
+    }
+  }
+
+  return { follow };
+}
+
+function groupByTransaction(transfers: FollowedTransfer[]): Map<string, FollowedTransfer[]> {
+  const groups = new Map<string, FollowedTransfer[]>();
+  for (const transfer of transfers) {
+    const group = groups.get(transfer.transactionHash);
+    if (group) group.push(transfer);
+    else groups.set(transfer.transactionHash, [transfer]);
+  }
+  return groups;
+}
+
+/** A transaction as final range logs show it: it succeeded (a reverted one leaves no logs), and these are its USDT transfers. */
+function finalObservation(group: FollowedTransfer[]): ChainObservation {
+  const blockNumber = group[0]?.blockNumber ?? 0n;
+  return { kind: 'included', succeeded: true, blockNumber, confirmations: 0, requiredConfirmations: 0, final: true, transfers: group };
+}
