@@ -43,6 +43,7 @@ export const PENDING_CHANGE_KINDS = [
   'exchange_rates',
   'large_withdrawal_limit',
   'app_file',
+  'payout_batch_cancel',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;

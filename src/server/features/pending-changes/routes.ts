@@ -11,6 +11,7 @@ import { adminRoleGrantHandler, adminRoleRemovalHandler } from '../admin/users-s
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from '../settings/service.ts';
 import { appFileChangeHandler } from '../files/service.ts';
 import { firstApprovalHandler } from '../withdrawals/service.ts';
+import { batchCancelHandler } from '../payout-batches/service.ts';
 import * as pendingChangeService from './service.ts';
 
 /** Two-person control (decision 017); registered inside the admin area (admin role, PIN-verified session for the writes). */
@@ -24,6 +25,7 @@ export function registerPendingChangeAdminRoutes(app: ApiApp, context: AppContex
     exchange_rates: exchangeRatesChangeHandler,
     large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
     app_file: appFileChangeHandler,
+    payout_batch_cancel: batchCancelHandler,
   };
 
   app.get(

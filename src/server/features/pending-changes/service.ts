@@ -68,6 +68,11 @@ export interface AppFilePayload {
   replacing: string | null;
 }
 
+/** Cancelling a payout batch whose bank file was already issued (decision 038); the subject is the batch. */
+export interface PayoutBatchCancelPayload {
+  batchId: string;
+}
+
 /** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
 export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
 export const LARGE_WITHDRAWAL_LIMIT_SUBJECT = 'large_withdrawal_inr';
@@ -125,7 +130,8 @@ export async function requestChange(
     | { kind: 'admin_role_removal'; subject: string; payload: RoleRemovalPayload }
     | { kind: 'exchange_rates'; subject: typeof EXCHANGE_RATES_SUBJECT; payload: ExchangeRatesPayload }
     | { kind: 'large_withdrawal_limit'; subject: typeof LARGE_WITHDRAWAL_LIMIT_SUBJECT; payload: LargeWithdrawalLimitPayload }
-    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload },
+    | { kind: 'app_file'; subject: typeof APP_FILE_SUBJECT; payload: AppFilePayload }
+    | { kind: 'payout_batch_cancel'; subject: string; payload: PayoutBatchCancelPayload },
   actor: Actor,
 ): Promise<PendingChange> {
   const row = await pendingChangeRepository.insertChange(db, { kind: change.kind, subject: change.subject, payload: change.payload, requestedByUserId: actor.userId });
@@ -273,6 +279,10 @@ async function pendingChangeViews(db: Executor, rows: PendingChangeRow[]): Promi
         network: null,
         withdrawal: null,
       };
+    }
+    if (row.kind === 'payout_batch_cancel') {
+      const payload = row.payload as PayoutBatchCancelPayload;
+      return { ...common, summary: `Cancel payout batch ${payload.batchId} (its file was downloaded)`, from: 'Open', to: 'Cancelled, withdrawals in doubt', network: null, withdrawal: null };
     }
     if (row.kind === 'large_withdrawal_limit') {
       const payload = row.payload as LargeWithdrawalLimitPayload;

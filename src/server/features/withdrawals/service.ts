@@ -47,6 +47,7 @@ import { getSettings, tierLimits } from '../settings/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { decodeCursor, toPage, toPageBy } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
+import { rollingWindowOverLimit } from './two-admin-rolling-window.ts';
 import * as requestRepository from './request-repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
 
@@ -69,6 +70,7 @@ function commonView(row: WithdrawalRow) {
     decidedAt: row.decidedAt?.toISOString() ?? null,
     payoutReference: row.payoutReference,
     rejectionReason: row.rejectionReason,
+    reference: row.reference,
   };
 }
 
@@ -408,7 +410,7 @@ function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement 
 /** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
 async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
   const settings = await getSettings(db);
-  return row.amountInrPaise > settings.largeWithdrawalInrPaise && (await needsSecondAdmin(db));
+  return (await needsSecondAdmin(db)) && (await rollingWindowOverLimit(db, row, settings.largeWithdrawalInrPaise));
 }
 
 /**

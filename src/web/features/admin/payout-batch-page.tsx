@@ -35,7 +35,7 @@ const RESULT_LOOK = {
 
 /** The server's answer for each row of the last results sent: applied, already applied, or refused with its reason. */
 function ResultsAnswer({ results, withdrawals, onClose }: { results: PayoutResult[]; withdrawals: Withdrawal[]; onClose: () => void }) {
-  const nameOf = (id: string) => withdrawals.find((withdrawal) => withdrawal.id === id)?.beneficiaryName;
+  const nameOf = (id: string | null) => withdrawals.find((withdrawal) => withdrawal.id === id)?.beneficiaryName;
   return (
     <Card className="flex flex-col gap-3 p-4" data-testid="payout-results">
       <div className="flex items-center justify-between gap-2">
@@ -50,7 +50,7 @@ function ResultsAnswer({ results, withdrawals, onClose }: { results: PayoutResul
             <Badge tone={RESULT_LOOK[result.result].tone}>{RESULT_LOOK[result.result].label}</Badge>
             <span className="font-medium">{result.outcome === 'paid' ? 'Paid' : 'Failed'}</span>
             <span className="text-slate-700">{nameOf(result.withdrawalId) ?? 'Unknown withdrawal'}</span>
-            <span className="break-all font-mono text-xs text-slate-500">{result.withdrawalId}</span>
+            <span className="break-all font-mono text-xs text-slate-500">{result.reference}</span>
             {result.message && <span className="w-full text-slate-600">{result.message}</span>}
           </li>
         ))}

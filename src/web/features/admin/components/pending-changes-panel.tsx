@@ -21,6 +21,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   exchange_rates: 'Exchange rates change',
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
+  payout_batch_cancel: 'Cancel of a downloaded payout file',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
