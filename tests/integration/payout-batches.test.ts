@@ -504,3 +504,58 @@ describe('an admin’s own withdrawal (four eyes)', () => {
     expect(await statusOf(ownId)).toBe('processing');
   });
 });
+
+describe('cancelling a downloaded file while two admins exist', () => {
+  it('needs a second admin: the first cancel waits (202) and moves nothing; the same admin again is refused; another admin’s cancel applies it', async () => {
+    const colleague = await signUpAdminWithVerifiedPin(harness, { fullName: 'Cancel Colleague' });
+    const { ids } = await customerWithWithdrawals(['10', '20']);
+    const batch = (await createBatch({ withdrawalIds: ids })).json().batch;
+    expect((await download(batch.id)).statusCode).toBe(200);
+    const first = await cancelBatch(batch.id);
+    expect(first.statusCode, first.body).toBe(202);
+    expect(first.json()).toMatchObject({
+      message: 'This batch’s file was already downloaded: cancelling it needs a second admin. Your request waits for another admin to confirm it (or cancel the batch too).',
+      pendingChange: { kind: 'payout_batch_cancel', status: 'open', requestedBy: { id: admin.id } },
+    });
+    const detail = (await call(harness.app, { url: `/api/admin/payout-batches/${batch.id}`, cookie: admin.cookie })).json();
+    expect(detail.batch).toMatchObject({ status: 'open', inDoubtCount: 0 });
+    const again = await cancelBatch(batch.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe('You already asked to cancel this batch: a second admin must confirm it.');
+    const confirmOwn = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: admin.cookie, body: {} });
+    expect(confirmOwn.statusCode).toBe(403);
+
+    const second = await cancelBatch(batch.id, colleague);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().batch).toMatchObject({ status: 'cancelled', inDoubtCount: 2 });
+    for (const id of ids) expect(await statusOf(id)).toBe('processing');
+    const change = await harness.database.handle.db.execute<{ status: string; decided: string }>(
+      sql`select status, decided_by_user_id as decided from pending_changes where id = ${first.json().pendingChange.id}`,
+    );
+    expect(change.rows[0]).toEqual({ status: 'confirmed', decided: colleague.id });
+    await postResults(batch.id, ids.map((id) => ({ withdrawalId: id, outcome: 'not_sent' })));
+    for (const id of ids) expect(await statusOf(id)).toBe('pending');
+    const next = (await createBatch({ withdrawalIds: ids })).json().batch;
+    await postResults(next.id, ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })));
+  });
+
+  it('applies through the pending change’s confirm too, and a file never downloaded is still cancelled by one admin', async () => {
+    const colleague = await signUpAdminWithVerifiedPin(harness, { fullName: 'Confirm Colleague' });
+    const { ids } = await customerWithWithdrawals(['10']);
+    const batch = (await createBatch({ withdrawalIds: ids })).json().batch;
+    await download(batch.id, colleague);
+    const first = await cancelBatch(batch.id);
+    expect(first.statusCode).toBe(202);
+    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: colleague.cookie, body: {} });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const detail = (await call(harness.app, { url: `/api/admin/payout-batches/${batch.id}`, cookie: admin.cookie })).json();
+    expect(detail.batch).toMatchObject({ status: 'cancelled', inDoubtCount: 1, issuedBy: { id: colleague.id } });
+    await postResults(batch.id, [{ withdrawalId: ids[0], outcome: 'failed' }]);
+
+    const { ids: fresh } = await customerWithWithdrawals(['10']);
+    const untouched = (await createBatch({ withdrawalIds: fresh })).json().batch;
+    expect((await cancelBatch(untouched.id)).statusCode).toBe(200);
+    expect(await statusOf(fresh[0] ?? '')).toBe('pending');
+    await decide(harness, admin, 'withdrawals', fresh[0] ?? '', 'reject');
+  });
+});

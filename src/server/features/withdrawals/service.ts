@@ -47,6 +47,7 @@ import { getSettings, tierLimits } from '../settings/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { decodeCursor, toPage, toPageBy } from '../../platform/pagination/cursor.ts';
 import * as withdrawalRepository from './repository.ts';
+import { refuseUsedPayoutReference } from './payout-reference.ts';
 import { rollingWindowOverLimit } from './two-admin-rolling-window.ts';
 import * as requestRepository from './request-repository.ts';
 import type { WithdrawalRow, WithdrawalWithUserRow } from './repository.ts';
@@ -372,10 +373,12 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
         ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
         : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
     ),
-  gateApproval: (db, row, request) =>
-    request.decider.kind === 'admin'
+  gateApproval: async (db, row, request) => {
+    await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
+    return request.decider.kind === 'admin'
       ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
-      : Promise.resolve({ kind: 'proceed' }),
+      : { kind: 'proceed' };
+  },
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, 'large_withdrawal_approval', row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
