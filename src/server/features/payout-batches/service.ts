@@ -454,7 +454,7 @@ async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor
   if (batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
   if ((await batchRepository.countDecided(transaction, id)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable);
   if (batch.issuedAt === null) {
-    return { statusCode: 200, body: { batch: await releaseBatch(transaction, actor, id), message: PAYOUT_BATCH_MESSAGES.cancelledMessage } };
+    return { statusCode: 200, body: { batch: await markBatchCancelled(transaction, actor, id, false), message: PAYOUT_BATCH_MESSAGES.cancelledMessage } };
   }
   const actorRef = { userId: actor.adminUserId, ipAddress: actor.ipAddress };
   const open = await findOpenChange(transaction, 'payout_batch_cancel', id);
@@ -464,41 +464,29 @@ async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor
     const pendingChange = await requestChange(transaction, { kind: 'payout_batch_cancel', subject: id, payload: { batchId: id } }, actorRef);
     return { statusCode: 202, body: { message: PAYOUT_BATCH_MESSAGES.cancelAwaitsSecondAdmin, pendingChange } };
   }
-  return { statusCode: 200, body: { batch: await cancelIssuedBatch(transaction, actor, id), message: PAYOUT_BATCH_MESSAGES.cancelledInDoubt } };
+  return { statusCode: 200, body: { batch: await markBatchCancelled(transaction, actor, id, true), message: PAYOUT_BATCH_MESSAGES.cancelledInDoubt } };
 }
 
-async function releaseBatch(transaction: Executor, actor: AdminActor, id: string): Promise<PayoutBatch> {
-  const released = await batchRepository.releaseWithdrawals(transaction, id);
+/**
+ * Cancels the batch. Before its file was issued the withdrawals return to pending; after, they stay
+ * processing in it: in doubt until the bank's results settle each one.
+ */
+async function markBatchCancelled(transaction: Executor, actor: AdminActor, id: string, issued: boolean): Promise<PayoutBatch> {
+  const released = issued ? [] : await batchRepository.releaseWithdrawals(transaction, id);
   await batchRepository.markCancelled(transaction, id);
+  const inDoubt = issued ? (await batchRepository.listBatchWithdrawals(transaction, id)).filter((row) => row.status === 'processing') : [];
   await recordAudit(transaction, {
     actorUserId: actor.adminUserId,
     action: 'payout_batch.cancel',
     targetType: 'payout_batch',
     targetId: id,
     before: { status: 'open' },
-    after: { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
+    after: issued ? { status: 'cancelled', inDoubtWithdrawalIds: inDoubt.map((row) => row.id) } : { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
     ipAddress: actor.ipAddress,
   });
   for (const userId of new Set(released.map((row) => row.userId))) {
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'withdrawal.pending' });
   }
-  await publishEvent(transaction, { type: 'admin.queue.updated' });
-  return batchView(transaction, id);
-}
-
-/** The batch is cancelled, but its withdrawals stay processing in it: in doubt until the bank's results. */
-async function cancelIssuedBatch(transaction: Executor, actor: AdminActor, id: string): Promise<PayoutBatch> {
-  await batchRepository.markCancelled(transaction, id);
-  const inDoubt = (await batchRepository.listBatchWithdrawals(transaction, id)).filter((row) => row.status === 'processing');
-  await recordAudit(transaction, {
-    actorUserId: actor.adminUserId,
-    action: 'payout_batch.cancel',
-    targetType: 'payout_batch',
-    targetId: id,
-    before: { status: 'open' },
-    after: { status: 'cancelled', inDoubtWithdrawalIds: inDoubt.map((row) => row.id) },
-    ipAddress: actor.ipAddress,
-  });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
   return batchView(transaction, id);
 }
@@ -513,6 +501,6 @@ export const batchCancelHandler: ChangeHandler = {
     const batch = await batchRepository.findBatch(transaction, batchId, 'update');
     if (!batch || batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.staleCancel, 'STALE_CHANGE');
     if ((await batchRepository.countDecided(transaction, batchId)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable, 'STALE_CHANGE');
-    await cancelIssuedBatch(transaction, { adminUserId: decider.userId, ipAddress: decider.ipAddress }, batchId);
+    await markBatchCancelled(transaction, { adminUserId: decider.userId, ipAddress: decider.ipAddress }, batchId, true);
   },
 };
