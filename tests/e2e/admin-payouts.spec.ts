@@ -79,6 +79,8 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   // The first download issues it; the page then says when and by whom.
   await expect(adminPage.getByTestId('payout-file-issue')).toContainText('Not downloaded yet');
   const first = await downloadBankFile();
+  // The download is a plain link: the page reads the batch again to show who issued the file.
+  await adminPage.reload();
   await expect(adminPage.getByTestId('payout-file-issue')).toContainText(/Already downloaded at .+ by /);
   const second = await downloadBankFile();
   expect(second).toBe(first);
