@@ -75,32 +75,50 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   await expect(paidRow.getByRole('button', { name: 'Copy Account number' })).toBeVisible();
   await expect(adminPage.getByText(`${E2E_ADMIN_EMAIL}`)).toBeVisible();
 
-  // The bank file: the same bytes on every download, with both withdrawals.
+  // The bank file: the same bytes on every download, with both withdrawals under their short references.
+  // The first download issues it; the page then says when and by whom.
+  await expect(adminPage.getByTestId('payout-file-issue')).toContainText('Not downloaded yet');
   const first = await downloadBankFile();
+  // The download is a plain link: the page reads the batch again to show who issued the file.
+  await adminPage.reload();
+  await expect(adminPage.getByTestId('payout-file-issue')).toContainText(/Already downloaded at .+ by /);
   const second = await downloadBankFile();
   expect(second).toBe(first);
-  expect(first.split('\r\n')[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Withdrawal ID"');
-  expect(first).toContain(`"${paid.id}"`);
-  expect(first).toContain(`"${failed.id}"`);
+  expect(first.split('\r\n')[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Reference"');
+  expect(first).toContain(`"Rupeedesk ${paid.reference}"`);
+  expect(first).toContain(`"Rupeedesk ${failed.reference}"`);
+  expect(first).not.toContain(paid.id);
+  await expect(paidRow).toContainText(paid.reference);
 
-  // The bank's results as a CSV file: one paid with its UTR, one failed with a reason.
-  const results = ['withdrawalId,outcome,utr,reason', `${paid.id},paid,UTR2026BATCH01,`, `${failed.id},failed,,Account closed at the bank`].join('\r\n');
+  // The bank's results as a CSV file, under the bank's own column names: one paid with its UTR, one failed with a reason.
+  const results = ['Narration,Status,UTR Number,Failure Reason', `Rupeedesk ${paid.reference},Success,202611270001,`, `Rupeedesk ${failed.reference},Failed,,Account closed at the bank`].join('\r\n');
   const upload = () =>
     adminPage.getByLabel('Upload the bank’s results (CSV)').setInputFiles({ name: 'results.csv', mimeType: 'text/csv', buffer: Buffer.from(results) });
   await upload();
+  // A preview first: nothing is applied until it is confirmed.
+  const preview = adminPage.getByTestId('payout-results-preview');
+  await expect(preview.getByTestId('preview-row-1')).toContainText('Will be marked paid');
+  await expect(preview.getByTestId('preview-row-2')).toContainText('Will be refunded');
+  await expect(paidRow).toContainText('Processing');
+  await preview.getByRole('button', { name: 'Apply results' }).click();
   const answer = adminPage.getByTestId('payout-results');
   await expect(answer.getByTestId(`payout-result-${paid.id}`)).toContainText('Applied');
   await expect(answer.getByTestId(`payout-result-${failed.id}`)).toContainText('Applied');
   await expect(paidRow).toContainText('Approved');
-  await expect(paidRow).toContainText('UTR: UTR2026BATCH01');
+  await expect(paidRow).toContainText('UTR: 202611270001');
   await expect(failedRow).toContainText('Rejected');
   await expect(failedRow).toContainText('Reason: Account closed at the bank');
 
   // The same file again applies nothing twice.
   await expect(adminPage.getByText('Completed', { exact: true })).toBeVisible();
   await upload();
-  await expect(answer.getByTestId(`payout-result-${paid.id}`)).toContainText('Already applied');
-  await expect(answer.getByTestId(`payout-result-${failed.id}`)).toContainText('Already applied');
+  await expect(preview.getByTestId('preview-row-1')).toContainText('Already applied');
+  await expect(preview.getByRole('button', { name: 'Apply results' })).toBeDisabled();
+  await preview.getByRole('button', { name: 'Discard' }).click();
+  await upload();
+  await expect(preview.getByTestId('preview-row-2')).toContainText('Already applied');
+  await preview.getByRole('button', { name: 'Discard' }).click();
+  await expect(preview).toHaveCount(0);
 
   // The batch in the list, with who created it.
   await adminPage.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Payouts' }).click();
@@ -110,8 +128,8 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   // The customer: Paid with the UTR on the withdrawal's page, and the failed one returned.
   await customerPage.goto(`/wallet/transactions/withdrawal/${paid.id}`);
   const timeline = customerPage.getByRole('list', { name: 'Status timeline' });
-  await expect(timeline.getByRole('listitem').last()).toHaveText(/Paid.*UTR2026BATCH01/);
-  await expect(customerPage.getByText('UTR2026BATCH01').first()).toBeVisible();
+  await expect(timeline.getByRole('listitem').last()).toHaveText(/Paid.*202611270001/);
+  await expect(customerPage.getByText('202611270001').first()).toBeVisible();
   await customerPage.goto(`/wallet/transactions/withdrawal/${failed.id}`);
   await expect(timeline.getByRole('listitem').last()).toHaveText(/Rejected.*Account closed at the bank/);
 });
@@ -135,7 +153,10 @@ test('a batch can be cancelled while nothing is decided, and a row decided by ha
   await expect(again.getByText('A paid row needs the UTR of the payment.')).toBeVisible();
   await again.getByLabel('UTR').fill('UTR2026ROW0001');
   await again.getByRole('button', { name: 'Paid' }).click();
+  await expect(again.getByText('A UPI UTR (RRN) has 12 digits.')).toBeVisible();
+  await again.getByLabel('UTR').fill('202611270002');
+  await again.getByRole('button', { name: 'Paid' }).click();
   await expect(adminPage.getByTestId(`payout-result-${withdrawal.id}`)).toContainText('Applied');
-  await expect(again).toContainText('UTR: UTR2026ROW0001');
+  await expect(again).toContainText('UTR: 202611270002');
   await expect(adminPage.getByRole('button', { name: 'Cancel batch' })).toHaveCount(0);
 });

@@ -91,7 +91,7 @@ describe('the admin dashboard', () => {
       method: 'POST',
       url: `/api/admin/payout-batches/${batchId}/results`,
       cookie: admin.cookie,
-      body: { rows: [{ withdrawalId: batched, outcome: 'paid', utr: 'UTR-DASH-1' }] },
+      body: { rows: [{ withdrawalId: batched, outcome: 'paid', utr: '100200300400' }] },
     });
     expectStatus(results, 200);
     const paid = await dashboard();

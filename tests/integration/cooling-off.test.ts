@@ -136,25 +136,44 @@ describe('cooling-off of a new or changed bank account', () => {
     expect(await balanceMicros(harness, user.id)).toBe(80_000_000n);
   });
 
-  it('restarts the pause when the number or IFSC changes, not when the holder name does', async () => {
+  it('restarts the pause when any field that decides where money goes changes (number, IFSC, UPI id, holder name), not the bank’s name', async () => {
     const { user, bankAccountId } = await settledCustomer();
-    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountHolderName: 'Asha R' } });
-    expect(rename.statusCode).toBe(200);
-    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode).toBe(201);
+    const patch = (body: Record<string, unknown>) => call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body });
+    const settle = () => db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
+    const withdrawalStatus = async () => (await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode;
 
-    const sameNumber = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '123456789012' } });
-    expect(sameNumber.statusCode).toBe(200);
-    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode).toBe(201);
+    expect((await patch({ bankName: 'SBI Main Branch' })).statusCode).toBe(200);
+    expect((await patch({ accountNumber: '123456789012' })).statusCode).toBe(200);
+    expect(await withdrawalStatus()).toBe(201);
 
-    const newIfsc = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { ifscCode: 'HDFC0004321' } });
-    expect(newIfsc.statusCode).toBe(200);
+    for (const change of [{ ifscCode: 'HDFC0004321' }, { accountNumber: '5555 6666 7777' }, { upiId: 'someone.else@okaxis' }, { accountHolderName: 'Asha R' }]) {
+      await settle();
+      expect((await patch(change)).statusCode).toBe(200);
+      expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code, JSON.stringify(change)).toBe('COOLING_OFF');
+    }
+    expect(await balanceMicros(harness, user.id)).toBe(90_000_000n);
+  });
+
+  it('restarts it when a UPI id is added, and e-mails the owner the old and new values masked', async () => {
+    const { user, bankAccountId } = await settledCustomer();
+    await db().execute(sql`update bank_accounts set upi_id = null where id = ${bankAccountId}`);
+    const changed = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${bankAccountId}`,
+      cookie: user.cookie,
+      body: { upiId: 'mallory@okaxis', accountNumber: '444455556666', accountHolderName: 'Mallory Thief' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
     expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code).toBe('COOLING_OFF');
-
-    await db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
-    const newNumber = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '5555 6666 7777' } });
-    expect(newNumber.statusCode).toBe(200);
-    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code).toBe('COOLING_OFF');
-    expect(await balanceMicros(harness, user.id)).toBe(80_000_000n);
+    const mail = await db().execute<{ text_body: string }>(
+      sql`select text_body from mail_outbox where lower(to_address) = ${user.email.toLowerCase()} and subject like '%a bank account was changed' order by created_at desc limit 1`,
+    );
+    const text = mail.rows[0]?.text_body ?? '';
+    expect(text).toContain('Account number: ••••9012 → ••••6666');
+    expect(text).toContain('UPI ID: (none) → ma•••@okaxis');
+    expect(text).toContain('Account holder: A••• R••• → M••• T•••');
+    expect(text).not.toContain('444455556666');
+    expect(text).not.toContain('mallory@');
   });
 });
 

@@ -96,10 +96,29 @@ async function setLargeWithdrawalBoundary(): Promise<void> {
 let customer: SignedUpUser;
 let bankAccountId: string;
 
-async function withdraw(amount: string): Promise<string> {
-  const response = await requestWithdrawal(harness, customer, { amount, bankAccountId });
+async function withdraw(amount: string, by: { customer: SignedUpUser; bankAccountId: string } = { customer, bankAccountId }): Promise<string> {
+  const response = await requestWithdrawal(harness, by.customer, { amount, bankAccountId: by.bankAccountId });
   expectStatus(response, 201);
   return response.json<{ withdrawal: { id: string } }>().withdrawal.id;
+}
+
+let accountsMade = 0;
+/**
+ * A customer of their own with a payee account of their own: the second approval adds up a customer's
+ * and a payee account's withdrawals over 24 hours (decision 038), so a test of one withdrawal's own
+ * amount needs a customer and an account with nothing else in their window.
+ */
+async function freshCustomer(): Promise<{ customer: SignedUpUser; bankAccountId: string }> {
+  accountsMade += 1;
+  const fresh = await signUpFundedCustomer(harness, admin, '500');
+  return { customer: fresh, bankAccountId: await addBankAccount(harness, fresh, { accountNumber: `7000${String(accountsMade).padStart(8, '0')}` }) };
+}
+
+let utrsMade = 0;
+/** A fresh 12-digit UTR (the RRN of an IMPS or UPI payment), as results files must carry. */
+function rrn(): string {
+  utrsMade += 1;
+  return `${String(Date.now()).slice(-7)}${String(utrsMade).padStart(5, '0')}`;
 }
 
 beforeAll(async () => {
@@ -367,7 +386,7 @@ describe('with two or more admins', () => {
     });
 
     it('approves at the boundary on one admin’s word', async () => {
-      const id = await withdraw('100.00');
+      const id = await withdraw('100.00', await freshCustomer());
       const response = await decide(harness, admin, 'withdrawals', id, 'approve');
       expect(response.statusCode, response.body).toBe(200);
       expect((await withdrawalRow(id))?.status).toBe('approved');
@@ -498,7 +517,8 @@ describe('with two or more admins', () => {
         const id = await withdraw('150');
         const batchId = await batchOf(id);
         const transfers = await ledgerTransferCount(harness);
-        const results = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        const utr = rrn();
+        const results = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr }]);
         expect(results.statusCode, results.body).toBe(200);
         expect(results.json()).toMatchObject({
           applied: 0,
@@ -509,26 +529,26 @@ describe('with two or more admins', () => {
         expect(await ledgerTransferCount(harness)).toBe(transfers);
 
         // The same file again: still waiting, no second pending change.
-        const again = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        const again = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr }]);
         expect(again.json().results[0].result).toBe('awaiting_second_approval');
         const waiting = (await openChanges(second)).filter((change) => change.withdrawal?.id === id);
         expect(waiting).toHaveLength(1);
         expect(waiting[0]?.from).toBe('Processing (in a payout batch)');
 
         expectStatus(await confirm(second, waiting[0]?.id as string), 200);
-        expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-BATCH-1' });
+        expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: utr });
         expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
-        const posted = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-BATCH-1' }]);
+        const posted = await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr }]);
         expect(posted.json().results[0].result).toBe('already_applied');
       });
 
       it('applies a small withdrawal’s paid row and a large one’s failed row at once', async () => {
-        const small = await withdraw('50');
+        const small = await withdraw('50', await freshCustomer());
         const large = await withdraw('160');
         const batchId = await batchMadeEarlier([small, large]);
         const balance = await balanceMicros(harness, customer.id);
         const results = await postResults(admin, batchId, [
-          { withdrawalId: small, outcome: 'paid', utr: 'UTR-SMALL' },
+          { withdrawalId: small, outcome: 'paid', utr: rrn() },
           { withdrawalId: large, outcome: 'failed', reason: 'Account closed' },
         ]);
         expect(results.json()).toMatchObject({ applied: 2, awaitingSecondApproval: 0 });
@@ -540,7 +560,7 @@ describe('with two or more admins', () => {
       it('refuses a confirm that became stale when the batch was cancelled', async () => {
         const id = await withdraw('170');
         const batchId = await batchOf(id);
-        await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: 'UTR-STALE' }]);
+        await postResults(admin, batchId, [{ withdrawalId: id, outcome: 'paid', utr: rrn() }]);
         const change = (await openChanges(admin)).find((item) => item.withdrawal?.id === id);
         expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} }), 200);
         const stale = await confirm(second, change?.id as string);

@@ -195,7 +195,7 @@ describe('withdrawals with TDS', () => {
         method: 'POST',
         url: `/api/admin/payout-batches/${batchId}/results`,
         cookie: admin.cookie,
-        body: { rows: [{ withdrawalId: withdrawal.id, outcome: 'paid', utr: 'UTR777' }] },
+        body: { rows: [{ withdrawalId: withdrawal.id, outcome: 'paid', utr: '777000777000' }] },
       }),
       200,
     );
@@ -203,7 +203,7 @@ describe('withdrawals with TDS', () => {
     const notice = await harness.database.handle.db.execute<{ body: string }>(
       sql`select body from notifications where user_id = ${user.id} and kind = 'withdrawal_paid'`,
     );
-    expect(notice.rows.map((row) => row.body)).toEqual(['₹8,217.00 was paid to State Bank of India ••••9012. Bank reference (UTR): UTR777.']);
+    expect(notice.rows.map((row) => row.body)).toEqual(['₹8,217.00 was paid to State Bank of India ••••9012. Bank reference (UTR): 777000777000.']);
   });
 });
 

@@ -266,12 +266,35 @@ export const payoutBatches = pgTable(
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** The first download of the bank file issues it (decision 038): when, by whom, and the SHA-256 of the bytes given. */
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    issuedByUserId: uuid('issued_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    fileSha256: text('file_sha256'),
   },
   (table) => [
     index('payout_batches_created_idx').on(table.createdAt, table.id),
+    check('payout_batches_issued_consistent', sql`(${table.issuedAt} is null) = (${table.fileSha256} is null) and (${table.fileSha256} is null or ${table.fileSha256} ~ '^[0-9a-f]{64}$')`),
     check('payout_batches_status_valid', sql`${table.status} in ('open', 'cancelled')`),
     check('payout_batches_cancelled_at', sql`(${table.status} = 'cancelled') = (${table.cancelledAt} is not null)`),
     check('payout_batches_count_positive', sql`${table.withdrawalCount} > 0 and ${table.totalInrPaise} >= 0`),
+  ],
+);
+
+/** Every download of a batch's bank file, the first (which issued it) included (decision 038). */
+export const payoutBatchDownloads = pgTable(
+  'payout_batch_downloads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    payoutBatchId: uuid('payout_batch_id')
+      .notNull()
+      .references(() => payoutBatches.id, { onDelete: 'restrict' }),
+    downloadedByUserId: uuid('downloaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull().defaultNow(),
+    fileSha256: text('file_sha256').notNull(),
+  },
+  (table) => [
+    index('payout_batch_downloads_batch_idx').on(table.payoutBatchId, table.downloadedAt),
+    check('payout_batch_downloads_sha256_shape', sql`${table.fileSha256} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 
@@ -307,9 +330,15 @@ export const withdrawalRequests = pgTable(
     tdsInrPaise: bigint('tds_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
     /** The customer's PAN when TDS was withheld, as the return reports it. */
     pan: text('pan'),
+    /** The short reference (RD and 8 letters or digits) shown to people, in the bank file's narration and matched in its results (decision 038). */
+    reference: text('reference').notNull().default(sql`withdrawal_short_reference()`),
   },
   (table) => [
     index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
+    uniqueIndex('withdrawal_requests_reference_idx').on(table.reference),
+    index('withdrawal_requests_payee_idx').on(table.accountNumber, table.ifscCode),
+    uniqueIndex('withdrawal_requests_payout_reference_idx').on(table.payoutReference).where(sql`${table.payoutReference} is not null`),
+    check('withdrawal_requests_reference_shape', sql`${table.reference} ~ '^[A-Z0-9]{6,20}$'`),
     index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros, amount_inr_paise).
     index('withdrawal_requests_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
@@ -864,7 +893,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

@@ -1,6 +1,7 @@
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
 import { depositOverrideHandler } from './deposits/service.ts';
 import { appFileChangeHandler } from './files/service.ts';
+import { batchCancelHandler } from './payout-batches/service.ts';
 import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
 import { firstApprovalHandler } from './withdrawals/service.ts';
@@ -20,4 +21,5 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   large_withdrawal_limit: largeWithdrawalLimitChangeHandler,
   app_file: appFileChangeHandler,
   deposit_override: depositOverrideHandler,
+  payout_batch_cancel: batchCancelHandler,
 };

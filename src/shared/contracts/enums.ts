@@ -44,6 +44,7 @@ export const PENDING_CHANGE_KINDS = [
   'large_withdrawal_limit',
   'app_file',
   'deposit_override',
+  'payout_batch_cancel',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
 import { payoutReferenceSchema, withdrawalStatusSchema } from './money-common.ts';
+import { formatPauseEnd } from './security.ts';
 
 /** Most withdrawals in one payout batch (and so in one bank file); older requests go first, the rest into the next batch. */
 export const PAYOUT_BATCH_MAX_WITHDRAWALS = 500;
@@ -23,11 +24,47 @@ export const PAYOUT_BATCH_MESSAGES = {
   alreadyApplied: 'This result was already applied.',
   awaitingSecondApproval: 'Over the large-withdrawal amount: recorded as a first approval; a second admin must confirm it before it is marked paid.',
   decidedOtherwise: (status: string) => `This withdrawal has already been ${status}; the row was not applied.`,
-  duplicateRow: 'This withdrawal appears more than once in the file; only its first row was considered.',
-  badCsv: 'The results file must be CSV with the columns withdrawalId, outcome, utr, reason.',
+  duplicateRow: (row: number) => `This withdrawal is already on row ${row} of the file.`,
+  ownWithdrawalResult: 'This withdrawal is your own: another admin must record its result.',
+  badCsv: 'The results file must be CSV with a reference (or withdrawalId) column and an outcome column; utr, reason and amount are optional.',
   created: 'Payout batch created',
   cancelledMessage: 'Payout batch cancelled; its withdrawals are pending again.',
+  cancelledInDoubt:
+    'Payout batch cancelled. Its file was already downloaded, so its withdrawals are in doubt: they stay out of every batch until the bank’s results mark each one paid, failed or not sent.',
+  cancelAwaitsSecondAdmin:
+    'This batch’s file was already downloaded: cancelling it needs a second admin. Your request waits for another admin to confirm it (or cancel the batch too).',
+  cancelAlreadyAsked: 'You already asked to cancel this batch: a second admin must confirm it.',
+  staleCancel: 'This payout batch is already cancelled: discard this change.',
+  alreadyDownloaded: (at: Date, by: string) => `Already downloaded at ${formatPauseEnd(at)} (India time) by ${by}.`,
+  utrMalformed: (mode: PaymentMode) =>
+    mode === 'NEFT' ? 'A NEFT UTR has 16 letters or digits.' : `${mode === 'IMPS' ? 'An' : 'A'} ${mode} UTR (RRN) has 12 digits.`,
+  utrUsedInFile: (row: number) => `This UTR is already on row ${row} of the file.`,
+  utrUsedElsewhere: (reference: string) => `This UTR is already recorded for withdrawal ${reference}.`,
+  unknownReference: 'No withdrawal has this reference.',
+  referenceRequired: 'A row needs the withdrawal’s reference (or its id).',
+  amountMismatch: (expected: string, given: string) => `The amount ${given} does not match the ${expected} INR the file paid.`,
+  notSentApplied: 'Not sent by the bank: the withdrawal is pending again.',
+  resultsRefused: (problems: { row: number; message: string }[]) =>
+    `The results file was not applied; fix these rows and upload it again: ${problems
+      .slice(0, 10)
+      .map((problem) => `row ${problem.row}: ${problem.message}`)
+      .join(' ')}${problems.length > 10 ? ` (and ${problems.length - 10} more)` : ''}`,
 } as const;
+
+export const PAYMENT_MODES = ['UPI', 'IMPS', 'NEFT'] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
+
+/** UPI and IMPS payments are identified by a 12-digit RRN; NEFT by a 16-character UTR (decision 038). */
+export function utrHasFormOf(mode: PaymentMode, utr: string): boolean {
+  return mode === 'NEFT' ? /^[A-Z0-9]{16}$/.test(utr) : /^[0-9]{12}$/.test(utr);
+}
+
+/** A withdrawal's short reference: RD and 8 letters or digits (decision 038). Typed references are upper-cased. */
+export const withdrawalReferenceSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{6,20}$/, 'A withdrawal reference has 6 to 20 letters or digits.');
 
 /** `open` while any withdrawal in it is processing, `completed` once all are decided, `cancelled` after a cancel. */
 export const payoutBatchStatusSchema = z.enum(['open', 'completed', 'cancelled']);
@@ -53,11 +90,21 @@ export const payoutBatchSchema = z.object({
   createdByUserId: uuidSchema.nullable(),
   /** The admin who created the batch, by name and e-mail (null once that user is gone). */
   createdBy: z.object({ id: uuidSchema, name: z.string(), email: z.string() }).nullable(),
+  /** When the file was first downloaded (issued), by whom, and the SHA-256 of its bytes; null until then. */
+  issuedAt: z.string().nullable(),
+  issuedBy: z.object({ id: uuidSchema, name: z.string(), email: z.string() }).nullable(),
+  fileSha256: z.string().nullable(),
+  downloadCount: z.number().int(),
+  /** Withdrawals of a cancelled, issued batch that the bank's results have not settled yet. */
+  inDoubtCount: z.number().int(),
 });
 export type PayoutBatch = z.infer<typeof payoutBatchSchema>;
 
 export const payoutBatchWithdrawalSchema = z.object({
   id: uuidSchema,
+  reference: z.string(),
+  /** In a cancelled batch whose file was issued: held until the bank's results settle it. */
+  inDoubt: z.boolean(),
   /** Gross INR; the bank file pays netInr (gross less TDS). */
   amountInr: decimalStringSchema,
   tdsInr: decimalStringSchema,
@@ -70,7 +117,7 @@ export const payoutBatchWithdrawalSchema = z.object({
   ifscCode: z.string(),
   bankName: z.string(),
   upiId: z.string().nullable(),
-  paymentMode: z.enum(['UPI', 'IMPS', 'NEFT']),
+  paymentMode: z.enum(PAYMENT_MODES),
   createdAt: z.string(),
   payoutReference: z.string().nullable(),
   rejectionReason: z.string().nullable(),
@@ -81,17 +128,25 @@ export const payoutBatchDetailResponseSchema = z.object({ batch: payoutBatchSche
 export const payoutBatchListQuerySchema = cursorQuerySchema;
 export const payoutBatchListResponseSchema = z.object({ items: z.array(payoutBatchSchema), nextCursor: z.string().nullable() });
 
-export const payoutResultRowSchema = z.object({
-  withdrawalId: uuidSchema,
-  outcome: z.enum(['paid', 'failed'], { error: 'The outcome must be paid or failed.' }),
-  utr: payoutReferenceSchema,
-  reason: z
-    .string()
-    .trim()
-    .max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`)
-    .optional()
-    .transform((value) => (value === '' ? undefined : value)),
-});
+export const PAYOUT_OUTCOMES = ['paid', 'failed', 'not_sent'] as const;
+
+export const payoutResultRowSchema = z
+  .object({
+    /** The withdrawal's short reference, as the bank file's narration carried it; or its id. */
+    reference: withdrawalReferenceSchema.optional(),
+    withdrawalId: uuidSchema.optional(),
+    outcome: z.enum(PAYOUT_OUTCOMES, { error: 'The outcome must be paid, failed or not_sent.' }),
+    utr: payoutReferenceSchema.transform((value) => value?.toUpperCase()),
+    reason: z
+      .string()
+      .trim()
+      .max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`)
+      .optional()
+      .transform((value) => (value === '' ? undefined : value)),
+    /** The amount the bank reports, when its file has one: compared with what our file paid. */
+    amountInr: decimalStringSchema.optional(),
+  })
+  .refine((row) => row.reference !== undefined || row.withdrawalId !== undefined, { message: PAYOUT_BATCH_MESSAGES.referenceRequired, path: ['reference'] });
 export type PayoutResultRow = z.output<typeof payoutResultRowSchema>;
 
 export const payoutResultsRequestSchema = z.object({
@@ -99,11 +154,14 @@ export const payoutResultsRequestSchema = z.object({
 });
 
 export const payoutResultSchema = z.object({
-  withdrawalId: uuidSchema,
-  outcome: z.enum(['paid', 'failed']),
+  /** The row's number in the file (1 = the first row after the header). */
+  row: z.number().int(),
+  reference: z.string().nullable(),
+  withdrawalId: uuidSchema.nullable(),
+  outcome: z.enum(PAYOUT_OUTCOMES),
   /**
    * applied: decided now; already_applied: the same result was recorded before (nothing moved); refused: not applied, see message;
-   * awaiting_second_approval: a large withdrawal's paid row, recorded as a first approval that a second admin confirms (decision 017).
+   * awaiting_second_approval: a paid row that needs two admins, recorded as a first approval that a second admin confirms (decision 017).
    */
   result: z.enum(['applied', 'already_applied', 'refused', 'awaiting_second_approval']),
   message: z.string().nullable(),
@@ -117,3 +175,29 @@ export const payoutResultsResponseSchema = z.object({
   awaitingSecondApproval: z.number().int(),
 });
 export type PayoutResult = z.infer<typeof payoutResultSchema>;
+
+const previewTotalSchema = z.object({ count: z.number().int(), netInr: decimalStringSchema });
+
+/** What a results file would do, shown before it is applied (nothing changes). */
+export const payoutResultsPreviewResponseSchema = z.object({
+  batch: payoutBatchSchema,
+  rows: z.array(
+    z.object({
+      row: z.number().int(),
+      reference: z.string().nullable(),
+      withdrawalId: uuidSchema.nullable(),
+      outcome: z.enum(PAYOUT_OUTCOMES),
+      utr: z.string().nullable(),
+      netInr: decimalStringSchema.nullable(),
+      /** What applying would do with this row; `problem` rows stop the whole file. */
+      verdict: z.enum(['paid', 'failed', 'not_sent', 'already_applied', 'problem']),
+      message: z.string().nullable(),
+    }),
+  ),
+  totals: z.object({ paid: previewTotalSchema, failed: previewTotalSchema, notSent: previewTotalSchema, alreadyApplied: z.number().int(), problems: z.number().int() }),
+  /** The batch's withdrawals that are still unsettled and not named by the file. */
+  notInFile: z.array(z.object({ reference: z.string(), netInr: decimalStringSchema })),
+  /** True when applying would change something and no row has a problem. */
+  canApply: z.boolean(),
+});
+export type PayoutResultsPreview = z.infer<typeof payoutResultsPreviewResponseSchema>;

@@ -118,6 +118,8 @@ export const withdrawalSchema = z.object({
   decidedAt: z.string().nullable(),
   payoutReference: z.string().nullable(),
   rejectionReason: z.string().nullable(),
+  /** The short reference (RD and 8 letters or digits) the customer, support and the bank file use (decision 038). */
+  reference: z.string(),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 

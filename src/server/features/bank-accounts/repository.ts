@@ -54,11 +54,16 @@ export async function findOwned(db: Executor, userId: string, id: string, lock?:
   return row;
 }
 
-/** Changes the account; a new number or IFSC restarts its cooling-off (details_changed_at). */
+/**
+ * Changes the account. A change of any field that decides where money goes (account number, IFSC,
+ * UPI id, holder name) restarts its cooling-off (details_changed_at, decision 038); the bank's name does not.
+ */
 export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues>): Promise<BankAccountRow | undefined> {
   const detailChanges: SQL[] = [];
-  if (values.accountNumber !== undefined) detailChanges.push(sql`${bankAccounts.accountNumber} <> ${values.accountNumber}`);
-  if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} <> ${values.ifscCode}`);
+  if (values.accountNumber !== undefined) detailChanges.push(sql`${bankAccounts.accountNumber} is distinct from ${values.accountNumber}`);
+  if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} is distinct from ${values.ifscCode}`);
+  if (values.upiId !== undefined) detailChanges.push(sql`${bankAccounts.upiId} is distinct from ${values.upiId}`);
+  if (values.accountHolderName !== undefined) detailChanges.push(sql`${bankAccounts.accountHolderName} is distinct from ${values.accountHolderName}`);
   const detailsChangedAt =
     detailChanges.length === 0 ? {} : { detailsChangedAt: sql`case when ${sql.join(detailChanges, sql` or `)} then now() else ${bankAccounts.detailsChangedAt} end` };
   const [row] = await db

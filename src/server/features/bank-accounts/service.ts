@@ -65,10 +65,44 @@ export async function updateBankAccount(
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
     const row = await bankAccountRepository.update(transaction, userId, id, changes);
     if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
-    return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(transaction, id));
+    return { view: toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(transaction, id)), changed: changedPayeeFields(existing, row) };
   });
-  await notifySecurityChange(context, userId, 'bank-account-changed', log);
-  return bankAccount;
+  await notifySecurityChange(context, userId, 'bank-account-changed', log, bankAccount.changed);
+  return bankAccount.view;
+}
+
+const NONE = '(none)';
+
+/** The last four digits only, as the app shows account numbers. */
+export function maskAccountNumber(accountNumber: string): string {
+  return `••••${lastFourDigits(accountNumber)}`;
+}
+
+/** The first two characters of the name before @ and the whole handle: enough to recognise, not to reuse. */
+export function maskUpiId(upiId: string | null): string {
+  if (upiId === null) return NONE;
+  const [name = '', handle = ''] = upiId.split('@');
+  return `${name.slice(0, 2)}•••@${handle}`;
+}
+
+/** Each word's first letter: "Asha Rao" reads "A••• R•••". */
+export function maskHolderName(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .map((word) => `${[...word][0] ?? ''}•••`)
+    .join(' ');
+}
+
+/** The fields that decide where money goes that changed, old and new masked, for the owner's e-mail (decision 038). */
+function changedPayeeFields(before: BankAccountRow, after: BankAccountRow): string[] {
+  const lines: string[] = [];
+  const line = (label: string, from: string, to: string) => lines.push(`${label}: ${from} → ${to}`);
+  if (before.accountNumber !== after.accountNumber) line('Account number', maskAccountNumber(before.accountNumber), maskAccountNumber(after.accountNumber));
+  if (before.ifscCode !== after.ifscCode) line('IFSC', before.ifscCode, after.ifscCode);
+  if (before.upiId !== after.upiId) line('UPI ID', maskUpiId(before.upiId), maskUpiId(after.upiId));
+  if (before.accountHolderName !== after.accountHolderName) line('Account holder', maskHolderName(before.accountHolderName), maskHolderName(after.accountHolderName));
+  return lines;
 }
 
 /** One customer cannot save the same bank account (number and IFSC) twice: a second copy only confuses payouts. */

@@ -54,12 +54,14 @@ export function withdrawalDecided(withdrawal: {
   outcome: 'approved' | 'rejected';
   payoutReference: string | null;
   rejectionReason: string | null;
+  /** The short reference the customer, support and the bank file use (decision 038). */
+  reference: string;
 }): NewNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
   const link = `/wallet/transactions/withdrawal/${withdrawal.id}`;
-  const facts = `Withdrawal: ${amount} (${inr}) to ${bank}\nReference ID: ${withdrawal.id}`;
+  const facts = `Withdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`;
   if (withdrawal.outcome === 'approved') {
     const utr = withdrawal.payoutReference ? ` Bank reference (UTR): ${withdrawal.payoutReference}.` : '';
     return {

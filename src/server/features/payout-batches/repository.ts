@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { payoutBatches, profiles, users, withdrawalRequests } from '../../db/schema.ts';
+import { payoutBatchDownloads, payoutBatches, profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type PayoutBatchRow = typeof payoutBatches.$inferSelect;
@@ -10,12 +10,19 @@ export type PayoutBatchWithCounts = PayoutBatchRow & {
   /** Who created the batch, as they are called now (null once that user is gone). */
   createdByName: string | null;
   createdByEmail: string | null;
+  /** Who issued the file (its first download), as they are called now. */
+  issuedByName: string | null;
+  issuedByEmail: string | null;
+  downloadCount: number;
 };
-type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
+export type WithdrawalRow = typeof withdrawalRequests.$inferSelect;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
 // "id" inside this subquery would silently mean the withdrawal's id.
 const processingCount = sql<number>`(select count(*)::int from withdrawal_requests w where w.payout_batch_id = payout_batches.id and w.status = 'processing')`;
+const issuedByName = sql<string | null>`(select p.name from profiles p where p.user_id = payout_batches.issued_by_user_id)`;
+const issuedByEmail = sql<string | null>`(select u.email from users u where u.id = payout_batches.issued_by_user_id)`;
+const downloadCount = sql<number>`(select count(*)::int from payout_batch_downloads d where d.payout_batch_id = payout_batches.id)`;
 
 function selectBatches(db: Executor) {
   return db
@@ -25,20 +32,18 @@ function selectBatches(db: Executor) {
       cursorCreatedAt: cursorTimestamp(payoutBatches.createdAt),
       createdByName: profiles.name,
       createdByEmail: users.email,
+      issuedByName,
+      issuedByEmail,
+      downloadCount,
     })
     .from(payoutBatches)
     .leftJoin(users, eq(users.id, payoutBatches.createdByUserId))
     .leftJoin(profiles, eq(profiles.userId, payoutBatches.createdByUserId));
 }
 
-function flatten(row: {
-  batch: PayoutBatchRow;
-  processingCount: number;
-  cursorCreatedAt: string;
-  createdByName: string | null;
-  createdByEmail: string | null;
-}): PayoutBatchWithCounts {
-  return Object.assign(row.batch, { processingCount: row.processingCount, cursorCreatedAt: row.cursorCreatedAt, createdByName: row.createdByName, createdByEmail: row.createdByEmail });
+function flatten(row: { batch: PayoutBatchRow } & Omit<PayoutBatchWithCounts, keyof PayoutBatchRow>): PayoutBatchWithCounts {
+  const { batch, ...counts } = row;
+  return Object.assign(batch, counts);
 }
 
 export async function insertBatch(db: Executor, values: { createdByUserId: string }): Promise<PayoutBatchRow> {
@@ -163,4 +168,52 @@ export async function releaseWithdrawals(db: Executor, batchId: string): Promise
 
 export async function markCancelled(db: Executor, batchId: string): Promise<void> {
   await db.update(payoutBatches).set({ status: 'cancelled', cancelledAt: sql`now()` }).where(eq(payoutBatches.id, batchId));
+}
+
+/** Records the first download: the file is issued (decision 038). Conditional, so only one download can issue it. */
+export async function markIssued(db: Executor, batchId: string, values: { userId: string; fileSha256: string }): Promise<boolean> {
+  const rows = await db
+    .update(payoutBatches)
+    .set({ issuedAt: sql`now()`, issuedByUserId: values.userId, fileSha256: values.fileSha256 })
+    .where(and(eq(payoutBatches.id, batchId), sql`${payoutBatches.issuedAt} is null`))
+    .returning({ id: payoutBatches.id });
+  return rows.length === 1;
+}
+
+export async function insertDownload(db: Executor, values: { batchId: string; userId: string; fileSha256: string }): Promise<void> {
+  await db.insert(payoutBatchDownloads).values({ payoutBatchId: values.batchId, downloadedByUserId: values.userId, fileSha256: values.fileSha256 });
+}
+
+/** The withdrawals a results file names, by short reference or id; locked (in id order, so two uploads lock alike) when applying. */
+export async function findNamedWithdrawals(db: Executor, names: { references: string[]; ids: string[] }, lock: boolean): Promise<WithdrawalRow[]> {
+  const conditions = [
+    names.references.length > 0 ? inArray(withdrawalRequests.reference, names.references) : undefined,
+    names.ids.length > 0 ? inArray(withdrawalRequests.id, names.ids) : undefined,
+  ].filter((condition) => condition !== undefined);
+  if (conditions.length === 0) return [];
+  const query = db
+    .select()
+    .from(withdrawalRequests)
+    .where(conditions.length === 1 ? conditions[0] : or(...conditions))
+    .orderBy(asc(withdrawalRequests.id));
+  return lock ? query.for('update') : query;
+}
+
+/** The withdrawals that already carry one of these UTRs. */
+export async function findByPayoutReferences(db: Executor, utrs: string[]): Promise<{ id: string; reference: string; payoutReference: string | null }[]> {
+  if (utrs.length === 0) return [];
+  return db
+    .select({ id: withdrawalRequests.id, reference: withdrawalRequests.reference, payoutReference: withdrawalRequests.payoutReference })
+    .from(withdrawalRequests)
+    .where(inArray(withdrawalRequests.payoutReference, utrs));
+}
+
+/** A row the bank did not send: the withdrawal is pending again, out of the batch, and can be batched anew. */
+export async function returnToPending(db: Executor, withdrawalId: string, batchId: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .update(withdrawalRequests)
+    .set({ status: 'pending', payoutBatchId: null })
+    .where(and(eq(withdrawalRequests.id, withdrawalId), eq(withdrawalRequests.payoutBatchId, batchId), eq(withdrawalRequests.status, 'processing')))
+    .returning();
+  return row;
 }

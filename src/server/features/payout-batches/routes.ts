@@ -6,9 +6,11 @@ import {
   payoutBatchListQuerySchema,
   payoutBatchListResponseSchema,
   payoutBatchResponseSchema,
+  payoutResultsPreviewResponseSchema,
   payoutResultsRequestSchema,
   payoutResultsResponseSchema,
 } from '#shared/contracts/payout-batches';
+import { firstApprovalResponseSchema } from '#shared/contracts/pending-changes';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
@@ -59,13 +61,15 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
 
     app.get(
       '/api/admin/payout-batches/:id.csv',
-      { schema: { tags: ['admin'], summary: 'The bank’s bulk-payment file of a batch; the same bytes on every download', params: idParamsSchema } },
+      { schema: { tags: ['admin'], summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)', params: idParamsSchema } },
       async (request, reply) => {
         const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="payout-batch-${request.params.id}.csv"`)
           .header('x-row-count', String(exported.rows))
+          .header('x-file-sha256', exported.sha256)
+          .headers(exported.notice === null ? {} : { 'x-already-downloaded': exported.notice })
           .send(exported.csv);
       },
     );
@@ -77,12 +81,27 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
     );
 
     app.post(
+      '/api/admin/payout-batches/:id/results/preview',
+      {
+        config: { acceptsCsv: true },
+        schema: {
+          tags: ['admin'],
+          summary: 'What a results file (JSON rows or text/csv) would do: paid, failed, not sent, problems and totals; changes nothing',
+          params: idParamsSchema,
+          body: payoutResultsRequestSchema,
+          response: responses({ 200: payoutResultsPreviewResponseSchema }),
+        },
+      },
+      async (request) => payoutBatchService.previewResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
+    );
+
+    app.post(
       '/api/admin/payout-batches/:id/results',
       {
         config: { acceptsCsv: true },
         schema: {
           tags: ['admin'],
-          summary: 'Record the bank’s results (JSON rows or text/csv with withdrawalId,outcome,utr,reason); idempotent per row',
+          summary: 'Apply the bank’s results (JSON rows or text/csv: reference, outcome, utr, reason, amount) in one transaction; a row with a problem refuses the whole file; idempotent per row',
           params: idParamsSchema,
           body: payoutResultsRequestSchema,
           response: responses({ 200: payoutResultsResponseSchema }),
@@ -93,7 +112,15 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
 
     app.post(
       '/api/admin/payout-batches/:id/cancel',
-      { schema: { tags: ['admin'], summary: 'Cancel a batch in which nothing is decided; its withdrawals return to pending; accepts an Idempotency-Key header', params: idParamsSchema, response: responses({ 200: payoutBatchResponseSchema }) } },
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Cancel a batch in which nothing is decided: before its file is downloaded the withdrawals return to pending; after, it needs a second admin (202) and leaves them in doubt; accepts an Idempotency-Key header',
+          params: idParamsSchema,
+          response: responses({ 200: payoutBatchResponseSchema, 202: firstApprovalResponseSchema }),
+        },
+      },
       async (request, reply) => {
         const answer = await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id, readIdempotencyKey(request));
         if (answer.replayed) reply.header('idempotent-replayed', 'true');

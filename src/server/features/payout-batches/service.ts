@@ -1,12 +1,17 @@
+import { createHash } from 'node:crypto';
 import {
   PAYOUT_BATCH_MAX_WITHDRAWALS,
   PAYOUT_BATCH_MESSAGES,
+  utrHasFormOf,
+  type PaymentMode,
   type PayoutBatch,
   type PayoutResult,
   type PayoutResultRow,
+  type PayoutResultsPreview,
 } from '#shared/contracts/payout-batches';
+import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import type { WithdrawalStatus } from '#shared/contracts/money-common';
-import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
+import { inrPaiseToWire, parseInrPaise, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
@@ -15,9 +20,10 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { csvCell } from '../../platform/csv.ts';
+import { confirmOpenChange, findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
 import { gateBatchPayment, largestBatchableInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
-import type { PayoutBatchWithCounts } from './repository.ts';
+import type { PayoutBatchRow, PayoutBatchWithCounts, WithdrawalRow } from './repository.ts';
 
 export interface AdminActor {
   adminUserId: string;
@@ -30,13 +36,16 @@ export const IMPS_MAX_INR_PAISE = 500_000_00n;
 export const UPI_MAX_INR_PAISE = 100_000_00n;
 
 /** See docs/decisions/016: UPI when the customer gave a UPI id and UPI can carry the amount, else IMPS up to its limit, else NEFT. */
-export function paymentModeFor(amountInrPaise: bigint, upiId: string | null): 'UPI' | 'IMPS' | 'NEFT' {
+export function paymentModeFor(amountInrPaise: bigint, upiId: string | null): PaymentMode {
   if (upiId !== null && amountInrPaise <= UPI_MAX_INR_PAISE) return 'UPI';
   return amountInrPaise <= IMPS_MAX_INR_PAISE ? 'IMPS' : 'NEFT';
 }
 
+const netInrPaiseOf = (row: WithdrawalRow): bigint => row.amountInrPaise - row.tdsInrPaise;
+
 function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
   const status = row.status === 'cancelled' ? 'cancelled' : row.processingCount > 0 ? 'open' : 'completed';
+  const person = (id: string | null, name: string | null, email: string | null) => (id !== null && name !== null && email !== null ? { id, name, email } : null);
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -46,10 +55,12 @@ function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
     processingCount: row.processingCount,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
     createdByUserId: row.createdByUserId,
-    createdBy:
-      row.createdByUserId !== null && row.createdByName !== null && row.createdByEmail !== null
-        ? { id: row.createdByUserId, name: row.createdByName, email: row.createdByEmail }
-        : null,
+    createdBy: person(row.createdByUserId, row.createdByName, row.createdByEmail),
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    issuedBy: person(row.issuedByUserId, row.issuedByName, row.issuedByEmail),
+    fileSha256: row.fileSha256,
+    downloadCount: row.downloadCount,
+    inDoubtCount: row.status === 'cancelled' ? row.processingCount : 0,
   };
 }
 
@@ -152,9 +163,11 @@ export async function getBatch(db: Database, id: string) {
     batch,
     withdrawals: withdrawals.map((row) => ({
       id: row.id,
+      reference: row.reference,
+      inDoubt: batch.status === 'cancelled' && row.status === 'processing',
       amountInr: inrPaiseToWire(row.amountInrPaise),
       tdsInr: inrPaiseToWire(row.tdsInrPaise),
-      netInr: inrPaiseToWire(row.amountInrPaise - row.tdsInrPaise),
+      netInr: inrPaiseToWire(netInrPaiseOf(row)),
       amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
       status: row.status as WithdrawalStatus,
       beneficiaryName: row.accountHolderName,
@@ -162,7 +175,7 @@ export async function getBatch(db: Database, id: string) {
       ifscCode: row.ifscCode,
       bankName: row.bankName,
       upiId: row.upiId,
-      paymentMode: paymentModeFor(row.amountInrPaise - row.tdsInrPaise, row.upiId),
+      paymentMode: paymentModeFor(netInrPaiseOf(row), row.upiId),
       createdAt: row.createdAt.toISOString(),
       payoutReference: row.payoutReference,
       rejectionReason: row.rejectionReason,
@@ -170,68 +183,179 @@ export async function getBatch(db: Database, id: string) {
   };
 }
 
-const BANK_FILE_COLUMNS = [
-  'Payment Mode',
-  'Beneficiary Name',
-  'Beneficiary Account Number',
-  'IFSC',
-  'Beneficiary UPI ID',
-  'Amount (INR)',
-  'Narration',
-  'Withdrawal ID',
-];
+const BANK_FILE_COLUMNS = ['Payment Mode', 'Beneficiary Name', 'Beneficiary Account Number', 'IFSC', 'Beneficiary UPI ID', 'Amount (INR)', 'Narration', 'Reference'];
+
+/** The bank file's bytes, built only from what the batch froze (bank snapshots, amounts, request order). */
+function bankFileOf(withdrawals: WithdrawalRow[]): string {
+  const lines = [BANK_FILE_COLUMNS.map(csvCell).join(',')];
+  for (const withdrawal of withdrawals) {
+    // The bank pays the net amount: the gross less the TDS withheld (docs/decisions/018).
+    const netInrPaise = netInrPaiseOf(withdrawal);
+    const mode = paymentModeFor(netInrPaise, withdrawal.upiId);
+    lines.push(
+      [
+        mode,
+        withdrawal.accountHolderName,
+        withdrawal.accountNumber,
+        withdrawal.ifscCode,
+        mode === 'UPI' ? (withdrawal.upiId ?? '') : '',
+        inrPaiseToWire(netInrPaise),
+        // The short reference, not our UUID: it fits banks' narration fields and is what the results are matched on.
+        `Rupeedesk ${withdrawal.reference}`,
+        withdrawal.reference,
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  }
+  // CRLF line ends, as RFC 4180 and banks' upload tools expect.
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** One line on the file's earlier issue, for the download's answer and the screen; ASCII, as an HTTP header must be. */
+function alreadyDownloadedNotice(batch: PayoutBatchWithCounts): string | null {
+  if (batch.issuedAt === null) return null;
+  const by = batch.issuedByName !== null && batch.issuedByEmail !== null ? `${batch.issuedByName} (${batch.issuedByEmail})` : 'an admin who is gone';
+  return PAYOUT_BATCH_MESSAGES.alreadyDownloaded(batch.issuedAt, by).replace(/[^\x20-\x7e]/g, '?');
+}
 
 /**
- * The bank's bulk-payment file of a batch. It is built only from what the batch
- * froze (the withdrawals' bank snapshots and amounts, in request order), so every
- * download gives the same bytes; the download is audited.
+ * The bank's bulk-payment file of a batch. The first download issues it: who, when and the SHA-256
+ * of the bytes are recorded on the batch, and from then on one admin can no longer cancel it
+ * (decision 038). Every download is recorded and audited; a later one carries the notice of the first.
  */
-export async function batchCsv(db: Database, actor: AdminActor, id: string): Promise<{ csv: string; rows: number }> {
+export async function batchCsv(db: Database, actor: AdminActor, id: string): Promise<{ csv: string; rows: number; sha256: string; notice: string | null }> {
   return db.transaction(async (transaction) => {
-    const batch = await batchRepository.findBatch(transaction, id);
-    if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
-    if (batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
+    // Exclusive: a cancel and the first download are served one after the other.
+    const locked = await batchRepository.findBatch(transaction, id, 'update');
+    if (!locked) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
+    if (locked.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
+    const batch = await batchRepository.findBatchWithCounts(transaction, id);
+    if (!batch) throw new Error(`payout batch ${id} vanished inside its own transaction`);
     const withdrawals = await batchRepository.listBatchWithdrawals(transaction, id);
-    const lines = [BANK_FILE_COLUMNS.map(csvCell).join(',')];
-    for (const withdrawal of withdrawals) {
-      // The bank pays the net amount: the gross less the TDS withheld (docs/decisions/018).
-      const netInrPaise = withdrawal.amountInrPaise - withdrawal.tdsInrPaise;
-      const mode = paymentModeFor(netInrPaise, withdrawal.upiId);
-      lines.push(
-        [
-          mode,
-          withdrawal.accountHolderName,
-          withdrawal.accountNumber,
-          withdrawal.ifscCode,
-          mode === 'UPI' ? (withdrawal.upiId ?? '') : '',
-          inrPaiseToWire(netInrPaise),
-          `Rupeedesk withdrawal ${withdrawal.id}`,
-          withdrawal.id,
-        ]
-          .map(csvCell)
-          .join(','),
-      );
-    }
+    const csv = bankFileOf(withdrawals);
+    const sha256 = createHash('sha256').update(csv).digest('hex');
+    const notice = alreadyDownloadedNotice(batch);
+    const issuedNow = await batchRepository.markIssued(transaction, id, { userId: actor.adminUserId, fileSha256: sha256 });
+    await batchRepository.insertDownload(transaction, { batchId: id, userId: actor.adminUserId, fileSha256: sha256 });
     await recordAudit(transaction, {
       actorUserId: actor.adminUserId,
       action: 'payout_batch.download',
       targetType: 'payout_batch',
       targetId: id,
-      after: { rows: withdrawals.length },
+      after: { rows: withdrawals.length, sha256, issued: issuedNow, firstIssuedAt: batch.issuedAt?.toISOString() ?? null },
       ipAddress: actor.ipAddress,
     });
-    // CRLF line ends, as RFC 4180 and banks' upload tools expect.
-    return { csv: `${lines.join('\r\n')}\r\n`, rows: withdrawals.length };
+    return { csv, rows: withdrawals.length, sha256, notice };
+  });
+}
+
+type Verdict = 'paid' | 'failed' | 'not_sent' | 'already_applied' | 'problem';
+interface EvaluatedRow {
+  row: number;
+  input: PayoutResultRow;
+  withdrawal: WithdrawalRow | undefined;
+  verdict: Verdict;
+  message: string | null;
+}
+
+/**
+ * What each row of a results file would do to the batch. Rows are matched on the short reference
+ * (or the withdrawal id); a paid row needs a UTR of its rail's form that no other row or withdrawal
+ * carries. Reads only; `lock` locks the named withdrawals (in id order) for applying.
+ */
+async function evaluateResults(db: Executor, actor: AdminActor, batch: PayoutBatchRow, rows: PayoutResultRow[], lock: boolean): Promise<EvaluatedRow[]> {
+  const references = [...new Set(rows.flatMap((row) => (row.reference === undefined ? [] : [row.reference])))];
+  const ids = [...new Set(rows.flatMap((row) => (row.reference === undefined && row.withdrawalId !== undefined ? [row.withdrawalId] : [])))];
+  const named = await batchRepository.findNamedWithdrawals(db, { references, ids }, lock);
+  const byReference = new Map(named.map((row) => [row.reference, row]));
+  const byId = new Map(named.map((row) => [row.id, row]));
+  const utrs = [...new Set(rows.flatMap((row) => (row.utr === undefined ? [] : [row.utr])))];
+  const utrOwners = new Map((await batchRepository.findByPayoutReferences(db, utrs)).map((owner) => [owner.payoutReference, owner]));
+  const rowOfWithdrawal = new Map<string, number>();
+  const rowOfUtr = new Map<string, number>();
+  return rows.map((input, index): EvaluatedRow => {
+    const row = index + 1;
+    const withdrawal = input.reference !== undefined ? byReference.get(input.reference) : input.withdrawalId !== undefined ? byId.get(input.withdrawalId) : undefined;
+    const verdict = (value: Verdict, message: string | null = null): EvaluatedRow => ({ row, input, withdrawal, verdict: value, message });
+    const problem = (message: string) => verdict('problem', message);
+    if (batch.status === 'cancelled' && batch.issuedAt === null) return problem(PAYOUT_BATCH_MESSAGES.cancelled);
+    if (!withdrawal) return problem(input.reference !== undefined ? PAYOUT_BATCH_MESSAGES.unknownReference : PAYOUT_BATCH_MESSAGES.notInBatch);
+    const earlierRow = rowOfWithdrawal.get(withdrawal.id);
+    if (earlierRow !== undefined) return problem(PAYOUT_BATCH_MESSAGES.duplicateRow(earlierRow));
+    rowOfWithdrawal.set(withdrawal.id, row);
+    if (withdrawal.userId === actor.adminUserId) return problem(PAYOUT_BATCH_MESSAGES.ownWithdrawalResult);
+    const netInrPaise = netInrPaiseOf(withdrawal);
+    if (input.amountInr !== undefined) {
+      const given = parseInrPaise(input.amountInr);
+      if (!given.ok || given.value !== netInrPaise) return problem(PAYOUT_BATCH_MESSAGES.amountMismatch(inrPaiseToWire(netInrPaise), input.amountInr));
+    }
+    if (input.outcome === 'paid') {
+      if (input.utr === undefined) return problem(PAYOUT_BATCH_MESSAGES.utrRequired);
+      const mode = paymentModeFor(netInrPaise, withdrawal.upiId);
+      if (!utrHasFormOf(mode, input.utr)) return problem(PAYOUT_BATCH_MESSAGES.utrMalformed(mode));
+      const utrRow = rowOfUtr.get(input.utr);
+      if (utrRow !== undefined) return problem(PAYOUT_BATCH_MESSAGES.utrUsedInFile(utrRow));
+      rowOfUtr.set(input.utr, row);
+      const owner = utrOwners.get(input.utr);
+      if (owner && owner.id !== withdrawal.id) return problem(PAYOUT_BATCH_MESSAGES.utrUsedElsewhere(owner.reference));
+    }
+    const inThisBatch = withdrawal.payoutBatchId === batch.id;
+    if (inThisBatch && withdrawal.status === 'processing') return verdict(input.outcome);
+    const alreadyApplied =
+      (inThisBatch && input.outcome === 'paid' && withdrawal.status === 'approved' && withdrawal.payoutReference === input.utr) ||
+      (inThisBatch && input.outcome === 'failed' && withdrawal.status === 'rejected') ||
+      (input.outcome === 'not_sent' && withdrawal.status === 'pending' && withdrawal.payoutBatchId === null);
+    if (alreadyApplied) return verdict('already_applied', PAYOUT_BATCH_MESSAGES.alreadyApplied);
+    if (!inThisBatch) return problem(PAYOUT_BATCH_MESSAGES.notInBatch);
+    return problem(PAYOUT_BATCH_MESSAGES.decidedOtherwise(withdrawal.status));
+  });
+}
+
+async function lockedBatchForResults(db: Executor, batchId: string): Promise<PayoutBatchRow> {
+  // Shared: a cancel takes the batch exclusively, so a cancel and a results file cannot interleave.
+  const batch = await batchRepository.findBatch(db, batchId, 'share');
+  if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
+  return batch;
+}
+
+/** What a results file would do (decision 038): nothing changes; the admin confirms by applying the same rows. */
+export async function previewResults(db: Database, actor: AdminActor, batchId: string, rows: PayoutResultRow[]): Promise<PayoutResultsPreview> {
+  return db.transaction(async (transaction) => {
+    const batch = await lockedBatchForResults(transaction, batchId);
+    const evaluated = await evaluateResults(transaction, actor, batch, rows, false);
+    const total = (verdict: Verdict) => {
+      const matching = evaluated.filter((row) => row.verdict === verdict);
+      return { count: matching.length, netInr: inrPaiseToWire(matching.reduce((sum, row) => sum + (row.withdrawal ? netInrPaiseOf(row.withdrawal) : 0n), 0n)) };
+    };
+    const named = new Set(evaluated.flatMap((row) => (row.withdrawal ? [row.withdrawal.id] : [])));
+    const unsettled = (await batchRepository.listBatchWithdrawals(transaction, batchId)).filter((row) => row.status === 'processing' && !named.has(row.id));
+    const problems = evaluated.filter((row) => row.verdict === 'problem').length;
+    return {
+      batch: await batchView(transaction, batchId),
+      rows: evaluated.map((row) => ({
+        row: row.row,
+        reference: row.withdrawal?.reference ?? row.input.reference ?? null,
+        withdrawalId: row.withdrawal?.id ?? null,
+        outcome: row.input.outcome,
+        utr: row.input.utr ?? null,
+        netInr: row.withdrawal ? inrPaiseToWire(netInrPaiseOf(row.withdrawal)) : null,
+        verdict: row.verdict,
+        message: row.message,
+      })),
+      totals: { paid: total('paid'), failed: total('failed'), notSent: total('not_sent'), alreadyApplied: total('already_applied').count, problems },
+      notInFile: unsettled.map((row) => ({ reference: row.reference, netInr: inrPaiseToWire(netInrPaiseOf(row)) })),
+      canApply: problems === 0 && evaluated.some((row) => row.verdict !== 'already_applied'),
+    };
   });
 }
 
 /**
- * Applies a bank's results to a batch, one transaction per row, each through
- * the shared decision code from `processing`: paid approves with the UTR as the
- * payout reference, failed rejects with the reason and refunds the USDT. A row
- * whose result is already recorded is reported `already_applied` and moves
- * nothing, so posting the same file twice is harmless; a row of another batch,
- * or in another state, is refused with its reason.
+ * Applies a bank's results to a batch in one transaction (decision 038): paid approves with the UTR
+ * as the payout reference, failed rejects with the reason and refunds the USDT, not sent returns the
+ * withdrawal to pending. A row whose result is already recorded moves nothing, so posting the same
+ * file twice is harmless. Any row with a problem (unknown reference, a UTR missing, malformed or
+ * used twice, another batch's withdrawal, a contrary outcome) refuses the whole file with its row numbers.
  */
 export async function applyResults(
   db: Database,
@@ -239,96 +363,126 @@ export async function applyResults(
   batchId: string,
   rows: PayoutResultRow[],
 ): Promise<{ batch: PayoutBatch; results: PayoutResult[]; applied: number; alreadyApplied: number; refused: number; awaitingSecondApproval: number }> {
-  if (!(await batchRepository.findBatch(db, batchId))) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
-  const results: PayoutResult[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const refuse = (message: string): PayoutResult => ({ withdrawalId: row.withdrawalId, outcome: row.outcome, result: 'refused', message });
-    if (seen.has(row.withdrawalId)) {
-      results.push(refuse(PAYOUT_BATCH_MESSAGES.duplicateRow));
-      continue;
+  return db.transaction(async (transaction) => {
+    const batch = await lockedBatchForResults(transaction, batchId);
+    const evaluated = await evaluateResults(transaction, actor, batch, rows, true);
+    const problems = evaluated.flatMap((row) => (row.verdict === 'problem' ? [{ row: row.row, message: row.message ?? '' }] : []));
+    if (problems.length > 0) {
+      throw new AppError(400, 'VALIDATION_FAILED', PAYOUT_BATCH_MESSAGES.resultsRefused(problems), {
+        fields: Object.fromEntries(problems.map((problem) => [`rows.${problem.row}`, problem.message])),
+      });
     }
-    seen.add(row.withdrawalId);
-    try {
-      results.push(await db.transaction((transaction) => applyResultRow(transaction, actor, batchId, row)));
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      results.push(refuse(error.message));
+    const results: PayoutResult[] = [];
+    for (const row of evaluated) {
+      const withdrawal = row.withdrawal;
+      if (!withdrawal) throw new Error('a row without a withdrawal passed the evaluation');
+      const answer = (result: PayoutResult['result'], message: string | null = null): PayoutResult => ({
+        row: row.row,
+        reference: withdrawal.reference,
+        withdrawalId: withdrawal.id,
+        outcome: row.input.outcome,
+        result,
+        message,
+      });
+      results.push(await applyResultRow(transaction, actor, batchId, row, withdrawal, answer));
     }
-  }
-  const counts = {
-    applied: results.filter((result) => result.result === 'applied').length,
-    alreadyApplied: results.filter((result) => result.result === 'already_applied').length,
-    refused: results.filter((result) => result.result === 'refused').length,
-    awaitingSecondApproval: results.filter((result) => result.result === 'awaiting_second_approval').length,
-  };
-  await recordAudit(db, {
-    actorUserId: actor.adminUserId,
-    action: 'payout_batch.results',
-    targetType: 'payout_batch',
-    targetId: batchId,
-    after: { rows: rows.length, ...counts },
-    ipAddress: actor.ipAddress,
-  });
-  return { batch: await batchView(db, batchId), results, ...counts };
-}
-
-async function applyResultRow(transaction: Executor, actor: AdminActor, batchId: string, row: PayoutResultRow): Promise<PayoutResult> {
-  const answer = (result: PayoutResult['result'], message: string | null = null): PayoutResult => ({ withdrawalId: row.withdrawalId, outcome: row.outcome, result, message });
-  // The batch first (shared), then the withdrawal: the same order as a cancel, which takes the batch exclusively.
-  const batch = await batchRepository.findBatch(transaction, batchId, 'share');
-  if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
-  if (batch.status === 'cancelled') return answer('refused', PAYOUT_BATCH_MESSAGES.cancelled);
-  const withdrawal = await batchRepository.findWithdrawalLocked(transaction, row.withdrawalId);
-  if (!withdrawal || withdrawal.payoutBatchId !== batchId) return answer('refused', PAYOUT_BATCH_MESSAGES.notInBatch);
-
-  if (withdrawal.status === 'processing') {
-    if (row.outcome === 'paid' && row.utr === undefined) return answer('refused', PAYOUT_BATCH_MESSAGES.utrRequired);
-    // Two-person control (decision 017): a large withdrawal is marked paid only once a second admin confirms.
-    if (row.outcome === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, row.utr)) === 'awaiting') {
-      return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
-    }
-    await decideInTransaction(transaction, withdrawalDecisions, {
-      id: withdrawal.id,
-      outcome: row.outcome === 'paid' ? 'approved' : 'rejected',
-      decider: { kind: 'admin', userId: actor.adminUserId, ipAddress: actor.ipAddress },
-      details: row.outcome === 'paid' ? { payoutReference: row.utr } : { reason: row.reason },
-      from: 'processing',
+    const counts = {
+      applied: results.filter((result) => result.result === 'applied').length,
+      alreadyApplied: results.filter((result) => result.result === 'already_applied').length,
+      refused: 0,
+      awaitingSecondApproval: results.filter((result) => result.result === 'awaiting_second_approval').length,
+    };
+    await recordAudit(transaction, {
+      actorUserId: actor.adminUserId,
+      action: 'payout_batch.results',
+      targetType: 'payout_batch',
+      targetId: batchId,
+      after: { rows: rows.length, ...counts, notSent: results.filter((result) => result.outcome === 'not_sent' && result.result === 'applied').map((result) => result.reference) },
+      ipAddress: actor.ipAddress,
     });
-    return answer('applied');
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return { batch: await batchView(transaction, batchId), results, ...counts };
+  });
+}
+
+async function applyResultRow(
+  transaction: Executor,
+  actor: AdminActor,
+  batchId: string,
+  row: EvaluatedRow,
+  withdrawal: WithdrawalRow,
+  answer: (result: PayoutResult['result'], message?: string | null) => PayoutResult,
+): Promise<PayoutResult> {
+  if (row.verdict === 'already_applied') return answer('already_applied', PAYOUT_BATCH_MESSAGES.alreadyApplied);
+  if (row.verdict === 'not_sent') {
+    if (!(await batchRepository.returnToPending(transaction, withdrawal.id, batchId))) throw new Error(`withdrawal ${withdrawal.id} changed under its lock`);
+    await publishEvent(transaction, { type: 'wallet.updated', userId: withdrawal.userId, reason: 'withdrawal.pending' });
+    return answer('applied', PAYOUT_BATCH_MESSAGES.notSentApplied);
   }
-  const sameOutcome =
-    (row.outcome === 'paid' && withdrawal.status === 'approved' && (row.utr === undefined || row.utr === withdrawal.payoutReference)) ||
-    (row.outcome === 'failed' && withdrawal.status === 'rejected');
-  if (sameOutcome) return answer('already_applied', PAYOUT_BATCH_MESSAGES.alreadyApplied);
-  return answer('refused', PAYOUT_BATCH_MESSAGES.decidedOtherwise(withdrawal.status));
+  const { utr, reason } = row.input;
+  // Two-person control (decision 017, and the rolling window of decision 038): a paid row that needs two admins is a first approval.
+  if (row.verdict === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, utr)) === 'awaiting') {
+    return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
+  }
+  await decideInTransaction(transaction, withdrawalDecisions, {
+    id: withdrawal.id,
+    outcome: row.verdict === 'paid' ? 'approved' : 'rejected',
+    decider: { kind: 'admin', userId: actor.adminUserId, ipAddress: actor.ipAddress },
+    details: row.verdict === 'paid' ? { payoutReference: utr } : { reason },
+    from: 'processing',
+  });
+  return answer('applied');
 }
 
-/** Cancels an open batch in which nothing is decided yet: its withdrawals return to pending and can be batched again. */
-export async function cancelBatch(db: Database, actor: AdminActor, id: string, idempotencyKey?: string): Promise<Answer<{ batch: PayoutBatch; message: string }>> {
+type CancelAnswer = { batch: PayoutBatch; message: string } | FirstApprovalResponse;
+
+/**
+ * Cancels an open batch. Before its file is issued the withdrawals return to pending. Once it is
+ * issued the bank may have it: a cancel needs a second admin while two exist (the first admin's
+ * cancel answers 202 with a pending change) and leaves the withdrawals in doubt, in the batch and
+ * out of every other, until the bank's results settle each one (decision 038).
+ */
+export async function cancelBatch(db: Database, actor: AdminActor, id: string, idempotencyKey?: string): Promise<Answer<CancelAnswer>> {
   const scope = adminScope(actor, idempotencyKey, 'payout_batch.cancel', { batchId: id });
-  const earlier = await findEarlierAnswer<{ batch: PayoutBatch; message: string }>(db, scope);
+  const earlier = await findEarlierAnswer<CancelAnswer>(db, scope);
   if (earlier) return earlier;
-  return runOnce(db, scope, async (transaction) => ({
-    statusCode: 200,
-    body: { batch: await cancelBatchInTransaction(transaction, actor, id), message: PAYOUT_BATCH_MESSAGES.cancelledMessage },
-  }));
+  return runOnce(db, scope, async (transaction) => cancelBatchInTransaction(transaction, actor, id));
 }
 
-async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor, id: string): Promise<PayoutBatch> {
+async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor, id: string): Promise<{ statusCode: number; body: CancelAnswer }> {
   const batch = await batchRepository.findBatch(transaction, id, 'update');
   if (!batch) throw AppError.notFound(PAYOUT_BATCH_MESSAGES.notFound);
   if (batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
   if ((await batchRepository.countDecided(transaction, id)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable);
-  const released = await batchRepository.releaseWithdrawals(transaction, id);
+  if (batch.issuedAt === null) {
+    return { statusCode: 200, body: { batch: await markBatchCancelled(transaction, actor, id, false), message: PAYOUT_BATCH_MESSAGES.cancelledMessage } };
+  }
+  const actorRef = { userId: actor.adminUserId, ipAddress: actor.ipAddress };
+  const open = await findOpenChange(transaction, 'payout_batch_cancel', id);
+  if (open?.requestedByUserId === actor.adminUserId) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelAlreadyAsked, 'CHANGE_ALREADY_WAITING');
+  if (open) await confirmOpenChange(transaction, batchCancelHandler, open, actorRef);
+  else if (await needsSecondAdmin(transaction)) {
+    const pendingChange = await requestChange(transaction, 'payout_batch_cancel', { batchId: id }, actorRef);
+    return { statusCode: 202, body: { message: PAYOUT_BATCH_MESSAGES.cancelAwaitsSecondAdmin, pendingChange } };
+  }
+  return { statusCode: 200, body: { batch: await markBatchCancelled(transaction, actor, id, true), message: PAYOUT_BATCH_MESSAGES.cancelledInDoubt } };
+}
+
+/**
+ * Cancels the batch. Before its file was issued the withdrawals return to pending; after, they stay
+ * processing in it: in doubt until the bank's results settle each one.
+ */
+async function markBatchCancelled(transaction: Executor, actor: AdminActor, id: string, issued: boolean): Promise<PayoutBatch> {
+  const released = issued ? [] : await batchRepository.releaseWithdrawals(transaction, id);
   await batchRepository.markCancelled(transaction, id);
+  const inDoubt = issued ? (await batchRepository.listBatchWithdrawals(transaction, id)).filter((row) => row.status === 'processing') : [];
   await recordAudit(transaction, {
     actorUserId: actor.adminUserId,
     action: 'payout_batch.cancel',
     targetType: 'payout_batch',
     targetId: id,
     before: { status: 'open' },
-    after: { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
+    after: issued ? { status: 'cancelled', inDoubtWithdrawalIds: inDoubt.map((row) => row.id) } : { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
     ipAddress: actor.ipAddress,
   });
   for (const userId of new Set(released.map((row) => row.userId))) {
@@ -337,3 +491,18 @@ async function cancelBatchInTransaction(transaction: Executor, actor: AdminActor
   await publishEvent(transaction, { type: 'admin.queue.updated' });
   return batchView(transaction, id);
 }
+
+/** The second admin's confirm (POST /api/admin/pending-changes/:id/confirm) of a cancel of an issued batch. */
+export const batchCancelHandler: ChangeHandler<'payout_batch_cancel'> = {
+  kind: 'payout_batch_cancel',
+  lockSubject: async (transaction, batchId) => {
+    await batchRepository.findBatch(transaction, batchId, 'update');
+  },
+  apply: async (transaction, change, decider) => {
+    const { batchId } = change.payload;
+    const batch = await batchRepository.findBatch(transaction, batchId, 'update');
+    if (!batch || batch.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.staleCancel, 'STALE_CHANGE');
+    if ((await batchRepository.countDecided(transaction, batchId)) > 0) throw AppError.conflict(PAYOUT_BATCH_MESSAGES.notCancellable, 'STALE_CHANGE');
+    await markBatchCancelled(transaction, { adminUserId: decider.userId, ipAddress: decider.ipAddress }, batchId, true);
+  },
+};

@@ -61,6 +61,9 @@ const depositOverridePayloadSchema = z.object({
   refutation: z.string(),
 });
 
+/** Cancelling a payout batch whose bank file was already issued (decision 038). */
+const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
+
 /** A change's kind and payload, as the `kind` and `payload` columns hold them: every read is parsed against it. */
 export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deposit_address'), payload: addressChangePayloadSchema }),
@@ -71,6 +74,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('large_withdrawal_limit'), payload: largeWithdrawalLimitPayloadSchema }),
   z.object({ kind: z.literal('app_file'), payload: appFilePayloadSchema }),
   z.object({ kind: z.literal('deposit_override'), payload: depositOverridePayloadSchema }),
+  z.object({ kind: z.literal('payout_batch_cancel'), payload: payoutBatchCancelPayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -189,6 +193,10 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       network: payload.network,
       deposit: { id: payload.depositId },
     }),
+  },
+  payout_batch_cancel: {
+    subjectOf: (payload) => payload.batchId,
+    view: (payload) => ({ summary: `Cancel payout batch ${payload.batchId} (its file was downloaded)`, from: 'Open', to: 'Cancelled, withdrawals in doubt' }),
   },
 };
 

@@ -7,7 +7,8 @@ import * as securityRepository from './repository.ts';
 /**
  * The cooling-off after a security change: for SECURITY_COOLING_OFF_HOURS after
  * a PIN or password reset no money leaves the account, and after a bank account
- * is added or its number or IFSC changes no withdrawal goes to it. Someone who
+ * is added or a field that decides where money goes changes (account number, IFSC,
+ * UPI id, holder name: decision 038) no withdrawal goes to it. Someone who
  * took over an account (by phishing the password, say) thus cannot empty it
  * before the owner reads the e-mail we send about the change.
  */

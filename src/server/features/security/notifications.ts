@@ -18,7 +18,14 @@ const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }
  * them, they can act (the cooling-off gives them the time). The change is
  * already committed, so a failure to send is logged and not thrown.
  */
-export async function notifySecurityChange(context: AppContext, userId: string, change: SecurityChange, log: { error(object: object, message: string): void }): Promise<void> {
+export async function notifySecurityChange(
+  context: AppContext,
+  userId: string,
+  change: SecurityChange,
+  log: { error(object: object, message: string): void },
+  /** Lines naming what changed, old and new masked ("Account number: ••••1234 → ••••5678"). */
+  details: string[] = [],
+): Promise<void> {
   const { subject, sentence } = DESCRIPTIONS[change];
   const hours = context.config.securityCoolingOffHours;
   const pauseNote =
@@ -29,7 +36,7 @@ export async function notifySecurityChange(context: AppContext, userId: string, 
   try {
     const email = await users.findEmail(context.database.db, userId);
     if (!email) return;
-    const lines = [sentence, pauseNote, advice].filter((line) => line !== '');
+    const lines = [sentence, ...details, pauseNote, advice].filter((line) => line !== '');
     await context.mailer.send({
       to: email,
       subject: `${PRODUCT_NAME}: ${subject}`,

@@ -17,7 +17,9 @@ import {
 } from '../pending-changes/service.ts';
 import type { StoredPendingChange, WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
 import { getSettings } from '../settings/service.ts';
+import { refuseUsedPayoutReference } from './payout-reference.ts';
 import * as withdrawalRepository from './repository.ts';
+import { rollingWindowOverLimit } from './two-admin-rolling-window.ts';
 import type { WithdrawalRow } from './repository.ts';
 import { adminView } from './views.ts';
 
@@ -51,10 +53,12 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
         ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
         : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
     ),
-  gateApproval: (db, row, request) =>
-    request.decider.kind === 'admin'
+  gateApproval: async (db, row, request) => {
+    await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
+    return request.decider.kind === 'admin'
       ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
-      : Promise.resolve({ kind: 'proceed' }),
+      : { kind: 'proceed' };
+  },
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
@@ -118,7 +122,7 @@ export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; 
 /** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
 async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
   const settings = await getSettings(db);
-  return row.amountInrPaise > settings.largeWithdrawalInrPaise && (await needsSecondAdmin(db));
+  return (await needsSecondAdmin(db)) && (await rollingWindowOverLimit(db, row, settings.largeWithdrawalInrPaise));
 }
 
 /**

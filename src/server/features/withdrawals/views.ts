@@ -26,6 +26,7 @@ function commonView(row: WithdrawalRow) {
     decidedAt: row.decidedAt?.toISOString() ?? null,
     payoutReference: row.payoutReference,
     rejectionReason: row.rejectionReason,
+    reference: row.reference,
   };
 }
 

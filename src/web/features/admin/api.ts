@@ -21,6 +21,7 @@ import {
   payoutBatchDetailResponseSchema,
   payoutBatchListResponseSchema,
   payoutBatchResponseSchema,
+  payoutResultsPreviewResponseSchema,
   payoutResultsResponseSchema,
   type PayoutResultRow,
 } from '#shared/contracts/payout-batches';
@@ -200,18 +201,17 @@ export function usePayoutBatch(batchId: string) {
   });
 }
 
+/** Cancels a batch; once its file was downloaded the answer may be 202, a cancel waiting for a second admin (decision 038). */
 export const cancelPayoutBatch = (batchId: string) =>
-  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/cancel`, payoutBatchResponseSchema, { method: 'POST', body: {} });
+  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/cancel`, firstApprovalResponseSchema.or(payoutBatchResponseSchema), { method: 'POST', body: {} });
 
 /** The bank's results as rows typed on the page (JSON). */
 export const postPayoutResults = (batchId: string, rows: PayoutResultRow[]) =>
   apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results`, payoutResultsResponseSchema, { method: 'POST', body: { rows } });
 
-/** The bank's results file as it is (text/csv); the server reads it with the same rules as the JSON rows. */
-export async function postPayoutResultsCsv(batchId: string, csvText: string) {
-  let response: Response;
+async function postCsv(url: string, csvText: string): Promise<Response> {
   try {
-    response = await fetch(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results`, {
+    return await fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { accept: 'application/json', 'content-type': 'text/csv' },
@@ -220,6 +220,17 @@ export async function postPayoutResultsCsv(batchId: string, csvText: string) {
   } catch {
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
+}
+
+/** What the bank's results file (text/csv, as it is) would do; nothing changes until it is applied (decision 038). */
+export async function previewPayoutResultsCsv(batchId: string, csvText: string) {
+  const response = await postCsv(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results/preview`, csvText);
+  return parseUploadAnswer(response, payoutResultsPreviewResponseSchema, 'The results could not be read. Please try again.');
+}
+
+/** Applies the bank's results file as it is (text/csv); the server reads it with the same rules as the JSON rows. */
+export async function postPayoutResultsCsv(batchId: string, csvText: string) {
+  const response = await postCsv(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/results`, csvText);
   return parseUploadAnswer(response, payoutResultsResponseSchema, 'The results could not be uploaded. Please try again.');
 }
 

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
-import { PAYOUT_BATCH_MESSAGES, payoutResultRowSchema, type PayoutResult } from '#shared/contracts/payout-batches';
+import { PAYOUT_BATCH_MESSAGES, payoutResultRowSchema, utrHasFormOf, type PayoutResult, type PayoutResultsPreview } from '#shared/contracts/payout-batches';
 import { LIMITS } from '#shared/limits';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -15,7 +15,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import { adminKeys, cancelPayoutBatch, payoutBatchCsvUrl, postPayoutResults, postPayoutResultsCsv, usePayoutBatch } from './api.ts';
+import { adminKeys, cancelPayoutBatch, payoutBatchCsvUrl, postPayoutResults, postPayoutResultsCsv, previewPayoutResultsCsv, usePayoutBatch } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { CopyValue } from './components/copy-value.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
@@ -33,9 +33,75 @@ const RESULT_LOOK = {
   refused: { tone: 'danger', label: 'Refused' },
 } as const;
 
+const OUTCOME_WORDS = { paid: 'Paid', failed: 'Failed', not_sent: 'Not sent' } as const;
+
+const VERDICT_LOOK = {
+  paid: { tone: 'success', label: 'Will be marked paid' },
+  failed: { tone: 'danger', label: 'Will be refunded' },
+  not_sent: { tone: 'warning', label: 'Will be pending again' },
+  already_applied: { tone: 'default', label: 'Already applied' },
+  problem: { tone: 'danger', label: 'Problem' },
+} as const;
+
+/** What the uploaded results file would do (decision 038): totals, each row, and the batch's rows it leaves out; applied only on confirm. */
+function ResultsPreview({ preview, busy, onApply, onDiscard }: { preview: PayoutResultsPreview; busy: boolean; onApply: () => void; onDiscard: () => void }) {
+  const { totals } = preview;
+  return (
+    <Card className="flex flex-col gap-3 p-4" data-testid="payout-results-preview">
+      <h2 className="text-base font-semibold">Check the results before applying them</h2>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-500">Paid</dt>
+        <dd>
+          {totals.paid.count} ({inrText(totals.paid.netInr)})
+        </dd>
+        <dt className="text-slate-500">Failed</dt>
+        <dd>
+          {totals.failed.count} ({inrText(totals.failed.netInr)})
+        </dd>
+        <dt className="text-slate-500">Not sent</dt>
+        <dd>
+          {totals.notSent.count} ({inrText(totals.notSent.netInr)})
+        </dd>
+        <dt className="text-slate-500">Already applied</dt>
+        <dd>{totals.alreadyApplied}</dd>
+        <dt className="text-slate-500">Rows with a problem</dt>
+        <dd className={totals.problems > 0 ? 'font-semibold text-red-700' : undefined}>{totals.problems}</dd>
+      </dl>
+      <ul className="flex flex-col divide-y divide-slate-100 text-sm">
+        {preview.rows.map((row) => (
+          <li key={row.row} className="flex flex-wrap items-center gap-2 py-2" data-testid={`preview-row-${row.row}`}>
+            <span className="text-slate-500">Row {row.row}</span>
+            <Badge tone={VERDICT_LOOK[row.verdict].tone}>{VERDICT_LOOK[row.verdict].label}</Badge>
+            <span className="font-mono text-xs">{row.reference ?? '—'}</span>
+            {row.netInr && <span>{inrText(row.netInr)}</span>}
+            {row.utr && <span className="text-xs text-slate-600">UTR {row.utr}</span>}
+            {row.message && <span className="w-full text-slate-600">{row.message}</span>}
+          </li>
+        ))}
+      </ul>
+      {preview.notInFile.length > 0 && (
+        <p className="text-sm text-slate-600">
+          Not in this file, still waiting for the bank: {preview.notInFile.map((row) => `${row.reference} (${inrText(row.netInr)})`).join(', ')}
+        </p>
+      )}
+      {!preview.canApply && totals.problems > 0 && (
+        <Alert variant="destructive">Fix the rows with a problem and upload the file again: nothing of it is applied while one row has a problem.</Alert>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={onApply} disabled={busy || !preview.canApply}>
+          Apply results
+        </Button>
+        <Button variant="outline" onClick={onDiscard} disabled={busy}>
+          Discard
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
 /** The server's answer for each row of the last results sent: applied, already applied, or refused with its reason. */
 function ResultsAnswer({ results, withdrawals, onClose }: { results: PayoutResult[]; withdrawals: Withdrawal[]; onClose: () => void }) {
-  const nameOf = (id: string) => withdrawals.find((withdrawal) => withdrawal.id === id)?.beneficiaryName;
+  const nameOf = (id: string | null) => withdrawals.find((withdrawal) => withdrawal.id === id)?.beneficiaryName;
   return (
     <Card className="flex flex-col gap-3 p-4" data-testid="payout-results">
       <div className="flex items-center justify-between gap-2">
@@ -48,9 +114,9 @@ function ResultsAnswer({ results, withdrawals, onClose }: { results: PayoutResul
         {results.map((result, index) => (
           <li key={`${result.withdrawalId}-${index}`} className="flex flex-wrap items-center gap-2 py-2" data-testid={`payout-result-${result.withdrawalId}`}>
             <Badge tone={RESULT_LOOK[result.result].tone}>{RESULT_LOOK[result.result].label}</Badge>
-            <span className="font-medium">{result.outcome === 'paid' ? 'Paid' : 'Failed'}</span>
+            <span className="font-medium">{OUTCOME_WORDS[result.outcome]}</span>
             <span className="text-slate-700">{nameOf(result.withdrawalId) ?? 'Unknown withdrawal'}</span>
-            <span className="break-all font-mono text-xs text-slate-500">{result.withdrawalId}</span>
+            <span className="break-all font-mono text-xs text-slate-500">{result.reference}</span>
             {result.message && <span className="w-full text-slate-600">{result.message}</span>}
           </li>
         ))}
@@ -81,6 +147,11 @@ function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy:
       }
       if (outcome === 'paid' && parsed.data.utr === undefined) {
         form.setError('utr', { message: PAYOUT_BATCH_MESSAGES.utrRequired });
+        return;
+      }
+      // The UTR has its rail's form: 12 digits for IMPS and UPI, 16 characters for NEFT.
+      if (outcome === 'paid' && parsed.data.utr !== undefined && !utrHasFormOf(withdrawal.paymentMode, parsed.data.utr)) {
+        form.setError('utr', { message: PAYOUT_BATCH_MESSAGES.utrMalformed(withdrawal.paymentMode) });
         return;
       }
       onSend({ outcome, utr: values.utr, reason: values.reason });
@@ -142,7 +213,9 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
             <TableCell label="Beneficiary" wide>
               <p className="font-medium text-slate-900">{withdrawal.beneficiaryName}</p>
               <p className="text-xs text-slate-600">{withdrawal.bankName}</p>
-              <p className="break-all font-mono text-xs text-slate-400">{withdrawal.id}</p>
+              <p className="font-mono text-xs text-slate-500">
+                Ref. <CopyValue value={withdrawal.reference} what="Reference" />
+              </p>
             </TableCell>
             <TableCell label="Bank details" wide>
               <dl className="grid grid-cols-[auto_1fr] items-center gap-x-2 text-xs">
@@ -178,6 +251,9 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
             </TableCell>
             <TableCell label="Status">
               <StatusBadge status={withdrawal.status} />
+              {withdrawal.inDoubt && (
+                <p className="mt-1 text-xs font-medium text-amber-700">In doubt: the bank may have its file. Record the bank’s result.</p>
+              )}
               {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
               {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
               {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
@@ -204,6 +280,7 @@ export default function PayoutBatchPage() {
   const queryClient = useQueryClient();
   const detail = usePayoutBatch(batchId);
   const [results, setResults] = useState<PayoutResult[] | null>(null);
+  const [preview, setPreview] = useState<{ csv: string; answer: PayoutResultsPreview } | null>(null);
   const [sending, setSending] = useState(false);
   const [uploadError, setUploadError] = useState<string | undefined>();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
@@ -239,14 +316,33 @@ export default function PayoutBatchPage() {
       return;
     }
     const text = await file.text();
-    await send(() => postPayoutResultsCsv(batchId, text));
+    setSending(true);
+    setUploadError(undefined);
+    setResults(null);
+    try {
+      setPreview({ csv: text, answer: await previewPayoutResultsCsv(batchId, text) });
+    } catch (error) {
+      const message = errorMessage(error, 'The results could not be read. Please try again.');
+      setUploadError(error instanceof ApiError ? (error.fields.body ?? message) : message);
+    } finally {
+      setSending(false);
+      setInputKey((key) => key + 1);
+    }
+  };
+
+  const applyPreviewed = async () => {
+    if (!preview) return;
+    const { csv } = preview;
+    setPreview(null);
+    await send(() => postPayoutResultsCsv(batchId, csv));
   };
 
   const cancel = async () => {
     setSending(true);
     try {
       const answer = await cancelPayoutBatch(batchId);
-      toast.success(answer.message);
+      if ('pendingChange' in answer) toast.info(answer.message);
+      else toast.success(answer.message);
       setConfirmingCancel(false);
     } catch (error) {
       toast.error('The batch could not be cancelled', { description: errorMessage(error, 'Please try again.') });
@@ -260,6 +356,7 @@ export default function PayoutBatchPage() {
   const data = detail.data;
   const batch = data?.batch;
   const cancellable = batch?.status === 'open' && batch.processingCount === batch.count;
+  const takesResults = batch !== undefined && (batch.status !== 'cancelled' || batch.inDoubtCount > 0);
 
   return (
     <AdminPage title="Payout Batch" backTo="/admin/payouts">
@@ -285,6 +382,18 @@ export default function PayoutBatchPage() {
               <dd>
                 <PayoutBatchStatus batch={batch} />
               </dd>
+              <dt className="text-slate-500">Bank file</dt>
+              <dd data-testid="payout-file-issue">
+                {batch.issuedAt ? (
+                  <>
+                    {PAYOUT_BATCH_MESSAGES.alreadyDownloaded(new Date(batch.issuedAt), batch.issuedBy ? `${batch.issuedBy.name} (${batch.issuedBy.email})` : 'an admin who is gone')}{' '}
+                    Downloads: {batch.downloadCount}.
+                    {batch.fileSha256 && <span className="block break-all font-mono text-xs text-slate-500">SHA-256 {batch.fileSha256}</span>}
+                  </>
+                ) : (
+                  'Not downloaded yet. The first download issues it: after that, cancelling needs a second admin.'
+                )}
+              </dd>
             </dl>
             <div className="flex flex-wrap gap-2">
               {batch.status !== 'cancelled' && (
@@ -304,13 +413,22 @@ export default function PayoutBatchPage() {
             </div>
           </Card>
 
-          {batch.status === 'cancelled' && <Alert variant="info">{PAYOUT_BATCH_MESSAGES.cancelledMessage}</Alert>}
+          {batch.status === 'cancelled' &&
+            (batch.inDoubtCount > 0 ? (
+              <Alert variant="default">
+                {batch.inDoubtCount} withdrawal{batch.inDoubtCount === 1 ? ' is' : 's are'} in doubt: this batch was cancelled after its file was downloaded. They stay out of every
+                batch until the bank’s results mark each one paid, failed or not sent.
+              </Alert>
+            ) : (
+              <Alert variant="info">{batch.issuedAt ? 'Payout batch cancelled after its file was downloaded; the bank’s results settled every withdrawal.' : PAYOUT_BATCH_MESSAGES.cancelledMessage}</Alert>
+            ))}
 
-          {batch.status !== 'cancelled' && (
+          {takesResults && (
             <Card className="flex flex-col gap-2 p-4">
               <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
               <p className="text-xs text-slate-500">
-                Columns withdrawalId, outcome (paid or failed), utr, reason, with a header row. Sending the same file again applies nothing twice.
+                A header row, then the reference (or the narration it came back in), the outcome (paid, failed or not sent; or the bank’s words), the UTR, a reason and the
+                amount. You see what it would do before it is applied; sending the same file again applies nothing twice.
               </p>
               <Input
                 key={inputKey}
@@ -335,6 +453,8 @@ export default function PayoutBatchPage() {
             </Card>
           )}
 
+          {preview && <ResultsPreview preview={preview.answer} busy={sending} onApply={() => void applyPreviewed()} onDiscard={() => setPreview(null)} />}
+
           {results && <ResultsAnswer results={results} withdrawals={data.withdrawals} onClose={() => setResults(null)} />}
 
           {data.withdrawals.length > 0 && (
@@ -342,7 +462,18 @@ export default function PayoutBatchPage() {
               withdrawals={data.withdrawals}
               busy={sending}
               onSendRow={(id, row) =>
-                void send(() => postPayoutResults(batchId, [{ withdrawalId: id, outcome: row.outcome, utr: row.utr.trim() || undefined, reason: row.reason.trim() || undefined }]))
+                void send(() =>
+                  postPayoutResults(batchId, [
+                    {
+                      reference: data.withdrawals.find((withdrawal) => withdrawal.id === id)?.reference,
+                      withdrawalId: id,
+                      outcome: row.outcome,
+                      utr: row.utr.trim() || undefined,
+                      reason: row.reason.trim() || undefined,
+                      amountInr: undefined,
+                    },
+                  ]),
+                )
               }
             />
           )}
@@ -353,7 +484,11 @@ export default function PayoutBatchPage() {
         open={confirmingCancel}
         onOpenChange={(open) => !sending && setConfirmingCancel(open)}
         title="Cancel this payout batch?"
-        description="Its withdrawals return to pending and can go into another batch. Do this only if the bank file was not sent to the bank."
+        description={
+          batch?.issuedAt
+            ? 'Its file was already downloaded, so the bank may have it. While two admins exist a second admin must confirm the cancel. Its withdrawals then stay in doubt, out of every batch, until the bank’s results mark each one paid, failed or not sent.'
+            : 'Its withdrawals return to pending and can go into another batch. Do this only if the bank file was not sent to the bank.'
+        }
         confirmLabel={sending ? 'Please wait...' : 'Cancel batch'}
         cancelLabel="Keep batch"
         destructive

@@ -22,6 +22,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   large_withdrawal_limit: 'Large-withdrawal amount raise',
   app_file: 'New app file',
   deposit_override: 'Deposit the blockchain refutes',
+  payout_batch_cancel: 'Cancel of a downloaded payout file',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
