@@ -1,6 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { canReadAdminArea } from '#shared/access';
+import { canOpenAdminArea as canOpenAdminAreaOf } from '#shared/access';
 import type { Me } from '#shared/contracts/auth';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
@@ -9,9 +9,9 @@ import { useMe } from '../auth/api.ts';
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
 const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((module) => ({ default: module.ConnectionErrorCard })));
 
-/** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
+/** Admin area pages: role admin, or any VIP level (who sees only the spec's cards and the public settings, decision 040). */
 export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
-  return canReadAdminArea(user.role, user.vipLevel);
+  return canOpenAdminAreaOf(user.role, user.vipLevel);
 }
 
 function currentPath(location: { pathname: string; search: string }): string {
