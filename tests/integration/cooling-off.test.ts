@@ -63,7 +63,7 @@ async function pausedUntil(column: 'pin_reset_at' | 'password_reset_at', userId:
 describe('cooling-off after a PIN reset', () => {
   it('refuses withdrawals and transfers for 24 hours, saying until when and why, and moves nothing', async () => {
     const settled = await settledCustomer();
-    const user = await resetPinByEmail(settled.user, '4321');
+    const user = await resetPinByEmail(settled.user, '4381');
     const until = await pausedUntil('pin_reset_at', user.id);
 
     const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId });

@@ -1,9 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '#shared/limits';
-
-/** The spec's copyright line names a fixed year. */
-export const COPYRIGHT_YEAR = 2025;
+import { copyrightLine, PRODUCT_NAME } from '#shared/limits';
 
 export const primaryLinkClass =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800 [&_svg]:size-4';
@@ -37,7 +34,7 @@ export function PublicFooter() {
           </Link>
         </nav>
         <p>
-          &copy; {COPYRIGHT_YEAR} {PRODUCT_NAME}. All rights reserved.
+          {copyrightLine()}
         </p>
       </div>
     </footer>

@@ -23,7 +23,8 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
+  // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
+  if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   const next = encodeURIComponent(currentPath(location));
   if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
   if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
@@ -44,7 +45,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
+  // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
+  if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;
   return children;
 }
