@@ -1,8 +1,7 @@
 import { Headset, Home, Shield, Upload, User, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useMe } from '../../features/auth/api.ts';
-import { canReadOperatorFigures } from '#shared/access';
+import { useCanReadOperatorFigures } from '../../features/shell/guards.tsx';
 import { useSupportLink } from '../../features/support/use-support-link.ts';
 import { cn } from '../../lib/utils.ts';
 
@@ -18,10 +17,9 @@ function Item({ to, icon, label, end }: { to: string; icon: ReactNode; label: st
 }
 
 export function BottomNav() {
-  const me = useMe();
   const supportLink = useSupportLink();
   // VIP is a rate tier, not an operator (decision 040): Admin and Upload are the admin role's.
-  const showAdmin = me.data ? canReadOperatorFigures(me.data.role) : false;
+  const showAdmin = useCanReadOperatorFigures();
   return (
     <nav aria-label="Main" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
       <div className="mx-auto flex max-w-3xl">

@@ -1,14 +1,13 @@
 import { ArrowDownToLine, ArrowLeftRight, ArrowUpFromLine, CheckCircle2, ChevronRight, ClipboardList, Loader, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { canReadOperatorFigures } from '#shared/access';
 import type { AdminDashboard, HouseAccountKind } from '#shared/contracts/admin';
 import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { cn } from '../../lib/utils.ts';
-import { useMe } from '../auth/api.ts';
+import { useCanReadOperatorFigures } from '../shell/guards.tsx';
 import { useAdminDashboard } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { PendingChangesPanel } from './components/pending-changes-panel.tsx';
@@ -263,10 +262,9 @@ function OperatorDashboard() {
 }
 
 export default function AdminDashboardPage() {
-  const me = useMe();
   // The admin area's route guard has loaded the caller. A VIP customer gets the spec's card to the
   // settings and none of the operator's figures (decision 040); the figures are never requested.
-  const isAdmin = me.data ? canReadOperatorFigures(me.data.role) : false;
+  const isAdmin = useCanReadOperatorFigures();
   return (
     <AdminPage title="Admin Dashboard" backTo="/dashboard">
       {isAdmin ? (

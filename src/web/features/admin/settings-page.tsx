@@ -37,8 +37,7 @@ import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 import { VipSettingsView } from './vip-settings-view.tsx';
-import { useMe } from '../auth/api.ts';
-import { canReadOperatorFigures } from '#shared/access';
+import { useCanReadOperatorFigures } from '../shell/guards.tsx';
 
 type FieldName = keyof SettingsFormValues;
 type TabName = 'rates' | 'addresses' | 'support' | 'withdrawals' | 'app';
@@ -335,11 +334,9 @@ function OperatorSettings() {
 }
 
 export default function SettingsPage() {
-  const me = useMe();
-  const isAdmin = me.data ? canReadOperatorFigures(me.data.role) : false;
   return (
     <AdminPage title="Admin Settings" backTo="/admin">
-      {isAdmin ? <OperatorSettings /> : <VipSettingsView />}
+      {useCanReadOperatorFigures() ? <OperatorSettings /> : <VipSettingsView />}
     </AdminPage>
   );
 }
