@@ -48,6 +48,7 @@ test.describe('a dropped connection', () => {
     await page.goto('/wallet/withdraw');
     await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
     await page.getByLabel('Amount (USDT)').fill('20');
+    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
     const requestButton = page.getByRole('button', { name: 'Request Withdrawal' });
     await expect(requestButton).toBeEnabled();
 
@@ -66,6 +67,7 @@ test.describe('a dropped connection', () => {
     await expect(banner).toHaveCount(0);
     await page.goto('/wallet/withdraw');
     await page.getByLabel('Amount (USDT)').fill('20');
+    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
 
     // The request itself is cut off on its way: nothing is held, the banner says the server is out of reach.
     await page.route('**/api/withdrawals', (route) => (route.request().method() === 'POST' ? route.abort('connectionreset') : route.continue()));
@@ -83,6 +85,7 @@ test.describe('a dropped connection', () => {
     await page.goto('/wallet/withdraw');
     await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
     await page.getByLabel('Amount (USDT)').fill('20');
+    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
     await page.getByRole('button', { name: 'Request Withdrawal' }).click();
     await pinDialog.getByLabel('Transaction PIN').fill(customer.pin);
     await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
