@@ -2,10 +2,12 @@
 // The service worker: keeps the app shell and the hashed static files so that the
 // installed app opens at once, and never touches the API (docs/decisions/020).
 // Bump the version when these rules change; activation deletes every other cache.
-const CACHE_NAME = 'rupeedesk-shell-v1';
+const CACHE_NAME = 'rupeedesk-shell-v2';
 const SHELL_URL = '/';
-// Hashed assets pile up over releases; the oldest go first beyond this many.
-const MAX_CACHED_ASSETS = 80;
+// Hashed assets pile up over releases; the oldest go first beyond this many (a release has about a hundred).
+const MAX_CACHED_ASSETS = 300;
+// Every script and style of the release, written by the build (vite.config.ts).
+const PRECACHE_LIST_URL = '/precache-assets.json';
 
 function isApiPath(pathname) {
   return pathname === '/api' || pathname.startsWith('/api/');
@@ -15,14 +17,23 @@ function isCacheableResponse(response) {
   return response.ok && response.type === 'basic' && !response.redirected;
 }
 
-/** The shell and the scripts and styles it names, so that the first offline start works too. */
+/** Every script and style of the release, so that any page opens offline, visited or not. */
+async function releaseAssets() {
+  const response = await fetch(PRECACHE_LIST_URL, { cache: 'reload' });
+  if (!isCacheableResponse(response)) return [];
+  const list = await response.json();
+  return Array.isArray(list) ? list.filter((entry) => typeof entry === 'string' && entry.startsWith('/assets/')) : [];
+}
+
+/** The shell, the scripts and styles it names and every route's scripts and styles, so that the first offline start works too. */
 async function precacheShell() {
   const cache = await caches.open(CACHE_NAME);
   const response = await fetch(SHELL_URL, { cache: 'reload' });
   if (!isCacheableResponse(response)) return;
   const html = await response.clone().text();
   await cache.put(SHELL_URL, response);
-  const assets = [...new Set(Array.from(html.matchAll(/(?:src|href)="(\/assets\/[^"?#]+)"/g), (match) => match[1]))];
+  const named = Array.from(html.matchAll(/(?:src|href)="(\/assets\/[^"?#]+)"/g), (match) => match[1]);
+  const assets = [...new Set([...named, ...(await releaseAssets())])];
   await cache.addAll(assets.slice(0, MAX_CACHED_ASSETS));
 }
 

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const bootstrap = await ensureAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (bootstrap.kind !== 'exists') {
     const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
-    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once; to replace it, use "Forgot Password?" on the sign-in page): ${bootstrap.generatedPassword}`);
+    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in, under Profile, Change Password): ${bootstrap.generatedPassword}`);
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
 

@@ -1,10 +1,22 @@
 import type { Role, VipLevel } from './contracts/enums.ts';
 
 /**
- * Who may open the admin area: the admin role, or a customer of any VIP level
- * (read only: the dashboard and the settings). The server's guard, the web
- * app's guard and the live-update audience all ask this one function.
+ * Who may open the admin area's pages: the admin role, or a customer of any VIP
+ * level. A VIP customer's pages show only what SPEC.md names (the dashboard's
+ * cards; the settings' rates, addresses and app download, read only), all of it
+ * read from the public settings: VIP is a rate tier, not an operator
+ * (docs/decisions/040). The web app's route guard and bottom bar ask this.
  */
-export function canReadAdminArea(role: Role, vipLevel: VipLevel): boolean {
+export function canOpenAdminArea(role: Role, vipLevel: VipLevel): boolean {
   return role === 'admin' || vipLevel !== 'normal';
+}
+
+/**
+ * Who may read the operator's figures (totals of customer balances, payouts,
+ * pending queues, limits, users, audit) and call any /api/admin route: the
+ * admin role only, whatever the VIP level. The server's admin guard, the
+ * dashboard's SQL condition and the live-update audience all ask this one function.
+ */
+export function canReadOperatorFigures(role: Role): boolean {
+  return role === 'admin';
 }

@@ -1,7 +1,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { FullPageLoader } from './components/ui/spinner.tsx';
 import { RedirectIfSignedIn, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
+import { RouteErrorBoundary } from './features/shell/route-error-boundary.tsx';
 
 // Each page is its own chunk, so the first visit loads only what that page needs.
 // lazy() runs once per page at module level: a new lazy component on every render would suspend forever.
@@ -32,7 +33,10 @@ const NotFoundPage = lazy(() => import('./features/shell/not-found-page.tsx'));
 
 const customer = (element: ReactNode) => <RequireVerifiedUser>{element}</RequireVerifiedUser>;
 export function AppRoutes() {
+  // A new boundary per page: an error on one page is forgotten once the customer goes elsewhere.
+  const { pathname } = useLocation();
   return (
+    <RouteErrorBoundary key={pathname}>
     <Suspense fallback={<FullPageLoader />}>
       <Routes>
         <Route path="/" element={<RedirectIfSignedIn>{<LandingPage />}</RedirectIfSignedIn>} />
@@ -65,5 +69,6 @@ export function AppRoutes() {
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </Suspense>
+    </RouteErrorBoundary>
   );
 }

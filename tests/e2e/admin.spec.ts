@@ -185,24 +185,42 @@ test('the admin makes the customer VIP on the user page; the VIP customer sees s
   await expect(entry.locator('[data-field="vipLevel"]')).toContainText('Before: Normal');
   await expect(entry.locator('[data-field="vipLevel"]')).toContainText('After: VIP');
 
-  // The customer, now VIP, opens the admin area read only.
+  // The customer, now VIP, opens the admin area read only: the spec's rates, addresses and app
+  // download from the public settings, and none of the operator's figures (decision 040).
+  const adminRequests: string[] = [];
+  customerPage.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/admin')) adminRequests.push(request.url());
+  });
   await customerPage.goto('/admin/settings');
   await expect(customerPage.getByText('only admins can change settings')).toBeVisible();
-  await expect(customerPage.getByLabel('Normal Rate (INR per USDT)')).toBeDisabled();
-  await expect(customerPage.getByLabel('Normal Rate (INR per USDT)')).toHaveAttribute('step', '0.01');
-  await expect(customerPage.getByRole('button', { name: 'Save All Settings' })).toBeDisabled();
+  await expect(customerPage.getByText('Normal Rate (INR per USDT)')).toBeVisible();
+  await expect(customerPage.getByRole('button', { name: 'Save All Settings' })).toHaveCount(0);
+  await expect(customerPage.getByRole('tab', { name: 'Support' })).toHaveCount(0);
+  await expect(customerPage.getByRole('tab', { name: 'Withdrawals & TDS' })).toHaveCount(0);
+  await expect(customerPage.getByText('Large withdrawal (INR)')).toHaveCount(0);
   await customerPage.getByRole('tab', { name: 'Wallet Addresses' }).click();
-  await expect(customerPage.getByLabel('TRC20 Wallet Address')).toBeDisabled();
-  await expect(customerPage.getByLabel('Choose TRC20 QR code image')).toBeDisabled();
-  await customerPage.getByRole('tab', { name: 'Support' }).click();
-  await expect(customerPage.getByLabel('WhatsApp Support Number')).toBeDisabled();
+  await expect(customerPage.getByText('TRC20 Wallet Address')).toBeVisible();
   await customerPage.getByRole('tab', { name: 'App Download' }).click();
-  await expect(customerPage.getByText('No app file has been uploaded yet.')).toBeVisible();
+  await expect(customerPage.getByText('No app file has been uploaded.')).toBeVisible();
 
   await customerPage.goto('/admin');
-  await expect(customerPage.getByText('Pending deposits')).toBeVisible();
   await expect(customerPage.getByRole('link', { name: /Admin Settings/ })).toBeVisible();
+  const main = customerPage.getByRole('main');
+  for (const figure of ['Pending deposits', 'Pending withdrawals', 'Paid out today', 'Credited today', 'Books', 'Customer wallets', 'Payout batches in progress']) {
+    await expect(main.getByText(figure), figure).toHaveCount(0);
+  }
   await expect(customerPage.getByRole('link', { name: /User Management/ })).toHaveCount(0);
+  await expect(customerPage.getByRole('link', { name: /Audit Log/ })).toHaveCount(0);
+  // The bottom bar's Admin and Upload are the admin role's.
+  const bottomBar = customerPage.getByRole('navigation', { name: 'Main' });
+  await expect(bottomBar.getByRole('link', { name: 'Home' })).toBeVisible();
+  await expect(bottomBar.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  await expect(bottomBar.getByRole('link', { name: 'Upload' })).toHaveCount(0);
+  expect(adminRequests).toEqual([]);
+  // And the API refuses the figures outright.
+  for (const path of ['/api/admin/dashboard', '/api/admin/settings', '/api/admin/deposits?status=pending', '/api/admin/users', '/api/admin/audit-log']) {
+    expect((await customerPage.request.get(path)).status(), path).toBe(403);
+  }
   await customerPage.goto('/admin/users');
   await expect(customerPage).toHaveURL(/\/dashboard$/);
   await expect(toast(customerPage, 'Access denied')).toBeVisible();

@@ -54,7 +54,8 @@ test('the landing page shows the offer, the rates, How It Works and the legal pa
 
   await expect(page.getByRole('heading', { name: 'How It Works' })).toBeVisible();
   for (const step of ['Sign Up & Verify', 'Send USDT to Admin', 'Receive INR']) await expect(page.getByRole('heading', { name: step })).toBeVisible();
-  await expect(page.getByText('\u00a9 2025 Rupeedesk. All rights reserved.')).toBeVisible();
+  // One copyright year on public and inner pages: the current one.
+  await expect(page.getByText(`\u00a9 ${new Date().getFullYear()} Rupeedesk. All rights reserved.`)).toBeVisible();
 
   // Download App only when an APK was uploaded.
   const settings = publicSettingsResponseSchema.parse(await (await page.request.get('/api/settings/public')).json());
@@ -258,4 +259,14 @@ test('the referral link prefills the Referral Code of the sign-up form', async (
   const referrals = page.getByRole('list', { name: 'Your Referrals' });
   await expect(referrals.getByText('Farah Friend')).toBeVisible();
   await expect(referrals.getByText('Level 1')).toBeVisible();
+});
+
+test('robots.txt is a real robots file, not the app page', async ({ request }) => {
+  const response = await request.get('/robots.txt');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toMatch(/^text\/plain/);
+  const text = await response.text();
+  expect(text).toMatch(/^User-agent: \*$/m);
+  expect(text).toMatch(/^Disallow: \/api\/$/m);
+  expect(text).not.toContain('<html');
 });

@@ -65,10 +65,10 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
     const customers: Customer[] = [];
     for (let index = 0; index < CUSTOMERS; index += 1) {
       const email = `faults-${index}-${randomBytes(4).toString('hex')}@example.com`;
-      const signup = await api(stable.baseUrl, 'POST', '/api/auth/signup', { body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '1234' } });
+      const signup = await api(stable.baseUrl, 'POST', '/api/auth/signup', { body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '2957' } });
       expect(signup.status).toBe(201);
       const cookie = signup.cookie as string;
-      expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '1234' } })).status).toBe(200);
+      expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } })).status).toBe(200);
       const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
         cookie,
         body: { accountHolderName: 'Fault Tester', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234', upiId: 'fault@oksbi' },
@@ -78,7 +78,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       expect(deposit.status).toBe(201);
       const depositId = (deposit.body.deposit as { id: string }).id;
       expect((await api(stable.baseUrl, 'POST', `/api/admin/deposits/${depositId}/approve`, { cookie: adminCookie, body: {} })).status).toBe(200);
-      customers.push({ email, pin: '1234', cookie, bankAccountId: (bank.body.bankAccount as { id: string }).id });
+      customers.push({ email, pin: '2957', cookie, bankAccountId: (bank.body.bankAccount as { id: string }).id });
     }
 
     const acknowledged: Acknowledged[] = [];

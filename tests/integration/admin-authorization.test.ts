@@ -34,8 +34,6 @@ interface MatrixEntry {
   /** The route as registered, with its :params. */
   route: string;
   request(targets: Targets): MatrixRequest | Promise<MatrixRequest>;
-  /** Reading the dashboard figures and the settings is open to VIP-level customers too. */
-  vipMayCall?: boolean;
   /** The exact answer an admin gets; when absent, any answer that is not a refusal (401/403) nor a server error. */
   adminStatus?: number;
 }
@@ -44,8 +42,8 @@ const someId = () => randomUUID();
 
 const MATRIX: MatrixEntry[] = [
   // Dashboard, settings, files, users and audit log (this feature).
-  { method: 'GET', route: '/api/admin/dashboard', request: () => ({ url: '/api/admin/dashboard' }), vipMayCall: true, adminStatus: 200 },
-  { method: 'GET', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings' }), vipMayCall: true, adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/dashboard', request: () => ({ url: '/api/admin/dashboard' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/settings', request: () => ({ url: '/api/admin/settings' }), adminStatus: 200 },
   {
     method: 'PUT',
     route: '/api/admin/settings',
@@ -217,14 +215,11 @@ describe.each(MATRIX)('$method $route', (entry) => {
     expect(response.json().error.code).toBe('FORBIDDEN');
   });
 
-  it(entry.vipMayCall ? 'lets a VIP-level customer read' : 'refuses VIP-level customers with 403', async () => {
+  // VIP is a rate tier for customers (decision 040): no /api/admin route answers one, reads included.
+  it('refuses VIP-level customers with 403', async () => {
     const response = await send(entry, 'vip');
-    if (entry.vipMayCall) {
-      expect(response.statusCode, response.body).toBe(200);
-    } else {
-      expect(response.statusCode, response.body).toBe(403);
-      expect(response.json().error.code).toBe('FORBIDDEN');
-    }
+    expect(response.statusCode, response.body).toBe(403);
+    expect(response.json().error.code).toBe('FORBIDDEN');
   });
 
   it('lets an admin through', async () => {

@@ -112,13 +112,16 @@ describe('API documentation', () => {
 });
 
 describe('reading the admin settings', () => {
-  it('lets an admin and a VIP-level customer read, and says only the admin may edit', async () => {
+  it('lets an admin read; a VIP-level customer is refused (limits are operator figures) and reads the public settings instead', async () => {
     const asAdmin = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });
     expect(asAdmin.statusCode).toBe(200);
     expect(asAdmin.json().canEdit).toBe(true);
     const asVip = await call(harness.app, { url: '/api/admin/settings', cookie: vip.cookie });
-    expect(asVip.statusCode).toBe(200);
-    expect(asVip.json().canEdit).toBe(false);
+    expect(asVip.statusCode).toBe(403);
+    expect(asVip.json().error.code).toBe('FORBIDDEN');
+    const publicSettings = await call(harness.app, { url: '/api/settings/public', cookie: vip.cookie });
+    expect(publicSettings.statusCode).toBe(200);
+    expect(Object.keys(publicSettings.json()).sort()).toEqual(['addresses', 'apk', 'minDeposit', 'qrImages', 'rates', 'websiteUrl', 'whatsappSupportNumber']);
     expect((await call(harness.app, { url: '/api/admin/settings', cookie: customer.cookie })).statusCode).toBe(403);
     expect((await call(harness.app, { url: '/api/admin/settings' })).statusCode).toBe(401);
   });
@@ -290,10 +293,10 @@ describe('saving settings', () => {
     expect(garbage.statusCode).toBe(400);
   });
 
-  it('does not show VIP-level readers which admin saved last', async () => {
+  it('shows admins which admin saved last, and VIP-level customers nothing of it', async () => {
     await putSettings(validSettingsBody({ normalRate: '77.77' }));
     expect((await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json().updatedBy.id).toBe(admin.id);
-    expect((await call(harness.app, { url: '/api/admin/settings', cookie: vip.cookie })).json().updatedBy).toBeNull();
+    expect((await call(harness.app, { url: '/api/admin/settings', cookie: vip.cookie })).statusCode).toBe(403);
   });
 
   it('writes no history and no audit entry when nothing changed', async () => {

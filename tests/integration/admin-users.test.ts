@@ -55,17 +55,16 @@ describe('admin dashboard', () => {
       openPayoutBatches: [],
       // The admin, the VIP customer, the customer and the other customer: nobody else has signed up yet.
       userCount: 4,
-      canManage: true,
     });
   });
 
-  it('lets a VIP-level customer read the figures but not manage', async () => {
+  it('refuses the figures to a VIP-level customer as to any customer: VIP is a rate tier, not an operator', async () => {
     const response = await call(harness.app, { url: '/api/admin/dashboard', cookie: vip.cookie });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().canManage).toBe(false);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.message).toBe('Access denied');
     const refused = await call(harness.app, { url: '/api/admin/dashboard', cookie: customer.cookie });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().error.message).toBe('Unauthorized access');
+    expect(refused.json().error.message).toBe('Access denied');
     expect((await call(harness.app, { url: '/api/admin/dashboard' })).json().error.code).toBe('UNAUTHENTICATED');
   });
 });

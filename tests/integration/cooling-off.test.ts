@@ -63,7 +63,7 @@ async function pausedUntil(column: 'pin_reset_at' | 'password_reset_at', userId:
 describe('cooling-off after a PIN reset', () => {
   it('refuses withdrawals and transfers for 24 hours, saying until when and why, and moves nothing', async () => {
     const settled = await settledCustomer();
-    const user = await resetPinByEmail(settled.user, '4321');
+    const user = await resetPinByEmail(settled.user, '4381');
     const until = await pausedUntil('pin_reset_at', user.id);
 
     const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId });
@@ -109,9 +109,9 @@ describe('cooling-off after a password reset', () => {
     const until = await pausedUntil('password_reset_at', user.id);
 
     const withdrawal = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId });
-    expect(withdrawal.json().error.message).toBe(`Withdrawals are paused until ${until} because your password was reset recently.`);
+    expect(withdrawal.json().error.message).toBe(`Withdrawals are paused until ${until} because your password was changed recently.`);
     const transfer = await requestTransfer(harness, user, { recipientEmail: settled.recipient.email, amount: '10' });
-    expect(transfer.json().error.message).toBe(`Transfers are paused until ${until} because your password was reset recently.`);
+    expect(transfer.json().error.message).toBe(`Transfers are paused until ${until} because your password was changed recently.`);
     expect(await balanceMicros(harness, user.id)).toBe(100_000_000n);
   });
 });

@@ -193,7 +193,11 @@ describe('session re-check of signed-in streams', () => {
     expect(live.get(carolSession)).toEqual({ canSeeAdminQueue: false });
     expect(live.get(adminSession)).toEqual({ canSeeAdminQueue: true });
 
+    // A VIP level is a rate tier: it does not show the admin queues (decision 040); the admin role does.
     await first.database.handle.db.execute(sql`update profiles set vip_level = 'vip' where user_id = ${carol.id}`);
+    live = await findLiveSessionAudiences(first.database.handle.db, [carolSession], limits);
+    expect(live.get(carolSession)).toEqual({ canSeeAdminQueue: false });
+    await first.database.handle.db.execute(sql`update profiles set role = 'admin' where user_id = ${carol.id}`);
     live = await findLiveSessionAudiences(first.database.handle.db, [carolSession], limits);
     expect(live.get(carolSession)).toEqual({ canSeeAdminQueue: true });
 

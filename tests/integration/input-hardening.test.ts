@@ -36,7 +36,7 @@ describe('control, invisible and direction-changing characters', () => {
     ['a line break', '\n'],
   ])('are refused with a field message in every free-text field: %s', async (_name, character) => {
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: `a${character}@example.com`, password: 'whatever-1' } }), 'email');
-    const signup = { fullName: `Asha${character}Rao`, email: 'fresh@example.com', phone: '+919876543210', password: 'correct-horse', pin: '1234' };
+    const signup = { fullName: `Asha${character}Rao`, email: 'fresh@example.com', phone: '+919876543210', password: 'correct-horse', pin: '2957' };
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: signup }), 'fullName');
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: 'Asha Rao', referralCode: `RUPEE${character}1` } }), 'referralCode');
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: `x${character}@example.com` } }), 'email');
@@ -65,7 +65,7 @@ describe('control, invisible and direction-changing characters', () => {
   });
 
   it('needs a visible letter in names', async () => {
-    const signup = { email: 'letters@example.com', phone: '+919876543210', password: 'correct-horse', pin: '1234' };
+    const signup = { email: 'letters@example.com', phone: '+919876543210', password: 'correct-horse', pin: '2957' };
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: '12345' } }), 'fullName', 'Full name must contain at least one letter');
     expectFieldRefused(
       await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: '-- --', accountNumber: '123456789012', bankName: 'SBI', ifscCode: 'SBIN0001234' } }),

@@ -38,15 +38,15 @@ describe('resetting a forgotten PIN by e-mail', () => {
     const token = await pinResetToken(user);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-    const reset = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '7777' }, cookie: user.cookie });
+    const reset = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '7392' }, cookie: user.cookie });
     expect(reset.statusCode).toBe(200);
     expect(reset.json()).toEqual({ ok: true, signedIn: true });
     expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json().pinVerified).toBe(true);
     expect((await call(harness.app, { url: '/api/me', cookie: otherCookie })).statusCode).toBe(401);
-    expect((await verify(user.cookie, '7777')).statusCode).toBe(200);
+    expect((await verify(user.cookie, '7392')).statusCode).toBe(200);
     expect((await verify(user.cookie, user.pin)).statusCode).toBe(400);
 
-    const again = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '8888' }, cookie: user.cookie });
+    const again = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '8305' }, cookie: user.cookie });
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toMatchObject({ code: 'INVALID_RESET_TOKEN', message: 'This PIN reset link is invalid or has expired. Please request a new one.' });
   });
@@ -95,14 +95,14 @@ describe('resetting a forgotten PIN by e-mail', () => {
       from pin_reset_tokens where user_id = ${user.id}`);
     expect(stored.rows[0]).toEqual({ minutes: 30, clear: 0 });
     await harness.database.handle.db.execute(sql`update pin_reset_tokens set expires_at = now() - interval '1 second' where user_id = ${user.id}`);
-    const expired = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '1111' }, cookie: user.cookie });
+    const expired = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '5190' }, cookie: user.cookie });
     expect(expired.statusCode).toBe(400);
     expect((await verify(user.cookie, user.pin)).statusCode).toBe(200);
   });
 
   it('refuses a made-up token', async () => {
     const user = await signUpUser(harness.app);
-    const response = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token: 'x'.repeat(43), pin: '1111' }, cookie: user.cookie });
+    const response = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token: 'x'.repeat(43), pin: '5190' }, cookie: user.cookie });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('INVALID_RESET_TOKEN');
   });
@@ -129,7 +129,7 @@ describe('telling the owner about security changes', () => {
     const user = await signUpUser(harness.app);
     await requestLink(user);
     const token = await pinResetToken(user);
-    await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '7777' }, cookie: user.cookie });
+    await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '7392' }, cookie: user.cookie });
     expect(await waitForMail(mail, user.email, 'your transaction PIN was reset')).toContain('If this was not you');
   });
 

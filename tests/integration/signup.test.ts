@@ -1,3 +1,4 @@
+import { WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { call, sessionCookieOf, signUpUser, uniqueEmail } from '../fixtures/test-app.ts';
@@ -10,7 +11,7 @@ const validBody = () => ({
   email: uniqueEmail('signup'),
   phone: '+919812345678',
   password: 'secret12',
-  pin: '4321',
+  pin: '3851',
 });
 
 async function countUsers(): Promise<number> {
@@ -41,6 +42,10 @@ describe('sign-up', () => {
     ['pin', '', 'PIN is required'],
     ['pin', '12a4', 'PIN must be exactly 4 digits'],
     ['pin', '12345', 'PIN must be exactly 4 digits'],
+    // One weak-PIN rule everywhere: sign-up refuses what Change PIN refuses.
+    ['pin', '1234', WEAK_PIN_MESSAGE],
+    ['pin', '0000', WEAK_PIN_MESSAGE],
+    ['pin', '9876', WEAK_PIN_MESSAGE],
     ['phone', '', 'Phone number is required'],
     ['phone', '919812345678', 'Phone must start with + (country code)'],
     ['phone', '+91 98x45', 'Phone number must start with + (e.g., +919876543210)'],
@@ -111,7 +116,7 @@ describe('sign-up', () => {
   });
 
   it('stores the password and PIN only as argon2id hashes', async () => {
-    const user = await signUpUser(harness.app, { password: 'plain-text-password', pin: '9876' });
+    const user = await signUpUser(harness.app, { password: 'plain-text-password', pin: '9638' });
     const result = await harness.database.handle.db.execute<{ password_hash: string; pin_hash: string }>(
       sql`select u.password_hash, p.pin_hash from users u join user_pins p on p.user_id = u.id where u.id = ${user.id}`,
     );

@@ -66,7 +66,6 @@ describe('the response serializer', () => {
       books: { customerBalancesUsdt: '1.000000', houseAccounts: [{ kind: 'deposits_received', balanceUsdt: '-1.000000' }], differenceUsdt: '0.000000', balanced: true },
       openPayoutBatches: [],
       userCount: 3,
-      canManage: false,
     };
     expect(serializerFor(adminDashboardResponseSchema)(dashboard)).toBe(JSON.stringify(z.encode(adminDashboardResponseSchema, dashboard as never)));
   });

@@ -5,7 +5,7 @@ import { maskPhone, safeNextPath, supportChatUrl } from '../../src/web/lib/utils
 import { signupErrorText } from '../../src/web/features/auth/signup-page.tsx';
 
 describe('sign-up contract', () => {
-  const valid = { fullName: 'A', email: 'a@b.co', phone: '+91 98765-43210', password: 'secret', pin: '1234' };
+  const valid = { fullName: 'A', email: 'a@b.co', phone: '+91 98765-43210', password: 'secret', pin: '2957' };
 
   it('normalizes the phone and upper-cases the referral code', () => {
     const parsed = signupRequestSchema.parse({ ...valid, referralCode: 'rupeeab123' });

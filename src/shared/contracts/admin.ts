@@ -71,8 +71,6 @@ export const adminDashboardResponseSchema = z.object({
     )
     .max(DASHBOARD_OPEN_BATCHES_MAX),
   userCount: z.number().int(),
-  /** False for VIP-level readers: the web app hides links to admin-only pages. */
-  canManage: z.boolean(),
 });
 export type AdminDashboard = z.infer<typeof adminDashboardResponseSchema>;
 

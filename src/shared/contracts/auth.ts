@@ -3,6 +3,7 @@ import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { decimalStringSchema } from './common.ts';
 import { roleSchema, vipLevelSchema } from './enums.ts';
+import { isWeakPin, WEAK_PIN_MESSAGE } from './pin.ts';
 
 const requiredText = (message: string, max: number, tooLong: string) =>
   z.string({ error: message }).trim().min(1, message).max(max, tooLong);
@@ -20,7 +21,8 @@ export const passwordSchema = z
 export const pinSchema = z
   .string({ error: 'PIN is required' })
   .min(1, 'PIN is required')
-  .regex(/^\d{4}$/, 'PIN must be exactly 4 digits');
+  .regex(/^\d{4}$/, 'PIN must be exactly 4 digits')
+  .refine((pin) => !isWeakPin(pin), WEAK_PIN_MESSAGE);
 
 /** Removes spaces, dashes and brackets people type inside phone numbers. */
 export function normalizePhone(phone: string): string {
@@ -50,10 +52,12 @@ export const referralCodeSchema = z
 
 export const FULL_NAME_NEEDS_LETTER_MESSAGE = 'Full name must contain at least one letter';
 
+export const fullNameSchema = requiredText('Full name is required', LIMITS.nameLength, `Full name must be at most ${LIMITS.nameLength} characters`)
+  .refine((value) => !hasForbiddenCharacters(value), FORBIDDEN_CHARACTERS_MESSAGE)
+  .refine(hasVisibleLetter, FULL_NAME_NEEDS_LETTER_MESSAGE);
+
 export const signupRequestSchema = z.object({
-  fullName: requiredText('Full name is required', LIMITS.nameLength, `Full name must be at most ${LIMITS.nameLength} characters`)
-    .refine((value) => !hasForbiddenCharacters(value), FORBIDDEN_CHARACTERS_MESSAGE)
-    .refine(hasVisibleLetter, FULL_NAME_NEEDS_LETTER_MESSAGE),
+  fullName: fullNameSchema,
   email: emailSchema,
   phone: phoneSchema,
   password: passwordSchema,
@@ -123,3 +127,37 @@ export const resetPasswordFormSchema = z
   })
   .refine((values) => values.password === values.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] })
   .pipe(z.object({ password: passwordSchema, confirmPassword: z.string() }));
+
+/* ---------- the account: change password, edit name and phone ---------- */
+
+export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully. Your other sessions were signed out.';
+export const WRONG_CURRENT_PASSWORD_MESSAGE = 'The current password is incorrect.';
+export const SAME_PASSWORD_MESSAGE = 'The new password must be different from your current password.';
+
+export const changePasswordRequestSchema = z
+  .object({
+    currentPassword: z.string({ error: 'Please enter your current password' }).min(1, 'Please enter your current password').max(LIMITS.passwordMaxLength),
+    newPassword: passwordSchema,
+  })
+  .refine((values) => values.newPassword !== values.currentPassword, { message: SAME_PASSWORD_MESSAGE, path: ['newPassword'] });
+export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
+
+export const changePasswordResponseSchema = z.object({ message: z.string(), sessionsEnded: z.number().int() });
+
+/** The form asks for the new password twice; only the request's two fields are sent. */
+export const changePasswordFormSchema = z
+  .object({ currentPassword: z.string(), newPassword: z.string(), confirmPassword: z.string() })
+  .refine((values) => values.currentPassword !== '', { message: 'Please enter your current password', path: ['currentPassword'] })
+  .refine((values) => values.newPassword === values.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] })
+  .refine((values) => passwordSchema.safeParse(values.newPassword).success, {
+    message: `Password must be at least ${LIMITS.passwordMinLength} characters`,
+    path: ['newPassword'],
+  })
+  .refine((values) => values.newPassword === '' || values.newPassword !== values.currentPassword, { message: SAME_PASSWORD_MESSAGE, path: ['newPassword'] });
+
+export const PROFILE_UPDATED_MESSAGE = 'Profile updated successfully';
+
+/** Name and phone, as the profile form sends them (both, always). */
+export const updateProfileRequestSchema = z.object({ fullName: fullNameSchema, phone: phoneSchema });
+export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
+export const updateProfileResponseSchema = z.object({ message: z.string(), user: meResponseSchema });

@@ -75,6 +75,7 @@ export const AUDIT_ACTIONS = [
   'pending_change.confirm',
   'pending_change.discard',
   'profile.pan_update',
+  'profile.update',
   'reports.tds_export',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

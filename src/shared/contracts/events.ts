@@ -1,7 +1,7 @@
 /**
  * GET /api/events: a server-sent event stream. Everyone receives rate and
  * settings changes; a signed-in customer also receives their own wallet
- * changes; admins (and VIP-level readers of the admin area) receive admin
+ * changes; admins (the admin role only, decision 040) receive admin
  * queue changes. The web app loads this module before any page, so it holds
  * names and types only, no zod.
  */

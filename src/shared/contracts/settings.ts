@@ -83,9 +83,9 @@ export const adminSettingsResponseSchema = z.object({
     apk: storedFileSchema.nullable(),
   }),
   updatedAt: isoDateTimeSchema,
-  /** The admin who saved last; null for VIP-level readers. */
+  /** The admin who saved last (null before anyone saved). */
   updatedBy: z.object({ id: z.uuid(), name: z.string(), email: z.string() }).nullable(),
-  /** False for VIP-level readers: the web app hides the save and upload controls. */
+  /** Whether the viewer may save: only admins read these settings (VIP customers read the public ones, decision 040). */
   canEdit: z.boolean(),
   ...withdrawalRulesViewShape,
 });

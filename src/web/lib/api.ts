@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorResponse } from '#shared/errors';
+import { reportApiAnswer } from './connection-status.ts';
 
 /** An answer of the API that is not a success, with the server's user-facing message. */
 export class ApiError extends Error {
@@ -74,8 +75,10 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    reportApiAnswer(0);
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
+  reportApiAnswer(response.status);
   const text = await response.text();
   let payload: unknown;
   try {

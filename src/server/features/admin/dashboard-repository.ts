@@ -1,5 +1,5 @@
 import { DASHBOARD_OPEN_BATCHES_MAX } from '#shared/contracts/admin';
-import { ADMIN_AREA_READER_CONDITION } from '../../platform/sessions/areas.ts';
+import { OPERATOR_FIGURES_READER_CONDITION } from '../../platform/sessions/areas.ts';
 import type { SessionJoinedRead } from '../../platform/sessions/repository.ts';
 
 /** A totals row as the statement returns it: count and sums in their smallest units. */
@@ -135,8 +135,8 @@ function figuresOf(row: FiguresRow): DashboardFigures {
 export const DASHBOARD_FIGURES_READ: SessionJoinedRead<DashboardFigures | null> = {
   name: 'dashboard_figures',
   columns: [
-    `${ADMIN_AREA_READER_CONDITION} as "dashboard_readable"`,
-    ...FIGURE_COLUMNS.map(([expression, name]) => `case when ${ADMIN_AREA_READER_CONDITION} then ${expression} end as "${name}"`),
+    `${OPERATOR_FIGURES_READER_CONDITION} as "dashboard_readable"`,
+    ...FIGURE_COLUMNS.map(([expression, name]) => `case when ${OPERATOR_FIGURES_READER_CONDITION} then ${expression} end as "${name}"`),
   ].join(',\n    '),
   joins: '',
   valueOf: (row) => (row.dashboard_readable === true ? figuresOf(row as unknown as FiguresRow) : null),

@@ -31,10 +31,10 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/dashboard',
     {
-      config: { adminAreaReaders: true, sessionJoinedRead: DASHBOARD_FIGURES_READ },
+      config: { sessionJoinedRead: DASHBOARD_FIGURES_READ },
       schema: {
         tags: ['admin'],
-        summary: 'What waits for admins: pending requests, customer balances, users (admin, or VIP-level read only)',
+        summary: 'What waits for admins: pending requests, customer balances, users (admin only)',
         response: responses({ 200: adminDashboardResponseSchema }),
       },
     },

@@ -1,5 +1,8 @@
 import {
+  changePasswordRequestSchema,
+  changePasswordResponseSchema,
   forgotPasswordRequestSchema,
+  PASSWORD_CHANGED_MESSAGE,
   forgotPasswordResponseSchema,
   loginRequestSchema,
   resetLinkCheckRequestSchema,
@@ -11,6 +14,7 @@ import {
 import { okResponseSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
 import { loadMe } from '../users/me.ts';
 import * as authService from './service.ts';
 
@@ -79,6 +83,25 @@ export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
     async (request) => {
       await authService.resetPassword(context, request.log, request.body.token, request.body.password);
       return { ok: true as const };
+    },
+  );
+}
+
+/** Changing the password of the signed-in, PIN-verified user; registered inside the customer area. */
+export function registerPasswordChangeRoutes(app: ApiApp, context: AppContext): void {
+  app.post(
+    '/api/auth/change-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password (the current one is needed); ends every other session and e-mails the owner',
+        body: changePasswordRequestSchema,
+        response: responses({ 200: changePasswordResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const sessionsEnded = await authService.changePassword(context, request, reply, sessionOf(request), request.body);
+      return { message: PASSWORD_CHANGED_MESSAGE, sessionsEnded };
     },
   );
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { signupRequestSchema } from '#shared/contracts/auth';
+import { WRONG_CURRENT_PASSWORD_MESSAGE, type signupRequestSchema } from '#shared/contracts/auth';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -10,6 +10,7 @@ import { hashToken, looksLikeToken, newToken, readDeviceCookie, setDeviceCookie 
 import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt, waitForTurn } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
+import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { endSession, startSession, usesSecureCookies } from '../../platform/sessions/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
@@ -166,6 +167,49 @@ export async function checkPasswordResetLink(context: AppContext, request: { ip:
   const { db } = context.database;
   await consumeRateLimit(db, `reset-check:ip:${request.ip}`, context.rateLimits.resetRequestsPerAddress, context.rateLimits.windowSeconds);
   return resetTokenRepository.isResetTokenUsable(db, hashToken(token));
+}
+
+const WRONG_CURRENT_PASSWORD = () =>
+  new AppError(400, 'INVALID_CREDENTIALS', WRONG_CURRENT_PASSWORD_MESSAGE, { fields: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE } });
+
+/**
+ * Changes the password of a signed-in, PIN-verified user who knows the current one. Wrong
+ * current passwords are limited as sign-in limits them: per address, and per account (counted
+ * together with the PIN reset's password check, so neither path gives extra guesses). Like a
+ * reset, a change ends the user's other sessions, forgets the other browsers, uses up open reset
+ * links, starts the cooling-off of withdrawals and transfers and tells the owner by e-mail.
+ */
+export async function changePassword(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: SessionRecord,
+  input: { currentPassword: string; newPassword: string },
+): Promise<number> {
+  const { db } = context.database;
+  const limits = context.rateLimits;
+  const accountKey = `password:account:${session.userId}`;
+  await consumeRateLimit(db, `password-change:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
+  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
+  const currentHash = await users.findPasswordHash(db, session.userId);
+  if (!currentHash || !(await verifySecret(currentHash, input.currentPassword))) {
+    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
+    throw WRONG_CURRENT_PASSWORD();
+  }
+  const passwordHash = await hashSecret(input.newPassword);
+  const sessionsEnded = await db.transaction(async (transaction) => {
+    // Only the hash this request checked is replaced: two changes at once cannot both pass on the same old password.
+    const replaced = await users.replacePasswordHash(transaction, session.userId, currentHash, passwordHash);
+    if (!replaced) throw WRONG_CURRENT_PASSWORD();
+    await users.markPasswordReset(transaction, session.userId);
+    await resetTokenRepository.useUpResetTokensOfUser(transaction, session.userId);
+    const ended = await sessionRepository.deleteOtherSessionsOfUser(transaction, session.userId, session.sessionId);
+    await knownDevices.forgetDevicesOfUser(transaction, session.userId);
+    await rememberThisBrowser(transaction, context, request, reply, session.userId);
+    return ended;
+  });
+  await notifySecurityChange(context, session.userId, 'password-changed', request.log);
+  return sessionsEnded;
 }
 
 /**

@@ -190,7 +190,7 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
       linkText: 'Reset your PIN',
       link,
       lifetimeMinutes: PIN_RESET_LINK_LIFETIME_MINUTES,
-      ifNotAsked: 'If you did not ask for this, someone knows your password: change it now. Your PIN stays as it is.',
+      ifNotAsked: 'If you did not ask for this, someone knows your password: change it now (Profile, Change Password). Your PIN stays as it is.',
       signature: PRODUCT_NAME,
     }),
   );

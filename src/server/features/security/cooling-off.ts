@@ -36,7 +36,8 @@ function pauseEnd(context: AppContext, changedAt: Date | null): Date | undefined
 
 const REASON_TEXT: Record<AccountReason, string> = {
   'pin-reset': 'your PIN was reset recently',
-  'password-reset': 'your password was reset recently',
+  // A change through the profile starts the same pause as a reset (both set password_reset_at).
+  'password-reset': 'your password was changed recently',
 };
 
 export function withdrawalsPausedMessage(pause: AccountPause): string {

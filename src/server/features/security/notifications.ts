@@ -3,12 +3,14 @@ import type { AppContext } from '../../context.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
 import * as users from '../users/service.ts';
 
-export type SecurityChange = 'pin-reset' | 'pin-changed' | 'password-reset' | 'bank-account-added' | 'bank-account-changed';
+export type SecurityChange = 'pin-reset' | 'pin-changed' | 'password-reset' | 'password-changed' | 'phone-changed' | 'bank-account-added' | 'bank-account-changed';
 
 const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }> = {
   'pin-reset': { subject: 'your transaction PIN was reset', sentence: 'The transaction PIN of your account was reset through the link we e-mailed you.' },
   'pin-changed': { subject: 'your transaction PIN was changed', sentence: 'The transaction PIN of your account was changed.' },
   'password-reset': { subject: 'your password was reset', sentence: 'The password of your account was reset through the link we e-mailed you.' },
+  'password-changed': { subject: 'your password was changed', sentence: 'The password of your account was changed, and every other session of it was signed out.' },
+  'phone-changed': { subject: 'your phone number was changed', sentence: 'The phone number saved in your account was changed.' },
   'bank-account-added': { subject: 'a bank account was added', sentence: 'A bank account was added to your account for withdrawals.' },
   'bank-account-changed': { subject: 'a bank account was changed', sentence: 'A bank account saved in your account for withdrawals was changed.' },
 };
@@ -29,7 +31,7 @@ export async function notifySecurityChange(
   const { subject, sentence } = DESCRIPTIONS[change];
   const hours = context.config.securityCoolingOffHours;
   const pauseNote =
-    hours > 0 && change !== 'pin-changed'
+    hours > 0 && change !== 'pin-changed' && change !== 'phone-changed'
       ? `For your safety, withdrawals${change.startsWith('bank-account') ? ' to that bank account' : ' and transfers'} are paused for ${hours} hours.`
       : '';
   const advice = `If this was not you, reset your password at ${context.config.appOrigin}/forgot-password at once and contact support.`;

@@ -35,15 +35,14 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
 
 }
 
-/** Reading (admins and VIP readers) and saving (admins) all settings; registered inside the admin area. */
+/** Reading and saving all settings (admins); registered inside the admin area. */
 export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
 
   app.get(
     '/api/admin/settings',
     {
-      config: { adminAreaReaders: true },
-      schema: { tags: ['admin'], summary: 'All settings (admin, or VIP-level read only)', response: responses({ 200: adminSettingsResponseSchema }) },
+      schema: { tags: ['admin'], summary: 'All settings (admin only; VIP customers read the public settings)', response: responses({ 200: adminSettingsResponseSchema }) },
     },
     async (request) => settingsService.getAdminSettings(db, sessionOf(request)),
   );

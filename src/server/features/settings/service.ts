@@ -90,7 +90,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     const file = id ? files.get(id) : undefined;
     return file ? storedFileView(file) : null;
   };
-  // VIP-level readers are customers: they see the settings, not which admin changed them.
+  // Only admins pass the admin area's guard (decision 040); the flag stays a check of the viewer, not a constant.
   const canEdit = viewer.role === 'admin';
   const updatedBy = canEdit && row.updatedByUserId ? await settingsRepository.findUserName(db, row.updatedByUserId) : undefined;
   return {

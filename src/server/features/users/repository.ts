@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
 import type { Role } from '#shared/contracts/enums';
@@ -116,6 +116,27 @@ export async function insertWallet(db: Executor, userId: string): Promise<void> 
 export async function findUserIdByReferralCode(db: Executor, referralCode: string): Promise<string | undefined> {
   const [row] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.referralCode, referralCode));
   return row?.userId;
+}
+
+/** Replaces the password hash only while it is still `expectedHash`; false when it changed meanwhile. */
+export async function replacePasswordHash(db: Executor, userId: string, expectedHash: string, passwordHash: string): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ passwordHash, updatedAt: sql`now()` })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, expectedHash)))
+    .returning({ id: users.id });
+  return updated.length === 1;
+}
+
+/** Sets the name and phone; answers the phone it replaced, or undefined for a missing user. */
+export async function updateNameAndPhone(db: Executor, userId: string, name: string, phone: string): Promise<{ previousName: string; previousPhone: string } | undefined> {
+  const result = await db.execute<{ previous_name: string; previous_phone: string }>(sql`
+    update profiles set name = ${name}, phone = ${phone}, updated_at = now()
+    from (select name as previous_name, phone as previous_phone from profiles where user_id = ${userId} for update) previous
+    where profiles.user_id = ${userId}
+    returning previous.previous_name, previous.previous_phone`);
+  const row = result.rows[0];
+  return row ? { previousName: row.previous_name, previousPhone: row.previous_phone } : undefined;
 }
 
 export async function updatePasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {

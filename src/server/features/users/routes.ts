@@ -1,10 +1,11 @@
-import { meResponseSchema } from '#shared/contracts/auth';
+import { meResponseSchema, PROFILE_UPDATED_MESSAGE, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { ME_PROFILE_READ, meOfSession } from './me.ts';
+import { notifySecurityChange } from '../security/notifications.ts';
+import { loadMe, ME_PROFILE_READ, meOfSession } from './me.ts';
 import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
-import { setPan } from './service.ts';
+import { setPan, updateProfile } from './service.ts';
 
 export function registerUserRoutes(app: ApiApp): void {
   app.get(
@@ -30,5 +31,24 @@ export function registerUserCustomerRoutes(app: ApiApp, context: AppContext): vo
       },
     },
     async (request) => setPan(context.database.db, sessionOf(request), request.body.pan, request.ip),
+  );
+
+  app.patch(
+    '/api/me',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Change your own name and phone (audited; a phone change is e-mailed to the owner)',
+        body: updateProfileRequestSchema,
+        response: responses({ 200: updateProfileResponseSchema }),
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const { db } = context.database;
+      const { phoneChanged } = await updateProfile(db, session, request.body, request.ip);
+      if (phoneChanged) await notifySecurityChange(context, session.userId, 'phone-changed', request.log);
+      return { message: PROFILE_UPDATED_MESSAGE, user: await loadMe(db, session) };
+    },
   );
 }

@@ -22,6 +22,7 @@ export {
   markPasswordReset,
   roundTrip,
   setRole,
+  replacePasswordHash,
   updatePasswordHash,
 } from './repository.ts';
 
@@ -45,5 +46,40 @@ export async function setPan(db: Database, session: SessionRecord, pan: string, 
       });
     }
     return { message: WITHDRAWAL_RULE_MESSAGES.panSaved, pan: maskPan(pan) };
+  });
+}
+
+/**
+ * Sets the caller's own name and phone (already checked and normalised by the contract), audited
+ * with before and after. A changed phone is e-mailed to the owner by the caller once committed:
+ * an intruder who changes it must not go unnoticed. Answers whether the phone changed.
+ */
+export async function updateProfile(db: Database, session: SessionRecord, input: { fullName: string; phone: string }, ipAddress: string): Promise<{ phoneChanged: boolean }> {
+  return db.transaction(async (transaction) => {
+    const previous = await userRepository.updateNameAndPhone(transaction, session.userId, input.fullName, input.phone);
+    if (!previous) throw new Error(`session refers to a missing user ${session.userId}`);
+    const before: Record<string, string> = {};
+    const after: Record<string, string> = {};
+    if (previous.previousName !== input.fullName) {
+      before.name = previous.previousName;
+      after.name = input.fullName;
+    }
+    if (previous.previousPhone !== input.phone) {
+      before.phone = previous.previousPhone;
+      after.phone = input.phone;
+    }
+    if (Object.keys(after).length > 0) {
+      await recordAudit(transaction, {
+        actorUserId: session.userId,
+        action: 'profile.update',
+        targetType: 'user',
+        targetId: session.userId,
+        targetUserId: session.userId,
+        before,
+        after,
+        ipAddress,
+      });
+    }
+    return { phoneChanged: previous.previousPhone !== input.phone };
   });
 }

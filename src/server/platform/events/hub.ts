@@ -8,7 +8,7 @@ export interface StreamAudience {
   /** Set for a signed-in user: their own wallet events only. */
   userId: string | undefined;
   sessionId: string | undefined;
-  /** Admins and VIP-level readers of the admin area get admin queue events. */
+  /** Admins (the admin role only, decision 040) get admin queue events. */
   canSeeAdminQueue: boolean;
 }
 

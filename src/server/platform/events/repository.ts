@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { canReadAdminArea } from '#shared/access';
+import { canReadOperatorFigures } from '#shared/access';
 import type { Executor } from '../../db/client.ts';
 import { profiles, sessions } from '../../db/schema.ts';
 import { liveSession, type SessionLimits } from '../sessions/repository.ts';
@@ -20,11 +20,11 @@ export async function findLiveSessionAudiences(
   for (let start = 0; start < sessionIds.length; start += LOOKUP_BATCH_SIZE) {
     const batch = sessionIds.slice(start, start + LOOKUP_BATCH_SIZE);
     const rows = await db
-      .select({ sessionId: sessions.id, role: profiles.role, vipLevel: profiles.vipLevel })
+      .select({ sessionId: sessions.id, role: profiles.role })
       .from(sessions)
       .innerJoin(profiles, eq(profiles.userId, sessions.userId))
       .where(and(inArray(sessions.id, batch), liveSession(limits)));
-    for (const row of rows) live.set(row.sessionId, { canSeeAdminQueue: canReadAdminArea(row.role, row.vipLevel) });
+    for (const row of rows) live.set(row.sessionId, { canSeeAdminQueue: canReadOperatorFigures(row.role) });
   }
   return live;
 }

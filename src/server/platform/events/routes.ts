@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { canReadAdminArea } from '#shared/access';
+import { canReadOperatorFigures } from '#shared/access';
 import { EVENT_STREAM_LIMITS, EVENT_STREAM_PATH } from '#shared/contracts/events';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -53,7 +53,7 @@ export function registerEventRoutes(app: ApiApp, context: AppContext): void {
         audience: {
           userId: session?.userId,
           sessionId: session?.sessionId,
-          canSeeAdminQueue: session ? canReadAdminArea(session.role, session.vipLevel) : false,
+          canSeeAdminQueue: session ? canReadOperatorFigures(session.role) : false,
         },
       };
       try {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { canReadAdminArea } from '#shared/access';
+import { canReadOperatorFigures } from '#shared/access';
 import { AppError } from '../../errors.ts';
 import type { ApiApp } from '../../http/types.ts';
 import type { SessionRecord } from './repository.ts';
@@ -16,12 +16,9 @@ import type { SessionRecord } from './repository.ts';
 
 export const PIN_REQUIRED_MESSAGE = 'Please verify your transaction PIN first.';
 export const ADMIN_ONLY_MESSAGE = 'Access denied';
-export const ADMIN_READERS_MESSAGE = 'Unauthorized access';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Admin-area GET routes that VIP customers may read too (the dashboard, the settings). */
-    adminAreaReaders?: boolean;
     /** Routes that need no session and do no session lookup at all (the health check). */
     skipsSessionLookup?: boolean;
   }
@@ -41,12 +38,12 @@ export function sessionOf(request: FastifyRequest): SessionRecord {
 }
 
 /**
- * canReadAdminArea as SQL over the session lookup's profile `p`: a read joined to the session lookup
- * (the dashboard's figures) computes its columns only for a session this area's guard will admit,
- * and the guard still decides. tests/integration/admin-dashboard.test.ts compares the two for every
- * role and VIP level.
+ * canReadOperatorFigures as SQL over the session lookup's profile `p`: a read joined to the session
+ * lookup (the dashboard's figures) computes its columns only for a session the admin area's guard will
+ * admit, and the guard still decides. tests/integration/admin-dashboard.test.ts compares the two for
+ * every role and VIP level.
  */
-export const ADMIN_AREA_READER_CONDITION = `(p.role = 'admin' or p.vip_level <> 'normal')`;
+export const OPERATOR_FIGURES_READER_CONDITION = `(p.role = 'admin')`;
 
 function signedIn(request: FastifyRequest): SessionRecord {
   if (!request.session) throw AppError.unauthenticated();
@@ -88,20 +85,16 @@ export function registerCustomerArea(app: ApiApp, registerRoutes: (area: ApiApp)
 }
 
 /**
- * Every /api/admin route: the admin role, or for routes marked
- * `adminAreaReaders` a VIP customer reading. Every admin write (any method but
- * GET) also needs a session whose PIN was verified.
+ * Every /api/admin route: the admin role only. A VIP customer is refused every
+ * one of them (their admin pages read the public settings, decision 040).
+ * Every admin write (any method but GET) also needs a session whose PIN was verified.
  */
 export function registerAdminArea(app: ApiApp, registerRoutes: (area: ApiApp) => void): void {
   registerArea(
     app,
     (request) => {
       const session = signedIn(request);
-      if (request.routeOptions.config.adminAreaReaders === true && request.method === 'GET') {
-        if (!canReadAdminArea(session.role, session.vipLevel)) throw AppError.forbidden(ADMIN_READERS_MESSAGE);
-      } else if (session.role !== 'admin') {
-        throw AppError.forbidden(ADMIN_ONLY_MESSAGE);
-      }
+      if (!canReadOperatorFigures(session.role)) throw AppError.forbidden(ADMIN_ONLY_MESSAGE);
       if (request.method !== 'GET' && request.method !== 'HEAD') requirePinVerified(session);
       return session;
     },

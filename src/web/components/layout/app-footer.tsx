@@ -1,4 +1,4 @@
-import { PRODUCT_NAME, PRODUCT_TAGLINE } from '#shared/limits';
+import { copyrightLine, PRODUCT_NAME, PRODUCT_TAGLINE } from '#shared/limits';
 
 export function AppFooter() {
   return (
@@ -6,7 +6,7 @@ export function AppFooter() {
       <p className="font-semibold text-slate-700">{PRODUCT_NAME}</p>
       <p>{PRODUCT_TAGLINE}</p>
       <p className="mt-1">
-        &copy; {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved.
+        {copyrightLine()}
       </p>
     </footer>
   );

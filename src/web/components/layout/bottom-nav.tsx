@@ -1,8 +1,7 @@
 import { Headset, Home, Shield, Upload, User, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useMe } from '../../features/auth/api.ts';
-import { canOpenAdminArea } from '../../features/shell/guards.tsx';
+import { useCanReadOperatorFigures } from '../../features/shell/guards.tsx';
 import { useSupportLink } from '../../features/support/use-support-link.ts';
 import { cn } from '../../lib/utils.ts';
 
@@ -18,24 +17,20 @@ function Item({ to, icon, label, end }: { to: string; icon: ReactNode; label: st
 }
 
 export function BottomNav() {
-  const me = useMe();
   const supportLink = useSupportLink();
-  const showAdmin = me.data ? canOpenAdminArea(me.data) : false;
+  // VIP is a rate tier, not an operator (decision 040): Admin and Upload are the admin role's.
+  const showAdmin = useCanReadOperatorFigures();
   return (
     <nav aria-label="Main" className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
       <div className="mx-auto flex max-w-3xl">
         <Item to="/dashboard" icon={<Home className="size-5" />} label="Home" />
         <Item to="/wallet" icon={<Wallet className="size-5" />} label="Wallet" />
-        {supportLink ? (
+        {/* Without a support number there is nothing to open: the item is left out rather than shown greyed. */}
+        {supportLink && (
           <a href={supportLink} target="_blank" rel="noopener noreferrer" className={cn(itemClass, 'text-slate-500 hover:text-slate-800')}>
             <Headset className="size-5" />
             Support
           </a>
-        ) : (
-          <span className={cn(itemClass, 'text-slate-300')} aria-disabled="true" title="Support chat is not set up yet">
-            <Headset className="size-5" />
-            Support
-          </span>
         )}
         {showAdmin && <Item to="/admin" end icon={<Shield className="size-5" />} label="Admin" />}
         {showAdmin && <Item to="/admin/settings" icon={<Upload className="size-5" />} label="Upload" />}

@@ -7,6 +7,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { cn } from '../../lib/utils.ts';
+import { useCanReadOperatorFigures } from '../shell/guards.tsx';
 import { useAdminDashboard } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { PendingChangesPanel } from './components/pending-changes-panel.tsx';
@@ -76,7 +77,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 const countText = (count: number, one: string, many: string) => (count === 1 ? `1 ${one}` : `${count} ${many}`);
 
 function Queues({ figures }: { figures: AdminDashboard }) {
-  const queueLink = (tab: string, status: string) => (figures.canManage ? { to: `/admin/transactions?tab=${tab}&status=${status}` } : {});
+  const queueLink = (tab: string, status: string) => ({ to: `/admin/transactions?tab=${tab}&status=${status}` });
   const oldest = (oldestAt: string | null) => (oldestAt ? { age: `Oldest waiting ${ageText(oldestAt, figures.generatedAt)}` } : {});
   return (
     <Section id="waiting-heading" title="Waiting for approval">
@@ -103,7 +104,7 @@ function Queues({ figures }: { figures: AdminDashboard }) {
           detail={`${inrText(figures.processingWithdrawals.totalInr)} (${usdtText(figures.processingWithdrawals.totalUsdt)})`}
           icon={<Loader />}
           {...oldest(figures.processingWithdrawals.oldestAt)}
-          {...(figures.canManage ? { to: '/admin/payouts' } : {})}
+          to="/admin/payouts"
         />
         <Figure
           label="Pending transfers"
@@ -201,19 +202,15 @@ function OpenBatches({ figures }: { figures: AdminDashboard }) {
                   </span>
                   <span className="block text-xs font-medium text-amber-700">Open for {ageText(batch.createdAt, figures.generatedAt)}</span>
                 </span>
-                {figures.canManage && <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden />}
+                <ChevronRight className="size-4 shrink-0 text-slate-400" aria-hidden />
               </>
             );
             const className = 'flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm';
             return (
               <li key={batch.id}>
-                {figures.canManage ? (
-                  <Link to={`/admin/payouts/${batch.id}`} className={`${className} hover:border-brand-500`}>
-                    {content}
-                  </Link>
-                ) : (
-                  <div className={className}>{content}</div>
-                )}
+                <Link to={`/admin/payouts/${batch.id}`} className={`${className} hover:border-brand-500`}>
+                  {content}
+                </Link>
               </li>
             );
           })}
@@ -223,12 +220,13 @@ function OpenBatches({ figures }: { figures: AdminDashboard }) {
   );
 }
 
-export default function AdminDashboardPage() {
-  const dashboard = useAdminDashboard();
-  const canManage = dashboard.data?.canManage ?? false;
+const SETTINGS_CARD = <NavigationCard to="/admin/settings" title="Admin Settings" description="Rates, wallet addresses, QR codes, app download" icon={<Settings />} />;
 
+/** The operator's dashboard: queues, today's payouts, the books. Only admins load it (the API refuses anyone else). */
+function OperatorDashboard() {
+  const dashboard = useAdminDashboard();
   return (
-    <AdminPage title="Admin Dashboard" backTo="/dashboard">
+    <>
       {dashboard.isPending && <LoadingState text="Loading dashboard..." />}
       {dashboard.isError && (
         <ErrorState
@@ -237,10 +235,7 @@ export default function AdminDashboardPage() {
           onRetry={() => void dashboard.refetch()}
         />
       )}
-      {dashboard.data && !canManage && (
-        <Alert variant="info">You have read-only access as a VIP member: you can view these figures and the settings, but only admins can make changes.</Alert>
-      )}
-      {canManage && <PendingChangesPanel />}
+      <PendingChangesPanel />
       {dashboard.data && (
         <>
           <Queues figures={dashboard.data} />
@@ -253,18 +248,35 @@ export default function AdminDashboardPage() {
           </div>
         </>
       )}
-
       <Section id="manage-heading" title="Manage">
         <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
-          {canManage && <NavigationCard to="/admin/users" title="User Management" description="Find users, set VIP level and role, view transactions" icon={<Users />} />}
-          {canManage && (
-            <NavigationCard to="/admin/transactions" title="Transaction Management" description="Approve or reject deposits, withdrawals and transfers" icon={<Receipt />} />
-          )}
-          {canManage && <NavigationCard to="/admin/payouts" title="Payouts" description="Payout batches: bank files and the bank’s results" icon={<Wallet />} />}
-          <NavigationCard to="/admin/settings" title="Admin Settings" description="Rates, wallet addresses, QR codes, app download" icon={<Settings />} />
-          {canManage && <NavigationCard to="/admin/audit-log" title="Audit Log" description="Who did what, and when" icon={<ClipboardList />} />}
+          <NavigationCard to="/admin/users" title="User Management" description="Find users, set VIP level and role, view transactions" icon={<Users />} />
+          <NavigationCard to="/admin/transactions" title="Transaction Management" description="Approve or reject deposits, withdrawals and transfers" icon={<Receipt />} />
+          <NavigationCard to="/admin/payouts" title="Payouts" description="Payout batches: bank files and the bank’s results" icon={<Wallet />} />
+          {SETTINGS_CARD}
+          <NavigationCard to="/admin/audit-log" title="Audit Log" description="Who did what, and when" icon={<ClipboardList />} />
         </div>
       </Section>
+    </>
+  );
+}
+
+export default function AdminDashboardPage() {
+  // The admin area's route guard has loaded the caller. A VIP customer gets the spec's card to the
+  // settings and none of the operator's figures (decision 040); the figures are never requested.
+  const isAdmin = useCanReadOperatorFigures();
+  return (
+    <AdminPage title="Admin Dashboard" backTo="/dashboard">
+      {isAdmin ? (
+        <OperatorDashboard />
+      ) : (
+        <>
+          <Alert variant="info">You have read-only access as a VIP member: you can view the rates, wallet addresses and app download, but only admins can make changes.</Alert>
+          <Section id="manage-heading" title="Manage">
+            <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">{SETTINGS_CARD}</div>
+          </Section>
+        </>
+      )}
     </AdminPage>
   );
 }

@@ -28,7 +28,7 @@ function RedirectWithToast({ to, message }: { to: string; message: string }) {
   return <Navigate to={to} replace />;
 }
 
-/** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
+/** Admin area: role admin, or any VIP level (who sees only the spec's cards and the public settings; the server refuses them every /api/admin route). */
 function RequireAdminArea({ children }: { children: ReactNode }) {
   const me = useMe();
   if (me.isPending) return <FullPageLoader />;

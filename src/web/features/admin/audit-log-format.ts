@@ -31,6 +31,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'pending_change.confirm': 'Change confirmed by a second admin',
   'pending_change.discard': 'Pending change discarded',
   'profile.pan_update': 'PAN saved by the customer',
+  'profile.update': 'Name or phone changed by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
 };
 
@@ -60,6 +61,7 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'pending_change.confirm': 'approval',
   'pending_change.discard': 'rejection',
   'profile.pan_update': 'neutral',
+  'profile.update': 'neutral',
   'reports.tds_export': 'neutral',
 };
 

@@ -36,6 +36,8 @@ import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
+import { VipSettingsView } from './vip-settings-view.tsx';
+import { useCanReadOperatorFigures } from '../shell/guards.tsx';
 
 type FieldName = keyof SettingsFormValues;
 type TabName = 'rates' | 'addresses' | 'support' | 'withdrawals' | 'app';
@@ -313,10 +315,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   );
 }
 
-export default function SettingsPage() {
+/** The admins' settings form; only admins load it (the API refuses anyone else). */
+function OperatorSettings() {
   const settings = useAdminSettings();
   return (
-    <AdminPage title="Admin Settings" backTo="/admin">
+    <>
       {settings.isPending && <LoadingState text="Loading settings..." />}
       {settings.isError && (
         <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
@@ -326,6 +329,14 @@ export default function SettingsPage() {
         <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit', 'app_file']} title="Settings changes waiting for a second admin" />
       )}
       {settings.data && <SettingsForm settings={settings.data} />}
+    </>
+  );
+}
+
+export default function SettingsPage() {
+  return (
+    <AdminPage title="Admin Settings" backTo="/admin">
+      {useCanReadOperatorFigures() ? <OperatorSettings /> : <VipSettingsView />}
     </AdminPage>
   );
 }

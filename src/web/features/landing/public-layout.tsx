@@ -1,10 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_NAME } from '#shared/limits';
+import { copyrightLine, PRODUCT_NAME } from '#shared/limits';
 import { outlineLinkClass } from '../../components/ui/link-classes.ts';
-
-/** The spec's copyright line names a fixed year. */
-export const COPYRIGHT_YEAR = 2025;
 
 
 export function BrandLink() {
@@ -34,7 +31,7 @@ export function PublicFooter() {
           </Link>
         </nav>
         <p>
-          &copy; {COPYRIGHT_YEAR} {PRODUCT_NAME}. All rights reserved.
+          {copyrightLine()}
         </p>
       </div>
     </footer>

@@ -1,4 +1,4 @@
-import { ChevronRight, History, KeyRound, Landmark, LogOut, Users } from 'lucide-react';
+import { ChevronRight, History, KeyRound, Landmark, LockKeyhole, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
@@ -11,6 +11,8 @@ import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { useMe } from '../auth/api.ts';
 import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
+import { AccountDetailsCard } from './account-details-card.tsx';
+import { ChangePasswordForm } from './change-password-form.tsx';
 import { PanCard } from './pan-card.tsx';
 import { PendingTotals } from './pending-totals.tsx';
 
@@ -40,6 +42,7 @@ export default function ProfilePage() {
   const me = useMe();
   const logOut = useLogOut();
   const [changingPin, setChangingPin] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const user = me.data;
   if (!user) return null;
@@ -49,8 +52,9 @@ export default function ProfilePage() {
       <Card>
         <CardContent className="flex items-center gap-4 pt-5">
           <span className="flex size-14 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white">{initialsOf(user.name)}</span>
-          <div>
+          <div className="min-w-0">
             <p className="text-lg font-semibold">{user.name}</p>
+            <p className="break-all text-sm text-slate-600">{user.email}</p>
             <p className="text-sm text-slate-500">{maskPhone(user.phone)}</p>
           </div>
         </CardContent>
@@ -80,16 +84,23 @@ export default function ProfilePage() {
       </Card>
       <Card className="divide-y divide-slate-100 overflow-hidden">
         <MenuRow icon={<KeyRound className="size-5 text-brand-700" />} label="Change PIN" onClick={() => setChangingPin(true)} />
+        <MenuRow icon={<LockKeyhole className="size-5 text-brand-700" />} label="Change Password" onClick={() => setChangingPassword(true)} />
         <MenuRow icon={<Users className="size-5 text-brand-700" />} label="Referral" to="/referral-vip" />
         <MenuRow icon={<History className="size-5 text-brand-700" />} label="History" to="/wallet/history" />
         <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
+      <AccountDetailsCard user={user} />
       <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
         <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">
           <ChangePinForm onDone={() => setChangingPin(false)} />
+        </DialogContent>
+      </Dialog>
+      <Dialog open={changingPassword} onOpenChange={setChangingPassword}>
+        <DialogContent title="Change Password" description="Enter your current password, then the new one twice.">
+          <ChangePasswordForm onDone={() => setChangingPassword(false)} />
         </DialogContent>
       </Dialog>
       <ConfirmDialog

@@ -1,6 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { canReadAdminArea } from '#shared/access';
+import { canOpenAdminArea as canOpenAdminAreaOf, canReadOperatorFigures } from '#shared/access';
 import type { Me } from '#shared/contracts/auth';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
@@ -9,9 +9,15 @@ import { useMe } from '../auth/api.ts';
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
 const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((module) => ({ default: module.ConnectionErrorCard })));
 
-/** Admin area: role admin, or any VIP level (read only for VIP, enforced by the server). */
+/** Admin area pages: role admin, or any VIP level (who sees only the spec's cards and the public settings, decision 040). */
 export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
-  return canReadAdminArea(user.role, user.vipLevel);
+  return canOpenAdminAreaOf(user.role, user.vipLevel);
+}
+
+/** Whether the signed-in user may see the operator's figures (the admin role; not a VIP level, decision 040). */
+export function useCanReadOperatorFigures(): boolean {
+  const me = useMe();
+  return me.data ? canReadOperatorFigures(me.data.role) : false;
 }
 
 function currentPath(location: { pathname: string; search: string }): string {
@@ -23,7 +29,8 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
+  // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
+  if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   const next = encodeURIComponent(currentPath(location));
   if (!me.data) return <Navigate to={`/login?next=${next}`} replace />;
   if (!me.data.hasPin) return <Navigate to={`/pin-setup?next=${next}`} replace />;
@@ -44,7 +51,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
   if (me.isPending) return <FullPageLoader text="Initializing..." />;
-  if (me.isError) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
+  // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
+  if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;
   return children;
 }

@@ -48,10 +48,10 @@ export function detailLine(item: TransactionItem): string | undefined {
 export function amountPresentation(direction: 'in' | 'out', status: WithdrawalStatus): { sign: '+' | '−' | ''; className: string; note?: string } {
   if (direction === 'in') {
     if (status === 'approved') return { sign: '+', className: 'text-emerald-700' };
-    if (status === 'rejected') return { sign: '', className: 'text-slate-400 line-through', note: 'Not credited' };
+    if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: 'Not credited' };
     return { sign: '', className: 'text-slate-600', note: 'Not yet credited' };
   }
-  if (status === 'rejected') return { sign: '', className: 'text-slate-400 line-through', note: 'Returned to your wallet' };
+  if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: 'Returned to your wallet' };
   return { sign: '−', className: 'text-slate-900' };
 }
 

@@ -19,6 +19,7 @@ import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
 type TransferForm = z.input<typeof transferRequestSchema>;
@@ -47,6 +48,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
   });
   const form = useForm<TransferForm>({ resolver: zodResolver(schema), defaultValues: { recipientEmail: '', amount: '', pin: '' } });
   const [submitError, setSubmitError] = useActionError(form);
+  const offline = useMoneyActionsOffline();
   const { errors, isSubmitting } = form.formState;
   const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
 
@@ -99,7 +101,8 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
         />
       </FormField>
       <ActionError message={submitError} />
-      <Button type="submit" disabled={isSubmitting || pause !== undefined} aria-busy={isSubmitting}>
+      <OfflineActionNote />
+      <Button type="submit" disabled={isSubmitting || pause !== undefined || offline} aria-busy={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Transfer'}
       </Button>
     </form>

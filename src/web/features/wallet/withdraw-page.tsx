@@ -35,6 +35,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ActionError } from '../../components/ui/action-error.tsx';
+import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
@@ -111,6 +112,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const endOfSession = useEndOfSessionHandler();
   const idempotencyKeys = useIdempotencyKeys();
   const [confirming, setConfirming] = useState<Confirmation>();
+  const offline = useMoneyActionsOffline();
   const limits = useWithdrawalLimits();
   const tdsBasisPoints = tdsBasisPointsOf(limits.data);
 
@@ -265,9 +267,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           </div>
 
           <ActionError message={bannerError} />
+          <OfflineActionNote />
           <Button
             type="submit"
-            disabled={accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined || limits.data?.panRequired === true}
+            disabled={offline || accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined || limits.data?.panRequired === true}
           >
             Request Withdrawal
           </Button>

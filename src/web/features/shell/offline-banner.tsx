@@ -1,0 +1,51 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { connectionStatus, isOffline, reportApiAnswer, useConnectionStatus } from '../../lib/connection-status.ts';
+
+/** How often the banner asks the server whether it is back, while it answered that it is unavailable. */
+export const SERVER_PROBE_MILLISECONDS = 5_000;
+
+const timeText = (epochMilliseconds: number) =>
+  new Date(epochMilliseconds).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', hour12: false });
+
+/**
+ * Shown on every page while the browser is offline or the server answers that it is unavailable,
+ * with the time the figures on screen were read. It goes away by itself: the browser's online
+ * event, or the health check it repeats while the server is down, and then every open query is
+ * read again so that no stale figure stays.
+ */
+export function OfflineBanner() {
+  const queryClient = useQueryClient();
+  const current = useConnectionStatus();
+  const offline = isOffline(current);
+  const wasOffline = useRef(offline);
+
+  useEffect(() => {
+    if (wasOffline.current && !offline) void queryClient.invalidateQueries();
+    wasOffline.current = offline;
+  }, [offline, queryClient]);
+
+  useEffect(() => {
+    if (!current.serverUnavailable || current.browserOffline) return;
+    const probe = async () => {
+      try {
+        const response = await fetch('/api/health', { cache: 'no-store', credentials: 'same-origin' });
+        if (connectionStatus().serverUnavailable) reportApiAnswer(response.status);
+      } catch {
+        // Still unreachable: the next probe asks again.
+      }
+    };
+    const timer = setInterval(() => void probe(), SERVER_PROBE_MILLISECONDS);
+    return () => clearInterval(timer);
+  }, [current.serverUnavailable, current.browserOffline]);
+
+  if (!offline) return null;
+  const what = current.browserOffline ? 'You are offline.' : 'The server cannot be reached right now.';
+  const asOf = current.lastAnswerAt === null ? '' : ` Figures shown are as of ${timeText(current.lastAnswerAt)}.`;
+  return (
+    <div role="status" data-testid="offline-banner" className="sticky top-0 z-50 bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 shadow-sm">
+      {what}
+      {asOf} Money actions are paused until the connection is back.
+    </div>
+  );
+}
