@@ -8,6 +8,7 @@ import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '.
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
+import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -47,6 +48,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPinChangeRoutes(area, context);
     registerBankAccountRoutes(area, context);
     registerDepositRoutes(area, context);
+    registerDepositAddressRoutes(area, context);
     registerWithdrawalRoutes(area, context);
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);
