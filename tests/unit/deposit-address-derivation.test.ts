@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { ConfigurationError, loadConfig } from '../../src/server/env.ts';
 import { accountExtendedPublicKeyProblem, addressOfAccountId, deriveDepositAddress, MAX_ADDRESS_INDEX } from '../../src/server/features/deposit-addresses/derivation.ts';
 import { isValidTronAddress, tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
@@ -34,9 +34,9 @@ describe('deposit address derivation (watch-only, from an account-level extended
     expect(deriveDepositAddress('ERC20', TEST_DEPOSIT_XPUBS.ERC20, 1)).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
   });
 
-  it('TRC20: equals viem’s private-key account on the TRON path, turned into base58check by the app’s separate encoder', () => {
+  it('TRC20: equals the private key of the full TRON path (private derivation) through viem’s privateKeyToAccount, turned into base58check by the app’s separate encoder', () => {
     for (const index of INDEXES) {
-      const account = mnemonicToAccount(TEST_MNEMONIC, { path: `m/44'/195'/0'/0/${index}` });
+      const account = privateKeyToAccount(`0x${Buffer.from(keyAtPath(TEST_MNEMONIC, `m/44'/195'/0'/0/${index}`).privateKey as Uint8Array).toString('hex')}`);
       const expected = tronAddressFromAccountId(Buffer.from(account.address.slice(2), 'hex'));
       const derived = deriveDepositAddress('TRC20', TEST_DEPOSIT_XPUBS.TRC20, index);
       expect(derived).toBe(expected);
