@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { ConfigurationError, loadConfig } from '../../src/server/env.ts';
+import { loadConfig } from '../../src/server/env.ts';
 import { accountExtendedPublicKeyProblem, addressOfAccountId, deriveDepositAddress, MAX_ADDRESS_INDEX } from '../../src/server/features/deposit-addresses/derivation.ts';
 import { isValidTronAddress, tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
+import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 import { keyAtPath, TEST_DEPOSIT_XPUBS, TEST_MNEMONIC } from '../fixtures/deposit-keys.ts';
 
-function problemsOf(environment: Record<string, string>): string[] {
-  try {
-    loadConfig(environment);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems;
-    throw error;
-  }
-}
 
 const INDEXES = [0, 1, 2, 7, 1000, MAX_ADDRESS_INDEX];
 
