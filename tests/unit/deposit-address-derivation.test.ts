@@ -6,7 +6,6 @@ import { isValidTronAddress, tronAddressFromAccountId } from '../../src/server/f
 import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 import { keyAtPath, TEST_DEPOSIT_XPUBS, TEST_MNEMONIC } from '../fixtures/deposit-keys.ts';
 
-
 const INDEXES = [0, 1, 2, 7, 1000, MAX_ADDRESS_INDEX];
 
 describe('deposit address derivation (watch-only, from an account-level extended public key)', () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/env.ts';
 import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 
-
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
