@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Locator } from '@playwright/test';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { depositAddressResponseSchema, ownDepositAddressNote } from '#shared/contracts/deposit-addresses';
 import { deriveDepositAddress } from '../../src/server/features/deposit-addresses/derivation.ts';
@@ -11,6 +11,8 @@ import { newCustomer, signUpThroughForm } from './support/helpers.ts';
 
 // The shared e2e server keeps the shared addresses (its tests submit hashes to them); this app is given
 // the test mnemonic's account keys, so every customer of it has deposit addresses of their own.
+// jsqr is CommonJS with its function as `exports.default`, as src/server/features/files/qr-image.ts reaches it.
+const jsQR = jsQRModule.default;
 const PORT = E2E_PORT + 3;
 // Pages of a cold server on a shared, busy machine take their time; the assertions say what, not how fast.
 const expect = baseExpect.configure({ timeout: 30_000 });
