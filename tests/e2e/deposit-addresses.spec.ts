@@ -51,7 +51,8 @@ test.describe('with extended public keys', () => {
       await expect(page.getByRole('note')).toContainText(`${ownDepositAddressNote(network)}.`);
       const qrCode = page.getByRole('img', { name: `QR code of the ${network} deposit address` });
       await expect(qrCode).toBeVisible();
-      expect(await decodeQrCode(qrCode)).toBe(own.address);
+      // Polled: the picture may be painted a moment after the element appears.
+      await expect.poll(() => decodeQrCode(qrCode)).toBe(own.address);
 
       await page.getByRole('button', { name: 'Copy address' }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(own.address);
@@ -95,6 +96,6 @@ test.describe('without extended public keys', () => {
     await page.getByRole('tab', { name: 'QR Code' }).click();
     const qrCode = page.getByRole('img', { name: 'QR code of the TRC20 deposit address' });
     await expect(qrCode).toBeVisible();
-    expect(await decodeQrCode(qrCode)).toBe(sharedAddress);
+    await expect.poll(() => decodeQrCode(qrCode)).toBe(sharedAddress);
   });
 });
