@@ -1,6 +1,8 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import type { DepositNetwork } from '#shared/contracts/enums';
+import { accountExtendedPublicKeyProblem } from './features/deposit-addresses/derivation.ts';
 
 /** Configuration of one server process, read once at start-up from the environment. */
 export interface AppConfig {
@@ -30,6 +32,8 @@ export interface AppConfig {
   apiDocs: 'off' | 'admin' | 'public';
   /** Where deposits are verified on the blockchain; both networks absent means nothing is checked (as before). */
   chain: ChainConfig;
+  /** Per network, the account-level extended public key customers' own deposit addresses are derived from (decision 035); undefined: the shared address. */
+  depositExtendedPublicKeys: Record<DepositNetwork, string | undefined>;
 }
 
 const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
@@ -159,7 +163,20 @@ const environmentSchema = z.object({
   }),
   METRICS_PORT: portNumber,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  DEPOSIT_XPUB_ERC20: extendedPublicKeyOf('ERC20'),
+  DEPOSIT_XPUB_TRC20: extendedPublicKeyOf('TRC20'),
 });
+
+/** An account-level extended public key; anything private (xprv, mnemonic, hex key) is refused with its reason. */
+function extendedPublicKeyOf(network: DepositNetwork) {
+  return optionalText.superRefine((value, context) => {
+    const problem = value === undefined ? undefined : accountExtendedPublicKeyProblem(network, value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+/** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
+const UNSHOWN_VARIABLES = ['ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
 
 /** Reads and validates the configuration; every bad variable is reported on its own line. */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
@@ -180,7 +197,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
       const value = environment[name];
-      const shown = ['ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY'].includes(name) ? '' : ` (got "${value ?? ''}")`;
+      const shown = UNSHOWN_VARIABLES.includes(name) ? '' : ` (got "${value ?? ''}")`;
       return `Invalid configuration: ${name} ${issue.message}${shown}`;
     });
     throw new ConfigurationError(problems);
@@ -188,6 +205,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
   const values = parsed.data;
   if ((values.ADMIN_EMAIL === undefined) !== (values.ADMIN_PASSWORD === undefined)) {
     throw new ConfigurationError(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
+  }
+  if (values.DEPOSIT_XPUB_ERC20 !== undefined && values.DEPOSIT_XPUB_ERC20 === values.DEPOSIT_XPUB_TRC20) {
+    throw new ConfigurationError(["Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'"]);
   }
   const port = values.PORT === undefined ? 3000 : Number(values.PORT);
   return {
@@ -222,5 +242,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     trustProxy: values.TRUST_PROXY === undefined ? undefined : listOf(values.TRUST_PROXY),
     metricsToken: values.METRICS_TOKEN,
     metricsPort: values.METRICS_PORT === undefined ? undefined : Number(values.METRICS_PORT),
+    depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
   };
 }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, loadConfig } from '../../src/server/env.ts';
-
-function problemsOf(environment: Record<string, string>): string[] {
-  try {
-    loadConfig(environment);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems;
-    throw error;
-  }
-}
+import { loadConfig } from '../../src/server/env.ts';
+import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {

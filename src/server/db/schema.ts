@@ -904,6 +904,8 @@ export const pendingChanges = pgTable(
 /**
  * A customer's own deposit address on one network, derived watch-only from the operator's extended
  * public key at .../0/addressIndex. ERC20 addresses are stored lower-case, TRC20 in base58check.
+ * Rows are permanent: a trigger (migration 0026) refuses UPDATE, DELETE and TRUNCATE, so an address is
+ * never reassigned and an index never handed out again (docs/decisions/035).
  */
 export const depositAddresses = pgTable(
   'deposit_addresses',

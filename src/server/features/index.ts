@@ -9,6 +9,7 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
+import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -50,6 +51,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPasswordChangeRoutes(area, context);
     registerBankAccountRoutes(area, context);
     registerDepositRoutes(area, context);
+    registerDepositAddressRoutes(area, context);
     registerWithdrawalRoutes(area, context);
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);

@@ -29,6 +29,7 @@ import { submitDeposit, useDeposit, useIdempotencyKeys, useRefreshMoney, useWall
 import { customerChainNote, customerChainStatus } from './chain-status.tsx';
 import { DepositAddress, DepositNetworkWarning } from './deposit-address.tsx';
 import { DepositQrCode } from './deposit-qr-code.tsx';
+import { OwnDepositAddress, useOwnDepositAddress } from './own-deposit-address.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
@@ -80,6 +81,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const network: DepositNetwork = useWatch({ control: form.control, name: 'network' }) ?? 'TRC20';
+  const ownAddress = useOwnDepositAddress(network);
 
   if (settings.isPending) {
     return (
@@ -100,7 +102,6 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   }
 
   const address = settings.data.addresses[network];
-  const qrImage = settings.data.qrImages[network];
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(undefined);
@@ -117,11 +118,16 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
     }
   });
 
+  const hasOwnAddress = ownAddress.data !== undefined && ownAddress.data !== null;
   return (
     <Card>
       <CardHeader>
         <CardTitle>Deposit USDT</CardTitle>
-        <CardDescription>Send USDT to the address below, then enter the amount and the transaction hash.</CardDescription>
+        <CardDescription>
+          {hasOwnAddress
+            ? 'Send USDT to your own deposit address below. It is credited to your wallet by itself once final on the blockchain.'
+            : 'Send USDT to the address below, then enter the amount and the transaction hash.'}
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
@@ -132,41 +138,53 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
             </Select>
           </FormField>
 
-          <Tabs defaultValue="address">
-            <TabsList aria-label="How to see the deposit address">
-              <TabsTrigger value="address">Wallet Address</TabsTrigger>
-              <TabsTrigger value="qr">QR Code</TabsTrigger>
-            </TabsList>
-            <TabsContent value="address">
-              {address === '' ? (
-                <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-                  {DEPOSIT_MESSAGES.networkUnavailable}
-                </p>
-              ) : (
-                <DepositAddress network={network} address={address} />
-              )}
-              <DepositNetworkWarning network={network} />
-            </TabsContent>
-            <TabsContent value="qr">
-              <DepositQrCode network={network} address={address} uploadedImageUrl={qrImage.exists ? qrImage.url : null} />
-            </TabsContent>
-          </Tabs>
+          {ownAddress.isPending ? (
+            <div className="flex justify-center py-8">
+              <Spinner label="Loading your deposit address" />
+            </div>
+          ) : ownAddress.isError ? (
+            <LoadFailed message="Failed to load your deposit address" onRetry={() => void ownAddress.refetch()} />
+          ) : ownAddress.data ? (
+            <OwnDepositAddress ownAddress={ownAddress.data} minimumUsdt={formatUsdtShort(minimumMicros)} />
+          ) : (
+            <>
+              <Tabs defaultValue="address">
+                <TabsList aria-label="How to see the deposit address">
+                  <TabsTrigger value="address">Wallet Address</TabsTrigger>
+                  <TabsTrigger value="qr">QR Code</TabsTrigger>
+                </TabsList>
+                <TabsContent value="address">
+                  {address === '' ? (
+                    <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+                      {DEPOSIT_MESSAGES.networkUnavailable}
+                    </p>
+                  ) : (
+                    <DepositAddress network={network} address={address} />
+                  )}
+                  <DepositNetworkWarning network={network} />
+                </TabsContent>
+                <TabsContent value="qr">
+                  <DepositQrCode network={network} address={address} />
+                </TabsContent>
+              </Tabs>
 
-          <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
-            <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
-          </FormField>
-          <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
-            <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
-          </FormField>
+              <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
+                <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
+              </FormField>
+              <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
+                <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
+              </FormField>
 
-          <ActionError message={submitError} heading="Error:" />
+              <ActionError message={submitError} heading="Error:" />
 
-          <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
-            {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
-          </Button>
-          <p className="text-center text-xs text-slate-500">
-            Sending from your own wallet? <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">Verify it under My wallets</Link> and its deposits are credited by themselves.
-          </p>
+              <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
+                {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
+              </Button>
+              <p className="text-center text-xs text-slate-500">
+                Sending from your own wallet? <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">Verify it under My wallets</Link> and its deposits are credited by themselves.
+              </p>
+            </>
+          )}
         </form>
       </CardContent>
     </Card>

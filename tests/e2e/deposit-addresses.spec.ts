@@ -1,0 +1,101 @@
+import { expect as baseExpect, test, type Locator } from '@playwright/test';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { depositAddressResponseSchema, ownDepositAddressNote } from '#shared/contracts/deposit-addresses';
+import { deriveDepositAddress } from '../../src/server/features/deposit-addresses/derivation.ts';
+import { TEST_DEPOSIT_XPUBS } from '../fixtures/deposit-keys.ts';
+import { AdminApi } from './support/admin-api.ts';
+import { E2E_BASE_URL, E2E_PORT } from './support/constants.ts';
+import { startExtraApp, type ExtraApp } from './support/extra-app.ts';
+import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+
+// The shared e2e server keeps the shared addresses (its tests submit hashes to them); this app is given
+// the test mnemonic's account keys, so every customer of it has deposit addresses of their own.
+// jsqr is CommonJS with its function as `exports.default`, as src/server/features/files/qr-image.ts reaches it.
+const jsQR = jsQRModule.default;
+const PORT = E2E_PORT + 3;
+// Pages of a cold server on a shared, busy machine take their time; the assertions say what, not how fast.
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ timeout: 180_000 });
+let app: ExtraApp;
+
+test.beforeAll(async () => {
+  test.setTimeout(150_000);
+  app = await startExtraApp({ port: PORT, env: { SECURITY_COOLING_OFF_HOURS: '0', DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20, DEPOSIT_XPUB_ERC20: TEST_DEPOSIT_XPUBS.ERC20 } });
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+/** What a phone's scanner reads from the QR code as the browser drew it: the pixels of the element's screenshot. */
+async function decodeQrCode(image: Locator): Promise<string | undefined> {
+  const png = PNG.sync.read(await image.screenshot());
+  return jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length), png.width, png.height)?.data;
+}
+
+test.describe('with extended public keys', () => {
+  test.use({ baseURL: `http://localhost:${PORT}` });
+
+  test('the deposit page shows the customer’s own address per network, copyable, as a QR code that decodes to it, with no hash to enter', async ({ page }) => {
+    await signUpThroughForm(page, newCustomer({ name: 'Kavya Nair' }));
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/wallet/deposit');
+    await expect(page.getByLabel('Network')).toHaveValue('TRC20');
+
+    for (const network of ['TRC20', 'ERC20'] as const) {
+      await page.getByLabel('Network').selectOption(network);
+      const own = depositAddressResponseSchema.parse(await (await page.request.get(`/api/deposits/address?network=${network}`)).json());
+      expect(own.address).toBe(deriveDepositAddress(network, TEST_DEPOSIT_XPUBS[network], own.index));
+
+      await expect(page.getByLabel(`${network} Deposit Address`)).toHaveText(own.address);
+      await expect(page.getByRole('note')).toContainText(`${ownDepositAddressNote(network)}.`);
+      const qrCode = page.getByRole('img', { name: `QR code of the ${network} deposit address` });
+      await expect(qrCode).toBeVisible();
+      // Polled: the picture may be painted a moment after the element appears.
+      await expect.poll(() => decodeQrCode(qrCode)).toBe(own.address);
+
+      await page.getByRole('button', { name: 'Copy address' }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(own.address);
+      await expect(page.getByLabel('Transaction Hash')).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Submit Deposit' })).toHaveCount(0);
+    }
+
+    // The same address after a reload: it is the customer's for good.
+    const trc20 = depositAddressResponseSchema.parse(await (await page.request.get('/api/deposits/address?network=TRC20')).json());
+    await page.reload();
+    await expect(page.getByLabel('TRC20 Deposit Address')).toHaveText(trc20.address);
+  });
+
+  test('two customers see two different addresses', async ({ browser }) => {
+    const addresses: string[] = [];
+    for (const name of ['Arjun Das', 'Neha Gupta']) {
+      const context = await browser.newContext({ baseURL: `http://localhost:${PORT}` });
+      const page = await context.newPage();
+      await signUpThroughForm(page, newCustomer({ name }));
+      await page.goto('/wallet/deposit');
+      const shown = page.getByTestId('deposit-address');
+      await expect(shown).toHaveText(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+      addresses.push((await shown.textContent()) ?? '');
+      await context.close();
+    }
+    expect(addresses[0]).not.toBe(addresses[1]);
+  });
+});
+
+test.describe('without extended public keys', () => {
+  test.use({ baseURL: E2E_BASE_URL });
+
+  test('the shared address’s QR code is drawn from the address, and the hash form stays', async ({ page }) => {
+    const admin = await AdminApi.open();
+    const sharedAddress = await admin.ensureTrc20DepositAddress();
+    await admin.dispose();
+    await signUpThroughForm(page, newCustomer());
+    await page.goto('/wallet/deposit');
+    await expect(page.getByLabel('TRC20 Deposit Address')).toHaveText(sharedAddress);
+    await expect(page.getByLabel('Transaction Hash')).toBeVisible();
+    await page.getByRole('tab', { name: 'QR Code' }).click();
+    const qrCode = page.getByRole('img', { name: 'QR code of the TRC20 deposit address' });
+    await expect(qrCode).toBeVisible();
+    await expect.poll(() => decodeQrCode(qrCode)).toBe(sharedAddress);
+  });
+});
