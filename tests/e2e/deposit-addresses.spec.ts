@@ -1,8 +1,6 @@
 import { expect as baseExpect, test, type Locator } from '@playwright/test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { depositAddressResponseSchema, ownDepositAddressNote } from '#shared/contracts/deposit-addresses';
-import { deriveDepositAddress } from '../../src/server/features/deposit-addresses/derivation.ts';
 import { TEST_DEPOSIT_XPUBS } from '../fixtures/deposit-keys.ts';
 import { AdminApi } from './support/admin-api.ts';
 import { E2E_BASE_URL, E2E_PORT } from './support/constants.ts';
@@ -35,36 +33,6 @@ async function decodeQrCode(image: Locator): Promise<string | undefined> {
 
 test.describe('with extended public keys', () => {
   test.use({ baseURL: `http://localhost:${PORT}` });
-
-  test('the deposit page shows the customer’s own address per network, copyable, as a QR code that decodes to it, with no hash to enter', async ({ page }) => {
-    await signUpThroughForm(page, newCustomer({ name: 'Kavya Nair' }));
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.goto('/wallet/deposit');
-    await expect(page.getByLabel('Network')).toHaveValue('TRC20');
-
-    for (const network of ['TRC20', 'ERC20'] as const) {
-      await page.getByLabel('Network').selectOption(network);
-      const own = depositAddressResponseSchema.parse(await (await page.request.get(`/api/deposits/address?network=${network}`)).json());
-      expect(own.address).toBe(deriveDepositAddress(network, TEST_DEPOSIT_XPUBS[network], own.index));
-
-      await expect(page.getByLabel(`${network} Deposit Address`)).toHaveText(own.address);
-      await expect(page.getByRole('note')).toContainText(`${ownDepositAddressNote(network)}.`);
-      const qrCode = page.getByRole('img', { name: `QR code of the ${network} deposit address` });
-      await expect(qrCode).toBeVisible();
-      // Polled: the picture may be painted a moment after the element appears.
-      await expect.poll(() => decodeQrCode(qrCode)).toBe(own.address);
-
-      await page.getByRole('button', { name: 'Copy address' }).click();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(own.address);
-      await expect(page.getByLabel('Transaction Hash')).toHaveCount(0);
-      await expect(page.getByRole('button', { name: 'Submit Deposit' })).toHaveCount(0);
-    }
-
-    // The same address after a reload: it is the customer's for good.
-    const trc20 = depositAddressResponseSchema.parse(await (await page.request.get('/api/deposits/address?network=TRC20')).json());
-    await page.reload();
-    await expect(page.getByLabel('TRC20 Deposit Address')).toHaveText(trc20.address);
-  });
 
   test('two customers see two different addresses', async ({ browser }) => {
     const addresses: string[] = [];
