@@ -85,6 +85,8 @@ const MATRIX: MatrixEntry[] = [
   { method: 'GET', route: '/api/admin/deposits', request: () => ({ url: '/api/admin/deposits?status=pending' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/deposits/:id/approve', request: () => ({ url: `/api/admin/deposits/${someId()}/approve`, body: {} }), adminStatus: 404 },
   { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }), adminStatus: 404 },
+  // Deposits whose transfer left the chain after they were credited (decision 036).
+  { method: 'GET', route: '/api/admin/chain-incidents', request: () => ({ url: '/api/admin/chain-incidents' }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/deposits/unclaimed', request: () => ({ url: '/api/admin/deposits/unclaimed' }), adminStatus: 200 },
   {
     method: 'POST',
@@ -104,6 +106,12 @@ const MATRIX: MatrixEntry[] = [
     method: 'POST',
     route: '/api/admin/payout-batches/:id/results',
     request: () => ({ url: `/api/admin/payout-batches/${someId()}/results`, body: { rows: [{ withdrawalId: someId(), outcome: 'failed' }] } }),
+    adminStatus: 404,
+  },
+  {
+    method: 'POST',
+    route: '/api/admin/payout-batches/:id/results/preview',
+    request: () => ({ url: `/api/admin/payout-batches/${someId()}/results/preview`, body: { rows: [{ withdrawalId: someId(), outcome: 'failed' }] } }),
     adminStatus: 404,
   },
   { method: 'POST', route: '/api/admin/payout-batches/:id/cancel', request: () => ({ url: `/api/admin/payout-batches/${someId()}/cancel`, body: {} }), adminStatus: 404 },
