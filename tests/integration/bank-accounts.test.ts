@@ -89,7 +89,7 @@ describe('bank accounts', () => {
 
   it('edits only the fields sent, keeping the account number when it is left out', async () => {
     const user = await signUpVerifiedUser(harness.app);
-    const id = await addBankAccount(harness, user);
+    const id = await addBankAccount(harness, user, { accountNumber: validAccount.accountNumber });
     const response = await call(harness.app, {
       method: 'PATCH',
       url: `/api/bank-accounts/${id}`,
@@ -179,7 +179,7 @@ describe('bank accounts', () => {
   it('refuses the same account number and IFSC twice for one customer, on add and on edit, but not for another customer', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const other = await signUpVerifiedUser(harness.app);
-    await addBankAccount(harness, user);
+    await addBankAccount(harness, user, { accountNumber: validAccount.accountNumber });
     const again = await call(harness.app, {
       method: 'POST',
       url: '/api/bank-accounts',
@@ -200,7 +200,7 @@ describe('bank accounts', () => {
     const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { bankName: 'SBI Branch 2' } });
     expect(rename.statusCode).toBe(200);
 
-    await addBankAccount(harness, other);
+    await addBankAccount(harness, other, { accountNumber: validAccount.accountNumber });
     expect(await storedAccounts(other.id)).toHaveLength(1);
 
     // Two racing copies: exactly one is saved.

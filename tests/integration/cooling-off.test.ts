@@ -9,6 +9,7 @@ import {
   balanceMicros,
   configureDepositAddresses,
   expectLedgerConsistent,
+  fixtureAccountNumber,
   fundWallet,
   requestTransfer,
   requestWithdrawal,
@@ -143,7 +144,7 @@ describe('cooling-off of a new or changed bank account', () => {
     const withdrawalStatus = async () => (await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode;
 
     expect((await patch({ bankName: 'SBI Main Branch' })).statusCode).toBe(200);
-    expect((await patch({ accountNumber: '123456789012' })).statusCode).toBe(200);
+    expect((await patch({ accountNumber: fixtureAccountNumber(user.id) })).statusCode).toBe(200);
     expect(await withdrawalStatus()).toBe(201);
 
     for (const change of [{ ifscCode: 'HDFC0004321' }, { accountNumber: '5555 6666 7777' }, { upiId: 'someone.else@okaxis' }, { accountHolderName: 'Asha R' }]) {

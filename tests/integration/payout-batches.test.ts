@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, fixtureAccountNumber, decide, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 const { harness, admin } = useIntegrationFile();
@@ -158,8 +158,8 @@ describe('payout batch file', () => {
     expect(first.headers['content-type']).toContain('text/csv');
     const lines = first.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Reference"');
-    expect(lines[1]).toBe(`"UPI","'=HYPERLINK(""http://evil"")","123456789012","SBIN0001234","asha@oksbi","830.00","Rupeedesk ${upiReference}","${upiReference}"`);
-    expect(lines[2]).toBe(`"IMPS","Asha Rao","123456789012","SBIN0001234","","66400.00","Rupeedesk ${noUpiReference}","${noUpiReference}"`);
+    expect(lines[1]).toBe(`"UPI","'=HYPERLINK(""http://evil"")","${fixtureAccountNumber(upi.user.id)}","SBIN0001234","asha@oksbi","830.00","Rupeedesk ${upiReference}","${upiReference}"`);
+    expect(lines[2]).toBe(`"IMPS","Asha Rao","${fixtureAccountNumber(noUpi.user.id)}","SBIN0001234","","66400.00","Rupeedesk ${noUpiReference}","${noUpiReference}"`);
     for (const line of lines.slice(1)) expect(line).not.toMatch(/(^|,)"[=+\-@]/);
     // No UUID of ours goes to the bank.
     expect(first.body).not.toContain(upi.ids[0]);

@@ -11,6 +11,7 @@ import {
   balanceMicros,
   decide,
   expectLedgerConsistent,
+  fixtureAccountNumber,
   fundWallet,
   ledgerTransferCount,
   requestWithdrawal,
@@ -55,7 +56,7 @@ describe('withdrawal request', () => {
       bank: { accountHolderName: 'Asha Rao', bankName: 'State Bank of India', accountNumberLast4: '9012', ifscCode: 'SBIN0001234', upiId: 'asha@oksbi' },
       approvedAt: null,
     });
-    expect(JSON.stringify(body)).not.toContain('123456789012');
+    expect(JSON.stringify(body)).not.toContain(fixtureAccountNumber(user.id));
     expect(await balanceMicros(harness, user.id)).toBe(59_500_000n);
     expect((await houseBalance('withdrawals_pending')) - pendingBefore).toBe(40_500_000n);
 
@@ -451,7 +452,7 @@ describe('admin withdrawal queue', () => {
     const item = response.json().items.find((candidate: { id: string }) => candidate.id === id);
     expect(item).toMatchObject({
       user: { id: user.id, email: user.email, name: 'Asha Rao' },
-      bank: { accountHolderName: 'Asha Rao', accountNumber: '123456789012', ifscCode: 'SBIN0001234', bankName: 'State Bank of India', upiId: 'asha@oksbi' },
+      bank: { accountHolderName: 'Asha Rao', accountNumber: fixtureAccountNumber(user.id), ifscCode: 'SBIN0001234', bankName: 'State Bank of India', upiId: 'asha@oksbi' },
       amountInr: '830.00',
     });
   });
