@@ -154,6 +154,7 @@ const boundaryExceptions = [
       'src/web/features/rates/rate-card.tsx',
       'src/web/features/referrals/referrals-page.tsx',
       'src/web/features/shell/guards.tsx',
+      'src/web/features/shell/operator-figures.ts',
       'src/web/features/wallet/customer-wallets-page.tsx',
       'src/web/features/wallet/deposit-page.tsx',
       'src/web/features/wallet/transfer-dialog.tsx',

@@ -3,11 +3,21 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './lib/api.ts';
-import { OfflineBanner } from './features/shell/offline-banner.tsx';
 import { AppRoutes } from './routes.tsx';
 import './styles.css';
 
 const BackgroundServices = lazy(() => import('./features/events/background-services.tsx'));
+// Loaded right after the first render, while the network is still there, and kept out of the landing page's budgeted first
+// JavaScript. Should its file still fail to load, the app goes on without the banner rather than failing whole.
+const OfflineBanner = lazy(() =>
+  import('./features/shell/offline-banner.tsx').then(
+    (module) => ({ default: module.OfflineBanner }),
+    () => ({ default: NoOfflineBanner }),
+  ),
+);
+function NoOfflineBanner() {
+  return null;
+}
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -30,7 +40,9 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <OfflineBanner />
+        <Suspense fallback={null}>
+          <OfflineBanner />
+        </Suspense>
         <AppRoutes />
         <Suspense fallback={null}>
           <BackgroundServices />

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { apiAnswers } from './api.ts';
 
 /**
  * Whether the app can reach its server, as the browser and the API's own answers tell: the
@@ -29,14 +30,25 @@ function update(next: Partial<ConnectionStatus>): void {
   for (const listener of listeners) listener();
 }
 
+apiAnswers.listener = reportApiAnswer;
+status = {
+  ...status,
+  serverUnavailable: apiAnswers.httpStatus !== null && isUnavailableAnswer(apiAnswers.httpStatus),
+  lastAnswerAt: apiAnswers.successAt,
+};
+
 if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => update({ browserOffline: true }));
   window.addEventListener('online', () => update({ browserOffline: false }));
 }
 
-/** Told by apiRequest about every answer: its HTTP status, or 0 when none came. */
+function isUnavailableAnswer(httpStatus: number): boolean {
+  return httpStatus === 0 || httpStatus === 502 || httpStatus === 503 || httpStatus === 504;
+}
+
+/** Told by apiRequest about every answer (through apiAnswers.listener), and by the offline banner's health probe. */
 export function reportApiAnswer(httpStatus: number): void {
-  if (httpStatus === 0 || httpStatus === 502 || httpStatus === 503 || httpStatus === 504) {
+  if (isUnavailableAnswer(httpStatus)) {
     update({ serverUnavailable: true });
   } else {
     update({ serverUnavailable: false, ...(httpStatus < 400 ? { lastAnswerAt: Date.now() } : {}) });

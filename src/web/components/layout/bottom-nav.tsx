@@ -1,7 +1,7 @@
 import { Headset, Home, Shield, Upload, User, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useCanReadOperatorFigures } from '../../features/shell/guards.tsx';
+import { useCanReadOperatorFigures } from '../../features/shell/operator-figures.ts';
 import { useSupportLink } from '../../features/support/use-support-link.ts';
 import { cn } from '../../lib/utils.ts';
 

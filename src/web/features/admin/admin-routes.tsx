@@ -2,7 +2,8 @@ import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
-import { canOpenAdminArea, RequireVerifiedUser } from '../shell/guards.tsx';
+import { RequireVerifiedUser } from '../shell/guards.tsx';
+import { canOpenAdminArea } from '../shell/operator-figures.ts';
 
 /*
  * Everything under /admin, loaded as one small chunk when an admin page opens: the

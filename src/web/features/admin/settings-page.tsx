@@ -37,7 +37,7 @@ import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 import { VipSettingsView } from './vip-settings-view.tsx';
-import { useCanReadOperatorFigures } from '../shell/guards.tsx';
+import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
 
 type FieldName = keyof SettingsFormValues;
 type TabName = 'rates' | 'addresses' | 'support' | 'withdrawals' | 'app';

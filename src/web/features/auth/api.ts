@@ -1,27 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginRequest, Me, SignupRequest } from '#shared/contracts/auth';
-import { ApiError, apiRequest } from '../../lib/api.ts';
-import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { LoginRequest, SignupRequest } from '#shared/contracts/auth';
+import { apiRequest } from '../../lib/api.ts';
+import { ME_QUERY_KEY } from './session.ts';
 
-// The session check runs on every first visit: its schemas are imported on demand so zod stays out of the entry chunk.
 const authContracts = () => import('#shared/contracts/auth');
 const commonContracts = () => import('#shared/contracts/common');
 
-export const ME_QUERY_KEY = QUERY_KEYS.me;
-
-/** The signed-in user, or null when there is no session. */
-export async function fetchMe(): Promise<Me | null> {
-  try {
-    return await apiRequest('/api/me', async () => (await authContracts()).meResponseSchema);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
-}
-
-export function useMe() {
-  return useQuery({ queryKey: ME_QUERY_KEY, queryFn: fetchMe, staleTime: 15_000 });
-}
+export { fetchMe, ME_QUERY_KEY, useMe } from './session.ts';
 
 export const login = (body: LoginRequest) => apiRequest('/api/auth/login', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });
 export const signup = (body: SignupRequest) => apiRequest('/api/auth/signup', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });

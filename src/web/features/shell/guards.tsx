@@ -1,24 +1,11 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { canOpenAdminArea as canOpenAdminAreaOf, canReadOperatorFigures } from '#shared/access';
-import type { Me } from '#shared/contracts/auth';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
-import { useMe } from '../auth/api.ts';
+import { useMe } from '../auth/session.ts';
 
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
 const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((module) => ({ default: module.ConnectionErrorCard })));
-
-/** Admin area pages: role admin, or any VIP level (who sees only the spec's cards and the public settings, decision 040). */
-export function canOpenAdminArea(user: Pick<Me, 'role' | 'vipLevel'>): boolean {
-  return canOpenAdminAreaOf(user.role, user.vipLevel);
-}
-
-/** Whether the signed-in user may see the operator's figures (the admin role; not a VIP level, decision 040). */
-export function useCanReadOperatorFigures(): boolean {
-  const me = useMe();
-  return me.data ? canReadOperatorFigures(me.data.role) : false;
-}
 
 function currentPath(location: { pathname: string; search: string }): string {
   return `${location.pathname}${location.search}`;
