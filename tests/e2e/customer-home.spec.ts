@@ -85,7 +85,9 @@ for (const width of PHONE_WIDTHS) {
       // A paid withdrawal with its UTR, a rejected deposit and a transfer.
       const bankAccountId = await addBankAccountAs(page, { accountHolderName: 'Kiran Rao', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
       const withdrawal = await requestWithdrawalAs(page, { amount: '50', bankAccountId, pin: customer.pin });
-      await admin().approveWithdrawal(withdrawal.id, 'UTR20261123001');
+      // A UTR is recorded once across all withdrawals (decision 038): each viewport's run pays with its own.
+      const utr = `UTR${Date.now()}`;
+      await admin().approveWithdrawal(withdrawal.id, utr);
       const rejected = await submitDepositAs(page, '40');
       await admin().rejectDeposit(rejected.id, 'No such transaction on the chain');
 
@@ -112,7 +114,7 @@ for (const width of PHONE_WIDTHS) {
 
       // The paid withdrawal: Requested -> Processing -> Paid with the UTR, rate and tier, masked bank account.
       await page.goto(`/wallet/transactions/withdrawal/${withdrawal.id}`);
-      await expect(timeline.getByRole('listitem')).toHaveText([/Requested/, /Processing/, /Paid.*UTR20261123001/]);
+      await expect(timeline.getByRole('listitem')).toHaveText([/Requested/, /Processing/, new RegExp(`Paid.*${utr}`)]);
       await expect(page.getByTestId('transaction-amount')).toHaveText(`−${formatInrForDisplay(inrPaiseFromWire(withdrawal.amountInr))}`);
       await expect(page.getByText('State Bank of India ••••9012')).toBeVisible();
       await expect(page.getByText('123456789012')).toHaveCount(0);
