@@ -151,6 +151,15 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     expect(await auditRows(id)).toEqual([{ action: `${noun}.${verb}`, actor: admin.id }]);
   });
 
+  it.each(['approve', 'reject'] as const)('%s: takes a POST without a body as a decision without details', async (verb) => {
+    const [owner, counterparty] = await customers();
+    const id = await testCase.makePending(owner, counterparty);
+    const response = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/${verb}`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(await statusOf(table, id)).toMatchObject({ status: verb === 'approve' ? 'approved' : 'rejected' });
+    await expectLedgerConsistent(harness);
+  });
+
   it('refuses a second decision with 409 ALREADY_DECIDED and moves nothing', async () => {
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);

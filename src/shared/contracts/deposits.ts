@@ -188,14 +188,8 @@ export const adminDepositListQuerySchema = statusListQuerySchema;
 export const adminDepositListResponseSchema = pageSchema(adminDepositSchema);
 export const adminDepositDecisionResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });
 export const rejectDepositRequestSchema = rejectRequestSchema;
-/**
- * An approval's written reason: required of the first admin when the chain refutes the deposit (decision 037).
- * An approve with an empty body, as before that decision, still means no reason.
- */
-export const approveDepositRequestSchema = z
-  .null()
-  .transform(() => undefined)
-  .or(rejectRequestSchema);
+/** An approval's written reason: required of the first admin when the chain refutes the deposit (decision 037). */
+export const approveDepositRequestSchema = rejectRequestSchema;
 
 /**
  * A USDT transfer to the shared deposit address from a sender no customer proved, that no claim

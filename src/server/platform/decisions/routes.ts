@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { idParamsSchema } from '#shared/contracts/common';
 import type { Database } from '../../db/client.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
@@ -36,6 +36,12 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
   ];
   // Widened to the plain schema type: Fastify cannot resolve a reply type from a generic schema, and the kind's answer already has type Body.
   const responseSchema: z.ZodType = options.response;
+  // A decision's details are optional: a POST without a body (which reaches validation as null) means none.
+  const optionalBody = (body: z.ZodType<Details | undefined>) =>
+    z
+      .null()
+      .transform(() => undefined)
+      .or(body);
   for (const [outcome, verb, route] of routes) {
     app.post(
       `${options.basePath}/:id/${verb}`,
@@ -44,7 +50,7 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
           tags: ['admin'],
           summary: `${route.summary}; accepts an Idempotency-Key header`,
           params: idParamsSchema,
-          ...(route.body ? { body: route.body } : {}),
+          ...(route.body ? { body: optionalBody(route.body) } : {}),
           response: responses(outcome === 'approved' && options.deferredResponse ? { 200: responseSchema, 202: options.deferredResponse } : { 200: responseSchema }),
         },
       },
