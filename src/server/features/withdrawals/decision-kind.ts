@@ -17,7 +17,7 @@ import {
 } from '../pending-changes/service.ts';
 import type { StoredPendingChange, WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
 import { getSettings } from '../settings/service.ts';
-import { refuseUsedPayoutReference } from './payout-reference.ts';
+import { refuseUsedPayoutReference, withPayoutReferenceUnique } from './payout-reference.ts';
 import * as withdrawalRepository from './repository.ts';
 import { rollingWindowOverLimit } from './two-admin-rolling-window.ts';
 import type { WithdrawalRow } from './repository.ts';
@@ -45,13 +45,15 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
   findById: withdrawalRepository.findById,
   partiesOf: (withdrawal) => [withdrawal.userId],
   markDecided: (db, id, decision) =>
-    withdrawalRepository.decideFrom(
-      db,
-      id,
-      withdrawalStatusSchema.parse(decision.from),
-      decision.outcome === 'approved'
-        ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
-        : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
+    withPayoutReferenceUnique(() =>
+      withdrawalRepository.decideFrom(
+        db,
+        id,
+        withdrawalStatusSchema.parse(decision.from),
+        decision.outcome === 'approved'
+          ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
+          : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
+      ),
     ),
   gateApproval: async (db, row, request) => {
     await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
