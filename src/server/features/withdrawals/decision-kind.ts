@@ -153,7 +153,7 @@ function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', pay
  * change (202); a different admin's approve while it is open is the second approval and goes on,
  * with the first approval's payout reference unless this one gives its own.
  */
-export async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
+async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
   // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
   const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
   // Not pending any more: the decision's conditional update gives the usual answer.
