@@ -1,3 +1,4 @@
+import { lastFourDigits } from '#shared/contracts/bank-accounts';
 import { withdrawalStatusSchema } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
@@ -26,7 +27,7 @@ import { adminView } from './views.ts';
 function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
   // What reached the bank is the net amount: the gross less the TDS withheld.
   const amountInrPaise = outcome === 'approved' ? row.amountInrPaise - row.tdsInrPaise : row.amountInrPaise;
-  return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: row.accountNumber.slice(-4), outcome });
+  return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: lastFourDigits(row.accountNumber), outcome });
 }
 
 /**
@@ -121,7 +122,11 @@ async function confirmFirstApproval(transaction: Executor, change: StoredPending
 /** What an admin gives with a decision on a withdrawal. */
 export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?: string | undefined };
 
-/** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
+/**
+ * A withdrawal that needs two admins while two or more exist (decision 017): it, or the customer's or
+ * the payee account's withdrawals over the rolling window with it, come to more than the large-withdrawal
+ * setting (decision 038).
+ */
 async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
   const settings = await getSettings(db);
   return (await needsSecondAdmin(db)) && (await rollingWindowOverLimit(db, row, settings.largeWithdrawalInrPaise));
