@@ -127,17 +127,17 @@ export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; 
  * the payee account's withdrawals over the rolling window with it, come to more than the large-withdrawal
  * setting (decision 038).
  */
-async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
-  const settings = await getSettings(db);
-  return (await needsSecondAdmin(db)) && (await rollingWindowOverLimit(db, row, settings.largeWithdrawalInrPaise));
+async function needsTwoApprovals(db: Executor, row: WithdrawalRow, thresholdInrPaise: bigint | null): Promise<boolean> {
+  return thresholdInrPaise !== null && (await rollingWindowOverLimit(db, row, thresholdInrPaise));
 }
 
 /**
- * While two admins are needed for large withdrawals, the amount above which a withdrawal stays out
- * of payout batches: a bank file is paid on one admin's word, so a large withdrawal is paid through
- * its own two approvals instead (decision 017). Null when one admin's word is enough.
+ * The large-withdrawal amount while two or more admins exist, above which an approval needs a second
+ * admin (decisions 017 and 038); null when one admin's word is enough. Payout batches also leave out
+ * withdrawals over it: a bank file is paid on one admin's word, so a large withdrawal is paid through
+ * its own two approvals instead.
  */
-export async function largestBatchableInrPaise(db: Executor): Promise<bigint | null> {
+export async function twoAdminThresholdInrPaise(db: Executor): Promise<bigint | null> {
   if (!(await needsSecondAdmin(db))) return null;
   return (await getSettings(db)).largeWithdrawalInrPaise;
 }
@@ -168,7 +168,7 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
   // The admin who gave the first approval never gives the second, even when the withdrawal no longer
   // needs two (the large-withdrawal amount was raised since, or an admin left).
   if (openFirstApproval?.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
-  if (!(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  if (!(await needsTwoApprovals(db, locked, await twoAdminThresholdInrPaise(db)))) return { kind: 'proceed' };
   if (openFirstApproval) {
     await confirmOpenChange(db, firstApprovalHandler, openFirstApproval, actor);
     return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? openFirstApproval.payload.payoutReference ?? undefined } };
@@ -182,10 +182,11 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
 /**
  * A payout batch's "paid" row for a withdrawal that needs two admins: it is not marked paid but
  * recorded as a first approval with the UTR (or found already waiting), for a second admin to confirm.
- * Answers 'proceed' when one admin's word is enough.
+ * Answers 'proceed' when one admin's word is enough. `thresholdInrPaise` is twoAdminThresholdInrPaise's,
+ * read once for the whole results file.
  */
-export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined): Promise<'proceed' | 'awaiting'> {
-  if (!(await needsTwoApprovals(db, row))) return 'proceed';
+export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined, thresholdInrPaise: bigint | null): Promise<'proceed' | 'awaiting'> {
+  if (!(await needsTwoApprovals(db, row, thresholdInrPaise))) return 'proceed';
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
   if (open?.payload.from === 'processing') return 'awaiting';
   if (row.userId === actor.userId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);
