@@ -124,4 +124,22 @@ describe('a UTR pays one withdrawal', () => {
     expect(await ledgerTransferCount(harness)).toBe(transfers);
     expectStatus(await decide(harness, admin, 'withdrawals', other, 'reject', { reason: 'Test over' }), 200);
   });
+
+  it('refuses with 409 a second approval whose first approval’s UTR another withdrawal took meanwhile, and moves nothing', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '3000');
+    const large = await withdraw(customer, await addBankAccount(harness, customer, { accountNumber: '777788889999' }), '2500');
+    const utr = rrn();
+    expect((await decide(harness, admin, 'withdrawals', large, 'approve', { payoutReference: utr })).statusCode).toBe(202);
+    // The first approval keeps its UTR in the pending change; meanwhile another withdrawal is paid with it.
+    const otherCustomer = await signUpFundedCustomer(harness, admin, '100');
+    const small = await withdraw(otherCustomer, await addBankAccount(harness, otherCustomer, { accountNumber: '777788880000' }), '5');
+    expectStatus(await decide(harness, admin, 'withdrawals', small, 'approve', { payoutReference: utr }), 200);
+    const transfers = await ledgerTransferCount(harness);
+    const secondApproval = await decide(harness, second, 'withdrawals', large, 'approve');
+    expect(secondApproval.statusCode, secondApproval.body).toBe(409);
+    expect(secondApproval.json().error).toMatchObject({ code: 'CONFLICT', message: 'This UTR is already recorded for another withdrawal.' });
+    expect(await statusOf(large)).toBe('pending');
+    expect(await ledgerTransferCount(harness)).toBe(transfers);
+    expectStatus(await decide(harness, second, 'withdrawals', large, 'reject', { reason: 'Test over' }), 200);
+  });
 });

@@ -40,6 +40,7 @@ export const PAYOUT_BATCH_MESSAGES = {
     mode === 'NEFT' ? 'A NEFT UTR has 16 letters or digits.' : `${mode === 'IMPS' ? 'An' : 'A'} ${mode} UTR (RRN) has 12 digits.`,
   utrUsedInFile: (row: number) => `This UTR is already on row ${row} of the file.`,
   utrUsedElsewhere: (reference: string) => `This UTR is already recorded for withdrawal ${reference}.`,
+  utrTakenMeanwhile: 'This UTR is already recorded for another withdrawal.',
   unknownReference: 'No withdrawal has this reference.',
   referenceRequired: 'A row needs the withdrawal’s reference (or its id).',
   amountMismatch: (expected: string, given: string) => `The amount ${given} does not match the ${expected} INR the file paid.`,

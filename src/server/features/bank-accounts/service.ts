@@ -74,19 +74,19 @@ export async function updateBankAccount(
 const NONE = '(none)';
 
 /** The last four digits only, as the app shows account numbers. */
-export function maskAccountNumber(accountNumber: string): string {
+function maskAccountNumber(accountNumber: string): string {
   return `••••${lastFourDigits(accountNumber)}`;
 }
 
 /** The first two characters of the name before @ and the whole handle: enough to recognise, not to reuse. */
-export function maskUpiId(upiId: string | null): string {
+function maskUpiId(upiId: string | null): string {
   if (upiId === null) return NONE;
   const [name = '', handle = ''] = upiId.split('@');
   return `${name.slice(0, 2)}•••@${handle}`;
 }
 
 /** Each word's first letter: "Asha Rao" reads "A••• R•••". */
-export function maskHolderName(name: string): string {
+function maskHolderName(name: string): string {
   return name
     .split(/\s+/)
     .filter((word) => word !== '')

@@ -144,11 +144,6 @@ export async function listBatchWithdrawals(db: Executor, batchId: string): Promi
     .orderBy(asc(withdrawalRequests.createdAt), asc(withdrawalRequests.id));
 }
 
-export async function findWithdrawalLocked(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
-  const [row] = await db.select().from(withdrawalRequests).where(eq(withdrawalRequests.id, id)).for('update');
-  return row;
-}
-
 export async function countDecided(db: Executor, batchId: string): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })

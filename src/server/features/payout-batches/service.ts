@@ -21,7 +21,7 @@ import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyS
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { csvCell } from '../../platform/csv.ts';
 import { confirmOpenChange, findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
-import { gateBatchPayment, largestBatchableInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
+import { gateBatchPayment, twoAdminThresholdInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchRow, PayoutBatchWithCounts, WithdrawalRow } from './repository.ts';
 
@@ -108,7 +108,8 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
       throw new AppError(403, 'FORBIDDEN', message, { fields: { withdrawalIds: message } });
     }
   }
-  const largestBatchable = await largestBatchableInrPaise(transaction);
+  // Withdrawals over the two-admin amount stay out of batches (decision 017).
+  const largestBatchable = await twoAdminThresholdInrPaise(transaction);
   if (withdrawalIds && largestBatchable !== null) {
     const large = await batchRepository.findNamedAbove(transaction, withdrawalIds, largestBatchable);
     if (large.length > 0) {
@@ -372,6 +373,7 @@ export async function applyResults(
         fields: Object.fromEntries(problems.map((problem) => [`rows.${problem.row}`, problem.message])),
       });
     }
+    const thresholdInrPaise = await twoAdminThresholdInrPaise(transaction);
     const results: PayoutResult[] = [];
     for (const row of evaluated) {
       const withdrawal = row.withdrawal;
@@ -384,7 +386,7 @@ export async function applyResults(
         result,
         message,
       });
-      results.push(await applyResultRow(transaction, actor, batchId, row, withdrawal, answer));
+      results.push(await applyResultRow(transaction, actor, { batchId, thresholdInrPaise }, row, withdrawal, answer));
     }
     const counts = {
       applied: results.filter((result) => result.result === 'applied').length,
@@ -408,7 +410,7 @@ export async function applyResults(
 async function applyResultRow(
   transaction: Executor,
   actor: AdminActor,
-  batchId: string,
+  { batchId, thresholdInrPaise }: { batchId: string; thresholdInrPaise: bigint | null },
   row: EvaluatedRow,
   withdrawal: WithdrawalRow,
   answer: (result: PayoutResult['result'], message?: string | null) => PayoutResult,
@@ -421,7 +423,7 @@ async function applyResultRow(
   }
   const { utr, reason } = row.input;
   // Two-person control (decision 017, and the rolling window of decision 038): a paid row that needs two admins is a first approval.
-  if (row.verdict === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, utr)) === 'awaiting') {
+  if (row.verdict === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, utr, thresholdInrPaise)) === 'awaiting') {
     return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
   }
   await decideInTransaction(transaction, withdrawalDecisions, {

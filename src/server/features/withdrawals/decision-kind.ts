@@ -1,3 +1,4 @@
+import { lastFourDigits } from '#shared/contracts/bank-accounts';
 import { withdrawalStatusSchema } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
@@ -17,7 +18,7 @@ import {
 } from '../pending-changes/service.ts';
 import type { StoredPendingChange, WithdrawalApprovalPayload } from '../pending-changes/kinds.ts';
 import { getSettings } from '../settings/service.ts';
-import { refuseUsedPayoutReference } from './payout-reference.ts';
+import { refuseUsedPayoutReference, withPayoutReferenceUnique } from './payout-reference.ts';
 import * as withdrawalRepository from './repository.ts';
 import { rollingWindowOverLimit } from './two-admin-rolling-window.ts';
 import type { WithdrawalRow } from './repository.ts';
@@ -26,7 +27,7 @@ import { adminView } from './views.ts';
 function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
   // What reached the bank is the net amount: the gross less the TDS withheld.
   const amountInrPaise = outcome === 'approved' ? row.amountInrPaise - row.tdsInrPaise : row.amountInrPaise;
-  return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: row.accountNumber.slice(-4), outcome });
+  return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: lastFourDigits(row.accountNumber), outcome });
 }
 
 /**
@@ -45,13 +46,15 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
   findById: withdrawalRepository.findById,
   partiesOf: (withdrawal) => [withdrawal.userId],
   markDecided: (db, id, decision) =>
-    withdrawalRepository.decideFrom(
-      db,
-      id,
-      withdrawalStatusSchema.parse(decision.from),
-      decision.outcome === 'approved'
-        ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
-        : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
+    withPayoutReferenceUnique(() =>
+      withdrawalRepository.decideFrom(
+        db,
+        id,
+        withdrawalStatusSchema.parse(decision.from),
+        decision.outcome === 'approved'
+          ? { status: 'approved', decidedByUserId: decision.decidedByUserId, payoutReference: decision.details.payoutReference }
+          : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
+      ),
     ),
   gateApproval: async (db, row, request) => {
     await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
@@ -119,18 +122,22 @@ async function confirmFirstApproval(transaction: Executor, change: StoredPending
 /** What an admin gives with a decision on a withdrawal. */
 export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?: string | undefined };
 
-/** A withdrawal that needs two admins: worth more than the large-withdrawal setting while two or more admins exist (decision 017). */
-async function needsTwoApprovals(db: Executor, row: WithdrawalRow): Promise<boolean> {
-  const settings = await getSettings(db);
-  return (await needsSecondAdmin(db)) && (await rollingWindowOverLimit(db, row, settings.largeWithdrawalInrPaise));
+/**
+ * A withdrawal that needs two admins while two or more exist (decision 017): it, or the customer's or
+ * the payee account's withdrawals over the rolling window with it, come to more than the large-withdrawal
+ * setting (decision 038).
+ */
+async function needsTwoApprovals(db: Executor, row: WithdrawalRow, thresholdInrPaise: bigint | null): Promise<boolean> {
+  return thresholdInrPaise !== null && (await rollingWindowOverLimit(db, row, thresholdInrPaise));
 }
 
 /**
- * While two admins are needed for large withdrawals, the amount above which a withdrawal stays out
- * of payout batches: a bank file is paid on one admin's word, so a large withdrawal is paid through
- * its own two approvals instead (decision 017). Null when one admin's word is enough.
+ * The large-withdrawal amount while two or more admins exist, above which an approval needs a second
+ * admin (decisions 017 and 038); null when one admin's word is enough. Payout batches also leave out
+ * withdrawals over it: a bank file is paid on one admin's word, so a large withdrawal is paid through
+ * its own two approvals instead.
  */
-export async function largestBatchableInrPaise(db: Executor): Promise<bigint | null> {
+export async function twoAdminThresholdInrPaise(db: Executor): Promise<bigint | null> {
   if (!(await needsSecondAdmin(db))) return null;
   return (await getSettings(db)).largeWithdrawalInrPaise;
 }
@@ -151,7 +158,7 @@ function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', pay
  * change (202); a different admin's approve while it is open is the second approval and goes on,
  * with the first approval's payout reference unless this one gives its own.
  */
-export async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
+async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
   // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
   const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
   // Not pending any more: the decision's conditional update gives the usual answer.
@@ -161,7 +168,7 @@ export async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor:
   // The admin who gave the first approval never gives the second, even when the withdrawal no longer
   // needs two (the large-withdrawal amount was raised since, or an admin left).
   if (openFirstApproval?.requestedByUserId === actor.userId) throw AppError.conflict(PENDING_CHANGE_MESSAGES.ownApprovalAgain, 'CHANGE_ALREADY_WAITING');
-  if (!(await needsTwoApprovals(db, locked))) return { kind: 'proceed' };
+  if (!(await needsTwoApprovals(db, locked, await twoAdminThresholdInrPaise(db)))) return { kind: 'proceed' };
   if (openFirstApproval) {
     await confirmOpenChange(db, firstApprovalHandler, openFirstApproval, actor);
     return { kind: 'proceed', details: { ...details, payoutReference: details.payoutReference ?? openFirstApproval.payload.payoutReference ?? undefined } };
@@ -175,10 +182,11 @@ export async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor:
 /**
  * A payout batch's "paid" row for a withdrawal that needs two admins: it is not marked paid but
  * recorded as a first approval with the UTR (or found already waiting), for a second admin to confirm.
- * Answers 'proceed' when one admin's word is enough.
+ * Answers 'proceed' when one admin's word is enough. `thresholdInrPaise` is twoAdminThresholdInrPaise's,
+ * read once for the whole results file.
  */
-export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined): Promise<'proceed' | 'awaiting'> {
-  if (!(await needsTwoApprovals(db, row))) return 'proceed';
+export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined, thresholdInrPaise: bigint | null): Promise<'proceed' | 'awaiting'> {
+  if (!(await needsTwoApprovals(db, row, thresholdInrPaise))) return 'proceed';
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
   if (open?.payload.from === 'processing') return 'awaiting';
   if (row.userId === actor.userId) throw AppError.forbidden(WITHDRAWAL_MESSAGES.ownRequest);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 
 /** How far back the second-approval rule adds withdrawals up (decision 038). */
-export const TWO_ADMIN_WINDOW_HOURS = 24;
+const TWO_ADMIN_WINDOW_HOURS = 24;
 
 /**
  * Whether a withdrawal's approval needs a second admin under the rolling rule of decision 038: the
