@@ -168,20 +168,6 @@ const boundaryExceptions = [
     files: ['src/web/components/layout/app-header.tsx', 'src/web/components/layout/bottom-nav.tsx'],
     rules: { 'no-restricted-imports': ['error', { patterns: [sharedThroughAlias, serverToWeb] }] },
   },
-  {
-    // chain/service -> chain/worker -> (follower, detection, verification) -> deposits/service -> chain/service:
-    // deposits hands the chain its decision kind and the chain hands deposits its observations; one of them must
-    // take the other's part as a parameter at wiring time to break it.
-    files: [
-      'src/server/features/chain/service.ts',
-      'src/server/features/chain/worker.ts',
-      'src/server/features/chain/follower.ts',
-      'src/server/features/chain/detection.ts',
-      'src/server/features/chain/verification.ts',
-      'src/server/features/deposits/service.ts',
-    ],
-    rules: { 'import-x/no-cycle': 'off' },
-  },
 ];
 
 export default tseslint.config(

@@ -178,7 +178,7 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
 const UNSHOWN_VARIABLES = ['ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
 
-/** Reads and validates the configuration; every bad variable is reported on its own line. */
+/** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
   const fullNodeUrl = values.TRON_FULL_NODE_URL ?? values.TRON_API_URL ?? values.TRON_SOLIDITY_NODE_URL;
   const solidityNodeUrl = values.TRON_SOLIDITY_NODE_URL ?? values.TRON_API_URL ?? values.TRON_FULL_NODE_URL;
@@ -191,6 +191,7 @@ function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_
   };
 }
 
+/** Reads and validates the configuration; every bad variable is reported on its own line. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {

@@ -4,7 +4,7 @@ import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './c
 import { DataDirectoryInUseError } from './db/embedded.ts';
 import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
-import { chainClientsFromConfig, createChainWorker } from './features/chain/service.ts';
+import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';

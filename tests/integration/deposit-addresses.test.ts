@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { DEPOSIT_ADDRESS_MESSAGES, type DepositAddressAnswer } from '#shared/contracts/deposit-addresses';
+import { depositAddressOwners } from '../../src/server/features/chain/follower-repository.ts';
 import { deriveDepositAddress } from '../../src/server/features/deposit-addresses/derivation.ts';
 import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { keyAtPath, TEST_DEPOSIT_XPUBS, TEST_MNEMONIC } from '../fixtures/deposit-keys.ts';
@@ -140,5 +141,14 @@ describe('GET /api/deposits/address', () => {
     expect(await refusal(db.execute(sql`delete from deposit_addresses where user_id = ${customer.id}`))).toMatch(/rows are permanent \(DELETE refused\)/);
     expect(await refusal(db.execute(sql`truncate deposit_addresses`))).toMatch(/rows are permanent \(TRUNCATE refused\)/);
     expect(await rowsOf(customer.id)).toHaveLength(1);
+  });
+
+  it('finds the owners of a range’s recipients in one lookup, even with more distinct recipients than a statement has parameters', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const own = (await ownAddress(customer, 'ERC20')).json<DepositAddressAnswer>();
+    // A busy Ethereum range pays more distinct addresses than PostgreSQL's 65,535 bind parameters.
+    const strangers = Array.from({ length: 70_000 }, (_, index) => `0x${index.toString(16).padStart(40, '0')}`);
+    const owners = await depositAddressOwners(harness.context.database.db, 'ERC20', [...strangers, own.address]);
+    expect([...owners]).toEqual([[own.address, customer.id]]);
   });
 });

@@ -128,7 +128,10 @@ export const depositChainSchema = z.object({
   blockNumber: z.string().nullable(),
   logIndex: z.number().int().nullable(),
   checkedAt: z.string().nullable(),
-  /** Whether the sender is a wallet this deposit's own customer proved; null until a transfer was read. */
+  /**
+   * Whether the transfer is provably this customer's: its sender is a wallet they proved, or it arrived at their own
+   * deposit address (decision 036), whoever sent it. Null until a transfer was read.
+   */
   senderProven: z.boolean().nullable(),
   /** How many USDT transfers to the deposit address the transaction holds; null until it was read in full. */
   transfersToAddress: z.number().int().nullable(),

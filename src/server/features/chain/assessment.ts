@@ -20,7 +20,10 @@ export interface ChainFacts {
   confirmations: number | null;
   requiredConfirmations: number | null;
   blockNumber: bigint | null;
-  /** Whether the transfer's sender is a wallet the deposit's own customer proved; null without a transfer. */
+  /**
+   * Whether the transfer's sender is a wallet the deposit's own customer proved; null without a transfer. The follower
+   * sets it true for a transfer to the customer's own deposit address, which it credits without this assessment.
+   */
   senderProven: boolean | null;
   /** How many USDT transfers to the deposit address the transaction holds; null when it was not read in full. */
   transfersToAddress: number | null;

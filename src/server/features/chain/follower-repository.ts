@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { chainBlocks, chainIncidents, depositAddresses, usdtDeposits } from '../../db/schema.ts';
@@ -64,13 +64,16 @@ export function toStoredBlock(block: FollowedBlock): StoredBlock & { parentHash:
   return { number: block.number, hash: block.hash, parentHash: block.parentHash };
 }
 
-/** The customers whose own deposit addresses are among `addresses` (comparison form), looked up in the indexed set. */
+/**
+ * The customers whose own deposit addresses are among `addresses` (comparison form), looked up in the indexed set.
+ * The addresses go as one array parameter: a busy range pays more distinct addresses than a statement may have parameters.
+ */
 export async function depositAddressOwners(db: Executor, network: DepositNetwork, addresses: string[]): Promise<Map<string, string>> {
   if (addresses.length === 0) return new Map();
   const rows = await db
     .select({ address: depositAddresses.address, userId: depositAddresses.userId })
     .from(depositAddresses)
-    .where(and(eq(depositAddresses.network, network), inArray(depositAddresses.address, addresses)));
+    .where(and(eq(depositAddresses.network, network), sql`${depositAddresses.address} = any(${sql.param(addresses)}::text[])`));
   return new Map(rows.map((row) => [row.address, row.userId]));
 }
 

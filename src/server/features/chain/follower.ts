@@ -52,20 +52,21 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       sharedAddress: (network === 'ERC20' ? settings.erc20Address : settings.trc20Address).trim(),
       minimumUsdtMicros: settings.minDepositUsdtMicros,
     };
+    // Read once per run: the ranges of this run go up to it, and the next run reads it again.
+    const finalBlock = await source.finalBlockNumber();
     for (let range = 0; range < RANGES_PER_RUN; range += 1) {
-      if (await followOneRange(rangeSettings)) return true;
+      if (await followOneRange(rangeSettings, finalBlock)) return true;
     }
     return false;
   }
 
-  /** Reads one range after the cursor; true when there was nothing final to read. */
-  async function followOneRange(settings: RangeSettings): Promise<boolean> {
+  /** Reads one range after the cursor up to `finalBlock` at most; true when there was nothing final to read. */
+  async function followOneRange(settings: RangeSettings, finalBlock: bigint): Promise<boolean> {
     const cursor = await followerRepository.newestBlock(db, network);
     if (cursor === undefined) {
-      await startFollowing(settings);
+      await startFollowing(settings, finalBlock);
       return true;
     }
-    const finalBlock = await source.finalBlockNumber();
     if (finalBlock <= cursor.number) return true;
     const fromBlock = cursor.number + 1n;
     const first = await source.block(fromBlock);
@@ -103,9 +104,9 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
    * not credited by itself; on Ethereum it goes on from where the earlier scan
    * of the shared address stopped, so nothing sent meanwhile is missed.
    */
-  async function startFollowing(settings: RangeSettings): Promise<void> {
+  async function startFollowing(settings: RangeSettings, finalBlock: bigint): Promise<void> {
     const earlier = network === 'ERC20' && settings.sharedAddress !== '' ? await chainRepository.findScanCursor(db, network, settings.sharedAddress) : undefined;
-    const start = await source.block(earlier ?? (await source.finalBlockNumber()));
+    const start = await source.block(earlier ?? finalBlock);
     await followerRepository.storeBlocks(db, network, [followerRepository.toStoredBlock(start)]);
     log.info({ network, blockNumber: start.number.toString() }, 'Chain follower started');
   }

@@ -93,22 +93,12 @@ export async function lockChainTransaction(db: Executor, network: DepositNetwork
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('usdt-deposit-transaction'), hashtext(${`${network}:${transactionHash}`}))`);
 }
 
-/** Whether any deposit (submitted or detected, in any state) names this transaction. */
-export async function transactionHasDeposit(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: usdtDeposits.id })
-    .from(usdtDeposits)
-    .where(and(eq(usdtDeposits.network, network), eq(usdtDeposits.transactionHash, transactionHash)))
-    .limit(1);
-  return row !== undefined;
-}
-
 /**
  * Whether a deposit of the transaction still has to choose its log: one not
  * bound yet and not rejected (a customer's submission before it is final, or
  * one an admin approved before the chain was read). Detection leaves such a
  * transaction alone; the deposit records the transaction's other transfers
- * itself once it is bound (see the worker).
+ * itself once it is bound (see verification.ts).
  */
 export async function transactionHasUnboundDeposit(db: Executor, network: DepositNetwork, transactionHash: string): Promise<boolean> {
   const [row] = await db
@@ -196,19 +186,13 @@ export async function walletOwner(db: Executor, network: DepositNetwork, address
   return row?.userId;
 }
 
+/** Where the scan of the shared address (before the follower of decision 036) stopped: the follower's first start on Ethereum. */
 export async function findScanCursor(db: Executor, network: DepositNetwork, depositAddress: string): Promise<bigint | undefined> {
   const [row] = await db
     .select({ scannedThrough: chainScanCursors.scannedThrough })
     .from(chainScanCursors)
     .where(and(eq(chainScanCursors.network, network), eq(chainScanCursors.depositAddress, depositAddress)));
   return row?.scannedThrough;
-}
-
-export async function saveScanCursor(db: Executor, network: DepositNetwork, depositAddress: string, scannedThrough: bigint): Promise<void> {
-  await db
-    .insert(chainScanCursors)
-    .values({ network, depositAddress, scannedThrough })
-    .onConflictDoUpdate({ target: [chainScanCursors.network, chainScanCursors.depositAddress], set: { scannedThrough, updatedAt: sql`now()` } });
 }
 
 /**

@@ -48,7 +48,6 @@ export const blockSchema = z.object({
     raw_data: z.object({ number: z.number().int().nonnegative(), timestamp: z.number().int().nonnegative(), parentHash: hex(64) }),
   }),
 });
-export const nowBlockSchema = blockSchema;
 
 /** /walletsolidity/gettransactioninfobyblocknum: the block's transactions' info, `[]` (or `{}`) for a block without any. */
 export const blockTransactionInfoSchema = z.union([z.array(knownTransactionInfoSchema).max(20_000), z.object({}).strict().transform(() => [])]);

@@ -1,9 +1,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
-import { sha256 } from '@noble/hashes/sha2';
 import { keccak_256 } from '@noble/hashes/sha3';
-import { base58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import type { DepositNetwork } from '#shared/contracts/enums';
+import { tronAddressFromAccountId } from '../settings/addresses.ts';
 
 /*
  * Watch-only deposit addresses (docs/decisions/035). The operator gives, per network, the account-level
@@ -23,10 +22,7 @@ const ACCOUNT_DEPTH = 3;
 const HARDENED_OFFSET = 0x8000_0000;
 /** BIP-44's external chain: addresses handed out to receive payments. */
 const EXTERNAL_CHAIN = 0;
-const TRON_ADDRESS_VERSION = 0x41;
 const EXTENDED_KEY_MAX_LENGTH = 120;
-
-const tronBase58check = base58check(sha256);
 
 /**
  * Why a configured value cannot be used as the account-level extended public key of the network, or
@@ -79,12 +75,8 @@ export function addressOfAccountId(network: DepositNetwork, accountId: Uint8Arra
   switch (network) {
     case 'ERC20':
       return `0x${Buffer.from(accountId).toString('hex')}`;
-    case 'TRC20': {
-      const payload = new Uint8Array(21);
-      payload[0] = TRON_ADDRESS_VERSION;
-      payload.set(accountId, 1);
-      return tronBase58check.encode(payload);
-    }
+    case 'TRC20':
+      return tronAddressFromAccountId(accountId);
   }
 }
 
