@@ -144,7 +144,6 @@ const boundaryExceptions = [
       'src/web/features/pin/change-pin-form.tsx',
       'src/web/features/pin/pin-setup-page.tsx',
       'src/web/features/pin/reset-pin-page.tsx',
-      'src/web/features/pin/use-connection-check.ts',
       'src/web/features/pin/verify-pin-page.tsx',
       'src/web/features/profile/account-details-card.tsx',
       'src/web/features/profile/change-password-form.tsx',

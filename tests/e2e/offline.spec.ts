@@ -74,6 +74,22 @@ test.describe('a dropped connection', () => {
     await expect(page.getByTestId('offline-action-reason')).toHaveCount(0);
   });
 
+  test('a server that answers it is unavailable shows the banner, and the banner notices by itself when it is back', async ({ page }) => {
+    await signUpThroughForm(page, newCustomer({ name: 'Server Away' }));
+    await page.route('**/api/**', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Service Unavailable</h1>' }));
+    await page.getByRole('main').getByRole('link', { name: 'Withdraw INR' }).click();
+    const banner = page.getByTestId('offline-banner');
+    await expect(banner).toContainText('The server cannot be reached right now.');
+    await expect(page.locator('#root')).not.toBeEmpty();
+    // The page's reads have given up asking again (their retries are spent).
+    await expect(page.getByText(/Failed to load bank accounts|Failed to fetch user balance/)).toBeVisible();
+
+    // Nothing else asks the server meanwhile: the banner's own health check sees it answer again, and the page's reads are made anew.
+    await page.unroute('**/api/**');
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Request Withdrawal' })).toBeVisible();
+  });
+
   test('a dashboard open while offline keeps its figures, marked with their time, and refreshes itself when the network returns', async ({ page, context }) => {
     await signUpThroughForm(page, newCustomer({ name: 'Stale Figures' }));
     await expect(page.getByTestId('balance-chip')).toHaveText('0.00 USDT');

@@ -3,15 +3,15 @@ import type { ErrorResponse } from '#shared/errors';
 
 /**
  * The API's last answer (its HTTP status, 0 when none came; null before any), when the last successful one came, and
- * who is told of each answer. The connection status store (connection-status.ts) sets the listener, rather than api.ts
- * importing it: the store loads after the first render, outside the landing page's first JavaScript, and starts from these.
+ * who is told of each answer. The connection status store (connection-status.ts) reads these and sets the listener, rather
+ * than api.ts importing it: the store loads after the first render, outside the landing page's first JavaScript.
  */
-export const apiAnswers: { httpStatus: number | null; successAt: number | null; listener?: (httpStatus: number) => void } = { httpStatus: null, successAt: null };
+export const apiAnswers: { httpStatus: number | null; successAt: number | null; listener?: () => void } = { httpStatus: null, successAt: null };
 
 function reportApiAnswer(httpStatus: number): void {
   apiAnswers.httpStatus = httpStatus;
   if (httpStatus > 0 && httpStatus < 400) apiAnswers.successAt = Date.now();
-  apiAnswers.listener?.(httpStatus);
+  apiAnswers.listener?.();
 }
 
 /** An answer of the API that is not a success, with the server's user-facing message. */

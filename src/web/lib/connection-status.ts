@@ -4,8 +4,8 @@ import { apiAnswers } from './api.ts';
 /**
  * Whether the app can reach its server, as the browser and the API's own answers tell: the
  * browser's offline state, or an answer that says the server is unavailable (no answer at all,
- * 502, 503, 504). Any other answer means the server is back. The offline banner, the money
- * buttons and the error boundary read this one store.
+ * 502, 503, 504). Any other answer means the server is back. The offline banner and the money
+ * buttons read this one store.
  */
 export interface ConnectionStatus {
   /** The browser says there is no network. */
@@ -16,56 +16,44 @@ export interface ConnectionStatus {
   lastAnswerAt: number | null;
 }
 
-let status: ConnectionStatus = {
-  browserOffline: typeof navigator !== 'undefined' && navigator.onLine === false,
-  serverUnavailable: false,
-  lastAnswerAt: null,
-};
-const listeners = new Set<() => void>();
-
-function update(next: Partial<ConnectionStatus>): void {
-  const merged = { ...status, ...next };
-  if (merged.browserOffline === status.browserOffline && merged.serverUnavailable === status.serverUnavailable && merged.lastAnswerAt === status.lastAnswerAt) return;
-  status = merged;
-  for (const listener of listeners) listener();
-}
-
-apiAnswers.listener = reportApiAnswer;
-status = {
-  ...status,
-  serverUnavailable: apiAnswers.httpStatus !== null && isUnavailableAnswer(apiAnswers.httpStatus),
-  lastAnswerAt: apiAnswers.successAt,
-};
-
-if (typeof window !== 'undefined') {
-  window.addEventListener('offline', () => update({ browserOffline: true }));
-  window.addEventListener('online', () => update({ browserOffline: false }));
-}
-
 function isUnavailableAnswer(httpStatus: number): boolean {
   return httpStatus === 0 || httpStatus === 502 || httpStatus === 503 || httpStatus === 504;
 }
 
-/** Told by apiRequest about every answer (through apiAnswers.listener), and by the offline banner's health probe. */
-export function reportApiAnswer(httpStatus: number): void {
-  if (isUnavailableAnswer(httpStatus)) {
-    update({ serverUnavailable: true });
-  } else {
-    update({ serverUnavailable: false, ...(httpStatus < 400 ? { lastAnswerAt: Date.now() } : {}) });
-  }
+/** The API's answers are recorded in one place, apiAnswers (api.ts, from before this store loads); the store only reads them. */
+function read(browserOffline: boolean): ConnectionStatus {
+  return {
+    browserOffline,
+    serverUnavailable: apiAnswers.httpStatus !== null && isUnavailableAnswer(apiAnswers.httpStatus),
+    lastAnswerAt: apiAnswers.successAt,
+  };
 }
 
-export function subscribeToConnectionStatus(listener: () => void): () => void {
+let status = read(typeof navigator !== 'undefined' && navigator.onLine === false);
+const listeners = new Set<() => void>();
+
+function refresh(browserOffline = status.browserOffline): void {
+  const next = read(browserOffline);
+  if (next.browserOffline === status.browserOffline && next.serverUnavailable === status.serverUnavailable && next.lastAnswerAt === status.lastAnswerAt) return;
+  status = next;
+  for (const listener of listeners) listener();
+}
+
+apiAnswers.listener = () => refresh();
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => refresh(true));
+  window.addEventListener('online', () => refresh(false));
+}
+
+function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function connectionStatus(): ConnectionStatus {
-  return status;
-}
+const snapshot = (): ConnectionStatus => status;
 
 export function useConnectionStatus(): ConnectionStatus {
-  return useSyncExternalStore(subscribeToConnectionStatus, connectionStatus, connectionStatus);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
 /** True while money actions cannot reach the server; they are refused then, never queued. */

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Lock } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { toast } from 'sonner';
@@ -19,7 +18,6 @@ import {
 import { EXAMPLE_PHONE } from '#shared/limits';
 import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '#shared/money';
 import { AdminPage } from './components/admin-page.tsx';
-import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
@@ -99,7 +97,6 @@ function firstTabWithError(errors: FieldErrors<UpdateSettingsRequest>): TabName 
 
 function SettingsForm({ settings }: { settings: AdminSettings }) {
   const queryClient = useQueryClient();
-  const readOnly = !settings.canEdit;
   const [tab, setTab] = useState<TabName>('rates');
   const form = useForm<UpdateSettingsRequest, unknown, UpdateSettingsInput>({
     resolver: zodResolver(updateSettingsRequestSchema),
@@ -138,7 +135,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
   const [rateConfirmation, setRateConfirmation] = useState<{ values: UpdateSettingsInput; changes: RateChange[] } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const guard = useUnsavedChangesGuard(isDirty && !readOnly);
+  const guard = useUnsavedChangesGuard(isDirty);
 
   const save = async (values: UpdateSettingsInput) => {
     try {
@@ -187,19 +184,11 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     }
   };
 
-  const disabled = readOnly || isSubmitting;
-
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {guard.dialog}
       {rateConfirmation && (
         <RateChangeDialog changes={rateConfirmation.changes} busy={confirming} onConfirm={() => void confirmRateChange()} onCancel={() => setRateConfirmation(null)} />
-      )}
-      {readOnly && (
-        <Alert variant="info" className="flex items-start gap-2">
-          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-          <span>Read-only: you can view the settings as a VIP member, but only admins can change settings.</span>
-        </Alert>
       )}
 
       <Tabs value={tab} onValueChange={(value) => setTab(value as TabName)}>
@@ -219,7 +208,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
         {/* Every tab stays mounted, so a field's error survives switching tabs. */}
         <TabsContent value="rates" forceMount className="data-[state=inactive]:hidden">
-          <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+          <fieldset disabled={isSubmitting} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
             <legend className="sr-only">Exchange Rates</legend>
             <FormField label="Normal Rate (INR per USDT)" error={errors.normalRate?.message} help="The rate for normal customers' withdrawals.">
               <Input type="number" inputMode="decimal" step="0.01" min="0.01" {...form.register('normalRate')} />
@@ -239,7 +228,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
         <TabsContent value="addresses" forceMount className="data-[state=inactive]:hidden">
           <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
-            <fieldset disabled={disabled} className="flex flex-col gap-4">
+            <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
               <legend className="sr-only">Wallet Addresses</legend>
               <FormField label="TRC20 Wallet Address" error={errors.trc20Address?.message} help="A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits.">
                 <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('trc20Address')} />
@@ -258,14 +247,13 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
                 rules={QR_RULES}
                 current={network === 'TRC20' ? settings.files.trc20Qr : settings.files.erc20Qr}
                 kind="image"
-                readOnly={readOnly}
               />
             ))}
           </div>
         </TabsContent>
 
         <TabsContent value="support" forceMount className="data-[state=inactive]:hidden">
-          <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+          <fieldset disabled={isSubmitting} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
             <legend className="sr-only">Support</legend>
             <FormField
               label="WhatsApp Support Number"
@@ -284,7 +272,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         </TabsContent>
 
         <TabsContent value="withdrawals" forceMount className="data-[state=inactive]:hidden">
-          <WithdrawalRulesSection register={form.register} errors={errors} disabled={disabled} />
+          <WithdrawalRulesSection register={form.register} errors={errors} disabled={isSubmitting} />
         </TabsContent>
 
         <TabsContent value="app" forceMount className="data-[state=inactive]:hidden">
@@ -295,7 +283,6 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               rules={APK_RULES}
               current={settings.files.apk}
               kind="apk"
-              readOnly={readOnly}
               onUploaded={adoptUploadVersion}
             />
           </div>
@@ -307,7 +294,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           Last saved {fullDateTimeText(settings.updatedAt)}
           {settings.updatedBy ? ` by ${settings.updatedBy.name}` : ''}
         </p>
-        <Button type="submit" disabled={disabled} aria-busy={isSubmitting} className="sm:min-w-48">
+        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="sm:min-w-48">
           {isSubmitting ? 'Saving...' : 'Save All Settings'}
         </Button>
       </div>
@@ -325,7 +312,7 @@ function OperatorSettings() {
         <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
-      {settings.data?.canEdit && (
+      {settings.data && (
         <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit', 'app_file']} title="Settings changes waiting for a second admin" />
       )}
       {settings.data && <SettingsForm settings={settings.data} />}

@@ -15,7 +15,6 @@ export const requestPasswordReset = (email: string) =>
   apiRequest('/api/auth/forgot-password', async () => (await authContracts()).forgotPasswordResponseSchema, { method: 'POST', body: { email } });
 export const resetPassword = (token: string, password: string) =>
   apiRequest('/api/auth/reset-password', async () => (await commonContracts()).okResponseSchema, { method: 'POST', body: { token, password } });
-export const checkHealth = () => apiRequest('/api/health', async () => (await import('./health-schema.ts')).healthResponseSchema);
 
 /** Signs out on the server and forgets every cached answer of the old session. */
 export function useSignOut() {

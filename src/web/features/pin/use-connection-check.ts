@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { checkHealth } from '../auth/api.ts';
+import { checkHealth } from '../../lib/health.ts';
 
 /** Asks the API whether it and its database answer, before a PIN form is shown. */
 export function useConnectionCheck() {

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { connectionStatus, isOffline, reportApiAnswer, useConnectionStatus } from '../../lib/connection-status.ts';
+import { isOffline, useConnectionStatus } from '../../lib/connection-status.ts';
+import { checkHealth } from '../../lib/health.ts';
 
 /** How often the banner asks the server whether it is back, while it answered that it is unavailable. */
-export const SERVER_PROBE_MILLISECONDS = 5_000;
+const SERVER_PROBE_MILLISECONDS = 5_000;
 
 const timeText = (epochMilliseconds: number) =>
   new Date(epochMilliseconds).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -27,15 +28,8 @@ export function OfflineBanner() {
 
   useEffect(() => {
     if (!current.serverUnavailable || current.browserOffline) return;
-    const probe = async () => {
-      try {
-        const response = await fetch('/api/health', { cache: 'no-store', credentials: 'same-origin' });
-        if (connectionStatus().serverUnavailable) reportApiAnswer(response.status);
-      } catch {
-        // Still unreachable: the next probe asks again.
-      }
-    };
-    const timer = setInterval(() => void probe(), SERVER_PROBE_MILLISECONDS);
+    // Its answer reaches the connection status as every API answer does; a failure only means the next probe asks again.
+    const timer = setInterval(() => void checkHealth().catch(() => undefined), SERVER_PROBE_MILLISECONDS);
     return () => clearInterval(timer);
   }, [current.serverUnavailable, current.browserOffline]);
 

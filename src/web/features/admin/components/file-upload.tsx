@@ -37,7 +37,6 @@ export function FileUpload({
   rules,
   current,
   kind,
-  readOnly,
   onUploaded,
   help,
 }: {
@@ -48,7 +47,6 @@ export function FileUpload({
   rules: UploadRules;
   current: StoredFileView | null;
   kind: 'image' | 'apk';
-  readOnly: boolean;
   /** Told the settings version before and after the upload, so the settings form can keep its edits saveable. */
   onUploaded: (settingsVersion: { before: string; after: string }) => void;
 }) {
@@ -166,9 +164,9 @@ export function FileUpload({
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
             onChange={(event) => choose(event.target.files?.[0])}
-            disabled={readOnly || uploading}
+            disabled={uploading}
           />
-          <Button variant="secondary" onClick={() => void upload()} disabled={readOnly || !chosen || uploading} aria-busy={uploading}>
+          <Button variant="secondary" onClick={() => void upload()} disabled={!chosen || uploading} aria-busy={uploading}>
             <Upload />
             {uploading ? 'Uploading...' : 'Upload'}
           </Button>
