@@ -20,6 +20,7 @@ const sharedThroughAlias = {
 
 /** A file whose name says it holds database access: `repository.ts`, or `something-repository.ts`. */
 const REPOSITORY_FILE = '([a-z0-9-]+-)?repository(\\.ts)?$';
+const REPOSITORY_SOURCE = new RegExp(`(^|/)${REPOSITORY_FILE}`);
 
 /**
  * A feature reads or changes another feature's data through that feature's service, never its
@@ -51,7 +52,7 @@ const noRepositoryReexport = {
   meta: { type: 'problem', schema: [], messages: { reexport: "Do not hand a repository's code on: write a service function with the rule in it." } },
   create(context) {
     const fromRepository = new Set();
-    const isRepository = (source) => new RegExp(`(^|/)${REPOSITORY_FILE}`).test(source);
+    const isRepository = (source) => REPOSITORY_SOURCE.test(source);
     return {
       ImportDeclaration(node) {
         if (!isRepository(node.source.value)) return;

@@ -5,7 +5,7 @@
 // is shared: the build writes dist/, which no unit or integration test reads; the fault and browser
 // tests each start servers and measure nothing by the clock, but they stay one after the other
 // because both load the two cores fully and the browser tests' waits are bounded.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,11 +13,29 @@ import path from 'node:path';
 const reportDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-reports-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function run(title, command, args, extraEnvironment = {}) {
-  console.log(`\n=== ${title} ===`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...extraEnvironment } });
-  if (result.status !== 0) fail(title, result.status);
+/** A child's exit status; one that could not start, or was ended by a signal, counts as 1. */
+function exitStatus(child) {
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      console.error(error.message);
+      resolve(1);
+    });
+    child.once('close', (code) => resolve(code ?? 1));
+  });
 }
+
+/**
+ * Runs a step with its output shown as it comes. Awaited, not run synchronously, so that a step
+ * started beside it keeps having its output read and never stalls on a full pipe.
+ */
+async function run(title, command, args, extraEnvironment = {}) {
+  console.log(`\n=== ${title} ===`);
+  const status = await exitStatus(spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...extraEnvironment } }));
+  if (status !== 0) fail(title, status);
+}
+
+/** The steps started beside others and not yet finished: a failure stops them. */
+const background = new Set();
 
 /** Starts a step whose output is kept and printed when it is awaited, so that steps side by side do not interleave. */
 function start(title, command, args) {
@@ -26,22 +44,20 @@ function start(title, command, args) {
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
-  const exited = new Promise((resolve) => {
-    child.once('error', () => resolve(1));
-    child.once('close', (code) => resolve(code ?? 1));
-  });
-  return {
+  const exited = exitStatus(child);
+  const step = {
     child,
     async finish() {
       const status = await exited;
+      background.delete(step);
       console.log(`\n=== ${title} ===`);
       process.stdout.write(Buffer.concat(output));
       if (status !== 0) fail(title, status);
     },
   };
+  background.add(step);
+  return step;
 }
-
-const background = new Set();
 
 function stopBackground() {
   for (const step of background) {
@@ -98,19 +114,15 @@ const vitest = (project, reportName, extraEnvironment) =>
 // Three configurations: everything, src/shared without Node's and the DOM's types, src/web without Node's.
 const typeCheck = start('type check', 'npm', ['run', 'typecheck', '--silent']);
 const lint = start('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
-background.add(typeCheck).add(lint);
 await typeCheck.finish();
 await lint.finish();
-background.clear();
 const build = start('production build', 'npm', ['run', 'build', '--silent']);
-background.add(build);
-vitest('unit', 'vitest-unit.json');
-vitest('integration', 'vitest-integration.json');
-if (process.env.TEST_DATABASE_URL) vitest('integration', 'vitest-integration-external.json', { INTEGRATION_DATABASE: 'external' });
+await vitest('unit', 'vitest-unit.json');
+await vitest('integration', 'vitest-integration.json');
+if (process.env.TEST_DATABASE_URL) await vitest('integration', 'vitest-integration-external.json', { INTEGRATION_DATABASE: 'external' });
 await build.finish();
-background.delete(build);
-vitest('bundle', 'vitest-bundle.json');
-vitest('faults', 'vitest-faults.json');
-run('browser tests (Chromium)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDirectory, 'playwright.json') });
+await vitest('bundle', 'vitest-bundle.json');
+await vitest('faults', 'vitest-faults.json');
+await run('browser tests (Chromium)', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDirectory, 'playwright.json') });
 summarize();
 if (totals.failed > 0) process.exit(1);

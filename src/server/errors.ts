@@ -39,3 +39,18 @@ export class AppError extends Error {
     return new AppError(403, 'FORBIDDEN', message);
   }
 }
+
+/**
+ * An expected refusal that the client should simply repeat a little later: its
+ * answer carries `Retry-After` with this many seconds.
+ */
+export class RetryLaterError extends AppError {
+  constructor(
+    statusCode: number,
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(statusCode, code, message);
+  }
+}

@@ -73,14 +73,12 @@ async function main(): Promise<void> {
     notificationEmails: chainEmails,
   });
   chainWorker.start();
-  let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) {
+    if (lifecycle.draining) {
       // A second signal skips the rest of the drain; in-flight requests still get their grace period.
       lifecycle.endDrain();
       return;
     }
-    closing = true;
     // From this moment /api/ready answers 503; requests keep being answered during the drain.
     lifecycle.startDraining();
     app.log.info({ signal }, 'Shutting down');

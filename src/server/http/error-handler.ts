@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '#shared/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailableError } from '../db/database-errors.ts';
-import { AppError } from '../errors.ts';
+import { AppError, RetryLaterError } from '../errors.ts';
 import { RATE_LIMITED_MESSAGE } from '../platform/rate-limit/service.ts';
 
 /*
@@ -16,21 +16,6 @@ const NOT_ALLOWED_CHARACTERS_MESSAGE = 'The request contains characters that are
 
 /** PostgreSQL refuses these characters (NUL in text, or ones the encoding cannot hold): the input is at fault. */
 const CHARACTER_SQLSTATES = new Set(['22021', '22P05']);
-
-/**
- * An expected refusal that the client should simply repeat a little later: its
- * answer carries `Retry-After` with this many seconds.
- */
-export class RetryLaterError extends AppError {
-  constructor(
-    statusCode: number,
-    code: ErrorCode,
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(statusCode, code, message);
-  }
-}
 
 function errorBody(code: ErrorCode, message: string, reference?: string): ErrorResponse {
   return { error: { code, message, ...(reference === undefined ? {} : { reference }) } };

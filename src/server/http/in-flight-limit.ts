@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RetryLaterError } from './error-handler.ts';
+import { RetryLaterError } from '../errors.ts';
 import { readSessionCookie } from './security.ts';
 
 export const TOO_MANY_AT_ONCE_MESSAGE = 'Too many requests at once. Please wait for the previous ones to finish.';

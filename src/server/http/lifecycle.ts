@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
  * gets a 503 in the app's error shape with Retry-After (src/server/app.ts).
  */
 export class ServerLifecycle {
-  private drainingSince: number | undefined;
-  private closingNow = false;
+  private stage: 'serving' | 'draining' | 'closing' = 'serving';
   private readonly drainEnd: Promise<void>;
   private endDrainNow: () => void = () => undefined;
   private readonly closingStart: Promise<void>;
@@ -22,16 +21,17 @@ export class ServerLifecycle {
     this.closingStart = new Promise((resolve) => (this.startClosingNow = resolve));
   }
 
+  /** True from the signal on, through the closing that follows the drain. */
   get draining(): boolean {
-    return this.drainingSince !== undefined;
+    return this.stage !== 'serving';
   }
 
   get closing(): boolean {
-    return this.closingNow;
+    return this.stage === 'closing';
   }
 
   startDraining(): void {
-    this.drainingSince ??= Date.now();
+    if (this.stage === 'serving') this.stage = 'draining';
   }
 
   /** Ends the drain before its time: a second SIGTERM or Ctrl-C asks to stop at once. */
@@ -53,7 +53,7 @@ export class ServerLifecycle {
     } finally {
       clearTimeout(timer);
     }
-    this.closingNow = true;
+    this.stage = 'closing';
     this.startClosingNow();
   }
 }
