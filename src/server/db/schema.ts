@@ -34,6 +34,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     pinResetAt: timestamp('pin_reset_at', { withTimezone: true }),
     passwordResetAt: timestamp('password_reset_at', { withTimezone: true }),
+    /** When the customer opened the verification link sent to this address (issue 32); null until then. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -57,6 +59,8 @@ export const profiles = pgTable(
     referredByUserId: uuid('referred_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The Permanent Account Number for TDS (section 194S), upper case; null until the customer adds it. */
     pan: text('pan'),
+    /** When the customer entered the one-time code sent to this phone number (issue 32); null until then. */
+    phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
