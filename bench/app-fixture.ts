@@ -91,7 +91,8 @@ export async function prepareApp(origin: string, log: (message: string) => void)
 
   const withdrawingCustomers: (WithdrawingCustomer & { email: string })[] = [];
   for (let index = 0; index < WITHDRAWING_CUSTOMERS; index += 1) {
-    const pin = String(2000 + index * 111);
+    // Steps of 97 from 2013 give no PIN the weak-PIN rule refuses (2222 was one, from steps of 111).
+    const pin = String(2013 + index * 97);
     const someone = await customer(`Bench Withdrawer ${String.fromCharCode(65 + index)}`, pin);
     await approvedDeposit(someone.cookie, '100000');
     withdrawingCustomers.push({ cookie: someone.cookie, bankAccountId: someone.bankAccountId, pin, email: someone.email });
