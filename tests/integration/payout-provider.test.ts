@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -207,6 +208,20 @@ describe('a withdrawal paid through RazorpayX', () => {
     // The same event, signed, is applied.
     expect(await postWebhook(webhook.body, webhook.headers)).toBe(200);
     expect((await withdrawalOf(sent.withdrawalId))?.status).toBe('approved');
+  });
+
+  it('refuses a webhook body over its limit, and an unsigned one from a browser origin too', async () => {
+    const huge = JSON.stringify({ event: 'payout.processed', padding: 'x'.repeat(70 * 1024) });
+    const signature = createHmac('sha256', standIn.config.webhookSecret).update(huge).digest('hex');
+    const response = await harness.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/razorpayx',
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature, 'x-razorpay-event-id': 'evt_TooLarge000001' },
+      payload: huge,
+    });
+    expect(response.statusCode).toBe(413);
+    const unsigned = await harness.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, payload: '{}' });
+    expect(unsigned.statusCode).toBe(400);
   });
 
   it('never moves a payout backwards on an out-of-order event', async () => {
