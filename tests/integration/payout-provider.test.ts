@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPayoutWorker, payoutProviderFromConfig, type PayoutWorker } from '../../src/server/features/payouts/worker.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { startRazorpayXStandIn, type RazorpayXStandIn } from '../fixtures/razorpayx-stand-in.ts';
 import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
@@ -376,5 +377,27 @@ describe('reconciliation', () => {
     expect(differences.find((difference) => difference.providerPayoutId === drifted.payoutId)?.problems).toEqual(['The state differs.', 'The UTR differs.']);
     const customer = await signUpVerifiedUser(harness.app);
     expect((await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${day}`, cookie: customer.cookie })).statusCode).toBe(403);
+  });
+});
+
+describe('two-person control with the provider', () => {
+  it('sends a large withdrawal only when a second admin confirms it, and then through the provider', async () => {
+    const second = await signUpAdminWithVerifiedPin(harness);
+    await harness.database.handle.db.execute(sql`update admin_settings set large_withdrawal_inr_paise = 50000 where id = 1`);
+    try {
+      const pending = await pendingWithdrawal('10');
+      const first = await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve');
+      expect(first.statusCode).toBe(202);
+      await worker.tick();
+      expect((await withdrawalOf(pending.withdrawalId))?.status).toBe('pending');
+      expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(0);
+      const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: second.cookie, body: {} });
+      expect(confirmed.statusCode).toBe(200);
+      expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'processing', payout_route: 'razorpayx' });
+      await worker.tick();
+      expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(1);
+    } finally {
+      await harness.database.handle.db.execute(sql`update admin_settings set large_withdrawal_inr_paise = 20000000 where id = 1`);
+    }
   });
 });
