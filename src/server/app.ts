@@ -198,7 +198,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.addHook('onRequest', async (request) => {
     if (!isApiRoute(request)) return;
     assertSameOriginJson(request, appOrigins);
-    if (request.routeOptions.config.skipsSessionLookup === true) return;
+    if (request.routeOptions.config.skipsSessionLookup === true || request.routeOptions.config.signedWebhook === true) return;
     request.session = await resolveSession(context, request);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -34,7 +34,24 @@ export interface AppConfig {
   chain: ChainConfig;
   /** Per network, the account-level extended public key customers' own deposit addresses are derived from (decision 035); undefined: the shared address. */
   depositExtendedPublicKeys: Record<DepositNetwork, string | undefined>;
+  /** The payout provider approved withdrawals are paid through (decision 043); undefined: bank files only, as before. */
+  payoutProvider: PayoutProviderConfig | undefined;
 }
+
+/** PAYOUT_PROVIDER=razorpayx and its RAZORPAYX_* variables. */
+export interface PayoutProviderConfig {
+  provider: 'razorpayx';
+  apiUrl: string;
+  keyId: string;
+  keySecret: string;
+  /** Our RazorpayX business account (the current account or customer identifier) payouts are debited from. */
+  accountNumber: string;
+  webhookSecret: string;
+  /** How often the payout worker looks for work; a payout without a final state is asked about with backoff from this. */
+  pollSeconds: number;
+}
+
+export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';
 
 const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
 
@@ -163,6 +180,15 @@ const environmentSchema = z.object({
   }),
   METRICS_PORT: portNumber,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  PAYOUT_PROVIDER: z.enum(['razorpayx']).optional(),
+  RAZORPAYX_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the RazorpayX API'),
+  RAZORPAYX_KEY_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_]{4,64}$/.test(value), { message: 'must be a RazorpayX key id (letters, digits, underscores)' }),
+  RAZORPAYX_KEY_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,128}$/.test(value), { message: 'must be 8 to 128 printable characters' }),
+  RAZORPAYX_ACCOUNT_NUMBER: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9]{4,40}$/.test(value), { message: 'must be your RazorpayX account number (letters and digits)' }),
+  RAZORPAYX_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,256}$/.test(value), { message: 'must be 8 to 256 printable characters' }),
+  PAYOUT_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
+    message: 'must be a whole number of seconds from 1 to 3600',
+  }),
   DEPOSIT_XPUB_ERC20: extendedPublicKeyOf('ERC20'),
   DEPOSIT_XPUB_TRC20: extendedPublicKeyOf('TRC20'),
 });
@@ -176,7 +202,7 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 }
 
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
-const UNSHOWN_VARIABLES = ['ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
+const UNSHOWN_VARIABLES = ['ADMIN_PASSWORD', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
 
 /** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
@@ -188,6 +214,26 @@ function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_
     solidityNodeUrl: solidityNodeUrl.replace(/\/$/, ''),
     apiKey: values.TRON_API_KEY,
     usdtContract: values.USDT_TRC20_CONTRACT ?? DEFAULT_USDT_TRC20_CONTRACT,
+  };
+}
+
+const RAZORPAYX_REQUIRED = ['RAZORPAYX_KEY_ID', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET'] as const;
+
+/** The provider with all it needs, or the variables it lacks; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
+function payoutProviderConfig(values: Partial<Record<(typeof RAZORPAYX_REQUIRED)[number] | 'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS', string>>): PayoutProviderConfig | undefined {
+  if (values.PAYOUT_PROVIDER === undefined) return undefined;
+  const missing = RAZORPAYX_REQUIRED.filter((name) => values[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigurationError([`Invalid configuration: PAYOUT_PROVIDER=razorpayx needs ${missing.join(', ')} (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)`]);
+  }
+  return {
+    provider: 'razorpayx',
+    apiUrl: (values.RAZORPAYX_API_URL ?? DEFAULT_RAZORPAYX_API_URL).replace(/\/$/, ''),
+    keyId: values.RAZORPAYX_KEY_ID ?? '',
+    keySecret: values.RAZORPAYX_KEY_SECRET ?? '',
+    accountNumber: values.RAZORPAYX_ACCOUNT_NUMBER ?? '',
+    webhookSecret: values.RAZORPAYX_WEBHOOK_SECRET ?? '',
+    pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
   };
 }
 
@@ -244,5 +290,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     metricsToken: values.METRICS_TOKEN,
     metricsPort: values.METRICS_PORT === undefined ? undefined : Number(values.METRICS_PORT),
     depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
+    payoutProvider: payoutProviderConfig(values),
   };
 }

@@ -6,6 +6,7 @@ import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
+import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts/worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { startNotificationEmailDelivery } from './platform/notifications/service.ts';
@@ -73,6 +74,18 @@ async function main(): Promise<void> {
     notificationEmails: chainEmails,
   });
   chainWorker.start();
+  // With a payout provider, every process also sends approved withdrawals and asks about payouts without a final
+  // state; payouts are claimed in PostgreSQL, and one idempotency key per withdrawal keeps a retry from paying twice.
+  const payoutWorker = config.payoutProvider
+    ? createPayoutWorker({
+        db: database.db,
+        provider: payoutProviderFromConfig(config.payoutProvider),
+        pollSeconds: config.payoutProvider.pollSeconds,
+        log: app.log,
+        notificationEmails: chainEmails,
+      })
+    : undefined;
+  payoutWorker?.start();
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) {
       // A second signal skips the rest of the drain; in-flight requests still get their grace period.
@@ -91,6 +104,7 @@ async function main(): Promise<void> {
     clearInterval(pruneTimer);
     const stopWorkers = async () => {
       await chainWorker.stop();
+      await payoutWorker?.stop();
       await chainEmails.stop();
     };
     await Promise.all([stopWorkers(), drainAndClose(app, lifecycle)]);

@@ -6,6 +6,7 @@ import {
   check,
   customType,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -17,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -168,6 +170,9 @@ export const bankAccounts = pgTable(
     ifscCode: text('ifsc_code').notNull(),
     upiId: text('upi_id'),
     detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a payout to this account failed or was reversed for a reason of the account (decision 043). */
+    payoutFlaggedAt: timestamp('payout_flagged_at', { withTimezone: true }),
+    payoutFlagReason: text('payout_flag_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -177,6 +182,7 @@ export const bankAccounts = pgTable(
     check('bank_accounts_number_shape', sql`${table.accountNumber} ~ '^[0-9]{9,18}$'`),
     check('bank_accounts_bank_length', sql`char_length(${table.bankName}) between 2 and 100`),
     check('bank_accounts_ifsc_shape', sql`${table.ifscCode} ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`),
+    check('bank_accounts_payout_flag_reason_length', sql`${table.payoutFlagReason} is null or char_length(${table.payoutFlagReason}) <= 500`),
     check('bank_accounts_upi_shape', sql`${table.upiId} is null or ${table.upiId} ~ '^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$'`),
   ],
 );
@@ -336,6 +342,10 @@ export const withdrawalRequests = pgTable(
     pan: text('pan'),
     /** The short reference (RD and 8 letters or digits) shown to people, in the bank file's narration and matched in its results (decision 038). */
     reference: text('reference').notNull().default(sql`withdrawal_short_reference()`),
+    /** How it leaves: in a bank file, or through the payout provider; never both (decision 043). */
+    payoutRoute: text('payout_route').$type<PayoutRoute>(),
+    /** A paid withdrawal whose payment the bank returned afterwards; its USDT went back to the wallet. */
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
   },
   (table) => [
     index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
@@ -356,8 +366,14 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_decision_consistent', sql`(${table.status} in ('pending', 'processing')) = (${table.decidedAt} is null)`),
     check(
       'withdrawal_requests_batch_consistent',
-      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null) and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
+      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null or ${table.payoutRoute} = 'razorpayx') and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
     ),
+    check('withdrawal_requests_payout_route_valid', sql`${table.payoutRoute} is null or ${table.payoutRoute} in ('bank_file', 'razorpayx')`),
+    check('withdrawal_requests_provider_not_in_batch', sql`${table.payoutRoute} is distinct from 'razorpayx' or ${table.payoutBatchId} is null`),
+    check('withdrawal_requests_reversed_paid', sql`${table.reversedAt} is null or ${table.status} = 'approved'`),
+    // The migration also adds the trigger withdrawal_requests_payout_route_kept.
+    uniqueIndex('withdrawal_requests_id_route_idx').on(table.id, table.payoutRoute),
+    index('withdrawal_requests_provider_processing_idx').on(table.createdAt).where(sql`${table.status} = 'processing' and ${table.payoutRoute} = 'razorpayx'`),
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
@@ -444,7 +460,7 @@ export const ledgerTransfers = pgTable(
     check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
     check(
       'ledger_transfers_reason_valid',
-      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward')`,
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward') or ${table.reason} = 'withdrawal_reversal'`,
     ),
   ],
 );
@@ -960,5 +976,93 @@ export const unclaimedTransfers = pgTable(
     check('unclaimed_transfers_status_valid', sql`${table.status} in ('open', 'assigned')`),
     check('unclaimed_transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
     check('unclaimed_transfers_resolution', sql`(${table.status} = 'open') = (${table.resolvedAt} is null)`),
+  ],
+);
+
+/**
+ * A withdrawal handed to the payout provider (decision 043): one row per withdrawal, so one provider payout per
+ * withdrawal, sent with one idempotency key that never changes. Its foreign key with the route keeps it to
+ * withdrawals routed to the provider, and the route from changing while it exists.
+ */
+export const providerPayouts = pgTable(
+  'provider_payouts',
+  {
+    withdrawalId: uuid('withdrawal_id').primaryKey(),
+    payoutRoute: text('payout_route').$type<'razorpayx'>().notNull().default('razorpayx'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull(),
+    mode: text('mode').$type<'IMPS' | 'UPI' | 'NEFT'>().notNull(),
+    providerPayoutId: text('provider_payout_id'),
+    state: text('state').$type<ProviderPayoutState | 'unsent'>().notNull().default('unsent'),
+    utr: text('utr'),
+    statusReason: text('status_reason'),
+    statusDescription: text('status_description'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** When the withdrawal was marked paid or refunded from this payout's state; the worker asks no more after. */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    foreignKey({ name: 'provider_payouts_withdrawal_route_fk', columns: [table.withdrawalId, table.payoutRoute], foreignColumns: [withdrawalRequests.id, withdrawalRequests.payoutRoute] })
+      .onDelete('restrict')
+      .onUpdate('restrict'),
+    uniqueIndex('provider_payouts_key_idx').on(table.idempotencyKey),
+    uniqueIndex('provider_payouts_provider_id_idx').on(table.providerPayoutId).where(sql`${table.providerPayoutId} is not null`),
+    index('provider_payouts_due_idx').on(table.nextAttemptAt).where(sql`${table.settledAt} is null`),
+    check('provider_payouts_route_valid', sql`${table.payoutRoute} = 'razorpayx'`),
+    check('provider_payouts_key_shape', sql`${table.idempotencyKey} ~ '^[A-Za-z0-9_ -]{4,36}$'`),
+    check('provider_payouts_amount_positive', sql`${table.amountInrPaise} >= 100`),
+    check('provider_payouts_mode_valid', sql`${table.mode} in ('IMPS', 'UPI', 'NEFT')`),
+    check('provider_payouts_state_valid', sql`${table.state} in ('unsent', 'queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`),
+    check('provider_payouts_sent_has_id', sql`${table.state} in ('unsent', 'failed') or ${table.providerPayoutId} is not null`),
+    check('provider_payouts_id_length', sql`${table.providerPayoutId} is null or char_length(${table.providerPayoutId}) <= 64`),
+    check('provider_payouts_utr_length', sql`${table.utr} is null or char_length(${table.utr}) <= 64`),
+    check(
+      'provider_payouts_reason_length',
+      sql`(${table.statusReason} is null or char_length(${table.statusReason}) <= 100) and (${table.statusDescription} is null or char_length(${table.statusDescription}) <= 500)`,
+    ),
+    check('provider_payouts_error_length', sql`${table.lastError} is null or char_length(${table.lastError}) <= 500`),
+  ],
+);
+
+/** The provider's states of one payout as they came (decision 043), for the withdrawal's timeline. */
+export const providerPayoutEvents = pgTable(
+  'provider_payout_events',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    withdrawalId: uuid('withdrawal_id')
+      .notNull()
+      .references(() => providerPayouts.withdrawalId, { onDelete: 'cascade' }),
+    state: text('state').$type<ProviderPayoutState>().notNull(),
+    utr: text('utr'),
+    reason: text('reason'),
+    source: text('source').$type<'send' | 'webhook' | 'poll'>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('provider_payout_events_withdrawal_idx').on(table.withdrawalId, table.id),
+    check('provider_payout_events_state_valid', sql`${table.state} in ('queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`),
+    check('provider_payout_events_source_valid', sql`${table.source} in ('send', 'webhook', 'poll')`),
+    check('provider_payout_events_lengths', sql`(${table.utr} is null or char_length(${table.utr}) <= 64) and (${table.reason} is null or char_length(${table.reason}) <= 500)`),
+  ],
+);
+
+/** Webhook deliveries already applied, by the provider's event id: a redelivery changes nothing. */
+export const providerWebhookEvents = pgTable(
+  'provider_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ name: 'provider_webhook_events_pkey', columns: [table.provider, table.eventId] }),
+    index('provider_webhook_events_received_idx').on(table.receivedAt),
+    check('provider_webhook_events_lengths', sql`char_length(${table.eventId}) <= 100 and char_length(${table.event}) <= 100`),
   ],
 );

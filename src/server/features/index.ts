@@ -13,7 +13,9 @@ import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
-import { PENDING_CHANGE_HANDLERS } from './pending-change-handlers.ts';
+import { pendingChangeHandlers } from './pending-change-handlers.ts';
+import { registerPayoutAdminRoutes, registerPayoutRoutes, registerPayoutWebhookRoutes } from './payouts/routes.ts';
+import { payoutProviderFromConfig } from './payouts/worker.ts';
 import { registerPendingChangeAdminRoutes } from './pending-changes/routes.ts';
 import { registerPinChangeRoutes, registerPinResetCompletionRoutes, registerPinRoutes } from './pin/routes.ts';
 import { registerReferralRoutes } from './referrals/routes.ts';
@@ -39,6 +41,8 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerEventRoutes(app, context);
   // Before the areas, so that its hook also sees the admin decision routes.
   registerNotificationEmailDelivery(app, context);
+  const payoutProvider = context.config.payoutProvider ? payoutProviderFromConfig(context.config.payoutProvider) : undefined;
+  if (payoutProvider) registerPayoutWebhookRoutes(app, context, payoutProvider);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area);
@@ -53,6 +57,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerDepositRoutes(area, context);
     registerDepositAddressRoutes(area, context);
     registerWithdrawalRoutes(area, context);
+    registerPayoutRoutes(area, context);
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);
     registerWalletRoutes(area, context);
@@ -70,7 +75,8 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerChainAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
-    registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);
+    registerPayoutAdminRoutes(area, context, payoutProvider);
+    registerPendingChangeAdminRoutes(area, context, pendingChangeHandlers(context.config.payoutProvider?.provider));
     registerTransferAdminRoutes(area, context);
   });
 }

@@ -4,7 +4,7 @@ import { appFileChangeHandler } from './files/service.ts';
 import { batchCancelHandler } from './payout-batches/service.ts';
 import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
-import { firstApprovalHandler } from './withdrawals/service.ts';
+import { firstApprovalHandler, firstApprovalHandlerFor } from './withdrawals/service.ts';
 
 /**
  * Who applies each kind of change that waits for a second admin (docs/decisions/033). Each
@@ -23,3 +23,8 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   deposit_override: depositOverrideHandler,
   payout_batch_cancel: batchCancelHandler,
 };
+
+/** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */
+export function pendingChangeHandlers(payoutProvider: 'razorpayx' | undefined): ChangeHandlers {
+  return { ...PENDING_CHANGE_HANDLERS, large_withdrawal_approval: firstApprovalHandlerFor(payoutProvider) };
+}

@@ -47,7 +47,7 @@ export function sameOrigins(appOrigin: string): ReadonlySet<string> {
  * own origin, and carry JSON unless the route accepts file uploads or CSV.
  */
 export function assertSameOriginJson(request: FastifyRequest, appOrigins: ReadonlySet<string>): void {
-  if (SAFE_METHODS.has(request.method)) return;
+  if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.signedWebhook === true) return;
   const origin = request.headers.origin;
   if (origin === undefined || !appOrigins.has(origin)) {
     throw new AppError(403, 'ORIGIN_REFUSED', 'This request did not come from the app and was refused.');
@@ -91,5 +91,10 @@ declare module 'fastify' {
     acceptsFileUpload?: boolean;
     /** The route takes a `text/csv` body besides JSON (a bank's results file); its parser is registered next to it. */
     acceptsCsv?: boolean;
+    /**
+     * A provider's webhook (decision 043): it comes from the provider's servers, not the app, so it has no Origin and
+     * no session; its signature over the raw body, checked by the route, is its proof.
+     */
+    signedWebhook?: boolean;
   }
 }

@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'deposit.assign',
   'withdrawal.approve',
   'withdrawal.reject',
+  'withdrawal.reverse',
   'withdrawals.export',
   'transfer.approve',
   'transfer.reject',

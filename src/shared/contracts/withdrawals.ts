@@ -34,6 +34,8 @@ export const WITHDRAWAL_MESSAGES = {
   invalidExpectedAmount: 'The confirmed INR amount is not valid.',
   priceChanged: 'The exchange rate has changed. Please review the new amount and confirm again.',
   inPayoutBatch: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
+  inPayoutBatchOrWithProvider: 'This withdrawal is in a payout batch or being paid through the payout provider: its result comes from there.',
+  sentToProvider: 'Withdrawal approved: it is being paid through the payout provider.',
 } as const;
 
 export const withdrawalAmountSchema = usdtAmountSchema({

@@ -85,6 +85,31 @@ export function withdrawalDecided(withdrawal: {
   };
 }
 
+/** A paid withdrawal whose payment the bank returned afterwards (a payout provider's reversal, decision 043). */
+export function withdrawalReversed(withdrawal: {
+  id: string;
+  userId: string;
+  amountUsdtMicros: bigint;
+  netInrPaise: bigint;
+  bankName: string;
+  accountNumberLast4: string;
+  reason: string;
+  reference: string;
+}): NewNotification {
+  const inr = formatInrForDisplay(withdrawal.netInrPaise);
+  const amount = usdt(withdrawal.amountUsdtMicros);
+  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  return {
+    userId: withdrawal.userId,
+    kind: 'withdrawal_rejected',
+    title: 'Withdrawal returned by the bank',
+    body: `The payment of ${inr} to ${bank} came back from the bank and ${amount} returned to your wallet. ${reasonLine(withdrawal.reason)}`,
+    link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
+    emailSubject: `Withdrawal returned: ${inr}`,
+    emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+  };
+}
+
 export function transferDecided(transfer: {
   id: string;
   amountUsdtMicros: bigint;

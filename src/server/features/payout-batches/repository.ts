@@ -68,7 +68,7 @@ export async function setTotals(db: Executor, id: string, totals: { withdrawalCo
 export async function claimNamed(db: Executor, batchId: string, withdrawalIds: string[]): Promise<WithdrawalRow[]> {
   return db
     .update(withdrawalRequests)
-    .set({ status: 'processing', payoutBatchId: batchId })
+    .set({ status: 'processing', payoutBatchId: batchId, payoutRoute: 'bank_file' })
     .where(and(inArray(withdrawalRequests.id, withdrawalIds), eq(withdrawalRequests.status, 'pending')))
     .returning();
 }
@@ -85,7 +85,7 @@ export async function claimOldestPending(
   const withinAmount = options.maxAmountInrPaise === null ? sql`true` : sql`amount_inr_paise <= ${options.maxAmountInrPaise}`;
   return db
     .update(withdrawalRequests)
-    .set({ status: 'processing', payoutBatchId: batchId })
+    .set({ status: 'processing', payoutBatchId: batchId, payoutRoute: 'bank_file' })
     .where(
       and(
         eq(withdrawalRequests.status, 'pending'),
@@ -152,11 +152,14 @@ export async function countDecided(db: Executor, batchId: string): Promise<numbe
   return row?.count ?? 0;
 }
 
-/** Returns the batch's processing withdrawals to pending and out of the batch. */
+/**
+ * Returns the batch's processing withdrawals to pending and out of the batch. The file was never issued, so no bank
+ * has them: their route is free again (a payout provider may take them, decision 043).
+ */
 export async function releaseWithdrawals(db: Executor, batchId: string): Promise<WithdrawalRow[]> {
   return db
     .update(withdrawalRequests)
-    .set({ status: 'pending', payoutBatchId: null })
+    .set({ status: 'pending', payoutBatchId: null, payoutRoute: null })
     .where(and(eq(withdrawalRequests.payoutBatchId, batchId), eq(withdrawalRequests.status, 'processing')))
     .returning();
 }
@@ -203,7 +206,10 @@ export async function findByPayoutReferences(db: Executor, utrs: string[]): Prom
     .where(inArray(withdrawalRequests.payoutReference, utrs));
 }
 
-/** A row the bank did not send: the withdrawal is pending again, out of the batch, and can be batched anew. */
+/**
+ * A row the bank did not send: the withdrawal is pending again, out of the batch, and can be batched anew. Its
+ * route stays the bank file's: a withdrawal that was in an issued file never goes to a payout provider.
+ */
 export async function returnToPending(db: Executor, withdrawalId: string, batchId: string): Promise<WithdrawalRow | undefined> {
   const [row] = await db
     .update(withdrawalRequests)

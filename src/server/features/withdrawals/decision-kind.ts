@@ -30,13 +30,15 @@ function withdrawalNotification(row: WithdrawalRow, outcome: DecisionOutcome) {
   return withdrawalDecided({ ...row, amountInrPaise, accountNumberLast4: lastFourDigits(row.accountNumber), outcome });
 }
 
+type WithdrawalKind = RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }, FirstApprovalResponse>;
+
 /**
  * Withdrawals as a request kind of the decision flow. Approving means the INR
  * was paid to the customer's bank: the held USDT moves from withdrawals pending
  * to withdrawals paid. Rejecting refunds the USDT that was held (not the INR
  * amount, as the original app wrongly did).
  */
-export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionDetails, { withdrawal: AdminWithdrawal; message: string }, FirstApprovalResponse> = {
+export const withdrawalDecisions: WithdrawalKind = {
   noun: 'withdrawal',
   messages: {
     notFound: WITHDRAWAL_MESSAGES.notFound,
@@ -73,6 +75,42 @@ export const withdrawalDecisions: RequestKind<WithdrawalRow, WithdrawalDecisionD
   }),
 };
 
+/**
+ * The admins' decisions while a payout provider is configured (decision 043). An approval of a pending withdrawal
+ * without a payout reference hands it to the provider: it becomes `processing` on the provider's route, the USDT
+ * stays held, and the payout worker sends it; the provider's `processed` later approves it through
+ * withdrawalDecisions with the UTR. An approval with a payout reference records a payment made by hand, as before,
+ * and so does one of a withdrawal that was in a bank file.
+ */
+export const providerWithdrawalDecisions: WithdrawalKind = {
+  ...withdrawalDecisions,
+  messages: { ...withdrawalDecisions.messages, decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatchOrWithProvider } },
+  markDecided: async (db, id, decision) => {
+    if (decision.outcome === 'approved' && decision.from === 'pending' && decision.details.payoutReference === undefined) {
+      const routed = await withdrawalRepository.routeToProvider(db, id, decision.decidedByUserId);
+      if (routed) return routed;
+    }
+    return withdrawalDecisions.markDecided(db, id, decision);
+  },
+  settle: async (db, row, outcome, request) => {
+    if (row.status !== 'processing') return withdrawalDecisions.settle(db, row, outcome, request);
+    await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
+    return {
+      movements: [],
+      targetUserId: row.userId,
+      auditAfter: { status: 'processing', payoutRoute: row.payoutRoute, amountInrPaise: row.amountInrPaise, netInrPaise: row.amountInrPaise - row.tdsInrPaise },
+      events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+    };
+  },
+  answer: async (db, row, outcome) =>
+    row.status === 'processing' ? { withdrawal: await adminView(db, row.id), message: WITHDRAWAL_MESSAGES.sentToProvider } : withdrawalDecisions.answer(db, row, outcome),
+};
+
+/** The admins' withdrawal decisions for this process's configuration. */
+export function withdrawalDecisionsFor(payoutProvider: 'razorpayx' | undefined): WithdrawalKind {
+  return payoutProvider === undefined ? withdrawalDecisions : providerWithdrawalDecisions;
+}
+
 function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement {
   return outcome === 'approved'
       ? {
@@ -103,20 +141,31 @@ export const firstApprovalHandler: ChangeHandler<'large_withdrawal_approval'> = 
   lockSubject: async (transaction, withdrawalId) => {
     await withdrawalRepository.findByIdForUpdate(transaction, withdrawalId);
   },
-  apply: confirmFirstApproval,
+  apply: (transaction, change, decider) => confirmFirstApproval(transaction, withdrawalDecisions, change, decider),
 };
 
-async function confirmFirstApproval(transaction: Executor, change: StoredPendingChange<'large_withdrawal_approval'>, decider: Actor): Promise<void> {
+/** The confirm of a first approval for this process's configuration: with a payout provider, the confirmed withdrawal is sent through it. */
+export function firstApprovalHandlerFor(payoutProvider: 'razorpayx' | undefined): ChangeHandler<'large_withdrawal_approval'> {
+  if (payoutProvider === undefined) return firstApprovalHandler;
+  return { ...firstApprovalHandler, apply: (transaction, change, decider) => confirmFirstApproval(transaction, providerWithdrawalDecisions, change, decider) };
+}
+
+async function confirmFirstApproval(transaction: Executor, kind: WithdrawalKind, change: StoredPendingChange<'large_withdrawal_approval'>, decider: Actor): Promise<void> {
   const { payload } = change;
   const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
   if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
-  await decideInTransaction(transaction, withdrawalDecisions, {
+  await decideInTransaction(transaction, kind, {
     id: withdrawal.id,
     outcome: 'approved',
     decider: { kind: 'admin', userId: decider.userId, ipAddress: decider.ipAddress },
     details: { payoutReference: payload.payoutReference ?? undefined },
     from: payload.from,
   });
+}
+
+/** The withdrawal, locked until the transaction ends (the payout provider's answer settles it under this lock). */
+export async function findWithdrawalForUpdate(db: Executor, id: string): Promise<WithdrawalRow | undefined> {
+  return withdrawalRepository.findByIdForUpdate(db, id);
 }
 
 /** What an admin gives with a decision on a withdrawal. */

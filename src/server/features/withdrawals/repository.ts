@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -69,6 +69,11 @@ export async function listOwned(
   return rows.map((row) => ({ ...row.withdrawal, cursorCreatedAt: row.cursorCreatedAt }));
 }
 
+/** A system decision (the payout provider's answer) keeps the admin who approved the payout as its decider. */
+function decidedBy(userId: string | null) {
+  return userId ?? sql`${withdrawalRequests.decidedByUserId}`;
+}
+
 /** Decides a withdrawal only while it is in state `from`; a concurrent second decision waits for the row and then finds nothing. */
 export async function decideFrom(
   db: Executor,
@@ -82,10 +87,24 @@ export async function decideFrom(
     .update(withdrawalRequests)
     .set(
       decision.status === 'approved'
-        ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, payoutReference: decision.payoutReference ?? null }
-        : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decision.decidedByUserId, rejectionReason: decision.rejectionReason ?? null },
+        ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decidedBy(decision.decidedByUserId), payoutReference: decision.payoutReference ?? null }
+        : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decidedBy(decision.decidedByUserId), rejectionReason: decision.rejectionReason ?? null },
     )
     .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, from)))
+    .returning();
+  return row;
+}
+
+/**
+ * An admin's approval with a payout provider configured: the pending withdrawal goes to the provider, `processing`
+ * on its route, and waits there for the provider's answer. Only a withdrawal that never went into a bank file
+ * (no route yet) is handed over; undefined otherwise.
+ */
+export async function routeToProvider(db: Executor, id: string, decidedByUserId: string | null): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .update(withdrawalRequests)
+    .set({ status: 'processing', payoutRoute: 'razorpayx', decidedByUserId })
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, 'pending'), isNull(withdrawalRequests.payoutRoute)))
     .returning();
   return row;
 }

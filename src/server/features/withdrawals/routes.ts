@@ -18,7 +18,7 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
-import { withdrawalDecisions } from './decision-kind.ts';
+import { withdrawalDecisionsFor } from './decision-kind.ts';
 import { getWithdrawalLimits } from './limits.ts';
 import { requestWithdrawal } from './request.ts';
 import { tdsReportCsv } from './tds-report.ts';
@@ -121,13 +121,13 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
     },
   );
 
-  registerDecisionRoutes(app, db, withdrawalDecisions, {
+  registerDecisionRoutes(app, db, withdrawalDecisionsFor(context.config.payoutProvider?.provider), {
     basePath: '/api/admin/withdrawals',
     response: adminWithdrawalDecisionResponseSchema,
     deferredResponse: firstApprovalResponseSchema,
     approve: {
       summary:
-        'Mark a pending withdrawal as paid out (optional payout reference / UTR); above the large-withdrawal amount with two or more admins, the first approve answers 202 (a pending change) and another admin approves or confirms it',
+        'Mark a pending withdrawal as paid out (optional payout reference / UTR); with a payout provider configured, an approve without a payout reference sends it through the provider instead (decision 043); above the large-withdrawal amount with two or more admins, the first approve answers 202 (a pending change) and another admin approves or confirms it',
       body: approveWithdrawalRequestSchema,
     },
     reject: { summary: 'Reject a pending withdrawal and refund the USDT held', body: rejectWithdrawalRequestSchema },

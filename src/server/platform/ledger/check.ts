@@ -102,7 +102,7 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
         values
           ('deposits_received', -(select coalesce(sum(amount_usdt_micros::numeric), 0) from usdt_deposits where status = 'approved')),
           ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status in ('pending', 'processing'))),
-          ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved')),
+          ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved' and reversed_at is null)),
           ('transfers_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from transfers where status = 'pending')),
           ('referral_rewards', -(select coalesce(sum(reward_usdt_micros::numeric), 0) from referral_rewards))
       ) as h(kind, expected)

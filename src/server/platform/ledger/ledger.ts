@@ -13,6 +13,8 @@ export type LedgerReason =
   | 'withdrawal_hold'
   | 'withdrawal_payout'
   | 'withdrawal_refund'
+  /** A paid withdrawal the bank returned afterwards (a payout provider's reversal, decision 043). */
+  | 'withdrawal_reversal'
   | 'transfer_hold'
   | 'transfer_credit'
   | 'transfer_refund'

@@ -33,6 +33,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'profile.pan_update': 'PAN saved by the customer',
   'profile.update': 'Name or phone changed by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
+  'withdrawal.reverse': 'Paid withdrawal reversed by the bank; USDT returned',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -44,6 +45,7 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'deposit.assign': 'neutral',
   'withdrawal.approve': 'approval',
   'withdrawal.reject': 'rejection',
+  'withdrawal.reverse': 'rejection',
   'withdrawals.export': 'neutral',
   'transfer.approve': 'approval',
   'transfer.reject': 'rejection',

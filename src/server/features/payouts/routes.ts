@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '#shared/contracts/common';
+import { PAYOUT_WEBHOOK_MAX_BYTES, providerPayoutResponseSchema, reconciliationQuerySchema, reconciliationResponseSchema } from '#shared/contracts/payouts';
+import type { AppContext } from '../../context.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
+import type { PayoutProvider } from './provider.ts';
+import { getProviderPayout, receiveWebhook, reconcileDay } from './service.ts';
+
+const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
+
+/**
+ * POST /api/webhooks/razorpayx: public, and proven by its signature instead (decision 043). The body is read raw, as
+ * bytes, by a parser of this scope only, because the signature is over the exact bytes sent.
+ */
+export function registerPayoutWebhookRoutes(app: ApiApp, context: AppContext, provider: PayoutProvider): void {
+  const { db } = context.database;
+  void app.register(async (plugin) => {
+    const scope = plugin.withTypeProvider<ZodTypeProvider>();
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES }, (_request, body, done) => {
+      done(null, body);
+    });
+    scope.post(
+      '/api/webhooks/razorpayx',
+      {
+        config: { signedWebhook: true },
+        bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES,
+        schema: {
+          tags: ['payouts'],
+          summary: 'RazorpayX payout events, signed with HMAC-SHA256 of the raw body (X-Razorpay-Signature); deduplicated by X-Razorpay-Event-Id',
+          response: responses({ 200: webhookAnswerSchema }),
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const { outcome } = await receiveWebhook(db, provider, body, request.headers);
+        return { status: outcome };
+      },
+    );
+  });
+}
+
+/** The customer's view of their withdrawal's payout; registered inside the customer area. */
+export function registerPayoutRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+  app.get(
+    '/api/withdrawals/:id/payout',
+    {
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'The payout provider’s states of one of the customer’s withdrawals, with the UTR once the bank gives it',
+        params: idParamsSchema,
+        response: responses({ 200: providerPayoutResponseSchema }),
+      },
+    },
+    async (request) => ({ payout: await getProviderPayout(db, request.params.id, sessionOf(request).userId) }),
+  );
+}
+
+/** The admins' reads: a withdrawal's payout and the day's reconciliation; registered inside the admin area. */
+export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, provider: PayoutProvider | undefined): void {
+  const { db } = context.database;
+  app.get(
+    '/api/admin/withdrawals/:id/payout',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A withdrawal’s payout through the provider: state, mode, UTR and every state the provider reported',
+        params: idParamsSchema,
+        response: responses({ 200: providerPayoutResponseSchema }),
+      },
+    },
+    async (request) => ({ payout: await getProviderPayout(db, request.params.id) }),
+  );
+  if (!provider) return;
+  app.get(
+    '/api/admin/payouts/reconciliation',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The day’s (India time) provider transactions against our payouts: every payout whose amount, state or UTR differs, or that one side lacks',
+        querystring: reconciliationQuerySchema,
+        response: responses({ 200: reconciliationResponseSchema }),
+      },
+    },
+    async (request) => reconcileDay(db, provider, request.query.day),
+  );
+}

@@ -1,0 +1,121 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { PayoutProviderConfig } from '../../env.ts';
+import { PayoutProviderError, type PayoutProvider } from './provider.ts';
+import { createRazorpayXClient } from './razorpayx-client.ts';
+import * as payoutRepository from './repository.ts';
+import type { DuePayout } from './repository.ts';
+import { applyProviderFacts, enqueueRoutedWithdrawals, refuseUnsentPayout } from './service.ts';
+
+/** Payouts one process claims per tick; the rest wait for the next tick or another process. */
+const PAYOUTS_PER_TICK = 20;
+/** Routed withdrawals given their payout row per tick. */
+const ENQUEUED_PER_TICK = 100;
+/**
+ * How long a claimed payout is this process's before another may take it: longer than a request to the provider
+ * can take, so two processes do not send at once; if they ever do, the one idempotency key gives one payout.
+ */
+const LEASE_SECONDS = 120;
+/** Questions about a payout without a final state back off to at most this. */
+const MAX_BACKOFF_SECONDS = 30 * 60;
+
+export function payoutProviderFromConfig(config: PayoutProviderConfig): PayoutProvider {
+  return createRazorpayXClient(config);
+}
+
+/** The wait before the next question about a payout: the poll interval, doubling with each attempt. */
+export function payoutBackoffSeconds(pollSeconds: number, attempts: number): number {
+  return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(attempts, 12));
+}
+
+export interface PayoutWorker {
+  /** Sends what is due and asks about payouts without a final state, once; safe in every process at the same time. */
+  tick(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface PayoutWorkerOptions {
+  db: Database;
+  provider: PayoutProvider;
+  pollSeconds: number;
+  log: FastifyBaseLogger;
+  /** Told after a payout settled a withdrawal, so its customer e-mail goes out at once rather than at the next sweep. */
+  notificationEmails?: { poke(): void } | undefined;
+}
+
+export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
+  const { db, provider, pollSeconds, log } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  async function work(due: DuePayout): Promise<void> {
+    const { payout, withdrawal } = due;
+    try {
+      const facts =
+        payout.providerPayoutId === null
+          ? await provider.send({
+              idempotencyKey: payout.idempotencyKey,
+              reference: withdrawal.reference,
+              amountInrPaise: payout.amountInrPaise,
+              mode: payout.mode,
+              payee: { name: withdrawal.accountHolderName, accountNumber: withdrawal.accountNumber, ifsc: withdrawal.ifscCode, upiId: withdrawal.upiId },
+              customerReference: withdrawal.userId,
+            })
+          : await provider.fetch(payout.providerPayoutId);
+      const outcome = await applyProviderFacts(db, facts, payout.providerPayoutId === null ? 'send' : 'poll', payout.withdrawalId);
+      if (outcome === 'applied') options.notificationEmails?.poke();
+      await payoutRepository.reschedule(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts), null);
+    } catch (error) {
+      if (!(error instanceof PayoutProviderError)) throw error;
+      if (error.kind === 'refused' && payout.providerPayoutId === null) {
+        log.warn({ withdrawalId: payout.withdrawalId, error: error.message }, 'The payout provider refused a payout; the withdrawal is refunded');
+        await refuseUnsentPayout(db, payout.withdrawalId, error.message);
+        options.notificationEmails?.poke();
+        return;
+      }
+      // The outcome is unknown (a timeout, an outage): asked again later, a send with the same idempotency key.
+      log.warn({ withdrawalId: payout.withdrawalId, error: error.message }, 'Payout provider error; retried later');
+      await payoutRepository.reschedule(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts), error.message);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    await enqueueRoutedWithdrawals(db, ENQUEUED_PER_TICK);
+    const due = await payoutRepository.claimDue(db, PAYOUTS_PER_TICK, LEASE_SECONDS);
+    for (const payout of due) {
+      try {
+        await work(payout);
+      } catch (error) {
+        // A bug or a database error: logged, and the payout comes back when its lease ends.
+        log.error({ err: error, withdrawalId: payout.payout.withdrawalId }, 'Payout job failed');
+      }
+    }
+  }
+
+  /** One tick at a time per process: a slow provider must not pile up overlapping ticks. */
+  function tickOnce(): Promise<void> {
+    running ??= tick().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    tick: tickOnce,
+    start() {
+      if (timer) return;
+      const run = () => {
+        void tickOnce().catch((error: unknown) => log.error({ err: error }, 'Payout worker tick failed'));
+      };
+      run();
+      timer = setInterval(run, pollSeconds * 1000);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

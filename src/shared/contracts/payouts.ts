@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/*
+ * Payouts through a payout provider (decision 043): RazorpayX Payouts' states as the provider names them,
+ * the withdrawal's provider timeline, and the daily reconciliation.
+ */
+
+/** How a withdrawal leaves: in a bank file, or through the provider (RazorpayX). Never both. */
+export const PAYOUT_ROUTES = ['bank_file', 'razorpayx'] as const;
+export type PayoutRoute = (typeof PAYOUT_ROUTES)[number];
+
+/** RazorpayX's payout states (Payout States and Life Cycle). */
+export const PROVIDER_PAYOUT_STATES = ['queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed'] as const;
+export const providerPayoutStateSchema = z.enum(PROVIDER_PAYOUT_STATES);
+export type ProviderPayoutState = z.infer<typeof providerPayoutStateSchema>;
+
+/** The states after which the provider does nothing more with a payout but a reversal of a processed one. */
+export const FINAL_PROVIDER_PAYOUT_STATES: readonly ProviderPayoutState[] = ['processed', 'reversed', 'cancelled', 'rejected', 'failed'];
+/** The states in which the money did not reach the payee: the withdrawal's USDT goes back to the wallet. */
+export const RETURNED_PROVIDER_PAYOUT_STATES: readonly ProviderPayoutState[] = ['reversed', 'cancelled', 'rejected', 'failed'];
+
+export const PAYOUT_MESSAGES = {
+  badSignature: 'The webhook signature is missing or does not match.',
+  badEvent: 'The webhook event could not be read.',
+  notFound: 'This withdrawal has no payout through the provider.',
+  returnedReason: (description: string) => `The bank returned the payout: ${description}`,
+  reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
+  reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
+} as const;
+
+/** Longest webhook body read; RazorpayX's payout events are a few kilobytes. */
+export const PAYOUT_WEBHOOK_MAX_BYTES = 64 * 1024;
+
+export const providerPayoutEventSchema = z.object({
+  state: providerPayoutStateSchema,
+  utr: z.string().nullable(),
+  reason: z.string().nullable(),
+  source: z.enum(['send', 'webhook', 'poll']),
+  at: z.string(),
+});
+
+/** A withdrawal's payout through the provider, as its customer and admins see it. */
+export const providerPayoutSchema = z.object({
+  provider: z.literal('razorpayx'),
+  /** `unsent` until the provider has accepted it. */
+  state: z.union([providerPayoutStateSchema, z.literal('unsent')]),
+  mode: z.enum(['IMPS', 'UPI', 'NEFT']),
+  amountInr: z.string(),
+  utr: z.string().nullable(),
+  reason: z.string().nullable(),
+  events: z.array(providerPayoutEventSchema).max(50),
+});
+export type ProviderPayout = z.infer<typeof providerPayoutSchema>;
+export const providerPayoutResponseSchema = z.object({ payout: providerPayoutSchema });
+
+export const reconciliationQuerySchema = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, PAYOUT_MESSAGES.reconciliationDay),
+});
+
+/** Most provider transactions one reconciliation reads (100 a page, as the API allows). */
+export const RECONCILIATION_MAX_TRANSACTIONS = 5000;
+
+export const reconciliationDifferenceSchema = z.object({
+  providerPayoutId: z.string(),
+  withdrawalId: z.string().nullable(),
+  reference: z.string().nullable(),
+  problems: z.array(z.string()).max(5),
+  provider: z.object({ amountInr: z.string(), state: z.string(), utr: z.string().nullable() }),
+  ours: z.object({ amountInr: z.string(), state: z.string(), utr: z.string().nullable() }).nullable(),
+});
+export const reconciliationResponseSchema = z.object({
+  day: z.string(),
+  transactionsRead: z.number().int(),
+  payoutsCompared: z.number().int(),
+  truncated: z.boolean(),
+  differences: z.array(reconciliationDifferenceSchema).max(RECONCILIATION_MAX_TRANSACTIONS),
+});
+export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;
