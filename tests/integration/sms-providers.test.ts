@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => standIn.close());
 
 const TEMPLATE_ID = '65f0c0ffee0123456789abcd';
-const msg91 = (): SmsConfig => ({ provider: 'msg91', apiUrl: standIn.url, authKey: MSG91_STAND_IN_AUTH_KEY, templateId: TEMPLATE_ID });
+const msg91 = (authKey = MSG91_STAND_IN_AUTH_KEY): SmsConfig => ({ provider: 'msg91', apiUrl: standIn.url, authKey, templateId: TEMPLATE_ID });
 const twilio = (overrides: Partial<Extract<SmsConfig, { provider: 'twilio' }>> = {}): SmsConfig => ({
   provider: 'twilio',
   apiUrl: standIn.url,
@@ -76,7 +76,7 @@ describe('texting the one-time code through MSG91', () => {
   });
 
   it('is refused by the stand-in with a wrong authkey, and the client reports it', async () => {
-    const accepted = await sendSms(harness.database.handle.db, { ...msg91(), authKey: 'a-wrong-authkey' }, { to: '+919812300003', text: 'x', variables: { otp: '123456' } }, silentLog);
+    const accepted = await sendSms(harness.database.handle.db, msg91('a-wrong-authkey'), { to: '+919812300003', text: 'x', variables: { otp: '123456' } }, silentLog);
     expect(accepted).toBe(false);
     expect((await outboxRows('+919812300003'))[0]?.last_error).toBe('MSG91 answered HTTP 401 with an error');
   });
