@@ -36,7 +36,18 @@ export interface AppConfig {
   depositExtendedPublicKeys: Record<DepositNetwork, string | undefined>;
   /** The payout provider approved withdrawals are paid through (decision 043); undefined: bank files only, as before. */
   payoutProvider: PayoutProviderConfig | undefined;
+  /** Where text messages (the mobile one-time codes) go: the SMS outbox table unless SMS_PROVIDER names a provider (decision 041). */
+  sms: SmsConfig;
 }
+
+export type SmsConfig =
+  | { provider: 'outbox' }
+  | { provider: 'msg91'; apiUrl: string; authKey: string; templateId: string }
+  | { provider: 'twilio'; apiUrl: string; accountSid: string; authToken: string; from: string };
+
+/** The providers' public API bases; SMS_API_URL replaces them (a test's stand-in, a regional endpoint). */
+export const MSG91_DEFAULT_API_URL = 'https://control.msg91.com';
+export const TWILIO_DEFAULT_API_URL = 'https://api.twilio.com';
 
 /** PAYOUT_PROVIDER=razorpayx and its RAZORPAYX_* variables. */
 export interface PayoutProviderConfig {
@@ -191,6 +202,15 @@ const environmentSchema = z.object({
   }),
   DEPOSIT_XPUB_ERC20: extendedPublicKeyOf('ERC20'),
   DEPOSIT_XPUB_TRC20: extendedPublicKeyOf('TRC20'),
+  SMS_PROVIDER: z.enum(['msg91', 'twilio'], { message: 'must be msg91 or twilio, or unset to keep text messages in the SMS outbox' }).optional(),
+  SMS_API_URL: urlWithProtocols(['http:', 'https:'], "an http:// or https:// URL of the SMS provider's API"),
+  SMS_AUTH_KEY: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,200}$/.test(value), { message: 'must be the MSG91 authkey (8 to 200 printable characters)' }),
+  SMS_TEMPLATE_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{1,100}$/.test(value), { message: 'must be the MSG91 flow template id (letters, digits, _ and -)' }),
+  SMS_ACCOUNT_SID: optionalText.refine((value) => value === undefined || /^AC[0-9a-fA-F]{32}$/.test(value), { message: 'must be a Twilio Account SID (AC followed by 32 hexadecimal characters)' }),
+  SMS_AUTH_TOKEN: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{16,200}$/.test(value), { message: 'must be the Twilio Auth Token (16 to 200 printable characters)' }),
+  SMS_FROM: optionalText.refine((value) => value === undefined || /^(\+[0-9]{8,15}|MG[0-9a-fA-F]{32}|[A-Za-z0-9]{1,11})$/.test(value), {
+    message: 'must be the sending number (+ and digits), a Messaging Service SID (MG...) or an alphanumeric sender ID of up to 11 characters',
+  }),
 });
 
 /** An account-level extended public key; anything private (xprv, mnemonic, hex key) is refused with its reason. */
@@ -202,7 +222,7 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 }
 
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
-const UNSHOWN_VARIABLES = ['ADMIN_PASSWORD', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
+const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
 
 /** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
@@ -235,6 +255,27 @@ function payoutProviderConfig(values: Partial<Record<(typeof RAZORPAYX_REQUIRED)
     webhookSecret: values.RAZORPAYX_WEBHOOK_SECRET ?? '',
     pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
   };
+}
+
+type SmsVariables = Partial<Record<'SMS_PROVIDER' | 'SMS_API_URL' | 'SMS_AUTH_KEY' | 'SMS_TEMPLATE_ID' | 'SMS_ACCOUNT_SID' | 'SMS_AUTH_TOKEN' | 'SMS_FROM', string | undefined>>;
+
+/** The SMS provider and its credentials; a provider without every credential it needs is refused, each missing one named. */
+function smsConfig(values: SmsVariables): SmsConfig {
+  const missing = (names: (keyof SmsVariables)[]) => names.filter((name) => values[name] === undefined);
+  const refuse = (names: string[]) =>
+    new ConfigurationError(names.map((name) => `Invalid configuration: SMS_PROVIDER=${values.SMS_PROVIDER ?? ''} needs ${name} (see docs/decisions/041)`));
+  const apiUrl = (fallback: string) => (values.SMS_API_URL ?? fallback).replace(/\/$/, '');
+  if (values.SMS_PROVIDER === 'msg91') {
+    const absent = missing(['SMS_AUTH_KEY', 'SMS_TEMPLATE_ID']);
+    if (absent.length > 0 || values.SMS_AUTH_KEY === undefined || values.SMS_TEMPLATE_ID === undefined) throw refuse(absent);
+    return { provider: 'msg91', apiUrl: apiUrl(MSG91_DEFAULT_API_URL), authKey: values.SMS_AUTH_KEY, templateId: values.SMS_TEMPLATE_ID };
+  }
+  if (values.SMS_PROVIDER === 'twilio') {
+    const absent = missing(['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM']);
+    if (absent.length > 0 || values.SMS_ACCOUNT_SID === undefined || values.SMS_AUTH_TOKEN === undefined || values.SMS_FROM === undefined) throw refuse(absent);
+    return { provider: 'twilio', apiUrl: apiUrl(TWILIO_DEFAULT_API_URL), accountSid: values.SMS_ACCOUNT_SID, authToken: values.SMS_AUTH_TOKEN, from: values.SMS_FROM };
+  }
+  return { provider: 'outbox' };
 }
 
 /** Reads and validates the configuration; every bad variable is reported on its own line. */
@@ -291,5 +332,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     metricsPort: values.METRICS_PORT === undefined ? undefined : Number(values.METRICS_PORT),
     depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
     payoutProvider: payoutProviderConfig(values),
+    sms: smsConfig(values),
   };
 }

@@ -14,6 +14,7 @@ const LoginPage = lazy(() => import('./features/auth/login-page.tsx'));
 const SignupPage = lazy(() => import('./features/auth/signup-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('./features/auth/forgot-password-page.tsx'));
 const ResetPasswordPage = lazy(() => import('./features/auth/reset-password-page.tsx'));
+const VerifyEmailPage = lazy(() => import('./features/contact-verification/verify-email-page.tsx'));
 const VerifyPinPage = lazy(() => import('./features/pin/verify-pin-page.tsx'));
 const PinSetupPage = lazy(() => import('./features/pin/pin-setup-page.tsx'));
 const ResetPinPage = lazy(() => import('./features/pin/reset-pin-page.tsx'));
@@ -47,6 +48,7 @@ export function AppRoutes() {
         <Route path="/signup" element={<RedirectIfSignedIn>{<SignupPage />}</RedirectIfSignedIn>} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
         <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
         <Route path="/reset-pin" element={<ResetPinPage />} />

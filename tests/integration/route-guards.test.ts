@@ -26,6 +26,8 @@ const PUBLIC_ROUTES = new Set([
   // Completing a PIN reset needs the e-mailed token, not a session: the link may open in another browser.
   'POST /api/pin/reset',
   'POST /api/pin/reset/check',
+  // The e-mail verification link is the proof of the mailbox; it may open in a browser that is not signed in (decision 041).
+  'POST /api/contact-verification/email/verify',
   'GET /api/rates',
   'GET /api/settings/public',
   'GET /api/files/qr/{network}',

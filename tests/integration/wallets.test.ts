@@ -55,7 +55,7 @@ describe('wallet proofs', () => {
     const walletId = await addEthereumWallet(harness, user, account);
     const list = await call(harness.app, { url: '/api/wallets', cookie: user.cookie });
     expect(list.json<{ items: unknown[] }>().items).toEqual([{ id: walletId, network: 'ERC20', address: account.address, verifiedAt: expect.any(String) }]);
-    const mail = await harness.database.handle.db.execute<{ subject: string; text_body: string }>(sql`select subject, text_body from mail_outbox where to_address = ${user.email}`);
+    const mail = await harness.database.handle.db.execute<{ subject: string; text_body: string }>(sql`select subject, text_body from mail_outbox where to_address = ${user.email} and subject like '%wallet%'`);
     expect(mail.rows).toHaveLength(1);
     expect(mail.rows[0]?.subject).toBe('Rupeedesk: a wallet was added to your account');
     expect(mail.rows[0]?.text_body).toContain(account.address);

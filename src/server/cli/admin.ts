@@ -1,12 +1,12 @@
 import { desc } from 'drizzle-orm';
-import { mailOutbox } from '../db/schema.ts';
+import { mailOutbox, smsOutbox } from '../db/schema.ts';
 import * as userRepository from '../features/users/repository.ts';
 import { openToolDatabase } from './open-tool-database.ts';
 
 const USAGE = `Usage:
   npm run admin -- promote <email>   give the account the admin role
   npm run admin -- demote <email>    take the admin role away at once (in the web app a second admin must confirm it)
-  npm run admin -- outbox [count]     show the newest stored e-mails (when no SMTP_URL is set)`;
+  npm run admin -- outbox [count]     show the newest stored e-mails (when no SMTP_URL is set) and text messages (when no SMS_PROVIDER is set)`;
 
 async function main(): Promise<number> {
   const [command, argument] = process.argv.slice(2);
@@ -54,10 +54,17 @@ async function main(): Promise<number> {
     }
     const count = Math.min(Math.max(Number(argument ?? 10) || 10, 1), 100);
     const messages = await db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(count);
-    if (messages.length === 0) process.stdout.write('The mail outbox is empty.\n');
+    process.stdout.write(messages.length === 0 ? 'The mail outbox is empty.\n' : '=== E-mails\n');
     for (const message of messages) {
       process.stdout.write(`--- ${message.createdAt.toISOString()} to ${message.toAddress}: ${message.subject}\n`);
       process.stdout.write(`${message.delivered ? '(delivered through SMTP; the body is not kept)' : (message.textBody ?? message.lastError ?? '')}\n\n`);
+    }
+    const texts = await db.select().from(smsOutbox).orderBy(desc(smsOutbox.createdAt)).limit(count);
+    process.stdout.write(texts.length === 0 ? 'The SMS outbox is empty.\n' : '=== Text messages\n');
+    for (const text of texts) {
+      process.stdout.write(`--- ${text.createdAt.toISOString()} SMS to ${text.toNumber}\n`);
+      const kept = text.delivered ? `(sent through ${text.provider}; the text is not kept)` : (text.body ?? `(not sent through ${text.provider}: ${text.lastError ?? 'no answer yet'})`);
+      process.stdout.write(`${kept}\n\n`);
     }
     return 0;
   } finally {

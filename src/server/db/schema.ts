@@ -7,6 +7,7 @@ import {
   customType,
   date,
   foreignKey,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -154,6 +155,94 @@ export const passwordResetTokens = pgTable(
   (table) => [
     uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash),
     index('password_reset_tokens_user_idx').on(table.userId),
+  ],
+);
+
+/** E-mail verification links (issue 32): `verify` proves the account's address, `change` proves a new one before it replaces the old. SHA-256 only. */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: bytea('token_hash').notNull(),
+    email: text('email').notNull(),
+    purpose: text('purpose').$type<'verify' | 'change'>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('email_verification_tokens_hash_unique').on(table.tokenHash),
+    index('email_verification_tokens_user_idx').on(table.userId, table.createdAt),
+    check('email_verification_tokens_purpose_valid', sql`${table.purpose} in ('verify', 'change')`),
+    check('email_verification_tokens_email_length', sql`char_length(${table.email}) between 3 and 254`),
+  ],
+);
+
+/** Mobile one-time codes (issue 32): salted SHA-256 only; closed when used, replaced, or after the fifth wrong entry. */
+export const phoneVerificationCodes = pgTable(
+  'phone_verification_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    phone: text('phone').notNull(),
+    codeSalt: bytea('code_salt').notNull(),
+    codeHash: bytea('code_hash').notNull(),
+    failedAttempts: smallint('failed_attempts').notNull().default(0),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('phone_verification_codes_user_idx').on(table.userId, table.createdAt),
+    index('phone_verification_codes_phone_idx').on(table.phone, table.createdAt),
+    check('phone_verification_codes_failed_attempts_range', sql`${table.failedAttempts} between 0 and 5`),
+    check('phone_verification_codes_phone_shape', sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),
+  ],
+);
+
+/** Text messages: with no SMS_PROVIDER the body is kept here for the developer to read; sent through a provider, only its id is kept. */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toNumber: text('to_number').notNull(),
+    provider: text('provider').$type<'outbox' | 'msg91' | 'twilio'>().notNull(),
+    body: text('body'),
+    providerMessageId: text('provider_message_id'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    delivered: boolean('delivered').notNull().default(false),
+    lastError: text('last_error'),
+  },
+  (table) => [index('sms_outbox_created_idx').on(table.createdAt), check('sms_outbox_provider_valid', sql`${table.provider} in ('outbox', 'msg91', 'twilio')`)],
+);
+
+/** Where and when each account was opened (issue 32): address, browser, and the position when the customer allowed it. */
+export const signupTrail = pgTable(
+  'signup_trail',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ipAddress: text('ip_address').notNull(),
+    userAgent: text('user_agent'),
+    signedUpAt: timestamp('signed_up_at', { withTimezone: true }).notNull().defaultNow(),
+    geolocationStatus: text('geolocation_status').$type<'granted' | 'denied' | 'unavailable' | 'not_asked'>().notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    accuracyMeters: doublePrecision('accuracy_meters'),
+  },
+  (table) => [
+    check('signup_trail_geolocation_status_valid', sql`${table.geolocationStatus} in ('granted', 'denied', 'unavailable', 'not_asked')`),
+    check('signup_trail_position_when_granted', sql`(${table.geolocationStatus} = 'granted') = (${table.latitude} is not null and ${table.longitude} is not null)`),
+    check('signup_trail_latitude_range', sql`${table.latitude} is null or ${table.latitude} between -90 and 90`),
+    check('signup_trail_longitude_range', sql`${table.longitude} is null or ${table.longitude} between -180 and 180`),
+    check('signup_trail_user_agent_length', sql`char_length(${table.userAgent}) <= 512`),
   ],
 );
 

@@ -9,6 +9,7 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
+import { registerContactVerificationRoutes, registerEmailChangeRoutes, registerEmailLinkRoutes } from './contact-verification/routes.ts';
 import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
@@ -35,6 +36,7 @@ import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withd
 export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycle = new ServerLifecycle()): void {
   registerHealthRoutes(app, context, lifecycle);
   registerAuthRoutes(app, context);
+  registerEmailLinkRoutes(app, context);
   registerPinResetCompletionRoutes(app, context);
   registerSettingsRoutes(app, context);
   registerPublicFileRoutes(app, context);
@@ -48,11 +50,13 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerUserRoutes(area);
     registerPinRoutes(area, context);
     registerSecurityRoutes(area, context);
+    registerContactVerificationRoutes(area, context);
   });
 
   registerCustomerArea(app, (area) => {
     registerPinChangeRoutes(area, context);
     registerPasswordChangeRoutes(area, context);
+    registerEmailChangeRoutes(area, context);
     registerBankAccountRoutes(area, context);
     registerDepositRoutes(area, context);
     registerDepositAddressRoutes(area, context);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { decimalStringSchema } from './common.ts';
+import { signupGeolocationSchema } from './signup-trail.ts';
 import { roleSchema, vipLevelSchema } from './enums.ts';
 import { isWeakPin, WEAK_PIN_MESSAGE } from './pin.ts';
 
@@ -63,6 +64,8 @@ export const signupRequestSchema = z.object({
   password: passwordSchema,
   pin: pinSchema,
   referralCode: referralCodeSchema,
+  /** Where the browser says the customer is, or that they refused (issue 32); optional, never blocking. */
+  geolocation: signupGeolocationSchema.optional(),
 });
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 

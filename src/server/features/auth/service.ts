@@ -12,6 +12,7 @@ import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedA
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { endSession, startSession, usesSecureCookies } from '../../platform/sessions/service.ts';
+import * as contactVerification from '../contact-verification/service.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
@@ -32,7 +33,7 @@ export async function signUp(
 ): Promise<string> {
   const { db } = context.database;
   await consumeRateLimit(db, `signup:ip:${request.ip}`, context.rateLimits.signupPerAddress, context.rateLimits.windowSeconds);
-  return db.transaction(async (transaction) => {
+  const { userId, verificationMail } = await db.transaction(async (transaction) => {
     let referredByUserId: string | undefined;
     if (input.referralCode !== undefined) {
       referredByUserId = await users.findUserIdByReferralCode(transaction, input.referralCode);
@@ -49,8 +50,11 @@ export async function signUp(
     });
     await startSession(transaction, context, request, reply, userId);
     await rememberThisBrowser(transaction, context, request, reply, userId);
-    return userId;
+    const mail = await contactVerification.recordSignUp(transaction, context, request, { userId, email: input.email, geolocation: input.geolocation });
+    return { userId, verificationMail: mail };
   });
+  await context.mailer.send(verificationMail);
+  return userId;
 }
 
 /** The known-browser token this browser holds, when it has one of the right shape. */

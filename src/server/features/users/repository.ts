@@ -131,7 +131,8 @@ export async function replacePasswordHash(db: Executor, userId: string, expected
 /** Sets the name and phone; answers the phone it replaced, or undefined for a missing user. */
 export async function updateNameAndPhone(db: Executor, userId: string, name: string, phone: string): Promise<{ previousName: string; previousPhone: string } | undefined> {
   const result = await db.execute<{ previous_name: string; previous_phone: string }>(sql`
-    update profiles set name = ${name}, phone = ${phone}, updated_at = now()
+    update profiles set name = ${name}, phone = ${phone}, updated_at = now(),
+      phone_verified_at = case when profiles.phone = ${phone} then profiles.phone_verified_at end
     from (select name as previous_name, phone as previous_phone from profiles where user_id = ${userId} for update) previous
     where profiles.user_id = ${userId}
     returning previous.previous_name, previous.previous_phone`);

@@ -19,6 +19,7 @@ export interface PruneReport {
   idempotencyKeys: number;
   passwordResetTokens: number;
   outboxBodies: number;
+  smsOutboxBodies: number;
 }
 
 async function deleted(db: Executor, statement: ReturnType<typeof sql>): Promise<number> {
@@ -31,7 +32,8 @@ async function deleted(db: Executor, statement: ReturnType<typeof sql>): Promise
  * expired sessions, old rate-limit counters and turns, browsers not seen
  * signing in for the known-device lifetime, idempotency keys past their
  * lifetime, old reset tokens, and mail bodies held in the outbox (they carry
- * reset links) once those links have expired.
+ * reset links) once those links have expired, and texts held in the SMS outbox
+ * (they carry one-time codes) once the codes have.
  */
 export async function pruneExpiredRecords(db: Executor, sessionSettings: SessionSettings): Promise<PruneReport> {
   return {
@@ -46,5 +48,7 @@ export async function pruneExpiredRecords(db: Executor, sessionSettings: Session
       sql`update mail_outbox set text_body = null, html_body = null
             where (text_body is not null or html_body is not null) and created_at <= now() - interval '30 minutes'`,
     ),
+    // Texts in the SMS outbox carry one-time codes, which die after 10 minutes (decision 041).
+    smsOutboxBodies: await deleted(db, sql`update sms_outbox set body = null where body is not null and created_at <= now() - interval '30 minutes'`),
   };
 }

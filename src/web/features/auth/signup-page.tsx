@@ -16,6 +16,8 @@ import { ApiError } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY, signup } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { SignupLocationAsk } from '../contact-verification/index.ts';
+import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 
 type SignupForm = z.input<typeof signupFormSchema>;
 const FIELDS = ['fullName', 'email', 'phone', 'password', 'confirmPassword', 'pin', 'referralCode'] as const;
@@ -34,6 +36,7 @@ export default function SignupPage() {
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
   const [submitError, setSubmitError] = useState<string>();
+  const [geolocation, setGeolocation] = useState<SignupGeolocation>();
   const form = useForm<SignupForm>({
     resolver: zodResolver(signupFormSchema),
     defaultValues: { fullName: '', email: '', phone: '', password: '', confirmPassword: '', pin: '', referralCode: searchParams.get('ref') ?? '' },
@@ -54,7 +57,7 @@ export default function SignupPage() {
     setSubmitError(undefined);
     try {
       const { confirmPassword: _confirmation, ...request } = values;
-      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined });
+      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined, geolocation });
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
       void navigate('/dashboard', { replace: true });
@@ -114,6 +117,7 @@ export default function SignupPage() {
         <FormField label="Referral Code (optional)" error={errors.referralCode?.message}>
           <Input autoComplete="off" maxLength={10} className="uppercase" {...register('referralCode')} />
         </FormField>
+        <SignupLocationAsk value={geolocation} onChange={setGeolocation} />
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Processing...' : 'Create Account'}
         </Button>

@@ -11,6 +11,7 @@ import { initialsOf, maskPhone } from '../../lib/utils.ts';
 import { useMe } from '../auth/api.ts';
 import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
+import { ContactChecksCard } from '../contact-verification/contact-checks-card.tsx';
 import { AccountDetailsCard } from './account-details-card.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import { PanCard } from './pan-card.tsx';
@@ -91,6 +92,7 @@ export default function ProfilePage() {
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
       <AccountDetailsCard user={user} />
+      <ContactChecksCard />
       <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>

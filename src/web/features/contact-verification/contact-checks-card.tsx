@@ -1,0 +1,190 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { CODE_SHAPE_MESSAGE, type ContactStatus } from '#shared/contracts/contact-verification';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { FormField } from '../../components/ui/form-field.tsx';
+import { Input } from '../../components/ui/input.tsx';
+import { PasswordInput } from '../../components/ui/password-input.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { changeEmail, CONTACT_STATUS_QUERY_KEY, fetchContactStatus, resendEmailLink, sendPhoneCode, verifyPhoneCode } from './api.ts';
+
+function VerifiedBadge({ verified }: { verified: boolean }) {
+  return <Badge tone={verified ? 'success' : 'warning'}>{verified ? 'Verified' : 'Not verified'}</Badge>;
+}
+
+/** Runs one request of the card: a success toast and a refresh, or the server's message (429s say how long to wait). */
+function useCardAction() {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  return {
+    busy,
+    async run(request: () => Promise<{ message: string }>, onError?: (error: ApiError) => boolean): Promise<boolean> {
+      setBusy(true);
+      try {
+        const answer = await request();
+        toast.success(answer.message);
+        await Promise.all([queryClient.invalidateQueries({ queryKey: CONTACT_STATUS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me })]);
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && onError?.(error)) return false;
+        toast.error(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}
+
+function EmailSection({ status }: { status: ContactStatus }) {
+  const action = useCardAction();
+  const [changing, setChanging] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newEmail, setNewEmail] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+
+  const submitChange = async (event: FormEvent) => {
+    event.preventDefault();
+    setFieldErrors({});
+    const done = await action.run(
+      () => changeEmail({ currentPassword, newEmail }),
+      (error) => {
+        if (Object.keys(error.fields).length === 0) return false;
+        setFieldErrors(error.fields);
+        return true;
+      },
+    );
+    if (done) {
+      setChanging(false);
+      setCurrentPassword('');
+      setNewEmail('');
+    }
+  };
+
+  return (
+    <section className="flex flex-col gap-2" aria-label="E-mail">
+      <p className="flex items-center justify-between gap-3 text-sm">
+        <span className="min-w-0 break-all font-medium">{status.email}</span>
+        <VerifiedBadge verified={status.emailVerifiedAt !== null} />
+      </p>
+      {status.pendingEmail && <p className="text-xs text-slate-600">Waiting for you to open the link sent to {status.pendingEmail}.</p>}
+      <div className="flex flex-wrap gap-2">
+        {status.emailVerifiedAt === null && (
+          <Button size="sm" disabled={action.busy} onClick={() => void action.run(resendEmailLink)}>
+            Resend verification e-mail
+          </Button>
+        )}
+        {!changing && (
+          <Button size="sm" variant="outline" onClick={() => setChanging(true)}>
+            Change e-mail
+          </Button>
+        )}
+      </div>
+      {changing && (
+        <form onSubmit={(event) => void submitChange(event)} noValidate className="flex flex-col gap-3">
+          <FormField label="New e-mail" error={fieldErrors.newEmail}>
+            <Input type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
+          </FormField>
+          <FormField label="Current password" error={fieldErrors.currentPassword}>
+            <PasswordInput autoComplete="current-password" maxLength={128} value={currentPassword} onChange={(event) => setCurrentPassword(event.target.value)} />
+          </FormField>
+          <div className="flex gap-2">
+            <Button type="submit" size="sm" disabled={action.busy}>
+              Send link to the new e-mail
+            </Button>
+            <Button size="sm" variant="outline" disabled={action.busy} onClick={() => setChanging(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function PhoneSection({ status }: { status: ContactStatus }) {
+  const action = useCardAction();
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string>();
+  const verified = status.phoneVerifiedAt !== null;
+
+  const submitCode = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!/^\d{6}$/.test(code)) {
+      setCodeError(CODE_SHAPE_MESSAGE);
+      return;
+    }
+    setCodeError(undefined);
+    const done = await action.run(
+      () => verifyPhoneCode(code),
+      (error) => {
+        const message = error.fields.code;
+        if (message === undefined) return false;
+        setCodeError(message);
+        return true;
+      },
+    );
+    if (done) setCode('');
+  };
+
+  return (
+    <section className="flex flex-col gap-2" aria-label="Mobile number">
+      <p className="flex items-center justify-between gap-3 text-sm">
+        <span className="font-medium">{status.phone}</span>
+        <VerifiedBadge verified={verified} />
+      </p>
+      {!verified && (
+        <>
+          <div>
+            <Button size="sm" disabled={action.busy} onClick={() => void action.run(sendPhoneCode)}>
+              {status.codeOpen ? 'Send a new code' : 'Send code by SMS'}
+            </Button>
+          </div>
+          {status.codeOpen && (
+            <form onSubmit={(event) => void submitCode(event)} noValidate className="flex items-end gap-2">
+              <FormField label="6-digit code" error={codeError}>
+                <Input
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  value={code}
+                  onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 6))}
+                />
+              </FormField>
+              <Button type="submit" size="sm" disabled={action.busy}>
+                Verify
+              </Button>
+            </form>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The profile's card of the contact checks: verify or change the e-mail, and verify the mobile number by SMS code. */
+export function ContactChecksCard() {
+  const status = useQuery({ queryKey: CONTACT_STATUS_QUERY_KEY, queryFn: fetchContactStatus });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>E-mail and mobile</CardTitle>
+        <CardDescription>Verified contact details are required before money can move (FIU-IND rules).</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        {status.data ? (
+          <>
+            <EmailSection status={status.data} />
+            <PhoneSection status={status.data} />
+          </>
+        ) : (
+          <p className="text-sm text-slate-500">{status.isError ? 'Could not load your contact details. Please refresh.' : 'Loading...'}</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,2 @@
+/** What other web features may use of the contact checks. */
+export { SignupLocationAsk } from './signup-location-ask.tsx';

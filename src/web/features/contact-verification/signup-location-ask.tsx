@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import type { SignupGeolocation } from '#shared/contracts/signup-trail';
+import { Button } from '../../components/ui/button.tsx';
+
+const POSITION_TIMEOUT_MILLISECONDS = 10_000;
+
+/**
+ * Asks, with the reason, whether the customer shares where they are signing up (FIU-IND wants it recorded).
+ * Sharing, refusing or a browser that cannot tell are all recorded; none of them blocks the sign-up.
+ */
+export function SignupLocationAsk({ value, onChange }: { value: SignupGeolocation | undefined; onChange: (geolocation: SignupGeolocation) => void }) {
+  const [asking, setAsking] = useState(false);
+
+  const share = () => {
+    if (!('geolocation' in navigator)) {
+      onChange({ status: 'unavailable' });
+      return;
+    }
+    setAsking(true);
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        setAsking(false);
+        onChange({ status: 'granted', latitude: position.coords.latitude, longitude: position.coords.longitude, accuracyMeters: Math.min(position.coords.accuracy, 1_000_000) });
+      },
+      (error) => {
+        setAsking(false);
+        onChange({ status: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' });
+      },
+      { timeout: POSITION_TIMEOUT_MILLISECONDS, maximumAge: 60_000 },
+    );
+  };
+
+  const outcome =
+    value === undefined ? undefined : value.status === 'granted' ? 'Thank you: your location will be recorded with your sign-up.' : 'No location will be recorded; you can still sign up.';
+
+  return (
+    <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="signup-location">
+      <p className="text-slate-700">
+        India&apos;s rules for crypto platforms (FIU-IND) ask us to record where accounts are opened. May we record your location? It is optional.
+      </p>
+      {outcome ? (
+        <p className="text-slate-600">{outcome}</p>
+      ) : (
+        <div className="flex gap-2">
+          <Button type="button" size="sm" variant="outline" disabled={asking} onClick={share}>
+            {asking ? 'Asking your browser...' : 'Share my location'}
+          </Button>
+          <Button type="button" size="sm" variant="ghost" disabled={asking} onClick={() => onChange({ status: 'denied' })}>
+            Not now
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
