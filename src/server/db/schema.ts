@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
 import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -444,7 +445,7 @@ export const ledgerTransfers = pgTable(
     check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
     check(
       'ledger_transfers_reason_valid',
-      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward')`,
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'deposit_reversal')`,
     ),
   ],
 );
@@ -751,7 +752,10 @@ export const chainIncidents = pgTable(
     kind: text('kind').$type<'transfer_vanished'>().notNull(),
     openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
-    resolution: text('resolution').$type<'reincluded'>(),
+    resolution: text('resolution').$type<ChainIncidentResolution>(),
+    /** The admin whose settlement applied (the confirming one while two admins exist); null when the chain itself closed it. */
+    resolvedByUserId: uuid('resolved_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    resolutionReason: text('resolution_reason'),
   },
   (table) => [
     uniqueIndex('chain_incidents_open_deposit_unique').on(table.depositId).where(sql`${table.resolvedAt} is null`),
@@ -760,8 +764,9 @@ export const chainIncidents = pgTable(
     check('chain_incidents_amount_positive', sql`${table.amountUsdtMicros} > 0`),
     check(
       'chain_incidents_resolution_valid',
-      sql`(${table.resolvedAt} is null) = (${table.resolution} is null) and (${table.resolution} is null or ${table.resolution} in ('reincluded'))`,
+      sql`(${table.resolvedAt} is null) = (${table.resolution} is null) and (${table.resolution} is null or ${table.resolution} in ('reincluded', 'debited', 'written_off'))`,
     ),
+    check('chain_incidents_reason_length', sql`${table.resolutionReason} is null or char_length(${table.resolutionReason}) between 1 and 500`),
   ],
 );
 
@@ -789,7 +794,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
@@ -897,7 +902,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

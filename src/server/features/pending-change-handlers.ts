@@ -1,4 +1,5 @@
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
+import { chainIncidentSettlementHandler } from './chain/incidents.ts';
 import { depositOverrideHandler } from './deposits/service.ts';
 import { appFileChangeHandler } from './files/service.ts';
 import { batchCancelHandler } from './payout-batches/service.ts';
@@ -22,4 +23,5 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   app_file: appFileChangeHandler,
   deposit_override: depositOverrideHandler,
   payout_batch_cancel: batchCancelHandler,
+  chain_incident_settlement: chainIncidentSettlementHandler,
 };

@@ -45,6 +45,7 @@ export const PENDING_CHANGE_KINDS = [
   'app_file',
   'deposit_override',
   'payout_batch_cancel',
+  'chain_incident_settlement',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -77,6 +78,7 @@ export const AUDIT_ACTIONS = [
   'profile.pan_update',
   'profile.update',
   'reports.tds_export',
+  'chain_incident.settle',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

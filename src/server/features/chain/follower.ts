@@ -4,6 +4,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
+import { closeReincludedIncident, notifyAdminsOfIncident } from './incidents.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -203,7 +204,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
     if (!deposit) return;
     await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
-    const heldUser = await followerRepository.resolveIncidentReincluded(transaction, deposit.id);
+    const heldUser = await closeReincludedIncident(transaction, deposit.id);
     if (heldUser !== undefined) {
       log.warn({ network, depositId: deposit.id }, 'A vanished deposit’s transfer is final on the chain again; its incident is closed');
       await publishDepositChange(transaction, heldUser, 'deposit.chain');
@@ -280,14 +281,10 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       return;
     }
     if (deposit.status === 'approved') {
-      const opened = await followerRepository.openIncident(transaction, {
-        depositId,
-        userId: deposit.userId,
-        network,
-        transactionHash: deposit.transactionHash,
-        amountUsdtMicros: deposit.amountUsdtMicros,
-      });
+      const incident = { depositId, userId: deposit.userId, network, transactionHash: deposit.transactionHash, amountUsdtMicros: deposit.amountUsdtMicros };
+      const opened = await followerRepository.openIncident(transaction, incident);
       if (opened) {
+        await notifyAdminsOfIncident(transaction, incident);
         log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
         await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
       }

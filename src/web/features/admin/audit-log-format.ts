@@ -33,6 +33,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'profile.pan_update': 'PAN saved by the customer',
   'profile.update': 'Name or phone changed by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
+  'chain_incident.settle': 'Chain incident settled',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -63,6 +64,7 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'profile.pan_update': 'neutral',
   'profile.update': 'neutral',
   'reports.tds_export': 'neutral',
+  'chain_incident.settle': 'neutral',
 };
 
 export function actionLabel(action: string): string {

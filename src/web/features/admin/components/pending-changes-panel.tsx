@@ -23,6 +23,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   app_file: 'New app file',
   deposit_override: 'Deposit the blockchain refutes',
   payout_batch_cancel: 'Cancel of a downloaded payout file',
+  chain_incident_settlement: 'Settlement of a vanished deposit',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
