@@ -27,7 +27,7 @@ afterEach(async () => expectLedgerConsistent(bed.harness));
 afterAll(async () => bed.close());
 
 async function query<Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<Row[]> {
-  return (await bed.harness.database.handle.db.execute<Row>(statement)).rows;
+  return (await bed.harness.database.handle.db.execute(statement)).rows as Row[];
 }
 
 /** A customer with an own deposit address, credited `amountUsdtMicros` by a transfer that a deeper reorganisation then removes: the open incident's id. */

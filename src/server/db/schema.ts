@@ -910,6 +910,21 @@ export const pendingChanges = pgTable(
   ],
 );
 
+/** A network's account-level extended public key set in the admin settings (decision 045); the environment's wins where set. */
+export const depositExtendedKeys = pgTable(
+  'deposit_extended_keys',
+  {
+    network: text('network').$type<DepositNetwork>().primaryKey(),
+    extendedPublicKey: text('extended_public_key').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+    setByUserId: uuid('set_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    check('deposit_extended_keys_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('deposit_extended_keys_key_shape', sql`${table.extendedPublicKey} ~ '^xpub[1-9A-HJ-NP-Za-km-z]{100,116}$'`),
+  ],
+);
+
 /**
  * A customer's own deposit address on one network, derived watch-only from the operator's extended
  * public key at .../0/addressIndex. ERC20 addresses are stored lower-case, TRC20 in base58check.

@@ -9,7 +9,7 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
-import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
+import { registerDepositAddressRoutes, registerDepositKeyAdminRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -68,6 +68,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerSettingsAdminRoutes(area, context);
     registerDepositAdminRoutes(area, context);
     registerChainAdminRoutes(area, context);
+    registerDepositKeyAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
     registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);

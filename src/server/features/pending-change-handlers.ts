@@ -1,5 +1,6 @@
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
 import { chainIncidentSettlementHandler } from './chain/incidents.ts';
+import { depositKeyChangeHandler } from './deposit-addresses/keys.ts';
 import { depositOverrideHandler } from './deposits/service.ts';
 import { appFileChangeHandler } from './files/service.ts';
 import { batchCancelHandler } from './payout-batches/service.ts';
@@ -24,4 +25,5 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   deposit_override: depositOverrideHandler,
   payout_batch_cancel: batchCancelHandler,
   chain_incident_settlement: chainIncidentSettlementHandler,
+  deposit_xpub: depositKeyChangeHandler,
 };

@@ -46,6 +46,7 @@ export const PENDING_CHANGE_KINDS = [
   'deposit_override',
   'payout_batch_cancel',
   'chain_incident_settlement',
+  'deposit_xpub',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -79,6 +80,7 @@ export const AUDIT_ACTIONS = [
   'profile.update',
   'reports.tds_export',
   'chain_incident.settle',
+  'deposit_key.set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

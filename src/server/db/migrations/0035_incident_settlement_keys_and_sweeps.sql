@@ -37,3 +37,16 @@ BEGIN
   END IF;
 END
 $$;
+--> statement-breakpoint
+-- The account-level extended public keys set in the admin settings (decision 045); the environment's
+-- DEPOSIT_XPUB_* wins where it is set. No row: the network has no key from the settings.
+CREATE TABLE "deposit_extended_keys" (
+	"network" text PRIMARY KEY NOT NULL,
+	"extended_public_key" text NOT NULL,
+	"set_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"set_by_user_id" uuid,
+	CONSTRAINT "deposit_extended_keys_network_valid" CHECK ("deposit_extended_keys"."network" in ('TRC20', 'ERC20')),
+	CONSTRAINT "deposit_extended_keys_key_shape" CHECK ("deposit_extended_keys"."extended_public_key" ~ '^xpub[1-9A-HJ-NP-Za-km-z]{100,116}$')
+);
+--> statement-breakpoint
+ALTER TABLE "deposit_extended_keys" ADD CONSTRAINT "deposit_extended_keys_set_by_user_id_users_id_fk" FOREIGN KEY ("set_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from '#shared/contracts/common';
+import { extendedKeyInPart } from '#shared/contracts/deposit-keys';
 import { depositNetworkSchema, roleSchema, type PendingChangeKind, type Role } from '#shared/contracts/enums';
 import type { PendingChange } from '#shared/contracts/pending-changes';
 import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
@@ -72,6 +73,9 @@ const chainIncidentSettlementPayloadSchema = z.object({
   reason: z.string(),
 });
 
+/** A network's extended public key set in the settings (decision 045); `from` is null when the settings had none. */
+const depositKeyPayloadSchema = z.object({ network: depositNetworkSchema, from: z.string().nullable(), to: z.string() });
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -87,6 +91,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deposit_override'), payload: depositOverridePayloadSchema }),
   z.object({ kind: z.literal('payout_batch_cancel'), payload: payoutBatchCancelPayloadSchema }),
   z.object({ kind: z.literal('chain_incident_settlement'), payload: chainIncidentSettlementPayloadSchema }),
+  z.object({ kind: z.literal('deposit_xpub'), payload: depositKeyPayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -224,6 +229,15 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
         deposit: { id: payload.depositId },
       };
     },
+  },
+  deposit_xpub: {
+    subjectOf: (payload) => payload.network,
+    view: (payload) => ({
+      summary: `${payload.network} deposit key (extended public key); issued addresses keep theirs, new customers get addresses under the new key`,
+      from: payload.from === null ? '(none)' : extendedKeyInPart(payload.from),
+      to: extendedKeyInPart(payload.to),
+      network: payload.network,
+    }),
   },
 };
 
