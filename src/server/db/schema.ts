@@ -982,3 +982,65 @@ export const unclaimedTransfers = pgTable(
     check('unclaimed_transfers_resolution', sql`(${table.status} = 'open') = (${table.resolvedAt} is null)`),
   ],
 );
+
+/** USDT moved out of a customer's deposit address or the shared address, read by the chain follower in final blocks (decision 045). */
+export const usdtSweeps = pgTable(
+  'usdt_sweeps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    transactionHash: text('transaction_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    /** The customer whose deposit address it left; null for the shared address. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('usdt_sweeps_transfer_unique').on(table.network, table.transactionHash, table.logIndex),
+    index('usdt_sweeps_from_idx').on(table.network, table.fromAddress),
+    index('usdt_sweeps_block_idx').on(table.network, table.blockNumber),
+    check('usdt_sweeps_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('usdt_sweeps_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+  ],
+);
+
+/** A sweep plan exported for the offline signer (decision 045). */
+export const sweepPlans = pgTable(
+  'sweep_plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    thresholdUsdtMicros: usdtMicros('threshold_usdt_micros').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('sweep_plans_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('sweep_plans_threshold_positive', sql`${table.thresholdUsdtMicros} > 0`),
+  ],
+);
+
+/** An address of a sweep plan; `sweepId` is the sweep the follower matched to it. */
+export const sweepPlanItems = pgTable(
+  'sweep_plan_items',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => sweepPlans.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    derivationPath: text('derivation_path'),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    /** What the address needs before it can be swept, in words: the network's coin for the fee, or nothing. */
+    needs: text('needs').notNull(),
+    sweepId: uuid('sweep_id').references(() => usdtSweeps.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    primaryKey({ name: 'sweep_plan_items_pkey', columns: [table.planId, table.address] }),
+    index('sweep_plan_items_open_idx').on(table.address).where(sql`${table.sweepId} is null`),
+    check('sweep_plan_items_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+  ],
+);

@@ -10,6 +10,7 @@ import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
 import { registerDepositAddressRoutes, registerDepositKeyAdminRoutes } from './deposit-addresses/routes.ts';
+import { registerReconciliationAdminRoutes } from './reconciliation/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -69,6 +70,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerDepositAdminRoutes(area, context);
     registerChainAdminRoutes(area, context);
     registerDepositKeyAdminRoutes(area, context);
+    registerReconciliationAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
     registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);

@@ -50,3 +50,60 @@ CREATE TABLE "deposit_extended_keys" (
 );
 --> statement-breakpoint
 ALTER TABLE "deposit_extended_keys" ADD CONSTRAINT "deposit_extended_keys_set_by_user_id_users_id_fk" FOREIGN KEY ("set_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+--> statement-breakpoint
+-- USDT moved out of a customer's deposit address (or the shared address), as the chain follower read
+-- it in final blocks: a sweep by the operator's custody. A reorganisation forgets those above the
+-- common ancestor, and the follower reads them again.
+CREATE TABLE "usdt_sweeps" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"network" text NOT NULL,
+	"transaction_hash" text NOT NULL,
+	"log_index" integer NOT NULL,
+	"from_address" text NOT NULL,
+	"to_address" text NOT NULL,
+	"amount_usdt_micros" bigint NOT NULL,
+	"block_number" bigint NOT NULL,
+	"user_id" uuid,
+	"recorded_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "usdt_sweeps_network_valid" CHECK ("usdt_sweeps"."network" in ('TRC20', 'ERC20')),
+	CONSTRAINT "usdt_sweeps_amount_positive" CHECK ("usdt_sweeps"."amount_usdt_micros" > 0)
+);
+--> statement-breakpoint
+ALTER TABLE "usdt_sweeps" ADD CONSTRAINT "usdt_sweeps_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE restrict ON UPDATE no action;
+--> statement-breakpoint
+CREATE UNIQUE INDEX "usdt_sweeps_transfer_unique" ON "usdt_sweeps" USING btree ("network","transaction_hash","log_index");
+--> statement-breakpoint
+CREATE INDEX "usdt_sweeps_from_idx" ON "usdt_sweeps" USING btree ("network","from_address");
+--> statement-breakpoint
+CREATE INDEX "usdt_sweeps_block_idx" ON "usdt_sweeps" USING btree ("network","block_number");
+--> statement-breakpoint
+-- A sweep plan exported for the offline signer, and its addresses; a sweep the follower reads from
+-- an address of the newest open plan of its network is matched to that address's row.
+CREATE TABLE "sweep_plans" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"network" text NOT NULL,
+	"threshold_usdt_micros" bigint NOT NULL,
+	"created_by_user_id" uuid,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sweep_plans_network_valid" CHECK ("sweep_plans"."network" in ('TRC20', 'ERC20')),
+	CONSTRAINT "sweep_plans_threshold_positive" CHECK ("sweep_plans"."threshold_usdt_micros" > 0)
+);
+--> statement-breakpoint
+ALTER TABLE "sweep_plans" ADD CONSTRAINT "sweep_plans_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "sweep_plan_items" (
+	"plan_id" uuid NOT NULL,
+	"address" text NOT NULL,
+	"derivation_path" text,
+	"amount_usdt_micros" bigint NOT NULL,
+	"needs" text NOT NULL,
+	"sweep_id" uuid,
+	CONSTRAINT "sweep_plan_items_pkey" PRIMARY KEY("plan_id","address"),
+	CONSTRAINT "sweep_plan_items_amount_positive" CHECK ("sweep_plan_items"."amount_usdt_micros" > 0)
+);
+--> statement-breakpoint
+ALTER TABLE "sweep_plan_items" ADD CONSTRAINT "sweep_plan_items_plan_id_sweep_plans_id_fk" FOREIGN KEY ("plan_id") REFERENCES "public"."sweep_plans"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+ALTER TABLE "sweep_plan_items" ADD CONSTRAINT "sweep_plan_items_sweep_id_usdt_sweeps_id_fk" FOREIGN KEY ("sweep_id") REFERENCES "public"."usdt_sweeps"("id") ON DELETE set null ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "sweep_plan_items_open_idx" ON "sweep_plan_items" USING btree ("address") WHERE "sweep_plan_items"."sweep_id" is null;

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { chainBlocks, chainIncidents, depositAddresses, profiles, usdtDeposits } from '../../db/schema.ts';
+import { chainBlocks, chainIncidents, depositAddresses, profiles, sweepPlanItems, sweepPlans, usdtDeposits, usdtSweeps } from '../../db/schema.ts';
 import type { FollowedBlock } from './observation.ts';
 
 /** A block the follower read; the parent hash is unknown for a block seen only through its logs. */
@@ -168,4 +168,33 @@ export async function listIncidents(db: Executor, limit: number): Promise<Incide
     .from(chainIncidents)
     .orderBy(sql`${chainIncidents.resolvedAt} is null desc`, desc(chainIncidents.openedAt))
     .limit(limit);
+}
+
+/**
+ * Records USDT that left a customer's deposit address or the shared address (a sweep), once per
+ * transfer, and matches it to the address's open row of the newest sweep plan of the network.
+ */
+export async function recordSweep(
+  db: Executor,
+  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint; userId: string | null },
+): Promise<void> {
+  const [sweep] = await db
+    .insert(usdtSweeps)
+    .values(values)
+    .onConflictDoUpdate({ target: [usdtSweeps.network, usdtSweeps.transactionHash, usdtSweeps.logIndex], set: { blockNumber: values.blockNumber } })
+    .returning({ id: usdtSweeps.id });
+  if (!sweep) return;
+  await db.execute(sql`
+    update ${sweepPlanItems} set sweep_id = ${sweep.id}
+    where (plan_id, address) = (
+      select i.plan_id, i.address from ${sweepPlanItems} i join ${sweepPlans} p on p.id = i.plan_id
+      where p.network = ${values.network} and i.address = ${values.fromAddress} and i.sweep_id is null
+      order by p.created_at desc limit 1
+    )
+    and not exists (select 1 from ${sweepPlanItems} matched where matched.sweep_id = ${sweep.id})`);
+}
+
+/** Forgets sweeps a reorganisation replaced; their plan rows become open again (the key sets them null). */
+export async function forgetSweepsAbove(db: Executor, network: DepositNetwork, blockNumber: bigint): Promise<void> {
+  await db.delete(usdtSweeps).where(and(eq(usdtSweeps.network, network), gt(usdtSweeps.blockNumber, blockNumber)));
 }

@@ -125,8 +125,23 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       await followerRepository.lockFollower(transaction, network);
       // Another process read this range first: nothing to do.
       if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.map((transfer) => transfer.to))]);
+      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
       const landedBlocks = new Map<bigint, string>();
+      for (const transfer of transfers) {
+        const sender = owners.get(transfer.from);
+        if ((sender !== undefined || transfer.from === sharedKey) && transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) {
+          await followerRepository.recordSweep(transaction, {
+            network,
+            transactionHash: transfer.transactionHash,
+            logIndex: transfer.logIndex,
+            fromAddress: transfer.from,
+            toAddress: transfer.to,
+            amountUsdtMicros: transfer.amountUsdtMicros,
+            blockNumber: transfer.blockNumber,
+            userId: sender ?? null,
+          });
+        }
+      }
       for (const [transactionHash, group] of groupByTransaction(transfers)) {
         for (const transfer of group) {
           const owner = owners.get(transfer.to);
@@ -248,6 +263,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       await followerRepository.lockFollower(transaction, network);
       if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
       await followerRepository.forgetBlocksAbove(transaction, network, common.number);
+      await followerRepository.forgetSweepsAbove(transaction, network, common.number);
       await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(common)]);
       for (const deposit of touched) {
         const observation = observations.get(deposit.transactionHash);
