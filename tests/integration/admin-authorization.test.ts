@@ -87,6 +87,19 @@ const MATRIX: MatrixEntry[] = [
   { method: 'POST', route: '/api/admin/deposits/:id/reject', request: () => ({ url: `/api/admin/deposits/${someId()}/reject`, body: {} }), adminStatus: 404 },
   // Deposits whose transfer left the chain after they were credited (decision 036).
   { method: 'GET', route: '/api/admin/chain-incidents', request: () => ({ url: '/api/admin/chain-incidents' }), adminStatus: 200 },
+  // Their settlement, the deposit keys and the reconciliation (decision 045); no chain endpoint here, so bad input answers first.
+  {
+    method: 'POST',
+    route: '/api/admin/chain-incidents/:id/settle',
+    request: () => ({ url: `/api/admin/chain-incidents/${someId()}/settle`, body: { resolution: 'written_off', reason: 'Checked with the exchange' } }),
+    adminStatus: 404,
+  },
+  { method: 'GET', route: '/api/admin/deposit-keys', request: () => ({ url: '/api/admin/deposit-keys' }), adminStatus: 200 },
+  { method: 'POST', route: '/api/admin/deposit-keys', request: () => ({ url: '/api/admin/deposit-keys', body: { network: 'ERC20', extendedPublicKey: 'not a key' } }), adminStatus: 400 },
+  { method: 'GET', route: '/api/admin/reconciliation', request: () => ({ url: '/api/admin/reconciliation?network=ERC20&limit=0' }), adminStatus: 400 },
+  { method: 'POST', route: '/api/admin/reconciliation/sweep-plans', request: () => ({ url: '/api/admin/reconciliation/sweep-plans', body: { network: 'ERC20', threshold: 'x' } }), adminStatus: 400 },
+  { method: 'GET', route: '/api/admin/reconciliation/sweep-plans/:id', request: () => ({ url: `/api/admin/reconciliation/sweep-plans/${someId()}` }), adminStatus: 404 },
+  { method: 'GET', route: '/api/admin/reconciliation/sweep-plans/:id/csv', request: () => ({ url: `/api/admin/reconciliation/sweep-plans/${someId()}/csv` }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/deposits/unclaimed', request: () => ({ url: '/api/admin/deposits/unclaimed' }), adminStatus: 200 },
   {
     method: 'POST',

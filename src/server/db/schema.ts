@@ -20,6 +20,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
+import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
 import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
@@ -549,7 +550,7 @@ export const ledgerTransfers = pgTable(
     check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
     check(
       'ledger_transfers_reason_valid',
-      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward') or ${table.reason} = 'withdrawal_reversal'`,
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'withdrawal_reversal', 'deposit_reversal')`,
     ),
   ],
 );
@@ -856,7 +857,10 @@ export const chainIncidents = pgTable(
     kind: text('kind').$type<'transfer_vanished'>().notNull(),
     openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
-    resolution: text('resolution').$type<'reincluded'>(),
+    resolution: text('resolution').$type<ChainIncidentResolution>(),
+    /** The admin whose settlement applied (the confirming one while two admins exist); null when the chain itself closed it. */
+    resolvedByUserId: uuid('resolved_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    resolutionReason: text('resolution_reason'),
   },
   (table) => [
     uniqueIndex('chain_incidents_open_deposit_unique').on(table.depositId).where(sql`${table.resolvedAt} is null`),
@@ -865,8 +869,9 @@ export const chainIncidents = pgTable(
     check('chain_incidents_amount_positive', sql`${table.amountUsdtMicros} > 0`),
     check(
       'chain_incidents_resolution_valid',
-      sql`(${table.resolvedAt} is null) = (${table.resolution} is null) and (${table.resolution} is null or ${table.resolution} in ('reincluded'))`,
+      sql`(${table.resolvedAt} is null) = (${table.resolution} is null) and (${table.resolution} is null or ${table.resolution} in ('reincluded', 'debited', 'written_off'))`,
     ),
+    check('chain_incidents_reason_length', sql`${table.resolutionReason} is null or char_length(${table.resolutionReason}) between 1 and 500`),
   ],
 );
 
@@ -894,7 +899,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
@@ -1002,11 +1007,26 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),
     check('pending_changes_subject_length', sql`char_length(${table.subject}) between 1 and 64`),
+  ],
+);
+
+/** A network's account-level extended public key set in the admin settings (decision 045); the environment's wins where set. */
+export const depositExtendedKeys = pgTable(
+  'deposit_extended_keys',
+  {
+    network: text('network').$type<DepositNetwork>().primaryKey(),
+    extendedPublicKey: text('extended_public_key').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+    setByUserId: uuid('set_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    check('deposit_extended_keys_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('deposit_extended_keys_key_shape', sql`${table.extendedPublicKey} ~ '^xpub[1-9A-HJ-NP-Za-km-z]{100,116}$'`),
   ],
 );
 
@@ -1153,5 +1173,67 @@ export const providerWebhookEvents = pgTable(
     primaryKey({ name: 'provider_webhook_events_pkey', columns: [table.provider, table.eventId] }),
     index('provider_webhook_events_received_idx').on(table.receivedAt),
     check('provider_webhook_events_lengths', sql`char_length(${table.eventId}) <= 100 and char_length(${table.event}) <= 100`),
+  ],
+);
+
+/** USDT moved out of a customer's deposit address or the shared address, read by the chain follower in final blocks (decision 045). */
+export const usdtSweeps = pgTable(
+  'usdt_sweeps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    transactionHash: text('transaction_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    /** The customer whose deposit address it left; null for the shared address. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('usdt_sweeps_transfer_unique').on(table.network, table.transactionHash, table.logIndex),
+    index('usdt_sweeps_from_idx').on(table.network, table.fromAddress),
+    index('usdt_sweeps_block_idx').on(table.network, table.blockNumber),
+    check('usdt_sweeps_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('usdt_sweeps_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+  ],
+);
+
+/** A sweep plan exported for the offline signer (decision 045). */
+export const sweepPlans = pgTable(
+  'sweep_plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').$type<DepositNetwork>().notNull(),
+    thresholdUsdtMicros: usdtMicros('threshold_usdt_micros').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('sweep_plans_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
+    check('sweep_plans_threshold_positive', sql`${table.thresholdUsdtMicros} > 0`),
+  ],
+);
+
+/** An address of a sweep plan; `sweepId` is the sweep the follower matched to it. */
+export const sweepPlanItems = pgTable(
+  'sweep_plan_items',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => sweepPlans.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    derivationPath: text('derivation_path'),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull(),
+    /** What the address needs before it can be swept, in words: the network's coin for the fee, or nothing. */
+    needs: text('needs').notNull(),
+    sweepId: uuid('sweep_id').references(() => usdtSweeps.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    primaryKey({ name: 'sweep_plan_items_pkey', columns: [table.planId, table.address] }),
+    index('sweep_plan_items_open_idx').on(table.address).where(sql`${table.sweepId} is null`),
+    check('sweep_plan_items_amount_positive', sql`${table.amountUsdtMicros} > 0`),
   ],
 );

@@ -10,7 +10,8 @@ import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
 import { registerContactVerificationRoutes, registerEmailChangeRoutes, registerEmailLinkRoutes } from './contact-verification/routes.ts';
-import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
+import { registerDepositAddressRoutes, registerDepositKeyAdminRoutes } from './deposit-addresses/routes.ts';
+import { registerReconciliationAdminRoutes } from './reconciliation/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
@@ -77,6 +78,8 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerSettingsAdminRoutes(area, context);
     registerDepositAdminRoutes(area, context);
     registerChainAdminRoutes(area, context);
+    registerDepositKeyAdminRoutes(area, context);
+    registerReconciliationAdminRoutes(area, context);
     registerWithdrawalAdminRoutes(area, context);
     registerPayoutBatchAdminRoutes(area, context);
     registerPayoutAdminRoutes(area, context, payoutProvider);

@@ -1,4 +1,6 @@
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
+import { chainIncidentSettlementHandler } from './chain/incidents.ts';
+import { depositKeyChangeHandler } from './deposit-addresses/keys.ts';
 import { depositOverrideHandler } from './deposits/service.ts';
 import { appFileChangeHandler } from './files/service.ts';
 import { batchCancelHandler } from './payout-batches/service.ts';
@@ -22,6 +24,8 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   app_file: appFileChangeHandler,
   deposit_override: depositOverrideHandler,
   payout_batch_cancel: batchCancelHandler,
+  chain_incident_settlement: chainIncidentSettlementHandler,
+  deposit_xpub: depositKeyChangeHandler,
 };
 
 /** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */

@@ -45,6 +45,8 @@ export const PENDING_CHANGE_KINDS = [
   'app_file',
   'deposit_override',
   'payout_batch_cancel',
+  'chain_incident_settlement',
+  'deposit_xpub',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -78,6 +80,8 @@ export const AUDIT_ACTIONS = [
   'profile.pan_update',
   'profile.update',
   'reports.tds_export',
+  'chain_incident.settle',
+  'deposit_key.set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -22,6 +22,11 @@ const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a
 /** Blocks read per log query at most; a provider that refuses a range gets half of it (see the follower). */
 const MAX_SCAN_BLOCKS = 2_000n;
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
+/** Gas of one ERC20 transfer to an address that already holds the token, with room for USDT's own code (about 41,000 to 63,000 on mainnet). */
+const SWEEP_GAS = 65_000n;
+const BALANCE_OF_ABI = [
+  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
+] as const;
 /** How providers word a refusal of a range as too wide or too full (Alchemy, Infura, QuickNode, Ankr, geth, Erigon). */
 const RANGE_REFUSAL = /range|more than \d+ results|returned more than|too many|limit exceeded|response size|exceed/i;
 
@@ -168,6 +173,22 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
             return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
           });
         }),
+    },
+
+    accounts: {
+      nativeUnit: { coin: 'ETH', decimals: 18 },
+      usdtBalanceOf: (address, blockNumber) =>
+        providerCall(() =>
+          client.readContract({
+            address: options.usdtContract as Hex,
+            abi: BALANCE_OF_ABI,
+            functionName: 'balanceOf',
+            args: [address as Hex],
+            ...(blockNumber === undefined ? {} : { blockNumber }),
+          }),
+        ),
+      nativeBalanceOf: (address) => providerCall(() => client.getBalance({ address: address as Hex })),
+      sweepFeeEstimate: () => providerCall(async () => (await client.getGasPrice()) * SWEEP_GAS),
     },
   };
 }

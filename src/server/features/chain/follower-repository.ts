@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { chainBlocks, chainIncidents, depositAddresses, usdtDeposits } from '../../db/schema.ts';
+import { chainBlocks, chainIncidents, depositAddresses, profiles, sweepPlanItems, sweepPlans, usdtDeposits, usdtSweeps } from '../../db/schema.ts';
 import type { FollowedBlock } from './observation.ts';
 
 /** A block the follower read; the parent hash is unknown for a block seen only through its logs. */
@@ -112,14 +112,42 @@ export async function openIncident(
   return rows.length > 0;
 }
 
-/** Closes the deposit's open incident because its transfer is final on the chain again; the user whose hold ends, if any. */
-export async function resolveIncidentReincluded(db: Executor, depositId: string): Promise<string | undefined> {
+/** Closes the deposit's open incident because its transfer is final on the chain again; the incident and the user whose hold ends, if any. */
+export async function resolveIncidentReincluded(db: Executor, depositId: string): Promise<{ id: string; userId: string } | undefined> {
   const [row] = await db
     .update(chainIncidents)
     .set({ resolvedAt: sql`now()`, resolution: 'reincluded' })
     .where(and(eq(chainIncidents.depositId, depositId), isNull(chainIncidents.resolvedAt)))
-    .returning({ userId: chainIncidents.userId });
-  return row?.userId;
+    .returning({ id: chainIncidents.id, userId: chainIncidents.userId });
+  return row;
+}
+
+/** The incident, locked until the transaction ends: a settlement and the chain's own closing wait for each other. */
+export async function findIncidentForUpdate(db: Executor, id: string): Promise<IncidentRow | undefined> {
+  const [row] = await db.select().from(chainIncidents).where(eq(chainIncidents.id, id)).for('update');
+  return row;
+}
+
+/** Settles an open incident; false when it was settled meanwhile. */
+export async function resolveIncident(
+  db: Executor,
+  id: string,
+  values: { resolution: 'debited' | 'written_off'; reason: string; resolvedByUserId: string },
+): Promise<IncidentRow | undefined> {
+  const [row] = await db
+    .update(chainIncidents)
+    .set({ resolvedAt: sql`now()`, resolution: values.resolution, resolutionReason: values.reason, resolvedByUserId: values.resolvedByUserId })
+    .where(and(eq(chainIncidents.id, id), isNull(chainIncidents.resolvedAt)))
+    .returning();
+  return row;
+}
+
+/** Admins told of a new incident; more than this many admins is not a team this app serves. */
+const MAX_ADMINS_TOLD = 100;
+
+export async function adminUserIds(db: Executor): Promise<string[]> {
+  const rows = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).limit(MAX_ADMINS_TOLD);
+  return rows.map((row) => row.userId);
 }
 
 /** What a customer's withdrawals may not spend: the credited amounts of their open incidents. */
@@ -140,4 +168,33 @@ export async function listIncidents(db: Executor, limit: number): Promise<Incide
     .from(chainIncidents)
     .orderBy(sql`${chainIncidents.resolvedAt} is null desc`, desc(chainIncidents.openedAt))
     .limit(limit);
+}
+
+/**
+ * Records USDT that left a customer's deposit address or the shared address (a sweep), once per
+ * transfer, and matches it to the address's open row of the newest sweep plan of the network.
+ */
+export async function recordSweep(
+  db: Executor,
+  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint; userId: string | null },
+): Promise<void> {
+  const [sweep] = await db
+    .insert(usdtSweeps)
+    .values(values)
+    .onConflictDoUpdate({ target: [usdtSweeps.network, usdtSweeps.transactionHash, usdtSweeps.logIndex], set: { blockNumber: values.blockNumber } })
+    .returning({ id: usdtSweeps.id });
+  if (!sweep) return;
+  await db.execute(sql`
+    update ${sweepPlanItems} set sweep_id = ${sweep.id}
+    where (plan_id, address) = (
+      select i.plan_id, i.address from ${sweepPlanItems} i join ${sweepPlans} p on p.id = i.plan_id
+      where p.network = ${values.network} and i.address = ${values.fromAddress} and i.sweep_id is null
+      order by p.created_at desc limit 1
+    )
+    and not exists (select 1 from ${sweepPlanItems} matched where matched.sweep_id = ${sweep.id})`);
+}
+
+/** Forgets sweeps a reorganisation replaced; their plan rows become open again (the key sets them null). */
+export async function forgetSweepsAbove(db: Executor, network: DepositNetwork, blockNumber: bigint): Promise<void> {
+  await db.delete(usdtSweeps).where(and(eq(usdtSweeps.network, network), gt(usdtSweeps.blockNumber, blockNumber)));
 }

@@ -4,6 +4,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
+import { closeReincludedIncident, notifyAdminsOfIncident } from './incidents.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -124,8 +125,23 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       await followerRepository.lockFollower(transaction, network);
       // Another process read this range first: nothing to do.
       if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.map((transfer) => transfer.to))]);
+      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
       const landedBlocks = new Map<bigint, string>();
+      for (const transfer of transfers) {
+        const sender = owners.get(transfer.from);
+        if ((sender !== undefined || transfer.from === sharedKey) && transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) {
+          await followerRepository.recordSweep(transaction, {
+            network,
+            transactionHash: transfer.transactionHash,
+            logIndex: transfer.logIndex,
+            fromAddress: transfer.from,
+            toAddress: transfer.to,
+            amountUsdtMicros: transfer.amountUsdtMicros,
+            blockNumber: transfer.blockNumber,
+            userId: sender ?? null,
+          });
+        }
+      }
       for (const [transactionHash, group] of groupByTransaction(transfers)) {
         for (const transfer of group) {
           const owner = owners.get(transfer.to);
@@ -203,7 +219,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
     if (!deposit) return;
     await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
-    const heldUser = await followerRepository.resolveIncidentReincluded(transaction, deposit.id);
+    const heldUser = await closeReincludedIncident(transaction, deposit.id);
     if (heldUser !== undefined) {
       log.warn({ network, depositId: deposit.id }, 'A vanished deposit’s transfer is final on the chain again; its incident is closed');
       await publishDepositChange(transaction, heldUser, 'deposit.chain');
@@ -247,6 +263,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       await followerRepository.lockFollower(transaction, network);
       if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
       await followerRepository.forgetBlocksAbove(transaction, network, common.number);
+      await followerRepository.forgetSweepsAbove(transaction, network, common.number);
       await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(common)]);
       for (const deposit of touched) {
         const observation = observations.get(deposit.transactionHash);
@@ -280,14 +297,10 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       return;
     }
     if (deposit.status === 'approved') {
-      const opened = await followerRepository.openIncident(transaction, {
-        depositId,
-        userId: deposit.userId,
-        network,
-        transactionHash: deposit.transactionHash,
-        amountUsdtMicros: deposit.amountUsdtMicros,
-      });
+      const incident = { depositId, userId: deposit.userId, network, transactionHash: deposit.transactionHash, amountUsdtMicros: deposit.amountUsdtMicros };
+      const opened = await followerRepository.openIncident(transaction, incident);
       if (opened) {
+        await notifyAdminsOfIncident(transaction, incident);
         log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
         await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
       }

@@ -71,6 +71,20 @@ export interface ChainClient {
   observe(transactionHash: string): Promise<ChainObservation>;
   /** Detection without a hash: final blocks read in order (decision 036). */
   follower: ChainFollowerSource;
+  /** Balances for the reconciliation and the sweep plan (decision 045). */
+  accounts: ChainAccountReader;
+}
+
+/** Reads what an address holds, as of final blocks where the network allows it. */
+export interface ChainAccountReader {
+  /** The USDT an address holds, in micro-USDT: ERC20 `balanceOf` at `blockNumber` (the follower's cursor), TRC20 through the solidity node. */
+  usdtBalanceOf(address: string, blockNumber: bigint | undefined): Promise<bigint>;
+  /** The network's own coin an address holds, in its smallest unit (wei, sun): what pays for a sweep. */
+  nativeBalanceOf(address: string): Promise<bigint>;
+  /** About what one USDT transfer from an address costs in the network's own coin (wei, sun). */
+  sweepFeeEstimate(): Promise<bigint>;
+  /** The unit of `nativeBalanceOf` and `sweepFeeEstimate`, and how many of them make one coin. */
+  nativeUnit: { coin: 'ETH' | 'TRX'; decimals: number };
 }
 
 /** The provider could not be read (network error, HTTP 429 or 5xx, malformed answer): try again later. */

@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { tronAccountIdOf } from '../settings/addresses.ts';
 import { ChainProviderError, type ChainClient, type ChainObservation, type FollowedTransfer } from './observation.ts';
 import {
   blockSchema,
@@ -13,6 +14,21 @@ import {
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
 /** Blocks read per follower range: one request per block (and one more per block with a USDT transfer). */
 const MAX_RANGE_BLOCKS = 100;
+
+/**
+ * About what a TRC20 USDT transfer burns in TRX when the sending address has no energy of its own:
+ * 13 to 28 TRX at 2024-2025 energy prices (more when the recipient holds no USDT yet), so 30 TRX, or
+ * energy delegated to the address beforehand (about 65,000 units).
+ */
+const SWEEP_FEE_SUN = 30_000_000n;
+
+/** `triggerconstantcontract`: a read-only contract call; `constant_result` holds the 32-byte answer words in hex. */
+const constantCallSchema = z.object({
+  result: z.object({ result: z.boolean().optional(), message: z.string().optional() }).optional(),
+  constant_result: z.array(z.string().regex(/^[0-9a-fA-F]*$/)).optional(),
+});
+/** `getaccount`: an account that never received TRX answers `{}`. */
+const accountSchema = z.object({ balance: z.number().int().nonnegative().optional() });
 
 export interface TronClientOptions {
   /** A full node's HTTP API (/wallet/…), port 8090 on a self-hosted java-tron node. */
@@ -96,6 +112,29 @@ export function createTronClient(options: TronClientOptions): ChainClient {
         for (let blockNumber = fromBlock; blockNumber <= toBlock; blockNumber += 1n) transfers.push(...(await transfersOfBlock(blockNumber)));
         return transfers;
       },
+    },
+
+    accounts: {
+      nativeUnit: { coin: 'TRX', decimals: 6 },
+      // The solidity node's state: final blocks only, as the follower reads them.
+      async usdtBalanceOf(address) {
+        const accountId = tronAccountIdOf(address);
+        if (!accountId) throw new ChainProviderError(`not a TRON address: ${address}`);
+        const answer = await request('/walletsolidity/triggerconstantcontract', constantCallSchema, {
+          owner_address: address,
+          contract_address: options.usdtContract,
+          function_selector: 'balanceOf(address)',
+          parameter: Buffer.from(accountId).toString('hex').padStart(64, '0'),
+          visible: true,
+        });
+        const word = answer.constant_result?.[0];
+        if (answer.result?.result !== true || word === undefined || word.length !== 64) throw new ChainProviderError('TRON node refused the balanceOf call');
+        return BigInt(`0x${word}`);
+      },
+      async nativeBalanceOf(address) {
+        return BigInt((await request('/walletsolidity/getaccount', accountSchema, { address, visible: true })).balance ?? 0);
+      },
+      sweepFeeEstimate: () => Promise.resolve(SWEEP_FEE_SUN),
     },
   };
 }

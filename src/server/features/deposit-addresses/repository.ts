@@ -1,16 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { depositAddresses } from '../../db/schema.ts';
+import { depositAddresses, depositExtendedKeys } from '../../db/schema.ts';
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
 
-export async function findForUser(db: Executor, network: DepositNetwork, extendedPublicKey: string, userId: string): Promise<DepositAddressRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(depositAddresses)
-    .where(and(eq(depositAddresses.network, network), eq(depositAddresses.extendedPublicKey, extendedPublicKey), eq(depositAddresses.userId, userId)));
-  return row;
+/** Serialises a customer's first address on a network until the transaction ends. */
+export async function lockCustomer(db: Executor, network: DepositNetwork, userId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('deposit-address-customer'), hashtext(${`${network}:${userId}`}))`);
 }
 
 /** Serialises index allocation under one key until the transaction ends, so two customers never get one index. */
@@ -31,4 +28,37 @@ export async function insert(db: Executor, values: { network: DepositNetwork; ad
   const [row] = await db.insert(depositAddresses).values(values).returning();
   if (!row) throw new Error('insert into deposit_addresses returned no row');
   return row;
+}
+
+/** The customer's address on the network under any key, the first one handed out: an issued address never changes (decision 045). */
+export async function findAnyForUser(db: Executor, network: DepositNetwork, userId: string): Promise<DepositAddressRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(depositAddresses)
+    .where(and(eq(depositAddresses.network, network), eq(depositAddresses.userId, userId)))
+    .orderBy(asc(depositAddresses.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function countIssued(db: Executor, network: DepositNetwork): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(depositAddresses).where(eq(depositAddresses.network, network));
+  return row?.count ?? 0;
+}
+
+export async function findSettingsKey(db: Executor, network: DepositNetwork): Promise<string | undefined> {
+  const [row] = await db.select({ key: depositExtendedKeys.extendedPublicKey }).from(depositExtendedKeys).where(eq(depositExtendedKeys.network, network));
+  return row?.key;
+}
+
+/** Serialises changes of the settings' keys (a save, a confirm) until the transaction ends. */
+export async function lockSettingsKeys(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('deposit-extended-keys'))`);
+}
+
+export async function saveSettingsKey(db: Executor, network: DepositNetwork, extendedPublicKey: string, userId: string): Promise<void> {
+  await db
+    .insert(depositExtendedKeys)
+    .values({ network, extendedPublicKey, setByUserId: userId })
+    .onConflictDoUpdate({ target: depositExtendedKeys.network, set: { extendedPublicKey, setByUserId: userId, setAt: sql`now()` } });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuidSchema } from '#shared/contracts/common';
+import { extendedKeyInPart } from '#shared/contracts/deposit-keys';
 import { depositNetworkSchema, roleSchema, type PendingChangeKind, type Role } from '#shared/contracts/enums';
 import type { PendingChange } from '#shared/contracts/pending-changes';
 import { formatInrForDisplay, inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
@@ -61,6 +62,20 @@ const depositOverridePayloadSchema = z.object({
   refutation: z.string(),
 });
 
+/** Settling a chain incident: the vanished deposit's amount taken back from the customer, or written off (decision 045). */
+const chainIncidentSettlementPayloadSchema = z.object({
+  incidentId: uuidSchema,
+  depositId: uuidSchema,
+  customerUserId: uuidSchema,
+  network: depositNetworkSchema,
+  amountUsdtMicros: integerTextSchema,
+  resolution: z.enum(['debited', 'written_off']),
+  reason: z.string(),
+});
+
+/** A network's extended public key set in the settings (decision 045); `from` is null when the settings had none. */
+const depositKeyPayloadSchema = z.object({ network: depositNetworkSchema, from: z.string().nullable(), to: z.string() });
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -75,6 +90,8 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('app_file'), payload: appFilePayloadSchema }),
   z.object({ kind: z.literal('deposit_override'), payload: depositOverridePayloadSchema }),
   z.object({ kind: z.literal('payout_batch_cancel'), payload: payoutBatchCancelPayloadSchema }),
+  z.object({ kind: z.literal('chain_incident_settlement'), payload: chainIncidentSettlementPayloadSchema }),
+  z.object({ kind: z.literal('deposit_xpub'), payload: depositKeyPayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -97,6 +114,7 @@ export type PendingChangePayload<Kind extends PendingChangeKind> = Extract<Pendi
 export type AddressChangePayload = PendingChangePayload<'deposit_address'>;
 export type WithdrawalApprovalPayload = PendingChangePayload<'large_withdrawal_approval'>;
 export type DepositOverridePayload = PendingChangePayload<'deposit_override'>;
+export type ChainIncidentSettlementPayload = PendingChangePayload<'chain_incident_settlement'>;
 
 /** The subjects of the settings' own kinds: there is one of each, so at most one waits at a time. */
 export const EXCHANGE_RATES_SUBJECT = 'exchange_rates';
@@ -197,6 +215,29 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
   payout_batch_cancel: {
     subjectOf: (payload) => payload.batchId,
     view: (payload) => ({ summary: `Cancel payout batch ${payload.batchId} (its file was downloaded)`, from: 'Open', to: 'Cancelled, withdrawals in doubt' }),
+  },
+  chain_incident_settlement: {
+    subjectOf: (payload) => payload.incidentId,
+    concernedUserId: (payload) => payload.customerUserId,
+    view: (payload, customer) => {
+      const amount = `${usdtMicrosToWire(BigInt(payload.amountUsdtMicros))} USDT`;
+      return {
+        summary: `${payload.network} deposit${customer ? ` of ${customer.name} (${customer.email})` : ''} no longer on the blockchain: ${payload.reason}`,
+        from: `Open incident, ${amount} on hold`,
+        to: payload.resolution === 'debited' ? `Settled: ${amount} taken back from the customer's balance` : `Settled: ${amount} written off, the customer keeps it`,
+        network: payload.network,
+        deposit: { id: payload.depositId },
+      };
+    },
+  },
+  deposit_xpub: {
+    subjectOf: (payload) => payload.network,
+    view: (payload) => ({
+      summary: `${payload.network} deposit key (extended public key); issued addresses keep theirs, new customers get addresses under the new key`,
+      from: payload.from === null ? '(none)' : extendedKeyInPart(payload.from),
+      to: extendedKeyInPart(payload.to),
+      network: payload.network,
+    }),
   },
 };
 

@@ -11,6 +11,7 @@ import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyS
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
+import { assertHeldAmountUntouched } from '../chain/incidents.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -87,6 +88,8 @@ export async function requestTransfer(
     await assertTransferAllowed(transaction, context, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
     await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
+    // A deposit whose transfer vanished from the chain holds its amount (decision 045), as for withdrawals.
+    await assertHeldAmountUntouched(transaction, senderUserId, 'transfer');
     await publishEvent(transaction, { type: 'wallet.updated', userId: senderUserId, reason: 'transfer.requested' });
     await publishEvent(transaction, { type: 'wallet.updated', userId: recipientUserId, reason: 'transfer.requested' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });

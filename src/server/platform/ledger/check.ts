@@ -93,14 +93,16 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
 
   // Each house account against the requests that explain it. The signs follow from the flows:
   // money enters through deposits_received and referral_rewards (so they go negative),
-  // waits in withdrawals_pending / transfers_pending, and leaves into withdrawals_paid.
+  // waits in withdrawals_pending / transfers_pending, and leaves into withdrawals_paid. A credited
+  // deposit whose transfer vanished and that an admin took back returns to deposits_received.
   const houseExpectations = await rows<{ kind: string; actual: string; expected: string }>(
     db,
     sql`
       select h.kind, coalesce(a.balance_usdt_micros, 0)::text as actual, h.expected::text as expected
       from (
         values
-          ('deposits_received', -(select coalesce(sum(amount_usdt_micros::numeric), 0) from usdt_deposits where status = 'approved')),
+          ('deposits_received', -(select coalesce(sum(amount_usdt_micros::numeric), 0) from usdt_deposits where status = 'approved')
+            + (select coalesce(sum(amount_usdt_micros::numeric), 0) from chain_incidents where resolution = 'debited')),
           ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status in ('pending', 'processing'))),
           ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved' and reversed_at is null)),
           ('transfers_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from transfers where status = 'pending')),

@@ -18,7 +18,9 @@ export type LedgerReason =
   | 'transfer_hold'
   | 'transfer_credit'
   | 'transfer_refund'
-  | 'referral_reward';
+  | 'referral_reward'
+  /** A credited deposit whose transfer vanished from the chain, taken back by an admin's settlement (decision 045). */
+  | 'deposit_reversal';
 
 export interface LedgerMovement {
   from: LedgerAccountRef;

@@ -4,6 +4,7 @@ import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { useMe } from '../auth/api.ts';
 import { RequireVerifiedUser } from '../shell/guards.tsx';
 import { canOpenAdminArea } from '../shell/operator-figures.ts';
+import { loadReconciliationPage } from '../reconciliation/index.ts';
 
 /*
  * Everything under /admin, loaded as one small chunk when an admin page opens: the
@@ -19,6 +20,7 @@ const AdminSettingsPage = lazy(() => import('./settings-page.tsx'));
 const AdminAuditLogPage = lazy(() => import('./audit-log-page.tsx'));
 const AdminPayoutsPage = lazy(() => import('./payouts-page.tsx'));
 const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
+const ReconciliationPage = lazy(loadReconciliationPage);
 const NotFoundPage = lazy(() => import('../shell/not-found-page.tsx'));
 
 function RedirectWithToast({ to, message }: { to: string; message: string }) {
@@ -67,6 +69,7 @@ export default function AdminRoutes() {
       <Route path="audit-log" element={adminOnly(<AdminAuditLogPage />)} />
       <Route path="payouts" element={adminOnly(<AdminPayoutsPage />)} />
       <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
+      <Route path="reconciliation" element={adminOnly(<ReconciliationPage />)} />
       <Route path="rates" element={<Navigate to="/admin/settings" replace />} />
       <Route path="qr-codes" element={<Navigate to="/admin/settings" replace />} />
       <Route path="*" element={<NotFoundPage />} />

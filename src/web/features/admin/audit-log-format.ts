@@ -34,6 +34,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'profile.update': 'Name or phone changed by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
   'withdrawal.reverse': 'Paid withdrawal reversed by the bank; USDT returned',
+  'chain_incident.settle': 'Chain incident settled',
+  'deposit_key.set': 'Deposit key (xpub) set',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -65,6 +67,8 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'profile.pan_update': 'neutral',
   'profile.update': 'neutral',
   'reports.tds_export': 'neutral',
+  'chain_incident.settle': 'neutral',
+  'deposit_key.set': 'neutral',
 };
 
 export function actionLabel(action: string): string {

@@ -1,4 +1,4 @@
-import { ClipboardList, LayoutDashboard, Receipt, Settings, Users, Wallet } from 'lucide-react';
+import { ClipboardList, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { AppFooter } from '../../../components/layout/app-footer.tsx';
@@ -25,6 +25,7 @@ export const DESK_LINKS: readonly DeskLink[] = [
   { to: '/admin/payouts', label: 'Payouts', icon: <Wallet />, adminOnly: true },
   { to: '/admin/settings', label: 'Settings', icon: <Settings />, adminOnly: false },
   { to: '/admin/audit-log', label: 'Audit log', icon: <ClipboardList />, adminOnly: true },
+  { to: '/admin/reconciliation', label: 'Reconciliation', icon: <Scale />, adminOnly: true },
 ];
 
 /** The desk's side navigation, shown from the lg breakpoint: real links, the current page marked. */

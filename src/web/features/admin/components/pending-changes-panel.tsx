@@ -23,6 +23,8 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   app_file: 'New app file',
   deposit_override: 'Deposit the blockchain refutes',
   payout_batch_cancel: 'Cancel of a downloaded payout file',
+  chain_incident_settlement: 'Settlement of a vanished deposit',
+  deposit_xpub: 'Deposit key (extended public key)',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {

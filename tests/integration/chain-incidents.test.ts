@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { addBankAccount, balanceMicros, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
+
+/*
+ * Chain incidents (decisions 036 and 045) against a real EVM: a credited deposit whose transfer a
+ * reorganisation (evm_snapshot/evm_revert) removed holds the customer's withdrawals AND transfers
+ * to its amount, every admin is told, and an admin settles it (taken back through the ledger, or
+ * written off), under two-person control once two admins exist; the hold lifts when settled.
+ * The tests run in order: the first has one admin, the later ones two.
+ */
+
+const CONFIRMATIONS = 3;
+let bed: EthereumTestBed;
+let addressIndex = 0;
+let firstAdmin: SignedUpUser;
+
+beforeAll(async () => {
+  bed = await startEthereumTestBed(CONFIRMATIONS);
+  firstAdmin = await signUpAdminWithVerifiedPin(bed.harness);
+}, 120_000);
+afterEach(async () => expectLedgerConsistent(bed.harness));
+afterAll(async () => bed.close());
+
+async function query<Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>): Promise<Row[]> {
+  return (await bed.harness.database.handle.db.execute(statement)).rows as Row[];
+}
+
+/** A customer with an own deposit address, credited `amountUsdtMicros` by a transfer that a deeper reorganisation then removes: the open incident's id. */
+async function customerWithVanishedDeposit(
+  amountUsdtMicros: bigint,
+  beforeReorganisation?: (user: SignedUpUser) => Promise<void>,
+): Promise<{ user: SignedUpUser; incidentId: string; depositId: string }> {
+  const { chain, harness, worker, usdt } = bed;
+  const user = await signUpVerifiedUser(harness.app);
+  const address = (await chain.newAccount()).address.toLowerCase() as Hex;
+  addressIndex += 1;
+  await harness.database.handle.db.execute(
+    sql`insert into deposit_addresses (network, address_index, user_id, extended_public_key, address) values ('ERC20', ${addressIndex}, ${user.id}, 'xpub-of-the-incident-test', ${address})`,
+  );
+  const sender = await chain.newAccount();
+  await chain.mint(usdt, sender.address, amountUsdtMicros);
+  const snapshot = await chain.request('evm_snapshot');
+  const hash = await chain.transfer(usdt, sender, address, amountUsdtMicros);
+  await chain.mine(CONFIRMATIONS);
+  await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === amountUsdtMicros);
+  await beforeReorganisation?.(user);
+  await chain.request('evm_revert', [snapshot]);
+  await chain.mine(CONFIRMATIONS + 6);
+  const incidentOf = async () =>
+    (await query<{ id: string; deposit_id: string }>(sql`select i.id, i.deposit_id from chain_incidents i join usdt_deposits d on d.id = i.deposit_id where d.transaction_hash = ${hash.toLowerCase()} and i.resolved_at is null`))[0];
+  await tickUntil(worker, async () => (await incidentOf()) !== undefined, 12);
+  const incident = await incidentOf();
+  if (!incident) throw new Error('no incident opened');
+  return { user, incidentId: incident.id, depositId: incident.deposit_id };
+}
+
+function settle(admin: SignedUpUser, incidentId: string, body: unknown) {
+  return call(bed.harness.app, { method: 'POST', url: `/api/admin/chain-incidents/${incidentId}/settle`, cookie: admin.cookie, body });
+}
+
+async function incidentRow(incidentId: string) {
+  const [row] = await query<{ resolution: string | null; resolution_reason: string | null; resolved_by_user_id: string | null }>(
+    sql`select resolution, resolution_reason, resolved_by_user_id from chain_incidents where id = ${incidentId}`,
+  );
+  return row;
+}
+
+describe('chain incidents', () => {
+  it('holds transfers to other customers as it holds withdrawals, tells every admin, and one admin writes it off at once, lifting the hold', async () => {
+    const { harness } = bed;
+    const { user, incidentId, depositId } = await customerWithVanishedDeposit(27_000_000n);
+    const recipient = await signUpVerifiedUser(harness.app);
+    const ledgerBefore = await ledgerTransferCount(harness);
+
+    const refusedTransfer = await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '10' });
+    expect(refusedTransfer.statusCode).toBe(400);
+    expect(refusedTransfer.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'DEPOSIT_ON_HOLD',
+      message: '27.000000 USDT of your balance is on hold while we check a deposit that is no longer on the blockchain. You can send the rest.',
+    });
+    const bankAccountId = await addBankAccount(harness, user);
+    expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode).toBe(400);
+    expect(await ledgerTransferCount(harness)).toBe(ledgerBefore);
+    expect(await balanceMicros(harness, user.id)).toBe(27_000_000n);
+
+    // Every admin is told, in the app (and by e-mail through the notification rows).
+    const notices = await query<{ user_id: string; title: string; body: string }>(sql`select user_id, title, body from notifications where kind = 'deposit_incident'`);
+    expect(notices).toEqual([expect.objectContaining({ user_id: firstAdmin.id, title: 'A credited deposit is no longer on the blockchain' })]);
+    expect(notices[0]?.body).toContain('27.00 USDT');
+
+    // Customers cannot settle; bad input changes nothing.
+    expect((await settle(user, incidentId, { resolution: 'written_off', reason: 'mine' })).statusCode).toBe(403);
+    const noReason = await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: '  ' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.body).toContain('Write why the incident is settled this way');
+    expect((await settle(firstAdmin, incidentId, { resolution: 'reincluded', reason: 'found it' })).statusCode).toBe(400);
+    expect((await settle(firstAdmin, '00000000-0000-4000-8000-000000000000', { resolution: 'written_off', reason: 'x' })).statusCode).toBe(404);
+    expect((await incidentRow(incidentId))?.resolution).toBeNull();
+
+    const settled = await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'Exchange confirmed the payout; we absorb the loss' });
+    expectStatus(settled, 200);
+    expect(settled.json<{ incident: { resolution: string; depositId: string } }>().incident).toMatchObject({ resolution: 'written_off', depositId });
+    expect(await incidentRow(incidentId)).toEqual({ resolution: 'written_off', resolution_reason: 'Exchange confirmed the payout; we absorb the loss', resolved_by_user_id: firstAdmin.id });
+    expect(await balanceMicros(harness, user.id)).toBe(27_000_000n);
+    // The hold lifted: the transfer goes through now.
+    expectStatus(await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '10' }), 201);
+    // Settled once only.
+    expect((await settle(firstAdmin, incidentId, { resolution: 'debited', reason: 'again' })).statusCode).toBe(409);
+    const audit = await query<{ action: string }>(sql`select action from audit_log where target_id = ${incidentId}`);
+    expect(audit.map((row) => row.action)).toEqual(['chain_incident.settle']);
+  });
+
+  it('with two admins, a settlement that takes the amount back waits for a second admin, then debits the balance through the ledger and lifts the hold', async () => {
+    const { harness } = bed;
+    const secondAdmin = await signUpAdminWithVerifiedPin(harness);
+    const { user, incidentId } = await customerWithVanishedDeposit(15_000_000n);
+    const recipient = await signUpVerifiedUser(harness.app);
+
+    const first = await settle(firstAdmin, incidentId, { resolution: 'debited', reason: 'The transfer is gone; take it back' });
+    expectStatus(first, 202);
+    const changeId = first.json<{ pendingChange: { id: string; kind: string } }>().pendingChange.id;
+    expect(first.json<{ pendingChange: { kind: string } }>().pendingChange.kind).toBe('chain_incident_settlement');
+    // Nothing applied yet: the balance and the hold stay.
+    expect(await balanceMicros(harness, user.id)).toBe(15_000_000n);
+    expect((await incidentRow(incidentId))?.resolution).toBeNull();
+    expect((await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '1' })).statusCode).toBe(400);
+    // A second settlement request, by either admin, waits behind the first.
+    expect((await settle(secondAdmin, incidentId, { resolution: 'written_off', reason: 'other view' })).statusCode).toBe(409);
+    // The requester cannot confirm their own.
+    expect((await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: firstAdmin.cookie })).statusCode).toBe(403);
+
+    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: secondAdmin.cookie });
+    expectStatus(confirmed, 200);
+    expect(await balanceMicros(harness, user.id)).toBe(0n);
+    expect(await incidentRow(incidentId)).toEqual({ resolution: 'debited', resolution_reason: 'The transfer is gone; take it back', resolved_by_user_id: secondAdmin.id });
+    const reversals = await query<{ amount_usdt_micros: bigint }>(sql`select amount_usdt_micros from ledger_transfers where reason = 'deposit_reversal' and from_account_id = (select id from ledger_accounts where user_id = ${user.id})`);
+    expect(reversals).toEqual([{ amount_usdt_micros: 15_000_000n }]);
+    const incidents = await call(harness.app, { url: '/api/admin/chain-incidents', cookie: secondAdmin.cookie });
+    expect(incidents.json<{ items: unknown[] }>().items).toEqual(expect.arrayContaining([expect.objectContaining({ id: incidentId, resolution: 'debited', amount: '15.000000' })]));
+  });
+
+  it('refuses to take back more than the customer still holds, changing nothing; the change can be discarded and the incident written off instead', async () => {
+    const { harness } = bed;
+    // The customer asked for a withdrawal of part of it before the reorganisation was seen.
+    const { user, incidentId } = await customerWithVanishedDeposit(19_000_000n, async (customer) => {
+      const bankAccountId = await addBankAccount(harness, customer);
+      expectStatus(await requestWithdrawal(harness, customer, { amount: '12', bankAccountId }), 201);
+    });
+
+    const first = await settle(firstAdmin, incidentId, { resolution: 'debited', reason: 'take it back' });
+    expectStatus(first, 202);
+    const changeId = first.json<{ pendingChange: { id: string } }>().pendingChange.id;
+    const other = await signUpAdminWithVerifiedPin(harness);
+    const ledgerBefore = await ledgerTransferCount(harness);
+    const refused = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: other.cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ error: { message: string } }>().error.message).toBe(
+      "The customer's balance is 7.000000 USDT, less than the 19.000000 USDT to take back. Settle it as written off, with the reason, or wait until the balance covers it.",
+    );
+    expect(await ledgerTransferCount(harness)).toBe(ledgerBefore);
+    expect(await balanceMicros(harness, user.id)).toBe(7_000_000n);
+    expect((await incidentRow(incidentId))?.resolution).toBeNull();
+    expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/discard`, cookie: firstAdmin.cookie }), 200);
+    expectStatus(await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'write it off' }), 202);
+  });
+});
