@@ -34,6 +34,11 @@ export const WITHDRAWAL_MESSAGES = {
   invalidExpectedAmount: 'The confirmed INR amount is not valid.',
   priceChanged: 'The exchange rate has changed. Please review the new amount and confirm again.',
   inPayoutBatch: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
+  cancelled: 'Withdrawal cancelled. The USDT is back in your wallet.',
+  cancelConfirmation: 'Cancel this withdrawal? The USDT held for it goes back to your wallet at once.',
+  cannotCancelProcessing: 'This withdrawal is already being paid to your bank and can no longer be cancelled.',
+  cannotCancelApproving: 'An admin has already approved this withdrawal; it can no longer be cancelled.',
+  cannotCancelDecided: 'This withdrawal has already been decided and can no longer be cancelled.',
 } as const;
 
 export const withdrawalAmountSchema = usdtAmountSchema({
@@ -124,6 +129,8 @@ export const withdrawalSchema = z.object({
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
+/** POST /api/withdrawals/:id/cancel takes no body and answers the cancelled withdrawal (decision 044). */
+export const cancelWithdrawalResponseSchema = withdrawalResponseSchema;
 export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
 const withdrawalStatusListQuerySchema = statusListQuerySchema.extend({ status: withdrawalStatusSchema.optional() });
 export const withdrawalListQuerySchema = withdrawalStatusListQuerySchema;

@@ -85,6 +85,30 @@ export function withdrawalDecided(withdrawal: {
   };
 }
 
+/** The customer cancelled a pending withdrawal (decision 044): what came back to the wallet. */
+export function withdrawalCancelled(withdrawal: {
+  id: string;
+  userId: string;
+  amountUsdtMicros: bigint;
+  amountInrPaise: bigint;
+  bankName: string;
+  accountNumberLast4: string;
+  reference: string;
+}): NewNotification {
+  const inr = formatInrForDisplay(withdrawal.amountInrPaise);
+  const amount = usdt(withdrawal.amountUsdtMicros);
+  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  return {
+    userId: withdrawal.userId,
+    kind: 'withdrawal_cancelled',
+    title: 'Withdrawal cancelled',
+    body: `You cancelled your withdrawal of ${inr}. ${amount} returned to your wallet.`,
+    link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
+    emailSubject: `Withdrawal cancelled: ${inr}`,
+    emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+  };
+}
+
 export function transferDecided(transfer: {
   id: string;
   amountUsdtMicros: bigint;
