@@ -37,6 +37,8 @@ export const BANK_ACCOUNT_MESSAGES = {
   deleteConfirmation:
     'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
   empty: 'No bank accounts added yet.',
+  /** Decision 044: a payout to the account failed for a reason of the account itself. */
+  flagged: (reason: string) => `A payout to this bank account failed (${reason}). Check its details and edit the account before you withdraw to it.`,
 } as const;
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
@@ -128,6 +130,9 @@ export const bankAccountSchema = z.object({
   ifscCode: z.string(),
   upiId: z.string().nullable(),
   hasPendingWithdrawal: z.boolean(),
+  /** Set when a payout to the account failed for a reason of the account (closed, invalid, frozen...); an edit of its details clears it. */
+  flaggedAt: z.string().nullable(),
+  flagReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

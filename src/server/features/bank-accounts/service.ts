@@ -24,6 +24,8 @@ export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boo
     ifscCode: row.ifscCode,
     upiId: row.upiId,
     hasPendingWithdrawal,
+    flaggedAt: row.flaggedAt?.toISOString() ?? null,
+    flagReason: row.flagReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

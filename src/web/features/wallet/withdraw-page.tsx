@@ -243,8 +243,9 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                 <Select {...form.register('bankAccountId')}>
                   <option value="">Select a bank account</option>
                   {accounts.map((account) => (
-                    <option key={account.id} value={account.id}>
+                    <option key={account.id} value={account.id} disabled={account.flaggedAt !== null}>
                       {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? ' (paused)' : ''}
+                      {account.flaggedAt !== null ? ` (payout failed: ${account.flagReason ?? 'account problem'})` : ''}
                     </option>
                   ))}
                 </Select>
