@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
-export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'ifscCode' | 'upiId'>;
+export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'branchName' | 'ifscCode' | 'upiId'>;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
 // "id" inside this subquery would silently mean withdrawal_requests.id.

@@ -41,6 +41,7 @@ import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
+import { usePreselectOnlyPayee } from './use-only-payee.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
@@ -134,6 +135,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const quote = previewQuote(amountText, summary);
   const breakdown = quote && tdsBasisPoints > 0n ? breakdownOf(quote.amountInrPaise, tdsBasisPoints) : undefined;
   const accounts = bankAccounts.data?.items ?? [];
+  usePreselectOnlyPayee(form, accounts);
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
   const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
   const accountPause = pauses.data?.withdrawals ?? undefined;
