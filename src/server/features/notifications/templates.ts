@@ -44,19 +44,21 @@ export function depositDecided(deposit: {
   };
 }
 
-export function withdrawalDecided(withdrawal: {
+/** What every withdrawal notification names. */
+interface WithdrawalFacts {
   id: string;
   userId: string;
   amountUsdtMicros: bigint;
   amountInrPaise: bigint;
   bankName: string;
   accountNumberLast4: string;
-  outcome: 'approved' | 'rejected';
-  payoutReference: string | null;
-  rejectionReason: string | null;
   /** The short reference the customer, support and the bank file use (decision 038). */
   reference: string;
-}): NewNotification {
+}
+
+export function withdrawalDecided(
+  withdrawal: WithdrawalFacts & { outcome: 'approved' | 'rejected'; payoutReference: string | null; rejectionReason: string | null },
+): NewNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
@@ -86,15 +88,7 @@ export function withdrawalDecided(withdrawal: {
 }
 
 /** The customer cancelled a pending withdrawal (decision 044): what came back to the wallet. */
-export function withdrawalCancelled(withdrawal: {
-  id: string;
-  userId: string;
-  amountUsdtMicros: bigint;
-  amountInrPaise: bigint;
-  bankName: string;
-  accountNumberLast4: string;
-  reference: string;
-}): NewNotification {
+export function withdrawalCancelled(withdrawal: WithdrawalFacts): NewNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
