@@ -70,7 +70,7 @@ export async function prepareApp(origin: string, log: (message: string) => void)
     const bankAccount = (await call(
       'POST',
       '/api/bank-accounts',
-      { accountHolderName: name, accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' },
+      { accountHolderName: name, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' },
       cookie,
     )).json as { bankAccount: { id: string } };
     return { cookie, userId: me.id, bankAccountId: bankAccount.bankAccount.id, email };

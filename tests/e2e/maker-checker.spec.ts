@@ -123,7 +123,7 @@ test('a large withdrawal shows "Awaiting second approval" after the first approv
   expect(deposit.ok(), await deposit.text()).toBe(true);
   await adminApi.approveDeposit(((await deposit.json()) as { deposit: { id: string } }).deposit.id);
   const account = await session.post('/api/bank-accounts', {
-    data: { accountHolderName: 'Kavya Menon', accountNumber: '987654321012', bankName: 'HDFC Bank', ifscCode: 'HDFC0001234' },
+    data: { accountHolderName: 'Kavya Menon', accountNumber: '987654321012', accountNumberConfirmation: '987654321012', ifscCode: 'HDFC0001234' },
   });
   expect(account.ok(), await account.text()).toBe(true);
   const bankAccountId = ((await account.json()) as { bankAccount: { id: string } }).bankAccount.id;

@@ -71,7 +71,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } })).status).toBe(200);
       const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
         cookie,
-        body: { accountHolderName: 'Fault Tester', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234', upiId: 'fault@oksbi' },
+        body: { accountHolderName: 'Fault Tester', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234', upiId: 'fault@oksbi' },
       });
       expect(bank.status).toBe(201);
       const deposit = await api(stable.baseUrl, 'POST', '/api/deposits', { cookie, body: { network: 'TRC20', amount: '500', transactionHash: randomBytes(32).toString('hex') } });

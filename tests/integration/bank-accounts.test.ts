@@ -9,7 +9,7 @@ const { harness, admin } = useIntegrationFile();
 const validAccount = {
   accountHolderName: 'Asha Rao',
   accountNumber: '123456789012',
-  bankName: 'State Bank of India',
+  accountNumberConfirmation: '123456789012',
   ifscCode: 'SBIN0001234',
   upiId: 'asha@oksbi',
 };
@@ -31,7 +31,7 @@ describe('bank accounts', () => {
       method: 'POST',
       url: '/api/bank-accounts',
       cookie: user.cookie,
-      body: { ...validAccount, accountNumber: '1234 5678 9012', ifscCode: ' sbin0001234 ' },
+      body: { ...validAccount, accountNumber: '1234 5678 9012', accountNumberConfirmation: '1234 5678 9012', ifscCode: ' sbin0001234 ' },
     });
     expect(created.statusCode).toBe(201);
     expect(created.json().message).toBe('Bank account added successfully');
@@ -55,7 +55,7 @@ describe('bank accounts', () => {
     await addBankAccount(harness, user, { upiId: null });
     const { upiId: _left, ...withoutUpi } = validAccount;
     // Another number: the same account cannot be saved twice (issue 12).
-    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: { ...withoutUpi, accountNumber: '987654321098' } });
+    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: { ...withoutUpi, accountNumber: '987654321098', accountNumberConfirmation: '987654321098' } });
     expect(response.statusCode).toBe(201);
     expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([null, null, null]);
   });
@@ -66,10 +66,13 @@ describe('bank accounts', () => {
     [{ accountHolderName: 'x'.repeat(101) }, 'accountHolderName', 'Account holder name must be at most 100 characters.'],
     [{ accountHolderName: '\u{1F600}' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: 'Asha\u0000Rao' }, 'accountHolderName', 'This field contains characters that are not allowed.'],
-    [{ accountNumber: '12345678' }, 'accountNumber', 'Account number must be at least 9 characters.'],
-    [{ accountNumber: '1234567890123456789' }, 'accountNumber', 'Account number must be at most 18 digits.'],
-    [{ accountNumber: '12345678901A' }, 'accountNumber', 'Account number must contain digits only.'],
-    [{ bankName: 'S' }, 'bankName', 'Bank name must be at least 2 characters.'],
+    [{ accountNumber: '12345678', accountNumberConfirmation: '12345678' }, 'accountNumber', 'Account number must be at least 9 characters.'],
+    [{ accountNumber: '1234567890123456789', accountNumberConfirmation: '1234567890123456789' }, 'accountNumber', 'Account number must be at most 18 digits.'],
+    [{ accountNumber: '12345678901A', accountNumberConfirmation: '12345678901A' }, 'accountNumber', 'Account number must contain digits only.'],
+    [{ accountNumberConfirmation: '123456789013' }, 'accountNumberConfirmation', 'The account numbers do not match. Type the account number again.'],
+    [{ accountNumberConfirmation: undefined }, 'accountNumberConfirmation', 'Type the account number again to confirm it.'],
+    [{ ifscCode: 'SBIN0999999' }, 'ifscCode', 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.'],
+    [{ ifscCode: 'ZZZZ0000001' }, 'ifscCode', 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.'],
     [{ ifscCode: 'SBIN000123' }, 'ifscCode', 'IFSC code must be 11 characters.'],
     [{ ifscCode: 'SBIN00012345' }, 'ifscCode', 'IFSC code must be 11 characters.'],
     [{ ifscCode: 'SBIN1001234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
@@ -114,7 +117,7 @@ describe('bank accounts', () => {
     const stranger = await signUpVerifiedUser(harness.app);
     const id = await addBankAccount(harness, owner);
     expect((await list(stranger)).json().items).toEqual([]);
-    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie, body: { bankName: 'Mine now' } });
+    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie, body: { accountHolderName: 'Mine now' } });
     expect(edit.statusCode).toBe(404);
     expect(edit.json().error.message).toBe('Bank account not found');
     const remove = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie });
@@ -197,7 +200,7 @@ describe('bank accounts', () => {
     expect(edit.statusCode).toBe(409);
     expect(edit.json().error.message).toBe(message);
     // Editing an account without making a copy still works.
-    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { bankName: 'SBI Branch 2' } });
+    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { accountHolderName: 'Asha Rao B' } });
     expect(rename.statusCode).toBe(200);
 
     await addBankAccount(harness, other, { accountNumber: validAccount.accountNumber });
@@ -209,5 +212,50 @@ describe('bank accounts', () => {
       Array.from({ length: 4 }, () => call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: third.cookie, body: validAccount })),
     );
     expect(racing.map((response) => response.statusCode).sort()).toEqual([201, 409, 409, 409]);
+  });
+});
+
+describe('payees checked like a bank checks them (decision 044)', () => {
+  it('takes the bank from the IFSC dataset, not from what was typed, and looks codes up for the form', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const created = await call(harness.app, {
+      method: 'POST',
+      url: '/api/bank-accounts',
+      cookie: user.cookie,
+      body: { ...validAccount, ifscCode: 'UTIB0000001', bankName: 'Typed Bank Ltd' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().bankAccount).toMatchObject({ bankName: 'Axis Bank', ifscCode: 'UTIB0000001', branchName: null });
+    const stored = await harness.database.handle.db.execute<{ bank_name: string }>(sql`select bank_name from bank_accounts where user_id = ${user.id}`);
+    expect(stored.rows).toEqual([{ bank_name: 'Axis Bank' }]);
+
+    // A new IFSC on edit brings its bank with it.
+    const id = created.json().bankAccount.id as string;
+    const edited = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: user.cookie, body: { ifscCode: 'KKBK0000261' } });
+    expect(edited.json().bankAccount).toMatchObject({ bankName: 'Kotak Mahindra Bank', ifscCode: 'KKBK0000261' });
+
+    const lookup = await call(harness.app, { url: '/api/bank-accounts/ifsc/icic0001122', cookie: user.cookie });
+    expect(lookup.statusCode).toBe(200);
+    expect(lookup.json()).toEqual({ ifscCode: 'ICIC0001122', bankName: 'ICICI Bank', branchName: null });
+    const unknown = await call(harness.app, { url: '/api/bank-accounts/ifsc/SBIN0999999', cookie: user.cookie });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.fields).toEqual({ ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.' });
+  });
+
+  it('refuses an edit to an unknown IFSC or an unconfirmed account number at the field, and changes nothing', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const id = await addBankAccount(harness, user);
+    const before = await storedAccounts(user.id);
+    const patch = (body: Record<string, unknown>) => call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: user.cookie, body });
+    const unknownIfsc = await patch({ ifscCode: 'SBIN0999999' });
+    expect(unknownIfsc.statusCode).toBe(400);
+    expect(unknownIfsc.json().error.fields).toEqual({ ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.' });
+    const mismatch = await patch({ accountNumber: '111122223333', accountNumberConfirmation: '111122223334' });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error.fields).toEqual({ accountNumberConfirmation: 'The account numbers do not match. Type the account number again.' });
+    const unconfirmed = await patch({ accountNumber: '111122223333' });
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.json().error.fields).toMatchObject({ accountNumberConfirmation: 'The account numbers do not match. Type the account number again.' });
+    expect(await storedAccounts(user.id)).toEqual(before);
   });
 });

@@ -139,11 +139,14 @@ describe('cooling-off of a new or changed bank account', () => {
 
   it('restarts the pause when any field that decides where money goes changes (number, IFSC, UPI id, holder name), not the bank’s name', async () => {
     const { user, bankAccountId } = await settledCustomer();
-    const patch = (body: Record<string, unknown>) => call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body });
+    // A new account number is confirmed as typed (decision 044).
+    const patch = (body: Record<string, unknown>) =>
+      call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { ...(body.accountNumber === undefined ? {} : { accountNumberConfirmation: body.accountNumber }), ...body } });
     const settle = () => db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
     const withdrawalStatus = async () => (await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode;
 
-    expect((await patch({ bankName: 'SBI Main Branch' })).statusCode).toBe(200);
+    // The bank's name is not typed any more (it comes from the IFSC, decision 044): saving the same IFSC changes nothing.
+    expect((await patch({ ifscCode: 'SBIN0001234' })).statusCode).toBe(200);
     expect((await patch({ accountNumber: fixtureAccountNumber(user.id) })).statusCode).toBe(200);
     expect(await withdrawalStatus()).toBe(201);
 
@@ -162,7 +165,7 @@ describe('cooling-off of a new or changed bank account', () => {
       method: 'PATCH',
       url: `/api/bank-accounts/${bankAccountId}`,
       cookie: user.cookie,
-      body: { upiId: 'mallory@okaxis', accountNumber: '444455556666', accountHolderName: 'Mallory Thief' },
+      body: { upiId: 'mallory@okaxis', accountNumber: '444455556666', accountNumberConfirmation: '444455556666', accountHolderName: 'Mallory Thief' },
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code).toBe('COOLING_OFF');

@@ -42,7 +42,7 @@ describe('control, invisible and direction-changing characters', () => {
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: `x${character}@example.com` } }), 'email');
     expectFieldRefused(await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent(`asha${character}`)}`, cookie: admin.cookie }), 'q');
     expectFieldRefused(
-      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: `Asha${character}`, accountNumber: '123456789012', bankName: 'SBI', ifscCode: 'SBIN0001234' } }),
+      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: `Asha${character}`, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' } }),
       'accountHolderName',
     );
   });
@@ -68,7 +68,7 @@ describe('control, invisible and direction-changing characters', () => {
     const signup = { email: 'letters@example.com', phone: '+919876543210', password: 'correct-horse', pin: '2957' };
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: '12345' } }), 'fullName', 'Full name must contain at least one letter');
     expectFieldRefused(
-      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: '-- --', accountNumber: '123456789012', bankName: 'SBI', ifscCode: 'SBIN0001234' } }),
+      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: '-- --', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' } }),
       'accountHolderName',
       'Account holder name must contain at least one letter.',
     );

@@ -94,7 +94,7 @@ async function payoutOf(id: string) {
 }
 
 async function flagOf(bankAccountId: string) {
-  return row<{ payout_flagged_at: Date | null; payout_flag_reason: string | null }>(sql`select payout_flagged_at, payout_flag_reason from bank_accounts where id = ${bankAccountId}`);
+  return row<{ flagged_at: Date | null; flag_reason: string | null }>(sql`select flagged_at, flag_reason from bank_accounts where id = ${bankAccountId}`);
 }
 
 describe('a withdrawal paid through RazorpayX', () => {
@@ -147,7 +147,7 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(withdrawal?.status).toBe('rejected');
     expect(withdrawal?.rejection_reason).toBe('The bank returned the payout: Payout failed as the beneficiary account is closed.');
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
-    expect((await flagOf(sent.bankAccountId))?.payout_flagged_at).not.toBeNull();
+    expect((await flagOf(sent.bankAccountId))?.flagged_at).not.toBeNull();
     const notification = await row<{ kind: string; body: string }>(sql`select kind, body from notifications where user_id = ${sent.customer.id} order by created_at desc limit 1`);
     expect(notification?.kind).toBe('withdrawal_rejected');
     await expectLedgerConsistent(harness);
@@ -158,7 +158,7 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(await standIn.changeState(sent.payoutId, 'cancelled', { reason: 'low_balance', description: 'Cancelled: insufficient balance.' })).toBe(200);
     expect((await withdrawalOf(sent.withdrawalId))?.status).toBe('rejected');
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
-    expect((await flagOf(sent.bankAccountId))?.payout_flagged_at).toBeNull();
+    expect((await flagOf(sent.bankAccountId))?.flagged_at).toBeNull();
   });
 
   it('reversed after processed returns the USDT, keeps the payment in the history as reversed and flags the account', async () => {
@@ -172,7 +172,7 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(withdrawal).toMatchObject({ status: 'approved', payout_reference: utr });
     expect(withdrawal?.reversed_at).not.toBeNull();
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
-    expect((await flagOf(sent.bankAccountId))?.payout_flagged_at).not.toBeNull();
+    expect((await flagOf(sent.bankAccountId))?.flagged_at).not.toBeNull();
     const audit = await row<{ count: number }>(sql`select count(*)::int as count from audit_log where action = 'withdrawal.reverse' and target_id = ${sent.withdrawalId}`);
     expect(audit?.count).toBe(1);
     // A late processed event after the reversal never moves it back.

@@ -67,7 +67,7 @@ describe('withdrawal request', () => {
     expect(approved.json().items).toEqual([]);
 
     // Editing the saved account later does not change where this payout goes.
-    await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '999999999999' } });
+    await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '999999999999', accountNumberConfirmation: '999999999999' } });
     const detail = await call(harness.app, { url: `/api/withdrawals/${body.withdrawal.id}`, cookie: user.cookie });
     expect(detail.json().withdrawal.bank.accountNumberLast4).toBe('9012');
   });

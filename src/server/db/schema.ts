@@ -259,10 +259,12 @@ export const bankAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     ifscCode: text('ifsc_code').notNull(),
     upiId: text('upi_id'),
+    /** The IFSC's branch, from the IFSC dataset (decision 044); null for accounts saved before it. */
+    branchName: text('branch_name'),
     detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Set when a payout to this account failed or was reversed for a reason of the account (decision 043). */
-    payoutFlaggedAt: timestamp('payout_flagged_at', { withTimezone: true }),
-    payoutFlagReason: text('payout_flag_reason'),
+    /** Set when a payout to the account failed for a reason of the account; cleared by the owner's edit (decision 044). */
+    flaggedAt: timestamp('flagged_at', { withTimezone: true }),
+    flagReason: text('flag_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -272,8 +274,12 @@ export const bankAccounts = pgTable(
     check('bank_accounts_number_shape', sql`${table.accountNumber} ~ '^[0-9]{9,18}$'`),
     check('bank_accounts_bank_length', sql`char_length(${table.bankName}) between 2 and 100`),
     check('bank_accounts_ifsc_shape', sql`${table.ifscCode} ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`),
-    check('bank_accounts_payout_flag_reason_length', sql`${table.payoutFlagReason} is null or char_length(${table.payoutFlagReason}) <= 500`),
     check('bank_accounts_upi_shape', sql`${table.upiId} is null or ${table.upiId} ~ '^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$'`),
+    check(
+      'bank_accounts_flag_consistent',
+      sql`(${table.flaggedAt} is null) = (${table.flagReason} is null) and (${table.flagReason} is null or char_length(${table.flagReason}) between 1 and 200)`,
+    ),
+    check('bank_accounts_branch_length', sql`${table.branchName} is null or char_length(${table.branchName}) between 1 and 200`),
   ],
 );
 
@@ -452,7 +458,7 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_amount_cents', sql`${table.amountUsdtMicros} % 10000 = 0`),
     check('withdrawal_requests_rate_positive', sql`${table.rateInrPaise} > 0`),
     check('withdrawal_requests_rate_tier_valid', sql`${table.rateTier} in ('normal', 'vip')`),
-    check('withdrawal_requests_status_valid', sql`${table.status} in ('pending', 'processing', 'approved', 'rejected')`),
+    check('withdrawal_requests_status_valid', sql`${table.status} in ('pending', 'processing', 'approved', 'rejected', 'cancelled')`),
     check('withdrawal_requests_decision_consistent', sql`(${table.status} in ('pending', 'processing')) = (${table.decidedAt} is null)`),
     check(
       'withdrawal_requests_batch_consistent',
@@ -899,7 +905,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),

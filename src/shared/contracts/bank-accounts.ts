@@ -37,6 +37,11 @@ export const BANK_ACCOUNT_MESSAGES = {
   deleteConfirmation:
     'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
   empty: 'No bank accounts added yet.',
+  confirmationMismatch: 'The account numbers do not match. Type the account number again.',
+  confirmationRequired: 'Type the account number again to confirm it.',
+  unknownIfsc: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.',
+  /** Decision 044: a payout to the account failed for a reason of the account itself. */
+  flagged: (reason: string) => `A payout to this bank account failed (${reason}). Check its details and edit the account before you withdraw to it.`,
 } as const;
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
@@ -88,13 +93,28 @@ export const upiIdSchema = z
   .transform((value) => (value === undefined || value === null || value === '' ? null : value))
   .refine((value) => value === null || UPI_PATTERN.test(value), BANK_ACCOUNT_MESSAGES.upiShape);
 
-export const bankAccountInputSchema = z.object({
-  accountHolderName: accountHolderNameSchema,
-  accountNumber: accountNumberSchema,
-  bankName: bankNameSchema,
-  ifscCode: ifscCodeSchema,
-  upiId: upiIdSchema,
-});
+/** The account number typed a second time; compared with the first after the same clean-up (spaces dropped). */
+const accountNumberConfirmationSchema = z
+  .string({ error: BANK_ACCOUNT_MESSAGES.confirmationRequired })
+  .max(64, BANK_ACCOUNT_MESSAGES.confirmationMismatch)
+  .transform((value) => value.replace(/\s+/g, ''));
+
+/**
+ * A new payee (decision 044): the account number twice, and the IFSC, from which the server takes the
+ * bank's name (and the branch, where the dataset names it); neither is typed.
+ */
+export const bankAccountInputSchema = z
+  .object({
+    accountHolderName: accountHolderNameSchema,
+    accountNumber: accountNumberSchema,
+    accountNumberConfirmation: accountNumberConfirmationSchema,
+    ifscCode: ifscCodeSchema,
+    upiId: upiIdSchema,
+  })
+  .refine((values) => values.accountNumber === values.accountNumberConfirmation, {
+    path: ['accountNumberConfirmation'],
+    message: BANK_ACCOUNT_MESSAGES.confirmationMismatch,
+  });
 export type BankAccountInput = z.input<typeof bankAccountInputSchema>;
 
 /**
@@ -105,7 +125,7 @@ export const bankAccountUpdateSchema = z
   .object({
     accountHolderName: accountHolderNameSchema.optional(),
     accountNumber: accountNumberSchema.optional(),
-    bankName: bankNameSchema.optional(),
+    accountNumberConfirmation: accountNumberConfirmationSchema.optional(),
     ifscCode: ifscCodeSchema.optional(),
     upiId: z
       .string()
@@ -116,7 +136,11 @@ export const bankAccountUpdateSchema = z
       .transform((value) => (value === '' ? null : value))
       .refine((value) => value === undefined || value === null || UPI_PATTERN.test(value), BANK_ACCOUNT_MESSAGES.upiShape),
   })
-  .refine((values) => Object.values(values).some((value) => value !== undefined), { message: 'Nothing to update.' });
+  .refine((values) => Object.values(values).some((value) => value !== undefined), { message: 'Nothing to update.' })
+  .refine((values) => values.accountNumber === undefined || values.accountNumber === values.accountNumberConfirmation, {
+    path: ['accountNumberConfirmation'],
+    message: BANK_ACCOUNT_MESSAGES.confirmationMismatch,
+  });
 export type BankAccountUpdate = z.input<typeof bankAccountUpdateSchema>;
 
 /** What the customer sees of a saved account: the account number only by its last 4 digits. */
@@ -124,10 +148,15 @@ export const bankAccountSchema = z.object({
   id: uuidSchema,
   accountHolderName: z.string(),
   bankName: z.string(),
+  /** The IFSC's branch from the dataset; null when the dataset does not name it (decision 044). */
+  branchName: z.string().nullable(),
   accountNumberLast4: z.string(),
   ifscCode: z.string(),
   upiId: z.string().nullable(),
   hasPendingWithdrawal: z.boolean(),
+  /** Set when a payout to the account failed for a reason of the account (closed, invalid, frozen...); an edit of its details clears it. */
+  flaggedAt: z.string().nullable(),
+  flagReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -136,6 +165,11 @@ export type BankAccount = z.infer<typeof bankAccountSchema>;
 export const bankAccountListResponseSchema = z.object({ items: z.array(bankAccountSchema) });
 export const bankAccountResponseSchema = z.object({ bankAccount: bankAccountSchema, message: z.string() });
 export const bankAccountDeleteResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+
+/** GET /api/bank-accounts/ifsc/:ifscCode: what the IFSC dataset says of a code, for the form to show before saving. */
+export const ifscLookupParamsSchema = z.object({ ifscCode: ifscCodeSchema });
+export const ifscLookupResponseSchema = z.object({ ifscCode: z.string(), bankName: z.string(), branchName: z.string().nullable() });
+export type IfscLookup = z.infer<typeof ifscLookupResponseSchema>;
 
 export function lastFourDigits(accountNumber: string): string {
   return accountNumber.slice(-4);

@@ -20,8 +20,11 @@ export const REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
-/** A withdrawal is `processing` while it sits in a payout batch (between pending and approved). */
-export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'approved', 'rejected'] as const;
+/**
+ * A withdrawal is `processing` while it sits in a payout batch (between pending and approved);
+ * `cancelled` when its customer cancelled it while it was still pending (decision 044).
+ */
+export const WITHDRAWAL_STATUSES = ['pending', 'processing', 'approved', 'rejected', 'cancelled'] as const;
 export const withdrawalStatusSchema = z.enum(WITHDRAWAL_STATUSES);
 export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
 
@@ -61,6 +64,7 @@ export const AUDIT_ACTIONS = [
   'withdrawal.approve',
   'withdrawal.reject',
   'withdrawal.reverse',
+  'withdrawal.cancel',
   'withdrawals.export',
   'transfer.approve',
   'transfer.reject',

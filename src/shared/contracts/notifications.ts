@@ -7,6 +7,7 @@ export const NOTIFICATION_KINDS = [
   'deposit_rejected',
   'withdrawal_paid',
   'withdrawal_rejected',
+  'withdrawal_cancelled',
   'transfer_approved',
   'transfer_rejected',
   'transfer_received',

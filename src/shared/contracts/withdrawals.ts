@@ -36,6 +36,11 @@ export const WITHDRAWAL_MESSAGES = {
   inPayoutBatch: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
   inPayoutBatchOrWithProvider: 'This withdrawal is in a payout batch or being paid through the payout provider: its result comes from there.',
   sentToProvider: 'Withdrawal approved: it is being paid through the payout provider.',
+  cancelled: 'Withdrawal cancelled. The USDT is back in your wallet.',
+  cancelConfirmation: 'Cancel this withdrawal? The USDT held for it goes back to your wallet at once.',
+  cannotCancelProcessing: 'This withdrawal is already being paid to your bank and can no longer be cancelled.',
+  cannotCancelApproving: 'An admin has already approved this withdrawal; it can no longer be cancelled.',
+  cannotCancelDecided: 'This withdrawal has already been decided and can no longer be cancelled.',
 } as const;
 
 export const withdrawalAmountSchema = usdtAmountSchema({
@@ -126,6 +131,8 @@ export const withdrawalSchema = z.object({
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 export const withdrawalResponseSchema = z.object({ withdrawal: withdrawalSchema, message: z.string() });
+/** POST /api/withdrawals/:id/cancel takes no body and answers the cancelled withdrawal (decision 044). */
+export const cancelWithdrawalResponseSchema = withdrawalResponseSchema;
 export const withdrawalDetailResponseSchema = z.object({ withdrawal: withdrawalSchema });
 const withdrawalStatusListQuerySchema = statusListQuerySchema.extend({ status: withdrawalStatusSchema.optional() });
 export const withdrawalListQuerySchema = withdrawalStatusListQuerySchema;

@@ -55,9 +55,11 @@ export async function addBankAccountThroughForm(
   await page.getByRole('button', { name: 'Add Account' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Bank Account' });
   await dialog.getByLabel('Account Holder Name').fill(account.holder);
-  await dialog.getByLabel('Account Number').fill(account.number);
-  await dialog.getByLabel('Bank Name').fill(account.bank);
+  await dialog.getByLabel('Account Number', { exact: true }).fill(account.number);
+  await dialog.getByLabel('Confirm Account Number').fill(account.number);
   await dialog.getByLabel('IFSC Code').fill(account.ifsc);
+  // The bank is filled in from the IFSC (decision 044), not typed.
+  if (options.expectSaved ?? true) await expect(dialog.getByTestId('ifsc-bank')).toContainText(account.bank);
   if (account.upi !== undefined) await dialog.getByLabel('UPI ID (optional)').fill(account.upi);
   await dialog.getByRole('button', { name: 'Add Account' }).click();
   if (options.expectSaved ?? true) await expect(dialog).toBeHidden();

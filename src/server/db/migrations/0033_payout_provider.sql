@@ -107,14 +107,6 @@ CREATE TABLE "provider_webhook_events" (
 --> statement-breakpoint
 CREATE INDEX "provider_webhook_events_received_idx" ON "provider_webhook_events" USING btree ("received_at");
 --> statement-breakpoint
--- A payee whose payout failed or was reversed for a reason of the account (closed, invalid, ...): flagged, and not
--- selectable until edited (the payee checks of issue 31 section 4 read these columns).
-ALTER TABLE "bank_accounts" ADD COLUMN "payout_flagged_at" timestamp with time zone;
---> statement-breakpoint
-ALTER TABLE "bank_accounts" ADD COLUMN "payout_flag_reason" text;
---> statement-breakpoint
-ALTER TABLE "bank_accounts" ADD CONSTRAINT "bank_accounts_payout_flag_reason_length" CHECK ("payout_flag_reason" is null or char_length("payout_flag_reason") <= 500);
---> statement-breakpoint
 -- A reversal returns a paid withdrawal's USDT: its own ledger reason. Widened from the current definition, so reasons
 -- other branches add are kept whatever the order.
 DO $$

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.ts';
 import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
-export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'ifscCode' | 'upiId'>;
+export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'branchName' | 'ifscCode' | 'upiId'>;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
 // "id" inside this subquery would silently mean withdrawal_requests.id.
@@ -64,14 +64,39 @@ export async function update(db: Executor, userId: string, id: string, values: P
   if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} is distinct from ${values.ifscCode}`);
   if (values.upiId !== undefined) detailChanges.push(sql`${bankAccounts.upiId} is distinct from ${values.upiId}`);
   if (values.accountHolderName !== undefined) detailChanges.push(sql`${bankAccounts.accountHolderName} is distinct from ${values.accountHolderName}`);
+  const detailChanged = sql.join(detailChanges, sql` or `);
+  // The same change clears a payout-failure flag (decision 044): the customer has looked at the details again.
   const detailsChangedAt =
-    detailChanges.length === 0 ? {} : { detailsChangedAt: sql`case when ${sql.join(detailChanges, sql` or `)} then now() else ${bankAccounts.detailsChangedAt} end` };
+    detailChanges.length === 0
+      ? {}
+      : {
+          detailsChangedAt: sql`case when ${detailChanged} then now() else ${bankAccounts.detailsChangedAt} end`,
+          flaggedAt: sql`case when ${detailChanged} then null else ${bankAccounts.flaggedAt} end`,
+          flagReason: sql`case when ${detailChanged} then null else ${bankAccounts.flagReason} end`,
+        };
   const [row] = await db
     .update(bankAccounts)
     .set({ ...values, ...detailsChangedAt, updatedAt: sql`now()` })
     .where(and(eq(bankAccounts.id, id), eq(bankAccounts.userId, userId)))
     .returning();
   return row;
+}
+
+/**
+ * Flags the account a failed payout went to, while it still has the details the payout used (an edit
+ * since then cleared the problem); an earlier flag keeps its time and reason. Answers whether a row was flagged.
+ */
+export async function flagForFailedPayout(
+  db: Executor,
+  payee: { bankAccountId: string; accountNumber: string; ifscCode: string },
+  flagReason: string,
+): Promise<boolean> {
+  const flagged = await db
+    .update(bankAccounts)
+    .set({ flaggedAt: sql`coalesce(${bankAccounts.flaggedAt}, now())`, flagReason: sql`coalesce(${bankAccounts.flagReason}, ${flagReason})` })
+    .where(and(eq(bankAccounts.id, payee.bankAccountId), eq(bankAccounts.accountNumber, payee.accountNumber), eq(bankAccounts.ifscCode, payee.ifscCode)))
+    .returning({ id: bankAccounts.id });
+  return flagged.length === 1;
 }
 
 export async function hasPendingWithdrawalFor(db: Executor, bankAccountId: string): Promise<boolean> {

@@ -5,6 +5,8 @@ import {
   bankAccountListResponseSchema,
   bankAccountResponseSchema,
   bankAccountUpdateSchema,
+  ifscLookupParamsSchema,
+  ifscLookupResponseSchema,
 } from '#shared/contracts/bank-accounts';
 import { idParamsSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
@@ -19,6 +21,19 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
     '/api/bank-accounts',
     { schema: { tags: ['bank-accounts'], summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)', response: responses({ 200: bankAccountListResponseSchema }) } },
     async (request) => ({ items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId) }),
+  );
+
+  app.get(
+    '/api/bank-accounts/ifsc/:ifscCode',
+    {
+      schema: {
+        tags: ['bank-accounts'],
+        summary: 'The bank (and branch) of an IFSC code from the IFSC dataset; 404 for a code no bank branch uses',
+        params: ifscLookupParamsSchema,
+        response: responses({ 200: ifscLookupResponseSchema }),
+      },
+    },
+    async (request) => bankAccountService.findIfsc(request.params.ifscCode),
   );
 
   app.post(

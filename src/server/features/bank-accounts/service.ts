@@ -4,6 +4,7 @@ import {
   BANK_ACCOUNT_MESSAGES,
   lastFourDigits,
   type BankAccount,
+  type IfscLookup,
   type bankAccountInputSchema,
   type bankAccountUpdateSchema,
 } from '#shared/contracts/bank-accounts';
@@ -12,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
+import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
 
@@ -20,10 +22,13 @@ export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boo
     id: row.id,
     accountHolderName: row.accountHolderName,
     bankName: row.bankName,
+    branchName: row.branchName,
     accountNumberLast4: lastFourDigits(row.accountNumber),
     ifscCode: row.ifscCode,
     upiId: row.upiId,
     hasPendingWithdrawal,
+    flaggedAt: row.flaggedAt?.toISOString() ?? null,
+    flagReason: row.flagReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -42,7 +47,15 @@ export async function addBankAccount(context: AppContext, log: FastifyBaseLogger
       throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
     }
     await refuseDuplicate(transaction, userId, input.accountNumber, input.ifscCode);
-    const row = await bankAccountRepository.insert(transaction, userId, input);
+    const { bankName, branchName } = knownIfsc(input.ifscCode);
+    const row = await bankAccountRepository.insert(transaction, userId, {
+      accountHolderName: input.accountHolderName,
+      accountNumber: input.accountNumber,
+      ifscCode: input.ifscCode,
+      upiId: input.upiId,
+      bankName,
+      branchName,
+    });
     return toBankAccountView(row, false);
   });
   await notifySecurityChange(context, userId, 'bank-account-added', log);
@@ -56,7 +69,10 @@ export async function updateBankAccount(
   id: string,
   input: z.output<typeof bankAccountUpdateSchema>,
 ): Promise<BankAccount> {
-  const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  // The confirmation was checked by the schema; the bank and branch come with a new IFSC, from the dataset.
+  const { accountNumberConfirmation: _confirmation, ...fields } = input;
+  const changes: Partial<bankAccountRepository.BankAccountValues> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  if (input.ifscCode !== undefined) Object.assign(changes, knownIfsc(input.ifscCode));
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
     await bankAccountRepository.lockOwner(transaction, userId);
@@ -69,6 +85,20 @@ export async function updateBankAccount(
   });
   await notifySecurityChange(context, userId, 'bank-account-changed', log, bankAccount.changed);
   return bankAccount.view;
+}
+
+/** The dataset's bank and branch of an IFSC; an unknown code is refused at its field (400) before anything changes. */
+function knownIfsc(ifscCode: string): { bankName: string; branchName: string | null } {
+  const entry = lookUpIfsc(ifscCode);
+  if (!entry) throw AppError.validation(BANK_ACCOUNT_MESSAGES.unknownIfsc, { ifscCode: BANK_ACCOUNT_MESSAGES.unknownIfsc });
+  return { bankName: entry.bankName, branchName: entry.branchName };
+}
+
+/** GET /api/bank-accounts/ifsc/:ifscCode: 404 with the field message for a code the dataset does not know. */
+export function findIfsc(ifscCode: string): IfscLookup {
+  const entry = lookUpIfsc(ifscCode);
+  if (!entry) throw new AppError(404, 'NOT_FOUND', BANK_ACCOUNT_MESSAGES.unknownIfsc, { fields: { ifscCode: BANK_ACCOUNT_MESSAGES.unknownIfsc } });
+  return entry;
 }
 
 const NONE = '(none)';

@@ -44,19 +44,21 @@ export function depositDecided(deposit: {
   };
 }
 
-export function withdrawalDecided(withdrawal: {
+/** What every withdrawal notification names. */
+interface WithdrawalFacts {
   id: string;
   userId: string;
   amountUsdtMicros: bigint;
   amountInrPaise: bigint;
   bankName: string;
   accountNumberLast4: string;
-  outcome: 'approved' | 'rejected';
-  payoutReference: string | null;
-  rejectionReason: string | null;
   /** The short reference the customer, support and the bank file use (decision 038). */
   reference: string;
-}): NewNotification {
+}
+
+export function withdrawalDecided(
+  withdrawal: WithdrawalFacts & { outcome: 'approved' | 'rejected'; payoutReference: string | null; rejectionReason: string | null },
+): NewNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
@@ -107,6 +109,22 @@ export function withdrawalReversed(withdrawal: {
     link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
     emailSubject: `Withdrawal returned: ${inr}`,
     emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+  };
+}
+
+/** The customer cancelled a pending withdrawal (decision 044): what came back to the wallet. */
+export function withdrawalCancelled(withdrawal: WithdrawalFacts): NewNotification {
+  const inr = formatInrForDisplay(withdrawal.amountInrPaise);
+  const amount = usdt(withdrawal.amountUsdtMicros);
+  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  return {
+    userId: withdrawal.userId,
+    kind: 'withdrawal_cancelled',
+    title: 'Withdrawal cancelled',
+    body: `You cancelled your withdrawal of ${inr}. ${amount} returned to your wallet.`,
+    link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
+    emailSubject: `Withdrawal cancelled: ${inr}`,
+    emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
   };
 }
 

@@ -174,7 +174,8 @@ export async function markReversed(db: Executor, withdrawalId: string): Promise<
 export async function flagBankAccounts(db: Executor, payee: { userId: string; accountNumber: string; ifscCode: string }, reason: string): Promise<void> {
   await db
     .update(bankAccounts)
-    .set({ payoutFlaggedAt: sql`now()`, payoutFlagReason: reason.slice(0, 500) })
+    // The flag of decision 044: the same columns a bank file's failed row sets, cleared by the owner's edit.
+    .set({ flaggedAt: sql`now()`, flagReason: (reason.trim() || 'The bank refused the account').slice(0, 200) })
     .where(and(eq(bankAccounts.userId, payee.userId), eq(bankAccounts.accountNumber, payee.accountNumber), eq(bankAccounts.ifscCode, payee.ifscCode)));
 }
 

@@ -6,6 +6,7 @@ import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
 import { house, wallet } from '../../platform/ledger/ledger.ts';
+import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import {
   confirmOpenChange,
@@ -67,6 +68,8 @@ export const withdrawalDecisions: WithdrawalKind = {
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
+    // A payout that failed for a reason of the account (a batch's failed row, or an admin's reject) flags the payee (decision 044).
+    if (outcome === 'rejected') await flagPayeeAfterFailedPayout(db, row, row.rejectionReason);
     return settlementOf(row, outcome);
   },
   answer: async (db, row, outcome) => ({

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -46,6 +46,26 @@ export async function findOwned(db: Executor, userId: string, id: string): Promi
     .select()
     .from(withdrawalRequests)
     .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.userId, userId)));
+  return row;
+}
+
+/** The customer's withdrawal, locked until the transaction ends (a cancel against decisions and batches). */
+export async function findOwnedForUpdate(db: Executor, userId: string, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(withdrawalRequests)
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.userId, userId)))
+    .for('update');
+  return row;
+}
+
+/** Marks the customer's withdrawal cancelled by them, only while it is pending. */
+export async function cancelPending(db: Executor, userId: string, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db
+    .update(withdrawalRequests)
+    .set({ status: 'cancelled', decidedAt: sql`now()`, decidedByUserId: userId })
+    .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.userId, userId), eq(withdrawalRequests.status, 'pending')))
+    .returning();
   return row;
 }
 
@@ -190,7 +210,7 @@ export interface TdsReportRow {
   indiaDate: string;
 }
 
-/** Withdrawals with TDS withheld and not rejected, made from `from` to `to` inclusive (India dates), oldest first. */
+/** Withdrawals with TDS withheld and neither rejected nor cancelled, made from `from` to `to` inclusive (India dates), oldest first. */
 export async function listTdsWithdrawals(db: Executor, range: { from: string; to: string }, limit: number): Promise<TdsReportRow[]> {
   const from = sql`(${range.from}::date::timestamp at time zone 'Asia/Kolkata')`;
   const toExclusive = sql`((${range.to}::date + 1)::timestamp at time zone 'Asia/Kolkata')`;
@@ -212,7 +232,7 @@ export async function listTdsWithdrawals(db: Executor, range: { from: string; to
     .where(
       and(
         sql`${withdrawalRequests.tdsInrPaise} > 0`,
-        ne(withdrawalRequests.status, 'rejected'),
+        notInArray(withdrawalRequests.status, ['rejected', 'cancelled']),
         gte(withdrawalRequests.createdAt, from),
         lt(withdrawalRequests.createdAt, toExclusive),
       ),

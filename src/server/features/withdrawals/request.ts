@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
 import { limitTierOf, tdsInrPaiseFor, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
 import { quoteWithdrawal, WITHDRAWAL_DECIMALS, WITHDRAWAL_MESSAGES, type Withdrawal, type withdrawalRequestSchema } from '#shared/contracts/withdrawals';
 import type { AppContext } from '../../context.ts';
@@ -71,6 +72,10 @@ export async function requestWithdrawal(
     if (found === undefined) throw new Error(`user ${userId} has no profile`);
     const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
+    if (found.flaggedAt !== null) {
+      const message = BANK_ACCOUNT_MESSAGES.flagged(found.flagReason ?? 'account problem');
+      throw new AppError(409, 'CONFLICT', message, { fields: { bankAccountId: message } });
+    }
     assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
     if (found.tdsBasisPoints > 0 && found.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
     assertWithinWithdrawalBounds(found, amountUsdtMicros);

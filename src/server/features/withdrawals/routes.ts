@@ -1,6 +1,7 @@
 import { idParamsSchema } from '#shared/contracts/common';
 import {
   adminWithdrawalDecisionResponseSchema,
+  cancelWithdrawalResponseSchema,
   adminWithdrawalListQuerySchema,
   adminWithdrawalListResponseSchema,
   approveWithdrawalRequestSchema,
@@ -19,6 +20,7 @@ import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import { withdrawalDecisionsFor } from './decision-kind.ts';
+import { cancelOwnWithdrawal } from './cancel.ts';
 import { getWithdrawalLimits } from './limits.ts';
 import { requestWithdrawal } from './request.ts';
 import { tdsReportCsv } from './tds-report.ts';
@@ -80,6 +82,18 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     async (request) => ({ withdrawal: await getOwnWithdrawal(db, sessionOf(request).userId, request.params.id) }),
   );
 
+  app.post(
+    '/api/withdrawals/:id/cancel',
+    {
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'Cancel one of the customer’s own withdrawals while it is pending (not in a payout batch, sent to a provider or approved); the USDT goes back to the wallet',
+        params: idParamsSchema,
+        response: responses({ 200: cancelWithdrawalResponseSchema }),
+      },
+    },
+    async (request) => cancelOwnWithdrawal(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.id),
+  );
 }
 
 /** The admin's queue and decisions; registered inside the admin area. The bank file comes from a payout batch (features/payout-batches). */

@@ -1,14 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import {
   BANK_ACCOUNT_LIMITS,
   BANK_ACCOUNT_MESSAGES,
+  accountHolderNameSchema,
   accountNumberSchema,
-  bankAccountInputSchema,
+  ifscCodeSchema,
+  upiIdSchema,
   type BankAccount,
   type BankAccountUpdate,
 } from '#shared/contracts/bank-accounts';
@@ -20,21 +22,35 @@ import { Input } from '../../components/ui/input.tsx';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
+import { IfscBankLine } from './ifsc-bank-line.tsx';
 
-const FIELDS = ['accountHolderName', 'accountNumber', 'bankName', 'ifscCode', 'upiId'] as const;
+const FIELDS = ['accountHolderName', 'accountNumber', 'accountNumberConfirmation', 'ifscCode', 'upiId'] as const;
+const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
 
 /**
  * The shared schema, except that on edit the account number may stay empty:
  * the stored one is shown only by its last 4 digits, and empty keeps it.
  */
 function bankAccountFormSchema(editing: boolean) {
-  return bankAccountInputSchema.extend({
-    accountNumber: z.string().superRefine((value, context) => {
-      if (editing && value.trim() === '') return;
-      const parsed = accountNumberSchema.safeParse(value);
-      if (!parsed.success) context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? BANK_ACCOUNT_MESSAGES.accountNumberTooShort });
-    }),
-  });
+  return z
+    .object({
+      accountHolderName: accountHolderNameSchema,
+      accountNumber: z.string().superRefine((value, context) => {
+        if (editing && value.trim() === '') return;
+        const parsed = accountNumberSchema.safeParse(value);
+        if (!parsed.success) context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? BANK_ACCOUNT_MESSAGES.accountNumberTooShort });
+      }),
+      // Asked twice, as banks do (decision 044); the server compares them again.
+      accountNumberConfirmation: z.string(),
+      ifscCode: ifscCodeSchema,
+      upiId: upiIdSchema,
+    })
+    .superRefine((values, context) => {
+      const typed = withoutSpaces(values.accountNumber);
+      if (typed !== '' && typed !== withoutSpaces(values.accountNumberConfirmation)) {
+        context.addIssue({ code: 'custom', path: ['accountNumberConfirmation'], message: BANK_ACCOUNT_MESSAGES.confirmationMismatch });
+      }
+    });
 }
 type BankAccountForm = z.input<ReturnType<typeof bankAccountFormSchema>>;
 
@@ -62,7 +78,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
     defaultValues: {
       accountHolderName: account?.accountHolderName ?? '',
       accountNumber: '',
-      bankName: account?.bankName ?? '',
+      accountNumberConfirmation: '',
       ifscCode: account?.ifscCode ?? '',
       upiId: account?.upiId ?? '',
     },
@@ -71,6 +87,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
   const failureTitle = account ? 'Failed to update bank account' : 'Failed to add bank account';
+  const ifscCode = useWatch({ control: form.control, name: 'ifscCode' });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(undefined);
@@ -109,12 +126,13 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         >
           <Input inputMode="numeric" autoComplete="off" maxLength={30} placeholder={account ? `••••${account.accountNumberLast4}` : undefined} {...form.register('accountNumber')} />
         </FormField>
-        <FormField label="Bank Name" error={errors.bankName?.message}>
-          <Input autoComplete="off" maxLength={BANK_ACCOUNT_LIMITS.nameMaxLength} {...form.register('bankName')} />
+        <FormField label="Confirm Account Number" error={errors.accountNumberConfirmation?.message} help="Type the account number again.">
+          <Input inputMode="numeric" autoComplete="off" maxLength={30} {...form.register('accountNumberConfirmation')} />
         </FormField>
-        <FormField label="IFSC Code" error={errors.ifscCode?.message} help="11 characters, for example SBIN0001234.">
+        <FormField label="IFSC Code" error={errors.ifscCode?.message} help="11 characters, for example SBIN0001234. The bank is filled in from the code.">
           <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.ifscLength} className="uppercase" {...form.register('ifscCode')} />
         </FormField>
+        <IfscBankLine ifscCode={ifscCode} />
         <FormField label="UPI ID (optional)" error={errors.upiId?.message} help="For example name@okhdfc.">
           <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
         </FormField>
@@ -136,14 +154,15 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
 function changedFields(account: BankAccount, values: BankAccountForm): BankAccountUpdate {
   const changes: BankAccountUpdate = {};
   const holder = values.accountHolderName.trim();
-  const bank = values.bankName.trim();
   const ifsc = values.ifscCode.trim().toUpperCase();
   const upi = emptyToNull(values.upiId);
   if (holder !== account.accountHolderName) changes.accountHolderName = holder;
-  if (bank !== account.bankName) changes.bankName = bank;
   if (ifsc !== account.ifscCode) changes.ifscCode = ifsc;
   if (upi !== account.upiId) changes.upiId = upi;
-  if (values.accountNumber.trim() !== '') changes.accountNumber = values.accountNumber;
+  if (values.accountNumber.trim() !== '') {
+    changes.accountNumber = values.accountNumber;
+    changes.accountNumberConfirmation = values.accountNumberConfirmation;
+  }
   return changes;
 }
 

@@ -14,6 +14,7 @@ import { BANK_ACCOUNTS_QUERY_KEY, deleteBankAccount, useBankAccounts } from './a
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useSecurityPauses } from '../wallet/api.ts';
+import { PayeeFlagNote } from './payee-flag-note.tsx';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
@@ -79,6 +80,7 @@ export default function BankAccountsPage() {
                         Pending withdrawal
                       </Badge>
                     )}
+                    <PayeeFlagNote account={account} />
                     {pauseOf.has(account.id) && (
                       <p className="mt-1 text-xs text-amber-800" data-testid="bank-account-list-pause">
                         {pauseOf.get(account.id)?.message}

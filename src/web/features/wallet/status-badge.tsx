@@ -19,6 +19,14 @@ export function StatusBadge({ status }: { status: string }) {
       </Badge>
     );
   }
+  if (status === 'cancelled') {
+    return (
+      <Badge className="px-2">
+        <XCircle className="size-3.5" aria-hidden />
+        Cancelled
+      </Badge>
+    );
+  }
   if (status === 'processing') {
     return (
       <Badge tone="brand" className="px-2">

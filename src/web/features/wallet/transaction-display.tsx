@@ -51,7 +51,7 @@ export function amountPresentation(direction: 'in' | 'out', status: WithdrawalSt
     if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: 'Not credited' };
     return { sign: '', className: 'text-slate-600', note: 'Not yet credited' };
   }
-  if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: 'Returned to your wallet' };
+  if (status === 'rejected' || status === 'cancelled') return { sign: '', className: 'text-slate-500 line-through', note: 'Returned to your wallet' };
   return { sign: '−', className: 'text-slate-900' };
 }
 
@@ -77,7 +77,7 @@ export function itemAmountText(item: TransactionItem): string {
  */
 export function TransactionLine({ item }: { item: TransactionItem }) {
   const detail = detailLine(item);
-  const chainLine = item.chain && item.status !== 'processing' && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
+  const chainLine = item.chain && item.status !== 'processing' && item.status !== 'cancelled' && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
   return (
     <div
       role="row"

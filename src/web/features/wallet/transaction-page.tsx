@@ -20,6 +20,7 @@ import { WALLET_QUERY_KEYS } from './api.ts';
 import { displayDateTime, displayInr, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { SignedAmount, TRANSACTION_KINDS, type TransactionKind } from './transaction-display.tsx';
+import { CancelWithdrawalButton, withdrawalOutcomeRow } from './withdrawal-cancel.tsx';
 
 const TITLES: Record<TransactionKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', transfer: 'Transfer', referral: 'Referral Bonus' };
 
@@ -106,6 +107,7 @@ interface Step {
 function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
   if (status === 'approved') return [{ label: labels.approved, state: 'done', time: decidedAt, note: notes.approved }];
   if (status === 'rejected') return [{ label: labels.rejected, state: 'failed', time: decidedAt, note: notes.rejected }];
+  if (status === 'cancelled') return [{ label: 'Cancelled by you', state: 'failed', time: decidedAt, note: 'The USDT held was returned to your wallet.' }];
   return [
     { label: labels.pending, state: 'current' },
     { label: labels.approved, state: 'upcoming' },
@@ -141,7 +143,7 @@ function stepsOf(loaded: Loaded): Step[] {
       return [
         { label: 'Requested', state: 'done', time: withdrawal.createdAt, note: 'The USDT is held from your balance.' },
         // While pending or in a payout batch, Processing is the current step (deciding() shows it).
-        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' ? [] : [{ label: 'Processing', state: 'done' as const }]),
+        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' || withdrawal.status === 'cancelled' ? [] : [{ label: 'Processing', state: 'done' as const }]),
         ...deciding(
           withdrawal.status,
           withdrawal.decidedAt,
@@ -260,6 +262,7 @@ function TransactionDetails({ loaded }: { loaded: Loaded }) {
           </p>
           {summary.subtitle && <p className="text-sm text-slate-600">{summary.subtitle}</p>}
           <StatusBadge status={summary.status} />
+          {loaded.kind === 'withdrawal' && <CancelWithdrawalButton withdrawal={loaded.withdrawal} />}
         </CardContent>
       </Card>
       <Card>
@@ -291,6 +294,11 @@ function TransactionDetails({ loaded }: { loaded: Loaded }) {
       </Card>
     </>
   );
+}
+
+function OutcomeRow({ withdrawal }: { withdrawal: Withdrawal }) {
+  const outcome = withdrawalOutcomeRow(withdrawal, displayInr, displayUsdtAmount);
+  return <Row label={outcome.label}>{outcome.value}</Row>;
 }
 
 function KindRows({ loaded }: { loaded: Loaded }) {
@@ -336,7 +344,7 @@ function KindRows({ loaded }: { loaded: Loaded }) {
               <Row label={`TDS (${withdrawal.tdsPercent}%, section 194S)`}>− {displayInr(withdrawal.tdsInr)}</Row>
             </>
           )}
-          <Row label={withdrawal.status === 'approved' ? 'Paid' : 'You receive'}>{displayInr(withdrawal.netInr)}</Row>
+          <OutcomeRow withdrawal={withdrawal} />
           <Row label="Rate">
             <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
               {displayInr(withdrawal.rateInr)} per USDT

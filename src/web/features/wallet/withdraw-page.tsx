@@ -41,6 +41,7 @@ import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
+import { usePreselectOnlyPayee } from './use-only-payee.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney, useSecurityPauses, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog, type PinCheckOutcome } from './withdraw-pin-dialog.tsx';
@@ -134,6 +135,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const quote = previewQuote(amountText, summary);
   const breakdown = quote && tdsBasisPoints > 0n ? breakdownOf(quote.amountInrPaise, tdsBasisPoints) : undefined;
   const accounts = bankAccounts.data?.items ?? [];
+  usePreselectOnlyPayee(form, accounts);
   const chosenAccount = accounts.find((account) => account.id === confirming?.bankAccountId);
   const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
   const accountPause = pauses.data?.withdrawals ?? undefined;
@@ -243,8 +245,9 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                 <Select {...form.register('bankAccountId')}>
                   <option value="">Select a bank account</option>
                   {accounts.map((account) => (
-                    <option key={account.id} value={account.id}>
+                    <option key={account.id} value={account.id} disabled={account.flaggedAt !== null}>
                       {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? ' (paused)' : ''}
+                      {account.flaggedAt !== null ? ` (payout failed: ${account.flagReason ?? 'account problem'})` : ''}
                     </option>
                   ))}
                 </Select>

@@ -7,6 +7,7 @@ const STATUS_LOOK = {
   rejected: { tone: 'danger', label: 'Rejected', Icon: XCircle },
   pending: { tone: 'warning', label: 'Pending', Icon: Clock },
   processing: { tone: 'brand', label: 'Processing', Icon: Loader },
+  cancelled: { tone: 'default', label: 'Cancelled by customer', Icon: XCircle },
 } as const;
 
 /** Approved green with a check, rejected red, anything else pending amber (SPEC.md). */
