@@ -12,6 +12,7 @@ import { registerChainAdminRoutes } from './chain/routes.ts';
 import { registerDepositAddressRoutes } from './deposit-addresses/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
+import { registerKycAdminRoutes, registerKycRoutes } from './kyc/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
 import { PENDING_CHANGE_HANDLERS } from './pending-change-handlers.ts';
 import { registerPendingChangeAdminRoutes } from './pending-changes/routes.ts';
@@ -60,6 +61,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerReferralRoutes(area, context);
     registerNotificationRoutes(area, context);
     registerUserCustomerRoutes(area, context);
+    registerKycRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {
@@ -72,5 +74,6 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPayoutBatchAdminRoutes(area, context);
     registerPendingChangeAdminRoutes(area, context, PENDING_CHANGE_HANDLERS);
     registerTransferAdminRoutes(area, context);
+    registerKycAdminRoutes(area, context);
   });
 }

@@ -75,6 +75,10 @@ export const AUDIT_ACTIONS = [
   'pending_change.confirm',
   'pending_change.discard',
   'profile.pan_update',
+  'kyc.pan_submit',
+  'kyc.pan_check',
+  'kyc.pan_review',
+  'kyc.tax_residence',
   'profile.update',
   'reports.tds_export',
 ] as const;

@@ -10,6 +10,8 @@ export const NOTIFICATION_KINDS = [
   'transfer_approved',
   'transfer_rejected',
   'transfer_received',
+  'kyc_required',
+  'kyc_updated',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -158,6 +158,24 @@ export async function sumWithdrawnThisDayAndMonth(db: Executor, userId: string):
   return { dayUsdtMicros: BigInt(row?.dayUsdtMicros ?? '0'), monthUsdtMicros: BigInt(row?.monthUsdtMicros ?? '0') };
 }
 
+/** The INR of the same withdrawals, for the KYC level's limits. */
+export async function sumWithdrawnInrThisDayAndMonth(db: Executor, userId: string): Promise<{ dayInrPaise: bigint; monthInrPaise: bigint }> {
+  const [row] = await db
+    .select({
+      dayInrPaise: sql<string>`coalesce(sum(${withdrawalRequests.amountInrPaise}) filter (where ${withdrawalRequests.createdAt} >= ${indiaDayStart}), 0)::text`,
+      monthInrPaise: sql<string>`coalesce(sum(${withdrawalRequests.amountInrPaise}), 0)::text`,
+    })
+    .from(withdrawalRequests)
+    .where(
+      and(
+        eq(withdrawalRequests.userId, userId),
+        inArray(withdrawalRequests.status, ['pending', 'processing', 'approved']),
+        gte(withdrawalRequests.createdAt, indiaMonthStart),
+      ),
+    );
+  return { dayInrPaise: BigInt(row?.dayInrPaise ?? '0'), monthInrPaise: BigInt(row?.monthInrPaise ?? '0') };
+}
+
 export interface TdsReportRow {
   withdrawalId: string;
   pan: string | null;

@@ -31,6 +31,10 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'pending_change.confirm': 'Change confirmed by a second admin',
   'pending_change.discard': 'Pending change discarded',
   'profile.pan_update': 'PAN saved by the customer',
+  'kyc.pan_submit': 'PAN submitted for KYC',
+  'kyc.pan_check': 'PAN checked by the KYC provider',
+  'kyc.pan_review': 'PAN verified or rejected by an admin',
+  'kyc.tax_residence': 'Tax residence declared by the customer',
   'profile.update': 'Name or phone changed by the customer',
   'reports.tds_export': 'TDS report downloaded (CSV)',
 };
@@ -61,6 +65,10 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'pending_change.confirm': 'approval',
   'pending_change.discard': 'rejection',
   'profile.pan_update': 'neutral',
+  'kyc.pan_submit': 'neutral',
+  'kyc.pan_check': 'neutral',
+  'kyc.pan_review': 'neutral',
+  'kyc.tax_residence': 'neutral',
   'profile.update': 'neutral',
   'reports.tds_export': 'neutral',
 };
