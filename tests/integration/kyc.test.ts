@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kycGateMessage, PAN_MESSAGES } from '../../src/shared/contracts/kyc.ts';
+import { kycGateMessage, PAN_MESSAGES } from '#shared/contracts/kyc';
 import { sharedCashfreeStandIn, uniquePersonPan, type CashfreeStandIn } from '../fixtures/cashfree-stand-in.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';

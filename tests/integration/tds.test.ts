@@ -11,7 +11,6 @@ import { addBankAccount, balanceMicros, decide, expectStatus, fundWallet, ledger
 
 const { harness, admin } = useIntegrationFile();
 
-const PAN_MESSAGE = 'Add your PAN in your profile before withdrawing: TDS applies to withdrawals.';
 const INVALID_PAN_MESSAGE = 'Enter a valid PAN: 5 letters, 4 digits and 1 letter, like ABCDE1234F.';
 const KYC_PAN_MISSING_MESSAGE =
   'Withdrawals need KYC level 1. Still missing: verify your e-mail address; verify your mobile number; get your PAN verified in your name; declare your tax residence. Open the KYC page to finish.';

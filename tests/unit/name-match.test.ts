@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchNames, nameWords } from '../../src/shared/name-match.ts';
+import { matchNames, nameWords } from '#shared/name-match';
 
 describe('name matching (decision 042)', () => {
   it.each([

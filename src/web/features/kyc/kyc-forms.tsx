@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { kycPanResponseSchema, kycTaxResidenceResponseSchema, submitPanRequestSchema, taxResidenceRequestSchema } from '#shared/contracts/kyc';
@@ -9,7 +9,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
 
 type PanForm = z.input<typeof submitPanRequestSchema>;
@@ -53,7 +53,7 @@ export function TaxResidenceForm() {
     defaultValues: { residence: 'india', otherCountry: '' },
   });
   const { errors, isSubmitting } = form.formState;
-  const residence = form.watch('residence');
+  const residence = useWatch({ control: form.control, name: 'residence' });
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const answer = await apiRequest('/api/kyc/tax-residence', kycTaxResidenceResponseSchema, { method: 'POST', body: values });

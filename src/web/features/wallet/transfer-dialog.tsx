@@ -19,7 +19,7 @@ import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
-import { KycGateNotice } from '../kyc/kyc-gate-notice.tsx';
+import { KycGateNotice } from '../kyc/index.ts';
 import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;

@@ -55,7 +55,7 @@ import {
   type InrBreakdown,
 } from './withdrawal-rules.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
-import { KycGateNotice } from '../kyc/kyc-gate-notice.tsx';
+import { KycGateNotice } from '../kyc/index.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
