@@ -73,7 +73,7 @@ export async function assertWithinLevelLimits(
   amountInrPaise: bigint,
 ): Promise<void> {
   if (limits.dailyInrPaise === null && limits.monthlyInrPaise === null) return;
-  const withThisOne = await withdrawalRepository.sumWithdrawnInrThisDayAndMonth(db, userId);
+  const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
   const left = (limit: bigint, used: bigint) => atLeastZero(limit - (used - amountInrPaise));
   if (limits.dailyInrPaise !== null && withThisOne.dayInrPaise > limits.dailyInrPaise) {
     throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.levelDaily(limits.dailyInrPaise, left(limits.dailyInrPaise, withThisOne.dayInrPaise)));
