@@ -38,6 +38,8 @@ export interface AppConfig {
   payoutProvider: PayoutProviderConfig | undefined;
   /** Where text messages (the mobile one-time codes) go: the SMS outbox table unless SMS_PROVIDER names a provider (decision 041). */
   sms: SmsConfig;
+  /** The PAN verification provider (KYC_PROVIDER); undefined: an admin verifies each PAN (decision 042). */
+  kyc: KycProviderConfig | undefined;
 }
 
 export type SmsConfig =
@@ -63,6 +65,16 @@ export interface PayoutProviderConfig {
 }
 
 export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';
+
+/** Cashfree's Verification API: POST {apiUrl}/verification/pan with the client id and secret. */
+export interface KycProviderConfig {
+  provider: 'cashfree';
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export const DEFAULT_CASHFREE_API_URL = 'https://api.cashfree.com';
 
 const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
 
@@ -211,6 +223,10 @@ const environmentSchema = z.object({
   SMS_FROM: optionalText.refine((value) => value === undefined || /^(\+[0-9]{8,15}|MG[0-9a-fA-F]{32}|[A-Za-z0-9]{1,11})$/.test(value), {
     message: 'must be the sending number (+ and digits), a Messaging Service SID (MG...) or an alphanumeric sender ID of up to 11 characters',
   }),
+  KYC_PROVIDER: z.enum(['cashfree'], { error: 'must be cashfree, or unset for PANs verified by an admin' }).optional(),
+  KYC_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the KYC provider API'),
+  KYC_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,200}$/.test(value), { message: 'must be 1 to 200 printable characters' }),
+  KYC_CLIENT_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,500}$/.test(value), { message: 'must be 1 to 500 printable characters' }),
 });
 
 /** An account-level extended public key; anything private (xprv, mnemonic, hex key) is refused with its reason. */
@@ -222,7 +238,7 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 }
 
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
-const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20'];
+const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20', 'KYC_CLIENT_SECRET'];
 
 /** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
@@ -297,6 +313,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
   if (values.DEPOSIT_XPUB_ERC20 !== undefined && values.DEPOSIT_XPUB_ERC20 === values.DEPOSIT_XPUB_TRC20) {
     throw new ConfigurationError(["Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'"]);
   }
+  if (values.KYC_PROVIDER !== undefined && (values.KYC_CLIENT_ID === undefined || values.KYC_CLIENT_SECRET === undefined)) {
+    throw new ConfigurationError(['Invalid configuration: KYC_PROVIDER=cashfree needs KYC_CLIENT_ID and KYC_CLIENT_SECRET']);
+  }
   const port = values.PORT === undefined ? 3000 : Number(values.PORT);
   return {
     port,
@@ -333,5 +352,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
     payoutProvider: payoutProviderConfig(values),
     sms: smsConfig(values),
+    kyc:
+      values.KYC_PROVIDER === undefined || values.KYC_CLIENT_ID === undefined || values.KYC_CLIENT_SECRET === undefined
+        ? undefined
+        : {
+            provider: values.KYC_PROVIDER,
+            apiUrl: (values.KYC_API_URL ?? DEFAULT_CASHFREE_API_URL).replace(/\/$/, ''),
+            clientId: values.KYC_CLIENT_ID,
+            clientSecret: values.KYC_CLIENT_SECRET,
+          },
   };
 }

@@ -29,6 +29,7 @@ const WithdrawPage = lazy(() => import('./features/wallet/withdraw-page.tsx'));
 const CustomerWalletsPage = lazy(() => import('./features/wallet/customer-wallets-page.tsx'));
 const BankAccountsPage = lazy(() => import('./features/bank-accounts/bank-accounts-page.tsx'));
 const ReferralsPage = lazy(() => import('./features/referrals/referrals-page.tsx'));
+const KycPage = lazy(() => import('./features/kyc/kyc-page.tsx'));
 const AdminRoutes = lazy(() => import('./features/admin/admin-routes.tsx'));
 const NotFoundPage = lazy(() => import('./features/shell/not-found-page.tsx'));
 
@@ -64,6 +65,7 @@ export function AppRoutes() {
         <Route path="/wallet/wallets" element={customer(<CustomerWalletsPage />)} />
         <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
         <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
+        <Route path="/kyc" element={customer(<KycPage />)} />
 
         <Route path="/admin/*" element={<AdminRoutes />} />
         <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />

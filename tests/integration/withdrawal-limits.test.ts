@@ -245,7 +245,8 @@ describe('the limits read', () => {
       monthly: { limitUsdt: '500.000000', usedUsdt: '12.500000', leftUsdt: '487.500000' },
       availableUsdt: '37.500000',
       tdsPercent: '0.00',
-      hasPan: false,
+      // A level 1 customer has a verified PAN (decision 042).
+      hasPan: true,
       panRequired: false,
     });
   });

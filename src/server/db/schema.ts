@@ -65,6 +65,8 @@ export const profiles = pgTable(
     pan: text('pan'),
     /** When the customer entered the one-time code sent to this phone number (issue 32); null until then. */
     phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    /** True for a PAN another, older account held already when one PAN per account began (migration 0032); listed in pan_conflicts. */
+    panSharedBeforeKyc: boolean('pan_shared_before_kyc').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -78,6 +80,73 @@ export const profiles = pgTable(
     check('profiles_referral_code_shape', sql`${table.referralCode} ~ '^[A-Z]{5}[A-Z0-9]{5}$'`),
     check('profiles_not_self_referred', sql`${table.referredByUserId} is distinct from ${table.userId}`),
     check('profiles_pan_shape', sql`${table.pan} is null or ${table.pan} ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'`),
+    uniqueIndex('profiles_pan_unique').on(table.pan).where(sql`${table.pan} is not null and not ${table.panSharedBeforeKyc}`),
+  ],
+);
+
+/** What a customer proved for KYC beyond e-mail and mobile (decision 042): the PAN's check and the tax residence. */
+export const kycRecords = pgTable(
+  'kyc_records',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    panStatus: text('pan_status').$type<'none' | 'pending_review' | 'verified' | 'rejected'>().notNull().default('none'),
+    panSubmittedAt: timestamp('pan_submitted_at', { withTimezone: true }),
+    panCheckedBy: text('pan_checked_by').$type<'cashfree' | 'admin'>(),
+    panCheckedAt: timestamp('pan_checked_at', { withTimezone: true }),
+    /** The name the Income Tax Department holds for the PAN (from the provider, or read by the admin from the card). */
+    panRegisteredName: text('pan_registered_name'),
+    /** The customer's name when the PAN was accepted for it (an admin may accept a partial match); a later name change is checked again. */
+    panNameAccepted: text('pan_name_accepted'),
+    panProviderNameScore: smallint('pan_provider_name_score'),
+    /** False: the PAN is inoperative (not linked to Aadhaar) and TDS takes the no-PAN rate; null: not known. */
+    panAadhaarLinked: boolean('pan_aadhaar_linked'),
+    panProviderReference: text('pan_provider_reference'),
+    panRejectionReason: text('pan_rejection_reason'),
+    panReviewedByUserId: uuid('pan_reviewed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    taxResidence: text('tax_residence').$type<'india' | 'other'>(),
+    taxResidenceOtherCountry: text('tax_residence_other_country'),
+    taxResidenceDeclaredAt: timestamp('tax_residence_declared_at', { withTimezone: true }),
+    taxResidenceIp: text('tax_residence_ip'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('kyc_records_pan_review_idx').on(table.panSubmittedAt).where(sql`${table.panStatus} = 'pending_review'`),
+    check('kyc_records_pan_status_valid', sql`${table.panStatus} in ('none', 'pending_review', 'verified', 'rejected')`),
+    check('kyc_records_pan_checked_by_valid', sql`${table.panCheckedBy} is null or ${table.panCheckedBy} in ('cashfree', 'admin')`),
+    check('kyc_records_pan_registered_name_length', sql`${table.panRegisteredName} is null or char_length(${table.panRegisteredName}) between 1 and 200`),
+    check('kyc_records_pan_name_accepted_length', sql`${table.panNameAccepted} is null or char_length(${table.panNameAccepted}) between 1 and 100`),
+    check('kyc_records_pan_score_range', sql`${table.panProviderNameScore} is null or ${table.panProviderNameScore} between 0 and 100`),
+    check('kyc_records_pan_reference_length', sql`${table.panProviderReference} is null or char_length(${table.panProviderReference}) <= 100`),
+    check('kyc_records_pan_rejection_length', sql`${table.panRejectionReason} is null or char_length(${table.panRejectionReason}) between 1 and 500`),
+    check('kyc_records_tax_residence_valid', sql`${table.taxResidence} is null or ${table.taxResidence} in ('india', 'other')`),
+    check(
+      'kyc_records_tax_residence_country',
+      sql`(${table.taxResidence} = 'other') = (${table.taxResidenceOtherCountry} is not null) and (${table.taxResidenceOtherCountry} is null or char_length(${table.taxResidenceOtherCountry}) between 2 and 60)`,
+    ),
+    check('kyc_records_tax_residence_declared', sql`(${table.taxResidence} is null) = (${table.taxResidenceDeclaredAt} is null)`),
+  ],
+);
+
+/** A PAN that a second account submitted (refused) or that several accounts held before migration 0032: listed for admins. */
+export const panConflicts = pgTable(
+  'pan_conflicts',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    pan: text('pan').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    existingUserId: uuid('existing_user_id').references(() => users.id, { onDelete: 'set null' }),
+    source: text('source').$type<'submission' | 'migration'>().notNull(),
+    ipAddress: text('ip_address'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('pan_conflicts_created_idx').on(table.createdAt, table.id),
+    check('pan_conflicts_source_valid', sql`${table.source} in ('submission', 'migration')`),
+    check('pan_conflicts_pan_length', sql`char_length(${table.pan}) = 10`),
   ],
 );
 
@@ -651,6 +720,13 @@ export const adminSettings = pgTable(
     withdrawalMinUsdtMicros: usdtMicros('withdrawal_min_usdt_micros'),
     withdrawalMaxUsdtMicros: usdtMicros('withdrawal_max_usdt_micros'),
     tdsBasisPoints: integer('tds_basis_points').notNull().default(0),
+    /** KYC level limits in INR (null: none of the level; the tier's limits apply within them); decision 042. */
+    kycLevel1DailyLimitInrPaise: bigint('kyc_level1_daily_limit_inr_paise', { mode: 'bigint' }),
+    kycLevel1MonthlyLimitInrPaise: bigint('kyc_level1_monthly_limit_inr_paise', { mode: 'bigint' }),
+    kycLevel2DailyLimitInrPaise: bigint('kyc_level2_daily_limit_inr_paise', { mode: 'bigint' }),
+    kycLevel2MonthlyLimitInrPaise: bigint('kyc_level2_monthly_limit_inr_paise', { mode: 'bigint' }),
+    /** The TDS rate when the PAN is inoperative (section 206AA: 20 %). */
+    tdsNoPanBasisPoints: integer('tds_no_pan_basis_points').notNull().default(2000),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -660,6 +736,11 @@ export const adminSettings = pgTable(
     check('admin_settings_min_deposit_positive', sql`${table.minDepositUsdtMicros} > 0`),
     check('admin_settings_large_withdrawal_positive', sql`${table.largeWithdrawalInrPaise} > 0`),
     check('admin_settings_tds_range', sql`${table.tdsBasisPoints} between 0 and 3000`),
+    check(
+      'admin_settings_kyc_limits_positive',
+      sql`coalesce(${table.kycLevel1DailyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel1MonthlyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel2DailyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel2MonthlyLimitInrPaise}, 1) > 0`,
+    ),
+    check('admin_settings_tds_no_pan_range', sql`${table.tdsNoPanBasisPoints} between 0 and 3000`),
   ],
 );
 
@@ -905,7 +986,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),

@@ -14,6 +14,7 @@ import { registerDepositAddressRoutes, registerDepositKeyAdminRoutes } from './d
 import { registerReconciliationAdminRoutes } from './reconciliation/routes.ts';
 import { registerDepositAdminRoutes, registerDepositRoutes } from './deposits/routes.ts';
 import { registerFileAdminRoutes, registerPublicFileRoutes } from './files/routes.ts';
+import { registerKycAdminRoutes, registerKycRoutes } from './kyc/routes.ts';
 import { registerPayoutBatchAdminRoutes } from './payout-batches/routes.ts';
 import { pendingChangeHandlers } from './pending-change-handlers.ts';
 import { registerPayoutAdminRoutes, registerPayoutRoutes, registerPayoutWebhookRoutes } from './payouts/routes.ts';
@@ -70,6 +71,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerReferralRoutes(area, context);
     registerNotificationRoutes(area, context);
     registerUserCustomerRoutes(area, context);
+    registerKycRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {
@@ -85,5 +87,6 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPayoutAdminRoutes(area, context, payoutProvider);
     registerPendingChangeAdminRoutes(area, context, pendingChangeHandlers(context.config.payoutProvider?.provider));
     registerTransferAdminRoutes(area, context);
+    registerKycAdminRoutes(area, context);
   });
 }

@@ -13,6 +13,8 @@ export const NOTIFICATION_KINDS = [
   'transfer_received',
   /** Told to every admin: a credited deposit's transfer vanished from the chain (decision 045). */
   'deposit_incident',
+  'kyc_required',
+  'kyc_updated',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formatDecimal, formatUsdtForDisplay, parseDecimal, parseUsdtMicros } from '../money.ts';
+import { formatDecimal, formatInrForDisplay, formatUsdtForDisplay, parseDecimal, parseUsdtMicros } from '../money.ts';
+import { PAN_MESSAGES, maskPan, personPanSchema } from './kyc.ts';
 import { decimalStringSchema } from './common.ts';
 
 /**
@@ -32,10 +33,14 @@ export const WITHDRAWAL_RULE_MESSAGES = {
     `Daily withdrawal limit of ${usdtText(limitUsdtMicros)} USDT reached: ${usdtText(leftUsdtMicros)} USDT left today.`,
   monthly: (limitUsdtMicros: bigint, leftUsdtMicros: bigint) =>
     `Monthly withdrawal limit of ${usdtText(limitUsdtMicros)} USDT reached: ${usdtText(leftUsdtMicros)} USDT left this month.`,
+  levelDaily: (limitInrPaise: bigint, leftInrPaise: bigint) =>
+    `Your KYC level allows ${formatInrForDisplay(limitInrPaise)} of withdrawals a day: ${formatInrForDisplay(leftInrPaise)} left today.`,
+  levelMonthly: (limitInrPaise: bigint, leftInrPaise: bigint) =>
+    `Your KYC level allows ${formatInrForDisplay(limitInrPaise)} of withdrawals a month: ${formatInrForDisplay(leftInrPaise)} left this month.`,
   minimum: (minimumUsdtMicros: bigint) => `The minimum withdrawal is ${usdtText(minimumUsdtMicros)} USDT.`,
   maximum: (maximumUsdtMicros: bigint) => `The maximum withdrawal is ${usdtText(maximumUsdtMicros)} USDT.`,
   panRequired: 'Add your PAN in your profile before withdrawing: TDS applies to withdrawals.',
-  invalidPan: 'Enter a valid PAN: 5 letters, 4 digits and 1 letter, like ABCDE1234F.',
+  invalidPan: PAN_MESSAGES.invalid,
   panSaved: 'PAN saved',
   minimumAboveMaximum: 'The minimum withdrawal cannot be more than the maximum withdrawal.',
 } as const;
@@ -65,16 +70,9 @@ export function parseTdsPercent(input: string): bigint | undefined {
 
 export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
 
-/** What a PAN shows after it is saved: the first five letters hidden, "XXXXX1234F". */
-export function maskPan(pan: string): string {
-  return `XXXXX${pan.slice(5)}`;
-}
-
-export const panSchema = z
-  .string({ error: WITHDRAWAL_RULE_MESSAGES.invalidPan })
-  .max(20, WITHDRAWAL_RULE_MESSAGES.invalidPan)
-  .transform((value) => value.replace(/\s+/g, '').toUpperCase())
-  .refine((value) => PAN_PATTERN.test(value), WITHDRAWAL_RULE_MESSAGES.invalidPan);
+/** The PAN rules live with KYC (src/shared/contracts/kyc.ts): a person's PAN, ASCII only, never folded. */
+export { maskPan };
+export const panSchema = personPanSchema;
 
 export const setPanRequestSchema = z.object({ pan: panSchema });
 export type SetPanRequest = z.input<typeof setPanRequestSchema>;

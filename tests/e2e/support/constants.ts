@@ -10,3 +10,6 @@ export const E2E_DIST_DIRECTORY = process.env.E2E_DIST_DIR ?? 'dist';
 /** Where the e2e server writes the local Ethereum chain's JSON-RPC URL and USDT contract, for the on-chain deposit test. */
 export const E2E_CHAIN_INFO_FILE = `${process.env.TMPDIR ?? '/tmp'}/rupeedesk-e2e-chain-${E2E_PORT}.json`;
 export const E2E_ERC20_CONFIRMATIONS = 2;
+
+/** Where the e2e server writes the URL of its Cashfree stand-in, which also marks customers' contacts verified for the sign-up helpers (decision 042). */
+export const E2E_KYC_INFO_FILE = `${process.env.TMPDIR ?? '/tmp'}/rupeedesk-e2e-kyc-${E2E_PORT}.json`;

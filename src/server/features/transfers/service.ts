@@ -12,6 +12,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { assertHeldAmountUntouched } from '../chain/incidents.ts';
+import { assertMayTransfer } from '../kyc/service.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -86,6 +87,8 @@ export async function requestTransfer(
 
   return runOnce(db, scope, async (transaction) => {
     await assertTransferAllowed(transaction, context, senderUserId);
+    // The KYC money gate (decision 042): below level 1 nothing leaves the account.
+    await assertMayTransfer(transaction, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
     await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
     // A deposit whose transfer vanished from the chain holds its amount (decision 045), as for withdrawals.

@@ -159,10 +159,3 @@ export async function adminExists(db: Executor): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Sets the customer's PAN; answers the one it replaced (null when there was none). */
-export async function updatePan(db: Executor, userId: string, pan: string): Promise<{ previous: string | null }> {
-  const [before] = await db.select({ pan: profiles.pan }).from(profiles).where(eq(profiles.userId, userId)).for('update');
-  if (!before) throw new Error(`user ${userId} has no profile`);
-  await db.update(profiles).set({ pan, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
-  return { previous: before.pan };
-}

@@ -5,7 +5,9 @@ import { notifySecurityChange } from '../security/notifications.ts';
 import { loadMe, ME_PROFILE_READ, meOfSession } from './me.ts';
 import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
-import { setPan, updateProfile } from './service.ts';
+import { maskPan } from '#shared/contracts/kyc';
+import { submitPan } from '../kyc/service.ts';
+import { updateProfile } from './service.ts';
 
 export function registerUserRoutes(app: ApiApp): void {
   app.get(
@@ -25,12 +27,15 @@ export function registerUserCustomerRoutes(app: ApiApp, context: AppContext): vo
     {
       schema: {
         tags: ['account'],
-        summary: 'Save the PAN (AAAAA9999A, upper-cased) needed for withdrawals while TDS applies; answers it masked',
+        summary: 'Save the PAN (a person’s: AAAPA9999A, ASCII only) for KYC and TDS, as POST /api/kyc/pan does; answers it masked',
         body: setPanRequestSchema,
         response: responses({ 200: setPanResponseSchema }),
       },
     },
-    async (request) => setPan(context.database.db, sessionOf(request), request.body.pan, request.ip),
+    async (request) => {
+      const answer = await submitPan(context, sessionOf(request), request.body.pan, request.ip);
+      return { message: answer.message, pan: maskPan(request.body.pan) };
+    },
   );
 
   app.patch(

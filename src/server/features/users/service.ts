@@ -1,4 +1,3 @@
-import { maskPan, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
 import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -25,29 +24,6 @@ export {
   replacePasswordHash,
   updatePasswordHash,
 } from './repository.ts';
-
-/**
- * Saves the customer's PAN (already normalised by the contract): needed for
- * TDS (section 194S) on withdrawals. Audited with the PAN masked as shown.
- */
-export async function setPan(db: Database, session: SessionRecord, pan: string, ipAddress: string): Promise<{ message: string; pan: string }> {
-  return db.transaction(async (transaction) => {
-    const { previous } = await userRepository.updatePan(transaction, session.userId, pan);
-    if (previous !== pan) {
-      await recordAudit(transaction, {
-        actorUserId: session.userId,
-        action: 'profile.pan_update',
-        targetType: 'user',
-        targetId: session.userId,
-        targetUserId: session.userId,
-        before: { pan: previous === null ? null : maskPan(previous) },
-        after: { pan: maskPan(pan) },
-        ipAddress,
-      });
-    }
-    return { message: WITHDRAWAL_RULE_MESSAGES.panSaved, pan: maskPan(pan) };
-  });
-}
 
 /**
  * Sets the caller's own name and phone (already checked and normalised by the contract), audited

@@ -62,6 +62,27 @@ export async function assertWithinPeriodLimits(db: Executor, settings: Withdrawa
   }
 }
 
+/**
+ * The KYC level's INR limits (decision 042), on top of the tier's: pending, processing and approved
+ * withdrawals count, India time, with the new withdrawal already inserted and the wallet locked.
+ */
+export async function assertWithinLevelLimits(
+  db: Executor,
+  limits: { dailyInrPaise: bigint | null; monthlyInrPaise: bigint | null },
+  userId: string,
+  amountInrPaise: bigint,
+): Promise<void> {
+  if (limits.dailyInrPaise === null && limits.monthlyInrPaise === null) return;
+  const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
+  const left = (limit: bigint, used: bigint) => atLeastZero(limit - (used - amountInrPaise));
+  if (limits.dailyInrPaise !== null && withThisOne.dayInrPaise > limits.dailyInrPaise) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.levelDaily(limits.dailyInrPaise, left(limits.dailyInrPaise, withThisOne.dayInrPaise)));
+  }
+  if (limits.monthlyInrPaise !== null && withThisOne.monthInrPaise > limits.monthlyInrPaise) {
+    throw limitRefusal(WITHDRAWAL_RULE_MESSAGES.levelMonthly(limits.monthlyInrPaise, left(limits.monthlyInrPaise, withThisOne.monthInrPaise)));
+  }
+}
+
 /** What the withdraw page shows before the customer types: the bounds, and what is left today and this month. */
 export async function getWithdrawalLimits(db: Database, userId: string): Promise<WithdrawalLimits> {
   const settings = await getSettings(db);

@@ -180,11 +180,17 @@ const indiaMonthStart = sql`(date_trunc('month', now() at time zone 'Asia/Kolkat
  * What a customer has withdrawn today and this month (India time): pending,
  * processing and approved withdrawals count, rejected ones gave the money back.
  */
-export async function sumWithdrawnThisDayAndMonth(db: Executor, userId: string): Promise<{ dayUsdtMicros: bigint; monthUsdtMicros: bigint }> {
+export async function sumWithdrawnThisDayAndMonth(
+  db: Executor,
+  userId: string,
+): Promise<{ dayUsdtMicros: bigint; monthUsdtMicros: bigint; dayInrPaise: bigint; monthInrPaise: bigint }> {
   const [row] = await db
     .select({
       dayUsdtMicros: sql<string>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}) filter (where ${withdrawalRequests.createdAt} >= ${indiaDayStart}), 0)::text`,
       monthUsdtMicros: sql<string>`coalesce(sum(${withdrawalRequests.amountUsdtMicros}), 0)::text`,
+      // The INR of the same withdrawals, for the KYC level's limits (decision 042).
+      dayInrPaise: sql<string>`coalesce(sum(${withdrawalRequests.amountInrPaise}) filter (where ${withdrawalRequests.createdAt} >= ${indiaDayStart}), 0)::text`,
+      monthInrPaise: sql<string>`coalesce(sum(${withdrawalRequests.amountInrPaise}), 0)::text`,
     })
     .from(withdrawalRequests)
     .where(
@@ -194,7 +200,12 @@ export async function sumWithdrawnThisDayAndMonth(db: Executor, userId: string):
         gte(withdrawalRequests.createdAt, indiaMonthStart),
       ),
     );
-  return { dayUsdtMicros: BigInt(row?.dayUsdtMicros ?? '0'), monthUsdtMicros: BigInt(row?.monthUsdtMicros ?? '0') };
+  return {
+    dayUsdtMicros: BigInt(row?.dayUsdtMicros ?? '0'),
+    monthUsdtMicros: BigInt(row?.monthUsdtMicros ?? '0'),
+    dayInrPaise: BigInt(row?.dayInrPaise ?? '0'),
+    monthInrPaise: BigInt(row?.monthInrPaise ?? '0'),
+  };
 }
 
 export interface TdsReportRow {

@@ -1,3 +1,4 @@
+import type { PanStatus } from '#shared/contracts/kyc';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
@@ -17,6 +18,18 @@ import type { NewWithdrawal, WithdrawalRow } from './repository.ts';
 export interface WithdrawalContextRow {
   vipLevel: string;
   pan: string | null;
+  /** What the KYC level rule reads (decision 042): a withdrawal needs level 1. */
+  name: string;
+  emailVerifiedAt: Date | null;
+  phoneVerifiedAt: Date | null;
+  panStatus: PanStatus;
+  panRegisteredName: string | null;
+  panNameAccepted: string | null;
+  panAadhaarLinked: boolean | null;
+  taxResidenceDeclaredAt: Date | null;
+  tdsNoPanBasisPoints: number;
+  kycLevel1DailyLimitInrPaise: bigint | null;
+  kycLevel1MonthlyLimitInrPaise: bigint | null;
   pinResetAt: Date | null;
   passwordResetAt: Date | null;
   rateNormalInrPaise: bigint;
@@ -49,7 +62,12 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      where id = $2 and user_id = $1
      for share
    )
-   select p.vip_level as "vipLevel", p.pan, u.pin_reset_at as "pinResetAt", u.password_reset_at as "passwordResetAt",
+   select p.vip_level as "vipLevel", p.pan, p.name, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
+     coalesce(k.pan_status, 'none') as "panStatus", k.pan_registered_name as "panRegisteredName", k.pan_name_accepted as "panNameAccepted",
+     k.pan_aadhaar_linked as "panAadhaarLinked", k.tax_residence_declared_at as "taxResidenceDeclaredAt",
+     s.tds_no_pan_basis_points as "tdsNoPanBasisPoints", s.kyc_level1_daily_limit_inr_paise as "kycLevel1DailyLimitInrPaise",
+     s.kyc_level1_monthly_limit_inr_paise as "kycLevel1MonthlyLimitInrPaise",
+     u.pin_reset_at as "pinResetAt", u.password_reset_at as "passwordResetAt",
      s.rate_normal_inr_paise as "rateNormalInrPaise", s.rate_vip_inr_paise as "rateVipInrPaise", s.tds_basis_points as "tdsBasisPoints",
      s.withdrawal_min_usdt_micros as "withdrawalMinUsdtMicros", s.withdrawal_max_usdt_micros as "withdrawalMaxUsdtMicros",
      s.withdrawal_daily_limit_normal_usdt_micros as "withdrawalDailyLimitNormalUsdtMicros",
@@ -63,6 +81,7 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
    from profiles p
      join users u on u.id = p.user_id
      join admin_settings s on s.id = 1
+     left join kyc_records k on k.user_id = p.user_id
      left join account a on true
    where p.user_id = $1`,
 );

@@ -9,9 +9,10 @@ import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/am
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { assertHeldAmountUntouched } from '../chain/incidents.ts';
+import { assertMoneyMayLeave, factsOf, levelLimitsOf, tdsBasisPointsFor } from '../kyc/service.ts';
 import { checkPin } from '../pin/service.ts';
 import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
-import { assertWithinPeriodLimits, assertWithinWithdrawalBounds } from './limits.ts';
+import { assertWithinLevelLimits, assertWithinPeriodLimits, assertWithinWithdrawalBounds } from './limits.ts';
 import * as requestRepository from './request-repository.ts';
 import { toWithdrawalView } from './views.ts';
 
@@ -77,10 +78,13 @@ export async function requestWithdrawal(
       throw new AppError(409, 'CONFLICT', message, { fields: { bankAccountId: message } });
     }
     assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
+    // The KYC money gate (decision 042): below level 1 nothing leaves the account.
+    assertMoneyMayLeave('withdrawals', factsOf(found));
     if (found.tdsBasisPoints > 0 && found.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
     assertWithinWithdrawalBounds(found, amountUsdtMicros);
     const quote = quoteWithdrawal(amountUsdtMicros, found, found.vipLevel);
-    const tdsBasisPoints = found.tdsBasisPoints;
+    // An inoperative PAN (not linked to Aadhaar) counts as no PAN: section 206AA's rate.
+    const tdsBasisPoints = tdsBasisPointsFor(found, found.panAadhaarLinked);
     const tdsInrPaise = tdsInrPaiseFor(quote.amountInrPaise, BigInt(tdsBasisPoints));
     // Checked in the transaction that read the rates and inserts the request, so the price saved is the price the customer confirmed.
     if (expectedAmountInrPaise !== undefined && expectedAmountInrPaise !== quote.amountInrPaise) {
@@ -117,6 +121,7 @@ export async function requestWithdrawal(
     // together they cannot pass a limit. Taking the wallet lock any earlier would invert the
     // lock order that decisions use (withdrawal rows and their totals, then the ledger).
     await assertWithinPeriodLimits(transaction, found, limitTierOf(found.vipLevel), userId, amountUsdtMicros);
+    await assertWithinLevelLimits(transaction, levelLimitsOf(found), userId, quote.amountInrPaise);
     return { statusCode: 201, body: { withdrawal: toWithdrawalView(row), message: WITHDRAWAL_MESSAGES.submitted } };
   });
 }

@@ -1,4 +1,4 @@
-import { ChevronRight, History, KeyRound, Landmark, LockKeyhole, LogOut, Users } from 'lucide-react';
+import { ChevronRight, History, IdCard, KeyRound, Landmark, LockKeyhole, LogOut, Users } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
@@ -89,6 +89,7 @@ export default function ProfilePage() {
         <MenuRow icon={<Users className="size-5 text-brand-700" />} label="Referral" to="/referral-vip" />
         <MenuRow icon={<History className="size-5 text-brand-700" />} label="History" to="/wallet/history" />
         <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
+        <MenuRow icon={<IdCard className="size-5 text-brand-700" />} label="KYC verification" to="/kyc" />
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
       <AccountDetailsCard user={user} />

@@ -19,6 +19,7 @@ import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
 import { displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { KycGateNotice } from '../kyc/index.ts';
 import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
@@ -30,6 +31,7 @@ export function TransferDialog({ open, onOpenChange, balanceUsdt }: { open: bool
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent title="Transfer USDT" description="Send USDT to another user by e-mail. The amount is held from your balance until an admin approves it.">
+        <KycGateNotice leaving="transfers" />
         <TransferForm balanceUsdt={balanceUsdt} onBusyChange={setBusy} onDone={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>

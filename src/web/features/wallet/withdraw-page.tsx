@@ -56,6 +56,7 @@ import {
   type InrBreakdown,
 } from './withdrawal-rules.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
+import { KycGateNotice } from '../kyc/index.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
@@ -75,6 +76,7 @@ export default function WithdrawPage() {
 
   return (
     <AppPage title="Withdraw INR" backTo="/dashboard">
+      <KycGateNotice leaving="withdrawals" />
       {summary.isPending ? (
         <Card>
           <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">

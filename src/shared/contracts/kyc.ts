@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { matchNames, type NameMatchVerdict } from '../name-match.ts';
+import { cursorQuerySchema, isoDateTimeSchema, pageSchema, uuidSchema } from './common.ts';
+
+/*
+ * KYC levels (issue 32, decision 042). Level 0: signed up. Level 1: e-mail and mobile verified, a PAN
+ * verified whose registered name matches the customer's name, and a self-declaration of tax residence;
+ * money can leave the account (withdrawals, transfers) only from level 1. Level 2 adds a second
+ * document, a live selfie and an address: those checks cannot be done yet and say so.
+ */
+
+export const KYC_LEVELS = [0, 1, 2] as const;
+export type KycLevel = (typeof KYC_LEVELS)[number];
+
+export const PAN_STATUSES = ['none', 'pending_review', 'verified', 'rejected'] as const;
+export type PanStatus = (typeof PAN_STATUSES)[number];
+
+/* ---------- PAN ---------- */
+
+export const PAN_MESSAGES = {
+  invalid: 'Enter a valid PAN: 5 letters, 4 digits and 1 letter, like ABCDE1234F.',
+  notPlain: 'Enter the PAN with the plain letters A to Z and digits 0 to 9 only.',
+  notPerson: 'Enter your own PAN: the 4th letter of a person’s PAN is P, like ABCPE1234F.',
+  taken: 'This PAN is already registered to another account. If it is yours, contact support.',
+  verifiedAlready: 'Your PAN is verified. To change it, contact support.',
+  tooManyAttempts: 'Too many PAN submissions today. Try again tomorrow or contact support.',
+  verified: 'PAN verified',
+  pendingReview: 'PAN saved. We will check it and tell you when it is verified.',
+  providerUnavailable: 'PAN saved. We could not check it right now; we will check it and tell you when it is verified.',
+  rejectedInvalid: 'The Income Tax Department has no record of this PAN. Check it and enter it again.',
+  rejectedName: 'The name registered for this PAN does not match the name on your account.',
+  reviewNameNeeded: 'Enter the name printed on the PAN card.',
+  reviewReasonNeeded: 'Enter the reason the customer will see.',
+  reviewNotPending: 'This PAN is not waiting for a review.',
+  reviewOwnAccount: 'You cannot review your own PAN.',
+  userNotFound: 'Customer not found',
+} as const;
+
+export const PAN_SHAPE = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+/** The 4th character is the holder type: P for a person (individual); customers are persons. */
+export const PERSON_PAN_SHAPE = /^[A-Z]{3}P[A-Z][0-9]{4}[A-Z]$/;
+const PLAIN_PAN_CHARACTERS = /^[A-Za-z0-9 ]*$/;
+
+/** What a PAN shows after it is saved: the first five letters hidden, "XXXXX1234F". */
+export function maskPan(pan: string): string {
+  return `XXXXX${pan.slice(5)}`;
+}
+
+/**
+ * A person's PAN. Anything but ASCII letters, digits and spaces is refused before any case change:
+ * upper-casing "ﬀ" gives "FF" and a full-width "Ａ" is not "A", so folding would turn text that is no
+ * PAN into a valid-looking one.
+ */
+export const personPanSchema = z
+  .string({ error: PAN_MESSAGES.invalid })
+  .max(20, PAN_MESSAGES.invalid)
+  .refine((value) => PLAIN_PAN_CHARACTERS.test(value), PAN_MESSAGES.notPlain)
+  .transform((value) => value.replaceAll(' ', '').toUpperCase())
+  .refine((value) => PAN_SHAPE.test(value), PAN_MESSAGES.invalid)
+  .refine((value) => PERSON_PAN_SHAPE.test(value), PAN_MESSAGES.notPerson);
+
+export const submitPanRequestSchema = z.object({ pan: personPanSchema });
+export type SubmitPanRequest = z.input<typeof submitPanRequestSchema>;
+
+/* ---------- tax residence ---------- */
+
+export const TAX_RESIDENCE_MESSAGES = {
+  choose: 'Choose where you are resident for tax.',
+  countryNeeded: 'Enter the other country where you are resident for tax.',
+  countryTooLong: 'Enter the country in at most 60 characters.',
+  confirmNeeded: 'Confirm that the declaration is true.',
+  declared: 'Tax residence declared',
+} as const;
+
+export const taxResidenceRequestSchema = z
+  .object({
+    residence: z.enum(['india', 'other'], { error: TAX_RESIDENCE_MESSAGES.choose }),
+    otherCountry: z.string({ error: TAX_RESIDENCE_MESSAGES.countryNeeded }).trim().max(60, TAX_RESIDENCE_MESSAGES.countryTooLong).optional(),
+    confirmed: z.literal(true, { error: TAX_RESIDENCE_MESSAGES.confirmNeeded }),
+  })
+  .superRefine((value, context) => {
+    if (value.residence === 'other' && (value.otherCountry === undefined || value.otherCountry.length < 2)) {
+      context.addIssue({ code: 'custom', path: ['otherCountry'], message: TAX_RESIDENCE_MESSAGES.countryNeeded });
+    }
+  });
+export type TaxResidenceRequest = z.input<typeof taxResidenceRequestSchema>;
+
+/* ---------- levels ---------- */
+
+export const KYC_CHECKS = ['email', 'mobile', 'pan', 'taxResidence', 'secondDocument', 'selfie', 'address'] as const;
+export type KycCheck = (typeof KYC_CHECKS)[number];
+export const KYC_CHECK_STATES = ['verified', 'missing', 'pending', 'rejected', 'not_available'] as const;
+export type KycCheckState = (typeof KYC_CHECK_STATES)[number];
+
+/** What the level rule reads about one customer. */
+export interface KycFacts {
+  emailVerified: boolean;
+  mobileVerified: boolean;
+  panStatus: PanStatus;
+  panRegisteredName: string | null;
+  /** The customer's name the PAN was accepted for (an admin may accept a partial match). */
+  panNameAccepted: string | null;
+  customerName: string;
+  taxResidenceDeclared: boolean;
+}
+
+/** Whether the verified PAN's name is the customer's name now: the one rule of src/shared/name-match.ts, or the name it was accepted for. */
+export function panNameHolds(facts: KycFacts): boolean {
+  if (facts.panNameAccepted !== null && facts.panNameAccepted === facts.customerName) return true;
+  return facts.panRegisteredName !== null && matchNames(facts.panRegisteredName, facts.customerName).verdict === 'match';
+}
+
+export function panCheckState(facts: KycFacts): KycCheckState {
+  switch (facts.panStatus) {
+    case 'none':
+      return 'missing';
+    case 'pending_review':
+      return 'pending';
+    case 'rejected':
+      return 'rejected';
+    case 'verified':
+      return panNameHolds(facts) ? 'verified' : 'rejected';
+  }
+}
+
+export const KYC_MISSING_TEXTS: Record<KycCheck, string> = {
+  email: 'verify your e-mail address',
+  mobile: 'verify your mobile number',
+  pan: 'get your PAN verified in your name',
+  taxResidence: 'declare your tax residence',
+  secondDocument: 'a second identity document (not available yet)',
+  selfie: 'a live selfie (not available yet)',
+  address: 'your address (not available yet)',
+};
+
+/** The checks of level 1 not yet passed, in the order the KYC page shows them. */
+export function missingForLevelOne(facts: KycFacts): KycCheck[] {
+  const missing: KycCheck[] = [];
+  if (!facts.emailVerified) missing.push('email');
+  if (!facts.mobileVerified) missing.push('mobile');
+  if (panCheckState(facts) !== 'verified') missing.push('pan');
+  if (!facts.taxResidenceDeclared) missing.push('taxResidence');
+  return missing;
+}
+
+/** Level 2's own checks: none of them can be taken yet (no second document, selfie or address flow exists). */
+export const LEVEL_TWO_CHECKS: readonly KycCheck[] = ['secondDocument', 'selfie', 'address'];
+
+export function kycLevelOf(facts: KycFacts): KycLevel {
+  return missingForLevelOne(facts).length === 0 ? 1 : 0;
+}
+
+export type MoneyLeaving = 'withdrawals' | 'transfers';
+
+/** The refusal of the money gate: what is refused and exactly what is missing. */
+export function kycGateMessage(leaving: MoneyLeaving, missing: readonly KycCheck[]): string {
+  const what = leaving === 'withdrawals' ? 'Withdrawals' : 'Transfers to other customers';
+  return `${what} need KYC level 1. Still missing: ${missing.map((check) => KYC_MISSING_TEXTS[check]).join('; ')}. Open the KYC page to finish.`;
+}
+
+export const KYC_TEXTS = {
+  levelZeroHolds:
+    'Deposits to your account are credited to your balance, but you cannot withdraw or transfer them until you reach level 1.',
+  unlocks: {
+    1: 'Level 1 unlocks withdrawals to your bank account and transfers to other customers, within the level 1 limits.',
+    2: 'Level 2 unlocks the full limits of your tier. Its checks are not available yet.',
+  },
+} as const;
+
+/* ---------- GET /api/kyc ---------- */
+
+const checkSchema = z.object({ state: z.enum(KYC_CHECK_STATES), message: z.string() });
+
+export const kycStatusResponseSchema = z.object({
+  level: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  nextLevel: z.union([z.literal(1), z.literal(2)]).nullable(),
+  /** What reaching the next level allows. */
+  nextLevelUnlocks: z.string().nullable(),
+  checks: z.object({
+    email: checkSchema,
+    mobile: checkSchema,
+    pan: checkSchema.extend({
+      pan: z.string().nullable(),
+      rejectionReason: z.string().nullable(),
+      /** False: the PAN is inoperative (not linked to Aadhaar), so TDS takes the no-PAN rate. */
+      aadhaarLinked: z.boolean().nullable(),
+    }),
+    taxResidence: checkSchema.extend({
+      residence: z.enum(['india', 'other']).nullable(),
+      otherCountry: z.string().nullable(),
+      declaredAt: isoDateTimeSchema.nullable(),
+    }),
+    secondDocument: checkSchema,
+    selfie: checkSchema,
+    address: checkSchema,
+  }),
+  /** Exactly what the next level still needs, each with its text. */
+  missing: z.array(z.object({ check: z.enum(KYC_CHECKS), message: z.string() })),
+  /** The money gate's message while below level 1, null from level 1. */
+  moneyBlockedMessage: z.string().nullable(),
+  /** The level's own INR limits (null: none); the tier's limits apply within them. */
+  levelLimits: z.object({ dailyInr: z.string().nullable(), monthlyInr: z.string().nullable() }),
+});
+export type KycStatus = z.infer<typeof kycStatusResponseSchema>;
+
+export const kycPanResponseSchema = z.object({ message: z.string(), kyc: kycStatusResponseSchema });
+export const kycTaxResidenceResponseSchema = kycPanResponseSchema;
+
+/* ---------- admin ---------- */
+
+export const panReviewSchema = z.object({
+  userId: uuidSchema,
+  name: z.string(),
+  email: z.string(),
+  pan: z.string(),
+  submittedAt: isoDateTimeSchema.nullable(),
+  registeredName: z.string().nullable(),
+  providerNameScore: z.number().int().nullable(),
+  /** The app's own rule (src/shared/name-match.ts) on the registered name and the customer's name. */
+  nameMatch: z.object({ score: z.number().int(), verdict: z.enum(['match', 'partial', 'mismatch']) }).nullable(),
+  aadhaarLinked: z.boolean().nullable(),
+  otherAccountsWithPan: z.number().int(),
+});
+export type PanReview = z.infer<typeof panReviewSchema>;
+export const panReviewListResponseSchema = pageSchema(panReviewSchema);
+export const panReviewQuerySchema = cursorQuerySchema;
+
+export const panReviewParamsSchema = z.object({ userId: uuidSchema });
+export const verifyPanRequestSchema = z.object({
+  /** The name printed on the PAN card, as the admin reads it. */
+  registeredName: z.string({ error: PAN_MESSAGES.reviewNameNeeded }).trim().min(1, PAN_MESSAGES.reviewNameNeeded).max(LIMITS.nameLength, PAN_MESSAGES.reviewNameNeeded),
+  /** False when the admin learned the PAN is inoperative (not linked to Aadhaar). */
+  aadhaarLinked: z.boolean().optional(),
+});
+export const rejectPanRequestSchema = z.object({
+  reason: z.string({ error: PAN_MESSAGES.reviewReasonNeeded }).trim().min(1, PAN_MESSAGES.reviewReasonNeeded).max(500, PAN_MESSAGES.reviewReasonNeeded),
+});
+export const panReviewDecisionResponseSchema = z.object({ message: z.string(), review: panReviewSchema.extend({ status: z.enum(PAN_STATUSES) }) });
+
+export const panConflictSchema = z.object({
+  id: z.string(),
+  pan: z.string(),
+  source: z.enum(['submission', 'migration']),
+  user: z.object({ id: uuidSchema, name: z.string(), email: z.string() }),
+  existingUser: z.object({ id: uuidSchema, name: z.string(), email: z.string() }).nullable(),
+  createdAt: isoDateTimeSchema,
+});
+export type PanConflict = z.infer<typeof panConflictSchema>;
+export const panConflictListResponseSchema = pageSchema(panConflictSchema);
+
+export type { NameMatchVerdict };

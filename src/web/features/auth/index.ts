@@ -1,0 +1,2 @@
+/** What other features may use of the auth feature. */
+export { useEndOfSessionHandler } from './use-end-of-session.ts';
