@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
+import type { DepositNetwork, Language, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -61,6 +61,8 @@ export const profiles = pgTable(
     pan: text('pan'),
     /** When the customer entered the one-time code sent to this phone number (issue 32); null until then. */
     phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
+    /** The language of the customer's screens and e-mails (issue 33). */
+    language: text('language').$type<Language>().notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -68,6 +70,7 @@ export const profiles = pgTable(
     uniqueIndex('profiles_referral_code_unique').on(table.referralCode),
     index('profiles_referred_by_idx').on(table.referredByUserId),
     check('profiles_role_valid', sql`${table.role} in ('user', 'admin')`),
+    check('profiles_language_valid', sql`${table.language} in ('en', 'hi')`),
     check('profiles_vip_level_valid', sql`${table.vipLevel} in ('normal', 'vip', 'vip1', 'vip2', 'vip3')`),
     check('profiles_name_length', sql`char_length(${table.name}) between 1 and 100`),
     check('profiles_phone_shape', sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),

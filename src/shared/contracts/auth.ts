@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { decimalStringSchema } from './common.ts';
-import { roleSchema, vipLevelSchema } from './enums.ts';
+import { languageSchema, roleSchema, vipLevelSchema } from './enums.ts';
 import { isWeakPin, WEAK_PIN_MESSAGE } from './pin.ts';
 
 const requiredText = (message: string, max: number, tooLong: string) =>
@@ -94,8 +94,14 @@ export const meResponseSchema = z.object({
   createdAt: z.string(),
   /** The PAN for TDS, masked ("XXXXX1234F"); null until the customer adds it. */
   pan: z.string().nullable(),
+  /** The language of the customer's screens and e-mails. */
+  language: languageSchema,
 });
 export type Me = z.infer<typeof meResponseSchema>;
+
+/** The customer's choice of language, kept with the account (issue 33). */
+export const setLanguageRequestSchema = z.object({ language: languageSchema });
+export const setLanguageResponseSchema = z.object({ language: languageSchema });
 
 export const sessionResponseSchema = z.object({ user: meResponseSchema });
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
-import type { Role } from '#shared/contracts/enums';
+import type { Language, Role } from '#shared/contracts/enums';
 
 export interface UserProfileRow {
   id: string;
@@ -15,6 +15,7 @@ export interface UserProfileRow {
   hasPin: boolean;
   createdAt: Date;
   pan: string | null;
+  language: Language;
 }
 
 export async function findUserProfile(db: Executor, userId: string): Promise<UserProfileRow | undefined> {
@@ -31,6 +32,7 @@ export async function findUserProfile(db: Executor, userId: string): Promise<Use
       hasPin: sql<boolean>`${userPins.userId} is not null`,
       createdAt: users.createdAt,
       pan: profiles.pan,
+      language: profiles.language,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -159,6 +161,11 @@ export async function adminExists(db: Executor): Promise<boolean> {
 }
 
 /** Sets the customer's PAN; answers the one it replaced (null when there was none). */
+/** Sets the language of the user's screens and e-mails. */
+export async function updateLanguage(db: Executor, userId: string, language: Language): Promise<void> {
+  await db.update(profiles).set({ language, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+}
+
 export async function updatePan(db: Executor, userId: string, pan: string): Promise<{ previous: string | null }> {
   const [before] = await db.select({ pan: profiles.pan }).from(profiles).where(eq(profiles.userId, userId)).for('update');
   if (!before) throw new Error(`user ${userId} has no profile`);

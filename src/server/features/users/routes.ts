@@ -1,11 +1,11 @@
-import { meResponseSchema, PROFILE_UPDATED_MESSAGE, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
+import { meResponseSchema, PROFILE_UPDATED_MESSAGE, setLanguageRequestSchema, setLanguageResponseSchema, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import { loadMe, ME_PROFILE_READ, meOfSession } from './me.ts';
 import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/withdrawal-rules';
 import type { AppContext } from '../../context.ts';
-import { setPan, updateProfile } from './service.ts';
+import { setLanguage, setPan, updateProfile } from './service.ts';
 
 export function registerUserRoutes(app: ApiApp): void {
   app.get(
@@ -31,6 +31,19 @@ export function registerUserCustomerRoutes(app: ApiApp, context: AppContext): vo
       },
     },
     async (request) => setPan(context.database.db, sessionOf(request), request.body.pan, request.ip),
+  );
+
+  app.put(
+    '/api/me/language',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Set the language of your screens and e-mails: 'en' (English) or 'hi' (Hindi)",
+        body: setLanguageRequestSchema,
+        response: responses({ 200: setLanguageResponseSchema }),
+      },
+    },
+    async (request) => setLanguage(context.database.db, sessionOf(request), request.body.language),
   );
 
   app.patch(

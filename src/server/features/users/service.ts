@@ -1,4 +1,5 @@
 import { maskPan, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
+import type { Language } from '#shared/contracts/enums';
 import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -47,6 +48,12 @@ export async function setPan(db: Database, session: SessionRecord, pan: string, 
     }
     return { message: WITHDRAWAL_RULE_MESSAGES.panSaved, pan: maskPan(pan) };
   });
+}
+
+/** Keeps the customer's choice of language with the account, so that another device and the e-mails follow it. */
+export async function setLanguage(db: Database, session: SessionRecord, language: Language): Promise<{ language: Language }> {
+  await userRepository.updateLanguage(db, session.userId, language);
+  return { language };
 }
 
 /**
