@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { FullPageLoader } from './components/ui/spinner.tsx';
-import { languageReady } from './lib/i18n/i18n.ts';
+import { languageReady, useTranslation } from './lib/i18n/i18n.ts';
 import { RedirectIfSignedIn, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
 import { RouteErrorBoundary } from './features/shell/route-error-boundary.tsx';
 
@@ -41,8 +41,10 @@ const customer = (element: ReactNode) => <RequireVerifiedUser>{element}</Require
 export function AppRoutes() {
   // A new boundary per page: an error on one page is forgotten once the customer goes elsewhere.
   const { pathname } = useLocation();
+  // A change of language renders the page anew, so that every text on it (read with translate) is in the new one.
+  const { language } = useTranslation();
   return (
-    <RouteErrorBoundary key={pathname}>
+    <RouteErrorBoundary key={`${language}:${pathname}`}>
     <Suspense fallback={<FullPageLoader />}>
       <Routes>
         <Route path="/" element={<RedirectIfSignedIn>{<LandingPage />}</RedirectIfSignedIn>} />

@@ -63,6 +63,8 @@ export const signupRequestSchema = z.object({
   password: passwordSchema,
   pin: pinSchema,
   referralCode: referralCodeSchema,
+  /** The language chosen on the device before signing up; English when absent. */
+  language: languageSchema.optional(),
 });
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 

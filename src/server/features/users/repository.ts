@@ -101,7 +101,7 @@ export async function insertUser(db: Executor, values: { email: string; password
 /** Inserts the profile unless its referral code is taken; returns false on that collision so the caller can draw another code. */
 export async function insertProfile(
   db: Executor,
-  values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined },
+  values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined; language?: Language },
 ): Promise<boolean> {
   const inserted = await db
     .insert(profiles)

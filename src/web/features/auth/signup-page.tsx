@@ -15,6 +15,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY, signup } from './api.ts';
+import { currentLanguage } from '../../lib/i18n/i18n.ts';
 import { AuthCard } from './auth-card.tsx';
 
 type SignupForm = z.input<typeof signupFormSchema>;
@@ -54,7 +55,7 @@ export default function SignupPage() {
     setSubmitError(undefined);
     try {
       const { confirmPassword: _confirmation, ...request } = values;
-      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined });
+      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined, language: currentLanguage() });
       queryClient.setQueryData(ME_QUERY_KEY, user);
       toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
       void navigate('/dashboard', { replace: true });

@@ -13,6 +13,7 @@ import { useLogOut } from '../auth/use-log-out.ts';
 import { ChangePinForm } from '../pin/change-pin-form.tsx';
 import { AccountDetailsCard } from './account-details-card.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { LanguageCard } from './language-card.tsx';
 import { PanCard } from './pan-card.tsx';
 import { PendingTotals } from './pending-totals.tsx';
 
@@ -90,6 +91,7 @@ export default function ProfilePage() {
         <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
         <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
       </Card>
+      <LanguageCard />
       <AccountDetailsCard user={user} />
       <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
