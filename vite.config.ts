@@ -1,7 +1,10 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { CATALOG_PARTS, isInlineEnglishKey, type CatalogPart } from './src/web/lib/i18n/catalog-parts.ts';
 
 const apiPort = process.env.API_PORT ?? '3001';
 
@@ -49,6 +52,66 @@ function precacheList(): Plugin {
   };
 }
 
+const PRELOAD_HELPER_ID = '\0vite/preload-helper.js';
+
+/**
+ * Vite wraps every dynamic import in its preload helper (about 900 gzipped bytes of the landing page's budget), which
+ * loads the imported chunk's CSS and, with build.modulePreload on, its imports. Here modulePreload is off and the build
+ * has one style sheet, which index.html links, so the helper has nothing to load: it just calls the import. The
+ * build fails should a second style sheet appear, which a chunk would then need the real helper to load.
+ */
+function plainDynamicImports(): Plugin {
+  return {
+    name: 'plain-dynamic-imports',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(id) {
+      return id === PRELOAD_HELPER_ID ? id : undefined;
+    },
+    load(id) {
+      return id === PRELOAD_HELPER_ID ? 'export const __vitePreload = (load) => load();' : undefined;
+    },
+    generateBundle(_options, bundle) {
+      const styleSheets = Object.keys(bundle).filter((fileName) => fileName.endsWith('.css'));
+      if (styleSheets.length > 1) throw new Error(`plain-dynamic-imports expects one style sheet, found ${styleSheets.join(', ')}`);
+    },
+  };
+}
+
+const CATALOG_MODULE_PREFIX = 'virtual:i18n-catalog/';
+
+/**
+ * The translation catalogs' parts as modules (docs/decisions/046): `virtual:i18n-catalog/en-inline`,
+ * `en-rest` and `hi`, cut from src/web/lib/i18n/catalogs/<language>.json and compiled from ICU
+ * MessageFormat at build time, so the browser carries no message parser.
+ */
+function catalogParts(): Plugin {
+  return {
+    name: 'i18n-catalog-parts',
+    resolveId(id) {
+      return id.startsWith(CATALOG_MODULE_PREFIX) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${CATALOG_MODULE_PREFIX}`)) return undefined;
+      const part = id.slice(CATALOG_MODULE_PREFIX.length + 1) as CatalogPart;
+      if (!CATALOG_PARTS.includes(part)) throw new Error(`${id}: no such catalog part (${CATALOG_PARTS.join(', ')})`);
+      const file = fileURLToPath(new URL(`./src/web/lib/i18n/catalogs/${part === 'hi' ? 'hi' : 'en'}.json`, import.meta.url));
+      this.addWatchFile(file);
+      const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+      const compiled = Object.fromEntries(
+        Object.entries(messages)
+          .filter(([key]) => part === 'hi' || (part === 'en-inline') === isInlineEnglishKey(key))
+          .map(([key, message]) => [key, compileMessage(message)]),
+      );
+      // The inlined English is read without Lingui's runtime (src/web/lib/i18n/i18n.ts): text and plain {placeholders} only.
+      const plain = (message: unknown) => typeof message === 'string' || (Array.isArray(message) && message.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
+      const refused = part === 'en-inline' ? Object.keys(compiled).filter((key) => !plain(compiled[key])) : [];
+      if (refused.length > 0) throw new Error(`${refused.join(', ')}: the landing page's messages may hold plain {placeholders} only`);
+      return `export default ${JSON.stringify(compiled)};`;
+    },
+  };
+}
+
 const frameworkModule = /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]|^\0rolldown[\\/]runtime/;
 // The login and sign-up pages' modules, beyond what the landing page loads (none of them may be imported by the
 // entry or the landing page: the landing budget, tests/bundle/landing-budget.test.ts, would then count their whole chunk).
@@ -60,7 +123,7 @@ const signedInOnlyFrameworkModule = /@tanstack[\\/](query-core|react-query)[\\/]
 export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss(), preloadEntryImports(), precacheList()],
+  plugins: [react(), tailwindcss(), preloadEntryImports(), precacheList(), catalogParts(), plainDynamicImports()],
   resolve: {
     // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
     alias: [
@@ -93,7 +156,7 @@ export default defineConfig({
             // The landing page's own building blocks (also used by the dashboard and the public pages) in one chunk.
             {
               name: 'public-kit',
-              test: /src[\\/](shared[\\/](money|limits)\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|converter|usdt-input|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
+              test: /src[\\/](shared[\\/](money|limits)\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
             },
             // The session check's schemas (every first visit loads them beside /api/me) in one chunk rather than five.
             { name: 'session-contracts', test: sessionContractModule },

@@ -22,10 +22,5 @@ export const LIMITS = {
 export const EXAMPLE_PHONE = '+919876543210';
 export const PRODUCT_NAME = 'Rupeedesk';
 
-/** The footers' copyright line, on public and inner pages alike: one year, the current one (issue 33 replaced SPEC.md's fixed 2025). */
-export function copyrightLine(now: Date = new Date()): string {
-  return `\u00a9 ${now.getFullYear()} ${PRODUCT_NAME}. All rights reserved.`;
-}
-export const PRODUCT_TAGLINE = 'Secure Crypto Trading Platform';
 /** Referral codes are this five-letter brand prefix plus five random letters or digits. */
 export const REFERRAL_CODE_PREFIX = 'RUPEE';

@@ -3,14 +3,15 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './lib/api.ts';
+import { languageReady } from './lib/i18n/i18n.ts';
 import { AppRoutes } from './routes.tsx';
 import './styles.css';
 
-const BackgroundServices = lazy(() => import('./features/events/background-services.tsx'));
+const BackgroundServices = lazy(() => Promise.all([import('./features/events/background-services.tsx'), languageReady('page')]).then(([module]) => module));
 // Loaded right after the first render, while the network is still there, and kept out of the landing page's budgeted first
 // JavaScript. Should its file still fail to load, the app goes on without the banner rather than failing whole.
 const OfflineBanner = lazy(() =>
-  import('./features/shell/offline-banner.tsx').then(
+  Promise.all([import('./features/shell/offline-banner.tsx'), languageReady('page')]).then(([module]) => module).then(
     (module) => ({ default: module.OfflineBanner }),
     () => ({ default: NoOfflineBanner }),
   ),

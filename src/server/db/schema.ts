@@ -21,7 +21,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
-import type { DepositNetwork, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
+import type { DepositNetwork, Language, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -67,6 +67,8 @@ export const profiles = pgTable(
     phoneVerifiedAt: timestamp('phone_verified_at', { withTimezone: true }),
     /** True for a PAN another, older account held already when one PAN per account began (migration 0032); listed in pan_conflicts. */
     panSharedBeforeKyc: boolean('pan_shared_before_kyc').notNull().default(false),
+    /** The language of the customer's screens and e-mails (issue 33). */
+    language: text('language').$type<Language>().notNull().default('en'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -74,6 +76,7 @@ export const profiles = pgTable(
     uniqueIndex('profiles_referral_code_unique').on(table.referralCode),
     index('profiles_referred_by_idx').on(table.referredByUserId),
     check('profiles_role_valid', sql`${table.role} in ('user', 'admin')`),
+    check('profiles_language_valid', sql`${table.language} in ('en', 'hi')`),
     check('profiles_vip_level_valid', sql`${table.vipLevel} in ('normal', 'vip', 'vip1', 'vip2', 'vip3')`),
     check('profiles_name_length', sql`char_length(${table.name}) between 1 and 100`),
     check('profiles_phone_shape', sql`${table.phone} ~ '^\\+[0-9]{8,15}$'`),

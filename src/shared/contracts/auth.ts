@@ -3,7 +3,7 @@ import { EXAMPLE_PHONE, LIMITS } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
 import { decimalStringSchema } from './common.ts';
 import { signupGeolocationSchema } from './signup-trail.ts';
-import { roleSchema, vipLevelSchema } from './enums.ts';
+import { languageSchema, roleSchema, vipLevelSchema } from './enums.ts';
 import { isWeakPin, WEAK_PIN_MESSAGE } from './pin.ts';
 
 const requiredText = (message: string, max: number, tooLong: string) =>
@@ -66,6 +66,8 @@ export const signupRequestSchema = z.object({
   referralCode: referralCodeSchema,
   /** Where the browser says the customer is, or that they refused (issue 32); optional, never blocking. */
   geolocation: signupGeolocationSchema.optional(),
+  /** The language chosen on the device before signing up; English when absent. */
+  language: languageSchema.optional(),
 });
 export type SignupRequest = z.input<typeof signupRequestSchema>;
 
@@ -97,8 +99,14 @@ export const meResponseSchema = z.object({
   createdAt: z.string(),
   /** The PAN for TDS, masked ("XXXXX1234F"); null until the customer adds it. */
   pan: z.string().nullable(),
+  /** The language of the customer's screens and e-mails. */
+  language: languageSchema,
 });
 export type Me = z.infer<typeof meResponseSchema>;
+
+/** The customer's choice of language, kept with the account (issue 33). */
+export const setLanguageRequestSchema = z.object({ language: languageSchema });
+export const setLanguageResponseSchema = z.object({ language: languageSchema });
 
 export const sessionResponseSchema = z.object({ user: meResponseSchema });
 

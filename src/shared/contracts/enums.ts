@@ -11,6 +11,11 @@ export const ROLES = ['user', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
+/** The languages of the customer's screens and e-mails (issue 33). */
+export const LANGUAGES = ['en', 'hi'] as const;
+export const languageSchema = z.enum(LANGUAGES);
+export type Language = z.infer<typeof languageSchema>;
+
 export const VIP_LEVELS = ['normal', 'vip', 'vip1', 'vip2', 'vip3'] as const;
 export const vipLevelSchema = z.enum(VIP_LEVELS);
 export type VipLevel = z.infer<typeof vipLevelSchema>;

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Language } from '#shared/contracts/enums';
 import { REFERRAL_CODE_PREFIX } from '#shared/limits';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -25,6 +26,7 @@ export interface NewAccount {
   pin: string | undefined;
   role: 'user' | 'admin';
   referredByUserId: string | undefined;
+  language?: Language;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function createAccount(db: Executor, account: NewAccount): Promise<
       role: account.role,
       referralCode: newReferralCode(),
       referredByUserId: account.referredByUserId,
+      language: account.language,
     });
   }
   if (!profileCreated) throw new Error('Could not draw an unused referral code');

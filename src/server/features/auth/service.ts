@@ -47,6 +47,7 @@ export async function signUp(
       pin: input.pin,
       role: 'user',
       referredByUserId,
+      language: input.language,
     });
     await startSession(transaction, context, request, reply, userId);
     await rememberThisBrowser(transaction, context, request, reply, userId);

@@ -1,4 +1,5 @@
 import type { Me } from '#shared/contracts/auth';
+import type { Language } from '#shared/contracts/enums';
 import { usdtMicrosToWire } from '#shared/money';
 import { maskPan } from '#shared/contracts/withdrawal-rules';
 import type { Executor } from '../../db/client.ts';
@@ -15,13 +16,14 @@ interface MeProfile {
   hasPin: boolean;
   createdAt: Date;
   pan: string | null;
+  language: Language;
 }
 
 /** GET /api/me's profile and balance, read in the session lookup's statement (the route's `sessionJoinedRead`). */
 export const ME_PROFILE_READ: SessionJoinedRead<MeProfile> = {
   name: 'profile',
   columns: `u.email as "email", p.name as "name", p.phone as "phone", p.referral_code as "referralCode",
-    coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt", p.pan as "pan"`,
+    coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", pin.user_id is not null as "hasPin", u.created_at as "createdAt", p.pan as "pan", p.language as "language"`,
   joins: `join users u on u.id = s.user_id
     left join ledger_accounts l on l.user_id = s.user_id
     left join user_pins pin on pin.user_id = s.user_id`,
@@ -34,6 +36,7 @@ export const ME_PROFILE_READ: SessionJoinedRead<MeProfile> = {
     hasPin: row.hasPin as boolean,
     createdAt: row.createdAt as Date,
     pan: row.pan as string | null,
+    language: row.language as Language,
   }),
 };
 
@@ -51,6 +54,7 @@ function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pin
     pinVerified: session.pinVerified,
     createdAt: profile.createdAt.toISOString(),
     pan: profile.pan === null ? null : maskPan(profile.pan),
+    language: profile.language,
   };
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
-import type { Role } from '#shared/contracts/enums';
+import type { Language, Role } from '#shared/contracts/enums';
 
 export interface UserProfileRow {
   id: string;
@@ -15,6 +15,7 @@ export interface UserProfileRow {
   hasPin: boolean;
   createdAt: Date;
   pan: string | null;
+  language: Language;
 }
 
 export async function findUserProfile(db: Executor, userId: string): Promise<UserProfileRow | undefined> {
@@ -31,6 +32,7 @@ export async function findUserProfile(db: Executor, userId: string): Promise<Use
       hasPin: sql<boolean>`${userPins.userId} is not null`,
       createdAt: users.createdAt,
       pan: profiles.pan,
+      language: profiles.language,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -99,7 +101,7 @@ export async function insertUser(db: Executor, values: { email: string; password
 /** Inserts the profile unless its referral code is taken; returns false on that collision so the caller can draw another code. */
 export async function insertProfile(
   db: Executor,
-  values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined },
+  values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined; language?: Language },
 ): Promise<boolean> {
   const inserted = await db
     .insert(profiles)
@@ -159,3 +161,7 @@ export async function adminExists(db: Executor): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Sets the language of the user's screens and e-mails. */
+export async function updateLanguage(db: Executor, userId: string, language: Language): Promise<void> {
+  await db.update(profiles).set({ language, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+}

@@ -1,4 +1,4 @@
-import { meResponseSchema, PROFILE_UPDATED_MESSAGE, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
+import { meResponseSchema, PROFILE_UPDATED_MESSAGE, setLanguageRequestSchema, setLanguageResponseSchema, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
@@ -7,7 +7,7 @@ import { setPanRequestSchema, setPanResponseSchema } from '#shared/contracts/wit
 import type { AppContext } from '../../context.ts';
 import { maskPan } from '#shared/contracts/kyc';
 import { submitPan } from '../kyc/service.ts';
-import { updateProfile } from './service.ts';
+import { setLanguage, updateProfile } from './service.ts';
 
 export function registerUserRoutes(app: ApiApp): void {
   app.get(
@@ -36,6 +36,19 @@ export function registerUserCustomerRoutes(app: ApiApp, context: AppContext): vo
       const answer = await submitPan(context, sessionOf(request), request.body.pan, request.ip);
       return { message: answer.message, pan: maskPan(request.body.pan) };
     },
+  );
+
+  app.put(
+    '/api/me/language',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "Set the language of your screens and e-mails: 'en' (English) or 'hi' (Hindi)",
+        body: setLanguageRequestSchema,
+        response: responses({ 200: setLanguageResponseSchema }),
+      },
+    },
+    async (request) => setLanguage(context.database.db, sessionOf(request), request.body.language),
   );
 
   app.patch(

@@ -1,3 +1,4 @@
+import type { Language } from '#shared/contracts/enums';
 import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -24,6 +25,14 @@ export {
   replacePasswordHash,
   updatePasswordHash,
 } from './repository.ts';
+
+/**
+ * Keeps the customer's choice of language with the account, so that another device and the e-mails follow it.
+ */
+export async function setLanguage(db: Database, session: SessionRecord, language: Language): Promise<{ language: Language }> {
+  await userRepository.updateLanguage(db, session.userId, language);
+  return { language };
+}
 
 /**
  * Sets the caller's own name and phone (already checked and normalised by the contract), audited

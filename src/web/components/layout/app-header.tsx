@@ -10,6 +10,7 @@ import { useUnreadNotificationCount } from '../../features/notifications/api.ts'
 import { cn, initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * Two rows, so that nothing is squeezed on a phone: who is signed in with the
@@ -29,9 +30,9 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
   const refresh = async () => {
     try {
       await queryClient.refetchQueries({ type: 'active' });
-      toast.success('Dashboard data refreshed');
+      toast.success(t('shell.dataRefreshed'));
     } catch {
-      toast.error('Failed to refresh data');
+      toast.error(t('rates.refreshFailed'));
     }
   };
 
@@ -42,7 +43,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
           <Link to="/profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
             {/* The link is named by its words, not by the initials it shows (axe: label-content-name-mismatch). */}
             <span aria-hidden="true">{initialsOf(user.name)}</span>
-            <span className="sr-only">Profile</span>
+            <span className="sr-only">{t('shell.profile')}</span>
           </Link>
         )}
         <div className="min-w-0 flex-1">
@@ -54,7 +55,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
             to="/wallet"
             className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-100"
             data-testid="balance-chip"
-            aria-label={`Balance ${formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT, open wallet`}
+            aria-label={t('shell.balanceChip', { amount: formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt)) })}
           >
             {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
           </Link>
@@ -63,26 +64,26 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
       <ConfirmDialog
         open={confirmingLogout}
         onOpenChange={setConfirmingLogout}
-        title="Log out"
-        description="Are you sure you want to log out?"
-        confirmLabel="Log Out"
+        title={t('shell.logOutTitle')}
+        description={t('shell.logOutQuestion')}
+        confirmLabel={t('shell.logOutConfirm')}
         onConfirm={() => void logOut()}
       />
       <div className={cn('mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2', wide && 'lg:max-w-none lg:px-4')}>
         {backTo && (
           <Button variant="ghost" size="icon" asChild>
-            <Link to={backTo} aria-label="Back" onClick={goBack}>
+            <Link to={backTo} aria-label={t('shell.back')} onClick={goBack}>
               <ArrowLeft />
             </Link>
           </Button>
         )}
         {/* Two lines rather than an ellipsis: beside three actions a long title needs them on a narrow phone. */}
-        <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>{title ?? 'Dashboard'}</h1>
+        <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>{title ?? t('shell.dashboard')}</h1>
         {user && <NotificationBell />}
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label="Refresh">
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label={t('shell.refresh')}>
           <RefreshCw />
         </Button>
-        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label="Sign out">
+        <Button variant="ghost" size="icon" className="shrink-0" onClick={() => setConfirmingLogout(true)} aria-label={t('shell.signOut')}>
           <LogOut />
         </Button>
       </div>
@@ -111,7 +112,7 @@ function NotificationBell() {
   return (
     <Link
       to="/notifications"
-      aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
+      aria-label={count > 0 ? t('shell.notificationsUnread', { count }) : t('shell.notifications')}
       className="relative flex size-10 shrink-0 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
     >
       <Bell className="size-5" aria-hidden />

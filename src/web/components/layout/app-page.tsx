@@ -3,13 +3,14 @@ import { useDocumentTitle } from '../../lib/document-title.ts';
 import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { BottomNav } from './bottom-nav.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * The frame of every signed-in page: header, content, footer and bottom navigation.
  * `documentTitle` names the browser tab when it should differ from the header's title.
  */
 export function AppPage({ title, backTo, documentTitle, children }: { title?: string; backTo?: string; documentTitle?: string; children: ReactNode }) {
-  useDocumentTitle(documentTitle ?? title ?? 'Dashboard');
+  useDocumentTitle(documentTitle ?? title ?? t('shell.dashboard'));
   return (
     <div className="min-h-screen">
       <AppHeader title={title} backTo={backTo} />

@@ -1,10 +1,12 @@
+import { translate } from '../../lib/i18n/i18n.ts';
+
 /**
  * The route loader shows this on the first visit, whose JavaScript budget has
  * no room for tailwind-merge or lucide-react's runtime: the icon (lucide's
  * loader-2, ISC licence) is drawn inline, and a size class given by the caller
  * replaces the default size by hand.
  */
-export function Spinner({ className = '', label = 'Loading' }: { className?: string; label?: string }) {
+export function Spinner({ className = '', label = translate('app.loading') }: { className?: string; label?: string }) {
   const sizeClass = className.split(/\s+/).some((name) => name.startsWith('size-')) ? '' : 'size-5';
   return (
     <svg
@@ -24,7 +26,7 @@ export function Spinner({ className = '', label = 'Loading' }: { className?: str
   );
 }
 
-export function FullPageLoader({ text = 'Loading...' }: { text?: string }) {
+export function FullPageLoader({ text = translate('app.loadingEllipsis') }: { text?: string }) {
   return (
     <div className="flex min-h-screen flex-col items-center justify-center gap-3 text-slate-600">
       <Spinner className="size-8" label={text} />

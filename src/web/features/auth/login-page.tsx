@@ -14,6 +14,7 @@ import { useActionError } from '../../lib/form-errors.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { login, ME_QUERY_KEY } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -29,7 +30,7 @@ export default function LoginPage() {
       const { user } = await login(values);
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, user);
-      toast.success('Login successful', { description: 'Welcome back!', duration: 3000 });
+      toast.success(t('auth.loginSuccessful'), { description: t('auth.welcomeBackToast'), duration: 3000 });
       void navigate(next, { replace: true });
     } catch (error) {
       // Said once, on the form; the password is cleared for the next try (after which the message is set, so the clearing does not hide it).
@@ -41,32 +42,32 @@ export default function LoginPage() {
 
   return (
     <AuthCard
-      title="Welcome Back"
-      subtitle="Sign in to your account to continue"
+      title={t('auth.welcomeBack')}
+      subtitle={t('auth.signInSubtitle')}
       footer={
         <>
-          Don&apos;t have an account?{' '}
+          {t('auth.noAccount')}{' '}
           <Link className="font-medium text-brand-700 hover:underline" to="/signup">
-            Sign Up
+            {t('home.signUp')}
           </Link>
         </>
       }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label="Email" error={errors.email?.message}>
+        <FormField label={t('auth.email')} error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus placeholder="you@example.com" {...form.register('email')} />
         </FormField>
-        <FormField label="Password" error={errors.password?.message}>
+        <FormField label={t('auth.password')} error={errors.password?.message}>
           <PasswordInput autoComplete="current-password" {...form.register('password')} />
         </FormField>
         <div className="text-right">
           <Link className="inline-block py-1 text-sm text-brand-700 hover:underline" to="/forgot-password">
-            Forgot Password?
+            {t('auth.forgotPassword')}
           </Link>
         </div>
         <ActionError message={loginError} />
         <Button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Signing in...' : 'Sign In'}
+          {form.formState.isSubmitting ? t('auth.signingIn') : t('auth.signIn')}
         </Button>
       </form>
     </AuthCard>
@@ -76,5 +77,5 @@ export default function LoginPage() {
 /** SPEC.md's words for wrong credentials; anything else (too many attempts, no connection) in the server's own words. */
 function loginFailureMessage(error: unknown): string {
   if (error instanceof ApiError && error.status !== 401 && error.message) return error.message;
-  return 'Login failed. Please check your credentials.';
+  return t('auth.loginFailed');
 }

@@ -15,6 +15,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { ME_QUERY_KEY, signup } from './api.ts';
+import { currentLanguage, translate as t } from '../../lib/i18n/i18n.ts';
 import { AuthCard } from './auth-card.tsx';
 import { SignupLocationAsk } from '../contact-verification/index.ts';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
@@ -25,10 +26,10 @@ const FIELDS = ['fullName', 'email', 'phone', 'password', 'confirmPassword', 'pi
 /** The spec's mapping of sign-up failures to what the customer reads. */
 export function signupErrorText(message: string): string {
   const lower = message.toLowerCase();
-  if (lower.includes('email already in use') || lower.includes('already registered')) return 'This email is already registered. Please log in instead.';
+  if (lower.includes('email already in use') || lower.includes('already registered')) return t('auth.emailRegistered');
   if (lower.includes('database error')) return `Database error: Please ensure your phone number follows the format +COUNTRYCODENUMBER (e.g., ${EXAMPLE_PHONE})`;
   if (lower.includes('phone')) return `Phone number error: ${message}`;
-  return message || 'An error occurred during signup. Please try again.';
+  return message || t('auth.signupError');
 }
 
 export default function SignupPage() {
@@ -57,15 +58,15 @@ export default function SignupPage() {
     setSubmitError(undefined);
     try {
       const { confirmPassword: _confirmation, ...request } = values;
-      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined, geolocation });
+      const { user } = await signup({ ...request, referralCode: request.referralCode || undefined, geolocation, language: currentLanguage() });
       queryClient.setQueryData(ME_QUERY_KEY, user);
-      toast.success('Account created', { description: 'Welcome! Confirm your transaction PIN to continue.', duration: 5000 });
+      toast.success(t('auth.accountCreated'), { description: t('auth.accountCreatedDescription'), duration: 5000 });
       void navigate('/dashboard', { replace: true });
     } catch (error) {
       showServerFieldErrors(form.setError, FIELDS, error);
       const text = signupErrorText(error instanceof ApiError ? error.message : '');
       setSubmitError(text);
-      toast.error('Signup failed', { description: text, duration: 5000 });
+      toast.error(t('auth.signupFailed'), { description: text, duration: 5000 });
     }
   });
 
@@ -73,35 +74,35 @@ export default function SignupPage() {
 
   return (
     <AuthCard
-      title="Create Your Account"
-      subtitle="Join to start trading"
+      title={t('auth.createYourAccount')}
+      subtitle={t('auth.joinToStart')}
       footer={
         <>
-          Already have an account?{' '}
+          {t('auth.haveAccount')}{' '}
           <Link className="font-medium text-brand-700 hover:underline" to="/login">
-            Log In
+            {t('auth.logIn')}
           </Link>
         </>
       }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {submitError && <Alert variant="destructive">{submitError}</Alert>}
-        <FormField label="Full Name" error={errors.fullName?.message}>
+        <FormField label={t('auth.fullName')} error={errors.fullName?.message}>
           <Input autoComplete="name" maxLength={100} {...register('fullName')} />
         </FormField>
-        <FormField label="Email" error={errors.email?.message}>
+        <FormField label={t('auth.email')} error={errors.email?.message}>
           <Input type="email" autoComplete="email" maxLength={254} {...register('email')} />
         </FormField>
-        <FormField label="Phone" error={errors.phone?.message} help={`Enter phone with country code starting with +, for example ${EXAMPLE_PHONE}`}>
+        <FormField label={t('auth.phone')} error={errors.phone?.message} help={t('auth.phoneHelp', { example: EXAMPLE_PHONE })}>
           <Input type="tel" autoComplete="tel" placeholder={EXAMPLE_PHONE} maxLength={24} {...register('phone')} />
         </FormField>
-        <FormField label="Password" error={errors.password?.message}>
+        <FormField label={t('auth.password')} error={errors.password?.message}>
           <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
         </FormField>
-        <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
+        <FormField label={t('auth.confirmPassword')} error={errors.confirmPassword?.message}>
           <Input type="password" autoComplete="new-password" maxLength={128} {...register('confirmPassword')} />
         </FormField>
-        <FormField label="Transaction PIN (4 digits)" error={errors.pin?.message}>
+        <FormField label={t('auth.transactionPin')} error={errors.pin?.message}>
           <Input
             type="password"
             inputMode="numeric"
@@ -114,12 +115,12 @@ export default function SignupPage() {
             }}
           />
         </FormField>
-        <FormField label="Referral Code (optional)" error={errors.referralCode?.message}>
+        <FormField label={t('auth.referralCodeOptional')} error={errors.referralCode?.message}>
           <Input autoComplete="off" maxLength={10} className="uppercase" {...register('referralCode')} />
         </FormField>
         <SignupLocationAsk value={geolocation} onChange={setGeolocation} />
         <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Processing...' : 'Create Account'}
+          {isSubmitting ? t('auth.processing') : t('auth.createAccount')}
         </Button>
       </form>
     </AuthCard>

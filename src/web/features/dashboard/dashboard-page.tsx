@@ -17,6 +17,7 @@ import { TransactionFlowNote } from '../wallet/transaction-flow-note.tsx';
 import { TransactionTable } from '../wallet/transaction-display.tsx';
 import { TransferDialog } from '../wallet/transfer-dialog.tsx';
 import { AdminWalletCard } from './admin-wallet-card.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 const actionClass =
   'flex flex-col items-center gap-2 rounded-xl bg-brand-50 p-3 text-center text-sm font-medium text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600';
@@ -34,25 +35,25 @@ export default function DashboardPage() {
   const [transferring, setTransferring] = useState(false);
 
   return (
-    <AppPage title="Home">
-      <p className="text-base font-semibold text-slate-800">Welcome, {me.data?.name}</p>
+    <AppPage title={t('shell.home')}>
+      <p className="text-base font-semibold text-slate-800">{t('dashboard.welcome', { name: me.data?.name ?? '' })}</p>
       <BalanceCard summary={summary} />
-      <nav aria-label="Quick actions" className="grid grid-cols-4 gap-2">
+      <nav aria-label={t('dashboard.quickActions')} className="grid grid-cols-4 gap-2">
         <Link to="/wallet/deposit" className={actionClass}>
           <ArrowDownToLine className="size-6" aria-hidden />
-          Deposit USDT
+          {t('dashboard.depositUsdt')}
         </Link>
         <Link to="/wallet/withdraw" className={actionClass}>
           <ArrowUpFromLine className="size-6" aria-hidden />
-          Withdraw INR
+          {t('dashboard.withdrawInr')}
         </Link>
         <button type="button" className={actionClass} disabled={!summary.data} onClick={() => setTransferring(true)}>
           <Send className="size-6" aria-hidden />
-          Transfer
+          {t('dashboard.transfer')}
         </button>
         <Link to="/referral-vip" className={actionClass}>
           <UserPlus className="size-6" aria-hidden />
-          Invite
+          {t('dashboard.invite')}
         </Link>
       </nav>
       <PendingCard />
@@ -72,7 +73,7 @@ function BalanceCard({ summary }: { summary: ReturnType<typeof useWalletSummary>
       <Card>
         <CardContent className="flex items-center justify-center gap-3 py-10 pt-10 text-slate-600">
           <Spinner />
-          Loading balance...
+          {t('dashboard.loadingBalance')}
         </CardContent>
       </Card>
     );
@@ -80,7 +81,7 @@ function BalanceCard({ summary }: { summary: ReturnType<typeof useWalletSummary>
   if (summary.isError) {
     return (
       <Card>
-        <LoadFailed message="Failed to fetch user balance" onRetry={() => void summary.refetch()} />
+        <LoadFailed message={t('dashboard.balanceFailed')} onRetry={() => void summary.refetch()} />
       </Card>
     );
   }
@@ -90,9 +91,9 @@ function BalanceCard({ summary }: { summary: ReturnType<typeof useWalletSummary>
     <section aria-labelledby="balance-heading" className="rounded-2xl bg-gradient-to-br from-brand-700 to-brand-900 p-5 text-white shadow-sm">
       <div className="flex items-center justify-between gap-2">
         <h2 id="balance-heading" className="text-sm font-medium text-brand-100">
-          Total balance
+          {t('dashboard.totalBalance')}
         </h2>
-        {vip && <Badge tone="vip">VIP Rate</Badge>}
+        {vip && <Badge tone="vip">{t('home.vipRate')}</Badge>}
       </div>
       <p className="mt-1 break-words text-4xl font-bold tracking-tight" data-testid="home-balance">
         {displayUsdtAmount(summary.data.balanceUsdt)} <span className="text-xl font-semibold">USDT</span>
@@ -101,10 +102,10 @@ function BalanceCard({ summary }: { summary: ReturnType<typeof useWalletSummary>
         ≈ {displayInr(inrWire)}
       </p>
       <p className="text-xs text-brand-100" data-testid="home-rate">
-        at {displayInr(rateWire)} per USDT{vip ? ' (your VIP rate)' : ''}
+        {vip ? t('dashboard.atVipRate', { rate: displayInr(rateWire) }) : t('dashboard.atRate', { rate: displayInr(rateWire) })}
       </p>
       <Link to="/wallet" className="mt-3 inline-block text-sm font-medium text-white underline underline-offset-4">
-        Open wallet
+        {t('dashboard.openWallet')}
       </Link>
     </section>
   );
@@ -116,15 +117,15 @@ function PendingCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Pending</CardTitle>
+        <CardTitle>{t('dashboard.pending')}</CardTitle>
       </CardHeader>
       <CardContent>
         {pending.isPending ? (
-          <Spinner label="Loading pending transactions" />
+          <Spinner label={t('dashboard.loadingPending')} />
         ) : pending.isError ? (
-          <LoadFailed message="Could not load pending transactions" onRetry={() => void pending.refetch()} />
+          <LoadFailed message={t('dashboard.pendingFailed')} onRetry={() => void pending.refetch()} />
         ) : (
-          <TransactionTable items={pending.data.items} label="Pending transactions" />
+          <TransactionTable items={pending.data.items} label={t('dashboard.pendingTransactions')} />
         )}
       </CardContent>
     </Card>
@@ -136,20 +137,20 @@ function RecentCard() {
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">
-        <CardTitle>Recent transactions</CardTitle>
+        <CardTitle>{t('dashboard.recentTransactions')}</CardTitle>
         <Link to="/wallet/history" className="text-sm font-medium text-brand-700 hover:underline">
-          See all
+          {t('dashboard.seeAll')}
         </Link>
       </CardHeader>
       <CardContent>
         {recent.isPending ? (
-          <Spinner label="Loading transactions" />
+          <Spinner label={t('dashboard.loadingTransactions')} />
         ) : recent.isError ? (
-          <LoadFailed message="Failed to load transaction history" onRetry={() => void recent.refetch()} />
+          <LoadFailed message={t('dashboard.historyFailed')} onRetry={() => void recent.refetch()} />
         ) : recent.data.items.length === 0 ? (
-          <p className="py-4 text-center text-sm text-slate-500">No transactions yet. Deposit USDT to get started.</p>
+          <p className="py-4 text-center text-sm text-slate-500">{t('dashboard.noTransactions')}</p>
         ) : (
-          <TransactionTable items={recent.data.items} label="Recent transactions" />
+          <TransactionTable items={recent.data.items} label={t('dashboard.recentTransactions')} />
         )}
       </CardContent>
     </Card>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { AccountLanguage } from './account-language.tsx';
 import { DeferredToaster } from './deferred-toaster.tsx';
 import { LiveUpdates } from './live-updates.tsx';
 import { listenForInstallPrompt } from '../install/install-prompt.ts';
@@ -15,6 +16,7 @@ export default function BackgroundServices() {
   }, []);
   return (
     <>
+      <AccountLanguage />
       <LiveUpdates />
       <DeferredToaster />
     </>

@@ -1,23 +1,23 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { PRODUCT_TAGLINE } from '#shared/limits';
-import { Converter } from '../rates/converter.tsx';
 import { RateCard } from '../rates/rate-card.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
 import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
+import { languageReady, useTranslation } from '../../lib/i18n/i18n.ts';
 import { PublicLayout } from './public-layout.tsx';
 
 // Loaded apart: the landing page's first JavaScript stays within its budget.
-const InstallAppButton = lazy(() => import('../install/install-app-button.tsx'));
+const InstallAppButton = lazy(() => Promise.all([import('../install/install-app-button.tsx'), languageReady('page')]).then(([module]) => module));
+// The converter sits below the rates, and the language choice is a small control: their code (and the USDT parser's, and
+// the catalog's rest) loads after the page, each in a frame of its size, keeping the landing page's first JavaScript in budget.
+const Converter = lazy(() => Promise.all([import('../rates/converter.tsx'), languageReady('page')]).then(([module]) => ({ default: module.Converter })));
+const HowItWorks = lazy(() => Promise.all([import('./how-it-works.tsx'), languageReady('page')]).then(([module]) => module));
+const LanguageSelect = lazy(() => import('../../components/ui/language-select.tsx').then((module) => ({ default: module.LanguageSelect })));
 
-const HOW_IT_WORKS = [
-  { title: 'Sign Up & Verify', text: 'Create your account with your email and phone number, and set your 4-digit transaction PIN.' },
-  { title: 'Send USDT to Admin', text: 'Deposit USDT over TRC20 or ERC20 to the admin wallet address and submit the transaction hash.' },
-  { title: 'Receive INR', text: 'Withdraw rupees to your Indian bank account. Requests are processed in about 3-4 hours.' },
-] as const;
 
 export default function LandingPage() {
+  const { t } = useTranslation();
   const settings = usePublicSettings();
   const apk = settings.data?.apk;
   const supportLink = settings.data ? supportChatUrl(settings.data.whatsappSupportNumber) : undefined;
@@ -25,26 +25,29 @@ export default function LandingPage() {
   return (
     <PublicLayout
       actions={
-        <nav aria-label="Account" className="flex gap-2">
+        <nav aria-label={t('home.accountNav')} className="flex gap-2">
           <Link to="/login" className={`${outlineLinkClass} h-9`}>
-            Login
+            {t('home.login')}
           </Link>
           <Link to="/signup" className={`${primaryLinkClass} h-9`}>
-            Sign Up
+            {t('home.signUp')}
           </Link>
         </nav>
       }
     >
       <section className="flex flex-col items-center gap-4 py-8 text-center">
-        <h1 className="text-3xl font-bold sm:text-5xl">Turn USDT into rupees, straight to your bank</h1>
-        <p className="max-w-xl text-slate-600">{PRODUCT_TAGLINE}: deposit USDT, withdraw INR to any Indian bank account, with a better rate for VIP members.</p>
+        <Suspense fallback={<div className="h-9 self-end" />}>
+          <LanguageSelect className="self-end" />
+        </Suspense>
+        <h1 className="text-3xl font-bold sm:text-5xl">{t('home.heroTitle')}</h1>
+        <p className="max-w-xl text-slate-600">{t('home.heroText', { tagline: t('home.tagline') })}</p>
         <div className="flex flex-wrap justify-center gap-3">
           <Link to="/signup" className={`${primaryLinkClass} h-12 px-6 text-base`}>
-            Get Started
+            {t('home.getStarted')}
           </Link>
           {apk?.exists && apk.url && (
             <a href={apk.url} className={`${outlineLinkClass} h-12 px-6 text-base`}>
-              Download App
+              {t('home.downloadApp')}
             </a>
           )}
           <Suspense fallback={null}>
@@ -55,31 +58,20 @@ export default function LandingPage() {
 
       <div className="grid gap-4 md:grid-cols-2">
         <RateCard />
-        <Converter />
+        <Suspense fallback={<div className="min-h-60 rounded-2xl border border-slate-200 bg-white shadow-sm" />}>
+          <Converter />
+        </Suspense>
       </div>
 
-      <section aria-labelledby="how-it-works-title" className="flex flex-col gap-4">
-        <h2 id="how-it-works-title" className="text-center text-2xl font-bold">
-          How It Works
-        </h2>
-        <ol className="grid gap-4 sm:grid-cols-3">
-          {HOW_IT_WORKS.map(({ title, text }, index) => (
-            <li key={title} className="flex flex-col gap-2 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-              <span className="flex size-10 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white" aria-hidden>
-                {index + 1}
-              </span>
-              <h3 className="font-semibold">{title}</h3>
-              <p className="text-sm text-slate-600">{text}</p>
-            </li>
-          ))}
-        </ol>
-      </section>
+      <Suspense fallback={<div className="min-h-96" />}>
+        <HowItWorks />
+      </Suspense>
 
       {supportLink && (
         <section className="flex flex-col items-center gap-2 text-center">
-          <p className="text-slate-600">Questions? Our team is a message away.</p>
+          <p className="text-slate-600">{t('home.questions')}</p>
           <a href={supportLink} target="_blank" rel="noopener noreferrer" className={`${outlineLinkClass} h-11`}>
-            Chat with Support
+            {t('home.chatWithSupport')}
           </a>
         </section>
       )}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { copyrightLine, PRODUCT_NAME } from '#shared/limits';
+import { PRODUCT_NAME } from '#shared/limits';
 import { outlineLinkClass } from '../../components/ui/link-classes.ts';
+import { useTranslation } from '../../lib/i18n/i18n.ts';
 
 
 export function BrandLink() {
@@ -16,22 +17,23 @@ export function BrandLink() {
 }
 
 export function PublicFooter() {
+  const { t } = useTranslation();
   return (
     <footer className="border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-5xl flex-col items-center gap-3 px-4 py-6 text-sm text-slate-500 sm:flex-row sm:justify-between">
-        <nav aria-label="Legal" className="flex flex-wrap justify-center gap-4">
+        <nav aria-label={t('home.legalNav')} className="flex flex-wrap justify-center gap-4">
           <Link to="/privacy" className="hover:text-slate-800">
-            Privacy Policy
+            {t('home.privacyPolicy')}
           </Link>
           <Link to="/terms" className="hover:text-slate-800">
-            Terms of Service
+            {t('home.termsOfService')}
           </Link>
           <Link to="/contact" className="hover:text-slate-800">
-            Contact Us
+            {t('home.contactUs')}
           </Link>
         </nav>
         <p>
-          {copyrightLine()}
+          {t('home.copyright', { year: new Date().getFullYear(), product: PRODUCT_NAME })}
         </p>
       </div>
     </footer>
@@ -54,11 +56,12 @@ export function PublicLayout({ actions, children }: { actions?: ReactNode; child
 
 /** A short text page (privacy, terms, contact) under the public frame. */
 export function PublicTextPage({ title, children }: { title: string; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <PublicLayout
       actions={
         <Link to="/" className={`${outlineLinkClass} h-9`}>
-          Home
+          {t('home.home')}
         </Link>
       }
     >

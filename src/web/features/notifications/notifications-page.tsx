@@ -1,7 +1,7 @@
 import { Bell } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { NOTIFICATION_MESSAGES, type Notification } from '#shared/contracts/notifications';
+import type { Notification } from '#shared/contracts/notifications';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -9,6 +9,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/utils.ts';
 import { displayDateTime } from '../wallet/format.ts';
 import { useMarkNotificationsRead, useNotifications } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function NotificationsPage() {
   const notifications = useNotifications();
@@ -21,27 +22,27 @@ export default function NotificationsPage() {
   }, [unread, markRead]);
 
   return (
-    <AppPage title="Notifications">
+    <AppPage title={t('shell.notifications')}>
       {notifications.isPending ? (
         <Card>
           <CardContent className="flex items-center justify-center gap-3 py-10 pt-10 text-slate-600">
             <Spinner />
-            Loading notifications...
+            {t('notifications.loading')}
           </CardContent>
         </Card>
       ) : notifications.isError ? (
         <Card>
-          <LoadFailed message="Failed to load notifications" onRetry={() => void notifications.refetch()} />
+          <LoadFailed message={t('notifications.failed')} onRetry={() => void notifications.refetch()} />
         </Card>
       ) : notifications.data.items.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-2 py-10 pt-10 text-center text-slate-500">
             <Bell className="size-8" aria-hidden />
-            <p>{NOTIFICATION_MESSAGES.empty}</p>
+            <p>{t('notifications.empty')}</p>
           </CardContent>
         </Card>
       ) : (
-        <ul aria-label="Notifications" className="flex flex-col gap-2">
+        <ul aria-label={t('shell.notifications')} className="flex flex-col gap-2">
           {notifications.data.items.map((item) => (
             <NotificationItem key={item.id} item={item} />
           ))}
@@ -56,7 +57,7 @@ function NotificationItem({ item }: { item: Notification }) {
     <>
       <div className="flex items-start justify-between gap-2">
         <p className="font-semibold text-slate-900">{item.title}</p>
-        {!item.read && <span className="shrink-0 rounded-full bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">New</span>}
+        {!item.read && <span className="shrink-0 rounded-full bg-brand-600 px-2 py-0.5 text-xs font-semibold text-white">{t('notifications.new')}</span>}
       </div>
       <p className="break-words text-sm text-slate-700">{item.body}</p>
       <p className="text-xs text-slate-500">{displayDateTime(item.createdAt)}</p>

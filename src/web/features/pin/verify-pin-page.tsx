@@ -20,6 +20,7 @@ import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { verifyPin } from './api.ts';
 import { useConnectionCheck } from './use-connection-check.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function VerifyPinPage() {
   const navigate = useNavigate();
@@ -39,7 +40,7 @@ export default function VerifyPinPage() {
     void navigate('/login', { replace: true });
   };
 
-  if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
+  if (connection.isPending) return <FullPageLoader text={t('pin.checkingConnection')} />;
   if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />;
 
   const onSubmit = form.handleSubmit(
@@ -49,7 +50,7 @@ export default function VerifyPinPage() {
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
         // The wrong tries' toasts are over: only the success stays on screen.
         toast.dismiss();
-        toast.success('PIN verified', { description: 'Welcome back!' });
+        toast.success(t('pin.verified'), { description: t('auth.welcomeBackToast') });
         void navigate(next, { replace: true });
       } catch (error) {
         form.setValue('pin', '');
@@ -58,36 +59,36 @@ export default function VerifyPinPage() {
           toast.info('PIN setup required');
           void navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
         } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
-          toast.error('Incorrect PIN', { description: error.message });
+          toast.error(t('pin.incorrect'), { description: error.message });
         } else if (error instanceof ApiError && error.code === 'PIN_BLOCKED') {
           // The block lasts hours: it stays on the page, with its end, not only in a toast.
           setBlockedMessage(error.message);
         } else {
-          toast.error('Verification error', { description: 'An error occurred during PIN verification.' });
+          toast.error(t('pin.verificationError'), { description: t('pin.verificationErrorDescription') });
         }
       }
     },
     (errors) => {
-      toast.error('Invalid PIN', { description: firstErrorMessage(errors) });
+      toast.error(t('pin.invalid'), { description: firstErrorMessage(errors) });
     },
   );
 
   return (
-    <AuthCard title="Enter Transaction PIN" subtitle="Enter your 4-digit PIN to continue">
+    <AuthCard title={t('pin.enterTitle')} subtitle={t('pin.enterSubtitle')}>
       <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
         {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
-        <FormField label="PIN">
+        <FormField label={t('pin.label')}>
           <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
         <Button type="submit" disabled={pin.length !== 4 || submitting}>
-          {submitting ? 'Verifying...' : 'Verify PIN'}
+          {submitting ? t('pin.verifying') : t('pin.verify')}
         </Button>
         <div className="flex justify-between text-sm">
           <Link className="inline-block py-1 text-brand-700 hover:underline" to="/reset-pin">
-            Forgot PIN?
+            {t('pin.forgot')}
           </Link>
           <button type="button" className="py-1 text-slate-600 hover:underline" onClick={() => void backToLogin()}>
-            Back to Login
+            {t('pin.backToLogin')}
           </button>
         </div>
       </form>

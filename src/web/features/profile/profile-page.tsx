@@ -14,8 +14,10 @@ import { ChangePinForm } from '../pin/change-pin-form.tsx';
 import { ContactChecksCard } from '../contact-verification/contact-checks-card.tsx';
 import { AccountDetailsCard } from './account-details-card.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { LanguageCard } from './language-card.tsx';
 import { PanCard } from './pan-card.tsx';
 import { PendingTotals } from './pending-totals.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 function MenuRow({ icon, label, to, onClick }: { icon: ReactNode; label: string; to?: string; onClick?: () => void }) {
   const content = (
@@ -49,7 +51,7 @@ export default function ProfilePage() {
   if (!user) return null;
 
   return (
-    <AppPage title="Profile" backTo="/dashboard">
+    <AppPage title={t('shell.profile')} backTo="/dashboard">
       <Card>
         <CardContent className="flex items-center gap-4 pt-5">
           <span className="flex size-14 items-center justify-center rounded-full bg-brand-700 text-lg font-bold text-white">{initialsOf(user.name)}</span>
@@ -63,55 +65,56 @@ export default function ProfilePage() {
       <Card>
         <CardContent className="flex flex-col gap-4 pt-5">
           <div>
-            <p className="text-sm text-slate-500">Total Balance</p>
+            <p className="text-sm text-slate-500">{t('profile.totalBalance')}</p>
             <p className="break-words text-3xl font-bold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</p>
           </div>
           <dl className="grid grid-cols-3 gap-2 text-sm">
             <div>
-              <dt className="text-slate-500">Available</dt>
+              <dt className="text-slate-500">{t('profile.available')}</dt>
               <dd className="break-words font-semibold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</dd>
             </div>
             <PendingTotals />
           </dl>
           <div className="grid grid-cols-2 gap-3">
             <Button asChild>
-              <Link to="/wallet/deposit">Deposit</Link>
+              <Link to="/wallet/deposit">{t('wallet.deposit')}</Link>
             </Button>
             <Button variant="outline" asChild>
-              <Link to="/wallet/withdraw">Withdraw</Link>
+              <Link to="/wallet/withdraw">{t('wallet.withdraw')}</Link>
             </Button>
           </div>
         </CardContent>
       </Card>
       <Card className="divide-y divide-slate-100 overflow-hidden">
-        <MenuRow icon={<KeyRound className="size-5 text-brand-700" />} label="Change PIN" onClick={() => setChangingPin(true)} />
-        <MenuRow icon={<LockKeyhole className="size-5 text-brand-700" />} label="Change Password" onClick={() => setChangingPassword(true)} />
-        <MenuRow icon={<Users className="size-5 text-brand-700" />} label="Referral" to="/referral-vip" />
-        <MenuRow icon={<History className="size-5 text-brand-700" />} label="History" to="/wallet/history" />
-        <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label="Bank Accounts" to="/bank-accounts" />
-        <MenuRow icon={<IdCard className="size-5 text-brand-700" />} label="KYC verification" to="/kyc" />
-        <MenuRow icon={<LogOut className="size-5 text-red-600" />} label="Logout" onClick={() => setConfirmingLogout(true)} />
+        <MenuRow icon={<KeyRound className="size-5 text-brand-700" />} label={t('profile.changePin')} onClick={() => setChangingPin(true)} />
+        <MenuRow icon={<LockKeyhole className="size-5 text-brand-700" />} label={t('profile.changePassword')} onClick={() => setChangingPassword(true)} />
+        <MenuRow icon={<Users className="size-5 text-brand-700" />} label={t('profile.referral')} to="/referral-vip" />
+        <MenuRow icon={<History className="size-5 text-brand-700" />} label={t('profile.history')} to="/wallet/history" />
+        <MenuRow icon={<Landmark className="size-5 text-brand-700" />} label={t('profile.bankAccounts')} to="/bank-accounts" />
+        <MenuRow icon={<IdCard className="size-5 text-brand-700" />} label={t('profile.kyc')} to="/kyc" />
+        <MenuRow icon={<LogOut className="size-5 text-red-600" />} label={t('profile.logout')} onClick={() => setConfirmingLogout(true)} />
       </Card>
+      <LanguageCard />
       <AccountDetailsCard user={user} />
       <ContactChecksCard />
       <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
-        <DialogContent title="Change PIN" description="Enter your current PIN, then the new one twice.">
+        <DialogContent title={t('profile.changePin')} description={t('profile.changePinDescription')}>
           <ChangePinForm onDone={() => setChangingPin(false)} />
         </DialogContent>
       </Dialog>
       <Dialog open={changingPassword} onOpenChange={setChangingPassword}>
-        <DialogContent title="Change Password" description="Enter your current password, then the new one twice.">
+        <DialogContent title={t('profile.changePassword')} description={t('profile.changePasswordDescription')}>
           <ChangePasswordForm onDone={() => setChangingPassword(false)} />
         </DialogContent>
       </Dialog>
       <ConfirmDialog
         open={confirmingLogout}
         onOpenChange={setConfirmingLogout}
-        title="Log out"
-        description="Are you sure you want to log out?"
-        confirmLabel="Log Out"
+        title={t('shell.logOutTitle')}
+        description={t('shell.logOutQuestion')}
+        confirmLabel={t('shell.logOutConfirm')}
         onConfirm={() => void logOut()}
       />
     </AppPage>

@@ -1,11 +1,13 @@
 import { useId, useState } from 'react';
 import { formatInrForDisplay, inrPaiseForUsdt, parseUsdtMicros } from '#shared/money';
+import { useTranslation } from '../../lib/i18n/i18n.ts';
 import { useDisplayRates } from './api.ts';
 import { sanitizeUsdtInput, USDT_INPUT_MAX_LENGTH } from './usdt-input.ts';
 
 export const CONVERTER_DEFAULT_USDT = '100';
 
 function ConversionResult({ label, amountUsdtMicros, ratePaise, testId }: { label: string; amountUsdtMicros: bigint | undefined; ratePaise: bigint | undefined; testId: string }) {
+  const { t } = useTranslation();
   const known = amountUsdtMicros !== undefined && ratePaise !== undefined;
   return (
     <div className="rounded-xl bg-slate-50 p-3">
@@ -14,7 +16,7 @@ function ConversionResult({ label, amountUsdtMicros, ratePaise, testId }: { labe
         {known ? formatInrForDisplay(inrPaiseForUsdt(amountUsdtMicros, ratePaise)) : '\u2026'}
       </p>
       <p className="text-xs text-slate-500" data-testid={`${testId}-rate`}>
-        {ratePaise === undefined ? '\u00a0' : `${formatInrForDisplay(ratePaise)} per USDT`}
+        {ratePaise === undefined ? '\u00a0' : t('rates.perUsdt', { rate: formatInrForDisplay(ratePaise) })}
       </p>
     </div>
   );
@@ -22,6 +24,7 @@ function ConversionResult({ label, amountUsdtMicros, ratePaise, testId }: { labe
 
 /** USDT to INR at the Standard and VIP rates, computed in integers (micro-USDT x paise). */
 export function Converter({ className = '' }: { className?: string }) {
+  const { t } = useTranslation();
   const inputId = useId();
   const { rates } = useDisplayRates();
   const [typed, setTyped] = useState(CONVERTER_DEFAULT_USDT);
@@ -31,10 +34,10 @@ export function Converter({ className = '' }: { className?: string }) {
   return (
     <section aria-labelledby={`${inputId}-title`} className={`rounded-2xl border border-slate-200 bg-white p-5 shadow-sm ${className}`}>
       <h2 id={`${inputId}-title`} className="text-lg font-semibold">
-        USDT to INR Converter
+        {t('rates.converterTitle')}
       </h2>
       <label htmlFor={inputId} className="mt-3 block text-sm font-medium text-slate-700">
-        USDT Amount
+        {t('rates.usdtAmount')}
       </label>
       <input
         id={inputId}
@@ -49,12 +52,12 @@ export function Converter({ className = '' }: { className?: string }) {
       />
       {!parsed.ok && (
         <p id={`${inputId}-error`} className="mt-1 text-sm text-red-600">
-          Amount is too large.
+          {t('rates.amountTooLarge')}
         </p>
       )}
       <div className="mt-4 grid grid-cols-2 gap-3">
-        <ConversionResult label="Standard Rate" amountUsdtMicros={amountUsdtMicros} ratePaise={rates?.normalRatePaise} testId="converter-standard" />
-        <ConversionResult label="VIP Rate" amountUsdtMicros={amountUsdtMicros} ratePaise={rates?.vipRatePaise} testId="converter-vip" />
+        <ConversionResult label={t('home.standardRate')} amountUsdtMicros={amountUsdtMicros} ratePaise={rates?.normalRatePaise} testId="converter-standard" />
+        <ConversionResult label={t('home.vipRate')} amountUsdtMicros={amountUsdtMicros} ratePaise={rates?.vipRatePaise} testId="converter-vip" />
       </div>
     </section>
   );

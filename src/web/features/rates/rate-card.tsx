@@ -1,10 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { formatInrForDisplay } from '#shared/money';
 import { notify } from '../events/notify.ts';
+import { languageReady, translate, useTranslation } from '../../lib/i18n/i18n.ts';
 import { useDisplayRates } from './api.ts';
 import { InfoIcon, RefreshIcon } from './icons.tsx';
 
-const VipRateTooltip = lazy(() => import('./vip-rate-tooltip.tsx'));
+const VipRateTooltip = lazy(() => Promise.all([import('./vip-rate-tooltip.tsx'), languageReady('page')]).then(([module]) => module));
 
 function RateFigure({ ratePaise, testId }: { ratePaise: bigint | undefined; testId: string }) {
   return (
@@ -19,6 +20,7 @@ function RateFigure({ ratePaise, testId }: { ratePaise: bigint | undefined; test
  * cannot be loaded it shows the fallback rates under a Fallback badge (display only).
  */
 export function RateCard({ className = '' }: { className?: string }) {
+  const { t } = useTranslation();
   const { rates, query } = useDisplayRates();
   // The tooltip's code loads when the visitor reaches for the card, not with the page. Radix opens it on hover and focus;
   // taps on a touch screen are counted here, so that one made before the code is in still opens it.
@@ -27,15 +29,16 @@ export function RateCard({ className = '' }: { className?: string }) {
   const wantTooltip = () => setTooltipWanted(true);
 
   const refresh = async () => {
-    const result = await query.refetch();
-    if (result.isSuccess) notify('success', 'Exchange rates updated from database', { id: 'rates-refreshed' });
-    else notify('error', 'Failed to refresh data', { id: 'rates-refresh-failed' });
+    // The toasts' messages are in the catalog's rest, which the landing page loads after its first render.
+    const [result] = await Promise.all([query.refetch(), languageReady('page').catch(() => undefined)]);
+    if (result.isSuccess) notify('success', translate('rates.updated'), { id: 'rates-refreshed' });
+    else notify('error', translate('rates.refreshFailed'), { id: 'rates-refresh-failed' });
   };
 
   const infoButton = (
     <button
       type="button"
-      aria-label="About the VIP rate"
+      aria-label={t('home.aboutVipRate')}
       className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
       onPointerUp={(event) => {
         if (event.pointerType === 'touch') {
@@ -57,10 +60,10 @@ export function RateCard({ className = '' }: { className?: string }) {
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id="rate-card-title" className="flex items-center gap-2 text-lg font-semibold">
-          Exchange Rates
+          {t('home.exchangeRates')}
           {rates?.fallback && (
-            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800" title="Rates could not be loaded; these are for display only">
-              Fallback
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-800" title={t('home.fallbackTitle')}>
+              {t('home.fallback')}
             </span>
           )}
         </h2>
@@ -71,18 +74,18 @@ export function RateCard({ className = '' }: { className?: string }) {
           className="inline-flex h-9 items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:opacity-60"
         >
           <RefreshIcon className={`size-4 ${query.isFetching ? 'animate-spin' : ''}`} />
-          Refresh Rates
+          {t('home.refreshRates')}
         </button>
       </div>
       <div className="mt-4 grid grid-cols-2 gap-3">
         <div className="rounded-xl bg-slate-50 p-3">
-          <p className="text-sm font-medium text-slate-600">Standard Rate</p>
+          <p className="text-sm font-medium text-slate-600">{t('home.standardRate')}</p>
           <RateFigure ratePaise={rates?.normalRatePaise} testId="standard-rate" />
-          <p className="text-xs text-slate-500">per 1 USDT</p>
+          <p className="text-xs text-slate-500">{t('home.perOneUsdt')}</p>
         </div>
         <div className="rounded-xl bg-amber-50 p-3">
           <p className="flex items-center gap-1 text-sm font-medium text-amber-800">
-            VIP Rate
+            {t('home.vipRate')}
             {tooltipWanted ? (
               <Suspense fallback={infoButton}>
                 <VipRateTooltip taps={taps}>{infoButton}</VipRateTooltip>
@@ -92,7 +95,7 @@ export function RateCard({ className = '' }: { className?: string }) {
             )}
           </p>
           <RateFigure ratePaise={rates?.vipRatePaise} testId="vip-rate" />
-          <p className="text-xs text-slate-500">per 1 USDT</p>
+          <p className="text-xs text-slate-500">{t('home.perOneUsdt')}</p>
         </div>
       </div>
     </section>

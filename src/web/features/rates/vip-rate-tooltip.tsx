@@ -1,7 +1,7 @@
 import { Tooltip } from 'radix-ui';
 import { useRef, useState, type ReactElement } from 'react';
+import { useTranslation } from '../../lib/i18n/i18n.ts';
 
-export const VIP_RATE_TOOLTIP = 'VIP members and transactions \u20b9100,000+ get this premium rate';
 export const VIP_RATE_TOOLTIP_DELAY_MILLISECONDS = 700;
 
 /**
@@ -10,6 +10,7 @@ export const VIP_RATE_TOOLTIP_DELAY_MILLISECONDS = 700;
  * counted by the rate card (`taps`, also those made before this code was in), opens or closes it.
  */
 export default function VipRateTooltip({ children, taps }: { children: ReactElement; taps: number }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [tapsSeen, setTapsSeen] = useState(0);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -52,7 +53,7 @@ export default function VipRateTooltip({ children, taps }: { children: ReactElem
               if (trigger.current?.contains(event.target as Node)) event.preventDefault();
             }}
           >
-            {VIP_RATE_TOOLTIP}
+            {t('rates.vipRateTooltip')}
             <Tooltip.Arrow className="fill-slate-900" />
           </Tooltip.Content>
         </Tooltip.Portal>

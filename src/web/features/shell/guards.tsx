@@ -2,6 +2,7 @@ import { lazy, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
+import { translate } from '../../lib/i18n/i18n.ts';
 import { useMe } from '../auth/session.ts';
 
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
@@ -15,7 +16,7 @@ function currentPath(location: { pathname: string; search: string }): string {
 export function RequireVerifiedUser({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
-  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.isPending) return <FullPageLoader text={translate('app.initializing')} />;
   // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
   if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   const next = encodeURIComponent(currentPath(location));
@@ -28,7 +29,7 @@ export function RequireVerifiedUser({ children }: { children: ReactNode }) {
 /** Public pages (landing, login, sign-up) send a signed-in user to the dashboard. */
 export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   const me = useMe();
-  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.isPending) return <FullPageLoader text={translate('app.initializing')} />;
   if (me.data) return <Navigate to="/dashboard" replace />;
   return children;
 }
@@ -37,7 +38,7 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
 export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const me = useMe();
-  if (me.isPending) return <FullPageLoader text="Initializing..." />;
+  if (me.isPending) return <FullPageLoader text={translate('app.initializing')} />;
   // A failed re-check keeps the page the customer is on (the offline banner says why); only a first check that failed has nothing to show.
   if (me.isError && !me.data) return <ConnectionErrorCard onRetry={() => void me.refetch()} reference={errorReference(me.error)} />;
   if (!me.data) return <Navigate to={`/login?next=${encodeURIComponent(currentPath(location))}`} replace />;

@@ -1,4 +1,5 @@
 import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { translate } from '../../lib/i18n/i18n.ts';
 
 /**
  * The message and its retry logic live in their own file, kept out of the landing page's budgeted first JavaScript:
@@ -14,9 +15,9 @@ const loadRouteErrorMessage = () =>
 function PlainRouteErrorMessage() {
   return (
     <p role="alert">
-      Something went wrong.{' '}
+      {translate('app.somethingWentWrong')}{' '}
       <button type="button" onClick={() => window.location.reload()}>
-        Try again
+        {translate('app.tryAgain')}
       </button>
     </p>
   );

@@ -1,5 +1,6 @@
 import { CHAIN_MESSAGES, confirmingLabel, type DepositChain } from '#shared/contracts/deposits';
 import type { RequestStatus } from '#shared/contracts/enums';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /*
  * How a deposit's verification on the blockchain reads to the customer: a short
@@ -9,12 +10,12 @@ import type { RequestStatus } from '#shared/contracts/enums';
  */
 
 export function customerChainStatus(status: RequestStatus, chain: DepositChain): string | undefined {
-  if (status === 'approved') return 'Credited';
+  if (status === 'approved') return t('chain.credited');
   if (status !== 'pending') return undefined;
-  if (chain.delayed) return CHAIN_MESSAGES.delayed;
-  if (chain.problem === 'below_minimum') return CHAIN_MESSAGES.belowMinimumNotCredited;
-  if (chain.state === 'confirming') return confirmingLabel(chain.confirmations, chain.requiredConfirmations);
-  if (chain.state === 'confirmed') return chain.senderProven === true ? 'Verified on chain, waiting for admin review' : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}, waiting for admin review`;
+  if (chain.delayed) return t('chain.delayed');
+  if (chain.problem === 'below_minimum') return t('chain.belowMinimumNotCredited');
+  if (chain.state === 'confirming') return chain.confirmations === null || chain.requiredConfirmations === null ? t('chain.confirming') : t('chain.confirmingCount', { count: Math.min(chain.confirmations, chain.requiredConfirmations), required: chain.requiredConfirmations });
+  if (chain.state === 'confirmed') return chain.senderProven === true ? t('chain.verifiedWaiting') : t('chain.senderNotProvenWaiting');
   return undefined;
 }
 
@@ -23,17 +24,17 @@ export const TRANSFER_VERIFIED_SENDER_NOT_PROVEN = 'Transfer verified, sender no
 
 export function customerChainNote(status: RequestStatus, chain: DepositChain): string | undefined {
   if (status !== 'pending') return undefined;
-  if (chain.problem === 'other_network') return CHAIN_MESSAGES.otherNetwork;
-  if (chain.state === 'not_found') return CHAIN_MESSAGES.notFound;
-  if (chain.state === 'failed') return CHAIN_MESSAGES.failed;
-  if (chain.problem === 'wrong_recipient') return CHAIN_MESSAGES.wrongRecipient;
-  if (chain.problem === 'wrong_token') return CHAIN_MESSAGES.wrongToken;
-  if (chain.problem === 'below_minimum') return CHAIN_MESSAGES.belowMinimum;
-  if (chain.problem === 'amount_too_large') return CHAIN_MESSAGES.amountTooLarge;
-  if (chain.problem === 'ambiguous') return CHAIN_MESSAGES.ambiguous;
-  if (chain.problem === 'transfer_taken') return CHAIN_MESSAGES.transferTaken;
-  if (chain.problem === 'sender_of_another_customer') return CHAIN_MESSAGES.senderOfAnotherCustomer;
-  if (chain.state === 'confirmed') return CHAIN_MESSAGES.waitingForAdmin;
+  if (chain.problem === 'other_network') return t('chain.otherNetwork');
+  if (chain.state === 'not_found') return t('chain.notFound');
+  if (chain.state === 'failed') return t('chain.failed');
+  if (chain.problem === 'wrong_recipient') return t('chain.wrongRecipient');
+  if (chain.problem === 'wrong_token') return t('chain.wrongToken');
+  if (chain.problem === 'below_minimum') return t('chain.belowMinimum');
+  if (chain.problem === 'amount_too_large') return t('chain.amountTooLarge');
+  if (chain.problem === 'ambiguous') return t('chain.ambiguous');
+  if (chain.problem === 'transfer_taken') return t('chain.transferTaken');
+  if (chain.problem === 'sender_of_another_customer') return t('chain.senderOfAnotherCustomer');
+  if (chain.state === 'confirmed') return t('chain.waitingForAdmin');
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { CheckCircle2, Clock, Loader, XCircle } from 'lucide-react';
 import { Badge } from '../../components/ui/badge.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** The spec's status colours: approved green with a check, rejected red, anything else pending amber. */
 export function StatusBadge({ status }: { status: string }) {
@@ -7,7 +8,7 @@ export function StatusBadge({ status }: { status: string }) {
     return (
       <Badge tone="success" className="px-2">
         <CheckCircle2 className="size-3.5" aria-hidden />
-        Approved
+        {t('status.approved')}
       </Badge>
     );
   }
@@ -15,7 +16,7 @@ export function StatusBadge({ status }: { status: string }) {
     return (
       <Badge tone="danger" className="px-2">
         <XCircle className="size-3.5" aria-hidden />
-        Rejected
+        {t('status.rejected')}
       </Badge>
     );
   }
@@ -31,14 +32,14 @@ export function StatusBadge({ status }: { status: string }) {
     return (
       <Badge tone="brand" className="px-2">
         <Loader className="size-3.5" aria-hidden />
-        Processing
+        {t('status.processing')}
       </Badge>
     );
   }
   return (
     <Badge tone="warning" className="px-2">
       <Clock className="size-3.5" aria-hidden />
-      Pending
+      {t('status.pending')}
     </Badge>
   );
 }

@@ -6,6 +6,7 @@ import { cn } from '../../lib/utils.ts';
 import { displayDate, displayDateTime, displayInr, displayTime, displayUsdt, displayUsdtAmount } from './format.ts';
 import { customerChainStatus } from './chain-status.tsx';
 import { StatusBadge } from './status-badge.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** The kinds in a transaction page's address: the history API's `referral_bonus` is `referral` there. */
 export const TRANSACTION_KINDS = ['deposit', 'withdrawal', 'transfer', 'referral'] as const;
@@ -22,21 +23,21 @@ export function transactionPath(item: Pick<TransactionItem, 'type' | 'id'>): str
 export function typeLabel(item: Pick<TransactionItem, 'type' | 'direction'>): string {
   switch (item.type) {
     case 'deposit':
-      return 'Deposit';
+      return t('transactions.deposit');
     case 'withdrawal':
-      return 'Withdrawal';
+      return t('transactions.withdrawal');
     case 'transfer':
-      return item.direction === 'in' ? 'Transfer received' : 'Transfer sent';
+      return item.direction === 'in' ? t('transactions.transferReceived') : t('transactions.transferSent');
     case 'referral_bonus':
-      return 'Referral Bonus';
+      return t('transactions.referralBonus');
   }
 }
 
 export function detailLine(item: TransactionItem): string | undefined {
   if (item.type === 'deposit' && item.network) return item.network;
   if (item.type === 'withdrawal') return displayUsdt(item.amountUsdt);
-  if (item.type === 'transfer' && item.counterpartyEmail) return `${item.direction === 'in' ? 'from' : 'to'} ${item.counterpartyEmail}`;
-  if (item.type === 'referral_bonus' && item.referralLevel !== null) return `Level ${item.referralLevel}`;
+  if (item.type === 'transfer' && item.counterpartyEmail) return item.direction === 'in' ? t('transactions.from', { email: item.counterpartyEmail }) : t('transactions.to', { email: item.counterpartyEmail });
+  if (item.type === 'referral_bonus' && item.referralLevel !== null) return t('transactions.level', { level: item.referralLevel });
   return undefined;
 }
 
@@ -48,10 +49,10 @@ export function detailLine(item: TransactionItem): string | undefined {
 export function amountPresentation(direction: 'in' | 'out', status: WithdrawalStatus): { sign: '+' | '−' | ''; className: string; note?: string } {
   if (direction === 'in') {
     if (status === 'approved') return { sign: '+', className: 'text-emerald-700' };
-    if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: 'Not credited' };
-    return { sign: '', className: 'text-slate-600', note: 'Not yet credited' };
+    if (status === 'rejected') return { sign: '', className: 'text-slate-500 line-through', note: t('transactions.notCredited') };
+    return { sign: '', className: 'text-slate-600', note: t('transactions.notYetCredited') };
   }
-  if (status === 'rejected' || status === 'cancelled') return { sign: '', className: 'text-slate-500 line-through', note: 'Returned to your wallet' };
+  if (status === 'rejected' || status === 'cancelled') return { sign: '', className: 'text-slate-500 line-through', note: t('transactions.returned') };
   return { sign: '−', className: 'text-slate-900' };
 }
 
@@ -88,7 +89,7 @@ export function TransactionLine({ item }: { item: TransactionItem }) {
           {typeLabel(item)}
         </Link>
         {detail && <p className="break-all text-xs text-slate-500">{detail}</p>}
-        {item.status === 'rejected' && item.rejectionReason && <p className="mt-1 break-words text-xs text-red-700">Reason: {item.rejectionReason}</p>}
+        {item.status === 'rejected' && item.rejectionReason && <p className="mt-1 break-words text-xs text-red-700">{t('transactions.reason', { reason: item.rejectionReason })}</p>}
       </div>
       <div role="cell" className="text-right md:text-left">
         <SignedAmount text={itemAmountText(item)} direction={item.direction} status={item.status} />
@@ -116,11 +117,11 @@ export function TransactionTable({ items, label }: { items: TransactionItem[]; l
     <div role="table" aria-label={label} className="flex flex-col gap-2 md:gap-0">
       <div role="rowgroup" className="sr-only md:not-sr-only">
         <div role="row" className="grid grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1fr)_auto] gap-x-3 border-b border-slate-200 px-2 py-2 text-xs font-medium uppercase text-slate-500">
-          <span role="columnheader">Type</span>
-          <span role="columnheader">Amount</span>
-          <span role="columnheader">Date</span>
+          <span role="columnheader">{t('transactions.type')}</span>
+          <span role="columnheader">{t('transactions.amount')}</span>
+          <span role="columnheader">{t('transactions.date')}</span>
           <span role="columnheader" className="pr-5">
-            Status
+            {t('transactions.status')}
           </span>
         </div>
       </div>

@@ -11,32 +11,33 @@ import { usePendingWithdrawals, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { TransactionFlowNote } from './transaction-flow-note.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function WalletPage() {
   const summary = useWalletSummary();
   const [transferring, setTransferring] = useState(false);
 
   return (
-    <AppPage title="Wallet" backTo="/dashboard">
+    <AppPage title={t('shell.wallet')} backTo="/dashboard">
       {summary.isPending ? (
         <Card>
           <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
             <Spinner />
-            Loading wallet...
+            {t('wallet.loading')}
           </CardContent>
         </Card>
       ) : summary.isError ? (
         <Alert variant="destructive" className="flex items-center justify-between gap-3">
-          <span>Failed to fetch user balance</span>
+          <span>{t('dashboard.balanceFailed')}</span>
           <Button size="sm" variant="outline" onClick={() => void summary.refetch()}>
-            Retry
+            {t('wallet.retry')}
           </Button>
         </Alert>
       ) : (
         <Card className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
           <CardContent className="flex flex-col gap-4 pt-5">
             <div>
-              <p className="text-sm text-brand-100">USDT Balance</p>
+              <p className="text-sm text-brand-100">{t('wallet.usdtBalance')}</p>
               <p className="text-3xl font-bold" data-testid="wallet-balance">
                 {displayUsdt(summary.data.balanceUsdt)}
               </p>
@@ -44,24 +45,24 @@ export default function WalletPage() {
                 ≈ {displayInr(summary.data.balanceInrEstimate)}
               </p>
             </div>
-            <p className="text-sm text-brand-100">Current rate: 1 USDT = {displayInr(summary.data.rates.normalInr)}</p>
+            <p className="text-sm text-brand-100">{t('wallet.currentRate', { rate: displayInr(summary.data.rates.normalInr) })}</p>
             <div className="grid grid-cols-2 gap-3">
               <Button asChild variant="secondary">
                 <Link to="/wallet/deposit">
                   <ArrowDownToLine aria-hidden />
-                  Deposit
+                  {t('wallet.deposit')}
                 </Link>
               </Button>
               <Button asChild variant="secondary">
                 <Link to="/wallet/withdraw">
                   <ArrowUpFromLine aria-hidden />
-                  Withdraw
+                  {t('wallet.withdraw')}
                 </Link>
               </Button>
             </div>
             <Button variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10" onClick={() => setTransferring(true)}>
               <Send aria-hidden />
-              Transfer USDT
+              {t('wallet.transferUsdt')}
             </Button>
           </CardContent>
         </Card>
@@ -71,13 +72,13 @@ export default function WalletPage() {
       <Button variant="outline" asChild>
         <Link to="/wallet/history">
           <History aria-hidden />
-          Transaction History
+          {t('wallet.transactionHistory')}
         </Link>
       </Button>
       <Button variant="outline" asChild>
         <Link to="/wallet/wallets">
           <KeyRound aria-hidden />
-          My wallets
+          {t('wallet.myWallets')}
         </Link>
       </Button>
       {summary.data && <TransferDialog open={transferring} onOpenChange={setTransferring} balanceUsdt={summary.data.balanceUsdt} />}
@@ -90,20 +91,20 @@ function PendingWithdrawalsCard() {
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between">
-        <CardTitle>Pending Withdrawals</CardTitle>
-        <Button variant="ghost" size="icon" aria-label="Refresh pending withdrawals" disabled={pending.isFetching} onClick={() => void pending.refetch()}>
+        <CardTitle>{t('wallet.pendingWithdrawals')}</CardTitle>
+        <Button variant="ghost" size="icon" aria-label={t('wallet.refreshPendingWithdrawals')} disabled={pending.isFetching} onClick={() => void pending.refetch()}>
           <RefreshCw className={pending.isFetching ? 'animate-spin' : undefined} />
         </Button>
       </CardHeader>
       <CardContent>
         {pending.isPending ? (
-          <Spinner label="Loading pending withdrawals" />
+          <Spinner label={t('wallet.loadingPendingWithdrawals')} />
         ) : pending.isError ? (
-          <p className="text-sm text-red-700">Could not load pending withdrawals.</p>
+          <p className="text-sm text-red-700">{t('wallet.pendingWithdrawalsFailed')}</p>
         ) : pending.data.items.length === 0 ? (
-          <p className="text-sm text-slate-500">No pending withdrawals</p>
+          <p className="text-sm text-slate-500">{t('wallet.noPendingWithdrawals')}</p>
         ) : (
-          <ul className="divide-y divide-slate-100" aria-label="Pending withdrawals">
+          <ul className="divide-y divide-slate-100" aria-label={t('wallet.pendingWithdrawalsList')}>
             {pending.data.items.map((withdrawal) => (
               <li key={withdrawal.id} className="flex items-center justify-between gap-3 py-3">
                 <div>
@@ -113,7 +114,7 @@ function PendingWithdrawalsCard() {
                   </p>
                   <p className="text-xs text-slate-500">{displayDateTime(withdrawal.createdAt)}</p>
                 </div>
-                <Badge tone="warning">Pending</Badge>
+                <Badge tone="warning">{t('status.pending')}</Badge>
               </li>
             ))}
           </ul>
