@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
 import { cursorTimestamp, olderThan, type PageCursor } from '../../platform/pagination/cursor.ts';
