@@ -164,7 +164,7 @@ async function interleaved(a: Target, b: Target): Promise<{ a: Sample[]; b: Samp
 
 async function againstBaselines(): Promise<void> {
   const { server, databaseUrl } = await startMeasuredApp('rupeedesk');
-  const fixture = await prepareApp(server.origin, log);
+  const fixture = await prepareApp(server.origin, databaseUrl, log);
   const baseline = await startBaseline({ databaseUrl, userId: fixture.customerUserId });
   servers.push(baseline);
   const baselineTarget = (kind: keyof typeof baselineNames): Target => ({
@@ -289,8 +289,8 @@ async function againstEmptyDatabase(): Promise<void> {
   const started = Date.now();
   await seeder.query(fs.readFileSync(path.resolve('bench', 'seed-scale.sql'), 'utf8'));
   log(`  seeded in ${Math.round((Date.now() - started) / 1000)} s`);
-  const emptyFixture = await prepareApp(empty.server.origin, log);
-  const seededFixture = await prepareApp(seeded.server.origin, log);
+  const emptyFixture = await prepareApp(empty.server.origin, empty.databaseUrl, log);
+  const seededFixture = await prepareApp(seeded.server.origin, seeded.databaseUrl, log);
   log('Vacuuming and analysing both databases...');
   await seeder.query('vacuum analyze');
   await seeder.end();
@@ -360,8 +360,8 @@ async function againstEmptyDatabase(): Promise<void> {
 
 /** One customer's burst of withdrawals beside a bystander's reads, on an app of its own (see bench/burst.ts). */
 async function oneCustomersBurst(): Promise<void> {
-  const { server } = await startMeasuredApp('rupeedesk_burst');
-  const fixture = await prepareApp(server.origin, log);
+  const { server, databaseUrl } = await startMeasuredApp('rupeedesk_burst');
+  const fixture = await prepareApp(server.origin, databaseUrl, log);
   log(`Measuring one customer's burst: ${burstAttempts} withdrawal attempts at once while another customer reads /api/me...`);
   await measureOneCustomersBurst(
     { origin: fixture.origin, burster: fixture.burster, bystanderCookie: fixture.bystanderCookie, attempts: burstAttempts, rounds, baselineReads: 200 },
