@@ -85,7 +85,7 @@ const CATALOG_MODULE_PREFIX = 'virtual:i18n-catalog/';
  * `en-rest` and `hi`, cut from src/web/lib/i18n/catalogs/<language>.json and compiled from ICU
  * MessageFormat at build time, so the browser carries no message parser.
  */
-function catalogParts(): Plugin {
+export function catalogParts(): Plugin {
   return {
     name: 'i18n-catalog-parts',
     resolveId(id) {

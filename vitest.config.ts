@@ -1,12 +1,16 @@
 import { defineConfig } from 'vitest/config';
+import { catalogParts } from './vite.config.ts';
 
 export default defineConfig({
   test: {
     projects: [
       {
+        // Unit tests of web modules import the translation catalogs' parts as the build does (decision 046).
+        plugins: [catalogParts()],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          setupFiles: ['tests/unit/setup-i18n.ts'],
           environment: 'node',
           sequence: { groupOrder: 0 },
         },

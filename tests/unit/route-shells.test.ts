@@ -8,7 +8,10 @@ describe('the first-visit pages the server preloads', () => {
   it('match the paths and lazy imports of src/web/routes.tsx', () => {
     const routes = fs.readFileSync('src/web/routes.tsx', 'utf8');
     for (const [pagePath, source] of Object.entries(FIRST_VISIT_ROUTE_SOURCES)) {
-      const importMatch = routes.match(new RegExp(`const (\\w+) = lazy\\(\\(\\) => import\\('\\./${source.replace(/[.]/g, '\\.')}'\\)\\);`));
+      // A route's import may be wrapped in withLanguage, which waits for its catalog (decision 046).
+      const importMatch = routes.match(
+        new RegExp(`const (\\w+) = lazy\\(\\(\\) => (?:withLanguage\\()?import\\('\\./${source.replace(/[.]/g, '\\.')}'\\)(?:, '\\w+')?\\)?\\);`),
+      );
       expect(importMatch, source).not.toBeNull();
       const component = importMatch?.[1] ?? '';
       const route = routes.match(new RegExp(`<Route path="${pagePath}" element={[^\\n]*<${component} />`));
