@@ -69,6 +69,15 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       expect(signup.status).toBe(201);
       const cookie = signup.cookie as string;
       expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } })).status).toBe(200);
+      // KYC level 1 before money leaves (decision 042): contacts marked verified here (their flows have their own tests),
+      // the PAN verified by the admin (no KYC provider runs here) and the tax residence declared through the API.
+      const userId = ((await api(stable.baseUrl, 'GET', '/api/me', { cookie })).body as { id: string }).id;
+      await postgres.handle.pool.query('update users set email_verified_at = now() where id = $1', [userId]);
+      await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
+      const pan = `FLTP${String.fromCharCode(65 + index)}${String(1000 + index).padStart(4, '0')}K`;
+      expect((await api(stable.baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } })).status).toBe(200);
+      expect((await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/verify`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } })).status).toBe(200);
+      expect((await api(stable.baseUrl, 'POST', '/api/kyc/tax-residence', { cookie, body: { residence: 'india', confirmed: true } })).status).toBe(200);
       const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
         cookie,
         body: { accountHolderName: 'Fault Tester', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234', upiId: 'fault@oksbi' },

@@ -18,7 +18,7 @@ import {
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '#shared/contracts/auth';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { waitForMail } from '../fixtures/mail-server.ts';
-import { call, signUpUser, signUpVerifiedUser, uniqueEmail, type SignedUpUser } from '../fixtures/test-app.ts';
+import { call, signUpUser, signUpPinVerifiedUser, uniqueEmail, type SignedUpUser } from '../fixtures/test-app.ts';
 
 let logText = '';
 const logStream = new PassThrough();
@@ -159,7 +159,7 @@ describe('changing the e-mail address', () => {
     call(harness.app, { method: 'POST', url: '/api/contact-verification/email/change', body, cookie: user.cookie });
 
   it('needs the current password: a wrong one is refused and nothing is sent or changed', async () => {
-    const user = await signUpVerifiedUser(harness.app);
+    const user = await signUpPinVerifiedUser(harness.app);
     const newEmail = uniqueEmail('new');
     const answer = await changeEmail(user, { currentPassword: 'not-the-password', newEmail });
     expect(answer.statusCode).toBe(400);
@@ -169,7 +169,7 @@ describe('changing the e-mail address', () => {
   });
 
   it('refuses bad and taken addresses with a field message, and needs a PIN-verified session', async () => {
-    const user = await signUpVerifiedUser(harness.app);
+    const user = await signUpPinVerifiedUser(harness.app);
     const taken = await signUpUser(harness.app);
     const invalid = await changeEmail(user, { currentPassword: user.password, newEmail: 'not-an-email' });
     expect(invalid.statusCode).toBe(400);
@@ -186,7 +186,7 @@ describe('changing the e-mail address', () => {
   });
 
   it('sends a link to the new address, tells the old one, and changes and verifies only when the link is opened', async () => {
-    const user = await signUpVerifiedUser(harness.app);
+    const user = await signUpPinVerifiedUser(harness.app);
     const newEmail = uniqueEmail('moved');
     await pauseOver(user.id);
     const answer = await changeEmail(user, { currentPassword: user.password, newEmail });
@@ -216,7 +216,7 @@ describe('changing the e-mail address', () => {
   });
 
   it('does not take an address that another account took while the link waited', async () => {
-    const user = await signUpVerifiedUser(harness.app);
+    const user = await signUpPinVerifiedUser(harness.app);
     const newEmail = uniqueEmail('raced');
     await pauseOver(user.id);
     expect((await changeEmail(user, { currentPassword: user.password, newEmail })).statusCode).toBe(200);
@@ -348,7 +348,7 @@ describe('the mobile one-time code', () => {
   });
 
   it('is cleared when the phone number changes, and a code sent to the old number no longer works', async () => {
-    const user = await signUpVerifiedUser(harness.app, { phone: uniquePhone() });
+    const user = await signUpPinVerifiedUser(harness.app, { phone: uniquePhone() });
     expect((await sendCode(user)).statusCode).toBe(200);
     const oldPhone = (await query<{ phone: string }>(sql`select phone from profiles where user_id = ${user.id}`))[0]?.phone ?? '';
     expect((await enterCode(user, await newestCodeTo(oldPhone))).statusCode).toBe(200);

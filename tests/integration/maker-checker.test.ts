@@ -549,7 +549,7 @@ describe('with two or more admins', () => {
         const balance = await balanceMicros(harness, customer.id);
         const results = await postResults(admin, batchId, [
           { withdrawalId: small, outcome: 'paid', utr: rrn() },
-          { withdrawalId: large, outcome: 'failed', reason: 'Account closed' },
+          { withdrawalId: large, outcome: 'failed', reason: 'Beneficiary bank not reachable' },
         ]);
         expect(results.json()).toMatchObject({ applied: 2, awaitingSecondApproval: 0 });
         expect((await withdrawalRow(small))?.status).toBe('approved');

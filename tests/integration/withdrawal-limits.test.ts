@@ -168,7 +168,7 @@ describe('what counts', () => {
       method: 'POST',
       url: `/api/admin/payout-batches/${batch.json().batch.id}/results`,
       cookie: admin.cookie,
-      body: { rows: [{ withdrawalId: processing, outcome: 'failed', reason: 'Account closed' }] },
+      body: { rows: [{ withdrawalId: processing, outcome: 'failed', reason: 'Beneficiary bank not reachable' }] },
     });
     expectStatus(results, 200);
     await withdraw(user, bankAccountId, '25');

@@ -68,8 +68,9 @@ export const withdrawalDecisions: WithdrawalKind = {
   settle: async (db, row, outcome) => {
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
-    // A payout that failed for a reason of the account (a batch's failed row, or an admin's reject) flags the payee (decision 044).
-    if (outcome === 'rejected') await flagPayeeAfterFailedPayout(db, row, row.rejectionReason);
+    // A payout that failed for a reason of the account (a batch's failed row, the provider's failure) flags the payee
+    // (decision 044). An admin's reject of a withdrawal never sent to a bank is a decision on the request, not a payout's failure.
+    if (outcome === 'rejected' && (row.payoutBatchId !== null || row.payoutRoute !== null)) await flagPayeeAfterFailedPayout(db, row, row.rejectionReason);
     return settlementOf(row, outcome);
   },
   answer: async (db, row, outcome) => ({
