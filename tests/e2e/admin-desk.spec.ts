@@ -23,7 +23,7 @@ let customer: NewCustomer;
 let opened: AdminAndCustomer;
 
 test.beforeAll(async ({ browser }) => {
-  opened = await openAdminAndCustomer(browser, { adminViewport: DESK, clipboard: true, customer: { name: 'Devika Deskwright', phone: '+919822334455' } });
+  opened = await openAdminAndCustomer(browser, { adminViewport: DESK, clipboard: true, customer: { name: 'Devika Deskwright', phone: '+919822334455' }, kycLevelOne: false });
   ({ adminPage, customerPage, customer } = opened);
 });
 

@@ -91,7 +91,7 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   await expect(paidRow).toContainText(paid.reference);
 
   // The bank's results as a CSV file, under the bank's own column names: one paid with its UTR, one failed with a reason.
-  const results = ['Narration,Status,UTR Number,Failure Reason', `Rupeedesk ${paid.reference},Success,202611270001,`, `Rupeedesk ${failed.reference},Failed,,Account closed at the bank`].join('\r\n');
+  const results = ['Narration,Status,UTR Number,Failure Reason', `Rupeedesk ${paid.reference},Success,202611270001,`, `Rupeedesk ${failed.reference},Failed,,Beneficiary bank not reachable`].join('\r\n');
   const upload = () =>
     adminPage.getByLabel('Upload the bank’s results (CSV)').setInputFiles({ name: 'results.csv', mimeType: 'text/csv', buffer: Buffer.from(results) });
   await upload();
@@ -107,7 +107,7 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   await expect(paidRow).toContainText('Approved');
   await expect(paidRow).toContainText('UTR: 202611270001');
   await expect(failedRow).toContainText('Rejected');
-  await expect(failedRow).toContainText('Reason: Account closed at the bank');
+  await expect(failedRow).toContainText('Reason: Beneficiary bank not reachable');
 
   // The same file again applies nothing twice.
   await expect(adminPage.getByText('Completed', { exact: true })).toBeVisible();
@@ -131,7 +131,7 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   await expect(timeline.getByRole('listitem').last()).toHaveText(/Paid.*202611270001/);
   await expect(customerPage.getByText('202611270001').first()).toBeVisible();
   await customerPage.goto(`/wallet/transactions/withdrawal/${failed.id}`);
-  await expect(timeline.getByRole('listitem').last()).toHaveText(/Rejected.*Account closed at the bank/);
+  await expect(timeline.getByRole('listitem').last()).toHaveText(/Rejected.*Beneficiary bank not reachable/);
 });
 
 test('a batch can be cancelled while nothing is decided, and a row decided by hand', async () => {

@@ -19,7 +19,7 @@ export interface AdminAndCustomer {
 
 export async function openAdminAndCustomer(
   browser: Browser,
-  options: { customer: Partial<NewCustomer>; adminViewport?: ViewportSize; customerViewport?: ViewportSize; clipboard?: boolean },
+  options: { customer: Partial<NewCustomer>; adminViewport?: ViewportSize; customerViewport?: ViewportSize; clipboard?: boolean; kycLevelOne?: boolean },
 ): Promise<AdminAndCustomer> {
   const adminApi = await AdminApi.open();
   await adminApi.ensureTrc20DepositAddress();
@@ -30,7 +30,7 @@ export async function openAdminAndCustomer(
   const customerContext = await browser.newContext(options.customerViewport ? { viewport: options.customerViewport } : {});
   const customerPage = await customerContext.newPage();
   const customer = newCustomer(options.customer);
-  await signUpThroughForm(customerPage, customer);
+  await signUpThroughForm(customerPage, customer, { kycLevelOne: options.kycLevelOne ?? true });
   return {
     adminApi,
     adminContext,
