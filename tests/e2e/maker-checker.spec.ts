@@ -4,7 +4,7 @@ import { randomTronAddress } from '../fixtures/addresses.ts';
 import { AdminApi, E2E_ADMIN_PIN, uniqueTrc20Hash } from './support/admin-api.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PORT } from './support/constants.ts';
 import { startExtraApp, type ExtraApp } from './support/extra-app.ts';
-import { logInThroughForm, newCustomer } from './support/helpers.ts';
+import { logInThroughForm, newCustomer, reachKycLevelOneAs } from './support/helpers.ts';
 import { expectNoSidewaysScroll } from './support/layout.ts';
 
 // Two-person control (decision 017) needs two admins, which would change the rules for every other
@@ -119,6 +119,7 @@ test('a deposit address change waits for a second admin, who confirms it from th
 test('a large withdrawal shows "Awaiting second approval" after the first approve and is approved by the second admin', async () => {
   const customer = newCustomer({ name: 'Kavya Menon' });
   const session = await apiSession(customer.email, customer.password, customer.pin, { name: customer.name, phone: customer.phone });
+  await reachKycLevelOneAs(session, customer, app);
   const deposit = await session.post('/api/deposits', { data: { network: 'TRC20', amount: '50', transactionHash: uniqueTrc20Hash() } });
   expect(deposit.ok(), await deposit.text()).toBe(true);
   await adminApi.approveDeposit(((await deposit.json()) as { deposit: { id: string } }).deposit.id);

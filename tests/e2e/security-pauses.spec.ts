@@ -26,7 +26,7 @@ const PAUSE_END = String.raw`\d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2} (am|pm)`;
 
 test('after a password reset, the withdraw page and the transfer dialog say until when money cannot leave, before anything is typed', async ({ page }) => {
   const customer = newCustomer();
-  await signUpThroughForm(page, customer);
+  await signUpThroughForm(page, customer, { server: app });
   await signOutFromHeader(page);
 
   await page.goto('/forgot-password');
@@ -52,7 +52,7 @@ test('after a password reset, the withdraw page and the transfer dialog say unti
 });
 
 test('a bank account added today is marked paused where it is added and on the withdraw page, with the time withdrawals to it open', async ({ page }) => {
-  await signUpThroughForm(page, newCustomer());
+  await signUpThroughForm(page, newCustomer(), { server: app });
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('withdrawal-pause')).toHaveCount(0);
 

@@ -4,10 +4,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { CASHFREE_TEST_CLIENT_ID, CASHFREE_TEST_CLIENT_SECRET, startCashfreeStandIn } from '../../fixtures/cashfree-stand-in.ts';
+import { startCashfreeStandIn } from '../../fixtures/cashfree-stand-in.ts';
 import { startLocalChain } from '../../fixtures/evm-chain.ts';
 import { startTestMailServer } from '../../fixtures/mail-server.ts';
+import { appDatabase } from './app-database.ts';
+import { kycEnvironment } from './kyc-stand-in.ts';
 import {
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
@@ -30,29 +31,22 @@ fs.writeFileSync(E2E_CHAIN_INFO_FILE, JSON.stringify({ rpcUrl: chain.rpcUrl, usd
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-e2e-'));
 
-/**
- * The app's own embedded PostgreSQL, for the one thing the sign-up helpers cannot do through the app in this
- * branch: mark a customer's e-mail and mobile verified (their link and OTP flows have their own tests).
- */
-let appDatabase: pg.Pool | undefined;
-function appDatabasePool(): pg.Pool {
-  if (appDatabase) return appDatabase;
-  const secrets = JSON.parse(fs.readFileSync(path.join(dataDirectory, 'secrets.json'), 'utf8')) as { postgresPassword: string };
-  const port = Number(fs.readFileSync(path.join(dataDirectory, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]);
-  appDatabase = new pg.Pool({ host: '127.0.0.1', port, user: 'postgres', password: secrets.postgresPassword, database: 'rupeedesk', max: 2 });
-  return appDatabase;
-}
+const database = appDatabase(dataDirectory);
 
-// The PAN check goes to a local Cashfree stand-in; POST /_e2e/level-one { email, name, pan } registers the PAN under
-// the name and marks the customer's contacts verified, after which the helper submits the PAN through the app.
+// The PAN check goes to a local Cashfree stand-in, which the extra apps of some specs share. Two routes of its own
+// serve the sign-up helpers: POST /_e2e/register-pan { name, pan } registers a PAN under the name, and
+// POST /_e2e/contacts-verified { email } marks the customer's contacts verified in this server's database.
 const cashfree = await startCashfreeStandIn({
   extraRoutes: async (request, body, response) => {
-    if (request.method !== 'POST' || request.url !== '/_e2e/level-one') return false;
-    const { email, name, pan } = JSON.parse(body) as { email: string; name: string; pan: string };
-    cashfree.register(pan, { registeredName: name.toUpperCase() });
-    const database = appDatabasePool();
-    await database.query('update users set email_verified_at = now() where lower(email) = lower($1)', [email]);
-    await database.query('update profiles set phone_verified_at = now() where user_id = (select id from users where lower(email) = lower($1))', [email]);
+    if (request.method !== 'POST') return false;
+    if (request.url === '/_e2e/register-pan') {
+      const { name, pan } = JSON.parse(body) as { name: string; pan: string };
+      cashfree.register(pan, { registeredName: name.toUpperCase() });
+    } else if (request.url === '/_e2e/contacts-verified') {
+      await database.markContactsVerified((JSON.parse(body) as { email: string }).email);
+    } else {
+      return false;
+    }
     response.writeHead(204).end();
     return true;
   },
@@ -77,10 +71,7 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     USDT_ERC20_CONTRACT: usdtContract,
     CHAIN_DEV_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
     CHAIN_POLL_SECONDS: '1',
-    KYC_PROVIDER: 'cashfree',
-    KYC_API_URL: cashfree.url,
-    KYC_CLIENT_ID: CASHFREE_TEST_CLIENT_ID,
-    KYC_CLIENT_SECRET: CASHFREE_TEST_CLIENT_SECRET,
+    ...kycEnvironment(cashfree.url),
   },
 });
 
@@ -94,7 +85,7 @@ async function stop(exitCode: number) {
   }
   await mail.close();
   await chain.close();
-  await appDatabase?.end();
+  await database.close();
   await cashfree.close();
   fs.rmSync(E2E_KYC_INFO_FILE, { force: true });
   fs.rmSync(E2E_CHAIN_INFO_FILE, { force: true });

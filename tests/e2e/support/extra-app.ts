@@ -5,7 +5,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { appDatabase } from './app-database.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_DIST_DIRECTORY } from './constants.ts';
+import { kycEnvironment, kycStandInUrl } from './kyc-stand-in.ts';
 
 export interface ExtraApp {
   baseUrl: string;
@@ -13,6 +15,8 @@ export interface ExtraApp {
   promote(email: string): Promise<void>;
   /** `npm run admin -- demote <email>`: the server's way to take the admin role away at once. */
   demote(email: string): Promise<void>;
+  /** Marks a customer's e-mail and mobile verified in this app's database (see reachKycLevelOneAs). */
+  markContactsVerified(email: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,11 +34,14 @@ export async function startExtraApp(options: { port: number; env: Record<string,
     ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_SCALE: '50',
+    ...kycEnvironment(kycStandInUrl()),
     ...options.env,
   };
   const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], { stdio: ['ignore', 'inherit', 'inherit'], env: environment });
+  const database = appDatabase(dataDirectory);
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const stop = async () => {
+    await database.close();
     if (server.exitCode === null && server.signalCode === null) {
       server.kill('SIGTERM');
       await exited;
@@ -52,7 +59,15 @@ export async function startExtraApp(options: { port: number; env: Record<string,
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { baseUrl, promote: (email) => runAdminCommand(environment, 'promote', email), demote: (email) => runAdminCommand(environment, 'demote', email), stop };
+    if (healthy) {
+      return {
+        baseUrl,
+        promote: (email) => runAdminCommand(environment, 'promote', email),
+        demote: (email) => runAdminCommand(environment, 'demote', email),
+        markContactsVerified: (email) => database.markContactsVerified(email),
+        stop,
+      };
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`The extra app on port ${options.port} did not answer /api/health within ${START_TIMEOUT_MS} ms`);

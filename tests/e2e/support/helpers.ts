@@ -1,8 +1,8 @@
-import { expect, type Page } from '@playwright/test';
-import fs from 'node:fs';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { uniquePersonPan } from '../../fixtures/cashfree-stand-in.ts';
 import { findResetLink, type ReceivedMail } from '../../fixtures/mail-server.ts';
-import { E2E_BASE_URL, E2E_INBOX_PORT, E2E_KYC_INFO_FILE } from './constants.ts';
+import { E2E_BASE_URL, E2E_INBOX_PORT } from './constants.ts';
+import { kycStandInUrl } from './kyc-stand-in.ts';
 
 let counter = 0;
 export function uniqueEmail(prefix = 'e2e'): string {
@@ -22,25 +22,43 @@ export function newCustomer(overrides: Partial<NewCustomer> = {}): NewCustomer {
   return { name: 'Meera Iyer', email: uniqueEmail(), phone: '+919812345678', password: 'meera-password', pin: '2580', ...overrides };
 }
 
+/** The app a customer signs up on: the shared e2e server, or a spec's extra app (extra-app.ts). */
+export interface CustomerServer {
+  baseUrl: string;
+  markContactsVerified(email: string): Promise<void>;
+}
+
+const sharedServer: CustomerServer = {
+  baseUrl: E2E_BASE_URL,
+  async markContactsVerified(email) {
+    const marked = await fetch(`${kycStandInUrl()}/_e2e/contacts-verified`, { method: 'POST', body: JSON.stringify({ email }) });
+    expect(marked.status, 'the e2e server marks the contacts verified').toBe(204);
+  },
+};
+
 /**
- * Brings the customer signed in on `page` to KYC level 1 (decision 042): the e2e server marks the e-mail and mobile
- * verified (their flows have their own tests) and registers a PAN in its Cashfree stand-in; the PAN and the tax
- * residence then go through the app's API, as the KYC page sends them.
+ * Brings the customer signed in on `request` to KYC level 1 (decision 042): their e-mail and mobile are marked verified
+ * in the app's database (those flows have their own tests) and a PAN is registered under their name in the Cashfree
+ * stand-in; the PAN and the tax residence then go through the app's API, as the KYC page sends them.
  */
-export async function reachKycLevelOneAs(page: Page, customer: NewCustomer): Promise<void> {
-  const { url } = JSON.parse(fs.readFileSync(E2E_KYC_INFO_FILE, 'utf8')) as { url: string };
+export async function reachKycLevelOneAs(request: APIRequestContext, customer: NewCustomer, server: CustomerServer = sharedServer): Promise<void> {
+  await server.markContactsVerified(customer.email);
   const pan = uniquePersonPan();
-  const marked = await fetch(`${url}/_e2e/level-one`, { method: 'POST', body: JSON.stringify({ email: customer.email, name: customer.name, pan }) });
-  expect(marked.status, 'the e2e server marks the contacts verified').toBe(204);
-  const headers = { origin: E2E_BASE_URL };
-  expect((await page.request.post('/api/kyc/pan', { data: { pan }, headers })).status(), 'PAN submission').toBe(200);
-  const declared = await page.request.post('/api/kyc/tax-residence', { data: { residence: 'india', confirmed: true }, headers });
+  const registered = await fetch(`${kycStandInUrl()}/_e2e/register-pan`, { method: 'POST', body: JSON.stringify({ name: customer.name, pan }) });
+  expect(registered.status, 'the stand-in registers the PAN').toBe(204);
+  const headers = { origin: server.baseUrl };
+  expect((await request.post(`${server.baseUrl}/api/kyc/pan`, { data: { pan }, headers })).status(), 'PAN submission').toBe(200);
+  const declared = await request.post(`${server.baseUrl}/api/kyc/tax-residence`, { data: { residence: 'india', confirmed: true }, headers });
   expect(declared.status(), 'tax residence declaration').toBe(200);
   expect(((await declared.json()) as { kyc: { level: number } }).kyc.level, 'KYC level').toBe(1);
 }
 
 /** Signs up through the form, verifies the PIN and reaches KYC level 1 (reachKycLevelOneAs), ending on the dashboard. */
-export async function signUpThroughForm(page: Page, customer: NewCustomer, options: { referralCode?: string; kycLevelOne?: boolean } = {}): Promise<void> {
+export async function signUpThroughForm(
+  page: Page,
+  customer: NewCustomer,
+  options: { referralCode?: string; kycLevelOne?: boolean; server?: CustomerServer } = {},
+): Promise<void> {
   await page.goto(options.referralCode ? `/signup?ref=${options.referralCode}` : '/signup');
   await page.getByLabel('Full Name').fill(customer.name);
   await page.getByLabel('Email').fill(customer.email);
@@ -53,7 +71,7 @@ export async function signUpThroughForm(page: Page, customer: NewCustomer, optio
   await page.getByLabel('PIN').fill(customer.pin);
   await page.getByRole('button', { name: 'Verify PIN' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  if (options.kycLevelOne !== false) await reachKycLevelOneAs(page, customer);
+  if (options.kycLevelOne !== false) await reachKycLevelOneAs(page.request, customer, options.server);
 }
 
 /** Logs in through the form and verifies (or sets up) the PIN, ending on the dashboard. */
