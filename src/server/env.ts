@@ -253,45 +253,72 @@ function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_
   };
 }
 
-const RAZORPAYX_REQUIRED = ['RAZORPAYX_KEY_ID', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET'] as const;
-
-/** The provider with all it needs, or the variables it lacks; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
-function payoutProviderConfig(values: Partial<Record<(typeof RAZORPAYX_REQUIRED)[number] | 'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS', string>>): PayoutProviderConfig | undefined {
-  if (values.PAYOUT_PROVIDER === undefined) return undefined;
-  const missing = RAZORPAYX_REQUIRED.filter((name) => values[name] === undefined);
-  if (missing.length > 0) {
-    throw new ConfigurationError([`Invalid configuration: PAYOUT_PROVIDER=razorpayx needs ${missing.join(', ')} (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)`]);
+/**
+ * The variables a chosen provider needs, every one present, or a refusal with a line per missing one that says where
+ * to find it. The payout, SMS and KYC providers are all refused this one way.
+ */
+function neededBy<Name extends string>(choice: string, values: Partial<Record<Name, string | undefined>>, names: readonly Name[], where: string): Record<Name, string> {
+  const present: Partial<Record<Name, string>> = {};
+  const missing: string[] = [];
+  for (const name of names) {
+    const value = values[name];
+    if (value === undefined) missing.push(`Invalid configuration: ${choice} needs ${name} (${where})`);
+    else present[name] = value;
   }
+  if (missing.length > 0) throw new ConfigurationError(missing);
+  return present as Record<Name, string>;
+}
+
+type PayoutVariables = Partial<Record<'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS' | 'RAZORPAYX_KEY_ID' | 'RAZORPAYX_KEY_SECRET' | 'RAZORPAYX_ACCOUNT_NUMBER' | 'RAZORPAYX_WEBHOOK_SECRET', string | undefined>>;
+
+/** The payout provider with all it needs; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
+function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | undefined {
+  if (values.PAYOUT_PROVIDER === undefined) return undefined;
+  const needed = neededBy(
+    'PAYOUT_PROVIDER=razorpayx',
+    values,
+    ['RAZORPAYX_KEY_ID', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET'],
+    "from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret",
+  );
   return {
     provider: 'razorpayx',
     apiUrl: (values.RAZORPAYX_API_URL ?? DEFAULT_RAZORPAYX_API_URL).replace(/\/$/, ''),
-    keyId: values.RAZORPAYX_KEY_ID ?? '',
-    keySecret: values.RAZORPAYX_KEY_SECRET ?? '',
-    accountNumber: values.RAZORPAYX_ACCOUNT_NUMBER ?? '',
-    webhookSecret: values.RAZORPAYX_WEBHOOK_SECRET ?? '',
+    keyId: needed.RAZORPAYX_KEY_ID,
+    keySecret: needed.RAZORPAYX_KEY_SECRET,
+    accountNumber: needed.RAZORPAYX_ACCOUNT_NUMBER,
+    webhookSecret: needed.RAZORPAYX_WEBHOOK_SECRET,
     pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
   };
 }
 
 type SmsVariables = Partial<Record<'SMS_PROVIDER' | 'SMS_API_URL' | 'SMS_AUTH_KEY' | 'SMS_TEMPLATE_ID' | 'SMS_ACCOUNT_SID' | 'SMS_AUTH_TOKEN' | 'SMS_FROM', string | undefined>>;
 
-/** The SMS provider and its credentials; a provider without every credential it needs is refused, each missing one named. */
+/** The SMS provider and its credentials; unset, text messages stay in the outbox. */
 function smsConfig(values: SmsVariables): SmsConfig {
-  const missing = (names: (keyof SmsVariables)[]) => names.filter((name) => values[name] === undefined);
-  const refuse = (names: string[]) =>
-    new ConfigurationError(names.map((name) => `Invalid configuration: SMS_PROVIDER=${values.SMS_PROVIDER ?? ''} needs ${name} (see docs/decisions/041)`));
   const apiUrl = (fallback: string) => (values.SMS_API_URL ?? fallback).replace(/\/$/, '');
   if (values.SMS_PROVIDER === 'msg91') {
-    const absent = missing(['SMS_AUTH_KEY', 'SMS_TEMPLATE_ID']);
-    if (absent.length > 0 || values.SMS_AUTH_KEY === undefined || values.SMS_TEMPLATE_ID === undefined) throw refuse(absent);
-    return { provider: 'msg91', apiUrl: apiUrl(MSG91_DEFAULT_API_URL), authKey: values.SMS_AUTH_KEY, templateId: values.SMS_TEMPLATE_ID };
+    const needed = neededBy('SMS_PROVIDER=msg91', values, ['SMS_AUTH_KEY', 'SMS_TEMPLATE_ID'], 'see docs/decisions/041');
+    return { provider: 'msg91', apiUrl: apiUrl(MSG91_DEFAULT_API_URL), authKey: needed.SMS_AUTH_KEY, templateId: needed.SMS_TEMPLATE_ID };
   }
   if (values.SMS_PROVIDER === 'twilio') {
-    const absent = missing(['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM']);
-    if (absent.length > 0 || values.SMS_ACCOUNT_SID === undefined || values.SMS_AUTH_TOKEN === undefined || values.SMS_FROM === undefined) throw refuse(absent);
-    return { provider: 'twilio', apiUrl: apiUrl(TWILIO_DEFAULT_API_URL), accountSid: values.SMS_ACCOUNT_SID, authToken: values.SMS_AUTH_TOKEN, from: values.SMS_FROM };
+    const needed = neededBy('SMS_PROVIDER=twilio', values, ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'], 'see docs/decisions/041');
+    return { provider: 'twilio', apiUrl: apiUrl(TWILIO_DEFAULT_API_URL), accountSid: needed.SMS_ACCOUNT_SID, authToken: needed.SMS_AUTH_TOKEN, from: needed.SMS_FROM };
   }
   return { provider: 'outbox' };
+}
+
+type KycVariables = Partial<Record<'KYC_PROVIDER' | 'KYC_API_URL' | 'KYC_CLIENT_ID' | 'KYC_CLIENT_SECRET', string | undefined>>;
+
+/** The PAN verification provider; unset, an admin verifies each PAN (decision 042). */
+function kycConfig(values: KycVariables): AppConfig['kyc'] {
+  if (values.KYC_PROVIDER !== 'cashfree') return undefined;
+  const needed = neededBy('KYC_PROVIDER=cashfree', values, ['KYC_CLIENT_ID', 'KYC_CLIENT_SECRET'], "from the Cashfree Merchant Dashboard: the Verification Suite's API keys");
+  return {
+    provider: 'cashfree',
+    apiUrl: (values.KYC_API_URL ?? DEFAULT_CASHFREE_API_URL).replace(/\/$/, ''),
+    clientId: needed.KYC_CLIENT_ID,
+    clientSecret: needed.KYC_CLIENT_SECRET,
+  };
 }
 
 /** Reads and validates the configuration; every bad variable is reported on its own line. */
@@ -312,9 +339,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
   }
   if (values.DEPOSIT_XPUB_ERC20 !== undefined && values.DEPOSIT_XPUB_ERC20 === values.DEPOSIT_XPUB_TRC20) {
     throw new ConfigurationError(["Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'"]);
-  }
-  if (values.KYC_PROVIDER !== undefined && (values.KYC_CLIENT_ID === undefined || values.KYC_CLIENT_SECRET === undefined)) {
-    throw new ConfigurationError(['Invalid configuration: KYC_PROVIDER=cashfree needs KYC_CLIENT_ID and KYC_CLIENT_SECRET']);
   }
   const port = values.PORT === undefined ? 3000 : Number(values.PORT);
   return {
@@ -352,14 +376,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
     payoutProvider: payoutProviderConfig(values),
     sms: smsConfig(values),
-    kyc:
-      values.KYC_PROVIDER === undefined || values.KYC_CLIENT_ID === undefined || values.KYC_CLIENT_SECRET === undefined
-        ? undefined
-        : {
-            provider: values.KYC_PROVIDER,
-            apiUrl: (values.KYC_API_URL ?? DEFAULT_CASHFREE_API_URL).replace(/\/$/, ''),
-            clientId: values.KYC_CLIENT_ID,
-            clientSecret: values.KYC_CLIENT_SECRET,
-          },
+    kyc: kycConfig(values),
   };
 }

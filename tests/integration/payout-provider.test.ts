@@ -147,7 +147,8 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(withdrawal?.status).toBe('rejected');
     expect(withdrawal?.rejection_reason).toBe('The bank returned the payout: Payout failed as the beneficiary account is closed.');
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
-    expect((await flagOf(sent.bankAccountId))?.flagged_at).not.toBeNull();
+    // Flagged once, with the label the customer is shown (decision 044), not the provider's words.
+    expect(await flagOf(sent.bankAccountId)).toMatchObject({ flag_reason: 'Account closed' });
     const notification = await row<{ kind: string; body: string }>(sql`select kind, body from notifications where user_id = ${sent.customer.id} order by created_at desc limit 1`);
     expect(notification?.kind).toBe('withdrawal_rejected');
     await expectLedgerConsistent(harness);
@@ -161,18 +162,28 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect((await flagOf(sent.bankAccountId))?.flagged_at).toBeNull();
   });
 
+  it('reversed after processed for a reason not of the account returns the USDT without flagging the account', async () => {
+    const sent = await approvedAndSent();
+    await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });
+    expect(await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' })).toBe(200);
+    expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).not.toBeNull();
+    expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
+    expect((await flagOf(sent.bankAccountId))?.flagged_at).toBeNull();
+    await expectLedgerConsistent(harness);
+  });
+
   it('reversed after processed returns the USDT, keeps the payment in the history as reversed and flags the account', async () => {
     const sent = await approvedAndSent();
     const utr = rrn();
     await standIn.changeState(sent.payoutId, 'processed', { utr });
     expect((await withdrawalOf(sent.withdrawalId))?.status).toBe('approved');
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore - 10_000_000n);
-    expect(await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' })).toBe(200);
+    expect(await standIn.changeState(sent.payoutId, 'reversed', { reason: 'account_frozen', description: 'The beneficiary account is frozen' })).toBe(200);
     const withdrawal = await withdrawalOf(sent.withdrawalId);
     expect(withdrawal).toMatchObject({ status: 'approved', payout_reference: utr });
     expect(withdrawal?.reversed_at).not.toBeNull();
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
-    expect((await flagOf(sent.bankAccountId))?.flagged_at).not.toBeNull();
+    expect(await flagOf(sent.bankAccountId)).toMatchObject({ flag_reason: 'Account frozen or blocked' });
     const audit = await row<{ count: number }>(sql`select count(*)::int as count from audit_log where action = 'withdrawal.reverse' and target_id = ${sent.withdrawalId}`);
     expect(audit?.count).toBe(1);
     // A late processed event after the reversal never moves it back.

@@ -29,7 +29,9 @@ describe('PAYOUT_PROVIDER', () => {
 
   it('is refused without its credentials, naming what is missing, and never repeats a secret', () => {
     expect(configurationProblemsOf({ PAYOUT_PROVIDER: 'razorpayx', RAZORPAYX_KEY_ID: 'rzp_test_Key0001' })).toEqual([
-      "Invalid configuration: PAYOUT_PROVIDER=razorpayx needs RAZORPAYX_KEY_SECRET, RAZORPAYX_ACCOUNT_NUMBER, RAZORPAYX_WEBHOOK_SECRET (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)",
+      "Invalid configuration: PAYOUT_PROVIDER=razorpayx needs RAZORPAYX_KEY_SECRET (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)",
+      "Invalid configuration: PAYOUT_PROVIDER=razorpayx needs RAZORPAYX_ACCOUNT_NUMBER (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)",
+      "Invalid configuration: PAYOUT_PROVIDER=razorpayx needs RAZORPAYX_WEBHOOK_SECRET (from the RazorpayX Dashboard: API keys, the business account number, and the webhook's secret)",
     ]);
     const problems = configurationProblemsOf({ PAYOUT_PROVIDER: 'razorpayx', ...CREDENTIALS, RAZORPAYX_KEY_SECRET: 'short' });
     expect(problems).toEqual(['Invalid configuration: RAZORPAYX_KEY_SECRET must be 8 to 128 printable characters']);

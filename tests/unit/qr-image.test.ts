@@ -33,7 +33,8 @@ describe('reading the QR code in an uploaded image', () => {
     const white = new Uint8Array(2100 * 2000 * 4).fill(0xff);
     const largeJpeg = jpeg.encode({ data: white, width: 2100, height: 2000 }, 50).data;
     expect(inspectQrImage(largeJpeg, 'image/jpeg')).toEqual({ kind: 'too-large' });
-  });
+    // Drawing and encoding two 4-megapixel pictures takes seconds on a busy 2-core machine; nothing here is timed.
+  }, 30_000);
 });
 
 describe('what an upload keeps (decision 037)', () => {

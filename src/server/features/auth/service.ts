@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { WRONG_CURRENT_PASSWORD_MESSAGE, type signupRequestSchema } from '#shared/contracts/auth';
+import type { signupRequestSchema } from '#shared/contracts/auth';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -18,6 +18,7 @@ import * as users from '../users/service.ts';
 import { createAccount } from './accounts.ts';
 import * as knownDevices from './known-device-repository.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
+import { checkCurrentPassword, wrongCurrentPassword } from './current-password.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
 
 const RESET_TOKEN_LIFETIME_MINUTES = 30;
@@ -174,8 +175,6 @@ export async function checkPasswordResetLink(context: AppContext, request: { ip:
   return resetTokenRepository.isResetTokenUsable(db, hashToken(token));
 }
 
-const WRONG_CURRENT_PASSWORD = () =>
-  new AppError(400, 'INVALID_CREDENTIALS', WRONG_CURRENT_PASSWORD_MESSAGE, { fields: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE } });
 
 /**
  * Changes the password of a signed-in, PIN-verified user who knows the current one. Wrong
@@ -192,20 +191,12 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<number> {
   const { db } = context.database;
-  const limits = context.rateLimits;
-  const accountKey = `password:account:${session.userId}`;
-  await consumeRateLimit(db, `password-change:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
-  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
-  const currentHash = await users.findPasswordHash(db, session.userId);
-  if (!currentHash || !(await verifySecret(currentHash, input.currentPassword))) {
-    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
-    throw WRONG_CURRENT_PASSWORD();
-  }
+  const currentHash = await checkCurrentPassword(context, request.ip, session.userId, input.currentPassword);
   const passwordHash = await hashSecret(input.newPassword);
   const sessionsEnded = await db.transaction(async (transaction) => {
     // Only the hash this request checked is replaced: two changes at once cannot both pass on the same old password.
     const replaced = await users.replacePasswordHash(transaction, session.userId, currentHash, passwordHash);
-    if (!replaced) throw WRONG_CURRENT_PASSWORD();
+    if (!replaced) throw wrongCurrentPassword();
     await users.markPasswordReset(transaction, session.userId);
     await resetTokenRepository.useUpResetTokensOfUser(transaction, session.userId);
     const ended = await sessionRepository.deleteOtherSessionsOfUser(transaction, session.userId, session.sessionId);

@@ -17,6 +17,7 @@ export const ACCOUNT_FAILURE_REASONS: readonly { label: string; pattern: RegExp 
   },
   { label: 'Account frozen or blocked', pattern: /\bfrozen\b|\bfreeze\b|\bblocked\b|account_blocked|account_frozen/ },
   { label: 'Account dormant or inoperative', pattern: /\bdormant\b|\binoperative\b|\binactive\s+account\b|\baccount\s+(is\s+)?inactive\b|account_dormant/ },
+  { label: 'UPI ID invalid', pattern: /\binvalid\s+(vpa|upi\s+id)\b|\b(vpa|upi\s+id)\b.{0,20}\b(invalid|does\s*n[o']?t\s+exist|not\s+found)\b|invalid_vpa/ },
   { label: 'IFSC invalid', pattern: /\binvalid\s+ifsc\b|\bifsc\b.{0,20}\binvalid\b|invalid_ifsc/ },
   { label: 'Account holder name does not match', pattern: /\bname\s+mismatch\b|\bname\b.{0,20}\bdoes\s*n[o']?t\s+match\b|beneficiary_name_mismatch/ },
   { label: 'Account cannot receive this payment (NRE account)', pattern: /\bnre\b/ },

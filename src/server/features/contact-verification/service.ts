@@ -23,7 +23,6 @@ import {
   waitBeforeResendMessage,
   wrongCodeMessage,
 } from '#shared/contracts/contact-verification';
-import { WRONG_CURRENT_PASSWORD_MESSAGE } from '#shared/contracts/auth';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
@@ -31,9 +30,8 @@ import type { Executor } from '../../db/client.ts';
 import { AppError, RetryLaterError } from '../../errors.ts';
 import { hashToken, looksLikeToken, newToken } from '../../http/security.ts';
 import type { MailMessage } from '../../platform/mail/mailer.ts';
-import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt } from '../../platform/rate-limit/service.ts';
-import { verifySecret } from '../auth/passwords.ts';
-import * as users from '../users/service.ts';
+import { consumeRateLimit } from '../../platform/rate-limit/service.ts';
+import { checkCurrentPassword } from '../auth/current-password.ts';
 import { changeLinkMessage, emailChangeNoticeMessage, verificationLinkMessage } from './mail.ts';
 import * as repository from './repository.ts';
 import { sendSms } from './sms-sender.ts';
@@ -124,8 +122,6 @@ export async function resendEmailLink(context: AppContext, userId: string): Prom
   return VERIFICATION_LINK_SENT_MESSAGE;
 }
 
-const wrongCurrentPassword = () =>
-  new AppError(400, 'INVALID_CREDENTIALS', WRONG_CURRENT_PASSWORD_MESSAGE, { fields: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE } });
 
 /**
  * Starts a change of e-mail: the current password is needed (wrong ones counted with the password
@@ -139,15 +135,7 @@ export async function requestEmailChange(
   input: { currentPassword: string; newEmail: string },
 ): Promise<string> {
   const { db } = context.database;
-  const limits = context.rateLimits;
-  const accountKey = `password:account:${userId}`;
-  await consumeRateLimit(db, `password-change:ip:${request.ip}`, limits.loginPerAddress, limits.windowSeconds);
-  await assertUnderRateLimit(db, accountKey, limits.loginPerAccount, limits.windowSeconds);
-  const passwordHash = await users.findPasswordHash(db, userId);
-  if (!passwordHash || !(await verifySecret(passwordHash, input.currentPassword))) {
-    await recordFailedAttempt(db, accountKey, limits.windowSeconds);
-    throw wrongCurrentPassword();
-  }
+  await checkCurrentPassword(context, request.ip, userId, input.currentPassword);
   const { link, currentEmail } = await db.transaction(async (transaction) => {
     const contact = await lockedContact(transaction, userId);
     if (contact.email.toLowerCase() === input.newEmail.toLowerCase()) throw AppError.fieldError('newEmail', SAME_EMAIL_MESSAGE);

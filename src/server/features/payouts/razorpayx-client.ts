@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { providerPayoutStateSchema } from '#shared/contracts/payouts';
@@ -108,9 +109,12 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
       instruction.mode === 'UPI' && instruction.payee.upiId !== null
         ? { account_type: 'vpa', vpa: { address: instruction.payee.upiId } }
         : { account_type: 'bank_account', bank_account: { name: holder, ifsc: instruction.payee.ifsc, account_number: instruction.payee.accountNumber } };
+    const amountPaise = Number(instruction.amountInrPaise);
+    // A withdrawal's paise are far below 2^53; a bigger number would be a bug, never a payout sent rounded.
+    assert(Number.isSafeInteger(amountPaise) && amountPaise > 0, `payout amount ${instruction.amountInrPaise} paise is not a positive safe integer`);
     return {
       account_number: config.accountNumber,
-      amount: Number(instruction.amountInrPaise),
+      amount: amountPaise,
       currency: 'INR',
       mode: instruction.mode,
       purpose: 'payout',

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ProviderPayoutState } from '#shared/contracts/payouts';
 import type { Executor } from '../../db/client.ts';
-import { bankAccounts, providerPayoutEvents, providerPayouts, providerWebhookEvents, withdrawalRequests } from '../../db/schema.ts';
+import { providerPayoutEvents, providerPayouts, providerWebhookEvents, withdrawalRequests } from '../../db/schema.ts';
 
 export type ProviderPayoutRow = typeof providerPayouts.$inferSelect;
 export type ProviderPayoutEventRow = typeof providerPayoutEvents.$inferSelect;
@@ -168,15 +168,6 @@ export async function markReversed(db: Executor, withdrawalId: string): Promise<
     .where(and(eq(withdrawalRequests.id, withdrawalId), eq(withdrawalRequests.status, 'approved'), isNull(withdrawalRequests.reversedAt)))
     .returning();
   return row;
-}
-
-/** Flags the customer's saved accounts with the payee's number and IFSC: a payout to it failed for a reason of the account. */
-export async function flagBankAccounts(db: Executor, payee: { userId: string; accountNumber: string; ifscCode: string }, reason: string): Promise<void> {
-  await db
-    .update(bankAccounts)
-    // The flag of decision 044: the same columns a bank file's failed row sets, cleared by the owner's edit.
-    .set({ flaggedAt: sql`now()`, flagReason: (reason.trim() || 'The bank refused the account').slice(0, 200) })
-    .where(and(eq(bankAccounts.userId, payee.userId), eq(bankAccounts.accountNumber, payee.accountNumber), eq(bankAccounts.ifscCode, payee.ifscCode)));
 }
 
 export async function findPayout(db: Executor, withdrawalId: string): Promise<ProviderPayoutRow | undefined> {

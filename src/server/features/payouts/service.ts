@@ -15,6 +15,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
+import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { withdrawalReversed } from '../notifications/templates.ts';
 import { paymentModeFor } from '../payout-batches/service.ts';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
@@ -42,9 +43,6 @@ const STATE_RANK: Record<ProviderPayoutState | 'unsent', number> = {
   rejected: 4,
   failed: 4,
 };
-
-/** Failure reasons that are the payee account's fault (RazorpayX status_details.reason): the account gets flagged. */
-const ACCOUNT_REASON = /account|ifsc|vpa|beneficiary_name|nre|frozen|dormant|blocked/i;
 
 export function isReturned(state: ProviderPayoutRow['state']): boolean {
   return (RETURNED_PROVIDER_PAYOUT_STATES as readonly string[]).includes(state);
@@ -148,8 +146,8 @@ async function settleWithdrawal(transaction: Executor, payout: ProviderPayoutRow
       details: { reason: PAYOUT_MESSAGES.returnedReason(reasonWords).slice(0, 500) },
       from: 'processing',
     });
+    // The decision kind flags the payee when the reason is about the account (decision 044).
     await payoutRepository.markSettled(transaction, payout.withdrawalId);
-    if (payout.state === 'reversed' || ACCOUNT_REASON.test(payout.statusReason ?? '')) await payoutRepository.flagBankAccounts(transaction, withdrawal, reasonWords);
     return true;
   }
   if (withdrawal.status === 'approved' && payout.state === 'reversed' && withdrawal.reversedAt === null) {
@@ -162,7 +160,8 @@ async function settleWithdrawal(transaction: Executor, payout: ProviderPayoutRow
 
 /**
  * A payout the bank returned after it was processed: the withdrawal stays paid in its history, marked reversed,
- * its USDT goes from withdrawals paid back to the wallet, the customer is told, and the payee account is flagged.
+ * its USDT goes from withdrawals paid back to the wallet, the customer is told, and the payee account is flagged
+ * when the bank's reason is about the account (decision 044).
  */
 async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWithdrawal, reasonWords: string): Promise<void> {
   const reversed = await payoutRepository.markReversed(transaction, withdrawal.id);
@@ -180,7 +179,7 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
     before: { status: 'approved', payoutReference: reversed.payoutReference },
     after: { status: 'approved', reversed: true, refundedUsdtMicros: reversed.amountUsdtMicros, reason },
   });
-  await payoutRepository.flagBankAccounts(transaction, reversed, reasonWords);
+  await flagPayeeAfterFailedPayout(transaction, reversed, reasonWords);
   await createNotifications(transaction, [
     withdrawalReversed({
       id: reversed.id,

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/env.ts';
+import { configurationProblemsOf } from '../fixtures/configuration.ts';
+
+describe('KYC_PROVIDER', () => {
+  it('is off by default: an admin verifies each PAN, and KYC_* alone change nothing', () => {
+    expect(loadConfig({}).kyc).toBeUndefined();
+    expect(loadConfig({ KYC_CLIENT_ID: 'CF-client-1', KYC_CLIENT_SECRET: 'cf-secret-1' }).kyc).toBeUndefined();
+  });
+
+  it('cashfree is refused without its credentials, naming each missing one, rather than quietly leaving PANs to an admin', () => {
+    expect(configurationProblemsOf({ KYC_PROVIDER: 'cashfree', KYC_CLIENT_ID: 'CF-client-1' })).toEqual([
+      "Invalid configuration: KYC_PROVIDER=cashfree needs KYC_CLIENT_SECRET (from the Cashfree Merchant Dashboard: the Verification Suite's API keys)",
+    ]);
+  });
+
+  it('cashfree with its credentials takes KYC_API_URL without a trailing slash', () => {
+    expect(loadConfig({ KYC_PROVIDER: 'cashfree', KYC_CLIENT_ID: 'CF-client-1', KYC_CLIENT_SECRET: 'cf-secret-1', KYC_API_URL: 'http://127.0.0.1:9998/' }).kyc).toEqual({
+      provider: 'cashfree',
+      apiUrl: 'http://127.0.0.1:9998',
+      clientId: 'CF-client-1',
+      clientSecret: 'cf-secret-1',
+    });
+  });
+});
