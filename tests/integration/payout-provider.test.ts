@@ -162,6 +162,24 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect((await flagOf(sent.bankAccountId))?.flagged_at).toBeNull();
   });
 
+  it('a withdrawal the bank reversed no longer counts toward the daily limit: its money came back', async () => {
+    const db = harness.database.handle.db;
+    await db.execute(sql`update admin_settings set withdrawal_daily_limit_normal_usdt_micros = 15000000`);
+    try {
+      const sent = await approvedAndSent();
+      await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });
+      const over = await requestWithdrawal(harness, sent.customer, { amount: '10', bankAccountId: sent.bankAccountId });
+      expect(over.statusCode).toBe(400);
+      expect(over.json().error.code).toBe('WITHDRAWAL_LIMIT');
+      await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+      expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).not.toBeNull();
+      expect((await requestWithdrawal(harness, sent.customer, { amount: '10', bankAccountId: sent.bankAccountId })).statusCode).toBe(201);
+      await expectLedgerConsistent(harness);
+    } finally {
+      await db.execute(sql`update admin_settings set withdrawal_daily_limit_normal_usdt_micros = null`);
+    }
+  });
+
   it('reversed after processed for a reason not of the account returns the USDT without flagging the account', async () => {
     const sent = await approvedAndSent();
     await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });

@@ -197,6 +197,8 @@ export async function sumWithdrawnThisDayAndMonth(
       and(
         eq(withdrawalRequests.userId, userId),
         inArray(withdrawalRequests.status, ['pending', 'processing', 'approved']),
+        // A payout the bank reversed gave its money back (decision 043): it no longer uses the customer's limits.
+        isNull(withdrawalRequests.reversedAt),
         gte(withdrawalRequests.createdAt, indiaMonthStart),
       ),
     );
