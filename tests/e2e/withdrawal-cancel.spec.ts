@@ -53,4 +53,9 @@ test('a customer cancels a pending withdrawal after confirming, and sees what ca
   await adminPage.goto('/admin/transactions?tab=withdrawals&status=all');
   const row = adminPage.getByRole('row').filter({ hasText: customer.name });
   await expect(row.first()).toContainText('Cancelled by customer');
+  // The withdrawals' status filter has every status a withdrawal can have, cancelled included.
+  await adminPage.getByLabel('Status').selectOption('Cancelled');
+  await expect(adminPage).toHaveURL(/status=cancelled/);
+  await expect(row.first()).toContainText('Cancelled by customer');
+  await expect(adminPage.getByLabel('Status').locator('option')).toHaveText(['All statuses', 'Pending', 'Processing', 'Approved', 'Rejected', 'Cancelled']);
 });

@@ -40,10 +40,11 @@ import { errorResponseSchema } from '#shared/errors';
 import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '#shared/contracts/pending-changes';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import type { DepositNetwork, RequestStatus } from '#shared/contracts/enums';
+import type { DepositNetwork, WithdrawalStatus } from '#shared/contracts/enums';
 
 export type QueueKind = 'deposits' | 'withdrawals' | 'transfers';
-export type StatusFilter = RequestStatus | 'all';
+/** A queue's status filter; only the withdrawals' has processing and cancelled. */
+export type StatusFilter = WithdrawalStatus | 'all';
 export type Decision = 'approve' | 'reject';
 
 /** The audit log's filters as the page keeps them in its address: empty means not filtered. */

@@ -1,7 +1,7 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
-import { REQUEST_STATUSES } from '#shared/contracts/enums';
+import { REQUEST_STATUSES, WITHDRAWAL_STATUSES } from '#shared/contracts/enums';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Select } from '../../components/ui/select.tsx';
@@ -14,8 +14,19 @@ import { DEPOSIT_QUEUE, TRANSFER_QUEUE, WITHDRAWAL_QUEUE } from './queues.tsx';
 import { useDecision } from './use-decision.tsx';
 
 const TABS = ['deposits', 'withdrawals', 'transfers'] as const satisfies readonly QueueKind[];
-const STATUS_FILTERS: readonly StatusFilter[] = ['all', ...REQUEST_STATUSES];
-const STATUS_FILTER_LABELS: Record<StatusFilter, string> = { all: 'All statuses', pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
+const STATUS_FILTERS: Record<QueueKind, readonly StatusFilter[]> = {
+  deposits: ['all', ...REQUEST_STATUSES],
+  withdrawals: ['all', ...WITHDRAWAL_STATUSES],
+  transfers: ['all', ...REQUEST_STATUSES],
+};
+const STATUS_FILTER_LABELS: Record<StatusFilter, string> = {
+  all: 'All statuses',
+  pending: 'Pending',
+  processing: 'Processing',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+};
 
 function pickOne<T extends string>(value: string | null, options: readonly T[], fallback: T): T {
   return options.find((option) => option === value) ?? fallback;
@@ -26,7 +37,7 @@ export default function TransactionsPage() {
   const queryClient = useQueryClient();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = pickOne(searchParams.get('tab'), TABS, 'deposits');
-  const status = pickOne(searchParams.get('status'), STATUS_FILTERS, 'all');
+  const status = pickOne(searchParams.get('status'), STATUS_FILTERS[tab], 'all');
   const refreshing = useIsFetching({ queryKey: adminKeys.queues() }) > 0;
   const decision = useDecision();
 
@@ -44,7 +55,7 @@ export default function TransactionsPage() {
         <div className="sm:w-56">
           <FormField label="Status">
             <Select value={status} onChange={(event) => setParam('status', event.target.value)}>
-              {STATUS_FILTERS.map((option) => (
+              {STATUS_FILTERS[tab].map((option) => (
                 <option key={option} value={option}>
                   {STATUS_FILTER_LABELS[option]}
                 </option>
