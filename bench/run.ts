@@ -116,8 +116,9 @@ function get(name: string, url: string, who: 'customer' | 'admin' | 'nobody'): S
 const withdrawalScenario: Scenario = {
   name: 'POST /api/withdrawals (8 customers, PIN checked)',
   // Decision 022: the session lookup, the ownership read, the PIN check's own transaction and the money
-  // transaction, BEGIN and COMMIT included (12), and the session's last-seen update that some requests make.
-  roundTripBudget: 13,
+  // transaction with decision 036's hold check, BEGIN and COMMIT included (13), and the session's last-seen
+  // update that some requests make.
+  roundTripBudget: 14,
   target: (fixture) => {
     let next = 0;
     return {
