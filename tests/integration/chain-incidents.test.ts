@@ -70,6 +70,13 @@ async function incidentRow(incidentId: string) {
   return row;
 }
 
+/** The incident notices a customer got (filed under deposits), oldest first. */
+async function customerNotices(userId: string): Promise<{ title: string; body: string }[]> {
+  return query<{ title: string; body: string }>(
+    sql`select title, body from notifications where user_id = ${userId} and title in ('Deposit on hold', 'Deposit taken back', 'Deposit hold lifted') order by created_at, id`,
+  );
+}
+
 describe('chain incidents', () => {
   it('holds transfers to other customers as it holds withdrawals, tells every admin, and one admin writes it off at once, lifting the hold', async () => {
     const { harness } = bed;
@@ -92,6 +99,10 @@ describe('chain incidents', () => {
     const notices = await query<{ user_id: string; title: string; body: string }>(sql`select user_id, title, body from notifications where kind = 'deposit_incident'`);
     expect(notices).toEqual([expect.objectContaining({ user_id: firstAdmin.id, title: 'A credited deposit is no longer on the blockchain' })]);
     expect(notices[0]?.body).toContain('27.00 USDT');
+    // The customer is told too, under deposits, with the amount held.
+    expect(await customerNotices(user.id)).toEqual([
+      { title: 'Deposit on hold', body: 'Your credited deposit of 27.00 USDT (ERC20) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.' },
+    ]);
 
     // Customers cannot settle; bad input changes nothing.
     expect((await settle(user, incidentId, { resolution: 'written_off', reason: 'mine' })).statusCode).toBe(403);
@@ -107,6 +118,7 @@ describe('chain incidents', () => {
     expect(settled.json<{ incident: { resolution: string; depositId: string } }>().incident).toMatchObject({ resolution: 'written_off', depositId });
     expect(await incidentRow(incidentId)).toEqual({ resolution: 'written_off', resolution_reason: 'Exchange confirmed the payout; we absorb the loss', resolved_by_user_id: firstAdmin.id });
     expect(await balanceMicros(harness, user.id)).toBe(27_000_000n);
+    expect((await customerNotices(user.id)).at(-1)).toEqual({ title: 'Deposit hold lifted', body: 'The hold of 27.00 USDT on your wallet is lifted; the deposit (ERC20) stays credited.' });
     // The hold lifted: the transfer goes through now.
     expectStatus(await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '10' }), 201);
     // Settled once only.
@@ -140,6 +152,9 @@ describe('chain incidents', () => {
     expect(await incidentRow(incidentId)).toEqual({ resolution: 'debited', resolution_reason: 'The transfer is gone; take it back', resolved_by_user_id: secondAdmin.id });
     const reversals = await query<{ amount_usdt_micros: bigint }>(sql`select amount_usdt_micros from ledger_transfers where reason = 'deposit_reversal' and from_account_id = (select id from ledger_accounts where user_id = ${user.id})`);
     expect(reversals).toEqual([{ amount_usdt_micros: 15_000_000n }]);
+    // The customer learns what was taken and why.
+    expect((await customerNotices(user.id)).map((notice) => notice.title)).toEqual(['Deposit on hold', 'Deposit taken back']);
+    expect((await customerNotices(user.id)).at(-1)?.body).toBe('15.00 USDT were taken from your wallet: your deposit (ERC20) is no longer on the blockchain. Reason: The transfer is gone; take it back');
     const incidents = await call(harness.app, { url: '/api/admin/chain-incidents', cookie: secondAdmin.cookie });
     expect(incidents.json<{ items: unknown[] }>().items).toEqual(expect.arrayContaining([expect.objectContaining({ id: incidentId, resolution: 'debited', amount: '15.000000' })]));
   });

@@ -4,7 +4,7 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
-import { closeReincludedIncident, notifyAdminsOfIncident } from './incidents.ts';
+import { closeReincludedIncident, notifyOfIncident } from './incidents.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -300,7 +300,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       const incident = { depositId, userId: deposit.userId, network, transactionHash: deposit.transactionHash, amountUsdtMicros: deposit.amountUsdtMicros };
       const opened = await followerRepository.openIncident(transaction, incident);
       if (opened) {
-        await notifyAdminsOfIncident(transaction, incident);
+        await notifyOfIncident(transaction, incident);
         log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
         await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
       }

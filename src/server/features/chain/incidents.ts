@@ -14,6 +14,7 @@ import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
+import { depositIncidentForCustomer } from '../notifications/templates.ts';
 import type { ChainIncidentSettlementPayload } from '../pending-changes/kinds.ts';
 import { discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import * as followerRepository from './follower-repository.ts';
@@ -57,20 +58,20 @@ export async function assertHeldAmountUntouched(db: Executor, userId: string, pu
 }
 
 /**
- * Tells every admin of a new incident, in the app and by e-mail, inside the
+ * Tells every admin and the customer of a new incident, in the app and by e-mail, inside the
  * follower's transaction (decision 045): a rolled-back rewind tells no one.
  */
-export async function notifyAdminsOfIncident(
+export async function notifyOfIncident(
   db: Executor,
   incident: { depositId: string; userId: string; network: DepositNetwork; transactionHash: string; amountUsdtMicros: bigint },
 ): Promise<void> {
   const amount = `${formatUsdtExact(incident.amountUsdtMicros)} USDT`;
   const admins = await followerRepository.adminUserIds(db);
-  await createNotifications(
-    db,
-    admins.map((userId) => ({
+  await createNotifications(db, [
+    depositIncidentForCustomer(incident, 'held'),
+    ...admins.map((userId) => ({
       userId,
-      kind: 'deposit_incident',
+      kind: 'deposit_incident' as const,
       title: 'A credited deposit is no longer on the blockchain',
       body: `A credited ${incident.network} deposit of ${amount} vanished in a reorganisation. The customer's withdrawals and transfers are held to that amount until an admin settles it.`,
       link: '/admin/reconciliation',
@@ -84,7 +85,7 @@ export async function notifyAdminsOfIncident(
         `Customer: ${incident.userId}`,
       ].join('\n'),
     })),
-  );
+  ]);
 }
 
 /**
@@ -160,6 +161,7 @@ async function applySettlement(
     after: { resolution: payload.resolution, reason: payload.reason, depositId: incident.depositId, amountUsdtMicros: incident.amountUsdtMicros },
     ipAddress: actor.ipAddress,
   });
+  await createNotifications(transaction, [depositIncidentForCustomer(incident, payload.resolution, payload.reason)]);
   await publishEvent(transaction, { type: 'wallet.updated', userId: incident.userId, reason: 'deposit.chain' });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
   return settled;

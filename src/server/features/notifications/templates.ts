@@ -173,3 +173,46 @@ export function transferDecided(transfer: {
     },
   ];
 }
+
+interface IncidentFacts {
+  depositId: string;
+  userId: string;
+  network: string;
+  transactionHash: string;
+  amountUsdtMicros: bigint;
+}
+
+/**
+ * The customer's side of a chain incident (decision 045): their credited deposit vanished in a reorganisation, so
+ * the money it brought is held; later an admin takes it back or writes it off. Filed under deposits.
+ */
+export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held' | 'debited' | 'written_off', reason?: string): NewNotification {
+  const amount = usdt(incident.amountUsdtMicros);
+  const facts = `Deposit: ${amount} on ${incident.network}\nTransaction hash: ${incident.transactionHash}\nReference ID: ${incident.depositId}`;
+  const base = { userId: incident.userId, kind: 'deposit_rejected' as const, link: `/wallet/transactions/deposit/${incident.depositId}` };
+  if (stage === 'held') {
+    return {
+      ...base,
+      title: 'Deposit on hold',
+      body: `Your credited deposit of ${amount} (${incident.network}) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.`,
+      emailSubject: `Deposit on hold: ${amount}`,
+      emailText: `Your deposit of ${amount} was credited, but after a reorganisation of the ${incident.network} blockchain its transfer is no longer there. Your balance is unchanged, but withdrawals and transfers must leave at least ${amount} in your wallet until the transfer is final again or our team settles it. We will write to you when that happens.\n\n${facts}`,
+    };
+  }
+  if (stage === 'debited') {
+    return {
+      ...base,
+      title: 'Deposit taken back',
+      body: `${amount} were taken from your wallet: your deposit (${incident.network}) is no longer on the blockchain. ${reasonLine(reason ?? null)}`,
+      emailSubject: `Deposit taken back: ${amount}`,
+      emailText: `Your deposit of ${amount} is no longer on the ${incident.network} blockchain, so the ${amount} it credited were taken back from your wallet. The hold on your withdrawals and transfers is lifted.\n${reasonLine(reason ?? null)}\n\n${facts}`,
+    };
+  }
+  return {
+    ...base,
+    title: 'Deposit hold lifted',
+    body: `The hold of ${amount} on your wallet is lifted; the deposit (${incident.network}) stays credited.`,
+    emailSubject: `Deposit hold lifted: ${amount}`,
+    emailText: `The hold on your wallet for your deposit of ${amount} is lifted: the deposit stays credited, and withdrawals and transfers are open again.\n\n${facts}`,
+  };
+}
