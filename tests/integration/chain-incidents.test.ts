@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
 
 /*
  * Chain incidents (decisions 036 and 045) against a real EVM: a credited deposit whose transfer a
@@ -182,5 +183,38 @@ describe('chain incidents', () => {
     expect((await incidentRow(incidentId))?.resolution).toBeNull();
     expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/discard`, cookie: firstAdmin.cookie }), 200);
     expectStatus(await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'write it off' }), 202);
+  });
+
+  it('a withdrawal asked before the reorganisation is neither approved nor put in a bank file while the incident is open', async () => {
+    const { harness } = bed;
+    let withdrawalId = '';
+    const { user, incidentId } = await customerWithVanishedDeposit(20_000_000n, async (customer) => {
+      const bankAccountId = await addBankAccount(harness, customer);
+      const asked = await requestWithdrawal(harness, customer, { amount: '5', bankAccountId });
+      expectStatus(asked, 201);
+      withdrawalId = asked.json<{ withdrawal: { id: string } }>().withdrawal.id;
+    });
+    const ledgerBefore = await ledgerTransferCount(harness);
+    const approval = await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve');
+    expect(approval.statusCode).toBe(409);
+    expect(approval.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'DEPOSIT_ON_HOLD', message: CHAIN_INCIDENT_MESSAGES.approvalHeld });
+    const named = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: { withdrawalIds: [withdrawalId] } });
+    expect(named.statusCode).toBe(409);
+    expect(named.json<{ error: { message: string } }>().error.message).toBe(CHAIN_INCIDENT_MESSAGES.batchHeld([withdrawalId]));
+    // A batch of the oldest pending withdrawals leaves it out.
+    await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: {} });
+    expect(await query<{ status: string; payout_batch_id: string | null }>(sql`select status, payout_batch_id from withdrawal_requests where id = ${withdrawalId}`)).toEqual([
+      { status: 'pending', payout_batch_id: null },
+    ]);
+    expect(await ledgerTransferCount(harness)).toBe(ledgerBefore);
+    expect(await balanceMicros(harness, user.id)).toBe(15_000_000n);
+
+    // Once the incident is settled the withdrawal can go.
+    const settling = await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'The exchange confirmed the payout' });
+    const changeId = settling.json<{ pendingChange?: { id: string } }>().pendingChange?.id;
+    if (changeId) expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: (await signUpAdminWithVerifiedPin(harness)).cookie }), 200);
+    expect((await incidentRow(incidentId))?.resolution).toBe('written_off');
+    expectStatus(await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve'), 200);
+    await expectLedgerConsistent(harness);
   });
 });

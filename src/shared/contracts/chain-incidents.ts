@@ -17,6 +17,10 @@ export const CHAIN_INCIDENT_MESSAGES = {
   settlementRequested: 'Settlement recorded; a second admin must confirm it before it applies.',
   settlementWaiting: 'A settlement of this incident is already waiting for a second admin.',
   reasonRequired: 'Write why the incident is settled this way',
+  approvalHeld:
+    "This customer has a credited deposit that is no longer on the blockchain. Settle the chain incident (Reconciliation) before approving their withdrawals.",
+  batchHeld: (withdrawalIds: string[]) =>
+    `Withdrawals ${withdrawalIds.join(', ')} belong to a customer with a credited deposit that is no longer on the blockchain. Settle the chain incident (Reconciliation) first.`,
   balanceTooLow: (balanceUsdt: string, amountUsdt: string) =>
     `The customer's balance is ${balanceUsdt} USDT, less than the ${amountUsdt} USDT to take back. Settle it as written off, with the reason, or wait until the balance covers it.`,
 } as const;

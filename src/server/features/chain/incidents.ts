@@ -42,6 +42,11 @@ export async function listChainIncidents(db: Executor): Promise<ChainIncidentLis
   return { items: rows.map(toIncidentView) };
 }
 
+/** What the customer's open incidents hold (0 when none is open). */
+export async function heldByOpenIncidents(db: Executor, userId: string): Promise<bigint> {
+  return followerRepository.heldUsdtMicros(db, userId);
+}
+
 /**
  * Refuses a withdrawal or a transfer that would spend money held by an open
  * incident: the balance stays, but what remains after the debit must cover the
@@ -49,7 +54,7 @@ export async function listChainIncidents(db: Executor): Promise<ChainIncidentLis
  * debit of the same customer sees this one's result.
  */
 export async function assertHeldAmountUntouched(db: Executor, userId: string, purpose: 'withdrawal' | 'transfer' = 'withdrawal'): Promise<void> {
-  const held = await followerRepository.heldUsdtMicros(db, userId);
+  const held = await heldByOpenIncidents(db, userId);
   if (held === 0n) return;
   if ((await walletBalance(db, userId)) >= held) return;
   const words = purpose === 'withdrawal' ? CHAIN_INCIDENT_MESSAGES.withdrawalHeld : CHAIN_INCIDENT_MESSAGES.transferHeld;

@@ -75,7 +75,8 @@ export async function claimNamed(db: Executor, batchId: string, withdrawalIds: s
 
 /**
  * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given) that are not
- * `excludedUserId`'s; rows another batch is claiming right now are skipped, not waited for.
+ * `excludedUserId`'s nor a customer's with an open chain incident (decision 045); rows another batch is
+ * claiming right now are skipped, not waited for.
  */
 export async function claimOldestPending(
   db: Executor,
@@ -91,11 +92,21 @@ export async function claimOldestPending(
         eq(withdrawalRequests.status, 'pending'),
         sql`${withdrawalRequests.id} in (
           select id from withdrawal_requests where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
+            and user_id not in (select user_id from chain_incidents where resolved_at is null)
           order by created_at, id limit ${options.limit} for update skip locked
         )`,
       ),
     )
     .returning();
+}
+
+/** The named withdrawals whose customer has an open chain incident (decision 045). */
+export async function findNamedHeldByIncident(db: Executor, withdrawalIds: string[]): Promise<string[]> {
+  const rows = await db
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(inArray(withdrawalRequests.id, withdrawalIds), sql`${withdrawalRequests.userId} in (select user_id from chain_incidents where resolved_at is null)`));
+  return rows.map((row) => row.id);
 }
 
 /** The named withdrawals that are `userId`'s. */

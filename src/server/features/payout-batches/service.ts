@@ -1,3 +1,4 @@
+import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
 import { createHash } from 'node:crypto';
 import {
   PAYOUT_BATCH_MAX_WITHDRAWALS,
@@ -120,6 +121,8 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
   const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
   let claimed;
   if (withdrawalIds) {
+    const held = await batchRepository.findNamedHeldByIncident(transaction, withdrawalIds);
+    if (held.length > 0) throw new AppError(409, 'DEPOSIT_ON_HOLD', CHAIN_INCIDENT_MESSAGES.batchHeld(held), { fields: { withdrawalIds: CHAIN_INCIDENT_MESSAGES.batchHeld(held) } });
     claimed = await batchRepository.claimNamed(transaction, batch.id, withdrawalIds);
     if (claimed.length !== withdrawalIds.length) {
       const claimedIds = new Set(claimed.map((row) => row.id));

@@ -1,4 +1,5 @@
 import { lastFourDigits } from '#shared/contracts/bank-accounts';
+import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
 import { withdrawalStatusSchema } from '#shared/contracts/enums';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
@@ -7,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
 import { house, wallet } from '../../platform/ledger/ledger.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
+import { heldByOpenIncidents } from '../chain/incidents.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import {
   confirmOpenChange,
@@ -61,6 +63,11 @@ export const withdrawalDecisions: WithdrawalKind = {
     ),
   gateApproval: async (db, row, request) => {
     await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
+    // A request made before its customer's deposit vanished from the chain was not held by decision 036's
+    // check: while the incident is open, an admin cannot send it (a payout already under way still settles).
+    if (request.decider.kind === 'admin' && row.status === 'pending' && (await heldByOpenIncidents(db, row.userId)) > 0n) {
+      throw AppError.conflict(CHAIN_INCIDENT_MESSAGES.approvalHeld, 'DEPOSIT_ON_HOLD');
+    }
     return request.decider.kind === 'admin'
       ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
       : { kind: 'proceed' };
