@@ -64,5 +64,5 @@ export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
 /** The URL the web app downloads a statement from (the session cookie goes along; a GET changes nothing). */
 export function statementUrl(query: StatementQuery): string {
-  return `/api/statement?${new URLSearchParams(query).toString()}`;
+  return `/api/statement?from=${encodeURIComponent(query.from)}&to=${encodeURIComponent(query.to)}&format=${encodeURIComponent(query.format)}`;
 }

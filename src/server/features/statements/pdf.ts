@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import PDFDocument from 'pdfkit';
 import { formatInrForDisplay, formatUsdtIndian } from '#shared/money';
 import type { Statement, StatementLine } from './statement.ts';
@@ -45,6 +46,11 @@ const DETAILS_X = COLUMNS.description.x;
 const DETAILS_WIDTH = PAGE_MARGIN + CONTENT_WIDTH - DETAILS_X;
 
 const DEVANAGARI = /[\u0900-\u097f]/;
+/**
+ * Drawing is synchronous and costs about 2 ms a line (shaping); after this many lines the event loop takes
+ * its turn, so a long statement delays other requests of this process by tens of milliseconds, not seconds.
+ */
+const LINES_PER_TURN = 20;
 
 type Document = InstanceType<typeof PDFDocument>;
 
@@ -175,7 +181,8 @@ export async function renderStatementPdf(statement: Statement, labels: Statement
     document.font('regular').fontSize(9).fillColor(MUTED_COLOR);
     write(document, labels.noMovements, PAGE_MARGIN, y + 4, { width: CONTENT_WIDTH });
   }
-  for (const line of statement.lines) {
+  for (const [index, line] of statement.lines.entries()) {
+    if (index > 0 && index % LINES_PER_TURN === 0) await nextTurn();
     const height = lineHeight(document, line, labels);
     if (y + height > bottom) {
       document.addPage();
