@@ -57,7 +57,7 @@ export function StatementCard() {
   };
 
   return (
-    <Card>
+    <Card data-testid="statement-card">
       <CardHeader>
         <CardTitle>{t('statement.title')}</CardTitle>
         <CardDescription>{t('statement.description')}</CardDescription>
