@@ -3,6 +3,8 @@ import { daysCovered, indiaDateToday, STATEMENT_LIMITS, STATEMENT_MESSAGES, stat
 import { formatUsdtIndian } from '#shared/money';
 import { loadConfig } from '../../src/server/env.ts';
 import { STATEMENT_LABELS, statementDateTime } from '../../src/server/features/statements/labels.ts';
+import { renderStatementPdf } from '../../src/server/features/statements/pdf.ts';
+import { buildStatement } from '../../src/server/features/statements/statement.ts';
 import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 
 const messagesOf = (query: Record<string, string>) => {
@@ -61,5 +63,64 @@ describe('what a statement shows', () => {
     expect(loadConfig({}).operatorName).toBe('Rupeedesk');
     expect(loadConfig({ OPERATOR_NAME: ' Rupeedesk Technologies Private Limited ' }).operatorName).toBe('Rupeedesk Technologies Private Limited');
     expect(problemsOf({ OPERATOR_NAME: 'x'.repeat(121) })).toEqual([`Invalid configuration: OPERATOR_NAME must be at most 120 characters on one line (got "${'x'.repeat(121)}")`]);
+  });
+});
+
+describe('drawing a long statement', () => {
+  it('lets the event loop take turns while it draws, so other requests of the process are not held up', async () => {
+    const lines = 200;
+    const rows = Array.from({ length: lines }, (_, index) => ({
+      ledgerTransferId: BigInt(index + 1),
+      createdAt: new Date(Date.parse('2026-11-01T05:00:00Z') + index * 60_000),
+      reason: 'deposit_credit' as const,
+      signedUsdtMicros: 1_000_000n,
+      referenceId: null,
+      withdrawalReference: null,
+      utr: null,
+      withdrawalInrPaise: null,
+      withdrawalTdsInrPaise: null,
+      network: 'TRC20',
+      transactionHash: 'a'.repeat(64),
+      counterpartyEmail: null,
+      referralLevel: null,
+    }));
+    const statement = buildStatement(
+      {
+        operatorName: 'Rupeedesk',
+        holder: { name: 'Asha Rao', phone: '+919876543210', email: 'asha@example.com', language: 'en' },
+        from: '2026-11-01',
+        to: '2026-11-30',
+        generatedAt: new Date(),
+        openingUsdtMicros: 0n,
+        closingUsdtMicros: BigInt(lines) * 1_000_000n,
+        rows,
+      },
+      STATEMENT_LABELS.en,
+    );
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const pdf = await renderStatementPdf(statement, STATEMENT_LABELS.en);
+    ticking = false;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(turns).toBeGreaterThanOrEqual(lines / 20 - 1);
+  });
+
+  it('refuses to hand out lines that do not lead to the closing balance', () => {
+    const parts = {
+      operatorName: 'Rupeedesk',
+      holder: { name: 'Asha Rao', phone: '+919876543210', email: 'asha@example.com', language: 'en' as const },
+      from: '2026-11-01',
+      to: '2026-11-30',
+      generatedAt: new Date(),
+      openingUsdtMicros: 5n,
+      closingUsdtMicros: 6n,
+      rows: [],
+    };
+    expect(() => buildStatement(parts, STATEMENT_LABELS.en)).toThrow(/lead from 5 to 5 micro-USDT, but the ledger's closing balance is 6/);
   });
 });
