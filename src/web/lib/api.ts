@@ -67,42 +67,6 @@ function errorBodyOf(payload: unknown): ErrorResponse['error'] | undefined {
   };
 }
 
-/** The ApiError of a refused or failed answer, from its `{ error }` body when it has one. */
-function failureOf(response: Response, payload: unknown): ApiError {
-  const error = errorBodyOf(payload);
-  const reference = error?.reference ?? response.headers.get('x-request-id') ?? undefined;
-  if (error) return new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts, response.status >= 500 ? reference : undefined);
-  return new ApiError(
-    response.status,
-    'HTTP',
-    response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request failed.',
-    {},
-    undefined,
-    response.status >= 500 ? reference : undefined,
-  );
-}
-
-/** Downloads a file the API makes (a GET); a refusal throws the same ApiError as apiRequest. */
-export async function apiFile(path: string): Promise<Blob> {
-  let response: Response;
-  try {
-    response = await fetch(path, { credentials: 'same-origin' });
-  } catch {
-    reportApiAnswer(0);
-    throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
-  }
-  reportApiAnswer(response.status);
-  if (response.ok) return response.blob();
-  const text = await response.text();
-  let payload: unknown;
-  try {
-    payload = text ? JSON.parse(text) : undefined;
-  } catch {
-    // Not JSON: answered as an unexpected failure.
-  }
-  throw failureOf(response, payload);
-}
-
 /**
  * Calls the JSON API and parses the answer with the operation's response
  * schema from src/shared/contracts, so the web app never trusts an unchecked shape.
@@ -134,7 +98,19 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
   } catch {
     // A non-JSON body (a proxy's error page) is handled below like any unexpected answer.
   }
-  if (!response.ok) throw failureOf(response, payload);
+  if (!response.ok) {
+    const error = errorBodyOf(payload);
+    const reference = error?.reference ?? response.headers.get('x-request-id') ?? undefined;
+    if (error) throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts, response.status >= 500 ? reference : undefined);
+    throw new ApiError(
+      response.status,
+      'HTTP',
+      response.status >= 500 ? 'Something went wrong on our side. Please try again.' : 'The request failed.',
+      {},
+      undefined,
+      response.status >= 500 ? reference : undefined,
+    );
+  }
   let loadedSchema: T;
   try {
     loadedSchema = await schema;

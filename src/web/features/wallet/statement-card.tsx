@@ -6,7 +6,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
-import { apiFile, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { apiFile } from '../../lib/api-file.ts';
 import { useTranslation, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 
