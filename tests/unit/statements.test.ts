@@ -87,7 +87,7 @@ describe('drawing a long statement', () => {
     const statement = buildStatement(
       {
         operatorName: 'Rupeedesk',
-        holder: { name: 'Asha Rao', phone: '+919876543210', email: 'asha@example.com', language: 'en' },
+        holder: { name: 'Asha Rao', phone: '+919876543210', language: 'en' },
         from: '2026-11-01',
         to: '2026-11-30',
         generatedAt: new Date(),
@@ -113,7 +113,7 @@ describe('drawing a long statement', () => {
   it('refuses to hand out lines that do not lead to the closing balance', () => {
     const parts = {
       operatorName: 'Rupeedesk',
-      holder: { name: 'Asha Rao', phone: '+919876543210', email: 'asha@example.com', language: 'en' as const },
+      holder: { name: 'Asha Rao', phone: '+919876543210', language: 'en' as const },
       from: '2026-11-01',
       to: '2026-11-30',
       generatedAt: new Date(),

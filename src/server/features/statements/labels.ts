@@ -11,7 +11,6 @@ export interface StatementLabels {
   customer: string;
   name: string;
   mobile: string;
-  email: string;
   openingBalance: string;
   closingBalance: string;
   totalCredits: string;
@@ -42,7 +41,6 @@ const english: StatementLabels = {
   customer: 'Customer',
   name: 'Name',
   mobile: 'Mobile',
-  email: 'E-mail',
   openingBalance: 'Opening balance',
   closingBalance: 'Closing balance',
   totalCredits: 'Total credits',
@@ -83,7 +81,6 @@ const hindi: StatementLabels = {
   customer: 'ग्राहक',
   name: 'नाम',
   mobile: 'मोबाइल',
-  email: 'ई-मेल',
   openingBalance: 'प्रारंभिक शेष',
   closingBalance: 'अंतिम शेष',
   totalCredits: 'कुल जमा',

@@ -3,12 +3,11 @@ import type { Language } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import type { LedgerReason } from '../../platform/ledger/ledger.ts';
 
-export interface StatementHolder {
+export type StatementHolder = {
   name: string;
   phone: string;
-  email: string;
   language: Language;
-}
+};
 
 /** One movement of the customer's wallet in the ledger, with what it belongs to. */
 export interface StatementMovementRow {
@@ -35,9 +34,7 @@ export interface StatementBalances {
 }
 
 export async function findHolder(db: Executor, userId: string): Promise<StatementHolder | undefined> {
-  const result = await db.execute<{ name: string; phone: string; email: string; language: Language }>(
-    sql`select p.name, p.phone, u.email, p.language from profiles p join users u on u.id = p.user_id where p.user_id = ${userId}`,
-  );
+  const result = await db.execute<StatementHolder>(sql`select name, phone, language from profiles where user_id = ${userId}`);
   return result.rows[0];
 }
 
