@@ -212,6 +212,24 @@ describe('the statement CSV', () => {
     expect(strangerCsv).not.toContain(depositHash);
   });
 
+  it('shows a referral bonus with its own reference and level, never the referred customer’s deposit', async () => {
+    const referrer = await signUpVerifiedUser(harness.app);
+    const referred = await signUpVerifiedUser(harness.app, { fullName: 'Kiran Referred', referralCode: referrer.referralCode });
+    const depositId = await fundWallet(harness, admin, referred, '1000');
+    const hashRow = await harness.database.handle.db.execute<{ transaction_hash: string }>(sql`select transaction_hash from usdt_deposits where id = ${depositId}`);
+    const rewardRow = await harness.database.handle.db.execute<{ id: string; level: number }>(
+      sql`select id, level from referral_rewards where deposit_id = ${depositId} and referrer_user_id = ${referrer.id}`,
+    );
+    const reward = rewardRow.rows[0];
+    expect(reward).toBeDefined();
+    const rows = await statementCsvRows(referrer, today(), today());
+    const bonus = rows.slice(2, -1);
+    expect(bonus.map((row) => [row[1], row[2]])).toEqual([[`Referral bonus (level ${reward?.level})`, reward?.id]]);
+    const everything = rows.flat().join('|');
+    for (const secret of [depositId, hashRow.rows[0]?.transaction_hash ?? 'no hash', referred.email, 'Kiran Referred']) expect(everything).not.toContain(secret);
+    expect(withoutSpaces(await statementPdfText(referrer, today(), today()))).not.toContain(hashRow.rows[0]?.transaction_hash ?? 'no hash');
+  });
+
   it('answers a period of more movements than a statement holds with a 4xx asking for a shorter period', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '10');
     const { db } = harness.database.handle;
