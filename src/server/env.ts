@@ -40,6 +40,8 @@ export interface AppConfig {
   sms: SmsConfig;
   /** The PAN verification provider (KYC_PROVIDER); undefined: an admin verifies each PAN (decision 042). */
   kyc: KycProviderConfig | undefined;
+  /** The operator's name as customers' statements show it (OPERATOR_NAME). */
+  operatorName: string;
 }
 
 export type SmsConfig =
@@ -77,6 +79,7 @@ export interface KycProviderConfig {
 export const DEFAULT_CASHFREE_API_URL = 'https://api.cashfree.com';
 
 const DEFAULT_MAIL_FROM = 'Rupeedesk <no-reply@rupeedesk.local>';
+const DEFAULT_OPERATOR_NAME = 'Rupeedesk';
 
 /** Fewer confirmations than this are not final on Ethereum mainnet; only CHAIN_DEV_CONFIRMATIONS (local chains) goes lower. */
 export const MIN_ERC20_CONFIRMATIONS = 12;
@@ -222,6 +225,9 @@ const environmentSchema = z.object({
   SMS_AUTH_TOKEN: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{16,200}$/.test(value), { message: 'must be the Twilio Auth Token (16 to 200 printable characters)' }),
   SMS_FROM: optionalText.refine((value) => value === undefined || /^(\+[0-9]{8,15}|MG[0-9a-fA-F]{32}|[A-Za-z0-9]{1,11})$/.test(value), {
     message: 'must be the sending number (+ and digits), a Messaging Service SID (MG...) or an alphanumeric sender ID of up to 11 characters',
+  }),
+  OPERATOR_NAME: optionalText.refine((value) => value === undefined || /^\P{Cc}{1,120}$/u.test(value), {
+    message: 'must be at most 120 characters on one line',
   }),
   KYC_PROVIDER: z.enum(['cashfree'], { error: 'must be cashfree, or unset for PANs verified by an admin' }).optional(),
   KYC_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the KYC provider API'),
@@ -376,6 +382,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     depositExtendedPublicKeys: { ERC20: values.DEPOSIT_XPUB_ERC20, TRC20: values.DEPOSIT_XPUB_TRC20 },
     payoutProvider: payoutProviderConfig(values),
     sms: smsConfig(values),
+    operatorName: values.OPERATOR_NAME ?? DEFAULT_OPERATOR_NAME,
     kyc: kycConfig(values),
   };
 }

@@ -106,6 +106,11 @@ export function formatInrForDisplay(amountInrPaise: bigint): string {
   return `\u20b9${groupWhole(formatDecimal(amountInrPaise, INR_DECIMALS, 2), 'indian')}`;
 }
 
+/** USDT to the micro (all 6 of the token's decimals) with Indian digit grouping, as statements show it: 1,00,000.500000. */
+export function formatUsdtIndian(amountUsdtMicros: bigint): string {
+  return groupWhole(formatDecimal(amountUsdtMicros, USDT_DECIMALS), 'indian');
+}
+
 function groupWhole(decimalText: string, style: 'indian' | 'international'): string {
   const negative = decimalText.startsWith('-');
   const [whole = '0', fraction] = (negative ? decimalText.slice(1) : decimalText).split('.');

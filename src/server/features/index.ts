@@ -24,6 +24,7 @@ import { registerPinChangeRoutes, registerPinResetCompletionRoutes, registerPinR
 import { registerReferralRoutes } from './referrals/routes.ts';
 import { registerSecurityRoutes } from './security/routes.ts';
 import { registerSettingsAdminRoutes, registerSettingsRoutes } from './settings/routes.ts';
+import { registerStatementRoutes } from './statements/routes.ts';
 import { registerTransactionRoutes } from './transactions/routes.ts';
 import { registerTransferAdminRoutes, registerTransferRoutes } from './transfers/routes.ts';
 import { registerUserCustomerRoutes, registerUserRoutes } from './users/routes.ts';
@@ -66,6 +67,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPayoutRoutes(area, context);
     registerTransferRoutes(area, context);
     registerTransactionRoutes(area, context);
+    registerStatementRoutes(area, context);
     registerWalletRoutes(area, context);
     registerCustomerWalletRoutes(area, context);
     registerReferralRoutes(area, context);

@@ -12,6 +12,7 @@ import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { useTransactionHistory } from './api.ts';
+import { StatementCard } from './statement-card.tsx';
 import { TransactionTable } from './transaction-display.tsx';
 
 const TABS: { value: TransactionType | 'all'; label: string }[] = [
@@ -58,6 +59,7 @@ export default function HistoryPage() {
           </TabsContent>
         ))}
       </Tabs>
+      <StatementCard />
     </AppPage>
   );
 }
