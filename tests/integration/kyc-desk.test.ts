@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES, PAN_MESSAGES, RISK_MESSAGES } from '#shared/contracts/kyc';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
-import { signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { KYC_REFRESH_MONTHS_MESSAGE, NO_PAN_TDS_MESSAGE } from '#shared/contracts/kyc-settings';
+import { currentSettingsBody, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
 import { sharedCashfreeStandIn, uniquePersonPan, type CashfreeStandIn } from '../fixtures/cashfree-stand-in.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, createTestApp, signUpPinVerifiedUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
@@ -403,5 +404,63 @@ describe('the KYC refresh per risk category', () => {
     // 14 days before the due date (12 months for low risk) the refresh opens.
     await ageKyc(customer.id, 360);
     expect((await kycOf(customer)).refresh).toMatchObject({ overdue: false, open: true, message: KYC_REFRESH_MESSAGES.due });
+  });
+});
+
+describe('the KYC settings', () => {
+  async function saveSettings(who: SignedUpUser, overrides: Record<string, unknown>) {
+    return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: who.cookie, body: await currentSettingsBody(harness.app, admin.cookie, overrides) });
+  }
+
+  it('refuses bad values with their field messages and saves nothing', async () => {
+    const before = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
+    const negative = await saveSettings(admin, { kycLevelLimits: { level1: { dailyInr: '-5', monthlyInr: '' }, level2: { dailyInr: '', monthlyInr: '' } } });
+    expect(negative.statusCode).toBe(400);
+    expect(negative.json().error.fields).toEqual({ 'kycLevelLimits.level1.dailyInr': 'Daily limit must be a number' });
+    const months = await saveSettings(admin, { kycRefreshMonths: { highRisk: 13, other: 12 } });
+    expect(months.json().error.fields).toEqual({ 'kycRefreshMonths.highRisk': KYC_REFRESH_MONTHS_MESSAGE });
+    const rate = await saveSettings(admin, { tdsNoPanPercent: '31' });
+    expect(rate.json().error.fields).toEqual({ tdsNoPanPercent: NO_PAN_TDS_MESSAGE });
+    const after = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
+    expect(after).toEqual(before);
+  });
+
+  it('saves the level limits, the no-PAN TDS rate and the refresh months, which the gate and the limits then use', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '100');
+    const bankAccountId = await addBankAccount(harness, customer);
+    const saved = await saveSettings(admin, {
+      kycLevelLimits: { level1: { dailyInr: '1000', monthlyInr: '' }, level2: { dailyInr: '', monthlyInr: '' } },
+      tdsNoPanPercent: '25',
+      kycRefreshMonths: { highRisk: 3, other: 1 },
+    });
+    try {
+      expectStatus(saved, 200);
+      expect(saved.json().settings).toMatchObject({
+        kycLevelLimits: { level1: { dailyInr: '1000.00', monthlyInr: null }, level2: { dailyInr: null, monthlyInr: null } },
+        tdsNoPanPercent: '25.00',
+        kycRefreshMonths: { highRisk: 3, other: 1 },
+      });
+      // 13 USDT at 83.00 is 1,079.00 INR: above level 1's daily 1,000.00.
+      const overLimit = await requestWithdrawal(harness, customer, { amount: '13', bankAccountId });
+      expect(overLimit.statusCode).toBe(400);
+      expect(overLimit.json().error.code).toBe('WITHDRAWAL_LIMIT');
+      // One month for the others: 40 days after level 1 the refresh is overdue.
+      await ageKyc(customer.id, 40);
+      const overdue = await requestWithdrawal(harness, customer, { amount: '1', bankAccountId });
+      expect(overdue.json().error.code).toBe('KYC_REFRESH_REQUIRED');
+      const audit = await harness.database.handle.db.execute<{ after: Record<string, unknown> }>(
+        sql`select after from audit_log where action = 'settings.update' order by created_at desc, id desc limit 1`,
+      );
+      expect(audit.rows[0]?.after).toMatchObject({ kycLevel1DailyLimitInr: '1000.00', tdsNoPanPercent: '25.00', kycRefreshMonthsOther: '1' });
+    } finally {
+      expectStatus(
+        await saveSettings(admin, {
+          kycLevelLimits: { level1: { dailyInr: '', monthlyInr: '' }, level2: { dailyInr: '', monthlyInr: '' } },
+          tdsNoPanPercent: '20',
+          kycRefreshMonths: { highRisk: 6, other: 12 },
+        }),
+        200,
+      );
+    }
   });
 });
