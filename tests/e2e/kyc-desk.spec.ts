@@ -48,7 +48,7 @@ test('an admin approves a PAN waiting for a person at the KYC desk', async ({ br
   await expect(row).toContainText('NANDINI LAKSHMI RAO');
   await expect(row).toContainText('partial (67)');
   await row.getByRole('button', { name: 'Approve the PAN of Nandini Rao' }).click();
-  const dialog = admin.getByRole('dialog', { name: 'Approve this PAN?' });
+  const dialog = admin.getByRole('alertdialog', { name: 'Approve this PAN?' });
   await expect(dialog.getByLabel('Name printed on the PAN card')).toHaveValue('NANDINI LAKSHMI RAO');
   await dialog.getByRole('button', { name: 'Approve PAN' }).click();
   await expect(toast(admin, 'PAN verified')).toBeVisible();
@@ -66,7 +66,7 @@ test('a frozen customer’s withdraw page says the account is under review, unti
   const card = admin.getByTestId('user-kyc');
   await expect(card.getByTestId('user-kyc-level')).toHaveText('1');
   await card.getByRole('button', { name: 'Freeze account' }).click();
-  const freeze = admin.getByRole('dialog', { name: 'Freeze this account?' });
+  const freeze = admin.getByRole('alertdialog', { name: 'Freeze this account?' });
   await freeze.getByLabel('Reason').fill('FIU-IND: deposits from many unrelated wallets');
   await freeze.getByRole('button', { name: 'Freeze account' }).click();
   await expect(toast(admin, 'Account frozen')).toBeVisible();
@@ -78,7 +78,7 @@ test('a frozen customer’s withdraw page says the account is under review, unti
 
   // A single admin on this server lifts it at once; the customer's open page hears of it.
   await card.getByRole('button', { name: 'Lift the freeze' }).click();
-  const lift = admin.getByRole('dialog', { name: 'Lift the freeze?' });
+  const lift = admin.getByRole('alertdialog', { name: 'Lift the freeze?' });
   await lift.getByLabel('Reason').fill('Source of funds documented');
   await lift.getByRole('button', { name: 'Lift the freeze' }).click();
   await expect(toast(admin, 'Account unfrozen')).toBeVisible();
