@@ -76,7 +76,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
       const pan = `FLTP${String.fromCharCode(65 + index)}${String(1000 + index).padStart(4, '0')}K`;
       expect((await api(stable.baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } })).status).toBe(200);
-      expect((await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/verify`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } })).status).toBe(200);
+      expect((await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } })).status).toBe(200);
       expect((await api(stable.baseUrl, 'POST', '/api/kyc/tax-residence', { cookie, body: { residence: 'india', confirmed: true } })).status).toBe(200);
       const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
         cookie,

@@ -292,7 +292,7 @@ describe('PAN verification through Cashfree (stand-in)', () => {
     const list = await call(harness.app, { url: '/api/admin/kyc/pan-reviews?limit=100', cookie: admin.cookie });
     const review = list.json().items.find((item: { userId: string }) => item.userId === customer.id);
     expect(review).toMatchObject({ pan, registeredName: 'ASHA LATA RAO', providerNameScore: 40, nameMatch: { score: 67, verdict: 'partial' }, otherAccountsWithPan: 0 });
-    const verified = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/verify`, cookie: admin.cookie, body: { registeredName: 'ASHA LATA RAO' } });
+    const verified = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: admin.cookie, body: { registeredName: 'ASHA LATA RAO' } });
     expectStatus(verified, 200);
     await contactsVerified(customer);
     await declareIndia(customer);
@@ -355,14 +355,14 @@ describe('PAN review by an admin when no provider is configured', () => {
     expect(response.json()).toMatchObject({ message: PAN_MESSAGES.pendingReview, kyc: { checks: { pan: { state: 'pending' } } } });
     expect(cashfree.requests.some((request) => request.pan === pan)).toBe(false);
 
-    const emptyName = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/verify`, cookie: reviewer.cookie, body: { registeredName: ' ' } });
+    const emptyName = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: reviewer.cookie, body: { registeredName: ' ' } });
     expect(emptyName.statusCode).toBe(400);
     expect(emptyName.json().error.fields).toEqual({ registeredName: PAN_MESSAGES.reviewNameNeeded });
     expect((await storedPan(customer.id, reviewApp)).status).toBe('pending_review');
-    const byCustomer = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/verify`, cookie: customer.cookie, body: { registeredName: 'ASHA RAO' } });
+    const byCustomer = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: customer.cookie, body: { registeredName: 'ASHA RAO' } });
     expect(byCustomer.statusCode).toBe(403);
 
-    const verified = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/verify`, cookie: reviewer.cookie, body: { registeredName: 'ASHA RAO' } });
+    const verified = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: reviewer.cookie, body: { registeredName: 'ASHA RAO' } });
     expectStatus(verified, 200);
     expect(verified.json().review).toMatchObject({ status: 'verified', nameMatch: { score: 100, verdict: 'match' } });
     expect((await storedPan(customer.id, reviewApp)).status).toBe('verified');
@@ -386,7 +386,7 @@ describe('PAN review by an admin when no provider is configured', () => {
 
   it('does not let an admin review their own PAN', async () => {
     const other = await signUpAdminWithVerifiedPin(reviewApp);
-    const own = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${other.id}/verify`, cookie: other.cookie, body: { registeredName: 'ADMIN PERSON' } });
+    const own = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${other.id}/approve`, cookie: other.cookie, body: { registeredName: 'ADMIN PERSON' } });
     expect(own.statusCode).toBe(403);
   });
 

@@ -112,6 +112,14 @@ export const kycRecords = pgTable(
     taxResidenceOtherCountry: text('tax_residence_other_country'),
     taxResidenceDeclaredAt: timestamp('tax_residence_declared_at', { withTimezone: true }),
     taxResidenceIp: text('tax_residence_ip'),
+    /** Set while an admin has frozen the account (decision 047): nothing leaves it, deposits still credit. */
+    frozenAt: timestamp('frozen_at', { withTimezone: true }),
+    frozenReason: text('frozen_reason'),
+    frozenByUserId: uuid('frozen_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Set by an admin; decides how often KYC is refreshed (decision 047). */
+    riskCategory: text('risk_category').$type<'low' | 'medium' | 'high'>().notNull().default('low'),
+    riskSetAt: timestamp('risk_set_at', { withTimezone: true }),
+    riskSetByUserId: uuid('risk_set_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -129,6 +137,11 @@ export const kycRecords = pgTable(
       sql`(${table.taxResidence} = 'other') = (${table.taxResidenceOtherCountry} is not null) and (${table.taxResidenceOtherCountry} is null or char_length(${table.taxResidenceOtherCountry}) between 2 and 60)`,
     ),
     check('kyc_records_tax_residence_declared', sql`(${table.taxResidence} is null) = (${table.taxResidenceDeclaredAt} is null)`),
+    check(
+      'kyc_records_frozen_reason',
+      sql`(${table.frozenAt} is null) = (${table.frozenReason} is null) and (${table.frozenReason} is null or char_length(${table.frozenReason}) between 1 and 500)`,
+    ),
+    check('kyc_records_risk_category_valid', sql`${table.riskCategory} in ('low', 'medium', 'high')`),
   ],
 );
 
@@ -730,6 +743,9 @@ export const adminSettings = pgTable(
     kycLevel2MonthlyLimitInrPaise: bigint('kyc_level2_monthly_limit_inr_paise', { mode: 'bigint' }),
     /** The TDS rate when the PAN is inoperative (section 206AA: 20 %). */
     tdsNoPanBasisPoints: integer('tds_no_pan_basis_points').notNull().default(2000),
+    /** Months between KYC refreshes: high-risk customers, and the others (decision 047). */
+    kycRefreshMonthsHighRisk: smallint('kyc_refresh_months_high_risk').notNull().default(6),
+    kycRefreshMonthsOther: smallint('kyc_refresh_months_other').notNull().default(12),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -744,6 +760,10 @@ export const adminSettings = pgTable(
       sql`coalesce(${table.kycLevel1DailyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel1MonthlyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel2DailyLimitInrPaise}, 1) > 0 and coalesce(${table.kycLevel2MonthlyLimitInrPaise}, 1) > 0`,
     ),
     check('admin_settings_tds_no_pan_range', sql`${table.tdsNoPanBasisPoints} between 0 and 3000`),
+    check(
+      'admin_settings_kyc_refresh_months_range',
+      sql`${table.kycRefreshMonthsHighRisk} between 1 and 12 and ${table.kycRefreshMonthsOther} between 1 and 12`,
+    ),
   ],
 );
 
@@ -1097,7 +1117,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

@@ -6,6 +6,7 @@ import { appFileChangeHandler } from './files/service.ts';
 import { batchCancelHandler } from './payout-batches/service.ts';
 import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
+import { accountUnfreezeHandler } from './kyc/account-controls.ts';
 import { firstApprovalHandler, firstApprovalHandlerFor } from './withdrawals/service.ts';
 
 /**
@@ -26,6 +27,7 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   payout_batch_cancel: batchCancelHandler,
   chain_incident_settlement: chainIncidentSettlementHandler,
   deposit_xpub: depositKeyChangeHandler,
+  account_unfreeze: accountUnfreezeHandler,
 };
 
 /** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */

@@ -55,6 +55,7 @@ export const PENDING_CHANGE_KINDS = [
   'payout_batch_cancel',
   'chain_incident_settlement',
   'deposit_xpub',
+  'account_unfreeze',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -90,6 +91,11 @@ export const AUDIT_ACTIONS = [
   'kyc.pan_submit',
   'kyc.pan_check',
   'kyc.pan_review',
+  'kyc_pan.approve',
+  'kyc_pan.reject',
+  'kyc.freeze',
+  'kyc.unfreeze',
+  'kyc.risk_set',
   'kyc.tax_residence',
   'profile.update',
   'reports.tds_export',

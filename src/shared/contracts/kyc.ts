@@ -26,6 +26,7 @@ export const PAN_MESSAGES = {
   verifiedAlready: 'Your PAN is verified. To change it, contact support.',
   tooManyAttempts: 'Too many PAN submissions today. Try again tomorrow or contact support.',
   verified: 'PAN verified',
+  rejected: 'PAN rejected',
   pendingReview: 'PAN saved. We will check it and tell you when it is verified.',
   providerUnavailable: 'PAN saved. We could not check it right now; we will check it and tell you when it is verified.',
   rejectedInvalid: 'The Income Tax Department has no record of this PAN. Check it and enter it again.',
@@ -197,10 +198,14 @@ export const kycStatusResponseSchema = z.object({
   }),
   /** Exactly what the next level still needs, each with its text. */
   missing: z.array(z.object({ check: z.enum(KYC_CHECKS), message: z.string() })),
-  /** The money gate's message while below level 1, null from level 1. */
+  /** Why money cannot leave the account now (frozen, below level 1, KYC refresh overdue); null when it can. */
   moneyBlockedMessage: z.string().nullable(),
   /** The level's own INR limits (null: none); the tier's limits apply within them. */
   levelLimits: z.object({ dailyInr: z.string().nullable(), monthlyInr: z.string().nullable() }),
+  /** Set while an admin has frozen the account: what the customer is told (decision 047). */
+  accountFrozenMessage: z.string().nullable(),
+  /** From level 1: when the KYC must be refreshed, whether that date has passed, and what to do. */
+  refresh: z.object({ dueAt: isoDateTimeSchema, overdue: z.boolean(), open: z.boolean(), message: z.string() }).nullable(),
 });
 export type KycStatus = z.infer<typeof kycStatusResponseSchema>;
 
@@ -221,21 +226,35 @@ export const panReviewSchema = z.object({
   nameMatch: z.object({ score: z.number().int(), verdict: z.enum(['match', 'partial', 'mismatch']) }).nullable(),
   aadhaarLinked: z.boolean().nullable(),
   otherAccountsWithPan: z.number().int(),
+  riskCategory: z.enum(['low', 'medium', 'high']),
 });
 export type PanReview = z.infer<typeof panReviewSchema>;
 export const panReviewListResponseSchema = pageSchema(panReviewSchema);
 export const panReviewQuerySchema = cursorQuerySchema;
 
-export const panReviewParamsSchema = z.object({ userId: uuidSchema });
+/** The registered name an admin reads from the PAN card when approving. */
+export const panRegisteredNameSchema = z
+  .string({ error: PAN_MESSAGES.reviewNameNeeded })
+  .trim()
+  .min(1, PAN_MESSAGES.reviewNameNeeded)
+  .max(LIMITS.nameLength, PAN_MESSAGES.reviewNameNeeded);
+export const panRejectionReasonSchema = z
+  .string({ error: PAN_MESSAGES.reviewReasonNeeded })
+  .trim()
+  .min(1, PAN_MESSAGES.reviewReasonNeeded)
+  .max(500, PAN_MESSAGES.reviewReasonNeeded);
+
+/**
+ * `POST /api/admin/kyc/pan-reviews/:id/approve` (the id is the customer's): the name printed on the
+ * PAN card and, when the admin learned it, that the PAN is inoperative (not linked to Aadhaar).
+ */
 export const verifyPanRequestSchema = z.object({
-  /** The name printed on the PAN card, as the admin reads it. */
-  registeredName: z.string({ error: PAN_MESSAGES.reviewNameNeeded }).trim().min(1, PAN_MESSAGES.reviewNameNeeded).max(LIMITS.nameLength, PAN_MESSAGES.reviewNameNeeded),
-  /** False when the admin learned the PAN is inoperative (not linked to Aadhaar). */
+  registeredName: panRegisteredNameSchema,
   aadhaarLinked: z.boolean().optional(),
 });
-export const rejectPanRequestSchema = z.object({
-  reason: z.string({ error: PAN_MESSAGES.reviewReasonNeeded }).trim().min(1, PAN_MESSAGES.reviewReasonNeeded).max(500, PAN_MESSAGES.reviewReasonNeeded),
-});
+export type VerifyPanRequest = z.input<typeof verifyPanRequestSchema>;
+export const rejectPanRequestSchema = z.object({ reason: panRejectionReasonSchema });
+export type RejectPanRequest = z.input<typeof rejectPanRequestSchema>;
 export const panReviewDecisionResponseSchema = z.object({ message: z.string(), review: panReviewSchema.extend({ status: z.enum(PAN_STATUSES) }) });
 
 export const panConflictSchema = z.object({
@@ -250,3 +269,103 @@ export type PanConflict = z.infer<typeof panConflictSchema>;
 export const panConflictListResponseSchema = pageSchema(panConflictSchema);
 
 export type { NameMatchVerdict };
+
+/* ---------- freeze, risk and the KYC refresh (decision 047) ---------- */
+
+export const RISK_CATEGORIES = ['low', 'medium', 'high'] as const;
+export type RiskCategory = (typeof RISK_CATEGORIES)[number];
+
+export const FREEZE_MESSAGES = {
+  reasonNeeded: 'Enter the reason (at most 500 characters).',
+  frozen: 'Account frozen',
+  unfrozen: 'Account unfrozen',
+  unfreezeWaiting: 'Unfreezing waits for a second admin to confirm it.',
+  alreadyFrozen: 'This account is already frozen.',
+  notFrozen: 'This account is not frozen.',
+  unfreezeAlreadyWaiting: 'An unfreeze of this account already waits for a second admin.',
+  ownAccount: 'You cannot freeze, unfreeze or rate your own account.',
+  approvalRefused: 'This customer’s account is frozen: reject the request, or lift the freeze first.',
+  /** What a frozen customer is told, in the app and in every refusal. */
+  customer:
+    'Your account is under review, so withdrawals, transfers and changes to your bank accounts are paused. Deposits are still credited to your balance. Contact support if you have questions.',
+} as const;
+
+export const RISK_MESSAGES = {
+  choose: 'Choose a risk category: low, medium or high.',
+  saved: 'Risk category saved',
+} as const;
+
+/** The KYC refresh: how many months a level 1 KYC lasts for each risk category, from the settings. */
+export interface KycRefreshSettings {
+  kycRefreshMonthsHighRisk: number;
+  kycRefreshMonthsOther: number;
+}
+
+export function refreshMonthsFor(risk: RiskCategory, settings: KycRefreshSettings): number {
+  return risk === 'high' ? settings.kycRefreshMonthsHighRisk : settings.kycRefreshMonthsOther;
+}
+
+/**
+ * When the customer's KYC must be refreshed: the older of the PAN's last check and the tax residence
+ * declaration, plus the months of their risk category (calendar months, UTC). Null below level 1.
+ */
+export function kycDueAt(checkedAt: { panCheckedAt: Date | null; taxResidenceDeclaredAt: Date | null }, months: number): Date | null {
+  if (checkedAt.panCheckedAt === null || checkedAt.taxResidenceDeclaredAt === null) return null;
+  const since = checkedAt.panCheckedAt < checkedAt.taxResidenceDeclaredAt ? checkedAt.panCheckedAt : checkedAt.taxResidenceDeclaredAt;
+  const due = new Date(since.getTime());
+  due.setUTCMonth(due.getUTCMonth() + months);
+  return due;
+}
+
+/** From this many days before the due date the customer may refresh the KYC, and is told to. */
+export const KYC_REFRESH_OPENS_DAYS_BEFORE = 14;
+
+export function kycRefreshOpen(dueAt: Date | null, now: Date): boolean {
+  return dueAt !== null && dueAt.getTime() - now.getTime() <= KYC_REFRESH_OPENS_DAYS_BEFORE * 24 * 60 * 60 * 1000;
+}
+
+export const KYC_REFRESH_MESSAGES = {
+  /** The refusal of withdrawals and transfers after the due date, and what the KYC page says. */
+  overdue:
+    'Your KYC is overdue for its periodic refresh, so withdrawals and transfers are paused. Refresh it on the KYC page: submit your PAN again for a fresh check and declare your tax residence again.',
+  due: 'Refresh your KYC by this date: submit your PAN again for a fresh check and declare your tax residence again.',
+  notDue: 'Your KYC is refreshed periodically; you will be told 14 days before this date.',
+} as const;
+
+export const freezeRequestSchema = z.object({
+  reason: z.string({ error: FREEZE_MESSAGES.reasonNeeded }).trim().min(1, FREEZE_MESSAGES.reasonNeeded).max(500, FREEZE_MESSAGES.reasonNeeded),
+});
+export type FreezeRequest = z.input<typeof freezeRequestSchema>;
+
+export const riskCategoryRequestSchema = z.object({ riskCategory: z.enum(RISK_CATEGORIES, { error: RISK_MESSAGES.choose }) });
+export type RiskCategoryRequest = z.input<typeof riskCategoryRequestSchema>;
+
+/** A customer's KYC as the admin sees it on the user page: the level, each check and when, freeze, risk and the refresh date. */
+export const adminKycRecordSchema = z.object({
+  userId: uuidSchema,
+  level: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  checks: z.array(z.object({ check: z.enum(KYC_CHECKS), state: z.enum(KYC_CHECK_STATES), at: isoDateTimeSchema.nullable() })),
+  pan: z.object({
+    pan: z.string().nullable(),
+    status: z.enum(PAN_STATUSES),
+    registeredName: z.string().nullable(),
+    nameMatch: z.object({ score: z.number().int(), verdict: z.enum(['match', 'partial', 'mismatch']) }).nullable(),
+    providerNameScore: z.number().int().nullable(),
+    aadhaarLinked: z.boolean().nullable(),
+    checkedBy: z.enum(['cashfree', 'admin']).nullable(),
+    submittedAt: isoDateTimeSchema.nullable(),
+    checkedAt: isoDateTimeSchema.nullable(),
+    rejectionReason: z.string().nullable(),
+  }),
+  freeze: z.object({ frozenAt: isoDateTimeSchema, reason: z.string(), frozenBy: z.string().nullable() }).nullable(),
+  /** The id of the unfreeze that waits for a second admin, if any. */
+  unfreezePendingChangeId: z.string().nullable(),
+  riskCategory: z.enum(RISK_CATEGORIES),
+  kycDueAt: isoDateTimeSchema.nullable(),
+  kycOverdue: z.boolean(),
+});
+export type AdminKycRecord = z.infer<typeof adminKycRecordSchema>;
+
+export const freezeResponseSchema = z.object({ message: z.string(), kyc: adminKycRecordSchema });
+export const unfreezeResponseSchema = z.object({ message: z.string(), kyc: adminKycRecordSchema, pendingChangeId: z.string().nullable() });
+export const riskCategoryResponseSchema = freezeResponseSchema;

@@ -5,6 +5,7 @@ import { normalizePhone } from './auth.ts';
 import { decimalStringSchema, isoDateTimeSchema } from './common.ts';
 import { depositNetworkSchema } from './enums.ts';
 import { pendingChangeSchema } from './pending-changes.ts';
+import { kycSettingsFormShape, kycSettingsViewShape } from './kyc-settings.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
 
 
@@ -88,6 +89,7 @@ export const adminSettingsResponseSchema = z.object({
   /** Whether the viewer may save: only admins read these settings (VIP customers read the public ones, decision 040). */
   canEdit: z.boolean(),
   ...withdrawalRulesViewShape,
+  ...kycSettingsViewShape,
 });
 export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
 
@@ -219,6 +221,7 @@ export const settingsFormSchema = z.object({
   websiteUrl: websiteUrlSchema,
   minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
   ...withdrawalRulesFormShape,
+  ...kycSettingsFormShape,
 });
 export type SettingsFormValues = z.input<typeof settingsFormSchema>;
 export type SettingsFormOutput = z.output<typeof settingsFormSchema>;

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
+import { assertAccountNotFrozen } from '../kyc/service.ts';
 import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
@@ -43,6 +44,7 @@ export async function listBankAccounts(db: Database, userId: string): Promise<Ba
 export async function addBankAccount(context: AppContext, log: FastifyBaseLogger, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
+    await assertAccountNotFrozen(transaction, userId);
     if ((await bankAccountRepository.countByUser(transaction, userId)) >= BANK_ACCOUNT_LIMITS.accountsPerUser) {
       throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
     }
@@ -76,6 +78,7 @@ export async function updateBankAccount(
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
     await bankAccountRepository.lockOwner(transaction, userId);
+    await assertAccountNotFrozen(transaction, userId);
     const existing = await bankAccountRepository.findOwned(transaction, userId, id);
     if (!existing) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
@@ -151,6 +154,7 @@ export async function deleteBankAccount(db: Database, userId: string, id: string
   await db.transaction(async (transaction) => {
     const account = await bankAccountRepository.findOwned(transaction, userId, id, 'update');
     if (!account) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+    await assertAccountNotFrozen(transaction, userId);
     if (await bankAccountRepository.hasPendingWithdrawalFor(transaction, id)) throw AppError.conflict(BANK_ACCOUNT_MESSAGES.hasPendingWithdrawal);
     await bankAccountRepository.remove(transaction, userId, id);
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { PanStatus } from '#shared/contracts/kyc';
+import type { PanStatus, RiskCategory } from '#shared/contracts/kyc';
 import type { Executor } from '../../db/client.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
@@ -18,16 +18,23 @@ export interface KycRow {
   panAadhaarLinked: boolean | null;
   panRejectionReason: string | null;
   panSubmittedAt: Date | null;
+  panCheckedAt: Date | null;
+  panCheckedBy: 'cashfree' | 'admin' | null;
   taxResidence: 'india' | 'other' | null;
   taxResidenceOtherCountry: string | null;
   taxResidenceDeclaredAt: Date | null;
+  frozenAt: Date | null;
+  frozenReason: string | null;
+  frozenByName: string | null;
+  riskCategory: RiskCategory;
 }
 
 const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
   coalesce(k.pan_status, 'none') as "panStatus", k.pan_registered_name as "panRegisteredName", k.pan_name_accepted as "panNameAccepted",
   k.pan_provider_name_score as "panProviderNameScore", k.pan_aadhaar_linked as "panAadhaarLinked", k.pan_rejection_reason as "panRejectionReason",
-  k.pan_submitted_at as "panSubmittedAt", k.tax_residence as "taxResidence", k.tax_residence_other_country as "taxResidenceOtherCountry",
-  k.tax_residence_declared_at as "taxResidenceDeclaredAt"`;
+  k.pan_submitted_at as "panSubmittedAt", k.pan_checked_at as "panCheckedAt", k.pan_checked_by as "panCheckedBy", k.tax_residence as "taxResidence", k.tax_residence_other_country as "taxResidenceOtherCountry",
+  k.tax_residence_declared_at as "taxResidenceDeclaredAt", k.frozen_at as "frozenAt", k.frozen_reason as "frozenReason",
+  (select fp.name from profiles fp where fp.user_id = k.frozen_by_user_id) as "frozenByName", coalesce(k.risk_category, 'low') as "riskCategory"`;
 
 function withDates(row: Record<string, unknown>): KycRow {
   const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
@@ -36,7 +43,9 @@ function withDates(row: Record<string, unknown>): KycRow {
     emailVerifiedAt: date(row.emailVerifiedAt),
     phoneVerifiedAt: date(row.phoneVerifiedAt),
     panSubmittedAt: date(row.panSubmittedAt),
+    panCheckedAt: date(row.panCheckedAt),
     taxResidenceDeclaredAt: date(row.taxResidenceDeclaredAt),
+    frozenAt: date(row.frozenAt),
   };
 }
 
@@ -115,15 +124,15 @@ export interface PanReviewRow extends KycRow {
   cursorCreatedAt: string;
 }
 
-/** The PANs waiting for an admin, newest first by submission (keyset on submission time and user id). */
+/** The PANs waiting for an admin, oldest first by submission, as a desk works a queue (keyset on submission time and user id). */
 export async function listPendingPanReviews(db: Executor, cursor: PageCursor | undefined, limit: number): Promise<PanReviewRow[]> {
-  const after = cursor === undefined ? sql`` : sql`and (k.pan_submitted_at, k.user_id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+  const after = cursor === undefined ? sql`` : sql`and (k.pan_submitted_at, k.user_id) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
   const result = await db.execute(sql`select ${KYC_COLUMNS},
       (select count(*)::int from profiles o where o.pan = p.pan and o.user_id <> p.user_id) as "otherAccountsWithPan",
       to_char(k.pan_submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorCreatedAt"
     from kyc_records k join profiles p on p.user_id = k.user_id join users u on u.id = p.user_id
     where k.pan_status = 'pending_review' and p.pan is not null and k.pan_submitted_at is not null ${after}
-    order by k.pan_submitted_at desc, k.user_id desc
+    order by k.pan_submitted_at, k.user_id
     limit ${limit + 1}`);
   return result.rows.map((row) => ({ ...withDates(row), otherAccountsWithPan: Number(row.otherAccountsWithPan), cursorCreatedAt: String(row.cursorCreatedAt) }));
 }
@@ -162,3 +171,31 @@ export async function listPanConflicts(db: Executor, cursor: PageCursor | undefi
   return result.rows.map((row) => ({ ...(row as unknown as PanConflictRow), createdAt: new Date(row.createdAt as string) }));
 }
 
+
+/** Freezes the account (decision 047); answers false when it was frozen already. */
+export async function freezeAccount(db: Executor, userId: string, values: { reason: string; adminUserId: string }): Promise<boolean> {
+  const result = await db.execute(sql`insert into kyc_records as k (user_id, frozen_at, frozen_reason, frozen_by_user_id)
+    values (${userId}, now(), ${values.reason}, ${values.adminUserId})
+    on conflict (user_id) do update set frozen_at = now(), frozen_reason = excluded.frozen_reason, frozen_by_user_id = excluded.frozen_by_user_id, updated_at = now()
+      where k.frozen_at is null`);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Lifts the freeze; answers false when the account was not frozen. */
+export async function unfreezeAccount(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.execute(sql`update kyc_records set frozen_at = null, frozen_reason = null, frozen_by_user_id = null, updated_at = now()
+    where user_id = ${userId} and frozen_at is not null`);
+  return (result.rowCount ?? 0) > 0;
+}
+
+export async function setRiskCategory(db: Executor, userId: string, values: { riskCategory: RiskCategory; adminUserId: string }): Promise<void> {
+  await db.execute(sql`insert into kyc_records (user_id, risk_category, risk_set_at, risk_set_by_user_id)
+    values (${userId}, ${values.riskCategory}, now(), ${values.adminUserId})
+    on conflict (user_id) do update set risk_category = excluded.risk_category, risk_set_at = now(), risk_set_by_user_id = excluded.risk_set_by_user_id, updated_at = now()`);
+}
+
+/** Whether the account is frozen, read under the caller's transaction. */
+export async function isFrozen(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.execute<{ frozen: boolean }>(sql`select exists (select 1 from kyc_records where user_id = ${userId} and frozen_at is not null) as frozen`);
+  return result.rows[0]?.frozen === true;
+}

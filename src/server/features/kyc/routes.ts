@@ -1,11 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { idParamsSchema } from '#shared/contracts/common';
 import {
+  adminKycRecordSchema,
+  freezeRequestSchema,
+  freezeResponseSchema,
+  riskCategoryRequestSchema,
+  riskCategoryResponseSchema,
+  unfreezeResponseSchema,
   kycPanResponseSchema,
   kycStatusResponseSchema,
   kycTaxResidenceResponseSchema,
   panConflictListResponseSchema,
   panReviewDecisionResponseSchema,
   panReviewListResponseSchema,
-  panReviewParamsSchema,
   panReviewQuerySchema,
   rejectPanRequestSchema,
   submitPanRequestSchema,
@@ -14,7 +21,10 @@ import {
 } from '#shared/contracts/kyc';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
+import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
+import { panReviewDecisions } from './pan-review-kind.ts';
+import * as accountControls from './account-controls.ts';
 import * as kycService from './service.ts';
 
 /** The customer's own KYC: the level, each check, what is missing; the PAN and the tax residence. */
@@ -69,7 +79,7 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['admin', 'kyc'],
-        summary: 'PANs waiting for an admin, newest first, with the registered name, both name scores and other accounts with the same PAN',
+        summary: 'PANs waiting for an admin, oldest first, with the registered name, both name scores and other accounts with the same PAN',
         querystring: panReviewQuerySchema,
         response: responses({ 200: panReviewListResponseSchema }),
       },
@@ -77,39 +87,18 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     async (request) => kycService.listPanReviews(db, request.query),
   );
 
-  app.post(
-    '/api/admin/kyc/pan-reviews/:userId/verify',
-    {
-      schema: {
-        tags: ['admin', 'kyc'],
-        summary: 'Verify a waiting PAN with the name printed on the card (optionally marking it inoperative: not linked to Aadhaar)',
-        params: panReviewParamsSchema,
-        body: verifyPanRequestSchema,
-        response: responses({ 200: panReviewDecisionResponseSchema }),
-      },
+  registerDecisionRoutes(app, db, panReviewDecisions, {
+    basePath: '/api/admin/kyc/pan-reviews',
+    response: panReviewDecisionResponseSchema,
+    approve: {
+      summary: 'Verify a waiting PAN (the id is the customer’s) with the name printed on the card, optionally marking it inoperative (not linked to Aadhaar)',
+      // Optional here so that a request without a body gets the name's field message from the kind, as a blank name does.
+      body: verifyPanRequestSchema.optional().transform((body) =>
+        body === undefined ? undefined : { registeredName: body.registeredName, aadhaarLinked: body.aadhaarLinked === undefined ? undefined : body.aadhaarLinked ? ('yes' as const) : ('no' as const) },
+      ),
     },
-    async (request) =>
-      kycService.reviewPan(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.userId, {
-        outcome: 'verified',
-        registeredName: request.body.registeredName,
-        aadhaarLinked: request.body.aadhaarLinked,
-      }),
-  );
-
-  app.post(
-    '/api/admin/kyc/pan-reviews/:userId/reject',
-    {
-      schema: {
-        tags: ['admin', 'kyc'],
-        summary: 'Reject a waiting PAN with a reason the customer sees',
-        params: panReviewParamsSchema,
-        body: rejectPanRequestSchema,
-        response: responses({ 200: panReviewDecisionResponseSchema }),
-      },
-    },
-    async (request) =>
-      kycService.reviewPan(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.userId, { outcome: 'rejected', reason: request.body.reason }),
-  );
+    reject: { summary: 'Reject a waiting PAN (the id is the customer’s) with a reason the customer sees', body: rejectPanRequestSchema.optional() },
+  });
 
   app.get(
     '/api/admin/kyc/pan-conflicts',
@@ -123,4 +112,68 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => kycService.listPanConflicts(db, request.query),
   );
+
+  app.get(
+    '/api/admin/kyc/customers/:id',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'A customer’s KYC for the user page: the level, each check and when, the PAN’s check, the freeze, the risk category and the KYC refresh date',
+        params: idParamsSchema,
+        response: responses({ 200: adminKycRecordSchema }),
+      },
+    },
+    async (request) => accountControls.getAdminKycRecord(db, request.params.id),
+  );
+
+  app.post(
+    '/api/admin/kyc/customers/:id/freeze',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Freeze a customer’s account with a reason (suspicious activity): no withdrawals, transfers or bank account changes; deposits still credit',
+        params: idParamsSchema,
+        body: freezeRequestSchema,
+        response: responses({ 200: freezeResponseSchema }),
+      },
+    },
+    async (request) => accountControls.freezeAccount(db, actorOf(request), request.params.id, request.body.reason),
+  );
+
+  app.post(
+    '/api/admin/kyc/customers/:id/unfreeze',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Lift a freeze with a reason: at once with a single admin, else 202 and a change a second admin confirms',
+        params: idParamsSchema,
+        body: freezeRequestSchema,
+        response: responses({ 200: unfreezeResponseSchema, 202: unfreezeResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await accountControls.unfreezeAccount(db, actorOf(request), request.params.id, request.body.reason);
+      reply.code(answer.statusCode);
+      return answer.body;
+    },
+  );
+
+  app.put(
+    '/api/admin/kyc/customers/:id/risk',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Set a customer’s risk category (low, medium, high), which dates their next KYC refresh',
+        params: idParamsSchema,
+        body: riskCategoryRequestSchema,
+        response: responses({ 200: riskCategoryResponseSchema }),
+      },
+    },
+    async (request) => accountControls.setRiskCategory(db, actorOf(request), request.params.id, request.body.riskCategory),
+  );
 }
+
+function actorOf(request: FastifyRequest): { userId: string; ipAddress: string } {
+  return { userId: sessionOf(request).userId, ipAddress: request.ip };
+}
+

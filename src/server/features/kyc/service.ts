@@ -10,6 +10,7 @@ import {
   missingForLevelOne,
   panCheckState,
   type KycCheck,
+  type KycLevel,
   type KycFacts,
   type KycStatus,
   type MoneyLeaving,
@@ -17,6 +18,12 @@ import {
   type PanReview,
   type PanStatus,
   type TaxResidenceRequest,
+  FREEZE_MESSAGES,
+  KYC_REFRESH_MESSAGES,
+  kycDueAt,
+  kycRefreshOpen,
+  refreshMonthsFor,
+  type KycRefreshSettings,
 } from '#shared/contracts/kyc';
 import { inrPaiseToWire } from '#shared/money';
 import { matchNames } from '#shared/name-match';
@@ -25,7 +32,6 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
-import { createNotifications } from '../../platform/notifications/service.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { getSettings, type SettingsRow } from '../settings/service.ts';
@@ -51,20 +57,56 @@ export function factsOf(row: Pick<KycRow, 'emailVerifiedAt' | 'phoneVerifiedAt' 
   };
 }
 
+/** What the money gate reads of a customer: the level's facts, the freeze and what dates the KYC refresh. */
+export type MoneyGateRow = Pick<
+  KycRow,
+  'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt' | 'panCheckedAt' | 'frozenAt' | 'riskCategory'
+>;
+
+/** When the customer's KYC must be refreshed (decision 047); null below level 1. */
+export function refreshDueAtOf(row: MoneyGateRow, settings: KycRefreshSettings): Date | null {
+  if (kycLevelOf(factsOf(row)) === 0) return null;
+  return kycDueAt(row, refreshMonthsFor(row.riskCategory, settings));
+}
+
+function isOverdue(dueAt: Date | null, now: Date): boolean {
+  return dueAt !== null && dueAt.getTime() <= now.getTime();
+}
+
+export function accountFrozenError(): AppError {
+  return new AppError(403, 'ACCOUNT_FROZEN', FREEZE_MESSAGES.customer);
+}
+
 /**
- * The money gate: below level 1 no money leaves the account (withdrawals, transfers to other customers).
- * Deposits are still credited; they wait in the balance until level 1.
+ * The money gate: nothing leaves a frozen account (decision 047), nor one below level 1 (decision 042),
+ * nor one whose KYC is overdue for its refresh (decision 047). Deposits are still credited; they wait
+ * in the balance.
  */
-export function assertMoneyMayLeave(leaving: MoneyLeaving, facts: KycFacts): void {
-  const missing = missingForLevelOne(facts);
+export function assertMoneyMayLeave(leaving: MoneyLeaving, row: MoneyGateRow, settings: KycRefreshSettings, now = new Date()): void {
+  if (row.frozenAt !== null) throw accountFrozenError();
+  const missing = missingForLevelOne(factsOf(row));
   if (missing.length > 0) throw new AppError(403, 'KYC_LEVEL_REQUIRED', kycGateMessage(leaving, missing));
+  if (isOverdue(refreshDueAtOf(row, settings), now)) throw new AppError(403, 'KYC_REFRESH_REQUIRED', KYC_REFRESH_MESSAGES.overdue);
 }
 
 /** The gate for a transfer's sender, read in the transfer's transaction. */
 export async function assertMayTransfer(db: Executor, userId: string): Promise<void> {
-  const row = await kycRepository.findKyc(db, userId);
+  const [row, settings] = [await kycRepository.findKyc(db, userId), await getSettings(db)];
   if (row === undefined) throw new Error(`user ${userId} has no profile`);
-  assertMoneyMayLeave('transfers', factsOf(row));
+  assertMoneyMayLeave('transfers', row, settings);
+}
+
+/** Frozen customers cannot change where money goes (their bank accounts): read in the caller's transaction. */
+export async function assertAccountNotFrozen(db: Executor, userId: string): Promise<void> {
+  if (await kycRepository.isFrozen(db, userId)) throw accountFrozenError();
+}
+
+/**
+ * An admin's approval that would pay out a frozen customer's money (a withdrawal still pending, a
+ * transfer to another customer) is refused until the freeze is lifted; rejecting, which refunds, is not.
+ */
+export async function assertApprovalWhileNotFrozen(db: Executor, userId: string): Promise<void> {
+  if (await kycRepository.isFrozen(db, userId)) throw AppError.conflict(FREEZE_MESSAGES.approvalRefused, 'ACCOUNT_FROZEN');
 }
 
 /** The level's INR limits (null: none); level 2 is not reachable yet, so level 1's are the ones that apply. */
@@ -89,7 +131,7 @@ function checkMessage(check: KycCheck, state: KycStatus['checks']['email']['stat
   return `Missing: ${KYC_MISSING_TEXTS[check]}`;
 }
 
-export function kycStatusOf(row: KycRow, settings: LevelLimitSettings): KycStatus {
+export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefreshSettings, now = new Date()): KycStatus {
   const facts = factsOf(row);
   const level = kycLevelOf(facts);
   const missingChecks: KycCheck[] = level === 0 ? missingForLevelOne(facts) : [...LEVEL_TWO_CHECKS];
@@ -101,6 +143,8 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings): KycStatu
   const panRejection =
     row.panStatus === 'verified' && panState === 'rejected' ? 'Your name changed since the PAN was verified: it no longer matches the PAN.' : row.panRejectionReason;
   const limits = levelLimitsOf(settings);
+  const dueAt = refreshDueAtOf(row, settings);
+  const overdue = isOverdue(dueAt, now);
   const notAvailable = { state: 'not_available' as const, message: checkMessage('selfie', 'not_available') };
   return {
     level,
@@ -127,12 +171,26 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings): KycStatu
       address: notAvailable,
     },
     missing: missingChecks.map((check) => ({ check, message: KYC_MISSING_TEXTS[check] })),
-    moneyBlockedMessage: level === 0 ? `${kycGateMessage('withdrawals', missingChecks)} ${KYC_TEXTS.levelZeroHolds}` : null,
+    moneyBlockedMessage: moneyBlockedMessageOf(row, level, missingChecks, overdue),
     levelLimits: {
       dailyInr: level === 0 || limits.dailyInrPaise === null ? null : inrPaiseToWire(limits.dailyInrPaise),
       monthlyInr: level === 0 || limits.monthlyInrPaise === null ? null : inrPaiseToWire(limits.monthlyInrPaise),
     },
+    accountFrozenMessage: row.frozenAt === null ? null : FREEZE_MESSAGES.customer,
+    refresh: dueAt === null ? null : refreshOf(dueAt, overdue, kycRefreshOpen(dueAt, now)),
   };
+}
+
+function refreshOf(dueAt: Date, overdue: boolean, open: boolean): NonNullable<KycStatus['refresh']> {
+  const message = overdue ? KYC_REFRESH_MESSAGES.overdue : open ? KYC_REFRESH_MESSAGES.due : KYC_REFRESH_MESSAGES.notDue;
+  return { dueAt: dueAt.toISOString(), overdue, open, message };
+}
+
+/** Why money cannot leave the account now, in the order the gate refuses: the freeze, the level, the overdue refresh. */
+function moneyBlockedMessageOf(row: KycRow, level: KycLevel, missing: KycCheck[], overdue: boolean): string | null {
+  if (row.frozenAt !== null) return FREEZE_MESSAGES.customer;
+  if (level === 0) return `${kycGateMessage('withdrawals', missing)} ${KYC_TEXTS.levelZeroHolds}`;
+  return overdue ? KYC_REFRESH_MESSAGES.overdue : null;
 }
 
 async function kycRowOf(db: Executor, userId: string): Promise<KycRow> {
@@ -192,11 +250,13 @@ function checkValuesOf(result: Exclude<PanCheckResult, { outcome: 'unavailable' 
 export async function submitPan(context: AppContext, session: SessionRecord, pan: string, ipAddress: string): Promise<{ message: string; kyc: KycStatus }> {
   const { db } = context.database;
   const userId = session.userId;
-  const current = await kycRowOf(db, userId);
-  if (current.pan === pan && current.panStatus !== 'rejected' && current.panStatus !== 'none') {
-    return { message: current.panStatus === 'verified' ? PAN_MESSAGES.verified : PAN_MESSAGES.pendingReview, kyc: kycStatusOf(current, await getSettings(db)) };
+  const [current, settings] = [await kycRowOf(db, userId), await getSettings(db)];
+  // From 14 days before the KYC refresh is due, the verified PAN is checked again when the customer submits it (decision 047).
+  const refreshing = (row: KycRow) => row.panStatus === 'verified' && row.pan === pan && kycRefreshOpen(refreshDueAtOf(row, settings), new Date());
+  if (!refreshing(current) && current.pan === pan && current.panStatus !== 'rejected' && current.panStatus !== 'none') {
+    return { message: current.panStatus === 'verified' ? PAN_MESSAGES.verified : PAN_MESSAGES.pendingReview, kyc: kycStatusOf(current, settings) };
   }
-  if (current.panStatus === 'verified') throw AppError.conflict(PAN_MESSAGES.verifiedAlready);
+  if (current.panStatus === 'verified' && !refreshing(current)) throw AppError.conflict(PAN_MESSAGES.verifiedAlready);
   if ((await kycRepository.findOtherHolderOfPan(db, userId, pan)) !== undefined) {
     await recordConflict(db, userId, pan, ipAddress);
     throw panTaken();
@@ -205,7 +265,7 @@ export async function submitPan(context: AppContext, session: SessionRecord, pan
     await db.transaction(async (transaction) => {
       const locked = await kycRepository.findKyc(transaction, userId, { forUpdate: true });
       if (locked === undefined) throw new Error(`user ${userId} has no profile`);
-      if (locked.panStatus === 'verified') throw AppError.conflict(PAN_MESSAGES.verifiedAlready);
+      if (locked.panStatus === 'verified' && !refreshing(locked)) throw AppError.conflict(PAN_MESSAGES.verifiedAlready);
       if ((await kycRepository.countPanSubmissionsSince(transaction, userId, 24)) >= PAN_SUBMISSIONS_PER_DAY) {
         throw new AppError(429, 'RATE_LIMITED', PAN_MESSAGES.tooManyAttempts);
       }
@@ -290,7 +350,7 @@ export async function declareTaxResidence(
 
 /* ---------- admin ---------- */
 
-function reviewOf(row: KycRow, otherAccountsWithPan: number): PanReview {
+export function reviewOf(row: KycRow, otherAccountsWithPan: number): PanReview {
   if (row.pan === null) throw new Error(`review of user ${row.userId} without a PAN`);
   return {
     userId: row.userId,
@@ -303,6 +363,7 @@ function reviewOf(row: KycRow, otherAccountsWithPan: number): PanReview {
     nameMatch: row.panRegisteredName === null ? null : matchNames(row.panRegisteredName, row.name),
     aadhaarLinked: row.panAadhaarLinked,
     otherAccountsWithPan,
+    riskCategory: row.riskCategory,
   };
 }
 
@@ -328,85 +389,4 @@ export async function listPanConflicts(db: Database, query: { cursor?: string | 
     })),
     nextCursor: page.nextCursor,
   };
-}
-
-export type PanReviewDecision = { outcome: 'verified'; registeredName: string; aadhaarLinked?: boolean | undefined } | { outcome: 'rejected'; reason: string };
-
-/**
- * An admin verifies a waiting PAN (with the name on the card, which the name rule compares with the
- * customer's) or rejects it with a reason the customer sees. Verifying accepts the customer's name as
- * it is now, so an admin may accept a partial match the rule left to a person.
- */
-export async function reviewPan(
-  db: Database,
-  admin: { userId: string; ipAddress: string },
-  customerId: string,
-  decision: PanReviewDecision,
-): Promise<{ message: string; review: PanReview & { status: PanStatus } }> {
-  if (admin.userId === customerId) throw AppError.forbidden(PAN_MESSAGES.reviewOwnAccount);
-  return db.transaction(async (transaction) => {
-    const row = await kycRepository.findKyc(transaction, customerId, { forUpdate: true });
-    if (row === undefined) throw AppError.notFound(PAN_MESSAGES.userNotFound);
-    if (row.panStatus !== 'pending_review' || row.pan === null) throw AppError.conflict(PAN_MESSAGES.reviewNotPending);
-    const values: kycRepository.PanCheckValues =
-      decision.outcome === 'verified'
-        ? {
-            status: 'verified',
-            checkedBy: 'admin',
-            registeredName: decision.registeredName,
-            nameAccepted: row.name,
-            providerNameScore: row.panProviderNameScore,
-            aadhaarLinked: decision.aadhaarLinked ?? row.panAadhaarLinked,
-            providerReference: null,
-            rejectionReason: null,
-            reviewedByUserId: admin.userId,
-          }
-        : {
-            status: 'rejected',
-            checkedBy: 'admin',
-            registeredName: row.panRegisteredName,
-            nameAccepted: null,
-            providerNameScore: row.panProviderNameScore,
-            aadhaarLinked: row.panAadhaarLinked,
-            providerReference: null,
-            rejectionReason: decision.reason,
-            reviewedByUserId: admin.userId,
-          };
-    const recorded = await kycRepository.recordPanCheck(transaction, customerId, row.pan, values);
-    if (!recorded) throw new Error(`the locked PAN review of ${customerId} was not recorded`);
-    await recordAudit(transaction, {
-      actorUserId: admin.userId,
-      action: 'kyc.pan_review',
-      targetType: 'user',
-      targetId: customerId,
-      targetUserId: customerId,
-      before: { status: row.panStatus },
-      after: {
-        status: values.status,
-        pan: maskPan(row.pan),
-        registeredName: values.registeredName,
-        nameMatch: values.registeredName === null ? null : matchNames(values.registeredName, row.name),
-        reason: values.rejectionReason,
-        aadhaarLinked: values.aadhaarLinked,
-      },
-      ipAddress: admin.ipAddress,
-    });
-    const verified = values.status === 'verified';
-    await createNotifications(transaction, [
-      {
-        userId: customerId,
-        kind: 'kyc_updated',
-        title: verified ? 'PAN verified' : 'PAN not accepted',
-        body: verified ? 'Your PAN is verified.' : `Your PAN was not accepted: ${decision.outcome === 'rejected' ? decision.reason : ''}`,
-        link: '/kyc',
-        emailSubject: verified ? 'Your PAN is verified' : 'Your PAN was not accepted',
-        emailText: verified
-          ? 'Your PAN is verified. Open the KYC page in the app to see your level.'
-          : `Your PAN was not accepted: ${decision.outcome === 'rejected' ? decision.reason : ''}\n\nOpen the KYC page in the app to enter it again.`,
-      },
-    ]);
-    const after = await kycRowOf(transaction, customerId);
-    const otherAccounts = await kycRepository.countOtherAccountsWithPan(transaction, customerId, row.pan);
-    return { message: verified ? PAN_MESSAGES.verified : 'PAN rejected', review: { ...reviewOf(after, otherAccounts), status: after.panStatus } };
-  });
 }

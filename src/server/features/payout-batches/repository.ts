@@ -75,8 +75,8 @@ export async function claimNamed(db: Executor, batchId: string, withdrawalIds: s
 
 /**
  * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given) that are not
- * `excludedUserId`'s nor a customer's with an open chain incident (decision 045); rows another batch is
- * claiming right now are skipped, not waited for.
+ * `excludedUserId`'s, nor a frozen customer's (decision 047), nor one with an open chain incident (decision 045); rows
+ * another batch is claiming right now are skipped, not waited for.
  */
 export async function claimOldestPending(
   db: Executor,
@@ -91,8 +91,9 @@ export async function claimOldestPending(
       and(
         eq(withdrawalRequests.status, 'pending'),
         sql`${withdrawalRequests.id} in (
-          select id from withdrawal_requests where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
-            and user_id not in (select user_id from chain_incidents where resolved_at is null)
+          select id from withdrawal_requests w where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
+            and not exists (select 1 from kyc_records k where k.user_id = w.user_id and k.frozen_at is not null)
+            and not exists (select 1 from chain_incidents i where i.user_id = w.user_id and i.resolved_at is null)
           order by created_at, id limit ${options.limit} for update skip locked
         )`,
       ),

@@ -76,6 +76,9 @@ const chainIncidentSettlementPayloadSchema = z.object({
 /** A network's extended public key set in the settings (decision 045); `from` is null when the settings had none. */
 const depositKeyPayloadSchema = z.object({ network: depositNetworkSchema, from: z.string().nullable(), to: z.string() });
 
+/** Lifting an admin's freeze of a customer's account (decision 047): the freeze it lifts and why. */
+const accountUnfreezePayloadSchema = z.object({ userId: uuidSchema, frozenAt: z.string(), frozenReason: z.string(), reason: z.string() });
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -92,6 +95,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('payout_batch_cancel'), payload: payoutBatchCancelPayloadSchema }),
   z.object({ kind: z.literal('chain_incident_settlement'), payload: chainIncidentSettlementPayloadSchema }),
   z.object({ kind: z.literal('deposit_xpub'), payload: depositKeyPayloadSchema }),
+  z.object({ kind: z.literal('account_unfreeze'), payload: accountUnfreezePayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -238,7 +242,16 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       to: extendedKeyInPart(payload.to),
       network: payload.network,
     }),
+  },  account_unfreeze: {
+    subjectOf: (payload) => payload.userId,
+    concernedUserId: (payload) => payload.userId,
+    view: (payload, customer) => ({
+      summary: `Unfreeze the account of ${personInWords(customer)}: ${payload.reason}`,
+      from: `Frozen: ${payload.frozenReason}`,
+      to: 'Not frozen: withdrawals, transfers and bank account changes allowed again',
+    }),
   },
+
 };
 
 /** The description of a change's kind, typed by the change's own kind. */

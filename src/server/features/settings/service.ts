@@ -31,6 +31,7 @@ import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './ad
 import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow, StoredFileRow } from './repository.ts';
 import type { AuditAction } from '#shared/contracts/enums';
+import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
@@ -107,6 +108,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     updatedBy: updatedBy ?? null,
     canEdit,
     ...withdrawalRulesView(row),
+    ...kycSettingsView(row),
   };
 }
 
@@ -129,6 +131,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     erc20QrFileId: row.erc20QrFileId,
     apkFileId: row.apkFileId,
     ...withdrawalRulesSnapshot(row),
+    ...kycSettingsSnapshot(row),
   };
 }
 
@@ -176,6 +179,7 @@ function desiredSettings(input: SettingsFormOutput): DesiredSettings {
     minDepositUsdtMicros: parsedOrThrow(parseUsdtMicros(input.minDeposit), 'minDeposit'),
     largeWithdrawalInrPaise: input.largeWithdrawalInr === undefined ? undefined : parsedOrThrow(parseInrPaise(input.largeWithdrawalInr), 'largeWithdrawalInr'),
     ...desiredWithdrawalRules(input),
+    ...desiredKycSettings(input),
   };
 }
 

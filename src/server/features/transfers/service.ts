@@ -12,7 +12,7 @@ import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
 import * as users from '../users/service.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { assertHeldAmountUntouched } from '../chain/incidents.ts';
-import { assertMayTransfer } from '../kyc/service.ts';
+import { assertApprovalWhileNotFrozen, assertMayTransfer } from '../kyc/service.ts';
 import { checkPin } from '../pin/service.ts';
 import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -128,6 +128,8 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
     }),
   settle: async (db, row, outcome) => {
     const approved = outcome === 'approved';
+    // A frozen sender's transfer is not released to the recipient (decision 047); rejecting refunds it.
+    if (approved) await assertApprovalWhileNotFrozen(db, row.senderUserId);
     const parties = await transferRepository.findWithParties(db, row.id);
     if (!parties) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
     return {

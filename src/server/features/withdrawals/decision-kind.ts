@@ -9,6 +9,7 @@ import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type Requ
 import { house, wallet } from '../../platform/ledger/ledger.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { heldByOpenIncidents } from '../chain/incidents.ts';
+import { assertApprovalWhileNotFrozen } from '../kyc/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import {
   confirmOpenChange,
@@ -72,7 +73,9 @@ export const withdrawalDecisions: WithdrawalKind = {
       ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
       : { kind: 'proceed' };
   },
-  settle: async (db, row, outcome) => {
+  settle: async (db, row, outcome, request) => {
+    // A frozen customer's withdrawal still pending is not paid (decision 047); one a bank already paid (a batch's results) is recorded.
+    if (outcome === 'approved' && (request.from ?? 'pending') === 'pending') await assertApprovalWhileNotFrozen(db, row.userId);
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
     // A payout that failed for a reason of the account (a batch's failed row, the provider's failure) flags the payee
@@ -105,6 +108,7 @@ export const providerWithdrawalDecisions: WithdrawalKind = {
   },
   settle: async (db, row, outcome, request) => {
     if (row.status !== 'processing') return withdrawalDecisions.settle(db, row, outcome, request);
+    await assertApprovalWhileNotFrozen(db, row.userId);
     await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
     return {
       movements: [],

@@ -1,4 +1,4 @@
-import type { PanStatus } from '#shared/contracts/kyc';
+import type { PanStatus, RiskCategory } from '#shared/contracts/kyc';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
@@ -27,6 +27,12 @@ export interface WithdrawalContextRow {
   panNameAccepted: string | null;
   panAadhaarLinked: boolean | null;
   taxResidenceDeclaredAt: Date | null;
+  /** The freeze and the KYC refresh (decision 047): a frozen or overdue customer cannot withdraw. */
+  panCheckedAt: Date | null;
+  frozenAt: Date | null;
+  riskCategory: RiskCategory;
+  kycRefreshMonthsHighRisk: number;
+  kycRefreshMonthsOther: number;
   tdsNoPanBasisPoints: number;
   kycLevel1DailyLimitInrPaise: bigint | null;
   kycLevel1MonthlyLimitInrPaise: bigint | null;
@@ -65,6 +71,8 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
    select p.vip_level as "vipLevel", p.pan, p.name, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
      coalesce(k.pan_status, 'none') as "panStatus", k.pan_registered_name as "panRegisteredName", k.pan_name_accepted as "panNameAccepted",
      k.pan_aadhaar_linked as "panAadhaarLinked", k.tax_residence_declared_at as "taxResidenceDeclaredAt",
+     k.pan_checked_at as "panCheckedAt", k.frozen_at as "frozenAt", coalesce(k.risk_category, 'low') as "riskCategory",
+     s.kyc_refresh_months_high_risk as "kycRefreshMonthsHighRisk", s.kyc_refresh_months_other as "kycRefreshMonthsOther",
      s.tds_no_pan_basis_points as "tdsNoPanBasisPoints", s.kyc_level1_daily_limit_inr_paise as "kycLevel1DailyLimitInrPaise",
      s.kyc_level1_monthly_limit_inr_paise as "kycLevel1MonthlyLimitInrPaise",
      u.pin_reset_at as "pinResetAt", u.password_reset_at as "passwordResetAt",

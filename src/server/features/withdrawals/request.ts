@@ -9,7 +9,7 @@ import { validatedInrPaise, validatedUsdtMicros } from '../../platform/ledger/am
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { assertHeldAmountUntouched } from '../chain/incidents.ts';
-import { assertMoneyMayLeave, factsOf, levelLimitsOf, tdsBasisPointsFor } from '../kyc/service.ts';
+import { assertMoneyMayLeave, levelLimitsOf, tdsBasisPointsFor } from '../kyc/service.ts';
 import { checkPin } from '../pin/service.ts';
 import { accountPauseFrom, assertWithdrawalAllowedFor } from '../security/cooling-off.ts';
 import { assertWithinLevelLimits, assertWithinPeriodLimits, assertWithinWithdrawalBounds } from './limits.ts';
@@ -78,8 +78,8 @@ export async function requestWithdrawal(
       throw new AppError(409, 'CONFLICT', message, { fields: { bankAccountId: message } });
     }
     assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
-    // The KYC money gate (decision 042): below level 1 nothing leaves the account.
-    assertMoneyMayLeave('withdrawals', factsOf(found));
+    // The KYC money gate (decisions 042, 047): nothing leaves a frozen account, one below level 1 or one overdue for its KYC refresh.
+    assertMoneyMayLeave('withdrawals', found, found);
     if (found.tdsBasisPoints > 0 && found.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
     assertWithinWithdrawalBounds(found, amountUsdtMicros);
     const quote = quoteWithdrawal(amountUsdtMicros, found, found.vipLevel);

@@ -37,11 +37,8 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
   // Widened to the plain schema type: Fastify cannot resolve a reply type from a generic schema, and the kind's answer already has type Body.
   const responseSchema: z.ZodType = options.response;
   // A decision's details are optional: a POST without a body (which reaches validation as null) means none.
-  const optionalBody = (body: z.ZodType<Details | undefined>) =>
-    z
-      .null()
-      .transform(() => undefined)
-      .or(body);
+  // Not a union with null: a union's refusal loses the field messages of the body's own schema.
+  const optionalBody = (body: z.ZodType<Details | undefined>) => z.preprocess((value) => (value === null ? undefined : value), body);
   for (const [outcome, verb, route] of routes) {
     app.post(
       `${options.basePath}/:id/${verb}`,

@@ -33,6 +33,7 @@ import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.t
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
+import { KycSettingsSection, kycSettingsFormValues } from './settings/kyc-settings-section.tsx';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 import { VipSettingsView } from './vip-settings-view.tsx';
 import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
@@ -53,6 +54,9 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   withdrawalMinUsdt: 'withdrawals',
   withdrawalMaxUsdt: 'withdrawals',
   tdsPercent: 'withdrawals',
+  kycLevelLimits: 'withdrawals',
+  tdsNoPanPercent: 'withdrawals',
+  kycRefreshMonths: 'withdrawals',
 };
 const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
 const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', withdrawals: 'Withdrawals & TDS', app: 'App Download' };
@@ -88,6 +92,7 @@ function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     // The wire form has 6 decimals ("10.000000"); the form shows "10".
     minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
     ...withdrawalRulesFormValues(settings),
+    ...kycSettingsFormValues(settings),
   };
 }
 
@@ -272,7 +277,10 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         </TabsContent>
 
         <TabsContent value="withdrawals" forceMount className="data-[state=inactive]:hidden">
-          <WithdrawalRulesSection register={form.register} errors={errors} disabled={isSubmitting} />
+          <div className="flex flex-col gap-5">
+            <WithdrawalRulesSection register={form.register} errors={errors} disabled={isSubmitting} />
+            <KycSettingsSection register={form.register} errors={errors} disabled={isSubmitting} />
+          </div>
         </TabsContent>
 
         <TabsContent value="app" forceMount className="data-[state=inactive]:hidden">

@@ -18,6 +18,7 @@ import { useMe } from '../auth/api.ts';
 import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdminUser } from './api.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
+import { UserKycCard } from './user-kyc-card.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
 import { roleSchema, vipLevelSchema } from '#shared/contracts/enums';
 
@@ -251,6 +252,7 @@ function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean 
       {/* Re-created when the user changes, so the selects start from the saved values. */}
       <AccessForm key={`${user.role}-${user.vipLevel}-${user.updatedAt}`} user={user} isSelf={isSelf} />
       <SessionsCard user={user} isSelf={isSelf} />
+      <UserKycCard userId={user.id} isSelf={isSelf} />
     </>
   );
 }

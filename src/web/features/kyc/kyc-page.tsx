@@ -39,7 +39,9 @@ function CheckRow({ title, state, message, children }: { title: string; state: K
 
 function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
   const { email, mobile, pan, taxResidence } = kyc.checks;
-  const panOpen = pan.state === 'missing' || pan.state === 'rejected';
+  // From 14 days before the KYC refresh is due, the PAN and the tax residence are taken again (decision 047).
+  const refreshing = kyc.refresh?.open === true;
+  const panOpen = pan.state === 'missing' || pan.state === 'rejected' || refreshing;
   return (
     <ul className="divide-y divide-slate-100">
       <CheckRow title="E-mail" state={email.state} message={email.message} />
@@ -51,9 +53,19 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
         {panOpen && <PanForm />}
       </CheckRow>
       <CheckRow title="Tax residence" state={taxResidence.state} message={taxResidence.message}>
-        {taxResidence.state !== 'verified' && <TaxResidenceForm />}
+        {(taxResidence.state !== 'verified' || refreshing) && <TaxResidenceForm />}
       </CheckRow>
     </ul>
+  );
+}
+
+function KycRefresh({ refresh }: { refresh: NonNullable<KycStatus['refresh']> }) {
+  const due = new Date(refresh.dueAt).toLocaleDateString('en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
+  return (
+    <Alert variant={refresh.overdue ? 'destructive' : 'info'} data-testid="kyc-refresh">
+      <p className="font-medium">KYC refresh due: {due}</p>
+      <p>{refresh.message}</p>
+    </Alert>
   );
 }
 
@@ -73,7 +85,13 @@ export default function KycPage() {
               {kyc.data.nextLevelUnlocks && <CardDescription>{kyc.data.nextLevelUnlocks}</CardDescription>}
             </CardHeader>
             <CardContent className="flex flex-col gap-3 text-sm">
+              {kyc.data.accountFrozenMessage && (
+                <Alert variant="destructive" data-testid="kyc-frozen">
+                  {kyc.data.accountFrozenMessage}
+                </Alert>
+              )}
               {kyc.data.level === 0 && <Alert variant="info">{KYC_TEXTS.levelZeroHolds}</Alert>}
+              {kyc.data.refresh && <KycRefresh refresh={kyc.data.refresh} />}
               {kyc.data.missing.length > 0 && (
                 <div>
                   <p className="font-medium">Still missing for level {kyc.data.nextLevel}:</p>

@@ -1,4 +1,4 @@
-import { ClipboardList, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
+import { ClipboardList, IdCard, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { AppFooter } from '../../../components/layout/app-footer.tsx';
@@ -21,6 +21,7 @@ interface DeskLink {
 export const DESK_LINKS: readonly DeskLink[] = [
   { to: '/admin', label: 'Dashboard', icon: <LayoutDashboard />, adminOnly: false, end: true },
   { to: '/admin/users', label: 'Users', icon: <Users />, adminOnly: true },
+  { to: '/admin/kyc', label: 'KYC', icon: <IdCard />, adminOnly: true },
   { to: '/admin/transactions', label: 'Transactions', icon: <Receipt />, adminOnly: true },
   { to: '/admin/payouts', label: 'Payouts', icon: <Wallet />, adminOnly: true },
   { to: '/admin/settings', label: 'Settings', icon: <Settings />, adminOnly: false },

@@ -27,6 +27,7 @@ export function DecisionDialog({
   confirmLabel,
   destructive,
   field,
+  defaultNote = '',
   busy,
   serverError,
   onCancel,
@@ -38,6 +39,8 @@ export function DecisionDialog({
   confirmLabel: string;
   destructive: boolean;
   field?: NoteField | undefined;
+  /** The note's text when the dialog opens (the PAN's registered name, for a reviewer to check). */
+  defaultNote?: string;
   busy: boolean;
   serverError?: string | undefined;
   onCancel: () => void;
@@ -47,7 +50,7 @@ export function DecisionDialog({
   const form = useForm<{ note: string | undefined }>({
     // raw: the confirmation hands on the text as typed; the server applies the same schema.
     resolver: zodResolver(z.object({ note: field?.schema ?? z.string() }), undefined, { raw: true }),
-    defaultValues: { note: '' },
+    defaultValues: { note: defaultNote },
     reValidateMode: 'onSubmit',
   });
   const error = form.formState.errors.note?.message;

@@ -25,6 +25,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   payout_batch_cancel: 'Cancel of a downloaded payout file',
   chain_incident_settlement: 'Settlement of a vanished deposit',
   deposit_xpub: 'Deposit key (extended public key)',
+  account_unfreeze: 'Lift an account’s freeze',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { parseDecimal, parseInrPaise } from '../money.ts';
+import { decimalStringSchema } from './common.ts';
+import { TDS_MAX_BASIS_POINTS, TDS_PERCENT_DECIMALS } from './withdrawal-rules.ts';
+
+/*
+ * The KYC settings an admin edits (decisions 042, 047): each level's INR withdrawal limits (empty: none
+ * of the level; the tier's USDT limits apply within them), the TDS rate without an operative PAN
+ * (section 206AA) and how many months a KYC lasts before its refresh, per risk. Each is optional in a
+ * save: a save without it keeps the current value.
+ */
+
+const INR_INPUT_LENGTH = 24;
+export const KYC_REFRESH_MONTHS_MESSAGE = 'Months must be a whole number from 1 to 12';
+export const NO_PAN_TDS_MESSAGE = 'No-PAN TDS percent must be a number from 0 to 30';
+
+/** An optional INR limit: empty or null means none, else more than 0 with at most 2 decimals. */
+function optionalInrLimitField(label: string) {
+  return z
+    .union([z.string(), z.null()], { error: `${label} must be an amount in INR or empty` })
+    .transform((value) => (value === null ? '' : value.trim()))
+    .pipe(
+      z
+        .string()
+        .max(INR_INPUT_LENGTH, `${label} is too long`)
+        .superRefine((value, context) => {
+          if (value === '') return;
+          const parsed = parseInrPaise(value);
+          if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.reason === 'too-many-decimals' ? `${label} can have at most 2 decimal places` : `${label} must be a number` });
+          else if (parsed.value <= 0n) context.addIssue({ code: 'custom', message: `${label} must be greater than 0 (leave it empty for no limit)` });
+        }),
+    );
+}
+
+const levelLimitsInputSchema = z.object({ dailyInr: optionalInrLimitField('Daily limit'), monthlyInr: optionalInrLimitField('Monthly limit') });
+
+const noPanPercentSchema = z
+  .union([z.string(), z.number()], { error: NO_PAN_TDS_MESSAGE })
+  .transform((value) => String(value).trim())
+  .pipe(
+    z
+      .string()
+      .max(INR_INPUT_LENGTH, NO_PAN_TDS_MESSAGE)
+      .superRefine((value, context) => {
+        const parsed = parseDecimal(value, TDS_PERCENT_DECIMALS);
+        if (!parsed.ok || parsed.value > TDS_MAX_BASIS_POINTS) context.addIssue({ code: 'custom', message: NO_PAN_TDS_MESSAGE });
+      }),
+  );
+
+const refreshMonthsSchema = z.coerce.number({ error: KYC_REFRESH_MONTHS_MESSAGE }).int(KYC_REFRESH_MONTHS_MESSAGE).min(1, KYC_REFRESH_MONTHS_MESSAGE).max(12, KYC_REFRESH_MONTHS_MESSAGE);
+
+export const kycSettingsFormShape = {
+  kycLevelLimits: z.object({ level1: levelLimitsInputSchema, level2: levelLimitsInputSchema }).optional(),
+  tdsNoPanPercent: noPanPercentSchema.optional(),
+  kycRefreshMonths: z.object({ highRisk: refreshMonthsSchema, other: refreshMonthsSchema }).optional(),
+};
+export type KycSettingsFormOutput = z.output<z.ZodObject<typeof kycSettingsFormShape>>;
+
+const levelLimitsViewSchema = z.object({ dailyInr: decimalStringSchema.nullable(), monthlyInr: decimalStringSchema.nullable() });
+
+/** The KYC settings as GET /api/admin/settings answers them: null means no limit. */
+export const kycSettingsViewShape = {
+  kycLevelLimits: z.object({ level1: levelLimitsViewSchema, level2: levelLimitsViewSchema }),
+  tdsNoPanPercent: decimalStringSchema,
+  kycRefreshMonths: z.object({ highRisk: z.number().int(), other: z.number().int() }),
+};

@@ -1,0 +1,56 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import {
+  adminKycRecordSchema,
+  freezeResponseSchema,
+  panReviewDecisionResponseSchema,
+  panReviewListResponseSchema,
+  riskCategoryResponseSchema,
+  unfreezeResponseSchema,
+  type RejectPanRequest,
+  type RiskCategory,
+  type VerifyPanRequest,
+} from '#shared/contracts/kyc';
+import { apiRequest } from '../../lib/api.ts';
+import { adminKeys } from './api.ts';
+
+/*
+ * The KYC desk's requests (decision 047). Every key is under the admin prefix, so a decision's
+ * `admin.queue.updated` event refreshes the queue and the user page on every admin's screen.
+ */
+
+export const kycAdminKeys = {
+  panReviews: () => [...adminKeys.all, 'kyc', 'pan-reviews'] as const,
+  customer: (userId: string) => [...adminKeys.all, 'kyc', 'customer', userId] as const,
+};
+
+export function usePanReviews() {
+  return useInfiniteQuery({
+    queryKey: kycAdminKeys.panReviews(),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(`/api/admin/kyc/pan-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, panReviewListResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+export const approvePan = (userId: string, body: VerifyPanRequest) =>
+  apiRequest(`/api/admin/kyc/pan-reviews/${encodeURIComponent(userId)}/approve`, panReviewDecisionResponseSchema, { method: 'POST', body });
+
+export const rejectPan = (userId: string, body: RejectPanRequest) =>
+  apiRequest(`/api/admin/kyc/pan-reviews/${encodeURIComponent(userId)}/reject`, panReviewDecisionResponseSchema, { method: 'POST', body });
+
+export function useCustomerKyc(userId: string) {
+  return useQuery({
+    queryKey: kycAdminKeys.customer(userId),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/kyc/customers/${encodeURIComponent(userId)}`, adminKycRecordSchema, { signal }),
+  });
+}
+
+export const freezeCustomer = (userId: string, reason: string) =>
+  apiRequest(`/api/admin/kyc/customers/${encodeURIComponent(userId)}/freeze`, freezeResponseSchema, { method: 'POST', body: { reason } });
+
+export const unfreezeCustomer = (userId: string, reason: string) =>
+  apiRequest(`/api/admin/kyc/customers/${encodeURIComponent(userId)}/unfreeze`, unfreezeResponseSchema, { method: 'POST', body: { reason } });
+
+export const setCustomerRisk = (userId: string, riskCategory: RiskCategory) =>
+  apiRequest(`/api/admin/kyc/customers/${encodeURIComponent(userId)}/risk`, riskCategoryResponseSchema, { method: 'PUT', body: { riskCategory } });

@@ -1,0 +1,183 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { panRegisteredNameSchema, panRejectionReasonSchema, type PanReview } from '#shared/contracts/kyc';
+import { LIMITS } from '#shared/limits';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { adminKeys } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
+import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
+import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
+import { ageText } from './format.ts';
+import { approvePan, rejectPan, usePanReviews } from './kyc-api.ts';
+import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
+
+type ReviewDecision = { review: PanReview; decision: 'approve' | 'reject' };
+
+const NAME_FIELD: NoteField = {
+  label: 'Name printed on the PAN card',
+  help: 'Check it against the Income Tax Department’s record; approving accepts the customer’s current name for this PAN.',
+  maxLength: LIMITS.nameLength,
+  multiline: false,
+  schema: panRegisteredNameSchema,
+};
+
+const REASON_FIELD: NoteField = {
+  label: 'Reason',
+  help: 'The customer sees this reason on the KYC page and in a notification.',
+  maxLength: 500,
+  multiline: true,
+  schema: panRejectionReasonSchema,
+};
+
+function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: string; busy: boolean; onDecide: (decision: ReviewDecision) => void }) {
+  return (
+    <TableRow data-testid={`pan-review-${review.userId}`}>
+      <TableCell label="Customer" wide>
+        <Link to={`/admin/users/${review.userId}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+          {review.name}
+        </Link>
+        <p className="break-all text-slate-600">{review.email}</p>
+      </TableCell>
+      <TableCell label="PAN" className="font-mono">
+        {review.pan}
+        {review.otherAccountsWithPan > 0 && (
+          <p className="mt-1 font-sans text-xs font-medium text-red-700">
+            {review.otherAccountsWithPan === 1 ? '1 other account has this PAN' : `${review.otherAccountsWithPan} other accounts have this PAN`}
+          </p>
+        )}
+      </TableCell>
+      <TableCell label="Registered name" wide>
+        {review.registeredName ?? <span className="text-slate-500">Not known (no provider answer)</span>}
+        {review.aadhaarLinked === false && <p className="mt-1 text-xs font-medium text-amber-800">Inoperative: not linked to Aadhaar</p>}
+      </TableCell>
+      <TableCell label="Name match">
+        {review.nameMatch ? (
+          <span className="flex flex-col items-start gap-1">
+            <Badge tone={NAME_MATCH_TONES[review.nameMatch.verdict]}>
+              {review.nameMatch.verdict} ({review.nameMatch.score})
+            </Badge>
+            {review.providerNameScore !== null && <span className="text-xs text-slate-600">Provider’s score: {review.providerNameScore}</span>}
+          </span>
+        ) : (
+          <span className="text-slate-500">No registered name</span>
+        )}
+      </TableCell>
+      <TableCell label="Risk">
+        <Badge tone={RISK_TONES[review.riskCategory]}>{RISK_LABELS[review.riskCategory]}</Badge>
+      </TableCell>
+      <TableCell label="Waiting" className="whitespace-nowrap">
+        {review.submittedAt ? ageText(review.submittedAt, now) : ''}
+      </TableCell>
+      <TableCell label="Actions" wide>
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" disabled={busy} onClick={() => onDecide({ review, decision: 'approve' })} aria-label={`Approve the PAN of ${review.name}`}>
+            Approve
+          </Button>
+          <Button size="sm" variant="destructive" disabled={busy} onClick={() => onDecide({ review, decision: 'reject' })} aria-label={`Reject the PAN of ${review.name}`}>
+            Reject
+          </Button>
+        </div>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/**
+ * The KYC desk: PANs that need a person (no provider, a partial name match, a provider that could not
+ * answer), oldest first, decided through the one decision flow. Every admin's list refreshes on each decision.
+ */
+export default function KycDeskPage() {
+  const queryClient = useQueryClient();
+  const reviews = usePanReviews();
+  const [target, setTarget] = useState<ReviewDecision | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | undefined>();
+  const items = reviews.data?.pages.flatMap((page) => page.items) ?? [];
+  // Ages are counted to when the list was loaded: the page shows what the server answered then.
+  const now = new Date(reviews.dataUpdatedAt).toISOString();
+
+  const confirm = async (current: ReviewDecision, note: string) => {
+    setBusy(true);
+    setServerError(undefined);
+    try {
+      const answer =
+        current.decision === 'approve'
+          ? await approvePan(current.review.userId, { registeredName: note })
+          : await rejectPan(current.review.userId, { reason: note });
+      toast.success(answer.message, { description: current.review.name });
+      setTarget(null);
+    } catch (error) {
+      const fieldMessage = error instanceof ApiError ? (error.fields.registeredName ?? error.fields.reason) : undefined;
+      if (fieldMessage) {
+        setServerError(fieldMessage);
+        return;
+      }
+      toast.error(current.decision === 'approve' ? 'Could not approve the PAN' : 'Could not reject the PAN', { description: errorMessage(error, 'Please try again.') });
+      setTarget(null);
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    }
+  };
+
+  return (
+    <AdminPage title="KYC reviews" backTo="/admin">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-slate-600">PANs waiting for a person, oldest first. Approve with the name printed on the card, or reject with a reason the customer sees.</p>
+        <Button variant="outline" onClick={() => void reviews.refetch()} disabled={reviews.isFetching} aria-busy={reviews.isFetching}>
+          <RefreshCw className={reviews.isFetching ? 'animate-spin' : undefined} />
+          Refresh
+        </Button>
+      </div>
+
+      {reviews.isPending && <LoadingState text="Loading PAN reviews..." />}
+      {reviews.isError && <ErrorState title="Failed to load PAN reviews" message={errorMessage(reviews.error, 'Please try again.')} onRetry={() => void reviews.refetch()} />}
+      {reviews.isSuccess && items.length === 0 && <EmptyState title="No PANs are waiting for a review">New ones appear here as customers submit them.</EmptyState>}
+      {items.length > 0 && (
+        <>
+          <Table label="PAN reviews" stacked className="md:min-w-[64rem]">
+            <TableHead>
+              <TableRow>
+                <TableHeaderCell>Customer</TableHeaderCell>
+                <TableHeaderCell>PAN</TableHeaderCell>
+                <TableHeaderCell>Registered name</TableHeaderCell>
+                <TableHeaderCell>Name match</TableHeaderCell>
+                <TableHeaderCell>Risk</TableHeaderCell>
+                <TableHeaderCell>Waiting</TableHeaderCell>
+                <TableHeaderCell>Actions</TableHeaderCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((review) => (
+                <ReviewRow key={review.userId} review={review} now={now} busy={busy} onDecide={setTarget} />
+              ))}
+            </TableBody>
+          </Table>
+          <LoadMore hasMore={reviews.hasNextPage} loading={reviews.isFetchingNextPage} onLoadMore={() => void reviews.fetchNextPage()} />
+        </>
+      )}
+
+      {target && (
+        <DecisionDialog
+          key={`${target.review.userId}-${target.decision}`}
+          title={target.decision === 'approve' ? 'Approve this PAN?' : 'Reject this PAN?'}
+          description={`${target.review.name} (${target.review.email}), PAN ${target.review.pan}`}
+          confirmLabel={target.decision === 'approve' ? 'Approve PAN' : 'Reject PAN'}
+          destructive={target.decision === 'reject'}
+          field={target.decision === 'approve' ? NAME_FIELD : REASON_FIELD}
+          defaultNote={target.decision === 'approve' ? (target.review.registeredName ?? '') : ''}
+          busy={busy}
+          serverError={serverError}
+          onCancel={() => setTarget(null)}
+          onConfirm={(note) => void confirm(target, note)}
+        />
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,69 @@
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
+import { MAX_DECIMAL_STRING_LENGTH } from '#shared/money';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+
+/**
+ * The KYC settings in the Withdrawals & TDS tab (decisions 042, 047): each level's INR limits (empty:
+ * none of the level), the TDS rate without an operative PAN, and the months between KYC refreshes.
+ */
+
+/** The form's values of this section, from the saved settings. */
+export function kycSettingsFormValues(settings: AdminSettings) {
+  const { level1, level2 } = settings.kycLevelLimits;
+  return {
+    kycLevelLimits: {
+      level1: { dailyInr: level1.dailyInr ?? '', monthlyInr: level1.monthlyInr ?? '' },
+      level2: { dailyInr: level2.dailyInr ?? '', monthlyInr: level2.monthlyInr ?? '' },
+    },
+    tdsNoPanPercent: settings.tdsNoPanPercent,
+    kycRefreshMonths: { highRisk: String(settings.kycRefreshMonths.highRisk), other: String(settings.kycRefreshMonths.other) },
+  };
+}
+
+export function KycSettingsSection({
+  register,
+  errors,
+  disabled,
+}: {
+  register: UseFormRegister<UpdateSettingsRequest>;
+  errors: FieldErrors<UpdateSettingsRequest>;
+  disabled: boolean;
+}) {
+  const limitErrors = errors.kycLevelLimits;
+  const monthErrors = errors.kycRefreshMonths;
+  return (
+    <fieldset disabled={disabled} className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5" data-testid="kyc-settings">
+      <legend className="text-base font-semibold">KYC</legend>
+      <p className="text-sm text-slate-600">
+        Each KYC level’s withdrawal limits in INR per customer; leave a field empty for no limit of the level. The tier’s USDT limits above apply within them.
+      </p>
+      {(['level1', 'level2'] as const).map((level) => (
+        <div key={level} className="grid gap-4 sm:grid-cols-2">
+          <FormField label={`Daily limit, KYC ${level === 'level1' ? 'level 1' : 'level 2'} (INR)`} error={limitErrors?.[level]?.dailyInr?.message}>
+            <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...register(`kycLevelLimits.${level}.dailyInr`)} />
+          </FormField>
+          <FormField label={`Monthly limit, KYC ${level === 'level1' ? 'level 1' : 'level 2'} (INR)`} error={limitErrors?.[level]?.monthlyInr?.message}>
+            <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...register(`kycLevelLimits.${level}.monthlyInr`)} />
+          </FormField>
+        </div>
+      ))}
+      <FormField
+        label="TDS without an operative PAN (%)"
+        error={errors.tdsNoPanPercent?.message}
+        help="Section 206AA: taken instead of the TDS above, when higher, from customers whose PAN is not linked to Aadhaar, while TDS is on. From 0 to 30."
+      >
+        <Input inputMode="decimal" autoComplete="off" maxLength={6} {...register('tdsNoPanPercent')} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="KYC refresh, high-risk customers (months)" error={monthErrors?.highRisk?.message}>
+          <Input inputMode="numeric" autoComplete="off" maxLength={2} {...register('kycRefreshMonths.highRisk')} />
+        </FormField>
+        <FormField label="KYC refresh, other customers (months)" error={monthErrors?.other?.message}>
+          <Input inputMode="numeric" autoComplete="off" maxLength={2} {...register('kycRefreshMonths.other')} />
+        </FormField>
+      </div>
+    </fieldset>
+  );
+}
