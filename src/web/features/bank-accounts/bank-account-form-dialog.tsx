@@ -24,6 +24,7 @@ import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 import { IfscBankLine } from './ifsc-bank-line.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'accountNumberConfirmation', 'ifscCode', 'upiId'] as const;
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
@@ -98,11 +99,11 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         const changes = changedFields(account, values);
         if (Object.keys(changes).length > 0) {
           const answer = await updateBankAccount(account.id, changes);
-          toast.success(answer.message || BANK_ACCOUNT_MESSAGES.updated);
+          toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.updated));
         }
       } else {
         const answer = await addBankAccount({ ...values, upiId: emptyToNull(values.upiId) });
-        toast.success(answer.message || BANK_ACCOUNT_MESSAGES.added);
+        toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.added));
       }
       // A new account, or changed details, starts a security pause on withdrawals to it.
       await Promise.all([queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses })]);

@@ -14,8 +14,15 @@ import { BANK_ACCOUNTS_QUERY_KEY, deleteBankAccount, useBankAccounts } from './a
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useSecurityPauses } from '../wallet/api.ts';
+import { displayDateTime } from '../wallet/format.ts';
 import { PayeeFlagNote } from './payee-flag-note.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+
+/** A bank account's security pause in the screen's language, its end in the screen's date format. */
+function pauseText(pause: { until: string; message: string } | undefined): string {
+  return pause ? localizeMessage(pause.message, { until: displayDateTime(pause.until) }) : '';
+}
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
@@ -32,10 +39,10 @@ export default function BankAccountsPage() {
     setDeleting(true);
     try {
       const answer = await deleteBankAccount(account.id);
-      toast.success(answer.message || BANK_ACCOUNT_MESSAGES.deleted);
+      toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.deleted));
       setDialog(undefined);
     } catch (error) {
-      toast.error(t('bank.deleteFailed'), { description: errorMessage(error, t('bank.pleaseTryAgain')) });
+      toast.error(t('bank.deleteFailed'), { description: localizeMessage(errorMessage(error, t('bank.pleaseTryAgain'))) });
       setDialog(undefined);
     } finally {
       setDeleting(false);
@@ -84,7 +91,7 @@ export default function BankAccountsPage() {
                     <PayeeFlagNote account={account} />
                     {pauseOf.has(account.id) && (
                       <p className="mt-1 text-xs text-amber-800" data-testid="bank-account-list-pause">
-                        {pauseOf.get(account.id)?.message}
+                        {pauseText(pauseOf.get(account.id))}
                       </p>
                     )}
                   </div>

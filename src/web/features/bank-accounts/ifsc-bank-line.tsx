@@ -3,6 +3,7 @@ import { IFSC_PATTERN, ifscLookupResponseSchema } from '#shared/contracts/bank-a
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * The bank (and branch) of the IFSC being typed, from the server's IFSC dataset (decision 044): the
@@ -24,7 +25,7 @@ export function IfscBankLine({ ifscCode }: { ifscCode: string }) {
   if (lookup.isError) {
     return (
       <p className="text-sm text-red-700" data-testid="ifsc-bank">
-        {lookup.error.message}
+        {localizeMessage(lookup.error.message)}
       </p>
     );
   }

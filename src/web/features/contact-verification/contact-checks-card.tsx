@@ -12,6 +12,7 @@ import { ApiError } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { changeEmail, CONTACT_STATUS_QUERY_KEY, fetchContactStatus, resendEmailLink, sendPhoneCode, verifyPhoneCode } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 function VerifiedBadge({ verified }: { verified: boolean }) {
   return <Badge tone={verified ? 'success' : 'warning'}>{verified ? t('contact.verified') : t('contact.notVerified')}</Badge>;
@@ -27,12 +28,12 @@ function useCardAction() {
       setBusy(true);
       try {
         const answer = await request();
-        toast.success(answer.message);
+        toast.success(localizeMessage(answer.message));
         await Promise.all([queryClient.invalidateQueries({ queryKey: CONTACT_STATUS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me })]);
         return true;
       } catch (error) {
         if (error instanceof ApiError && onError?.(error)) return false;
-        toast.error(error instanceof ApiError ? error.message : t('contact.somethingWrong'));
+        toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('contact.somethingWrong'));
         return false;
       } finally {
         setBusy(false);

@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { verifyEmailLink } from './api.ts';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type Outcome = { state: 'checking' } | { state: 'verified'; message: string } | { state: 'refused'; title: string; message: string };
 
@@ -52,7 +53,7 @@ export default function VerifyEmailPage() {
             <div className="flex flex-col items-center gap-4 py-2 text-center" data-testid="verify-email-outcome">
               {outcome.state === 'verified' ? <CheckCircle2 className="size-12 text-green-600" aria-hidden /> : <XCircle className="size-12 text-red-600" aria-hidden />}
               <h2 className="text-lg font-semibold">{outcome.state === 'verified' ? t('contact.emailVerified') : outcome.title}</h2>
-              <p className="text-sm text-slate-600">{outcome.message}</p>
+              <p className="text-sm text-slate-600">{localizeMessage(outcome.message)}</p>
               <Button asChild>
                 <Link to="/profile">{t('contact.goToProfile')}</Link>
               </Button>

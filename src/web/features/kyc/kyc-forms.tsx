@@ -12,6 +12,7 @@ import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type PanForm = z.input<typeof submitPanRequestSchema>;
 
@@ -24,7 +25,7 @@ export function PanForm() {
     try {
       const answer = await apiRequest('/api/kyc/pan', kycPanResponseSchema, { method: 'POST', body: values });
       queryClient.setQueryData(KYC_QUERY_KEY, answer.kyc);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
       form.reset({ pan: '' });
       await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me });
     } catch (error) {
@@ -59,7 +60,7 @@ export function TaxResidenceForm() {
     try {
       const answer = await apiRequest('/api/kyc/tax-residence', kycTaxResidenceResponseSchema, { method: 'POST', body: values });
       queryClient.setQueryData(KYC_QUERY_KEY, answer.kyc);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
     } catch (error) {
       if (endOfSession(error)) return;
       form.setError('root', { type: 'server', message: error instanceof ApiError ? error.message : t('kyc.declarationFailed') });
@@ -85,8 +86,8 @@ export function TaxResidenceForm() {
         <input type="checkbox" className="mt-1" {...form.register('confirmed')} />
         <span>{t('kyc.declare')}</span>
       </label>
-      {errors.confirmed?.message && <p className="text-sm text-red-700">{errors.confirmed.message}</p>}
-      {errors.root?.message && <p className="text-sm text-red-700">{errors.root.message}</p>}
+      {errors.confirmed?.message && <p className="text-sm text-red-700">{localizeMessage(errors.confirmed.message)}</p>}
+      {errors.root?.message && <p className="text-sm text-red-700">{localizeMessage(errors.root.message)}</p>}
       <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
         {isSubmitting ? t('kyc.saving') : t('kyc.declareButton')}
       </Button>

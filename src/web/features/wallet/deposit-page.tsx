@@ -35,6 +35,7 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;
@@ -110,7 +111,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       const request = { network: values.network, amount: values.amount, transactionHash: values.transactionHash };
       const answer = await submitDeposit(request, idempotencyKeys.keyFor(request));
       idempotencyKeys.forget();
-      toast.success(answer.message || DEPOSIT_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || DEPOSIT_MESSAGES.submitted));
       void refreshMoney();
       onSubmitted(answer.deposit);
     } catch (error) {
@@ -157,7 +158,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
                 <TabsContent value="address">
                   {address === '' ? (
                     <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-                      {DEPOSIT_MESSAGES.networkUnavailable}
+                      {localizeMessage(DEPOSIT_MESSAGES.networkUnavailable)}
                     </p>
                   ) : (
                     <DepositAddress network={network} address={address} />

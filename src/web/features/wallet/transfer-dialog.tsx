@@ -17,11 +17,12 @@ import { ApiError } from '../../lib/api.ts';
 import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
-import { displayUsdt } from './format.ts';
+import { displayDateTime, displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { KycGateNotice } from '../kyc/index.ts';
 import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
 type TransferForm = z.input<typeof transferRequestSchema>;
@@ -62,7 +63,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       const request = { recipientEmail: values.recipientEmail, amount: values.amount };
       const answer = await requestTransfer({ ...request, pin: values.pin }, idempotencyKeys.keyFor(request));
       idempotencyKeys.forget();
-      toast.success(answer.message || TRANSFER_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || TRANSFER_MESSAGES.submitted));
       void refreshMoney();
       onDone();
     } catch (error) {
@@ -84,7 +85,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {pause && (
         <Alert variant="destructive" data-testid="transfer-pause">
-          {pause.message}
+          {localizeMessage(pause.message, { until: displayDateTime(pause.until) })}
         </Alert>
       )}
       <FormField label={t('transfer.recipientEmail')} error={errors.recipientEmail?.message}>

@@ -59,6 +59,7 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { KycGateNotice } from '../kyc/index.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
@@ -166,7 +167,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         idempotencyKeys.keyFor(request),
       );
       idempotencyKeys.forget();
-      toast.success(answer.message || WITHDRAWAL_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || WITHDRAWAL_MESSAGES.submitted));
       void refreshMoney();
       setConfirming(undefined);
       onSubmitted(answer.withdrawal);
@@ -206,7 +207,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
           {accountPause && (
             <Alert variant="destructive" data-testid="withdrawal-pause">
-              {accountPause.message}
+              {localizeMessage(accountPause.message, { until: displayDateTime(accountPause.until) })}
             </Alert>
           )}
           {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
@@ -258,7 +259,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             )}
             {selectedAccountPause && (
               <Alert variant="destructive" data-testid="bank-account-pause">
-                {selectedAccountPause.message}
+                {localizeMessage(selectedAccountPause.message, { until: displayDateTime(selectedAccountPause.until) })}
               </Alert>
             )}
             <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start py-1 text-sm font-medium text-brand-700 hover:underline">

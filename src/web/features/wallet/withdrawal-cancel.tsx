@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { useRefreshMoney } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * The customer's Cancel button on a pending withdrawal (decision 044), with a confirmation. The server
@@ -21,7 +22,7 @@ export function CancelWithdrawalButton({ withdrawal }: { withdrawal: Withdrawal 
     mutationFn: () => apiRequest(`/api/withdrawals/${encodeURIComponent(withdrawal.id)}/cancel`, cancelWithdrawalResponseSchema, { method: 'POST', body: {} }),
     onSuccess: async (answer) => {
       setOpen(false);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
       await refreshMoney();
     },
     onError: async () => {
