@@ -33,6 +33,13 @@ import { FORBIDDEN_CHARACTERS_MESSAGE } from '#shared/text';
  * Kept free of the catalog loader so that the unit test can read it.
  */
 export const KNOWN_MESSAGES = {
+  // Any call (src/web/lib/api.ts, the server's error handler and rate limits).
+  'Unable to connect to the server. Check your connection and try again.': 'message.cannotConnect',
+  'Something went wrong on our side. Please try again.': 'message.serverFailed',
+  'The request failed.': 'message.requestFailed',
+  'Unable to connect to the database': 'message.databaseUnavailable',
+  'Too many attempts. Please wait a few minutes and try again.': 'message.rateLimited',
+  'Please log in to continue.': 'message.logInToContinue',
   // Sign-in, sign-up, passwords and the profile.
   'Email is required': 'message.emailRequired',
   'Email is too long': 'message.emailTooLong',

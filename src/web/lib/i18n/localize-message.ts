@@ -29,6 +29,9 @@ export function localizeMessage(message: string, values?: MessageValues): string
     const found = Object.fromEntries(names.map((name, index) => [name, name === 'count' ? Number(match[index + 1]) : (match[index + 1] ?? '')]));
     return translate(patternKey, { ...found, ...values });
   }
+  // errorMessage (src/web/lib/api.ts) adds the server's reference for support to a server-side failure.
+  const referenced = /^(.+) Reference: (\S+)$/.exec(message);
+  if (referenced) return translate('message.withReference', { message: localizeMessage(referenced[1] ?? '', values), reference: referenced[2] ?? '' });
   const gate = KYC_GATE.exec(message);
   if (gate) {
     const items = (gate[2] ?? '').split('; ').map((item) => (KYC_MISSING[item] ? translate(KYC_MISSING[item]) : item));
