@@ -1,5 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Toaster } from 'sonner';
+import { useTranslation } from '../../lib/i18n/i18n.ts';
+import { textOrEnglish } from '../../lib/i18n/text-or-english.ts';
 
 /** Below Tailwind's `md`: a phone, where toasts sit at the bottom, above the bottom navigation. */
 const PHONE_QUERY = '(max-width: 767px)';
@@ -18,6 +20,8 @@ function subscribeToWidth(onChange: () => void): () => void {
  */
 export default function AppToaster() {
   const phone = useSyncExternalStore(subscribeToWidth, () => window.matchMedia(PHONE_QUERY).matches);
+  // Rendered again when the language changes; it may mount on a public page before any catalog but the inlined English.
+  useTranslation();
   return (
     <Toaster
       position={phone ? 'bottom-center' : 'top-right'}
@@ -28,6 +32,8 @@ export default function AppToaster() {
       duration={5000}
       richColors
       closeButton
+      containerAriaLabel={textOrEnglish('shell.toasts', 'Notifications')}
+      toastOptions={{ closeButtonAriaLabel: textOrEnglish('shell.closeToast', 'Close toast') }}
     />
   );
 }
