@@ -37,7 +37,7 @@ export default function NotFoundPage() {
             </Button>
           </div>
           <Button variant="ghost" onClick={() => navigate(-1)}>
-            Go Back
+            {t('shell.goBack')}
           </Button>
           {suggestsPin && (
             <div className="mt-2 rounded-lg bg-slate-50 p-3 text-sm">
