@@ -20,6 +20,8 @@ for (const width of PHONE_WIDTHS) {
     test.use({ viewport: { width, height: 800 } });
 
     test('every public page passes axe with one h1 and one main', async ({ page }) => {
+      // Nine pages, each audited by axe: on a busy machine that takes more than the default minute.
+      test.setTimeout(150_000);
       const problems: string[] = [];
       for (const url of PUBLIC_PAGES) {
         await page.goto(url);
