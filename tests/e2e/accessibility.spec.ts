@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { auditPage, expectNoProblems, seriousViolations } from './support/accessibility.ts';
 import { submitDepositAs } from './support/admin-api.ts';
 import { PHONE_WIDTHS } from './support/layout.ts';
 import { newCustomer, signUpThroughForm } from './support/helpers.ts';
@@ -15,46 +15,13 @@ const admin = useFileAdmin();
 
 const PUBLIC_PAGES = ['/', '/login', '/signup', '/forgot-password', '/reset-password?token=x', '/privacy', '/terms', '/contact', '/no-such-page'];
 
-/** The serious and critical violations on the page as it is now, one readable line per element. */
-async function seriousViolations(page: Page, what: string): Promise<string[]> {
-  // Colours are measured as painted: a button still fading in would be judged on a blend of two colours.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) =>
-      violation.nodes.map((node) => `${what}: [${violation.impact}] ${violation.id} (${violation.help}) at ${node.target.join(' ')}\n    ${node.failureSummary?.replace(/\n/g, '\n    ') ?? ''}`),
-    );
-}
-
-/** Waits for the page's heading and for its data (no loading placeholder left), then checks the landmarks and runs axe. */
-async function auditPage(page: Page, what: string): Promise<string[]> {
-  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-  await expect(page.locator('[aria-busy="true"], .animate-pulse')).toHaveCount(0);
-  const problems: string[] = [];
-  const headings = await page.locator('h1').count();
-  if (headings !== 1) problems.push(`${what}: ${headings} h1 elements, expected 1`);
-  const mains = await page.locator('main, [role="main"]').count();
-  if (mains !== 1) problems.push(`${what}: ${mains} main regions, expected 1`);
-  return [...problems, ...(await seriousViolations(page, what))];
-}
-
-function expectNoProblems(problems: string[]): void {
-  expect(problems, `accessibility problems:\n${problems.join('\n')}`).toEqual([]);
-}
-
 for (const width of PHONE_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
 
     test('every public page passes axe with one h1 and one main', async ({ page }) => {
+      // Nine pages, each audited by axe: on a busy machine that takes more than the default minute.
+      test.setTimeout(150_000);
       const problems: string[] = [];
       for (const url of PUBLIC_PAGES) {
         await page.goto(url);

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { describe, expect, it } from 'vitest';
+import { setupI18n } from '@lingui/core';
 import { isInlineEnglishKey } from '../../src/web/lib/i18n/catalog-parts.ts';
+import { KNOWN_MESSAGE_PATTERNS, KNOWN_MESSAGES } from '../../src/web/lib/i18n/known-messages.ts';
 
 /*
  * The web app's catalogs (docs/decisions/046): a Hindi screen must never fall back to a raw key or to English
@@ -14,7 +16,7 @@ const english = read('en');
 const hindi = read('hi');
 
 /** Texts that read the same in Hindi: names and codes kept in Latin letters. */
-const SAME_IN_BOTH = new Set<string>(['pin.label']);
+const SAME_IN_BOTH = new Set<string>(['pin.label', 'kyc.panLabel', 'kyc.title', 'profile.panTitle', 'withdraw.pinSummaryInr']);
 
 function placeholders(message: string): string[] {
   const names = new Set<string>();
@@ -77,5 +79,19 @@ describe('translation catalogs', () => {
     const plain = (compiled: unknown) =>
       typeof compiled === 'string' || (Array.isArray(compiled) && compiled.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
     expect(Object.keys(english).filter((key) => isInlineEnglishKey(key) && !plain(compileMessage(english[key] ?? '')))).toEqual([]);
+  });
+
+  it('hold the English messages the screens are sent verbatim, so that an English screen shows them unchanged', () => {
+    // localizeMessage shows the Hindi of these keys; their English must be the message itself.
+    expect(Object.entries(KNOWN_MESSAGES).filter(([message, key]) => english[key] !== message)).toEqual([]);
+    const englishI18n = setupI18n({ locale: 'en', messages: { en: Object.fromEntries(Object.entries(english).map(([key, text]) => [key, compileMessage(text)])) } });
+    const samples: Record<string, string | number> = { amount: '1,500.00', limit: '10,000.00', left: '2,500.50', count: 3, until: '28 Nov, 10:42 pm' };
+    for (const { pattern, key, names } of KNOWN_MESSAGE_PATTERNS) {
+      const filled = englishI18n._(key, Object.fromEntries(names.map((name) => [name, samples[name] ?? ''])));
+      // The pattern reads back, in order, the values the English text was filled with.
+      expect(pattern.exec(filled)?.slice(1), `${key}: ${filled}`).toEqual(names.map((name) => String(samples[name])));
+    }
+    const singular = englishI18n._('message.pinVerificationFailed', { count: 1 });
+    expect(singular).toBe('PIN verification failed. 1 attempt remaining.');
   });
 });

@@ -2,6 +2,7 @@ import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { Button, type ButtonProps } from './button.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 const CONFIRMATION_MS = 2000;
 
@@ -26,7 +27,7 @@ export function CopyButton({
       setCopied(true);
       toast.success(successMessage);
     } catch {
-      toast.error('Could not copy. Please select the text and copy it yourself.');
+      toast.error(t('common.copyFailed'));
     }
   };
 

@@ -3,6 +3,7 @@ import { X } from 'lucide-react';
 import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '../../lib/utils.ts';
 import { Button } from './button.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export const Dialog = DialogPrimitive.Root;
 
@@ -47,7 +48,7 @@ export function DialogContent({ className, children, title, description, ...prop
         <DialogPrimitive.Title className="pr-8 text-lg font-semibold">{title}</DialogPrimitive.Title>
         {description && <DialogPrimitive.Description className="mt-1 text-sm text-slate-500">{description}</DialogPrimitive.Description>}
         <div className="mt-4">{children}</div>
-        <DialogPrimitive.Close className="absolute right-4 top-4 rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+        <DialogPrimitive.Close className="absolute right-4 top-4 rounded p-1 text-slate-500 hover:bg-slate-100" aria-label={t('shell.close')}>
           <X className="size-4" />
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>
@@ -62,7 +63,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel = t('shell.cancel'),
   destructive = false,
   busy = false,
   onConfirm,

@@ -1,6 +1,7 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement } from 'react';
 import { Label } from './label.tsx';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /** A labelled control with its help text and error, wired up for screen readers. */
 export function FormField({
@@ -29,7 +30,7 @@ export function FormField({
       )}
       {error && (
         <p id={errorId} className="text-sm text-red-600">
-          {error}
+          {localizeMessage(error)}
         </p>
       )}
     </div>

@@ -1,4 +1,5 @@
-import { isOffline, OFFLINE_ACTION_REASON, useConnectionStatus } from '../../lib/connection-status.ts';
+import { isOffline, useConnectionStatus } from '../../lib/connection-status.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** True while money actions must stay disabled: the browser is offline or the server answered that it is unavailable. */
 export function useMoneyActionsOffline(): boolean {
@@ -11,7 +12,7 @@ export function OfflineActionNote() {
   if (!offline) return null;
   return (
     <p data-testid="offline-action-reason" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
-      {OFFLINE_ACTION_REASON}
+      {t('shell.offlineActionReason')}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { Share2 } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button, type ButtonProps } from './button.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * Opens the phone's share sheet (Web Share API) with `text` and `url`; where the browser has no
@@ -29,7 +30,7 @@ export function ShareButton({
       await navigator.clipboard.writeText(url);
       toast.success(copiedMessage);
     } catch {
-      toast.error('Could not share or copy. Please select the link and copy it yourself.');
+      toast.error(t('common.shareFailed'));
     }
   };
 

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** The footer of the pages a logged-out customer reaches from an e-mail. */
 export function BackToLoginLink() {
   return (
     <Link className="inline-block py-1 font-medium text-brand-700 hover:underline" to="/login">
-      Back to Login
+      {t('auth.backToLogin')}
     </Link>
   );
 }
@@ -19,7 +20,7 @@ export function ExpiredResetLink({ title, message, requestPath }: { title: strin
       <div className="flex flex-col gap-4">
         <Alert variant="destructive">{message}</Alert>
         <Button asChild>
-          <Link to={requestPath}>Request a new link</Link>
+          <Link to={requestPath}>{t('auth.requestNewLink')}</Link>
         </Button>
       </div>
     </AuthCard>

@@ -12,6 +12,20 @@ import { errorMessage } from '../../lib/api.ts';
 import { requestPasswordReset } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { BackToLoginLink } from './expired-reset-link.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+
+/** The sentence with the address in bold, wherever the language puts it. */
+function EmailSentText({ email }: { email: string }) {
+  const [before, after] = t('auth.ifAccountExists', { email: '\u0000' }).split('\u0000');
+  return (
+    <>
+      {before}
+      <strong className="text-slate-900">{email}</strong>
+      {after}
+    </>
+  );
+}
 
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
@@ -24,23 +38,22 @@ export default function ForgotPasswordPage() {
       try {
         await requestPasswordReset(values.email);
         setSentTo(values.email);
-        toast.success('Reset Email Sent', { description: 'Check your inbox for the reset link.' });
+        toast.success(t('auth.resetEmailSent'), { description: t('auth.checkInbox') });
       } catch (error) {
-        toast.error('Error', { description: errorMessage(error, 'Failed to send reset instructions. Please try again.') });
+        toast.error(t('auth.error'), { description: localizeMessage(errorMessage(error, t('auth.resetSendFailed'))) });
       }
     },
   );
 
   if (sentTo) {
     return (
-      <AuthCard title="Check Your Email" subtitle="We have sent password reset instructions">
+      <AuthCard title={t('auth.checkYourEmail')} subtitle={t('auth.resetSentSubtitle')}>
         <div className="flex flex-col gap-4 text-center">
           <p className="text-sm text-slate-600">
-            If an account exists for <strong className="text-slate-900">{sentTo}</strong>, you will receive an email with a link to reset your password. The
-            link is valid for 30 minutes.
+            <EmailSentText email={sentTo} />
           </p>
-          <p className="text-xs text-slate-500">Don&apos;t see it? Check your spam folder.</p>
-          <Button onClick={() => navigate('/login')}>Return to Login</Button>
+          <p className="text-xs text-slate-500">{t('auth.checkSpam')}</p>
+          <Button onClick={() => navigate('/login')}>{t('auth.returnToLogin')}</Button>
         </div>
       </AuthCard>
     );
@@ -48,16 +61,16 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthCard
-      title="Forgot Password"
-      subtitle="Enter your account's email address and we will send you a reset link"
+      title={t('auth.forgotTitle')}
+      subtitle={t('auth.forgotSubtitle')}
       footer={<BackToLoginLink />}
     >
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-        <FormField label="Email" help="The email address of your account; a phone number cannot receive the link." error={form.formState.errors.email?.message}>
+        <FormField label={t('auth.email')} help={t('auth.forgotEmailHelp')} error={form.formState.errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus maxLength={254} {...form.register('email')} />
         </FormField>
         <Button type="submit" disabled={submitting}>
-          {submitting ? 'Sending...' : 'Send Reset Link'}
+          {submitting ? t('auth.sending') : t('auth.sendResetLink')}
         </Button>
       </form>
     </AuthCard>

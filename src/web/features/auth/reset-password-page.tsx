@@ -13,9 +13,11 @@ import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { firstErrorMessage } from '../../lib/forms.ts';
 import { resetPassword } from './api.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 import { AuthCard } from './auth-card.tsx';
 import { BackToLoginLink, ExpiredResetLink } from './expired-reset-link.tsx';
 import { useResetLinkCheck } from './reset-link-check.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
@@ -36,45 +38,45 @@ export default function ResetPasswordPage() {
         await resetPassword(token, values.password);
         // Earlier attempts' error toasts would otherwise follow the customer to the login page.
         toast.dismiss();
-        toast.success('Password Reset Successful', { description: 'Log in with your new password.' });
+        toast.success(t('auth.passwordResetSuccess'), { description: t('auth.logInWithNew') });
         void navigate('/login', { replace: true });
       } catch (error) {
-        const message = errorMessage(error, 'Failed to reset password. Please try again.');
-        setFailure(message);
-        toast.error('Password Error', { description: message });
+        const message = errorMessage(error, t('auth.resetFailed'));
+        setFailure(localizeMessage(message));
+        toast.error(t('auth.passwordError'), { description: localizeMessage(message) });
       }
     },
     (errors) => {
-      const message = firstErrorMessage(errors) ?? 'Please enter both password fields';
-      toast.error(message === 'Passwords do not match' ? 'Password Error' : 'Validation Error', { description: message });
+      const message = firstErrorMessage(errors) ?? t('auth.enterBothPasswords');
+      toast.error(message === 'Passwords do not match' ? t('auth.passwordError') : t('auth.validationError'), { description: localizeMessage(message) });
     },
   );
 
-  if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
+  if (link.valid === undefined) return <FullPageLoader text={t('auth.checkingLink')} />;
 
   if (!link.valid) {
-    return <ExpiredResetLink title="Reset Password" message="This password reset link is invalid or has expired. Please request a new one." requestPath="/forgot-password" />;
+    return <ExpiredResetLink title={t('auth.resetPasswordTitle')} message={t('auth.passwordLinkInvalid')} requestPath="/forgot-password" />;
   }
 
   return (
-    <AuthCard title="Reset Password" subtitle="Choose a new password for your account" footer={<BackToLoginLink />}>
+    <AuthCard title={t('auth.resetPasswordTitle')} subtitle={t('auth.chooseNewPassword')} footer={<BackToLoginLink />}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         {failure && (
           <Alert variant="destructive">
             {failure}{' '}
             <Link className="underline" to="/forgot-password">
-              Request a new link
+              {t('auth.requestNewLink')}
             </Link>
           </Alert>
         )}
-        <FormField label="New Password">
+        <FormField label={t('auth.newPassword')}>
           <Input type="password" autoComplete="new-password" maxLength={128} {...form.register('password')} />
         </FormField>
-        <FormField label="Confirm New Password">
+        <FormField label={t('auth.confirmNewPassword')}>
           <Input type="password" autoComplete="new-password" maxLength={128} {...form.register('confirmPassword')} />
         </FormField>
         <Button type="submit" disabled={submitting}>
-          {submitting ? 'Resetting...' : 'Reset Password'}
+          {submitting ? t('auth.resetting') : t('auth.resetPasswordTitle')}
         </Button>
       </form>
     </AuthCard>

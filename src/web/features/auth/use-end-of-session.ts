@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { ApiError } from '../../lib/api.ts';
 import { ME_QUERY_KEY } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * Forgets the ended session in the browser and goes to /login. The cached user
@@ -29,7 +30,7 @@ export function useEndOfSessionHandler(): (error: unknown) => boolean {
   return (error) => {
     if (!(error instanceof ApiError)) return false;
     if (error.code === 'PIN_LOCKED') {
-      toast.error('Too many failed attempts', { description: 'For security reasons you will be logged out.' });
+      toast.error(t('auth.tooManyAttempts'), { description: t('auth.loggedOutForSecurity') });
     } else if (error.status !== 401) {
       return false;
     }

@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useSignOut } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** The Logout action of the header and the profile page: sign out, say so, and go to /login. */
 export function useLogOut(): () => Promise<void> {
@@ -9,10 +10,10 @@ export function useLogOut(): () => Promise<void> {
   return async () => {
     try {
       await signOut();
-      toast.success('Successfully logged out');
+      toast.success(t('auth.loggedOut'));
       void navigate('/login', { replace: true });
     } catch {
-      toast.error('Failed to log out');
+      toast.error(t('auth.logOutFailed'));
     }
   };
 }

@@ -23,6 +23,8 @@ import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts
 import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
 import { IfscBankLine } from './ifsc-bank-line.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['accountHolderName', 'accountNumber', 'accountNumberConfirmation', 'ifscCode', 'upiId'] as const;
 const withoutSpaces = (value: string) => value.replace(/\s+/g, '');
@@ -60,8 +62,8 @@ export function BankAccountFormDialog({ open, onOpenChange, account }: { open: b
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <DialogContent
-        title={account ? 'Edit Bank Account' : 'Add Bank Account'}
-        description={account ? 'Change the details of this account.' : 'Add an Indian bank account to receive your INR withdrawals.'}
+        title={account ? t('bank.editTitle') : t('bank.addTitle')}
+        description={account ? t('bank.editDescription') : t('bank.addDescription')}
         onInteractOutside={(event) => busy && event.preventDefault()}
       >
         <BankAccountForm account={account} onBusyChange={setBusy} onDone={() => onOpenChange(false)} />
@@ -86,7 +88,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   // One message per failure: at the field it is about, or once near the button.
   const [submitError, setSubmitError] = useActionError(form);
   const { errors, isSubmitting } = form.formState;
-  const failureTitle = account ? 'Failed to update bank account' : 'Failed to add bank account';
+  const failureTitle = account ? t('bank.updateFailed') : t('bank.addFailed');
   const ifscCode = useWatch({ control: form.control, name: 'ifscCode' });
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -97,11 +99,11 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         const changes = changedFields(account, values);
         if (Object.keys(changes).length > 0) {
           const answer = await updateBankAccount(account.id, changes);
-          toast.success(answer.message || BANK_ACCOUNT_MESSAGES.updated);
+          toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.updated));
         }
       } else {
         const answer = await addBankAccount({ ...values, upiId: emptyToNull(values.upiId) });
-        toast.success(answer.message || BANK_ACCOUNT_MESSAGES.added);
+        toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.added));
       }
       // A new account, or changed details, starts a security pause on withdrawals to it.
       await Promise.all([queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses })]);
@@ -116,34 +118,38 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={isSubmitting}>
       <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
-        <FormField label="Account Holder Name" error={errors.accountHolderName?.message}>
+        <FormField label={t('bank.holderName')} error={errors.accountHolderName?.message}>
           <Input autoComplete="name" maxLength={BANK_ACCOUNT_LIMITS.nameMaxLength} {...form.register('accountHolderName')} />
         </FormField>
         <FormField
-          label="Account Number"
+          label={t('bank.accountNumber')}
           error={errors.accountNumber?.message}
-          help={account ? `Ending in ${account.accountNumberLast4}. Leave empty to keep it.` : `${BANK_ACCOUNT_LIMITS.accountNumberMinDigits} to ${BANK_ACCOUNT_LIMITS.accountNumberMaxDigits} digits.`}
+          help={
+            account
+              ? t('bank.endingInKeep', { last4: account.accountNumberLast4 })
+              : t('bank.digits', { minimum: BANK_ACCOUNT_LIMITS.accountNumberMinDigits, maximum: BANK_ACCOUNT_LIMITS.accountNumberMaxDigits })
+          }
         >
           <Input inputMode="numeric" autoComplete="off" maxLength={30} placeholder={account ? `••••${account.accountNumberLast4}` : undefined} {...form.register('accountNumber')} />
         </FormField>
-        <FormField label="Confirm Account Number" error={errors.accountNumberConfirmation?.message} help="Type the account number again.">
+        <FormField label={t('bank.confirmAccountNumber')} error={errors.accountNumberConfirmation?.message} help={t('bank.typeAgain')}>
           <Input inputMode="numeric" autoComplete="off" maxLength={30} {...form.register('accountNumberConfirmation')} />
         </FormField>
-        <FormField label="IFSC Code" error={errors.ifscCode?.message} help="11 characters, for example SBIN0001234. The bank is filled in from the code.">
+        <FormField label={t('bank.ifscCode')} error={errors.ifscCode?.message} help={t('bank.ifscHelp')}>
           <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.ifscLength} className="uppercase" {...form.register('ifscCode')} />
         </FormField>
         <IfscBankLine ifscCode={ifscCode} />
-        <FormField label="UPI ID (optional)" error={errors.upiId?.message} help="For example name@okhdfc.">
+        <FormField label={t('bank.upiOptional')} error={errors.upiId?.message} help={t('bank.upiHelp')}>
           <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
         </FormField>
       </fieldset>
       <ActionError message={submitError} />
       <div className="flex justify-end gap-2">
         <Button variant="outline" disabled={isSubmitting} onClick={onDone}>
-          Cancel
+          {t('bank.cancel')}
         </Button>
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-          {isSubmitting ? 'Saving...' : account ? 'Save Changes' : 'Add Account'}
+          {isSubmitting ? t('bank.saving') : account ? t('bank.saveChanges') : t('bank.addAccount')}
         </Button>
       </div>
     </form>

@@ -14,7 +14,15 @@ import { BANK_ACCOUNTS_QUERY_KEY, deleteBankAccount, useBankAccounts } from './a
 import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useSecurityPauses } from '../wallet/api.ts';
+import { displayDateTime } from '../wallet/format.ts';
 import { PayeeFlagNote } from './payee-flag-note.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+
+/** A bank account's security pause in the screen's language, its end in the screen's date format. */
+function pauseText(pause: { until: string; message: string } | undefined): string {
+  return pause ? localizeMessage(pause.message, { until: displayDateTime(pause.until) }) : '';
+}
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit'; account: BankAccount } | { kind: 'delete'; account: BankAccount } | undefined;
 
@@ -31,10 +39,10 @@ export default function BankAccountsPage() {
     setDeleting(true);
     try {
       const answer = await deleteBankAccount(account.id);
-      toast.success(answer.message || BANK_ACCOUNT_MESSAGES.deleted);
+      toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.deleted));
       setDialog(undefined);
     } catch (error) {
-      toast.error('Failed to delete bank account', { description: errorMessage(error, 'Please try again.') });
+      toast.error(t('bank.deleteFailed'), { description: localizeMessage(errorMessage(error, t('bank.pleaseTryAgain'))) });
       setDialog(undefined);
     } finally {
       setDeleting(false);
@@ -43,47 +51,47 @@ export default function BankAccountsPage() {
   };
 
   return (
-    <AppPage title="Bank Accounts" backTo="/dashboard">
+    <AppPage title={t('bank.pageTitle')} backTo="/dashboard">
       <Card>
         <CardHeader className="flex-row items-center justify-between">
-          <CardTitle>Your Bank Accounts</CardTitle>
+          <CardTitle>{t('bank.yourAccounts')}</CardTitle>
           <Button size="sm" className="shrink-0 whitespace-nowrap" onClick={() => setDialog({ kind: 'add' })}>
             <Plus aria-hidden />
-            Add Account
+            {t('bank.addAccount')}
           </Button>
         </CardHeader>
         <CardContent>
           {bankAccounts.isPending ? (
             <div className="flex items-center justify-center gap-3 py-8 text-slate-600">
               <Spinner />
-              Loading bank accounts...
+              {t('bank.loading')}
             </div>
           ) : bankAccounts.isError ? (
-            <LoadFailed message="Failed to load bank accounts" onRetry={() => void bankAccounts.refetch()} className="py-6" />
+            <LoadFailed message={t('withdraw.bankAccountsFailed')} onRetry={() => void bankAccounts.refetch()} className="py-6" />
           ) : bankAccounts.data.items.length === 0 ? (
             <div className="flex flex-col items-center gap-2 py-8 text-center text-slate-500">
               <Landmark className="size-8" aria-hidden />
-              <p className="text-sm">{BANK_ACCOUNT_MESSAGES.empty}</p>
+              <p className="text-sm">{t('bank.empty')}</p>
             </div>
           ) : (
-            <ul className="flex flex-col gap-3" aria-label="Bank accounts">
+            <ul className="flex flex-col gap-3" aria-label={t('bank.list')}>
               {bankAccounts.data.items.map((account) => (
                 <li key={account.id} className="flex items-start justify-between gap-3 rounded-xl border border-slate-200 p-4">
                   <div className="min-w-0">
                     <p className="truncate font-semibold">{account.accountHolderName}</p>
                     <p className="truncate text-sm text-slate-600">{account.bankName}</p>
-                    <p className="font-mono text-sm text-slate-600" aria-label={`Account ending in ${account.accountNumberLast4}`}>
+                    <p className="font-mono text-sm text-slate-600" aria-label={t('bank.endingIn', { last4: account.accountNumberLast4 })}>
                       •••• {account.accountNumberLast4}
                     </p>
                     {account.hasPendingWithdrawal && (
                       <Badge tone="warning" className="mt-1">
-                        Pending withdrawal
+                        {t('bank.pendingWithdrawal')}
                       </Badge>
                     )}
                     <PayeeFlagNote account={account} />
                     {pauseOf.has(account.id) && (
                       <p className="mt-1 text-xs text-amber-800" data-testid="bank-account-list-pause">
-                        {pauseOf.get(account.id)?.message}
+                        {pauseText(pauseOf.get(account.id))}
                       </p>
                     )}
                   </div>
@@ -91,7 +99,7 @@ export default function BankAccountsPage() {
                     <Button
                       variant="ghost"
                       size="icon"
-                      aria-label={`Edit ${account.bankName} ending in ${account.accountNumberLast4}`}
+                      aria-label={t('bank.edit', { bank: account.bankName, last4: account.accountNumberLast4 })}
                       onClick={() => setDialog({ kind: 'edit', account })}
                     >
                       <Pencil />
@@ -100,7 +108,7 @@ export default function BankAccountsPage() {
                       variant="ghost"
                       size="icon"
                       className="text-red-600 hover:bg-red-50"
-                      aria-label={`Delete ${account.bankName} ending in ${account.accountNumberLast4}`}
+                      aria-label={t('bank.delete', { bank: account.bankName, last4: account.accountNumberLast4 })}
                       onClick={() => setDialog({ kind: 'delete', account })}
                     >
                       <Trash2 />
@@ -120,9 +128,9 @@ export default function BankAccountsPage() {
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
         onOpenChange={(open) => !open && !deleting && setDialog(undefined)}
-        title="Delete Bank Account"
-        description={BANK_ACCOUNT_MESSAGES.deleteConfirmation}
-        confirmLabel={deleting ? 'Deleting...' : 'Delete'}
+        title={t('bank.deleteTitle')}
+        description={t('bank.deleteConfirmation')}
+        confirmLabel={deleting ? t('bank.deleting') : t('bank.deleteButton')}
         destructive
         busy={deleting}
         onConfirm={() => dialog?.kind === 'delete' && void confirmDelete(dialog.account)}

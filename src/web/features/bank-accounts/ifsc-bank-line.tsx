@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { IFSC_PATTERN, ifscLookupResponseSchema } from '#shared/contracts/bank-accounts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * The bank (and branch) of the IFSC being typed, from the server's IFSC dataset (decision 044): the
@@ -19,18 +21,18 @@ export function IfscBankLine({ ifscCode }: { ifscCode: string }) {
     queryFn: ({ signal }) => apiRequest(`/api/bank-accounts/ifsc/${encodeURIComponent(code)}`, ifscLookupResponseSchema, { signal }),
   });
   if (!complete) return null;
-  if (lookup.isPending) return <p className="text-sm text-slate-500">Looking up the bank…</p>;
+  if (lookup.isPending) return <p className="text-sm text-slate-500">{t('bank.lookingUp')}</p>;
   if (lookup.isError) {
     return (
       <p className="text-sm text-red-700" data-testid="ifsc-bank">
-        {lookup.error.message}
+        {localizeMessage(lookup.error.message)}
       </p>
     );
   }
   return (
     <p className="text-sm text-slate-700" data-testid="ifsc-bank">
-      Bank: <span className="font-medium">{lookup.data.bankName}</span>
-      {lookup.data.branchName && <> · Branch: {lookup.data.branchName}</>}
+      {t('bank.bank')} <span className="font-medium">{lookup.data.bankName}</span>
+      {lookup.data.branchName && <> · {t('bank.branch', { branch: lookup.data.branchName })}</>}
     </p>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { CODE_SHAPE_MESSAGE, type ContactStatus } from '#shared/contracts/contact-verification';
+import { type ContactStatus } from '#shared/contracts/contact-verification';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -11,9 +11,11 @@ import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { changeEmail, CONTACT_STATUS_QUERY_KEY, fetchContactStatus, resendEmailLink, sendPhoneCode, verifyPhoneCode } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 function VerifiedBadge({ verified }: { verified: boolean }) {
-  return <Badge tone={verified ? 'success' : 'warning'}>{verified ? 'Verified' : 'Not verified'}</Badge>;
+  return <Badge tone={verified ? 'success' : 'warning'}>{verified ? t('contact.verified') : t('contact.notVerified')}</Badge>;
 }
 
 /** Runs one request of the card: a success toast and a refresh, or the server's message (429s say how long to wait). */
@@ -26,12 +28,12 @@ function useCardAction() {
       setBusy(true);
       try {
         const answer = await request();
-        toast.success(answer.message);
+        toast.success(localizeMessage(answer.message));
         await Promise.all([queryClient.invalidateQueries({ queryKey: CONTACT_STATUS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me })]);
         return true;
       } catch (error) {
         if (error instanceof ApiError && onError?.(error)) return false;
-        toast.error(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+        toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('contact.somethingWrong'));
         return false;
       } finally {
         setBusy(false);
@@ -66,38 +68,38 @@ function EmailSection({ status }: { status: ContactStatus }) {
   };
 
   return (
-    <section className="flex flex-col gap-2" aria-label="E-mail">
+    <section className="flex flex-col gap-2" aria-label={t('contact.email')}>
       <p className="flex items-center justify-between gap-3 text-sm">
         <span className="min-w-0 break-all font-medium">{status.email}</span>
         <VerifiedBadge verified={status.emailVerifiedAt !== null} />
       </p>
-      {status.pendingEmail && <p className="text-xs text-slate-600">Waiting for you to open the link sent to {status.pendingEmail}.</p>}
+      {status.pendingEmail && <p className="text-xs text-slate-600">{t('contact.waitingForLink', { email: status.pendingEmail })}</p>}
       <div className="flex flex-wrap gap-2">
         {status.emailVerifiedAt === null && (
           <Button size="sm" disabled={action.busy} onClick={() => void action.run(resendEmailLink)}>
-            Resend verification e-mail
+            {t('contact.resend')}
           </Button>
         )}
         {!changing && (
           <Button size="sm" variant="outline" onClick={() => setChanging(true)}>
-            Change e-mail
+            {t('contact.changeEmail')}
           </Button>
         )}
       </div>
       {changing && (
         <form onSubmit={(event) => void submitChange(event)} noValidate className="flex flex-col gap-3">
-          <FormField label="New e-mail" error={fieldErrors.newEmail}>
+          <FormField label={t('contact.newEmail')} error={fieldErrors.newEmail}>
             <Input type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
           </FormField>
-          <FormField label="Current password" error={fieldErrors.currentPassword}>
+          <FormField label={t('contact.currentPassword')} error={fieldErrors.currentPassword}>
             <PasswordInput autoComplete="current-password" maxLength={128} value={currentPassword} onChange={(event) => setCurrentPassword(event.target.value)} />
           </FormField>
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={action.busy}>
-              Send link to the new e-mail
+              {t('contact.sendLink')}
             </Button>
             <Button size="sm" variant="outline" disabled={action.busy} onClick={() => setChanging(false)}>
-              Cancel
+              {t('contact.cancel')}
             </Button>
           </div>
         </form>
@@ -115,7 +117,7 @@ function PhoneSection({ status }: { status: ContactStatus }) {
   const submitCode = async (event: FormEvent) => {
     event.preventDefault();
     if (!/^\d{6}$/.test(code)) {
-      setCodeError(CODE_SHAPE_MESSAGE);
+      setCodeError(t('contact.codeShape'));
       return;
     }
     setCodeError(undefined);
@@ -132,7 +134,7 @@ function PhoneSection({ status }: { status: ContactStatus }) {
   };
 
   return (
-    <section className="flex flex-col gap-2" aria-label="Mobile number">
+    <section className="flex flex-col gap-2" aria-label={t('contact.mobile')}>
       <p className="flex items-center justify-between gap-3 text-sm">
         <span className="font-medium">{status.phone}</span>
         <VerifiedBadge verified={verified} />
@@ -141,12 +143,12 @@ function PhoneSection({ status }: { status: ContactStatus }) {
         <>
           <div>
             <Button size="sm" disabled={action.busy} onClick={() => void action.run(sendPhoneCode)}>
-              {status.codeOpen ? 'Send a new code' : 'Send code by SMS'}
+              {status.codeOpen ? t('contact.sendNewCode') : t('contact.sendCode')}
             </Button>
           </div>
           {status.codeOpen && (
             <form onSubmit={(event) => void submitCode(event)} noValidate className="flex items-end gap-2">
-              <FormField label="6-digit code" error={codeError}>
+              <FormField label={t('contact.code')} error={codeError}>
                 <Input
                   inputMode="numeric"
                   autoComplete="one-time-code"
@@ -156,7 +158,7 @@ function PhoneSection({ status }: { status: ContactStatus }) {
                 />
               </FormField>
               <Button type="submit" size="sm" disabled={action.busy}>
-                Verify
+                {t('contact.verify')}
               </Button>
             </form>
           )}
@@ -172,8 +174,8 @@ export function ContactChecksCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>E-mail and mobile</CardTitle>
-        <CardDescription>Verified contact details are required before money can move (FIU-IND rules).</CardDescription>
+        <CardTitle>{t('contact.cardTitle')}</CardTitle>
+        <CardDescription>{t('contact.cardDescription')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-5">
         {status.data ? (
@@ -182,7 +184,7 @@ export function ContactChecksCard() {
             <PhoneSection status={status.data} />
           </>
         ) : (
-          <p className="text-sm text-slate-500">{status.isError ? 'Could not load your contact details. Please refresh.' : 'Loading...'}</p>
+          <p className="text-sm text-slate-500">{status.isError ? t('contact.loadFailed') : t('withdraw.loading')}</p>
         )}
       </CardContent>
     </Card>

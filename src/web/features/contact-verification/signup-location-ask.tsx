@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import { Button } from '../../components/ui/button.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 const POSITION_TIMEOUT_MILLISECONDS = 10_000;
 
@@ -31,22 +32,22 @@ export function SignupLocationAsk({ value, onChange }: { value: SignupGeolocatio
   };
 
   const outcome =
-    value === undefined ? undefined : value.status === 'granted' ? 'Thank you: your location will be recorded with your sign-up.' : 'No location will be recorded; you can still sign up.';
+    value === undefined ? undefined : value.status === 'granted' ? t('signup.locationThanks') : t('signup.locationNone');
 
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="signup-location">
       <p className="text-slate-700">
-        India&apos;s rules for crypto platforms (FIU-IND) ask us to record where accounts are opened. May we record your location? It is optional.
+        {t('signup.locationAsk')}
       </p>
       {outcome ? (
         <p className="text-slate-600">{outcome}</p>
       ) : (
         <div className="flex gap-2">
           <Button type="button" size="sm" variant="outline" disabled={asking} onClick={share}>
-            {asking ? 'Asking your browser...' : 'Share my location'}
+            {asking ? t('signup.locationAsking') : t('signup.shareLocation')}
           </Button>
           <Button type="button" size="sm" variant="ghost" disabled={asking} onClick={() => onChange({ status: 'denied' })}>
-            Not now
+            {t('signup.notNow')}
           </Button>
         </div>
       )}

@@ -4,6 +4,7 @@ import type { Me } from '#shared/contracts/auth';
 import { EVENT_STREAM_PATH, RATES_UPDATED_TOAST, STREAM_EVENT_NAMES, type StreamEventData } from '#shared/contracts/events';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { notify } from './notify.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** After the server refused the stream (EventSource gives up on an HTTP error), try again after these delays. */
 const REOPEN_DELAYS_MILLISECONDS = [2_000, 5_000, 10_000, 30_000, 60_000] as const;
@@ -23,7 +24,6 @@ function audienceOf(event: Event): string {
 
 /** The wallet.updated reason of a new notification (the server's NOTIFICATION_EVENT_REASONS.created). */
 const NEW_NOTIFICATION_REASON = 'notification.created';
-const NEW_NOTIFICATION_TOAST = 'You have a new notification';
 
 function reasonOf(event: Event): string | undefined {
   try {
@@ -93,7 +93,7 @@ export function useLiveUpdates(): void {
       current.addEventListener(STREAM_EVENT_NAMES.settingsUpdated, () => void settingsChanged(queryClient));
       current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, (event) => {
         invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet);
-        if (reasonOf(event) === NEW_NOTIFICATION_REASON) notify('info', NEW_NOTIFICATION_TOAST, { id: 'new-notification', description: 'Open the bell at the top to read it.' });
+        if (reasonOf(event) === NEW_NOTIFICATION_REASON) notify('info', t('shell.newNotification'), { id: 'new-notification', description: t('shell.openBell') });
       });
       current.addEventListener(STREAM_EVENT_NAMES.adminQueueUpdated, () => invalidate(queryClient, QUERY_KEYS.admin));
       current.addEventListener('error', () => {

@@ -11,6 +11,8 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type PanForm = z.input<typeof submitPanRequestSchema>;
 
@@ -23,21 +25,21 @@ export function PanForm() {
     try {
       const answer = await apiRequest('/api/kyc/pan', kycPanResponseSchema, { method: 'POST', body: values });
       queryClient.setQueryData(KYC_QUERY_KEY, answer.kyc);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
       form.reset({ pan: '' });
       await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me });
     } catch (error) {
       if (endOfSession(error)) return;
-      form.setError('pan', { type: 'server', message: error instanceof ApiError ? (error.fields.pan ?? error.message) : 'Failed to save the PAN' });
+      form.setError('pan', { type: 'server', message: error instanceof ApiError ? (error.fields.pan ?? error.message) : t('kyc.panFailed') });
     }
   });
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-3">
-      <FormField label="PAN" error={errors.pan?.message} help="Your own PAN: 10 characters, the 4th is P, like ABCPE1234F.">
+      <FormField label={t('kyc.panLabel')} error={errors.pan?.message} help={t('kyc.panHelp')}>
         <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} className="font-mono uppercase" {...form.register('pan')} />
       </FormField>
       <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-        {isSubmitting ? 'Checking...' : 'Verify PAN'}
+        {isSubmitting ? t('kyc.checking') : t('kyc.verifyPan')}
       </Button>
     </form>
   );
@@ -58,36 +60,36 @@ export function TaxResidenceForm() {
     try {
       const answer = await apiRequest('/api/kyc/tax-residence', kycTaxResidenceResponseSchema, { method: 'POST', body: values });
       queryClient.setQueryData(KYC_QUERY_KEY, answer.kyc);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
     } catch (error) {
       if (endOfSession(error)) return;
-      form.setError('root', { type: 'server', message: error instanceof ApiError ? error.message : 'Failed to save the declaration' });
+      form.setError('root', { type: 'server', message: error instanceof ApiError ? error.message : t('kyc.declarationFailed') });
     }
   });
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-3">
       <fieldset className="flex flex-col gap-2 text-sm">
-        <legend className="mb-1 font-medium">Where are you resident for tax?</legend>
+        <legend className="mb-1 font-medium">{t('kyc.residenceQuestion')}</legend>
         <label className="flex items-center gap-2">
-          <input type="radio" value="india" {...form.register('residence')} /> India only
+          <input type="radio" value="india" {...form.register('residence')} /> {t('kyc.indiaOnly')}
         </label>
         <label className="flex items-center gap-2">
-          <input type="radio" value="other" {...form.register('residence')} /> Also (or only) another country
+          <input type="radio" value="other" {...form.register('residence')} /> {t('kyc.otherCountryToo')}
         </label>
       </fieldset>
       {residence === 'other' && (
-        <FormField label="Other country" error={errors.otherCountry?.message}>
+        <FormField label={t('kyc.otherCountry')} error={errors.otherCountry?.message}>
           <Input maxLength={60} {...form.register('otherCountry')} />
         </FormField>
       )}
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" className="mt-1" {...form.register('confirmed')} />
-        <span>I declare that this is true, and I will tell you if it changes.</span>
+        <span>{t('kyc.declare')}</span>
       </label>
-      {errors.confirmed?.message && <p className="text-sm text-red-700">{errors.confirmed.message}</p>}
-      {errors.root?.message && <p className="text-sm text-red-700">{errors.root.message}</p>}
+      {errors.confirmed?.message && <p className="text-sm text-red-700">{localizeMessage(errors.confirmed.message)}</p>}
+      {errors.root?.message && <p className="text-sm text-red-700">{localizeMessage(errors.root.message)}</p>}
       <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-        {isSubmitting ? 'Saving...' : 'Declare tax residence'}
+        {isSubmitting ? t('kyc.saving') : t('kyc.declareButton')}
       </Button>
     </form>
   );

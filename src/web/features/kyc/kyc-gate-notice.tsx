@@ -1,7 +1,10 @@
 import { Link } from 'react-router';
-import { kycGateMessage, type MoneyLeaving } from '#shared/contracts/kyc';
+import type { MoneyLeaving } from '#shared/contracts/kyc';
 import { Alert } from '../../components/ui/alert.tsx';
 import { useKycStatus } from './api.ts';
+import { kycGateText } from './kyc-texts.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * On the withdraw and transfer screens: why money cannot leave now, in the order the server refuses
@@ -11,14 +14,14 @@ export function KycGateNotice({ leaving }: { leaving: MoneyLeaving }) {
   const kyc = useKycStatus();
   if (kyc.data === undefined) return null;
   const { accountFrozenMessage, level, missing, refresh } = kyc.data;
-  const message =
-    accountFrozenMessage ?? (level === 0 ? kycGateMessage(leaving, missing.map((item) => item.check)) : refresh?.overdue ? refresh.message : null);
+  const serverMessage = accountFrozenMessage ?? (level > 0 && refresh?.overdue ? refresh.message : null);
+  const message = serverMessage !== null ? localizeMessage(serverMessage) : level === 0 ? kycGateText(leaving, missing.map((item) => item.check)) : null;
   if (message === null) return null;
   return (
     <Alert variant={accountFrozenMessage === null ? 'info' : 'destructive'} data-testid="kyc-gate-notice">
       <p>{message}</p>
       <Link to="/kyc" className="mt-1 inline-block font-semibold underline">
-        Open the KYC page
+        {t('kyc.openPage')}
       </Link>
     </Alert>
   );

@@ -1,6 +1,6 @@
 import { CheckCircle2, CircleAlert, CircleDashed, Clock3, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { KYC_TEXTS, type KycCheckState, type KycStatus } from '#shared/contracts/kyc';
+import type { KycCheck, KycCheckState, KycStatus } from '#shared/contracts/kyc';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -9,28 +9,39 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useKycStatus } from './api.ts';
 import { PanForm, TaxResidenceForm } from './kyc-forms.tsx';
+import { checkText, missingText } from './kyc-texts.ts';
+import { currentLanguage, translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
-const STATE_LABELS: Record<KycCheckState, { label: string; tone: 'success' | 'warning' | 'danger' | 'default'; icon: ReactNode }> = {
-  verified: { label: 'Done', tone: 'success', icon: <CheckCircle2 className="size-5 text-emerald-600" aria-hidden /> },
-  pending: { label: 'Being checked', tone: 'warning', icon: <Clock3 className="size-5 text-amber-600" aria-hidden /> },
-  rejected: { label: 'Not accepted', tone: 'danger', icon: <XCircle className="size-5 text-red-600" aria-hidden /> },
-  missing: { label: 'Missing', tone: 'warning', icon: <CircleAlert className="size-5 text-amber-600" aria-hidden /> },
-  not_available: { label: 'Not available yet', tone: 'default', icon: <CircleDashed className="size-5 text-slate-400" aria-hidden /> },
+/** The name-change sentence the KYC service writes in English; an admin's own rejection reason is shown as typed. */
+const NAME_CHANGED = 'Your name changed since the PAN was verified: it no longer matches the PAN.';
+
+function panCheckMessage(state: KycCheckState, rejectionReason: string | null): string {
+  if (state !== 'rejected' || rejectionReason === null) return checkText('pan', state);
+  return rejectionReason === NAME_CHANGED ? t('kyc.nameChanged') : rejectionReason;
+}
+
+const STATE_LABELS: Record<KycCheckState, { label: MessageKey; tone: 'success' | 'warning' | 'danger' | 'default'; icon: ReactNode }> = {
+  verified: { label: 'kyc.stateDone', tone: 'success', icon: <CheckCircle2 className="size-5 text-emerald-600" aria-hidden /> },
+  pending: { label: 'kyc.stateBeingChecked', tone: 'warning', icon: <Clock3 className="size-5 text-amber-600" aria-hidden /> },
+  rejected: { label: 'kyc.stateNotAccepted', tone: 'danger', icon: <XCircle className="size-5 text-red-600" aria-hidden /> },
+  missing: { label: 'kyc.stateMissing', tone: 'warning', icon: <CircleAlert className="size-5 text-amber-600" aria-hidden /> },
+  not_available: { label: 'kyc.stateNotAvailable', tone: 'default', icon: <CircleDashed className="size-5 text-slate-400" aria-hidden /> },
 };
 
-function CheckRow({ title, state, message, children }: { title: string; state: KycCheckState; message: string; children?: ReactNode }) {
+function CheckRow({ check, title, state, message, children }: { check: KycCheck; title: string; state: KycCheckState; message?: string; children?: ReactNode }) {
   const shown = STATE_LABELS[state];
   return (
-    <li className="flex flex-col gap-2 py-3" data-testid={`kyc-check-${title}`}>
+    <li className="flex flex-col gap-2 py-3" data-testid={`kyc-check-${check}`}>
       <div className="flex items-start justify-between gap-3">
         <span className="flex items-start gap-2">
           {shown.icon}
           <span>
             <span className="block font-medium">{title}</span>
-            <span className="block text-sm text-slate-600">{message}</span>
+            <span className="block text-sm text-slate-600">{message ?? checkText(check, state)}</span>
           </span>
         </span>
-        <Badge tone={shown.tone}>{shown.label}</Badge>
+        <Badge tone={shown.tone}>{t(shown.label)}</Badge>
       </div>
       {children}
     </li>
@@ -42,17 +53,18 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
   // From 14 days before the KYC refresh is due, the PAN and the tax residence are taken again (decision 047).
   const refreshing = kyc.refresh?.open === true;
   const panOpen = pan.state === 'missing' || pan.state === 'rejected' || refreshing;
+  const panMessage = panCheckMessage(pan.state, pan.rejectionReason);
   return (
     <ul className="divide-y divide-slate-100">
-      <CheckRow title="E-mail" state={email.state} message={email.message} />
-      <CheckRow title="Mobile number" state={mobile.state} message={mobile.message} />
-      <CheckRow title="PAN" state={pan.state} message={pan.pan === null ? pan.message : `${pan.pan}: ${pan.message}`}>
+      <CheckRow check="email" title={t('kyc.email')} state={email.state} />
+      <CheckRow check="mobile" title={t('kyc.mobile')} state={mobile.state} />
+      <CheckRow check="pan" title={t('kyc.panLabel')} state={pan.state} message={pan.pan === null ? panMessage : `${pan.pan}: ${panMessage}`}>
         {pan.aadhaarLinked === false && (
-          <Alert variant="info">This PAN is inoperative (not linked to Aadhaar): TDS on withdrawals is taken at the higher no-PAN rate until you link it.</Alert>
+          <Alert variant="info">{t('kyc.inoperative')}</Alert>
         )}
         {panOpen && <PanForm />}
       </CheckRow>
-      <CheckRow title="Tax residence" state={taxResidence.state} message={taxResidence.message}>
+      <CheckRow check="taxResidence" title={t('kyc.taxResidence')} state={taxResidence.state}>
         {(taxResidence.state !== 'verified' || refreshing) && <TaxResidenceForm />}
       </CheckRow>
     </ul>
@@ -60,11 +72,11 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
 }
 
 function KycRefresh({ refresh }: { refresh: NonNullable<KycStatus['refresh']> }) {
-  const due = new Date(refresh.dueAt).toLocaleDateString('en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
+  const due = new Date(refresh.dueAt).toLocaleDateString(currentLanguage() === 'hi' ? 'hi-IN' : 'en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
   return (
     <Alert variant={refresh.overdue ? 'destructive' : 'info'} data-testid="kyc-refresh">
-      <p className="font-medium">KYC refresh due: {due}</p>
-      <p>{refresh.message}</p>
+      <p className="font-medium">{t('kyc.refreshDue', { date: due })}</p>
+      <p>{localizeMessage(refresh.message)}</p>
     </Alert>
   );
 }
@@ -72,47 +84,47 @@ function KycRefresh({ refresh }: { refresh: NonNullable<KycStatus['refresh']> })
 export default function KycPage() {
   const kyc = useKycStatus();
   return (
-    <AppPage title="KYC" backTo="/profile" documentTitle="KYC verification">
-      {kyc.isPending && <Spinner label="Loading your KYC" />}
-      {kyc.isError && <LoadFailed message="Your KYC status could not be loaded." onRetry={() => void kyc.refetch()} />}
+    <AppPage title={t('kyc.title')} backTo="/profile" documentTitle={t('kyc.documentTitle')}>
+      {kyc.isPending && <Spinner label={t('kyc.loading')} />}
+      {kyc.isError && <LoadFailed message={t('kyc.loadFailed')} onRetry={() => void kyc.refetch()} />}
       {kyc.data && (
         <>
           <Card>
             <CardHeader>
               <CardTitle>
-                Your level: <span data-testid="kyc-level">{kyc.data.level}</span>
+                {t('kyc.yourLevel')} <span data-testid="kyc-level">{kyc.data.level}</span>
               </CardTitle>
-              {kyc.data.nextLevelUnlocks && <CardDescription>{kyc.data.nextLevelUnlocks}</CardDescription>}
+              {kyc.data.nextLevelUnlocks && <CardDescription>{kyc.data.level === 0 ? t('kyc.unlocks1') : t('kyc.unlocks2')}</CardDescription>}
             </CardHeader>
             <CardContent className="flex flex-col gap-3 text-sm">
               {kyc.data.accountFrozenMessage && (
                 <Alert variant="destructive" data-testid="kyc-frozen">
-                  {kyc.data.accountFrozenMessage}
+                  {localizeMessage(kyc.data.accountFrozenMessage)}
                 </Alert>
               )}
-              {kyc.data.level === 0 && <Alert variant="info">{KYC_TEXTS.levelZeroHolds}</Alert>}
+              {kyc.data.level === 0 && <Alert variant="info">{t('kyc.levelZeroHolds')}</Alert>}
               {kyc.data.refresh && <KycRefresh refresh={kyc.data.refresh} />}
               {kyc.data.missing.length > 0 && (
                 <div>
-                  <p className="font-medium">Still missing for level {kyc.data.nextLevel}:</p>
+                  <p className="font-medium">{t('kyc.stillMissing', { level: kyc.data.nextLevel ?? '' })}</p>
                   <ul className="ml-5 list-disc" data-testid="kyc-missing">
                     {kyc.data.missing.map((item) => (
-                      <li key={item.check}>{item.message}</li>
+                      <li key={item.check}>{missingText(item.check)}</li>
                     ))}
                   </ul>
                 </div>
               )}
               {(kyc.data.levelLimits.dailyInr !== null || kyc.data.levelLimits.monthlyInr !== null) && (
                 <p className="text-slate-600">
-                  Your level’s withdrawal limits: {kyc.data.levelLimits.dailyInr ?? 'no limit'} INR a day, {kyc.data.levelLimits.monthlyInr ?? 'no limit'} INR a month.
+                  {t('kyc.levelLimits', { daily: kyc.data.levelLimits.dailyInr ?? t('kyc.noLimit'), monthly: kyc.data.levelLimits.monthlyInr ?? t('kyc.noLimit') })}
                 </p>
               )}
             </CardContent>
           </Card>
           <Card>
             <CardHeader>
-              <CardTitle>Level 1</CardTitle>
-              <CardDescription>{KYC_TEXTS.unlocks[1]}</CardDescription>
+              <CardTitle>{t('kyc.level1')}</CardTitle>
+              <CardDescription>{t('kyc.unlocks1')}</CardDescription>
             </CardHeader>
             <CardContent>
               <LevelOneChecks kyc={kyc.data} />
@@ -120,14 +132,14 @@ export default function KycPage() {
           </Card>
           <Card>
             <CardHeader>
-              <CardTitle>Level 2</CardTitle>
-              <CardDescription>{KYC_TEXTS.unlocks[2]}</CardDescription>
+              <CardTitle>{t('kyc.level2')}</CardTitle>
+              <CardDescription>{t('kyc.unlocks2')}</CardDescription>
             </CardHeader>
             <CardContent>
               <ul className="divide-y divide-slate-100">
-                <CheckRow title="Second identity document" state={kyc.data.checks.secondDocument.state} message={kyc.data.checks.secondDocument.message} />
-                <CheckRow title="Live selfie" state={kyc.data.checks.selfie.state} message={kyc.data.checks.selfie.message} />
-                <CheckRow title="Address" state={kyc.data.checks.address.state} message={kyc.data.checks.address.message} />
+                <CheckRow check="secondDocument" title={t('kyc.secondDocument')} state={kyc.data.checks.secondDocument.state} />
+                <CheckRow check="selfie" title={t('kyc.selfie')} state={kyc.data.checks.selfie.state} />
+                <CheckRow check="address" title={t('kyc.address')} state={kyc.data.checks.address.state} />
               </ul>
             </CardContent>
           </Card>

@@ -2,6 +2,7 @@ import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
 import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
 import { PublicTextPage } from './public-layout.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function ContactPage() {
   const settings = usePublicSettings();
@@ -9,22 +10,22 @@ export default function ContactPage() {
   const website = settings.data?.websiteUrl;
 
   return (
-    <PublicTextPage title="Contact Us">
-      <p>Our support team answers on chat. Tell us your registered email address, never your password or PIN.</p>
-      {settings.isPending && <p className="text-slate-500">Loading contact details...</p>}
-      {settings.isError && <p className="text-red-600">Could not load our contact details. Please try again later.</p>}
+    <PublicTextPage title={t('home.contactUs')}>
+      <p>{t('legal.contactText')}</p>
+      {settings.isPending && <p className="text-slate-500">{t('legal.loadingContact')}</p>}
+      {settings.isError && <p className="text-red-600">{t('legal.contactFailed')}</p>}
       {settings.data && (
         <div className="flex flex-wrap gap-3">
           {supportLink ? (
             <a href={supportLink} target="_blank" rel="noopener noreferrer" className={`${primaryLinkClass} h-11`}>
-              Chat with Support
+              {t('home.chatWithSupport')}
             </a>
           ) : (
-            <p className="text-slate-500">Support chat is not set up yet.</p>
+            <p className="text-slate-500">{t('legal.noSupportChat')}</p>
           )}
           {website && (
             <a href={website} target="_blank" rel="noopener noreferrer" className={`${outlineLinkClass} h-11`}>
-              Visit our website
+              {t('legal.visitWebsite')}
             </a>
           )}
         </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { NOTIFICATION_MESSAGES, type NotificationPreferences } from '#shared/contracts/notifications';
+import type { NotificationPreferences } from '#shared/contracts/notifications';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -8,11 +8,12 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { describeSubmissionFailure } from '../../lib/form-errors.ts';
 import { saveNotificationPreferences, useNotificationPreferences } from './api.ts';
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 
-const CHOICES: { key: keyof NotificationPreferences; label: string }[] = [
-  { key: 'emailDeposits', label: 'E-mail me about deposits' },
-  { key: 'emailWithdrawals', label: 'E-mail me about withdrawals' },
-  { key: 'emailTransfers', label: 'E-mail me about transfers' },
+const CHOICES: { key: keyof NotificationPreferences; label: MessageKey }[] = [
+  { key: 'emailDeposits', label: 'notifications.emailDeposits' },
+  { key: 'emailWithdrawals', label: 'notifications.emailWithdrawals' },
+  { key: 'emailTransfers', label: 'notifications.emailTransfers' },
 ];
 
 /** Per-kind e-mail switches; in-app notifications and security e-mails always stay on. */
@@ -30,10 +31,10 @@ export function NotificationPreferencesCard() {
     setError(undefined);
     try {
       await saveNotificationPreferences(choices);
-      toast.success(NOTIFICATION_MESSAGES.preferencesSaved);
+      toast.success(t('notifications.preferencesSaved'));
       void saved.refetch();
     } catch (failure) {
-      setError(describeSubmissionFailure(failure, [], 'Failed to save notification preferences').actionError);
+      setError(describeSubmissionFailure(failure, [], t('notifications.preferencesFailed')).actionError);
     } finally {
       setBusy(false);
     }
@@ -42,12 +43,12 @@ export function NotificationPreferencesCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Notification preferences</CardTitle>
-        <CardDescription>You are always told in the app. Security e-mails (password, PIN and sign-in changes) are always sent.</CardDescription>
+        <CardTitle>{t('notifications.preferencesTitle')}</CardTitle>
+        <CardDescription>{t('notifications.preferencesDescription')}</CardDescription>
       </CardHeader>
       <CardContent>
         {saved.isPending || !choices ? (
-          saved.isError ? <LoadFailed message="Failed to load notification preferences" onRetry={() => void saved.refetch()} /> : <Spinner label="Loading preferences" />
+          saved.isError ? <LoadFailed message={t('notifications.preferencesLoadFailed')} onRetry={() => void saved.refetch()} /> : <Spinner label={t('notifications.loadingPreferences')} />
         ) : (
           <form
             className="flex flex-col gap-3"
@@ -67,12 +68,12 @@ export function NotificationPreferencesCard() {
                     setEdited({ ...choices, [key]: event.target.checked });
                   }}
                 />
-                {label}
+                {t(label)}
               </label>
             ))}
             <ActionError message={error} />
             <Button type="submit" variant="outline" className="self-start" disabled={busy} aria-busy={busy}>
-              {busy ? 'Saving...' : 'Save preferences'}
+              {busy ? t('notifications.saving') : t('notifications.savePreferences')}
             </Button>
           </form>
         )}

@@ -12,6 +12,8 @@ import { ApiError } from '../../lib/api.ts';
 import { firstErrorMessage } from '../../lib/forms.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { changePin } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /** Change PIN on the profile page: current, new and confirmation. */
 export function ChangePinForm({ onDone }: { onDone: () => void }) {
@@ -28,14 +30,14 @@ export function ChangePinForm({ onDone }: { onDone: () => void }) {
       setError(undefined);
       try {
         await changePin(values.currentPin, values.newPin);
-        toast.success('PIN updated successfully');
+        toast.success(t('pin.updated'));
         onDone();
       } catch (failure) {
         if (endOfSession(failure)) return;
         // A new PIN the server refuses (too easy, or the current one) is said in the server's words.
         const refusedNewPin = failure instanceof ApiError ? failure.fields.newPin : undefined;
         const message =
-          failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? 'Current PIN is incorrect' : (refusedNewPin ?? 'Failed to update PIN');
+          failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? t('pin.currentIncorrect') : (refusedNewPin ?? t('pin.updateFailed'));
         // Said once, in the form's alert: a toast with the same words would say it twice.
         setError(message);
       }
@@ -45,18 +47,18 @@ export function ChangePinForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-      {error && <Alert variant="destructive">{error}</Alert>}
-      <FormField label="Current PIN">
+      {error && <Alert variant="destructive">{localizeMessage(error)}</Alert>}
+      <FormField label={t('pin.current')}>
         <FormPinInput control={form.control} name="currentPin" />
       </FormField>
-      <FormField label="New PIN">
+      <FormField label={t('pin.new')}>
         <FormPinInput control={form.control} name="newPin" />
       </FormField>
-      <FormField label="Confirm New PIN">
+      <FormField label={t('pin.confirmNew')}>
         <FormPinInput control={form.control} name="confirmPin" />
       </FormField>
       <Button type="submit" disabled={submitting}>
-        {submitting ? 'Saving...' : 'Update PIN'}
+        {submitting ? t('pin.saving') : t('pin.update')}
       </Button>
     </form>
   );

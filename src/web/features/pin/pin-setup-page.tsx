@@ -17,6 +17,8 @@ import { ME_QUERY_KEY } from '../auth/api.ts';
 import { AuthCard } from '../auth/auth-card.tsx';
 import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
 import { setUpPin } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 export default function PinSetupPage() {
   const navigate = useNavigate();
@@ -34,33 +36,33 @@ export default function PinSetupPage() {
       try {
         await setUpPin(values.pin);
         await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
-        toast.success('PIN set successfully');
+        toast.success(t('pin.setSuccess'));
         void navigate(next, { replace: true });
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
-          toast.error('You need to be logged in to set up a PIN.');
+          toast.error(t('pin.loginToSetUp'));
           leaveEndedSession();
           return;
         }
-        toast.error('Failed to set up PIN', { description: errorMessage(failure, 'Please try again.') });
+        toast.error(t('pin.setUpFailed'), { description: localizeMessage(errorMessage(failure, t('pin.pleaseTryAgain'))) });
       }
     },
     (errors) => setError(firstErrorMessage(errors)),
   );
 
   return (
-    <AuthCard title="Setup Transaction PIN" subtitle="Choose a 4-digit PIN">
+    <AuthCard title={t('pin.setupTitle')} subtitle={t('pin.setupSubtitle')}>
       <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-        <Alert variant="info">A transaction PIN is required to authorize withdrawals and other sensitive actions.</Alert>
-        {error && <Alert variant="destructive">{error}</Alert>}
-        <FormField label="New PIN">
+        <Alert variant="info">{t('pin.setupInfo')}</Alert>
+        {error && <Alert variant="destructive">{localizeMessage(error)}</Alert>}
+        <FormField label={t('pin.new')}>
           <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
-        <FormField label="Confirm PIN">
+        <FormField label={t('pin.confirm')}>
           <FormPinInput control={form.control} name="confirmPin" />
         </FormField>
         <Button type="submit" disabled={submitting}>
-          {submitting ? 'Saving...' : 'Set PIN'}
+          {submitting ? t('pin.saving') : t('pin.set')}
         </Button>
       </form>
     </AuthCard>

@@ -5,7 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import { INVALID_PIN_RESET_LINK_MESSAGE, pinResetLinkFormSchema, resetPinFormSchema } from '#shared/contracts/pin';
+import { pinResetLinkFormSchema, resetPinFormSchema } from '#shared/contracts/pin';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -23,6 +23,8 @@ import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { RequireSession } from '../shell/guards.tsx';
 import { requestPinResetLink, resetPin } from './api.ts';
 import { useConnectionCheck } from './use-connection-check.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * A forgotten PIN is replaced in two steps: the signed-in customer confirms the
@@ -34,7 +36,7 @@ export default function ResetPinPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token');
   const connection = useConnectionCheck();
-  if (connection.isPending) return <FullPageLoader text="Checking Connection" />;
+  if (connection.isPending) return <FullPageLoader text={t('pin.checkingConnection')} />;
   if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} reference={errorReference(connection.error)} />;
   if (token !== null) return <ChooseNewPin token={token} />;
   return (
@@ -58,41 +60,41 @@ function RequestResetLink() {
       setSentMessage(answer.message);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        toast.error('User not found', { description: 'Please log in again.' });
+        toast.error(t('pin.userNotFound'), { description: t('pin.logInAgain') });
         leaveEndedSession();
         return;
       }
       // A wrong password is said at its field; anything else once, above the button.
-      if (!showServerFieldErrors(form.setError, ['password'], error).fullyShownAtFields) setFailure(errorMessage(error, 'Please try again.'));
+      if (!showServerFieldErrors(form.setError, ['password'], error).fullyShownAtFields) setFailure(errorMessage(error, t('pin.pleaseTryAgain')));
     }
   });
 
   const footer = (
     <Link className="font-medium text-brand-700 hover:underline" to="/verify-pin">
-      Back to PIN verification
+      {t('pin.backToVerification')}
     </Link>
   );
 
   if (sentMessage) {
     return (
-      <AuthCard title="Check Your Email" footer={footer}>
+      <AuthCard title={t('pin.checkEmail')} footer={footer}>
         <div className="flex flex-col gap-3 text-sm text-slate-700">
-          <Alert variant="info">{sentMessage}</Alert>
-          <p>Open the link in the e-mail to choose a new PIN. If it does not arrive within a few minutes, check your spam folder.</p>
+          <Alert variant="info">{localizeMessage(sentMessage)}</Alert>
+          <p>{t('pin.openLink')}</p>
         </div>
       </AuthCard>
     );
   }
 
   return (
-    <AuthCard title="Reset Your PIN" subtitle="Confirm your account password and we will e-mail you a link to choose a new PIN" footer={footer}>
+    <AuthCard title={t('pin.resetTitle')} subtitle={t('pin.resetSubtitle')} footer={footer}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-        <FormField label="Account Password" error={form.formState.errors.password?.message}>
+        <FormField label={t('pin.accountPassword')} error={form.formState.errors.password?.message}>
           <Input type="password" autoComplete="current-password" autoFocus maxLength={128} {...form.register('password')} />
         </FormField>
-        {failure && <Alert variant="destructive">{failure}</Alert>}
+        {failure && <Alert variant="destructive">{localizeMessage(failure)}</Alert>}
         <Button type="submit" disabled={submitting}>
-          {submitting ? 'Sending...' : 'Send Reset Link'}
+          {submitting ? t('pin.sending') : t('pin.sendResetLink')}
         </Button>
       </form>
     </AuthCard>
@@ -113,29 +115,29 @@ function ChooseNewPin({ token }: { token: string }) {
     try {
       const answer = await resetPin(token, values.pin);
       await queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
-      toast.success('PIN reset successful', { description: 'Your PIN has been updated.' });
+      toast.success(t('pin.resetSuccess'), { description: t('pin.resetSuccessDescription') });
       void navigate(answer.signedIn ? '/dashboard' : '/login', { replace: true });
     } catch (error) {
-      if (!showServerFieldErrors(form.setError, ['pin'], error).fullyShownAtFields) setFailure(errorMessage(error, 'Please try again.'));
+      if (!showServerFieldErrors(form.setError, ['pin'], error).fullyShownAtFields) setFailure(errorMessage(error, t('pin.pleaseTryAgain')));
     }
   });
 
-  if (link.valid === undefined) return <FullPageLoader text="Checking your link" />;
-  if (!link.valid) return <ExpiredResetLink title="Reset Your PIN" message={INVALID_PIN_RESET_LINK_MESSAGE} requestPath="/reset-pin" />;
+  if (link.valid === undefined) return <FullPageLoader text={t('pin.checkingLink')} />;
+  if (!link.valid) return <ExpiredResetLink title={t('pin.resetTitle')} message={t('pin.invalidLink')} requestPath="/reset-pin" />;
 
   return (
-    <AuthCard title="Reset Your PIN" subtitle="Choose a new 4-digit transaction PIN" footer={<BackToLoginLink />}>
+    <AuthCard title={t('pin.resetTitle')} subtitle={t('pin.chooseNew')} footer={<BackToLoginLink />}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-        <FormField label="New PIN" error={form.formState.errors.pin?.message}>
+        <FormField label={t('pin.new')} error={form.formState.errors.pin?.message}>
           <FormPinInput control={form.control} name="pin" autoFocus />
         </FormField>
-        <FormField label="Confirm New PIN" error={form.formState.errors.confirmPin?.message}>
+        <FormField label={t('pin.confirmNew')} error={form.formState.errors.confirmPin?.message}>
           <FormPinInput control={form.control} name="confirmPin" />
         </FormField>
-        <p className="text-xs text-slate-500">For your safety, withdrawals and transfers pause for a while after a PIN reset, and your other sessions end.</p>
-        {failure && <Alert variant="destructive">{failure}</Alert>}
+        <p className="text-xs text-slate-500">{t('pin.resetPause')}</p>
+        {failure && <Alert variant="destructive">{localizeMessage(failure)}</Alert>}
         <Button type="submit" disabled={submitting || pin.length !== 4 || confirmPin.length !== 4}>
-          {submitting ? 'Resetting...' : 'Reset PIN'}
+          {submitting ? t('pin.resetting') : t('pin.reset')}
         </Button>
       </form>
     </AuthCard>

@@ -21,6 +21,7 @@ import { ConnectionErrorCard } from '../shell/connection-error.tsx';
 import { verifyPin } from './api.ts';
 import { useConnectionCheck } from './use-connection-check.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 export default function VerifyPinPage() {
   const navigate = useNavigate();
@@ -56,20 +57,20 @@ export default function VerifyPinPage() {
         form.setValue('pin', '');
         if (endOfSession(error)) return;
         if (error instanceof ApiError && error.code === 'PIN_NOT_SET') {
-          toast.info('PIN setup required');
+          toast.info(t('pin.setupRequired'));
           void navigate(`/pin-setup?next=${encodeURIComponent(next)}`, { replace: true });
         } else if (error instanceof ApiError && error.code === 'PIN_INCORRECT') {
-          toast.error(t('pin.incorrect'), { description: error.message });
+          toast.error(t('pin.incorrect'), { description: localizeMessage(error.message) });
         } else if (error instanceof ApiError && error.code === 'PIN_BLOCKED') {
           // The block lasts hours: it stays on the page, with its end, not only in a toast.
-          setBlockedMessage(error.message);
+          setBlockedMessage(localizeMessage(error.message));
         } else {
           toast.error(t('pin.verificationError'), { description: t('pin.verificationErrorDescription') });
         }
       }
     },
     (errors) => {
-      toast.error(t('pin.invalid'), { description: firstErrorMessage(errors) });
+      toast.error(t('pin.invalid'), { description: localizeMessage(firstErrorMessage(errors) ?? '') });
     },
   );
 

@@ -15,6 +15,8 @@ import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type Values = z.input<typeof updateProfileRequestSchema>;
 const FIELDS = ['fullName', 'phone'] as const;
@@ -53,47 +55,47 @@ export function AccountDetailsCard({ user }: { user: Pick<Me, 'name' | 'email' |
     try {
       const answer = await apiRequest('/api/me', updateProfileResponseSchema, { method: 'PATCH', body: values });
       queryClient.setQueryData(QUERY_KEYS.me, answer.user);
-      toast.success(answer.message || PROFILE_UPDATED_MESSAGE);
+      toast.success(localizeMessage(answer.message || PROFILE_UPDATED_MESSAGE));
       setEditing(false);
     } catch (failure) {
       if (endOfSession(failure)) return;
-      if (!showServerFieldErrors(form.setError, FIELDS, failure).fullyShownAtFields) setError(errorMessage(failure, 'Failed to update the profile'));
+      if (!showServerFieldErrors(form.setError, FIELDS, failure).fullyShownAtFields) setError(errorMessage(failure, t('profile.updateFailed')));
     }
   });
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Account details</CardTitle>
+        <CardTitle>{t('profile.accountDetails')}</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {editing ? (
           <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-            {error && <Alert variant="destructive">{error}</Alert>}
-            <FormField label="Full Name" error={errors.fullName?.message}>
+            {error && <Alert variant="destructive">{localizeMessage(error)}</Alert>}
+            <FormField label={t('profile.fullName')} error={errors.fullName?.message}>
               <Input autoComplete="name" maxLength={LIMITS.nameLength} {...form.register('fullName')} />
             </FormField>
-            <FormField label="Phone Number" error={errors.phone?.message} help={`With the country code, for example ${EXAMPLE_PHONE}. We e-mail you when it changes.`}>
+            <FormField label={t('profile.phoneNumber')} error={errors.phone?.message} help={t('profile.phoneHelp', { example: EXAMPLE_PHONE })}>
               <Input type="tel" autoComplete="tel" maxLength={40} {...form.register('phone')} />
             </FormField>
             <div className="flex gap-2">
               <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-                {isSubmitting ? 'Saving...' : 'Save'}
+                {isSubmitting ? t('profile.saving') : t('profile.save')}
               </Button>
               <Button variant="outline" disabled={isSubmitting} onClick={() => setEditing(false)}>
-                Cancel
+                {t('profile.cancel')}
               </Button>
             </div>
           </form>
         ) : (
           <>
             <dl className="flex flex-col gap-3">
-              <Detail label="Full Name" value={user.name} testId="profile-name" />
-              <Detail label="Email" value={user.email} testId="profile-email" />
-              <Detail label="Phone Number" value={user.phone} testId="profile-phone" />
+              <Detail label={t('profile.fullName')} value={user.name} testId="profile-name" />
+              <Detail label={t('profile.email')} value={user.email} testId="profile-email" />
+              <Detail label={t('profile.phoneNumber')} value={user.phone} testId="profile-phone" />
             </dl>
             <Button variant="outline" className="self-start" onClick={startEditing}>
-              Edit details
+              {t('profile.editDetails')}
             </Button>
           </>
         )}

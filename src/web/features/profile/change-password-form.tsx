@@ -12,6 +12,8 @@ import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type Values = z.input<typeof changePasswordFormSchema>;
 const FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
@@ -33,30 +35,30 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
         method: 'POST',
         body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
       });
-      toast.success(answer.message || PASSWORD_CHANGED_MESSAGE);
+      toast.success(localizeMessage(answer.message || PASSWORD_CHANGED_MESSAGE));
       onDone();
     } catch (failure) {
       if (endOfSession(failure)) return;
       // A refusal that names a field is said there, once; anything else in one banner.
-      if (!showServerFieldErrors(form.setError, FIELDS, failure).fullyShownAtFields) setError(errorMessage(failure, 'Failed to change the password'));
+      if (!showServerFieldErrors(form.setError, FIELDS, failure).fullyShownAtFields) setError(errorMessage(failure, t('profile.changePasswordFailed')));
     }
   });
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
-      {error && <Alert variant="destructive">{error}</Alert>}
-      <FormField label="Current Password" error={errors.currentPassword?.message}>
+      {error && <Alert variant="destructive">{localizeMessage(error)}</Alert>}
+      <FormField label={t('profile.currentPassword')} error={errors.currentPassword?.message}>
         <PasswordInput autoComplete="current-password" maxLength={LIMITS.passwordMaxLength} {...form.register('currentPassword')} />
       </FormField>
-      <FormField label="New Password" error={errors.newPassword?.message} help={`At least ${LIMITS.passwordMinLength} characters.`}>
+      <FormField label={t('profile.newPassword')} error={errors.newPassword?.message} help={t('profile.passwordLength', { count: LIMITS.passwordMinLength })}>
         <PasswordInput autoComplete="new-password" maxLength={LIMITS.passwordMaxLength} {...form.register('newPassword')} />
       </FormField>
-      <FormField label="Confirm New Password" error={errors.confirmPassword?.message}>
+      <FormField label={t('profile.confirmNewPassword')} error={errors.confirmPassword?.message}>
         <PasswordInput autoComplete="new-password" maxLength={LIMITS.passwordMaxLength} {...form.register('confirmPassword')} />
       </FormField>
-      <p className="text-xs text-slate-500">Your other devices will be signed out, and withdrawals and transfers pause for a while after the change, for your safety.</p>
+      <p className="text-xs text-slate-500">{t('profile.passwordChangeNote')}</p>
       <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-        {isSubmitting ? 'Saving...' : 'Change Password'}
+        {isSubmitting ? t('profile.saving') : t('profile.changePassword')}
       </Button>
     </form>
   );

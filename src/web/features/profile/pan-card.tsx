@@ -12,6 +12,8 @@ import { Input } from '../../components/ui/input.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type PanForm = z.input<typeof setPanRequestSchema>;
 
@@ -29,22 +31,22 @@ export function PanCard({ maskedPan }: { maskedPan: string | null }) {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const answer = await apiRequest('/api/me/pan', setPanResponseSchema, { method: 'PUT', body: values });
-      toast.success(answer.message || WITHDRAWAL_RULE_MESSAGES.panSaved);
+      toast.success(localizeMessage(answer.message || WITHDRAWAL_RULE_MESSAGES.panSaved));
       form.reset({ pan: '' });
       setEditing(false);
       // The profile shows the masked PAN, and the withdraw page no longer asks for it.
       await Promise.all([queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.wallet })]);
     } catch (error) {
       if (endOfSession(error)) return;
-      form.setError('pan', { type: 'server', message: error instanceof ApiError ? (error.fields.pan ?? error.message) : 'Failed to save the PAN' });
+      form.setError('pan', { type: 'server', message: error instanceof ApiError ? (error.fields.pan ?? error.message) : t('profile.panFailed') });
     }
   });
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>PAN</CardTitle>
-        <CardDescription>Your Permanent Account Number, for TDS on withdrawals (section 194S).</CardDescription>
+        <CardTitle>{t('profile.panTitle')}</CardTitle>
+        <CardDescription>{t('profile.panDescription')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         {maskedPan !== null && (
@@ -54,23 +56,23 @@ export function PanCard({ maskedPan }: { maskedPan: string | null }) {
             </span>
             {!editing && (
               <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
-                Change
+                {t('profile.change')}
               </Button>
             )}
           </p>
         )}
         {editing && (
           <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-3">
-            <FormField label="PAN" error={errors.pan?.message} help="5 letters, 4 digits and 1 letter, like ABCDE1234F.">
+            <FormField label={t('profile.panTitle')} error={errors.pan?.message} help={t('profile.panHelp')}>
               <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} className="font-mono uppercase" {...form.register('pan')} />
             </FormField>
             <div className="flex gap-2">
               <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-                {isSubmitting ? 'Saving...' : 'Save PAN'}
+                {isSubmitting ? t('profile.saving') : t('profile.savePan')}
               </Button>
               {maskedPan !== null && (
                 <Button variant="outline" disabled={isSubmitting} onClick={() => setEditing(false)}>
-                  Cancel
+                  {t('profile.cancel')}
                 </Button>
               )}
             </div>

@@ -1,5 +1,6 @@
 import { useWalletSummary } from '../wallet/api.ts';
 import { displayUsdtAmount } from '../wallet/format.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** Pending Deposit and Pending Withdrawal of the profile card: the real sums of the customer's pending requests. */
 export function PendingTotals() {
@@ -8,13 +9,13 @@ export function PendingTotals() {
   return (
     <>
       <div>
-        <dt className="text-slate-500">Pending Deposit</dt>
+        <dt className="text-slate-500">{t('profile.pendingDeposit')}</dt>
         <dd className="break-words font-semibold" data-testid="pending-deposit">
           {shown(summary.data?.pendingDepositsUsdt)}
         </dd>
       </div>
       <div>
-        <dt className="text-slate-500">Pending Withdrawal</dt>
+        <dt className="text-slate-500">{t('profile.pendingWithdrawal')}</dt>
         <dd className="break-words font-semibold" data-testid="pending-withdrawal">
           {shown(summary.data?.pendingWithdrawalsUsdt)}
         </dd>

@@ -14,14 +14,18 @@ import { useMoreReferralEarnings, useMoreReferredPeople, useReferralSummary } fr
 import { displayReferralDate, displayRewardUsdt, referralLink } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import type { VipLevel } from '#shared/contracts/enums';
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 
-const VIP_TIERS: { level: VipLevel; name: string; benefits: string }[] = [
-  { level: 'normal', name: 'Normal', benefits: 'Standard rate on withdrawals, and the VIP rate on any withdrawal of \u20b91,00,000 or more.' },
-  { level: 'vip', name: 'VIP', benefits: 'The VIP rate on every withdrawal.' },
-  { level: 'vip1', name: 'VIP 1', benefits: 'The VIP rate on every withdrawal and priority support.' },
-  { level: 'vip2', name: 'VIP 2', benefits: 'The VIP rate, priority support and 50% reduced withdrawal fees.' },
-  { level: 'vip3', name: 'VIP 3', benefits: 'The VIP rate, a dedicated account manager and zero withdrawal fees.' },
+// The tiers' names are the spec's (VIP 1 and so on), the same in every language; "Normal" is translated.
+const VIP_TIERS: { level: VipLevel; name: string | MessageKey; benefits: MessageKey }[] = [
+  { level: 'normal', name: 'referrals.normal', benefits: 'referrals.normalBenefits' },
+  { level: 'vip', name: 'VIP', benefits: 'referrals.vipBenefits' },
+  { level: 'vip1', name: 'VIP 1', benefits: 'referrals.vip1Benefits' },
+  { level: 'vip2', name: 'VIP 2', benefits: 'referrals.vip2Benefits' },
+  { level: 'vip3', name: 'VIP 3', benefits: 'referrals.vip3Benefits' },
 ];
+
+const tierName = (name: string | MessageKey) => (name === 'referrals.normal' ? t(name) : name);
 
 function VipStatusCard({ vipLevel }: { vipLevel: VipLevel }) {
   const current = VIP_TIERS.find((tier) => tier.level === vipLevel) ?? VIP_TIERS[0];
@@ -30,10 +34,10 @@ function VipStatusCard({ vipLevel }: { vipLevel: VipLevel }) {
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <Crown className="size-5 text-amber-500" aria-hidden />
-          VIP Status
+          {t('referrals.vipStatus')}
         </CardTitle>
         <CardDescription>
-          Your level: <Badge tone={vipLevel === 'normal' ? 'default' : 'vip'}>{current?.name}</Badge>
+          {t('referrals.yourLevel')} <Badge tone={vipLevel === 'normal' ? 'default' : 'vip'}>{current ? tierName(current.name) : ''}</Badge>
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -44,11 +48,11 @@ function VipStatusCard({ vipLevel }: { vipLevel: VipLevel }) {
               aria-current={tier.level === vipLevel ? 'true' : undefined}
               className={`rounded-lg border p-3 ${tier.level === vipLevel ? 'border-amber-300 bg-amber-50' : 'border-slate-200'}`}
             >
-              <span className="font-semibold">{tier.name}</span>: {tier.benefits}
+              <span className="font-semibold">{tierName(tier.name)}</span>: {t(tier.benefits)}
             </li>
           ))}
         </ul>
-        <p className="mt-3 text-xs text-slate-500">Move up a tier by inviting friends and growing your trading volume.</p>
+        <p className="mt-3 text-xs text-slate-500">{t('referrals.moveUp')}</p>
       </CardContent>
     </Card>
   );
@@ -59,34 +63,34 @@ function ReferralCodeCard({ code }: { code: string }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Your Referral Code</CardTitle>
-        <CardDescription>Friends who sign up with your code or link become your referrals.</CardDescription>
+        <CardTitle>{t('referrals.codeTitle')}</CardTitle>
+        <CardDescription>{t('referrals.codeDescription')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         <div className="flex items-center gap-2">
           <span className="flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-lg font-semibold tracking-wider" data-testid="referral-code">
             {code}
           </span>
-          <CopyButton text={code} label="Copy referral code" successMessage="Referral code copied" />
+          <CopyButton text={code} label={t('referrals.copyCode')} successMessage={t('referrals.codeCopied')} />
         </div>
         <div className="flex items-center gap-2">
           <input
             readOnly
             value={link}
-            aria-label="Referral link"
+            aria-label={t('referrals.link')}
             className="h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 text-sm"
             onFocus={(event) => event.currentTarget.select()}
           />
-          <CopyButton text={link} label="Copy referral link" successMessage={REFERRAL_MESSAGES.linkCopied} />
+          <CopyButton text={link} label={t('referrals.copyLink')} successMessage={t('referrals.linkCopied')} />
         </div>
         <ShareButton
           title="Rupeedesk"
-          text={`Join me on Rupeedesk with my referral code ${code}.`}
+          text={t('referrals.shareText', { code })}
           url={link}
-          copiedMessage={REFERRAL_MESSAGES.linkCopied}
+          copiedMessage={t('referrals.linkCopied')}
           className="self-start"
         >
-          Share
+          {t('referrals.share')}
         </ShareButton>
       </CardContent>
     </Card>
@@ -108,7 +112,7 @@ function Stat({ icon, label, value, testId }: { icon: ReactNode; label: string; 
 }
 
 function LevelBadge({ level }: { level: 1 | 2 }) {
-  return <Badge tone={level === 1 ? 'brand' : 'default'}>Level {level}</Badge>;
+  return <Badge tone={level === 1 ? 'brand' : 'default'}>{t('referrals.level', { level })}</Badge>;
 }
 
 interface MorePages {
@@ -149,10 +153,10 @@ function ListCard({
         )}
         {canLoadMore && (
           <Button variant="outline" className="mt-3 w-full" disabled={more.isFetching} onClick={onLoadMore}>
-            {more.isFetching ? 'Loading...' : 'Load more'}
+            {more.isFetching ? t('referrals.loading') : t('referrals.loadMore')}
           </Button>
         )}
-        {more.isError && <p className="mt-2 text-sm text-red-600">{REFERRAL_MESSAGES.loadFailed}</p>}
+        {more.isError && <p className="mt-2 text-sm text-red-600">{t('referrals.loadFailed')}</p>}
       </CardContent>
     </Card>
   );
@@ -164,8 +168,8 @@ function ReferredPeopleList({ firstPage }: { firstPage: { items: ReferredPerson[
   const people = [...firstPage.items, ...(more.data?.pages.flatMap((page) => page.items) ?? [])];
   return (
     <ListCard
-      title="Your Referrals"
-      emptyText={REFERRAL_MESSAGES.empty}
+      title={t('referrals.yourReferrals')}
+      emptyText={t('referrals.empty')}
       canLoadMore={requested ? more.hasNextPage : firstPage.nextCursor !== null}
       more={more}
       onLoadMore={() => (requested ? void more.fetchNextPage() : setRequested(true))}
@@ -173,7 +177,7 @@ function ReferredPeopleList({ firstPage }: { firstPage: { items: ReferredPerson[
         <li key={person.id} className="flex items-center justify-between gap-3 py-3">
           <div className="min-w-0">
             <p className="truncate font-medium">{person.name}</p>
-            <p className="text-xs text-slate-500">Joined {displayReferralDate(person.joinedAt)}</p>
+            <p className="text-xs text-slate-500">{t('referrals.joined', { date: displayReferralDate(person.joinedAt) })}</p>
           </div>
           <LevelBadge level={person.level} />
         </li>
@@ -188,8 +192,8 @@ function EarningsList({ firstPage }: { firstPage: { items: ReferralEarning[]; ne
   const earnings = [...firstPage.items, ...(more.data?.pages.flatMap((page) => page.items) ?? [])];
   return (
     <ListCard
-      title="Earnings History"
-      emptyText={REFERRAL_MESSAGES.noEarnings}
+      title={t('referrals.earningsHistory')}
+      emptyText={t('referrals.noEarnings')}
       canLoadMore={requested ? more.hasNextPage : firstPage.nextCursor !== null}
       more={more}
       onLoadMore={() => (requested ? void more.fetchNextPage() : setRequested(true))}
@@ -211,38 +215,37 @@ export default function ReferralsPage() {
   const summary = useReferralSummary();
 
   useEffect(() => {
-    if (summary.isError) toast.error(REFERRAL_MESSAGES.loadFailed, { id: REFERRAL_MESSAGES.loadFailed });
+    if (summary.isError) toast.error(t('referrals.loadFailed'), { id: REFERRAL_MESSAGES.loadFailed });
   }, [summary.isError]);
 
   return (
-    <AppPage title="Referral & VIP" backTo="/dashboard">
+    <AppPage title={t('referrals.title')} backTo="/dashboard">
       {me.data && <VipStatusCard vipLevel={me.data.vipLevel} />}
       {me.data && <ReferralCodeCard code={me.data.referralCode} />}
 
       {summary.isPending && (
         <div className="flex justify-center py-6">
-          <Spinner label="Loading referral data" />
+          <Spinner label={t('referrals.loadingData')} />
         </div>
       )}
       {summary.isError && (
         <Card>
-          <LoadFailed message={REFERRAL_MESSAGES.loadFailed} onRetry={() => void summary.refetch()} className="py-4" />
+          <LoadFailed message={t('referrals.loadFailed')} onRetry={() => void summary.refetch()} className="py-4" />
         </Card>
       )}
       {summary.data && (
         <>
           <div className="grid grid-cols-2 gap-3">
-            <Stat icon={<Users className="size-4" aria-hidden />} label="Total Referrals" value={String(summary.data.totalReferrals)} testId="total-referrals" />
-            <Stat icon={<Gift className="size-4" aria-hidden />} label="Total Earnings" value={displayRewardUsdt(summary.data.totalEarnings)} testId="total-earnings" />
+            <Stat icon={<Users className="size-4" aria-hidden />} label={t('referrals.totalReferrals')} value={String(summary.data.totalReferrals)} testId="total-referrals" />
+            <Stat icon={<Gift className="size-4" aria-hidden />} label={t('referrals.totalEarnings')} value={displayRewardUsdt(summary.data.totalEarnings)} testId="total-earnings" />
           </div>
 
           <Card>
             <CardHeader>
-              <CardTitle>How it works</CardTitle>
+              <CardTitle>{t('referrals.howItWorks')}</CardTitle>
             </CardHeader>
             <CardContent className="text-sm text-slate-600">
-              Share your link. When someone you invited has a deposit approved, you earn 0.1% of it (level 1). When someone they invited deposits, you earn
-              0.02% (level 2). Rewards are added to your USDT balance straight away.
+              {t('referrals.howItWorksText')}
             </CardContent>
           </Card>
 

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { textOrEnglish } from '../../lib/i18n/text-or-english.ts';
 
 /** How often the card tries again by itself, as the server's Retry-After asks. */
 export const CONNECTION_RETRY_MILLISECONDS = 5_000;
@@ -25,20 +26,22 @@ export function ConnectionErrorCard({ onRetry, onBackToLogin, reference }: { onR
       <Card className="w-full max-w-md">
         <CardHeader className="items-center text-center">
           <WifiOff className="size-10 text-red-500" aria-hidden />
-          <CardTitle>Connection Error</CardTitle>
-          <CardDescription>Unable to connect to the database</CardDescription>
+          <CardTitle>{textOrEnglish('shell.connectionError', 'Connection Error')}</CardTitle>
+          <CardDescription>{textOrEnglish('shell.databaseUnreachable', 'Unable to connect to the database')}</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3 text-center">
-          <p className="text-sm text-slate-600">We&apos;re having trouble connecting to our servers. This might be a temporary issue.</p>
-          {reference ? <p className="text-xs text-slate-500">Reference: {reference}</p> : null}
-          <Button onClick={onRetry}>Retry</Button>
+          <p className="text-sm text-slate-600">
+            {textOrEnglish('shell.connectionTrouble', "We're having trouble connecting to our servers. This might be a temporary issue.")}
+          </p>
+          {reference ? <p className="text-xs text-slate-500">{textOrEnglish('shell.reference', `Reference: ${reference}`, { reference })}</p> : null}
+          <Button onClick={onRetry}>{textOrEnglish('shell.retry', 'Retry')}</Button>
           {onBackToLogin ? (
             <Button variant="outline" onClick={onBackToLogin}>
-              Back to Login
+              {textOrEnglish('shell.backToLogin', 'Back to Login')}
             </Button>
           ) : (
             <Button variant="outline" asChild>
-              <Link to="/login">Back to Login</Link>
+              <Link to="/login">{textOrEnglish('shell.backToLogin', 'Back to Login')}</Link>
             </Button>
           )}
         </CardContent>

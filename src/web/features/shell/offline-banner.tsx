@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { isOffline, useConnectionStatus } from '../../lib/connection-status.ts';
 import { checkHealth } from '../../lib/health.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** How often the banner asks the server whether it is back, while it answered that it is unavailable. */
 const SERVER_PROBE_MILLISECONDS = 5_000;
@@ -34,12 +35,13 @@ export function OfflineBanner() {
   }, [current.serverUnavailable, current.browserOffline]);
 
   if (!offline) return null;
-  const what = current.browserOffline ? 'You are offline.' : 'The server cannot be reached right now.';
-  const asOf = current.lastAnswerAt === null ? '' : ` Figures shown are as of ${timeText(current.lastAnswerAt)}.`;
+  const what = current.browserOffline ? t('shell.offline') : t('shell.serverUnreachable');
+  const asOf = current.lastAnswerAt === null ? '' : t('shell.figuresAsOf', { time: timeText(current.lastAnswerAt) });
   return (
     <div role="status" data-testid="offline-banner" className="sticky top-0 z-50 bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 shadow-sm">
       {what}
-      {asOf} Money actions are paused until the connection is back.
+      {asOf}
+      {t('shell.moneyPaused')}
     </div>
   );
 }

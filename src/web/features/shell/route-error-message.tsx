@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { textOrEnglish } from '../../lib/i18n/text-or-english.ts';
 
 /** A lazily loaded page's file could not be fetched (offline, or a new release replaced it). */
 function isChunkLoadError(error: unknown): boolean {
@@ -35,19 +36,21 @@ export function RouteErrorMessage({ error, onRenderAnew }: RouteErrorMessageProp
   return (
     <div className="flex min-h-screen items-center justify-center p-4">
       <div role="alert" className="flex w-full max-w-md flex-col items-center gap-3 rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="text-xl font-semibold text-slate-900">Something went wrong</h1>
+        <h1 className="text-xl font-semibold text-slate-900">{textOrEnglish('shell.somethingWentWrong', 'Something went wrong')}</h1>
         <p className="text-sm text-slate-600">
-          {offline ? 'You are offline. This page will load by itself when the connection is back.' : 'This page could not be shown. Please try again.'}
+          {offline
+            ? textOrEnglish('shell.offlineWillLoad', 'You are offline. This page will load by itself when the connection is back.')
+            : textOrEnglish('shell.pageFailed', 'This page could not be shown. Please try again.')}
         </p>
         <button
           type="button"
           onClick={retry}
           className="inline-flex h-11 items-center justify-center rounded-lg bg-brand-700 px-5 text-sm font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
         >
-          Try again
+          {textOrEnglish('shell.tryAgain', 'Try again')}
         </button>
         <a href="/dashboard" className="text-sm font-medium text-brand-700 underline">
-          Go to Home
+          {textOrEnglish('shell.goHome', 'Go to Home')}
         </a>
       </div>
     </div>

@@ -30,6 +30,8 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { WALLET_QUERY_KEYS } from './api.ts';
 import { displayDateTime } from './format.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /*
  * "My wallets": the addresses a customer sends USDT from, each proved by
@@ -44,24 +46,24 @@ function useCustomerWallets() {
 export default function CustomerWalletsPage() {
   const wallets = useCustomerWallets();
   return (
-    <AppPage title="My wallets" backTo="/wallet">
+    <AppPage title={t('wallet.myWallets')} backTo="/wallet">
       <AddWalletCard />
       <Card>
         <CardHeader>
-          <CardTitle>Verified wallets</CardTitle>
-          <CardDescription>USDT sent from these addresses to our deposit address is credited to you automatically once final.</CardDescription>
+          <CardTitle>{t('wallets.verifiedWallets')}</CardTitle>
+          <CardDescription>{t('wallets.verifiedDescription')}</CardDescription>
         </CardHeader>
         <CardContent>
           {wallets.isPending ? (
             <p className="flex items-center gap-2 text-sm text-slate-600">
-              <Spinner /> Loading wallets...
+              <Spinner /> {t('wallets.loading')}
             </p>
           ) : wallets.isError ? (
-            <LoadFailed message="Failed to load your wallets" onRetry={() => void wallets.refetch()} />
+            <LoadFailed message={t('wallets.loadFailed')} onRetry={() => void wallets.refetch()} />
           ) : wallets.data.items.length === 0 ? (
-            <p className="text-sm text-slate-600">No verified wallets yet.</p>
+            <p className="text-sm text-slate-600">{t('wallets.empty')}</p>
           ) : (
-            <ul className="divide-y divide-slate-100" aria-label="Verified wallets">
+            <ul className="divide-y divide-slate-100" aria-label={t('wallets.verifiedWallets')}>
               {wallets.data.items.map((wallet) => (
                 <WalletRow key={wallet.id} wallet={wallet} />
               ))}
@@ -79,11 +81,11 @@ function WalletRow({ wallet }: { wallet: Wallet }) {
   const remove = useMutation({
     mutationFn: () => apiRequest(`/api/wallets/${wallet.id}`, removeWalletResponseSchema, { method: 'DELETE' }),
     onSuccess: (answer) => {
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
       void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     },
     onError: (error) => {
-      if (!endOfSession(error)) toast.error(error instanceof ApiError ? error.message : 'Could not remove the wallet');
+      if (!endOfSession(error)) toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('wallets.removeFailed'));
     },
   });
   return (
@@ -91,9 +93,9 @@ function WalletRow({ wallet }: { wallet: Wallet }) {
       <div className="min-w-0">
         <p className="text-xs font-semibold text-brand-700">{wallet.network}</p>
         <p className="break-all font-mono text-sm">{wallet.address}</p>
-        <p className="text-xs text-slate-500">Verified {displayDateTime(wallet.verifiedAt)}</p>
+        <p className="text-xs text-slate-500">{t('wallets.verifiedAt', { date: displayDateTime(wallet.verifiedAt) })}</p>
       </div>
-      <Button variant="outline" size="sm" aria-label={`Remove ${wallet.address}`} disabled={remove.isPending} onClick={() => remove.mutate()}>
+      <Button variant="outline" size="sm" aria-label={t('wallets.remove', { address: wallet.address })} disabled={remove.isPending} onClick={() => remove.mutate()}>
         <Trash2 aria-hidden />
       </Button>
     </li>
@@ -132,7 +134,7 @@ function AddWalletCard() {
       const answer = await apiRequest('/api/wallets/challenge', walletChallengeResponseSchema, { method: 'POST', body: parsed.data });
       setChallenge({ message: answer.message, network: parsed.data.network, address: parsed.data.address });
     } catch (error) {
-      showError(error, 'Could not create the message to sign');
+      showError(error, t('wallets.messageFailed'));
     }
   }
 
@@ -140,55 +142,55 @@ function AddWalletCard() {
     setFormError(undefined);
     try {
       const answer = await apiRequest('/api/wallets', addWalletResponseSchema, { method: 'POST', body: values });
-      toast.success(answer.message || WALLET_MESSAGES.added);
+      toast.success(localizeMessage(answer.message || WALLET_MESSAGES.added));
       setChallenge(undefined);
       form.reset({ network: values.network, address: '', signature: '' });
       void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     } catch (error) {
-      showError(error, 'Could not verify the wallet');
+      showError(error, t('wallets.verifyFailed'));
     }
   });
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Add a wallet</CardTitle>
-        <CardDescription>Enter the address you send USDT from, then sign the message we show in your wallet app (MetaMask, TronLink, Trust Wallet: “Sign message”).</CardDescription>
+        <CardTitle>{t('wallets.addTitle')}</CardTitle>
+        <CardDescription>{t('wallets.addDescription')}</CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-          <FormField label="Wallet network" error={errors.network?.message}>
+          <FormField label={t('wallets.network')} error={errors.network?.message}>
             <Select disabled={isSubmitting} {...form.register('network', { onChange: () => setChallenge(undefined) })}>
               <option value="ERC20">ERC20 (Ethereum)</option>
               <option value="TRC20">TRC20 (TRON)</option>
             </Select>
           </FormField>
-          <FormField label="Wallet address" error={errors.address?.message}>
+          <FormField label={t('wallets.address')} error={errors.address?.message}>
             <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={64} disabled={isSubmitting} {...form.register('address', { onChange: () => setChallenge(undefined) })} />
           </FormField>
           {challenge ? (
             <>
-              <FormField label="Message to sign" help="Sign exactly this text within 10 minutes.">
+              <FormField label={t('wallets.messageToSign')} help={t('wallets.signWithin')}>
                 <Textarea readOnly rows={8} value={challenge.message} className="font-mono text-xs" />
               </FormField>
-              <CopyButton text={challenge.message} label="Copy message" successMessage="Message copied to clipboard" />
-              <FormField label="Signature" error={errors.signature?.message} help="Paste the signature your wallet app shows (0x followed by 130 characters).">
+              <CopyButton text={challenge.message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
+              <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
                 <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={200} disabled={isSubmitting} {...form.register('signature')} />
               </FormField>
             </>
           ) : null}
           {formError && (
             <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-              {formError}
+              {localizeMessage(formError)}
             </p>
           )}
           {challenge ? (
             <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-              {isSubmitting ? 'Verifying...' : 'Verify wallet'}
+              {isSubmitting ? t('wallets.verifying') : t('wallets.verify')}
             </Button>
           ) : (
             <Button type="button" onClick={() => void requestMessage()}>
-              Get message to sign
+              {t('wallets.getMessage')}
             </Button>
           )}
         </form>

@@ -2,6 +2,7 @@ import { TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** How many characters at each end of the address are emphasised: the part people compare after pasting. */
 const EMPHASISED_CHARACTERS = 6;
@@ -20,7 +21,7 @@ export function DepositAddress({ network, address }: { network: DepositNetwork; 
   return (
     <div className="flex flex-col gap-1.5">
       <p id={labelId} className="text-sm font-medium text-slate-700">
-        {network} Deposit Address
+        {t('deposit.addressLabel', { network })}
       </p>
       <div className="flex items-start gap-2">
         <p
@@ -32,7 +33,7 @@ export function DepositAddress({ network, address }: { network: DepositNetwork; 
           {middle}
           <strong className="font-bold text-slate-950">{tail}</strong>
         </p>
-        <CopyButton text={address} label="Copy address" successMessage="Address copied to clipboard" className="shrink-0" />
+        <CopyButton text={address} label={t('deposit.copyAddress')} successMessage={t('deposit.addressCopied')} className="shrink-0" />
       </div>
     </div>
   );
@@ -44,8 +45,7 @@ export function DepositNetworkWarning({ network }: { network: DepositNetwork }) 
     <div role="note" className="mt-3 flex gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
       <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-700" aria-hidden />
       <p>
-        <span className="font-semibold">Send only USDT on the {NETWORK_NAMES[network]} network to this address.</span> Any other token, or USDT sent on another network,
-        cannot be credited to your wallet and is lost.
+        <span className="font-semibold">{t('deposit.networkWarningStrong', { network: NETWORK_NAMES[network] })}</span> {t('deposit.networkWarningRest')}
       </p>
     </div>
   );

@@ -34,18 +34,20 @@ import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 type DepositForm = z.input<typeof depositRequestSchema>;
 const FIELDS = ['network', 'amount', 'transactionHash'] as const;
-const HASH_HELP: Record<DepositNetwork, string> = {
-  TRC20: '64 characters (0-9, a-f), as shown by your wallet or Tronscan.',
-  ERC20: '0x followed by 64 characters (0-9, a-f), as shown by your wallet or Etherscan.',
+const HASH_HELP: Record<DepositNetwork, MessageKey> = {
+  TRC20: 'deposit.hashHelpTrc20',
+  ERC20: 'deposit.hashHelpErc20',
 };
 
 export default function DepositPage() {
   const [submitted, setSubmitted] = useState<Deposit>();
   return (
-    <AppPage title="Deposit USDT" backTo="/wallet">
+    <AppPage title={t('deposit.title')} backTo="/wallet">
       <BalanceCard />
       {submitted ? <DepositSubmitted deposit={submitted} /> : <DepositFormCard onSubmitted={setSubmitted} />}
     </AppPage>
@@ -57,7 +59,7 @@ function BalanceCard() {
   return (
     <Card>
       <CardContent className="flex items-center justify-between pt-5">
-        <span className="text-sm text-slate-500">Wallet Balance</span>
+        <span className="text-sm text-slate-500">{t('deposit.walletBalance')}</span>
         <span className="text-lg font-semibold">{summary.data ? displayUsdt(summary.data.balanceUsdt) : summary.isError ? '—' : '...'}</span>
       </CardContent>
     </Card>
@@ -88,7 +90,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       <Card>
         <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
           <Spinner />
-          Loading deposit details...
+          {t('deposit.loadingDetails')}
         </CardContent>
       </Card>
     );
@@ -96,7 +98,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   if (settings.isError) {
     return (
       <Card>
-        <LoadFailed message="Failed to load deposit settings" onRetry={() => void settings.refetch()} />
+        <LoadFailed message={t('deposit.settingsFailed')} onRetry={() => void settings.refetch()} />
       </Card>
     );
   }
@@ -109,12 +111,12 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
       const request = { network: values.network, amount: values.amount, transactionHash: values.transactionHash };
       const answer = await submitDeposit(request, idempotencyKeys.keyFor(request));
       idempotencyKeys.forget();
-      toast.success(answer.message || DEPOSIT_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || DEPOSIT_MESSAGES.submitted));
       void refreshMoney();
       onSubmitted(answer.deposit);
     } catch (error) {
       if (endOfSession(error)) return;
-      setSubmitError(applySubmissionFailure(form, error, FIELDS, 'Failed to process your deposit').actionError);
+      setSubmitError(applySubmissionFailure(form, error, FIELDS, t('deposit.failed')).actionError);
     }
   });
 
@@ -122,41 +124,41 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Deposit USDT</CardTitle>
+        <CardTitle>{t('deposit.title')}</CardTitle>
         <CardDescription>
           {hasOwnAddress
-            ? 'Send USDT to your own deposit address below. It is credited to your wallet by itself once final on the blockchain.'
-            : 'Send USDT to the address below, then enter the amount and the transaction hash.'}
+            ? t('deposit.ownAddressIntro')
+            : t('deposit.sharedAddressIntro')}
         </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-          <FormField label="Network" error={errors.network?.message}>
+          <FormField label={t('deposit.network')} error={errors.network?.message}>
             <Select disabled={isSubmitting} {...form.register('network')}>
-              <option value="TRC20">TRC20 (Recommended)</option>
+              <option value="TRC20">{t('deposit.trc20Recommended')}</option>
               <option value="ERC20">ERC20</option>
             </Select>
           </FormField>
 
           {ownAddress.isPending ? (
             <div className="flex justify-center py-8">
-              <Spinner label="Loading your deposit address" />
+              <Spinner label={t('deposit.loadingOwnAddress')} />
             </div>
           ) : ownAddress.isError ? (
-            <LoadFailed message="Failed to load your deposit address" onRetry={() => void ownAddress.refetch()} />
+            <LoadFailed message={t('deposit.ownAddressFailed')} onRetry={() => void ownAddress.refetch()} />
           ) : ownAddress.data ? (
             <OwnDepositAddress ownAddress={ownAddress.data} minimumUsdt={formatUsdtShort(minimumMicros)} />
           ) : (
             <>
               <Tabs defaultValue="address">
-                <TabsList aria-label="How to see the deposit address">
-                  <TabsTrigger value="address">Wallet Address</TabsTrigger>
-                  <TabsTrigger value="qr">QR Code</TabsTrigger>
+                <TabsList aria-label={t('deposit.addressViews')}>
+                  <TabsTrigger value="address">{t('deposit.walletAddress')}</TabsTrigger>
+                  <TabsTrigger value="qr">{t('deposit.qrCode')}</TabsTrigger>
                 </TabsList>
                 <TabsContent value="address">
                   {address === '' ? (
                     <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-                      {DEPOSIT_MESSAGES.networkUnavailable}
+                      {localizeMessage(DEPOSIT_MESSAGES.networkUnavailable)}
                     </p>
                   ) : (
                     <DepositAddress network={network} address={address} />
@@ -168,20 +170,24 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
                 </TabsContent>
               </Tabs>
 
-              <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Minimum deposit: ${formatUsdtShort(minimumMicros)} USDT`}>
+              <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={t('deposit.minimum', { amount: formatUsdtShort(minimumMicros) })}>
                 <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
               </FormField>
-              <FormField label="Transaction Hash" error={errors.transactionHash?.message} help={HASH_HELP[network]}>
+              <FormField label={t('deposit.transactionHash')} error={errors.transactionHash?.message} help={t(HASH_HELP[network])}>
                 <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
               </FormField>
 
-              <ActionError message={submitError} heading="Error:" />
+              <ActionError message={submitError} heading={t('deposit.errorHeading')} />
 
               <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
-                {isSubmitting ? 'Submitting...' : 'Submit Deposit'}
+                {isSubmitting ? t('deposit.submitting') : t('deposit.submit')}
               </Button>
               <p className="text-center text-xs text-slate-500">
-                Sending from your own wallet? <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">Verify it under My wallets</Link> and its deposits are credited by themselves.
+                {t('deposit.ownWalletBefore')}{' '}
+                <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">
+                  {t('deposit.ownWalletLink')}
+                </Link>{' '}
+                {t('deposit.ownWalletAfter')}
               </p>
             </>
           )}
@@ -216,10 +222,10 @@ function HashInput({ onPasted, disabled, ...inputProps }: ComponentProps<typeof 
         />
         <Button variant="outline" disabled={disabled} onClick={() => void paste()}>
           <ClipboardPaste aria-hidden />
-          Paste
+          {t('deposit.paste')}
         </Button>
       </div>
-      {pasteFailed && <p className="text-xs text-slate-600">The browser did not allow reading the clipboard. Long-press the field and choose Paste.</p>}
+      {pasteFailed && <p className="text-xs text-slate-600">{t('deposit.pasteFailed')}</p>}
     </div>
   );
 }
@@ -232,21 +238,21 @@ function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
   const chainNote = customerChainNote(deposit.status, deposit.chain);
   const credited = deposit.status === 'approved';
   const rows: [string, string][] = [
-    ['Amount', displayUsdt(deposit.amount)],
-    ['Approximately', displayInr(deposit.estimatedInr)],
-    ['Transaction Hash', deposit.transactionHash],
-    ['Date', displayDateTime(deposit.createdAt)],
-    ['Network', deposit.network],
+    [t('transactions.amount'), displayUsdt(deposit.amount)],
+    [t('deposit.approximately'), displayInr(deposit.estimatedInr)],
+    [t('deposit.transactionHash'), deposit.transactionHash],
+    [t('transactions.date'), displayDateTime(deposit.createdAt)],
+    [t('deposit.network'), deposit.network],
   ];
   return (
     <Card>
       <CardHeader className="items-center text-center">
         <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
-        <CardTitle>Deposit Request Submitted</CardTitle>
+        <CardTitle>{t('deposit.submittedTitle')}</CardTitle>
         <CardDescription>
           {deposit.chain.state === 'unchecked' && !deposit.chain.delayed
-            ? 'An admin checks the transaction on the blockchain, then credits your wallet.'
-            : 'We check the transaction on the blockchain. A deposit from one of your verified wallets is credited as soon as it is final.'}
+            ? t('deposit.adminChecks')
+            : t('deposit.weCheck')}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -259,9 +265,9 @@ function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
           ))}
           <div className="flex flex-col gap-2 py-2">
             <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">Status</dt>
+              <dt className="text-slate-500">{t('transactions.status')}</dt>
               <dd role="status" aria-live="polite" className={credited ? 'font-medium text-emerald-700' : 'font-medium text-amber-700'}>
-                {chainStatus ?? (deposit.status === 'rejected' ? 'Rejected' : 'Pending Approval (50%)')}
+                {chainStatus ?? (deposit.status === 'rejected' ? t('status.rejected') : t('deposit.pendingApproval'))}
               </dd>
             </div>
             <div className="h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
@@ -271,7 +277,7 @@ function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
           </div>
         </dl>
         <Button asChild>
-          <Link to="/wallet">Back to Wallet</Link>
+          <Link to="/wallet">{t('deposit.backToWallet')}</Link>
         </Button>
       </CardContent>
     </Card>

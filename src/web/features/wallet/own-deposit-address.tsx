@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
-import { depositAddressResponseSchema, ownDepositAddressNote, type DepositAddressAnswer } from '#shared/contracts/deposit-addresses';
+import { depositAddressResponseSchema, type DepositAddressAnswer } from '#shared/contracts/deposit-addresses';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { DepositAddress } from './deposit-address.tsx';
 import { DepositQrCode } from './deposit-qr-code.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * The customer's own deposit address on the network, or null when the operator configured no
@@ -34,9 +35,7 @@ export function OwnDepositAddress({ ownAddress, minimumUsdt }: { ownAddress: Dep
       <div role="note" className="flex gap-2 rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
         <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-700" aria-hidden />
         <p>
-          <span className="font-semibold">{ownDepositAddressNote(ownAddress.network)}.</span> USDT that arrives here is credited to your wallet by itself once it is
-          final on the blockchain; there is no transaction hash to enter. Less than {minimumUsdt} USDT is not credited automatically. Any other token, or USDT sent on
-          another network, cannot be credited and is lost.
+          <span className="font-semibold">{t('deposit.ownAddressStrong', { network: ownAddress.network })}.</span> {t('deposit.ownAddressNote', { minimum: minimumUsdt })}
         </p>
       </div>
       <DepositQrCode network={ownAddress.network} address={ownAddress.address} />

@@ -24,7 +24,7 @@ export function StatusBadge({ status }: { status: string }) {
     return (
       <Badge className="px-2">
         <XCircle className="size-3.5" aria-hidden />
-        Cancelled
+        {t('status.cancelled')}
       </Badge>
     );
   }

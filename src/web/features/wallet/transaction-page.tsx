@@ -21,8 +21,14 @@ import { displayDateTime, displayInr, displayUsdtAmount } from './format.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { SignedAmount, TRANSACTION_KINDS, type TransactionKind } from './transaction-display.tsx';
 import { CancelWithdrawalButton, withdrawalOutcomeRow } from './withdrawal-cancel.tsx';
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 
-const TITLES: Record<TransactionKind, string> = { deposit: 'Deposit', withdrawal: 'Withdrawal', transfer: 'Transfer', referral: 'Referral Bonus' };
+const TITLES: Record<TransactionKind, MessageKey> = {
+  deposit: 'transactions.deposit',
+  withdrawal: 'transactions.withdrawal',
+  transfer: 'transaction.transfer',
+  referral: 'transactions.referralBonus',
+};
 
 /** Block explorers where anyone can look a transaction up by its hash. */
 export function explorerUrl(network: DepositNetwork, transactionHash: string): string {
@@ -65,16 +71,16 @@ export default function TransactionPage() {
     retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
   });
 
-  const title = kind ? TITLES[kind] : 'Transaction';
+  const title = kind ? t(TITLES[kind]) : t('transaction.title');
   return (
     <AppPage title={title} backTo="/wallet/history">
       {!kind || (transaction.error instanceof ApiError && (transaction.error.status === 404 || transaction.error.status === 400)) ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-3 py-10 pt-10 text-center">
-            <p className="font-semibold">Transaction not found</p>
-            <p className="text-sm text-slate-500">It does not exist, or it belongs to another account.</p>
+            <p className="font-semibold">{t('transaction.notFound')}</p>
+            <p className="text-sm text-slate-500">{t('transaction.notFoundText')}</p>
             <Button asChild variant="outline">
-              <Link to="/wallet/history">Transaction History</Link>
+              <Link to="/wallet/history">{t('wallet.transactionHistory')}</Link>
             </Button>
           </CardContent>
         </Card>
@@ -82,12 +88,12 @@ export default function TransactionPage() {
         <Card>
           <CardContent className="flex items-center justify-center gap-3 py-10 pt-10 text-slate-600">
             <Spinner />
-            Loading transaction...
+            {t('transaction.loading')}
           </CardContent>
         </Card>
       ) : transaction.isError ? (
         <Card>
-          <LoadFailed message="Failed to load this transaction" onRetry={() => void transaction.refetch()} />
+          <LoadFailed message={t('transaction.failed')} onRetry={() => void transaction.refetch()} />
         </Card>
       ) : (
         <TransactionDetails loaded={transaction.data} />
@@ -107,7 +113,7 @@ interface Step {
 function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
   if (status === 'approved') return [{ label: labels.approved, state: 'done', time: decidedAt, note: notes.approved }];
   if (status === 'rejected') return [{ label: labels.rejected, state: 'failed', time: decidedAt, note: notes.rejected }];
-  if (status === 'cancelled') return [{ label: 'Cancelled by you', state: 'failed', time: decidedAt, note: 'The USDT held was returned to your wallet.' }];
+  if (status === 'cancelled') return [{ label: t('transaction.cancelledByYou'), state: 'failed', time: decidedAt, note: t('transaction.heldReturned') }];
   return [
     { label: labels.pending, state: 'current' },
     { label: labels.approved, state: 'upcoming' },
@@ -117,7 +123,7 @@ function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { 
 function reasonNote(reason: string | null, extra?: string): ReactNode {
   return (
     <>
-      {reason ? `Reason: ${reason}` : 'No reason was given.'}
+      {reason ? t('transactions.reason', { reason }) : t('transaction.noReason')}
       {extra ? ` ${extra}` : ''}
     </>
   );
@@ -128,30 +134,34 @@ function stepsOf(loaded: Loaded): Step[] {
     case 'deposit': {
       const { deposit } = loaded;
       return [
-        { label: 'Submitted', state: 'done', time: deposit.createdAt },
-        ...(deposit.status === 'pending' ? [] : [{ label: 'Checking', state: 'done' as const }]),
+        { label: t('transaction.submitted'), state: 'done', time: deposit.createdAt },
+        ...(deposit.status === 'pending' ? [] : [{ label: t('transaction.checking'), state: 'done' as const }]),
         ...deciding(
           deposit.status,
           deposit.decidedAt,
-          { pending: 'Checking', approved: 'Credited', rejected: 'Rejected' },
-          { approved: 'The USDT is in your wallet.', rejected: reasonNote(deposit.rejectionReason) },
+          { pending: t('transaction.checking'), approved: t('transaction.credited'), rejected: t('status.rejected') },
+          { approved: t('transaction.inWallet'), rejected: reasonNote(deposit.rejectionReason) },
         ),
       ];
     }
     case 'withdrawal': {
       const { withdrawal } = loaded;
       return [
-        { label: 'Requested', state: 'done', time: withdrawal.createdAt, note: 'The USDT is held from your balance.' },
+        { label: t('transaction.requested'), state: 'done', time: withdrawal.createdAt, note: t('transaction.heldFromBalance') },
         // While pending or in a payout batch, Processing is the current step (deciding() shows it).
-        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' || withdrawal.status === 'cancelled' ? [] : [{ label: 'Processing', state: 'done' as const }]),
+        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' || withdrawal.status === 'cancelled' ? [] : [{ label: t('status.processing'), state: 'done' as const }]),
         ...deciding(
           withdrawal.status,
           withdrawal.decidedAt,
           // In a payout batch it is being paid; before that it waits for an admin.
-          { pending: withdrawal.status === 'processing' ? 'Processing' : 'Waiting for approval', approved: 'Paid', rejected: 'Rejected' },
           {
-            approved: withdrawal.payoutReference ? `Bank reference (UTR): ${withdrawal.payoutReference}` : 'Paid to your bank account.',
-            rejected: reasonNote(withdrawal.rejectionReason, 'The USDT held was returned to your wallet.'),
+            pending: withdrawal.status === 'processing' ? t('status.processing') : t('transaction.waitingForApproval'),
+            approved: t('withdraw.paid'),
+            rejected: t('status.rejected'),
+          },
+          {
+            approved: withdrawal.payoutReference ? t('transaction.utrNote', { reference: withdrawal.payoutReference }) : t('transaction.paidToBank'),
+            rejected: reasonNote(withdrawal.rejectionReason, t('transaction.heldReturned')),
           },
         ),
       ];
@@ -159,20 +169,20 @@ function stepsOf(loaded: Loaded): Step[] {
     case 'transfer': {
       const { transfer } = loaded;
       return [
-        { label: 'Requested', state: 'done', time: transfer.createdAt },
+        { label: t('transaction.requested'), state: 'done', time: transfer.createdAt },
         ...deciding(
           transfer.status,
           transfer.decidedAt,
-          { pending: 'Waiting for approval', approved: 'Approved', rejected: 'Rejected' },
+          { pending: t('transaction.waitingForApproval'), approved: t('status.approved'), rejected: t('status.rejected') },
           {
-            approved: transfer.direction === 'sent' ? 'The recipient was credited.' : 'The USDT is in your wallet.',
-            rejected: reasonNote(transfer.rejectionReason, transfer.direction === 'sent' ? 'The USDT was returned to your wallet.' : undefined),
+            approved: transfer.direction === 'sent' ? t('transaction.recipientCredited') : t('transaction.inWallet'),
+            rejected: reasonNote(transfer.rejectionReason, transfer.direction === 'sent' ? t('transaction.returnedToWallet') : undefined),
           },
         ),
       ];
     }
     case 'referral':
-      return [{ label: 'Credited', state: 'done', time: loaded.reward.earnedAt, note: 'Paid into your wallet when the deposit was approved.' }];
+      return [{ label: t('transaction.credited'), state: 'done', time: loaded.reward.earnedAt, note: t('transaction.referralPaid') }];
   }
 }
 
@@ -182,11 +192,16 @@ const STEP_ICONS: Record<StepState, ReactNode> = {
   failed: <XCircle className="size-5 text-red-600" aria-hidden />,
   upcoming: <Circle className="size-5 text-slate-300" aria-hidden />,
 };
-const STEP_STATE_TEXT: Record<StepState, string> = { done: 'done', current: 'in progress', failed: 'failed', upcoming: 'not yet' };
+const STEP_STATE_TEXT: Record<StepState, MessageKey> = {
+  done: 'transaction.stepDone',
+  current: 'transaction.stepCurrent',
+  failed: 'transaction.stepFailed',
+  upcoming: 'transaction.stepUpcoming',
+};
 
 function Timeline({ steps }: { steps: Step[] }) {
   return (
-    <ol aria-label="Status timeline" className="flex flex-col">
+    <ol aria-label={t('transaction.timeline')} className="flex flex-col">
       {steps.map((step, index) => (
         <li key={`${step.label}-${index}`} className="relative flex gap-3 pb-4 last:pb-0" aria-current={step.state === 'current' ? 'step' : undefined}>
           {index < steps.length - 1 && <span className="absolute left-[9px] top-6 h-[calc(100%-1.25rem)] w-0.5 bg-slate-200" aria-hidden />}
@@ -194,7 +209,7 @@ function Timeline({ steps }: { steps: Step[] }) {
           <div className="min-w-0">
             <p className={cn('font-medium', step.state === 'upcoming' && 'text-slate-400', step.state === 'failed' && 'text-red-700')}>
               {step.label}
-              <span className="sr-only"> ({STEP_STATE_TEXT[step.state]})</span>
+              <span className="sr-only"> ({t(STEP_STATE_TEXT[step.state])})</span>
             </p>
             {step.time && <p className="text-xs text-slate-500">{displayDateTime(step.time)}</p>}
             {step.note && <p className="break-words text-sm text-slate-600">{step.note}</p>}
@@ -217,7 +232,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' | 'out'; amount: string; subtitle?: string } {
   switch (loaded.kind) {
     case 'deposit':
-      return { status: loaded.deposit.status, direction: 'in', amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`, subtitle: `${loaded.deposit.network} deposit` };
+      return { status: loaded.deposit.status, direction: 'in', amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`, subtitle: t('transaction.networkDeposit', { network: loaded.deposit.network }) };
     case 'withdrawal':
       return {
         status: loaded.withdrawal.status,
@@ -230,10 +245,10 @@ function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' 
         status: loaded.transfer.status,
         direction: loaded.transfer.direction === 'sent' ? 'out' : 'in',
         amount: `${displayUsdtAmount(loaded.transfer.amount)} USDT`,
-        subtitle: `${loaded.transfer.direction === 'sent' ? 'To' : 'From'} ${loaded.transfer.counterparty.name}`,
+        subtitle: t(loaded.transfer.direction === 'sent' ? 'transaction.toName' : 'transaction.fromName', { name: loaded.transfer.counterparty.name }),
       };
     case 'referral':
-      return { status: 'approved', direction: 'in', amount: `${displayUsdtAmount(loaded.reward.amount)} USDT`, subtitle: `Level ${loaded.reward.level} referral bonus` };
+      return { status: 'approved', direction: 'in', amount: `${displayUsdtAmount(loaded.reward.amount)} USDT`, subtitle: t('transaction.levelReferralBonus', { level: loaded.reward.level }) };
   }
 }
 
@@ -267,7 +282,7 @@ function TransactionDetails({ loaded }: { loaded: Loaded }) {
       </Card>
       <Card>
         <CardHeader>
-          <CardTitle>Status</CardTitle>
+          <CardTitle>{t('transactions.status')}</CardTitle>
         </CardHeader>
         <CardContent>
           <Timeline steps={stepsOf(loaded)} />
@@ -275,21 +290,21 @@ function TransactionDetails({ loaded }: { loaded: Loaded }) {
       </Card>
       <Card>
         <CardHeader>
-          <CardTitle>Details</CardTitle>
+          <CardTitle>{t('transaction.details')}</CardTitle>
         </CardHeader>
         <CardContent>
           <dl className="divide-y divide-slate-100">
             <KindRows loaded={loaded} />
-            <Row label="Reference ID">
+            <Row label={t('transaction.referenceId')}>
               <span className="flex items-center gap-2 sm:justify-end">
                 <span className="break-all font-mono text-xs" data-testid="reference-id">
                   {referenceId}
                 </span>
-                <CopyButton text={referenceId} label="Copy reference ID" successMessage="Reference ID copied" className="size-8 shrink-0" />
+                <CopyButton text={referenceId} label={t('transaction.copyReferenceId')} successMessage={t('transaction.referenceIdCopied')} className="size-8 shrink-0" />
               </span>
             </Row>
           </dl>
-          <p className="mt-3 text-xs text-slate-500">Quote the reference ID when you contact support about this transaction.</p>
+          <p className="mt-3 text-xs text-slate-500">{t('transaction.quoteReference')}</p>
         </CardContent>
       </Card>
     </>
@@ -307,12 +322,10 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       const { deposit } = loaded;
       return (
         <>
-          <Row label="Amount">{displayUsdtAmount(deposit.amount)} USDT</Row>
-          <Row label="Approximately">
-            {displayInr(deposit.estimatedInr)} at {displayInr(deposit.rateInr)} per USDT
-          </Row>
-          <Row label="Network">{deposit.network}</Row>
-          <Row label="Transaction hash">
+          <Row label={t('transactions.amount')}>{displayUsdtAmount(deposit.amount)} USDT</Row>
+          <Row label={t('deposit.approximately')}>{t('transaction.approximatelyAt', { inr: displayInr(deposit.estimatedInr), rate: displayInr(deposit.rateInr) })}</Row>
+          <Row label={t('deposit.network')}>{deposit.network}</Row>
+          <Row label={t('transaction.hash')}>
             <a
               href={explorerUrl(deposit.network, deposit.transactionHash)}
               target="_blank"
@@ -322,14 +335,14 @@ function KindRows({ loaded }: { loaded: Loaded }) {
             >
               {deposit.transactionHash}
               <ExternalLink className="size-3.5 shrink-0" aria-hidden />
-              <span className="sr-only">(opens {deposit.network === 'TRC20' ? 'Tronscan' : 'Etherscan'})</span>
+              <span className="sr-only">{t('transaction.opensExplorer', { explorer: deposit.network === 'TRC20' ? 'Tronscan' : 'Etherscan' })}</span>
             </a>
           </Row>
-          <Row label="Sent to">
+          <Row label={t('transaction.sentTo')}>
             <span className="break-all font-mono text-xs">{deposit.depositAddress}</span>
           </Row>
-          <Row label="Submitted">{displayDateTime(deposit.createdAt)}</Row>
-          {deposit.decidedAt && <Row label={deposit.status === 'approved' ? 'Credited' : 'Decided'}>{displayDateTime(deposit.decidedAt)}</Row>}
+          <Row label={t('transaction.submitted')}>{displayDateTime(deposit.createdAt)}</Row>
+          {deposit.decidedAt && <Row label={deposit.status === 'approved' ? t('transaction.credited') : t('transaction.decided')}>{displayDateTime(deposit.decidedAt)}</Row>}
         </>
       );
     }
@@ -337,29 +350,29 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       const { withdrawal } = loaded;
       return (
         <>
-          <Row label="Amount">{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
+          <Row label={t('transactions.amount')}>{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
           {withdrawal.tdsPercent !== '0.00' && (
             <>
-              <Row label="Gross amount">{displayInr(withdrawal.amountInr)}</Row>
-              <Row label={`TDS (${withdrawal.tdsPercent}%, section 194S)`}>− {displayInr(withdrawal.tdsInr)}</Row>
+              <Row label={t('withdraw.grossAmount')}>{displayInr(withdrawal.amountInr)}</Row>
+              <Row label={t('withdraw.tdsRow', { percent: withdrawal.tdsPercent })}>− {displayInr(withdrawal.tdsInr)}</Row>
             </>
           )}
           <OutcomeRow withdrawal={withdrawal} />
-          <Row label="Rate">
+          <Row label={t('withdraw.rate')}>
             <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
-              {displayInr(withdrawal.rateInr)} per USDT
-              {withdrawal.rateTier === 'vip' ? <Badge tone="vip">VIP Rate</Badge> : <Badge>Standard Rate</Badge>}
+              {t('withdraw.ratePerUsdt', { rate: displayInr(withdrawal.rateInr) })}
+              {withdrawal.rateTier === 'vip' ? <Badge tone="vip">{t('home.vipRate')}</Badge> : <Badge>{t('home.standardRate')}</Badge>}
             </span>
           </Row>
-          <Row label="Bank account">
+          <Row label={t('transaction.bankAccount')}>
             {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
             <span className="block text-xs font-normal text-slate-500">
               {withdrawal.bank.accountHolderName} · {withdrawal.bank.ifscCode}
             </span>
           </Row>
-          {withdrawal.payoutReference && <Row label="Bank reference (UTR)">{withdrawal.payoutReference}</Row>}
-          <Row label="Requested">{displayDateTime(withdrawal.createdAt)}</Row>
-          {withdrawal.decidedAt && <Row label={withdrawal.status === 'approved' ? 'Paid on' : 'Decided'}>{displayDateTime(withdrawal.decidedAt)}</Row>}
+          {withdrawal.payoutReference && <Row label={t('transaction.utr')}>{withdrawal.payoutReference}</Row>}
+          <Row label={t('transaction.requested')}>{displayDateTime(withdrawal.createdAt)}</Row>
+          {withdrawal.decidedAt && <Row label={withdrawal.status === 'approved' ? t('transaction.paidOn') : t('transaction.decided')}>{displayDateTime(withdrawal.decidedAt)}</Row>}
         </>
       );
     }
@@ -367,13 +380,13 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       const { transfer } = loaded;
       return (
         <>
-          <Row label="Amount">{displayUsdtAmount(transfer.amount)} USDT</Row>
-          <Row label={transfer.direction === 'sent' ? 'To' : 'From'}>
+          <Row label={t('transactions.amount')}>{displayUsdtAmount(transfer.amount)} USDT</Row>
+          <Row label={transfer.direction === 'sent' ? t('transaction.to') : t('transaction.from')}>
             {transfer.counterparty.name}
             <span className="block break-all text-xs font-normal text-slate-500">{transfer.counterparty.email}</span>
           </Row>
-          <Row label="Requested">{displayDateTime(transfer.createdAt)}</Row>
-          {transfer.decidedAt && <Row label="Decided">{displayDateTime(transfer.decidedAt)}</Row>}
+          <Row label={t('transaction.requested')}>{displayDateTime(transfer.createdAt)}</Row>
+          {transfer.decidedAt && <Row label={t('transaction.decided')}>{displayDateTime(transfer.decidedAt)}</Row>}
         </>
       );
     }
@@ -381,11 +394,11 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       const { reward } = loaded;
       return (
         <>
-          <Row label="Bonus">{displayUsdtAmount(reward.amount)} USDT</Row>
-          <Row label="Level">Level {reward.level}</Row>
-          <Row label="From the deposit of">{reward.referredName}</Row>
-          <Row label="Deposit amount">{displayUsdtAmount(reward.depositAmount)} USDT</Row>
-          <Row label="Credited">{displayDateTime(reward.earnedAt)}</Row>
+          <Row label={t('transaction.bonus')}>{displayUsdtAmount(reward.amount)} USDT</Row>
+          <Row label={t('transaction.level')}>{t('transactions.level', { level: reward.level })}</Row>
+          <Row label={t('transaction.fromDepositOf')}>{reward.referredName}</Row>
+          <Row label={t('transaction.depositAmount')}>{displayUsdtAmount(reward.depositAmount)} USDT</Row>
+          <Row label={t('transaction.credited')}>{displayDateTime(reward.earnedAt)}</Row>
         </>
       );
     }

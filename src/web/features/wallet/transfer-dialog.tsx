@@ -17,10 +17,12 @@ import { ApiError } from '../../lib/api.ts';
 import { amountField } from '../../lib/amount-input.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { requestTransfer, useIdempotencyKeys, useRefreshMoney, useSecurityPauses } from './api.ts';
-import { displayUsdt } from './format.ts';
+import { displayDateTime, displayUsdt } from './format.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { KycGateNotice } from '../kyc/index.ts';
 import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['recipientEmail', 'amount', 'pin'] as const;
 type TransferForm = z.input<typeof transferRequestSchema>;
@@ -30,7 +32,7 @@ export function TransferDialog({ open, onOpenChange, balanceUsdt }: { open: bool
   const [busy, setBusy] = useState(false);
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent title="Transfer USDT" description="Send USDT to another user by e-mail. The amount is held from your balance until an admin approves it.">
+      <DialogContent title={t('transfer.title')} description={t('transfer.description')}>
         <KycGateNotice leaving="transfers" />
         <TransferForm balanceUsdt={balanceUsdt} onBusyChange={setBusy} onDone={() => onOpenChange(false)} />
       </DialogContent>
@@ -61,12 +63,12 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       const request = { recipientEmail: values.recipientEmail, amount: values.amount };
       const answer = await requestTransfer({ ...request, pin: values.pin }, idempotencyKeys.keyFor(request));
       idempotencyKeys.forget();
-      toast.success(answer.message || TRANSFER_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || TRANSFER_MESSAGES.submitted));
       void refreshMoney();
       onDone();
     } catch (error) {
       if (endOfSession(error)) return;
-      const failure = applySubmissionFailure(form, error, FIELDS, 'Failed to create transfer request');
+      const failure = applySubmissionFailure(form, error, FIELDS, t('transfer.failed'));
       if (failure.aboutPin) {
         // The PIN is asked again only when it was the problem; anything else keeps what was typed.
         form.setValue('pin', '');
@@ -83,16 +85,16 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {pause && (
         <Alert variant="destructive" data-testid="transfer-pause">
-          {pause.message}
+          {localizeMessage(pause.message, { until: displayDateTime(pause.until) })}
         </Alert>
       )}
-      <FormField label="Recipient Email" error={errors.recipientEmail?.message}>
+      <FormField label={t('transfer.recipientEmail')} error={errors.recipientEmail?.message}>
         <Input type="email" autoComplete="off" maxLength={LIMITS.emailLength} disabled={isSubmitting} {...form.register('recipientEmail')} />
       </FormField>
-      <FormField label="Amount (USDT)" error={errors.amount?.message} help={`Available: ${displayUsdt(balanceUsdt)}`}>
+      <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={t('transfer.available', { amount: displayUsdt(balanceUsdt) })}>
         <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
       </FormField>
-      <FormField label="Transaction PIN" error={errors.pin?.message}>
+      <FormField label={t('withdraw.transactionPin')} error={errors.pin?.message}>
         <PinInput
           value={pin}
           disabled={isSubmitting}
@@ -105,7 +107,7 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       <ActionError message={submitError} />
       <OfflineActionNote />
       <Button type="submit" disabled={isSubmitting || pause !== undefined || offline} aria-busy={isSubmitting}>
-        {isSubmitting ? 'Sending...' : 'Send Transfer'}
+        {isSubmitting ? t('transfer.sending') : t('transfer.send')}
       </Button>
     </form>
   );

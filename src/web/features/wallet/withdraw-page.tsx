@@ -58,6 +58,8 @@ import {
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { KycGateNotice } from '../kyc/index.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 type WithdrawForm = { amount: string; bankAccountId: string };
@@ -75,18 +77,18 @@ export default function WithdrawPage() {
   const [submitted, setSubmitted] = useState<Withdrawal>();
 
   return (
-    <AppPage title="Withdraw INR" backTo="/dashboard">
+    <AppPage title={t('withdraw.title')} backTo="/dashboard">
       <KycGateNotice leaving="withdrawals" />
       {summary.isPending ? (
         <Card>
           <CardContent className="flex items-center justify-center gap-3 py-10 text-slate-600">
             <Spinner />
-            Loading...
+            {t('withdraw.loading')}
           </CardContent>
         </Card>
       ) : summary.isError ? (
         <Card>
-          <LoadFailed message="Failed to fetch user balance" onRetry={() => void summary.refetch()} />
+          <LoadFailed message={t('dashboard.balanceFailed')} onRetry={() => void summary.refetch()} />
         </Card>
       ) : submitted ? (
         <WithdrawalSubmitted withdrawal={submitted} />
@@ -94,7 +96,7 @@ export default function WithdrawPage() {
         <>
           <Card>
             <CardContent className="flex items-center justify-between pt-5">
-              <span className="text-sm text-slate-500">Available Balance</span>
+              <span className="text-sm text-slate-500">{t('withdraw.availableBalance')}</span>
               <span className="text-lg font-semibold" data-testid="available-balance">
                 {displayUsdt(summary.data.balanceUsdt)}
               </span>
@@ -165,7 +167,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         idempotencyKeys.keyFor(request),
       );
       idempotencyKeys.forget();
-      toast.success(answer.message || WITHDRAWAL_MESSAGES.submitted);
+      toast.success(localizeMessage(answer.message || WITHDRAWAL_MESSAGES.submitted));
       void refreshMoney();
       setConfirming(undefined);
       onSubmitted(answer.withdrawal);
@@ -176,10 +178,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
         const remaining = error.remainingAttempts;
         return {
           ok: false,
-          pinError: `${WITHDRAWAL_MESSAGES.incorrectPin}${remaining !== undefined ? ` ${remaining} ${remaining === 1 ? 'attempt' : 'attempts'} remaining.` : ''}`,
+          pinError: `${t('pin.incorrectTryAgain')}${remaining !== undefined ? ` ${t('withdraw.attemptsRemaining', { count: remaining })}` : ''}`,
         };
       }
-      const failure = applySubmissionFailure(form, error, FIELDS, 'Failed to process withdrawal request');
+      const failure = applySubmissionFailure(form, error, FIELDS, t('withdraw.failed'));
       if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
         // Wait for the new rates, so the preview shows the new amount when the dialog closes;
         // the form keeps its values for the customer to confirm again.
@@ -198,18 +200,18 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Withdraw to your bank account</CardTitle>
-        <CardDescription>Your USDT is converted to INR and paid to the bank account you choose.</CardDescription>
+        <CardTitle>{t('withdraw.cardTitle')}</CardTitle>
+        <CardDescription>{t('withdraw.cardDescription')}</CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={(event) => void onRequest(event)} noValidate className="flex flex-col gap-5">
           {accountPause && (
             <Alert variant="destructive" data-testid="withdrawal-pause">
-              {accountPause.message}
+              {localizeMessage(accountPause.message, { until: displayDateTime(accountPause.until) })}
             </Alert>
           )}
           {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
-          <FormField label="Amount (USDT)" error={errors.amount?.message} help={amountHelp(limits.data?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}>
+          <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={amountHelp(limits.data?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}>
             <InputWithAction
               inputMode="decimal"
               autoComplete="off"
@@ -227,7 +229,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                     form.clearErrors('amount');
                   }}
                 >
-                  Max
+                  {t('withdraw.max')}
                 </Button>
               }
             />
@@ -237,19 +239,19 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
 
           <div className="flex flex-col gap-1.5">
             {bankAccounts.isPending ? (
-              <Spinner label="Loading bank accounts" />
+              <Spinner label={t('withdraw.loadingBankAccounts')} />
             ) : bankAccounts.isError ? (
-              <p className="text-sm text-red-700">Failed to load bank accounts</p>
+              <p className="text-sm text-red-700">{t('withdraw.bankAccountsFailed')}</p>
             ) : accounts.length === 0 ? (
-              <p className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-600">Add a bank account to withdraw to first.</p>
+              <p className="rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-600">{t('withdraw.addBankAccountFirst')}</p>
             ) : (
-              <FormField label="Bank Account" error={errors.bankAccountId?.message}>
+              <FormField label={t('withdraw.bankAccount')} error={errors.bankAccountId?.message}>
                 <Select {...form.register('bankAccountId')}>
-                  <option value="">Select a bank account</option>
+                  <option value="">{t('withdraw.selectBankAccount')}</option>
                   {accounts.map((account) => (
                     <option key={account.id} value={account.id} disabled={account.flaggedAt !== null}>
-                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? ' (paused)' : ''}
-                      {account.flaggedAt !== null ? ` (payout failed: ${account.flagReason ?? 'account problem'})` : ''}
+                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? t('withdraw.paused') : ''}
+                      {account.flaggedAt !== null ? t('withdraw.payoutFailed', { reason: account.flagReason ?? t('withdraw.accountProblem') }) : ''}
                     </option>
                   ))}
                 </Select>
@@ -257,18 +259,20 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             )}
             {selectedAccountPause && (
               <Alert variant="destructive" data-testid="bank-account-pause">
-                {selectedAccountPause.message}
+                {localizeMessage(selectedAccountPause.message, { until: displayDateTime(selectedAccountPause.until) })}
               </Alert>
             )}
             <Link to="/bank-accounts" className="inline-flex items-center gap-1 self-start py-1 text-sm font-medium text-brand-700 hover:underline">
               <Landmark className="size-4" aria-hidden />
-              Manage Bank Accounts
+              {t('withdraw.manageBankAccounts')}
             </Link>
           </div>
 
           <div className="flex gap-3 rounded-xl border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
             <Clock className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
-            <p>{WITHDRAWAL_MESSAGES.estimate}. An admin pays the INR to your bank account; the USDT is held from your balance until then and returned if the request is rejected.</p>
+            <p>
+              {t('withdraw.estimate')}. {t('withdraw.howPaid')}
+            </p>
           </div>
 
           <ActionError message={bannerError} />
@@ -277,7 +281,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             type="submit"
             disabled={offline || accounts.length === 0 || accountPause !== undefined || selectedAccountPause !== undefined || limits.data?.panRequired === true}
           >
-            Request Withdrawal
+            {t('withdraw.request')}
           </Button>
         </form>
         <WithdrawPinDialog
@@ -285,7 +289,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
           onOpenChange={(open) => !open && setConfirming(undefined)}
           summary={
             confirming
-              ? `Withdraw ${confirmedAmountText(confirming.amount)} USDT${confirming.quote ? ` (≈ ${formatInrForDisplay(confirming.quote.amountInrPaise)})` : ''}${chosenAccount ? ` to ${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` : ''}.${confirming.breakdown && limits.data ? ` ${breakdownSentence(confirming.breakdown, limits.data.tdsPercent)}.` : ''}`
+              ? `${t('withdraw.pinSummary', { amount: confirmedAmountText(confirming.amount) })}${confirming.quote ? t('withdraw.pinSummaryInr', { inr: formatInrForDisplay(confirming.quote.amountInrPaise) }) : ''}${chosenAccount ? t('withdraw.pinSummaryTo', { bank: `${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` }) : ''}.${confirming.breakdown && limits.data ? ` ${breakdownSentence(confirming.breakdown, limits.data.tdsPercent)}.` : ''}`
               : ''
           }
           onConfirm={confirmWithPin}
@@ -300,10 +304,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
  * deposit or a referral bonus) says so, so that Max is never a surprise.
  */
 function amountHelp(minimumUsdt: string, balanceMicros: bigint): string {
-  const minimum = `Minimum withdrawal: ${displayUsdt(minimumUsdt)}`;
+  const minimum = t('withdraw.minimumHelp', { amount: displayUsdt(minimumUsdt) });
   const remainderMicros = balanceMicros % CENT_IN_MICROS;
   if (remainderMicros === 0n) return minimum;
-  return `${minimum}. Withdrawals are in whole cents: ${formatUsdtExact(remainderMicros)} USDT of your balance stays in your wallet.`;
+  return t('withdraw.wholeCents', { minimum, remainder: formatUsdtExact(remainderMicros) });
 }
 
 const CENT_IN_MICROS = 10n ** BigInt(USDT_DECIMALS - WITHDRAWAL_DECIMALS);
@@ -348,16 +352,16 @@ function InrPreview({ quote, breakdown, tdsPercent }: { quote: WithdrawalQuote |
   return (
     <div className="rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
       <div className="flex items-center justify-between gap-2">
-        <span className="text-sm text-slate-600">You will receive</span>
-        {quote?.rateTier === 'vip' && <Badge tone="vip">VIP Rate</Badge>}
+        <span className="text-sm text-slate-600">{t('withdraw.youWillReceive')}</span>
+        {quote?.rateTier === 'vip' && <Badge tone="vip">{t('home.vipRate')}</Badge>}
       </div>
       <p className="text-2xl font-bold text-brand-900" data-testid="inr-preview">
         {breakdown ? formatInrForDisplay(breakdown.netInrPaise) : quote ? formatInrForDisplay(quote.amountInrPaise) : formatInrForDisplay(0n)}
       </p>
-      {quote && <p className="text-xs text-slate-600">at {formatInrForDisplay(quote.rateInrPaise)} per USDT</p>}
+      {quote && <p className="text-xs text-slate-600">{t('withdraw.atRate', { rate: formatInrForDisplay(quote.rateInrPaise) })}</p>}
       {breakdown && (
         <p className="text-xs text-slate-600" data-testid="tds-preview">
-          {formatInrForDisplay(breakdown.grossInrPaise)} less TDS ({tdsPercent}%, section 194S) {formatInrForDisplay(breakdown.tdsInrPaise)}
+          {t('withdraw.tdsPreview', { gross: formatInrForDisplay(breakdown.grossInrPaise), percent: tdsPercent ?? '', tds: formatInrForDisplay(breakdown.tdsInrPaise) })}
         </p>
       )}
     </div>
@@ -366,23 +370,23 @@ function InrPreview({ quote, breakdown, tdsPercent }: { quote: WithdrawalQuote |
 
 function WithdrawalSubmitted({ withdrawal }: { withdrawal: Withdrawal }) {
   const rows: [string, string][] = [
-    ['Amount', displayUsdt(withdrawal.amountUsdt)],
-    ['You will receive', displayInr(withdrawal.netInr)],
-    ['Rate', `${displayInr(withdrawal.rateInr)} per USDT`],
-    ['Bank Account', `${withdrawal.bank.bankName} ••••${withdrawal.bank.accountNumberLast4}`],
-    ['Date', displayDateTime(withdrawal.createdAt)],
+    [t('transactions.amount'), displayUsdt(withdrawal.amountUsdt)],
+    [t('withdraw.youWillReceive'), displayInr(withdrawal.netInr)],
+    [t('withdraw.rate'), t('withdraw.ratePerUsdt', { rate: displayInr(withdrawal.rateInr) })],
+    [t('withdraw.bankAccount'), `${withdrawal.bank.bankName} ••••${withdrawal.bank.accountNumberLast4}`],
+    [t('transactions.date'), displayDateTime(withdrawal.createdAt)],
   ];
   return (
     <Card>
       <CardHeader className="items-center text-center">
         <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
-        <CardTitle>Withdrawal Request Submitted</CardTitle>
-        <CardDescription>{WITHDRAWAL_MESSAGES.estimate}</CardDescription>
+        <CardTitle>{t('withdraw.submittedTitle')}</CardTitle>
+        <CardDescription>{t('withdraw.estimate')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {withdrawal.rateTier === 'vip' && (
           <Badge tone="vip" className="self-center">
-            VIP Rate
+            {t('home.vipRate')}
           </Badge>
         )}
         <dl className="divide-y divide-slate-100 text-sm">
@@ -394,16 +398,16 @@ function WithdrawalSubmitted({ withdrawal }: { withdrawal: Withdrawal }) {
           ))}
           <TdsBreakdownRows withdrawal={withdrawal} />
           <div className="flex justify-between gap-4 py-2">
-            <dt className="text-slate-500">Status</dt>
-            <dd className="font-medium text-amber-700">Pending</dd>
+            <dt className="text-slate-500">{t('transactions.status')}</dt>
+            <dd className="font-medium text-amber-700">{t('status.pending')}</dd>
           </div>
         </dl>
         <div className="grid grid-cols-2 gap-3">
           <Button asChild variant="outline">
-            <Link to="/dashboard">Dashboard</Link>
+            <Link to="/dashboard">{t('shell.dashboard')}</Link>
           </Button>
           <Button asChild>
-            <Link to="/wallet">Back to Wallet</Link>
+            <Link to="/wallet">{t('deposit.backToWallet')}</Link>
           </Button>
         </div>
       </CardContent>

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { FormPinInput } from '../../components/ui/pin-input.tsx';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export type PinCheckOutcome = { ok: true } | { ok: false; pinError: string };
 
@@ -41,9 +42,9 @@ export function WithdrawPinDialog({
 
   return (
     <Dialog open={open} onOpenChange={close}>
-      <DialogContent title="Enter Transaction PIN" description={summary}>
+      <DialogContent title={t('withdraw.enterPin')} description={summary}>
         <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4">
-          <FormField label="Transaction PIN" error={pinError}>
+          <FormField label={t('withdraw.transactionPin')} error={pinError}>
             <FormPinInput
               control={form.control}
               name="pin"
@@ -55,10 +56,10 @@ export function WithdrawPinDialog({
           </FormField>
           <div className="flex justify-end gap-2">
             <Button variant="outline" disabled={busy} onClick={() => close(false)}>
-              Cancel
+              {t('withdraw.cancel')}
             </Button>
             <Button type="submit" disabled={busy || pin.length !== 4} aria-busy={busy}>
-              {busy ? 'Processing...' : 'Confirm Withdrawal'}
+              {busy ? t('withdraw.processing') : t('withdraw.confirm')}
             </Button>
           </div>
         </form>

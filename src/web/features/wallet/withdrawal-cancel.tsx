@@ -1,12 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { cancelWithdrawalResponseSchema, WITHDRAWAL_MESSAGES, type Withdrawal } from '#shared/contracts/withdrawals';
+import { cancelWithdrawalResponseSchema, type Withdrawal } from '#shared/contracts/withdrawals';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { useRefreshMoney } from './api.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /**
  * The customer's Cancel button on a pending withdrawal (decision 044), with a confirmation. The server
@@ -20,7 +22,7 @@ export function CancelWithdrawalButton({ withdrawal }: { withdrawal: Withdrawal 
     mutationFn: () => apiRequest(`/api/withdrawals/${encodeURIComponent(withdrawal.id)}/cancel`, cancelWithdrawalResponseSchema, { method: 'POST', body: {} }),
     onSuccess: async (answer) => {
       setOpen(false);
-      toast.success(answer.message);
+      toast.success(localizeMessage(answer.message));
       await refreshMoney();
     },
     onError: async () => {
@@ -32,16 +34,16 @@ export function CancelWithdrawalButton({ withdrawal }: { withdrawal: Withdrawal 
   return (
     <div className="flex flex-col gap-2">
       <Button variant="outline" onClick={() => setOpen(true)} disabled={cancel.isPending}>
-        Cancel withdrawal
+        {t('withdraw.cancelWithdrawal')}
       </Button>
       <ActionError message={cancel.error?.message} />
       <ConfirmDialog
         open={open}
         onOpenChange={setOpen}
-        title="Cancel withdrawal?"
-        description={WITHDRAWAL_MESSAGES.cancelConfirmation}
-        confirmLabel="Yes, cancel it"
-        cancelLabel="Keep it"
+        title={t('withdraw.cancelTitle')}
+        description={t('withdraw.cancelConfirmation')}
+        confirmLabel={t('withdraw.cancelYes')}
+        cancelLabel={t('withdraw.cancelKeep')}
         destructive
         busy={cancel.isPending}
         onConfirm={() => cancel.mutate()}
@@ -52,7 +54,7 @@ export function CancelWithdrawalButton({ withdrawal }: { withdrawal: Withdrawal 
 
 /** What the customer gets from a withdrawal: paid to the bank, still to be paid, or (rejected or cancelled) the USDT back in the wallet. */
 export function withdrawalOutcomeRow(withdrawal: Withdrawal, displayInr: (amount: string) => string, displayUsdt: (amount: string) => string): { label: string; value: string } {
-  if (withdrawal.status === 'approved') return { label: 'Paid', value: displayInr(withdrawal.netInr) };
-  if (withdrawal.status === 'rejected' || withdrawal.status === 'cancelled') return { label: 'Returned to your wallet', value: `${displayUsdt(withdrawal.amountUsdt)} USDT` };
-  return { label: 'You receive', value: displayInr(withdrawal.netInr) };
+  if (withdrawal.status === 'approved') return { label: t('withdraw.paid'), value: displayInr(withdrawal.netInr) };
+  if (withdrawal.status === 'rejected' || withdrawal.status === 'cancelled') return { label: t('transactions.returned'), value: `${displayUsdt(withdrawal.amountUsdt)} USDT` };
+  return { label: t('withdraw.youReceive'), value: displayInr(withdrawal.netInr) };
 }

@@ -6,6 +6,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { displayInr, displayUsdt } from './format.ts';
+import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
  * Withdrawal limits and TDS on the customer's side (docs/decisions/018): what
@@ -46,7 +47,12 @@ export function breakdownOfWithdrawal(withdrawal: { amountInr: string; tdsInr: s
 
 /** A line for the PIN dialog: "₹830.00 less TDS ₹8.30: you receive ₹821.70". */
 export function breakdownSentence(breakdown: InrBreakdown, tdsPercent: string): string {
-  return `${formatInrForDisplay(breakdown.grossInrPaise)} less TDS (${tdsPercent}%) ${formatInrForDisplay(breakdown.tdsInrPaise)}: you receive ${formatInrForDisplay(breakdown.netInrPaise)}`;
+  return t('withdraw.breakdownSentence', {
+    gross: formatInrForDisplay(breakdown.grossInrPaise),
+    percent: tdsPercent,
+    tds: formatInrForDisplay(breakdown.tdsInrPaise),
+    net: formatInrForDisplay(breakdown.netInrPaise),
+  });
 }
 
 /** Gross, TDS and net as rows of a definition list; shown only while TDS applies to the withdrawal. */
@@ -55,19 +61,19 @@ export function TdsBreakdownRows({ withdrawal, className = 'flex justify-between
   return (
     <>
       <div className={className}>
-        <dt className="text-slate-500">Gross amount</dt>
+        <dt className="text-slate-500">{t('withdraw.grossAmount')}</dt>
         <dd className="text-right font-medium" data-testid="tds-gross">
           {displayInr(withdrawal.amountInr)}
         </dd>
       </div>
       <div className={className}>
-        <dt className="text-slate-500">TDS ({withdrawal.tdsPercent}%, section 194S)</dt>
+        <dt className="text-slate-500">{t('withdraw.tdsRow', { percent: withdrawal.tdsPercent })}</dt>
         <dd className="text-right font-medium" data-testid="tds-amount">
           − {displayInr(withdrawal.tdsInr)}
         </dd>
       </div>
       <div className={className}>
-        <dt className="text-slate-500">Net paid to your bank</dt>
+        <dt className="text-slate-500">{t('withdraw.netPaid')}</dt>
         <dd className="text-right font-semibold" data-testid="tds-net">
           {displayInr(withdrawal.netInr)}
         </dd>
@@ -78,30 +84,30 @@ export function TdsBreakdownRows({ withdrawal, className = 'flex justify-between
 
 function periodLine(label: string, period: WithdrawalLimits['daily']): string | undefined {
   if (period.limitUsdt === null || period.leftUsdt === null) return undefined;
-  return `${label}: ${displayUsdt(period.leftUsdt)} left of ${displayUsdt(period.limitUsdt)}`;
+  return t('withdraw.periodLine', { period: label, left: displayUsdt(period.leftUsdt), limit: displayUsdt(period.limitUsdt) });
 }
 
 /** What the customer may still withdraw, shown before anything is typed; nothing when no limit is set. */
 export function WithdrawalLimitsNote({ limits }: { limits: WithdrawalLimits }) {
   const lines = [
-    periodLine('Today', limits.daily),
-    periodLine('This month', limits.monthly),
-    limits.maxUsdt === null ? undefined : `Per withdrawal: ${displayUsdt(limits.minUsdt)} to ${displayUsdt(limits.maxUsdt)}`,
+    periodLine(t('withdraw.today'), limits.daily),
+    periodLine(t('withdraw.thisMonth'), limits.monthly),
+    limits.maxUsdt === null ? undefined : t('withdraw.perWithdrawal', { minimum: displayUsdt(limits.minUsdt), maximum: displayUsdt(limits.maxUsdt) }),
   ].filter((line): line is string => line !== undefined);
   return (
     <>
       {limits.panRequired && (
         <Alert variant="destructive" data-testid="pan-required">
-          TDS of {limits.tdsPercent}% applies to withdrawals: add your PAN in your{' '}
+          {t('withdraw.panRequiredBefore', { percent: limits.tdsPercent })}{' '}
           <Link to="/profile" className="font-semibold underline">
-            profile
+            {t('withdraw.panRequiredLink')}
           </Link>{' '}
-          before withdrawing.
+          {t('withdraw.panRequiredAfter')}
         </Alert>
       )}
       {lines.length > 0 && (
         <div className="rounded-xl border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700" data-testid="withdrawal-limits">
-          <p className="font-medium">Withdrawal limits</p>
+          <p className="font-medium">{t('withdraw.limitsTitle')}</p>
           <ul className="mt-1 flex flex-col gap-0.5">
             {lines.map((line) => (
               <li key={line}>{line}</li>
