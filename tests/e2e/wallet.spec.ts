@@ -185,14 +185,13 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await page.getByRole('button', { name: 'Add Account' }).click();
   const addDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
   await addDialog.getByLabel('Account Holder Name').fill('A');
-  await addDialog.getByLabel('Account Number').fill('1234');
-  await addDialog.getByLabel('Bank Name').fill('B');
+  await addDialog.getByLabel('Account Number', { exact: true }).fill('1234');
+  await addDialog.getByLabel('Confirm Account Number').fill('1234');
   await addDialog.getByLabel('IFSC Code').fill('SBIN001');
   await addDialog.getByLabel('UPI ID (optional)').fill('not-a-upi');
   await addDialog.getByRole('button', { name: 'Add Account' }).click();
   await expect(addDialog.getByText('Account holder name must be at least 2 characters.')).toBeVisible();
   await expect(addDialog.getByText('Account number must be at least 9 characters.')).toBeVisible();
-  await expect(addDialog.getByText('Bank name must be at least 2 characters.')).toBeVisible();
   await expect(addDialog.getByText('IFSC code must be 11 characters.')).toBeVisible();
   await expect(addDialog.getByText(BANK_ACCOUNT_MESSAGES.upiShape)).toBeVisible();
 
@@ -201,9 +200,11 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await expect(addDialog.getByText(BANK_ACCOUNT_MESSAGES.ifscShape)).toBeVisible();
 
   await addDialog.getByLabel('Account Holder Name').fill('Meera Iyer');
-  await addDialog.getByLabel('Account Number').fill('987654321');
-  await addDialog.getByLabel('Bank Name').fill('HDFC Bank');
+  await addDialog.getByLabel('Account Number', { exact: true }).fill('987654321');
+  await addDialog.getByLabel('Confirm Account Number').fill('987654321');
   await addDialog.getByLabel('IFSC Code').fill('HDFC0001234');
+  // The bank comes from the IFSC (decision 044), not typed.
+  await expect(addDialog.getByTestId('ifsc-bank')).toContainText('HDFC Bank');
   await addDialog.getByLabel('UPI ID (optional)').fill('');
   await addDialog.getByRole('button', { name: 'Add Account' }).click();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
@@ -213,7 +214,7 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'hdfc0001234' }, { expectSaved: false });
   const againDialog = page.getByRole('dialog', { name: 'Add Bank Account' });
   await expect(againDialog.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toBeVisible();
-  await expect(againDialog.getByLabel('Account Number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(againDialog.getByLabel('Account Number', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.duplicate)).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(againDialog).toBeHidden();
@@ -222,15 +223,14 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await page.getByRole('button', { name: 'Edit HDFC Bank ending in 4321' }).click();
   const editDialog = page.getByRole('dialog', { name: 'Edit Bank Account' });
   await expect(editDialog.getByLabel('Account Holder Name')).toHaveValue('Meera Iyer');
-  await expect(editDialog.getByLabel('Bank Name')).toHaveValue('HDFC Bank');
   await expect(editDialog.getByLabel('IFSC Code')).toHaveValue('HDFC0001234');
-  await editDialog.getByLabel('Bank Name').fill('HDFC Bank Ltd');
+  await editDialog.getByLabel('Account Holder Name').fill('Meera S Iyer');
   await editDialog.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.updated)).toBeVisible();
-  await expect(page.getByText('HDFC Bank Ltd')).toBeVisible();
+  await expect(page.getByText('Meera S Iyer')).toBeVisible();
   await expect(page.getByText('•••• 4321')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Delete HDFC Bank Ltd ending in 4321' }).click();
+  await page.getByRole('button', { name: 'Delete HDFC Bank ending in 4321' }).click();
   const confirmation = page.getByRole('alertdialog');
   await expect(confirmation.getByText(BANK_ACCOUNT_MESSAGES.deleteConfirmation, { exact: true })).toBeVisible();
   expect(BANK_ACCOUNT_MESSAGES.deleteConfirmation).toBe(
@@ -238,9 +238,9 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   );
   await confirmation.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirmation).toBeHidden();
-  await expect(page.getByText('HDFC Bank Ltd')).toBeVisible();
+  await expect(page.getByText('Meera S Iyer')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Delete HDFC Bank Ltd ending in 4321' }).click();
+  await page.getByRole('button', { name: 'Delete HDFC Bank ending in 4321' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.deleted)).toBeVisible();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
