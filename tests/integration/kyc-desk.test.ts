@@ -237,6 +237,12 @@ describe('freezing an account', () => {
     const approveWithdrawal = await decide(harness, admin, 'withdrawals', withdrawalId, 'approve');
     expect(approveWithdrawal.statusCode).toBe(409);
     expect(approveWithdrawal.json().error.message).toBe(FREEZE_MESSAGES.approvalRefused);
+    // Nor can it go into a bank file, named or among the oldest pending.
+    const named = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [withdrawalId] } });
+    expect(named.statusCode).toBe(409);
+    expect(named.json().error.message).toBe(FREEZE_MESSAGES.batchRefused([withdrawalId]));
+    await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: {} });
+    expect((await harness.database.handle.db.execute<{ status: string }>(sql`select status from withdrawal_requests where id = ${withdrawalId}`)).rows[0]?.status).toBe('pending');
     const approveTransfer = await decide(harness, admin, 'transfers', transferId, 'approve');
     expect(approveTransfer.statusCode).toBe(409);
     expect(await balanceMicros(harness, recipient.id)).toBe(0n);

@@ -285,6 +285,8 @@ export const FREEZE_MESSAGES = {
   unfreezeAlreadyWaiting: 'An unfreeze of this account already waits for a second admin.',
   ownAccount: 'You cannot freeze, unfreeze or rate your own account.',
   approvalRefused: 'This customer’s account is frozen: reject the request, or lift the freeze first.',
+  batchRefused: (withdrawalIds: string[]) =>
+    `Withdrawals ${withdrawalIds.join(', ')} belong to a frozen account: reject them, or lift the freeze first.`,
   /** What a frozen customer is told, in the app and in every refusal. */
   customer:
     'Your account is under review, so withdrawals, transfers and changes to your bank accounts are paused. Deposits are still credited to your balance. Contact support if you have questions.',

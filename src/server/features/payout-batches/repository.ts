@@ -110,6 +110,15 @@ export async function findNamedHeldByIncident(db: Executor, withdrawalIds: strin
   return rows.map((row) => row.id);
 }
 
+/** The named withdrawals whose customer's account is frozen (decision 047). */
+export async function findNamedFrozen(db: Executor, withdrawalIds: string[]): Promise<string[]> {
+  const rows = await db
+    .select({ id: withdrawalRequests.id })
+    .from(withdrawalRequests)
+    .where(and(inArray(withdrawalRequests.id, withdrawalIds), sql`${withdrawalRequests.userId} in (select user_id from kyc_records where frozen_at is not null)`));
+  return rows.map((row) => row.id);
+}
+
 /** The named withdrawals that are `userId`'s. */
 export async function findNamedOwnedBy(db: Executor, withdrawalIds: string[], userId: string): Promise<string[]> {
   const rows = await db

@@ -1,4 +1,5 @@
 import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
+import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { createHash } from 'node:crypto';
 import {
   PAYOUT_BATCH_MAX_WITHDRAWALS,
@@ -123,6 +124,8 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
   if (withdrawalIds) {
     const held = await batchRepository.findNamedHeldByIncident(transaction, withdrawalIds);
     if (held.length > 0) throw new AppError(409, 'DEPOSIT_ON_HOLD', CHAIN_INCIDENT_MESSAGES.batchHeld(held), { fields: { withdrawalIds: CHAIN_INCIDENT_MESSAGES.batchHeld(held) } });
+    const frozen = await batchRepository.findNamedFrozen(transaction, withdrawalIds);
+    if (frozen.length > 0) throw new AppError(409, 'ACCOUNT_FROZEN', FREEZE_MESSAGES.batchRefused(frozen), { fields: { withdrawalIds: FREEZE_MESSAGES.batchRefused(frozen) } });
     claimed = await batchRepository.claimNamed(transaction, batch.id, withdrawalIds);
     if (claimed.length !== withdrawalIds.length) {
       const claimedIds = new Set(claimed.map((row) => row.id));
