@@ -57,6 +57,12 @@ test('a bank account added today is marked paused where it is added and on the w
   await expect(page.getByTestId('withdrawal-pause')).toHaveCount(0);
 
   await page.goto('/bank-accounts');
+  // Said before anything is saved, with the server's setting.
+  await page.getByRole('button', { name: 'Add Account' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add Bank Account' }).getByTestId('new-account-pause')).toHaveText(
+    'Withdrawals to a new bank account are paused for 24 hours after you add it, to protect you if someone else gets into your account.',
+  );
+  await page.keyboard.press('Escape');
   await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
   // Said at once beside the new account, not first when the customer tries to withdraw.
   await expect(page.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-list-pause')).toHaveText(

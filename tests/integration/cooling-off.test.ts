@@ -120,6 +120,8 @@ describe('cooling-off after a password reset', () => {
 describe('cooling-off of a new or changed bank account', () => {
   it('refuses withdrawals to a new account but not to a settled one, and never transfers', async () => {
     const { user, bankAccountId: settledAccount, recipient } = await settledCustomer();
+    // Said before the account is added: the list tells the form how long a new account pauses.
+    expect((await call(harness.app, { url: '/api/bank-accounts', cookie: user.cookie })).json()).toMatchObject({ newAccountPauseHours: 24 });
     const newAccount = await addBankAccount(harness, user, { accountNumber: '999988887777' });
     const refused = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: newAccount });
     expect(refused.statusCode).toBe(403);

@@ -162,7 +162,11 @@ export const bankAccountSchema = z.object({
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 
-export const bankAccountListResponseSchema = z.object({ items: z.array(bankAccountSchema) });
+export const bankAccountListResponseSchema = z.object({
+  items: z.array(bankAccountSchema),
+  /** How long withdrawals to a newly added account pause (the security cooling-off; 0: none), said before an account is added. */
+  newAccountPauseHours: z.number().int().min(0).max(720),
+});
 export const bankAccountResponseSchema = z.object({ bankAccount: bankAccountSchema, message: z.string() });
 export const bankAccountDeleteResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
 

@@ -20,7 +20,10 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
   app.get(
     '/api/bank-accounts',
     { schema: { tags: ['bank-accounts'], summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)', response: responses({ 200: bankAccountListResponseSchema }) } },
-    async (request) => ({ items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId) }),
+    async (request) => ({
+      items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId),
+      newAccountPauseHours: context.config.securityCoolingOffHours,
+    }),
   );
 
   app.get(

@@ -15,13 +15,14 @@ import {
   type BankAccountUpdate,
 } from '#shared/contracts/bank-accounts';
 import { ActionError } from '../../components/ui/action-error.tsx';
+import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
-import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount } from './api.ts';
+import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount, useBankAccounts } from './api.ts';
 import { IfscBankLine } from './ifsc-bank-line.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
@@ -90,6 +91,8 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   const { errors, isSubmitting } = form.formState;
   const failureTitle = account ? t('bank.updateFailed') : t('bank.addFailed');
   const ifscCode = useWatch({ control: form.control, name: 'ifscCode' });
+  // The list is already loaded on the page that opens this dialog; its answer says how long a new account pauses.
+  const newAccountPauseHours = useBankAccounts().data?.newAccountPauseHours ?? 0;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(undefined);
@@ -143,6 +146,11 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
           <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
         </FormField>
       </fieldset>
+      {account === undefined && newAccountPauseHours > 0 && (
+        <Alert variant="info" data-testid="new-account-pause">
+          {t('bank.newAccountPause', { hours: newAccountPauseHours })}
+        </Alert>
+      )}
       <ActionError message={submitError} />
       <div className="flex justify-end gap-2">
         <Button variant="outline" disabled={isSubmitting} onClick={onDone}>
