@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'serial' });
 
 const DESK = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const DESK_LINKS = ['Dashboard', 'Users', 'Transactions', 'Payouts', 'Settings', 'Audit log', 'Reconciliation'];
+const DESK_LINKS = ['Dashboard', 'Users', 'KYC', 'Transactions', 'Payouts', 'Settings', 'Audit log', 'Reconciliation'];
 
 let adminPage: Page;
 let customerPage: Page;
@@ -54,7 +54,7 @@ test('at 1366 px the admin area is a desk: side navigation of real links, the da
   await expect(adminPage.getByRole('heading', { name: 'Payout batches in progress' })).toBeVisible();
 
   // Every link is a real link that opens its page; the current one is marked.
-  const paths = ['/admin', '/admin/users', '/admin/transactions', '/admin/payouts', '/admin/settings', '/admin/audit-log', '/admin/reconciliation'];
+  const paths = ['/admin', '/admin/users', '/admin/kyc', '/admin/transactions', '/admin/payouts', '/admin/settings', '/admin/audit-log', '/admin/reconciliation'];
   for (const [index, label] of DESK_LINKS.entries()) {
     await expect(deskNavigation().getByRole('link', { name: label })).toHaveAttribute('href', paths[index] ?? '');
   }
