@@ -34,6 +34,9 @@ const KEPT_IN_LATIN = new Set([
   'Tronscan',
   'Ethereum',
   'Etherscan',
+  // The statement's file formats (decision 048).
+  'PDF',
+  'CSV',
   // The language select names each language in its own script.
   'English',
 ]);

@@ -55,7 +55,7 @@ test('an admin approves a PAN waiting for a person at the KYC desk', async ({ br
   await expect(row).toHaveCount(0);
 
   await page.goto('/kyc');
-  await expect(page.getByTestId('kyc-check-PAN')).toContainText('Done');
+  await expect(page.getByTestId('kyc-check-pan')).toContainText('Done');
   await context.close();
 });
 
