@@ -16,7 +16,7 @@ import {
   VERIFICATION_LINK_USED_MESSAGE,
 } from '#shared/contracts/contact-verification';
 import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
-import { PAN_MESSAGES, TAX_RESIDENCE_MESSAGES } from '#shared/contracts/kyc';
+import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES, PAN_MESSAGES, TAX_RESIDENCE_MESSAGES } from '#shared/contracts/kyc';
 import { AMOUNT_TOO_LARGE_MESSAGE } from '#shared/contracts/money-common';
 import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { TRANSFER_MESSAGES } from '#shared/contracts/transfers';
@@ -152,6 +152,11 @@ export const KNOWN_MESSAGES = {
   [PAN_MESSAGES.rejectedName]: 'message.panRejectedName',
   [WITHDRAWAL_RULE_MESSAGES.panSaved]: 'message.panSaved',
   [TAX_RESIDENCE_MESSAGES.choose]: 'message.taxResidenceChoose',
+  // A frozen account and the KYC refresh (decision 047).
+  [FREEZE_MESSAGES.customer]: 'message.accountFrozen',
+  [KYC_REFRESH_MESSAGES.overdue]: 'message.kycRefreshOverdue',
+  [KYC_REFRESH_MESSAGES.due]: 'message.kycRefreshDue',
+  [KYC_REFRESH_MESSAGES.notDue]: 'message.kycRefreshNotDue',
   [TAX_RESIDENCE_MESSAGES.countryNeeded]: 'message.taxResidenceCountryNeeded',
   [TAX_RESIDENCE_MESSAGES.countryTooLong]: 'message.taxResidenceCountryTooLong',
   [TAX_RESIDENCE_MESSAGES.confirmNeeded]: 'message.taxResidenceConfirmNeeded',
