@@ -73,10 +73,14 @@ export async function claimNamed(db: Executor, batchId: string, withdrawalIds: s
     .returning();
 }
 
+/** Customers whose withdrawals wait out of any bank file: a frozen account (decision 047), an open chain incident (decision 045). */
+const FROZEN_USERS = sql`select user_id from kyc_records where frozen_at is not null`;
+const OPEN_INCIDENT_USERS = sql`select user_id from chain_incidents where resolved_at is null`;
+
 /**
  * Claims the oldest pending withdrawals worth at most `maxAmountInrPaise` (when given) that are not
- * `excludedUserId`'s, nor a frozen customer's (decision 047), nor one with an open chain incident (decision 045); rows
- * another batch is claiming right now are skipped, not waited for.
+ * `excludedUserId`'s, nor held (FROZEN_USERS, OPEN_INCIDENT_USERS); rows another batch is claiming right now
+ * are skipped, not waited for.
  */
 export async function claimOldestPending(
   db: Executor,
@@ -91,9 +95,8 @@ export async function claimOldestPending(
       and(
         eq(withdrawalRequests.status, 'pending'),
         sql`${withdrawalRequests.id} in (
-          select id from withdrawal_requests w where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
-            and not exists (select 1 from kyc_records k where k.user_id = w.user_id and k.frozen_at is not null)
-            and not exists (select 1 from chain_incidents i where i.user_id = w.user_id and i.resolved_at is null)
+          select id from withdrawal_requests where status = 'pending' and ${withinAmount} and user_id <> ${options.excludedUserId}
+            and user_id not in (${FROZEN_USERS}) and user_id not in (${OPEN_INCIDENT_USERS})
           order by created_at, id limit ${options.limit} for update skip locked
         )`,
       ),
@@ -101,22 +104,17 @@ export async function claimOldestPending(
     .returning();
 }
 
-/** The named withdrawals whose customer has an open chain incident (decision 045). */
-export async function findNamedHeldByIncident(db: Executor, withdrawalIds: string[]): Promise<string[]> {
+/** Of the named withdrawals, those whose customer is frozen and those whose customer has an open chain incident. */
+export async function findNamedHeld(db: Executor, withdrawalIds: string[]): Promise<{ frozen: string[]; heldByIncident: string[] }> {
   const rows = await db
-    .select({ id: withdrawalRequests.id })
+    .select({
+      id: withdrawalRequests.id,
+      frozen: sql<boolean>`${withdrawalRequests.userId} in (${FROZEN_USERS})`,
+      heldByIncident: sql<boolean>`${withdrawalRequests.userId} in (${OPEN_INCIDENT_USERS})`,
+    })
     .from(withdrawalRequests)
-    .where(and(inArray(withdrawalRequests.id, withdrawalIds), sql`${withdrawalRequests.userId} in (select user_id from chain_incidents where resolved_at is null)`));
-  return rows.map((row) => row.id);
-}
-
-/** The named withdrawals whose customer's account is frozen (decision 047). */
-export async function findNamedFrozen(db: Executor, withdrawalIds: string[]): Promise<string[]> {
-  const rows = await db
-    .select({ id: withdrawalRequests.id })
-    .from(withdrawalRequests)
-    .where(and(inArray(withdrawalRequests.id, withdrawalIds), sql`${withdrawalRequests.userId} in (select user_id from kyc_records where frozen_at is not null)`));
-  return rows.map((row) => row.id);
+    .where(inArray(withdrawalRequests.id, withdrawalIds));
+  return { frozen: rows.filter((row) => row.frozen).map((row) => row.id), heldByIncident: rows.filter((row) => row.heldByIncident).map((row) => row.id) };
 }
 
 /** The named withdrawals that are `userId`'s. */

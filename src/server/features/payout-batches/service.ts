@@ -122,10 +122,15 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
   const batch = await batchRepository.insertBatch(transaction, { createdByUserId: actor.adminUserId });
   let claimed;
   if (withdrawalIds) {
-    const held = await batchRepository.findNamedHeldByIncident(transaction, withdrawalIds);
-    if (held.length > 0) throw new AppError(409, 'DEPOSIT_ON_HOLD', CHAIN_INCIDENT_MESSAGES.batchHeld(held), { fields: { withdrawalIds: CHAIN_INCIDENT_MESSAGES.batchHeld(held) } });
-    const frozen = await batchRepository.findNamedFrozen(transaction, withdrawalIds);
-    if (frozen.length > 0) throw new AppError(409, 'ACCOUNT_FROZEN', FREEZE_MESSAGES.batchRefused(frozen), { fields: { withdrawalIds: FREEZE_MESSAGES.batchRefused(frozen) } });
+    const { heldByIncident, frozen } = await batchRepository.findNamedHeld(transaction, withdrawalIds);
+    if (heldByIncident.length > 0) {
+      const message = CHAIN_INCIDENT_MESSAGES.batchHeld(heldByIncident);
+      throw new AppError(409, 'DEPOSIT_ON_HOLD', message, { fields: { withdrawalIds: message } });
+    }
+    if (frozen.length > 0) {
+      const message = FREEZE_MESSAGES.batchRefused(frozen);
+      throw new AppError(409, 'ACCOUNT_FROZEN', message, { fields: { withdrawalIds: message } });
+    }
     claimed = await batchRepository.claimNamed(transaction, batch.id, withdrawalIds);
     if (claimed.length !== withdrawalIds.length) {
       const claimedIds = new Set(claimed.map((row) => row.id));
