@@ -40,6 +40,8 @@ export interface AppConfig {
   sms: SmsConfig;
   /** The PAN verification provider (KYC_PROVIDER); undefined: an admin verifies each PAN (decision 042). */
   kyc: KycProviderConfig | undefined;
+  /** The master key of KYC images (KYC_ENCRYPTION_KEY, 32 bytes as base64 or hex); undefined: generated into DATA_DIR (decision 050). */
+  kycEncryptionKey: string | undefined;
   /** The operator's name as customers' statements show it (OPERATOR_NAME). */
   operatorName: string;
 }
@@ -229,6 +231,9 @@ const environmentSchema = z.object({
   OPERATOR_NAME: optionalText.refine((value) => value === undefined || /^\P{Cc}{1,120}$/u.test(value), {
     message: 'must be at most 120 characters on one line',
   }),
+  KYC_ENCRYPTION_KEY: optionalText.refine((value) => value === undefined || /^[0-9a-fA-F]{64}$/.test(value) || /^[A-Za-z0-9+/]{43}=$/.test(value), {
+    message: 'must be 32 bytes as 64 hexadecimal digits or 44 base64 characters (openssl rand -base64 32)',
+  }),
   KYC_PROVIDER: z.enum(['cashfree'], { error: 'must be cashfree, or unset for PANs verified by an admin' }).optional(),
   KYC_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the KYC provider API'),
   KYC_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,200}$/.test(value), { message: 'must be 1 to 200 printable characters' }),
@@ -244,7 +249,7 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 }
 
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
-const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20', 'KYC_CLIENT_SECRET'];
+const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20', 'KYC_CLIENT_SECRET', 'KYC_ENCRYPTION_KEY'];
 
 /** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
 function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
@@ -384,5 +389,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     sms: smsConfig(values),
     operatorName: values.OPERATOR_NAME ?? DEFAULT_OPERATOR_NAME,
     kyc: kycConfig(values),
+    kycEncryptionKey: values.KYC_ENCRYPTION_KEY,
   };
 }

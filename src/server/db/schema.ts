@@ -120,6 +120,9 @@ export const kycRecords = pgTable(
     riskCategory: text('risk_category').$type<'low' | 'medium' | 'high'>().notNull().default('low'),
     riskSetAt: timestamp('risk_set_at', { withTimezone: true }),
     riskSetByUserId: uuid('risk_set_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Level 2 (decision 050): the state of the newest level 2 submission, which `level2SubmissionId` names. */
+    level2Status: text('level2_status').$type<'none' | 'pending_review' | 'approved' | 'rejected' | 'resubmit_requested'>().notNull().default('none'),
+    level2SubmissionId: uuid('level2_submission_id'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -142,6 +145,94 @@ export const kycRecords = pgTable(
       sql`(${table.frozenAt} is null) = (${table.frozenReason} is null) and (${table.frozenReason} is null or char_length(${table.frozenReason}) between 1 and 500)`,
     ),
     check('kyc_records_risk_category_valid', sql`${table.riskCategory} in ('low', 'medium', 'high')`),
+    check(
+      'kyc_records_level2_status_valid',
+      sql`${table.level2Status} in ('none', 'pending_review', 'approved', 'rejected', 'resubmit_requested') and ((${table.level2Status} = 'none') = (${table.level2SubmissionId} is null))`,
+    ),
+  ],
+);
+
+/**
+ * A KYC image (decision 050): the second document's sides and the selfie, re-encoded as JPEG without
+ * metadata and encrypted with AES-256-GCM under its own data key, which is stored wrapped by the master
+ * key (never in the database). `master_key_id` names the master key that wrapped it.
+ */
+export const kycImages = pgTable(
+  'kyc_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    purpose: text('purpose').$type<'document_front' | 'document_back' | 'selfie'>().notNull(),
+    contentType: text('content_type').notNull().default('image/jpeg'),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    masterKeyId: text('master_key_id').notNull(),
+    wrappedKey: bytea('wrapped_key').notNull(),
+    contentIv: bytea('content_iv').notNull(),
+    contentTag: bytea('content_tag').notNull(),
+    content: bytea('content').notNull(),
+    liveness: jsonb('liveness'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('kyc_images_user_idx').on(table.userId, table.purpose, table.createdAt),
+    check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie')`),
+    check('kyc_images_content_type_valid', sql`${table.contentType} = 'image/jpeg'`),
+    check('kyc_images_size_range', sql`${table.sizeBytes} between 1 and 10485760 and ${table.width} between 1 and 10000 and ${table.height} between 1 and 10000`),
+    check(
+      'kyc_images_key_shapes',
+      sql`octet_length(${table.contentIv}) = 12 and octet_length(${table.contentTag}) = 16 and octet_length(${table.wrappedKey}) = 60 and char_length(${table.masterKeyId}) = 16`,
+    ),
+  ],
+);
+
+/** A customer's level 2 submission (decision 050): the second document, the address, the images and where and when it was sent. */
+export const kycLevel2Submissions = pgTable(
+  'kyc_level2_submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    status: text('status').$type<'pending_review' | 'approved' | 'rejected' | 'resubmit_requested'>().notNull().default('pending_review'),
+    documentType: text('document_type').$type<'passport' | 'driving_licence' | 'voter_id' | 'aadhaar_masked'>().notNull(),
+    documentNumber: text('document_number').notNull(),
+    documentName: text('document_name').notNull(),
+    addressLine1: text('address_line1').notNull(),
+    addressLine2: text('address_line2'),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    pinCode: text('pin_code').notNull(),
+    frontImageId: uuid('front_image_id')
+      .notNull()
+      .references(() => kycImages.id),
+    backImageId: uuid('back_image_id').references(() => kycImages.id),
+    selfieImageId: uuid('selfie_image_id').references(() => kycImages.id),
+    ipAddress: text('ip_address').notNull(),
+    userAgent: text('user_agent'),
+    geolocationStatus: text('geolocation_status').$type<'granted' | 'denied' | 'unavailable' | 'not_asked'>().notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    accuracyMeters: doublePrecision('accuracy_meters'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedByUserId: uuid('decided_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    rejectionReason: text('rejection_reason'),
+    requestedAgain: text('requested_again').$type<'document_front' | 'document_back' | 'selfie' | 'address'>(),
+  },
+  (table) => [
+    index('kyc_level2_submissions_user_idx').on(table.userId, table.submittedAt),
+    index('kyc_level2_submissions_review_idx').on(table.submittedAt).where(sql`${table.status} = 'pending_review'`),
+    check('kyc_level2_submissions_status_valid', sql`${table.status} in ('pending_review', 'approved', 'rejected', 'resubmit_requested')`),
+    check('kyc_level2_submissions_document_type_valid', sql`${table.documentType} in ('passport', 'driving_licence', 'voter_id', 'aadhaar_masked')`),
+    check(
+      'kyc_level2_submissions_requested_again_valid',
+      sql`${table.requestedAgain} is null or ${table.requestedAgain} in ('document_front', 'document_back', 'selfie', 'address')`,
+    ),
+    check('kyc_level2_submissions_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) between 1 and 500`),
   ],
 );
 
@@ -1117,7 +1208,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze', 'kyc_level2_approval')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

@@ -7,6 +7,7 @@ import { batchCancelHandler } from './payout-batches/service.ts';
 import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
 import { accountUnfreezeHandler } from './kyc/account-controls.ts';
+import { levelTwoApprovalHandler } from './kyc/documents/review.ts';
 import { firstApprovalHandler, firstApprovalHandlerFor } from './withdrawals/service.ts';
 
 /**
@@ -28,6 +29,7 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   chain_incident_settlement: chainIncidentSettlementHandler,
   deposit_xpub: depositKeyChangeHandler,
   account_unfreeze: accountUnfreezeHandler,
+  kyc_level2_approval: levelTwoApprovalHandler,
 };
 
 /** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */

@@ -56,6 +56,7 @@ export const PENDING_CHANGE_KINDS = [
   'chain_incident_settlement',
   'deposit_xpub',
   'account_unfreeze',
+  'kyc_level2_approval',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -97,6 +98,11 @@ export const AUDIT_ACTIONS = [
   'kyc.unfreeze',
   'kyc.risk_set',
   'kyc.tax_residence',
+  'kyc.level2_submit',
+  'kyc.document_view',
+  'kyc.level2_approve',
+  'kyc.level2_reject',
+  'kyc.level2_request_again',
   'profile.update',
   'reports.tds_export',
   'chain_incident.settle',

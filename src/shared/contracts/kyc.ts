@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { matchNames, type NameMatchVerdict } from '../name-match.ts';
 import { cursorQuerySchema, isoDateTimeSchema, pageSchema, uuidSchema } from './common.ts';
+import { levelTwoStateSchema, type LevelTwoStatus } from './kyc-documents.ts';
 
 /*
  * KYC levels (issue 32, decision 042). Level 0: signed up. Level 1: e-mail and mobile verified, a PAN
  * verified whose registered name matches the customer's name, and a self-declaration of tax residence;
  * money can leave the account (withdrawals, transfers) only from level 1. Level 2 adds a second
- * document, a live selfie and an address: those checks cannot be done yet and say so.
+ * document, a live selfie and an address, approved by an admin (decision 050).
  */
 
 export const KYC_LEVELS = [0, 1, 2] as const;
@@ -104,6 +105,8 @@ export interface KycFacts {
   panNameAccepted: string | null;
   customerName: string;
   taxResidenceDeclared: boolean;
+  /** The newest level 2 submission's state (decision 050); absent where only level 1 is read (the money gate). */
+  levelTwoStatus?: LevelTwoStatus;
 }
 
 /** Whether the verified PAN's name is the customer's name now: the one rule of src/shared/name-match.ts, or the name it was accepted for. */
@@ -130,9 +133,9 @@ export const KYC_MISSING_TEXTS: Record<KycCheck, string> = {
   mobile: 'verify your mobile number',
   pan: 'get your PAN verified in your name',
   taxResidence: 'declare your tax residence',
-  secondDocument: 'a second identity document (not available yet)',
-  selfie: 'a live selfie (not available yet)',
-  address: 'your address (not available yet)',
+  secondDocument: 'a second identity document',
+  selfie: 'a live selfie',
+  address: 'your address',
 };
 
 /** The checks of level 1 not yet passed, in the order the KYC page shows them. */
@@ -145,11 +148,13 @@ export function missingForLevelOne(facts: KycFacts): KycCheck[] {
   return missing;
 }
 
-/** Level 2's own checks: none of them can be taken yet (no second document, selfie or address flow exists). */
-export const LEVEL_TWO_CHECKS: readonly KycCheck[] = ['secondDocument', 'selfie', 'address'];
+/** Level 2's own checks, sent together and approved together by an admin (decision 050). */
+export const LEVEL_TWO_CHECKS = ['secondDocument', 'selfie', 'address'] as const satisfies readonly KycCheck[];
 
+/** Level 2 is level 1 plus an approved level 2 submission; level 1's facts still hold it up. */
 export function kycLevelOf(facts: KycFacts): KycLevel {
-  return missingForLevelOne(facts).length === 0 ? 1 : 0;
+  if (missingForLevelOne(facts).length > 0) return 0;
+  return facts.levelTwoStatus === 'approved' ? 2 : 1;
 }
 
 export type MoneyLeaving = 'withdrawals' | 'transfers';
@@ -165,7 +170,7 @@ export const KYC_TEXTS = {
     'Deposits to your account are credited to your balance, but you cannot withdraw or transfer them until you reach level 1.',
   unlocks: {
     1: 'Level 1 unlocks withdrawals to your bank account and transfers to other customers, within the level 1 limits.',
-    2: 'Level 2 unlocks the full limits of your tier. Its checks are not available yet.',
+    2: 'Level 2 unlocks the full limits of your tier: send a second identity document, a live selfie and your address.',
   },
 } as const;
 
@@ -202,6 +207,8 @@ export const kycStatusResponseSchema = z.object({
   moneyBlockedMessage: z.string().nullable(),
   /** The level's own INR limits (null: none); the tier's limits apply within them. */
   levelLimits: z.object({ dailyInr: z.string().nullable(), monthlyInr: z.string().nullable() }),
+  /** The level 2 submission's state, the reason an admin gave, and what was asked for again (decision 050). */
+  levelTwo: levelTwoStateSchema,
   /** Set while an admin has frozen the account: what the customer is told (decision 047). */
   accountFrozenMessage: z.string().nullable(),
   /** From level 1: when the KYC must be refreshed, whether that date has passed, and what to do. */

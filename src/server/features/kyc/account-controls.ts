@@ -20,7 +20,7 @@ import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type Chang
 import { getSettings } from '../settings/service.ts';
 import * as kycRepository from './repository.ts';
 import type { KycRow } from './repository.ts';
-import { factsOf, refreshDueAtOf } from './service.ts';
+import { factsOf, levelTwoChecksOf, refreshDueAtOf } from './service.ts';
 
 /*
  * What an admin does to a customer's account beyond the PAN review (decision 047): freeze it (nothing
@@ -43,7 +43,7 @@ function checkOf(row: KycRow, check: KycCheck): { check: KycCheck; state: KycChe
     case 'secondDocument':
     case 'selfie':
     case 'address':
-      return { check, state: 'not_available', at: null };
+      return { check, state: levelTwoChecksOf(row)[check].state, at: row.levelTwoSubmission === null ? null : new Date(row.levelTwoSubmission.submittedAt).toISOString() };
   }
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { PanStatus, RiskCategory } from '#shared/contracts/kyc';
+import type { KycDocumentType, LevelTwoStatus, RequestableItem } from '#shared/contracts/kyc-documents';
 import type { Executor } from '../../db/client.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
@@ -27,6 +28,9 @@ export interface KycRow {
   frozenReason: string | null;
   frozenByName: string | null;
   riskCategory: RiskCategory;
+  /** Level 2 (decision 050): the newest submission's state and what the customer is told of it. */
+  level2Status: LevelTwoStatus;
+  levelTwoSubmission: { id: string; documentType: KycDocumentType; submittedAt: string; reason: string | null; requestedAgain: RequestableItem | null } | null;
 }
 
 const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
@@ -34,7 +38,10 @@ const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_v
   k.pan_provider_name_score as "panProviderNameScore", k.pan_aadhaar_linked as "panAadhaarLinked", k.pan_rejection_reason as "panRejectionReason",
   k.pan_submitted_at as "panSubmittedAt", k.pan_checked_at as "panCheckedAt", k.pan_checked_by as "panCheckedBy", k.tax_residence as "taxResidence", k.tax_residence_other_country as "taxResidenceOtherCountry",
   k.tax_residence_declared_at as "taxResidenceDeclaredAt", k.frozen_at as "frozenAt", k.frozen_reason as "frozenReason",
-  (select fp.name from profiles fp where fp.user_id = k.frozen_by_user_id) as "frozenByName", coalesce(k.risk_category, 'low') as "riskCategory"`;
+  (select fp.name from profiles fp where fp.user_id = k.frozen_by_user_id) as "frozenByName", coalesce(k.risk_category, 'low') as "riskCategory",
+  coalesce(k.level2_status, 'none') as "level2Status",
+  (select json_build_object('id', ls.id, 'documentType', ls.document_type, 'submittedAt', ls.submitted_at, 'reason', ls.rejection_reason, 'requestedAgain', ls.requested_again)
+    from kyc_level2_submissions ls where ls.id = k.level2_submission_id) as "levelTwoSubmission"`;
 
 function withDates(row: Record<string, unknown>): KycRow {
   const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));

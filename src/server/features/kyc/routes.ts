@@ -1,5 +1,18 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { idParamsSchema } from '#shared/contracts/common';
+import {
+  imagePurposeParamsSchema,
+  levelTwoCaseListResponseSchema,
+  levelTwoCaseQuerySchema,
+  levelTwoCaseSchema,
+  levelTwoDecisionResponseSchema,
+  rejectLevelTwoRequestSchema,
+  requestAgainRequestSchema,
+  submitLevelTwoRequestSchema,
+  uploadKycImageResponseSchema,
+} from '#shared/contracts/kyc-documents';
+import { errorResponseSchema } from '#shared/errors';
 import {
   adminKycRecordSchema,
   freezeRequestSchema,
@@ -25,6 +38,8 @@ import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { panReviewDecisions } from './pan-review-kind.ts';
 import * as accountControls from './account-controls.ts';
+import * as levelTwoReview from './documents/review.ts';
+import * as levelTwoService from './documents/service.ts';
 import * as kycService from './service.ts';
 
 /** The customer's own KYC: the level, each check, what is missing; the PAN and the tax residence. */
@@ -68,7 +83,40 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => kycService.declareTaxResidence(db, sessionOf(request), request.body, request.ip),
   );
+
+  app.post(
+    '/api/kyc/level2/images/:purpose',
+    {
+      config: { acceptsFileUpload: true },
+      schema: {
+        tags: ['kyc'],
+        summary:
+          'One photo for KYC level 2 (multipart `file`, JPEG or PNG up to 10 MB and 24 megapixels; a selfie also `liveness`, the browser check’s report as JSON): kept as a new JPEG without metadata, encrypted',
+        consumes: ['multipart/form-data'],
+        params: imagePurposeParamsSchema,
+        response: responses({ 201: uploadKycImageResponseSchema }),
+      },
+    },
+    async (request, reply) => reply.code(201).send(await levelTwoService.uploadImage(context, request, sessionOf(request), request.params.purpose)),
+  );
+
+  app.post(
+    '/api/kyc/level2',
+    {
+      schema: {
+        tags: ['kyc'],
+        summary: 'Send KYC level 2 from level 1: the second document (type, number, name, photos), the live selfie and the address; recorded with IP, time, user agent and position',
+        body: submitLevelTwoRequestSchema,
+        response: responses({ 200: kycPanResponseSchema }),
+      },
+    },
+    async (request) =>
+      levelTwoService.submitLevelTwo(context, sessionOf(request), request.body, { ipAddress: request.ip, userAgent: request.headers['user-agent'] }),
+  );
 }
+
+/** An image's bytes are sent as they are, without serialization. */
+const imageResponses = { 200: z.unknown().describe('The image (JPEG)'), '4xx': errorResponseSchema, '5xx': errorResponseSchema };
 
 /** The admins' side: PANs waiting for a review, verify or reject one, and PANs that several accounts tried. */
 export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
@@ -170,6 +218,100 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => accountControls.setRiskCategory(db, actorOf(request), request.params.id, request.body.riskCategory),
+  );
+
+  registerLevelTwoAdminRoutes(app, context);
+}
+
+/** The desk's level 2 cases (decision 050): the queue, a case, its images (PIN verified, each view audited) and the decisions. */
+export function registerLevelTwoAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+
+  app.get(
+    '/api/admin/kyc/level2-reviews',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'KYC level 2 cases waiting for a review, oldest first, with the name rule’s verdict on the document’s name',
+        querystring: levelTwoCaseQuerySchema,
+        response: responses({ 200: levelTwoCaseListResponseSchema }),
+      },
+    },
+    async (request) => levelTwoReview.listLevelTwoCases(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/kyc/level2-reviews/:id',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'A KYC level 2 case: the document, the address, the images’ ids, the liveness report, the PAN’s result, both name verdicts and the sign-up and submission trails',
+        params: idParamsSchema,
+        response: responses({ 200: levelTwoCaseSchema }),
+      },
+    },
+    async (request) => levelTwoReview.getLevelTwoCase(db, request.params.id),
+  );
+
+  app.get(
+    '/api/admin/kyc/images/:id',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'A KYC image (document side or selfie), decrypted, for an admin whose PIN is verified; every view is audited',
+        params: idParamsSchema,
+        response: imageResponses,
+      },
+    },
+    async (request, reply) => {
+      const bytes = await levelTwoReview.viewImage(context, sessionOf(request), request.params.id, request.ip);
+      return reply.header('content-type', 'image/jpeg').header('cache-control', 'no-store').header('content-disposition', 'inline').send(bytes);
+    },
+  );
+
+  app.post(
+    '/api/admin/kyc/level2-reviews/:id/approve',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Approve KYC level 2: at once with a single admin, else 202 and a change a second admin confirms',
+        params: idParamsSchema,
+        response: responses({ 200: levelTwoDecisionResponseSchema, 202: levelTwoDecisionResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await levelTwoReview.approveLevelTwo(db, actorOf(request), request.params.id);
+      reply.code(answer.statusCode);
+      return answer.body;
+    },
+  );
+
+  app.post(
+    '/api/admin/kyc/level2-reviews/:id/reject',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Reject KYC level 2 with a reason the customer sees',
+        params: idParamsSchema,
+        body: rejectLevelTwoRequestSchema,
+        response: responses({ 200: levelTwoDecisionResponseSchema }),
+      },
+    },
+    async (request) => (await levelTwoReview.rejectLevelTwo(db, actorOf(request), request.params.id, request.body.reason)).body,
+  );
+
+  app.post(
+    '/api/admin/kyc/level2-reviews/:id/request-again',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Ask the customer to send one item again (a document side, the selfie or the address), with a reason they see',
+        params: idParamsSchema,
+        body: requestAgainRequestSchema,
+        response: responses({ 200: levelTwoDecisionResponseSchema }),
+      },
+    },
+    async (request) => (await levelTwoReview.requestAgain(db, actorOf(request), request.params.id, request.body.item, request.body.reason)).body,
   );
 }
 

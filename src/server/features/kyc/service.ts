@@ -10,6 +10,7 @@ import {
   missingForLevelOne,
   panCheckState,
   type KycCheck,
+  type KycCheckState,
   type KycLevel,
   type KycFacts,
   type KycStatus,
@@ -43,10 +44,13 @@ import type { KycRow } from './repository.ts';
 export const PAN_SUBMISSIONS_PER_DAY = 5;
 const PAN_UNIQUE_INDEX = 'profiles_pan_unique';
 
-export type LevelLimitSettings = Pick<SettingsRow, 'kycLevel1DailyLimitInrPaise' | 'kycLevel1MonthlyLimitInrPaise'>;
+export type LevelLimitSettings = Pick<SettingsRow, 'kycLevel1DailyLimitInrPaise' | 'kycLevel1MonthlyLimitInrPaise' | 'kycLevel2DailyLimitInrPaise' | 'kycLevel2MonthlyLimitInrPaise'>;
 
-export function factsOf(row: Pick<KycRow, 'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt'>): KycFacts {
+export function factsOf(
+  row: Pick<KycRow, 'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt'> & Partial<Pick<KycRow, 'level2Status'>>,
+): KycFacts {
   return {
+    ...(row.level2Status === undefined ? {} : { levelTwoStatus: row.level2Status }),
     emailVerified: row.emailVerifiedAt !== null,
     mobileVerified: row.phoneVerifiedAt !== null,
     panStatus: row.panStatus,
@@ -109,8 +113,9 @@ export async function assertApprovalWhileNotFrozen(db: Executor, userId: string)
   if (await kycRepository.isFrozen(db, userId)) throw AppError.conflict(FREEZE_MESSAGES.approvalRefused, 'ACCOUNT_FROZEN');
 }
 
-/** The level's INR limits (null: none); level 2 is not reachable yet, so level 1's are the ones that apply. */
-export function levelLimitsOf(settings: LevelLimitSettings): { dailyInrPaise: bigint | null; monthlyInrPaise: bigint | null } {
+/** The level's INR limits (null: none): level 2's once an admin approved level 2 (decision 050), else level 1's. */
+export function levelLimitsOf(settings: LevelLimitSettings & { level2Status: KycRow['level2Status'] }): { dailyInrPaise: bigint | null; monthlyInrPaise: bigint | null } {
+  if (settings.level2Status === 'approved') return { dailyInrPaise: settings.kycLevel2DailyLimitInrPaise, monthlyInrPaise: settings.kycLevel2MonthlyLimitInrPaise };
   return { dailyInrPaise: settings.kycLevel1DailyLimitInrPaise, monthlyInrPaise: settings.kycLevel1MonthlyLimitInrPaise };
 }
 
@@ -134,7 +139,8 @@ function checkMessage(check: KycCheck, state: KycStatus['checks']['email']['stat
 export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefreshSettings, now = new Date()): KycStatus {
   const facts = factsOf(row);
   const level = kycLevelOf(facts);
-  const missingChecks: KycCheck[] = level === 0 ? missingForLevelOne(facts) : [...LEVEL_TWO_CHECKS];
+  const levelTwo = levelTwoChecksOf(row);
+  const missingChecks: KycCheck[] = level === 0 ? missingForLevelOne(facts) : level === 1 ? LEVEL_TWO_CHECKS.filter((check) => levelTwo[check].state !== 'verified') : [];
   const simple = (check: KycCheck, passed: boolean) => {
     const state = passed ? ('verified' as const) : ('missing' as const);
     return { state, message: checkMessage(check, state) };
@@ -142,14 +148,13 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
   const panState = panCheckState(facts);
   const panRejection =
     row.panStatus === 'verified' && panState === 'rejected' ? 'Your name changed since the PAN was verified: it no longer matches the PAN.' : row.panRejectionReason;
-  const limits = levelLimitsOf(settings);
+  const limits = levelLimitsOf({ ...settings, level2Status: level === 2 ? 'approved' : 'none' });
   const dueAt = refreshDueAtOf(row, settings);
   const overdue = isOverdue(dueAt, now);
-  const notAvailable = { state: 'not_available' as const, message: checkMessage('selfie', 'not_available') };
   return {
     level,
-    nextLevel: level === 0 ? 1 : 2,
-    nextLevelUnlocks: level === 0 ? KYC_TEXTS.unlocks[1] : KYC_TEXTS.unlocks[2],
+    nextLevel: level === 0 ? 1 : level === 1 ? 2 : null,
+    nextLevelUnlocks: level === 0 ? KYC_TEXTS.unlocks[1] : level === 1 ? KYC_TEXTS.unlocks[2] : null,
     checks: {
       email: simple('email', facts.emailVerified),
       mobile: simple('mobile', facts.mobileVerified),
@@ -166,10 +171,11 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
         otherCountry: row.taxResidenceOtherCountry,
         declaredAt: row.taxResidenceDeclaredAt?.toISOString() ?? null,
       },
-      secondDocument: notAvailable,
-      selfie: notAvailable,
-      address: notAvailable,
+      secondDocument: levelTwo.secondDocument,
+      selfie: levelTwo.selfie,
+      address: levelTwo.address,
     },
+    levelTwo: levelTwoStateOf(row),
     missing: missingChecks.map((check) => ({ check, message: KYC_MISSING_TEXTS[check] })),
     moneyBlockedMessage: moneyBlockedMessageOf(row, level, missingChecks, overdue),
     levelLimits: {
@@ -178,6 +184,45 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
     },
     accountFrozenMessage: row.frozenAt === null ? null : FREEZE_MESSAGES.customer,
     refresh: dueAt === null ? null : refreshOf(dueAt, overdue, kycRefreshOpen(dueAt, now)),
+  };
+}
+
+/** Level 2's three checks from its submission: sent together, decided together; an item asked for again is missing. */
+export function levelTwoChecksOf(row: KycRow): Record<'secondDocument' | 'selfie' | 'address', { state: KycCheckState; message: string }> {
+  const again = row.level2Status === 'resubmit_requested' ? row.levelTwoSubmission?.requestedAgain : undefined;
+  const stateOf = (items: readonly string[]): KycCheckState => {
+    if (again !== undefined && again !== null && items.includes(again)) return 'missing';
+    switch (row.level2Status) {
+      case 'none':
+        return 'missing';
+      case 'approved':
+        return 'verified';
+      case 'rejected':
+        return 'rejected';
+      case 'pending_review':
+      case 'resubmit_requested':
+        return 'pending';
+    }
+  };
+  const entry = (check: KycCheck, items: readonly string[]) => {
+    const state = stateOf(items);
+    return { state, message: checkMessage(check, state) };
+  };
+  return {
+    secondDocument: entry('secondDocument', ['document_front', 'document_back']),
+    selfie: entry('selfie', ['selfie']),
+    address: entry('address', ['address']),
+  };
+}
+
+function levelTwoStateOf(row: KycRow): KycStatus['levelTwo'] {
+  const submission = row.levelTwoSubmission;
+  return {
+    status: row.level2Status,
+    documentType: submission?.documentType ?? null,
+    submittedAt: submission === null ? null : new Date(submission.submittedAt).toISOString(),
+    reason: row.level2Status === 'rejected' || row.level2Status === 'resubmit_requested' ? (submission?.reason ?? null) : null,
+    requestedAgain: row.level2Status === 'resubmit_requested' ? (submission?.requestedAgain ?? null) : null,
   };
 }
 

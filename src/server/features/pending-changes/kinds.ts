@@ -79,6 +79,9 @@ const depositKeyPayloadSchema = z.object({ network: depositNetworkSchema, from: 
 /** Lifting an admin's freeze of a customer's account (decision 047): the freeze it lifts and why. */
 const accountUnfreezePayloadSchema = z.object({ userId: uuidSchema, frozenAt: z.string(), frozenReason: z.string(), reason: z.string() });
 
+/** Approving a customer's KYC level 2 (decision 050): the case approved. */
+const levelTwoApprovalPayloadSchema = z.object({ userId: uuidSchema, submissionId: uuidSchema });
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -96,6 +99,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chain_incident_settlement'), payload: chainIncidentSettlementPayloadSchema }),
   z.object({ kind: z.literal('deposit_xpub'), payload: depositKeyPayloadSchema }),
   z.object({ kind: z.literal('account_unfreeze'), payload: accountUnfreezePayloadSchema }),
+  z.object({ kind: z.literal('kyc_level2_approval'), payload: levelTwoApprovalPayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -249,6 +253,15 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       summary: `Unfreeze the account of ${personInWords(customer)}: ${payload.reason}`,
       from: `Frozen: ${payload.frozenReason}`,
       to: 'Not frozen: withdrawals, transfers and bank account changes allowed again',
+    }),
+  },
+  kyc_level2_approval: {
+    subjectOf: (payload) => payload.userId,
+    concernedUserId: (payload) => payload.userId,
+    view: (_payload, customer) => ({
+      summary: `Approve KYC level 2 of ${personInWords(customer)} (second document, selfie and address)`,
+      from: 'Level 2 waiting for a review',
+      to: 'Level 2 verified: the level 2 limits apply',
     }),
   },
 

@@ -1,4 +1,5 @@
 import type { PanStatus, RiskCategory } from '#shared/contracts/kyc';
+import type { LevelTwoStatus } from '#shared/contracts/kyc-documents';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
@@ -36,6 +37,10 @@ export interface WithdrawalContextRow {
   tdsNoPanBasisPoints: number;
   kycLevel1DailyLimitInrPaise: bigint | null;
   kycLevel1MonthlyLimitInrPaise: bigint | null;
+  /** Level 2's limits apply once level 2 is approved (decision 050). */
+  level2Status: LevelTwoStatus;
+  kycLevel2DailyLimitInrPaise: bigint | null;
+  kycLevel2MonthlyLimitInrPaise: bigint | null;
   pinResetAt: Date | null;
   passwordResetAt: Date | null;
   rateNormalInrPaise: bigint;
@@ -74,7 +79,8 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      k.pan_checked_at as "panCheckedAt", k.frozen_at as "frozenAt", coalesce(k.risk_category, 'low') as "riskCategory",
      s.kyc_refresh_months_high_risk as "kycRefreshMonthsHighRisk", s.kyc_refresh_months_other as "kycRefreshMonthsOther",
      s.tds_no_pan_basis_points as "tdsNoPanBasisPoints", s.kyc_level1_daily_limit_inr_paise as "kycLevel1DailyLimitInrPaise",
-     s.kyc_level1_monthly_limit_inr_paise as "kycLevel1MonthlyLimitInrPaise",
+     s.kyc_level1_monthly_limit_inr_paise as "kycLevel1MonthlyLimitInrPaise", coalesce(k.level2_status, 'none') as "level2Status",
+     s.kyc_level2_daily_limit_inr_paise as "kycLevel2DailyLimitInrPaise", s.kyc_level2_monthly_limit_inr_paise as "kycLevel2MonthlyLimitInrPaise",
      u.pin_reset_at as "pinResetAt", u.password_reset_at as "passwordResetAt",
      s.rate_normal_inr_paise as "rateNormalInrPaise", s.rate_vip_inr_paise as "rateVipInrPaise", s.tds_basis_points as "tdsBasisPoints",
      s.withdrawal_min_usdt_micros as "withdrawalMinUsdtMicros", s.withdrawal_max_usdt_micros as "withdrawalMaxUsdtMicros",

@@ -26,6 +26,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   chain_incident_settlement: 'Settlement of a vanished deposit',
   deposit_xpub: 'Deposit key (extended public key)',
   account_unfreeze: 'Lift an account’s freeze',
+  kyc_level2_approval: 'KYC level 2 approval',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {

@@ -1,0 +1,119 @@
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { KYC_IMAGE_LIMITS } from '#shared/contracts/kyc-documents';
+
+/*
+ * What a KYC image becomes before it is stored (decision 050): the sender's JPEG or PNG is decoded
+ * (within pixel limits checked from the header first), scaled down to a reviewer's size, and encoded
+ * again as a new JPEG. Nothing of the sender's file but its pixels survives: no EXIF (the phone's
+ * position, make, time), no thumbnails, no comments. HEIC (the iPhone's default) cannot be decoded
+ * here by a maintained pure JavaScript package, so it is refused with a way forward.
+ */
+
+export type ImageInspection =
+  | { kind: 'ok'; jpeg: Buffer; width: number; height: number }
+  | { kind: 'heic' }
+  | { kind: 'not-an-image' }
+  | { kind: 'too-many-pixels' }
+  | { kind: 'too-small' };
+
+interface Pixels {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+/** What the first bytes say the file is; the sender's declared type is not believed. */
+export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  // ISO base media files (HEIC/HEIF/AVIF) start with a `ftyp` box naming their brand.
+  if (bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(bytes.toString('latin1', 8, 12))) return 'heic';
+  return undefined;
+}
+
+/** A JPEG's size from its start-of-frame marker, read before decoding so a small file cannot unpack into gigabytes. */
+function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
+  let offset = 2;
+  while (offset + 9 < bytes.length) {
+    if (bytes[offset] !== 0xff) return undefined;
+    const marker = bytes[offset + 1] ?? 0;
+    const length = bytes.readUInt16BE(offset + 2);
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame's size.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+    }
+    offset += 2 + length;
+  }
+  return undefined;
+}
+
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  if (bytes.length < 24 || bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+function decode(bytes: Buffer, type: 'jpeg' | 'png'): Pixels {
+  if (type === 'png') {
+    const image = PNG.sync.read(bytes);
+    return { width: image.width, height: image.height, rgba: image.data };
+  }
+  const image = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: KYC_IMAGE_LIMITS.maxPixels / 1_000_000, maxMemoryUsageInMB: 512 });
+  return { width: image.width, height: image.height, rgba: image.data };
+}
+
+/** Box-averages the pixels down so that the longer side is at most `maxSide` (a reviewer needs no more). */
+export function scaleDown(pixels: Pixels, maxSide: number): Pixels {
+  const factor = Math.max(pixels.width, pixels.height) / maxSide;
+  if (factor <= 1) return pixels;
+  const width = Math.max(1, Math.round(pixels.width / factor));
+  const height = Math.max(1, Math.round(pixels.height / factor));
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y += 1) {
+    const top = Math.floor((y * pixels.height) / height);
+    const bottom = Math.max(top + 1, Math.floor(((y + 1) * pixels.height) / height));
+    for (let x = 0; x < width; x += 1) {
+      const left = Math.floor((x * pixels.width) / width);
+      const right = Math.max(left + 1, Math.floor(((x + 1) * pixels.width) / width));
+      let red = 0;
+      let green = 0;
+      let blue = 0;
+      for (let sourceY = top; sourceY < bottom; sourceY += 1) {
+        for (let sourceX = left; sourceX < right; sourceX += 1) {
+          const source = (sourceY * pixels.width + sourceX) * 4;
+          red += pixels.rgba[source] ?? 0;
+          green += pixels.rgba[source + 1] ?? 0;
+          blue += pixels.rgba[source + 2] ?? 0;
+        }
+      }
+      const count = (bottom - top) * (right - left);
+      const target = (y * width + x) * 4;
+      rgba[target] = Math.round(red / count);
+      rgba[target + 1] = Math.round(green / count);
+      rgba[target + 2] = Math.round(blue / count);
+      rgba[target + 3] = 255;
+    }
+  }
+  return { width, height, rgba };
+}
+
+/** Reads an uploaded image and answers a new JPEG of its pixels, or why it cannot be used. */
+export function normalizeImage(bytes: Buffer): ImageInspection {
+  const type = sniffImageType(bytes);
+  if (type === 'heic') return { kind: 'heic' };
+  if (type === undefined) return { kind: 'not-an-image' };
+  const size = type === 'png' ? pngSize(bytes) : jpegSize(bytes);
+  if (size === undefined) return { kind: 'not-an-image' };
+  if (size.width * size.height > KYC_IMAGE_LIMITS.maxPixels) return { kind: 'too-many-pixels' };
+  if (Math.min(size.width, size.height) < KYC_IMAGE_LIMITS.minSidePixels) return { kind: 'too-small' };
+  let pixels: Pixels;
+  try {
+    pixels = decode(bytes, type);
+  } catch (error) {
+    if (error instanceof Error && /maxResolutionInMP|maxMemoryUsageInMB/.test(error.message)) return { kind: 'too-many-pixels' };
+    return { kind: 'not-an-image' };
+  }
+  const scaled = scaleDown(pixels, KYC_IMAGE_LIMITS.storedMaxSidePixels);
+  const encoded = jpeg.encode({ data: scaled.rgba, width: scaled.width, height: scaled.height }, KYC_IMAGE_LIMITS.jpegQuality);
+  return { kind: 'ok', jpeg: Buffer.from(encoded.data), width: scaled.width, height: scaled.height };
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import {
+  BACK_NEEDED,
+  KYC_DOCUMENT_MESSAGES,
+  KYC_IMAGE_LIMITS,
+  livenessReportSchema,
+  normalizeDocumentNumber,
+  type KycImagePurpose,
+  type LivenessReport,
+  type SubmitLevelTwoRequest,
+} from '#shared/contracts/kyc-documents';
+import type { KycStatus } from '#shared/contracts/kyc';
+import type { AppContext } from '../../../context.ts';
+import { AppError } from '../../../errors.ts';
+import { recordAudit } from '../../../platform/audit/record.ts';
+import { publishEvent } from '../../../platform/events/publish.ts';
+import type { SessionRecord } from '../../../platform/sessions/repository.ts';
+import * as kycRepository from '../repository.ts';
+import { factsOf, getKycStatus } from '../service.ts';
+import { kycLevelOf } from '#shared/contracts/kyc';
+import { masterKeyFor, sealImage } from './encryption.ts';
+import { normalizeImage } from './images.ts';
+import * as documentRepository from './repository.ts';
+
+/*
+ * The customer's side of KYC level 2 (decision 050): photos of the second document and the live
+ * selfie, each re-encoded without metadata and stored encrypted; then the submission that names them,
+ * with the address and where and when it was sent.
+ */
+
+/** Phones retake photos; more than this many a day is not a customer finishing their KYC. */
+export const KYC_IMAGES_PER_DAY = 30;
+
+function fieldError(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LARGE', field: string, message: string): AppError {
+  return new AppError(status, code, message, { fields: { [field]: message } });
+}
+
+async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fields: Record<string, string> }> {
+  if (!request.isMultipart()) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
+  const fields: Record<string, string> = {};
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: KYC_IMAGE_LIMITS.maxBytes, files: 1, fields: 2, fieldSize: 4096 } })) {
+      if (part.type === 'file') {
+        bytes = await part.toBuffer();
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
+    if (typeof code === 'string' && code.startsWith('FST_')) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
+    throw error;
+  }
+  if (bytes === undefined || bytes.length === 0) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
+  return { bytes, fields };
+}
+
+function livenessOf(purpose: KycImagePurpose, text: string | undefined): LivenessReport | null {
+  if (purpose !== 'selfie') return null;
+  let parsed: unknown;
+  try {
+    parsed = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const report = livenessReportSchema.safeParse(parsed);
+  if (!report.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
+  return report.data;
+}
+
+const REFUSALS = {
+  heic: KYC_DOCUMENT_MESSAGES.heicRefused,
+  'not-an-image': KYC_DOCUMENT_MESSAGES.notAnImage,
+  'too-many-pixels': KYC_DOCUMENT_MESSAGES.tooManyPixels,
+  'too-small': KYC_DOCUMENT_MESSAGES.tooSmall,
+} as const;
+
+/**
+ * `POST /api/kyc/level2/images/:purpose`: one photo (multipart `file`; a selfie also `liveness`, the
+ * browser's report as JSON). Stored as a new JPEG of its pixels, encrypted; answers its id for the submission.
+ */
+export async function uploadImage(
+  context: AppContext,
+  request: FastifyRequest,
+  session: SessionRecord,
+  purpose: KycImagePurpose,
+): Promise<{ message: string; image: { id: string; purpose: KycImagePurpose; width: number; height: number } }> {
+  const { db } = context.database;
+  const { bytes, fields } = await readUpload(request);
+  const liveness = livenessOf(purpose, fields.liveness);
+  const normalized = normalizeImage(bytes);
+  if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
+  const id = randomUUID();
+  const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId: session.userId });
+  await db.transaction(async (transaction) => {
+    // The profile's lock makes two uploads of one customer count one after the other.
+    await kycRepository.findKyc(transaction, session.userId, { forUpdate: true });
+    if ((await documentRepository.countImagesSince(transaction, session.userId, 24)) >= KYC_IMAGES_PER_DAY) {
+      throw new AppError(429, 'RATE_LIMITED', KYC_DOCUMENT_MESSAGES.tooManyUploads);
+    }
+    await documentRepository.insertImage(transaction, {
+      id,
+      userId: session.userId,
+      purpose,
+      width: normalized.width,
+      height: normalized.height,
+      sizeBytes: normalized.jpeg.length,
+      sealed,
+      liveness,
+    });
+  });
+  return { message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { id, purpose, width: normalized.width, height: normalized.height } };
+}
+
+export interface SubmissionTrail {
+  ipAddress: string;
+  userAgent: string | undefined;
+}
+
+/**
+ * `POST /api/kyc/level2`: the second document, its photos, the live selfie and the address, from level
+ * 1. The photos must be the customer's own, of the right kind; the case then waits for an admin.
+ */
+export async function submitLevelTwo(
+  context: AppContext,
+  session: SessionRecord,
+  input: SubmitLevelTwoRequest,
+  trail: SubmissionTrail,
+): Promise<{ message: string; kyc: KycStatus }> {
+  const { db } = context.database;
+  const userId = session.userId;
+  const number = normalizeDocumentNumber(input.documentType, input.documentNumber);
+  if ('error' in number) throw fieldError(400, 'VALIDATION_FAILED', 'documentNumber', number.error);
+  const wanted: { field: string; id: string | undefined; purpose: KycImagePurpose; message: string }[] = [
+    { field: 'frontImageId', id: input.frontImageId, purpose: 'document_front', message: KYC_DOCUMENT_MESSAGES.frontNeeded },
+    { field: 'backImageId', id: BACK_NEEDED[input.documentType] ? input.backImageId : undefined, purpose: 'document_back', message: KYC_DOCUMENT_MESSAGES.backNeeded },
+    { field: 'selfieImageId', id: input.selfieImageId, purpose: 'selfie', message: KYC_DOCUMENT_MESSAGES.selfieNeeded },
+  ];
+  await db.transaction(async (transaction) => {
+    const row = await kycRepository.findKyc(transaction, userId, { forUpdate: true });
+    if (row === undefined) throw new Error(`user ${userId} has no profile`);
+    if (kycLevelOf(factsOf(row)) === 0) throw AppError.forbidden(KYC_DOCUMENT_MESSAGES.levelOneFirst);
+    if (row.level2Status === 'pending_review') throw AppError.conflict(KYC_DOCUMENT_MESSAGES.alreadyPending);
+    if (row.level2Status === 'approved') throw AppError.conflict(KYC_DOCUMENT_MESSAGES.alreadyApproved);
+    const ids = wanted.flatMap((item) => (item.id === undefined ? [] : [item.id]));
+    const own = await documentRepository.findOwnImages(transaction, userId, ids);
+    for (const item of wanted) {
+      if (item.id === undefined) continue;
+      // Another customer's photo, a missing one and one of another kind are all "not found" to this customer.
+      if (!own.some((image) => image.id === item.id && image.purpose === item.purpose)) {
+        throw fieldError(400, 'VALIDATION_FAILED', item.field, KYC_DOCUMENT_MESSAGES.imageUnknown);
+      }
+    }
+    const submissionId = await documentRepository.insertSubmission(transaction, {
+      userId,
+      documentType: input.documentType,
+      documentNumber: number.number,
+      documentName: input.nameOnDocument.trim(),
+      address: {
+        line1: input.address.line1.trim(),
+        line2: input.address.line2 === undefined || input.address.line2.trim() === '' ? null : input.address.line2.trim(),
+        city: input.address.city.trim(),
+        state: input.address.state.trim(),
+        pinCode: input.address.pinCode.trim(),
+      },
+      frontImageId: input.frontImageId,
+      backImageId: BACK_NEEDED[input.documentType] ? (input.backImageId ?? null) : null,
+      selfieImageId: input.selfieImageId,
+      ipAddress: trail.ipAddress,
+      userAgent: trail.userAgent === undefined ? null : trail.userAgent.slice(0, 512),
+      geolocation: input.geolocation ?? { status: 'not_asked' },
+    });
+    await recordAudit(transaction, {
+      actorUserId: userId,
+      action: 'kyc.level2_submit',
+      targetType: 'kyc_level2',
+      targetId: submissionId,
+      targetUserId: userId,
+      after: { documentType: input.documentType, geolocation: input.geolocation?.status ?? 'not_asked' },
+      ipAddress: trail.ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'kyc.updated' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+  });
+  return { message: KYC_DOCUMENT_MESSAGES.submitted, kyc: await getKycStatus(db, userId) };
+}
