@@ -1,0 +1,351 @@
+import { sql } from 'drizzle-orm';
+import jpeg from 'jpeg-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KYC_DOCUMENT_MESSAGES, KYC_REVIEW_MESSAGES, type SubmitLevelTwoRequest } from '#shared/contracts/kyc-documents';
+import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
+import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../src/server/features/kyc/documents/encryption.ts';
+import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
+import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { configureDepositAddresses, expectStatus } from '../fixtures/wallet.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/*
+ * KYC level 2 (decision 050): photos stored encrypted and without their metadata, the submission and
+ * its refusals, the desk's case, the audited image views and the decisions, with two-person control
+ * of the approval on an app of its own.
+ */
+
+const { harness, admin } = useIntegrationFile({ depositAddresses: false });
+
+const EXIF_MARKER = 'GPS-28.6139N-77.2090E-secret-phone';
+
+/** A photo as a phone sends it: a JPEG with an EXIF segment (position, camera) after its start. */
+function phonePhoto(width = 640, height = 480, shade = 90): Buffer {
+  const data = Buffer.alloc(width * height * 4);
+  for (let index = 0; index < width * height; index += 1) {
+    data[index * 4] = (index % width) % 256;
+    data[index * 4 + 1] = shade;
+    data[index * 4 + 2] = Math.floor(index / width) % 256;
+    data[index * 4 + 3] = 255;
+  }
+  const plain = Buffer.from(jpeg.encode({ data, width, height }, 80).data);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), Buffer.from(EXIF_MARKER, 'latin1')]);
+  const segment = Buffer.alloc(4);
+  segment.writeUInt16BE(0xffe1, 0);
+  segment.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([plain.subarray(0, 2), segment, payload, plain.subarray(2)]);
+}
+
+function upload(app: TestApp, user: SignedUpUser, purpose: string, bytes: Buffer, liveness?: unknown) {
+  if (liveness === undefined) return uploadFile(app.app, `/api/kyc/level2/images/${purpose}`, { cookie: user.cookie, bytes, contentType: 'image/jpeg', fileName: 'photo.jpg' });
+  const form = new FormData();
+  form.append('liveness', JSON.stringify(liveness));
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'selfie.jpg');
+  return app.app.inject({ method: 'POST', url: `/api/kyc/level2/images/${purpose}`, headers: { origin: 'http://localhost:3000', cookie: user.cookie }, payload: form });
+}
+
+const LIVENESS = { challenge: ['blink', 'turn_left'], passedFrames: 12, liveScore: 0.93, realScore: 0.88, faceScore: 0.97, documentSimilarity: 0.71 };
+
+async function uploaded(app: TestApp, user: SignedUpUser, purpose: string, liveness?: unknown): Promise<string> {
+  const response = await upload(app, user, purpose, phonePhoto(), liveness);
+  expectStatus(response, 201);
+  return response.json().image.id as string;
+}
+
+async function submissionBody(app: TestApp, user: SignedUpUser, overrides: Partial<SubmitLevelTwoRequest> = {}): Promise<SubmitLevelTwoRequest> {
+  return {
+    documentType: 'driving_licence',
+    documentNumber: 'MH12 20110012345',
+    nameOnDocument: 'ASHA RAO',
+    frontImageId: await uploaded(app, user, 'document_front'),
+    backImageId: await uploaded(app, user, 'document_back'),
+    selfieImageId: await uploaded(app, user, 'selfie', LIVENESS),
+    address: { line1: '12 MG Road, Indiranagar', city: 'Bengaluru', state: 'Karnataka', pinCode: '560038' },
+    geolocation: { status: 'granted', latitude: 12.97, longitude: 77.64, accuracyMeters: 30 },
+    ...overrides,
+  };
+}
+
+function submit(app: TestApp, user: SignedUpUser, body: unknown) {
+  return call(app.app, { method: 'POST', url: '/api/kyc/level2', cookie: user.cookie, body, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Test phone' } });
+}
+
+async function submitted(app: TestApp, user: SignedUpUser): Promise<string> {
+  expectStatus(await submit(app, user, await submissionBody(app, user)), 200);
+  const row = await app.database.handle.db.execute<{ id: string }>(sql`select level2_submission_id as id from kyc_records where user_id = ${user.id}`);
+  return row.rows[0]?.id as string;
+}
+
+async function submissionCount(app: TestApp, userId: string): Promise<number> {
+  const result = await app.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from kyc_level2_submissions where user_id = ${userId}`);
+  return result.rows[0]?.count ?? 0;
+}
+
+async function viewAudits(app: TestApp, imageId: string): Promise<{ actor: string }[]> {
+  const result = await app.database.handle.db.execute<{ actor: string }>(
+    sql`select actor_user_id as actor from audit_log where action = 'kyc.document_view' and target_id = ${imageId} order by id`,
+  );
+  return result.rows;
+}
+
+async function kycOf(app: TestApp, user: SignedUpUser) {
+  const response = await call(app.app, { url: '/api/kyc', cookie: user.cookie });
+  expectStatus(response, 200);
+  return response.json();
+}
+
+describe('KYC images at rest', () => {
+  it('stores a new JPEG without the EXIF, encrypted: the stored bytes are not the image, and a wrong master key cannot read it', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const photo = phonePhoto();
+    const response = await upload(harness, customer, 'document_front', photo);
+    expectStatus(response, 201);
+    expect(response.json()).toMatchObject({ message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { purpose: 'document_front', width: 640, height: 480 } });
+    const id = response.json().image.id as string;
+
+    const raw = await harness.database.handle.db.execute<{ content: Buffer; wrapped: Buffer }>(sql`select content, wrapped_key as wrapped from kyc_images where id = ${id}`);
+    const stored = raw.rows[0]?.content as Buffer;
+    expect(stored.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
+    expect(stored.includes(Buffer.from(EXIF_MARKER, 'latin1'))).toBe(false);
+    expect(stored.includes(photo.subarray(200, 232))).toBe(false);
+
+    const image = await findImage(harness.database.handle.db, id);
+    if (image === undefined) throw new Error('image not stored');
+    const plain = openImage(masterKeyFor(harness.context.config), image.sealed, { imageId: id, userId: customer.id });
+    expect(plain.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    expect(plain.includes(Buffer.from('Exif', 'latin1'))).toBe(false);
+    expect(plain.includes(Buffer.from(EXIF_MARKER, 'latin1'))).toBe(false);
+    expect(jpeg.decode(plain).width).toBe(640);
+
+    const wrongKey = parseMasterKey(Buffer.alloc(32, 7).toString('base64'));
+    expect(() => openImage(wrongKey, image.sealed, { imageId: id, userId: customer.id })).toThrow();
+    // Even told it is the right key, a wrong key fails GCM's check instead of showing anything.
+    expect(() => openImage({ ...wrongKey, id: image.sealed.masterKeyId }, image.sealed, { imageId: id, userId: customer.id })).toThrow();
+    // Bytes moved to another customer's row do not decrypt either.
+    expect(() => openImage(masterKeyFor(harness.context.config), image.sealed, { imageId: id, userId: admin.id })).toThrow();
+    // The generated master key lives in the data directory, readable by its owner only.
+    const keyFile = path.join(harness.context.config.dataDirectory, MASTER_KEY_FILE);
+    expect(fs.statSync(keyFile).mode & 0o077).toBe(0);
+  });
+
+  it('refuses HEIC, files that are no photo, tiny photos and huge ones with a field message, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'latin1'), Buffer.alloc(200)]);
+    const cases: [Buffer, number, string][] = [
+      [heic, 400, KYC_DOCUMENT_MESSAGES.heicRefused],
+      [Buffer.from('not a picture at all'), 400, KYC_DOCUMENT_MESSAGES.notAnImage],
+      [phonePhoto(200, 150), 400, KYC_DOCUMENT_MESSAGES.tooSmall],
+      [Buffer.alloc(11 * 1024 * 1024, 1), 413, KYC_DOCUMENT_MESSAGES.tooLarge],
+    ];
+    for (const [bytes, status, message] of cases) {
+      const response = await upload(harness, customer, 'document_front', bytes);
+      expect(response.statusCode, message).toBe(status);
+      expect(response.json().error.fields).toEqual({ file: message });
+    }
+    const badLiveness = await upload(harness, customer, 'selfie', phonePhoto(), { challenge: [], liveScore: 2 });
+    expect(badLiveness.statusCode).toBe(400);
+    expect(badLiveness.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessInvalid });
+    const count = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`);
+    expect(count.rows[0]?.count).toBe(0);
+  });
+});
+
+describe('the level 2 submission', () => {
+  it('records the document, the address and the trail; GET /api/kyc answers the state and what is missing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const before = await kycOf(harness, customer);
+    expect(before).toMatchObject({ level: 1, nextLevel: 2, levelTwo: { status: 'none' } });
+    expect(before.missing.map((item: { check: string }) => item.check)).toEqual(['secondDocument', 'selfie', 'address']);
+
+    const id = await submitted(harness, customer);
+    const after = await kycOf(harness, customer);
+    expect(after).toMatchObject({ level: 1, levelTwo: { status: 'pending_review', documentType: 'driving_licence' }, checks: { secondDocument: { state: 'pending' } } });
+    const row = await harness.database.handle.db.execute(
+      sql`select document_number as number, ip_address as ip, user_agent as agent, geolocation_status as geo, latitude from kyc_level2_submissions where id = ${id}`,
+    );
+    expect(row.rows[0]).toMatchObject({ number: 'MH1220110012345', agent: 'Mozilla/5.0 (Linux; Android 14) Test phone', geo: 'granted', latitude: 12.97 });
+    expect(typeof row.rows[0]?.ip).toBe('string');
+    expect((await submit(harness, customer, await submissionBody(harness, customer))).json().error.message).toBe(KYC_DOCUMENT_MESSAGES.alreadyPending);
+  });
+
+  it('refuses bad input with a field message and records nothing: formats, a full Aadhaar anywhere, a missing back, another customer’s photo', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const other = await signUpVerifiedUser(harness.app);
+    const othersPhoto = await uploaded(harness, other, 'document_front');
+    const body = await submissionBody(harness, customer);
+    const cases: [unknown, string, string][] = [
+      [{ ...body, documentType: 'passport', documentNumber: '12345678' }, 'documentNumber', KYC_DOCUMENT_MESSAGES.passportNumber],
+      [{ ...body, documentType: 'voter_id', documentNumber: 'AB1234567' }, 'documentNumber', KYC_DOCUMENT_MESSAGES.voterIdNumber],
+      [{ ...body, documentNumber: 'MH12 2011' }, 'documentNumber', KYC_DOCUMENT_MESSAGES.drivingLicenceNumber],
+      [{ ...body, documentType: 'aadhaar_masked', documentNumber: '2345 6789 0123' }, 'documentNumber', KYC_DOCUMENT_MESSAGES.fullAadhaarRefused],
+      [{ ...body, nameOnDocument: 'Asha 234567890123' }, 'nameOnDocument', KYC_DOCUMENT_MESSAGES.fullAadhaarRefused],
+      [{ ...body, address: { ...body.address, line2: 'Aadhaar 2345-6789-0123' } }, 'address.line2', KYC_DOCUMENT_MESSAGES.fullAadhaarRefused],
+      [{ ...body, address: { ...body.address, pinCode: '056003' } }, 'address.pinCode', KYC_DOCUMENT_MESSAGES.pinCodeInvalid],
+      [{ ...body, backImageId: undefined }, 'backImageId', KYC_DOCUMENT_MESSAGES.backNeeded],
+      [{ ...body, frontImageId: othersPhoto }, 'frontImageId', KYC_DOCUMENT_MESSAGES.imageUnknown],
+      [{ ...body, selfieImageId: body.frontImageId }, 'selfieImageId', KYC_DOCUMENT_MESSAGES.imageUnknown],
+    ];
+    for (const [input, field, message] of cases) {
+      const response = await submit(harness, customer, input);
+      expect(response.statusCode, `${field}: ${message}`).toBe(400);
+      expect(response.json().error.fields[field], field).toBe(message);
+    }
+    expect(await submissionCount(harness, customer.id)).toBe(0);
+    // A masked Aadhaar keeps its last 4 digits only.
+    expectStatus(await submit(harness, customer, { ...body, documentType: 'aadhaar_masked', documentNumber: 'XXXX XXXX 0123' }), 200);
+    const kept = await harness.database.handle.db.execute<{ number: string }>(sql`select document_number as number from kyc_level2_submissions where user_id = ${customer.id}`);
+    expect(kept.rows).toEqual([{ number: 'XXXX XXXX 0123' }]);
+  });
+
+  it('is refused below level 1', async () => {
+    const customer = await signUpUser(harness.app);
+    const response = await call(harness.app, { method: 'POST', url: '/api/kyc/level2', cookie: customer.cookie, body: {} });
+    expect([400, 403]).toContain(response.statusCode);
+    expect(await submissionCount(harness, customer.id)).toBe(0);
+  });
+});
+
+describe('the desk', () => {
+  it('shows the case with both name verdicts, the trails and the liveness report, and serves images to PIN-verified admins only, auditing each view', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const id = await submitted(harness, customer);
+    const list = await call(harness.app, { url: '/api/admin/kyc/level2-reviews?limit=100', cookie: admin.cookie });
+    expectStatus(list, 200);
+    expect(list.json().items.find((item: { id: string }) => item.id === id)).toMatchObject({ userId: customer.id, nameMatch: { verdict: 'match' } });
+
+    const detail = await call(harness.app, { url: `/api/admin/kyc/level2-reviews/${id}`, cookie: admin.cookie });
+    expectStatus(detail, 200);
+    const found = detail.json();
+    expect(found).toMatchObject({
+      documentNumber: 'MH1220110012345',
+      nameOnDocument: 'ASHA RAO',
+      pan: { status: 'verified' },
+      liveness: LIVENESS,
+      submission: { userAgent: 'Mozilla/5.0 (Linux; Android 14) Test phone', geolocation: { status: 'granted' } },
+    });
+    expect(found.panNameMatch).not.toBeNull();
+    expect(found.images.map((image: { purpose: string }) => image.purpose)).toEqual(['document_front', 'document_back', 'selfie']);
+    const imageId = found.images[0].id as string;
+
+    const viewed = await call(harness.app, { url: `/api/admin/kyc/images/${imageId}`, cookie: admin.cookie });
+    expectStatus(viewed, 200);
+    expect(viewed.headers['content-type']).toBe('image/jpeg');
+    expect(viewed.headers['cache-control']).toBe('no-store');
+    expect(viewed.rawPayload.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    expectStatus(await call(harness.app, { url: `/api/admin/kyc/images/${imageId}`, cookie: admin.cookie }), 200);
+    expect(await viewAudits(harness, imageId)).toEqual([{ actor: admin.id }, { actor: admin.id }]);
+
+    // An admin whose session has not verified the PIN, the customer themselves and another customer see nothing, and no view is recorded.
+    const unverifiedAdmin = await signUpUser(harness.app);
+    await setRoleAndVipLevel(harness, unverifiedAdmin.id, { role: 'admin' });
+    const noPin = await call(harness.app, { url: `/api/admin/kyc/images/${imageId}`, cookie: unverifiedAdmin.cookie });
+    expect(noPin.statusCode).toBe(403);
+    expect(noPin.json().error).toMatchObject({ code: 'PIN_REQUIRED', message: KYC_REVIEW_MESSAGES.pinNeeded });
+    // This file's app has a single admin: two-person control is tested on an app of its own below.
+    await setRoleAndVipLevel(harness, unverifiedAdmin.id, { role: 'user' });
+    const other = await signUpVerifiedUser(harness.app);
+    for (const who of [customer, other]) {
+      expect((await call(harness.app, { url: `/api/admin/kyc/images/${imageId}`, cookie: who.cookie })).statusCode).toBe(403);
+      expect((await call(harness.app, { url: `/api/admin/kyc/level2-reviews/${id}`, cookie: who.cookie })).statusCode).toBe(403);
+    }
+    expect(await viewAudits(harness, imageId)).toHaveLength(2);
+  });
+
+  it('asks for one item again with a reason the customer sees, who can then send again', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const id = await submitted(harness, customer);
+    const noReason = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/request-again`, cookie: admin.cookie, body: { item: 'selfie' } });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().error.fields).toEqual({ reason: KYC_REVIEW_MESSAGES.reasonNeeded });
+    const asked = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/level2-reviews/${id}/request-again`,
+      cookie: admin.cookie,
+      body: { item: 'selfie', reason: 'Your face is not visible in the selfie.' },
+    });
+    expectStatus(asked, 200);
+    const kyc = await kycOf(harness, customer);
+    expect(kyc.levelTwo).toMatchObject({ status: 'resubmit_requested', requestedAgain: 'selfie', reason: 'Your face is not visible in the selfie.' });
+    expect(kyc.checks.selfie.state).toBe('missing');
+    expect((await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie })).statusCode).toBe(409);
+    expectStatus(await submit(harness, customer, await submissionBody(harness, customer)), 200);
+    expect(await submissionCount(harness, customer.id)).toBe(2);
+  });
+
+  it('rejects with the reason the customer sees; approves to level 2, whose limits then apply', async () => {
+    const rejected = await signUpVerifiedUser(harness.app);
+    const rejectedId = await submitted(harness, rejected);
+    expectStatus(
+      await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${rejectedId}/reject`, cookie: admin.cookie, body: { reason: 'The licence has expired.' } }),
+      200,
+    );
+    expect((await kycOf(harness, rejected)).levelTwo).toMatchObject({ status: 'rejected', reason: 'The licence has expired.' });
+
+    const customer = await signUpVerifiedUser(harness.app);
+    const id = await submitted(harness, customer);
+    const ownCase = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: customer.cookie });
+    expect(ownCase.statusCode).toBe(403);
+    const approved = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie });
+    expectStatus(approved, 200);
+    expect(approved.json()).toMatchObject({ message: KYC_REVIEW_MESSAGES.approved, case: { status: 'approved' }, pendingChangeId: null });
+    await harness.database.handle.db.execute(
+      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 1000000, kyc_level2_daily_limit_inr_paise = 50000000 where id = 1`,
+    );
+    const kyc = await kycOf(harness, customer);
+    expect(kyc).toMatchObject({ level: 2, nextLevel: null, missing: [], levelTwo: { status: 'approved' }, levelLimits: { dailyInr: '500000.00' } });
+    expect(kyc.checks.selfie.state).toBe('verified');
+    const second = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: admin.cookie, body: { reason: 'x' } });
+    expect(second.statusCode).toBe(409);
+    await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`);
+  });
+});
+
+describe('approving level 2 while two admins exist', () => {
+  let twoAdmins: TestApp;
+  let first: SignedUpUser;
+  let second: SignedUpUser;
+
+  beforeAll(async () => {
+    twoAdmins = await createTestApp();
+    await configureDepositAddresses(twoAdmins);
+    first = await signUpAdminWithVerifiedPin(twoAdmins);
+    second = await signUpAdminWithVerifiedPin(twoAdmins);
+  });
+  afterAll(async () => twoAdmins.close());
+
+  it('waits for a second admin, who confirms it; the requester cannot', async () => {
+    const customer = await signUpVerifiedUser(twoAdmins.app);
+    const id = await submitted(twoAdmins, customer);
+    const asked = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: first.cookie });
+    expect(asked.statusCode).toBe(202);
+    expect(asked.json()).toMatchObject({ message: KYC_REVIEW_MESSAGES.approvalWaiting });
+    const changeId = asked.json().pendingChangeId as string;
+    expect((await kycOf(twoAdmins, customer)).level).toBe(1);
+    const again = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: second.cookie });
+    expect(again.json().error.message).toBe(KYC_REVIEW_MESSAGES.approvalAlreadyWaiting);
+
+    const own = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: first.cookie });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error.message).toBe(PENDING_CHANGE_MESSAGES.ownChange);
+    expectStatus(await call(twoAdmins.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: second.cookie }), 200);
+    expect((await kycOf(twoAdmins, customer)).level).toBe(2);
+    const audit = await twoAdmins.database.handle.db.execute<{ actor: string }>(
+      sql`select actor_user_id as actor from audit_log where target_user_id = ${customer.id} and action = 'kyc.level2_approve'`,
+    );
+    expect(audit.rows).toEqual([{ actor: second.id }]);
+  });
+
+  it('goes stale when the case is rejected meanwhile', async () => {
+    const customer = await signUpVerifiedUser(twoAdmins.app);
+    const id = await submitted(twoAdmins, customer);
+    const asked = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: first.cookie });
+    expect(asked.statusCode).toBe(202);
+    expectStatus(await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: second.cookie, body: { reason: 'Blurred photo.' } }), 200);
+    const confirm = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/pending-changes/${asked.json().pendingChangeId}/confirm`, cookie: second.cookie });
+    expect(confirm.statusCode).toBe(409);
+    expect((await kycOf(twoAdmins, customer)).level).toBe(1);
+  });
+});
