@@ -160,7 +160,7 @@ describe('a customer’s KYC on the user page', () => {
       expect(shown.state).toBe('verified');
       expect(Number.isNaN(Date.parse(shown.at))).toBe(false);
     }
-    expect(body.checks.find((item: { check: string }) => item.check === 'selfie')).toEqual({ check: 'selfie', state: 'not_available', at: null });
+    expect(body.checks.find((item: { check: string }) => item.check === 'selfie')).toEqual({ check: 'selfie', state: 'missing', at: null });
     expect(body.kycDueAt).not.toBeNull();
   });
 });

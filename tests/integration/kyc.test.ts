@@ -152,13 +152,13 @@ describe('GET /api/kyc', () => {
     expect((await call(harness.app, { url: `/api/kyc?userId=${first.id}`, cookie: second.cookie })).json().checks.pan.pan).toBeNull();
   });
 
-  it('reports level 2’s checks as not available, never as passed', async () => {
+  it('reports level 2’s checks as missing until they are sent, never as passed (decision 050)', async () => {
     const customer = await signUpVerifiedUser(harness.app);
     const kyc = await kycOf(customer);
-    expect(kyc).toMatchObject({ level: 1, nextLevel: 2 });
-    expect(kyc.checks.secondDocument.state).toBe('not_available');
-    expect(kyc.checks.selfie.state).toBe('not_available');
-    expect(kyc.checks.address.state).toBe('not_available');
+    expect(kyc).toMatchObject({ level: 1, nextLevel: 2, levelTwo: { status: 'none' } });
+    expect(kyc.checks.secondDocument.state).toBe('missing');
+    expect(kyc.checks.selfie.state).toBe('missing');
+    expect(kyc.checks.address.state).toBe('missing');
     expect(kyc.missing.map((item: { check: string }) => item.check)).toEqual(['secondDocument', 'selfie', 'address']);
   });
 
