@@ -8,7 +8,7 @@ import { findImage } from '../../src/server/features/kyc/documents/repository.ts
 import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { configureDepositAddresses, expectStatus } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, configureDepositAddresses, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -18,7 +18,7 @@ import path from 'node:path';
  * of the approval on an app of its own.
  */
 
-const { harness, admin } = useIntegrationFile({ depositAddresses: false });
+const { harness, admin } = useIntegrationFile();
 
 const EXIF_MARKER = 'GPS-28.6139N-77.2090E-secret-phone';
 
@@ -300,6 +300,31 @@ describe('the desk', () => {
     const second = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: admin.cookie, body: { reason: 'x' } });
     expect(second.statusCode).toBe(409);
     await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`);
+  });
+});
+
+describe('level 2 limits', () => {
+  it('apply to withdrawals once level 2 is approved, instead of level 1’s; beyond them nothing moves', async () => {
+    const customer = await signUpFundedCustomer(harness, admin, '100');
+    const bankAccountId = await addBankAccount(harness, customer);
+    const id = await submitted(harness, customer);
+    await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 100000, kyc_level2_daily_limit_inr_paise = 500000 where id = 1`);
+    try {
+      // 20 USDT at the default rate of 83.00 is 1,660 INR: beyond level 1's 1,000 a day.
+      const atLevelOne = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
+      expect(atLevelOne.statusCode).toBe(400);
+      expect(atLevelOne.json().error.code).toBe('WITHDRAWAL_LIMIT');
+      expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie }), 200);
+      expectStatus(await requestWithdrawal(harness, customer, { amount: '50', bankAccountId }), 201);
+      const before = await ledgerTransferCount(harness);
+      const refused = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toMatchObject({ code: 'WITHDRAWAL_LIMIT', message: 'Your KYC level allows ₹5,000.00 of withdrawals a day: ₹850.00 left today.' });
+      expect(await ledgerTransferCount(harness)).toBe(before);
+      expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
+    } finally {
+      await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`);
+    }
   });
 });
 
