@@ -21,6 +21,7 @@ const AdminAuditLogPage = lazy(() => import('./audit-log-page.tsx'));
 const AdminPayoutsPage = lazy(() => import('./payouts-page.tsx'));
 const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
 const AdminKycDeskPage = lazy(() => import('./kyc-desk-page.tsx'));
+const AdminKycLevelTwoPage = lazy(() => import('./kyc-level-two-page.tsx'));
 const ReconciliationPage = lazy(loadReconciliationPage);
 const NotFoundPage = lazy(() => import('../shell/not-found-page.tsx'));
 
@@ -72,6 +73,7 @@ export default function AdminRoutes() {
       <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
       <Route path="reconciliation" element={adminOnly(<ReconciliationPage />)} />
       <Route path="kyc" element={adminOnly(<AdminKycDeskPage />)} />
+      <Route path="kyc/level2/:id" element={adminOnly(<AdminKycLevelTwoPage />)} />
       <Route path="rates" element={<Navigate to="/admin/settings" replace />} />
       <Route path="qr-codes" element={<Navigate to="/admin/settings" replace />} />
       <Route path="*" element={<NotFoundPage />} />

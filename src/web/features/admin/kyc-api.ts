@@ -10,6 +10,13 @@ import {
   type RiskCategory,
   type VerifyPanRequest,
 } from '#shared/contracts/kyc';
+import {
+  levelTwoCaseListResponseSchema,
+  levelTwoCaseSchema,
+  levelTwoDecisionResponseSchema,
+  type RejectLevelTwoRequest,
+  type RequestAgainRequest,
+} from '#shared/contracts/kyc-documents';
 import { apiRequest } from '../../lib/api.ts';
 import { adminKeys } from './api.ts';
 
@@ -54,3 +61,39 @@ export const unfreezeCustomer = (userId: string, reason: string) =>
 
 export const setCustomerRisk = (userId: string, riskCategory: RiskCategory) =>
   apiRequest(`/api/admin/kyc/customers/${encodeURIComponent(userId)}/risk`, riskCategoryResponseSchema, { method: 'PUT', body: { riskCategory } });
+
+/* ---------- KYC level 2 (decision 050) ---------- */
+
+export const levelTwoKeys = {
+  cases: () => [...adminKeys.all, 'kyc', 'level2-cases'] as const,
+  case: (id: string) => [...adminKeys.all, 'kyc', 'level2-case', id] as const,
+};
+
+export function useLevelTwoCases() {
+  return useInfiniteQuery({
+    queryKey: levelTwoKeys.cases(),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(`/api/admin/kyc/level2-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, levelTwoCaseListResponseSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+export function useLevelTwoCase(id: string) {
+  return useQuery({
+    queryKey: levelTwoKeys.case(id),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/kyc/level2-reviews/${encodeURIComponent(id)}`, levelTwoCaseSchema, { signal }),
+  });
+}
+
+/** Where the browser loads a KYC image from: the server checks the PIN and audits every view. */
+export const kycImageUrl = (imageId: string) => `/api/admin/kyc/images/${encodeURIComponent(imageId)}`;
+
+export const approveLevelTwo = (id: string) =>
+  apiRequest(`/api/admin/kyc/level2-reviews/${encodeURIComponent(id)}/approve`, levelTwoDecisionResponseSchema, { method: 'POST', body: {} });
+
+export const rejectLevelTwo = (id: string, body: RejectLevelTwoRequest) =>
+  apiRequest(`/api/admin/kyc/level2-reviews/${encodeURIComponent(id)}/reject`, levelTwoDecisionResponseSchema, { method: 'POST', body });
+
+export const requestLevelTwoAgain = (id: string, body: RequestAgainRequest) =>
+  apiRequest(`/api/admin/kyc/level2-reviews/${encodeURIComponent(id)}/request-again`, levelTwoDecisionResponseSchema, { method: 'POST', body });

@@ -14,7 +14,8 @@ import { AdminPage } from './components/admin-page.tsx';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { ageText } from './format.ts';
-import { approvePan, rejectPan, usePanReviews } from './kyc-api.ts';
+import { approvePan, rejectPan, useLevelTwoCases, usePanReviews } from './kyc-api.ts';
+import { DOCUMENT_TYPE_LABELS } from './kyc-level-two-labels.ts';
 import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
 
 type ReviewDecision = { review: PanReview; decision: 'approve' | 'reject' };
@@ -85,6 +86,66 @@ function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: st
         </div>
       </TableCell>
     </TableRow>
+  );
+}
+
+/** KYC level 2 cases waiting for a review, oldest first (decision 050); each opens its case page. */
+function LevelTwoQueue() {
+  const cases = useLevelTwoCases();
+  const items = cases.data?.pages.flatMap((page) => page.items) ?? [];
+  const now = new Date(cases.dataUpdatedAt).toISOString();
+  return (
+    <section className="flex flex-col gap-3" aria-labelledby="level-two-title">
+      <h2 id="level-two-title" className="text-lg font-semibold">
+        Level 2: second document, selfie and address
+      </h2>
+      {cases.isPending && <LoadingState text="Loading level 2 cases..." />}
+      {cases.isError && <ErrorState title="Failed to load level 2 cases" message={errorMessage(cases.error, 'Please try again.')} onRetry={() => void cases.refetch()} />}
+      {cases.isSuccess && items.length === 0 && <EmptyState title="No level 2 cases are waiting">New ones appear here as customers send them.</EmptyState>}
+      {items.length > 0 && (
+        <>
+          <Table label="Level 2 cases" stacked>
+            <TableHead>
+              <TableRow>
+                <TableHeaderCell>Customer</TableHeaderCell>
+                <TableHeaderCell>Document</TableHeaderCell>
+                <TableHeaderCell>Name match</TableHeaderCell>
+                <TableHeaderCell>Risk</TableHeaderCell>
+                <TableHeaderCell>Waiting</TableHeaderCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {items.map((item) => (
+                <TableRow key={item.id} data-testid={`level-two-case-${item.userId}`}>
+                  <TableCell label="Customer" wide>
+                    <Link to={`/admin/kyc/level2/${item.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                      {item.name}
+                    </Link>
+                    <p className="break-all text-slate-600">{item.email}</p>
+                  </TableCell>
+                  <TableCell label="Document">
+                    {DOCUMENT_TYPE_LABELS[item.documentType]}
+                    {item.pendingChangeId && <p className="text-xs text-amber-800">Approval waits for a second admin</p>}
+                  </TableCell>
+                  <TableCell label="Name match">
+                    <Badge tone={NAME_MATCH_TONES[item.nameMatch.verdict]}>
+                      {item.nameMatch.verdict} ({item.nameMatch.score})
+                    </Badge>
+                  </TableCell>
+                  <TableCell label="Risk">
+                    <Badge tone={RISK_TONES[item.riskCategory]}>{RISK_LABELS[item.riskCategory]}</Badge>
+                  </TableCell>
+                  <TableCell label="Waiting" className="whitespace-nowrap">
+                    {ageText(item.submittedAt, now)}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <LoadMore hasMore={cases.hasNextPage} loading={cases.isFetchingNextPage} onLoadMore={() => void cases.fetchNextPage()} />
+        </>
+      )}
+    </section>
   );
 }
 
@@ -162,6 +223,8 @@ export default function KycDeskPage() {
           <LoadMore hasMore={reviews.hasNextPage} loading={reviews.isFetchingNextPage} onLoadMore={() => void reviews.fetchNextPage()} />
         </>
       )}
+
+      <LevelTwoQueue />
 
       {target && (
         <DecisionDialog
