@@ -275,6 +275,19 @@ describe('the desk', () => {
     expect(await submissionCount(harness, customer.id)).toBe(2);
   });
 
+  it('takes a case without the live selfie, which waits for it and cannot be approved', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const body = await submissionBody(harness, customer);
+    expectStatus(await submit(harness, customer, { ...body, selfieImageId: undefined }), 200);
+    const kyc = await kycOf(harness, customer);
+    expect(kyc.checks).toMatchObject({ secondDocument: { state: 'pending' }, selfie: { state: 'missing' }, address: { state: 'pending' } });
+    const id = (await harness.database.handle.db.execute<{ id: string }>(sql`select level2_submission_id as id from kyc_records where user_id = ${customer.id}`)).rows[0]?.id;
+    const refused = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(KYC_REVIEW_MESSAGES.selfieMissing);
+    expect((await kycOf(harness, customer)).level).toBe(1);
+  });
+
   it('rejects with the reason the customer sees; approves to level 2, whose limits then apply', async () => {
     const rejected = await signUpVerifiedUser(harness.app);
     const rejectedId = await submitted(harness, rejected);

@@ -147,7 +147,8 @@ export const submitLevelTwoRequestSchema = z
     nameOnDocument: textField(KYC_DOCUMENT_MESSAGES.nameNeeded, LIMITS.nameLength),
     frontImageId: imageIdSchema(KYC_DOCUMENT_MESSAGES.frontNeeded),
     backImageId: imageIdSchema(KYC_DOCUMENT_MESSAGES.backNeeded).optional(),
-    selfieImageId: imageIdSchema(KYC_DOCUMENT_MESSAGES.selfieNeeded),
+    /** The live selfie's best frame; a case without one cannot be approved (the desk asks for it). */
+    selfieImageId: imageIdSchema(KYC_DOCUMENT_MESSAGES.selfieNeeded).optional(),
     address: kycAddressSchema,
     geolocation: signupGeolocationSchema.optional(),
   })

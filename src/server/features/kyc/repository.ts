@@ -30,7 +30,7 @@ export interface KycRow {
   riskCategory: RiskCategory;
   /** Level 2 (decision 050): the newest submission's state and what the customer is told of it. */
   level2Status: LevelTwoStatus;
-  levelTwoSubmission: { id: string; documentType: KycDocumentType; submittedAt: string; reason: string | null; requestedAgain: RequestableItem | null } | null;
+  levelTwoSubmission: { id: string; documentType: KycDocumentType; submittedAt: string; reason: string | null; requestedAgain: RequestableItem | null; hasSelfie: boolean } | null;
 }
 
 const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
@@ -40,7 +40,7 @@ const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_v
   k.tax_residence_declared_at as "taxResidenceDeclaredAt", k.frozen_at as "frozenAt", k.frozen_reason as "frozenReason",
   (select fp.name from profiles fp where fp.user_id = k.frozen_by_user_id) as "frozenByName", coalesce(k.risk_category, 'low') as "riskCategory",
   coalesce(k.level2_status, 'none') as "level2Status",
-  (select json_build_object('id', ls.id, 'documentType', ls.document_type, 'submittedAt', ls.submitted_at, 'reason', ls.rejection_reason, 'requestedAgain', ls.requested_again)
+  (select json_build_object('id', ls.id, 'documentType', ls.document_type, 'submittedAt', ls.submitted_at, 'reason', ls.rejection_reason, 'requestedAgain', ls.requested_again, 'hasSelfie', ls.selfie_image_id is not null)
     from kyc_level2_submissions ls where ls.id = k.level2_submission_id) as "levelTwoSubmission"`;
 
 function withDates(row: Record<string, unknown>): KycRow {

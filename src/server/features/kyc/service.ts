@@ -192,6 +192,8 @@ export function levelTwoChecksOf(row: KycRow): Record<'secondDocument' | 'selfie
   const again = row.level2Status === 'resubmit_requested' ? row.levelTwoSubmission?.requestedAgain : undefined;
   const stateOf = (items: readonly string[]): KycCheckState => {
     if (again !== undefined && again !== null && items.includes(again)) return 'missing';
+    // A case sent without the live selfie waits for it: it cannot be approved without one.
+    if (items.includes('selfie') && row.levelTwoSubmission !== null && !row.levelTwoSubmission.hasSelfie && row.level2Status !== 'approved') return 'missing';
     switch (row.level2Status) {
       case 'none':
         return 'missing';

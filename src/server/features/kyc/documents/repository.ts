@@ -87,7 +87,7 @@ export interface NewSubmission {
   address: { line1: string; line2: string | null; city: string; state: string; pinCode: string };
   frontImageId: string;
   backImageId: string | null;
-  selfieImageId: string;
+  selfieImageId: string | null;
   ipAddress: string;
   userAgent: string | null;
   geolocation: SignupGeolocation | { status: 'not_asked' };

@@ -168,7 +168,7 @@ export async function submitLevelTwo(
       },
       frontImageId: input.frontImageId,
       backImageId: BACK_NEEDED[input.documentType] ? (input.backImageId ?? null) : null,
-      selfieImageId: input.selfieImageId,
+      selfieImageId: input.selfieImageId ?? null,
       ipAddress: trail.ipAddress,
       userAgent: trail.userAgent === undefined ? null : trail.userAgent.slice(0, 512),
       geolocation: input.geolocation ?? { status: 'not_asked' },
