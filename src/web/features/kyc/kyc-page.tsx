@@ -9,6 +9,7 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useKycStatus } from './api.ts';
 import { PanForm, TaxResidenceForm } from './kyc-forms.tsx';
+import { LevelTwoForm } from './level-two-form.tsx';
 import { checkText, missingText } from './kyc-texts.ts';
 import { currentLanguage, translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
@@ -68,6 +69,19 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
         {(taxResidence.state !== 'verified' || refreshing) && <TaxResidenceForm />}
       </CheckRow>
     </ul>
+  );
+}
+
+/** Level 2's state in words, and the form while the customer can send it (decision 050). */
+function LevelTwoSection({ kyc }: { kyc: KycStatus }) {
+  const { status, reason } = kyc.levelTwo;
+  return (
+    <div className="flex flex-col gap-3" data-testid="kyc-level-two">
+      {status === 'pending_review' && <Alert variant="info">{t('kyc.l2Waiting')}</Alert>}
+      {status === 'rejected' && <Alert variant="destructive">{t('kyc.l2Rejected', { reason: reason ?? '' })}</Alert>}
+      {status === 'resubmit_requested' && <Alert variant="info">{t('kyc.l2AskedAgain', { reason: reason ?? '' })}</Alert>}
+      {kyc.level === 1 && (status === 'none' || status === 'rejected' || status === 'resubmit_requested') && <LevelTwoForm />}
+    </div>
   );
 }
 
@@ -141,6 +155,7 @@ export default function KycPage() {
                 <CheckRow check="selfie" title={t('kyc.selfie')} state={kyc.data.checks.selfie.state} />
                 <CheckRow check="address" title={t('kyc.address')} state={kyc.data.checks.address.state} />
               </ul>
+              <LevelTwoSection kyc={kyc.data} />
             </CardContent>
           </Card>
         </>

@@ -17,6 +17,7 @@ import {
 } from '#shared/contracts/contact-verification';
 import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
 import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES, PAN_MESSAGES, TAX_RESIDENCE_MESSAGES } from '#shared/contracts/kyc';
+import { KYC_DOCUMENT_MESSAGES } from '#shared/contracts/kyc-documents';
 import { AMOUNT_TOO_LARGE_MESSAGE } from '#shared/contracts/money-common';
 import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { TRANSFER_MESSAGES } from '#shared/contracts/transfers';
@@ -161,6 +162,36 @@ export const KNOWN_MESSAGES = {
   [TAX_RESIDENCE_MESSAGES.countryTooLong]: 'message.taxResidenceCountryTooLong',
   [TAX_RESIDENCE_MESSAGES.confirmNeeded]: 'message.taxResidenceConfirmNeeded',
   [TAX_RESIDENCE_MESSAGES.declared]: 'message.taxResidenceDeclared',
+  // KYC level 2 (decision 050).
+  [KYC_DOCUMENT_MESSAGES.chooseType]: 'message.kycDocChooseType',
+  [KYC_DOCUMENT_MESSAGES.passportNumber]: 'message.kycDocPassportNumber',
+  [KYC_DOCUMENT_MESSAGES.drivingLicenceNumber]: 'message.kycDocDrivingLicenceNumber',
+  [KYC_DOCUMENT_MESSAGES.voterIdNumber]: 'message.kycDocVoterIdNumber',
+  [KYC_DOCUMENT_MESSAGES.aadhaarLastFour]: 'message.kycDocAadhaarLastFour',
+  [KYC_DOCUMENT_MESSAGES.fullAadhaarRefused]: 'message.kycDocFullAadhaarRefused',
+  [KYC_DOCUMENT_MESSAGES.nameNeeded]: 'message.kycDocNameNeeded',
+  [KYC_DOCUMENT_MESSAGES.addressLineNeeded]: 'message.kycDocAddressLineNeeded',
+  [KYC_DOCUMENT_MESSAGES.cityNeeded]: 'message.kycDocCityNeeded',
+  [KYC_DOCUMENT_MESSAGES.stateNeeded]: 'message.kycDocStateNeeded',
+  [KYC_DOCUMENT_MESSAGES.pinCodeInvalid]: 'message.kycDocPinCodeInvalid',
+  [KYC_DOCUMENT_MESSAGES.textTooLong]: 'message.kycDocTextTooLong',
+  [KYC_DOCUMENT_MESSAGES.frontNeeded]: 'message.kycDocFrontNeeded',
+  [KYC_DOCUMENT_MESSAGES.backNeeded]: 'message.kycDocBackNeeded',
+  [KYC_DOCUMENT_MESSAGES.selfieNeeded]: 'message.kycDocSelfieNeeded',
+  [KYC_DOCUMENT_MESSAGES.imageUnknown]: 'message.kycDocImageUnknown',
+  [KYC_DOCUMENT_MESSAGES.chooseImage]: 'message.kycDocChooseImage',
+  [KYC_DOCUMENT_MESSAGES.notAnImage]: 'message.kycDocNotAnImage',
+  [KYC_DOCUMENT_MESSAGES.heicRefused]: 'message.kycDocHeicRefused',
+  [KYC_DOCUMENT_MESSAGES.tooLarge]: 'message.kycDocTooLarge',
+  [KYC_DOCUMENT_MESSAGES.tooManyPixels]: 'message.kycDocTooManyPixels',
+  [KYC_DOCUMENT_MESSAGES.tooSmall]: 'message.kycDocTooSmall',
+  [KYC_DOCUMENT_MESSAGES.imageSaved]: 'message.kycDocImageSaved',
+  [KYC_DOCUMENT_MESSAGES.submitted]: 'message.kycDocSubmitted',
+  [KYC_DOCUMENT_MESSAGES.alreadyPending]: 'message.kycDocAlreadyPending',
+  [KYC_DOCUMENT_MESSAGES.alreadyApproved]: 'message.kycDocAlreadyApproved',
+  [KYC_DOCUMENT_MESSAGES.levelOneFirst]: 'message.kycDocLevelOneFirst',
+  [KYC_DOCUMENT_MESSAGES.tooManyUploads]: 'message.kycDocTooManyUploads',
+  [KYC_DOCUMENT_MESSAGES.livenessInvalid]: 'message.kycDocLivenessInvalid',
   // My wallets.
   [WALLET_MESSAGES.addressRequired]: 'message.walletAddressRequired',
   [WALLET_MESSAGES.erc20Address]: 'message.erc20Address',
