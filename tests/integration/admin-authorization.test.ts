@@ -104,6 +104,18 @@ const MATRIX: MatrixEntry[] = [
   { method: 'POST', route: '/api/admin/kyc/customers/:id/unfreeze', request: () => ({ url: `/api/admin/kyc/customers/${someId()}/unfreeze`, body: { reason: 'Cleared' } }), adminStatus: 404 },
   { method: 'PUT', route: '/api/admin/kyc/customers/:id/risk', request: () => ({ url: `/api/admin/kyc/customers/${someId()}/risk`, body: { riskCategory: 'high' } }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/kyc/pan-conflicts', request: () => ({ url: '/api/admin/kyc/pan-conflicts' }), adminStatus: 200 },
+  // KYC level 2 (decision 050): an unknown case or image is enough.
+  { method: 'GET', route: '/api/admin/kyc/level2-reviews', request: () => ({ url: '/api/admin/kyc/level2-reviews' }), adminStatus: 200 },
+  { method: 'GET', route: '/api/admin/kyc/level2-reviews/:id', request: () => ({ url: `/api/admin/kyc/level2-reviews/${someId()}` }), adminStatus: 404 },
+  { method: 'GET', route: '/api/admin/kyc/images/:id', request: () => ({ url: `/api/admin/kyc/images/${someId()}` }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/kyc/level2-reviews/:id/approve', request: () => ({ url: `/api/admin/kyc/level2-reviews/${someId()}/approve`, body: {} }), adminStatus: 404 },
+  { method: 'POST', route: '/api/admin/kyc/level2-reviews/:id/reject', request: () => ({ url: `/api/admin/kyc/level2-reviews/${someId()}/reject`, body: { reason: 'Blurred' } }), adminStatus: 404 },
+  {
+    method: 'POST',
+    route: '/api/admin/kyc/level2-reviews/:id/request-again',
+    request: () => ({ url: `/api/admin/kyc/level2-reviews/${someId()}/request-again`, body: { item: 'selfie', reason: 'Blurred' } }),
+    adminStatus: 404,
+  },
   { method: 'GET', route: '/api/admin/deposit-keys', request: () => ({ url: '/api/admin/deposit-keys' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/deposit-keys', request: () => ({ url: '/api/admin/deposit-keys', body: { network: 'ERC20', extendedPublicKey: 'not a key' } }), adminStatus: 400 },
   { method: 'GET', route: '/api/admin/reconciliation', request: () => ({ url: '/api/admin/reconciliation?network=ERC20&limit=0' }), adminStatus: 400 },
