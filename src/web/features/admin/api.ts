@@ -36,9 +36,9 @@ import {
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
-import { errorResponseSchema } from '#shared/errors';
 import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '#shared/contracts/pending-changes';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import { parseUploadAnswer } from '../../lib/upload-answer.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import type { DepositNetwork, WithdrawalStatus } from '#shared/contracts/enums';
 
@@ -288,25 +288,6 @@ export async function uploadSettingsFile(target: { kind: 'qr'; network: DepositN
   // 202: an app file stored but waiting for a second admin (decision 024).
   if (response.status === 202) return parseUploadAnswer(response, uploadFilePendingResponseSchema, 'The upload failed. Please try again.');
   return parseUploadAnswer(response, uploadFileResponseSchema, 'The upload failed. Please try again.');
-}
-
-/** The answer to a request apiRequest cannot send (a file, a CSV body), checked with the same contracts and error shape. */
-async function parseUploadAnswer<T extends z.ZodType>(response: Response, schema: T, failure: string): Promise<z.output<T>> {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(await response.text());
-  } catch {
-    payload = undefined;
-  }
-  if (!response.ok) {
-    const parsed = errorResponseSchema.safeParse(payload);
-    if (parsed.success) {
-      const { code, message, fields } = parsed.data.error;
-      throw new ApiError(response.status, code, message, fields);
-    }
-    throw new ApiError(response.status, 'HTTP', response.status === 413 ? 'The file is too large.' : failure);
-  }
-  return schema.parse(payload);
 }
 
 /* ---------- audit log ---------- */

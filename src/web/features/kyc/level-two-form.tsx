@@ -11,7 +11,6 @@ import {
   type KycDocumentType,
   type KycImagePurpose,
 } from '#shared/contracts/kyc-documents';
-import { errorResponseSchema } from '#shared/errors';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
@@ -19,6 +18,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+import { askBrowserPosition, parseUploadAnswer } from '../../lib/upload-answer.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
 
@@ -35,8 +35,6 @@ const TYPE_LABELS: Record<KycDocumentType, MessageKey> = {
   aadhaar_masked: 'kyc.l2AadhaarMasked',
 };
 
-const POSITION_TIMEOUT_MILLISECONDS = 10_000;
-
 type Photo = { state: 'idle' } | { state: 'uploading' } | { state: 'added'; id: string } | { state: 'failed'; message: string };
 
 /** Multipart upload: apiRequest speaks JSON only, so this posts the form itself and reads the answer with the same contracts. */
@@ -49,18 +47,8 @@ async function uploadPhoto(purpose: KycImagePurpose, file: File): Promise<string
   } catch {
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(await response.text());
-  } catch {
-    payload = undefined;
-  }
-  if (!response.ok) {
-    const refused = errorResponseSchema.safeParse(payload);
-    if (refused.success) throw new ApiError(response.status, refused.data.error.code, refused.data.error.fields?.file ?? refused.data.error.message, refused.data.error.fields);
-    throw new ApiError(response.status, 'HTTP', response.status === 413 ? KYC_DOCUMENT_MESSAGES.tooLarge : KYC_DOCUMENT_MESSAGES.chooseImage);
-  }
-  return uploadKycImageResponseSchema.parse(payload).image.id;
+  const answer = await parseUploadAnswer(response, uploadKycImageResponseSchema, KYC_DOCUMENT_MESSAGES.chooseImage, KYC_DOCUMENT_MESSAGES.tooLarge);
+  return answer.image.id;
 }
 
 function PhotoField({ label, purpose, photo, onChange }: { label: string; purpose: KycImagePurpose; photo: Photo; onChange: (photo: Photo) => void }) {
@@ -84,22 +72,11 @@ function PhotoField({ label, purpose, photo, onChange }: { label: string; purpos
 function LocationAsk({ value, onChange }: { value: SignupGeolocation | undefined; onChange: (value: SignupGeolocation) => void }) {
   const [asking, setAsking] = useState(false);
   const share = () => {
-    if (!('geolocation' in navigator)) {
-      onChange({ status: 'unavailable' });
-      return;
-    }
     setAsking(true);
-    navigator.geolocation.getCurrentPosition(
-      (position) => {
-        setAsking(false);
-        onChange({ status: 'granted', latitude: position.coords.latitude, longitude: position.coords.longitude, accuracyMeters: Math.min(position.coords.accuracy, 1_000_000) });
-      },
-      (error) => {
-        setAsking(false);
-        onChange({ status: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' });
-      },
-      { timeout: POSITION_TIMEOUT_MILLISECONDS, maximumAge: 60_000 },
-    );
+    void askBrowserPosition().then((position) => {
+      setAsking(false);
+      onChange(position);
+    });
   };
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">

@@ -110,7 +110,17 @@ export async function insertSubmission(db: Executor, values: NewSubmission): Pro
   return id;
 }
 
-export interface SubmissionRow {
+/** Where and when something was sent from: the sign-up's trail and each submission's. */
+export interface TrailColumns {
+  ipAddress: string;
+  userAgent: string | null;
+  geolocationStatus: 'granted' | 'denied' | 'unavailable' | 'not_asked';
+  latitude: number | null;
+  longitude: number | null;
+  accuracyMeters: number | null;
+}
+
+export interface SubmissionRow extends TrailColumns {
   id: string;
   userId: string;
   status: Exclude<LevelTwoStatus, 'none'>;
@@ -125,12 +135,6 @@ export interface SubmissionRow {
   frontImageId: string;
   backImageId: string | null;
   selfieImageId: string | null;
-  ipAddress: string;
-  userAgent: string | null;
-  geolocationStatus: 'granted' | 'denied' | 'unavailable' | 'not_asked';
-  latitude: number | null;
-  longitude: number | null;
-  accuracyMeters: number | null;
   submittedAt: Date;
   decidedAt: Date | null;
   rejectionReason: string | null;
@@ -184,14 +188,8 @@ export async function decideSubmission(
   return true;
 }
 
-export interface TrailRow {
-  ipAddress: string;
-  userAgent: string | null;
+export interface TrailRow extends TrailColumns {
   signedUpAt: Date;
-  geolocationStatus: 'granted' | 'denied' | 'unavailable' | 'not_asked';
-  latitude: number | null;
-  longitude: number | null;
-  accuracyMeters: number | null;
 }
 
 export async function findSignupTrail(db: Executor, userId: string): Promise<TrailRow | undefined> {

@@ -13,7 +13,7 @@ import * as kycRepository from '../repository.ts';
 import type { KycRow } from '../repository.ts';
 import { masterKeyFor, openImage } from './encryption.ts';
 import * as documentRepository from './repository.ts';
-import type { SubmissionRow, TrailRow } from './repository.ts';
+import type { SubmissionRow, TrailColumns } from './repository.ts';
 
 /*
  * The desk's side of KYC level 2 (decision 050): the queue, a case with its documents, the PAN's
@@ -36,7 +36,7 @@ function summaryOf(submission: SubmissionRow, row: KycRow, pendingChangeId: stri
   };
 }
 
-function trailOf(trail: Pick<TrailRow, 'ipAddress' | 'userAgent' | 'geolocationStatus' | 'latitude' | 'longitude' | 'accuracyMeters'>, at: Date) {
+function trailOf(trail: TrailColumns, at: Date) {
   return {
     ipAddress: trail.ipAddress,
     userAgent: trail.userAgent,
