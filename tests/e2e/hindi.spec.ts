@@ -37,6 +37,10 @@ const KEPT_IN_LATIN = new Set([
   // The statement's file formats (decision 048).
   'PDF',
   'CSV',
+  // The photo formats and the voter ID's official name (EPIC) of KYC level 2 (decision 050).
+  'JPEG',
+  'PNG',
+  'EPIC',
   // The language select names each language in its own script.
   'English',
 ]);
