@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, approveWithdrawalPaid, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
 
 /*
  * Chain incidents (decisions 036 and 045) against a real EVM: a credited deposit whose transfer a
@@ -195,7 +195,7 @@ describe('chain incidents', () => {
       withdrawalId = asked.json<{ withdrawal: { id: string } }>().withdrawal.id;
     });
     const ledgerBefore = await ledgerTransferCount(harness);
-    const approval = await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve');
+    const approval = await approveWithdrawalPaid(harness, firstAdmin, withdrawalId);
     expect(approval.statusCode).toBe(409);
     expect(approval.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'DEPOSIT_ON_HOLD', message: CHAIN_INCIDENT_MESSAGES.approvalHeld });
     const named = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: { withdrawalIds: [withdrawalId] } });
@@ -214,7 +214,7 @@ describe('chain incidents', () => {
     const changeId = settling.json<{ pendingChange?: { id: string } }>().pendingChange?.id;
     if (changeId) expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: (await signUpAdminWithVerifiedPin(harness)).cookie }), 200);
     expect((await incidentRow(incidentId))?.resolution).toBe('written_off');
-    expectStatus(await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve'), 200);
+    expectStatus(await approveWithdrawalPaid(harness, firstAdmin, withdrawalId), 200);
     await expectLedgerConsistent(harness);
   });
 });

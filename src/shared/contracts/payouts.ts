@@ -76,3 +76,12 @@ export const reconciliationResponseSchema = z.object({
   differences: z.array(reconciliationDifferenceSchema).max(RECONCILIATION_MAX_TRANSACTIONS),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;
+
+/**
+ * GET /api/admin/payouts/overview: whether a payout provider is configured (an approve without a UTR then sends
+ * the withdrawal through it; without one every approve needs the UTR of a payment made by hand, decision 049).
+ */
+export const payoutOverviewResponseSchema = z.object({
+  provider: z.literal('razorpayx').nullable(),
+});
+export type PayoutOverview = z.infer<typeof payoutOverviewResponseSchema>;

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import {
   PAYOUT_BATCH_MAX_WITHDRAWALS,
   PAYOUT_BATCH_MESSAGES,
+  paymentModeFor,
   utrHasFormOf,
-  type PaymentMode,
   type PayoutBatch,
   type PayoutResult,
   type PayoutResultRow,
@@ -30,17 +30,6 @@ import type { PayoutBatchRow, PayoutBatchWithCounts, WithdrawalRow } from './rep
 export interface AdminActor {
   adminUserId: string;
   ipAddress?: string | undefined;
-}
-
-/** IMPS carries at most 5,00,000 INR per payment; NEFT has no upper limit. */
-export const IMPS_MAX_INR_PAISE = 500_000_00n;
-/** UPI carries at most 1,00,000 INR per payment. */
-export const UPI_MAX_INR_PAISE = 100_000_00n;
-
-/** See docs/decisions/016: UPI when the customer gave a UPI id and UPI can carry the amount, else IMPS up to its limit, else NEFT. */
-export function paymentModeFor(amountInrPaise: bigint, upiId: string | null): PaymentMode {
-  if (upiId !== null && amountInrPaise <= UPI_MAX_INR_PAISE) return 'UPI';
-  return amountInrPaise <= IMPS_MAX_INR_PAISE ? 'IMPS' : 'NEFT';
 }
 
 const netInrPaiseOf = (row: WithdrawalRow): bigint => row.amountInrPaise - row.tdsInrPaise;

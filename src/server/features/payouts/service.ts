@@ -17,7 +17,7 @@ import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { withdrawalReversed } from '../notifications/templates.ts';
-import { paymentModeFor } from '../payout-batches/service.ts';
+import { paymentModeFor } from '#shared/contracts/payout-batches';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';

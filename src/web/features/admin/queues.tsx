@@ -1,9 +1,11 @@
 import { ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AdminDeposit } from '#shared/contracts/deposits';
+import { paymentModeFor } from '#shared/contracts/payout-batches';
 import type { UserSummary } from '#shared/contracts/money-common';
 import type { AdminTransfer } from '#shared/contracts/transfers';
 import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
+import { inrPaiseFromWire } from '#shared/money';
 import { Badge } from '../../components/ui/badge.tsx';
 import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
@@ -209,6 +211,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
     </>
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
+  paymentModeOf: (withdrawal) => paymentModeFor(inrPaiseFromWire(withdrawal.netInr), withdrawal.bank.upiId),
   describeDecision: (withdrawal, decision) => {
     const inr = inrText(withdrawal.amountInr);
     // With TDS the bank pays the net amount: the gross less the TDS withheld.
