@@ -26,6 +26,8 @@ export const PAYOUT_MESSAGES = {
   returnedReason: (description: string) => `The bank returned the payout: ${description}`,
   reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
+  heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
+  heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
 } as const;
 
 /** Longest webhook body read; RazorpayX's payout events are a few kilobytes. */

@@ -88,6 +88,14 @@ export async function reschedule(db: Executor, withdrawalId: string, afterSecond
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
+/**
+ * Stamps the first request to the provider before it leaves (decision 049): from then on the payout may be at the
+ * provider, so it is never held back, and only ever sent again under its one idempotency key.
+ */
+export async function markFirstSendStarted(db: Executor, withdrawalId: string): Promise<void> {
+  await db.update(providerPayouts).set({ sentAt: sql`coalesce(${providerPayouts.sentAt}, now())`, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+}
+
 export async function lockByWithdrawal(db: Executor, withdrawalId: string): Promise<ProviderPayoutRow | undefined> {
   const [row] = await db.select().from(providerPayouts).where(eq(providerPayouts.withdrawalId, withdrawalId)).for('update');
   return row;
@@ -145,6 +153,10 @@ export async function recordProblem(db: Executor, withdrawalId: string, problem:
 }
 
 /** Records a webhook delivery; false when this event id was applied before. */
+export async function clearProblem(db: Executor, withdrawalId: string): Promise<void> {
+  await db.update(providerPayouts).set({ lastError: null, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+}
+
 export async function recordWebhookEvent(db: Executor, values: { provider: string; eventId: string; event: string }): Promise<boolean> {
   const rows = await db.insert(providerWebhookEvents).values(values).onConflictDoNothing().returning({ eventId: providerWebhookEvents.eventId });
   return rows.length === 1;

@@ -7,6 +7,7 @@ import {
   type ProviderPayoutState,
   type ReconciliationResponse,
 } from '#shared/contracts/payouts';
+import { paymentModeFor } from '#shared/contracts/payout-batches';
 import { inrPaiseToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -16,8 +17,8 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
+import { findNamedHeld } from '../payout-batches/repository.ts';
 import { withdrawalReversed } from '../notifications/templates.ts';
-import { paymentModeFor } from '#shared/contracts/payout-batches';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
@@ -194,6 +195,34 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
   ]);
   await publishEvent(transaction, { type: 'wallet.updated', userId: reversed.userId, reason: 'withdrawal.reversed' });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
+}
+
+/**
+ * Right before a payout's first request to the provider, under the payout's and then the withdrawal's lock (the
+ * order every path here takes): a customer frozen (decision 047) or held by an open chain incident (decisions 036,
+ * 045) since the approval keeps a payout nothing was sent for unsent, in processing, with the reason for admins
+ * (`last_error`), asked again after `retrySeconds` (decision 049). Otherwise `sent_at` is stamped and committed
+ * before the request leaves: a payout that may be at the provider is never held, only sent again under its key.
+ */
+export async function prepareFirstSend(db: Database, withdrawalId: string, retrySeconds: number): Promise<'send' | 'held' | 'skip'> {
+  return db.transaction(async (transaction) => {
+    const payout = await payoutRepository.lockByWithdrawal(transaction, withdrawalId);
+    if (!payout || payout.settledAt !== null || payout.providerPayoutId !== null) return 'skip';
+    if (payout.sentAt !== null) return 'send';
+    const withdrawal = await findWithdrawalForUpdate(transaction, withdrawalId);
+    if (withdrawal?.status !== 'processing') return 'skip';
+    const held = await findNamedHeld(transaction, [withdrawalId]);
+    const reason = held.frozen.length > 0 ? PAYOUT_MESSAGES.heldFrozen : held.heldByIncident.length > 0 ? PAYOUT_MESSAGES.heldByIncident : null;
+    if (reason !== null) {
+      await payoutRepository.recordProblem(transaction, withdrawalId, reason, retrySeconds);
+      if (payout.lastError !== reason) await publishEvent(transaction, { type: 'admin.queue.updated' });
+      return 'held';
+    }
+    // A hold that ended clears its reason with the stamp: the payout leaves now.
+    if (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident) await payoutRepository.clearProblem(transaction, withdrawalId);
+    await payoutRepository.markFirstSendStarted(transaction, withdrawalId);
+    return 'send';
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { PayoutProviderError, type PayoutProvider } from './provider.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 import * as payoutRepository from './repository.ts';
 import type { DuePayout } from './repository.ts';
-import { applyProviderFacts, enqueueRoutedWithdrawals, refuseUnsentPayout } from './service.ts';
+import { applyProviderFacts, enqueueRoutedWithdrawals, prepareFirstSend, refuseUnsentPayout } from './service.ts';
 
 /** Payouts one process claims per tick; the rest wait for the next tick or another process. */
 const PAYOUTS_PER_TICK = 20;
@@ -51,6 +51,11 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
 
   async function work(due: DuePayout): Promise<void> {
     const { payout, withdrawal } = due;
+    if (payout.providerPayoutId === null) {
+      // A freeze or a chain incident since the approval keeps a payout nothing was sent for at home (decision 049).
+      const gate = await prepareFirstSend(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts));
+      if (gate !== 'send') return;
+    }
     try {
       const facts =
         payout.providerPayoutId === null
