@@ -32,6 +32,16 @@ export interface AdminActor {
   ipAddress?: string | undefined;
 }
 
+/**
+ * Which hold keeps a withdrawal's customer's money from leaving: a frozen account (decision 047) or an open chain
+ * incident (decisions 036, 045). The holds that keep it out of a bank file keep a provider payout unsent too (decision 049).
+ */
+export async function payoutHoldOf(db: Executor, withdrawalId: string): Promise<'frozen' | 'incident' | null> {
+  const { frozen, heldByIncident } = await batchRepository.findNamedHeld(db, [withdrawalId]);
+  if (frozen.length > 0) return 'frozen';
+  return heldByIncident.length > 0 ? 'incident' : null;
+}
+
 const netInrPaiseOf = (row: WithdrawalRow): bigint => row.amountInrPaise - row.tdsInrPaise;
 
 function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {

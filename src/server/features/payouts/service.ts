@@ -17,7 +17,7 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
-import { findNamedHeld } from '../payout-batches/repository.ts';
+import { payoutHoldOf } from '../payout-batches/service.ts';
 import { withdrawalReversed } from '../notifications/templates.ts';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
@@ -211,8 +211,8 @@ export async function prepareFirstSend(db: Database, withdrawalId: string, retry
     if (payout.sentAt !== null) return 'send';
     const withdrawal = await findWithdrawalForUpdate(transaction, withdrawalId);
     if (withdrawal?.status !== 'processing') return 'skip';
-    const held = await findNamedHeld(transaction, [withdrawalId]);
-    const reason = held.frozen.length > 0 ? PAYOUT_MESSAGES.heldFrozen : held.heldByIncident.length > 0 ? PAYOUT_MESSAGES.heldByIncident : null;
+    const hold = await payoutHoldOf(transaction, withdrawalId);
+    const reason = hold === 'frozen' ? PAYOUT_MESSAGES.heldFrozen : hold === 'incident' ? PAYOUT_MESSAGES.heldByIncident : null;
     if (reason !== null) {
       await payoutRepository.recordProblem(transaction, withdrawalId, reason, retrySeconds);
       if (payout.lastError !== reason) await publishEvent(transaction, { type: 'admin.queue.updated' });
