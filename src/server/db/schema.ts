@@ -641,7 +641,7 @@ export const ledgerTransfers = pgTable(
     check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
     check(
       'ledger_transfers_reason_valid',
-      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'withdrawal_reversal', 'deposit_reversal')`,
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'withdrawal_reversal', 'deposit_reversal', 'referral_reward_reversal')`,
     ),
   ],
 );
@@ -668,6 +668,30 @@ export const referralRewards = pgTable(
     index('referral_rewards_referrer_idx').on(table.referrerUserId, table.createdAt),
     check('referral_rewards_level_valid', sql`${table.level} in (1, 2)`),
     check('referral_rewards_amount_positive', sql`${table.rewardUsdtMicros} > 0`),
+  ],
+);
+
+/** A referral reward taken back because its deposit vanished from the chain (decision 049): one per reward. */
+export const referralRewardReversals = pgTable(
+  'referral_reward_reversals',
+  {
+    rewardId: uuid('reward_id')
+      .primaryKey()
+      .references(() => referralRewards.id, { onDelete: 'restrict' }),
+    incidentId: uuid('incident_id')
+      .notNull()
+      .references(() => chainIncidents.id, { onDelete: 'restrict' }),
+    /** What came back from the referrer's wallet to the house account. */
+    takenBackUsdtMicros: usdtMicros('taken_back_usdt_micros').notNull(),
+    /** What the referrer had already spent: the operator's loss. */
+    writtenOffUsdtMicros: usdtMicros('written_off_usdt_micros').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check(
+      'referral_reward_reversals_amounts_valid',
+      sql`${table.takenBackUsdtMicros} >= 0 and ${table.writtenOffUsdtMicros} >= 0 and ${table.takenBackUsdtMicros} + ${table.writtenOffUsdtMicros} > 0`,
+    ),
   ],
 );
 
