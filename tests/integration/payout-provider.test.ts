@@ -313,7 +313,7 @@ describe('a withdrawal paid through RazorpayX', () => {
 
   it('an approval with a payout reference records a payment made by hand, as before, and the reference must have its rail’s form', async () => {
     const pending = await pendingWithdrawal();
-    expect((await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie })).json()).toEqual({ provider: 'razorpayx' });
+    expect((await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie })).json()).toMatchObject({ provider: 'razorpayx' });
     const malformed = await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve', { payoutReference: 'UTR-BY-HAND' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.fields).toEqual({ payoutReference: 'A UPI UTR (RRN) has 12 digits.' });
@@ -399,6 +399,40 @@ describe('a payout held before its first send (decision 049)', () => {
     expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'approved', payout_reference: utr });
     await expectLedgerConsistent(harness);
     expect((await freeze(pending.customer, 'unfreeze')).statusCode).toBe(200);
+  });
+});
+
+describe('a stuck payout (decision 049)', () => {
+  it('is listed for admins with its error and attempts, and told to each admin once, not at every poll', async () => {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    const overview = await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie });
+    expect(overview.statusCode).toBe(200);
+    expect(overview.json()).toMatchObject({ provider: 'razorpayx', stuckAfterMinutes: 30 });
+    const listed = overview.json().stuck.find((payout: { withdrawalId: string }) => payout.withdrawalId === pending.withdrawalId);
+    expect(listed).toMatchObject({ reference: pending.reference, state: 'unsent', attempts: 1, amountInr: '830.00' });
+    expect(listed.lastError).toMatch(/unreachable/);
+    await worker.tick();
+    const told = async () =>
+      (await harness.database.handle.db.execute(sql`select 1 from notifications where user_id = ${admin.id} and kind = 'payout_stuck' and title = ${`Payout ${pending.reference} needs a look`}`)).rows.length;
+    expect(await told()).toBe(1);
+    // The next polls, still stuck: not told again.
+    await makeDue();
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    await worker.tick();
+    expect(await told()).toBe(1);
+    // A customer sees none of it.
+    expect((await call(harness.app, { url: '/api/admin/payouts/overview', cookie: pending.customer.cookie })).statusCode).toBe(403);
+    // Settled, it is no longer listed.
+    await makeDue();
+    await worker.tick();
+    const made = standIn.payouts.find((payout) => payout.reference_id === pending.reference);
+    await standIn.changeState(made?.id ?? '', 'processed', { utr: rrn() });
+    const after = await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie });
+    expect(after.json().stuck.map((payout: { withdrawalId: string }) => payout.withdrawalId)).not.toContain(pending.withdrawalId);
   });
 });
 

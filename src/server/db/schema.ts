@@ -1033,7 +1033,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
@@ -1247,6 +1247,8 @@ export const providerPayouts = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** When the withdrawal was marked paid or refunded from this payout's state; the worker asks no more after. */
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** When admins were told this payout is stuck (decision 049): once, not at every poll. */
+    stuckAlertedAt: timestamp('stuck_alerted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

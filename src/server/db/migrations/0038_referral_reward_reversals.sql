@@ -14,6 +14,9 @@ ALTER TABLE "referral_reward_reversals" ADD CONSTRAINT "referral_reward_reversal
 --> statement-breakpoint
 ALTER TABLE "referral_reward_reversals" ADD CONSTRAINT "referral_reward_reversals_incident_id_chain_incidents_id_fk" FOREIGN KEY ("incident_id") REFERENCES "public"."chain_incidents"("id") ON DELETE restrict ON UPDATE no action;
 --> statement-breakpoint
+-- A provider payout that is stuck (an error, or not settled in PAYOUT_STUCK_MINUTES) is told to admins once.
+ALTER TABLE "provider_payouts" ADD COLUMN "stuck_alerted_at" timestamp with time zone;
+--> statement-breakpoint
 -- The ledger's reason is extended from its current definition, so that reasons other migrations add are kept.
 DO $$
 DECLARE
@@ -23,5 +26,10 @@ BEGIN
   IF position('referral_reward_reversal' in definition) = 0 THEN
     ALTER TABLE "ledger_transfers" DROP CONSTRAINT "ledger_transfers_reason_valid";
     EXECUTE 'ALTER TABLE "ledger_transfers" ADD CONSTRAINT "ledger_transfers_reason_valid" CHECK ((' || substring(definition from '^CHECK \((.*)\)$') || ') or "reason" = ''referral_reward_reversal'')';
+  END IF;
+  SELECT pg_get_constraintdef(oid) INTO definition FROM pg_constraint WHERE conname = 'notifications_kind_valid' AND conrelid = 'notifications'::regclass;
+  IF position('payout_stuck' in definition) = 0 THEN
+    ALTER TABLE "notifications" DROP CONSTRAINT "notifications_kind_valid";
+    EXECUTE 'ALTER TABLE "notifications" ADD CONSTRAINT "notifications_kind_valid" CHECK ((' || substring(definition from '^CHECK \((.*)\)$') || ') or "kind" = ''payout_stuck'')';
   END IF;
 END $$;

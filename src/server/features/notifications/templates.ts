@@ -217,6 +217,20 @@ export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held
   };
 }
 
+/** Told to an admin once per payout: a provider payout with an error, or not settled in time (decision 049). */
+export function payoutStuckForAdmin(facts: { userId: string; reference: string; lastError: string | null; stuckMinutes: number }): NewNotification {
+  const why = facts.lastError === null ? `It is not settled ${facts.stuckMinutes} minutes after it was handed to the payout provider.` : `Its last error: ${facts.lastError}`;
+  return {
+    userId: facts.userId,
+    kind: 'payout_stuck',
+    link: '/admin/transactions?tab=withdrawals&status=processing',
+    title: `Payout ${facts.reference} needs a look`,
+    body: why,
+    emailSubject: `Payout ${facts.reference} is stuck`,
+    emailText: `The payout of withdrawal ${facts.reference} through the payout provider needs a look. ${why}`,
+  };
+}
+
 /** A referral reward whose deposit vanished from the chain, taken back (decision 049). */
 export function referralRewardTakenBack(facts: { userId: string; rewardId: string; rewardUsdtMicros: bigint; takenBackUsdtMicros: bigint }): NewNotification {
   const reward = usdt(facts.rewardUsdtMicros);

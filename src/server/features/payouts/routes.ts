@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { PayoutProvider } from './provider.ts';
-import { getProviderPayout, receiveWebhook, reconcileDay } from './service.ts';
+import { getProviderPayout, payoutOverview, receiveWebhook, reconcileDay } from './service.ts';
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
 
@@ -83,7 +83,7 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
         response: responses({ 200: payoutOverviewResponseSchema }),
       },
     },
-    async () => ({ provider: context.config.payoutProvider?.provider ?? null }),
+    async () => payoutOverview(db, context.config.payoutProvider),
   );
   if (!provider) return;
   app.get(

@@ -3,6 +3,8 @@ import {
   PAYOUT_MESSAGES,
   RECONCILIATION_MAX_TRANSACTIONS,
   RETURNED_PROVIDER_PAYOUT_STATES,
+  STUCK_PAYOUTS_MAX,
+  type PayoutOverview,
   type ProviderPayout,
   type ProviderPayoutState,
   type ReconciliationResponse,
@@ -18,7 +20,7 @@ import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { payoutHoldOf } from '../payout-batches/service.ts';
-import { withdrawalReversed } from '../notifications/templates.ts';
+import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
@@ -238,6 +240,43 @@ export async function refuseUnsentPayout(db: Database, withdrawalId: string, des
     const failed = await payoutRepository.updatePayoutState(transaction, withdrawalId, { providerPayoutId: null, state: 'failed', utr: null, statusReason: 'refused', statusDescription: description });
     await payoutRepository.insertEvent(transaction, { withdrawalId, state: 'failed', utr: null, reason: description, source: 'send' });
     await settleWithdrawal(transaction, failed, withdrawal);
+  });
+}
+
+/** Whether a provider is configured, and its stuck payouts (decision 049). */
+export async function payoutOverview(db: Database, config: { provider: 'razorpayx'; stuckMinutes: number } | undefined): Promise<PayoutOverview> {
+  if (config === undefined) return { provider: null, stuckAfterMinutes: null, stuck: [] };
+  const stuck = await payoutRepository.listStuck(db, config.stuckMinutes, STUCK_PAYOUTS_MAX);
+  return {
+    provider: config.provider,
+    stuckAfterMinutes: config.stuckMinutes,
+    stuck: stuck.map(({ payout, reference }) => ({
+      withdrawalId: payout.withdrawalId,
+      reference,
+      state: payout.state,
+      amountInr: inrPaiseToWire(payout.amountInrPaise),
+      attempts: payout.attempts,
+      lastError: payout.lastError,
+      since: payout.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Most stuck payouts told to admins per tick; the rest are told at the next. */
+const STUCK_ALERTS_PER_TICK = 20;
+
+/** Tells every admin, once per payout, of payouts that became stuck (decision 049); safe in every process at once. */
+export async function alertStuckPayouts(db: Database, stuckMinutes: number): Promise<number> {
+  return db.transaction(async (transaction) => {
+    const stuck = await payoutRepository.claimStuckNotAlerted(transaction, stuckMinutes, STUCK_ALERTS_PER_TICK);
+    if (stuck.length === 0) return 0;
+    const admins = await payoutRepository.adminUserIds(transaction);
+    await createNotifications(
+      transaction,
+      stuck.flatMap((payout) => admins.map((userId) => payoutStuckForAdmin({ userId, reference: payout.reference, lastError: payout.lastError, stuckMinutes }))),
+    );
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return stuck.length;
   });
 }
 

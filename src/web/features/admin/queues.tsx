@@ -11,6 +11,7 @@ import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
+import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
@@ -167,7 +168,12 @@ function BankDetails({ bank }: { bank: AdminWithdrawal['bank'] }) {
 export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   kind: 'withdrawals',
   title: 'INR Withdrawals',
-  headingAction: <PayoutBatchButton />,
+  headingAction: (
+    <>
+      <StuckPayoutsAlert />
+      <PayoutBatchButton />
+    </>
+  ),
   rowName: 'withdrawal',
   tableClassName: 'md:min-w-[60rem]',
   loadingText: 'Loading withdrawals...',
