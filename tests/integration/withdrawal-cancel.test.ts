@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectLedgerConsistent, utrFor, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
 
 /* Decision 044: a customer cancels their own pending withdrawal; the USDT comes back through the ledger. */
 
@@ -144,7 +144,8 @@ describe('races: exactly one wins', () => {
   it('a cancel against an admin approving or rejecting it at once', async () => {
     for (const [round, decision] of (['approve', 'reject', 'approve', 'reject'] as const).entries()) {
       const { customer, withdrawalId } = await customerWithWithdrawal();
-      const decisionCall = () => decide(harness, admin, 'withdrawals', withdrawalId, decision, decision === 'reject' ? { reason: 'Race' } : {});
+      const details = decision === 'reject' ? { reason: 'Race' } : { payoutReference: await utrFor(harness, withdrawalId) };
+      const decisionCall = () => decide(harness, admin, 'withdrawals', withdrawalId, decision, details);
       let cancelled, decided;
       if (round < 2) [cancelled, decided] = await Promise.all([cancel(customer, withdrawalId), decisionCall()]);
       else [decided, cancelled] = await Promise.all([decisionCall(), cancel(customer, withdrawalId)]);
