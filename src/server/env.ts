@@ -66,6 +66,8 @@ export interface PayoutProviderConfig {
   webhookSecret: string;
   /** How often the payout worker looks for work; a payout without a final state is asked about with backoff from this. */
   pollSeconds: number;
+  /** A payout not settled this many minutes after it was handed to the provider, or with an error, is stuck: admins are told once (PAYOUT_STUCK_MINUTES). */
+  stuckMinutes: number;
 }
 
 export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';
@@ -217,6 +219,9 @@ const environmentSchema = z.object({
   PAYOUT_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
     message: 'must be a whole number of seconds from 1 to 3600',
   }),
+  PAYOUT_STUCK_MINUTES: optionalText.refine((value) => value === undefined || (/^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 10080), {
+    message: 'must be a whole number of minutes from 1 to 10080',
+  }),
   DEPOSIT_XPUB_ERC20: extendedPublicKeyOf('ERC20'),
   DEPOSIT_XPUB_TRC20: extendedPublicKeyOf('TRC20'),
   SMS_PROVIDER: z.enum(['msg91', 'twilio'], { message: 'must be msg91 or twilio, or unset to keep text messages in the SMS outbox' }).optional(),
@@ -280,7 +285,7 @@ function neededBy<Name extends string>(choice: string, values: Partial<Record<Na
   return present as Record<Name, string>;
 }
 
-type PayoutVariables = Partial<Record<'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS' | 'RAZORPAYX_KEY_ID' | 'RAZORPAYX_KEY_SECRET' | 'RAZORPAYX_ACCOUNT_NUMBER' | 'RAZORPAYX_WEBHOOK_SECRET', string | undefined>>;
+type PayoutVariables = Partial<Record<'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS' | 'PAYOUT_STUCK_MINUTES' | 'RAZORPAYX_KEY_ID' | 'RAZORPAYX_KEY_SECRET' | 'RAZORPAYX_ACCOUNT_NUMBER' | 'RAZORPAYX_WEBHOOK_SECRET', string | undefined>>;
 
 /** The payout provider with all it needs; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
 function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | undefined {
@@ -299,6 +304,7 @@ function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | u
     accountNumber: needed.RAZORPAYX_ACCOUNT_NUMBER,
     webhookSecret: needed.RAZORPAYX_WEBHOOK_SECRET,
     pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
+    stuckMinutes: values.PAYOUT_STUCK_MINUTES === undefined ? 30 : Number(values.PAYOUT_STUCK_MINUTES),
   };
 }
 

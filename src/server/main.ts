@@ -81,6 +81,7 @@ async function main(): Promise<void> {
         db: database.db,
         provider: payoutProviderFromConfig(config.payoutProvider),
         pollSeconds: config.payoutProvider.pollSeconds,
+        stuckMinutes: config.payoutProvider.stuckMinutes,
         log: app.log,
         notificationEmails: chainEmails,
       })

@@ -130,10 +130,18 @@ test('the admin rejects a withdrawal with a reason; the customer gets the USDT b
   await adminPage.getByLabel('Status').selectOption('all');
   await adminPage.getByTestId(`withdrawal-${approved.id}`).getByRole('button', { name: 'Approve' }).click();
   const approveDialog = adminPage.getByRole('alertdialog', { name: 'Approve withdrawal?' });
-  await approveDialog.getByLabel('Bank payout reference (UTR, optional)').fill('UTR2026 0001');
+  // Without a payout provider the approve records a payment made by hand: the UTR is required, of its rail's form (decision 049).
+  await approveDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
+  await expect(approveDialog.getByText('Enter the UTR of the bank payment to mark this withdrawal paid.')).toBeVisible();
+  const utrField = approveDialog.getByLabel('Bank payout reference (UTR)');
+  await utrField.fill('UTR2026 0001');
+  await approveDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
+  await expect(approveDialog.getByText('A UPI UTR (RRN) has 12 digits.')).toBeVisible();
+  const utr = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
+  await utrField.fill(utr);
   await approveDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
   await expect(toast(adminPage, 'Withdrawal approved successfully')).toBeVisible();
-  await expect(adminPage.getByText('UTR: UTR2026 0001')).toBeVisible();
+  await expect(adminPage.getByText(`UTR: ${utr}`)).toBeVisible();
 
   await adminPage.getByTestId(`withdrawal-${rejected.id}`).getByRole('button', { name: 'Reject' }).click();
   const rejectDialog = adminPage.getByRole('alertdialog', { name: 'Reject withdrawal?' });

@@ -86,7 +86,7 @@ for (const width of PHONE_WIDTHS) {
       const bankAccountId = await addBankAccountAs(page, { accountHolderName: 'Kiran Rao', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
       const withdrawal = await requestWithdrawalAs(page, { amount: '50', bankAccountId, pin: customer.pin });
       // A UTR is recorded once across all withdrawals (decision 038): each viewport's run pays with its own.
-      const utr = `UTR${Date.now()}`;
+      const utr = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
       await admin().approveWithdrawal(withdrawal.id, utr);
       const rejected = await submitDepositAs(page, '40');
       await admin().rejectDeposit(rejected.id, 'No such transaction on the chain');

@@ -136,7 +136,11 @@ test('a large withdrawal shows "Awaiting second approval" after the first approv
   await first.goto('/admin/transactions?tab=withdrawals&status=pending');
   const firstRow = first.getByTestId(`withdrawal-${withdrawalId}`);
   await firstRow.getByRole('button', { name: 'Approve' }).click();
-  await first.getByRole('alertdialog', { name: 'Approve withdrawal?' }).getByRole('button', { name: 'Approve withdrawal' }).click();
+  // A payment made by hand carries its UTR (decision 049); the payee has no UPI id, so it went by IMPS.
+  const utr = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
+  const firstDialog = first.getByRole('alertdialog', { name: 'Approve withdrawal?' });
+  await firstDialog.getByLabel('Bank payout reference (UTR)').fill(utr);
+  await firstDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
   await expect(toast(first, 'Awaiting second approval')).toBeVisible();
   await expect(firstRow).toContainText('Awaiting second approval');
   await expect(firstRow).toContainText('Pending');
@@ -146,11 +150,14 @@ test('a large withdrawal shows "Awaiting second approval" after the first approv
   await expect(secondRow).toContainText('Awaiting second approval');
   await expect(secondRow).toContainText('First approved by Admin');
   await secondRow.getByRole('button', { name: 'Approve' }).click();
-  await second.getByRole('alertdialog', { name: 'Approve withdrawal?' }).getByRole('button', { name: 'Approve withdrawal' }).click();
+  const secondDialog = second.getByRole('alertdialog', { name: 'Approve withdrawal?' });
+  await secondDialog.getByLabel('Bank payout reference (UTR)').fill(utr);
+  await secondDialog.getByRole('button', { name: 'Approve withdrawal' }).click();
   await expect(toast(second, 'Withdrawal approved successfully')).toBeVisible();
   await second.getByLabel('Status').selectOption('all');
   await expect(second.getByTestId(`withdrawal-${withdrawalId}`)).toContainText('Approved');
   await expect(second.getByTestId(`withdrawal-${withdrawalId}`)).not.toContainText('Awaiting second approval');
+  await expect(second.getByTestId(`withdrawal-${withdrawalId}`)).toContainText(`UTR: ${utr}`);
 });
 
 test('a rate change over 5% asks with old, new and percentage; leaving with unsaved edits asks first', async () => {

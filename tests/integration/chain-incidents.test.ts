@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
+import { usdtMicrosToWire } from '#shared/money';
 import type { Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, approveWithdrawalPaid, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
 
 /*
  * Chain incidents (decisions 036 and 045) against a real EVM: a credited deposit whose transfer a
@@ -35,9 +36,10 @@ async function query<Row extends Record<string, unknown>>(statement: ReturnType<
 async function customerWithVanishedDeposit(
   amountUsdtMicros: bigint,
   beforeReorganisation?: (user: SignedUpUser) => Promise<void>,
+  signUp: Record<string, unknown> = {},
 ): Promise<{ user: SignedUpUser; incidentId: string; depositId: string }> {
   const { chain, harness, worker, usdt } = bed;
-  const user = await signUpVerifiedUser(harness.app);
+  const user = await signUpVerifiedUser(harness.app, signUp);
   const address = (await chain.newAccount()).address.toLowerCase() as Hex;
   addressIndex += 1;
   await harness.database.handle.db.execute(
@@ -128,6 +130,39 @@ describe('chain incidents', () => {
     expect(audit.map((row) => row.action)).toEqual(['chain_incident.settle']);
   });
 
+  it('takes back the referral rewards paid on a deposit that vanished when its incident is settled, once, and tells each referrer (decision 049)', async () => {
+    const grandReferrer = await signUpVerifiedUser(bed.harness.app);
+    const referrer = await signUpVerifiedUser(bed.harness.app, { referralCode: grandReferrer.referralCode });
+    const { incidentId, depositId } = await customerWithVanishedDeposit(100_000_000n, undefined, { referralCode: referrer.referralCode });
+    const rewards = await query<{ id: string; referrer_user_id: string; reward_usdt_micros: string }>(
+      sql`select id, referrer_user_id, reward_usdt_micros::text from referral_rewards where deposit_id = ${depositId} order by level`,
+    );
+    expect(rewards.map((reward) => reward.referrer_user_id)).toEqual([referrer.id, grandReferrer.id]);
+    expect(await balanceMicros(bed.harness, referrer.id)).toBe(BigInt(rewards[0]?.reward_usdt_micros ?? '0'));
+    // While the incident is open the rewards stand: the transfer may still come back on the chain.
+    expect(await query(sql`select 1 from referral_reward_reversals`)).toHaveLength(0);
+
+    expectStatus(await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'Customer already spent it' }), 200);
+    expect(await balanceMicros(bed.harness, referrer.id)).toBe(0n);
+    expect(await balanceMicros(bed.harness, grandReferrer.id)).toBe(0n);
+    const reversals = await query<{ reward_id: string; incident_id: string; taken_back: string; written_off: string }>(
+      sql`select reward_id, incident_id, taken_back_usdt_micros::text as taken_back, written_off_usdt_micros::text as written_off from referral_reward_reversals order by taken_back_usdt_micros desc`,
+    );
+    expect(reversals).toEqual(rewards.map((reward) => ({ reward_id: reward.id, incident_id: incidentId, taken_back: reward.reward_usdt_micros, written_off: '0' })));
+    const movements = await query<{ count: string }>(sql`select count(*)::text as count from ledger_transfers where reason = 'referral_reward_reversal'`);
+    expect(movements[0]?.count).toBe('2');
+    for (const who of [referrer, grandReferrer]) {
+      const notices = await query<{ title: string }>(sql`select title from notifications where user_id = ${who.id} and title = 'Referral bonus taken back'`);
+      expect(notices).toHaveLength(1);
+      const summary = await call(bed.harness.app, { url: '/api/referrals', cookie: who.cookie });
+      expect(summary.statusCode).toBe(200);
+      expect(summary.json().totalEarnings).toBe(usdtMicrosToWire(0n));
+    }
+    // A second settlement is refused and takes nothing again.
+    expect((await settle(firstAdmin, incidentId, { resolution: 'debited', reason: 'Again' })).statusCode).toBe(409);
+    expect(await query(sql`select 1 from referral_reward_reversals`)).toHaveLength(2);
+  });
+
   it('with two admins, a settlement that takes the amount back waits for a second admin, then debits the balance through the ledger and lifts the hold', async () => {
     const { harness } = bed;
     const secondAdmin = await signUpAdminWithVerifiedPin(harness);
@@ -195,7 +230,7 @@ describe('chain incidents', () => {
       withdrawalId = asked.json<{ withdrawal: { id: string } }>().withdrawal.id;
     });
     const ledgerBefore = await ledgerTransferCount(harness);
-    const approval = await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve');
+    const approval = await approveWithdrawalPaid(harness, firstAdmin, withdrawalId);
     expect(approval.statusCode).toBe(409);
     expect(approval.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'DEPOSIT_ON_HOLD', message: CHAIN_INCIDENT_MESSAGES.approvalHeld });
     const named = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: { withdrawalIds: [withdrawalId] } });
@@ -214,7 +249,7 @@ describe('chain incidents', () => {
     const changeId = settling.json<{ pendingChange?: { id: string } }>().pendingChange?.id;
     if (changeId) expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: (await signUpAdminWithVerifiedPin(harness)).cookie }), 200);
     expect((await incidentRow(incidentId))?.resolution).toBe('written_off');
-    expectStatus(await decide(harness, firstAdmin, 'withdrawals', withdrawalId, 'approve'), 200);
+    expectStatus(await approveWithdrawalPaid(harness, firstAdmin, withdrawalId), 200);
     await expectLedgerConsistent(harness);
   });
 });

@@ -18,6 +18,7 @@ import {
   requestTransfer,
   requestWithdrawal,
   submitDeposit,
+  utrFor,
 } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
@@ -135,12 +136,16 @@ async function auditRows(targetId: string): Promise<{ action: string; actor: str
 
 describe.each(kinds)('deciding a $noun', (testCase) => {
   const { path, noun, answerKey, messages, table } = testCase;
+  /** A withdrawal's approve records a payment made by hand and carries its UTR (decision 049); other kinds send no details. */
+  const detailsOf = async (id: string, verb: 'approve' | 'reject') =>
+    path === 'withdrawals' && verb === 'approve' ? { payoutReference: await utrFor(harness, id) } : {};
+  const decideIt = async (who: SignedUpUser, id: string, verb: 'approve' | 'reject') => decide(harness, who, path, id, verb, await detailsOf(id, verb));
 
   it.each(['approve', 'reject'] as const)('%s: changes the status, moves the money once, writes one audit row', async (verb) => {
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
     const before = [await balanceMicros(harness, owner.id), await balanceMicros(harness, counterparty.id)];
-    const response = await decide(harness, admin, path, id, verb);
+    const response = await decideIt(admin, id, verb);
     expect(response.statusCode).toBe(200);
     const outcome = verb === 'approve' ? 'approved' : 'rejected';
     expect(response.json()).toMatchObject({ message: messages[outcome], [answerKey]: { id, status: outcome } });
@@ -155,6 +160,14 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
     const response = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/${verb}`, cookie: admin.cookie });
+    if (path === 'withdrawals' && verb === 'approve') {
+      // Without a payout provider, an approve without a UTR would mark a withdrawal paid with nothing to show for it (decision 049).
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toEqual({ payoutReference: 'Enter the UTR of the bank payment to mark this withdrawal paid.' });
+      expect(await statusOf(table, id)).toMatchObject({ status: 'pending', decidedBy: null });
+      await expectLedgerConsistent(harness);
+      return;
+    }
     expect(response.statusCode).toBe(200);
     expect(await statusOf(table, id)).toMatchObject({ status: verb === 'approve' ? 'approved' : 'rejected' });
     await expectLedgerConsistent(harness);
@@ -163,10 +176,10 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
   it('refuses a second decision with 409 ALREADY_DECIDED and moves nothing', async () => {
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
-    expectStatus(await decide(harness, admin, path, id, 'approve'), 200);
+    expectStatus(await decideIt(admin, id, 'approve'), 200);
     const ledgerBefore = await ledgerTransferCount(harness);
     for (const verb of ['approve', 'reject'] as const) {
-      const again = await decide(harness, admin, path, id, verb);
+      const again = await decideIt(admin, id, verb);
       expect(again.statusCode).toBe(409);
       expect(again.json().error).toEqual({ code: 'ALREADY_DECIDED', message: `This ${noun} has already been approved.` });
     }
@@ -179,7 +192,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     for (let round = 0; round < 3; round += 1) {
       const [owner, counterparty] = await customers();
       const id = await testCase.makePending(owner, counterparty);
-      const [approval, rejection] = await Promise.all([decide(harness, admin, path, id, 'approve'), decide(harness, secondAdmin, path, id, 'reject')]);
+      const [approval, rejection] = await Promise.all([decideIt(admin, id, 'approve'), decide(harness, secondAdmin, path, id, 'reject')]);
       expect([approval.statusCode, rejection.statusCode].sort()).toEqual([200, 409]);
       const winner = approval.statusCode === 200 ? 'approved' : 'rejected';
       const loser = approval.statusCode === 200 ? rejection : approval;
@@ -198,7 +211,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     for (const id of owned) {
       const ledgerBefore = await ledgerTransferCount(harness);
       for (const verb of ['approve', 'reject'] as const) {
-        const response = await decide(harness, admin, path, id, verb);
+        const response = await decideIt(admin, id, verb);
         expect(response.statusCode).toBe(403);
         expect(response.json().error).toEqual({ code: 'FORBIDDEN', message: messages.ownRequest });
       }
@@ -216,7 +229,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     const id = await testCase.makePending(owner, counterparty);
     await harness.database.handle.db.execute(sql`update profiles set role = 'user' where user_id = ${demoted.id}`);
     const ledgerBefore = await ledgerTransferCount(harness);
-    const response = await decide(harness, demoted, path, id, 'approve');
+    const response = await decideIt(demoted, id, 'approve');
     expect(response.statusCode).toBe(403);
     expect((await statusOf(table, id)).status).toBe('pending');
     expect(await ledgerTransferCount(harness)).toBe(ledgerBefore);
@@ -234,7 +247,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
       // The demotion holds the admin's profile row; the request's session lookup still sees the committed admin role.
       await demotion.query('begin');
       await demotion.query(`update profiles set role = 'user' where user_id = $1`, [demoted.id]);
-      const pending = decide(harness, demoted, path, id, 'approve');
+      const pending = decideIt(demoted, id, 'approve');
       await waitForALockWait();
       await demotion.query('commit');
       const response = await pending;
@@ -260,10 +273,11 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     const [owner, counterparty] = await customers();
     const id = await testCase.makePending(owner, counterparty);
     const key = randomUUID();
-    const first = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body: {}, headers: { 'idempotency-key': key } });
+    const body = await detailsOf(id, 'approve');
+    const first = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body, headers: { 'idempotency-key': key } });
     expect(first.statusCode).toBe(200);
     const ledgerAfterFirst = await ledgerTransferCount(harness);
-    const retry = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body: {}, headers: { 'idempotency-key': key } });
+    const retry = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body, headers: { 'idempotency-key': key } });
     expect(retry.statusCode).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
@@ -274,7 +288,7 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     const otherUse = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/reject`, cookie: admin.cookie, body: {}, headers: { 'idempotency-key': key } });
     expect(otherUse.statusCode).toBe(422);
     expect(otherUse.json().error.code).toBe('IDEMPOTENCY_MISMATCH');
-    expect((await decide(harness, admin, path, id, 'approve')).statusCode).toBe(409);
+    expect((await decideIt(admin, id, 'approve')).statusCode).toBe(409);
     expect((await statusOf(table, id)).status).toBe('approved');
   });
 

@@ -11,6 +11,7 @@ import {
   addBankAccount,
   balanceMicros,
   configureDepositAddresses,
+  approveWithdrawalPaid,
   decide,
   expectLedgerConsistent,
   expectStatus,
@@ -234,7 +235,7 @@ describe('freezing an account', () => {
 
     const withdrawalId = withdrawal.json().withdrawal.id;
     const transferId = transfer.json().transfer.id;
-    const approveWithdrawal = await decide(harness, admin, 'withdrawals', withdrawalId, 'approve');
+    const approveWithdrawal = await approveWithdrawalPaid(harness, admin, withdrawalId);
     expect(approveWithdrawal.statusCode).toBe(409);
     expect(approveWithdrawal.json().error.message).toBe(FREEZE_MESSAGES.approvalRefused);
     // Nor can it go into a bank file, named or among the oldest pending.

@@ -10,6 +10,7 @@ import { call, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
+  approveWithdrawalPaid,
   decide,
   expectStatus,
   fundWallet,
@@ -164,7 +165,7 @@ describe('with a single admin', () => {
 
   it('approves a large withdrawal on one admin’s word', async () => {
     const id = await withdraw('150');
-    const response = await decide(harness, admin, 'withdrawals', id, 'approve');
+    const response = await approveWithdrawalPaid(harness, admin, id);
     expect(response.statusCode, response.body).toBe(200);
     expect((await withdrawalRow(id))?.status).toBe('approved');
   });
@@ -358,21 +359,22 @@ describe('with two or more admins', () => {
     it('needs a second admin over the boundary: the first approve answers 202 and moves nothing', async () => {
       const id = await withdraw('100.01');
       const transfers = await ledgerTransferCount(harness);
-      const first = await decide(harness, admin, 'withdrawals', id, 'approve', { payoutReference: 'UTR-FIRST-1' });
+      const firstUtr = rrn();
+      const first = await decide(harness, admin, 'withdrawals', id, 'approve', { payoutReference: firstUtr });
       expect(first.statusCode, first.body).toBe(202);
       expect(first.json()).toMatchObject({
         message: 'First approval recorded. A second admin must confirm this withdrawal before it is approved.',
         pendingChange: {
           kind: 'large_withdrawal_approval',
           from: 'Pending',
-          withdrawal: { id, amountInr: '8300.83', customer: { id: customer.id, name: 'Meera Iyer' }, payoutReference: 'UTR-FIRST-1' },
+          withdrawal: { id, amountInr: '8300.83', customer: { id: customer.id, name: 'Meera Iyer' }, payoutReference: firstUtr },
           requestedBy: { id: admin.id },
         },
       });
       expect((await withdrawalRow(id))?.status).toBe('pending');
       expect(await ledgerTransferCount(harness)).toBe(transfers);
 
-      const again = await decide(harness, admin, 'withdrawals', id, 'approve');
+      const again = await approveWithdrawalPaid(harness, admin, id);
       expect(again.statusCode).toBe(409);
       expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
       const change = first.json().pendingChange;
@@ -380,14 +382,14 @@ describe('with two or more admins', () => {
 
       const confirmed = await confirm(second, change.id);
       expect(confirmed.statusCode, confirmed.body).toBe(200);
-      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-FIRST-1' });
+      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: firstUtr });
       expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
       expect((await auditActions(id)).map((step) => [step.action, step.actor])).toEqual([['withdrawal.approve', second.id]]);
     });
 
     it('approves at the boundary on one admin’s word', async () => {
       const id = await withdraw('100.00', await freshCustomer());
-      const response = await decide(harness, admin, 'withdrawals', id, 'approve');
+      const response = await approveWithdrawalPaid(harness, admin, id);
       expect(response.statusCode, response.body).toBe(200);
       expect((await withdrawalRow(id))?.status).toBe('approved');
       expect(await openChanges(admin)).toEqual([]);
@@ -395,16 +397,17 @@ describe('with two or more admins', () => {
 
     it('takes another admin’s approve as the second approval', async () => {
       const id = await withdraw('120');
-      expectStatus(await decide(harness, admin, 'withdrawals', id, 'approve'), 202);
-      const second_ = await decide(harness, second, 'withdrawals', id, 'approve', { payoutReference: 'UTR-SECOND' });
+      expectStatus(await approveWithdrawalPaid(harness, admin, id), 202);
+      const secondUtr = rrn();
+      const second_ = await decide(harness, second, 'withdrawals', id, 'approve', { payoutReference: secondUtr });
       expect(second_.statusCode, second_.body).toBe(200);
-      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: 'UTR-SECOND' });
+      expect(await withdrawalRow(id)).toEqual({ status: 'approved', decided_by_user_id: second.id, payout_reference: secondUtr });
       expect(await openChanges(admin)).toEqual([]);
     });
 
     it('lets any admin reject at once, refunding the USDT and discarding the first approval', async () => {
       const id = await withdraw('110');
-      const first = await decide(harness, admin, 'withdrawals', id, 'approve');
+      const first = await approveWithdrawalPaid(harness, admin, id);
       expectStatus(first, 202);
       const balance = await balanceMicros(harness, customer.id);
       const rejected = await decide(harness, admin, 'withdrawals', id, 'reject', { reason: 'Name does not match' });
@@ -419,7 +422,7 @@ describe('with two or more admins', () => {
 
     it('decides concurrent confirms once and pays once', async () => {
       const id = await withdraw('130');
-      const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+      const change = (await approveWithdrawalPaid(harness, admin, id)).json().pendingChange;
       const transfers = await ledgerTransferCount(harness);
       const answers = await Promise.all([confirm(second, change.id), confirm(third, change.id)]);
       expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
@@ -430,9 +433,9 @@ describe('with two or more admins', () => {
     it('decides once when one admin confirms the first approval while another approves the withdrawal itself', async () => {
       for (let round = 0; round < 3; round += 1) {
         const id = await withdraw('125');
-        const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+        const change = (await approveWithdrawalPaid(harness, admin, id)).json().pendingChange;
         const transfers = await ledgerTransferCount(harness);
-        const answers = await Promise.all([confirm(second, change.id), decide(harness, third, 'withdrawals', id, 'approve')]);
+        const answers = await Promise.all([confirm(second, change.id), approveWithdrawalPaid(harness, third, id)]);
         expect(answers.map((answer) => answer.statusCode).sort(), answers.map((answer) => answer.body).join('\n')).toEqual([200, 409]);
         expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
         expect((await withdrawalRow(id))?.status).toBe('approved');
@@ -442,7 +445,7 @@ describe('with two or more admins', () => {
     it('serves two admins approving at the same moment one after the other: a first approval, then the second', async () => {
       const id = await withdraw('140');
       const transfers = await ledgerTransferCount(harness);
-      const answers = await Promise.all([decide(harness, admin, 'withdrawals', id, 'approve'), decide(harness, second, 'withdrawals', id, 'approve')]);
+      const answers = await Promise.all([approveWithdrawalPaid(harness, admin, id), approveWithdrawalPaid(harness, second, id)]);
       expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 202]);
       expect((await withdrawalRow(id))?.status).toBe('approved');
       expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
@@ -455,9 +458,9 @@ describe('with two or more admins', () => {
       const request = await requestWithdrawal(harness, adminCustomer, { amount: '150', bankAccountId: ownBank });
       expectStatus(request, 201);
       const id = request.json<{ withdrawal: { id: string } }>().withdrawal.id;
-      expect((await decide(harness, adminCustomer, 'withdrawals', id, 'approve')).statusCode).toBe(403);
+      expect((await approveWithdrawalPaid(harness, adminCustomer, id)).statusCode).toBe(403);
       expect(await openChanges(admin)).toEqual([]);
-      const change = (await decide(harness, admin, 'withdrawals', id, 'approve')).json().pendingChange;
+      const change = (await approveWithdrawalPaid(harness, admin, id)).json().pendingChange;
       const own = await confirm(adminCustomer, change.id);
       expect(own.statusCode).toBe(403);
       expect((await withdrawalRow(id))?.status).toBe('pending');
@@ -568,10 +571,10 @@ describe('with two or more admins', () => {
         expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'This withdrawal is no longer waiting for this approval: discard this change.' });
         expect((await withdrawalRow(id))?.status).toBe('pending');
         // A fresh approve replaces the stale first approval.
-        const first = await decide(harness, admin, 'withdrawals', id, 'approve');
+        const first = await approveWithdrawalPaid(harness, admin, id);
         expect(first.statusCode, first.body).toBe(202);
         expect(await changeStatus(change?.id as string)).toBe('discarded');
-        expectStatus(await decide(harness, second, 'withdrawals', id, 'approve'), 200);
+        expectStatus(await approveWithdrawalPaid(harness, second, id), 200);
       });
     });
 
@@ -635,7 +638,7 @@ describe('with two or more admins', () => {
       });
       // Still large: the same admin cannot approve it alone.
       const id = await withdraw('100.01');
-      expect((await decide(harness, admin, 'withdrawals', id, 'approve')).statusCode).toBe(202);
+      expect((await approveWithdrawalPaid(harness, admin, id)).statusCode).toBe(202);
       await discard(admin, raised.json().pendingChange.id);
 
       const lowered = await saveSettings(admin, { largeWithdrawalInr: '8000.00' });
@@ -645,11 +648,11 @@ describe('with two or more admins', () => {
       // Raised by two admins after the first approval: the first approver still cannot give the second.
       const raise = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
       expectStatus(await confirm(second, raise.json().pendingChange.id), 200);
-      const again = await decide(harness, admin, 'withdrawals', id, 'approve');
+      const again = await approveWithdrawalPaid(harness, admin, id);
       expect(again.statusCode).toBe(409);
       expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
       expect((await withdrawalRow(id))?.status).toBe('pending');
-      expectStatus(await decide(harness, second, 'withdrawals', id, 'approve'), 200);
+      expectStatus(await approveWithdrawalPaid(harness, second, id), 200);
       await setLargeWithdrawalBoundary();
     });
 

@@ -5,7 +5,7 @@ import { checkLedger, formatLedgerReport } from '../../src/server/platform/ledge
 import { usdtMicrosToWire } from '#shared/money';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, expectStatus, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, decide, decideWithUtr, expectStatus, requestTransfer, requestWithdrawal, submitDeposit } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /**
@@ -116,7 +116,7 @@ async function runSequence(commands: Command[]): Promise<void> {
       case 'decide': {
         const item = take(step.pick);
         if (!item) break;
-        expectStatus(await decide(harness, admin, item.kind, item.id, step.approve ? 'approve' : 'reject'), 200);
+        expectStatus(await decideWithUtr(harness, admin, item.kind, item.id, step.approve ? 'approve' : 'reject'), 200);
         if (item.kind === 'deposits' && step.approve) {
           credit(item.customer, item.amountUsdtMicros);
           // Referral chain 0 <- 1 <- 2: 0.1 % to the referrer, 0.02 % to the referrer's referrer.
@@ -296,13 +296,13 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
       if (step.kind === 'decide') {
         const decision: Decision = step.approve ? 'approve' : 'reject';
         ask(item, decision);
-        expectStatus(await decide(harness, self, item.kind, item.id, decision), 200);
+        expectStatus(await decideWithUtr(harness, self, item.kind, item.id, decision), 200);
         confirm(item, decision);
       } else {
         // Both admins at once, opposite decisions: exactly one wins and the other is told it was already decided.
         ask(item, 'approve');
         ask(item, 'reject');
-        const [approval, rejection] = await Promise.all([decide(harness, self, item.kind, item.id, 'approve'), decide(harness, other, item.kind, item.id, 'reject')]);
+        const [approval, rejection] = await Promise.all([decideWithUtr(harness, self, item.kind, item.id, 'approve'), decide(harness, other, item.kind, item.id, 'reject')]);
         expect([approval.statusCode, rejection.statusCode].sort()).toEqual([200, 409]);
         confirm(item, approval.statusCode === 200 ? 'approve' : 'reject');
       }

@@ -74,7 +74,7 @@ describe('notifications of decisions', () => {
 
     const bankAccountId = await addBankAccount(harness, user);
     const paid = await requestWithdrawal(harness, user, { amount: '50', bankAccountId });
-    expectStatus(await decide(harness, admin, 'withdrawals', paid.json().withdrawal.id, 'approve', { payoutReference: 'UTR998877' }), 200);
+    expectStatus(await decide(harness, admin, 'withdrawals', paid.json().withdrawal.id, 'approve', { payoutReference: '998877665544' }), 200);
     const refused = await requestWithdrawal(harness, user, { amount: '20', bankAccountId });
     expectStatus(await decide(harness, admin, 'withdrawals', refused.json().withdrawal.id, 'reject', { reason: 'Account closed' }), 200);
 
@@ -85,14 +85,14 @@ describe('notifications of decisions', () => {
 
     const mine = await notificationsOf(user);
     expect(mine.items.map((item) => item.kind)).toEqual(['transfer_rejected', 'transfer_approved', 'withdrawal_rejected', 'withdrawal_paid', 'deposit_rejected', 'deposit_credited']);
-    expect(mine.items.find((item) => item.kind === 'withdrawal_paid')?.body).toContain('UTR998877');
+    expect(mine.items.find((item) => item.kind === 'withdrawal_paid')?.body).toContain('998877665544');
     expect(mine.items.find((item) => item.kind === 'withdrawal_rejected')?.body).toContain('Reason: Account closed');
     expect(mine.items.find((item) => item.kind === 'deposit_rejected')?.body).toContain('Reason: Hash not found on chain');
     const theirs = await notificationsOf(friend);
     expect(theirs.items.map((item) => [item.kind, item.title])).toEqual([['transfer_received', 'Transfer received']]);
     expect(theirs.items[0]?.body).toContain('12.50 USDT');
 
-    expect((await waitForMail(user.email, 'was paid to your bank account')).decoded).toContain('Bank reference (UTR): UTR998877');
+    expect((await waitForMail(user.email, 'was paid to your bank account')).decoded).toContain('Bank reference (UTR): 998877665544');
     await waitForMail(friend.email, 'Subject: You received 12.50 USDT');
     expect((await waitForMail(user.email, 'Subject: Deposit rejected: 30.00 USDT')).decoded).toContain('Reason: Hash not found on chain');
     await expectLedgerConsistent(harness);

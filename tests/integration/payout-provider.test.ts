@@ -311,14 +311,128 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(await balanceMicros(harness, pending.customer.id)).toBe(pending.balanceBefore);
   });
 
-  it('an approval with a payout reference records a payment made by hand, as before', async () => {
+  it('an approval with a payout reference records a payment made by hand, as before, and the reference must have its rail’s form', async () => {
     const pending = await pendingWithdrawal();
+    expect((await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie })).json()).toMatchObject({ provider: 'razorpayx' });
+    const malformed = await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve', { payoutReference: 'UTR-BY-HAND' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.fields).toEqual({ payoutReference: 'A UPI UTR (RRN) has 12 digits.' });
+    expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'pending', payout_route: null });
     const utr = rrn();
     const approval = await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve', { payoutReference: utr });
     expect(approval.statusCode).toBe(200);
     expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'approved', payout_reference: utr, payout_route: null });
     await worker.tick();
     expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(0);
+  });
+});
+
+describe('a payout held before its first send (decision 049)', () => {
+  const HELD_FROZEN = 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).';
+  const HELD_BY_INCIDENT = 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).';
+
+  function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
+    return call(harness.app, { method: 'POST', url: `/api/admin/kyc/customers/${customer.id}/${verb}`, cookie: admin.cookie, body: { reason: 'Suspicious activity' } });
+  }
+
+  function requestsWithKey(withdrawalId: string) {
+    return standIn.createRequests.filter((request) => request.idempotencyKey === withdrawalId);
+  }
+
+  it('is not sent while its customer, frozen after the approval, stays frozen; it leaves once when the freeze is lifted', async () => {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    expect((await freeze(pending.customer, 'freeze')).statusCode).toBe(200);
+    await worker.tick();
+    await makeDue();
+    await worker.tick();
+    expect(requestsWithKey(pending.withdrawalId)).toHaveLength(0);
+    expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'processing', payout_route: 'razorpayx' });
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', provider_payout_id: null, last_error: HELD_FROZEN });
+    const sentAt = await row<{ sent_at: Date | null }>(sql`select sent_at from provider_payouts where withdrawal_id = ${pending.withdrawalId}`);
+    expect(sentAt?.sent_at).toBeNull();
+    // Its money stays held for it: nothing came back, nothing left.
+    expect(await balanceMicros(harness, pending.customer.id)).toBe(pending.balanceBefore - 10_000_000n);
+    await expectLedgerConsistent(harness);
+
+    expect((await freeze(pending.customer, 'unfreeze')).statusCode).toBe(200);
+    await makeDue();
+    await worker.tick();
+    expect(requestsWithKey(pending.withdrawalId)).toHaveLength(1);
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'processing', last_error: null });
+  });
+
+  it('is not sent while a deposit of its customer that vanished from the chain after the approval is an open incident', async () => {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    const deposit = await row<{ id: string; transaction_hash: string }>(sql`select id, transaction_hash from usdt_deposits where user_id = ${pending.customer.id} limit 1`);
+    const incident = await row<{ id: string }>(
+      sql`insert into chain_incidents (deposit_id, user_id, network, transaction_hash, amount_usdt_micros, kind)
+          values (${deposit?.id}, ${pending.customer.id}, 'TRC20', ${deposit?.transaction_hash}, 1000000, 'transfer_vanished') returning id`,
+    );
+    await worker.tick();
+    expect(requestsWithKey(pending.withdrawalId)).toHaveLength(0);
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', last_error: HELD_BY_INCIDENT });
+    await harness.database.handle.db.execute(sql`update chain_incidents set resolved_at = now(), resolution = 'reincluded' where id = ${incident?.id}`);
+    await makeDue();
+    await worker.tick();
+    expect(requestsWithKey(pending.withdrawalId)).toHaveLength(1);
+  });
+
+  it('once a request may have reached the provider, is never held back: sent again under the same key and settled from the provider', async () => {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', provider_payout_id: null });
+    // The freeze comes after the first request left: the provider may have the payout, so it must be followed, not held.
+    expect((await freeze(pending.customer, 'freeze')).statusCode).toBe(200);
+    await makeDue();
+    await worker.tick();
+    const requests = requestsWithKey(pending.withdrawalId);
+    expect(requests).toHaveLength(2);
+    expect(new Set(requests.map((request) => request.idempotencyKey))).toEqual(new Set([pending.withdrawalId]));
+    const made = standIn.payouts.filter((payout) => payout.reference_id === pending.reference);
+    expect(made).toHaveLength(1);
+    const utr = rrn();
+    await standIn.changeState(made[0]?.id ?? '', 'processed', { utr });
+    expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'approved', payout_reference: utr });
+    await expectLedgerConsistent(harness);
+    expect((await freeze(pending.customer, 'unfreeze')).statusCode).toBe(200);
+  });
+});
+
+describe('a stuck payout (decision 049)', () => {
+  it('is listed for admins with its error and attempts, and told to each admin once, not at every poll', async () => {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    const overview = await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie });
+    expect(overview.statusCode).toBe(200);
+    expect(overview.json()).toMatchObject({ provider: 'razorpayx', stuckAfterMinutes: 30 });
+    const listed = overview.json().stuck.find((payout: { withdrawalId: string }) => payout.withdrawalId === pending.withdrawalId);
+    expect(listed).toMatchObject({ reference: pending.reference, state: 'unsent', attempts: 1, amountInr: '830.00' });
+    expect(listed.lastError).toMatch(/unreachable/);
+    await worker.tick();
+    const told = async () =>
+      (await harness.database.handle.db.execute(sql`select 1 from notifications where user_id = ${admin.id} and kind = 'payout_stuck' and title = ${`Payout ${pending.reference} needs a look`}`)).rows.length;
+    expect(await told()).toBe(1);
+    // The next polls, still stuck: not told again.
+    await makeDue();
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    await worker.tick();
+    expect(await told()).toBe(1);
+    // A customer sees none of it.
+    expect((await call(harness.app, { url: '/api/admin/payouts/overview', cookie: pending.customer.cookie })).statusCode).toBe(403);
+    // Settled, it is no longer listed.
+    await makeDue();
+    await worker.tick();
+    const made = standIn.payouts.find((payout) => payout.reference_id === pending.reference);
+    await standIn.changeState(made?.id ?? '', 'processed', { utr: rrn() });
+    const after = await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie });
+    expect(after.json().stuck.map((payout: { withdrawalId: string }) => payout.withdrawalId)).not.toContain(pending.withdrawalId);
   });
 });
 

@@ -26,7 +26,7 @@ describe('prepared list reads answer what the query builder answered', () => {
     const withdrawal = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
     expectStatus(withdrawal, 201);
     const withdrawalId = withdrawal.json<{ withdrawal: { id: string } }>().withdrawal.id;
-    expectStatus(await decide(harness, admin, 'withdrawals', withdrawalId, 'approve', { payoutReference: 'UTR123456789' }), 200);
+    expectStatus(await decide(harness, admin, 'withdrawals', withdrawalId, 'approve', { payoutReference: '123456789012' }), 200);
     const transfer = await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '5' });
     expectStatus(transfer, 201);
     const transferId = transfer.json<{ transfer: { id: string } }>().transfer.id;

@@ -5,6 +5,7 @@ import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestAp
 import {
   addBankAccount,
   configureDepositAddresses,
+  approveWithdrawalPaid,
   decide,
   expectLedgerConsistent,
   expectStatus,
@@ -103,7 +104,7 @@ describe('running totals of the admin dashboard', () => {
     const decisions = await Promise.all([
       decide(harness, admin, 'deposits', depositIds[0] as string, 'approve'),
       decide(harness, admin, 'deposits', depositIds[1] as string, 'reject', { reason: 'Not received' }),
-      decide(harness, admin, 'withdrawals', withdrawalIds[0] as string, 'approve'),
+      approveWithdrawalPaid(harness, admin, withdrawalIds[0] as string),
       decide(harness, admin, 'withdrawals', withdrawalIds[1] as string, 'reject', { reason: 'Bank refused' }),
       decide(harness, admin, 'transfers', transferIds[0] as string, 'approve'),
       decide(harness, admin, 'transfers', transferIds[1] as string, 'reject', { reason: 'Suspicious' }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectLedgerConsistent, utrFor, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
 
 /* Decision 044: a customer cancels their own pending withdrawal; the USDT comes back through the ledger. */
 
@@ -76,7 +76,7 @@ describe('a customer cancels a pending withdrawal', () => {
     expect(row).toMatchObject({ status: 'cancelled', user: { id: customer.id } });
 
     // An admin can no longer decide it.
-    const approve = await decide(harness, admin, 'withdrawals', withdrawalId, 'approve');
+    const approve = await approveWithdrawalPaid(harness, admin, withdrawalId);
     expect(approve.statusCode).toBe(409);
     expect(await balanceMicros(harness, customer.id)).toBe(100_000_000n);
   });
@@ -110,7 +110,7 @@ describe('a customer cancels a pending withdrawal', () => {
 
   it('refuses a withdrawal that is approved, rejected or in a payout batch', async () => {
     const approved = await customerWithWithdrawal();
-    expectStatus(await decide(harness, admin, 'withdrawals', approved.withdrawalId, 'approve'), 200);
+    expectStatus(await approveWithdrawalPaid(harness, admin, approved.withdrawalId), 200);
     expect((await cancel(approved.customer, approved.withdrawalId)).json().error.code).toBe('ALREADY_DECIDED');
     expect(await statusOf(approved.withdrawalId)).toBe('approved');
 
@@ -144,7 +144,8 @@ describe('races: exactly one wins', () => {
   it('a cancel against an admin approving or rejecting it at once', async () => {
     for (const [round, decision] of (['approve', 'reject', 'approve', 'reject'] as const).entries()) {
       const { customer, withdrawalId } = await customerWithWithdrawal();
-      const decisionCall = () => decide(harness, admin, 'withdrawals', withdrawalId, decision, decision === 'reject' ? { reason: 'Race' } : {});
+      const details = decision === 'reject' ? { reason: 'Race' } : { payoutReference: await utrFor(harness, withdrawalId) };
+      const decisionCall = () => decide(harness, admin, 'withdrawals', withdrawalId, decision, details);
       let cancelled, decided;
       if (round < 2) [cancelled, decided] = await Promise.all([cancel(customer, withdrawalId), decisionCall()]);
       else [decided, cancelled] = await Promise.all([decisionCall(), cancel(customer, withdrawalId)]);
@@ -186,7 +187,7 @@ describe('a large withdrawal with a first approval', () => {
     await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
     await db().execute(sql`update admin_settings set large_withdrawal_inr_paise = 50000 where id = 1`);
     const { customer, withdrawalId } = await customerWithWithdrawal('10');
-    expect((await decide(harness, admin, 'withdrawals', withdrawalId, 'approve')).statusCode).toBe(202);
+    expect((await approveWithdrawalPaid(harness, admin, withdrawalId)).statusCode).toBe(202);
     const response = await cancel(customer, withdrawalId);
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toMatchObject({ code: 'DECIDED_ELSEWHERE', message: 'An admin has already approved this withdrawal; it can no longer be cancelled.' });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currentSettingsBody } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, decide, expectStatus, fundWallet, ledgerTransferCount, requestWithdrawal, setVipLevel } from '../fixtures/wallet.ts';
+import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectStatus, fundWallet, ledgerTransferCount, requestWithdrawal, setVipLevel } from '../fixtures/wallet.ts';
 
 const { harness, admin } = useIntegrationFile();
 
@@ -157,7 +157,7 @@ describe('what counts', () => {
     const batch = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [processing] } });
     expectStatus(batch, 201);
     const approved = await withdraw(user, bankAccountId, '20');
-    expectStatus(await decide(harness, admin, 'withdrawals', approved, 'approve', { payoutReference: 'UTR123' }), 200);
+    expectStatus(await approveWithdrawalPaid(harness, admin, approved), 200);
     await withdraw(user, bankAccountId, '5');
     // 20 processing + 20 approved + 5 pending = 45 of 50.
     await expectRefused(user, bankAccountId, '5.01', 'Daily withdrawal limit of 50.00 USDT reached: 5.00 USDT left today.');

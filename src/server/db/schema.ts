@@ -732,7 +732,7 @@ export const ledgerTransfers = pgTable(
     check('ledger_transfers_distinct_accounts', sql`${table.fromAccountId} <> ${table.toAccountId}`),
     check(
       'ledger_transfers_reason_valid',
-      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'withdrawal_reversal', 'deposit_reversal')`,
+      sql`${table.reason} in ('deposit_credit', 'withdrawal_hold', 'withdrawal_payout', 'withdrawal_refund', 'transfer_hold', 'transfer_credit', 'transfer_refund', 'referral_reward', 'withdrawal_reversal', 'deposit_reversal', 'referral_reward_reversal')`,
     ),
   ],
 );
@@ -759,6 +759,30 @@ export const referralRewards = pgTable(
     index('referral_rewards_referrer_idx').on(table.referrerUserId, table.createdAt),
     check('referral_rewards_level_valid', sql`${table.level} in (1, 2)`),
     check('referral_rewards_amount_positive', sql`${table.rewardUsdtMicros} > 0`),
+  ],
+);
+
+/** A referral reward taken back because its deposit vanished from the chain (decision 049): one per reward. */
+export const referralRewardReversals = pgTable(
+  'referral_reward_reversals',
+  {
+    rewardId: uuid('reward_id')
+      .primaryKey()
+      .references(() => referralRewards.id, { onDelete: 'restrict' }),
+    incidentId: uuid('incident_id')
+      .notNull()
+      .references(() => chainIncidents.id, { onDelete: 'restrict' }),
+    /** What came back from the referrer's wallet to the house account. */
+    takenBackUsdtMicros: usdtMicros('taken_back_usdt_micros').notNull(),
+    /** What the referrer had already spent: the operator's loss. */
+    writtenOffUsdtMicros: usdtMicros('written_off_usdt_micros').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check(
+      'referral_reward_reversals_amounts_valid',
+      sql`${table.takenBackUsdtMicros} >= 0 and ${table.writtenOffUsdtMicros} >= 0 and ${table.takenBackUsdtMicros} + ${table.writtenOffUsdtMicros} > 0`,
+    ),
   ],
 );
 
@@ -1100,7 +1124,7 @@ export const notifications = pgTable(
     index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
@@ -1314,6 +1338,8 @@ export const providerPayouts = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** When the withdrawal was marked paid or refunded from this payout's state; the worker asks no more after. */
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** When admins were told this payout is stuck (decision 049): once, not at every poll. */
+    stuckAlertedAt: timestamp('stuck_alerted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -15,6 +15,8 @@ export const NOTIFICATION_KINDS = [
   'deposit_incident',
   'kyc_required',
   'kyc_updated',
+  /** Told to every admin once: a provider payout with an error, or not settled in time (decision 049). */
+  'payout_stuck',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -55,6 +55,17 @@ export const PAYOUT_BATCH_MESSAGES = {
 export const PAYMENT_MODES = ['UPI', 'IMPS', 'NEFT'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
+/** IMPS carries at most 5,00,000 INR per payment; NEFT has no upper limit. */
+export const IMPS_MAX_INR_PAISE = 500_000_00n;
+/** UPI carries at most 1,00,000 INR per payment. */
+export const UPI_MAX_INR_PAISE = 100_000_00n;
+
+/** See docs/decisions/016: UPI when the customer gave a UPI id and UPI can carry the amount, else IMPS up to its limit, else NEFT. */
+export function paymentModeFor(amountInrPaise: bigint, upiId: string | null): PaymentMode {
+  if (upiId !== null && amountInrPaise <= UPI_MAX_INR_PAISE) return 'UPI';
+  return amountInrPaise <= IMPS_MAX_INR_PAISE ? 'IMPS' : 'NEFT';
+}
+
 /** UPI and IMPS payments are identified by a 12-digit RRN; NEFT by a 16-character UTR (decision 038). */
 export function utrHasFormOf(mode: PaymentMode, utr: string): boolean {
   return mode === 'NEFT' ? /^[A-Z0-9]{16}$/.test(utr) : /^[0-9]{12}$/.test(utr);

@@ -26,6 +26,8 @@ export const PAYOUT_MESSAGES = {
   returnedReason: (description: string) => `The bank returned the payout: ${description}`,
   reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
+  heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
+  heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
 } as const;
 
 /** Longest webhook body read; RazorpayX's payout events are a few kilobytes. */
@@ -76,3 +78,30 @@ export const reconciliationResponseSchema = z.object({
   differences: z.array(reconciliationDifferenceSchema).max(RECONCILIATION_MAX_TRANSACTIONS),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;
+
+/**
+ * GET /api/admin/payouts/overview: whether a payout provider is configured (an approve without a UTR then sends
+ * the withdrawal through it; without one every approve needs the UTR of a payment made by hand, decision 049).
+ */
+/** Most stuck payouts the overview lists, oldest first. */
+export const STUCK_PAYOUTS_MAX = 50;
+
+export const stuckPayoutSchema = z.object({
+  withdrawalId: z.uuid(),
+  reference: z.string(),
+  state: providerPayoutSchema.shape.state,
+  amountInr: z.string(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  since: z.string(),
+});
+export type StuckPayout = z.infer<typeof stuckPayoutSchema>;
+
+export const payoutOverviewResponseSchema = z.object({
+  provider: z.literal('razorpayx').nullable(),
+  /** A payout not settled this many minutes after it was handed to the provider is stuck (PAYOUT_STUCK_MINUTES); null without a provider. */
+  stuckAfterMinutes: z.number().int().nullable(),
+  /** Provider payouts with an error or not settled in time (decision 049), oldest first. */
+  stuck: z.array(stuckPayoutSchema).max(STUCK_PAYOUTS_MAX),
+});
+export type PayoutOverview = z.infer<typeof payoutOverviewResponseSchema>;

@@ -36,6 +36,7 @@ export const WITHDRAWAL_MESSAGES = {
   inPayoutBatch: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
   inPayoutBatchOrWithProvider: 'This withdrawal is in a payout batch or being paid through the payout provider: its result comes from there.',
   sentToProvider: 'Withdrawal approved: it is being paid through the payout provider.',
+  payoutReferenceRequired: 'Enter the UTR of the bank payment to mark this withdrawal paid.',
   cancelled: 'Withdrawal cancelled. The USDT is back in your wallet.',
   cancelConfirmation: 'Cancel this withdrawal? The USDT held for it goes back to your wallet at once.',
   cannotCancelProcessing: 'This withdrawal is already being paid to your bank and can no longer be cancelled.',
@@ -154,5 +155,6 @@ export const adminWithdrawalListQuerySchema = withdrawalStatusListQuerySchema;
 export const adminWithdrawalListResponseSchema = pageSchema(adminWithdrawalSchema);
 export const adminWithdrawalDecisionResponseSchema = z.object({ withdrawal: adminWithdrawalSchema, message: z.string() });
 
-export const approveWithdrawalRequestSchema = z.object({ payoutReference: payoutReferenceSchema }).optional();
+/** A UTR is compared upper-cased, as a batch's results compare it (decision 038). */
+export const approveWithdrawalRequestSchema = z.object({ payoutReference: payoutReferenceSchema.transform((value) => value?.toUpperCase()) }).optional();
 export const rejectWithdrawalRequestSchema = rejectRequestSchema;

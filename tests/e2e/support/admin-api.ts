@@ -147,8 +147,9 @@ export class AdminApi {
     return found as AdminWithdrawal;
   }
 
-  async approveWithdrawal(id: string, payoutReference?: string): Promise<AdminWithdrawal> {
-    const response = await this.context.post(`/api/admin/withdrawals/${id}/approve`, { data: payoutReference ? { payoutReference } : {} });
+  /** Records a payment made by hand, which needs its UTR (decision 049): a 12-digit RRN of IMPS or UPI. */
+  async approveWithdrawal(id: string, payoutReference: string): Promise<AdminWithdrawal> {
+    const response = await this.context.post(`/api/admin/withdrawals/${id}/approve`, { data: { payoutReference } });
     return (await parsed(response, adminWithdrawalDecisionResponseSchema, 'approve withdrawal')).withdrawal;
   }
 

@@ -15,6 +15,7 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { depositIncidentForCustomer } from '../notifications/templates.ts';
+import { takeBackRewardsOfVanishedDeposit } from '../referrals/service.ts';
 import type { ChainIncidentSettlementPayload } from '../pending-changes/kinds.ts';
 import { discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import * as followerRepository from './follower-repository.ts';
@@ -156,6 +157,8 @@ async function applySettlement(
   }
   const settled = await followerRepository.resolveIncident(transaction, incident.id, { resolution: payload.resolution, reason: payload.reason, resolvedByUserId: actor.userId });
   if (!settled) throw AppError.conflict(CHAIN_INCIDENT_MESSAGES.alreadySettled, 'ALREADY_DECIDED');
+  // The deposit did not happen, however the customer's side is settled: its referral rewards are taken back (decision 049).
+  await takeBackRewardsOfVanishedDeposit(transaction, { id: incident.id, depositId: incident.depositId });
   await recordAudit(transaction, {
     actorUserId: actor.userId,
     action: 'chain_incident.settle',

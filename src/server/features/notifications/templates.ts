@@ -216,3 +216,36 @@ export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held
     emailText: `The hold on your wallet for your deposit of ${amount} is lifted: the deposit stays credited, and withdrawals and transfers are open again.\n\n${facts}`,
   };
 }
+
+/** Told to an admin once per payout: a provider payout with an error, or not settled in time (decision 049). */
+export function payoutStuckForAdmin(facts: { userId: string; reference: string; lastError: string | null; stuckMinutes: number }): NewNotification {
+  const why = facts.lastError === null ? `It is not settled ${facts.stuckMinutes} minutes after it was handed to the payout provider.` : `Its last error: ${facts.lastError}`;
+  return {
+    userId: facts.userId,
+    kind: 'payout_stuck',
+    link: '/admin/transactions?tab=withdrawals&status=processing',
+    title: `Payout ${facts.reference} needs a look`,
+    body: why,
+    emailSubject: `Payout ${facts.reference} is stuck`,
+    emailText: `The payout of withdrawal ${facts.reference} through the payout provider needs a look. ${why}`,
+  };
+}
+
+/** A referral reward whose deposit vanished from the chain, taken back (decision 049). */
+export function referralRewardTakenBack(facts: { userId: string; rewardId: string; rewardUsdtMicros: bigint; takenBackUsdtMicros: bigint }): NewNotification {
+  const reward = usdt(facts.rewardUsdtMicros);
+  const taken = usdt(facts.takenBackUsdtMicros);
+  const what =
+    facts.takenBackUsdtMicros === facts.rewardUsdtMicros
+      ? `The ${reward} were taken back from your wallet.`
+      : `${taken} were taken back from your wallet; the rest is not asked of you.`;
+  return {
+    userId: facts.userId,
+    kind: 'deposit_rejected',
+    link: `/wallet/transactions/referral/${facts.rewardId}`,
+    title: 'Referral bonus taken back',
+    body: `The deposit your referral bonus of ${reward} was paid on is no longer on the blockchain. ${what}`,
+    emailSubject: `Referral bonus taken back: ${reward}`,
+    emailText: `A referral bonus of ${reward} was paid to you on a deposit of someone you referred. After a reorganisation of the blockchain that deposit's transfer is no longer there, so the bonus no longer applies. ${what}\n\nReference ID: ${facts.rewardId}`,
+  };
+}

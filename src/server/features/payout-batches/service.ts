@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import {
   PAYOUT_BATCH_MAX_WITHDRAWALS,
   PAYOUT_BATCH_MESSAGES,
+  paymentModeFor,
   utrHasFormOf,
-  type PaymentMode,
   type PayoutBatch,
   type PayoutResult,
   type PayoutResultRow,
@@ -32,15 +32,14 @@ export interface AdminActor {
   ipAddress?: string | undefined;
 }
 
-/** IMPS carries at most 5,00,000 INR per payment; NEFT has no upper limit. */
-export const IMPS_MAX_INR_PAISE = 500_000_00n;
-/** UPI carries at most 1,00,000 INR per payment. */
-export const UPI_MAX_INR_PAISE = 100_000_00n;
-
-/** See docs/decisions/016: UPI when the customer gave a UPI id and UPI can carry the amount, else IMPS up to its limit, else NEFT. */
-export function paymentModeFor(amountInrPaise: bigint, upiId: string | null): PaymentMode {
-  if (upiId !== null && amountInrPaise <= UPI_MAX_INR_PAISE) return 'UPI';
-  return amountInrPaise <= IMPS_MAX_INR_PAISE ? 'IMPS' : 'NEFT';
+/**
+ * Which hold keeps a withdrawal's customer's money from leaving: a frozen account (decision 047) or an open chain
+ * incident (decisions 036, 045). The holds that keep it out of a bank file keep a provider payout unsent too (decision 049).
+ */
+export async function payoutHoldOf(db: Executor, withdrawalId: string): Promise<'frozen' | 'incident' | null> {
+  const { frozen, heldByIncident } = await batchRepository.findNamedHeld(db, [withdrawalId]);
+  if (frozen.length > 0) return 'frozen';
+  return heldByIncident.length > 0 ? 'incident' : null;
 }
 
 const netInrPaiseOf = (row: WithdrawalRow): bigint => row.amountInrPaise - row.tdsInrPaise;

@@ -88,6 +88,14 @@ export async function reschedule(db: Executor, withdrawalId: string, afterSecond
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
+/**
+ * Stamps the first request to the provider before it leaves (decision 049): from then on the payout may be at the
+ * provider, so it is never held back, and only ever sent again under its one idempotency key.
+ */
+export async function markFirstSendStarted(db: Executor, withdrawalId: string): Promise<void> {
+  await db.update(providerPayouts).set({ sentAt: sql`coalesce(${providerPayouts.sentAt}, now())`, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+}
+
 export async function lockByWithdrawal(db: Executor, withdrawalId: string): Promise<ProviderPayoutRow | undefined> {
   const [row] = await db.select().from(providerPayouts).where(eq(providerPayouts.withdrawalId, withdrawalId)).for('update');
   return row;
@@ -145,6 +153,40 @@ export async function recordProblem(db: Executor, withdrawalId: string, problem:
 }
 
 /** Records a webhook delivery; false when this event id was applied before. */
+/**
+ * Payouts not settled that have an error or were handed to the provider more than `stuckMinutes` ago, oldest
+ * first: the admins' alert (decision 049).
+ */
+export async function listStuck(db: Executor, stuckMinutes: number, limit: number): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
+  return db
+    .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
+    .from(providerPayouts)
+    .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
+    .where(and(isNull(providerPayouts.settledAt), sql`(${providerPayouts.lastError} is not null or ${providerPayouts.createdAt} < now() - make_interval(mins => ${stuckMinutes}))`))
+    .orderBy(asc(providerPayouts.createdAt))
+    .limit(limit);
+}
+
+/** Marks stuck payouts not yet told to admins as told, and answers them: each is told once, by one process. */
+export async function claimStuckNotAlerted(db: Executor, stuckMinutes: number, limit: number): Promise<{ withdrawalId: string; reference: string; lastError: string | null }[]> {
+  const result = await db.execute<{ withdrawal_id: string; reference: string; last_error: string | null }>(sql`
+    with stuck as (
+      select p.withdrawal_id from provider_payouts p
+      where p.settled_at is null and p.stuck_alerted_at is null
+        and (p.last_error is not null or p.created_at < now() - make_interval(mins => ${stuckMinutes}))
+      order by p.created_at limit ${limit}
+      for update skip locked
+    )
+    update provider_payouts p set stuck_alerted_at = now() from stuck, withdrawal_requests w
+    where p.withdrawal_id = stuck.withdrawal_id and w.id = p.withdrawal_id
+    returning p.withdrawal_id, w.reference, p.last_error`);
+  return result.rows.map((row) => ({ withdrawalId: row.withdrawal_id, reference: row.reference, lastError: row.last_error }));
+}
+
+export async function clearProblem(db: Executor, withdrawalId: string): Promise<void> {
+  await db.update(providerPayouts).set({ lastError: null, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+}
+
 export async function recordWebhookEvent(db: Executor, values: { provider: string; eventId: string; event: string }): Promise<boolean> {
   const rows = await db.insert(providerWebhookEvents).values(values).onConflictDoNothing().returning({ eventId: providerWebhookEvents.eventId });
   return rows.length === 1;
@@ -216,4 +258,10 @@ export async function listSentBetween(db: Executor, range: { from: Date; to: Dat
     .where(and(sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`, sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`, sql`${providerPayouts.providerPayoutId} is not null`))
     .orderBy(asc(providerPayouts.sentAt))
     .limit(limit);
+}
+
+/** Every admin's user id: who is told of a stuck payout. */
+export async function adminUserIds(db: Executor): Promise<string[]> {
+  const result = await db.execute<{ user_id: string }>(sql`select user_id from profiles where role = 'admin' order by user_id limit 100`);
+  return result.rows.map((row) => row.user_id);
 }

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#shared/contracts/common';
-import { PAYOUT_WEBHOOK_MAX_BYTES, providerPayoutResponseSchema, reconciliationQuerySchema, reconciliationResponseSchema } from '#shared/contracts/payouts';
+import { PAYOUT_WEBHOOK_MAX_BYTES, payoutOverviewResponseSchema, providerPayoutResponseSchema, reconciliationQuerySchema, reconciliationResponseSchema } from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { PayoutProvider } from './provider.ts';
-import { getProviderPayout, receiveWebhook, reconcileDay } from './service.ts';
+import { getProviderPayout, payoutOverview, receiveWebhook, reconcileDay } from './service.ts';
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
 
@@ -73,6 +73,17 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
       },
     },
     async (request) => ({ payout: await getProviderPayout(db, request.params.id) }),
+  );
+  app.get(
+    '/api/admin/payouts/overview',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Whether a payout provider is configured: with one, an approve without a UTR sends the withdrawal through it; without, every approve needs the UTR',
+        response: responses({ 200: payoutOverviewResponseSchema }),
+      },
+    },
+    async () => payoutOverview(db, context.config.payoutProvider),
   );
   if (!provider) return;
   app.get(

@@ -3,10 +3,13 @@ import {
   PAYOUT_MESSAGES,
   RECONCILIATION_MAX_TRANSACTIONS,
   RETURNED_PROVIDER_PAYOUT_STATES,
+  STUCK_PAYOUTS_MAX,
+  type PayoutOverview,
   type ProviderPayout,
   type ProviderPayoutState,
   type ReconciliationResponse,
 } from '#shared/contracts/payouts';
+import { paymentModeFor } from '#shared/contracts/payout-batches';
 import { inrPaiseToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -16,8 +19,8 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
-import { withdrawalReversed } from '../notifications/templates.ts';
-import { paymentModeFor } from '../payout-batches/service.ts';
+import { payoutHoldOf } from '../payout-batches/service.ts';
+import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
 import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
@@ -197,6 +200,34 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
 }
 
 /**
+ * Right before a payout's first request to the provider, under the payout's and then the withdrawal's lock (the
+ * order every path here takes): a customer frozen (decision 047) or held by an open chain incident (decisions 036,
+ * 045) since the approval keeps a payout nothing was sent for unsent, in processing, with the reason for admins
+ * (`last_error`), asked again after `retrySeconds` (decision 049). Otherwise `sent_at` is stamped and committed
+ * before the request leaves: a payout that may be at the provider is never held, only sent again under its key.
+ */
+export async function prepareFirstSend(db: Database, withdrawalId: string, retrySeconds: number): Promise<'send' | 'held' | 'skip'> {
+  return db.transaction(async (transaction) => {
+    const payout = await payoutRepository.lockByWithdrawal(transaction, withdrawalId);
+    if (!payout || payout.settledAt !== null || payout.providerPayoutId !== null) return 'skip';
+    if (payout.sentAt !== null) return 'send';
+    const withdrawal = await findWithdrawalForUpdate(transaction, withdrawalId);
+    if (withdrawal?.status !== 'processing') return 'skip';
+    const hold = await payoutHoldOf(transaction, withdrawalId);
+    const reason = hold === 'frozen' ? PAYOUT_MESSAGES.heldFrozen : hold === 'incident' ? PAYOUT_MESSAGES.heldByIncident : null;
+    if (reason !== null) {
+      await payoutRepository.recordProblem(transaction, withdrawalId, reason, retrySeconds);
+      if (payout.lastError !== reason) await publishEvent(transaction, { type: 'admin.queue.updated' });
+      return 'held';
+    }
+    // A hold that ended clears its reason with the stamp: the payout leaves now.
+    if (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident) await payoutRepository.clearProblem(transaction, withdrawalId);
+    await payoutRepository.markFirstSendStarted(transaction, withdrawalId);
+    return 'send';
+  });
+}
+
+/**
  * The provider would not make the payout (it refused the request as it is): nothing was sent, so the withdrawal
  * is refunded with the provider's words, as a failed payout is.
  */
@@ -209,6 +240,43 @@ export async function refuseUnsentPayout(db: Database, withdrawalId: string, des
     const failed = await payoutRepository.updatePayoutState(transaction, withdrawalId, { providerPayoutId: null, state: 'failed', utr: null, statusReason: 'refused', statusDescription: description });
     await payoutRepository.insertEvent(transaction, { withdrawalId, state: 'failed', utr: null, reason: description, source: 'send' });
     await settleWithdrawal(transaction, failed, withdrawal);
+  });
+}
+
+/** Whether a provider is configured, and its stuck payouts (decision 049). */
+export async function payoutOverview(db: Database, config: { provider: 'razorpayx'; stuckMinutes: number } | undefined): Promise<PayoutOverview> {
+  if (config === undefined) return { provider: null, stuckAfterMinutes: null, stuck: [] };
+  const stuck = await payoutRepository.listStuck(db, config.stuckMinutes, STUCK_PAYOUTS_MAX);
+  return {
+    provider: config.provider,
+    stuckAfterMinutes: config.stuckMinutes,
+    stuck: stuck.map(({ payout, reference }) => ({
+      withdrawalId: payout.withdrawalId,
+      reference,
+      state: payout.state,
+      amountInr: inrPaiseToWire(payout.amountInrPaise),
+      attempts: payout.attempts,
+      lastError: payout.lastError,
+      since: payout.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Most stuck payouts told to admins per tick; the rest are told at the next. */
+const STUCK_ALERTS_PER_TICK = 20;
+
+/** Tells every admin, once per payout, of payouts that became stuck (decision 049); safe in every process at once. */
+export async function alertStuckPayouts(db: Database, stuckMinutes: number): Promise<number> {
+  return db.transaction(async (transaction) => {
+    const stuck = await payoutRepository.claimStuckNotAlerted(transaction, stuckMinutes, STUCK_ALERTS_PER_TICK);
+    if (stuck.length === 0) return 0;
+    const admins = await payoutRepository.adminUserIds(transaction);
+    await createNotifications(
+      transaction,
+      stuck.flatMap((payout) => admins.map((userId) => payoutStuckForAdmin({ userId, reference: payout.reference, lastError: payout.lastError, stuckMinutes }))),
+    );
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+    return stuck.length;
   });
 }
 

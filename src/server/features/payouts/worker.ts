@@ -5,7 +5,7 @@ import { PayoutProviderError, type PayoutProvider } from './provider.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 import * as payoutRepository from './repository.ts';
 import type { DuePayout } from './repository.ts';
-import { applyProviderFacts, enqueueRoutedWithdrawals, refuseUnsentPayout } from './service.ts';
+import { alertStuckPayouts, applyProviderFacts, enqueueRoutedWithdrawals, prepareFirstSend, refuseUnsentPayout } from './service.ts';
 
 /** Payouts one process claims per tick; the rest wait for the next tick or another process. */
 const PAYOUTS_PER_TICK = 20;
@@ -16,6 +16,8 @@ const ENQUEUED_PER_TICK = 100;
  * can take, so two processes do not send at once; if they ever do, the one idempotency key gives one payout.
  */
 const LEASE_SECONDS = 120;
+/** A payout's minutes to settle before admins are told, when the configuration does not say. */
+const DEFAULT_STUCK_MINUTES = 30;
 /** Questions about a payout without a final state back off to at most this. */
 const MAX_BACKOFF_SECONDS = 30 * 60;
 
@@ -39,6 +41,8 @@ export interface PayoutWorkerOptions {
   db: Database;
   provider: PayoutProvider;
   pollSeconds: number;
+  /** A payout not settled this many minutes after it was handed over, or with an error, is told to admins once (decision 049). */
+  stuckMinutes?: number | undefined;
   log: FastifyBaseLogger;
   /** Told after a payout settled a withdrawal, so its customer e-mail goes out at once rather than at the next sweep. */
   notificationEmails?: { poke(): void } | undefined;
@@ -46,11 +50,17 @@ export interface PayoutWorkerOptions {
 
 export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
   const { db, provider, pollSeconds, log } = options;
+  const stuckMinutes = options.stuckMinutes ?? DEFAULT_STUCK_MINUTES;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
   async function work(due: DuePayout): Promise<void> {
     const { payout, withdrawal } = due;
+    if (payout.providerPayoutId === null) {
+      // A freeze or a chain incident since the approval keeps a payout nothing was sent for at home (decision 049).
+      const gate = await prepareFirstSend(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts));
+      if (gate !== 'send') return;
+    }
     try {
       const facts =
         payout.providerPayoutId === null
@@ -82,6 +92,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
 
   async function tick(): Promise<void> {
     await enqueueRoutedWithdrawals(db, ENQUEUED_PER_TICK);
+    if ((await alertStuckPayouts(db, stuckMinutes)) > 0) options.notificationEmails?.poke();
     const due = await payoutRepository.claimDue(db, PAYOUTS_PER_TICK, LEASE_SECONDS);
     for (const payout of due) {
       try {

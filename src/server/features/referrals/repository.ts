@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { referralRewardReversals } from '../../db/schema.ts';
 import type { PageCursor } from '../../platform/pagination/cursor.ts';
 
 export interface ReferredPersonRow {
@@ -53,7 +54,8 @@ export async function listReferredPeople(db: Executor, userId: string, cursor: P
 
 export async function sumRewards(db: Executor, userId: string): Promise<bigint> {
   const result = await db.execute<{ total: bigint }>(sql`
-    select coalesce(sum(reward_usdt_micros), 0)::bigint as total from referral_rewards where referrer_user_id = ${userId}`);
+    select coalesce(sum(reward_usdt_micros), 0)::bigint as total from referral_rewards r
+    where referrer_user_id = ${userId} and not exists (select 1 from referral_reward_reversals v where v.reward_id = r.id)`);
   return result.rows[0]?.total ?? 0n;
 }
 
@@ -115,4 +117,26 @@ export async function findOwnedReward(db: Executor, userId: string, rewardId: st
     depositId: row.deposit_id,
     depositAmountUsdtMicros: row.deposit_amount_usdt_micros,
   };
+}
+
+export interface RewardToReverseRow {
+  id: string;
+  referrerUserId: string;
+  rewardUsdtMicros: bigint;
+  level: number;
+}
+
+/** The rewards paid on a deposit and not yet taken back, locked, in a fixed order. */
+export async function lockUnreversedRewardsOfDeposit(db: Executor, depositId: string): Promise<RewardToReverseRow[]> {
+  const result = await db.execute<{ id: string; referrer_user_id: string; reward_usdt_micros: bigint; level: number }>(sql`
+    select r.id, r.referrer_user_id, r.reward_usdt_micros, r.level::int as level
+    from referral_rewards r
+    where r.deposit_id = ${depositId} and not exists (select 1 from referral_reward_reversals v where v.reward_id = r.id)
+    order by r.level, r.id
+    for update of r`);
+  return result.rows.map((row) => ({ id: row.id, referrerUserId: row.referrer_user_id, rewardUsdtMicros: BigInt(row.reward_usdt_micros), level: row.level }));
+}
+
+export async function insertReversal(db: Executor, values: { rewardId: string; incidentId: string; takenBackUsdtMicros: bigint; writtenOffUsdtMicros: bigint }): Promise<void> {
+  await db.insert(referralRewardReversals).values(values);
 }

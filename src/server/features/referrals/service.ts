@@ -9,7 +9,11 @@ import {
 import { usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { publishEvent } from '../../platform/events/publish.ts';
+import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
+import { createNotifications } from '../../platform/notifications/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
+import { referralRewardTakenBack } from '../notifications/templates.ts';
 import * as referralRepository from './repository.ts';
 
 function asLevel(level: number): ReferralLevel {
@@ -68,4 +72,27 @@ export async function getOwnReward(db: Executor, userId: string, rewardId: strin
     depositId: row.depositId,
     depositAmount: usdtMicrosToWire(row.depositAmountUsdtMicros),
   };
+}
+
+/**
+ * The referral rewards paid on a deposit whose transfer vanished from the chain are taken back when its incident
+ * is settled (decision 049): each reward once (a reversal row per reward), from the referrer's wallet back to the
+ * referral rewards account as far as the wallet still holds it, the rest written off as the operator's loss; each
+ * referrer is told. Inside the settlement's transaction.
+ */
+export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: { id: string; depositId: string }): Promise<void> {
+  const rewards = await referralRepository.lockUnreversedRewardsOfDeposit(db, incident.depositId);
+  for (const reward of rewards) {
+    // The wallet is read after the rewards were locked; moveMoney's conditional debit still refuses a concurrent spend.
+    const balance = await walletBalance(db, reward.referrerUserId);
+    const takenBackUsdtMicros = balance < reward.rewardUsdtMicros ? (balance > 0n ? balance : 0n) : reward.rewardUsdtMicros;
+    if (takenBackUsdtMicros > 0n) {
+      await moveMoney(db, [
+        { from: wallet(reward.referrerUserId), to: house('referral_rewards'), amountUsdtMicros: takenBackUsdtMicros, reason: 'referral_reward_reversal', referenceId: reward.id },
+      ]);
+    }
+    await referralRepository.insertReversal(db, { rewardId: reward.id, incidentId: incident.id, takenBackUsdtMicros, writtenOffUsdtMicros: reward.rewardUsdtMicros - takenBackUsdtMicros });
+    await createNotifications(db, [referralRewardTakenBack({ userId: reward.referrerUserId, rewardId: reward.id, rewardUsdtMicros: reward.rewardUsdtMicros, takenBackUsdtMicros })]);
+    await publishEvent(db, { type: 'wallet.updated', userId: reward.referrerUserId, reason: 'deposit.chain' });
+  }
 }

@@ -64,6 +64,7 @@ const english: StatementLabels = {
   reasons: {
     deposit_credit: 'Deposit',
     deposit_reversal: 'Deposit reversed',
+    referral_reward_reversal: 'Referral bonus taken back',
     withdrawal_hold: 'Withdrawal to bank',
     withdrawal_refund: 'Withdrawal returned',
     withdrawal_reversal: 'Withdrawal returned by the bank',
@@ -104,6 +105,7 @@ const hindi: StatementLabels = {
   reasons: {
     deposit_credit: 'जमा',
     deposit_reversal: 'जमा वापस ली गई',
+    referral_reward_reversal: 'रेफ़रल बोनस वापस लिया गया',
     withdrawal_hold: 'बैंक में निकासी',
     withdrawal_refund: 'निकासी वापस आई',
     withdrawal_reversal: 'बैंक ने निकासी लौटाई',

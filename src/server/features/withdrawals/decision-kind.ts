@@ -1,11 +1,19 @@
 import { lastFourDigits } from '#shared/contracts/bank-accounts';
 import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
 import { withdrawalStatusSchema } from '#shared/contracts/enums';
+import { PAYOUT_BATCH_MESSAGES, paymentModeFor, utrHasFormOf } from '#shared/contracts/payout-batches';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { decideInTransaction, type ApprovalGate, type DecisionOutcome, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
+import {
+  decideInTransaction,
+  type ApprovalGate,
+  type DecisionOutcome,
+  type DecisionRequest,
+  type RequestKind,
+  type Settlement,
+} from '../../platform/decisions/decide.ts';
 import { house, wallet } from '../../platform/ledger/ledger.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { heldByOpenIncidents } from '../chain/incidents.ts';
@@ -62,20 +70,14 @@ export const withdrawalDecisions: WithdrawalKind = {
           : { status: 'rejected', decidedByUserId: decision.decidedByUserId, rejectionReason: decision.details.reason },
       ),
     ),
-  gateApproval: async (db, row, request) => {
-    await refuseUsedPayoutReference(db, row.id, request.details.payoutReference);
-    // A request made before its customer's deposit vanished from the chain was not held by decision 036's
-    // check: while the incident is open, an admin cannot send it (a payout already under way still settles).
-    if (request.decider.kind === 'admin' && row.status === 'pending' && (await heldByOpenIncidents(db, row.userId)) > 0n) {
-      throw AppError.conflict(CHAIN_INCIDENT_MESSAGES.approvalHeld, 'DEPOSIT_ON_HOLD');
-    }
-    return request.decider.kind === 'admin'
-      ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details)
-      : { kind: 'proceed' };
-  },
+  gateApproval: (db, row, request) => gateApproval(db, row, request, { referenceRequired: true }),
   settle: async (db, row, outcome, request) => {
+    // A payment made by hand is recorded only with its UTR (decision 049): checked here, on the row as decided, so that
+    // a direct approve, a second admin's approve and the confirm of a first approval all pass the same rule.
+    const paidByHand = outcome === 'approved' && (request.from ?? 'pending') === 'pending';
     // A frozen customer's withdrawal still pending is not paid (decision 047); one a bank already paid (a batch's results) is recorded.
-    if (outcome === 'approved' && (request.from ?? 'pending') === 'pending') await assertApprovalWhileNotFrozen(db, row.userId);
+    if (paidByHand) await assertApprovalWhileNotFrozen(db, row.userId);
+    if (paidByHand && request.decider.kind === 'admin') await checkManualPayoutReference(db, row, row.payoutReference);
     // Decided by any path (a reject, a second approval, a batch result): no first approval stays open.
     await discardOpenChange(db, firstApprovalHandler, row.id, row.decidedByUserId ? { userId: row.decidedByUserId } : null);
     // A payout that failed for a reason of the account (a batch's failed row, the provider's failure) flags the payee
@@ -99,6 +101,7 @@ export const withdrawalDecisions: WithdrawalKind = {
 export const providerWithdrawalDecisions: WithdrawalKind = {
   ...withdrawalDecisions,
   messages: { ...withdrawalDecisions.messages, decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatchOrWithProvider } },
+  gateApproval: (db, row, request) => gateApproval(db, row, request, { referenceRequired: false }),
   markDecided: async (db, id, decision) => {
     if (decision.outcome === 'approved' && decision.from === 'pending' && decision.details.payoutReference === undefined) {
       const routed = await withdrawalRepository.routeToProvider(db, id, decision.decidedByUserId);
@@ -183,6 +186,45 @@ export async function findWithdrawalForUpdate(db: Executor, id: string): Promise
   return withdrawalRepository.findByIdForUpdate(db, id);
 }
 
+/**
+ * Before an admin's approval changes anything: a UTR given is of its rail's form and on no other withdrawal, a
+ * withdrawal held by an open chain incident is not sent, and a large one waits for a second admin.
+ * `referenceRequired`: without a payout provider every approval records a payment made by hand, so even a first
+ * approval carries the UTR the confirm will record.
+ */
+async function gateApproval(
+  db: Executor,
+  row: WithdrawalRow,
+  request: DecisionRequest<WithdrawalDecisionDetails>,
+  options: { referenceRequired: boolean },
+): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
+  if (request.details.payoutReference !== undefined) await checkManualPayoutReference(db, row, request.details.payoutReference);
+  // A request made before its customer's deposit vanished from the chain was not held by decision 036's
+  // check: while the incident is open, an admin cannot send it (a payout already under way still settles).
+  if (request.decider.kind === 'admin' && row.status === 'pending' && (await heldByOpenIncidents(db, row.userId)) > 0n) {
+    throw AppError.conflict(CHAIN_INCIDENT_MESSAGES.approvalHeld, 'DEPOSIT_ON_HOLD');
+  }
+  return request.decider.kind === 'admin'
+    ? gateLargeApproval(db, row, { userId: request.decider.userId, ipAddress: request.decider.ipAddress }, request.details, options)
+    : { kind: 'proceed' };
+}
+
+/**
+ * A payment made by hand is recorded only with its UTR (decision 049), of the form of the rail it was paid by (the
+ * rule a batch's results follow, decision 038), and carried by no other withdrawal.
+ */
+async function checkManualPayoutReference(db: Executor, row: WithdrawalRow, payoutReference: string | null | undefined): Promise<void> {
+  if (payoutReference === undefined || payoutReference === null) {
+    throw AppError.validation(WITHDRAWAL_MESSAGES.payoutReferenceRequired, { payoutReference: WITHDRAWAL_MESSAGES.payoutReferenceRequired });
+  }
+  const mode = paymentModeFor(row.amountInrPaise - row.tdsInrPaise, row.upiId);
+  if (!utrHasFormOf(mode, payoutReference)) {
+    const message = PAYOUT_BATCH_MESSAGES.utrMalformed(mode);
+    throw AppError.validation(message, { payoutReference: message });
+  }
+  await refuseUsedPayoutReference(db, row.id, payoutReference);
+}
+
 /** What an admin gives with a decision on a withdrawal. */
 export type WithdrawalDecisionDetails = { payoutReference?: string | undefined; reason?: string | undefined };
 
@@ -222,7 +264,13 @@ function approvalPayload(row: WithdrawalRow, from: 'pending' | 'processing', pay
  * change (202); a different admin's approve while it is open is the second approval and goes on,
  * with the first approval's payout reference unless this one gives its own.
  */
-async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor, details: WithdrawalDecisionDetails): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
+async function gateLargeApproval(
+  db: Executor,
+  row: WithdrawalRow,
+  actor: Actor,
+  details: WithdrawalDecisionDetails,
+  options: { referenceRequired: boolean },
+): Promise<ApprovalGate<WithdrawalDecisionDetails, FirstApprovalResponse>> {
   // Locked, so that two admins approving at once are served one after the other: the second sees the first's approval.
   const locked = await withdrawalRepository.findByIdForUpdate(db, row.id);
   // Not pending any more: the decision's conditional update gives the usual answer.
@@ -239,6 +287,7 @@ async function gateLargeApproval(db: Executor, row: WithdrawalRow, actor: Actor,
   }
   // A first approval given while the withdrawal was in a payout batch that was cancelled since no longer applies.
   if (open) await discardOpenChange(db, firstApprovalHandler, row.id, actor);
+  if (options.referenceRequired) await checkManualPayoutReference(db, locked, details.payoutReference);
   const pendingChange = await requestChange(db, 'large_withdrawal_approval', approvalPayload(locked, 'pending', details.payoutReference), actor);
   return { kind: 'defer', statusCode: 202, body: { message: PENDING_CHANGE_MESSAGES.firstApproval, pendingChange } };
 }

@@ -141,7 +141,7 @@ export function registerWithdrawalAdminRoutes(app: ApiApp, context: AppContext):
     deferredResponse: firstApprovalResponseSchema,
     approve: {
       summary:
-        'Mark a pending withdrawal as paid out (optional payout reference / UTR); with a payout provider configured, an approve without a payout reference sends it through the provider instead (decision 043); above the large-withdrawal amount with two or more admins, the first approve answers 202 (a pending change) and another admin approves or confirms it',
+        'Mark a pending withdrawal as paid out by hand: the payout reference (UTR) is required, of its rail’s form (IMPS and UPI 12 digits, NEFT 16 letters or digits) and on no other withdrawal (decision 049); with a payout provider configured, an approve without a payout reference sends it through the provider instead (decision 043); above the large-withdrawal amount with two or more admins, the first approve answers 202 (a pending change) and another admin approves or confirms it',
       body: approveWithdrawalRequestSchema,
     },
     reject: { summary: 'Reject a pending withdrawal and refund the USDT held', body: rejectWithdrawalRequestSchema },

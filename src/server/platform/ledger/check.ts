@@ -94,7 +94,8 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
   // Each house account against the requests that explain it. The signs follow from the flows:
   // money enters through deposits_received and referral_rewards (so they go negative),
   // waits in withdrawals_pending / transfers_pending, and leaves into withdrawals_paid. A credited
-  // deposit whose transfer vanished and that an admin took back returns to deposits_received.
+  // deposit whose transfer vanished and that an admin took back returns to deposits_received, and the
+  // referral rewards paid on it return to referral_rewards as far as the referrers still held them (decision 049).
   const houseExpectations = await rows<{ kind: string; actual: string; expected: string }>(
     db,
     sql`
@@ -106,7 +107,8 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
           ('withdrawals_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status in ('pending', 'processing'))),
           ('withdrawals_paid', (select coalesce(sum(amount_usdt_micros::numeric), 0) from withdrawal_requests where status = 'approved' and reversed_at is null)),
           ('transfers_pending', (select coalesce(sum(amount_usdt_micros::numeric), 0) from transfers where status = 'pending')),
-          ('referral_rewards', -(select coalesce(sum(reward_usdt_micros::numeric), 0) from referral_rewards))
+          ('referral_rewards', -(select coalesce(sum(reward_usdt_micros::numeric), 0) from referral_rewards)
+            + (select coalesce(sum(taken_back_usdt_micros::numeric), 0) from referral_reward_reversals))
       ) as h(kind, expected)
       left join ledger_accounts a on a.kind = h.kind and a.user_id is null
       order by h.kind`,

@@ -20,7 +20,9 @@ export type LedgerReason =
   | 'transfer_refund'
   | 'referral_reward'
   /** A credited deposit whose transfer vanished from the chain, taken back by an admin's settlement (decision 045). */
-  | 'deposit_reversal';
+  | 'deposit_reversal'
+  /** A referral reward whose deposit vanished from the chain, taken back when its incident is settled (decision 049). */
+  | 'referral_reward_reversal';
 
 export interface LedgerMovement {
   from: LedgerAccountRef;

@@ -11,6 +11,7 @@ import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
 import { useAdminDashboard } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { PendingChangesPanel } from './components/pending-changes-panel.tsx';
+import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { ageText, inrText, shortDateTimeText, usdtText } from './format.ts';
 
@@ -236,6 +237,7 @@ function OperatorDashboard() {
         />
       )}
       <PendingChangesPanel />
+      <StuckPayoutsAlert />
       {dashboard.data && (
         <>
           <Queues figures={dashboard.data} />

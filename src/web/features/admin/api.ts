@@ -33,6 +33,7 @@ import {
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
+import { payoutOverviewResponseSchema } from '#shared/contracts/payouts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
@@ -71,6 +72,7 @@ export const adminKeys = {
   payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
   pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
   unclaimedTransfers: () => [...QUERY_KEYS.admin, 'unclaimed-transfers'] as const,
+  payoutOverview: () => [...QUERY_KEYS.admin, 'payout-overview'] as const,
 };
 
 function withQuery(path: string, params: Record<string, string | undefined>): string {
@@ -185,6 +187,11 @@ export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string
     body: withdrawalIds ? { withdrawalIds } : {},
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   });
+
+/** Whether a payout provider is configured (decision 049). */
+export function usePayoutOverview(enabled = true) {
+  return useQuery({ queryKey: adminKeys.payoutOverview(), queryFn: () => apiRequest('/api/admin/payouts/overview', payoutOverviewResponseSchema), enabled });
+}
 
 export function usePayoutBatches() {
   return useInfiniteQuery({

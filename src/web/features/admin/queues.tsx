@@ -1,14 +1,17 @@
 import { ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
 import type { AdminDeposit } from '#shared/contracts/deposits';
+import { paymentModeFor } from '#shared/contracts/payout-batches';
 import type { UserSummary } from '#shared/contracts/money-common';
 import type { AdminTransfer } from '#shared/contracts/transfers';
 import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
+import { inrPaiseFromWire } from '#shared/money';
 import { Badge } from '../../components/ui/badge.tsx';
 import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
+import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
@@ -165,7 +168,12 @@ function BankDetails({ bank }: { bank: AdminWithdrawal['bank'] }) {
 export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   kind: 'withdrawals',
   title: 'INR Withdrawals',
-  headingAction: <PayoutBatchButton />,
+  headingAction: (
+    <>
+      <StuckPayoutsAlert />
+      <PayoutBatchButton />
+    </>
+  ),
   rowName: 'withdrawal',
   tableClassName: 'md:min-w-[60rem]',
   loadingText: 'Loading withdrawals...',
@@ -209,6 +217,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
     </>
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
+  paymentModeOf: (withdrawal) => paymentModeFor(inrPaiseFromWire(withdrawal.netInr), withdrawal.bank.upiId),
   describeDecision: (withdrawal, decision) => {
     const inr = inrText(withdrawal.amountInr);
     // With TDS the bank pays the net amount: the gross less the TDS withheld.

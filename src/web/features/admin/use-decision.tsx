@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { payoutReferenceSchema, rejectRequestSchema } from '#shared/contracts/money-common';
 import { LIMITS } from '#shared/limits';
+import { PAYOUT_BATCH_MESSAGES, utrHasFormOf, type PaymentMode } from '#shared/contracts/payout-batches';
+import { WITHDRAWAL_MESSAGES } from '#shared/contracts/withdrawals';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import { adminKeys, decideRequest, type Decision, type QueueKind } from './api.ts';
+import { adminKeys, decideRequest, usePayoutOverview, type Decision, type QueueKind } from './api.ts';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 
 export interface DecisionTarget {
@@ -12,6 +14,8 @@ export interface DecisionTarget {
   decision: Decision;
   id: string;
   description: string;
+  /** A withdrawal's rail, whose form its UTR must have. */
+  paymentMode?: PaymentMode | undefined;
 }
 
 interface DecisionTexts {
@@ -61,13 +65,27 @@ const REASON_FIELD: NoteField = {
   schema: rejectRequestSchema.unwrap().shape.reason,
 };
 
-const PAYOUT_REFERENCE_FIELD: NoteField = {
-  label: 'Bank payout reference (UTR, optional)',
-  help: 'The UTR of the bank transfer, for later reconciliation.',
-  maxLength: LIMITS.payoutReferenceLength,
-  multiline: false,
-  schema: payoutReferenceSchema,
-};
+/**
+ * The UTR of a withdrawal's approve (decision 049): without a payout provider the approve records a payment made
+ * by hand and needs the UTR, of its rail's form; with one, an empty field sends the withdrawal through the provider.
+ */
+function payoutReferenceField(paymentMode: PaymentMode, viaProvider: boolean): NoteField {
+  return {
+    label: viaProvider ? 'Bank payout reference (UTR, only if paid by hand)' : 'Bank payout reference (UTR)',
+    help: viaProvider
+      ? 'Leave it empty to pay through the payout provider. A UTR records a payment already made by hand.'
+      : `The UTR of the ${paymentMode} payment you made (${paymentMode === 'NEFT' ? '16 letters or digits' : '12 digits'}).`,
+    maxLength: LIMITS.payoutReferenceLength,
+    multiline: false,
+    schema: payoutReferenceSchema.superRefine((value, context) => {
+      if (value === undefined) {
+        if (!viaProvider) context.addIssue({ code: 'custom', message: WITHDRAWAL_MESSAGES.payoutReferenceRequired });
+      } else if (!utrHasFormOf(paymentMode, value.toUpperCase())) {
+        context.addIssue({ code: 'custom', message: PAYOUT_BATCH_MESSAGES.utrMalformed(paymentMode) });
+      }
+    }),
+  };
+}
 
 const APPROVAL_REASON_FIELD: NoteField = {
   ...REASON_FIELD,
@@ -75,10 +93,10 @@ const APPROVAL_REASON_FIELD: NoteField = {
   help: 'A deposit the blockchain refutes is credited only when a second admin confirms it, with this reason.',
 };
 
-function noteFieldOf(target: DecisionTarget): NoteField | undefined {
+function noteFieldOf(target: DecisionTarget, viaProvider: boolean): NoteField | undefined {
   if (target.decision === 'reject') return REASON_FIELD;
   if (target.kind === 'deposits') return APPROVAL_REASON_FIELD;
-  return target.kind === 'withdrawals' ? PAYOUT_REFERENCE_FIELD : undefined;
+  return target.kind === 'withdrawals' ? payoutReferenceField(target.paymentMode ?? 'IMPS', viaProvider) : undefined;
 }
 
 /** A refusal that leaves nothing to retry: decided meanwhile (409), gone (404), or not this admin's to decide (403, e.g. their own request). */
@@ -95,6 +113,7 @@ export function useDecision() {
   const [target, setTarget] = useState<DecisionTarget | null>(null);
   const [serverError, setServerError] = useState<string | undefined>();
   const mutation = useMutation({ mutationFn: decideRequest });
+  const payoutOverview = usePayoutOverview(target?.kind === 'withdrawals');
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
 
@@ -121,15 +140,16 @@ export function useDecision() {
           void refresh();
         },
         onError: (error) => {
+          // A refusal of the typed text (a UTR another withdrawal carries is a 409) stays in the dialog, under the field.
+          const fieldMessage = error instanceof ApiError ? (error.fields.reason ?? error.fields.payoutReference) : undefined;
+          if (fieldMessage) {
+            setServerError(fieldMessage);
+            return;
+          }
           if (isFinalRefusal(error)) {
             toast.error(texts.refused ?? texts.failure, { description: error.message });
             setTarget(null);
             void refresh();
-            return;
-          }
-          const fieldMessage = error instanceof ApiError ? (error.fields.reason ?? error.fields.payoutReference) : undefined;
-          if (fieldMessage) {
-            setServerError(fieldMessage);
             return;
           }
           const refusedByServer = error instanceof ApiError && error.status >= 400 && error.status < 500;
@@ -144,14 +164,16 @@ export function useDecision() {
     setTarget(next);
   };
 
+  // Until the configuration is known, the UTR is asked for: the stricter form, which the server takes either way.
+  const viaProvider = (payoutOverview.data?.provider ?? null) !== null;
   const dialog = target ? (
     <DecisionDialog
-      key={`${target.kind}-${target.id}-${target.decision}`}
+      key={`${target.kind}-${target.id}-${target.decision}-${String(viaProvider)}`}
       title={TEXTS[target.kind][target.decision].title}
       description={target.description}
       confirmLabel={TEXTS[target.kind][target.decision].confirmLabel}
       destructive={target.decision === 'reject'}
-      field={noteFieldOf(target)}
+      field={noteFieldOf(target, viaProvider)}
       busy={mutation.isPending}
       serverError={serverError}
       onCancel={() => setTarget(null)}

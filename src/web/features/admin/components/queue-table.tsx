@@ -65,6 +65,8 @@ export interface QueueDefinition<Row extends QueueRow> {
   summary: (row: Row) => string;
   /** What the confirmation says will happen. */
   describeDecision: (row: Row, decision: DecisionTarget['decision']) => string;
+  /** The rail a withdrawal is paid by, for the form of its UTR (decision 049). */
+  paymentModeOf?: (row: Row) => DecisionTarget['paymentMode'];
 }
 
 function ActionsCell({
@@ -135,7 +137,7 @@ function QueueRowView<Row extends QueueRow>({
   const myId = useMe().data?.id;
   const own = myId !== undefined && definition.usersOf(row).includes(myId);
   const decide = (decision: DecisionTarget['decision']) =>
-    openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision) });
+    openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision), paymentMode: definition.paymentModeOf?.(row) });
   const pending = row.status === 'pending';
   // Desk shortcuts: on a focused pending row, A opens the approval and R the rejection, each with its confirmation.
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
