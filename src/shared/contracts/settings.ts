@@ -7,6 +7,7 @@ import { depositNetworkSchema } from './enums.ts';
 import { pendingChangeSchema } from './pending-changes.ts';
 import { kycSettingsFormShape, kycSettingsViewShape } from './kyc-settings.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
+import { operatorIdentityFormShape, operatorIdentityViewShape } from './operator-identity.ts';
 
 
 export const SETTINGS_LIMITS = {
@@ -90,6 +91,7 @@ export const adminSettingsResponseSchema = z.object({
   canEdit: z.boolean(),
   ...withdrawalRulesViewShape,
   ...kycSettingsViewShape,
+  ...operatorIdentityViewShape,
 });
 export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
 
@@ -222,6 +224,7 @@ export const settingsFormSchema = z.object({
   minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
   ...withdrawalRulesFormShape,
   ...kycSettingsFormShape,
+  ...operatorIdentityFormShape,
 });
 export type SettingsFormValues = z.input<typeof settingsFormSchema>;
 export type SettingsFormOutput = z.output<typeof settingsFormSchema>;

@@ -7,6 +7,7 @@ import {
   updateSettingsRequestSchema,
   updateSettingsResponseSchema,
 } from '#shared/contracts/settings';
+import { operatorIdentityResponseSchema } from '#shared/contracts/operator-identity';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -31,6 +32,18 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async () => settingsService.getPublicSettings(db),
+  );
+
+  app.get(
+    '/api/legal/operator',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'The operator’s identity and grievance officer (empty strings where not set) and the consent notice’s version (public)',
+        response: responses({ 200: operatorIdentityResponseSchema }),
+      },
+    },
+    async () => settingsService.getOperatorIdentity(db),
   );
 
 }

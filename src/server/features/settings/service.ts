@@ -32,6 +32,8 @@ import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow, StoredFileRow } from './repository.ts';
 import type { AuditAction } from '#shared/contracts/enums';
 import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
+import { CONSENT_NOTICE_VERSION, type OperatorIdentityResponse } from '#shared/contracts/operator-identity';
+import { desiredOperatorIdentity, operatorIdentityOf, operatorIdentitySnapshot } from './operator-identity.ts';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
@@ -84,6 +86,11 @@ export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
   };
 }
 
+/** What the footer, the terms and privacy pages and the consent notice show of the operator. */
+export async function getOperatorIdentity(db: Executor): Promise<OperatorIdentityResponse> {
+  return { ...operatorIdentityOf(await settingsRepository.getSettings(db)), consentNoticeVersion: CONSENT_NOTICE_VERSION };
+}
+
 export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: Pick<SessionRecord, 'role'>): Promise<AdminSettings> {
   const fileIds = [row.trc20QrFileId, row.erc20QrFileId, row.apkFileId].filter((id): id is string => id !== null);
   const files = await settingsRepository.findStoredFilesByIds(db, fileIds);
@@ -109,6 +116,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     canEdit,
     ...withdrawalRulesView(row),
     ...kycSettingsView(row),
+    operatorIdentity: operatorIdentityOf(row),
   };
 }
 
@@ -132,6 +140,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     apkFileId: row.apkFileId,
     ...withdrawalRulesSnapshot(row),
     ...kycSettingsSnapshot(row),
+    ...operatorIdentitySnapshot(row),
   };
 }
 
@@ -180,6 +189,7 @@ function desiredSettings(input: SettingsFormOutput): DesiredSettings {
     largeWithdrawalInrPaise: input.largeWithdrawalInr === undefined ? undefined : parsedOrThrow(parseInrPaise(input.largeWithdrawalInr), 'largeWithdrawalInr'),
     ...desiredWithdrawalRules(input),
     ...desiredKycSettings(input),
+    ...desiredOperatorIdentity(input),
   };
 }
 
