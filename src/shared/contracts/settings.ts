@@ -54,8 +54,11 @@ export const publicSettingsResponseSchema = z.object({
   websiteUrl: z.string(),
   minDeposit: decimalStringSchema,
   apk: publicFileSchema.extend({ sizeBytes: z.number().int().nullable() }),
+  /** Withdrawals to a newly added bank account pause this many hours (SECURITY_COOLING_OFF_HOURS; 0: no pause). */
+  newAccountPauseHours: z.number().int().min(0),
 });
 export type PublicSettings = z.infer<typeof publicSettingsResponseSchema>;
+export type StoredPublicSettings = Omit<PublicSettings, 'newAccountPauseHours'>;
 
 export const storedFileSchema = z.object({
   id: z.uuid(),

@@ -27,11 +27,12 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit and app download (public)',
+        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit, app download and the hours withdrawals to a new bank account pause (public)',
         response: responses({ 200: publicSettingsResponseSchema }),
       },
     },
-    async () => settingsService.getPublicSettings(db),
+    // The pause on withdrawals to a new bank account, so that the landing page's How It Works can say it before sign-up.
+    async () => ({ ...(await settingsService.getPublicSettings(db)), newAccountPauseHours: context.config.securityCoolingOffHours }),
   );
 
   app.get(

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import {
   SETTINGS_CONFLICT_MESSAGE,
   type AdminSettings,
-  type PublicSettings,
+  type StoredPublicSettings,
   type RatesResponse,
   type SettingsFormOutput,
   type UpdateSettingsInput,
@@ -65,7 +65,7 @@ export function qrImageShowsAddress(file: Pick<StoredFileRow, 'qrContent'> | und
   return file !== undefined && address !== '' && file.qrContent === address;
 }
 
-export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
+export async function getPublicSettings(db: Executor): Promise<StoredPublicSettings> {
   const row = await settingsRepository.getSettings(db);
   const fileIds = [row.trc20QrFileId, row.erc20QrFileId, row.apkFileId].filter((id): id is string => id !== null);
   const files = await settingsRepository.findStoredFilesByIds(db, fileIds);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import * as templates from '../../src/server/features/notifications/templates.ts';
+import type { LocalizedNotification } from '../../src/server/platform/notifications/service.ts';
+
+/*
+ * Every notification a customer gets is written in English (the spec's texts, unchanged) and in Hindi
+ * (issue 33, decision 051). Each template is called here for each of its branches; a template without
+ * this list's case, or a branch without its Hindi, fails the test.
+ */
+
+const deposit = { id: 'd-1', userId: 'u-1', amountUsdtMicros: 1_500_000_000n, network: 'TRC20', transactionHash: 'a'.repeat(64) };
+const withdrawal = {
+  id: 'w-1',
+  userId: 'u-1',
+  amountUsdtMicros: 1_500_000_000n,
+  amountInrPaise: 12_450_000n,
+  bankName: 'HDFC Bank',
+  accountNumberLast4: '4321',
+  reference: 'RD7K2M9Q',
+};
+const transfer = {
+  id: 't-1',
+  amountUsdtMicros: 25_000_000n,
+  sender: { id: 'u-1', name: 'Asha Rao', email: 'asha@example.com' },
+  recipient: { id: 'u-2', name: 'Ravi Kumar', email: 'ravi@example.com' },
+};
+
+const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
+  depositDecided: () => [
+    templates.depositDecided({ ...deposit, outcome: 'approved', rejectionReason: null }),
+    templates.depositDecided({ ...deposit, outcome: 'rejected', rejectionReason: 'Wrong network' }),
+    templates.depositDecided({ ...deposit, outcome: 'rejected', rejectionReason: null }),
+  ],
+  withdrawalDecided: () => [
+    templates.withdrawalDecided({ ...withdrawal, outcome: 'approved', payoutReference: 'HDFCN52026112712345', rejectionReason: null }),
+    templates.withdrawalDecided({ ...withdrawal, outcome: 'approved', payoutReference: null, rejectionReason: null }),
+    templates.withdrawalDecided({ ...withdrawal, outcome: 'rejected', payoutReference: null, rejectionReason: 'Name does not match' }),
+  ],
+  withdrawalReversed: () => [
+    templates.withdrawalReversed({ ...withdrawal, netInrPaise: withdrawal.amountInrPaise, reason: 'Account closed' }),
+  ],
+  withdrawalCancelled: () => [templates.withdrawalCancelled(withdrawal)],
+  transferDecided: () => [
+    ...templates.transferDecided({ ...transfer, outcome: 'approved', rejectionReason: null }),
+    ...templates.transferDecided({ ...transfer, outcome: 'rejected', rejectionReason: 'Suspicious' }),
+  ],
+  depositIncidentForCustomer: () => [
+    templates.depositIncidentForCustomer({ ...deposit, depositId: deposit.id }, 'held'),
+    templates.depositIncidentForCustomer({ ...deposit, depositId: deposit.id }, 'debited', 'Reorganisation'),
+    templates.depositIncidentForCustomer({ ...deposit, depositId: deposit.id }, 'written_off'),
+  ],
+};
+
+const DEVANAGARI = /[\u0900-\u097F]/;
+const FIELDS = ['title', 'body', 'emailSubject', 'emailText'] as const;
+
+describe('notification templates', () => {
+  it('has a case here for every template, so that none goes unchecked', () => {
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(templates).sort());
+  });
+
+  for (const [name, build] of Object.entries(CASES)) {
+    it(`${name}: every branch has its Hindi, in Hindi, with the same amounts and references as the English`, () => {
+      for (const notification of build()) {
+        expect(notification.hindi, `${name} (${notification.kind}) has no Hindi`).toBeDefined();
+        for (const field of FIELDS) {
+          const english = notification[field];
+          const hindi = notification.hindi[field];
+          expect(hindi, `${name} ${field}`).toMatch(DEVANAGARI);
+          expect(hindi).not.toBe(english);
+          // The figures, references and hashes the English names are named in the Hindi too.
+          for (const figure of english.match(/₹[\d,]+\.\d{2}|[\d,]+\.\d{2} USDT|[a-f0-9]{64}|RD7K2M9Q|HDFCN\d+/g) ?? []) expect(hindi, `${name} ${field}`).toContain(figure);
+        }
+      }
+    });
+  }
+
+  it('keeps the English texts exactly, and Indian grouping for rupees in both languages', () => {
+    const paid = templates.withdrawalDecided({ ...withdrawal, outcome: 'approved', payoutReference: 'HDFCN52026112712345', rejectionReason: null });
+    expect(paid.title).toBe('Withdrawal paid');
+    expect(paid.body).toBe('₹1,24,500.00 was paid to HDFC Bank ••••4321. Bank reference (UTR): HDFCN52026112712345.');
+    expect(paid.hindi.body).toContain('₹1,24,500.00');
+    const credited = templates.depositDecided({ ...deposit, outcome: 'approved', rejectionReason: null });
+    expect(credited.body).toBe('Your deposit of 1,500.00 USDT (TRC20) was credited to your wallet.');
+    expect(credited.hindi.title).toBe('जमा राशि जमा हो गई');
+  });
+});
