@@ -140,6 +140,15 @@ describe('notifications of decisions', () => {
     expect(englishMail.decoded).toContain('See the details and the status timeline');
   });
 
+  it('writes the security e-mail of a new bank account in Hindi to a Hindi reader', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    await addBankAccount(harness, hindiReader);
+    const text = await waitForMailText(hindiReader.email, 'निकासी के लिए आपके खाते में एक बैंक खाता जोड़ा गया।');
+    expect(text).toContain('/forgot-password पर अपना पासवर्ड रीसेट करें');
+    expect(text).not.toContain('If this was not you');
+  });
+
   it('records nothing for a decision that fails', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const depositId = await fundWallet(harness, admin, user, '10');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as templates from '../../src/server/features/notifications/templates.ts';
+import { DESCRIPTIONS, HINDI_DESCRIPTIONS, SECURITY_MAIL_LINES } from '../../src/server/features/security/notifications.ts';
 import type { LocalizedNotification } from '../../src/server/platform/notifications/service.ts';
 
 /*
@@ -83,5 +84,15 @@ describe('notification templates', () => {
     const credited = templates.depositDecided({ ...deposit, outcome: 'approved', rejectionReason: null });
     expect(credited.body).toBe('Your deposit of 1,500.00 USDT (TRC20) was credited to your wallet.');
     expect(credited.hindi.title).toBe('जमा राशि जमा हो गई');
+  });
+
+  it('has every security e-mail (a PIN, a password, a phone or a bank account changed) in Hindi as well', () => {
+    expect(Object.keys(HINDI_DESCRIPTIONS).sort()).toEqual(Object.keys(DESCRIPTIONS).sort());
+    for (const [change, hindi] of Object.entries(HINDI_DESCRIPTIONS)) {
+      expect(hindi.subject, change).toMatch(DEVANAGARI);
+      expect(hindi.sentence, change).toMatch(DEVANAGARI);
+    }
+    expect(SECURITY_MAIL_LINES.hi.pause('account', 24)).toMatch(/24 घंटे/);
+    expect(SECURITY_MAIL_LINES.en.pause('bank-account', 24)).toBe('For your safety, withdrawals to that bank account are paused for 24 hours.');
   });
 });

@@ -60,6 +60,12 @@ export async function findEmail(db: Executor, userId: string): Promise<string | 
   return row?.email;
 }
 
+/** Where and in which language to write to the user (the profile's language, issue 33). */
+export async function findEmailAndLanguage(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
+  const [row] = await db.select({ email: users.email, language: profiles.language }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+  return row;
+}
+
 /** A password set through a reset link: it starts the cooling-off of withdrawals and transfers. */
 export async function markPasswordReset(db: Executor, userId: string): Promise<void> {
   await db.update(users).set({ passwordResetAt: sql`now()` }).where(eq(users.id, userId));
