@@ -149,6 +149,15 @@ describe('notifications of decisions', () => {
     expect(text).not.toContain('If this was not you');
   });
 
+  it('writes the password reset e-mail in Hindi to a Hindi reader', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    expectStatus(await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: hindiReader.email } }), 202);
+    const text = await waitForMailText(hindiReader.email, 'हमें आपके खाते का पासवर्ड रीसेट करने का अनुरोध मिला है।');
+    expect(text).toMatch(/नया पासवर्ड चुनने के लिए यह लिंक \d+ मिनट के अंदर खोलें:/);
+    expect(text).toContain('/reset-password?token=');
+  });
+
   it('records nothing for a decision that fails', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const depositId = await fundWallet(harness, admin, user, '10');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as templates from '../../src/server/features/notifications/templates.ts';
+import { RESET_MAIL_TEXTS } from '../../src/server/features/notifications/account-mail.ts';
 import { DESCRIPTIONS, HINDI_DESCRIPTIONS, SECURITY_MAIL_LINES } from '../../src/server/features/security/notifications.ts';
 import type { LocalizedNotification } from '../../src/server/platform/notifications/service.ts';
 
@@ -94,5 +95,14 @@ describe('notification templates', () => {
     }
     expect(SECURITY_MAIL_LINES.hi.pause('account', 24)).toMatch(/24 घंटे/);
     expect(SECURITY_MAIL_LINES.en.pause('bank-account', 24)).toBe('For your safety, withdrawals to that bank account are paused for 24 hours.');
+  });
+
+  it('has the password and PIN reset e-mails in Hindi, with the link’s lifetime', () => {
+    for (const kind of ['password', 'pin'] as const) {
+      const hindi = RESET_MAIL_TEXTS[kind].hi(30);
+      for (const text of [hindi.subject, hindi.request, hindi.linkText, hindi.ifNotAsked, hindi.opening ?? '']) expect(text, kind).toMatch(DEVANAGARI);
+      expect(hindi.opening).toContain('30 मिनट');
+    }
+    expect(RESET_MAIL_TEXTS.password.en(30).request).toBe('We received a request to reset the password of your account.');
   });
 });

@@ -82,15 +82,16 @@ export async function insertPasswordResetTokenForEmail(
   tokenHash: Buffer,
   lifetimeMinutes: number,
   allowed: boolean,
-): Promise<{ id: string; email: string } | undefined> {
-  const result = await db.execute<{ id: string; email: string }>(sql`
+): Promise<{ id: string; email: string; language: Language } | undefined> {
+  const result = await db.execute<{ id: string; email: string; language: Language }>(sql`
     with account as (select id, email from users where lower(email) = lower(${email}) and ${allowed}),
     stored as (
       insert into password_reset_tokens (user_id, token_hash, expires_at)
       select id, ${tokenHash}, now() + make_interval(mins => ${lifetimeMinutes}) from account
       returning user_id
     )
-    select account.id, account.email from account join stored on stored.user_id = account.id`);
+    select account.id, account.email, coalesce((select language from profiles where user_id = account.id), 'en') as language
+    from account join stored on stored.user_id = account.id`);
   return result.rows[0];
 }
 
