@@ -74,6 +74,43 @@ test.describe('a dropped connection', () => {
     await expect(page.getByTestId('offline-action-reason')).toHaveCount(0);
   });
 
+  test('the network drops while the withdrawal is sent: one message near the button, nothing taken, and the same request goes through once it is back', async ({
+    page,
+  }) => {
+    const customer = newCustomer({ name: 'Dropped Request' });
+    await signUpThroughForm(page, customer);
+    const deposit = await submitDepositAs(page, '50');
+    await admin().approveDeposit(deposit.id);
+    await addBankAccountAs(page, { accountHolderName: 'Dropped Request', accountNumber: '123456789013', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
+
+    await page.goto('/wallet/withdraw');
+    await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
+    await page.getByLabel('Amount (USDT)').fill('20');
+    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9013 (Dropped Request)' });
+    // The request itself is lost on the way: the connection drops after the PIN is confirmed.
+    await page.route('**/api/withdrawals', (route) => (route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback()));
+    await page.getByRole('button', { name: 'Request Withdrawal' }).click();
+    const pinDialog = page.getByRole('dialog');
+    await pinDialog.getByLabel('Transaction PIN').fill(customer.pin);
+    await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
+
+    // Said once, near the button; no toast repeats it, and the money stays.
+    await expect(pinDialog).toHaveCount(0);
+    await expect(page.getByRole('alert').filter({ hasText: 'Unable to connect to the server. Check your connection and try again.' })).toHaveCount(1);
+    await expect(page.getByRole('region', { name: /Notifications/ }).locator('li')).toHaveCount(0);
+    await expect(page.locator('#root')).not.toBeEmpty();
+    await page.unroute('**/api/withdrawals');
+    await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
+
+    // Back online, the same request goes through, once.
+    await page.getByRole('button', { name: 'Request Withdrawal' }).click();
+    await page.getByRole('dialog').getByLabel('Transaction PIN').fill(customer.pin);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm Withdrawal' }).click();
+    await expect(page.getByText('Withdrawal Request Submitted')).toBeVisible();
+    const pending = (await (await page.request.get('/api/withdrawals?status=pending')).json()) as { items: unknown[] };
+    expect(pending.items).toHaveLength(1);
+  });
+
   test('a server that answers it is unavailable shows the banner, and the banner notices by itself when it is back', async ({ page }) => {
     await signUpThroughForm(page, newCustomer({ name: 'Server Away' }));
     await page.route('**/api/**', (route) => route.fulfill({ status: 503, contentType: 'text/html', body: '<h1>Service Unavailable</h1>' }));
