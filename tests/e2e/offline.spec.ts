@@ -106,7 +106,7 @@ test.describe('a dropped connection', () => {
     await page.getByRole('button', { name: 'Request Withdrawal' }).click();
     await page.getByRole('dialog').getByLabel('Transaction PIN').fill(customer.pin);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm Withdrawal' }).click();
-    await expect(page.getByText('Withdrawal Request Submitted')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Withdrawal Request Submitted' })).toBeVisible();
     const pending = (await (await page.request.get('/api/withdrawals?status=pending')).json()) as { items: unknown[] };
     expect(pending.items).toHaveLength(1);
   });

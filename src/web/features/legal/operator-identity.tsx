@@ -20,6 +20,19 @@ export function OperatorFooterLine() {
   );
 }
 
+/** A labelled e-mail or phone link; nothing when the value is not set. */
+function ContactLine({ label, scheme, value }: { label: string; scheme: 'mailto' | 'tel'; value: string }) {
+  if (value === '') return null;
+  return (
+    <p>
+      {label}{' '}
+      <a className="text-brand-800 underline" href={`${scheme}:${value}`}>
+        {value}
+      </a>
+    </p>
+  );
+}
+
 /**
  * The operator's identity and grievance officer, as the terms and privacy pages and the consent notice show
  * them. A field an admin has not set is left out; without any officer details, the contact page is named.
@@ -44,22 +57,8 @@ export function OperatorIdentityDetails() {
           <>
             <p>{t('legal.grievanceIntro')}</p>
             {identity.grievanceOfficerName !== '' && <p>{identity.grievanceOfficerName}</p>}
-            {identity.grievanceOfficerEmail !== '' && (
-              <p>
-                {t('legal.email')}{' '}
-                <a className="text-brand-800 underline" href={`mailto:${identity.grievanceOfficerEmail}`}>
-                  {identity.grievanceOfficerEmail}
-                </a>
-              </p>
-            )}
-            {identity.grievanceOfficerPhone !== '' && (
-              <p>
-                {t('legal.phone')}{' '}
-                <a className="text-brand-800 underline" href={`tel:${identity.grievanceOfficerPhone}`}>
-                  {identity.grievanceOfficerPhone}
-                </a>
-              </p>
-            )}
+            <ContactLine label={t('legal.email')} scheme="mailto" value={identity.grievanceOfficerEmail} />
+            <ContactLine label={t('legal.phone')} scheme="tel" value={identity.grievanceOfficerPhone} />
           </>
         ) : (
           <p>

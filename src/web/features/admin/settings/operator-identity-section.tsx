@@ -1,5 +1,5 @@
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import { OPERATOR_IDENTITY_LIMITS } from '#shared/contracts/operator-identity';
+import { OPERATOR_IDENTITY_LIMITS, type OperatorIdentity } from '#shared/contracts/operator-identity';
 import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
 import { EXAMPLE_PHONE } from '#shared/limits';
 import { FormField } from '../../../components/ui/form-field.tsx';
@@ -9,6 +9,15 @@ import { Input } from '../../../components/ui/input.tsx';
  * The operator's identity and grievance officer in the Support tab (decision 051): shown in the footer, on
  * the terms and privacy pages and in the consent notice before KYC. An empty field is left out there.
  */
+
+const FIELDS: { name: keyof OperatorIdentity; label: string; maxLength: number; type: 'text' | 'email' | 'tel'; help?: string }[] = [
+  { name: 'legalName', label: 'Operator legal name', maxLength: OPERATOR_IDENTITY_LIMITS.legalNameLength, type: 'text' },
+  { name: 'address', label: 'Registered address', maxLength: OPERATOR_IDENTITY_LIMITS.addressLength, type: 'text' },
+  { name: 'registration', label: 'Registration (CIN or FIU-IND registration)', maxLength: OPERATOR_IDENTITY_LIMITS.registrationLength, type: 'text' },
+  { name: 'grievanceOfficerName', label: 'Grievance officer name', maxLength: OPERATOR_IDENTITY_LIMITS.officerNameLength, type: 'text' },
+  { name: 'grievanceOfficerEmail', label: 'Grievance officer e-mail', maxLength: OPERATOR_IDENTITY_LIMITS.officerEmailLength, type: 'email' },
+  { name: 'grievanceOfficerPhone', label: 'Grievance officer phone', maxLength: 40, type: 'tel', help: `Start with + and the country code, for example ${EXAMPLE_PHONE}.` },
+];
 
 export function operatorIdentityFormValues(settings: AdminSettings) {
   return { operatorIdentity: { ...settings.operatorIdentity } };
@@ -30,24 +39,11 @@ export function OperatorIdentitySection({
       <p className="text-sm text-slate-600">
         Shown in the footer, on the terms and privacy pages and in the privacy notice customers accept before KYC. Leave a field empty while it is not known; the pages then leave it out.
       </p>
-      <FormField label="Operator legal name" error={fieldErrors?.legalName?.message}>
-        <Input autoComplete="off" maxLength={OPERATOR_IDENTITY_LIMITS.legalNameLength} {...register('operatorIdentity.legalName')} />
-      </FormField>
-      <FormField label="Registered address" error={fieldErrors?.address?.message}>
-        <Input autoComplete="off" maxLength={OPERATOR_IDENTITY_LIMITS.addressLength} {...register('operatorIdentity.address')} />
-      </FormField>
-      <FormField label="Registration (CIN or FIU-IND registration)" error={fieldErrors?.registration?.message}>
-        <Input autoComplete="off" maxLength={OPERATOR_IDENTITY_LIMITS.registrationLength} {...register('operatorIdentity.registration')} />
-      </FormField>
-      <FormField label="Grievance officer name" error={fieldErrors?.grievanceOfficerName?.message}>
-        <Input autoComplete="off" maxLength={OPERATOR_IDENTITY_LIMITS.officerNameLength} {...register('operatorIdentity.grievanceOfficerName')} />
-      </FormField>
-      <FormField label="Grievance officer e-mail" error={fieldErrors?.grievanceOfficerEmail?.message}>
-        <Input type="email" autoComplete="off" maxLength={OPERATOR_IDENTITY_LIMITS.officerEmailLength} {...register('operatorIdentity.grievanceOfficerEmail')} />
-      </FormField>
-      <FormField label="Grievance officer phone" error={fieldErrors?.grievanceOfficerPhone?.message} help={`Start with + and the country code, for example ${EXAMPLE_PHONE}.`}>
-        <Input type="tel" autoComplete="off" maxLength={40} {...register('operatorIdentity.grievanceOfficerPhone')} />
-      </FormField>
+      {FIELDS.map(({ name, label, maxLength, type, help }) => (
+        <FormField key={name} label={label} error={fieldErrors?.[name]?.message} help={help}>
+          <Input type={type} autoComplete="off" maxLength={maxLength} {...register(`operatorIdentity.${name}`)} />
+        </FormField>
+      ))}
     </fieldset>
   );
 }
