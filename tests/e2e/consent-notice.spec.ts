@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { auditPage, expectNoProblems } from './support/accessibility.ts';
-import { AdminApi } from './support/admin-api.ts';
-import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { GRIEVANCE_PHONE_MESSAGE } from '#shared/contracts/operator-identity';
+import { SETTINGS_UPDATED_MESSAGE } from '#shared/contracts/settings';
+import { AdminApi, E2E_ADMIN_PIN } from './support/admin-api.ts';
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from './support/constants.ts';
+import { logInThroughForm, newCustomer, signUpThroughForm } from './support/helpers.ts';
 
 /*
  * The operator's identity and grievance officer (settings) on the public pages, and the consent and privacy
@@ -96,3 +99,21 @@ test('the KYC page opens with the consent and privacy notice; the checks follow 
   await expect(page.getByTestId('kyc-check-pan')).toBeVisible();
   await expect(page.getByTestId('consent-notice')).toHaveCount(0);
 });
+
+test('an admin fills in the operator in the settings’ Support tab: a bad phone is refused at its field, and the saved name reaches the terms page', async ({ page }) => {
+  await logInThroughForm(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+  await page.goto('/admin/settings');
+  await page.getByRole('tab', { name: 'Support' }).click();
+  const section = page.getByTestId('operator-identity-settings');
+  await section.getByLabel('Operator legal name').fill('Rupeedesk Payments LLP');
+  await section.getByLabel('Grievance officer phone').fill('12345');
+  await page.getByRole('button', { name: 'Save All Settings' }).click();
+  await expect(section.getByText(GRIEVANCE_PHONE_MESSAGE)).toBeVisible();
+  await section.getByLabel('Grievance officer phone').fill('+91 80 4000 1234');
+  await page.getByRole('button', { name: 'Save All Settings' }).click();
+  await expect(page.getByText(SETTINGS_UPDATED_MESSAGE)).toBeVisible();
+  await page.goto('/terms');
+  await expect(page.getByTestId('operator-identity')).toContainText('Rupeedesk Payments LLP');
+  await expect(page.getByTestId('operator-identity').getByRole('link', { name: '+918040001234' })).toBeVisible();
+});
+
