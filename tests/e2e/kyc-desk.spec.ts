@@ -4,7 +4,7 @@ import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { uniquePersonPan } from '../fixtures/cashfree-stand-in.ts';
 import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
 import { E2E_BASE_URL } from './support/constants.ts';
-import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { acceptConsentAs, newCustomer, signUpThroughForm } from './support/helpers.ts';
 import { kycStandInUrl } from './support/kyc-stand-in.ts';
 
 // The admin KYC desk (decision 047): a PAN review approved at /admin/kyc, and a frozen customer's withdraw page.
@@ -33,6 +33,7 @@ test('an admin approves a PAN waiting for a person at the KYC desk', async ({ br
   const page = await context.newPage();
   const customer = newCustomer({ name: 'Nandini Rao' });
   await signUpThroughForm(page, customer, { kycLevelOne: false });
+  await acceptConsentAs(page.request);
   const marked = await fetch(`${kycStandInUrl()}/_e2e/contacts-verified`, { method: 'POST', body: JSON.stringify({ email: customer.email }) });
   expect(marked.status).toBe(204);
   const pan = uniquePersonPan();

@@ -1,8 +1,8 @@
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { OFFLINE_ACTION_REASON } from '../../src/web/lib/connection-status.ts';
 import { addBankAccountAs, submitDepositAs } from './support/admin-api.ts';
 import { useFileAdmin } from './support/file-admin.ts';
-import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
 
 // Pages load slowly on a machine shared with other test runs; no assertion here measures speed.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -16,6 +16,20 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const admin = useFileAdmin();
 
 test.use({ serviceWorkers: 'block' });
+
+/** A customer with 50 USDT and a bank account, on the withdraw page with 20 USDT to that account filled in. */
+async function withdrawFormFilledIn(page: Page, name: string, accountNumber: string): Promise<NewCustomer> {
+  const customer = newCustomer({ name });
+  await signUpThroughForm(page, customer);
+  const deposit = await submitDepositAs(page, '50');
+  await admin().approveDeposit(deposit.id);
+  await addBankAccountAs(page, { accountHolderName: name, accountNumber, bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
+  await page.goto('/wallet/withdraw');
+  await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
+  await page.getByLabel('Amount (USDT)').fill('20');
+  await page.getByLabel('Bank Account').selectOption({ label: `State Bank of India ••••${accountNumber.slice(-4)} (${name})` });
+  return customer;
+}
 
 test.describe('a dropped connection', () => {
   // Sign-up, a deposit approved by the admin, and pages loaded several times on a busy machine.
@@ -39,16 +53,7 @@ test.describe('a dropped connection', () => {
     page,
     context,
   }) => {
-    const customer = newCustomer({ name: 'Offline Withdrawer' });
-    await signUpThroughForm(page, customer);
-    const deposit = await submitDepositAs(page, '50');
-    await admin().approveDeposit(deposit.id);
-    await addBankAccountAs(page, { accountHolderName: 'Offline Withdrawer', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
-
-    await page.goto('/wallet/withdraw');
-    await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
-    await page.getByLabel('Amount (USDT)').fill('20');
-    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
+    await withdrawFormFilledIn(page, 'Offline Withdrawer', '123456789012');
     const requestButton = page.getByRole('button', { name: 'Request Withdrawal' });
     await expect(requestButton).toBeEnabled();
 
@@ -72,6 +77,34 @@ test.describe('a dropped connection', () => {
     // Back online, the money button works again by itself.
     await expect(page.getByRole('button', { name: 'Request Withdrawal' })).toBeEnabled();
     await expect(page.getByTestId('offline-action-reason')).toHaveCount(0);
+  });
+
+  test('the network drops while the withdrawal is sent: one message near the button, nothing taken, and the same request goes through once it is back', async ({
+    page,
+  }) => {
+    const customer = await withdrawFormFilledIn(page, 'Dropped Request', '123456789013');
+    // The request itself is lost on the way: the connection drops after the PIN is confirmed.
+    await page.route('**/api/withdrawals', (route) => (route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback()));
+    await page.getByRole('button', { name: 'Request Withdrawal' }).click();
+    const pinDialog = page.getByRole('dialog');
+    await pinDialog.getByLabel('Transaction PIN').fill(customer.pin);
+    await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
+
+    // Said once, near the button; no toast repeats it, and the money stays.
+    await expect(pinDialog).toHaveCount(0);
+    await expect(page.getByRole('alert').filter({ hasText: 'Unable to connect to the server. Check your connection and try again.' })).toHaveCount(1);
+    await expect(page.getByRole('region', { name: /Notifications/ }).locator('li')).toHaveCount(0);
+    await expect(page.locator('#root')).not.toBeEmpty();
+    await page.unroute('**/api/withdrawals');
+    await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
+
+    // Back online, the same request goes through, once.
+    await page.getByRole('button', { name: 'Request Withdrawal' }).click();
+    await page.getByRole('dialog').getByLabel('Transaction PIN').fill(customer.pin);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm Withdrawal' }).click();
+    await expect(page.getByRole('heading', { name: 'Withdrawal Request Submitted' })).toBeVisible();
+    const pending = (await (await page.request.get('/api/withdrawals?status=pending')).json()) as { items: unknown[] };
+    expect(pending.items).toHaveLength(1);
   });
 
   test('a server that answers it is unavailable shows the banner, and the banner notices by itself when it is back', async ({ page }) => {

@@ -51,6 +51,13 @@ test('after a password reset, the withdraw page and the transfer dialog say unti
   await expect(dialog.getByRole('button', { name: 'Send Transfer' })).toBeDisabled();
 });
 
+test('the landing page’s How It Works says before sign-up that withdrawals to a new bank account pause, with the server’s hours', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('new-account-pause-note')).toHaveText(
+    'Withdrawals to a new bank account pause for 24 hours after you add it, to protect you if someone else gets into your account.',
+  );
+});
+
 test('a bank account added today is marked paused where it is added and on the withdraw page, with the time withdrawals to it open', async ({ page }) => {
   await signUpThroughForm(page, newCustomer(), { server: app });
   await page.goto('/wallet/withdraw');

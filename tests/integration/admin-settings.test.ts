@@ -92,6 +92,8 @@ describe('public reads', () => {
         websiteUrl: '',
         minDeposit: '10.000000',
         apk: { exists: false, url: null, sizeBytes: null },
+        // The test app turns the pause on a new bank account off (SECURITY_COOLING_OFF_HOURS=0).
+        newAccountPauseHours: 0,
       });
       expect((await fresh.app.inject({ method: 'GET', url: '/api/files/apk' })).json().error.message).toBe('The app download is not available yet');
       expect((await fresh.app.inject({ method: 'GET', url: '/api/files/qr/TRC20' })).json().error.message).toBe('No QR code available');
@@ -121,7 +123,7 @@ describe('reading the admin settings', () => {
     expect(asVip.json().error.code).toBe('FORBIDDEN');
     const publicSettings = await call(harness.app, { url: '/api/settings/public', cookie: vip.cookie });
     expect(publicSettings.statusCode).toBe(200);
-    expect(Object.keys(publicSettings.json()).sort()).toEqual(['addresses', 'apk', 'minDeposit', 'qrImages', 'rates', 'websiteUrl', 'whatsappSupportNumber']);
+    expect(Object.keys(publicSettings.json()).sort()).toEqual(['addresses', 'apk', 'minDeposit', 'newAccountPauseHours', 'qrImages', 'rates', 'websiteUrl', 'whatsappSupportNumber']);
     expect((await call(harness.app, { url: '/api/admin/settings', cookie: customer.cookie })).statusCode).toBe(403);
     expect((await call(harness.app, { url: '/api/admin/settings' })).statusCode).toBe(401);
   });

@@ -35,6 +35,28 @@ async function waitForMail(to: string, words: string): Promise<ReceivedMail> {
 
 const mailsTo = (to: string) => mail.messages.filter((message) => message.to.includes(to));
 
+/** The plain-text part of a mail as UTF-8 text, whichever transfer encoding the mailer chose for it (Hindi is not ASCII). */
+function plainText(raw: string): string {
+  const part = raw.split(/\r?\n--/).find((candidate) => /content-type:\s*text\/plain/i.test(candidate)) ?? raw;
+  const [head = '', ...bodyLines] = part.split(/\r?\n\r?\n/);
+  const body = bodyLines.join('\n\n');
+  if (/content-transfer-encoding:\s*base64/i.test(head)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => `%${hex}`);
+    return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/g, '%25'));
+  }
+  return body;
+}
+
+async function waitForMailText(to: string, words: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const found = mail.messages.map((message) => (message.to.includes(to) ? plainText(message.raw) : '')).find((text) => text.includes(words));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`No mail with "${words}" reached ${to}`);
+}
+
 describe('notifications of decisions', () => {
   it('tells the owner of a credited deposit in the app and by e-mail naming the deposit and the amount; nobody else sees it', async () => {
     const user = await signUpVerifiedUser(harness.app);
@@ -96,6 +118,44 @@ describe('notifications of decisions', () => {
     await waitForMail(friend.email, 'Subject: You received 12.50 USDT');
     expect((await waitForMail(user.email, 'Subject: Deposit rejected: 30.00 USDT')).decoded).toContain('Reason: Hash not found on chain');
     await expectLedgerConsistent(harness);
+  });
+
+  it('writes a Hindi reader’s notification and its e-mail in Hindi, with the same amounts and references, and an English reader’s in English', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    const englishReader = await signUpVerifiedUser(harness.app);
+    const hindiDeposit = await fundWallet(harness, admin, hindiReader, '1500');
+    await fundWallet(harness, admin, englishReader, '1500');
+
+    const [hindi] = (await notificationsOf(hindiReader)).items;
+    expect(hindi).toMatchObject({ kind: 'deposit_credited', title: 'जमा राशि जमा हो गई', link: `/wallet/transactions/deposit/${hindiDeposit}` });
+    expect(hindi?.body).toBe('आपकी 1,500.00 USDT (TRC20) की जमा राशि आपके वॉलेट में जमा हो गई।');
+    const hindiMail = await waitForMailText(hindiReader.email, 'आपकी 1,500.00 USDT की जमा राशि जाँची गई');
+    expect(hindiMail).toContain(`संदर्भ आईडी: ${hindiDeposit}`);
+    expect(hindiMail).toContain('विवरण और स्थिति की समय-रेखा देखें');
+    expect(hindiMail).not.toContain('See the details');
+
+    expect((await notificationsOf(englishReader)).items[0]).toMatchObject({ title: 'Deposit credited', body: 'Your deposit of 1,500.00 USDT (TRC20) was credited to your wallet.' });
+    const englishMail = await waitForMail(englishReader.email, 'Your deposit of 1,500.00 USDT was checked and credited to your wallet.');
+    expect(englishMail.decoded).toContain('See the details and the status timeline');
+  });
+
+  it('writes the security e-mail of a new bank account in Hindi to a Hindi reader', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    await addBankAccount(harness, hindiReader);
+    const text = await waitForMailText(hindiReader.email, 'निकासी के लिए आपके खाते में एक बैंक खाता जोड़ा गया।');
+    expect(text).toContain('/forgot-password पर अपना पासवर्ड रीसेट करें');
+    expect(text).not.toContain('If this was not you');
+  });
+
+  it('writes the password reset e-mail in Hindi to a Hindi reader', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    expectStatus(await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: hindiReader.email } }), 202);
+    const text = await waitForMailText(hindiReader.email, 'हमें आपके खाते का पासवर्ड रीसेट करने का अनुरोध मिला है।');
+    expect(text).toMatch(/नया पासवर्ड चुनने के लिए यह लिंक \d+ मिनट के अंदर खोलें:/);
+    expect(text).toContain('/reset-password?token=');
   });
 
   it('records nothing for a decision that fails', async () => {

@@ -861,6 +861,13 @@ export const adminSettings = pgTable(
     /** Months between KYC refreshes: high-risk customers, and the others (decision 047). */
     kycRefreshMonthsHighRisk: smallint('kyc_refresh_months_high_risk').notNull().default(6),
     kycRefreshMonthsOther: smallint('kyc_refresh_months_other').notNull().default(12),
+    /** The operator's identity and grievance officer (issues 32 and 33); empty until an admin fills them in. */
+    operatorLegalName: text('operator_legal_name').notNull().default(''),
+    operatorAddress: text('operator_address').notNull().default(''),
+    operatorRegistration: text('operator_registration').notNull().default(''),
+    grievanceOfficerName: text('grievance_officer_name').notNull().default(''),
+    grievanceOfficerEmail: text('grievance_officer_email').notNull().default(''),
+    grievanceOfficerPhone: text('grievance_officer_phone').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -878,6 +885,10 @@ export const adminSettings = pgTable(
     check(
       'admin_settings_kyc_refresh_months_range',
       sql`${table.kycRefreshMonthsHighRisk} between 1 and 12 and ${table.kycRefreshMonthsOther} between 1 and 12`,
+    ),
+    check(
+      'admin_settings_operator_identity_lengths',
+      sql`char_length(${table.operatorLegalName}) <= 200 and char_length(${table.operatorAddress}) <= 500 and char_length(${table.operatorRegistration}) <= 100 and char_length(${table.grievanceOfficerName}) <= 200 and char_length(${table.grievanceOfficerEmail}) <= 254 and char_length(${table.grievanceOfficerPhone}) <= 20`,
     ),
   ],
 );
@@ -1462,5 +1473,23 @@ export const sweepPlanItems = pgTable(
     primaryKey({ name: 'sweep_plan_items_pkey', columns: [table.planId, table.address] }),
     index('sweep_plan_items_open_idx').on(table.address).where(sql`${table.sweepId} is null`),
     check('sweep_plan_items_amount_positive', sql`${table.amountUsdtMicros} > 0`),
+  ],
+);
+
+/** A customer's acceptance of the consent and privacy notice before KYC starts (issue 32): when, from where, which version. */
+export const consentAcceptances = pgTable(
+  'consent_acceptances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    noticeVersion: text('notice_version').notNull(),
+    ipAddress: text('ip_address'),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('consent_acceptances_user_version_unique').on(table.userId, table.noticeVersion),
+    check('consent_acceptances_version_length', sql`char_length(${table.noticeVersion}) between 1 and 40`),
   ],
 );

@@ -9,6 +9,7 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
+import { registerConsentRoutes } from './consent/routes.ts';
 import { registerContactVerificationRoutes, registerEmailChangeRoutes, registerEmailLinkRoutes } from './contact-verification/routes.ts';
 import { registerDepositAddressRoutes, registerDepositKeyAdminRoutes } from './deposit-addresses/routes.ts';
 import { registerReconciliationAdminRoutes } from './reconciliation/routes.ts';
@@ -74,6 +75,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerNotificationRoutes(area, context);
     registerUserCustomerRoutes(area, context);
     registerKycRoutes(area, context);
+    registerConsentRoutes(area, context);
   });
 
   registerAdminArea(app, (area) => {

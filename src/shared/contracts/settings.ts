@@ -7,6 +7,7 @@ import { depositNetworkSchema } from './enums.ts';
 import { pendingChangeSchema } from './pending-changes.ts';
 import { kycSettingsFormShape, kycSettingsViewShape } from './kyc-settings.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
+import { operatorIdentityFormShape, operatorIdentityViewShape } from './operator-identity.ts';
 
 
 export const SETTINGS_LIMITS = {
@@ -53,8 +54,11 @@ export const publicSettingsResponseSchema = z.object({
   websiteUrl: z.string(),
   minDeposit: decimalStringSchema,
   apk: publicFileSchema.extend({ sizeBytes: z.number().int().nullable() }),
+  /** Withdrawals to a newly added bank account pause this many hours (SECURITY_COOLING_OFF_HOURS; 0: no pause). */
+  newAccountPauseHours: z.number().int().min(0),
 });
 export type PublicSettings = z.infer<typeof publicSettingsResponseSchema>;
+export type StoredPublicSettings = Omit<PublicSettings, 'newAccountPauseHours'>;
 
 export const storedFileSchema = z.object({
   id: z.uuid(),
@@ -90,6 +94,7 @@ export const adminSettingsResponseSchema = z.object({
   canEdit: z.boolean(),
   ...withdrawalRulesViewShape,
   ...kycSettingsViewShape,
+  ...operatorIdentityViewShape,
 });
 export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
 
@@ -222,6 +227,7 @@ export const settingsFormSchema = z.object({
   minDeposit: decimalField('Minimum deposit', (input) => parseUsdtMicros(input), 6),
   ...withdrawalRulesFormShape,
   ...kycSettingsFormShape,
+  ...operatorIdentityFormShape,
 });
 export type SettingsFormValues = z.input<typeof settingsFormSchema>;
 export type SettingsFormOutput = z.output<typeof settingsFormSchema>;

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
 import { uniquePersonPan } from '../../fixtures/cashfree-stand-in.ts';
 import { findResetLink, type ReceivedMail } from '../../fixtures/mail-server.ts';
 import { E2E_BASE_URL, E2E_INBOX_PORT } from './constants.ts';
@@ -41,7 +42,14 @@ const sharedServer: CustomerServer = {
  * in the app's database (those flows have their own tests) and a PAN is registered under their name in the Cashfree
  * stand-in; the PAN and the tax residence then go through the app's API, as the KYC page sends them.
  */
+/** Accepts the consent and privacy notice, as the KYC page's first step does (decision 051). */
+export async function acceptConsentAs(request: APIRequestContext, server: Pick<CustomerServer, 'baseUrl'> = sharedServer): Promise<void> {
+  const accepted = await request.post(`${server.baseUrl}/api/kyc/consent`, { data: { noticeVersion: CONSENT_NOTICE_VERSION }, headers: { origin: server.baseUrl } });
+  expect(accepted.status(), 'the consent and privacy notice accepted').toBe(200);
+}
+
 export async function reachKycLevelOneAs(request: APIRequestContext, customer: NewCustomer, server: CustomerServer = sharedServer): Promise<void> {
+  await acceptConsentAs(request, server);
   await server.markContactsVerified(customer.email);
   const pan = uniquePersonPan();
   const registered = await fetch(`${kycStandInUrl()}/_e2e/register-pan`, { method: 'POST', body: JSON.stringify({ name: customer.name, pan }) });

@@ -2,12 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { signupRequestSchema } from '#shared/contracts/auth';
-import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, looksLikeToken, newToken, readDeviceCookie, setDeviceCookie } from '../../http/security.ts';
-import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, attemptsInWindow, consumeRateLimit, recordFailedAttempt, waitForTurn } from '../../platform/rate-limit/service.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
@@ -20,6 +18,7 @@ import * as knownDevices from './known-device-repository.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
 import { checkCurrentPassword, wrongCurrentPassword } from './current-password.ts';
 import { hashSecret, verifyAgainstDummy, verifySecret } from './passwords.ts';
+import { resetLinkMessage } from '../notifications/account-mail.ts';
 
 const RESET_TOKEN_LIFETIME_MINUTES = 30;
 const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials. Please try again.';
@@ -153,19 +152,7 @@ export async function requestPasswordReset(context: AppContext, request: Fastify
   }
   const credentials = stored;
   const link = `${context.config.appOrigin}/reset-password?token=${encodeURIComponent(token)}`;
-  await context.mailer.send(
-    singleUseLinkMessage({
-      to: credentials.email,
-      subject: `${PRODUCT_NAME}: reset your password`,
-      request: 'We received a request to reset the password of your account.',
-      purpose: 'to choose a new password:',
-      linkText: 'Reset your password',
-      link,
-      lifetimeMinutes: RESET_TOKEN_LIFETIME_MINUTES,
-      ifNotAsked: 'If you did not ask for this, ignore this e-mail; your password stays as it is.',
-      signature: PRODUCT_NAME,
-    }),
-  );
+  await context.mailer.send(resetLinkMessage('password', { to: credentials.email, language: credentials.language }, link, RESET_TOKEN_LIFETIME_MINUTES));
 }
 
 /** Whether a password reset link still works, so its page can say at once that it does not. Limited per address like the reset requests. */

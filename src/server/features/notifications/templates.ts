@@ -1,14 +1,24 @@
 import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
-import type { NewNotification } from '../../platform/notifications/service.ts';
+import type { LocalizedNotification, NotificationTexts } from '../../platform/notifications/service.ts';
 
 /*
  * The words of each notification: a short title and line for the app, and an
  * e-mail that names the request (its amount and reference id) so the customer
- * can match it without opening the app.
+ * can match it without opening the app. Each is written in English (the spec's
+ * texts) and in Hindi; the customer's profile language picks one when it is
+ * stored (tests/unit/notification-templates.test.ts fails on a missing Hindi).
+ * Amounts keep the Indian grouping in both languages.
  */
 
 const usdt = (amountUsdtMicros: bigint) => `${formatUsdtExact(amountUsdtMicros)} USDT`;
 const reasonLine = (reason: string | null) => (reason ? `Reason: ${reason}` : 'No reason was given.');
+const hindiReasonLine = (reason: string | null) => (reason ? `कारण: ${reason}` : 'कोई कारण नहीं बताया गया।');
+
+type Base = Pick<LocalizedNotification, 'userId' | 'kind' | 'link'>;
+
+function localized(base: Base, english: NotificationTexts, hindi: NotificationTexts): LocalizedNotification {
+  return { ...base, ...english, hindi };
+}
 
 export function depositDecided(deposit: {
   id: string;
@@ -18,30 +28,43 @@ export function depositDecided(deposit: {
   transactionHash: string;
   outcome: 'approved' | 'rejected';
   rejectionReason: string | null;
-}): NewNotification {
+}): LocalizedNotification {
   const amount = usdt(deposit.amountUsdtMicros);
   const link = `/wallet/transactions/deposit/${deposit.id}`;
   const facts = `Deposit: ${amount} on ${deposit.network}\nTransaction hash: ${deposit.transactionHash}\nReference ID: ${deposit.id}`;
+  const hindiFacts = `जमा: ${amount} (${deposit.network})\nट्रांज़ैक्शन हैश: ${deposit.transactionHash}\nसंदर्भ आईडी: ${deposit.id}`;
   if (deposit.outcome === 'approved') {
-    return {
-      userId: deposit.userId,
-      kind: 'deposit_credited',
-      title: 'Deposit credited',
-      body: `Your deposit of ${amount} (${deposit.network}) was credited to your wallet.`,
-      link,
-      emailSubject: `Deposit credited: ${amount}`,
-      emailText: `Your deposit of ${amount} was checked and credited to your wallet.\n\n${facts}`,
-    };
+    return localized(
+      { userId: deposit.userId, kind: 'deposit_credited', link },
+      {
+        title: 'Deposit credited',
+        body: `Your deposit of ${amount} (${deposit.network}) was credited to your wallet.`,
+        emailSubject: `Deposit credited: ${amount}`,
+        emailText: `Your deposit of ${amount} was checked and credited to your wallet.\n\n${facts}`,
+      },
+      {
+        title: 'जमा राशि जमा हो गई',
+        body: `आपकी ${amount} (${deposit.network}) की जमा राशि आपके वॉलेट में जमा हो गई।`,
+        emailSubject: `जमा राशि जमा हो गई: ${amount}`,
+        emailText: `आपकी ${amount} की जमा राशि जाँची गई और आपके वॉलेट में जमा कर दी गई।\n\n${hindiFacts}`,
+      },
+    );
   }
-  return {
-    userId: deposit.userId,
-    kind: 'deposit_rejected',
-    title: 'Deposit rejected',
-    body: `Your deposit of ${amount} (${deposit.network}) was rejected. ${reasonLine(deposit.rejectionReason)}`,
-    link,
-    emailSubject: `Deposit rejected: ${amount}`,
-    emailText: `Your deposit of ${amount} was rejected and nothing was credited.\n${reasonLine(deposit.rejectionReason)}\n\n${facts}`,
-  };
+  return localized(
+    { userId: deposit.userId, kind: 'deposit_rejected', link },
+    {
+      title: 'Deposit rejected',
+      body: `Your deposit of ${amount} (${deposit.network}) was rejected. ${reasonLine(deposit.rejectionReason)}`,
+      emailSubject: `Deposit rejected: ${amount}`,
+      emailText: `Your deposit of ${amount} was rejected and nothing was credited.\n${reasonLine(deposit.rejectionReason)}\n\n${facts}`,
+    },
+    {
+      title: 'जमा अस्वीकार',
+      body: `आपकी ${amount} (${deposit.network}) की जमा राशि अस्वीकार कर दी गई। ${hindiReasonLine(deposit.rejectionReason)}`,
+      emailSubject: `जमा अस्वीकार: ${amount}`,
+      emailText: `आपकी ${amount} की जमा राशि अस्वीकार कर दी गई और कुछ भी जमा नहीं हुआ।\n${hindiReasonLine(deposit.rejectionReason)}\n\n${hindiFacts}`,
+    },
+  );
 }
 
 /** What every withdrawal notification names. */
@@ -58,33 +81,47 @@ interface WithdrawalFacts {
 
 export function withdrawalDecided(
   withdrawal: WithdrawalFacts & { outcome: 'approved' | 'rejected'; payoutReference: string | null; rejectionReason: string | null },
-): NewNotification {
+): LocalizedNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
   const link = `/wallet/transactions/withdrawal/${withdrawal.id}`;
   const facts = `Withdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`;
+  const hindiFacts = `निकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`;
   if (withdrawal.outcome === 'approved') {
     const utr = withdrawal.payoutReference ? ` Bank reference (UTR): ${withdrawal.payoutReference}.` : '';
-    return {
-      userId: withdrawal.userId,
-      kind: 'withdrawal_paid',
-      title: 'Withdrawal paid',
-      body: `${inr} was paid to ${bank}.${utr}`,
-      link,
-      emailSubject: `Withdrawal paid: ${inr}`,
-      emailText: `${inr} was paid to your bank account ${bank}.${utr}\n\n${facts}`,
-    };
+    const hindiUtr = withdrawal.payoutReference ? ` बैंक संदर्भ (UTR): ${withdrawal.payoutReference}।` : '';
+    return localized(
+      { userId: withdrawal.userId, kind: 'withdrawal_paid', link },
+      {
+        title: 'Withdrawal paid',
+        body: `${inr} was paid to ${bank}.${utr}`,
+        emailSubject: `Withdrawal paid: ${inr}`,
+        emailText: `${inr} was paid to your bank account ${bank}.${utr}\n\n${facts}`,
+      },
+      {
+        title: 'निकासी का भुगतान हो गया',
+        body: `${bank} में ${inr} का भुगतान हो गया।${hindiUtr}`,
+        emailSubject: `निकासी का भुगतान हो गया: ${inr}`,
+        emailText: `आपके बैंक खाते ${bank} में ${inr} का भुगतान हो गया।${hindiUtr}\n\n${hindiFacts}`,
+      },
+    );
   }
-  return {
-    userId: withdrawal.userId,
-    kind: 'withdrawal_rejected',
-    title: 'Withdrawal rejected',
-    body: `Your withdrawal of ${inr} was rejected and ${amount} returned to your wallet. ${reasonLine(withdrawal.rejectionReason)}`,
-    link,
-    emailSubject: `Withdrawal rejected: ${inr}`,
-    emailText: `Your withdrawal of ${inr} was rejected. The ${amount} held for it are back in your wallet.\n${reasonLine(withdrawal.rejectionReason)}\n\n${facts}`,
-  };
+  return localized(
+    { userId: withdrawal.userId, kind: 'withdrawal_rejected', link },
+    {
+      title: 'Withdrawal rejected',
+      body: `Your withdrawal of ${inr} was rejected and ${amount} returned to your wallet. ${reasonLine(withdrawal.rejectionReason)}`,
+      emailSubject: `Withdrawal rejected: ${inr}`,
+      emailText: `Your withdrawal of ${inr} was rejected. The ${amount} held for it are back in your wallet.\n${reasonLine(withdrawal.rejectionReason)}\n\n${facts}`,
+    },
+    {
+      title: 'निकासी अस्वीकार',
+      body: `आपकी ${inr} की निकासी अस्वीकार कर दी गई और ${amount} आपके वॉलेट में लौट आए। ${hindiReasonLine(withdrawal.rejectionReason)}`,
+      emailSubject: `निकासी अस्वीकार: ${inr}`,
+      emailText: `आपकी ${inr} की निकासी अस्वीकार कर दी गई। इसके लिए रोके गए ${amount} आपके वॉलेट में वापस आ गए हैं।\n${hindiReasonLine(withdrawal.rejectionReason)}\n\n${hindiFacts}`,
+    },
+  );
 }
 
 /** A paid withdrawal whose payment the bank returned afterwards (a payout provider's reversal, decision 043). */
@@ -97,35 +134,47 @@ export function withdrawalReversed(withdrawal: {
   accountNumberLast4: string;
   reason: string;
   reference: string;
-}): NewNotification {
+}): LocalizedNotification {
   const inr = formatInrForDisplay(withdrawal.netInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
-  return {
-    userId: withdrawal.userId,
-    kind: 'withdrawal_rejected',
-    title: 'Withdrawal returned by the bank',
-    body: `The payment of ${inr} to ${bank} came back from the bank and ${amount} returned to your wallet. ${reasonLine(withdrawal.reason)}`,
-    link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
-    emailSubject: `Withdrawal returned: ${inr}`,
-    emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
-  };
+  return localized(
+    { userId: withdrawal.userId, kind: 'withdrawal_rejected', link: `/wallet/transactions/withdrawal/${withdrawal.id}` },
+    {
+      title: 'Withdrawal returned by the bank',
+      body: `The payment of ${inr} to ${bank} came back from the bank and ${amount} returned to your wallet. ${reasonLine(withdrawal.reason)}`,
+      emailSubject: `Withdrawal returned: ${inr}`,
+      emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+    },
+    {
+      title: 'बैंक ने निकासी लौटा दी',
+      body: `${bank} को भेजा गया ${inr} का भुगतान बैंक से लौट आया और ${amount} आपके वॉलेट में वापस आ गए। ${hindiReasonLine(withdrawal.reason)}`,
+      emailSubject: `निकासी लौट आई: ${inr}`,
+      emailText: `आपके बैंक खाते ${bank} को भेजा गया ${inr} का भुगतान बैंक से लौट आया। ${amount} आपके वॉलेट में वापस आ गए हैं। इस खाते में फिर से निकासी करने से पहले कृपया बैंक खाते की जाँच करें।\n${hindiReasonLine(withdrawal.reason)}\n\nनिकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`,
+    },
+  );
 }
 
 /** The customer cancelled a pending withdrawal (decision 044): what came back to the wallet. */
-export function withdrawalCancelled(withdrawal: WithdrawalFacts): NewNotification {
+export function withdrawalCancelled(withdrawal: WithdrawalFacts): LocalizedNotification {
   const inr = formatInrForDisplay(withdrawal.amountInrPaise);
   const amount = usdt(withdrawal.amountUsdtMicros);
   const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
-  return {
-    userId: withdrawal.userId,
-    kind: 'withdrawal_cancelled',
-    title: 'Withdrawal cancelled',
-    body: `You cancelled your withdrawal of ${inr}. ${amount} returned to your wallet.`,
-    link: `/wallet/transactions/withdrawal/${withdrawal.id}`,
-    emailSubject: `Withdrawal cancelled: ${inr}`,
-    emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
-  };
+  return localized(
+    { userId: withdrawal.userId, kind: 'withdrawal_cancelled', link: `/wallet/transactions/withdrawal/${withdrawal.id}` },
+    {
+      title: 'Withdrawal cancelled',
+      body: `You cancelled your withdrawal of ${inr}. ${amount} returned to your wallet.`,
+      emailSubject: `Withdrawal cancelled: ${inr}`,
+      emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+    },
+    {
+      title: 'निकासी रद्द',
+      body: `आपने ${inr} की अपनी निकासी रद्द कर दी। ${amount} आपके वॉलेट में लौट आए।`,
+      emailSubject: `निकासी रद्द: ${inr}`,
+      emailText: `आपने ${inr} की अपनी निकासी रद्द कर दी। इसके लिए रोके गए ${amount} आपके वॉलेट में वापस आ गए हैं। अगर यह आपने नहीं किया, तो अपना पासवर्ड बदलें और सहायता से संपर्क करें।\n\nनिकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`,
+    },
+  );
 }
 
 export function transferDecided(transfer: {
@@ -135,42 +184,61 @@ export function transferDecided(transfer: {
   recipient: { id: string; name: string; email: string };
   outcome: 'approved' | 'rejected';
   rejectionReason: string | null;
-}): NewNotification[] {
+}): LocalizedNotification[] {
   const amount = usdt(transfer.amountUsdtMicros);
   const link = `/wallet/transactions/transfer/${transfer.id}`;
   const reference = `Reference ID: ${transfer.id}`;
+  const hindiReference = `संदर्भ आईडी: ${transfer.id}`;
   if (transfer.outcome === 'rejected') {
     return [
-      {
-        userId: transfer.sender.id,
-        kind: 'transfer_rejected',
-        title: 'Transfer rejected',
-        body: `Your transfer of ${amount} to ${transfer.recipient.name} was rejected and returned to your wallet. ${reasonLine(transfer.rejectionReason)}`,
-        link,
-        emailSubject: `Transfer rejected: ${amount}`,
-        emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was rejected. The ${amount} are back in your wallet.\n${reasonLine(transfer.rejectionReason)}\n\n${reference}`,
-      },
+      localized(
+        { userId: transfer.sender.id, kind: 'transfer_rejected', link },
+        {
+          title: 'Transfer rejected',
+          body: `Your transfer of ${amount} to ${transfer.recipient.name} was rejected and returned to your wallet. ${reasonLine(transfer.rejectionReason)}`,
+          emailSubject: `Transfer rejected: ${amount}`,
+          emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was rejected. The ${amount} are back in your wallet.\n${reasonLine(transfer.rejectionReason)}\n\n${reference}`,
+        },
+        {
+          title: 'ट्रांसफ़र अस्वीकार',
+          body: `${transfer.recipient.name} को आपका ${amount} का ट्रांसफ़र अस्वीकार कर दिया गया और राशि आपके वॉलेट में लौट आई। ${hindiReasonLine(transfer.rejectionReason)}`,
+          emailSubject: `ट्रांसफ़र अस्वीकार: ${amount}`,
+          emailText: `${transfer.recipient.name} (${transfer.recipient.email}) को आपका ${amount} का ट्रांसफ़र अस्वीकार कर दिया गया। ${amount} आपके वॉलेट में वापस आ गए हैं।\n${hindiReasonLine(transfer.rejectionReason)}\n\n${hindiReference}`,
+        },
+      ),
     ];
   }
   return [
-    {
-      userId: transfer.sender.id,
-      kind: 'transfer_approved',
-      title: 'Transfer approved',
-      body: `Your transfer of ${amount} to ${transfer.recipient.name} was approved.`,
-      link,
-      emailSubject: `Transfer approved: ${amount}`,
-      emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was approved and credited to them.\n\n${reference}`,
-    },
-    {
-      userId: transfer.recipient.id,
-      kind: 'transfer_received',
-      title: 'Transfer received',
-      body: `You received ${amount} from ${transfer.sender.name}.`,
-      link,
-      emailSubject: `You received ${amount}`,
-      emailText: `${transfer.sender.name} (${transfer.sender.email}) sent you ${amount}. It is in your wallet now.\n\n${reference}`,
-    },
+    localized(
+      { userId: transfer.sender.id, kind: 'transfer_approved', link },
+      {
+        title: 'Transfer approved',
+        body: `Your transfer of ${amount} to ${transfer.recipient.name} was approved.`,
+        emailSubject: `Transfer approved: ${amount}`,
+        emailText: `Your transfer of ${amount} to ${transfer.recipient.name} (${transfer.recipient.email}) was approved and credited to them.\n\n${reference}`,
+      },
+      {
+        title: 'ट्रांसफ़र स्वीकृत',
+        body: `${transfer.recipient.name} को आपका ${amount} का ट्रांसफ़र स्वीकृत हो गया।`,
+        emailSubject: `ट्रांसफ़र स्वीकृत: ${amount}`,
+        emailText: `${transfer.recipient.name} (${transfer.recipient.email}) को आपका ${amount} का ट्रांसफ़र स्वीकृत हुआ और उनके खाते में जमा हो गया।\n\n${hindiReference}`,
+      },
+    ),
+    localized(
+      { userId: transfer.recipient.id, kind: 'transfer_received', link },
+      {
+        title: 'Transfer received',
+        body: `You received ${amount} from ${transfer.sender.name}.`,
+        emailSubject: `You received ${amount}`,
+        emailText: `${transfer.sender.name} (${transfer.sender.email}) sent you ${amount}. It is in your wallet now.\n\n${reference}`,
+      },
+      {
+        title: 'ट्रांसफ़र मिला',
+        body: `आपको ${transfer.sender.name} से ${amount} मिले।`,
+        emailSubject: `आपको ${amount} मिले`,
+        emailText: `${transfer.sender.name} (${transfer.sender.email}) ने आपको ${amount} भेजे। यह राशि अब आपके वॉलेट में है।\n\n${hindiReference}`,
+      },
+    ),
   ];
 }
 
@@ -186,66 +254,104 @@ interface IncidentFacts {
  * The customer's side of a chain incident (decision 045): their credited deposit vanished in a reorganisation, so
  * the money it brought is held; later an admin takes it back or writes it off. Filed under deposits.
  */
-export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held' | 'debited' | 'written_off', reason?: string): NewNotification {
+export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held' | 'debited' | 'written_off', reason?: string): LocalizedNotification {
   const amount = usdt(incident.amountUsdtMicros);
   const facts = `Deposit: ${amount} on ${incident.network}\nTransaction hash: ${incident.transactionHash}\nReference ID: ${incident.depositId}`;
-  const base = { userId: incident.userId, kind: 'deposit_rejected' as const, link: `/wallet/transactions/deposit/${incident.depositId}` };
+  const hindiFacts = `जमा: ${amount} (${incident.network})\nट्रांज़ैक्शन हैश: ${incident.transactionHash}\nसंदर्भ आईडी: ${incident.depositId}`;
+  const base: Base = { userId: incident.userId, kind: 'deposit_rejected', link: `/wallet/transactions/deposit/${incident.depositId}` };
   if (stage === 'held') {
-    return {
-      ...base,
-      title: 'Deposit on hold',
-      body: `Your credited deposit of ${amount} (${incident.network}) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.`,
-      emailSubject: `Deposit on hold: ${amount}`,
-      emailText: `Your deposit of ${amount} was credited, but after a reorganisation of the ${incident.network} blockchain its transfer is no longer there. Your balance is unchanged, but withdrawals and transfers must leave at least ${amount} in your wallet until the transfer is final again or our team settles it. We will write to you when that happens.\n\n${facts}`,
-    };
+    return localized(
+      base,
+      {
+        title: 'Deposit on hold',
+        body: `Your credited deposit of ${amount} (${incident.network}) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.`,
+        emailSubject: `Deposit on hold: ${amount}`,
+        emailText: `Your deposit of ${amount} was credited, but after a reorganisation of the ${incident.network} blockchain its transfer is no longer there. Your balance is unchanged, but withdrawals and transfers must leave at least ${amount} in your wallet until the transfer is final again or our team settles it. We will write to you when that happens.\n\n${facts}`,
+      },
+      {
+        title: 'जमा रोकी गई',
+        body: `आपकी ${amount} (${incident.network}) की जमा की गई राशि अब ब्लॉकचेन पर नहीं है। मामला निपटने तक निकासी और ट्रांसफ़र पर इतनी राशि की रोक है।`,
+        emailSubject: `जमा रोकी गई: ${amount}`,
+        emailText: `आपकी ${amount} की जमा राशि जमा कर दी गई थी, पर ${incident.network} ब्लॉकचेन के पुनर्गठन के बाद उसका ट्रांसफ़र अब वहाँ नहीं है। आपका बैलेंस नहीं बदला है, पर जब तक ट्रांसफ़र फिर से अंतिम नहीं हो जाता या हमारी टीम मामला नहीं निपटाती, निकासी और ट्रांसफ़र के बाद आपके वॉलेट में कम से कम ${amount} रहने चाहिए। ऐसा होने पर हम आपको लिखेंगे।\n\n${hindiFacts}`,
+      },
+    );
   }
   if (stage === 'debited') {
-    return {
-      ...base,
-      title: 'Deposit taken back',
-      body: `${amount} were taken from your wallet: your deposit (${incident.network}) is no longer on the blockchain. ${reasonLine(reason ?? null)}`,
-      emailSubject: `Deposit taken back: ${amount}`,
-      emailText: `Your deposit of ${amount} is no longer on the ${incident.network} blockchain, so the ${amount} it credited were taken back from your wallet. The hold on your withdrawals and transfers is lifted.\n${reasonLine(reason ?? null)}\n\n${facts}`,
-    };
+    return localized(
+      base,
+      {
+        title: 'Deposit taken back',
+        body: `${amount} were taken from your wallet: your deposit (${incident.network}) is no longer on the blockchain. ${reasonLine(reason ?? null)}`,
+        emailSubject: `Deposit taken back: ${amount}`,
+        emailText: `Your deposit of ${amount} is no longer on the ${incident.network} blockchain, so the ${amount} it credited were taken back from your wallet. The hold on your withdrawals and transfers is lifted.\n${reasonLine(reason ?? null)}\n\n${facts}`,
+      },
+      {
+        title: 'जमा राशि वापस ली गई',
+        body: `आपके वॉलेट से ${amount} वापस ले लिए गए: आपकी जमा (${incident.network}) अब ब्लॉकचेन पर नहीं है। ${hindiReasonLine(reason ?? null)}`,
+        emailSubject: `जमा राशि वापस ली गई: ${amount}`,
+        emailText: `आपकी ${amount} की जमा अब ${incident.network} ब्लॉकचेन पर नहीं है, इसलिए इससे जमा हुए ${amount} आपके वॉलेट से वापस ले लिए गए। आपकी निकासी और ट्रांसफ़र पर लगी रोक हटा दी गई है।\n${hindiReasonLine(reason ?? null)}\n\n${hindiFacts}`,
+      },
+    );
   }
-  return {
-    ...base,
-    title: 'Deposit hold lifted',
-    body: `The hold of ${amount} on your wallet is lifted; the deposit (${incident.network}) stays credited.`,
-    emailSubject: `Deposit hold lifted: ${amount}`,
-    emailText: `The hold on your wallet for your deposit of ${amount} is lifted: the deposit stays credited, and withdrawals and transfers are open again.\n\n${facts}`,
-  };
+  return localized(
+    base,
+    {
+      title: 'Deposit hold lifted',
+      body: `The hold of ${amount} on your wallet is lifted; the deposit (${incident.network}) stays credited.`,
+      emailSubject: `Deposit hold lifted: ${amount}`,
+      emailText: `The hold on your wallet for your deposit of ${amount} is lifted: the deposit stays credited, and withdrawals and transfers are open again.\n\n${facts}`,
+    },
+    {
+      title: 'जमा पर रोक हटी',
+      body: `आपके वॉलेट पर ${amount} की रोक हटा दी गई है; जमा (${incident.network}) जमा ही रहेगी।`,
+      emailSubject: `जमा पर रोक हटी: ${amount}`,
+      emailText: `आपकी ${amount} की जमा के लिए आपके वॉलेट पर लगी रोक हटा दी गई है: जमा राशि जमा ही रहेगी, और निकासी और ट्रांसफ़र फिर से खुल गए हैं।\n\n${hindiFacts}`,
+    },
+  );
 }
 
 /** Told to an admin once per payout: a provider payout with an error, or not settled in time (decision 049). */
-export function payoutStuckForAdmin(facts: { userId: string; reference: string; lastError: string | null; stuckMinutes: number }): NewNotification {
+export function payoutStuckForAdmin(facts: { userId: string; reference: string; lastError: string | null; stuckMinutes: number }): LocalizedNotification {
   const why = facts.lastError === null ? `It is not settled ${facts.stuckMinutes} minutes after it was handed to the payout provider.` : `Its last error: ${facts.lastError}`;
-  return {
-    userId: facts.userId,
-    kind: 'payout_stuck',
-    link: '/admin/transactions?tab=withdrawals&status=processing',
-    title: `Payout ${facts.reference} needs a look`,
-    body: why,
-    emailSubject: `Payout ${facts.reference} is stuck`,
-    emailText: `The payout of withdrawal ${facts.reference} through the payout provider needs a look. ${why}`,
-  };
+  const hindiWhy =
+    facts.lastError === null ? `पेआउट प्रदाता को सौंपे जाने के ${facts.stuckMinutes} मिनट बाद भी यह पूरा नहीं हुआ है।` : `इसकी पिछली त्रुटि: ${facts.lastError}`;
+  return localized(
+    { userId: facts.userId, kind: 'payout_stuck', link: '/admin/transactions?tab=withdrawals&status=processing' },
+    {
+      title: `Payout ${facts.reference} needs a look`,
+      body: why,
+      emailSubject: `Payout ${facts.reference} is stuck`,
+      emailText: `The payout of withdrawal ${facts.reference} through the payout provider needs a look. ${why}`,
+    },
+    {
+      title: `पेआउट ${facts.reference} को देखना ज़रूरी है`,
+      body: hindiWhy,
+      emailSubject: `पेआउट ${facts.reference} अटका हुआ है`,
+      emailText: `निकासी ${facts.reference} का पेआउट प्रदाता के ज़रिए भुगतान देखना ज़रूरी है। ${hindiWhy}`,
+    },
+  );
 }
 
 /** A referral reward whose deposit vanished from the chain, taken back (decision 049). */
-export function referralRewardTakenBack(facts: { userId: string; rewardId: string; rewardUsdtMicros: bigint; takenBackUsdtMicros: bigint }): NewNotification {
+export function referralRewardTakenBack(facts: { userId: string; rewardId: string; rewardUsdtMicros: bigint; takenBackUsdtMicros: bigint }): LocalizedNotification {
   const reward = usdt(facts.rewardUsdtMicros);
   const taken = usdt(facts.takenBackUsdtMicros);
-  const what =
-    facts.takenBackUsdtMicros === facts.rewardUsdtMicros
-      ? `The ${reward} were taken back from your wallet.`
-      : `${taken} were taken back from your wallet; the rest is not asked of you.`;
-  return {
-    userId: facts.userId,
-    kind: 'deposit_rejected',
-    link: `/wallet/transactions/referral/${facts.rewardId}`,
-    title: 'Referral bonus taken back',
-    body: `The deposit your referral bonus of ${reward} was paid on is no longer on the blockchain. ${what}`,
-    emailSubject: `Referral bonus taken back: ${reward}`,
-    emailText: `A referral bonus of ${reward} was paid to you on a deposit of someone you referred. After a reorganisation of the blockchain that deposit's transfer is no longer there, so the bonus no longer applies. ${what}\n\nReference ID: ${facts.rewardId}`,
-  };
+  const whole = facts.takenBackUsdtMicros === facts.rewardUsdtMicros;
+  const what = whole ? `The ${reward} were taken back from your wallet.` : `${taken} were taken back from your wallet; the rest is not asked of you.`;
+  const hindiWhat = whole ? `${reward} आपके वॉलेट से वापस ले लिए गए।` : `${taken} आपके वॉलेट से वापस ले लिए गए; बाकी राशि आपसे नहीं माँगी जाएगी।`;
+  return localized(
+    { userId: facts.userId, kind: 'deposit_rejected', link: `/wallet/transactions/referral/${facts.rewardId}` },
+    {
+      title: 'Referral bonus taken back',
+      body: `The deposit your referral bonus of ${reward} was paid on is no longer on the blockchain. ${what}`,
+      emailSubject: `Referral bonus taken back: ${reward}`,
+      emailText: `A referral bonus of ${reward} was paid to you on a deposit of someone you referred. After a reorganisation of the blockchain that deposit's transfer is no longer there, so the bonus no longer applies. ${what}\n\nReference ID: ${facts.rewardId}`,
+    },
+    {
+      title: 'रेफ़रल बोनस वापस लिया गया',
+      body: `जिस जमा पर आपको ${reward} का रेफ़रल बोनस मिला था, वह अब ब्लॉकचेन पर नहीं है। ${hindiWhat}`,
+      emailSubject: `रेफ़रल बोनस वापस लिया गया: ${reward}`,
+      emailText: `आपके रेफ़र किए गए किसी व्यक्ति की जमा पर आपको ${reward} का रेफ़रल बोनस मिला था। ब्लॉकचेन के पुनर्गठन के बाद उस जमा का ट्रांसफ़र अब मौजूद नहीं है, इसलिए बोनस लागू नहीं रहता। ${hindiWhat}\n\nसंदर्भ आईडी: ${facts.rewardId}`,
+    },
+  );
 }

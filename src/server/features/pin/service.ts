@@ -1,11 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '#shared/contracts/pin';
 import { formatPauseEnd } from '#shared/contracts/security';
-import { LIMITS, PRODUCT_NAME } from '#shared/limits';
+import { LIMITS } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
-import { singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt, refuseOverLimit } from '../../platform/rate-limit/service.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
@@ -13,6 +12,7 @@ import { hashSecret, verifySecret } from '../auth/passwords.ts';
 import { notifySecurityChange } from '../security/notifications.ts';
 import * as users from '../users/service.ts';
 import * as pinRepository from './repository.ts';
+import { resetLinkMessage } from '../notifications/account-mail.ts';
 
 /** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
 export { insertPin } from './repository.ts';
@@ -176,24 +176,13 @@ export async function sendPinResetLink(context: AppContext, request: { ip: strin
     throw new AppError(400, 'INVALID_CREDENTIALS', 'The account password is incorrect.', { fields: { password: 'The account password is incorrect.' } });
   }
   await consumeRateLimit(db, `pin-reset:account:${session.userId}`, limits.resetRequestsPerAccount, limits.windowSeconds);
-  const email = await users.findEmail(db, session.userId);
-  if (email === undefined) throw AppError.unauthenticated();
+  const account = await users.findEmailAndLanguage(db, session.userId);
+  if (account === undefined) throw AppError.unauthenticated();
+  const recipient = { to: account.email, language: account.language };
   const token = newToken();
   await pinRepository.insertResetToken(db, session.userId, hashToken(token), PIN_RESET_LINK_LIFETIME_MINUTES);
   const link = `${context.config.appOrigin}/reset-pin?token=${encodeURIComponent(token)}`;
-  await context.mailer.send(
-    singleUseLinkMessage({
-      to: email,
-      subject: `${PRODUCT_NAME}: reset your transaction PIN`,
-      request: 'We received a request to reset the transaction PIN of your account.',
-      purpose: 'to choose a new PIN:',
-      linkText: 'Reset your PIN',
-      link,
-      lifetimeMinutes: PIN_RESET_LINK_LIFETIME_MINUTES,
-      ifNotAsked: 'If you did not ask for this, someone knows your password: change it now (Profile, Change Password). Your PIN stays as it is.',
-      signature: PRODUCT_NAME,
-    }),
-  );
+  await context.mailer.send(resetLinkMessage('pin', recipient, link, PIN_RESET_LINK_LIFETIME_MINUTES));
   return PIN_RESET_LINK_SENT_MESSAGE;
 }
 

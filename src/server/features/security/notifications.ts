@@ -1,3 +1,4 @@
+import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
@@ -5,7 +6,7 @@ import * as users from '../users/service.ts';
 
 export type SecurityChange = 'pin-reset' | 'pin-changed' | 'password-reset' | 'password-changed' | 'phone-changed' | 'bank-account-added' | 'bank-account-changed';
 
-const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }> = {
+export const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }> = {
   'pin-reset': { subject: 'your transaction PIN was reset', sentence: 'The transaction PIN of your account was reset through the link we e-mailed you.' },
   'pin-changed': { subject: 'your transaction PIN was changed', sentence: 'The transaction PIN of your account was changed.' },
   'password-reset': { subject: 'your password was reset', sentence: 'The password of your account was reset through the link we e-mailed you.' },
@@ -13,6 +14,29 @@ const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }
   'phone-changed': { subject: 'your phone number was changed', sentence: 'The phone number saved in your account was changed.' },
   'bank-account-added': { subject: 'a bank account was added', sentence: 'A bank account was added to your account for withdrawals.' },
   'bank-account-changed': { subject: 'a bank account was changed', sentence: 'A bank account saved in your account for withdrawals was changed.' },
+};
+
+/** The same e-mails in Hindi, for customers who chose Hindi (tests/unit/security-mail-texts.test.ts holds both complete). */
+export const HINDI_DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }> = {
+  'pin-reset': { subject: 'आपका ट्रांज़ैक्शन PIN रीसेट किया गया', sentence: 'आपके खाते का ट्रांज़ैक्शन PIN हमारे ई-मेल किए गए लिंक से रीसेट किया गया।' },
+  'pin-changed': { subject: 'आपका ट्रांज़ैक्शन PIN बदला गया', sentence: 'आपके खाते का ट्रांज़ैक्शन PIN बदला गया।' },
+  'password-reset': { subject: 'आपका पासवर्ड रीसेट किया गया', sentence: 'आपके खाते का पासवर्ड हमारे ई-मेल किए गए लिंक से रीसेट किया गया।' },
+  'password-changed': { subject: 'आपका पासवर्ड बदला गया', sentence: 'आपके खाते का पासवर्ड बदला गया, और उसके बाकी सभी सत्रों से साइन आउट कर दिया गया।' },
+  'phone-changed': { subject: 'आपका फ़ोन नंबर बदला गया', sentence: 'आपके खाते में सहेजा गया फ़ोन नंबर बदला गया।' },
+  'bank-account-added': { subject: 'एक बैंक खाता जोड़ा गया', sentence: 'निकासी के लिए आपके खाते में एक बैंक खाता जोड़ा गया।' },
+  'bank-account-changed': { subject: 'एक बैंक खाता बदला गया', sentence: 'निकासी के लिए आपके खाते में सहेजा गया एक बैंक खाता बदला गया।' },
+};
+
+/** The pause and the advice lines of these e-mails in each language. */
+export const SECURITY_MAIL_LINES: Record<Language, { pause: (scope: 'bank-account' | 'account', hours: number) => string; advice: (forgotPasswordUrl: string) => string }> = {
+  en: {
+    pause: (scope, hours) => `For your safety, withdrawals${scope === 'bank-account' ? ' to that bank account' : ' and transfers'} are paused for ${hours} hours.`,
+    advice: (url) => `If this was not you, reset your password at ${url} at once and contact support.`,
+  },
+  hi: {
+    pause: (scope, hours) => `आपकी सुरक्षा के लिए ${scope === 'bank-account' ? 'उस बैंक खाते में निकासी' : 'निकासी और ट्रांसफ़र'} ${hours} घंटे के लिए रोके गए हैं।`,
+    advice: (url) => `अगर यह आपने नहीं किया, तो तुरंत ${url} पर अपना पासवर्ड रीसेट करें और सहायता से संपर्क करें।`,
+  },
 };
 
 /**
@@ -28,16 +52,15 @@ export async function notifySecurityChange(
   /** Lines naming what changed, old and new masked ("Account number: ••••1234 → ••••5678"). */
   details: string[] = [],
 ): Promise<void> {
-  const { subject, sentence } = DESCRIPTIONS[change];
   const hours = context.config.securityCoolingOffHours;
-  const pauseNote =
-    hours > 0 && change !== 'pin-changed' && change !== 'phone-changed'
-      ? `For your safety, withdrawals${change.startsWith('bank-account') ? ' to that bank account' : ' and transfers'} are paused for ${hours} hours.`
-      : '';
-  const advice = `If this was not you, reset your password at ${context.config.appOrigin}/forgot-password at once and contact support.`;
   try {
-    const email = await users.findEmail(context.database.db, userId);
-    if (!email) return;
+    const recipient = await users.findEmailAndLanguage(context.database.db, userId);
+    if (!recipient) return;
+    const { subject, sentence } = (recipient.language === 'hi' ? HINDI_DESCRIPTIONS : DESCRIPTIONS)[change];
+    const words = SECURITY_MAIL_LINES[recipient.language];
+    const pauseNote = hours > 0 && change !== 'pin-changed' && change !== 'phone-changed' ? words.pause(change.startsWith('bank-account') ? 'bank-account' : 'account', hours) : '';
+    const advice = words.advice(`${context.config.appOrigin}/forgot-password`);
+    const email = recipient.email;
     const lines = [sentence, ...details, pauseNote, advice].filter((line) => line !== '');
     await context.mailer.send({
       to: email,

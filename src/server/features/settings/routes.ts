@@ -7,6 +7,7 @@ import {
   updateSettingsRequestSchema,
   updateSettingsResponseSchema,
 } from '#shared/contracts/settings';
+import { operatorIdentityResponseSchema } from '#shared/contracts/operator-identity';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -26,11 +27,24 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit and app download (public)',
+        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit, app download and the hours withdrawals to a new bank account pause (public)',
         response: responses({ 200: publicSettingsResponseSchema }),
       },
     },
-    async () => settingsService.getPublicSettings(db),
+    // The pause on withdrawals to a new bank account, so that the landing page's How It Works can say it before sign-up.
+    async () => ({ ...(await settingsService.getPublicSettings(db)), newAccountPauseHours: context.config.securityCoolingOffHours }),
+  );
+
+  app.get(
+    '/api/legal/operator',
+    {
+      schema: {
+        tags: ['settings'],
+        summary: 'The operator’s identity and grievance officer (empty strings where not set) and the consent notice’s version (public)',
+        response: responses({ 200: operatorIdentityResponseSchema }),
+      },
+    },
+    async () => settingsService.getOperatorIdentity(db),
   );
 
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import {
   SETTINGS_CONFLICT_MESSAGE,
   type AdminSettings,
-  type PublicSettings,
+  type StoredPublicSettings,
   type RatesResponse,
   type SettingsFormOutput,
   type UpdateSettingsInput,
@@ -32,6 +32,8 @@ import * as settingsRepository from './repository.ts';
 import type { EditableSettings, SettingsFileColumn, SettingsRow, StoredFileRow } from './repository.ts';
 import type { AuditAction } from '#shared/contracts/enums';
 import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
+import { CONSENT_NOTICE_VERSION, type OperatorIdentityResponse } from '#shared/contracts/operator-identity';
+import { desiredOperatorIdentity, operatorIdentityOf, operatorIdentitySnapshot } from './operator-identity.ts';
 import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
@@ -63,7 +65,7 @@ export function qrImageShowsAddress(file: Pick<StoredFileRow, 'qrContent'> | und
   return file !== undefined && address !== '' && file.qrContent === address;
 }
 
-export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
+export async function getPublicSettings(db: Executor): Promise<StoredPublicSettings> {
   const row = await settingsRepository.getSettings(db);
   const fileIds = [row.trc20QrFileId, row.erc20QrFileId, row.apkFileId].filter((id): id is string => id !== null);
   const files = await settingsRepository.findStoredFilesByIds(db, fileIds);
@@ -82,6 +84,11 @@ export async function getPublicSettings(db: Executor): Promise<PublicSettings> {
     minDeposit: usdtMicrosToWire(row.minDepositUsdtMicros),
     apk: apkFile ? { exists: true, url: publicFileUrl('apk', apkFile.id), sizeBytes: apkFile.sizeBytes } : { exists: false, url: null, sizeBytes: null },
   };
+}
+
+/** What the footer, the terms and privacy pages and the consent notice show of the operator. */
+export async function getOperatorIdentity(db: Executor): Promise<OperatorIdentityResponse> {
+  return { ...operatorIdentityOf(await settingsRepository.getSettings(db)), consentNoticeVersion: CONSENT_NOTICE_VERSION };
 }
 
 export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: Pick<SessionRecord, 'role'>): Promise<AdminSettings> {
@@ -109,6 +116,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     canEdit,
     ...withdrawalRulesView(row),
     ...kycSettingsView(row),
+    operatorIdentity: operatorIdentityOf(row),
   };
 }
 
@@ -132,6 +140,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     apkFileId: row.apkFileId,
     ...withdrawalRulesSnapshot(row),
     ...kycSettingsSnapshot(row),
+    ...operatorIdentitySnapshot(row),
   };
 }
 
@@ -180,6 +189,7 @@ function desiredSettings(input: SettingsFormOutput): DesiredSettings {
     largeWithdrawalInrPaise: input.largeWithdrawalInr === undefined ? undefined : parsedOrThrow(parseInrPaise(input.largeWithdrawalInr), 'largeWithdrawalInr'),
     ...desiredWithdrawalRules(input),
     ...desiredKycSettings(input),
+    ...desiredOperatorIdentity(input),
   };
 }
 

@@ -60,6 +60,12 @@ export async function findEmail(db: Executor, userId: string): Promise<string | 
   return row?.email;
 }
 
+/** Where and in which language to write to the user (the profile's language, issue 33). */
+export async function findEmailAndLanguage(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
+  const [row] = await db.select({ email: users.email, language: profiles.language }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+  return row;
+}
+
 /** A password set through a reset link: it starts the cooling-off of withdrawals and transfers. */
 export async function markPasswordReset(db: Executor, userId: string): Promise<void> {
   await db.update(users).set({ passwordResetAt: sql`now()` }).where(eq(users.id, userId));
@@ -76,15 +82,16 @@ export async function insertPasswordResetTokenForEmail(
   tokenHash: Buffer,
   lifetimeMinutes: number,
   allowed: boolean,
-): Promise<{ id: string; email: string } | undefined> {
-  const result = await db.execute<{ id: string; email: string }>(sql`
+): Promise<{ id: string; email: string; language: Language } | undefined> {
+  const result = await db.execute<{ id: string; email: string; language: Language }>(sql`
     with account as (select id, email from users where lower(email) = lower(${email}) and ${allowed}),
     stored as (
       insert into password_reset_tokens (user_id, token_hash, expires_at)
       select id, ${tokenHash}, now() + make_interval(mins => ${lifetimeMinutes}) from account
       returning user_id
     )
-    select account.id, account.email from account join stored on stored.user_id = account.id`);
+    select account.id, account.email, coalesce((select language from profiles where user_id = account.id), 'en') as language
+    from account join stored on stored.user_id = account.id`);
   return result.rows[0];
 }
 

@@ -13,6 +13,7 @@ export {
   adminExists,
   findCredentialsByEmail,
   findEmail,
+  findEmailAndLanguage,
   findPasswordHash,
   findUserIdByReferralCode,
   insertPasswordResetTokenForEmail,

@@ -80,9 +80,11 @@ export function singleUseLinkMessage(options: {
   lifetimeMinutes: number;
   ifNotAsked: string;
   signature: string;
+  /** The whole opening line, for a language whose word order differs from "Open this link within N minutes ...". */
+  opening?: string;
 }): MailMessage {
   const { request, purpose, link, lifetimeMinutes, ifNotAsked, signature } = options;
-  const opening = `Open this link within ${lifetimeMinutes} minutes ${purpose}`;
+  const opening = options.opening ?? `Open this link within ${lifetimeMinutes} minutes ${purpose}`;
   return {
     to: options.to,
     subject: options.subject,

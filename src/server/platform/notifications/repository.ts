@@ -1,21 +1,35 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { NotificationKind } from '#shared/contracts/notifications';
 import type { Executor } from '../../db/client.ts';
-import { notificationPreferences, notifications, users } from '../../db/schema.ts';
+import { notificationPreferences, notifications, profiles, users } from '../../db/schema.ts';
+import type { Language } from '#shared/contracts/enums';
 import { cursorTimestamp, olderThan, type PageCursor } from '../pagination/cursor.ts';
 
-export interface NewNotification {
-  userId: string;
-  kind: NotificationKind;
+/** What a notification says, in one language. */
+export interface NotificationTexts {
   title: string;
   body: string;
-  link: string | null;
   emailSubject: string;
   emailText: string;
 }
 
-export async function insertNotification(db: Executor, values: NewNotification): Promise<void> {
+/** A notification in English, with its Hindi when it is one a customer reads (the admins' stay English). */
+export interface NewNotification extends NotificationTexts {
+  userId: string;
+  kind: NotificationKind;
+  link: string | null;
+  hindi?: NotificationTexts;
+}
+
+export async function insertNotification(db: Executor, values: Omit<NewNotification, 'hindi'>): Promise<void> {
   await db.insert(notifications).values(values);
+}
+
+/** Each user's language (profile), for the users of a batch of notifications. */
+export async function languagesOf(db: Executor, userIds: string[]): Promise<Map<string, Language>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ userId: profiles.userId, language: profiles.language }).from(profiles).where(inArray(profiles.userId, userIds));
+  return new Map(rows.map((row) => [row.userId, row.language]));
 }
 
 export interface NotificationRow {
@@ -91,6 +105,7 @@ export interface PendingEmail {
   text: string;
   link: string | null;
   wanted: boolean;
+  language: Language;
 }
 
 /**
@@ -99,7 +114,7 @@ export interface PendingEmail {
  * another process is claiming are skipped, so each e-mail goes out once.
  */
 export async function claimPendingEmails(db: Executor, limit: number): Promise<PendingEmail[]> {
-  const result = await db.execute<{ id: string; kind: string; to_address: string; subject: string; text_body: string; link: string | null; wanted: boolean }>(sql`
+  const result = await db.execute<{ id: string; kind: string; to_address: string; subject: string; text_body: string; link: string | null; wanted: boolean; language: Language | null }>(sql`
     with claimed as (
       select n.id,
         case
@@ -118,8 +133,18 @@ export async function claimPendingEmails(db: Executor, limit: number): Promise<P
     set email_state = case when claimed.wanted then 'sent' else 'skipped' end
     from claimed, ${users} u
     where n.id = claimed.id and u.id = n.user_id
-    returning n.id, n.kind, u.email as to_address, n.email_subject as subject, n.email_text as text_body, n.link, claimed.wanted`);
-  return result.rows.map((row) => ({ id: row.id, kind: row.kind, to: row.to_address, subject: row.subject, text: row.text_body, link: row.link, wanted: row.wanted }));
+    returning n.id, n.kind, u.email as to_address, n.email_subject as subject, n.email_text as text_body, n.link, claimed.wanted,
+      (select language from ${profiles} where user_id = n.user_id) as language`);
+  return result.rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    link: row.link,
+    wanted: row.wanted,
+    language: row.language ?? 'en',
+  }));
 }
 
 export async function markEmailFailed(db: Executor, id: string): Promise<void> {

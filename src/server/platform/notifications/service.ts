@@ -1,14 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NotificationKind, NotificationList, NotificationPreferences } from '#shared/contracts/notifications';
 import { PRODUCT_NAME } from '#shared/limits';
+import type { Language } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
 import { publishEvent } from '../events/publish.ts';
 import { escapeHtml, type Mailer } from '../mail/mailer.ts';
 import { decodeCursor, toPage } from '../pagination/cursor.ts';
 import * as notificationRepository from './repository.ts';
-import type { NewNotification } from './repository.ts';
+import type { NewNotification, NotificationTexts } from './repository.ts';
 
-export type { NewNotification } from './repository.ts';
+export type { NewNotification, NotificationTexts } from './repository.ts';
+
+/** A customer's notification: written in Hindi as well, so that a Hindi reader gets it in Hindi. */
+export type LocalizedNotification = NewNotification & { hindi: NotificationTexts };
 
 /** The wallet.updated reasons that tell an open app a notification arrived (it shows a toast) or was read. */
 export const NOTIFICATION_EVENT_REASONS = { created: 'notification.created', read: 'notification.read' } as const;
@@ -19,10 +23,11 @@ export const NOTIFICATION_EVENT_REASONS = { created: 'notification.created', rea
  * them at commit; the e-mails are sent after commit by the delivery loop.
  */
 export async function createNotifications(db: Executor, items: NewNotification[]): Promise<void> {
-  const users = new Set<string>();
-  for (const item of items) {
-    await notificationRepository.insertNotification(db, item);
-    users.add(item.userId);
+  const users = new Set(items.map((item) => item.userId));
+  // Stored in the reader's language (profile, issue 33): the list and the e-mail then say the same.
+  const languages = items.some((item) => item.hindi) ? await notificationRepository.languagesOf(db, [...users]) : new Map<string, Language>();
+  for (const { hindi, ...english } of items) {
+    await notificationRepository.insertNotification(db, hindi && languages.get(english.userId) === 'hi' ? { ...english, ...hindi } : english);
   }
   for (const userId of users) await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASONS.created });
 }
@@ -126,9 +131,21 @@ export function startNotificationEmailDelivery(options: { db: Database; mailer: 
   };
 }
 
+const EMAIL_FRAME: Record<Language, { footer: (profileUrl: string) => string; details: (url: string) => string }> = {
+  en: {
+    footer: (profileUrl) => `You get this e-mail because of activity on your ${PRODUCT_NAME} wallet. You can turn these e-mails off under Notification preferences on your profile: ${profileUrl}`,
+    details: (url) => `See the details and the status timeline: ${url}`,
+  },
+  hi: {
+    footer: (profileUrl) => `आपको यह ई-मेल आपके ${PRODUCT_NAME} वॉलेट की गतिविधि के कारण मिला है। आप अपनी प्रोफ़ाइल में सूचना प्राथमिकताओं में जाकर ये ई-मेल बंद कर सकते हैं: ${profileUrl}`,
+    details: (url) => `विवरण और स्थिति की समय-रेखा देखें: ${url}`,
+  },
+};
+
 function composeEmail(email: notificationRepository.PendingEmail, appOrigin: string) {
-  const footer = `You get this e-mail because of activity on your ${PRODUCT_NAME} wallet. You can turn these e-mails off under Notification preferences on your profile: ${appOrigin}/profile`;
-  const details = email.link ? `\n\nSee the details and the status timeline: ${appOrigin}${email.link}` : '';
+  const frame = EMAIL_FRAME[email.language];
+  const footer = frame.footer(`${appOrigin}/profile`);
+  const details = email.link ? `\n\n${frame.details(`${appOrigin}${email.link}`)}` : '';
   const text = `${email.text}${details}\n\n${footer}`;
   const html = text
     .split('\n\n')

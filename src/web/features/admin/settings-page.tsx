@@ -35,6 +35,7 @@ import { fullDateTimeText } from './format.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 import { KycSettingsSection, kycSettingsFormValues } from './settings/kyc-settings-section.tsx';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
+import { OperatorIdentitySection, operatorIdentityFormValues } from './settings/operator-identity-section.tsx';
 import { VipSettingsView } from './vip-settings-view.tsx';
 import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
 
@@ -57,6 +58,7 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   kycLevelLimits: 'withdrawals',
   tdsNoPanPercent: 'withdrawals',
   kycRefreshMonths: 'withdrawals',
+  operatorIdentity: 'support',
 };
 const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
 const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', withdrawals: 'Withdrawals & TDS', app: 'App Download' };
@@ -93,6 +95,7 @@ function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
     ...withdrawalRulesFormValues(settings),
     ...kycSettingsFormValues(settings),
+    ...operatorIdentityFormValues(settings),
   };
 }
 
@@ -258,22 +261,25 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         </TabsContent>
 
         <TabsContent value="support" forceMount className="data-[state=inactive]:hidden">
-          <fieldset disabled={isSubmitting} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
-            <legend className="sr-only">Support</legend>
-            <FormField
-              label="WhatsApp Support Number"
-              error={errors.whatsappSupportNumber?.message}
-              help={`Start with + and the country code, for example ${EXAMPLE_PHONE}. The Support button opens a chat with this number.`}
-            >
-              <Input type="tel" autoComplete="off" maxLength={40} {...form.register('whatsappSupportNumber')} />
-            </FormField>
-            <FormField label="Website URL" error={errors.websiteUrl?.message} help="A full address, for example https://example.com">
-              <Input type="url" autoComplete="off" maxLength={SETTINGS_LIMITS.websiteUrlLength} {...form.register('websiteUrl')} />
-            </FormField>
-            <FormField label="Minimum Deposit (USDT)" error={errors.minDeposit?.message} help="Deposits below this amount are refused.">
-              <Input inputMode="decimal" autoComplete="off" maxLength={MAX_DECIMAL_STRING_LENGTH} {...form.register('minDeposit')} />
-            </FormField>
-          </fieldset>
+          <div className="flex flex-col gap-5">
+            <fieldset disabled={isSubmitting} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
+              <legend className="sr-only">Support</legend>
+              <FormField
+                label="WhatsApp Support Number"
+                error={errors.whatsappSupportNumber?.message}
+                help={`Start with + and the country code, for example ${EXAMPLE_PHONE}. The Support button opens a chat with this number.`}
+              >
+                <Input type="tel" autoComplete="off" maxLength={40} {...form.register('whatsappSupportNumber')} />
+              </FormField>
+              <FormField label="Website URL" error={errors.websiteUrl?.message} help="A full address, for example https://example.com">
+                <Input type="url" autoComplete="off" maxLength={SETTINGS_LIMITS.websiteUrlLength} {...form.register('websiteUrl')} />
+              </FormField>
+              <FormField label="Minimum Deposit (USDT)" error={errors.minDeposit?.message} help="Deposits below this amount are refused.">
+                <Input inputMode="decimal" autoComplete="off" maxLength={MAX_DECIMAL_STRING_LENGTH} {...form.register('minDeposit')} />
+              </FormField>
+            </fieldset>
+            <OperatorIdentitySection register={form.register} errors={errors} disabled={isSubmitting} />
+          </div>
         </TabsContent>
 
         <TabsContent value="withdrawals" forceMount className="data-[state=inactive]:hidden">

@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useKycStatus } from './api.ts';
+import { ConsentStep, useConsentAccepted } from '../legal/index.ts';
 import { PanForm, TaxResidenceForm } from './kyc-forms.tsx';
 import { LevelTwoForm } from './level-two-form.tsx';
 import { checkText, missingText } from './kyc-texts.ts';
@@ -97,11 +98,14 @@ function KycRefresh({ refresh }: { refresh: NonNullable<KycStatus['refresh']> })
 
 export default function KycPage() {
   const kyc = useKycStatus();
+  // The consent and privacy notice is the first step: the checks show once it is accepted (issue 32).
+  const consentAccepted = useConsentAccepted();
   return (
     <AppPage title={t('kyc.title')} backTo="/profile" documentTitle={t('kyc.documentTitle')}>
       {kyc.isPending && <Spinner label={t('kyc.loading')} />}
       {kyc.isError && <LoadFailed message={t('kyc.loadFailed')} onRetry={() => void kyc.refetch()} />}
-      {kyc.data && (
+      {kyc.data && <ConsentStep />}
+      {kyc.data && consentAccepted && (
         <>
           <Card>
             <CardHeader>

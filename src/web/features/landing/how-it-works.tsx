@@ -6,8 +6,8 @@ const HOW_IT_WORKS: readonly { title: MessageKey; text: MessageKey }[] = [
   { title: 'landing.step3Title', text: 'landing.step3Text' },
 ];
 
-/** The landing page's three steps, below the fold: loaded after the page with the rest of the catalog. */
-export default function HowItWorks() {
+/** The landing page's three steps, below the fold: loaded after the page with the rest of the catalog; then the pause on a new bank account (issue 33, item 5), unless it is off. */
+export default function HowItWorks({ newAccountPauseHours }: { newAccountPauseHours: number }) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby="how-it-works-title" className="flex flex-col gap-4">
@@ -25,6 +25,11 @@ export default function HowItWorks() {
           </li>
         ))}
       </ol>
+      {newAccountPauseHours > 0 && (
+        <p className="text-center text-sm text-slate-600" data-testid="new-account-pause-note">
+          {t('landing.newAccountPause', { hours: newAccountPauseHours })}
+        </p>
+      )}
     </section>
   );
 }

@@ -64,7 +64,7 @@ export default function LandingPage() {
       </div>
 
       <Suspense fallback={<div className="min-h-96" />}>
-        <HowItWorks />
+        <HowItWorks newAccountPauseHours={settings.data?.newAccountPauseHours ?? 0} />
       </Suspense>
 
       {supportLink && (

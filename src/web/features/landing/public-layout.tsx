@@ -1,8 +1,11 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_NAME } from '#shared/limits';
 import { outlineLinkClass } from '../../components/ui/link-classes.ts';
-import { useTranslation } from '../../lib/i18n/i18n.ts';
+import { languageReady, useTranslation } from '../../lib/i18n/i18n.ts';
+
+// Loaded after the page with the rest of the catalog, keeping the landing page's first JavaScript in budget.
+const OperatorFooterLine = lazy(() => Promise.all([import('../legal/index.ts'), languageReady('page')]).then(([module]) => ({ default: module.OperatorFooterLine })));
 
 
 export function BrandLink() {
@@ -32,9 +35,12 @@ export function PublicFooter() {
             {t('home.contactUs')}
           </Link>
         </nav>
-        <p>
-          {t('home.copyright', { year: new Date().getFullYear(), product: PRODUCT_NAME })}
-        </p>
+        <div className="flex flex-col items-center gap-1 sm:items-end">
+          <p>{t('home.copyright', { year: new Date().getFullYear(), product: PRODUCT_NAME })}</p>
+          <Suspense fallback={null}>
+            <OperatorFooterLine />
+          </Suspense>
+        </div>
       </div>
     </footer>
   );

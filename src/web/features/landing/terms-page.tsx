@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from '#shared/limits';
 import { PublicTextPage } from './public-layout.tsx';
+import { OperatorIdentityDetails } from '../legal/index.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function TermsPage() {
@@ -8,6 +9,7 @@ export default function TermsPage() {
       <p>{t('legal.terms1', { product: PRODUCT_NAME })}</p>
       <p>{t('legal.terms2')}</p>
       <p>{t('legal.terms3')}</p>
+      <OperatorIdentityDetails />
     </PublicTextPage>
   );
 }

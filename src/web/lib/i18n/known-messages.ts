@@ -19,6 +19,7 @@ import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
 import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES, PAN_MESSAGES, TAX_RESIDENCE_MESSAGES } from '#shared/contracts/kyc';
 import { KYC_DOCUMENT_MESSAGES } from '#shared/contracts/kyc-documents';
 import { AMOUNT_TOO_LARGE_MESSAGE } from '#shared/contracts/money-common';
+import { CONSENT_NOTICE_OUTDATED_MESSAGE, CONSENT_REQUIRED_MESSAGE } from '#shared/contracts/operator-identity';
 import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE, SAME_PIN_MESSAGE, WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { TRANSFER_MESSAGES } from '#shared/contracts/transfers';
 import { WALLET_MESSAGES } from '#shared/contracts/wallets';
@@ -192,6 +193,9 @@ export const KNOWN_MESSAGES = {
   [KYC_DOCUMENT_MESSAGES.levelOneFirst]: 'message.kycDocLevelOneFirst',
   [KYC_DOCUMENT_MESSAGES.tooManyUploads]: 'message.kycDocTooManyUploads',
   [KYC_DOCUMENT_MESSAGES.livenessInvalid]: 'message.kycDocLivenessInvalid',
+  // The consent and privacy notice before KYC (decision 051).
+  [CONSENT_NOTICE_OUTDATED_MESSAGE]: 'message.consentNoticeOutdated',
+  [CONSENT_REQUIRED_MESSAGE]: 'message.consentRequired',
   // My wallets.
   [WALLET_MESSAGES.addressRequired]: 'message.walletAddressRequired',
   [WALLET_MESSAGES.erc20Address]: 'message.erc20Address',
