@@ -25,7 +25,8 @@ import type { StoredFileRow } from './repository.ts';
 import { inspectQrImage, qrShowsAddress } from './qr-image.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
 import { DatabaseFileStorage, fileStorageFor } from './storage.ts';
-import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
+import type { FilePurpose } from '#shared/contracts/settings';
+import { QR_PURPOSE_OF_NETWORK, storedFileView } from './views.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 
 export const FILE_UPLOAD_AUDIT_ACTION = 'settings.file_upload';

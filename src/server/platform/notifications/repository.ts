@@ -20,7 +20,7 @@ export async function insertNotification(db: Executor, values: NewNotification):
 
 export interface NotificationRow {
   id: string;
-  kind: string;
+  kind: NotificationKind;
   title: string;
   body: string;
   link: string | null;
