@@ -97,6 +97,18 @@ async function registerApiDocs(app: ApiApp, context: AppContext): Promise<void> 
   });
 }
 
+/** The OpenAPI description of every route, from its zod schemas; its pages only where the configuration shows them. */
+async function registerOpenApi(app: ApiApp, context: AppContext): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: `${PRODUCT_NAME} API`, version: '1.0.0', description: 'JSON API of the wallet. Amounts are decimal strings.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await registerApiDocs(app, context);
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Absent on a bare Fastify instance that only registers routes (a test's route listing). */
@@ -143,7 +155,50 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(safeTextValidatorCompiler);
   app.setSerializerCompiler(checkedResponseSerializerCompiler);
 
-  const securityHeaders = computeSecurityHeaders({
+  const securityHeaders = appSecurityHeaders(context);
+  // Set on the raw response, as helmet does, so a route may still replace one (the API docs set their own policy).
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
+  });
+  // After the drain (src/server/http/lifecycle.ts) a request can still arrive on a connection that was busy; it is refused, not started.
+  app.addHook('onRequest', async () => {
+    if (lifecycle.closing) throw new RetryLaterError(503, 'SERVICE_UNAVAILABLE', SHUTTING_DOWN_MESSAGE, SHUTDOWN_RETRY_AFTER_SECONDS);
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });
+
+  await registerOpenApi(app, context);
+
+  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
+  app.decorateRequest('session', undefined);
+  const appOrigins = sameOrigins(context.config.appOrigin);
+  // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
+  app.addHook('onRequest', async (request) => {
+    if (!isApiRoute(request)) return;
+    assertSameOriginJson(request, appOrigins);
+    if (request.routeOptions.config.skipsSessionLookup === true || request.routeOptions.config.signedWebhook === true) return;
+    request.session = await resolveSession(context, request);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // While draining, every answer ends its keep-alive connection so that clients reconnect to another server.
+    if (lifecycle.draining) reply.header('connection', 'close');
+    if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler(handleError);
+
+  registerFeatureRoutes(app, context, lifecycle);
+
+  await registerWebApp(app, options.webDirectory);
+
+  return app;
+}
+
+/** The security headers of every answer: a strict same-origin content security policy, computed once. */
+function appSecurityHeaders(context: AppContext) {
+  return computeSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -170,49 +225,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     xFrameOptions: false,
     hsts: context.config.appOrigin.startsWith('https://'),
   });
-  // Set on the raw response, as helmet does, so a route may still replace one (the API docs set their own policy).
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
-    done();
-  });
-  // After the drain (src/server/http/lifecycle.ts) a request can still arrive on a connection that was busy; it is refused, not started.
-  app.addHook('onRequest', async () => {
-    if (lifecycle.closing) throw new RetryLaterError(503, 'SERVICE_UNAVAILABLE', SHUTTING_DOWN_MESSAGE, SHUTDOWN_RETRY_AFTER_SECONDS);
-  });
-  await app.register(fastifyCookie);
-  await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1, fields: 10 } });
+}
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: `${PRODUCT_NAME} API`, version: '1.0.0', description: 'JSON API of the wallet. Amounts are decimal strings.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'session' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-  await registerApiDocs(app, context);
-
-  registerInFlightLimit(app, { secureCookie: usesSecureCookies(context), maxPerSession: context.rateLimits.writesInFlightPerSession });
-  app.decorateRequest('session', undefined);
-  const appOrigins = sameOrigins(context.config.appOrigin);
-  // Decided by the route the request matched, never by the raw URL: '/%61pi/auth/logout' matches '/api/auth/logout'.
-  app.addHook('onRequest', async (request) => {
-    if (!isApiRoute(request)) return;
-    assertSameOriginJson(request, appOrigins);
-    if (request.routeOptions.config.skipsSessionLookup === true || request.routeOptions.config.signedWebhook === true) return;
-    request.session = await resolveSession(context, request);
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    // While draining, every answer ends its keep-alive connection so that clients reconnect to another server.
-    if (lifecycle.draining) reply.header('connection', 'close');
-    if (isApiRoute(request) || (request.is404 && request.url.startsWith('/api/'))) reply.header('cache-control', 'no-store');
-  });
-
-  app.setErrorHandler(handleError);
-
-  registerFeatureRoutes(app, context, lifecycle);
-
-  const webDirectory = options.webDirectory;
+/**
+ * The built web app: its files (pre-compressed, hashed assets cached for good), the first-visit pages'
+ * shells, and index.html for every other page; an unknown /api/ path is a 404 in the app's error shape.
+ */
+async function registerWebApp(app: ApiApp, webDirectory: string | undefined): Promise<void> {
   const indexFile = webDirectory ? path.join(webDirectory, 'index.html') : undefined;
   if (webDirectory && indexFile && fs.existsSync(indexFile)) {
     await app.register(fastifyStatic, {
@@ -249,6 +268,4 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // Client-side routes (and the web app's own 404 page) are served by index.html.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
-
-  return app;
 }

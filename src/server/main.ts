@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';
 import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './context.ts';
@@ -19,37 +20,15 @@ const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
 const SHUTDOWN_DEADLINE_MILLISECONDS = 9_500;
 
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigurationError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   const log = pino({ level: config.logLevel });
-  let runtime;
-  try {
-    runtime = await openDatabase(config, 'server', (message) => message && log.debug({ source: 'postgres' }, message));
-  } catch (error) {
-    if (error instanceof DataDirectoryInUseError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const runtime = await databaseOrExit(config, log);
   const { database } = runtime;
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: database.db, log });
   const context: AppContext = { config, database, mailer, rateLimits: scaledRateLimits(config.rateLimitScale), sessionSettings: DEFAULT_SESSION_SETTINGS };
 
   const bootstrap = await ensureAdmin(database.db, { email: config.adminEmail, password: config.adminPassword });
-  if (bootstrap.kind !== 'exists') {
-    const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
-    if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in, under Profile, Change Password): ${bootstrap.generatedPassword}`);
-    process.stdout.write(`\n${lines.join('\n')}\n\n`);
-  }
+  announceAdmin(bootstrap);
 
   await moveDiskFilesIntoDatabase(database.db, config.dataDirectory, log);
 
@@ -58,35 +37,7 @@ async function main(): Promise<void> {
   const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle, metrics });
   const metricsServer =
     config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
-  const prune = () =>
-    Promise.all([pruneExpiredRecords(database.db, context.sessionSettings), pruneAbandonedFileChunks(database.db)]).catch((error: unknown) => app.log.error({ err: error }, 'Pruning expired records failed'));
-  void prune();
-  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
-  pruneTimer.unref();
-  // Every process runs the chain worker; jobs are claimed in PostgreSQL, so several processes share the work safely.
-  // The worker's automatic credits e-mail their customers at once; claims in PostgreSQL keep this and the app's delivery from sending one twice.
-  const chainEmails = startNotificationEmailDelivery({ db: database.db, mailer, appOrigin: config.appOrigin, log: app.log });
-  const chainWorker = createChainWorker({
-    db: database.db,
-    clients: chainClientsFromConfig(config.chain, app.log),
-    pollSeconds: config.chain.pollSeconds,
-    log: app.log,
-    notificationEmails: chainEmails,
-  });
-  chainWorker.start();
-  // With a payout provider, every process also sends approved withdrawals and asks about payouts without a final
-  // state; payouts are claimed in PostgreSQL, and one idempotency key per withdrawal keeps a retry from paying twice.
-  const payoutWorker = config.payoutProvider
-    ? createPayoutWorker({
-        db: database.db,
-        provider: payoutProviderFromConfig(config.payoutProvider),
-        pollSeconds: config.payoutProvider.pollSeconds,
-        stuckMinutes: config.payoutProvider.stuckMinutes,
-        log: app.log,
-        notificationEmails: chainEmails,
-      })
-    : undefined;
-  payoutWorker?.start();
+  const backgroundWork = startBackgroundWork(context, app.log);
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) {
       // A second signal skips the rest of the drain; in-flight requests still get their grace period.
@@ -102,13 +53,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MILLISECONDS);
     deadline.unref();
-    clearInterval(pruneTimer);
-    const stopWorkers = async () => {
-      await chainWorker.stop();
-      await payoutWorker?.stop();
-      await chainEmails.stop();
-    };
-    await Promise.all([stopWorkers(), drainAndClose(app, lifecycle)]);
+    await Promise.all([backgroundWork.stop(), drainAndClose(app, lifecycle)]);
     metricsServer?.closeAllConnections();
     metricsServer?.close();
     mailer.close();
@@ -133,6 +78,82 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(`${config.appOrigin} is ready${config.apiDocs === 'off' ? '' : ` (API docs at ${config.appOrigin}/api/docs)`}\n`);
+}
+
+/** The configuration from the environment; a wrong one ends the process with its message. */
+function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** The database, migrated; a data directory another server holds ends the process with its message. */
+async function databaseOrExit(config: AppConfig, log: pino.Logger): Promise<Awaited<ReturnType<typeof openDatabase>>> {
+  try {
+    return await openDatabase(config, 'server', (message) => message && log.debug({ source: 'postgres' }, message));
+  } catch (error) {
+    if (error instanceof DataDirectoryInUseError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Says on the console that the first admin was made or changed, with a generated password shown only this once. */
+function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void {
+  if (bootstrap.kind === 'exists') return;
+  const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
+  if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in, under Profile, Change Password): ${bootstrap.generatedPassword}`);
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+/** The pruning of expired records, the chain worker and, with a payout provider, the payout worker; `stop` ends them all. */
+function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { stop: () => Promise<void> } {
+  const { db } = context.database;
+  const prune = () =>
+    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db)]).catch((error: unknown) => log.error({ err: error }, 'Pruning expired records failed'));
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
+  pruneTimer.unref();
+  // Every process runs the chain worker; jobs are claimed in PostgreSQL, so several processes share the work safely.
+  // The worker's automatic credits e-mail their customers at once; claims in PostgreSQL keep this and the app's delivery from sending one twice.
+  const chainEmails = startNotificationEmailDelivery({ db, mailer: context.mailer, appOrigin: context.config.appOrigin, log });
+  const chainWorker = createChainWorker({
+    db,
+    clients: chainClientsFromConfig(context.config.chain, log),
+    pollSeconds: context.config.chain.pollSeconds,
+    log,
+    notificationEmails: chainEmails,
+  });
+  chainWorker.start();
+  // With a payout provider, every process also sends approved withdrawals and asks about payouts without a final
+  // state; payouts are claimed in PostgreSQL, and one idempotency key per withdrawal keeps a retry from paying twice.
+  const payoutWorker = context.config.payoutProvider
+    ? createPayoutWorker({
+        db,
+        provider: payoutProviderFromConfig(context.config.payoutProvider),
+        pollSeconds: context.config.payoutProvider.pollSeconds,
+        stuckMinutes: context.config.payoutProvider.stuckMinutes,
+        log,
+        notificationEmails: chainEmails,
+      })
+    : undefined;
+  payoutWorker?.start();
+  return {
+    async stop() {
+      clearInterval(pruneTimer);
+      await chainWorker.stop();
+      await payoutWorker?.stop();
+      await chainEmails.stop();
+    },
+  };
 }
 
 await main();

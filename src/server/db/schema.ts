@@ -21,7 +21,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
+import type { ChainProblem, ChainStateName, DepositSource } from '#shared/contracts/deposits';
 import type { DepositNetwork, Language, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
+import type { NotificationKind } from '#shared/contracts/notifications';
+import type { FilePurpose } from '#shared/contracts/settings';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -480,9 +483,9 @@ export const usdtDeposits = pgTable(
     rejectionReason: text('rejection_reason'),
     /** What the customer typed; amountUsdtMicros becomes the on-chain amount once the transfer is final. */
     typedAmountUsdtMicros: usdtMicros('typed_amount_usdt_micros'),
-    source: text('source').notNull().default('customer'),
-    chainState: text('chain_state').notNull().default('unchecked'),
-    chainProblem: text('chain_problem'),
+    source: text('source').$type<DepositSource>().notNull().default('customer'),
+    chainState: text('chain_state').$type<ChainStateName>().notNull().default('unchecked'),
+    chainProblem: text('chain_problem').$type<ChainProblem>(),
     chainAmountUsdtMicros: usdtMicros('chain_amount_usdt_micros'),
     chainFromAddress: text('chain_from_address'),
     chainToAddress: text('chain_to_address'),
@@ -542,7 +545,7 @@ export const payoutBatches = pgTable(
   'payout_batches',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    status: text('status').notNull().default('open'),
+    status: text('status').$type<'open' | 'cancelled'>().notNull().default('open'),
     withdrawalCount: integer('withdrawal_count').notNull(),
     totalInrPaise: bigint('total_inr_paise', { mode: 'bigint' }).notNull(),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -790,7 +793,7 @@ export const storedFiles = pgTable(
   'stored_files',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    purpose: text('purpose').notNull(),
+    purpose: text('purpose').$type<FilePurpose>().notNull(),
     originalName: text('original_name').notNull(),
     contentType: text('content_type').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
@@ -990,7 +993,7 @@ export const customerWallets = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    network: text('network').notNull(),
+    network: text('network').$type<DepositNetwork>().notNull(),
     /** As the customer gave it (EIP-55 mixed case on Ethereum); addressKey is the form compared. */
     address: text('address').notNull(),
     addressKey: text('address_key').notNull(),
@@ -1011,7 +1014,7 @@ export const walletChallenges = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    network: text('network').notNull(),
+    network: text('network').$type<DepositNetwork>().notNull(),
     addressKey: text('address_key').notNull(),
     message: text('message').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -1028,9 +1031,9 @@ export const chainJobs = pgTable(
   'chain_jobs',
   {
     id: bigserial('id', { mode: 'bigint' }).primaryKey(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<'verify_deposit' | 'scan_network'>().notNull(),
     depositId: uuid('deposit_id').references(() => usdtDeposits.id, { onDelete: 'cascade' }),
-    network: text('network').notNull(),
+    network: text('network').$type<DepositNetwork>().notNull(),
     runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
     failures: integer('failures').notNull().default(0),
     lastError: text('last_error'),
@@ -1050,7 +1053,7 @@ export const chainJobs = pgTable(
 export const chainScanCursors = pgTable(
   'chain_scan_cursors',
   {
-    network: text('network').notNull(),
+    network: text('network').$type<DepositNetwork>().notNull(),
     depositAddress: text('deposit_address').notNull(),
     /** A block number on Ethereum, a block timestamp in milliseconds on TRON. */
     scannedThrough: bigint('scanned_through', { mode: 'bigint' }).notNull(),
@@ -1119,13 +1122,13 @@ export const notifications = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<NotificationKind>().notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
     link: text('link'),
     emailSubject: text('email_subject').notNull(),
     emailText: text('email_text').notNull(),
-    emailState: text('email_state').notNull().default('pending'),
+    emailState: text('email_state').$type<'pending' | 'sent' | 'skipped' | 'failed'>().notNull().default('pending'),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },

@@ -113,6 +113,10 @@ export const CHAIN_PROBLEMS = [
   'ambiguous',
   'transfer_taken',
 ] as const;
+export type ChainProblem = (typeof CHAIN_PROBLEMS)[number];
+/** 'detected' when the worker found the transfer on chain without a hash from the customer. */
+export const DEPOSIT_SOURCES = ['customer', 'detected'] as const;
+export type DepositSource = (typeof DEPOSIT_SOURCES)[number];
 
 /** What the blockchain says about a deposit; every field but state is null until the worker has read it. */
 export const depositChainSchema = z.object({
@@ -176,8 +180,7 @@ export const depositSchema = z.object({
   rejectionReason: z.string().nullable(),
   /** What the customer typed, when it differs from the amount, which is the on-chain amount once the transfer is final. */
   typedAmount: decimalStringSchema.nullable(),
-  /** 'detected' when the worker found the transfer on chain without a hash from the customer. */
-  source: z.enum(['customer', 'detected']),
+  source: z.enum(DEPOSIT_SOURCES),
   chain: depositChainSchema,
 });
 export type Deposit = z.infer<typeof depositSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDecimal, parseInrPaise } from '../money.ts';
 import { decimalStringSchema } from './common.ts';
+import { optionalLimitField, type LimitAmount } from './limit-field.ts';
 import { TDS_MAX_BASIS_POINTS, TDS_PERCENT_DECIMALS } from './withdrawal-rules.ts';
 
 /*
@@ -14,25 +15,14 @@ const INR_INPUT_LENGTH = 24;
 export const KYC_REFRESH_MONTHS_MESSAGE = 'Months must be a whole number from 1 to 12';
 export const NO_PAN_TDS_MESSAGE = 'No-PAN TDS percent must be a number from 0 to 30';
 
-/** An optional INR limit: empty or null means none, else more than 0 with at most 2 decimals. */
-function optionalInrLimitField(label: string) {
-  return z
-    .union([z.string(), z.null()], { error: `${label} must be an amount in INR or empty` })
-    .transform((value) => (value === null ? '' : value.trim()))
-    .pipe(
-      z
-        .string()
-        .max(INR_INPUT_LENGTH, `${label} is too long`)
-        .superRefine((value, context) => {
-          if (value === '') return;
-          const parsed = parseInrPaise(value);
-          if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.reason === 'too-many-decimals' ? `${label} can have at most 2 decimal places` : `${label} must be a number` });
-          else if (parsed.value <= 0n) context.addIssue({ code: 'custom', message: `${label} must be greater than 0 (leave it empty for no limit)` });
-        }),
-    );
-}
+/** KYC levels' limits are in INR with at most 2 decimals: empty or null means none, else more than 0. */
+const INR_LIMIT: LimitAmount = {
+  unit: 'INR',
+  parse: parseInrPaise,
+  failureMessage: (label, reason) => (reason === 'too-many-decimals' ? `${label} can have at most 2 decimal places` : `${label} must be a number`),
+};
 
-const levelLimitsInputSchema = z.object({ dailyInr: optionalInrLimitField('Daily limit'), monthlyInr: optionalInrLimitField('Monthly limit') });
+const levelLimitsInputSchema = z.object({ dailyInr: optionalLimitField('Daily limit', INR_LIMIT), monthlyInr: optionalLimitField('Monthly limit', INR_LIMIT) });
 
 const noPanPercentSchema = z
   .union([z.string(), z.number()], { error: NO_PAN_TDS_MESSAGE })

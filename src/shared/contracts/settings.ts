@@ -60,9 +60,13 @@ export const publicSettingsResponseSchema = z.object({
 export type PublicSettings = z.infer<typeof publicSettingsResponseSchema>;
 export type StoredPublicSettings = Omit<PublicSettings, 'newAccountPauseHours'>;
 
+/** What an uploaded file is for: a deposit network's QR image or the Android app. */
+export const FILE_PURPOSES = ['qr_trc20', 'qr_erc20', 'apk'] as const;
+export type FilePurpose = (typeof FILE_PURPOSES)[number];
+
 export const storedFileSchema = z.object({
   id: z.uuid(),
-  purpose: z.enum(['qr_trc20', 'qr_erc20', 'apk']),
+  purpose: z.enum(FILE_PURPOSES),
   originalName: z.string(),
   contentType: z.string(),
   sizeBytes: z.number().int(),

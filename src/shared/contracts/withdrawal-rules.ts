@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatDecimal, formatInrForDisplay, formatUsdtForDisplay, parseDecimal, parseUsdtMicros } from '../money.ts';
 import { PAN_MESSAGES, maskPan, personPanSchema } from './kyc.ts';
 import { decimalStringSchema } from './common.ts';
+import { optionalLimitField, type LimitAmount } from './limit-field.ts';
 
 /**
  * Withdrawal limits by tier and TDS (section 194S), see docs/decisions/018:
@@ -82,32 +83,18 @@ export const setPanResponseSchema = z.object({ message: z.string(), pan: z.strin
 
 const LIMIT_INPUT_LENGTH = 24;
 
-/** An optional USDT limit: empty or null means none, else more than 0 with at most 2 decimals. */
-function optionalLimitField(label: string) {
-  return z
-    .union([z.string(), z.null()], { error: `${label} must be an amount in USDT or empty` })
-    .transform((value) => (value === null ? '' : value.trim()))
-    .pipe(
-      z
-        .string()
-        .max(LIMIT_INPUT_LENGTH, `${label} is too long`)
-        .superRefine((value, context) => {
-          if (value === '') return;
-          const parsed = parseUsdtMicros(value, WITHDRAWAL_LIMIT_DECIMALS);
-          if (!parsed.ok) {
-            const messages = {
-              empty: `${label} must be an amount in USDT or empty`,
-              'not-a-number': `${label} must be a number`,
-              'too-many-decimals': `${label} can have at most ${WITHDRAWAL_LIMIT_DECIMALS} decimal places`,
-              'too-large': `${label} is too large`,
-            } as const;
-            context.addIssue({ code: 'custom', message: messages[parsed.reason] });
-          } else if (parsed.value <= 0n) {
-            context.addIssue({ code: 'custom', message: `${label} must be greater than 0 (leave it empty for no limit)` });
-          }
-        }),
-    );
-}
+/** Withdrawal limits are in USDT with at most 2 decimals: empty or null means none, else more than 0. */
+const USDT_LIMIT: LimitAmount = {
+  unit: 'USDT',
+  parse: (text) => parseUsdtMicros(text, WITHDRAWAL_LIMIT_DECIMALS),
+  failureMessage: (label, reason) =>
+    ({
+      empty: `${label} must be an amount in USDT or empty`,
+      'not-a-number': `${label} must be a number`,
+      'too-many-decimals': `${label} can have at most ${WITHDRAWAL_LIMIT_DECIMALS} decimal places`,
+      'too-large': `${label} is too large`,
+    })[reason],
+};
 
 export const tdsPercentSchema = z
   .union([z.string(), z.number()], { error: 'TDS percent must be a number from 0 to 30' })
@@ -128,8 +115,8 @@ export const tdsPercentSchema = z
   );
 
 const tierLimitsInputSchema = z.object({
-  dailyUsdt: optionalLimitField('Daily limit'),
-  monthlyUsdt: optionalLimitField('Monthly limit'),
+  dailyUsdt: optionalLimitField('Daily limit', USDT_LIMIT),
+  monthlyUsdt: optionalLimitField('Monthly limit', USDT_LIMIT),
 });
 
 /**
@@ -138,8 +125,8 @@ const tierLimitsInputSchema = z.object({
  */
 export const withdrawalRulesFormShape = {
   withdrawalLimits: z.object({ normal: tierLimitsInputSchema, vip: tierLimitsInputSchema }).optional(),
-  withdrawalMinUsdt: optionalLimitField('Minimum withdrawal').optional(),
-  withdrawalMaxUsdt: optionalLimitField('Maximum withdrawal').optional(),
+  withdrawalMinUsdt: optionalLimitField('Minimum withdrawal', USDT_LIMIT).optional(),
+  withdrawalMaxUsdt: optionalLimitField('Maximum withdrawal', USDT_LIMIT).optional(),
   tdsPercent: tdsPercentSchema.optional(),
 };
 export type WithdrawalRulesFormOutput = z.output<z.ZodObject<typeof withdrawalRulesFormShape>>;

@@ -26,8 +26,6 @@ import * as usersService from './users-service.ts';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 
 export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
-  const { db } = context.database;
-
   app.get(
     '/api/admin/dashboard',
     {
@@ -40,6 +38,15 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => getDashboard(sessionOf(request)),
   );
+
+  registerUserReadRoutes(app, context);
+  registerUserChangeRoutes(app, context);
+  registerAuditLogRoutes(app, context);
+}
+
+/** Finding users, and one user's details and transactions. */
+function registerUserReadRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/users',
@@ -76,6 +83,10 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
     async (request) => usersService.getUserTransactions(db, request.params.id, request.query),
   );
 
+}
+
+/** Changing a user's role or VIP level, and ending their sessions (both audited). */
+function registerUserChangeRoutes(app: ApiApp, context: AppContext): void {
   app.patch(
     '/api/admin/users/:id',
     {
@@ -113,6 +124,12 @@ export function registerAdminRoutes(app: ApiApp, context: AppContext): void {
       return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
     },
   );
+
+}
+
+/** The audit log, as pages and as CSV. */
+function registerAuditLogRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/audit-log',

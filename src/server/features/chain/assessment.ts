@@ -1,16 +1,6 @@
 import { MAX_USDT_MICROS } from '#shared/money';
+import type { ChainProblem, ChainStateName as ChainState } from '#shared/contracts/deposits';
 import type { ChainObservation, TransferLog } from './observation.ts';
-
-export type ChainState = 'unchecked' | 'confirming' | 'confirmed' | 'not_found' | 'mismatch' | 'failed';
-export type ChainProblem =
-  | 'wrong_recipient'
-  | 'wrong_token'
-  | 'below_minimum'
-  | 'other_network'
-  | 'sender_of_another_customer'
-  | 'amount_too_large'
-  | 'ambiguous'
-  | 'transfer_taken';
 
 export interface ChainFacts {
   state: ChainState;

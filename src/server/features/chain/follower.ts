@@ -1,4 +1,5 @@
 import { MAX_USDT_MICROS } from '#shared/money';
+import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { depositDecisions } from '../deposits/service.ts';
@@ -42,6 +43,7 @@ interface RangeSettings {
  * against the customers' own deposit addresses and the shared address.
  */
 export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
+  const scope: FollowerScope = { context, client, source, network: client.network };
   const { db, log } = context;
   const network = client.network;
   let rangeBlocks = source.maxRangeBlocks;
@@ -65,14 +67,14 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
   async function followOneRange(settings: RangeSettings, finalBlock: bigint): Promise<boolean> {
     const cursor = await followerRepository.newestBlock(db, network);
     if (cursor === undefined) {
-      await startFollowing(settings, finalBlock);
+      await startFollowing(scope, settings, finalBlock);
       return true;
     }
     if (finalBlock <= cursor.number) return true;
     const fromBlock = cursor.number + 1n;
     const first = await source.block(fromBlock);
     if (first.parentHash !== cursor.hash) {
-      await rewind(cursor);
+      await rewind(scope, cursor);
       return false;
     }
     const toBlock = finalBlock < fromBlock + BigInt(rangeBlocks) - 1n ? finalBlock : fromBlock + BigInt(rangeBlocks) - 1n;
@@ -91,7 +93,7 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       const expected = transfer.blockNumber === first.number ? first.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
       if (transfer.blockHash !== expected) throw new ChainProviderError(`the ${network} chain changed while blocks ${fromBlock} to ${toBlock} were read`);
     }
-    await applyRange(cursor, first, last, transfers, settings);
+    await applyRange(scope, { cursor, first, last, transfers }, settings);
     successes += 1;
     if (rangeBlocks < source.maxRangeBlocks && successes >= SUCCESSES_BEFORE_WIDENING) {
       rangeBlocks = Math.min(source.maxRangeBlocks, rangeBlocks * 2);
@@ -100,216 +102,239 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     return false;
   }
 
-  /**
-   * The first run starts at the newest final block, so history before it is
-   * not credited by itself; on Ethereum it goes on from where the earlier scan
-   * of the shared address stopped, so nothing sent meanwhile is missed.
-   */
-  async function startFollowing(settings: RangeSettings, finalBlock: bigint): Promise<void> {
-    const earlier = network === 'ERC20' && settings.sharedAddress !== '' ? await chainRepository.findScanCursor(db, network, settings.sharedAddress) : undefined;
-    const start = await source.block(earlier ?? finalBlock);
-    await followerRepository.storeBlocks(db, network, [followerRepository.toStoredBlock(start)]);
-    log.info({ network, blockNumber: start.number.toString() }, 'Chain follower started');
-  }
-
-  async function applyRange(
-    cursor: followerRepository.StoredBlock,
-    first: FollowedBlock,
-    last: FollowedBlock,
-    transfers: FollowedTransfer[],
-    settings: RangeSettings,
-  ): Promise<void> {
-    const sharedKey = settings.sharedAddress === '' ? undefined : client.addressKey(settings.sharedAddress);
-    let credited = false;
-    await db.transaction(async (transaction) => {
-      await followerRepository.lockFollower(transaction, network);
-      // Another process read this range first: nothing to do.
-      if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-      const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
-      const landedBlocks = new Map<bigint, string>();
-      for (const transfer of transfers) {
-        const sender = owners.get(transfer.from);
-        if ((sender !== undefined || transfer.from === sharedKey) && transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) {
-          await followerRepository.recordSweep(transaction, {
-            network,
-            transactionHash: transfer.transactionHash,
-            logIndex: transfer.logIndex,
-            fromAddress: transfer.from,
-            toAddress: transfer.to,
-            amountUsdtMicros: transfer.amountUsdtMicros,
-            blockNumber: transfer.blockNumber,
-            userId: sender ?? null,
-          });
-        }
-      }
-      for (const [transactionHash, group] of groupByTransaction(transfers)) {
-        for (const transfer of group) {
-          const owner = owners.get(transfer.to);
-          if (owner === undefined && transfer.to !== sharedKey) continue;
-          landedBlocks.set(transfer.blockNumber, transfer.blockHash);
-          if (owner !== undefined) credited = (await creditOwnAddressTransfer(transaction, transfer, owner, settings.minimumUsdtMicros)) || credited;
-          else await noteLanding(transaction, transfer);
-        }
-        if (sharedKey !== undefined && group.some((transfer) => transfer.to === sharedKey)) {
-          await recordSharedAddressTransaction(transaction, client, transactionHash, finalObservation(group), {
-            address: settings.sharedAddress,
-            minimumUsdtMicros: settings.minimumUsdtMicros,
-          });
-        }
-      }
-      const blocks = [...landedBlocks].map(([number, hash]) => ({ number, hash, parentHash: null }));
-      await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(first), ...blocks, followerRepository.toStoredBlock(last)]);
-      await followerRepository.forgetBlocksBelow(transaction, network, last.number - BLOCK_WINDOW);
-    });
-    if (credited) context.notificationEmails?.poke();
-  }
-
-  /**
-   * A final transfer to a customer's own deposit address is that customer's,
-   * whoever sent it: credited once, for the on-chain amount, with no hash and no
-   * signature. Below the minimum it is recorded and left for an admin. A
-   * transfer that already stands for a deposit (read again after a
-   * reorganisation) only records where it landed now.
-   */
-  async function creditOwnAddressTransfer(transaction: Executor, transfer: FollowedTransfer, userId: string, minimumUsdtMicros: bigint): Promise<boolean> {
-    if (transfer.amountUsdtMicros <= 0n || transfer.amountUsdtMicros > MAX_USDT_MICROS) {
-      log.warn({ network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() }, 'Transfer to a customer address of an amount no deposit can hold; left alone');
-      return false;
-    }
-    await chainRepository.lockChainTransaction(transaction, network, transfer.transactionHash);
-    const depositId = await chainRepository.insertDetectedDeposit(transaction, {
-      userId,
-      network,
-      amountUsdtMicros: transfer.amountUsdtMicros,
-      transactionHash: transfer.transactionHash,
-      depositAddress: transfer.to,
-      logIndex: transfer.logIndex,
-    });
-    if (depositId === undefined) {
-      await noteLanding(transaction, transfer);
-      return false;
-    }
-    const acceptable = transfer.amountUsdtMicros >= minimumUsdtMicros;
-    await chainRepository.recordChainFacts(transaction, depositId, {
-      state: acceptable ? 'confirmed' : 'mismatch',
-      problem: acceptable ? null : 'below_minimum',
-      transfer,
-      // Paid to the customer's own address: where it arrived proves whose it is, whoever sent it.
-      senderProven: true,
-      transfersToAddress: null,
-      confirmations: null,
-      requiredConfirmations: null,
-      blockNumber: transfer.blockNumber,
-      from: transfer.from,
-      to: transfer.to,
-      logIndex: transfer.logIndex,
-    });
-    await followerRepository.recordLanding(transaction, depositId, transfer.blockNumber, transfer.blockHash);
-    if (!acceptable) {
-      await publishDepositChange(transaction, userId, 'deposit.detected');
-      return false;
-    }
-    await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
-    log.info({ network, depositId }, 'Transfer to a customer’s own deposit address credited');
-    return true;
-  }
-
-  /** Where a transfer that already stands for a deposit landed now; a re-included transfer closes its incident. */
-  async function noteLanding(transaction: Executor, transfer: FollowedTransfer): Promise<void> {
-    const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
-    if (!deposit) return;
-    await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
-    const heldUser = await closeReincludedIncident(transaction, deposit.id);
-    if (heldUser !== undefined) {
-      log.warn({ network, depositId: deposit.id }, 'A vanished deposit’s transfer is final on the chain again; its incident is closed');
-      await publishDepositChange(transaction, heldUser, 'deposit.chain');
-    }
-  }
-
-  /**
-   * The cursor's block is no longer on the chain: finds the newest stored block
-   * that still is (the common ancestor), forgets the blocks above it, and
-   * settles the deposits that landed above it. The next range reads the
-   * replacement branch from there, so transfers in it are found.
-   */
-  async function rewind(cursor: followerRepository.StoredBlock): Promise<void> {
-    let ancestor: FollowedBlock | undefined;
-    const stored = await followerRepository.storedBlocksNewestFirst(db, network, Number(BLOCK_WINDOW));
-    for (const block of stored) {
-      const onChain = await source.block(block.number);
-      if (onChain.hash === block.hash) {
-        ancestor = onChain;
-        break;
-      }
-    }
-    if (ancestor?.number === cursor.number) {
-      // The cursor is still on the chain, yet the next block names another parent: the provider contradicts itself.
-      throw new ChainProviderError(`the ${network} provider's block ${cursor.number + 1n} does not descend from block ${cursor.number} it returns`);
-    }
-    if (ancestor === undefined) {
-      const oldest = stored.at(-1) ?? cursor;
-      log.error({ network, blockNumber: oldest.number.toString() }, 'Chain reorganisation deeper than the stored blocks; reading again from before the oldest');
-      ancestor = await source.block(oldest.number > 0n ? oldest.number - 1n : 0n);
-    }
-    log.warn({ network, from: cursor.number.toString(), ancestor: ancestor.number.toString() }, 'Chain reorganisation: rewinding to the common ancestor');
-    const touched = await followerRepository.depositsLandedAbove(db, network, ancestor.number);
-    // Read before the database transaction, which must not wait on the provider.
-    const observations = new Map<string, ChainObservation>();
-    for (const deposit of touched) {
-      if (!observations.has(deposit.transactionHash)) observations.set(deposit.transactionHash, await client.observe(deposit.transactionHash));
-    }
-    const common = ancestor;
-    await db.transaction(async (transaction) => {
-      await followerRepository.lockFollower(transaction, network);
-      if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-      await followerRepository.forgetBlocksAbove(transaction, network, common.number);
-      await followerRepository.forgetSweepsAbove(transaction, network, common.number);
-      await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(common)]);
-      for (const deposit of touched) {
-        const observation = observations.get(deposit.transactionHash);
-        if (observation && deposit.logIndex !== null) await settleTouchedDeposit(transaction, deposit.id, deposit.logIndex, observation);
-      }
-    });
-  }
-
-  /**
-   * A deposit whose block a reorganisation replaced: still final on the chain
-   * at the same position, it only moved; otherwise a credited one becomes an
-   * incident for admins (never kept silently, never credited again) and a
-   * pending one is checked again.
-   */
-  async function settleTouchedDeposit(transaction: Executor, depositId: string, position: number, observation: ChainObservation): Promise<void> {
-    const deposit = await chainRepository.lockDeposit(transaction, depositId);
-    if (!deposit) return;
-    const stillThere =
-      observation.kind === 'included' &&
-      observation.succeeded &&
-      observation.final &&
-      observation.transfers.some(
-        (transfer) =>
-          transfer.logIndex === position &&
-          transfer.contract === client.usdtContractKey &&
-          transfer.to === client.addressKey(deposit.depositAddress) &&
-          transfer.amountUsdtMicros === deposit.chainAmountUsdtMicros,
-      );
-    if (stillThere) {
-      await followerRepository.recordLanding(transaction, depositId, observation.blockNumber, null);
-      return;
-    }
-    if (deposit.status === 'approved') {
-      const incident = { depositId, userId: deposit.userId, network, transactionHash: deposit.transactionHash, amountUsdtMicros: deposit.amountUsdtMicros };
-      const opened = await followerRepository.openIncident(transaction, incident);
-      if (opened) {
-        await notifyOfIncident(transaction, incident);
-        log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
-        await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
-      }
-    } else if (deposit.status === 'pending') {
-      await chainRepository.reopenDepositCheck(transaction, depositId, network);
-    }
-  }
-
   return { follow };
+}
+
+/** What the follower's steps share: the work context, the network's client, and where its final blocks are read. */
+interface FollowerScope {
+  context: ChainWorkContext;
+  client: ChainClient;
+  source: ChainFollowerSource;
+  network: DepositNetwork;
+}
+
+/** A range read after the cursor: its first and last blocks and the USDT transfers in it. */
+interface ReadRange {
+  cursor: followerRepository.StoredBlock;
+  first: FollowedBlock;
+  last: FollowedBlock;
+  transfers: FollowedTransfer[];
+}
+
+/**
+ * The first run starts at the newest final block, so history before it is
+ * not credited by itself; on Ethereum it goes on from where the earlier scan
+ * of the shared address stopped, so nothing sent meanwhile is missed.
+ */
+async function startFollowing(scope: FollowerScope, settings: RangeSettings, finalBlock: bigint): Promise<void> {
+  const { context: { db, log }, network, source } = scope;
+  const earlier = network === 'ERC20' && settings.sharedAddress !== '' ? await chainRepository.findScanCursor(db, network, settings.sharedAddress) : undefined;
+  const start = await source.block(earlier ?? finalBlock);
+  await followerRepository.storeBlocks(db, network, [followerRepository.toStoredBlock(start)]);
+  log.info({ network, blockNumber: start.number.toString() }, 'Chain follower started');
+}
+
+async function applyRange(scope: FollowerScope, range: ReadRange, settings: RangeSettings): Promise<void> {
+  const { context, client, network } = scope;
+  const { cursor, first, last, transfers } = range;
+  const { db } = context;
+  const sharedKey = settings.sharedAddress === '' ? undefined : client.addressKey(settings.sharedAddress);
+  let credited = false;
+  await db.transaction(async (transaction) => {
+    await followerRepository.lockFollower(transaction, network);
+    // Another process read this range first: nothing to do.
+    if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
+    const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
+    await recordSweeps(transaction, network, transfers, owners, sharedKey);
+    const landedBlocks = new Map<bigint, string>();
+    for (const [transactionHash, group] of groupByTransaction(transfers)) {
+      for (const transfer of group) {
+        const owner = owners.get(transfer.to);
+        if (owner === undefined && transfer.to !== sharedKey) continue;
+        landedBlocks.set(transfer.blockNumber, transfer.blockHash);
+        if (owner !== undefined) credited = (await creditOwnAddressTransfer(scope, transaction, transfer, owner, settings.minimumUsdtMicros)) || credited;
+        else await noteLanding(scope, transaction, transfer);
+      }
+      if (sharedKey !== undefined && group.some((transfer) => transfer.to === sharedKey)) {
+        await recordSharedAddressTransaction(transaction, client, transactionHash, finalObservation(group), {
+          address: settings.sharedAddress,
+          minimumUsdtMicros: settings.minimumUsdtMicros,
+        });
+      }
+    }
+    const blocks = [...landedBlocks].map(([number, hash]) => ({ number, hash, parentHash: null }));
+    await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(first), ...blocks, followerRepository.toStoredBlock(last)]);
+    await followerRepository.forgetBlocksBelow(transaction, network, last.number - BLOCK_WINDOW);
+  });
+  if (credited) context.notificationEmails?.poke();
+}
+
+/**
+ * A final transfer to a customer's own deposit address is that customer's,
+ * whoever sent it: credited once, for the on-chain amount, with no hash and no
+ * signature. Below the minimum it is recorded and left for an admin. A
+ * transfer that already stands for a deposit (read again after a
+ * reorganisation) only records where it landed now.
+ */
+async function creditOwnAddressTransfer(scope: FollowerScope, transaction: Executor, transfer: FollowedTransfer, userId: string, minimumUsdtMicros: bigint): Promise<boolean> {
+  const { context: { log }, network } = scope;
+  if (transfer.amountUsdtMicros <= 0n || transfer.amountUsdtMicros > MAX_USDT_MICROS) {
+    log.warn({ network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() }, 'Transfer to a customer address of an amount no deposit can hold; left alone');
+    return false;
+  }
+  await chainRepository.lockChainTransaction(transaction, network, transfer.transactionHash);
+  const depositId = await chainRepository.insertDetectedDeposit(transaction, {
+    userId,
+    network,
+    amountUsdtMicros: transfer.amountUsdtMicros,
+    transactionHash: transfer.transactionHash,
+    depositAddress: transfer.to,
+    logIndex: transfer.logIndex,
+  });
+  if (depositId === undefined) {
+    await noteLanding(scope, transaction, transfer);
+    return false;
+  }
+  const acceptable = transfer.amountUsdtMicros >= minimumUsdtMicros;
+  await chainRepository.recordChainFacts(transaction, depositId, {
+    state: acceptable ? 'confirmed' : 'mismatch',
+    problem: acceptable ? null : 'below_minimum',
+    transfer,
+    // Paid to the customer's own address: where it arrived proves whose it is, whoever sent it.
+    senderProven: true,
+    transfersToAddress: null,
+    confirmations: null,
+    requiredConfirmations: null,
+    blockNumber: transfer.blockNumber,
+    from: transfer.from,
+    to: transfer.to,
+    logIndex: transfer.logIndex,
+  });
+  await followerRepository.recordLanding(transaction, depositId, transfer.blockNumber, transfer.blockHash);
+  if (!acceptable) {
+    await publishDepositChange(transaction, userId, 'deposit.detected');
+    return false;
+  }
+  await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
+  log.info({ network, depositId }, 'Transfer to a customer’s own deposit address credited');
+  return true;
+}
+
+/** Where a transfer that already stands for a deposit landed now; a re-included transfer closes its incident. */
+async function noteLanding(scope: FollowerScope, transaction: Executor, transfer: FollowedTransfer): Promise<void> {
+  const { context: { log }, network } = scope;
+  const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
+  if (!deposit) return;
+  await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
+  const heldUser = await closeReincludedIncident(transaction, deposit.id);
+  if (heldUser !== undefined) {
+    log.warn({ network, depositId: deposit.id }, 'A vanished deposit’s transfer is final on the chain again; its incident is closed');
+    await publishDepositChange(transaction, heldUser, 'deposit.chain');
+  }
+}
+
+/**
+ * The cursor's block is no longer on the chain: finds the newest stored block
+ * that still is (the common ancestor), forgets the blocks above it, and
+ * settles the deposits that landed above it. The next range reads the
+ * replacement branch from there, so transfers in it are found.
+ */
+async function rewind(scope: FollowerScope, cursor: followerRepository.StoredBlock): Promise<void> {
+  const { context: { db, log }, client, network, source } = scope;
+  let ancestor: FollowedBlock | undefined;
+  const stored = await followerRepository.storedBlocksNewestFirst(db, network, Number(BLOCK_WINDOW));
+  for (const block of stored) {
+    const onChain = await source.block(block.number);
+    if (onChain.hash === block.hash) {
+      ancestor = onChain;
+      break;
+    }
+  }
+  if (ancestor?.number === cursor.number) {
+    // The cursor is still on the chain, yet the next block names another parent: the provider contradicts itself.
+    throw new ChainProviderError(`the ${network} provider's block ${cursor.number + 1n} does not descend from block ${cursor.number} it returns`);
+  }
+  if (ancestor === undefined) {
+    const oldest = stored.at(-1) ?? cursor;
+    log.error({ network, blockNumber: oldest.number.toString() }, 'Chain reorganisation deeper than the stored blocks; reading again from before the oldest');
+    ancestor = await source.block(oldest.number > 0n ? oldest.number - 1n : 0n);
+  }
+  log.warn({ network, from: cursor.number.toString(), ancestor: ancestor.number.toString() }, 'Chain reorganisation: rewinding to the common ancestor');
+  const touched = await followerRepository.depositsLandedAbove(db, network, ancestor.number);
+  // Read before the database transaction, which must not wait on the provider.
+  const observations = new Map<string, ChainObservation>();
+  for (const deposit of touched) {
+    if (!observations.has(deposit.transactionHash)) observations.set(deposit.transactionHash, await client.observe(deposit.transactionHash));
+  }
+  const common = ancestor;
+  await db.transaction(async (transaction) => {
+    await followerRepository.lockFollower(transaction, network);
+    if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
+    await followerRepository.forgetBlocksAbove(transaction, network, common.number);
+    await followerRepository.forgetSweepsAbove(transaction, network, common.number);
+    await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(common)]);
+    for (const deposit of touched) {
+      const observation = observations.get(deposit.transactionHash);
+      if (observation && deposit.logIndex !== null) await settleTouchedDeposit(scope, transaction, deposit.id, deposit.logIndex, observation);
+    }
+  });
+}
+
+/**
+ * A deposit whose block a reorganisation replaced: still final on the chain
+ * at the same position, it only moved; otherwise a credited one becomes an
+ * incident for admins (never kept silently, never credited again) and a
+ * pending one is checked again.
+ */
+async function settleTouchedDeposit(scope: FollowerScope, transaction: Executor, depositId: string, position: number, observation: ChainObservation): Promise<void> {
+  const { context: { log }, client, network } = scope;
+  const deposit = await chainRepository.lockDeposit(transaction, depositId);
+  if (!deposit) return;
+  const stillThere =
+    observation.kind === 'included' &&
+    observation.succeeded &&
+    observation.final &&
+    observation.transfers.some(
+      (transfer) =>
+        transfer.logIndex === position &&
+        transfer.contract === client.usdtContractKey &&
+        transfer.to === client.addressKey(deposit.depositAddress) &&
+        transfer.amountUsdtMicros === deposit.chainAmountUsdtMicros,
+    );
+  if (stillThere) {
+    await followerRepository.recordLanding(transaction, depositId, observation.blockNumber, null);
+    return;
+  }
+  if (deposit.status === 'approved') {
+    const incident = { depositId, userId: deposit.userId, network, transactionHash: deposit.transactionHash, amountUsdtMicros: deposit.amountUsdtMicros };
+    const opened = await followerRepository.openIncident(transaction, incident);
+    if (opened) {
+      await notifyOfIncident(transaction, incident);
+      log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
+      await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
+    }
+  } else if (deposit.status === 'pending') {
+    await chainRepository.reopenDepositCheck(transaction, depositId, network);
+  }
+}
+
+/** The transfers out of the customers' deposit addresses and the shared address: the sweeps, each of an amount a deposit can hold. */
+async function recordSweeps(transaction: Executor, network: DepositNetwork, transfers: FollowedTransfer[], owners: Map<string, string>, sharedKey: string | undefined): Promise<void> {
+  for (const transfer of transfers) {
+    const sender = owners.get(transfer.from);
+    if ((sender !== undefined || transfer.from === sharedKey) && transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) {
+      await followerRepository.recordSweep(transaction, {
+        network,
+        transactionHash: transfer.transactionHash,
+        logIndex: transfer.logIndex,
+        fromAddress: transfer.from,
+        toAddress: transfer.to,
+        amountUsdtMicros: transfer.amountUsdtMicros,
+        blockNumber: transfer.blockNumber,
+        userId: sender ?? null,
+      });
+    }
+  }
 }
 
 function groupByTransaction(transfers: FollowedTransfer[]): Map<string, FollowedTransfer[]> {

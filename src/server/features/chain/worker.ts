@@ -70,7 +70,7 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
     for (const network of networks) await chainRepository.ensureScanJob(db, network);
     const jobs = await chainRepository.claimDueJobs(db, networks, JOBS_PER_TICK, LEASE_SECONDS);
     for (const job of jobs) {
-      const client = context.clientOf.get(job.network as DepositNetwork);
+      const client = context.clientOf.get(job.network);
       if (!client) continue;
       try {
         if (job.kind === 'scan_network') await scanNetwork(job, client);

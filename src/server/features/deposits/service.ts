@@ -63,15 +63,15 @@ function toDepositView(row: DepositRow, rateNormalInrPaise: bigint): Deposit {
     decidedAt: row.decidedAt?.toISOString() ?? null,
     rejectionReason: row.rejectionReason,
     typedAmount: row.typedAmountUsdtMicros === null || row.typedAmountUsdtMicros === row.amountUsdtMicros ? null : usdtMicrosToWire(row.typedAmountUsdtMicros),
-    source: row.source as Deposit['source'],
+    source: row.source,
     chain: chainView(row),
   };
 }
 
 export function chainView(row: DepositRow): DepositChain {
   return {
-    state: row.chainState as DepositChain['state'],
-    problem: row.chainProblem as DepositChain['problem'],
+    state: row.chainState,
+    problem: row.chainProblem,
     delayed: row.chainDelayed,
     amountUsdt: row.chainAmountUsdtMicros === null ? null : usdtMicrosToWire(row.chainAmountUsdtMicros),
     fromAddress: row.chainFromAddress,

@@ -1,7 +1,7 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { storedFiles } from '../../db/schema.ts';
-import type { FilePurpose } from './views.ts';
+import type { FilePurpose } from '#shared/contracts/settings';
 
 export type StoredFileRow = typeof storedFiles.$inferSelect;
 

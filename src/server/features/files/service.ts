@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type StoredFileView } from '#shared/contracts/settings';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -24,8 +25,9 @@ import * as filesRepository from './repository.ts';
 import type { StoredFileRow } from './repository.ts';
 import { inspectQrImage, qrShowsAddress } from './qr-image.ts';
 import { detectImageType, isZipArchive, SIGNATURE_BYTES } from './signatures.ts';
-import { DatabaseFileStorage, fileStorageFor } from './storage.ts';
-import { QR_PURPOSE_OF_NETWORK, storedFileView, type FilePurpose } from './views.ts';
+import { DatabaseFileStorage, fileStorageFor, type FileStorage } from './storage.ts';
+import type { FilePurpose } from '#shared/contracts/settings';
+import { QR_PURPOSE_OF_NETWORK, storedFileView } from './views.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 
 export const FILE_UPLOAD_AUDIT_ACTION = 'settings.file_upload';
@@ -183,18 +185,8 @@ function auditFileSummary(file: StoredFileRow | undefined) {
   return { fileId: file.id, purpose: file.purpose, originalName: file.originalName, contentType: file.contentType, sizeBytes: file.sizeBytes, sha256: file.sha256 };
 }
 
-/**
- * Receives one uploaded file (multipart field of any name), checks its type by
- * its first bytes and its size while streaming it to storage, then makes it the
- * current file of its purpose in the settings. The previous file is removed.
- */
-export async function uploadSettingsFile(
-  context: AppContext,
-  request: FastifyRequest,
-  session: SessionRecord,
-  purpose: FilePurpose,
-): Promise<UploadedFile> {
-  const rules = rulesOf(purpose);
+/** The one file part of a multipart upload, of a type its purpose accepts by what the sender declared. */
+async function uploadedPart(request: FastifyRequest, rules: UploadRules): Promise<MultipartFile> {
   const chooseFile = rules.chooseMessage;
   if (!request.isMultipart()) throw fileField(400, 'VALIDATION_FAILED', chooseFile);
 
@@ -210,18 +202,16 @@ export async function uploadSettingsFile(
     part.file.destroy();
     throw fileField(400, 'VALIDATION_FAILED', rules.wrongTypeMessage);
   }
+  return part;
+}
 
-  const storage = fileStorageFor(context);
-  const inspection = new UploadInspection(rules);
-  const originalName = safeOriginalName(part.filename, purpose === 'apk' ? APK_DOWNLOAD_NAME : 'qr-image');
-  // The key is ours, never the sender's file name; the content type is kept in stored_files.
-  const storageKey = `${purpose}/${randomUUID()}`;
-  const upload = part;
+/** Streams the upload into storage through its inspection; a file too large or an upload cut short is the sender's error, and leaves nothing stored. */
+async function storeUploadedBytes(storage: FileStorage, storageKey: string, upload: MultipartFile['file'], inspection: UploadInspection, rules: UploadRules): Promise<void> {
   try {
-    await storage.put(storageKey, inspection.pass(upload.file));
-    if (upload.file.truncated) throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
+    await storage.put(storageKey, inspection.pass(upload));
+    if (upload.truncated) throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
   } catch (error) {
-    upload.file.destroy();
+    upload.destroy();
     await storage.delete(storageKey);
     if (error instanceof AppError) throw error;
     const code = (error as { code?: unknown }).code;
@@ -230,6 +220,28 @@ export async function uploadSettingsFile(
     if (typeof code === 'string' && code.startsWith('FST_')) throw fileField(400, 'VALIDATION_FAILED', 'The upload did not complete. Please try again.');
     throw error;
   }
+}
+
+/**
+ * Receives one uploaded file (multipart field of any name), checks its type by
+ * its first bytes and its size while streaming it to storage, then makes it the
+ * current file of its purpose in the settings. The previous file is removed.
+ */
+export async function uploadSettingsFile(
+  context: AppContext,
+  request: FastifyRequest,
+  session: SessionRecord,
+  purpose: FilePurpose,
+): Promise<UploadedFile> {
+  const rules = rulesOf(purpose);
+  const part = await uploadedPart(request, rules);
+
+  const storage = fileStorageFor(context);
+  const inspection = new UploadInspection(rules);
+  const originalName = safeOriginalName(part.filename, purpose === 'apk' ? APK_DOWNLOAD_NAME : 'qr-image');
+  // The key is ours, never the sender's file name; the content type is kept in stored_files.
+  const storageKey = `${purpose}/${randomUUID()}`;
+  await storeUploadedBytes(storage, storageKey, part.file, inspection, rules);
 
   let sha256 = inspection.sha256();
   let contentType = inspection.contentType ?? 'application/octet-stream';
@@ -277,15 +289,7 @@ export async function uploadSettingsFile(
       const previous = previousFileId ? await filesRepository.findStoredFile(transaction, previousFileId) : undefined;
       // The file replaced goes, and with it any set aside by an address change or left by a discarded upload.
       leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id]);
-      await recordAudit(transaction, {
-        actorUserId: session.userId,
-        action: FILE_UPLOAD_AUDIT_ACTION,
-        targetType: 'stored_file',
-        targetId: file.id,
-        before: auditFileSummary(previous),
-        after: auditFileSummary(file),
-        ipAddress: request.ip,
-      });
+      await recordAudit(transaction, { actorUserId: session.userId, action: FILE_UPLOAD_AUDIT_ACTION, targetType: 'stored_file', targetId: file.id, before: auditFileSummary(previous), after: auditFileSummary(file), ipAddress: request.ip });
       await publishEvent(transaction, { type: 'settings.updated' });
       return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: after.updatedAt.toISOString() } };
     });
@@ -293,11 +297,13 @@ export async function uploadSettingsFile(
     await storage.delete(storageKey);
     throw error;
   }
-  for (const key of leftStorageKeys) {
-    // The database no longer refers to these bytes; failing to delete them leaves chunks that maintenance prunes, not a wrong answer.
-    await storage.delete(key).catch((error: unknown) => request.log.warn({ err: error }, 'could not delete a replaced file'));
-  }
+  await deleteLeftBytes(storage, leftStorageKeys, request.log);
   return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion, ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}) };
+}
+
+/** The bytes of files the database no longer refers to; failing to delete them leaves chunks that maintenance prunes, not a wrong answer. */
+async function deleteLeftBytes(storage: FileStorage, storageKeys: string[], log: FastifyBaseLogger): Promise<void> {
+  for (const key of storageKeys) await storage.delete(key).catch((error: unknown) => log.warn({ err: error }, 'could not delete a replaced file'));
 }
 
 /** Deletes the files of a purpose but the ones kept, and answers their storage keys, whose bytes are deleted next. */

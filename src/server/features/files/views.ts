@@ -1,8 +1,6 @@
-import type { StoredFileView } from '#shared/contracts/settings';
+import type { FilePurpose, StoredFileView } from '#shared/contracts/settings';
 import type { storedFiles } from '../../db/schema.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
-
-export type FilePurpose = 'qr_trc20' | 'qr_erc20' | 'apk';
 
 export const QR_PURPOSE_OF_NETWORK: Record<DepositNetwork, FilePurpose> = { TRC20: 'qr_trc20', ERC20: 'qr_erc20' };
 
@@ -18,12 +16,12 @@ export function publicFileUrl(purpose: FilePurpose, fileId: string): string {
 export function storedFileView(row: typeof storedFiles.$inferSelect): StoredFileView {
   return {
     id: row.id,
-    purpose: row.purpose as FilePurpose,
+    purpose: row.purpose,
     originalName: row.originalName,
     contentType: row.contentType,
     sizeBytes: row.sizeBytes,
     sha256: row.sha256,
-    url: publicFileUrl(row.purpose as FilePurpose, row.id),
+    url: publicFileUrl(row.purpose, row.id),
     uploadedAt: row.createdAt.toISOString(),
   };
 }

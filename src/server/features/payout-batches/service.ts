@@ -12,7 +12,6 @@ import {
   type PayoutResultsPreview,
 } from '#shared/contracts/payout-batches';
 import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
-import type { WithdrawalStatus } from '#shared/contracts/money-common';
 import { inrPaiseToWire, parseInrPaise, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -180,7 +179,7 @@ export async function getBatch(db: Database, id: string) {
       tdsInr: inrPaiseToWire(row.tdsInrPaise),
       netInr: inrPaiseToWire(netInrPaiseOf(row)),
       amountUsdt: usdtMicrosToWire(row.amountUsdtMicros),
-      status: row.status as WithdrawalStatus,
+      status: row.status,
       beneficiaryName: row.accountHolderName,
       accountNumber: row.accountNumber,
       ifscCode: row.ifscCode,

@@ -62,7 +62,7 @@ function toMe(session: Pick<SessionRecord, 'userId' | 'role' | 'vipLevel' | 'pin
 export async function loadMe(db: Executor, session: Pick<SessionRecord, 'userId' | 'pinVerified'>): Promise<Me> {
   const row = await findUserProfile(db, session.userId);
   if (!row) throw new Error(`session refers to a missing user ${session.userId}`);
-  return toMe({ userId: row.id, role: row.role as Me['role'], vipLevel: row.vipLevel as Me['vipLevel'], pinVerified: session.pinVerified }, row);
+  return toMe({ userId: row.id, role: row.role, vipLevel: row.vipLevel, pinVerified: session.pinVerified }, row);
 }
 
 /** `GET /api/me` from the session lookup, which read the profile in the same statement. */

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { ledgerAccounts, profiles, userPins, users } from '../../db/schema.ts';
-import type { Language, Role } from '#shared/contracts/enums';
+import type { Language, Role, VipLevel } from '#shared/contracts/enums';
 
 export interface UserProfileRow {
   id: string;
@@ -9,7 +9,7 @@ export interface UserProfileRow {
   name: string;
   phone: string;
   role: Role;
-  vipLevel: string;
+  vipLevel: VipLevel;
   referralCode: string;
   balanceUsdtMicros: bigint;
   hasPin: boolean;

@@ -18,7 +18,7 @@ import * as walletRepository from './repository.ts';
 import { ethereumSignerOf, normalizeSignature, tronSignerOf } from './signatures.ts';
 
 function toWalletView(row: walletRepository.WalletRow): Wallet {
-  return { id: row.id, network: row.network as DepositNetwork, address: row.address, verifiedAt: row.verifiedAt.toISOString() };
+  return { id: row.id, network: row.network, address: row.address, verifiedAt: row.verifiedAt.toISOString() };
 }
 
 /** The address as shown (EIP-55 on Ethereum) and as compared (lower case on Ethereum, base58check as is on TRON). */

@@ -34,7 +34,7 @@ export async function languagesOf(db: Executor, userIds: string[]): Promise<Map<
 
 export interface NotificationRow {
   id: string;
-  kind: string;
+  kind: NotificationKind;
   title: string;
   body: string;
   link: string | null;

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationKind, NotificationList, NotificationPreferences } from '#shared/contracts/notifications';
+import type { NotificationList, NotificationPreferences } from '#shared/contracts/notifications';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { Language } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
@@ -38,7 +38,7 @@ export async function listNotifications(db: Database, userId: string, query: { c
   return {
     items: page.rows.map((row) => ({
       id: row.id,
-      kind: row.kind as NotificationKind,
+      kind: row.kind,
       title: row.title,
       body: row.body,
       link: row.link,

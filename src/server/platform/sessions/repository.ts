@@ -69,8 +69,8 @@ export interface SessionLimits {
 interface SessionRow {
   sessionId: string;
   userId: string;
-  role: string;
-  vipLevel: string;
+  role: Role;
+  vipLevel: VipLevel;
   pinVerified: boolean;
   lastSeenAt: Date;
 }
@@ -144,8 +144,8 @@ function sessionRecord(row: SessionRow): SessionRecord {
   return {
     sessionId: row.sessionId,
     userId: row.userId,
-    role: row.role as Role,
-    vipLevel: row.vipLevel as VipLevel,
+    role: row.role,
+    vipLevel: row.vipLevel,
     pinVerified: row.pinVerified,
     lastSeenAt: row.lastSeenAt,
   };

@@ -1,8 +1,8 @@
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
-import { MAX_DECIMAL_STRING_LENGTH } from '#shared/money';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { DailyAndMonthlyLimitFields } from './limit-fields.tsx';
 
 /**
  * The KYC settings in the Withdrawals & TDS tab (decisions 042, 047): each level's INR limits (empty:
@@ -40,14 +40,14 @@ export function KycSettingsSection({
         Each KYC level’s withdrawal limits in INR per customer; leave a field empty for no limit of the level. The tier’s USDT limits above apply within them.
       </p>
       {(['level1', 'level2'] as const).map((level) => (
-        <div key={level} className="grid gap-4 sm:grid-cols-2">
-          <FormField label={`Daily limit, KYC ${level === 'level1' ? 'level 1' : 'level 2'} (INR)`} error={limitErrors?.[level]?.dailyInr?.message}>
-            <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...register(`kycLevelLimits.${level}.dailyInr`)} />
-          </FormField>
-          <FormField label={`Monthly limit, KYC ${level === 'level1' ? 'level 1' : 'level 2'} (INR)`} error={limitErrors?.[level]?.monthlyInr?.message}>
-            <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...register(`kycLevelLimits.${level}.monthlyInr`)} />
-          </FormField>
-        </div>
+        <DailyAndMonthlyLimitFields
+          key={level}
+          register={register}
+          whose={level === 'level1' ? 'KYC level 1' : 'KYC level 2'}
+          unit="INR"
+          daily={{ name: `kycLevelLimits.${level}.dailyInr`, error: limitErrors?.[level]?.dailyInr?.message }}
+          monthly={{ name: `kycLevelLimits.${level}.monthlyInr`, error: limitErrors?.[level]?.monthlyInr?.message }}
+        />
       ))}
       <FormField
         label="TDS without an operative PAN (%)"

@@ -1,9 +1,9 @@
-import type { ComponentProps } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
-import { formatUsdtShort, MAX_DECIMAL_STRING_LENGTH, usdtMicrosFromWire } from '#shared/money';
+import { formatUsdtShort, usdtMicrosFromWire } from '#shared/money';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { AmountInput, DailyAndMonthlyLimitFields } from './limit-fields.tsx';
 
 /**
  * The settings tab for withdrawal limits by tier, the per-withdrawal minimum
@@ -26,15 +26,6 @@ export function withdrawalRulesFormValues(settings: AdminSettings) {
   };
 }
 
-/** A USDT amount box; the id and aria attributes that FormField gives go through to the input. */
-function AmountInput({
-  register,
-  name,
-  ...inputProps
-}: { register: UseFormRegister<UpdateSettingsRequest>; name: Parameters<UseFormRegister<UpdateSettingsRequest>>[0] } & Omit<ComponentProps<typeof Input>, 'name'>) {
-  return <Input inputMode="decimal" autoComplete="off" placeholder="No limit" maxLength={MAX_DECIMAL_STRING_LENGTH} {...inputProps} {...register(name)} />;
-}
-
 export function WithdrawalRulesSection({
   register,
   errors,
@@ -52,14 +43,15 @@ export function WithdrawalRulesSection({
         Limits are in USDT per customer; leave a field empty for no limit. Days and months are India time; pending, processing and paid withdrawals count, rejected ones do not.
       </p>
       {(['normal', 'vip'] as const).map((tier) => (
-        <div key={tier} className="grid gap-4 sm:grid-cols-2" data-testid={`withdrawal-limits-${tier}`}>
-          <FormField label={`Daily limit, ${tier === 'vip' ? 'VIP' : 'normal'} customers (USDT)`} error={limitErrors?.[tier]?.dailyUsdt?.message}>
-            <AmountInput register={register} name={`withdrawalLimits.${tier}.dailyUsdt`} />
-          </FormField>
-          <FormField label={`Monthly limit, ${tier === 'vip' ? 'VIP' : 'normal'} customers (USDT)`} error={limitErrors?.[tier]?.monthlyUsdt?.message}>
-            <AmountInput register={register} name={`withdrawalLimits.${tier}.monthlyUsdt`} />
-          </FormField>
-        </div>
+        <DailyAndMonthlyLimitFields
+          key={tier}
+          register={register}
+          whose={tier === 'vip' ? 'VIP customers' : 'normal customers'}
+          unit="USDT"
+          daily={{ name: `withdrawalLimits.${tier}.dailyUsdt`, error: limitErrors?.[tier]?.dailyUsdt?.message }}
+          monthly={{ name: `withdrawalLimits.${tier}.monthlyUsdt`, error: limitErrors?.[tier]?.monthlyUsdt?.message }}
+          testId={`withdrawal-limits-${tier}`}
+        />
       ))}
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Minimum per withdrawal (USDT)" error={errors.withdrawalMinUsdt?.message} help="Never below 1.00 USDT.">
