@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kycGateMessage, PAN_MESSAGES } from '#shared/contracts/kyc';
+import { CONSENT_REQUIRED_MESSAGE } from '#shared/contracts/operator-identity';
 import { sharedCashfreeStandIn, uniquePersonPan, type CashfreeStandIn } from '../fixtures/cashfree-stand-in.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, createTestApp, reachKycLevelOne, signUpPinVerifiedUser, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { acceptConsentNotice, call, createTestApp, reachKycLevelOne, signUpPinVerifiedUser, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
@@ -393,6 +394,27 @@ describe('PAN review by an admin when no provider is configured', () => {
   it('makes fixture customers level 1 there too', async () => {
     const customer = await signUpVerifiedUser(reviewApp.app);
     expect((await call(reviewApp.app, { url: '/api/kyc', cookie: customer.cookie })).json().level).toBe(1);
+  });
+});
+
+describe('the consent and privacy notice before KYC (decision 051)', () => {
+  it('refuses the PAN and the tax residence with 409 until the notice is accepted, and stores nothing', async () => {
+    const customer = await signUpUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: customer.pin }, cookie: customer.cookie }), 200);
+    await contactsVerified(customer);
+    const refusedPan = await submitPan(customer, uniquePersonPan());
+    expectStatus(refusedPan, 409);
+    expect(refusedPan.json().error.message).toBe(CONSENT_REQUIRED_MESSAGE);
+    const refusedResidence = await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } });
+    expectStatus(refusedResidence, 409);
+    expect(await storedPan(customer.id)).toEqual({ pan: null, status: null });
+    expect((await kycOf(customer)).level).toBe(0);
+
+    await acceptConsentNotice(harness.app, customer);
+    const pan = uniquePersonPan();
+    cashfree.register(pan, { registeredName: 'ASHA RAO' });
+    expectStatus(await submitPan(customer, pan), 200);
+    expect(await storedPan(customer.id)).toEqual({ pan, status: 'verified' });
   });
 });
 

@@ -8,7 +8,7 @@ import {
 } from '#shared/contracts/operator-identity';
 import { countRows, currentSettingsForm, signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, signUpVerifiedUser } from '../fixtures/test-app.ts';
+import { call, signUpUser, signUpVerifiedUser } from '../fixtures/test-app.ts';
 
 const { harness, admin } = useIntegrationFile({ depositAddresses: false });
 
@@ -96,9 +96,16 @@ describe('the operator identity and grievance officer (settings)', () => {
   });
 });
 
+/** A PIN-verified customer who has not yet accepted the notice (signUpPinVerifiedUser accepts it). */
+async function signUpWithoutConsent() {
+  const customer = await signUpUser(harness.app);
+  expect((await call(harness.app, { method: 'POST', url: '/api/pin/verify', body: { pin: customer.pin }, cookie: customer.cookie })).statusCode).toBe(200);
+  return customer;
+}
+
 describe('the consent and privacy notice before KYC', () => {
   it('is not accepted at first, and is recorded with its time, IP address and version once accepted', async () => {
-    const customer = await signUpVerifiedUser(harness.app);
+    const customer = await signUpWithoutConsent();
     const before = await call(harness.app, { url: '/api/kyc/consent', cookie: customer.cookie });
     expect(before.statusCode).toBe(200);
     expect(before.json()).toEqual({ noticeVersion: CONSENT_NOTICE_VERSION, acceptedAt: null });
@@ -122,7 +129,7 @@ describe('the consent and privacy notice before KYC', () => {
   });
 
   it('refuses an outdated version and records nothing', async () => {
-    const customer = await signUpVerifiedUser(harness.app);
+    const customer = await signUpWithoutConsent();
     const refused = await call(harness.app, { method: 'POST', url: '/api/kyc/consent', cookie: customer.cookie, body: { noticeVersion: '2020-01-01' } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(CONSENT_NOTICE_OUTDATED_MESSAGE);
@@ -131,8 +138,8 @@ describe('the consent and privacy notice before KYC', () => {
   });
 
   it('is one customer’s own: another customer’s acceptance does not count, and signed out it is refused', async () => {
-    const first = await signUpVerifiedUser(harness.app);
-    const second = await signUpVerifiedUser(harness.app);
+    const first = await signUpWithoutConsent();
+    const second = await signUpWithoutConsent();
     await call(harness.app, { method: 'POST', url: '/api/kyc/consent', cookie: first.cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } });
     expect((await call(harness.app, { url: '/api/kyc/consent', cookie: second.cookie })).json()).toMatchObject({ acceptedAt: null });
     expect((await call(harness.app, { url: '/api/kyc/consent' })).statusCode).toBe(401);

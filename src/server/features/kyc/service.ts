@@ -31,6 +31,7 @@ import { matchNames } from '#shared/name-match';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { assertConsentAccepted } from '../consent/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
@@ -297,6 +298,7 @@ function checkValuesOf(result: Exclude<PanCheckResult, { outcome: 'unavailable' 
 export async function submitPan(context: AppContext, session: SessionRecord, pan: string, ipAddress: string): Promise<{ message: string; kyc: KycStatus }> {
   const { db } = context.database;
   const userId = session.userId;
+  await assertConsentAccepted(db, userId);
   const [current, settings] = [await kycRowOf(db, userId), await getSettings(db)];
   // From 14 days before the KYC refresh is due, the verified PAN is checked again when the customer submits it (decision 047).
   const refreshing = (row: KycRow) => row.panStatus === 'verified' && row.pan === pan && kycRefreshOpen(refreshDueAtOf(row, settings), new Date());
@@ -378,6 +380,7 @@ export async function declareTaxResidence(
   input: Pick<TaxResidenceRequest, 'residence' | 'otherCountry'>,
   ipAddress: string,
 ): Promise<{ message: string; kyc: KycStatus }> {
+  await assertConsentAccepted(db, session.userId);
   const otherCountry = input.residence === 'other' ? (input.otherCountry ?? null) : null;
   await db.transaction(async (transaction) => {
     await kycRepository.saveTaxResidence(transaction, session.userId, { residence: input.residence, otherCountry, ipAddress });

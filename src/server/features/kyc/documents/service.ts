@@ -14,6 +14,7 @@ import type { KycStatus } from '#shared/contracts/kyc';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../errors.ts';
 import { recordAudit } from '../../../platform/audit/record.ts';
+import { assertConsentAccepted } from '../../consent/service.ts';
 import { publishEvent } from '../../../platform/events/publish.ts';
 import type { SessionRecord } from '../../../platform/sessions/repository.ts';
 import * as kycRepository from '../repository.ts';
@@ -89,6 +90,7 @@ export async function uploadImage(
   purpose: KycImagePurpose,
 ): Promise<{ message: string; image: { id: string; purpose: KycImagePurpose; width: number; height: number } }> {
   const { db } = context.database;
+  await assertConsentAccepted(db, session.userId);
   const { bytes, fields } = await readUpload(request);
   const liveness = livenessOf(purpose, fields.liveness);
   const normalized = normalizeImage(bytes);
@@ -132,6 +134,7 @@ export async function submitLevelTwo(
 ): Promise<{ message: string; kyc: KycStatus }> {
   const { db } = context.database;
   const userId = session.userId;
+  await assertConsentAccepted(db, userId);
   const number = normalizeDocumentNumber(input.documentType, input.documentNumber);
   if ('error' in number) throw fieldError(400, 'VALIDATION_FAILED', 'documentNumber', number.error);
   const wanted: { field: string; id: string | undefined; purpose: KycImagePurpose; message: string }[] = [
