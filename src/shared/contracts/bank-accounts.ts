@@ -62,7 +62,6 @@ const nameField = (tooShort: string, tooLong: string, needsLetter: string) =>
     .refine(hasVisibleLetter, needsLetter);
 
 export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong, BANK_ACCOUNT_MESSAGES.holderNeedsLetter);
-export const bankNameSchema = nameField(BANK_ACCOUNT_MESSAGES.bankTooShort, BANK_ACCOUNT_MESSAGES.bankTooLong, BANK_ACCOUNT_MESSAGES.bankNeedsLetter);
 
 /** Spaces people type between digit groups are dropped. */
 export const accountNumberSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { depositNetworkSchema, type DepositNetwork } from './enums.ts';
+import { depositNetworkSchema } from './enums.ts';
 
 /** Non-hardened BIP-32 child indexes: 0 to 2^31 - 1. */
 const MAX_DEPOSIT_ADDRESS_INDEX = 0x7fff_ffff;
@@ -8,11 +8,6 @@ export const DEPOSIT_ADDRESS_MESSAGES = {
   /** Answered (404, DEPOSIT_ADDRESS_NOT_CONFIGURED) when the operator gave no extended public key for the network. */
   notConfigured: 'This network has no deposit address of your own. Send to the shared deposit address and submit your transaction hash.',
 } as const;
-
-/** The promise shown beside a customer's own address (issue 30's words). */
-export function ownDepositAddressNote(network: DepositNetwork): string {
-  return `Send only USDT on ${network} to this address; it is yours alone and never changes`;
-}
 
 export const depositAddressQuerySchema = z.strictObject({ network: depositNetworkSchema });
 export type DepositAddressQuery = z.infer<typeof depositAddressQuerySchema>;

@@ -25,12 +25,6 @@ export type NotificationKind = z.infer<typeof notificationKindSchema>;
 export const NOTIFICATION_CATEGORIES = ['deposits', 'withdrawals', 'transfers'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
-export const NOTIFICATION_MESSAGES = {
-  empty: 'No notifications yet.',
-  preferencesSaved: 'Notification preferences saved',
-  notFound: 'Notification not found',
-} as const;
-
 export const notificationSchema = z.object({
   id: uuidSchema,
   kind: notificationKindSchema,

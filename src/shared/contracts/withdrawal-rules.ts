@@ -69,8 +69,6 @@ export function parseTdsPercent(input: string): bigint | undefined {
 
 /* ---------- PAN ---------- */
 
-export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
-
 /** The PAN rules live with KYC (src/shared/contracts/kyc.ts): a person's PAN, ASCII only, never folded. */
 export { maskPan };
 export const panSchema = personPanSchema;

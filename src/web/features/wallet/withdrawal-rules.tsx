@@ -40,11 +40,6 @@ export function breakdownOf(grossInrPaise: bigint, tdsBasisPoints: bigint): InrB
   return { grossInrPaise, tdsInrPaise, netInrPaise: grossInrPaise - tdsInrPaise };
 }
 
-/** What a saved withdrawal says about its rupees. */
-export function breakdownOfWithdrawal(withdrawal: { amountInr: string; tdsInr: string; netInr: string }): InrBreakdown {
-  return { grossInrPaise: inrPaiseFromWire(withdrawal.amountInr), tdsInrPaise: inrPaiseFromWire(withdrawal.tdsInr), netInrPaise: inrPaiseFromWire(withdrawal.netInr) };
-}
-
 /** A line for the PIN dialog: "₹830.00 less TDS ₹8.30: you receive ₹821.70". */
 export function breakdownSentence(breakdown: InrBreakdown, tdsPercent: string): string {
   return t('withdraw.breakdownSentence', {
