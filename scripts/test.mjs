@@ -114,8 +114,10 @@ const vitest = (project, reportName, extraEnvironment) =>
 // Three configurations: everything, src/shared without Node's and the DOM's types, src/web without Node's.
 const typeCheck = start('type check', 'npm', ['run', 'typecheck', '--silent']);
 const lint = start('lint', 'npx', ['eslint', '--max-warnings', '0', '.']);
+const formatCheck = start('format check', 'npx', ['prettier', '--check', '--log-level', 'warn', '.']);
 await typeCheck.finish();
 await lint.finish();
+await formatCheck.finish();
 const build = start('production build', 'npm', ['run', 'build', '--silent']);
 await vitest('unit', 'vitest-unit.json');
 await vitest('integration', 'vitest-integration.json');
