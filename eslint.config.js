@@ -212,7 +212,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [sharedThroughAlias, serverToWeb, { regex: '(^|/)features(/|$)', message: 'Components are used by features and use none: pass what a feature knows in as props.' }] },
+        {
+          patterns: [
+            sharedThroughAlias,
+            serverToWeb,
+            { regex: '(^|/)features(/|$)', message: 'Components are used by features and use none: pass what a feature knows in as props.' },
+          ],
+        },
       ],
     },
   },
@@ -222,7 +228,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [sharedThroughAlias, { regex: '(^|/)features(/|$)', message: 'src/server/platform may not import a feature: features use the platform, not the other way round.' }] },
+        {
+          patterns: [
+            sharedThroughAlias,
+            { regex: '(^|/)features(/|$)', message: 'src/server/platform may not import a feature: features use the platform, not the other way round.' },
+          ],
+        },
       ],
     },
   },

@@ -28,7 +28,11 @@ function preloadEntryImports(): Plugin {
           for (const next of imported.imports) visit(next);
         };
         for (const fileName of chunk.imports) visit(fileName);
-        return [...files].map((fileName) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` }, injectTo: 'head' as const }));
+        return [...files].map((fileName) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+          injectTo: 'head' as const,
+        }));
       },
     },
   };
@@ -104,7 +108,9 @@ export function catalogParts(): Plugin {
           .map(([key, message]) => [key, compileMessage(message)]),
       );
       // The inlined English is read without Lingui's runtime (src/web/lib/i18n/i18n.ts): text and plain {placeholders} only.
-      const plain = (message: unknown) => typeof message === 'string' || (Array.isArray(message) && message.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
+      const plain = (message: unknown) =>
+        typeof message === 'string' ||
+        (Array.isArray(message) && message.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
       const refused = part === 'en-inline' ? Object.keys(compiled).filter((key) => !plain(compiled[key])) : [];
       if (refused.length > 0) throw new Error(`${refused.join(', ')}: the landing page's messages may hold plain {placeholders} only`);
       return `export default ${JSON.stringify(compiled)};`;
@@ -118,7 +124,8 @@ const frameworkModule = /node_modules[\\/](react|react-dom|scheduler|react-route
 const sessionContractModule = /node_modules[\\/]zod[\\/]|src[\\/](web[\\/]lib[\\/]zod-jitless\.ts|shared[\\/](text\.ts|contracts[\\/](auth|common)\.ts))$/;
 const formKitModule =
   /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|sonner|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|label|primitive|compose-refs)|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|context|shared[\\/]src[\\/]utils)|radix-ui[\\/]dist)[\\/]?|src[\\/]web[\\/](lib[\\/](forms|form-errors|utils|document-title)\.ts|components[\\/]ui[\\/](button|input|label|form-field|card|password-input|action-error)\.tsx|features[\\/]auth[\\/]auth-card\.tsx)$/;
-const signedInOnlyFrameworkModule = /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
+const signedInOnlyFrameworkModule =
+  /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
 export default defineConfig({
   root: 'src/web',

@@ -84,12 +84,14 @@ export async function prepareApp(origin: string, databaseUrl: string, log: (mess
     await call('POST', '/api/kyc/pan', { pan: uniquePan() }, cookie);
     await call('POST', `/api/admin/kyc/pan-reviews/${me.id}/verify`, { registeredName: name }, adminCookie);
     await call('POST', '/api/kyc/tax-residence', { residence: 'india', confirmed: true }, cookie);
-    const bankAccount = (await call(
-      'POST',
-      '/api/bank-accounts',
-      { accountHolderName: name, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' },
-      cookie,
-    )).json as { bankAccount: { id: string } };
+    const bankAccount = (
+      await call(
+        'POST',
+        '/api/bank-accounts',
+        { accountHolderName: name, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' },
+        cookie,
+      )
+    ).json as { bankAccount: { id: string } };
     return { cookie, userId: me.id, bankAccountId: bankAccount.bankAccount.id, email };
   }
 

@@ -26,15 +26,11 @@ interface Answer {
 function read(agent: http.Agent, origin: string, options: { path: string; cookie: string }): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const request = http.request(
-      `${origin}${options.path}`,
-      { method: 'GET', agent, headers: { origin, cookie: options.cookie } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, milliseconds: performance.now() - started }));
-        response.on('error', () => resolve({ status: 'network error', milliseconds: performance.now() - started }));
-      },
-    );
+    const request = http.request(`${origin}${options.path}`, { method: 'GET', agent, headers: { origin, cookie: options.cookie } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, milliseconds: performance.now() - started }));
+      response.on('error', () => resolve({ status: 'network error', milliseconds: performance.now() - started }));
+    });
     request.on('error', () => resolve({ status: 'network error', milliseconds: performance.now() - started }));
     request.end();
   });
@@ -61,7 +57,9 @@ interface BurstAnswers {
 
 /** Runs bench/burst-sender.ts; `onSending` is called when its attempts start, the promise ends with their answers. */
 function runBurster(orders: { origin: string; cookie: string; body: string; attempts: number }, onSending: () => void): Promise<BurstAnswers> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench', 'burst-sender.ts'), JSON.stringify(orders)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('bench', 'burst-sender.ts'), JSON.stringify(orders)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -145,7 +143,14 @@ export async function measureOneCustomersBurst(options: BurstOptions, log: (mess
   const latencyRow = (name: string, answers: Answer[]) => {
     const milliseconds = answers.map((answer) => answer.milliseconds);
     const failed = answers.filter((answer) => answer.status !== 200).length;
-    return [name, String(answers.length), percentile(milliseconds, 0.5).toFixed(0), percentile(milliseconds, 0.99).toFixed(0), Math.max(...milliseconds).toFixed(0), String(failed)];
+    return [
+      name,
+      String(answers.length),
+      percentile(milliseconds, 0.5).toFixed(0),
+      percentile(milliseconds, 0.99).toFixed(0),
+      Math.max(...milliseconds).toFixed(0),
+      String(failed),
+    ];
   };
   printTable(
     ['bystander GET /api/me', 'reads', 'p50 ms', 'p99 ms', 'max ms', 'non-200'],

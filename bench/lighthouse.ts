@@ -28,9 +28,9 @@ export async function reportLighthouse(origin: string, pages: readonly string[],
       if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
       const { lhr } = result;
       const audit = (id: string) => lhr.audits[id]?.numericValue;
-      const javaScriptBytes = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find(
-        (item) => item.resourceType === 'script',
-      )?.transferSize;
+      const javaScriptBytes = (
+        lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined
+      )?.items?.find((item) => item.resourceType === 'script')?.transferSize;
       rows.push([
         page,
         String(Math.round((lhr.categories.performance?.score ?? 0) * 100)),

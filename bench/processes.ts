@@ -44,7 +44,13 @@ async function waitForHealth(origin: string, child: ChildProcess): Promise<void>
 }
 
 /** The production build of the app, on its own database and data folder. */
-export async function startApp(options: { buildDirectory: string; databaseUrl: string; dataDirectory: string; adminEmail: string; adminPassword: string }): Promise<RunningServer> {
+export async function startApp(options: {
+  buildDirectory: string;
+  databaseUrl: string;
+  dataDirectory: string;
+  adminEmail: string;
+  adminPassword: string;
+}): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(options.buildDirectory, 'server', 'main.js')], {

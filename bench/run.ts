@@ -39,7 +39,10 @@ const only = option('only');
 if (only !== undefined && only !== 'burst') throw new Error('--only takes: burst');
 const skipBurst = process.argv.includes('--no-burst');
 const burstAttempts = numberOption('burst-attempts', 1_000, 1, 5_000);
-const endpointFilter = option('endpoints')?.toLowerCase().split(',').filter((part) => part !== '');
+const endpointFilter = option('endpoints')
+  ?.toLowerCase()
+  .split(',')
+  .filter((part) => part !== '');
 const log = (message: string) => console.log(message);
 
 const workDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-bench-'));
@@ -218,10 +221,16 @@ async function againstBaselines(): Promise<void> {
   const baselinePairs: { measured: keyof typeof baselineNames; against: keyof typeof baselineNames }[] = [
     { measured: 'select1', against: 'bare' },
     ...(measuredScenarios.has(history)
-      ? ([{ measured: 'historyRows', against: 'select2' }, { measured: 'historyJson', against: 'select2' }] as const)
+      ? ([
+          { measured: 'historyRows', against: 'select2' },
+          { measured: 'historyJson', against: 'select2' },
+        ] as const)
       : []),
     ...(measuredScenarios.has(withdrawalQueue)
-      ? ([{ measured: 'withdrawalQueueRows', against: 'select2' }, { measured: 'withdrawalQueueJson', against: 'select2' }] as const)
+      ? ([
+          { measured: 'withdrawalQueueRows', against: 'select2' },
+          { measured: 'withdrawalQueueJson', against: 'select2' },
+        ] as const)
       : []),
   ];
 
@@ -262,11 +271,24 @@ async function againstBaselines(): Promise<void> {
   }
   for (const { measured, against } of baselinePairs) {
     log(`  ${baselineNames[measured]} against ${baselineNames[against]}`);
-    rows.push(await measuredRow(`(${baselineNames[measured]})`, baselineTarget(measured), baselineNames[measured], baselineNames[against], baselineTarget(against)));
+    rows.push(
+      await measuredRow(`(${baselineNames[measured]})`, baselineTarget(measured), baselineNames[measured], baselineNames[against], baselineTarget(against)),
+    );
   }
   console.log('');
   printTable(
-    ['endpoint', 'app req/s', 'baseline', 'baseline req/s', 'ratio median (min-max)', 'p50 ms', 'p99 ms app / baseline', 'SQL round trips', 'PG CPU ms/req app / baseline', 'non-2xx'],
+    [
+      'endpoint',
+      'app req/s',
+      'baseline',
+      'baseline req/s',
+      'ratio median (min-max)',
+      'p50 ms',
+      'p99 ms app / baseline',
+      'SQL round trips',
+      'PG CPU ms/req app / baseline',
+      'non-2xx',
+    ],
     rows,
   );
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; ratio = app / baseline in the same round.`);
@@ -353,7 +375,17 @@ async function againstEmptyDatabase(): Promise<void> {
   }
   console.log('');
   printTable(
-    ['request', 'empty req/s', 'seeded req/s', 'seeded/empty median (min-max)', 'p99 ms empty', 'p99 ms seeded', 'PG CPU ms/req empty / seeded', 'SQL round trips', 'non-2xx'],
+    [
+      'request',
+      'empty req/s',
+      'seeded req/s',
+      'seeded/empty median (min-max)',
+      'p99 ms empty',
+      'p99 ms seeded',
+      'PG CPU ms/req empty / seeded',
+      'SQL round trips',
+      'non-2xx',
+    ],
     rows,
   );
   console.log(`\n${rounds} rounds x ${seconds} s, ${connections} connections, ${os.cpus().length} CPUs; seeded: 100,000 customers, 1,000,000 history rows.`);

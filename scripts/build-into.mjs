@@ -25,10 +25,7 @@ for (const entry of fs.readdirSync(webDirectory, { recursive: true })) {
   fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 // The compiled server finds '#shared/...' in the compiled shared folder, as the sources find it in src/shared.
-fs.writeFileSync(
-  path.join(outputDirectory, 'package.json'),
-  `${JSON.stringify({ type: 'module', imports: { '#shared/*': './shared/*.js' } }, null, 2)}\n`,
-);
+fs.writeFileSync(path.join(outputDirectory, 'package.json'), `${JSON.stringify({ type: 'module', imports: { '#shared/*': './shared/*.js' } }, null, 2)}\n`);
 fs.cpSync('src/server/db/migrations', path.join(outputDirectory, 'server', 'db', 'migrations'), { recursive: true });
 // `npm start` rebuilds only when a source is newer than this stamp (scripts/start.mjs).
 fs.writeFileSync(path.join(outputDirectory, '.build-stamp'), new Date().toISOString());

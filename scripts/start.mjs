@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stampFile = path.join(root, 'dist', '.build-stamp');
-const inputs = ["src", "public", "scripts", 'package-lock.json', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json'];
+const inputs = ['src', 'public', 'scripts', 'package-lock.json', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json'];
 
 function newestModification(target) {
   const full = path.join(root, target);
@@ -27,4 +27,3 @@ if (sourcesChangedAt > builtAt || !fs.existsSync(path.join(root, 'dist', 'server
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-

@@ -109,7 +109,12 @@ function summarize() {
 }
 
 const vitest = (project, reportName, extraEnvironment) =>
-  run(`${project} tests${extraEnvironment ? ' (TEST_DATABASE_URL)' : ''}`, 'npx', ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reportDirectory, reportName)}`], extraEnvironment);
+  run(
+    `${project} tests${extraEnvironment ? ' (TEST_DATABASE_URL)' : ''}`,
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reportDirectory, reportName)}`],
+    extraEnvironment,
+  );
 
 // Three configurations: everything, src/shared without Node's and the DOM's types, src/web without Node's.
 const typeCheck = start('type check', 'npm', ['run', 'typecheck', '--silent']);

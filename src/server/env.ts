@@ -184,15 +184,21 @@ const environmentSchema = z.object({
   USDT_ERC20_CONTRACT: optionalText.refine((value) => value === undefined || /^0x[0-9a-fA-F]{40}$/.test(value), {
     message: 'must be an Ethereum address (0x followed by 40 hexadecimal characters)',
   }),
-  ERC20_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= MIN_ERC20_CONFIRMATIONS && Number(value) <= 1000), {
-    message: `must be a whole number from ${MIN_ERC20_CONFIRMATIONS} to 1000 (it may only make the finalized block safer; for a local chain use CHAIN_DEV_CONFIRMATIONS)`,
-  }),
+  ERC20_CONFIRMATIONS: optionalText.refine(
+    (value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= MIN_ERC20_CONFIRMATIONS && Number(value) <= 1000),
+    {
+      message: `must be a whole number from ${MIN_ERC20_CONFIRMATIONS} to 1000 (it may only make the finalized block safer; for a local chain use CHAIN_DEV_CONFIRMATIONS)`,
+    },
+  ),
   CHAIN_DEV_CONFIRMATIONS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 1000), {
     message: 'must be a whole number from 1 to 1000',
   }),
   TRON_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON full node HTTP API or a TronGrid-compatible service'),
   TRON_FULL_NODE_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON full node HTTP API (/wallet, port 8090 on a java-tron node)'),
-  TRON_SOLIDITY_NODE_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of a TRON solidity node HTTP API (/walletsolidity, port 8091 on a java-tron node)'),
+  TRON_SOLIDITY_NODE_URL: urlWithProtocols(
+    ['http:', 'https:'],
+    'an http:// or https:// URL of a TRON solidity node HTTP API (/walletsolidity, port 8091 on a java-tron node)',
+  ),
   TRON_API_KEY: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9-]{1,100}$/.test(value), {
     message: 'must be an API key of letters, digits and dashes',
   }),
@@ -212,10 +218,18 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   PAYOUT_PROVIDER: z.enum(['razorpayx']).optional(),
   RAZORPAYX_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the RazorpayX API'),
-  RAZORPAYX_KEY_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_]{4,64}$/.test(value), { message: 'must be a RazorpayX key id (letters, digits, underscores)' }),
-  RAZORPAYX_KEY_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,128}$/.test(value), { message: 'must be 8 to 128 printable characters' }),
-  RAZORPAYX_ACCOUNT_NUMBER: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9]{4,40}$/.test(value), { message: 'must be your RazorpayX account number (letters and digits)' }),
-  RAZORPAYX_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,256}$/.test(value), { message: 'must be 8 to 256 printable characters' }),
+  RAZORPAYX_KEY_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_]{4,64}$/.test(value), {
+    message: 'must be a RazorpayX key id (letters, digits, underscores)',
+  }),
+  RAZORPAYX_KEY_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,128}$/.test(value), {
+    message: 'must be 8 to 128 printable characters',
+  }),
+  RAZORPAYX_ACCOUNT_NUMBER: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9]{4,40}$/.test(value), {
+    message: 'must be your RazorpayX account number (letters and digits)',
+  }),
+  RAZORPAYX_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,256}$/.test(value), {
+    message: 'must be 8 to 256 printable characters',
+  }),
   PAYOUT_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
     message: 'must be a whole number of seconds from 1 to 3600',
   }),
@@ -226,10 +240,18 @@ const environmentSchema = z.object({
   DEPOSIT_XPUB_TRC20: extendedPublicKeyOf('TRC20'),
   SMS_PROVIDER: z.enum(['msg91', 'twilio'], { message: 'must be msg91 or twilio, or unset to keep text messages in the SMS outbox' }).optional(),
   SMS_API_URL: urlWithProtocols(['http:', 'https:'], "an http:// or https:// URL of the SMS provider's API"),
-  SMS_AUTH_KEY: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,200}$/.test(value), { message: 'must be the MSG91 authkey (8 to 200 printable characters)' }),
-  SMS_TEMPLATE_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{1,100}$/.test(value), { message: 'must be the MSG91 flow template id (letters, digits, _ and -)' }),
-  SMS_ACCOUNT_SID: optionalText.refine((value) => value === undefined || /^AC[0-9a-fA-F]{32}$/.test(value), { message: 'must be a Twilio Account SID (AC followed by 32 hexadecimal characters)' }),
-  SMS_AUTH_TOKEN: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{16,200}$/.test(value), { message: 'must be the Twilio Auth Token (16 to 200 printable characters)' }),
+  SMS_AUTH_KEY: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,200}$/.test(value), {
+    message: 'must be the MSG91 authkey (8 to 200 printable characters)',
+  }),
+  SMS_TEMPLATE_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_-]{1,100}$/.test(value), {
+    message: 'must be the MSG91 flow template id (letters, digits, _ and -)',
+  }),
+  SMS_ACCOUNT_SID: optionalText.refine((value) => value === undefined || /^AC[0-9a-fA-F]{32}$/.test(value), {
+    message: 'must be a Twilio Account SID (AC followed by 32 hexadecimal characters)',
+  }),
+  SMS_AUTH_TOKEN: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{16,200}$/.test(value), {
+    message: 'must be the Twilio Auth Token (16 to 200 printable characters)',
+  }),
   SMS_FROM: optionalText.refine((value) => value === undefined || /^(\+[0-9]{8,15}|MG[0-9a-fA-F]{32}|[A-Za-z0-9]{1,11})$/.test(value), {
     message: 'must be the sending number (+ and digits), a Messaging Service SID (MG...) or an alphanumeric sender ID of up to 11 characters',
   }),
@@ -241,8 +263,12 @@ const environmentSchema = z.object({
   }),
   KYC_PROVIDER: z.enum(['cashfree'], { error: 'must be cashfree, or unset for PANs verified by an admin' }).optional(),
   KYC_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the KYC provider API'),
-  KYC_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,200}$/.test(value), { message: 'must be 1 to 200 printable characters' }),
-  KYC_CLIENT_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,500}$/.test(value), { message: 'must be 1 to 500 printable characters' }),
+  KYC_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,200}$/.test(value), {
+    message: 'must be 1 to 200 printable characters',
+  }),
+  KYC_CLIENT_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,500}$/.test(value), {
+    message: 'must be 1 to 500 printable characters',
+  }),
 });
 
 /** An account-level extended public key; anything private (xprv, mnemonic, hex key) is refused with its reason. */
@@ -254,10 +280,31 @@ function extendedPublicKeyOf(network: DepositNetwork) {
 }
 
 /** Variables whose values an error message never repeats: secrets, and the deposit keys, where a private key may have been pasted by mistake. */
-const UNSHOWN_VARIABLES = ['SMS_AUTH_KEY', 'SMS_AUTH_TOKEN', 'RAZORPAYX_KEY_SECRET', 'RAZORPAYX_WEBHOOK_SECRET', 'ADMIN_PASSWORD', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'ETHEREUM_RPC_URL', 'TRON_API_KEY', 'DEPOSIT_XPUB_ERC20', 'DEPOSIT_XPUB_TRC20', 'KYC_CLIENT_SECRET', 'KYC_ENCRYPTION_KEY'];
+const UNSHOWN_VARIABLES = [
+  'SMS_AUTH_KEY',
+  'SMS_AUTH_TOKEN',
+  'RAZORPAYX_KEY_SECRET',
+  'RAZORPAYX_WEBHOOK_SECRET',
+  'ADMIN_PASSWORD',
+  'METRICS_TOKEN',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'ETHEREUM_RPC_URL',
+  'TRON_API_KEY',
+  'DEPOSIT_XPUB_ERC20',
+  'DEPOSIT_XPUB_TRC20',
+  'KYC_CLIENT_SECRET',
+  'KYC_ENCRYPTION_KEY',
+];
 
 /** TRON's two node URLs; one given alone serves both (TronGrid answers /wallet and /walletsolidity at one URL). */
-function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_URL?: string | undefined; TRON_SOLIDITY_NODE_URL?: string | undefined; TRON_API_KEY?: string | undefined; USDT_TRC20_CONTRACT?: string | undefined }): ChainConfig['tron'] {
+function tronConfig(values: {
+  TRON_API_URL?: string | undefined;
+  TRON_FULL_NODE_URL?: string | undefined;
+  TRON_SOLIDITY_NODE_URL?: string | undefined;
+  TRON_API_KEY?: string | undefined;
+  USDT_TRC20_CONTRACT?: string | undefined;
+}): ChainConfig['tron'] {
   const fullNodeUrl = values.TRON_FULL_NODE_URL ?? values.TRON_API_URL ?? values.TRON_SOLIDITY_NODE_URL;
   const solidityNodeUrl = values.TRON_SOLIDITY_NODE_URL ?? values.TRON_API_URL ?? values.TRON_FULL_NODE_URL;
   if (fullNodeUrl === undefined || solidityNodeUrl === undefined) return undefined;
@@ -273,7 +320,12 @@ function tronConfig(values: { TRON_API_URL?: string | undefined; TRON_FULL_NODE_
  * The variables a chosen provider needs, every one present, or a refusal with a line per missing one that says where
  * to find it. The payout, SMS and KYC providers are all refused this one way.
  */
-function neededBy<Name extends string>(choice: string, values: Partial<Record<Name, string | undefined>>, names: readonly Name[], where: string): Record<Name, string> {
+function neededBy<Name extends string>(
+  choice: string,
+  values: Partial<Record<Name, string | undefined>>,
+  names: readonly Name[],
+  where: string,
+): Record<Name, string> {
   const present: Partial<Record<Name, string>> = {};
   const missing: string[] = [];
   for (const name of names) {
@@ -285,7 +337,19 @@ function neededBy<Name extends string>(choice: string, values: Partial<Record<Na
   return present as Record<Name, string>;
 }
 
-type PayoutVariables = Partial<Record<'PAYOUT_PROVIDER' | 'RAZORPAYX_API_URL' | 'PAYOUT_POLL_SECONDS' | 'PAYOUT_STUCK_MINUTES' | 'RAZORPAYX_KEY_ID' | 'RAZORPAYX_KEY_SECRET' | 'RAZORPAYX_ACCOUNT_NUMBER' | 'RAZORPAYX_WEBHOOK_SECRET', string | undefined>>;
+type PayoutVariables = Partial<
+  Record<
+    | 'PAYOUT_PROVIDER'
+    | 'RAZORPAYX_API_URL'
+    | 'PAYOUT_POLL_SECONDS'
+    | 'PAYOUT_STUCK_MINUTES'
+    | 'RAZORPAYX_KEY_ID'
+    | 'RAZORPAYX_KEY_SECRET'
+    | 'RAZORPAYX_ACCOUNT_NUMBER'
+    | 'RAZORPAYX_WEBHOOK_SECRET',
+    string | undefined
+  >
+>;
 
 /** The payout provider with all it needs; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
 function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | undefined {
@@ -308,7 +372,9 @@ function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | u
   };
 }
 
-type SmsVariables = Partial<Record<'SMS_PROVIDER' | 'SMS_API_URL' | 'SMS_AUTH_KEY' | 'SMS_TEMPLATE_ID' | 'SMS_ACCOUNT_SID' | 'SMS_AUTH_TOKEN' | 'SMS_FROM', string | undefined>>;
+type SmsVariables = Partial<
+  Record<'SMS_PROVIDER' | 'SMS_API_URL' | 'SMS_AUTH_KEY' | 'SMS_TEMPLATE_ID' | 'SMS_ACCOUNT_SID' | 'SMS_AUTH_TOKEN' | 'SMS_FROM', string | undefined>
+>;
 
 /** The SMS provider and its credentials; unset, text messages stay in the outbox. */
 function smsConfig(values: SmsVariables): SmsConfig {
@@ -319,7 +385,13 @@ function smsConfig(values: SmsVariables): SmsConfig {
   }
   if (values.SMS_PROVIDER === 'twilio') {
     const needed = neededBy('SMS_PROVIDER=twilio', values, ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'], 'see docs/decisions/041');
-    return { provider: 'twilio', apiUrl: apiUrl(TWILIO_DEFAULT_API_URL), accountSid: needed.SMS_ACCOUNT_SID, authToken: needed.SMS_AUTH_TOKEN, from: needed.SMS_FROM };
+    return {
+      provider: 'twilio',
+      apiUrl: apiUrl(TWILIO_DEFAULT_API_URL),
+      accountSid: needed.SMS_ACCOUNT_SID,
+      authToken: needed.SMS_AUTH_TOKEN,
+      from: needed.SMS_FROM,
+    };
   }
   return { provider: 'outbox' };
 }
@@ -329,7 +401,12 @@ type KycVariables = Partial<Record<'KYC_PROVIDER' | 'KYC_API_URL' | 'KYC_CLIENT_
 /** The PAN verification provider; unset, an admin verifies each PAN (decision 042). */
 function kycConfig(values: KycVariables): AppConfig['kyc'] {
   if (values.KYC_PROVIDER !== 'cashfree') return undefined;
-  const needed = neededBy('KYC_PROVIDER=cashfree', values, ['KYC_CLIENT_ID', 'KYC_CLIENT_SECRET'], "from the Cashfree Merchant Dashboard: the Verification Suite's API keys");
+  const needed = neededBy(
+    'KYC_PROVIDER=cashfree',
+    values,
+    ['KYC_CLIENT_ID', 'KYC_CLIENT_SECRET'],
+    "from the Cashfree Merchant Dashboard: the Verification Suite's API keys",
+  );
   return {
     provider: 'cashfree',
     apiUrl: (values.KYC_API_URL ?? DEFAULT_CASHFREE_API_URL).replace(/\/$/, ''),
@@ -355,7 +432,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     throw new ConfigurationError(['Invalid configuration: ADMIN_EMAIL and ADMIN_PASSWORD must be set together']);
   }
   if (values.DEPOSIT_XPUB_ERC20 !== undefined && values.DEPOSIT_XPUB_ERC20 === values.DEPOSIT_XPUB_TRC20) {
-    throw new ConfigurationError(["Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'"]);
+    throw new ConfigurationError([
+      "Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'",
+    ]);
   }
   const port = values.PORT === undefined ? 3000 : Number(values.PORT);
   return {

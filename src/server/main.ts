@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const metrics = new AppMetrics(context);
   const app = await buildApp(context, { webDirectory: defaultWebDirectory(), lifecycle, metrics });
   const metricsServer =
-    config.metricsPort === undefined ? undefined : await startMetricsServer(metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer(metrics, { host: config.host, port: config.metricsPort, token: config.metricsToken });
   const backgroundWork = startBackgroundWork(context, app.log);
   const shutdown = async (signal: string) => {
     if (lifecycle.draining) {
@@ -110,7 +112,8 @@ async function databaseOrExit(config: AppConfig, log: pino.Logger): Promise<Awai
 function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void {
   if (bootstrap.kind === 'exists') return;
   const lines = [`Admin account ${bootstrap.kind}: ${bootstrap.email}`];
-  if (bootstrap.generatedPassword) lines.push(`Password (shown only this once, change it after signing in, under Profile, Change Password): ${bootstrap.generatedPassword}`);
+  if (bootstrap.generatedPassword)
+    lines.push(`Password (shown only this once, change it after signing in, under Profile, Change Password): ${bootstrap.generatedPassword}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }
 
@@ -118,7 +121,9 @@ function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void
 function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { stop: () => Promise<void> } {
   const { db } = context.database;
   const prune = () =>
-    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db)]).catch((error: unknown) => log.error({ err: error }, 'Pruning expired records failed'));
+    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db)]).catch((error: unknown) =>
+      log.error({ err: error }, 'Pruning expired records failed'),
+    );
   void prune();
   const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
   pruneTimer.unref();

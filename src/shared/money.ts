@@ -54,7 +54,7 @@ export const MAX_USDT_MICROS = 1_000_000_000n * MICROS_PER_USDT;
 export const MAX_RATE_PAISE = 100_000n * PAISE_PER_RUPEE;
 
 export function parseUsdtMicros(input: string, maxDecimals: number = USDT_DECIMALS): DecimalParseResult {
-  const parsed = parseDecimal(input, maxDecimals, (MAX_USDT_MICROS / 10n ** BigInt(USDT_DECIMALS - maxDecimals)));
+  const parsed = parseDecimal(input, maxDecimals, MAX_USDT_MICROS / 10n ** BigInt(USDT_DECIMALS - maxDecimals));
   if (!parsed.ok) return parsed;
   return { ok: true, value: parsed.value * 10n ** BigInt(USDT_DECIMALS - maxDecimals) };
 }

@@ -11,10 +11,12 @@ const BackgroundServices = lazy(() => Promise.all([import('./features/events/bac
 // Loaded right after the first render, while the network is still there, and kept out of the landing page's budgeted first
 // JavaScript. Should its file still fail to load, the app goes on without the banner rather than failing whole.
 const OfflineBanner = lazy(() =>
-  Promise.all([import('./features/shell/offline-banner.tsx'), languageReady('page')]).then(([module]) => module).then(
-    (module) => ({ default: module.OfflineBanner }),
-    () => ({ default: NoOfflineBanner }),
-  ),
+  Promise.all([import('./features/shell/offline-banner.tsx'), languageReady('page')])
+    .then(([module]) => module)
+    .then(
+      (module) => ({ default: module.OfflineBanner }),
+      () => ({ default: NoOfflineBanner }),
+    ),
 );
 function NoOfflineBanner() {
   return null;

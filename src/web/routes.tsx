@@ -47,40 +47,40 @@ export function AppRoutes() {
   const { language } = useTranslation();
   return (
     <RouteErrorBoundary key={`${language}:${pathname}`}>
-    <Suspense fallback={<FullPageLoader />}>
-      <Routes>
-        <Route path="/" element={<RedirectIfSignedIn>{<LandingPage />}</RedirectIfSignedIn>} />
-        <Route path="/privacy" element={<PrivacyPage />} />
-        <Route path="/terms" element={<TermsPage />} />
-        <Route path="/contact" element={<ContactPage />} />
-        <Route path="/login" element={<RedirectIfSignedIn>{<LoginPage />}</RedirectIfSignedIn>} />
-        <Route path="/signup" element={<RedirectIfSignedIn>{<SignupPage />}</RedirectIfSignedIn>} />
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/verify-email" element={<VerifyEmailPage />} />
-        <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
-        <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
-        <Route path="/reset-pin" element={<ResetPinPage />} />
+      <Suspense fallback={<FullPageLoader />}>
+        <Routes>
+          <Route path="/" element={<RedirectIfSignedIn>{<LandingPage />}</RedirectIfSignedIn>} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          <Route path="/terms" element={<TermsPage />} />
+          <Route path="/contact" element={<ContactPage />} />
+          <Route path="/login" element={<RedirectIfSignedIn>{<LoginPage />}</RedirectIfSignedIn>} />
+          <Route path="/signup" element={<RedirectIfSignedIn>{<SignupPage />}</RedirectIfSignedIn>} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
+          <Route path="/verify-pin" element={<RequireSession>{<VerifyPinPage />}</RequireSession>} />
+          <Route path="/pin-setup" element={<RequireSession>{<PinSetupPage />}</RequireSession>} />
+          <Route path="/reset-pin" element={<ResetPinPage />} />
 
-        <Route path="/dashboard" element={customer(<DashboardPage />)} />
-        <Route path="/profile" element={customer(<ProfilePage />)} />
-        <Route path="/wallet" element={customer(<WalletPage />)} />
-        <Route path="/wallet/history" element={customer(<HistoryPage />)} />
-        <Route path="/wallet/transactions/:kind/:id" element={customer(<TransactionPage />)} />
-        <Route path="/notifications" element={customer(<NotificationsPage />)} />
-        <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
-        <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
-        <Route path="/wallet/wallets" element={customer(<CustomerWalletsPage />)} />
-        <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
-        <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
-        <Route path="/kyc" element={customer(<KycPage />)} />
+          <Route path="/dashboard" element={customer(<DashboardPage />)} />
+          <Route path="/profile" element={customer(<ProfilePage />)} />
+          <Route path="/wallet" element={customer(<WalletPage />)} />
+          <Route path="/wallet/history" element={customer(<HistoryPage />)} />
+          <Route path="/wallet/transactions/:kind/:id" element={customer(<TransactionPage />)} />
+          <Route path="/notifications" element={customer(<NotificationsPage />)} />
+          <Route path="/wallet/deposit" element={customer(<DepositPage />)} />
+          <Route path="/wallet/withdraw" element={customer(<WithdrawPage />)} />
+          <Route path="/wallet/wallets" element={customer(<CustomerWalletsPage />)} />
+          <Route path="/referral-vip" element={customer(<ReferralsPage />)} />
+          <Route path="/bank-accounts" element={customer(<BankAccountsPage />)} />
+          <Route path="/kyc" element={customer(<KycPage />)} />
 
-        <Route path="/admin/*" element={<AdminRoutes />} />
-        <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />
+          <Route path="/admin/*" element={<AdminRoutes />} />
+          <Route path="/file-upload" element={<Navigate to="/admin/settings" replace />} />
 
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Suspense>
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
     </RouteErrorBoundary>
   );
 }

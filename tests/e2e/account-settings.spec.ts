@@ -24,7 +24,10 @@ test.describe('the account on the profile page', () => {
   // Two browsers, sign-up, sign-in and a password hashed three times: more than the default minute on a busy machine.
   test.slow();
 
-  test('change password end to end: wrong current password at its field, then the change; the other device is signed out; the e-mail arrives', async ({ page, browser }) => {
+  test('change password end to end: wrong current password at its field, then the change; the other device is signed out; the e-mail arrives', async ({
+    page,
+    browser,
+  }) => {
     const customer = newCustomer({ name: 'Ishaan Verma' });
     await signUpThroughForm(page, customer);
     const otherContext = await browser.newContext();

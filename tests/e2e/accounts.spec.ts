@@ -146,7 +146,10 @@ test('three wrong PINs log the customer out', async ({ page }) => {
   await page.getByLabel('Password').fill(customer.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/verify-pin/);
-  for (const [pin, remaining] of [['0000', '2 attempts'], ['1111', '1 attempt']] as const) {
+  for (const [pin, remaining] of [
+    ['0000', '2 attempts'],
+    ['1111', '1 attempt'],
+  ] as const) {
     await page.getByLabel('PIN').fill(pin);
     await page.getByRole('button', { name: 'Verify PIN' }).click();
     await expect(page.getByText(`PIN verification failed. ${remaining} remaining.`)).toBeVisible();

@@ -23,7 +23,12 @@ let customer: NewCustomer;
 let opened: AdminAndCustomer;
 
 test.beforeAll(async ({ browser }) => {
-  opened = await openAdminAndCustomer(browser, { adminViewport: DESK, clipboard: true, customer: { name: 'Devika Deskwright', phone: '+919822334455' }, kycLevelOne: false });
+  opened = await openAdminAndCustomer(browser, {
+    adminViewport: DESK,
+    clipboard: true,
+    customer: { name: 'Devika Deskwright', phone: '+919822334455' },
+    kycLevelOne: false,
+  });
   ({ adminPage, customerPage, customer } = opened);
 });
 
@@ -54,7 +59,16 @@ test('at 1366 px the admin area is a desk: side navigation of real links, the da
   await expect(adminPage.getByRole('heading', { name: 'Payout batches in progress' })).toBeVisible();
 
   // Every link is a real link that opens its page; the current one is marked.
-  const paths = ['/admin', '/admin/users', '/admin/kyc', '/admin/transactions', '/admin/payouts', '/admin/settings', '/admin/audit-log', '/admin/reconciliation'];
+  const paths = [
+    '/admin',
+    '/admin/users',
+    '/admin/kyc',
+    '/admin/transactions',
+    '/admin/payouts',
+    '/admin/settings',
+    '/admin/audit-log',
+    '/admin/reconciliation',
+  ];
   for (const [index, label] of DESK_LINKS.entries()) {
     await expect(deskNavigation().getByRole('link', { name: label })).toHaveAttribute('href', paths[index] ?? '');
   }

@@ -84,14 +84,20 @@ test('a batch is created, its bank file downloaded twice alike, the bank results
   await expect(adminPage.getByTestId('payout-file-issue')).toContainText(/Already downloaded at .+ by /);
   const second = await downloadBankFile();
   expect(second).toBe(first);
-  expect(first.split('\r\n')[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Reference"');
+  expect(first.split('\r\n')[0]).toBe(
+    '"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Reference"',
+  );
   expect(first).toContain(`"Rupeedesk ${paid.reference}"`);
   expect(first).toContain(`"Rupeedesk ${failed.reference}"`);
   expect(first).not.toContain(paid.id);
   await expect(paidRow).toContainText(paid.reference);
 
   // The bank's results as a CSV file, under the bank's own column names: one paid with its UTR, one failed with a reason.
-  const results = ['Narration,Status,UTR Number,Failure Reason', `Rupeedesk ${paid.reference},Success,202611270001,`, `Rupeedesk ${failed.reference},Failed,,Beneficiary bank not reachable`].join('\r\n');
+  const results = [
+    'Narration,Status,UTR Number,Failure Reason',
+    `Rupeedesk ${paid.reference},Success,202611270001,`,
+    `Rupeedesk ${failed.reference},Failed,,Beneficiary bank not reachable`,
+  ].join('\r\n');
   const upload = () =>
     adminPage.getByLabel('Upload the bank’s results (CSV)').setInputFiles({ name: 'results.csv', mimeType: 'text/csv', buffer: Buffer.from(results) });
   await upload();

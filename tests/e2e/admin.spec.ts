@@ -214,7 +214,15 @@ test('the admin makes the customer VIP on the user page; the VIP customer sees s
   await customerPage.goto('/admin');
   await expect(customerPage.getByRole('link', { name: /Admin Settings/ })).toBeVisible();
   const main = customerPage.getByRole('main');
-  for (const figure of ['Pending deposits', 'Pending withdrawals', 'Paid out today', 'Credited today', 'Books', 'Customer wallets', 'Payout batches in progress']) {
+  for (const figure of [
+    'Pending deposits',
+    'Pending withdrawals',
+    'Paid out today',
+    'Credited today',
+    'Books',
+    'Customer wallets',
+    'Payout batches in progress',
+  ]) {
     await expect(main.getByText(figure), figure).toHaveCount(0);
   }
   await expect(customerPage.getByRole('link', { name: /User Management/ })).toHaveCount(0);
@@ -274,7 +282,7 @@ test('settings: invalid values are shown next to their fields; saving answers wi
   await expect(saveButton).toHaveText('Save All Settings');
 });
 
-test('settings: a save over another admin\'s change is refused, and the page reloads the current values', async () => {
+test("settings: a save over another admin's change is refused, and the page reloads the current values", async () => {
   const { websiteUrl: originalWebsiteUrl } = await adminApi.updateSettings({});
   await adminPage.goto('/admin/settings');
   const saveButton = adminPage.getByRole('button', { name: 'Save All Settings' });
@@ -288,7 +296,9 @@ test('settings: a save over another admin\'s change is refused, and the page rel
   await adminApi.updateSettings({ websiteUrl: 'https://other.example.com' });
   await saveButton.click();
   await expect(toast(adminPage, 'Failed to update settings')).toBeVisible();
-  await expect(toast(adminPage, 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.')).toBeVisible();
+  await expect(
+    toast(adminPage, 'Settings were changed by another admin meanwhile. Reload to see the current values, then apply your change again.'),
+  ).toBeVisible();
   await expect(websiteUrl).toHaveValue('https://other.example.com');
   expect((await adminApi.updateSettings({})).websiteUrl).toBe('https://other.example.com');
 
@@ -347,7 +357,6 @@ test('user transactions: the history of a user, and an unknown user', async () =
   await expect(adminPage.getByText('User Not Found')).toBeVisible();
   await expect(adminPage.getByText(`User with ID ${unknownId} was not found`)).toBeVisible();
 });
-
 
 const MICROS_PER_USDT = 1_000_000n;
 

@@ -14,12 +14,21 @@ import { newCustomer, signUpThroughForm } from './support/helpers.ts';
  */
 
 const TOKEN_ABI = parseAbi(['function mint(address to, uint256 value)', 'function transfer(address to, uint256 value) returns (bool)']);
-const LOCAL_CHAIN = { id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [] as string[] } } };
+const LOCAL_CHAIN = {
+  id: 31337,
+  name: 'Local',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [] as string[] } },
+};
 
 test('a verified wallet’s deposit is confirmed on chain and credited live', async ({ page }) => {
   const { rpcUrl, usdtContract } = JSON.parse(fs.readFileSync(E2E_CHAIN_INFO_FILE, 'utf8')) as { rpcUrl: string; usdtContract: Hex };
   const rpc = async (method: string, params: unknown[]) => {
-    const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     return ((await response.json()) as { result: unknown }).result;
   };
   const transport = http(rpcUrl);
@@ -28,7 +37,9 @@ test('a verified wallet’s deposit is confirmed on chain and credited live', as
   const operator = privateKeyToAccount(generatePrivateKey());
   const customerWallet = createWalletClient({ account: customerKey, transport, chain: LOCAL_CHAIN });
   await rpc('hardhat_setBalance', [customerKey.address, '0x56BC75E2D63100000']);
-  await publicClient.waitForTransactionReceipt({ hash: await customerWallet.writeContract({ address: usdtContract, abi: TOKEN_ABI, functionName: 'mint', args: [customerKey.address, 100_000_000n] }) });
+  await publicClient.waitForTransactionReceipt({
+    hash: await customerWallet.writeContract({ address: usdtContract, abi: TOKEN_ABI, functionName: 'mint', args: [customerKey.address, 100_000_000n] }),
+  });
 
   const admin = await AdminApi.open();
   await admin.ensureTrc20DepositAddress();

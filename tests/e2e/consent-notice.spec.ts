@@ -52,7 +52,9 @@ test('the operator and grievance officer from the settings show in the footer an
   await admin.updateSettings({ operatorIdentity: IDENTITY });
   await page.goto('/');
   await expect(page.getByTestId('operator-footer')).toContainText(`Operated by ${IDENTITY.legalName}`);
-  await expect(page.getByTestId('operator-footer')).toContainText(`Grievance officer: ${IDENTITY.grievanceOfficerName} · ${IDENTITY.grievanceOfficerEmail} · ${IDENTITY.grievanceOfficerPhone}`);
+  await expect(page.getByTestId('operator-footer')).toContainText(
+    `Grievance officer: ${IDENTITY.grievanceOfficerName} · ${IDENTITY.grievanceOfficerEmail} · ${IDENTITY.grievanceOfficerPhone}`,
+  );
 
   const problems: string[] = [];
   for (const path of ['/terms', '/privacy']) {
@@ -100,7 +102,9 @@ test('the KYC page opens with the consent and privacy notice; the checks follow 
   await expect(page.getByTestId('consent-notice')).toHaveCount(0);
 });
 
-test('an admin fills in the operator in the settings’ Support tab: a bad phone is refused at its field, and the saved name reaches the terms page', async ({ page }) => {
+test('an admin fills in the operator in the settings’ Support tab: a bad phone is refused at its field, and the saved name reaches the terms page', async ({
+  page,
+}) => {
   await logInThroughForm(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
   await page.goto('/admin/settings');
   await page.getByRole('tab', { name: 'Support' }).click();
@@ -116,4 +120,3 @@ test('an admin fills in the operator in the settings’ Support tab: a bad phone
   await expect(page.getByTestId('operator-identity')).toContainText('Rupeedesk Payments LLP');
   await expect(page.getByTestId('operator-identity').getByRole('link', { name: '+918040001234' })).toBeVisible();
 });
-

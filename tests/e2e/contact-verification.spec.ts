@@ -12,7 +12,9 @@ async function waitForVerificationLink(to: string): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const response = await fetch(`http://127.0.0.1:${E2E_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`);
     const messages = (await response.json()) as ReceivedMail[];
-    const link = messages.map((message) => /https?:\/\/\S+\/verify-email\?token=[A-Za-z0-9_%-]+/.exec(message.decoded)?.[0]).findLast((found) => found !== undefined);
+    const link = messages
+      .map((message) => /https?:\/\/\S+\/verify-email\?token=[A-Za-z0-9_%-]+/.exec(message.decoded)?.[0])
+      .findLast((found) => found !== undefined);
     if (link) return link;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

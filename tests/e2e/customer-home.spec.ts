@@ -20,7 +20,11 @@ async function userIdOf(page: Page): Promise<string> {
 }
 
 /** A signed-up customer with an approved deposit of `amount` (and nothing else). */
-async function fundedCustomer(page: Page, amount: string, overrides: Partial<NewCustomer> = {}): Promise<{ customer: NewCustomer; depositId: string; hash: string }> {
+async function fundedCustomer(
+  page: Page,
+  amount: string,
+  overrides: Partial<NewCustomer> = {},
+): Promise<{ customer: NewCustomer; depositId: string; hash: string }> {
   const customer = newCustomer(overrides);
   await signUpThroughForm(page, customer);
   const hash = uniqueTrc20Hash();
@@ -35,7 +39,9 @@ for (const width of PHONE_WIDTHS) {
     // Each test walks through many pages with a second customer or the admin: more than the default minute on a busy machine.
     test.slow();
 
-    test('home shows the balance at the customer’s own rate, pending requests and the newest transactions; chip and navigation open the wallet', async ({ page }) => {
+    test('home shows the balance at the customer’s own rate, pending requests and the newest transactions; chip and navigation open the wallet', async ({
+      page,
+    }) => {
       const { depositId } = await fundedCustomer(page, '120.5');
       const pending = await submitDepositAs(page, '30');
       await page.goto('/dashboard');
@@ -83,7 +89,12 @@ for (const width of PHONE_WIDTHS) {
     test('every transaction opens its own page with a timeline, amounts, hash and reference; back returns where the customer came from', async ({ page }) => {
       const { customer, depositId, hash } = await fundedCustomer(page, '200', { name: 'Kiran Rao' });
       // A paid withdrawal with its UTR, a rejected deposit and a transfer.
-      const bankAccountId = await addBankAccountAs(page, { accountHolderName: 'Kiran Rao', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234' });
+      const bankAccountId = await addBankAccountAs(page, {
+        accountHolderName: 'Kiran Rao',
+        accountNumber: '123456789012',
+        bankName: 'State Bank of India',
+        ifscCode: 'SBIN0001234',
+      });
       const withdrawal = await requestWithdrawalAs(page, { amount: '50', bankAccountId, pin: customer.pin });
       // A UTR is recorded once across all withdrawals (decision 038): each viewport's run pays with its own.
       const utr = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
@@ -140,7 +151,10 @@ for (const width of PHONE_WIDTHS) {
       await expect(page.getByTestId('transaction-amount')).toHaveText('−12.50 USDT');
       await expect(page.getByText('To Asha Menon')).toBeVisible();
 
-      const strangerPage = await page.context().browser()!.newPage({ viewport: { width, height: 800 } });
+      const strangerPage = await page
+        .context()
+        .browser()!
+        .newPage({ viewport: { width, height: 800 } });
       await signUpThroughForm(strangerPage, newCustomer());
       await strangerPage.goto(`/wallet/transactions/deposit/${depositId}`);
       await expect(strangerPage.getByText('Transaction not found')).toBeVisible();
@@ -187,7 +201,18 @@ for (const width of PHONE_WIDTHS) {
       await expect(page.getByRole('tabpanel').getByText('No transactions found')).toBeVisible();
 
       const depositId = (await submitDepositAs(page, '10')).id;
-      const pages = ['/dashboard', '/profile', '/wallet', '/wallet/history', '/wallet/deposit', '/wallet/withdraw', '/referral-vip', '/bank-accounts', '/notifications', `/wallet/transactions/deposit/${depositId}`];
+      const pages = [
+        '/dashboard',
+        '/profile',
+        '/wallet',
+        '/wallet/history',
+        '/wallet/deposit',
+        '/wallet/withdraw',
+        '/referral-vip',
+        '/bank-accounts',
+        '/notifications',
+        `/wallet/transactions/deposit/${depositId}`,
+      ];
       for (const path of pages) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -200,7 +225,9 @@ for (const width of PHONE_WIDTHS) {
       await expect(page).toHaveTitle('Wallet · Rupeedesk');
     });
 
-    test('the header shows the whole name and masked phone beside a five-digit balance, and the whole title beside notifications, refresh and sign-out', async ({ page }) => {
+    test('the header shows the whole name and masked phone beside a five-digit balance, and the whole title beside notifications, refresh and sign-out', async ({
+      page,
+    }) => {
       await fundedCustomer(page, '12345.67', { name: 'Meera Iyer', phone: '+919812345678' });
       await page.goto('/wallet/withdraw');
       const header = page.getByRole('banner');
@@ -209,7 +236,11 @@ for (const width of PHONE_WIDTHS) {
       await expectWhollyShown(header.getByText('Meera Iyer', { exact: true }), 'the name');
       await expectWhollyShown(header.getByText('+91****5678', { exact: true }), 'the masked phone');
       await expectWhollyShown(header.getByRole('heading', { level: 1 }), 'the title');
-      for (const action of [header.getByRole('link', { name: 'Notifications' }), header.getByRole('button', { name: 'Refresh' }), header.getByRole('button', { name: 'Sign out' })]) {
+      for (const action of [
+        header.getByRole('link', { name: 'Notifications' }),
+        header.getByRole('button', { name: 'Refresh' }),
+        header.getByRole('button', { name: 'Sign out' }),
+      ]) {
         await expect(action).toBeInViewport();
       }
       await expectNoSidewaysScroll(page, 'the withdrawal page with a five-digit balance');

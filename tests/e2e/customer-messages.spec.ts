@@ -61,7 +61,9 @@ for (const width of PHONE_WIDTHS) {
       expect(box!.y).toBeGreaterThan(800 / 2);
     });
 
-    test('the transfer dialog: an unknown recipient is said once at the e-mail and keeps the PIN; a wrong PIN clears it; amounts take 2 decimals', async ({ page }) => {
+    test('the transfer dialog: an unknown recipient is said once at the e-mail and keeps the PIN; a wrong PIN clears it; amounts take 2 decimals', async ({
+      page,
+    }) => {
       const customer = newCustomer();
       await signUpThroughForm(page, customer);
       const deposit = await submitDepositAs(page, '50');

@@ -16,10 +16,13 @@ async function mailsTo(to: string): Promise<ReceivedMail[]> {
 async function waitForMail(to: string, words: string): Promise<ReceivedMail> {
   let found: ReceivedMail | undefined;
   await expect
-    .poll(async () => {
-      found = (await mailsTo(to)).find((message) => message.decoded.includes(words));
-      return found !== undefined;
-    }, { message: `a mail with "${words}" to ${to}` })
+    .poll(
+      async () => {
+        found = (await mailsTo(to)).find((message) => message.decoded.includes(words));
+        return found !== undefined;
+      },
+      { message: `a mail with "${words}" to ${to}` },
+    )
     .toBe(true);
   return found as ReceivedMail;
 }

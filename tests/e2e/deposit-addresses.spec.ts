@@ -19,7 +19,10 @@ let app: ExtraApp;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
-  app = await startExtraApp({ port: PORT, env: { SECURITY_COOLING_OFF_HOURS: '0', DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20, DEPOSIT_XPUB_ERC20: TEST_DEPOSIT_XPUBS.ERC20 } });
+  app = await startExtraApp({
+    port: PORT,
+    env: { SECURITY_COOLING_OFF_HOURS: '0', DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20, DEPOSIT_XPUB_ERC20: TEST_DEPOSIT_XPUBS.ERC20 },
+  });
 });
 test.afterAll(async () => {
   await app?.stop();

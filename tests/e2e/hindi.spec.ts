@@ -87,7 +87,10 @@ test('the customer journey in Hindi: deposit, withdraw, bank accounts, a transac
   const ifsc = 'HDFC0001234';
   const branch = ifscLookupResponseSchema.parse(await (await page.request.get(`/api/bank-accounts/ifsc/${ifsc}`)).json());
   // The customer's own data, shown as given: the name, the header avatar's initials, the bank and branch of the IFSC.
-  const initials = customer.name.split(' ').map((part) => part[0]).join('');
+  const initials = customer.name
+    .split(' ')
+    .map((part) => part[0])
+    .join('');
   const data = [customer.name, initials, branch.bankName, ...(branch.branchName ? [branch.branchName] : [])];
 
   // The choice is made on the profile's Language card, then every page opens in Hindi.

@@ -49,7 +49,9 @@ for (const width of PHONE_WIDTHS) {
       const manifest = (await response.json()) as WebAppManifest;
       expect(manifest).toMatchObject({ name: 'Rupeedesk', short_name: 'Rupeedesk', scope: '/', display: 'standalone', theme_color: '#0f766e' });
       expect(manifest.start_url.startsWith('/')).toBe(true);
-      expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+      expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(
+        expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
+      );
       for (const icon of manifest.icons) {
         const image = await page.request.get(icon.src);
         expect(image.ok(), icon.src).toBe(true);

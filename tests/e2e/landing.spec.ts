@@ -63,7 +63,12 @@ test('the landing page shows the offer, the rates, How It Works and the legal pa
   else await expect(page.getByRole('link', { name: 'Download App' })).toHaveCount(0);
 
   expect(foreignRequests).toEqual([]);
-  test.info().annotations.push({ type: 'landing JavaScript (uncompressed bytes, incl. lazily loaded chunks)', description: String(javascriptBytes.reduce((sum, bytes) => sum + bytes, 0)) });
+  test
+    .info()
+    .annotations.push({
+      type: 'landing JavaScript (uncompressed bytes, incl. lazily loaded chunks)',
+      description: String(javascriptBytes.reduce((sum, bytes) => sum + bytes, 0)),
+    });
 
   for (const [link, heading] of [
     ['Privacy Policy', 'Privacy Policy'],
@@ -150,7 +155,9 @@ test.describe('on a touch screen', () => {
 });
 
 test('rates that cannot be loaded show the fallback rates under a Fallback badge', async ({ page }) => {
-  await page.route('**/api/rates', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"down"}}' }));
+  await page.route('**/api/rates', (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"down"}}' }),
+  );
   await page.goto('/');
   await expect(page.getByText('Fallback', { exact: true })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('standard-rate')).toHaveText('\u20b985.00');
@@ -217,7 +224,8 @@ test('the live-update stream comes back by itself after it was refused or cut', 
   await page.route('**/api/events', async (route) => {
     attempts += 1;
     // First as a server that is restarting (503 makes EventSource give up), then as a dropped connection.
-    if (attempts === 1) await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"restarting"}}' });
+    if (attempts === 1)
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"restarting"}}' });
     else if (attempts === 2) await route.abort('connectionreset');
     else await route.continue();
   });

@@ -180,7 +180,10 @@ test('a rate change over 5% asks with old, new and percentage; leaving with unsa
   await expect(first.getByText('VIP rate cannot be lower than the normal rate')).toBeVisible();
 
   // Unsaved edits: an in-app link asks first; staying keeps the page and its edits.
-  await first.getByRole('link', { name: /Dashboard/ }).first().click();
+  await first
+    .getByRole('link', { name: /Dashboard/ })
+    .first()
+    .click();
   const leave = first.getByRole('alertdialog', { name: 'Leave without saving?' });
   await expect(leave).toBeVisible();
   await leave.getByRole('button', { name: 'Stay on this page' }).click();
@@ -197,7 +200,10 @@ test('a rate change over 5% asks with old, new and percentage; leaving with unsa
   await expect(waiting).toContainText('Standard ₹95.00, VIP ₹96.00 per USDT');
   expect(((await (await fetch(`${BASE_URL}/api/rates`)).json()) as { normalRate: string }).normalRate).toBe(before);
   // Saved: leaving asks nothing.
-  await first.getByRole('link', { name: /Dashboard/ }).first().click();
+  await first
+    .getByRole('link', { name: /Dashboard/ })
+    .first()
+    .click();
   await expect(first).toHaveURL(/\/admin$/);
 
   await second.goto('/admin');
@@ -273,7 +279,10 @@ test('the admin role given on the user page waits for a second admin, who confir
   await first.getByRole('button', { name: 'Save changes' }).click();
   await first.getByRole('alertdialog', { name: "Change this user's access?" }).getByRole('button', { name: 'Confirm change' }).click();
   await expect(
-    toast(first, 'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.'),
+    toast(
+      first,
+      'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.',
+    ),
   ).toBeVisible();
   expect(await roleNow()).toBe('admin');
   await app.demote(customer.email);

@@ -41,13 +41,17 @@ test('after a password reset, the withdraw page and the transfer dialog say unti
   await logInThroughForm(page, customer.email, 'a-new-password', customer.pin);
 
   await page.goto('/wallet/withdraw');
-  await expect(page.getByTestId('withdrawal-pause')).toHaveText(new RegExp(`^Withdrawals are paused until ${PAUSE_END} because your password was changed recently\\.$`));
+  await expect(page.getByTestId('withdrawal-pause')).toHaveText(
+    new RegExp(`^Withdrawals are paused until ${PAUSE_END} because your password was changed recently\\.$`),
+  );
   await expect(page.getByRole('button', { name: 'Request Withdrawal' })).toBeDisabled();
 
   await page.goto('/wallet');
   await page.getByRole('button', { name: 'Transfer USDT' }).click();
   const dialog = page.getByRole('dialog', { name: 'Transfer USDT' });
-  await expect(dialog.getByTestId('transfer-pause')).toHaveText(new RegExp(`^Transfers are paused until ${PAUSE_END} because your password was changed recently\\.$`));
+  await expect(dialog.getByTestId('transfer-pause')).toHaveText(
+    new RegExp(`^Transfers are paused until ${PAUSE_END} because your password was changed recently\\.$`),
+  );
   await expect(dialog.getByRole('button', { name: 'Send Transfer' })).toBeDisabled();
 });
 

@@ -32,7 +32,12 @@ test('a customer downloads their statement as PDF and CSV from the history page,
   const depositHash = uniqueTrc20Hash();
   const deposit = await submitDepositAs(page, '1500', depositHash);
   await adminApi.approveDeposit(deposit.id);
-  const bankAccountId = await addBankAccountAs(page, { accountHolderName: 'Meera Statementwala', accountNumber: '556677889900', ifscCode: 'HDFC0000001', upiId: null });
+  const bankAccountId = await addBankAccountAs(page, {
+    accountHolderName: 'Meera Statementwala',
+    accountNumber: '556677889900',
+    ifscCode: 'HDFC0000001',
+    upiId: null,
+  });
   const withdrawal = await requestWithdrawalAs(page, { amount: '100', bankAccountId, pin: customer.pin });
   const utr = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
   await adminApi.approveWithdrawal(withdrawal.id, utr);

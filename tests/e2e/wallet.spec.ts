@@ -43,7 +43,13 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   // Bank account
   await page.goto('/bank-accounts');
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.empty)).toBeVisible();
-  await addBankAccountThroughForm(page, { holder: 'Ravi Kumar', number: '1234 5678 9012', bank: 'State Bank of India', ifsc: 'sbin0001234', upi: 'ravi@oksbi' });
+  await addBankAccountThroughForm(page, {
+    holder: 'Ravi Kumar',
+    number: '1234 5678 9012',
+    bank: 'State Bank of India',
+    ifsc: 'sbin0001234',
+    upi: 'ravi@oksbi',
+  });
   const accountList = page.getByRole('list', { name: 'Bank accounts' });
   await expect(accountList.getByText('State Bank of India')).toBeVisible();
   await expect(accountList.getByText('•••• 9012')).toBeVisible();
@@ -270,8 +276,8 @@ test('the referral page shares the invitation through the share sheet, and copie
   await page.reload();
   await page.evaluate(() => navigator.clipboard.writeText('nothing copied'));
   await page.getByRole('button', { name: 'Share' }).click();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { sharedForTest: ShareData[] }).sharedForTest)).toEqual([
-    { title: 'Rupeedesk', text: `Join me on Rupeedesk with my referral code ${code}.`, url: link },
-  ]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { sharedForTest: ShareData[] }).sharedForTest))
+    .toEqual([{ title: 'Rupeedesk', text: `Join me on Rupeedesk with my referral code ${code}.`, url: link }]);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('nothing copied');
 });

@@ -31,7 +31,13 @@ test('at 390 px the withdraw page shows what is left today, and with the PAN of 
   await signUpThroughForm(page, customer);
   const deposit = await submitDepositAs(page, '100');
   await admin.approveDeposit(deposit.id);
-  await addBankAccountAs(page, { accountHolderName: 'Kavya Nair', accountNumber: '123456789012', bankName: 'State Bank of India', ifscCode: 'SBIN0001234', upiId: '' });
+  await addBankAccountAs(page, {
+    accountHolderName: 'Kavya Nair',
+    accountNumber: '123456789012',
+    bankName: 'State Bank of India',
+    ifscCode: 'SBIN0001234',
+    upiId: '',
+  });
 
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('withdrawal-limits')).toContainText('Today: 50.00 USDT left of 50.00 USDT');
@@ -54,10 +60,14 @@ test('at 390 px the withdraw page shows what is left today, and with the PAN of 
   const netPaise = grossPaise - tdsPaise;
   await page.getByLabel('Amount (USDT)').fill('20');
   await expect(page.getByTestId('inr-preview')).toHaveText(formatInrForDisplay(netPaise));
-  await expect(page.getByTestId('tds-preview')).toHaveText(`${formatInrForDisplay(grossPaise)} less TDS (1.00%, section 194S) ${formatInrForDisplay(tdsPaise)}`);
+  await expect(page.getByTestId('tds-preview')).toHaveText(
+    `${formatInrForDisplay(grossPaise)} less TDS (1.00%, section 194S) ${formatInrForDisplay(tdsPaise)}`,
+  );
   await page.getByRole('button', { name: 'Request Withdrawal' }).click();
   const pinDialog = page.getByRole('dialog', { name: 'Enter Transaction PIN' });
-  await expect(pinDialog).toContainText(`${formatInrForDisplay(grossPaise)} less TDS (1.00%) ${formatInrForDisplay(tdsPaise)}: you receive ${formatInrForDisplay(netPaise)}`);
+  await expect(pinDialog).toContainText(
+    `${formatInrForDisplay(grossPaise)} less TDS (1.00%) ${formatInrForDisplay(tdsPaise)}: you receive ${formatInrForDisplay(netPaise)}`,
+  );
   await pinDialog.getByLabel('Transaction PIN').fill(customer.pin);
   await pinDialog.getByRole('button', { name: 'Confirm Withdrawal' }).click();
 
@@ -72,7 +82,11 @@ test('at 390 px the withdraw page shows what is left today, and with the PAN of 
 
   // The admin's queue shows what the bank pays.
   const withdrawal = await admin.findPendingWithdrawal(customer.email);
-  expect(withdrawal).toMatchObject({ amountInr: (Number(grossPaise) / 100).toFixed(2), tdsInr: (Number(tdsPaise) / 100).toFixed(2), netInr: (Number(netPaise) / 100).toFixed(2) });
+  expect(withdrawal).toMatchObject({
+    amountInr: (Number(grossPaise) / 100).toFixed(2),
+    tdsInr: (Number(tdsPaise) / 100).toFixed(2),
+    netInr: (Number(netPaise) / 100).toFixed(2),
+  });
   await admin.rejectWithdrawal(withdrawal.id, 'Test over');
 });
 

@@ -65,7 +65,9 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
     const customers: Customer[] = [];
     for (let index = 0; index < CUSTOMERS; index += 1) {
       const email = `faults-${index}-${randomBytes(4).toString('hex')}@example.com`;
-      const signup = await api(stable.baseUrl, 'POST', '/api/auth/signup', { body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '2957' } });
+      const signup = await api(stable.baseUrl, 'POST', '/api/auth/signup', {
+        body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '2957' },
+      });
       expect(signup.status).toBe(201);
       const cookie = signup.cookie as string;
       expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } })).status).toBe(200);
@@ -76,14 +78,26 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
       const pan = `FLTP${String.fromCharCode(65 + index)}${String(1000 + index).padStart(4, '0')}K`;
       expect((await api(stable.baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } })).status).toBe(200);
-      expect((await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } })).status).toBe(200);
+      expect(
+        (await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } }))
+          .status,
+      ).toBe(200);
       expect((await api(stable.baseUrl, 'POST', '/api/kyc/tax-residence', { cookie, body: { residence: 'india', confirmed: true } })).status).toBe(200);
       const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
         cookie,
-        body: { accountHolderName: 'Fault Tester', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234', upiId: 'fault@oksbi' },
+        body: {
+          accountHolderName: 'Fault Tester',
+          accountNumber: '123456789012',
+          accountNumberConfirmation: '123456789012',
+          ifscCode: 'SBIN0001234',
+          upiId: 'fault@oksbi',
+        },
       });
       expect(bank.status).toBe(201);
-      const deposit = await api(stable.baseUrl, 'POST', '/api/deposits', { cookie, body: { network: 'TRC20', amount: '500', transactionHash: randomBytes(32).toString('hex') } });
+      const deposit = await api(stable.baseUrl, 'POST', '/api/deposits', {
+        cookie,
+        body: { network: 'TRC20', amount: '500', transactionHash: randomBytes(32).toString('hex') },
+      });
       expect(deposit.status).toBe(201);
       const depositId = (deposit.body.deposit as { id: string }).id;
       expect((await api(stable.baseUrl, 'POST', `/api/admin/deposits/${depositId}/approve`, { cookie: adminCookie, body: {} })).status).toBe(200);
@@ -109,14 +123,26 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
         let table: Acknowledged['table'];
         if (choice < 0.4) {
           table = 'withdrawal_requests';
-          answer = await api(anyServer(), 'POST', '/api/withdrawals', { cookie: customer.cookie, headers, body: { amount, bankAccountId: customer.bankAccountId, pin: customer.pin } });
+          answer = await api(anyServer(), 'POST', '/api/withdrawals', {
+            cookie: customer.cookie,
+            headers,
+            body: { amount, bankAccountId: customer.bankAccountId, pin: customer.pin },
+          });
         } else if (choice < 0.75) {
           table = 'transfers';
           const recipient = customers[(index + 1) % customers.length] as Customer;
-          answer = await api(anyServer(), 'POST', '/api/transfers', { cookie: customer.cookie, headers, body: { recipientEmail: recipient.email, amount, pin: customer.pin } });
+          answer = await api(anyServer(), 'POST', '/api/transfers', {
+            cookie: customer.cookie,
+            headers,
+            body: { recipientEmail: recipient.email, amount, pin: customer.pin },
+          });
         } else {
           table = 'usdt_deposits';
-          answer = await api(anyServer(), 'POST', '/api/deposits', { cookie: customer.cookie, headers, body: { network: 'TRC20', amount, transactionHash: randomBytes(32).toString('hex') } });
+          answer = await api(anyServer(), 'POST', '/api/deposits', {
+            cookie: customer.cookie,
+            headers,
+            body: { network: 'TRC20', amount, transactionHash: randomBytes(32).toString('hex') },
+          });
         }
         count(answer.status);
         if (answer.status === 201) {
@@ -138,7 +164,11 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
         const path = next.table === 'usdt_deposits' ? 'deposits' : next.table === 'transfers' ? 'transfers' : 'withdrawals';
         const verb = Math.random() < 0.7 ? 'approve' : 'reject';
         const body = verb === 'reject' ? { reason: 'Fault test rejection' } : {};
-        const answer = await api(anyServer(), 'POST', `/api/admin/${path}/${next.id}/${verb}`, { cookie: adminCookie, headers: { 'idempotency-key': randomUUID() }, body });
+        const answer = await api(anyServer(), 'POST', `/api/admin/${path}/${next.id}/${verb}`, {
+          cookie: adminCookie,
+          headers: { 'idempotency-key': randomUUID() },
+          body,
+        });
         count(answer.status);
         if (answer.status === 200) decided.push({ table: next.table, id: next.id, status: verb === 'approve' ? 'approved' : 'rejected' });
         else if (answer.status === 0 || answer.status === 503) undecided.push(next);
@@ -163,7 +193,10 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
     await Promise.all(workers);
 
     // Server errors are never an acceptable answer; refused connections to the killed process are expected.
-    expect([...statuses.keys()].filter((status) => status >= 500 && status !== 503), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((status) => status >= 500 && status !== 503),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(20);
     expect(decided.length).toBeGreaterThan(5);
 

@@ -14,7 +14,6 @@ export const SERVER_ENTRY = path.join(ROOT, 'dist', 'server', 'main.js');
 export const ORIGIN = 'http://localhost:3142';
 export const ADMIN = { email: 'faults-admin@example.com', password: 'faults-admin-password' };
 
-
 export interface SharedPostgres {
   databaseUrl: string;
   handle: DatabaseHandle;
@@ -27,7 +26,11 @@ export async function startSharedPostgres(): Promise<SharedPostgres> {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-faults-'));
   // As root, PostgreSQL runs as the postgres user, which must be able to enter this folder.
   fs.chmodSync(dataDirectory, 0o755);
-  const embedded: EmbeddedDatabase = await startEmbeddedDatabase({ dataDirectory: path.join(dataDirectory, 'postgres-home'), purpose: 'tool', log: () => undefined });
+  const embedded: EmbeddedDatabase = await startEmbeddedDatabase({
+    dataDirectory: path.join(dataDirectory, 'postgres-home'),
+    purpose: 'tool',
+    log: () => undefined,
+  });
   await createDatabaseIfMissing(embedded.serverUrl, 'rupeedesk');
   const databaseUrl = withDatabaseName(embedded.serverUrl, 'rupeedesk');
   const handle = connectDatabase(databaseUrl, { maxConnections: 4 });
@@ -102,7 +105,12 @@ export interface Answer {
 }
 
 /** One API call as the web app makes it; a refused or cut connection answers status 0. */
-export async function api(baseUrl: string, method: string, url: string, options: { cookie?: string | undefined; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function api(
+  baseUrl: string,
+  method: string,
+  url: string,
+  options: { cookie?: string | undefined; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   try {
     const response = await fetch(`${baseUrl}${url}`, {
       method,

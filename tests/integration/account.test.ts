@@ -59,7 +59,11 @@ describe('changing the password', () => {
     const hashBefore = await passwordHashOf(user.id);
     const answer = await changePassword(user.cookie, { currentPassword: 'not-my-password', newPassword: 'a-fresh-password' });
     expect(answer.statusCode).toBe(400);
-    expect(answer.json().error).toMatchObject({ code: 'INVALID_CREDENTIALS', message: WRONG_CURRENT_PASSWORD_MESSAGE, fields: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE } });
+    expect(answer.json().error).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: WRONG_CURRENT_PASSWORD_MESSAGE,
+      fields: { currentPassword: WRONG_CURRENT_PASSWORD_MESSAGE },
+    });
     expect(await passwordHashOf(user.id)).toBe(hashBefore);
     expect((await call(harness.app, { url: '/api/me', cookie: other })).statusCode).toBe(200);
     expect((await logIn(user, user.password)).statusCode).toBe(200);
@@ -81,7 +85,10 @@ describe('changing the password', () => {
   });
 
   it('is refused without a session (401) and before the PIN is verified (403)', async () => {
-    expect((await call(harness.app, { method: 'POST', url: '/api/auth/change-password', body: { currentPassword: 'x', newPassword: 'a-fresh-password' } })).statusCode).toBe(401);
+    expect(
+      (await call(harness.app, { method: 'POST', url: '/api/auth/change-password', body: { currentPassword: 'x', newPassword: 'a-fresh-password' } }))
+        .statusCode,
+    ).toBe(401);
     const user = await signUpUser(harness.app);
     const answer = await changePassword(user.cookie, { currentPassword: user.password, newPassword: 'a-fresh-password' });
     expect(answer.statusCode).toBe(403);
@@ -103,9 +110,16 @@ describe('changing the password', () => {
     try {
       const user = await signUpVerifiedUser(limited.app);
       const guess = (password: string) =>
-        call(limited.app, { method: 'POST', url: '/api/auth/change-password', body: { currentPassword: password, newPassword: 'a-fresh-password' }, cookie: user.cookie });
+        call(limited.app, {
+          method: 'POST',
+          url: '/api/auth/change-password',
+          body: { currentPassword: password, newPassword: 'a-fresh-password' },
+          cookie: user.cookie,
+        });
       // One wrong password at the PIN reset's password check counts too.
-      expect((await call(limited.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: 'guess-0' }, cookie: user.cookie })).statusCode).toBe(400);
+      expect((await call(limited.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: 'guess-0' }, cookie: user.cookie })).statusCode).toBe(
+        400,
+      );
       for (const password of ['guess-1', 'guess-2']) expect((await guess(password)).statusCode).toBe(400);
       const hashBefore = await passwordHashOf(user.id);
       const refused = await guess(user.password);
@@ -124,7 +138,12 @@ describe('the profile', () => {
     const me = await call(harness.app, { url: '/api/me', cookie: user.cookie });
     expect(me.json()).toMatchObject({ email: user.email, name: 'Anil Old', phone: '+919800000001' });
 
-    const answer = await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: user.cookie, body: { fullName: '  Anil New ', phone: '+91 98000-00002' } });
+    const answer = await call(harness.app, {
+      method: 'PATCH',
+      url: '/api/me',
+      cookie: user.cookie,
+      body: { fullName: '  Anil New ', phone: '+91 98000-00002' },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json()).toMatchObject({ message: PROFILE_UPDATED_MESSAGE, user: { email: user.email, name: 'Anil New', phone: '+919800000002' } });
     expect((await call(harness.app, { url: '/api/me', cookie: user.cookie })).json()).toMatchObject({ name: 'Anil New', phone: '+919800000002' });
@@ -139,10 +158,17 @@ describe('the profile', () => {
 
   it('sends no mail when only the name changes', async () => {
     const user = await signUpVerifiedUser(harness.app, { fullName: 'Name Only', phone: '+919800000003' });
-    const answer = await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: user.cookie, body: { fullName: 'Name Changed', phone: '+919800000003' } });
+    const answer = await call(harness.app, {
+      method: 'PATCH',
+      url: '/api/me',
+      cookie: user.cookie,
+      body: { fullName: 'Name Changed', phone: '+919800000003' },
+    });
     expect(answer.statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(mail.messages.filter((message) => message.to.includes(user.email.toLowerCase()) && message.decoded.includes('phone number was changed'))).toEqual([]);
+    expect(mail.messages.filter((message) => message.to.includes(user.email.toLowerCase()) && message.decoded.includes('phone number was changed'))).toEqual(
+      [],
+    );
   });
 
   it('refuses bad input with 400 at the field and changes nothing; another user cannot be changed', async () => {
@@ -150,11 +176,21 @@ describe('the profile', () => {
     const bad = await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: user.cookie, body: { fullName: '   ', phone: '98000' } });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().error.fields).sort()).toEqual(['fullName', 'phone']);
-    const tooLong = await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: user.cookie, body: { fullName: 'A'.repeat(500), phone: '+919800000004' } });
+    const tooLong = await call(harness.app, {
+      method: 'PATCH',
+      url: '/api/me',
+      cookie: user.cookie,
+      body: { fullName: 'A'.repeat(500), phone: '+919800000004' },
+    });
     expect(tooLong.statusCode).toBe(400);
     // The body names no user: only the caller's own row can change, whatever extra field comes along.
     const other = await signUpVerifiedUser(harness.app, { fullName: 'Other Person' });
-    const sneaky = await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: user.cookie, body: { fullName: 'Renamed', phone: '+919800000004', id: other.id } });
+    const sneaky = await call(harness.app, {
+      method: 'PATCH',
+      url: '/api/me',
+      cookie: user.cookie,
+      body: { fullName: 'Renamed', phone: '+919800000004', id: other.id },
+    });
     expect(sneaky.statusCode).toBe(200);
     expect((await call(harness.app, { url: '/api/me', cookie: other.cookie })).json().name).toBe('Other Person');
     expect((await call(harness.app, { method: 'PATCH', url: '/api/me', body: { fullName: 'X', phone: '+919800000004' } })).statusCode).toBe(401);

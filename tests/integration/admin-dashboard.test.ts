@@ -30,7 +30,9 @@ async function oldestCreatedAt(table: 'usdt_deposits' | 'withdrawal_requests' | 
 }
 
 async function customerWalletsMicros(): Promise<bigint> {
-  const result = await db().execute<{ total: string }>(sql`select coalesce(sum(balance_usdt_micros), 0)::text as total from ledger_accounts where kind = 'customer_wallet'`);
+  const result = await db().execute<{ total: string }>(
+    sql`select coalesce(sum(balance_usdt_micros), 0)::text as total from ledger_accounts where kind = 'customer_wallet'`,
+  );
   return BigInt(result.rows[0]?.total ?? '0');
 }
 
@@ -56,7 +58,11 @@ describe('the admin dashboard', () => {
     expectStatus(await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '4' }), 201);
 
     const waiting = await dashboard();
-    expect(waiting.pendingDeposits).toEqual({ count: start.pendingDeposits.count + 1, totalUsdt: '15.000000', oldestAt: await oldestCreatedAt('usdt_deposits', 'pending') });
+    expect(waiting.pendingDeposits).toEqual({
+      count: start.pendingDeposits.count + 1,
+      totalUsdt: '15.000000',
+      oldestAt: await oldestCreatedAt('usdt_deposits', 'pending'),
+    });
     expect(waiting.pendingWithdrawals).toEqual({
       count: 2,
       totalUsdt: '30.000000',
@@ -119,7 +125,13 @@ describe('the admin dashboard', () => {
     expect(books.balanced).toBe(true);
     expect(books.differenceUsdt).toBe('0.000000');
     expect(micros(books.customerBalancesUsdt)).toBe(await customerWalletsMicros());
-    expect(books.houseAccounts.map((account) => account.kind)).toEqual(['deposits_received', 'referral_rewards', 'withdrawals_pending', 'transfers_pending', 'withdrawals_paid']);
+    expect(books.houseAccounts.map((account) => account.kind)).toEqual([
+      'deposits_received',
+      'referral_rewards',
+      'withdrawals_pending',
+      'transfers_pending',
+      'withdrawals_paid',
+    ]);
     const house = books.houseAccounts.reduce((sum, account) => sum + micros(account.balanceUsdt), 0n);
     expect(house + micros(books.customerBalancesUsdt)).toBe(0n);
 
@@ -166,7 +178,9 @@ describe('the admin dashboard', () => {
 /** The session lookup statement that reads the dashboard's figures (the route's `sessionJoinedRead`), as a connection keeps it. */
 async function dashboardLookupText(): Promise<string> {
   await dashboard();
-  const statement = await db().execute<{ text: string }>(sql`select statement as text from pg_prepared_statements where name = 'session_lookup_with_dashboard_figures'`);
+  const statement = await db().execute<{ text: string }>(
+    sql`select statement as text from pg_prepared_statements where name = 'session_lookup_with_dashboard_figures'`,
+  );
   const text = statement.rows[0]?.text;
   if (text === undefined) throw new Error('the dashboard lookup was not prepared on this connection');
   return text;
@@ -193,9 +207,11 @@ describe('the dashboard statement', () => {
   it('reads the running totals by name, however many pages their old versions have left behind', async () => {
     // Old versions of the totals rows stay while a snapshot that may see them is open, as under a
     // long transaction in production; made in one transaction here, 20,000 of them fill many pages.
-    await db().execute(sql.raw(`do $$ begin
+    await db().execute(
+      sql.raw(`do $$ begin
       for update_number in 1..20000 loop update summary_totals set item_count = item_count where name = 'users'; end loop;
-    end $$`));
+    end $$`),
+    );
     await db().execute(sql`analyze summary_totals`);
     const pages = await db().execute<{ pages: number }>(sql`select (pg_relation_size('summary_totals') / current_setting('block_size')::int)::int as pages`);
     expect(pages.rows[0]?.pages).toBeGreaterThan(100);
@@ -203,7 +219,10 @@ describe('the dashboard statement', () => {
     const plan = await db().$client.query<{ 'QUERY PLAN': string }>(`explain (generic_plan) ${await dashboardLookupText()}`);
     const lines = plan.rows.map((row) => row['QUERY PLAN']).filter((line) => line.includes('summary_totals'));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.every((line) => !line.includes('Seq Scan')), lines.join('\n')).toBe(true);
+    expect(
+      lines.every((line) => !line.includes('Seq Scan')),
+      lines.join('\n'),
+    ).toBe(true);
     expect((await dashboard()).userCount).toBeGreaterThan(0);
   });
 
@@ -227,15 +246,21 @@ describe('the dashboard statement', () => {
     for (const table of figureTables) {
       const scans = (plan: string[]) => plan.filter((line) => line.includes(` on ${table}`));
       expect(scans(admitted).length, table).toBeGreaterThan(0);
-      expect(scans(admitted).some((line) => !line.includes('never executed')), admitted.join('\n')).toBe(true);
+      expect(
+        scans(admitted).some((line) => !line.includes('never executed')),
+        admitted.join('\n'),
+      ).toBe(true);
       for (const refused of refusedPlans) {
         expect(scans(refused).length, table).toBeGreaterThan(0);
-        expect(scans(refused).every((line) => line.includes('never executed')), refused.join('\n')).toBe(true);
+        expect(
+          scans(refused).every((line) => line.includes('never executed')),
+          refused.join('\n'),
+        ).toBe(true);
       }
     }
   });
 
-  it('asks the admin area guard\'s question in SQL: the admin role, whatever the VIP level', async () => {
+  it("asks the admin area guard's question in SQL: the admin role, whatever the VIP level", async () => {
     for (const role of ROLES) {
       for (const vipLevel of VIP_LEVELS) {
         const result = await db().$client.query<{ readable: boolean }>(

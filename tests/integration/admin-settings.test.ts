@@ -108,7 +108,16 @@ describe('API documentation', () => {
     const response = await harness.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(response.statusCode).toBe(200);
     expect(Object.keys(response.json().paths)).toEqual(
-      expect.arrayContaining(['/api/rates', '/api/settings/public', '/api/admin/settings', '/api/admin/files/qr/{network}', '/api/admin/files/apk', '/api/files/apk', '/api/admin/users/{id}', '/api/admin/audit-log']),
+      expect.arrayContaining([
+        '/api/rates',
+        '/api/settings/public',
+        '/api/admin/settings',
+        '/api/admin/files/qr/{network}',
+        '/api/admin/files/apk',
+        '/api/files/apk',
+        '/api/admin/users/{id}',
+        '/api/admin/audit-log',
+      ]),
     );
   });
 });
@@ -123,7 +132,16 @@ describe('reading the admin settings', () => {
     expect(asVip.json().error.code).toBe('FORBIDDEN');
     const publicSettings = await call(harness.app, { url: '/api/settings/public', cookie: vip.cookie });
     expect(publicSettings.statusCode).toBe(200);
-    expect(Object.keys(publicSettings.json()).sort()).toEqual(['addresses', 'apk', 'minDeposit', 'newAccountPauseHours', 'qrImages', 'rates', 'websiteUrl', 'whatsappSupportNumber']);
+    expect(Object.keys(publicSettings.json()).sort()).toEqual([
+      'addresses',
+      'apk',
+      'minDeposit',
+      'newAccountPauseHours',
+      'qrImages',
+      'rates',
+      'websiteUrl',
+      'whatsappSupportNumber',
+    ]);
     expect((await call(harness.app, { url: '/api/admin/settings', cookie: customer.cookie })).statusCode).toBe(403);
     expect((await call(harness.app, { url: '/api/admin/settings' })).statusCode).toBe(401);
   });
@@ -240,7 +258,10 @@ describe('saving settings', () => {
     const loaded = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
     // Not an address or a rate: with two admins those wait for the second one (maker-checker.test.ts).
     const otherWebsite = 'https://other.example.com';
-    const first = await putSettings(await currentSettingsForm(harness.app, otherAdmin.cookie, { websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }), otherAdmin.cookie);
+    const first = await putSettings(
+      await currentSettingsForm(harness.app, otherAdmin.cookie, { websiteUrl: otherWebsite, expectedUpdatedAt: loaded.updatedAt }),
+      otherAdmin.cookie,
+    );
     expect(first.statusCode).toBe(200);
     expect(first.json().settings.updatedAt).not.toBe(loaded.updatedAt);
 
@@ -344,7 +365,12 @@ describe('saving settings', () => {
       'erc20Address',
       'ERC20 address has mixed case but its EIP-55 checksum does not match; check it for typos',
     ],
-    ['an ERC20 address that is not hex', { erc20Address: `0x${'g'.repeat(40)}` }, 'erc20Address', 'ERC20 address must be 0x followed by 40 hexadecimal characters'],
+    [
+      'an ERC20 address that is not hex',
+      { erc20Address: `0x${'g'.repeat(40)}` },
+      'erc20Address',
+      'ERC20 address must be 0x followed by 40 hexadecimal characters',
+    ],
     ['an ERC20 address that is too short', { erc20Address: '0x1234' }, 'erc20Address', 'ERC20 address must be 0x followed by 40 hexadecimal characters'],
     ['a website that is not http(s)', { websiteUrl: 'javascript:alert(1)' }, 'websiteUrl', 'Website URL must be a full http:// or https:// address'],
     ['a website without a scheme', { websiteUrl: 'rupeedesk.example.com' }, 'websiteUrl', 'Website URL must be a full http:// or https:// address'],
@@ -426,9 +452,19 @@ describe('QR image and APK uploads', () => {
     expect(after).toBe(await currentVersion());
     expect(new Date(after).getTime()).toBeGreaterThan(new Date(before).getTime());
 
-    const stale = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ expectedUpdatedAt: before }) });
+    const stale = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: validSettingsBody({ expectedUpdatedAt: before }),
+    });
     expect(stale.statusCode).toBe(409);
-    const adopted = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: validSettingsBody({ expectedUpdatedAt: after, normalRate: '84.10' }) });
+    const adopted = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: validSettingsBody({ expectedUpdatedAt: after, normalRate: '84.10' }),
+    });
     expect(adopted.statusCode).toBe(200);
     expect(adopted.json().settings.normalRate).toBe('84.10');
   });
@@ -437,7 +473,12 @@ describe('QR image and APK uploads', () => {
     const first = (await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: await qrOfCurrentAddress('ERC20') })).json().file;
     const filesAfterFirst = await storedFileKeys(harness);
     const jpegImage = await qrJpeg(await currentAddress('ERC20'));
-    const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: jpegImage, contentType: 'image/jpeg', fileName: 'qr.jpg' });
+    const second = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', {
+      cookie: admin.cookie,
+      bytes: jpegImage,
+      contentType: 'image/jpeg',
+      fileName: 'qr.jpg',
+    });
     expect(second.statusCode).toBe(201);
     // A JPEG is kept as a PNG of its pixels.
     expect(second.json().file.contentType).toBe('image/png');
@@ -456,8 +497,13 @@ describe('QR image and APK uploads', () => {
     const before = await storedFileKeys(harness);
     const animated = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: animatedPng(await qrPng(address)) });
     expect(animated.statusCode).toBe(400);
-    expect(animated.json().error.fields.file).toBe('Animated images cannot be QR images: a browser could show another picture than the one checked. Upload a still PNG or JPEG.');
-    const two = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: twoQrCodesPng(await qrPng(address), await qrPng(KNOWN_ERC20_ADDRESS, { width: 150 })) });
+    expect(animated.json().error.fields.file).toBe(
+      'Animated images cannot be QR images: a browser could show another picture than the one checked. Upload a still PNG or JPEG.',
+    );
+    const two = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', {
+      cookie: admin.cookie,
+      bytes: twoQrCodesPng(await qrPng(address), await qrPng(KNOWN_ERC20_ADDRESS, { width: 150 })),
+    });
     expect(two.statusCode).toBe(400);
     expect(two.json().error.fields.file).toBe('This image holds more than one QR code. Upload a picture of the deposit address QR code alone.');
     expect(await storedFileKeys(harness)).toEqual(before);
@@ -467,14 +513,44 @@ describe('QR image and APK uploads', () => {
     ['text declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('text'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
     ['a ZIP declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('zip'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
     ['a PNG declared as a PDF', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png'), contentType: 'application/pdf' }, 400, QR_TYPE_MESSAGE],
-    ['a WebP image (its QR code cannot be read here)', '/api/admin/files/qr/TRC20', { bytes: fileBytes('webp'), contentType: 'image/webp' }, 400, QR_TYPE_MESSAGE],
+    [
+      'a WebP image (its QR code cannot be read here)',
+      '/api/admin/files/qr/TRC20',
+      { bytes: fileBytes('webp'), contentType: 'image/webp' },
+      400,
+      QR_TYPE_MESSAGE,
+    ],
     ['a WebP image declared as PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('webp'), contentType: 'image/png' }, 400, QR_TYPE_MESSAGE],
-    ['a PNG without a QR code', '/api/admin/files/qr/TRC20', { bytes: plainPng() }, 400, 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.'],
-    ['bytes that only start like a PNG', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png', 5000) }, 400, 'No QR code could be read in this image. Upload a sharp picture of the QR code alone.'],
-    ['a picture of more than 4 megapixels', '/api/admin/files/qr/TRC20', { bytes: plainPng(2001, 2000) }, 400, 'The QR image must be at most 4 megapixels (for example 2000 × 2000)'],
+    [
+      'a PNG without a QR code',
+      '/api/admin/files/qr/TRC20',
+      { bytes: plainPng() },
+      400,
+      'No QR code could be read in this image. Upload a sharp picture of the QR code alone.',
+    ],
+    [
+      'bytes that only start like a PNG',
+      '/api/admin/files/qr/TRC20',
+      { bytes: fileBytes('png', 5000) },
+      400,
+      'No QR code could be read in this image. Upload a sharp picture of the QR code alone.',
+    ],
+    [
+      'a picture of more than 4 megapixels',
+      '/api/admin/files/qr/TRC20',
+      { bytes: plainPng(2001, 2000) },
+      400,
+      'The QR image must be at most 4 megapixels (for example 2000 × 2000)',
+    ],
     ['an image of 2 MB and one byte', '/api/admin/files/qr/TRC20', { bytes: fileBytes('png', 2 * 1024 * 1024 + 1) }, 413, 'The QR image must be at most 2 MB'],
     ['an empty image', '/api/admin/files/qr/TRC20', { bytes: Buffer.alloc(0) }, 400, 'The QR image is empty'],
-    ['a PNG as the APK', '/api/admin/files/apk', { bytes: fileBytes('png'), contentType: 'application/vnd.android.package-archive', fileName: 'app.apk' }, 400, 'The app file must be an Android APK (a ZIP archive)'],
+    [
+      'a PNG as the APK',
+      '/api/admin/files/apk',
+      { bytes: fileBytes('png'), contentType: 'application/vnd.android.package-archive', fileName: 'app.apk' },
+      400,
+      'The app file must be an Android APK (a ZIP archive)',
+    ],
   ];
 
   it.each(refusedUploads)('refuses %s with a clear message and keeps nothing', async (_name, url, options, status, message) => {
@@ -493,14 +569,22 @@ describe('QR image and APK uploads', () => {
   });
 
   it('accepts an image of exactly 2 MB', async () => {
-    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrOfCurrentAddress('TRC20', { totalBytes: 2 * 1024 * 1024 }) });
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', {
+      cookie: admin.cookie,
+      bytes: await qrOfCurrentAddress('TRC20', { totalBytes: 2 * 1024 * 1024 }),
+    });
     expect(response.statusCode).toBe(201);
   });
 
   it('refuses a QR image of another address, saying what it shows, and keeps nothing', async () => {
     const address = await currentAddress('TRC20');
     const erc20 = await currentAddress('ERC20');
-    const before = { stored: await countRows(harness, 'stored_files'), audit: await countRows(harness, 'audit_log'), files: await storedFileKeys(harness), settings: await settingsRow() };
+    const before = {
+      stored: await countRows(harness, 'stored_files'),
+      audit: await countRows(harness, 'audit_log'),
+      files: await storedFileKeys(harness),
+      settings: await settingsRow(),
+    };
     const other = randomTronAddress();
     for (const shown of [other, `tron:${other}`, `ethereum:${address}`, `${address}?amount=10`]) {
       const response = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrPng(shown) });
@@ -511,12 +595,20 @@ describe('QR image and APK uploads', () => {
     // The other network's address is another address too.
     const crossed = await uploadFile(harness.app, '/api/admin/files/qr/TRC20', { cookie: admin.cookie, bytes: await qrPng(erc20) });
     expect(crossed.statusCode).toBe(400);
-    expect({ stored: await countRows(harness, 'stored_files'), audit: await countRows(harness, 'audit_log'), files: await storedFileKeys(harness), settings: await settingsRow() }).toEqual(before);
+    expect({
+      stored: await countRows(harness, 'stored_files'),
+      audit: await countRows(harness, 'audit_log'),
+      files: await storedFileKeys(harness),
+      settings: await settingsRow(),
+    }).toEqual(before);
   });
 
   it('accepts an ERC20 QR code whose address is written in lower case, behind ethereum:', async () => {
     const address = await currentAddress('ERC20');
-    const response = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', { cookie: admin.cookie, bytes: await qrPng(`ethereum:${address.toLowerCase()}`) });
+    const response = await uploadFile(harness.app, '/api/admin/files/qr/ERC20', {
+      cookie: admin.cookie,
+      bytes: await qrPng(`ethereum:${address.toLowerCase()}`),
+    });
     expect(response.statusCode).toBe(201);
     const publicSettings = (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json();
     expect(publicSettings.qrImages.ERC20).toEqual({ exists: true, url: response.json().file.url });
@@ -549,7 +641,12 @@ describe('QR image and APK uploads', () => {
   it('asks for a file when none is sent, and refuses an unknown network', async () => {
     const form = new FormData();
     form.append('note', 'no file here');
-    const noFile = await harness.app.inject({ method: 'POST', url: '/api/admin/files/qr/TRC20', headers: { origin: 'http://localhost:3000', cookie: admin.cookie }, payload: form });
+    const noFile = await harness.app.inject({
+      method: 'POST',
+      url: '/api/admin/files/qr/TRC20',
+      headers: { origin: 'http://localhost:3000', cookie: admin.cookie },
+      payload: form,
+    });
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().error.message).toBe('Choose a QR image to upload');
     const json = await call(harness.app, { method: 'POST', url: '/api/admin/files/apk', body: {}, cookie: admin.cookie });

@@ -154,7 +154,15 @@ describe('user details', () => {
     const referrer = await signUpUser(harness.app, { fullName: 'Referring Friend' });
     const referred = await signUpUser(harness.app, { fullName: 'Referred Friend', referralCode: referrer.referralCode });
     const referrerDetail = (await call(harness.app, { url: `/api/admin/users/${referrer.id}`, cookie: admin.cookie })).json();
-    expect(referrerDetail).toMatchObject({ id: referrer.id, referralCode: referrer.referralCode, referredBy: null, referralCount: 1, referralEarningsUsdt: '0.000000', hasPin: true, activeSessionCount: 1 });
+    expect(referrerDetail).toMatchObject({
+      id: referrer.id,
+      referralCode: referrer.referralCode,
+      referredBy: null,
+      referralCount: 1,
+      referralEarningsUsdt: '0.000000',
+      hasPin: true,
+      activeSessionCount: 1,
+    });
     const referredDetail = await call(harness.app, { url: `/api/admin/users/${referred.id}`, cookie: admin.cookie });
     expect(referredDetail.statusCode).toBe(200);
     expect(referredDetail.json()).toMatchObject({
@@ -190,7 +198,9 @@ describe("a user's transactions", () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.user).toEqual({ id: target.id, name: 'History Owner', email: target.email, phone: '+919812345678', balanceUsdt: '7.000000' });
-    expect(body.items.map((item: { type: string; amount: string; currency: string; status: string }) => [item.type, item.amount, item.currency, item.status])).toEqual([
+    expect(
+      body.items.map((item: { type: string; amount: string; currency: string; status: string }) => [item.type, item.amount, item.currency, item.status]),
+    ).toEqual([
       ['deposit', '6.000000', 'USDT', 'pending'],
       ['deposit', '5.000000', 'USDT', 'pending'],
       ['deposit', '7.000000', 'USDT', 'approved'],
@@ -198,7 +208,10 @@ describe("a user's transactions", () => {
     const firstPage = (await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?limit=1`, cookie: admin.cookie })).json();
     expect(firstPage.items).toHaveLength(1);
     const secondPage = (
-      await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?limit=1&cursor=${encodeURIComponent(firstPage.nextCursor)}`, cookie: admin.cookie })
+      await call(harness.app, {
+        url: `/api/admin/users/${target.id}/transactions?limit=1&cursor=${encodeURIComponent(firstPage.nextCursor)}`,
+        cookie: admin.cookie,
+      })
     ).json();
     expect(secondPage.items[0].amount).toBe('5.000000');
     const withdrawals = (await call(harness.app, { url: `/api/admin/users/${target.id}/transactions?type=withdrawal`, cookie: admin.cookie })).json();
@@ -241,7 +254,12 @@ describe('changing role and VIP level', () => {
   it('does not grant the admin role on a single admin’s word: the server’s command is the only way then', async () => {
     const target = await signUpUser(harness.app, { fullName: 'Not Yet Admin' });
     const auditBefore = (await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count;
-    const refused = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin', vipLevel: 'vip' }, cookie: admin.cookie });
+    const refused = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/admin/users/${target.id}`,
+      body: { role: 'admin', vipLevel: 'vip' },
+      cookie: admin.cookie,
+    });
     expect(refused.statusCode).toBe(409);
     const message = 'With a single admin, the admin role is granted on the server only: npm run admin -- promote <email>.';
     expect(refused.json().error).toEqual({ code: 'CONFLICT', message, fields: { role: message } });
@@ -254,12 +272,23 @@ describe('changing role and VIP level', () => {
     const target = await signUpUser(harness.app, { fullName: 'Soon Admin' });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
 
-    const asked = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin', vipLevel: 'vip1' }, cookie: admin.cookie });
+    const asked = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/admin/users/${target.id}`,
+      body: { role: 'admin', vipLevel: 'vip1' },
+      cookie: admin.cookie,
+    });
     expect(asked.statusCode, asked.body).toBe(202);
     expect(asked.json()).toMatchObject({
       message: 'Granting the admin role waits for a second admin to confirm it; until then this user keeps their current role.',
       user: { id: target.id, role: 'user', vipLevel: 'vip1' },
-      pendingChange: { kind: 'admin_role_grant', from: 'User', to: 'Admin', summary: `Admin role for Soon Admin (${target.email})`, requestedBy: { id: admin.id } },
+      pendingChange: {
+        kind: 'admin_role_grant',
+        from: 'User',
+        to: 'Admin',
+        summary: `Admin role for Soon Admin (${target.email})`,
+        requestedBy: { id: admin.id },
+      },
     });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
     const again = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'admin' }, cookie: second.cookie });
@@ -285,14 +314,22 @@ describe('changing role and VIP level', () => {
       message:
         'Taking the admin role away waits for a second admin to confirm it (the admin concerned may); until then this user stays an admin. On the server, npm run admin -- demote <email> takes it away at once.',
       user: { id: target.id, role: 'admin' },
-      pendingChange: { kind: 'admin_role_removal', from: 'Admin', to: 'User', summary: `Admin role taken from Soon Admin (${target.email})`, requestedBy: { id: admin.id } },
+      pendingChange: {
+        kind: 'admin_role_removal',
+        from: 'Admin',
+        to: 'User',
+        summary: `Admin role taken from Soon Admin (${target.email})`,
+        requestedBy: { id: admin.id },
+      },
     });
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(200);
     const removalAgain = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${target.id}`, body: { role: 'user' }, cookie: second.cookie });
     expect(removalAgain.statusCode).toBe(409);
     expect(removalAgain.json().error.message).toBe('Taking the admin role from this user already waits for a second admin: confirm or discard it first.');
     const removalId = removal.json().pendingChange.id as string;
-    expect((await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${removalId}/confirm`, cookie: admin.cookie, body: {} })).statusCode).toBe(403);
+    expect(
+      (await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${removalId}/confirm`, cookie: admin.cookie, body: {} })).statusCode,
+    ).toBe(403);
     const removed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${removalId}/confirm`, cookie: second.cookie, body: {} });
     expect(removed.statusCode, removed.body).toBe(200);
     expect((await call(harness.app, { url: '/api/admin/users', cookie: target.cookie })).statusCode).toBe(403);
@@ -303,9 +340,18 @@ describe('changing role and VIP level', () => {
 
   it('does not let an admin change their own VIP level (the VIP rate pays more rupees per USDT)', async () => {
     const before = (await call(harness.app, { url: `/api/admin/users/${admin.id}`, cookie: admin.cookie })).json().vipLevel;
-    const own = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { vipLevel: before === 'vip' ? 'normal' : 'vip' }, cookie: admin.cookie });
+    const own = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/admin/users/${admin.id}`,
+      body: { vipLevel: before === 'vip' ? 'normal' : 'vip' },
+      cookie: admin.cookie,
+    });
     expect(own.statusCode).toBe(403);
-    expect(own.json().error).toMatchObject({ code: 'FORBIDDEN', message: 'You cannot change your own VIP level: another admin must.', fields: { vipLevel: 'You cannot change your own VIP level: another admin must.' } });
+    expect(own.json().error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'You cannot change your own VIP level: another admin must.',
+      fields: { vipLevel: 'You cannot change your own VIP level: another admin must.' },
+    });
     expect((await call(harness.app, { url: `/api/admin/users/${admin.id}`, cookie: admin.cookie })).json().vipLevel).toBe(before);
   });
 
@@ -316,7 +362,12 @@ describe('changing role and VIP level', () => {
     expect(asked.statusCode).toBe(202);
     // As `npm run admin -- promote` does on the server.
     await setRoleAndVipLevel(harness, target.id, { role: 'admin' });
-    const stale = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${asked.json().pendingChange.id}/confirm`, cookie: second.cookie, body: {} });
+    const stale = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/pending-changes/${asked.json().pendingChange.id}/confirm`,
+      cookie: second.cookie,
+      body: {},
+    });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: "This user's role changed since this was asked for: discard this change." });
     await setRoleAndVipLevel(harness, target.id, { role: 'user' });
@@ -325,9 +376,18 @@ describe('changing role and VIP level', () => {
 
   it('does not let an admin remove their own admin role, and changes nothing', async () => {
     const auditBefore = (await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count;
-    const response = await call(harness.app, { method: 'PATCH', url: `/api/admin/users/${admin.id}`, body: { role: 'user', vipLevel: 'vip' }, cookie: admin.cookie });
+    const response = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/admin/users/${admin.id}`,
+      body: { role: 'user', vipLevel: 'vip' },
+      cookie: admin.cookie,
+    });
     expect(response.statusCode).toBe(409);
-    expect(response.json().error).toEqual({ code: 'CONFLICT', message: 'You cannot remove your own admin role', fields: { role: 'You cannot remove your own admin role' } });
+    expect(response.json().error).toEqual({
+      code: 'CONFLICT',
+      message: 'You cannot remove your own admin role',
+      fields: { role: 'You cannot remove your own admin role' },
+    });
     const me = (await call(harness.app, { url: '/api/me', cookie: admin.cookie })).json();
     expect(me).toMatchObject({ role: 'admin', vipLevel: 'normal' });
     expect((await db().execute<{ count: number }>(sql`select count(*)::int as count from audit_log`)).rows[0]?.count).toBe(auditBefore);
@@ -361,7 +421,7 @@ describe('changing role and VIP level', () => {
 });
 
 describe('ending sessions', () => {
-  it("ends every session of the user and audits it", async () => {
+  it('ends every session of the user and audits it', async () => {
     const target = await signUpUser(harness.app, { fullName: 'Lost Phone' });
     const login = await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: target.email, password: target.password } });
     const secondCookie = sessionCookieOf(login);
@@ -397,7 +457,9 @@ describe('audit log listing', () => {
     } while (cursor);
     expect(seen).toEqual(['normal', 'vip3', 'vip2', 'vip1', 'vip']);
 
-    const otherAction = (await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=settings.update`, cookie: admin.cookie })).json();
+    const otherAction = (
+      await call(harness.app, { url: `/api/admin/audit-log?targetUserId=${target.id}&action=settings.update`, cookie: admin.cookie })
+    ).json();
     expect(otherAction).toEqual({ items: [], nextCursor: null });
     const everything = (await call(harness.app, { url: '/api/admin/audit-log?limit=100', cookie: admin.cookie })).json().items;
     const ids = everything.map((item: { id: string }) => BigInt(item.id));
@@ -405,7 +467,12 @@ describe('audit log listing', () => {
   });
 
   it('refuses malformed filters and non-admins', async () => {
-    for (const url of ['/api/admin/audit-log?action=DROP%20TABLE', '/api/admin/audit-log?targetUserId=x', '/api/admin/audit-log?cursor=abc', '/api/admin/audit-log?limit=1000']) {
+    for (const url of [
+      '/api/admin/audit-log?action=DROP%20TABLE',
+      '/api/admin/audit-log?targetUserId=x',
+      '/api/admin/audit-log?cursor=abc',
+      '/api/admin/audit-log?limit=1000',
+    ]) {
       expect((await call(harness.app, { url, cookie: admin.cookie })).statusCode).toBe(400);
     }
     expect((await call(harness.app, { url: '/api/admin/audit-log', cookie: vip.cookie })).statusCode).toBe(403);

@@ -133,7 +133,10 @@ describe('audit log CSV', () => {
     expect((await setVipLevel(admin, target, 'vip3')).statusCode).toBe(200);
     await db().execute(sql`update profiles set name = '=HYPERLINK("http://evil.example")' where user_id = ${target.id}`);
 
-    const response = await call(harness.app, { url: `/api/admin/audit-log.csv?q=${encodeURIComponent(target.email)}&action=user.update`, cookie: admin.cookie });
+    const response = await call(harness.app, {
+      url: `/api/admin/audit-log.csv?q=${encodeURIComponent(target.email)}&action=user.update`,
+      cookie: admin.cookie,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toBe('attachment; filename="audit-log.csv"');

@@ -55,7 +55,12 @@ describe('bank accounts', () => {
     await addBankAccount(harness, user, { upiId: null });
     const { upiId: _left, ...withoutUpi } = validAccount;
     // Another number: the same account cannot be saved twice (issue 12).
-    const response = await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: user.cookie, body: { ...withoutUpi, accountNumber: '987654321098', accountNumberConfirmation: '987654321098' } });
+    const response = await call(harness.app, {
+      method: 'POST',
+      url: '/api/bank-accounts',
+      cookie: user.cookie,
+      body: { ...withoutUpi, accountNumber: '987654321098', accountNumberConfirmation: '987654321098' },
+    });
     expect(response.statusCode).toBe(201);
     expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([null, null, null]);
   });
@@ -117,7 +122,12 @@ describe('bank accounts', () => {
     const stranger = await signUpVerifiedUser(harness.app);
     const id = await addBankAccount(harness, owner);
     expect((await list(stranger)).json().items).toEqual([]);
-    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie, body: { accountHolderName: 'Mine now' } });
+    const edit = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${id}`,
+      cookie: stranger.cookie,
+      body: { accountHolderName: 'Mine now' },
+    });
     expect(edit.statusCode).toBe(404);
     expect(edit.json().error.message).toBe('Bank account not found');
     const remove = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: stranger.cookie });
@@ -134,9 +144,7 @@ describe('bank accounts', () => {
     expect((await list(user)).json().items[0].hasPendingWithdrawal).toBe(true);
     const refused = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.message).toBe(
-      'This bank account has a pending withdrawal. You can delete it once the withdrawal is approved or rejected.',
-    );
+    expect(refused.json().error.message).toBe('This bank account has a pending withdrawal. You can delete it once the withdrawal is approved or rejected.');
     await decide(harness, admin, 'withdrawals', withdrawalId, 'reject');
     const deleted = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${id}`, cookie: user.cookie });
     expect(deleted.statusCode).toBe(200);
@@ -200,7 +208,12 @@ describe('bank accounts', () => {
     expect(edit.statusCode).toBe(409);
     expect(edit.json().error.message).toBe(message);
     // Editing an account without making a copy still works.
-    const rename = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${secondId}`, cookie: user.cookie, body: { accountHolderName: 'Asha Rao B' } });
+    const rename = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${secondId}`,
+      cookie: user.cookie,
+      body: { accountHolderName: 'Asha Rao B' },
+    });
     expect(rename.statusCode).toBe(200);
 
     await addBankAccount(harness, other, { accountNumber: validAccount.accountNumber });
@@ -239,7 +252,9 @@ describe('payees checked like a bank checks them (decision 044)', () => {
     expect(lookup.json()).toEqual({ ifscCode: 'ICIC0001122', bankName: 'ICICI Bank', branchName: null });
     const unknown = await call(harness.app, { url: '/api/bank-accounts/ifsc/SBIN0999999', cookie: user.cookie });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().error.fields).toEqual({ ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.' });
+    expect(unknown.json().error.fields).toEqual({
+      ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.',
+    });
   });
 
   it('refuses an edit to an unknown IFSC or an unconfirmed account number at the field, and changes nothing', async () => {
@@ -249,7 +264,9 @@ describe('payees checked like a bank checks them (decision 044)', () => {
     const patch = (body: Record<string, unknown>) => call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${id}`, cookie: user.cookie, body });
     const unknownIfsc = await patch({ ifscCode: 'SBIN0999999' });
     expect(unknownIfsc.statusCode).toBe(400);
-    expect(unknownIfsc.json().error.fields).toEqual({ ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.' });
+    expect(unknownIfsc.json().error.fields).toEqual({
+      ifscCode: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.',
+    });
     const mismatch = await patch({ accountNumber: '111122223333', accountNumberConfirmation: '111122223334' });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().error.fields).toEqual({ accountNumberConfirmation: 'The account numbers do not match. Type the account number again.' });

@@ -53,7 +53,16 @@ async function stranger(amountUsdtMicros = 1_000_000_000n): Promise<PrivateKeyAc
 
 async function depositsOf(hash: Hex) {
   return (
-    await harness.database.handle.db.execute<{ id: string; user_id: string; source: string; status: string; chain_log_index: number | null; chain_block_number: bigint | null; amount_usdt_micros: bigint; chain_problem: string | null }>(
+    await harness.database.handle.db.execute<{
+      id: string;
+      user_id: string;
+      source: string;
+      status: string;
+      chain_log_index: number | null;
+      chain_block_number: bigint | null;
+      amount_usdt_micros: bigint;
+      chain_problem: string | null;
+    }>(
       sql`select id, user_id, source, status, chain_log_index, chain_block_number, amount_usdt_micros, chain_problem from usdt_deposits where transaction_hash = ${hash.toLowerCase()}`,
     )
   ).rows;
@@ -62,19 +71,26 @@ async function depositsOf(hash: Hex) {
 async function creditsOf(depositIds: string[]): Promise<bigint> {
   if (depositIds.length === 0) return 0n;
   const result = await harness.database.handle.db.execute<{ count: bigint }>(
-    sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(depositIds.map((id) => sql`${id}::uuid`), sql`, `)})`,
+    sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(
+      depositIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
   );
   return result.rows[0]?.count ?? 0n;
 }
 
 async function openIncidents(depositId: string): Promise<number> {
-  const result = await harness.database.handle.db.execute<{ count: bigint }>(sql`select count(*) as count from chain_incidents where deposit_id = ${depositId} and resolved_at is null`);
+  const result = await harness.database.handle.db.execute<{ count: bigint }>(
+    sql`select count(*) as count from chain_incidents where deposit_id = ${depositId} and resolved_at is null`,
+  );
   return Number(result.rows[0]?.count ?? 0n);
 }
 
 /** Whether the follower has read every final block. */
 async function followerCaughtUp(): Promise<boolean> {
-  const result = await harness.database.handle.db.execute<{ newest: bigint | null }>(sql`select max(block_number) as newest from chain_blocks where network = 'ERC20'`);
+  const result = await harness.database.handle.db.execute<{ newest: bigint | null }>(
+    sql`select max(block_number) as newest from chain_blocks where network = 'ERC20'`,
+  );
   const newest = result.rows[0]?.newest;
   return newest !== null && newest !== undefined && BigInt(newest) >= (await chain.blockNumber()) - BigInt(CONFIRMATIONS) + 1n;
 }
@@ -128,7 +144,7 @@ describe('the chain follower', () => {
     const signed = await chain.signTransfer(usdt, sender, address, 13_000_000n);
     const snapshot = await chain.request('evm_snapshot');
     const hash = await chain.sendRaw(signed);
-    const before = await chain.request('eth_getTransactionReceipt', [hash]) as { blockNumber: string; logs: { logIndex: string }[] };
+    const before = (await chain.request('eth_getTransactionReceipt', [hash])) as { blockNumber: string; logs: { logIndex: string }[] };
     await chain.mine(CONFIRMATIONS);
     await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 13_000_000n);
 
@@ -144,7 +160,7 @@ describe('the chain follower', () => {
       await chain.setAutomine(true);
     }
     await chain.mine(CONFIRMATIONS);
-    const after = await chain.request('eth_getTransactionReceipt', [hash]) as { blockNumber: string; logs: { logIndex: string }[] };
+    const after = (await chain.request('eth_getTransactionReceipt', [hash])) as { blockNumber: string; logs: { logIndex: string }[] };
     expect(after.blockNumber).not.toBe(before.blockNumber);
     expect(after.logs[0]?.logIndex).not.toBe(before.logs[0]?.logIndex);
 

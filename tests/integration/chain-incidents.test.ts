@@ -6,7 +6,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEthereumTestBed, tickUntil, type EthereumTestBed } from '../fixtures/chain.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, approveWithdrawalPaid, expectLedgerConsistent, expectStatus, ledgerTransferCount, requestTransfer, requestWithdrawal } from '../fixtures/wallet.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  approveWithdrawalPaid,
+  expectLedgerConsistent,
+  expectStatus,
+  ledgerTransferCount,
+  requestTransfer,
+  requestWithdrawal,
+} from '../fixtures/wallet.ts';
 
 /*
  * Chain incidents (decisions 036 and 045) against a real EVM: a credited deposit whose transfer a
@@ -55,7 +64,11 @@ async function customerWithVanishedDeposit(
   await chain.request('evm_revert', [snapshot]);
   await chain.mine(CONFIRMATIONS + 6);
   const incidentOf = async () =>
-    (await query<{ id: string; deposit_id: string }>(sql`select i.id, i.deposit_id from chain_incidents i join usdt_deposits d on d.id = i.deposit_id where d.transaction_hash = ${hash.toLowerCase()} and i.resolved_at is null`))[0];
+    (
+      await query<{ id: string; deposit_id: string }>(
+        sql`select i.id, i.deposit_id from chain_incidents i join usdt_deposits d on d.id = i.deposit_id where d.transaction_hash = ${hash.toLowerCase()} and i.resolved_at is null`,
+      )
+    )[0];
   await tickUntil(worker, async () => (await incidentOf()) !== undefined, 12);
   const incident = await incidentOf();
   if (!incident) throw new Error('no incident opened');
@@ -99,12 +112,17 @@ describe('chain incidents', () => {
     expect(await balanceMicros(harness, user.id)).toBe(27_000_000n);
 
     // Every admin is told, in the app (and by e-mail through the notification rows).
-    const notices = await query<{ user_id: string; title: string; body: string }>(sql`select user_id, title, body from notifications where kind = 'deposit_incident'`);
+    const notices = await query<{ user_id: string; title: string; body: string }>(
+      sql`select user_id, title, body from notifications where kind = 'deposit_incident'`,
+    );
     expect(notices).toEqual([expect.objectContaining({ user_id: firstAdmin.id, title: 'A credited deposit is no longer on the blockchain' })]);
     expect(notices[0]?.body).toContain('27.00 USDT');
     // The customer is told too, under deposits, with the amount held.
     expect(await customerNotices(user.id)).toEqual([
-      { title: 'Deposit on hold', body: 'Your credited deposit of 27.00 USDT (ERC20) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.' },
+      {
+        title: 'Deposit on hold',
+        body: 'Your credited deposit of 27.00 USDT (ERC20) is no longer on the blockchain. Withdrawals and transfers are held to that amount until it is settled.',
+      },
     ]);
 
     // Customers cannot settle; bad input changes nothing.
@@ -119,9 +137,16 @@ describe('chain incidents', () => {
     const settled = await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'Exchange confirmed the payout; we absorb the loss' });
     expectStatus(settled, 200);
     expect(settled.json<{ incident: { resolution: string; depositId: string } }>().incident).toMatchObject({ resolution: 'written_off', depositId });
-    expect(await incidentRow(incidentId)).toEqual({ resolution: 'written_off', resolution_reason: 'Exchange confirmed the payout; we absorb the loss', resolved_by_user_id: firstAdmin.id });
+    expect(await incidentRow(incidentId)).toEqual({
+      resolution: 'written_off',
+      resolution_reason: 'Exchange confirmed the payout; we absorb the loss',
+      resolved_by_user_id: firstAdmin.id,
+    });
     expect(await balanceMicros(harness, user.id)).toBe(27_000_000n);
-    expect((await customerNotices(user.id)).at(-1)).toEqual({ title: 'Deposit hold lifted', body: 'The hold of 27.00 USDT on your wallet is lifted; the deposit (ERC20) stays credited.' });
+    expect((await customerNotices(user.id)).at(-1)).toEqual({
+      title: 'Deposit hold lifted',
+      body: 'The hold of 27.00 USDT on your wallet is lifted; the deposit (ERC20) stays credited.',
+    });
     // The hold lifted: the transfer goes through now.
     expectStatus(await requestTransfer(harness, user, { recipientEmail: recipient.email, amount: '10' }), 201);
     // Settled once only.
@@ -148,7 +173,9 @@ describe('chain incidents', () => {
     const reversals = await query<{ reward_id: string; incident_id: string; taken_back: string; written_off: string }>(
       sql`select reward_id, incident_id, taken_back_usdt_micros::text as taken_back, written_off_usdt_micros::text as written_off from referral_reward_reversals order by taken_back_usdt_micros desc`,
     );
-    expect(reversals).toEqual(rewards.map((reward) => ({ reward_id: reward.id, incident_id: incidentId, taken_back: reward.reward_usdt_micros, written_off: '0' })));
+    expect(reversals).toEqual(
+      rewards.map((reward) => ({ reward_id: reward.id, incident_id: incidentId, taken_back: reward.reward_usdt_micros, written_off: '0' })),
+    );
     const movements = await query<{ count: string }>(sql`select count(*)::text as count from ledger_transfers where reason = 'referral_reward_reversal'`);
     expect(movements[0]?.count).toBe('2');
     for (const who of [referrer, grandReferrer]) {
@@ -180,19 +207,31 @@ describe('chain incidents', () => {
     // A second settlement request, by either admin, waits behind the first.
     expect((await settle(secondAdmin, incidentId, { resolution: 'written_off', reason: 'other view' })).statusCode).toBe(409);
     // The requester cannot confirm their own.
-    expect((await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: firstAdmin.cookie })).statusCode).toBe(403);
+    expect((await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: firstAdmin.cookie })).statusCode).toBe(
+      403,
+    );
 
     const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: secondAdmin.cookie });
     expectStatus(confirmed, 200);
     expect(await balanceMicros(harness, user.id)).toBe(0n);
-    expect(await incidentRow(incidentId)).toEqual({ resolution: 'debited', resolution_reason: 'The transfer is gone; take it back', resolved_by_user_id: secondAdmin.id });
-    const reversals = await query<{ amount_usdt_micros: bigint }>(sql`select amount_usdt_micros from ledger_transfers where reason = 'deposit_reversal' and from_account_id = (select id from ledger_accounts where user_id = ${user.id})`);
+    expect(await incidentRow(incidentId)).toEqual({
+      resolution: 'debited',
+      resolution_reason: 'The transfer is gone; take it back',
+      resolved_by_user_id: secondAdmin.id,
+    });
+    const reversals = await query<{ amount_usdt_micros: bigint }>(
+      sql`select amount_usdt_micros from ledger_transfers where reason = 'deposit_reversal' and from_account_id = (select id from ledger_accounts where user_id = ${user.id})`,
+    );
     expect(reversals).toEqual([{ amount_usdt_micros: 15_000_000n }]);
     // The customer learns what was taken and why.
     expect((await customerNotices(user.id)).map((notice) => notice.title)).toEqual(['Deposit on hold', 'Deposit taken back']);
-    expect((await customerNotices(user.id)).at(-1)?.body).toBe('15.00 USDT were taken from your wallet: your deposit (ERC20) is no longer on the blockchain. Reason: The transfer is gone; take it back');
+    expect((await customerNotices(user.id)).at(-1)?.body).toBe(
+      '15.00 USDT were taken from your wallet: your deposit (ERC20) is no longer on the blockchain. Reason: The transfer is gone; take it back',
+    );
     const incidents = await call(harness.app, { url: '/api/admin/chain-incidents', cookie: secondAdmin.cookie });
-    expect(incidents.json<{ items: unknown[] }>().items).toEqual(expect.arrayContaining([expect.objectContaining({ id: incidentId, resolution: 'debited', amount: '15.000000' })]));
+    expect(incidents.json<{ items: unknown[] }>().items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: incidentId, resolution: 'debited', amount: '15.000000' })]),
+    );
   });
 
   it('refuses to take back more than the customer still holds, changing nothing; the change can be discarded and the incident written off instead', async () => {
@@ -232,22 +271,38 @@ describe('chain incidents', () => {
     const ledgerBefore = await ledgerTransferCount(harness);
     const approval = await approveWithdrawalPaid(harness, firstAdmin, withdrawalId);
     expect(approval.statusCode).toBe(409);
-    expect(approval.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'DEPOSIT_ON_HOLD', message: CHAIN_INCIDENT_MESSAGES.approvalHeld });
-    const named = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: { withdrawalIds: [withdrawalId] } });
+    expect(approval.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'DEPOSIT_ON_HOLD',
+      message: CHAIN_INCIDENT_MESSAGES.approvalHeld,
+    });
+    const named = await call(harness.app, {
+      method: 'POST',
+      url: '/api/admin/payout-batches',
+      cookie: firstAdmin.cookie,
+      body: { withdrawalIds: [withdrawalId] },
+    });
     expect(named.statusCode).toBe(409);
     expect(named.json<{ error: { message: string } }>().error.message).toBe(CHAIN_INCIDENT_MESSAGES.batchHeld([withdrawalId]));
     // A batch of the oldest pending withdrawals leaves it out.
     await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: firstAdmin.cookie, body: {} });
-    expect(await query<{ status: string; payout_batch_id: string | null }>(sql`select status, payout_batch_id from withdrawal_requests where id = ${withdrawalId}`)).toEqual([
-      { status: 'pending', payout_batch_id: null },
-    ]);
+    expect(
+      await query<{ status: string; payout_batch_id: string | null }>(sql`select status, payout_batch_id from withdrawal_requests where id = ${withdrawalId}`),
+    ).toEqual([{ status: 'pending', payout_batch_id: null }]);
     expect(await ledgerTransferCount(harness)).toBe(ledgerBefore);
     expect(await balanceMicros(harness, user.id)).toBe(15_000_000n);
 
     // Once the incident is settled the withdrawal can go.
     const settling = await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'The exchange confirmed the payout' });
     const changeId = settling.json<{ pendingChange?: { id: string } }>().pendingChange?.id;
-    if (changeId) expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: (await signUpAdminWithVerifiedPin(harness)).cookie }), 200);
+    if (changeId)
+      expectStatus(
+        await call(harness.app, {
+          method: 'POST',
+          url: `/api/admin/pending-changes/${changeId}/confirm`,
+          cookie: (await signUpAdminWithVerifiedPin(harness)).cookie,
+        }),
+        200,
+      );
     expect((await incidentRow(incidentId))?.resolution).toBe('written_off');
     expectStatus(await approveWithdrawalPaid(harness, firstAdmin, withdrawalId), 200);
     await expectLedgerConsistent(harness);

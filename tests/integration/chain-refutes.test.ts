@@ -28,7 +28,9 @@ beforeAll(async () => {
   usdt = await chain.deployToken();
   operator = await chain.newAccount();
   harness = await createTestApp();
-  await harness.database.handle.db.execute(sql`update admin_settings set erc20_address = ${operator.address}, trc20_address = 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2u' where id = 1`);
+  await harness.database.handle.db.execute(
+    sql`update admin_settings set erc20_address = ${operator.address}, trc20_address = 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2u' where id = 1`,
+  );
   worker = startTestWorker(harness, [createEthereumClient({ rpcUrl: chain.rpcUrl, usdtContract: usdt, confirmations: CONFIRMATIONS })]);
   await worker.tick();
   firstAdmin = await signUpAdminWithVerifiedPin(harness);
@@ -57,7 +59,14 @@ async function submitted(user: SignedUpUser, transactionHash: string, amount: st
 }
 
 async function depositRows(hash: string) {
-  const result = await harness.database.handle.db.execute<{ id: string; user_id: string; source: string; status: string; chain_log_index: number | null; amount_usdt_micros: bigint }>(
+  const result = await harness.database.handle.db.execute<{
+    id: string;
+    user_id: string;
+    source: string;
+    status: string;
+    chain_log_index: number | null;
+    amount_usdt_micros: bigint;
+  }>(
     sql`select id, user_id, source, status, chain_log_index, amount_usdt_micros from usdt_deposits where transaction_hash = ${hash.toLowerCase()} order by created_at`,
   );
   return result.rows;
@@ -77,7 +86,7 @@ describe('with one admin', () => {
     expect(answer.json()).toMatchObject({
       error: {
         code: 'CHAIN_REFUTES',
-      message:
+        message:
           'The blockchain refutes this deposit: the transaction failed on the blockchain. One admin cannot credit it; a second admin is needed (one approves with a written reason, the other confirms).',
       },
     });
@@ -99,7 +108,9 @@ describe('with one admin', () => {
     };
     for (const facts of Object.values(refuted)) {
       const depositId = await submitted(user, `0x${crypto.randomUUID().replaceAll('-', '').padEnd(64, '0')}`, '20');
-      await harness.database.handle.db.execute(sql`update usdt_deposits set chain_state = ${facts.state}, chain_problem = ${facts.problem} where id = ${depositId}`);
+      await harness.database.handle.db.execute(
+        sql`update usdt_deposits set chain_state = ${facts.state}, chain_problem = ${facts.problem} where id = ${depositId}`,
+      );
       const answer = await decide(harness, firstAdmin, 'deposits', depositId, 'approve', {});
       expect(answer.statusCode, JSON.stringify(facts)).toBe(409);
       expect(answer.json<{ error: { code: string } }>().error.code).toBe('CHAIN_REFUTES');
@@ -125,7 +136,10 @@ describe('with one admin', () => {
     const claimId = await submitted(claimant, hash, '12');
     await tickUntil(worker, async () => (await balanceMicros(harness, owner.id)) === 12_000_000n);
     const claim = await readDeposit(harness, claimant, claimId);
-    expect(claim).toMatchObject({ status: 'pending', chain: { state: 'mismatch', problem: 'sender_of_another_customer', logIndex: null, senderProven: false } });
+    expect(claim).toMatchObject({
+      status: 'pending',
+      chain: { state: 'mismatch', problem: 'sender_of_another_customer', logIndex: null, senderProven: false },
+    });
     const rows = await depositRows(hash);
     expect(rows.map((row) => [row.user_id, row.source, row.status])).toEqual([
       [claimant.id, 'customer', 'pending'],
@@ -152,12 +166,18 @@ describe('with one admin', () => {
     const user = await signUpVerifiedUser(harness.app);
     const matched = await submitted(user, payout, '50');
     const unclear = await submitted(user, other, '77');
-    await tickUntil(worker, async () => (await readDeposit(harness, user, unclear)).chain.state === 'mismatch' && (await readDeposit(harness, user, matched)).chain.state === 'confirmed');
+    await tickUntil(
+      worker,
+      async () =>
+        (await readDeposit(harness, user, unclear)).chain.state === 'mismatch' && (await readDeposit(harness, user, matched)).chain.state === 'confirmed',
+    );
     expect(await readDeposit(harness, user, matched)).toMatchObject({
       amount: '50.000000',
       chain: { state: 'confirmed', amountUsdt: '50.000000', senderProven: false, transfersToAddress: 2 },
     });
-    expect(await readDeposit(harness, user, unclear)).toMatchObject({ chain: { state: 'mismatch', problem: 'ambiguous', logIndex: null, amountUsdt: null, transfersToAddress: 2 } });
+    expect(await readDeposit(harness, user, unclear)).toMatchObject({
+      chain: { state: 'mismatch', problem: 'ambiguous', logIndex: null, amountUsdt: null, transfersToAddress: 2 },
+    });
     // The matched claim is not refuted: one admin may approve it, and it credits the on-chain amount.
     expectStatus(await decide(harness, firstAdmin, 'deposits', matched, 'approve'), 200);
     expect(await balanceMicros(harness, user.id)).toBe(50_000_000n);
@@ -240,7 +260,12 @@ describe('unclaimed transfers to the shared address', () => {
     expectStatus(assigned, 201);
     const depositId = assigned.json<{ deposit: { id: string; status: string; source: string } }>().deposit.id;
     expect((await unclaimedList()).some((entry) => entry.id === item?.id)).toBe(false);
-    const again = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/unclaimed/${item?.id}/assign`, cookie: firstAdmin.cookie, body: { email: customer.email, reason: 'again' } });
+    const again = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/unclaimed/${item?.id}/assign`,
+      cookie: firstAdmin.cookie,
+      body: { email: customer.email, reason: 'again' },
+    });
     expect(again.statusCode).toBe(409);
 
     await tickUntil(worker, async () => (await readDeposit(harness, customer, depositId)).chain.state === 'confirmed');
@@ -282,7 +307,9 @@ describe('with two admins', () => {
     const { user, depositId } = await refutedClaim('999999');
     const withoutReason = await decide(harness, firstAdmin, 'deposits', depositId, 'approve', {});
     expect(withoutReason.statusCode).toBe(400);
-    expect(withoutReason.json()).toMatchObject({ error: { fields: { reason: 'Write why this deposit should be credited although the blockchain refutes it.' } } });
+    expect(withoutReason.json()).toMatchObject({
+      error: { fields: { reason: 'Write why this deposit should be credited although the blockchain refutes it.' } },
+    });
 
     const first = await decide(harness, firstAdmin, 'deposits', depositId, 'approve', { reason: 'Paid our old address by mistake; forwarded by treasury' });
     expect(first.statusCode).toBe(202);

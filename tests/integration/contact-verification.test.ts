@@ -28,8 +28,7 @@ logStream.on('data', (chunk: Buffer) => {
 
 const { harness, mail } = useIntegrationFile({ mailServer: true, admin: false, depositAddresses: false, app: { logDestination: logStream } });
 
-const query = async <Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
-  (await harness.database.handle.db.execute<Row>(statement)).rows;
+const query = async <Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>) => (await harness.database.handle.db.execute<Row>(statement)).rows;
 
 async function linkTokenIn(to: string, subject: string): Promise<string> {
   const text = await waitForMail(mail, to, subject);
@@ -38,10 +37,12 @@ async function linkTokenIn(to: string, subject: string): Promise<string> {
   return decodeURIComponent(link[1]);
 }
 
-const verifyLink = (token: string, cookie?: string) => call(harness.app, { method: 'POST', url: '/api/contact-verification/email/verify', body: { token }, cookie });
+const verifyLink = (token: string, cookie?: string) =>
+  call(harness.app, { method: 'POST', url: '/api/contact-verification/email/verify', body: { token }, cookie });
 const resend = (user: SignedUpUser) => call(harness.app, { method: 'POST', url: '/api/contact-verification/email/resend', cookie: user.cookie });
 const sendCode = (user: SignedUpUser) => call(harness.app, { method: 'POST', url: '/api/contact-verification/phone/send-code', cookie: user.cookie });
-const enterCode = (user: SignedUpUser, code: unknown) => call(harness.app, { method: 'POST', url: '/api/contact-verification/phone/verify', body: { code }, cookie: user.cookie });
+const enterCode = (user: SignedUpUser, code: unknown) =>
+  call(harness.app, { method: 'POST', url: '/api/contact-verification/phone/verify', body: { code }, cookie: user.cookie });
 
 async function emailVerified(userId: string): Promise<boolean | undefined> {
   return (await query<{ verified: boolean }>(sql`select email_verified_at is not null as verified from users where id = ${userId}`))[0]?.verified;
@@ -264,7 +265,11 @@ describe('the mobile one-time code', () => {
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       const answer = await enterCode(user, wrong);
       expect(answer.statusCode).toBe(400);
-      expect(answer.json().error).toMatchObject({ code: 'CODE_INCORRECT', message: wrongCodeMessage(5 - attempt), fields: { code: wrongCodeMessage(5 - attempt) } });
+      expect(answer.json().error).toMatchObject({
+        code: 'CODE_INCORRECT',
+        message: wrongCodeMessage(5 - attempt),
+        fields: { code: wrongCodeMessage(5 - attempt) },
+      });
     }
     const late = await enterCode(user, code);
     expect(late.statusCode).toBe(400);
@@ -294,7 +299,9 @@ describe('the mobile one-time code', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json().error.fields.code).toBe(CODE_SHAPE_MESSAGE);
     }
-    expect((await query<{ failed_attempts: number }>(sql`select failed_attempts from phone_verification_codes where user_id = ${user.id}`))[0]?.failed_attempts).toBe(0);
+    expect(
+      (await query<{ failed_attempts: number }>(sql`select failed_attempts from phone_verification_codes where user_id = ${user.id}`))[0]?.failed_attempts,
+    ).toBe(0);
   });
 
   it("cannot be used by another account: the other user's code never matches theirs", async () => {
@@ -354,7 +361,12 @@ describe('the mobile one-time code', () => {
     expect((await enterCode(user, await newestCodeTo(oldPhone))).statusCode).toBe(200);
     expect(await phoneVerified(user.id)).toBe(true);
 
-    const sameNumber = await call(harness.app, { method: 'PATCH', url: '/api/me', body: { fullName: 'Asha Rao Renamed', phone: oldPhone }, cookie: user.cookie });
+    const sameNumber = await call(harness.app, {
+      method: 'PATCH',
+      url: '/api/me',
+      body: { fullName: 'Asha Rao Renamed', phone: oldPhone },
+      cookie: user.cookie,
+    });
     expect(sameNumber.statusCode).toBe(200);
     expect(await phoneVerified(user.id)).toBe(true);
 
@@ -367,7 +379,9 @@ describe('the mobile one-time code', () => {
     expect((await sendCode(user)).statusCode).toBe(200);
     const newCode = await newestCodeTo(newPhone);
     // A code sent to the new number, then the number changed again: the code proves nothing about the third number.
-    expect((await call(harness.app, { method: 'PATCH', url: '/api/me', body: { fullName: 'Asha Rao', phone: uniquePhone() }, cookie: user.cookie })).statusCode).toBe(200);
+    expect(
+      (await call(harness.app, { method: 'PATCH', url: '/api/me', body: { fullName: 'Asha Rao', phone: uniquePhone() }, cookie: user.cookie })).statusCode,
+    ).toBe(200);
     expect((await enterCode(user, newCode)).json().error.code).toBe('CODE_EXPIRED');
     expect(await phoneVerified(user.id)).toBe(false);
   });
@@ -376,10 +390,23 @@ describe('the mobile one-time code', () => {
 describe('the sign-up trail', () => {
   it('records address, time, browser and the position the customer allowed', async () => {
     const user = await signUpUser(harness.app, { geolocation: { status: 'granted', latitude: 19.076, longitude: 72.8777, accuracyMeters: 35 } });
-    const [row] = await query<{ ip_address: string; user_agent: string | null; geolocation_status: string; latitude: number; longitude: number; accuracy_meters: number; signed_up_at: string }>(
-      sql`select * from signup_trail where user_id = ${user.id}`,
-    );
-    expect(row).toMatchObject({ ip_address: '127.0.0.1', user_agent: 'lightMyRequest', geolocation_status: 'granted', latitude: 19.076, longitude: 72.8777, accuracy_meters: 35 });
+    const [row] = await query<{
+      ip_address: string;
+      user_agent: string | null;
+      geolocation_status: string;
+      latitude: number;
+      longitude: number;
+      accuracy_meters: number;
+      signed_up_at: string;
+    }>(sql`select * from signup_trail where user_id = ${user.id}`);
+    expect(row).toMatchObject({
+      ip_address: '127.0.0.1',
+      user_agent: 'lightMyRequest',
+      geolocation_status: 'granted',
+      latitude: 19.076,
+      longitude: 72.8777,
+      accuracy_meters: 35,
+    });
     expect(Number.isNaN(Date.parse(row?.signed_up_at ?? ''))).toBe(false);
   });
 
@@ -395,7 +422,14 @@ describe('the sign-up trail', () => {
 
   it('refuses an impossible position with a field message and opens no account', async () => {
     const email = uniqueEmail();
-    const body = { fullName: 'Asha Rao', email, phone: '+919876543210', password: 'correct-horse', pin: '2957', geolocation: { status: 'granted', latitude: 91, longitude: 0, accuracyMeters: 5 } };
+    const body = {
+      fullName: 'Asha Rao',
+      email,
+      phone: '+919876543210',
+      password: 'correct-horse',
+      pin: '2957',
+      geolocation: { status: 'granted', latitude: 91, longitude: 0, accuracyMeters: 5 },
+    };
     const answer = await call(harness.app, { method: 'POST', url: '/api/auth/signup', body });
     expect(answer.statusCode).toBe(400);
     expect(Object.keys(answer.json().error.fields ?? {}).some((field) => field.startsWith('geolocation'))).toBe(true);

@@ -48,7 +48,9 @@ async function settledCustomer(): Promise<{ user: SignedUpUser; bankAccountId: s
 }
 
 async function resetPinByEmail(user: SignedUpUser, newPin: string): Promise<SignedUpUser> {
-  expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: user.password }, cookie: user.cookie })).statusCode).toBe(202);
+  expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: user.password }, cookie: user.cookie })).statusCode).toBe(
+    202,
+  );
   const token = await linkFromOutbox(user.email, '/reset-pin');
   expect((await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: newPin }, cookie: user.cookie })).statusCode).toBe(200);
   return { ...user, pin: newPin };
@@ -88,12 +90,18 @@ describe('cooling-off after a PIN reset', () => {
     await db().execute(sql`update users set pin_reset_at = now() - interval '24 hours 1 minute' where id = ${user.id}`);
     expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId: settled.bankAccountId })).statusCode).toBe(201);
     expect((await requestTransfer(harness, user, { recipientEmail: settled.recipient.email, amount: '10' })).statusCode).toBe(201);
-    expect((await call(harness.app, { url: '/api/security/pauses', cookie: user.cookie })).json()).toEqual({ withdrawals: null, transfers: null, bankAccounts: [] });
+    expect((await call(harness.app, { url: '/api/security/pauses', cookie: user.cookie })).json()).toEqual({
+      withdrawals: null,
+      transfers: null,
+      bankAccounts: [],
+    });
   });
 
   it('does not pause after an ordinary PIN change', async () => {
     const { user, bankAccountId } = await settledCustomer();
-    expect((await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '9753' }, cookie: user.cookie })).statusCode).toBe(200);
+    expect(
+      (await call(harness.app, { method: 'POST', url: '/api/pin/change', body: { currentPin: user.pin, newPin: '9753' }, cookie: user.cookie })).statusCode,
+    ).toBe(200);
     expect((await requestWithdrawal(harness, { ...user, pin: '9753' }, { amount: '10', bankAccountId })).statusCode).toBe(201);
   });
 });
@@ -125,7 +133,9 @@ describe('cooling-off of a new or changed bank account', () => {
     const newAccount = await addBankAccount(harness, user, { accountNumber: '999988887777' });
     const refused = await requestWithdrawal(harness, user, { amount: '10', bankAccountId: newAccount });
     expect(refused.statusCode).toBe(403);
-    const result = await db().execute<{ until: Date }>(sql`select details_changed_at + interval '24 hours' as until from bank_accounts where id = ${newAccount}`);
+    const result = await db().execute<{ until: Date }>(
+      sql`select details_changed_at + interval '24 hours' as until from bank_accounts where id = ${newAccount}`,
+    );
     const until = formatPauseEnd(new Date(result.rows[0]?.until as Date));
     const message = `Withdrawals to this bank account are paused until ${until} because it was added or its details changed recently.`;
     expect(refused.json().error).toEqual({ code: 'COOLING_OFF', message });
@@ -143,7 +153,12 @@ describe('cooling-off of a new or changed bank account', () => {
     const { user, bankAccountId } = await settledCustomer();
     // A new account number is confirmed as typed (decision 044).
     const patch = (body: Record<string, unknown>) =>
-      call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { ...(body.accountNumber === undefined ? {} : { accountNumberConfirmation: body.accountNumber }), ...body } });
+      call(harness.app, {
+        method: 'PATCH',
+        url: `/api/bank-accounts/${bankAccountId}`,
+        cookie: user.cookie,
+        body: { ...(body.accountNumber === undefined ? {} : { accountNumberConfirmation: body.accountNumber }), ...body },
+      });
     const settle = () => db().execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${bankAccountId}`);
     const withdrawalStatus = async () => (await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).statusCode;
 
@@ -152,7 +167,12 @@ describe('cooling-off of a new or changed bank account', () => {
     expect((await patch({ accountNumber: fixtureAccountNumber(user.id) })).statusCode).toBe(200);
     expect(await withdrawalStatus()).toBe(201);
 
-    for (const change of [{ ifscCode: 'HDFC0004321' }, { accountNumber: '5555 6666 7777' }, { upiId: 'someone.else@okaxis' }, { accountHolderName: 'Asha R' }]) {
+    for (const change of [
+      { ifscCode: 'HDFC0004321' },
+      { accountNumber: '5555 6666 7777' },
+      { upiId: 'someone.else@okaxis' },
+      { accountHolderName: 'Asha R' },
+    ]) {
       await settle();
       expect((await patch(change)).statusCode).toBe(200);
       expect((await requestWithdrawal(harness, user, { amount: '10', bankAccountId })).json().error.code, JSON.stringify(change)).toBe('COOLING_OFF');

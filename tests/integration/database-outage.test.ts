@@ -53,7 +53,12 @@ describe('while the database is down', () => {
         'a login',
       );
       expectDatabaseUnavailable(
-        await call(harness.app, { method: 'POST', url: '/api/transfers', cookie: customer.cookie, body: { recipientEmail: 'someone@example.com', amount: '1', pin: customer.pin } }),
+        await call(harness.app, {
+          method: 'POST',
+          url: '/api/transfers',
+          cookie: customer.cookie,
+          body: { recipientEmail: 'someone@example.com', amount: '1', pin: customer.pin },
+        }),
         'a money request',
       );
       // The load balancer keeps this server: it is not draining, the database is everyone's problem.

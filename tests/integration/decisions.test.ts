@@ -52,7 +52,8 @@ const kinds: KindCase[] = [
     path: 'deposits',
     noun: 'deposit',
     answerKey: 'deposit',
-    approveAsSystem: (transaction, id) => decideInTransaction(transaction, depositDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
+    approveAsSystem: (transaction, id) =>
+      decideInTransaction(transaction, depositDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
     table: 'usdt_deposits',
     messages: {
       notFound: 'Deposit not found',
@@ -67,7 +68,8 @@ const kinds: KindCase[] = [
     path: 'withdrawals',
     noun: 'withdrawal',
     answerKey: 'withdrawal',
-    approveAsSystem: (transaction, id) => decideInTransaction(transaction, withdrawalDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
+    approveAsSystem: (transaction, id) =>
+      decideInTransaction(transaction, withdrawalDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
     table: 'withdrawal_requests',
     messages: {
       notFound: 'Withdrawal not found',
@@ -87,7 +89,8 @@ const kinds: KindCase[] = [
     path: 'transfers',
     noun: 'transfer',
     answerKey: 'transfer',
-    approveAsSystem: (transaction, id) => decideInTransaction(transaction, transferDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
+    approveAsSystem: (transaction, id) =>
+      decideInTransaction(transaction, transferDecisions, { id, outcome: 'approved', decider: { kind: 'system' }, details: {} }),
     table: 'transfers',
     messages: {
       notFound: 'Transfer not found',
@@ -274,10 +277,22 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     const id = await testCase.makePending(owner, counterparty);
     const key = randomUUID();
     const body = await detailsOf(id, 'approve');
-    const first = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body, headers: { 'idempotency-key': key } });
+    const first = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/${path}/${id}/approve`,
+      cookie: admin.cookie,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(first.statusCode).toBe(200);
     const ledgerAfterFirst = await ledgerTransferCount(harness);
-    const retry = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/approve`, cookie: admin.cookie, body, headers: { 'idempotency-key': key } });
+    const retry = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/${path}/${id}/approve`,
+      cookie: admin.cookie,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(retry.statusCode).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
@@ -285,7 +300,13 @@ describe.each(kinds)('deciding a $noun', (testCase) => {
     expect(await auditRows(id)).toHaveLength(1);
 
     // The same key for another decision is refused; a retry without the key meets the 409.
-    const otherUse = await call(harness.app, { method: 'POST', url: `/api/admin/${path}/${id}/reject`, cookie: admin.cookie, body: {}, headers: { 'idempotency-key': key } });
+    const otherUse = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/${path}/${id}/reject`,
+      cookie: admin.cookie,
+      body: {},
+      headers: { 'idempotency-key': key },
+    });
     expect(otherUse.statusCode).toBe(422);
     expect(otherUse.json().error.code).toBe('IDEMPOTENCY_MISMATCH');
     expect((await decideIt(admin, id, 'approve')).statusCode).toBe(409);

@@ -33,7 +33,9 @@ describe('GET /api/deposits/address', () => {
     expect(answer.address).toBe(mnemonicToAccount(TEST_MNEMONIC, { addressIndex: answer.index }).address.toLowerCase());
 
     const trc20 = (await ownAddress(customer, 'TRC20')).json<DepositAddressAnswer>();
-    const tronAccount = privateKeyToAccount(`0x${Buffer.from(keyAtPath(TEST_MNEMONIC, `m/44'/195'/0'/0/${trc20.index}`).privateKey as Uint8Array).toString('hex')}`);
+    const tronAccount = privateKeyToAccount(
+      `0x${Buffer.from(keyAtPath(TEST_MNEMONIC, `m/44'/195'/0'/0/${trc20.index}`).privateKey as Uint8Array).toString('hex')}`,
+    );
     expect(trc20.address).toBe(tronAddressFromAccountId(Buffer.from(tronAccount.address.slice(2), 'hex')));
 
     expect((await ownAddress(customer, 'ERC20')).json()).toEqual(answer);
@@ -55,7 +57,9 @@ describe('GET /api/deposits/address', () => {
 
   it('never gives two customers one index or one address, even when they all ask at once; indexes run without gaps', async () => {
     const customers = await Promise.all(Array.from({ length: 12 }, () => signUpVerifiedUser(harness.app)));
-    const answers = await Promise.all(customers.flatMap((customer) => [ownAddress(customer, 'ERC20'), ownAddress(customer, 'ERC20'), ownAddress(customer, 'TRC20')]));
+    const answers = await Promise.all(
+      customers.flatMap((customer) => [ownAddress(customer, 'ERC20'), ownAddress(customer, 'ERC20'), ownAddress(customer, 'TRC20')]),
+    );
     expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
     for (const network of ['ERC20', 'TRC20'] as const) {
       const result = await harness.context.database.db.execute(
@@ -134,8 +138,14 @@ describe('GET /api/deposits/address', () => {
     const other = await signUpVerifiedUser(harness.app);
     await ownAddress(customer, 'ERC20');
     const { db } = harness.context.database;
-    const refusal = (statement: Promise<unknown>) => statement.then(() => 'done', (error: Error) => String(error.cause));
-    expect(await refusal(db.execute(sql`update deposit_addresses set user_id = ${other.id} where user_id = ${customer.id}`))).toMatch(/rows are permanent \(UPDATE refused\)/);
+    const refusal = (statement: Promise<unknown>) =>
+      statement.then(
+        () => 'done',
+        (error: Error) => String(error.cause),
+      );
+    expect(await refusal(db.execute(sql`update deposit_addresses set user_id = ${other.id} where user_id = ${customer.id}`))).toMatch(
+      /rows are permanent \(UPDATE refused\)/,
+    );
     expect(await refusal(db.execute(sql`delete from deposit_addresses where user_id = ${customer.id}`))).toMatch(/rows are permanent \(DELETE refused\)/);
     expect(await refusal(db.execute(sql`truncate deposit_addresses`))).toMatch(/rows are permanent \(TRUNCATE refused\)/);
     expect(await rowsOf(customer.id)).toHaveLength(1);

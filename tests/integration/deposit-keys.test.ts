@@ -59,7 +59,12 @@ describe('deposit keys in the settings', () => {
   it('with one admin, sets a key at once; customers then get their own address under it, and the other network’s key is refused for this one', async () => {
     const saved = await setKey(admin, { network: 'ERC20', extendedPublicKey: TEST_DEPOSIT_XPUBS.ERC20 });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json<{ key: unknown }>().key).toEqual({ network: 'ERC20', keyHint: `${TEST_DEPOSIT_XPUBS.ERC20.slice(0, 8)}…${TEST_DEPOSIT_XPUBS.ERC20.slice(-6)}`, source: 'settings', addressesIssued: 0 });
+    expect(saved.json<{ key: unknown }>().key).toEqual({
+      network: 'ERC20',
+      keyHint: `${TEST_DEPOSIT_XPUBS.ERC20.slice(0, 8)}…${TEST_DEPOSIT_XPUBS.ERC20.slice(-6)}`,
+      source: 'settings',
+      addressesIssued: 0,
+    });
     expect(saved.body).not.toContain(TEST_DEPOSIT_XPUBS.ERC20);
     const customer = await signUpVerifiedUser(harness.app);
     const answer = (await call(harness.app, { url: '/api/deposits/address?network=ERC20', cookie: customer.cookie })).json<DepositAddressAnswer>();
@@ -76,9 +81,16 @@ describe('deposit keys in the settings', () => {
   it('lets the environment win: a network whose key the environment sets cannot be changed in the settings', async () => {
     const fromEnvironment = await createTestApp({ database: harness.database, depositExtendedPublicKeys: { TRC20: TEST_DEPOSIT_XPUBS.TRC20 } });
     try {
-      const response = await call(fromEnvironment.app, { method: 'POST', url: '/api/admin/deposit-keys', cookie: admin.cookie, body: { network: 'TRC20', extendedPublicKey: keyAtPath(TEST_MNEMONIC, "m/44'/195'/1'").publicExtendedKey } });
+      const response = await call(fromEnvironment.app, {
+        method: 'POST',
+        url: '/api/admin/deposit-keys',
+        cookie: admin.cookie,
+        body: { network: 'TRC20', extendedPublicKey: keyAtPath(TEST_MNEMONIC, "m/44'/195'/1'").publicExtendedKey },
+      });
       expect(response.statusCode).toBe(409);
-      expect(response.json<{ error: { message: string } }>().error.message).toBe("This key is set in the server's environment (DEPOSIT_XPUB_TRC20), which wins over the settings. Change it there.");
+      expect(response.json<{ error: { message: string } }>().error.message).toBe(
+        "This key is set in the server's environment (DEPOSIT_XPUB_TRC20), which wins over the settings. Change it there.",
+      );
       const listed = await call(fromEnvironment.app, { url: '/api/admin/deposit-keys', cookie: admin.cookie });
       expect(listed.json<{ items: { network: string; source: string | null }[] }>().items[0]).toMatchObject({ network: 'TRC20', source: 'environment' });
     } finally {

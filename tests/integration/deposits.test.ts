@@ -66,9 +66,21 @@ describe('deposit submission', () => {
     [{ network: 'TRC20', amount: '99999999999', transactionHash: randomTrc20Hash() }, 'amount', 'Amount is too large.'],
     [{ network: 'TRC20', amount: '20', transactionHash: '' }, 'transactionHash', 'Please enter your transaction hash'],
     [{ network: 'TRC20', amount: '20' }, 'transactionHash', 'Please enter your transaction hash'],
-    [{ network: 'TRC20', amount: '20', transactionHash: randomErc20Hash() }, 'transactionHash', 'A TRC20 transaction hash is 64 hexadecimal characters (0-9, a-f).'],
-    [{ network: 'ERC20', amount: '20', transactionHash: randomTrc20Hash() }, 'transactionHash', 'An ERC20 transaction hash is 0x followed by 64 hexadecimal characters (0-9, a-f).'],
-    [{ network: 'TRC20', amount: '20', transactionHash: 'z'.repeat(64) }, 'transactionHash', 'A TRC20 transaction hash is 64 hexadecimal characters (0-9, a-f).'],
+    [
+      { network: 'TRC20', amount: '20', transactionHash: randomErc20Hash() },
+      'transactionHash',
+      'A TRC20 transaction hash is 64 hexadecimal characters (0-9, a-f).',
+    ],
+    [
+      { network: 'ERC20', amount: '20', transactionHash: randomTrc20Hash() },
+      'transactionHash',
+      'An ERC20 transaction hash is 0x followed by 64 hexadecimal characters (0-9, a-f).',
+    ],
+    [
+      { network: 'TRC20', amount: '20', transactionHash: 'z'.repeat(64) },
+      'transactionHash',
+      'A TRC20 transaction hash is 64 hexadecimal characters (0-9, a-f).',
+    ],
     [{ network: 'TRC20', amount: '20', transactionHash: 'a'.repeat(101) }, 'transactionHash', 'This transaction hash is too long.'],
     [{ network: 'BEP20', amount: '20', transactionHash: randomTrc20Hash() }, 'network', 'Please select a network'],
   ])('refuses %j with a clear message', async (body, field, message) => {
@@ -125,7 +137,9 @@ describe('deposit submission', () => {
   it('caps the deposits one customer may have waiting at 20', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const ids = await Promise.all(Array.from({ length: 20 }, () => submitDeposit(harness, user, '10')));
-    const answers = await Promise.all(Array.from({ length: 3 }, () => postDeposit(user, { network: 'TRC20', amount: '10', transactionHash: randomTrc20Hash() })));
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () => postDeposit(user, { network: 'TRC20', amount: '10', transactionHash: randomTrc20Hash() })),
+    );
     expect(answers.map((answer) => answer.statusCode)).toEqual([409, 409, 409]);
     const refused = answers[0]!;
     expect(refused.json().error.message).toBe('You have 20 deposits waiting for approval. Please wait until they are reviewed before submitting more.');
@@ -279,7 +293,7 @@ describe('deposit approval', () => {
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
-  it("does not let an admin decide their own deposit", async () => {
+  it('does not let an admin decide their own deposit', async () => {
     const depositId = await submitDeposit(harness, admin, '40');
     const response = await decide(harness, admin, 'deposits', depositId, 'approve');
     expect(response.statusCode).toBe(403);

@@ -25,7 +25,9 @@ describe('embedded PostgreSQL in DATA_DIR', () => {
       await query(server.serverUrl, "insert into kept values ('survives a restart')");
 
       await expect(startEmbeddedDatabase({ dataDirectory, purpose: 'server', log: () => undefined })).rejects.toThrow(DataDirectoryInUseError);
-      await expect(startEmbeddedDatabase({ dataDirectory, purpose: 'server', log: () => undefined })).rejects.toThrow(/Another server \(process \d+\) is already running/);
+      await expect(startEmbeddedDatabase({ dataDirectory, purpose: 'server', log: () => undefined })).rejects.toThrow(
+        /Another server \(process \d+\) is already running/,
+      );
 
       const tool = await startEmbeddedDatabase({ dataDirectory, purpose: 'tool', log: () => undefined });
       expect(tool.owned).toBe(false);
@@ -44,7 +46,7 @@ describe('embedded PostgreSQL in DATA_DIR', () => {
     }
   });
 
-  it('listens on TCP alone when the socket\'s path would not fit a socket address', async () => {
+  it("listens on TCP alone when the socket's path would not fit a socket address", async () => {
     const longDirectory = fs.mkdtempSync(path.join(os.tmpdir(), `rupeedesk-embedded-${'long-'.repeat(16)}`));
     try {
       const server = await startEmbeddedDatabase({ dataDirectory: longDirectory, purpose: 'server', log: () => undefined });

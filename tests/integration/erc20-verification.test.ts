@@ -98,7 +98,11 @@ describe('ERC20 deposits verified on chain', () => {
     const depositId = await submitted(user, hash, '15');
     await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).chain.state === 'confirmed');
     const deposit = await readDeposit(harness, user, depositId);
-    expect(deposit).toMatchObject({ status: 'pending', typedAmount: null, chain: { problem: null, amountUsdt: '15.000000', fromAddress: account.address.toLowerCase() } });
+    expect(deposit).toMatchObject({
+      status: 'pending',
+      typedAmount: null,
+      chain: { problem: null, amountUsdt: '15.000000', fromAddress: account.address.toLowerCase() },
+    });
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
@@ -126,7 +130,10 @@ describe('ERC20 deposits verified on chain', () => {
     await chain.mine(CONFIRMATIONS);
     const depositId = await submitted(user, hash, '20');
     await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).chain.state === 'mismatch');
-    expect(await readDeposit(harness, user, depositId)).toMatchObject({ status: 'pending', chain: { problem: 'wrong_recipient', toAddress: stranger.address.toLowerCase() } });
+    expect(await readDeposit(harness, user, depositId)).toMatchObject({
+      status: 'pending',
+      chain: { problem: 'wrong_recipient', toAddress: stranger.address.toLowerCase() },
+    });
     expect(await balanceMicros(harness, user.id)).toBe(0n);
   });
 
@@ -194,7 +201,9 @@ describe('ERC20 deposits verified on chain', () => {
       return items.some((item) => item.transactionHash === hash.toLowerCase() && item.status === 'approved');
     });
     expect(await balanceMicros(harness, user.id)).toBe(40_000_000n);
-    const row = await harness.database.handle.db.execute<{ source: string }>(sql`select source from usdt_deposits where transaction_hash = ${hash.toLowerCase()}`);
+    const row = await harness.database.handle.db.execute<{ source: string }>(
+      sql`select source from usdt_deposits where transaction_hash = ${hash.toLowerCase()}`,
+    );
     expect(row.rows).toEqual([{ source: 'detected' }]);
   });
 
@@ -232,13 +241,21 @@ describe('ERC20 deposits verified on chain', () => {
       sql`delete from chain_blocks where network = 'ERC20' and block_number > (select max(block_number) - 20 from chain_blocks where network = 'ERC20')`,
     );
     await harness.database.handle.db.execute(sql`update chain_jobs set run_after = now() where kind = 'scan_network'`);
-    await harness.database.handle.db.execute(sql`update chain_jobs set finished_at = null, run_after = now() where deposit_id in (${sql.join(rows.map((row) => sql`${row.id}::uuid`), sql`, `)})`);
+    await harness.database.handle.db.execute(
+      sql`update chain_jobs set finished_at = null, run_after = now() where deposit_id in (${sql.join(
+        rows.map((row) => sql`${row.id}::uuid`),
+        sql`, `,
+      )})`,
+    );
     await worker.tick();
     await worker.tick();
     expect((await rowsOf()).length).toBe(2);
     expect(await balanceMicros(harness, user.id)).toBe(35_000_000n);
     const credits = await harness.database.handle.db.execute<{ count: bigint }>(
-      sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(rows.map((row) => sql`${row.id}::uuid`), sql`, `)})`,
+      sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(
+        rows.map((row) => sql`${row.id}::uuid`),
+        sql`, `,
+      )})`,
     );
     expect(credits.rows[0]?.count).toBe(2n);
 
@@ -320,7 +337,10 @@ describe('ERC20 deposits verified on chain', () => {
     await Promise.all([worker.tick(), second.tick()]);
     expect(await balanceMicros(harness, user.id)).toBe(30_000_000n);
     const credits = await harness.database.handle.db.execute<{ count: bigint }>(
-      sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+      sql`select count(*) as count from ledger_transfers where reason = 'deposit_credit' and reference_id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
     );
     expect(credits.rows[0]?.count).toBe(3n);
   });
@@ -340,7 +360,9 @@ describe('ERC20 deposits verified on chain', () => {
 
     const admin = await signUpAdminWithVerifiedPin(harness);
     const queue = await call(harness.app, { url: '/api/admin/deposits?status=approved&limit=100', cookie: admin.cookie });
-    const item = queue.json<{ items: { id: string; chain: { state: string; fromAddress: string; amountUsdt: string } }[] }>().items.find((entry) => entry.id === depositId);
+    const item = queue
+      .json<{ items: { id: string; chain: { state: string; fromAddress: string; amountUsdt: string } }[] }>()
+      .items.find((entry) => entry.id === depositId);
     expect(item?.chain).toMatchObject({ state: 'confirmed', fromAddress: account.address.toLowerCase(), amountUsdt: '50.000000' });
   });
 
@@ -353,7 +375,13 @@ describe('ERC20 deposits verified on chain', () => {
     try {
       const user = await signUpVerifiedUser(harness.app);
       const tronHash = 'cd'.repeat(32);
-      tron.addTransfer({ id: tronHash, contract: MAINNET_USDT_TRC20, from: tronAddressFromAccountId(Buffer.alloc(20, 3)), to: tronAddressFromAccountId(Buffer.alloc(20, 4)), amount: 20_000_000n });
+      tron.addTransfer({
+        id: tronHash,
+        contract: MAINNET_USDT_TRC20,
+        from: tronAddressFromAccountId(Buffer.alloc(20, 3)),
+        to: tronAddressFromAccountId(Buffer.alloc(20, 4)),
+        amount: 20_000_000n,
+      });
       const depositId = await submitted(user, `0x${tronHash}`, '20');
       await tickUntil(both, async () => (await readDeposit(harness, user, depositId)).chain.problem === 'other_network');
       expect(await readDeposit(harness, user, depositId)).toMatchObject({ status: 'pending', chain: { state: 'mismatch' } });

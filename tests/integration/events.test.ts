@@ -29,7 +29,12 @@ async function stream(cookie?: string): Promise<EventStreamClient> {
 }
 
 async function changeRates(normalRate: string) {
-  return call(first.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsBody(first.app, admin.cookie, { normalRate }) });
+  return call(first.app, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    cookie: admin.cookie,
+    body: await currentSettingsBody(first.app, admin.cookie, { normalRate }),
+  });
 }
 
 beforeAll(async () => {
@@ -101,7 +106,9 @@ describe('GET /api/events over real HTTP', () => {
     const client = await stream();
     await client.next('ready');
     await first.database.handle.db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, 'not json')`);
-    await first.database.handle.db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ type: 'wallet.updated', userId: 'nope', reason: 'x' })})`);
+    await first.database.handle.db.execute(
+      sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ type: 'wallet.updated', userId: 'nope', reason: 'x' })})`,
+    );
     expectStatus(await changeRates('84.30'), 200);
     await client.next('settings.updated');
     expect(client.events.map((received) => received.event)).toEqual(['ready', 'settings.updated']);
@@ -165,12 +172,15 @@ describe('GET /api/events over real HTTP', () => {
     // Only the second instance's listener remains (the killed one was replaced); a closed
     // connection leaves pg_stat_activity a moment after the client let it go.
     await expect
-      .poll(async () => {
-        const listeners = await first.database.handle.db.execute<{ count: number }>(
-          sql`select count(*)::int as count from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
-        );
-        return listeners.rows[0]?.count;
-      }, { timeout: 5_000, interval: 50 })
+      .poll(
+        async () => {
+          const listeners = await first.database.handle.db.execute<{ count: number }>(
+            sql`select count(*)::int as count from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`,
+          );
+          return listeners.rows[0]?.count;
+        },
+        { timeout: 5_000, interval: 50 },
+      )
       .toBe(1);
   });
 });

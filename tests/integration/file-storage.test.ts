@@ -40,7 +40,12 @@ function apkBytes(totalBytes: number): Buffer {
 describe('uploaded files on several servers', () => {
   it('serves a file uploaded through one app instance from a second instance on the same database', async () => {
     const bytes = apkBytes(3 * FILE_CHUNK_BYTES + 1_234);
-    const upload = await uploadFile(first.app, '/api/admin/files/apk', { cookie: admin.cookie, bytes, contentType: 'application/octet-stream', fileName: 'app.apk' });
+    const upload = await uploadFile(first.app, '/api/admin/files/apk', {
+      cookie: admin.cookie,
+      bytes,
+      contentType: 'application/octet-stream',
+      fileName: 'app.apk',
+    });
     expect(upload.statusCode).toBe(201);
     const download = await second.app.inject({ method: 'GET', url: '/api/files/apk' });
     expect(download.statusCode).toBe(200);

@@ -36,7 +36,16 @@ const BAD_STRINGS = [
   '😀😀',
 ];
 const BAD_VALUES: unknown[] = [null, true, Number.MAX_SAFE_INTEGER * 1024, -1, 1.5, [], {}, [MARKER], { nested: { deeper: [MARKER] } }];
-const BAD_PATH_SEGMENTS = ['%ZZ', '%00', '%E2%80%AE', encodeURIComponent(`${MARKER}\u0000`), 'a'.repeat(600), '00000000-0000-0000-0000-000000000000', '..%2F..', '-1'];
+const BAD_PATH_SEGMENTS = [
+  '%ZZ',
+  '%00',
+  '%E2%80%AE',
+  encodeURIComponent(`${MARKER}\u0000`),
+  'a'.repeat(600),
+  '00000000-0000-0000-0000-000000000000',
+  '..%2F..',
+  '-1',
+];
 const CASES_PER_OPERATION = 30;
 
 interface Operation {

@@ -171,7 +171,13 @@ describe('wrong passwords', () => {
       const guess = (address: string, password: string) => loginFrom(limited.app, address, user.email, password);
       for (let address = 1; address <= 4; address += 1) expect((await guess(`192.0.2.${address}`, 'wrong-guess')).statusCode).toBe(401);
       const turnsClaimed = async () =>
-        Number((await db().execute<{ count: number }>(sql`select count(*)::int as count from rate_limit_slots where key = ${`login:account:${user.email.toLowerCase()}`}`)).rows[0]?.count);
+        Number(
+          (
+            await db().execute<{ count: number }>(
+              sql`select count(*)::int as count from rate_limit_slots where key = ${`login:account:${user.email.toLowerCase()}`}`,
+            )
+          ).rows[0]?.count,
+        );
       expect(await turnsClaimed()).toBe(0);
       const owner = await guess('198.51.100.99', user.password);
       // Past the ceiling the owner waits for a turn in the account's queue (the first one 500 ms away) but gets in.
@@ -227,7 +233,9 @@ describe('password checks past the account-wide ceiling', () => {
       const othersBrowser = deviceCookieOf(await loginFrom(limited.app, '198.51.100.11', other.email, other.password));
       await wrongPasswordsFromAddresses(limited.app, user.email, 4);
       // The queue is full: the last turn claimed starts in an hour.
-      await db().execute(sql`insert into rate_limit_slots (key, next_check_at) values (${`login:account:${user.email.toLowerCase()}`}, now() + interval '1 hour')`);
+      await db().execute(
+        sql`insert into rate_limit_slots (key, next_check_at) values (${`login:account:${user.email.toLowerCase()}`}, now() + interval '1 hour')`,
+      );
 
       expect((await loginFrom(limited.app, '198.51.100.12', user.email, user.password)).statusCode).toBe(429);
       expect((await loginFrom(limited.app, '198.51.100.11', user.email, user.password, othersBrowser)).statusCode).toBe(429);
@@ -245,14 +253,17 @@ describe('password checks past the account-wide ceiling', () => {
   });
 });
 
-describe('the rate limits\' counters', () => {
+describe("the rate limits' counters", () => {
   it('are the only unlogged tables, so counting an attempt waits for no disk flush and every other record survives a crash', async () => {
     const result = await db().execute<{ relname: string; relpersistence: string }>(
       sql`select c.relname, c.relpersistence from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' order by c.relname`,
     );
     const unlogged = result.rows.filter((row) => row.relpersistence === 'u').map((row) => row.relname);
     expect(unlogged).toEqual(['rate_limit_buckets', 'rate_limit_slots']);
-    expect(result.rows.filter((row) => row.relname === 'ledger_accounts' || row.relname === 'pin_failures').map((row) => row.relpersistence)).toEqual(['p', 'p']);
+    expect(result.rows.filter((row) => row.relname === 'ledger_accounts' || row.relname === 'pin_failures').map((row) => row.relpersistence)).toEqual([
+      'p',
+      'p',
+    ]);
   });
 });
 

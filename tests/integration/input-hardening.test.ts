@@ -35,40 +35,80 @@ describe('control, invisible and direction-changing characters', () => {
     ['a zero-width space', ZERO_WIDTH_SPACE],
     ['a line break', '\n'],
   ])('are refused with a field message in every free-text field: %s', async (_name, character) => {
-    expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: `a${character}@example.com`, password: 'whatever-1' } }), 'email');
+    expectFieldRefused(
+      await call(harness.app, { method: 'POST', url: '/api/auth/login', body: { email: `a${character}@example.com`, password: 'whatever-1' } }),
+      'email',
+    );
     const signup = { fullName: `Asha${character}Rao`, email: 'fresh@example.com', phone: '+919876543210', password: 'correct-horse', pin: '2957' };
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: signup }), 'fullName');
-    expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: 'Asha Rao', referralCode: `RUPEE${character}1` } }), 'referralCode');
+    expectFieldRefused(
+      await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: 'Asha Rao', referralCode: `RUPEE${character}1` } }),
+      'referralCode',
+    );
     expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: `x${character}@example.com` } }), 'email');
     expectFieldRefused(await call(harness.app, { url: `/api/admin/users?q=${encodeURIComponent(`asha${character}`)}`, cookie: admin.cookie }), 'q');
     expectFieldRefused(
-      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: `Asha${character}`, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' } }),
+      await call(harness.app, {
+        method: 'POST',
+        url: '/api/bank-accounts',
+        cookie: customer.cookie,
+        body: { accountHolderName: `Asha${character}`, accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' },
+      }),
       'accountHolderName',
     );
   });
 
   it('keeps line breaks in a rejection reason but refuses NUL and bidi overrides there', async () => {
     const depositId = await submitDeposit(harness, customer, '15');
-    const refused = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/${depositId}/reject`, cookie: admin.cookie, body: { reason: `wrong${NUL}hash` } });
+    const refused = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/${depositId}/reject`,
+      cookie: admin.cookie,
+      body: { reason: `wrong${NUL}hash` },
+    });
     expectFieldRefused(refused, 'reason');
-    const bidi = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/${depositId}/reject`, cookie: admin.cookie, body: { reason: `wrong${RIGHT_TO_LEFT_OVERRIDE}hash` } });
+    const bidi = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/${depositId}/reject`,
+      cookie: admin.cookie,
+      body: { reason: `wrong${RIGHT_TO_LEFT_OVERRIDE}hash` },
+    });
     expectFieldRefused(bidi, 'reason');
-    const multiLine = await call(harness.app, { method: 'POST', url: `/api/admin/deposits/${depositId}/reject`, cookie: admin.cookie, body: { reason: 'Hash not found.\nPlease check it.' } });
+    const multiLine = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/deposits/${depositId}/reject`,
+      cookie: admin.cookie,
+      body: { reason: 'Hash not found.\nPlease check it.' },
+    });
     expect(multiLine.statusCode).toBe(200);
   });
 
   it('refuses them in the settings website address', async () => {
     const current = (await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie })).json();
-    const response = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: { ...current.settings, websiteUrl: `https://example.com/${NUL}` } });
+    const response = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: { ...current.settings, websiteUrl: `https://example.com/${NUL}` },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('VALIDATION_FAILED');
   });
 
   it('needs a visible letter in names', async () => {
     const signup = { email: 'letters@example.com', phone: '+919876543210', password: 'correct-horse', pin: '2957' };
-    expectFieldRefused(await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: '12345' } }), 'fullName', 'Full name must contain at least one letter');
     expectFieldRefused(
-      await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: { accountHolderName: '-- --', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' } }),
+      await call(harness.app, { method: 'POST', url: '/api/auth/signup', body: { ...signup, fullName: '12345' } }),
+      'fullName',
+      'Full name must contain at least one letter',
+    );
+    expectFieldRefused(
+      await call(harness.app, {
+        method: 'POST',
+        url: '/api/bank-accounts',
+        cookie: customer.cookie,
+        body: { accountHolderName: '-- --', accountNumber: '123456789012', accountNumberConfirmation: '123456789012', ifscCode: 'SBIN0001234' },
+      }),
       'accountHolderName',
       'Account holder name must contain at least one letter.',
     );

@@ -53,7 +53,10 @@ async function customerWaitingForReview(): Promise<{ customer: SignedUpUser; pan
   const customer = await signUpPinVerifiedUser(harness.app);
   await harness.database.handle.db.execute(sql`update users set email_verified_at = now() where id = ${customer.id}`);
   await harness.database.handle.db.execute(sql`update profiles set phone_verified_at = now() where user_id = ${customer.id}`);
-  expectStatus(await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } }), 200);
+  expectStatus(
+    await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } }),
+    200,
+  );
   const pan = uniquePersonPan();
   cashfree.register(pan, { registeredName: 'ASHA LATA RAO' });
   const submitted = await call(harness.app, { method: 'POST', url: '/api/kyc/pan', cookie: customer.cookie, body: { pan } });
@@ -98,7 +101,9 @@ describe('the PAN review desk', () => {
       sql`select actor_user_id as actor, target_type as "targetType" from audit_log where target_user_id = ${customer.id} and action = 'kyc_pan.approve'`,
     );
     expect(audit.rows).toEqual([{ actor: admin.id, targetType: 'kyc_pan' }]);
-    const notifications = await harness.database.handle.db.execute<{ title: string }>(sql`select title from notifications where user_id = ${customer.id} and kind = 'kyc_updated'`);
+    const notifications = await harness.database.handle.db.execute<{ title: string }>(
+      sql`select title from notifications where user_id = ${customer.id} and kind = 'kyc_updated'`,
+    );
     expect(notifications.rows).toEqual([{ title: 'PAN verified' }]);
 
     const again = await reviewCall(admin, customer.id, 'reject', { reason: 'Blurred' });
@@ -155,7 +160,14 @@ describe('a customer’s KYC on the user page', () => {
     const record = await call(harness.app, { url: `/api/admin/kyc/customers/${customer.id}`, cookie: admin.cookie });
     expectStatus(record, 200);
     const body = record.json();
-    expect(body).toMatchObject({ userId: customer.id, level: 1, freeze: null, riskCategory: 'low', kycOverdue: false, pan: { status: 'verified', checkedBy: 'cashfree' } });
+    expect(body).toMatchObject({
+      userId: customer.id,
+      level: 1,
+      freeze: null,
+      riskCategory: 'low',
+      kycOverdue: false,
+      pan: { status: 'verified', checkedBy: 'cashfree' },
+    });
     for (const check of ['email', 'mobile', 'pan', 'taxResidence']) {
       const shown = body.checks.find((item: { check: string }) => item.check === check);
       expect(shown.state).toBe('verified');
@@ -192,7 +204,10 @@ describe('freezing an account', () => {
     expect(transfer.json().error.code).toBe('ACCOUNT_FROZEN');
     const bankBody = { accountHolderName: 'Asha Rao', accountNumber: '998877665544', accountNumberConfirmation: '998877665544', ifscCode: 'SBIN0001234' };
     expect((await call(harness.app, { method: 'POST', url: '/api/bank-accounts', cookie: customer.cookie, body: bankBody })).statusCode).toBe(403);
-    expect((await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: customer.cookie, body: { upiId: 'other@oksbi' } })).statusCode).toBe(403);
+    expect(
+      (await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: customer.cookie, body: { upiId: 'other@oksbi' } }))
+        .statusCode,
+    ).toBe(403);
     expect((await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${bankAccountId}`, cookie: customer.cookie })).statusCode).toBe(403);
     expect(await ledgerTransferCount(harness)).toBe(before);
     expect(await balanceMicros(harness, customer.id)).toBe(100_000_000n);
@@ -243,7 +258,9 @@ describe('freezing an account', () => {
     expect(named.statusCode).toBe(409);
     expect(named.json().error.message).toBe(FREEZE_MESSAGES.batchRefused([withdrawalId]));
     await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: {} });
-    expect((await harness.database.handle.db.execute<{ status: string }>(sql`select status from withdrawal_requests where id = ${withdrawalId}`)).rows[0]?.status).toBe('pending');
+    expect(
+      (await harness.database.handle.db.execute<{ status: string }>(sql`select status from withdrawal_requests where id = ${withdrawalId}`)).rows[0]?.status,
+    ).toBe('pending');
     const approveTransfer = await decide(harness, admin, 'transfers', transferId, 'approve');
     expect(approveTransfer.statusCode).toBe(409);
     expect(await balanceMicros(harness, recipient.id)).toBe(0n);
@@ -387,7 +404,11 @@ describe('the KYC refresh per risk category', () => {
     expect((await requestTransfer(harness, customer, { recipientEmail: recipient.email, amount: '1' })).json().error.code).toBe('KYC_REFRESH_REQUIRED');
     expect(await ledgerTransferCount(harness)).toBe(before);
     const kyc = await kycOf(customer);
-    expect(kyc).toMatchObject({ level: 1, moneyBlockedMessage: KYC_REFRESH_MESSAGES.overdue, refresh: { overdue: true, open: true, message: KYC_REFRESH_MESSAGES.overdue } });
+    expect(kyc).toMatchObject({
+      level: 1,
+      moneyBlockedMessage: KYC_REFRESH_MESSAGES.overdue,
+      refresh: { overdue: true, open: true, message: KYC_REFRESH_MESSAGES.overdue },
+    });
 
     // The same PAN, submitted again, is checked again by the provider.
     const pan = (await harness.database.handle.db.execute<{ pan: string }>(sql`select pan from profiles where user_id = ${customer.id}`)).rows[0]?.pan;
@@ -397,7 +418,10 @@ describe('the KYC refresh per risk category', () => {
     expect(cashfree.requests.filter((request) => request.pan === pan).length).toBe(checksBefore + 1);
     // Still overdue: the tax residence declaration is as old as before.
     expect((await requestWithdrawal(harness, customer, { amount: '1', bankAccountId })).statusCode).toBe(403);
-    expectStatus(await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } }), 200);
+    expectStatus(
+      await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } }),
+      200,
+    );
     expect((await kycOf(customer)).refresh).toMatchObject({ overdue: false, open: false });
     expectStatus(await requestWithdrawal(harness, customer, { amount: '1', bankAccountId }), 201);
   });
@@ -406,7 +430,9 @@ describe('the KYC refresh per risk category', () => {
     const customer = await signUpVerifiedUser(harness.app);
     const pan = (await harness.database.handle.db.execute<{ pan: string }>(sql`select pan from profiles where user_id = ${customer.id}`)).rows[0]?.pan;
     const checksBefore = cashfree.requests.filter((request) => request.pan === pan).length;
-    expect((await call(harness.app, { method: 'POST', url: '/api/kyc/pan', cookie: customer.cookie, body: { pan } })).json().message).toBe(PAN_MESSAGES.verified);
+    expect((await call(harness.app, { method: 'POST', url: '/api/kyc/pan', cookie: customer.cookie, body: { pan } })).json().message).toBe(
+      PAN_MESSAGES.verified,
+    );
     expect(cashfree.requests.filter((request) => request.pan === pan).length).toBe(checksBefore);
     // 14 days before the due date (12 months for low risk) the refresh opens.
     await ageKyc(customer.id, 360);
@@ -416,7 +442,12 @@ describe('the KYC refresh per risk category', () => {
 
 describe('the KYC settings', () => {
   async function saveSettings(who: SignedUpUser, overrides: Record<string, unknown>) {
-    return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: who.cookie, body: await currentSettingsBody(harness.app, admin.cookie, overrides) });
+    return call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: who.cookie,
+      body: await currentSettingsBody(harness.app, admin.cookie, overrides),
+    });
   }
 
   it('refuses bad values with their field messages and saves nothing', async () => {

@@ -8,7 +8,15 @@ import { findImage } from '../../src/server/features/kyc/documents/repository.ts
 import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, configureDepositAddresses, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  configureDepositAddresses,
+  expectStatus,
+  ledgerTransferCount,
+  requestWithdrawal,
+  signUpFundedCustomer,
+} from '../fixtures/wallet.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -40,11 +48,17 @@ function phonePhoto(width = 640, height = 480, shade = 90): Buffer {
 }
 
 function upload(app: TestApp, user: SignedUpUser, purpose: string, bytes: Buffer, liveness?: unknown) {
-  if (liveness === undefined) return uploadFile(app.app, `/api/kyc/level2/images/${purpose}`, { cookie: user.cookie, bytes, contentType: 'image/jpeg', fileName: 'photo.jpg' });
+  if (liveness === undefined)
+    return uploadFile(app.app, `/api/kyc/level2/images/${purpose}`, { cookie: user.cookie, bytes, contentType: 'image/jpeg', fileName: 'photo.jpg' });
   const form = new FormData();
   form.append('liveness', JSON.stringify(liveness));
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'selfie.jpg');
-  return app.app.inject({ method: 'POST', url: `/api/kyc/level2/images/${purpose}`, headers: { origin: 'http://localhost:3000', cookie: user.cookie }, payload: form });
+  return app.app.inject({
+    method: 'POST',
+    url: `/api/kyc/level2/images/${purpose}`,
+    headers: { origin: 'http://localhost:3000', cookie: user.cookie },
+    payload: form,
+  });
 }
 
 const LIVENESS = { challenge: ['blink', 'turn_left'], passedFrames: 12, liveScore: 0.93, realScore: 0.88, faceScore: 0.97, documentSimilarity: 0.71 };
@@ -70,7 +84,13 @@ async function submissionBody(app: TestApp, user: SignedUpUser, overrides: Parti
 }
 
 function submit(app: TestApp, user: SignedUpUser, body: unknown) {
-  return call(app.app, { method: 'POST', url: '/api/kyc/level2', cookie: user.cookie, body, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Test phone' } });
+  return call(app.app, {
+    method: 'POST',
+    url: '/api/kyc/level2',
+    cookie: user.cookie,
+    body,
+    headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Test phone' },
+  });
 }
 
 async function submitted(app: TestApp, user: SignedUpUser): Promise<string> {
@@ -80,7 +100,9 @@ async function submitted(app: TestApp, user: SignedUpUser): Promise<string> {
 }
 
 async function submissionCount(app: TestApp, userId: string): Promise<number> {
-  const result = await app.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from kyc_level2_submissions where user_id = ${userId}`);
+  const result = await app.database.handle.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from kyc_level2_submissions where user_id = ${userId}`,
+  );
   return result.rows[0]?.count ?? 0;
 }
 
@@ -106,7 +128,9 @@ describe('KYC images at rest', () => {
     expect(response.json()).toMatchObject({ message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { purpose: 'document_front', width: 640, height: 480 } });
     const id = response.json().image.id as string;
 
-    const raw = await harness.database.handle.db.execute<{ content: Buffer; wrapped: Buffer }>(sql`select content, wrapped_key as wrapped from kyc_images where id = ${id}`);
+    const raw = await harness.database.handle.db.execute<{ content: Buffer; wrapped: Buffer }>(
+      sql`select content, wrapped_key as wrapped from kyc_images where id = ${id}`,
+    );
     const stored = raw.rows[0]?.content as Buffer;
     expect(stored.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
     expect(stored.includes(Buffer.from(EXIF_MARKER, 'latin1'))).toBe(false);
@@ -148,7 +172,9 @@ describe('KYC images at rest', () => {
     const badLiveness = await upload(harness, customer, 'selfie', phonePhoto(), { challenge: [], liveScore: 2 });
     expect(badLiveness.statusCode).toBe(400);
     expect(badLiveness.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessInvalid });
-    const count = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`);
+    const count = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
+    );
     expect(count.rows[0]?.count).toBe(0);
   });
 });
@@ -162,7 +188,11 @@ describe('the level 2 submission', () => {
 
     const id = await submitted(harness, customer);
     const after = await kycOf(harness, customer);
-    expect(after).toMatchObject({ level: 1, levelTwo: { status: 'pending_review', documentType: 'driving_licence' }, checks: { secondDocument: { state: 'pending' } } });
+    expect(after).toMatchObject({
+      level: 1,
+      levelTwo: { status: 'pending_review', documentType: 'driving_licence' },
+      checks: { secondDocument: { state: 'pending' } },
+    });
     const row = await harness.database.handle.db.execute(
       sql`select document_number as number, ip_address as ip, user_agent as agent, geolocation_status as geo, latitude from kyc_level2_submissions where id = ${id}`,
     );
@@ -196,7 +226,9 @@ describe('the level 2 submission', () => {
     expect(await submissionCount(harness, customer.id)).toBe(0);
     // A masked Aadhaar keeps its last 4 digits only.
     expectStatus(await submit(harness, customer, { ...body, documentType: 'aadhaar_masked', documentNumber: 'XXXX XXXX 0123' }), 200);
-    const kept = await harness.database.handle.db.execute<{ number: string }>(sql`select document_number as number from kyc_level2_submissions where user_id = ${customer.id}`);
+    const kept = await harness.database.handle.db.execute<{ number: string }>(
+      sql`select document_number as number from kyc_level2_submissions where user_id = ${customer.id}`,
+    );
     expect(kept.rows).toEqual([{ number: 'XXXX XXXX 0123' }]);
   });
 
@@ -257,7 +289,12 @@ describe('the desk', () => {
   it('asks for one item again with a reason the customer sees, who can then send again', async () => {
     const customer = await signUpVerifiedUser(harness.app);
     const id = await submitted(harness, customer);
-    const noReason = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/request-again`, cookie: admin.cookie, body: { item: 'selfie' } });
+    const noReason = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/level2-reviews/${id}/request-again`,
+      cookie: admin.cookie,
+      body: { item: 'selfie' },
+    });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().error.fields).toEqual({ reason: KYC_REVIEW_MESSAGES.reasonNeeded });
     const asked = await call(harness.app, {
@@ -281,7 +318,9 @@ describe('the desk', () => {
     expectStatus(await submit(harness, customer, { ...body, selfieImageId: undefined }), 200);
     const kyc = await kycOf(harness, customer);
     expect(kyc.checks).toMatchObject({ secondDocument: { state: 'pending' }, selfie: { state: 'missing' }, address: { state: 'pending' } });
-    const id = (await harness.database.handle.db.execute<{ id: string }>(sql`select level2_submission_id as id from kyc_records where user_id = ${customer.id}`)).rows[0]?.id;
+    const id = (
+      await harness.database.handle.db.execute<{ id: string }>(sql`select level2_submission_id as id from kyc_records where user_id = ${customer.id}`)
+    ).rows[0]?.id;
     const refused = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe(KYC_REVIEW_MESSAGES.selfieMissing);
@@ -292,7 +331,12 @@ describe('the desk', () => {
     const rejected = await signUpVerifiedUser(harness.app);
     const rejectedId = await submitted(harness, rejected);
     expectStatus(
-      await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${rejectedId}/reject`, cookie: admin.cookie, body: { reason: 'The licence has expired.' } }),
+      await call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/kyc/level2-reviews/${rejectedId}/reject`,
+        cookie: admin.cookie,
+        body: { reason: 'The licence has expired.' },
+      }),
       200,
     );
     expect((await kycOf(harness, rejected)).levelTwo).toMatchObject({ status: 'rejected', reason: 'The licence has expired.' });
@@ -312,7 +356,9 @@ describe('the desk', () => {
     expect(kyc.checks.selfie.state).toBe('verified');
     const second = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: admin.cookie, body: { reason: 'x' } });
     expect(second.statusCode).toBe(409);
-    await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`);
+    await harness.database.handle.db.execute(
+      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
+    );
   });
 });
 
@@ -321,7 +367,9 @@ describe('level 2 limits', () => {
     const customer = await signUpFundedCustomer(harness, admin, '100');
     const bankAccountId = await addBankAccount(harness, customer);
     const id = await submitted(harness, customer);
-    await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 100000, kyc_level2_daily_limit_inr_paise = 500000 where id = 1`);
+    await harness.database.handle.db.execute(
+      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 100000, kyc_level2_daily_limit_inr_paise = 500000 where id = 1`,
+    );
     try {
       // 20 USDT at the default rate of 83.00 is 1,660 INR: beyond level 1's 1,000 a day.
       const atLevelOne = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
@@ -332,11 +380,16 @@ describe('level 2 limits', () => {
       const before = await ledgerTransferCount(harness);
       const refused = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().error).toMatchObject({ code: 'WITHDRAWAL_LIMIT', message: 'Your KYC level allows ₹5,000.00 of withdrawals a day: ₹850.00 left today.' });
+      expect(refused.json().error).toMatchObject({
+        code: 'WITHDRAWAL_LIMIT',
+        message: 'Your KYC level allows ₹5,000.00 of withdrawals a day: ₹850.00 left today.',
+      });
       expect(await ledgerTransferCount(harness)).toBe(before);
       expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
     } finally {
-      await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`);
+      await harness.database.handle.db.execute(
+        sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
+      );
     }
   });
 });
@@ -381,8 +434,20 @@ describe('approving level 2 while two admins exist', () => {
     const id = await submitted(twoAdmins, customer);
     const asked = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: first.cookie });
     expect(asked.statusCode).toBe(202);
-    expectStatus(await call(twoAdmins.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: second.cookie, body: { reason: 'Blurred photo.' } }), 200);
-    const confirm = await call(twoAdmins.app, { method: 'POST', url: `/api/admin/pending-changes/${asked.json().pendingChangeId}/confirm`, cookie: second.cookie });
+    expectStatus(
+      await call(twoAdmins.app, {
+        method: 'POST',
+        url: `/api/admin/kyc/level2-reviews/${id}/reject`,
+        cookie: second.cookie,
+        body: { reason: 'Blurred photo.' },
+      }),
+      200,
+    );
+    const confirm = await call(twoAdmins.app, {
+      method: 'POST',
+      url: `/api/admin/pending-changes/${asked.json().pendingChangeId}/confirm`,
+      cookie: second.cookie,
+    });
     expect(confirm.statusCode).toBe(409);
     expect((await kycOf(twoAdmins, customer)).level).toBe(1);
   });

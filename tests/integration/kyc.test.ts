@@ -5,7 +5,17 @@ import { CONSENT_REQUIRED_MESSAGE } from '#shared/contracts/operator-identity';
 import { sharedCashfreeStandIn, uniquePersonPan, type CashfreeStandIn } from '../fixtures/cashfree-stand-in.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { acceptConsentNotice, call, createTestApp, reachKycLevelOne, signUpPinVerifiedUser, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import {
+  acceptConsentNotice,
+  call,
+  createTestApp,
+  reachKycLevelOne,
+  signUpPinVerifiedUser,
+  signUpUser,
+  signUpVerifiedUser,
+  type SignedUpUser,
+  type TestApp,
+} from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
@@ -44,7 +54,9 @@ async function storedPan(userId: string, on: TestApp = harness): Promise<{ pan: 
 }
 
 async function withdrawalCount(userId: string): Promise<number> {
-  const result = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from withdrawal_requests where user_id = ${userId}`);
+  const result = await harness.database.handle.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from withdrawal_requests where user_id = ${userId}`,
+  );
   return result.rows[0]?.count ?? 0;
 }
 
@@ -111,14 +123,20 @@ describe('the money gate below level 1', () => {
   it('closes again when the customer’s name changes away from the verified PAN’s', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '10');
     const bankAccountId = await addBankAccount(harness, customer);
-    expectStatus(await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: customer.cookie, body: { fullName: 'Priya Singh', phone: '+919876543210' } }), 200);
+    expectStatus(
+      await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: customer.cookie, body: { fullName: 'Priya Singh', phone: '+919876543210' } }),
+      200,
+    );
     const kyc = await kycOf(customer);
     expect(kyc.level).toBe(0);
     expect(kyc.checks.pan.state).toBe('rejected');
     const refused = await requestWithdrawal(harness, customer, { amount: '5', bankAccountId });
     expect(refused.json().error.message).toBe(kycGateMessage('withdrawals', ['pan']));
     // Written differently, the same name still matches.
-    expectStatus(await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: customer.cookie, body: { fullName: 'RAO ASHA', phone: '+919876543210' } }), 200);
+    expectStatus(
+      await call(harness.app, { method: 'PATCH', url: '/api/me', cookie: customer.cookie, body: { fullName: 'RAO ASHA', phone: '+919876543210' } }),
+      200,
+    );
     expect((await kycOf(customer)).level).toBe(1);
   });
 
@@ -133,7 +151,10 @@ describe('the money gate below level 1', () => {
       const before = await ledgerTransferCount(harness);
       const refused = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
       expect(refused.statusCode).toBe(400);
-      expect(refused.json().error).toMatchObject({ code: 'WITHDRAWAL_LIMIT', message: 'Your KYC level allows ₹5,000.00 of withdrawals a day: ₹850.00 left today.' });
+      expect(refused.json().error).toMatchObject({
+        code: 'WITHDRAWAL_LIMIT',
+        message: 'Your KYC level allows ₹5,000.00 of withdrawals a day: ₹850.00 left today.',
+      });
       expect(await ledgerTransferCount(harness)).toBe(before);
       expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
     } finally {
@@ -169,10 +190,20 @@ describe('GET /api/kyc', () => {
       const response = await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body });
       expect(response.statusCode).toBe(400);
     }
-    const missingCountry = await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'other', confirmed: true } });
+    const missingCountry = await call(harness.app, {
+      method: 'POST',
+      url: '/api/kyc/tax-residence',
+      cookie: customer.cookie,
+      body: { residence: 'other', confirmed: true },
+    });
     expect(missingCountry.json().error.fields).toEqual({ otherCountry: 'Enter the other country where you are resident for tax.' });
     expect((await kycOf(customer)).checks.taxResidence.state).toBe('missing');
-    const declared = await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'other', otherCountry: 'Singapore', confirmed: true } });
+    const declared = await call(harness.app, {
+      method: 'POST',
+      url: '/api/kyc/tax-residence',
+      cookie: customer.cookie,
+      body: { residence: 'other', otherCountry: 'Singapore', confirmed: true },
+    });
     expectStatus(declared, 200);
     expect(declared.json().kyc.checks.taxResidence).toMatchObject({ state: 'verified', residence: 'other', otherCountry: 'Singapore' });
     const stored = await harness.database.handle.db.execute<{ ip: string | null; at: Date | null }>(
@@ -272,7 +303,10 @@ describe('PAN verification through Cashfree (stand-in)', () => {
     const customer = await signUpPinVerifiedUser(harness.app);
     const response = await submitPan(customer, uniquePersonPan());
     expectStatus(response, 200);
-    expect(response.json()).toMatchObject({ message: PAN_MESSAGES.rejectedInvalid, kyc: { level: 0, checks: { pan: { state: 'rejected', rejectionReason: PAN_MESSAGES.rejectedInvalid } } } });
+    expect(response.json()).toMatchObject({
+      message: PAN_MESSAGES.rejectedInvalid,
+      kyc: { level: 0, checks: { pan: { state: 'rejected', rejectionReason: PAN_MESSAGES.rejectedInvalid } } },
+    });
   });
 
   it('rejects a PAN registered to another name', async () => {
@@ -292,8 +326,19 @@ describe('PAN verification through Cashfree (stand-in)', () => {
     expect(response.json()).toMatchObject({ message: PAN_MESSAGES.pendingReview, kyc: { checks: { pan: { state: 'pending' } } } });
     const list = await call(harness.app, { url: '/api/admin/kyc/pan-reviews?limit=100', cookie: admin.cookie });
     const review = list.json().items.find((item: { userId: string }) => item.userId === customer.id);
-    expect(review).toMatchObject({ pan, registeredName: 'ASHA LATA RAO', providerNameScore: 40, nameMatch: { score: 67, verdict: 'partial' }, otherAccountsWithPan: 0 });
-    const verified = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: admin.cookie, body: { registeredName: 'ASHA LATA RAO' } });
+    expect(review).toMatchObject({
+      pan,
+      registeredName: 'ASHA LATA RAO',
+      providerNameScore: 40,
+      nameMatch: { score: 67, verdict: 'partial' },
+      otherAccountsWithPan: 0,
+    });
+    const verified = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`,
+      cookie: admin.cookie,
+      body: { registeredName: 'ASHA LATA RAO' },
+    });
     expectStatus(verified, 200);
     await contactsVerified(customer);
     await declareIndia(customer);
@@ -356,18 +401,38 @@ describe('PAN review by an admin when no provider is configured', () => {
     expect(response.json()).toMatchObject({ message: PAN_MESSAGES.pendingReview, kyc: { checks: { pan: { state: 'pending' } } } });
     expect(cashfree.requests.some((request) => request.pan === pan)).toBe(false);
 
-    const emptyName = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: reviewer.cookie, body: { registeredName: ' ' } });
+    const emptyName = await call(reviewApp.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`,
+      cookie: reviewer.cookie,
+      body: { registeredName: ' ' },
+    });
     expect(emptyName.statusCode).toBe(400);
     expect(emptyName.json().error.fields).toEqual({ registeredName: PAN_MESSAGES.reviewNameNeeded });
     expect((await storedPan(customer.id, reviewApp)).status).toBe('pending_review');
-    const byCustomer = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: customer.cookie, body: { registeredName: 'ASHA RAO' } });
+    const byCustomer = await call(reviewApp.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`,
+      cookie: customer.cookie,
+      body: { registeredName: 'ASHA RAO' },
+    });
     expect(byCustomer.statusCode).toBe(403);
 
-    const verified = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`, cookie: reviewer.cookie, body: { registeredName: 'ASHA RAO' } });
+    const verified = await call(reviewApp.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${customer.id}/approve`,
+      cookie: reviewer.cookie,
+      body: { registeredName: 'ASHA RAO' },
+    });
     expectStatus(verified, 200);
     expect(verified.json().review).toMatchObject({ status: 'verified', nameMatch: { score: 100, verdict: 'match' } });
     expect((await storedPan(customer.id, reviewApp)).status).toBe('verified');
-    const again = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/reject`, cookie: reviewer.cookie, body: { reason: 'Blurred' } });
+    const again = await call(reviewApp.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${customer.id}/reject`,
+      cookie: reviewer.cookie,
+      body: { reason: 'Blurred' },
+    });
     expect(again.statusCode).toBe(409);
   });
 
@@ -376,7 +441,15 @@ describe('PAN review by an admin when no provider is configured', () => {
     expectStatus(await submitPan(customer, uniquePersonPan(), reviewApp.app), 200);
     const noReason = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/reject`, cookie: reviewer.cookie, body: {} });
     expect(noReason.statusCode).toBe(400);
-    expectStatus(await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${customer.id}/reject`, cookie: reviewer.cookie, body: { reason: 'The PAN card image is of someone else.' } }), 200);
+    expectStatus(
+      await call(reviewApp.app, {
+        method: 'POST',
+        url: `/api/admin/kyc/pan-reviews/${customer.id}/reject`,
+        cookie: reviewer.cookie,
+        body: { reason: 'The PAN card image is of someone else.' },
+      }),
+      200,
+    );
     const kyc = (await call(reviewApp.app, { url: '/api/kyc', cookie: customer.cookie })).json();
     expect(kyc.checks.pan).toMatchObject({ state: 'rejected', rejectionReason: 'The PAN card image is of someone else.' });
     const notification = await reviewApp.database.handle.db.execute<{ kind: string }>(sql`select kind from notifications where user_id = ${customer.id}`);
@@ -387,7 +460,12 @@ describe('PAN review by an admin when no provider is configured', () => {
 
   it('does not let an admin review their own PAN', async () => {
     const other = await signUpAdminWithVerifiedPin(reviewApp);
-    const own = await call(reviewApp.app, { method: 'POST', url: `/api/admin/kyc/pan-reviews/${other.id}/approve`, cookie: other.cookie, body: { registeredName: 'ADMIN PERSON' } });
+    const own = await call(reviewApp.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/pan-reviews/${other.id}/approve`,
+      cookie: other.cookie,
+      body: { registeredName: 'ADMIN PERSON' },
+    });
     expect(own.statusCode).toBe(403);
   });
 
@@ -405,7 +483,12 @@ describe('the consent and privacy notice before KYC (decision 051)', () => {
     const refusedPan = await submitPan(customer, uniquePersonPan());
     expectStatus(refusedPan, 409);
     expect(refusedPan.json().error.message).toBe(CONSENT_REQUIRED_MESSAGE);
-    const refusedResidence = await call(harness.app, { method: 'POST', url: '/api/kyc/tax-residence', cookie: customer.cookie, body: { residence: 'india', confirmed: true } });
+    const refusedResidence = await call(harness.app, {
+      method: 'POST',
+      url: '/api/kyc/tax-residence',
+      cookie: customer.cookie,
+      body: { residence: 'india', confirmed: true },
+    });
     expectStatus(refusedResidence, 409);
     expect(await storedPan(customer.id)).toEqual({ pan: null, status: null });
     expect((await kycOf(customer)).level).toBe(0);

@@ -42,7 +42,9 @@ describe('ledger transfers', () => {
     await fundWallet(harness, admin, alice, '10');
     const before = await ledgerTransferCount(harness);
     await db().transaction((transaction) =>
-      moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros: 2_500_000n, reason: 'transfer_credit', referenceId: randomUUID() }]),
+      moveMoney(transaction, [
+        { from: wallet(alice.id), to: wallet(bob.id), amountUsdtMicros: 2_500_000n, reason: 'transfer_credit', referenceId: randomUUID() },
+      ]),
     );
     expect(await balanceMicros(harness, alice.id)).toBe(7_500_000n);
     expect(await balanceMicros(harness, bob.id)).toBe(2_500_000n);
@@ -81,7 +83,9 @@ describe('ledger transfers', () => {
       await expect(attempt).rejects.toThrow(`ledger movement must be positive, got ${amountUsdtMicros}`);
     }
     await expect(
-      db().transaction((transaction) => moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(alice.id), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() }])),
+      db().transaction((transaction) =>
+        moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(alice.id), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() }]),
+      ),
     ).rejects.toThrow(`ledger movement from an account to itself (wallet:${alice.id})`);
   });
 

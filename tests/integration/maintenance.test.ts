@@ -26,11 +26,24 @@ describe('pruning expired records', () => {
     await db.execute(sql`update known_devices set last_signed_in_at = now() - interval '181 days' where user_id = ${expired.id}`);
     await db.execute(sql`insert into idempotency_keys (user_id, key, operation, request_hash, response_status, response_body, created_at)
       values (${active.id}, 'old-key', 'withdrawal', 'x', 201, '{}', now() - interval '25 hours'), (${active.id}, 'new-key', 'withdrawal', 'x', 201, '{}', now())`);
-    await db.execute(sql`insert into mail_outbox (to_address, subject, text_body, created_at) values ('a@example.com', 'old', 'link', now() - interval '31 minutes'), ('b@example.com', 'new', 'link', now())`);
-    await db.execute(sql`insert into sms_outbox (to_number, provider, body, created_at) values ('+919800000001', 'outbox', 'old code', now() - interval '31 minutes'), ('+919800000002', 'outbox', 'new code', now())`);
+    await db.execute(
+      sql`insert into mail_outbox (to_address, subject, text_body, created_at) values ('a@example.com', 'old', 'link', now() - interval '31 minutes'), ('b@example.com', 'new', 'link', now())`,
+    );
+    await db.execute(
+      sql`insert into sms_outbox (to_number, provider, body, created_at) values ('+919800000001', 'outbox', 'old code', now() - interval '31 minutes'), ('+919800000002', 'outbox', 'new code', now())`,
+    );
 
     const report = await pruneExpiredRecords(db, DEFAULT_SESSION_SETTINGS);
-    expect(report).toEqual({ sessions: 1, rateLimitBuckets: 1, rateLimitSlots: 1, knownDevices: 1, idempotencyKeys: 1, passwordResetTokens: 1, outboxBodies: 1, smsOutboxBodies: 1 });
+    expect(report).toEqual({
+      sessions: 1,
+      rateLimitBuckets: 1,
+      rateLimitSlots: 1,
+      knownDevices: 1,
+      idempotencyKeys: 1,
+      passwordResetTokens: 1,
+      outboxBodies: 1,
+      smsOutboxBodies: 1,
+    });
 
     expect((await call(harness.app, { url: '/api/me', cookie: active.cookie })).statusCode).toBe(200);
     expect(await count('password_reset_tokens')).toBe(1);
@@ -41,12 +54,23 @@ describe('pruning expired records', () => {
     const keys = await db.execute<{ key: string }>(sql`select key from idempotency_keys`);
     expect(keys.rows.map((row) => row.key)).toEqual(['new-key']);
     // Sign-up's verification mails (decision 041) are fresh too and left out of this list.
-    const bodies = await db.execute<{ subject: string }>(sql`select subject from mail_outbox where text_body is not null and subject not like '%verify your e-mail address' order by subject`);
+    const bodies = await db.execute<{ subject: string }>(
+      sql`select subject from mail_outbox where text_body is not null and subject not like '%verify your e-mail address' order by subject`,
+    );
     // The reset mail requested above is fresh: its link still works, so the developer's outbox keeps it.
     expect(bodies.rows.map((row) => row.subject)).toEqual(['Rupeedesk: reset your password', 'new']);
     const texts = await db.execute<{ body: string }>(sql`select body from sms_outbox where body is not null`);
     expect(texts.rows.map((row) => row.body)).toEqual(['new code']);
 
-    expect(await pruneExpiredRecords(db, DEFAULT_SESSION_SETTINGS)).toEqual({ sessions: 0, rateLimitBuckets: 0, rateLimitSlots: 0, knownDevices: 0, idempotencyKeys: 0, passwordResetTokens: 0, outboxBodies: 0, smsOutboxBodies: 0 });
+    expect(await pruneExpiredRecords(db, DEFAULT_SESSION_SETTINGS)).toEqual({
+      sessions: 0,
+      rateLimitBuckets: 0,
+      rateLimitSlots: 0,
+      knownDevices: 0,
+      idempotencyKeys: 0,
+      passwordResetTokens: 0,
+      outboxBodies: 0,
+      smsOutboxBodies: 0,
+    });
   });
 });

@@ -29,7 +29,12 @@ function db() {
 }
 
 async function saveSettings(user: SignedUpUser, overrides: Record<string, unknown>) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: user.cookie, body: await currentSettingsForm(harness.app, user.cookie, overrides) });
+  return call(harness.app, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    cookie: user.cookie,
+    body: await currentSettingsForm(harness.app, user.cookie, overrides),
+  });
 }
 
 async function publicAddresses(): Promise<{ TRC20: string; ERC20: string }> {
@@ -46,7 +51,10 @@ function discard(user: SignedUpUser, id: string) {
 
 /** Uploads a QR image of the network's public address as it stands, and answers the file's id. */
 async function uploadQrOfPublicAddress(user: SignedUpUser, network: 'TRC20' | 'ERC20'): Promise<string> {
-  const response = await uploadFile(harness.app, `/api/admin/files/qr/${network}`, { cookie: user.cookie, bytes: await qrPng((await publicAddresses())[network]) });
+  const response = await uploadFile(harness.app, `/api/admin/files/qr/${network}`, {
+    cookie: user.cookie,
+    bytes: await qrPng((await publicAddresses())[network]),
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ file: { id: string } }>().file.id;
 }
@@ -188,7 +196,9 @@ describe('with two or more admins', () => {
       const response = await saveSettings(admin, { trc20Address: newTrc20, websiteUrl: 'https://saved-now.example.com' });
       expect(response.statusCode, response.body).toBe(202);
       const body = response.json();
-      expect(body.message).toBe('Settings saved. The deposit address change waits for a second admin to confirm it; the public address stays as it is until then.');
+      expect(body.message).toBe(
+        'Settings saved. The deposit address change waits for a second admin to confirm it; the public address stays as it is until then.',
+      );
       expect(body.pendingChange).toMatchObject({
         kind: 'deposit_address',
         status: 'open',
@@ -308,7 +318,10 @@ describe('with two or more admins', () => {
       await db().execute(sql`update admin_settings set trc20_address = ${meanwhile} where id = 1`);
       const stale = await confirm(second, change.id);
       expect(stale.statusCode).toBe(409);
-      expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'The deposit address changed since this change was asked for: discard it and ask again.' });
+      expect(stale.json().error).toMatchObject({
+        code: 'STALE_CHANGE',
+        message: 'The deposit address changed since this change was asked for: discard it and ask again.',
+      });
       expect((await publicAddresses()).TRC20).toBe(meanwhile);
       expect(await changeStatus(change.id)).toBe('open');
       expectStatus(await discard(second, change.id), 200);
@@ -568,7 +581,10 @@ describe('with two or more admins', () => {
         expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} }), 200);
         const stale = await confirm(second, change?.id as string);
         expect(stale.statusCode).toBe(409);
-        expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'This withdrawal is no longer waiting for this approval: discard this change.' });
+        expect(stale.json().error).toMatchObject({
+          code: 'STALE_CHANGE',
+          message: 'This withdrawal is no longer waiting for this approval: discard this change.',
+        });
         expect((await withdrawalRow(id))?.status).toBe('pending');
         // A fresh approve replaces the stale first approval.
         const first = await approveWithdrawalPaid(harness, admin, id);
@@ -578,141 +594,166 @@ describe('with two or more admins', () => {
       });
     });
 
-  describe('exchange rates and the large-withdrawal amount', () => {
-    async function publicRates(): Promise<{ normalRate: string; vipRate: string }> {
-      return (await harness.app.inject({ method: 'GET', url: '/api/rates' })).json();
-    }
+    describe('exchange rates and the large-withdrawal amount', () => {
+      async function publicRates(): Promise<{ normalRate: string; vipRate: string }> {
+        return (await harness.app.inject({ method: 'GET', url: '/api/rates' })).json();
+      }
 
-    it('keeps the rates while a change waits, and applies it when a second admin confirms', async () => {
-      const requested = await saveSettings(admin, { normalRate: '99999.00', vipRate: '99999.00', confirmedLargeRateChange: true, websiteUrl: 'https://rates.example.com' });
-      expect(requested.statusCode, requested.body).toBe(202);
-      expect(requested.json()).toMatchObject({
-        message: 'Settings saved. The exchange rates: this change waits for a second admin to confirm; until then the current values stay.',
-        settings: { normalRate: '83.00', vipRate: '83.25', websiteUrl: 'https://rates.example.com' },
-        pendingChange: {
-          kind: 'exchange_rates',
-          summary: 'Exchange rates',
-          from: 'Standard ₹83.00, VIP ₹83.25 per USDT',
-          to: 'Standard ₹99,999.00, VIP ₹99,999.00 per USDT',
-          requestedBy: { id: admin.id },
-        },
+      it('keeps the rates while a change waits, and applies it when a second admin confirms', async () => {
+        const requested = await saveSettings(admin, {
+          normalRate: '99999.00',
+          vipRate: '99999.00',
+          confirmedLargeRateChange: true,
+          websiteUrl: 'https://rates.example.com',
+        });
+        expect(requested.statusCode, requested.body).toBe(202);
+        expect(requested.json()).toMatchObject({
+          message: 'Settings saved. The exchange rates: this change waits for a second admin to confirm; until then the current values stay.',
+          settings: { normalRate: '83.00', vipRate: '83.25', websiteUrl: 'https://rates.example.com' },
+          pendingChange: {
+            kind: 'exchange_rates',
+            summary: 'Exchange rates',
+            from: 'Standard ₹83.00, VIP ₹83.25 per USDT',
+            to: 'Standard ₹99,999.00, VIP ₹99,999.00 per USDT',
+            requestedBy: { id: admin.id },
+          },
+        });
+        expect(await publicRates()).toMatchObject({ normalRate: '83.00', vipRate: '83.25' });
+        // A withdrawal made meanwhile is priced at the rates in force, not the ones asked for.
+        const id = await withdraw('1.5');
+        expect((await call(harness.app, { url: `/api/withdrawals/${id}`, cookie: customer.cookie })).json().withdrawal.amountInr).toBe('124.50');
+        await decide(harness, second, 'withdrawals', id, 'reject', { reason: 'Test of the rates' });
+
+        const changeId = requested.json().pendingChange.id as string;
+        const another = await saveSettings(second, { vipRate: '83.40' });
+        expect(another.statusCode).toBe(409);
+        expect(another.json().error).toMatchObject({
+          code: 'CHANGE_ALREADY_WAITING',
+          message: 'A change of the exchange rates already waits for a second admin: confirm or discard it first.',
+        });
+        expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
+
+        const confirmed = await confirm(second, changeId);
+        expect(confirmed.statusCode, confirmed.body).toBe(200);
+        expect(await publicRates()).toMatchObject({ normalRate: '99999.00', vipRate: '99999.00' });
+        const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
+        expect(audit).toMatchObject({
+          actor: { id: second.id },
+          before: { normalRate: '83.00' },
+          after: { normalRate: '99999.00', twoPersonControl: `confirmed by a second admin (pending change ${changeId})` },
+        });
+        await setLargeWithdrawalBoundary();
       });
-      expect(await publicRates()).toMatchObject({ normalRate: '83.00', vipRate: '83.25' });
-      // A withdrawal made meanwhile is priced at the rates in force, not the ones asked for.
-      const id = await withdraw('1.5');
-      expect((await call(harness.app, { url: `/api/withdrawals/${id}`, cookie: customer.cookie })).json().withdrawal.amountInr).toBe('124.50');
-      await decide(harness, second, 'withdrawals', id, 'reject', { reason: 'Test of the rates' });
 
-      const changeId = requested.json().pendingChange.id as string;
-      const another = await saveSettings(second, { vipRate: '83.40' });
-      expect(another.statusCode).toBe(409);
-      expect(another.json().error).toMatchObject({ code: 'CHANGE_ALREADY_WAITING', message: 'A change of the exchange rates already waits for a second admin: confirm or discard it first.' });
-      expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
-
-      const confirmed = await confirm(second, changeId);
-      expect(confirmed.statusCode, confirmed.body).toBe(200);
-      expect(await publicRates()).toMatchObject({ normalRate: '99999.00', vipRate: '99999.00' });
-      const audit = (await call(harness.app, { url: '/api/admin/audit-log?action=settings.update&limit=1', cookie: admin.cookie })).json().items[0];
-      expect(audit).toMatchObject({ actor: { id: second.id }, before: { normalRate: '83.00' }, after: { normalRate: '99999.00', twoPersonControl: `confirmed by a second admin (pending change ${changeId})` } });
-      await setLargeWithdrawalBoundary();
-    });
-
-    it('refuses a stale confirm: the rates changed since the change was asked for', async () => {
-      const requested = await saveSettings(admin, { vipRate: '84.00' });
-      expect(requested.statusCode, requested.body).toBe(202);
-      await db().execute(sql`update admin_settings set rate_vip_inr_paise = 8330 where id = 1`);
-      const stale = await confirm(second, requested.json().pendingChange.id);
-      expect(stale.statusCode).toBe(409);
-      expect(stale.json().error).toMatchObject({ code: 'STALE_CHANGE', message: 'The exchange rates changed since this change was asked for: discard it and ask again.' });
-      expect(await publicRates()).toMatchObject({ vipRate: '83.30' });
-      await discard(admin, requested.json().pendingChange.id);
-      await setLargeWithdrawalBoundary();
-    });
-
-    it('raises the large-withdrawal amount only when a second admin confirms; lowering it applies at once', async () => {
-      const raised = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
-      expect(raised.statusCode, raised.body).toBe(202);
-      expect(raised.json()).toMatchObject({
-        settings: { largeWithdrawalInr: '8300.00' },
-        pendingChange: { kind: 'large_withdrawal_limit', from: '₹8,300.00', to: '₹10,00,00,000.00' },
+      it('refuses a stale confirm: the rates changed since the change was asked for', async () => {
+        const requested = await saveSettings(admin, { vipRate: '84.00' });
+        expect(requested.statusCode, requested.body).toBe(202);
+        await db().execute(sql`update admin_settings set rate_vip_inr_paise = 8330 where id = 1`);
+        const stale = await confirm(second, requested.json().pendingChange.id);
+        expect(stale.statusCode).toBe(409);
+        expect(stale.json().error).toMatchObject({
+          code: 'STALE_CHANGE',
+          message: 'The exchange rates changed since this change was asked for: discard it and ask again.',
+        });
+        expect(await publicRates()).toMatchObject({ vipRate: '83.30' });
+        await discard(admin, requested.json().pendingChange.id);
+        await setLargeWithdrawalBoundary();
       });
-      // Still large: the same admin cannot approve it alone.
-      const id = await withdraw('100.01');
-      expect((await approveWithdrawalPaid(harness, admin, id)).statusCode).toBe(202);
-      await discard(admin, raised.json().pendingChange.id);
 
-      const lowered = await saveSettings(admin, { largeWithdrawalInr: '8000.00' });
-      expect(lowered.statusCode, lowered.body).toBe(200);
-      expect(lowered.json().settings.largeWithdrawalInr).toBe('8000.00');
+      it('raises the large-withdrawal amount only when a second admin confirms; lowering it applies at once', async () => {
+        const raised = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
+        expect(raised.statusCode, raised.body).toBe(202);
+        expect(raised.json()).toMatchObject({
+          settings: { largeWithdrawalInr: '8300.00' },
+          pendingChange: { kind: 'large_withdrawal_limit', from: '₹8,300.00', to: '₹10,00,00,000.00' },
+        });
+        // Still large: the same admin cannot approve it alone.
+        const id = await withdraw('100.01');
+        expect((await approveWithdrawalPaid(harness, admin, id)).statusCode).toBe(202);
+        await discard(admin, raised.json().pendingChange.id);
 
-      // Raised by two admins after the first approval: the first approver still cannot give the second.
-      const raise = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
-      expectStatus(await confirm(second, raise.json().pendingChange.id), 200);
-      const again = await approveWithdrawalPaid(harness, admin, id);
-      expect(again.statusCode).toBe(409);
-      expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
-      expect((await withdrawalRow(id))?.status).toBe('pending');
-      expectStatus(await approveWithdrawalPaid(harness, second, id), 200);
-      await setLargeWithdrawalBoundary();
-    });
+        const lowered = await saveSettings(admin, { largeWithdrawalInr: '8000.00' });
+        expect(lowered.statusCode, lowered.body).toBe(200);
+        expect(lowered.json().settings.largeWithdrawalInr).toBe('8000.00');
 
-    it('names every waiting change when rates and an address change in one save', async () => {
-      const both = await saveSettings(admin, { vipRate: '83.50', erc20Address: randomErc20Address() });
-      expect(both.statusCode, both.body).toBe(202);
-      expect(both.json().message).toBe(
-        'Settings saved. The ERC20 deposit address and the exchange rates: these changes wait for a second admin to confirm; until then the current values stay.',
-      );
-      expect(both.json().pendingChanges.map((change: { kind: string }) => change.kind)).toEqual(['deposit_address', 'exchange_rates']);
-      for (const change of both.json().pendingChanges as { id: string }[]) await discard(admin, change.id);
-    });
-  });
-
-  describe('a new app file', () => {
-    function uploadApp(user: SignedUpUser, bytes: Buffer) {
-      return uploadFile(harness.app, '/api/admin/files/apk', { cookie: user.cookie, bytes, contentType: 'application/vnd.android.package-archive', fileName: 'rupeedesk-new.apk' });
-    }
-
-    async function publicApp(): Promise<{ exists: boolean; url: string | null; sizeBytes: number | null }> {
-      return (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json().apk;
-    }
-
-    it('is stored at once but offered for download only once a second admin confirms it', async () => {
-      const before = await publicApp();
-      const bytes = fileBytes('zip', 4321);
-      const uploaded = await uploadApp(admin, bytes);
-      expect(uploaded.statusCode, uploaded.body).toBe(202);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      expect(uploaded.json()).toMatchObject({
-        message: 'File uploaded. It is offered for download only once a second admin confirms it; until then the current app file stays.',
-        file: { purpose: 'apk', sizeBytes: 4321, sha256 },
-        pendingChange: { kind: 'app_file', summary: 'App file (APK) offered for download', to: `rupeedesk-new.apk, 4,321 bytes, SHA-256 ${sha256}`, requestedBy: { id: admin.id } },
+        // Raised by two admins after the first approval: the first approver still cannot give the second.
+        const raise = await saveSettings(admin, { largeWithdrawalInr: '100000000.00' });
+        expectStatus(await confirm(second, raise.json().pendingChange.id), 200);
+        const again = await approveWithdrawalPaid(harness, admin, id);
+        expect(again.statusCode).toBe(409);
+        expect(again.json().error.message).toBe('You already gave the first approval of this withdrawal: a second admin must confirm it.');
+        expect((await withdrawalRow(id))?.status).toBe('pending');
+        expectStatus(await approveWithdrawalPaid(harness, second, id), 200);
+        await setLargeWithdrawalBoundary();
       });
-      expect(await publicApp()).toEqual(before);
-      const waiting = await uploadApp(second, fileBytes('zip', 999));
-      expect(waiting.statusCode).toBe(409);
-      expect(waiting.json().error.message).toBe('A new app file already waits for a second admin: confirm or discard it first.');
 
-      const changeId = uploaded.json().pendingChange.id as string;
-      expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
-      expectStatus(await confirm(second, changeId), 200);
-      const offered = await publicApp();
-      expect(offered).toMatchObject({ exists: true, sizeBytes: 4321 });
-      const download = await harness.app.inject({ method: 'GET', url: offered.url ?? '' });
-      expect(download.statusCode).toBe(200);
-      expect(download.rawPayload.equals(bytes)).toBe(true);
-
-      // The next one replaces it only when confirmed; a discarded one changes nothing.
-      const next = await uploadApp(second, fileBytes('zip', 5000));
-      expect(next.statusCode).toBe(202);
-      expectStatus(await discard(second, next.json().pendingChange.id), 200);
-      expect(await publicApp()).toEqual(offered);
-      // Storage keeps the app offered and the one waiting, nothing discarded or replaced.
-      const waitingNow = await uploadApp(second, fileBytes('zip', 6000));
-      expect(waitingNow.statusCode).toBe(202);
-      expect((await fileIdsOf('apk')).sort()).toEqual([uploaded.json().file.id, waitingNow.json().file.id].sort());
-      expectStatus(await confirm(admin, waitingNow.json().pendingChange.id), 200);
-      expect(await fileIdsOf('apk')).toEqual([waitingNow.json().file.id]);
+      it('names every waiting change when rates and an address change in one save', async () => {
+        const both = await saveSettings(admin, { vipRate: '83.50', erc20Address: randomErc20Address() });
+        expect(both.statusCode, both.body).toBe(202);
+        expect(both.json().message).toBe(
+          'Settings saved. The ERC20 deposit address and the exchange rates: these changes wait for a second admin to confirm; until then the current values stay.',
+        );
+        expect(both.json().pendingChanges.map((change: { kind: string }) => change.kind)).toEqual(['deposit_address', 'exchange_rates']);
+        for (const change of both.json().pendingChanges as { id: string }[]) await discard(admin, change.id);
+      });
     });
-  });
+
+    describe('a new app file', () => {
+      function uploadApp(user: SignedUpUser, bytes: Buffer) {
+        return uploadFile(harness.app, '/api/admin/files/apk', {
+          cookie: user.cookie,
+          bytes,
+          contentType: 'application/vnd.android.package-archive',
+          fileName: 'rupeedesk-new.apk',
+        });
+      }
+
+      async function publicApp(): Promise<{ exists: boolean; url: string | null; sizeBytes: number | null }> {
+        return (await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json().apk;
+      }
+
+      it('is stored at once but offered for download only once a second admin confirms it', async () => {
+        const before = await publicApp();
+        const bytes = fileBytes('zip', 4321);
+        const uploaded = await uploadApp(admin, bytes);
+        expect(uploaded.statusCode, uploaded.body).toBe(202);
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        expect(uploaded.json()).toMatchObject({
+          message: 'File uploaded. It is offered for download only once a second admin confirms it; until then the current app file stays.',
+          file: { purpose: 'apk', sizeBytes: 4321, sha256 },
+          pendingChange: {
+            kind: 'app_file',
+            summary: 'App file (APK) offered for download',
+            to: `rupeedesk-new.apk, 4,321 bytes, SHA-256 ${sha256}`,
+            requestedBy: { id: admin.id },
+          },
+        });
+        expect(await publicApp()).toEqual(before);
+        const waiting = await uploadApp(second, fileBytes('zip', 999));
+        expect(waiting.statusCode).toBe(409);
+        expect(waiting.json().error.message).toBe('A new app file already waits for a second admin: confirm or discard it first.');
+
+        const changeId = uploaded.json().pendingChange.id as string;
+        expect((await confirm(admin, changeId)).json().error.message).toBe(OWN_CHANGE);
+        expectStatus(await confirm(second, changeId), 200);
+        const offered = await publicApp();
+        expect(offered).toMatchObject({ exists: true, sizeBytes: 4321 });
+        const download = await harness.app.inject({ method: 'GET', url: offered.url ?? '' });
+        expect(download.statusCode).toBe(200);
+        expect(download.rawPayload.equals(bytes)).toBe(true);
+
+        // The next one replaces it only when confirmed; a discarded one changes nothing.
+        const next = await uploadApp(second, fileBytes('zip', 5000));
+        expect(next.statusCode).toBe(202);
+        expectStatus(await discard(second, next.json().pendingChange.id), 200);
+        expect(await publicApp()).toEqual(offered);
+        // Storage keeps the app offered and the one waiting, nothing discarded or replaced.
+        const waitingNow = await uploadApp(second, fileBytes('zip', 6000));
+        expect(waitingNow.statusCode).toBe(202);
+        expect((await fileIdsOf('apk')).sort()).toEqual([uploaded.json().file.id, waitingNow.json().file.id].sort());
+        expectStatus(await confirm(admin, waitingNow.json().pendingChange.id), 200);
+        expect(await fileIdsOf('apk')).toEqual([waitingNow.json().file.id]);
+      });
+    });
   });
 });

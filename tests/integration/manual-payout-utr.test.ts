@@ -36,7 +36,9 @@ async function pendingWithdrawal(amount = '10', upiId?: string): Promise<{ custo
 }
 
 async function rowOf(id: string) {
-  const result = await db().execute<{ status: string; payout_reference: string | null }>(sql`select status, payout_reference from withdrawal_requests where id = ${id}`);
+  const result = await db().execute<{ status: string; payout_reference: string | null }>(
+    sql`select status, payout_reference from withdrawal_requests where id = ${id}`,
+  );
   return result.rows[0];
 }
 
@@ -65,7 +67,12 @@ describe('an admin marks a withdrawal paid by hand (no payout provider)', () => 
     const { id } = await pendingWithdrawal();
     const transfers = await ledgerTransferCount(harness);
     for (const body of [undefined, {}, { payoutReference: '' }, { payoutReference: '   ' }]) {
-      const response = await call(harness.app, { method: 'POST', url: `/api/admin/withdrawals/${id}/approve`, cookie: admin.cookie, ...(body === undefined ? {} : { body }) });
+      const response = await call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${id}/approve`,
+        cookie: admin.cookie,
+        ...(body === undefined ? {} : { body }),
+      });
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', message: REQUIRED, fields: { payoutReference: REQUIRED } });
     }
@@ -153,7 +160,12 @@ describe('a large withdrawal’s two approvals (no payout provider)', () => {
     const utr = await utrFor(harness, id);
     const first = await approve(admin, id, utr);
     expect(first.statusCode, first.body).toBe(202);
-    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: second.cookie, body: {} });
+    const confirmed = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`,
+      cookie: second.cookie,
+      body: {},
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(await rowOf(id)).toEqual({ status: 'approved', payout_reference: utr });
     await expectLedgerConsistent(harness);

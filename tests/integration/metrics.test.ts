@@ -64,11 +64,13 @@ describe('/metrics', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const body = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        http.get({ host: '127.0.0.1', port, path: '/metrics' }, (response) => {
-          let text = '';
-          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
-        }).on('error', reject);
+        http
+          .get({ host: '127.0.0.1', port, path: '/metrics' }, (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          })
+          .on('error', reject);
       });
       expect(body.status).toBe(200);
       expect(body.text).toContain('money_operations_total');

@@ -42,8 +42,18 @@ type Command =
   | { kind: 'decideAgain'; pick: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('deposit' as const), customer: customerIndex, amountUsdtMicros: fc.bigInt({ min: 10_000_000n, max: 2_000_000_000n }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), customer: customerIndex, amountCents: fc.bigInt({ min: 100n, max: 150_000n }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('deposit' as const),
+      customer: customerIndex,
+      amountUsdtMicros: fc.bigInt({ min: 10_000_000n, max: 2_000_000_000n }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('withdraw' as const), customer: customerIndex, amountCents: fc.bigInt({ min: 100n, max: 150_000n }) }),
+  },
   {
     weight: 2,
     // Transfers, like withdrawals, move whole cents.
@@ -276,7 +286,9 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
         submitted({ kind: 'deposits', id, customer, amountUsdtMicros: step.amountUsdtMicros });
       } else if (step.kind === 'withdraw') {
         const amountUsdtMicros = step.amountCents * 10_000n;
-        const accepted = await debit(customer, amountUsdtMicros, () => requestWithdrawal(harness, user, { amount: usdtMicrosToWire(amountUsdtMicros), bankAccountId }));
+        const accepted = await debit(customer, amountUsdtMicros, () =>
+          requestWithdrawal(harness, user, { amount: usdtMicrosToWire(amountUsdtMicros), bankAccountId }),
+        );
         if (accepted) submitted({ kind: 'withdrawals', id: accepted.json().withdrawal.id, customer, amountUsdtMicros });
       } else {
         const to = (customer + step.recipientOffset) % customers.length;
@@ -302,7 +314,10 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
         // Both admins at once, opposite decisions: exactly one wins and the other is told it was already decided.
         ask(item, 'approve');
         ask(item, 'reject');
-        const [approval, rejection] = await Promise.all([decideWithUtr(harness, self, item.kind, item.id, 'approve'), decide(harness, other, item.kind, item.id, 'reject')]);
+        const [approval, rejection] = await Promise.all([
+          decideWithUtr(harness, self, item.kind, item.id, 'approve'),
+          decide(harness, other, item.kind, item.id, 'reject'),
+        ]);
         expect([approval.statusCode, rejection.statusCode].sort()).toEqual([200, 409]);
         confirm(item, approval.statusCode === 200 ? 'approve' : 'reject');
       }
@@ -317,7 +332,11 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
   );
   // Every actor finishes before the run ends, even when one fails: an actor left running would debit or decide after
   // the next run read its starting balances, and fast-check's shrinking would then report that as the counterexample.
-  const outcomes = await Promise.allSettled([...customerActors, adminActor(admin, secondAdmin, run.admins[0]!), adminActor(secondAdmin, admin, run.admins[1]!)]);
+  const outcomes = await Promise.allSettled([
+    ...customerActors,
+    adminActor(admin, secondAdmin, run.admins[0]!),
+    adminActor(secondAdmin, admin, run.admins[1]!),
+  ]);
 
   // Reject what is still pending, so runs do not pile up waiting deposits (customers may have only 20).
   for (const item of pending.splice(0)) {
@@ -350,7 +369,10 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
     const ids = [...decided.values()].filter(({ item }) => item.kind === kind).map(({ item }) => item.id);
     if (ids.length === 0) continue;
     const stored = await harness.database.handle.db.execute<{ id: string; status: string }>(
-      sql`select id, status from ${sql.identifier(STORED_REQUESTS[kind])} where id in ${sql`(${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`}`,
+      sql`select id, status from ${sql.identifier(STORED_REQUESTS[kind])} where id in ${sql`(${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`}`,
     );
     const statusById = new Map(stored.rows.map((row) => [row.id, row.status]));
     for (const id of ids) expect(statusById.get(id), `${kind} ${id}`).toBe(decided.get(id)?.decision === 'approve' ? 'approved' : 'rejected');
@@ -358,7 +380,11 @@ async function runInterleaved(run: { customers: CustomerCommand[][]; admins: Adm
 }
 
 describe('money properties under concurrency', () => {
-  it('keeps the ledger consistent and balances within the model for interleaved sequences of three customers and two admins', { timeout: 300_000 }, async () => {
-    await fc.assert(fc.asyncProperty(interleavedRun, runInterleaved), { numRuns: 30 });
-  });
+  it(
+    'keeps the ledger consistent and balances within the model for interleaved sequences of three customers and two admins',
+    { timeout: 300_000 },
+    async () => {
+      await fc.assert(fc.asyncProperty(interleavedRun, runInterleaved), { numRuns: 30 });
+    },
+  );
 });

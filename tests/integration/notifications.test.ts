@@ -65,9 +65,7 @@ describe('notifications of decisions', () => {
 
     const list = await notificationsOf(user);
     expect(list.unreadCount).toBe(1);
-    expect(list.items).toMatchObject([
-      { kind: 'deposit_credited', title: 'Deposit credited', read: false, link: `/wallet/transactions/deposit/${depositId}` },
-    ]);
+    expect(list.items).toMatchObject([{ kind: 'deposit_credited', title: 'Deposit credited', read: false, link: `/wallet/transactions/deposit/${depositId}` }]);
     expect(list.items[0]?.body).toContain('120.50 USDT');
 
     const received = await waitForMail(user.email, 'Subject: Deposit credited: 120.50 USDT');
@@ -106,7 +104,14 @@ describe('notifications of decisions', () => {
     expectStatus(await decide(harness, admin, 'transfers', returned.json().transfer.id, 'reject'), 200);
 
     const mine = await notificationsOf(user);
-    expect(mine.items.map((item) => item.kind)).toEqual(['transfer_rejected', 'transfer_approved', 'withdrawal_rejected', 'withdrawal_paid', 'deposit_rejected', 'deposit_credited']);
+    expect(mine.items.map((item) => item.kind)).toEqual([
+      'transfer_rejected',
+      'transfer_approved',
+      'withdrawal_rejected',
+      'withdrawal_paid',
+      'deposit_rejected',
+      'deposit_credited',
+    ]);
     expect(mine.items.find((item) => item.kind === 'withdrawal_paid')?.body).toContain('998877665544');
     expect(mine.items.find((item) => item.kind === 'withdrawal_rejected')?.body).toContain('Reason: Account closed');
     expect(mine.items.find((item) => item.kind === 'deposit_rejected')?.body).toContain('Reason: Hash not found on chain');
@@ -135,7 +140,10 @@ describe('notifications of decisions', () => {
     expect(hindiMail).toContain('विवरण और स्थिति की समय-रेखा देखें');
     expect(hindiMail).not.toContain('See the details');
 
-    expect((await notificationsOf(englishReader)).items[0]).toMatchObject({ title: 'Deposit credited', body: 'Your deposit of 1,500.00 USDT (TRC20) was credited to your wallet.' });
+    expect((await notificationsOf(englishReader)).items[0]).toMatchObject({
+      title: 'Deposit credited',
+      body: 'Your deposit of 1,500.00 USDT (TRC20) was credited to your wallet.',
+    });
     const englishMail = await waitForMail(englishReader.email, 'Your deposit of 1,500.00 USDT was checked and credited to your wallet.');
     expect(englishMail.decoded).toContain('See the details and the status timeline');
   });

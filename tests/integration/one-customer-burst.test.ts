@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => harness.close());
 
 describe('one customer cannot starve the others', () => {
-  it('refuses a session\'s requests beyond a few at once with 429, spends no balance twice, and keeps answering another customer', async () => {
+  it("refuses a session's requests beyond a few at once with 429, spends no balance twice, and keeps answering another customer", async () => {
     const burster = await signUpVerifiedUser(harness.app);
     await fundWallet(harness, admin, burster, '100');
     const bankAccountId = await addBankAccount(harness, burster);
@@ -32,7 +32,10 @@ describe('one customer cannot starve the others', () => {
     const answers = await Promise.all(attempts);
     const statuses = answers.map((answer) => answer.statusCode);
 
-    expect(statuses.filter((status) => status >= 500), 'no answer is a server error').toEqual([]);
+    expect(
+      statuses.filter((status) => status >= 500),
+      'no answer is a server error',
+    ).toEqual([]);
     const refused = answers.filter((answer) => answer.statusCode === 429);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]?.json()).toEqual({ error: { code: 'RATE_LIMITED', message: TOO_MANY_AT_ONCE_MESSAGE } });

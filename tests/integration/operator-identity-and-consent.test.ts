@@ -1,11 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import {
-  CONSENT_NOTICE_OUTDATED_MESSAGE,
-  CONSENT_NOTICE_VERSION,
-  GRIEVANCE_EMAIL_MESSAGE,
-  GRIEVANCE_PHONE_MESSAGE,
-} from '#shared/contracts/operator-identity';
+import { CONSENT_NOTICE_OUTDATED_MESSAGE, CONSENT_NOTICE_VERSION, GRIEVANCE_EMAIL_MESSAGE, GRIEVANCE_PHONE_MESSAGE } from '#shared/contracts/operator-identity';
 import { countRows, currentSettingsForm, signUpVipCustomer } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpUser, signUpVerifiedUser } from '../fixtures/test-app.ts';
@@ -22,7 +17,12 @@ const IDENTITY = {
 };
 
 async function saveIdentity(operatorIdentity: Record<string, unknown>, cookie = admin.cookie) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie, body: await currentSettingsForm(harness.app, admin.cookie, { operatorIdentity }) });
+  return call(harness.app, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    cookie,
+    body: await currentSettingsForm(harness.app, admin.cookie, { operatorIdentity }),
+  });
 }
 
 const publicIdentity = async () => (await call(harness.app, { url: '/api/legal/operator' })).json<Record<string, string>>();
@@ -110,7 +110,12 @@ describe('the consent and privacy notice before KYC', () => {
     expect(before.statusCode).toBe(200);
     expect(before.json()).toEqual({ noticeVersion: CONSENT_NOTICE_VERSION, acceptedAt: null });
 
-    const accepted = await call(harness.app, { method: 'POST', url: '/api/kyc/consent', cookie: customer.cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } });
+    const accepted = await call(harness.app, {
+      method: 'POST',
+      url: '/api/kyc/consent',
+      cookie: customer.cookie,
+      body: { noticeVersion: CONSENT_NOTICE_VERSION },
+    });
     expect(accepted.statusCode).toBe(200);
     const acceptedAt = accepted.json<{ acceptedAt: string }>().acceptedAt;
     expect(Date.parse(acceptedAt)).not.toBeNaN();
@@ -123,7 +128,12 @@ describe('the consent and privacy notice before KYC', () => {
     expect(rows.rows[0]?.ip_address).toBeTruthy();
 
     // Accepting again keeps the first record (its time and address).
-    const again = await call(harness.app, { method: 'POST', url: '/api/kyc/consent', cookie: customer.cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } });
+    const again = await call(harness.app, {
+      method: 'POST',
+      url: '/api/kyc/consent',
+      cookie: customer.cookie,
+      body: { noticeVersion: CONSENT_NOTICE_VERSION },
+    });
     expect(again.json<{ acceptedAt: string }>().acceptedAt).toBe(acceptedAt);
     expect((await call(harness.app, { url: '/api/kyc/consent', cookie: customer.cookie })).json<{ acceptedAt: string }>().acceptedAt).toBe(acceptedAt);
   });

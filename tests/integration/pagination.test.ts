@@ -22,7 +22,10 @@ async function allPages(url: string): Promise<{ ids: string[]; cursors: string[]
   const cursors: string[] = [];
   let cursor: string | null = null;
   do {
-    const response = await call(harness.app, { url: `${url}${url.includes('?') ? '&' : '?'}limit=1${cursor ? `&cursor=${cursor}` : ''}`, cookie: admin.cookie });
+    const response = await call(harness.app, {
+      url: `${url}${url.includes('?') ? '&' : '?'}limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      cookie: admin.cookie,
+    });
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json<{ items: { id: string }[]; nextCursor: string | null }>();
     ids.push(...page.items.map((item) => item.id));

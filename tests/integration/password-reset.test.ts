@@ -35,7 +35,8 @@ describe('forgot and reset password', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const knownBrowsers = async () =>
-      (await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from known_devices where user_id = ${user.id}`)).rows[0]?.count;
+      (await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from known_devices where user_id = ${user.id}`)).rows[0]
+        ?.count;
     expect(await knownBrowsers()).toBe(1);
     const reset = await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'brand-new-password' } });
     expect(reset.statusCode).toBe(200);

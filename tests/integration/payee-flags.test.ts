@@ -9,7 +9,9 @@ import { addBankAccount, balanceMicros, expectStatus, ledgerTransferCount, reque
 const { harness, admin } = useIntegrationFile();
 
 async function referenceOf(id: string): Promise<string> {
-  return (await harness.database.handle.db.execute<{ reference: string }>(sql`select reference from withdrawal_requests where id = ${id}`)).rows[0]?.reference ?? '';
+  return (
+    (await harness.database.handle.db.execute<{ reference: string }>(sql`select reference from withdrawal_requests where id = ${id}`)).rows[0]?.reference ?? ''
+  );
 }
 
 async function withdrawalFailedWith(customer: SignedUpUser, bankAccountId: string, reason: string): Promise<void> {
@@ -30,7 +32,12 @@ async function withdrawalFailedWith(customer: SignedUpUser, bankAccountId: strin
 
 async function accountOf(customer: SignedUpUser, id: string): Promise<{ flaggedAt: string | null; flagReason: string | null }> {
   const list = await call(harness.app, { url: '/api/bank-accounts', cookie: customer.cookie });
-  return list.json<{ items: { id: string; flaggedAt: string | null; flagReason: string | null }[] }>().items.find((item) => item.id === id) ?? { flaggedAt: 'missing', flagReason: null };
+  return (
+    list.json<{ items: { id: string; flaggedAt: string | null; flagReason: string | null }[] }>().items.find((item) => item.id === id) ?? {
+      flaggedAt: 'missing',
+      flagReason: null,
+    }
+  );
 }
 
 describe('payee flags', () => {
@@ -53,8 +60,11 @@ describe('payee flags', () => {
 
     const changedAt = async () =>
       BigInt(
-        (await harness.database.handle.db.execute<{ changed: string }>(sql`select (extract(epoch from details_changed_at) * 1000000)::bigint::text as changed from bank_accounts where id = ${bankAccountId}`))
-          .rows[0]?.changed ?? '0',
+        (
+          await harness.database.handle.db.execute<{ changed: string }>(
+            sql`select (extract(epoch from details_changed_at) * 1000000)::bigint::text as changed from bank_accounts where id = ${bankAccountId}`,
+          )
+        ).rows[0]?.changed ?? '0',
       );
     const before = await changedAt();
     const edit = await call(harness.app, {
@@ -90,10 +100,18 @@ describe('payee flags', () => {
     expectStatus(pending, 201);
     const id = pending.json<{ withdrawal: { id: string } }>().withdrawal.id;
     expectStatus(
-      await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${other}`, cookie: customer.cookie, body: { accountNumber: '223456789012', accountNumberConfirmation: '223456789012' } }),
+      await call(harness.app, {
+        method: 'PATCH',
+        url: `/api/bank-accounts/${other}`,
+        cookie: customer.cookie,
+        body: { accountNumber: '223456789012', accountNumberConfirmation: '223456789012' },
+      }),
       200,
     );
-    expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/withdrawals/${id}/reject`, cookie: admin.cookie, body: { reason: 'Account closed' } }), 200);
+    expectStatus(
+      await call(harness.app, { method: 'POST', url: `/api/admin/withdrawals/${id}/reject`, cookie: admin.cookie, body: { reason: 'Account closed' } }),
+      200,
+    );
     expect((await accountOf(customer, other)).flaggedAt).toBeNull();
   });
 });

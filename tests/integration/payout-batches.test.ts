@@ -99,7 +99,10 @@ describe('payout batch creation', () => {
     const created = [named, all].filter((response) => response.statusCode === 201).map((response) => response.json().batch as { id: string; count: number });
     expect(created.length).toBeGreaterThanOrEqual(1);
     const rows = await harness.database.handle.db.execute<{ id: string; payout_batch_id: string | null; status: string }>(
-      sql`select id, payout_batch_id, status from withdrawal_requests where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+      sql`select id, payout_batch_id, status from withdrawal_requests where id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
     );
     for (const row of rows.rows) {
       // Each withdrawal is either still pending (the losing batch rolled back) or in exactly one of the batches created.
@@ -125,7 +128,10 @@ describe('payout batch creation', () => {
     for (const verb of ['approve', 'reject'] as const) {
       const single = await decide(harness, admin, 'withdrawals', id, verb);
       expect(single.statusCode).toBe(409);
-      expect(single.json().error).toMatchObject({ code: 'DECIDED_ELSEWHERE', message: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.' });
+      expect(single.json().error).toMatchObject({
+        code: 'DECIDED_ELSEWHERE',
+        message: 'This withdrawal is in a payout batch. Record its result through the batch, or cancel the batch first.',
+      });
     }
     expect(await statusOf(id)).toBe('processing');
     // The customer sees it as processing, in the withdrawal and in the history.
@@ -133,7 +139,9 @@ describe('payout batch creation', () => {
     const history = await call(harness.app, { url: '/api/transactions', cookie: user.cookie });
     expect(history.statusCode).toBe(200);
     expect(history.json().items.find((item: { id: string }) => item.id === id).status).toBe('processing');
-    expect((await call(harness.app, { url: '/api/withdrawals?status=processing', cookie: user.cookie })).json().items.map((item: { id: string }) => item.id)).toEqual([id]);
+    expect(
+      (await call(harness.app, { url: '/api/withdrawals?status=processing', cookie: user.cookie })).json().items.map((item: { id: string }) => item.id),
+    ).toEqual([id]);
   });
 
   it('is for admins only', async () => {
@@ -158,8 +166,12 @@ describe('payout batch file', () => {
     expect(first.headers['content-type']).toContain('text/csv');
     const lines = first.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe('"Payment Mode","Beneficiary Name","Beneficiary Account Number","IFSC","Beneficiary UPI ID","Amount (INR)","Narration","Reference"');
-    expect(lines[1]).toBe(`"UPI","'=HYPERLINK(""http://evil"")","${fixtureAccountNumber(upi.user.id)}","SBIN0001234","asha@oksbi","830.00","Rupeedesk ${upiReference}","${upiReference}"`);
-    expect(lines[2]).toBe(`"IMPS","Asha Rao","${fixtureAccountNumber(noUpi.user.id)}","SBIN0001234","","66400.00","Rupeedesk ${noUpiReference}","${noUpiReference}"`);
+    expect(lines[1]).toBe(
+      `"UPI","'=HYPERLINK(""http://evil"")","${fixtureAccountNumber(upi.user.id)}","SBIN0001234","asha@oksbi","830.00","Rupeedesk ${upiReference}","${upiReference}"`,
+    );
+    expect(lines[2]).toBe(
+      `"IMPS","Asha Rao","${fixtureAccountNumber(noUpi.user.id)}","SBIN0001234","","66400.00","Rupeedesk ${noUpiReference}","${noUpiReference}"`,
+    );
     for (const line of lines.slice(1)) expect(line).not.toMatch(/(^|,)"[=+\-@]/);
     // No UUID of ours goes to the bank.
     expect(first.body).not.toContain(upi.ids[0]);
@@ -251,11 +263,15 @@ describe('payout batch results', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ applied: 2 });
     expect(await statusOf(ids[0] ?? '')).toBe('approved');
-    const reason = await harness.database.handle.db.execute<{ reason: string }>(sql`select rejection_reason as reason from withdrawal_requests where id = ${ids[1]}`);
+    const reason = await harness.database.handle.db.execute<{ reason: string }>(
+      sql`select rejection_reason as reason from withdrawal_requests where id = ${ids[1]}`,
+    );
     expect(reason.rows[0]?.reason).toBe('Name mismatch, "A"');
     const bad = await post(`/api/admin/payout-batches/${batch.id}/results`, 'id,result\r\nx,y\r\n');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.message).toBe('The results file must be CSV with a reference (or withdrawalId) column and an outcome column; utr, reason and amount are optional.');
+    expect(bad.json().error.message).toBe(
+      'The results file must be CSV with a reference (or withdrawalId) column and an outcome column; utr, reason and amount are optional.',
+    );
     // Only these routes take CSV.
     const elsewhere = await post('/api/admin/payout-batches', csv);
     expect(elsewhere.statusCode).toBe(415);
@@ -288,7 +304,10 @@ describe('payout batch results', () => {
 
     const malformed = await postResults(batchA.id, [{ reference: await referenceOf(a.ids[0] ?? ''), outcome: 'paid', utr: 'UTR000123' }]);
     expect(malformed.json().error.fields).toEqual({ 'rows.1': 'A UPI UTR (RRN) has 12 digits.' });
-    await postResults(batchA.id, a.ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })));
+    await postResults(
+      batchA.id,
+      a.ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })),
+    );
     await postResults(batchB.id, [{ withdrawalId: b.ids[0], outcome: 'failed' }]);
   });
 
@@ -322,11 +341,16 @@ describe('payout batch results', () => {
     const { ids } = await customerWithWithdrawals(['7000'], { upiId: '' });
     const batch = (await createBatch({ withdrawalIds: ids })).json().batch;
     const reference = await referenceOf(ids[0] ?? '');
-    expect((await postResults(batch.id, [{ reference, outcome: 'paid', utr: rrn() }])).json().error.fields).toEqual({ 'rows.1': 'A NEFT UTR has 16 letters or digits.' });
+    expect((await postResults(batch.id, [{ reference, outcome: 'paid', utr: rrn() }])).json().error.fields).toEqual({
+      'rows.1': 'A NEFT UTR has 16 letters or digits.',
+    });
     const neft = `sbinn${String(Date.now()).slice(-11)}`;
     const paid = await postResults(batch.id, [{ reference, outcome: 'paid', utr: neft }]);
     expect(paid.statusCode, paid.body).toBe(200);
-    expect((await harness.database.handle.db.execute<{ utr: string }>(sql`select payout_reference as utr from withdrawal_requests where id = ${ids[0]}`)).rows[0]?.utr).toBe(neft.toUpperCase());
+    expect(
+      (await harness.database.handle.db.execute<{ utr: string }>(sql`select payout_reference as utr from withdrawal_requests where id = ${ids[0]}`)).rows[0]
+        ?.utr,
+    ).toBe(neft.toUpperCase());
   });
 
   it('previews a file (paid, failed, not sent, totals, problems, the batch’s rows the file leaves out) and changes nothing', async () => {
@@ -357,10 +381,16 @@ describe('payout batch results', () => {
       ['problem', 'No withdrawal has this reference.'],
     ]);
     for (const id of ids) expect(await statusOf(id)).toBe('processing');
-    await postResults(batch.id, ids.map((id) => ({ withdrawalId: id, outcome: 'not_sent' })));
+    await postResults(
+      batch.id,
+      ids.map((id) => ({ withdrawalId: id, outcome: 'not_sent' })),
+    );
     for (const id of ids) expect(await statusOf(id)).toBe('pending');
     const next = (await createBatch({ withdrawalIds: ids })).json().batch;
-    await postResults(next.id, ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })));
+    await postResults(
+      next.id,
+      ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })),
+    );
   });
 });
 
@@ -459,7 +489,13 @@ describe('payout batch actions survive a lost answer (Idempotency-Key)', () => {
     const { ids } = await customerWithWithdrawals(['10']);
     const batch = (await createBatch({ withdrawalIds: ids })).json().batch;
     const cancel = () =>
-      call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batch.id}/cancel`, cookie: admin.cookie, body: {}, headers: withKey('cancel-key-1') });
+      call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/payout-batches/${batch.id}/cancel`,
+        cookie: admin.cookie,
+        body: {},
+        headers: withKey('cancel-key-1'),
+      });
     const first = await cancel();
     expect(first.statusCode).toBe(200);
     const retry = await cancel();
@@ -514,7 +550,8 @@ describe('cancelling a downloaded file while two admins exist', () => {
     const first = await cancelBatch(batch.id);
     expect(first.statusCode, first.body).toBe(202);
     expect(first.json()).toMatchObject({
-      message: 'This batch’s file was already downloaded: cancelling it needs a second admin. Your request waits for another admin to confirm it (or cancel the batch too).',
+      message:
+        'This batch’s file was already downloaded: cancelling it needs a second admin. Your request waits for another admin to confirm it (or cancel the batch too).',
       pendingChange: { kind: 'payout_batch_cancel', status: 'open', requestedBy: { id: admin.id } },
     });
     const detail = (await call(harness.app, { url: `/api/admin/payout-batches/${batch.id}`, cookie: admin.cookie })).json();
@@ -522,7 +559,12 @@ describe('cancelling a downloaded file while two admins exist', () => {
     const again = await cancelBatch(batch.id);
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe('You already asked to cancel this batch: a second admin must confirm it.');
-    const confirmOwn = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: admin.cookie, body: {} });
+    const confirmOwn = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`,
+      cookie: admin.cookie,
+      body: {},
+    });
     expect(confirmOwn.statusCode).toBe(403);
 
     const second = await cancelBatch(batch.id, colleague);
@@ -533,10 +575,16 @@ describe('cancelling a downloaded file while two admins exist', () => {
       sql`select status, decided_by_user_id as decided from pending_changes where id = ${first.json().pendingChange.id}`,
     );
     expect(change.rows[0]).toEqual({ status: 'confirmed', decided: colleague.id });
-    await postResults(batch.id, ids.map((id) => ({ withdrawalId: id, outcome: 'not_sent' })));
+    await postResults(
+      batch.id,
+      ids.map((id) => ({ withdrawalId: id, outcome: 'not_sent' })),
+    );
     for (const id of ids) expect(await statusOf(id)).toBe('pending');
     const next = (await createBatch({ withdrawalIds: ids })).json().batch;
-    await postResults(next.id, ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })));
+    await postResults(
+      next.id,
+      ids.map((id) => ({ withdrawalId: id, outcome: 'failed' })),
+    );
   });
 
   it('applies through the pending change’s confirm too, and a file never downloaded is still cancelled by one admin', async () => {
@@ -546,7 +594,12 @@ describe('cancelling a downloaded file while two admins exist', () => {
     await download(batch.id, colleague);
     const first = await cancelBatch(batch.id);
     expect(first.statusCode).toBe(202);
-    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: colleague.cookie, body: {} });
+    const confirmed = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`,
+      cookie: colleague.cookie,
+      body: {},
+    });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     const detail = (await call(harness.app, { url: `/api/admin/payout-batches/${batch.id}`, cookie: admin.cookie })).json();
     expect(detail.batch).toMatchObject({ status: 'cancelled', inDoubtCount: 1, issuedBy: { id: colleague.id } });

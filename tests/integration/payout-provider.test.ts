@@ -74,7 +74,10 @@ async function approvedAndSent(amount = '10', bank: Record<string, unknown> = {}
   const pending = await pendingWithdrawal(amount, bank);
   const approval = await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve');
   expect(approval.statusCode).toBe(200);
-  expect(approval.json()).toMatchObject({ withdrawal: { status: 'processing' }, message: 'Withdrawal approved: it is being paid through the payout provider.' });
+  expect(approval.json()).toMatchObject({
+    withdrawal: { status: 'processing' },
+    message: 'Withdrawal approved: it is being paid through the payout provider.',
+  });
   await worker.tick();
   const payout = standIn.payouts.find((candidate) => candidate.reference_id === pending.reference);
   expect(payout).toBeDefined();
@@ -127,7 +130,9 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(view.statusCode).toBe(200);
     expect(view.json().payout).toMatchObject({ state: 'processed', utr, mode: 'IMPS', amountInr: '830.00' });
     expect(view.json().payout.events.map((event: { state: string }) => event.state)).toEqual(['processing', 'processed']);
-    const notification = await row<{ kind: string }>(sql`select kind from notifications where user_id = ${pending.customer.id} order by created_at desc limit 1`);
+    const notification = await row<{ kind: string }>(
+      sql`select kind from notifications where user_id = ${pending.customer.id} order by created_at desc limit 1`,
+    );
     expect(notification?.kind).toBe('withdrawal_paid');
     // Another customer cannot read it.
     const stranger = await signUpVerifiedUser(harness.app);
@@ -142,14 +147,18 @@ describe('a withdrawal paid through RazorpayX', () => {
 
   it('failed returns the USDT through the ledger with the reason, notifies the customer and flags the account', async () => {
     const sent = await approvedAndSent();
-    expect(await standIn.changeState(sent.payoutId, 'failed', { reason: 'bank_account_closed', description: 'Payout failed as the beneficiary account is closed.' })).toBe(200);
+    expect(
+      await standIn.changeState(sent.payoutId, 'failed', { reason: 'bank_account_closed', description: 'Payout failed as the beneficiary account is closed.' }),
+    ).toBe(200);
     const withdrawal = await withdrawalOf(sent.withdrawalId);
     expect(withdrawal?.status).toBe('rejected');
     expect(withdrawal?.rejection_reason).toBe('The bank returned the payout: Payout failed as the beneficiary account is closed.');
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
     // Flagged once, with the label the customer is shown (decision 044), not the provider's words.
     expect(await flagOf(sent.bankAccountId)).toMatchObject({ flag_reason: 'Account closed' });
-    const notification = await row<{ kind: string; body: string }>(sql`select kind, body from notifications where user_id = ${sent.customer.id} order by created_at desc limit 1`);
+    const notification = await row<{ kind: string; body: string }>(
+      sql`select kind, body from notifications where user_id = ${sent.customer.id} order by created_at desc limit 1`,
+    );
     expect(notification?.kind).toBe('withdrawal_rejected');
     await expectLedgerConsistent(harness);
   });
@@ -183,7 +192,9 @@ describe('a withdrawal paid through RazorpayX', () => {
   it('reversed after processed for a reason not of the account returns the USDT without flagging the account', async () => {
     const sent = await approvedAndSent();
     await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });
-    expect(await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' })).toBe(200);
+    expect(
+      await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' }),
+    ).toBe(200);
     expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).not.toBeNull();
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
     expect((await flagOf(sent.bankAccountId))?.flagged_at).toBeNull();
@@ -202,7 +213,9 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect(withdrawal?.reversed_at).not.toBeNull();
     expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
     expect(await flagOf(sent.bankAccountId)).toMatchObject({ flag_reason: 'Account frozen or blocked' });
-    const audit = await row<{ count: number }>(sql`select count(*)::int as count from audit_log where action = 'withdrawal.reverse' and target_id = ${sent.withdrawalId}`);
+    const audit = await row<{ count: number }>(
+      sql`select count(*)::int as count from audit_log where action = 'withdrawal.reverse' and target_id = ${sent.withdrawalId}`,
+    );
     expect(audit?.count).toBe(1);
     // A late processed event after the reversal never moves it back.
     const before = await ledgerTransferCount(harness);
@@ -250,7 +263,12 @@ describe('a withdrawal paid through RazorpayX', () => {
       payload: huge,
     });
     expect(response.statusCode).toBe(413);
-    const unsigned = await harness.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, payload: '{}' });
+    const unsigned = await harness.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/razorpayx',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      payload: '{}',
+    });
     expect(unsigned.statusCode).toBe(400);
   });
 
@@ -329,10 +347,16 @@ describe('a withdrawal paid through RazorpayX', () => {
 
 describe('a payout held before its first send (decision 049)', () => {
   const HELD_FROZEN = 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).';
-  const HELD_BY_INCIDENT = 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).';
+  const HELD_BY_INCIDENT =
+    'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).';
 
   function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
-    return call(harness.app, { method: 'POST', url: `/api/admin/kyc/customers/${customer.id}/${verb}`, cookie: admin.cookie, body: { reason: 'Suspicious activity' } });
+    return call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
+      cookie: admin.cookie,
+      body: { reason: 'Suspicious activity' },
+    });
   }
 
   function requestsWithKey(withdrawalId: string) {
@@ -365,7 +389,9 @@ describe('a payout held before its first send (decision 049)', () => {
   it('is not sent while a deposit of its customer that vanished from the chain after the approval is an open incident', async () => {
     const pending = await pendingWithdrawal();
     expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
-    const deposit = await row<{ id: string; transaction_hash: string }>(sql`select id, transaction_hash from usdt_deposits where user_id = ${pending.customer.id} limit 1`);
+    const deposit = await row<{ id: string; transaction_hash: string }>(
+      sql`select id, transaction_hash from usdt_deposits where user_id = ${pending.customer.id} limit 1`,
+    );
     const incident = await row<{ id: string }>(
       sql`insert into chain_incidents (deposit_id, user_id, network, transaction_hash, amount_usdt_micros, kind)
           values (${deposit?.id}, ${pending.customer.id}, 'TRC20', ${deposit?.transaction_hash}, 1000000, 'transfer_vanished') returning id`,
@@ -416,7 +442,11 @@ describe('a stuck payout (decision 049)', () => {
     expect(listed.lastError).toMatch(/unreachable/);
     await worker.tick();
     const told = async () =>
-      (await harness.database.handle.db.execute(sql`select 1 from notifications where user_id = ${admin.id} and kind = 'payout_stuck' and title = ${`Payout ${pending.reference} needs a look`}`)).rows.length;
+      (
+        await harness.database.handle.db.execute(
+          sql`select 1 from notifications where user_id = ${admin.id} and kind = 'payout_stuck' and title = ${`Payout ${pending.reference} needs a look`}`,
+        )
+      ).rows.length;
     expect(await told()).toBe(1);
     // The next polls, still stuck: not told again.
     await makeDue();
@@ -439,17 +469,33 @@ describe('a stuck payout (decision 049)', () => {
 describe('one route per withdrawal', () => {
   it('a withdrawal with the provider cannot enter a bank file, and the database refuses it too', async () => {
     const sent = await approvedAndSent();
-    const batch = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [sent.withdrawalId] } });
+    const batch = await call(harness.app, {
+      method: 'POST',
+      url: '/api/admin/payout-batches',
+      cookie: admin.cookie,
+      body: { withdrawalIds: [sent.withdrawalId] },
+    });
     expect(batch.statusCode).toBe(409);
-    const batchId = await row<{ id: string }>(sql`insert into payout_batches (created_by_user_id, withdrawal_count, total_inr_paise) values (${admin.id}, 1, 0) returning id`);
-    await expect(harness.database.handle.db.execute(sql`update withdrawal_requests set payout_batch_id = ${batchId?.id} where id = ${sent.withdrawalId}`)).rejects.toThrow();
-    await expect(harness.database.handle.db.execute(sql`update withdrawal_requests set payout_route = 'bank_file' where id = ${sent.withdrawalId}`)).rejects.toThrow();
+    const batchId = await row<{ id: string }>(
+      sql`insert into payout_batches (created_by_user_id, withdrawal_count, total_inr_paise) values (${admin.id}, 1, 0) returning id`,
+    );
+    await expect(
+      harness.database.handle.db.execute(sql`update withdrawal_requests set payout_batch_id = ${batchId?.id} where id = ${sent.withdrawalId}`),
+    ).rejects.toThrow();
+    await expect(
+      harness.database.handle.db.execute(sql`update withdrawal_requests set payout_route = 'bank_file' where id = ${sent.withdrawalId}`),
+    ).rejects.toThrow();
     await harness.database.handle.db.execute(sql`delete from payout_batches where id = ${batchId?.id}`);
   });
 
   it('a withdrawal in a bank file never goes to the provider', async () => {
     const pending = await pendingWithdrawal();
-    const batch = await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [pending.withdrawalId] } });
+    const batch = await call(harness.app, {
+      method: 'POST',
+      url: '/api/admin/payout-batches',
+      cookie: admin.cookie,
+      body: { withdrawalIds: [pending.withdrawalId] },
+    });
     expect(batch.statusCode).toBe(201);
     expect((await withdrawalOf(pending.withdrawalId))?.payout_route).toBe('bank_file');
     // The admin's approve is refused while it is in the batch, and the worker finds nothing to send.
@@ -458,12 +504,20 @@ describe('one route per withdrawal', () => {
     expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(0);
     // The database holds it too: no provider payout for it, and its route cannot become the provider's.
     await expect(
-      harness.database.handle.db.execute(sql`insert into provider_payouts (withdrawal_id, idempotency_key, amount_inr_paise, mode) values (${pending.withdrawalId}, ${pending.withdrawalId}, 83000, 'IMPS')`),
+      harness.database.handle.db.execute(
+        sql`insert into provider_payouts (withdrawal_id, idempotency_key, amount_inr_paise, mode) values (${pending.withdrawalId}, ${pending.withdrawalId}, 83000, 'IMPS')`,
+      ),
     ).rejects.toThrow();
-    await expect(harness.database.handle.db.execute(sql`update withdrawal_requests set payout_route = 'razorpayx', payout_batch_id = null, status = 'pending' where id = ${pending.withdrawalId}`)).rejects.toThrow();
+    await expect(
+      harness.database.handle.db.execute(
+        sql`update withdrawal_requests set payout_route = 'razorpayx', payout_batch_id = null, status = 'pending' where id = ${pending.withdrawalId}`,
+      ),
+    ).rejects.toThrow();
     // Cancelled before its file was downloaded, it is free again and the provider may take it.
     const batchId = batch.json<{ batch: { id: string } }>().batch.id;
-    expect((await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} })).statusCode).toBe(200);
+    expect((await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} })).statusCode).toBe(
+      200,
+    );
     expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
     await worker.tick();
     expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(1);
@@ -498,7 +552,9 @@ describe('two app processes on one database', () => {
     for (const [index, pending] of sent.entries()) {
       const payout = standIn.payouts.find((candidate) => candidate.reference_id === pending.reference);
       const target = index % 2 === 0 ? harness : second;
-      standIn.deliverWebhooksTo(async (body, headers) => (await target.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx', headers, payload: body })).statusCode);
+      standIn.deliverWebhooksTo(
+        async (body, headers) => (await target.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx', headers, payload: body })).statusCode,
+      );
       await standIn.changeState(payout?.id ?? '', 'processed', { utr: rrn() });
     }
     for (const pending of sent) expect((await withdrawalOf(pending.withdrawalId))?.status).toBe('approved');
@@ -534,7 +590,12 @@ describe('two-person control with the provider', () => {
       await worker.tick();
       expect((await withdrawalOf(pending.withdrawalId))?.status).toBe('pending');
       expect(standIn.payouts.filter((payout) => payout.reference_id === pending.reference)).toHaveLength(0);
-      const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`, cookie: second.cookie, body: {} });
+      const confirmed = await call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/pending-changes/${first.json().pendingChange.id}/confirm`,
+        cookie: second.cookie,
+        body: {},
+      });
       expect(confirmed.statusCode).toBe(200);
       expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'processing', payout_route: 'razorpayx' });
       await worker.tick();

@@ -48,14 +48,19 @@ describe('resetting a forgotten PIN by e-mail', () => {
 
     const again = await call(harness.app, { method: 'POST', url: '/api/pin/reset', body: { token, pin: '8305' }, cookie: user.cookie });
     expect(again.statusCode).toBe(400);
-    expect(again.json().error).toMatchObject({ code: 'INVALID_RESET_TOKEN', message: 'This PIN reset link is invalid or has expired. Please request a new one.' });
+    expect(again.json().error).toMatchObject({
+      code: 'INVALID_RESET_TOKEN',
+      message: 'This PIN reset link is invalid or has expired. Please request a new one.',
+    });
   });
 
   it('refuses a wrong password and sends nothing', async () => {
     const user = await signUpUser(harness.app);
     const wrong = await call(harness.app, { method: 'POST', url: '/api/pin/reset-link', body: { password: 'wrong-password' }, cookie: user.cookie });
     expect(wrong.statusCode).toBe(400);
-    const stored = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from pin_reset_tokens where user_id = ${user.id}`);
+    const stored = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from pin_reset_tokens where user_id = ${user.id}`,
+    );
     expect(stored.rows[0]?.count).toBe(0);
   });
 
@@ -145,7 +150,9 @@ describe('telling the owner about security changes', () => {
     await call(harness.app, { method: 'POST', url: '/api/auth/forgot-password', body: { email: user.email } });
     const link = await waitForResetLink(mail, user.email);
     const token = decodeURIComponent(new URL(link).searchParams.get('token') ?? '');
-    expect((await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'brand-new-password' } })).statusCode).toBe(200);
+    expect((await call(harness.app, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: 'brand-new-password' } })).statusCode).toBe(
+      200,
+    );
     await waitForMail(mail, user.email, 'your password was reset');
   });
 
@@ -153,7 +160,12 @@ describe('telling the owner about security changes', () => {
     const user = await signUpVerifiedUser(harness.app);
     const bankAccountId = await addBankAccount(harness, user);
     await waitForMail(mail, user.email, 'a bank account was added');
-    const edit = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { ifscCode: 'HDFC0001234' } });
+    const edit = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${bankAccountId}`,
+      cookie: user.cookie,
+      body: { ifscCode: 'HDFC0001234' },
+    });
     expect(edit.statusCode).toBe(200);
     await waitForMail(mail, user.email, 'a bank account was changed');
   });

@@ -99,7 +99,14 @@ describe('prepared statements stay few on every connection', () => {
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
       for (let limit = 1; limit <= LIMITS.pageSizeMax; limit += 1) {
-        const rows = await listHistory(onOneConnection, { userId: customer.id, type: undefined, status: undefined, parts: undefined, cursor: undefined, limit });
+        const rows = await listHistory(onOneConnection, {
+          userId: customer.id,
+          type: undefined,
+          status: undefined,
+          parts: undefined,
+          cursor: undefined,
+          limit,
+        });
         expect(rows).toHaveLength(1);
       }
       // The page reads only (history_<parts>_…); the session lookup's history_parts may be prepared on this connection too.
@@ -116,7 +123,11 @@ describe('the history reads only the parts that have entries', () => {
   const limits = { idleTimeoutSeconds: 1800, absoluteTimeoutSeconds: 86_400 };
 
   async function latestTokenHash(userId: string): Promise<Buffer> {
-    const [row] = (await harness.database.handle.db.execute<{ token_hash: Buffer }>(sql`select token_hash from sessions where user_id = ${userId} order by created_at desc limit 1`)).rows;
+    const [row] = (
+      await harness.database.handle.db.execute<{ token_hash: Buffer }>(
+        sql`select token_hash from sessions where user_id = ${userId} order by created_at desc limit 1`,
+      )
+    ).rows;
     if (!row) throw new Error('the user has no session');
     return row.token_hash;
   }
@@ -137,7 +148,8 @@ describe('the history reads only the parts that have entries', () => {
     const connection = await harness.database.handle.db.$client.connect();
     try {
       const onOneConnection = { $client: connection } as unknown as Database;
-      const read = (parts: HistoryParts) => listHistory(onOneConnection, { userId: customer.id, type: undefined, status: 'approved', parts, cursor: undefined, limit: 7 });
+      const read = (parts: HistoryParts) =>
+        listHistory(onOneConnection, { userId: customer.id, type: undefined, status: 'approved', parts, cursor: undefined, limit: 7 });
       // The customer has a deposit: an empty answer means that no statement read it.
       expect(await read(none)).toEqual([]);
       expect((await read({ ...none, deposits: true })).map((row) => row.type)).toEqual(['deposit']);
@@ -153,7 +165,9 @@ describe('the history reads only the parts that have entries', () => {
 
   it('never lets a joined read take the place of a session column', async () => {
     const shadowing: SessionJoinedRead<unknown> = { name: 'test_shadowing', columns: `'admin' as "role"`, joins: '', valueOf: () => undefined };
-    await expect(findLiveSession(harness.database.handle.db, Buffer.alloc(32), limits, shadowing)).rejects.toThrow('the test_shadowing read selects a session column');
+    await expect(findLiveSession(harness.database.handle.db, Buffer.alloc(32), limits, shadowing)).rejects.toThrow(
+      'the test_shadowing read selects a session column',
+    );
     // A name the check does not see (unquoted) still comes before the session's own columns, which win.
     const customer = await signUpVerifiedUser(harness.app);
     const unquoted: SessionJoinedRead<unknown> = { name: 'test_unquoted', columns: `'admin' as role, 'x' as userId`, joins: '', valueOf: (row) => row.role };

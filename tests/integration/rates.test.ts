@@ -52,7 +52,15 @@ describe('GET /api/rates and /api/settings/public', () => {
   });
 
   it('report the app download only once an APK was uploaded', async () => {
-    expectStatus(await uploadFile(harness.app, '/api/admin/files/apk', { cookie: admin.cookie, bytes: fileBytes('zip', 1024), fileName: 'app.apk', contentType: 'application/vnd.android.package-archive' }), 201);
+    expectStatus(
+      await uploadFile(harness.app, '/api/admin/files/apk', {
+        cookie: admin.cookie,
+        bytes: fileBytes('zip', 1024),
+        fileName: 'app.apk',
+        contentType: 'application/vnd.android.package-archive',
+      }),
+      201,
+    );
     const settings = publicSettingsResponseSchema.parse((await harness.app.inject({ method: 'GET', url: '/api/settings/public' })).json());
     expect(settings.apk.exists).toBe(true);
     expect(settings.apk.url).toMatch(/^\/api\/files\/apk/);

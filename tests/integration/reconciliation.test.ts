@@ -21,7 +21,10 @@ let addressIndex = 0;
 
 beforeAll(async () => {
   bed = await startEthereumTestBed(CONFIRMATIONS);
-  app = await createTestApp({ database: bed.harness.database, chain: { ethereum: { rpcUrl: bed.chain.rpcUrl, usdtContract: bed.usdt, confirmations: CONFIRMATIONS } } });
+  app = await createTestApp({
+    database: bed.harness.database,
+    chain: { ethereum: { rpcUrl: bed.chain.rpcUrl, usdtContract: bed.usdt, confirmations: CONFIRMATIONS } },
+  });
   admin = await signUpAdminWithVerifiedPin(bed.harness);
 }, 120_000);
 afterEach(async () => expectLedgerConsistent(bed.harness));
@@ -41,7 +44,9 @@ async function customerWithAddress(account: PrivateKeyAccount): Promise<{ user: 
 }
 
 async function followerCaughtUp(): Promise<boolean> {
-  const result = await bed.harness.database.handle.db.execute<{ newest: bigint | null }>(sql`select max(block_number) as newest from chain_blocks where network = 'ERC20'`);
+  const result = await bed.harness.database.handle.db.execute<{ newest: bigint | null }>(
+    sql`select max(block_number) as newest from chain_blocks where network = 'ERC20'`,
+  );
   const newest = result.rows[0]?.newest;
   return newest !== null && newest !== undefined && BigInt(newest) >= (await bed.chain.blockNumber()) - BigInt(CONFIRMATIONS) + 1n;
 }
@@ -61,7 +66,10 @@ describe('reconciliation', () => {
     // Below the minimum: on chain, recorded, not credited.
     await chain.transfer(usdt, sender, empty.address, 5_000_000n);
     await chain.mine(CONFIRMATIONS);
-    await tickUntil(worker, async () => (await balanceMicros(harness, full.user.id)) === 50_000_000n && (await balanceMicros(harness, empty.user.id)) === 40_000_000n);
+    await tickUntil(
+      worker,
+      async () => (await balanceMicros(harness, full.user.id)) === 50_000_000n && (await balanceMicros(harness, empty.user.id)) === 40_000_000n,
+    );
     await tickUntil(worker, followerCaughtUp);
 
     const customer = await signUpVerifiedUser(harness.app);
@@ -73,8 +81,22 @@ describe('reconciliation', () => {
     expectStatus(response, 200);
     const report = response.json<ReconciliationResponse>();
     const rowOf = (address: string) => report.items.find((row) => row.address === address);
-    expect(rowOf(full.address)).toMatchObject({ userId: full.user.id, onChain: '50.000000', credited: '50.000000', swept: '0.000000', expected: '50.000000', difference: '0.000000', problem: null });
-    expect(rowOf(empty.address)).toMatchObject({ onChain: '45.000000', credited: '40.000000', expected: '40.000000', difference: '5.000000', problem: 'more_on_chain' });
+    expect(rowOf(full.address)).toMatchObject({
+      userId: full.user.id,
+      onChain: '50.000000',
+      credited: '50.000000',
+      swept: '0.000000',
+      expected: '50.000000',
+      difference: '0.000000',
+      problem: null,
+    });
+    expect(rowOf(empty.address)).toMatchObject({
+      onChain: '45.000000',
+      credited: '40.000000',
+      expected: '40.000000',
+      difference: '5.000000',
+      problem: 'more_on_chain',
+    });
     expect(report.shared).toMatchObject({ kind: 'shared', address: operator.address.toLowerCase() });
     expect(report.pageTotals.flagged).toBeGreaterThanOrEqual(1);
     expect(report.networkTotals).toMatchObject({ credited: '90.000000', swept: '0.000000', expected: '90.000000', addresses: 2 });
@@ -82,17 +104,33 @@ describe('reconciliation', () => {
     const firstPage = (await call(app.app, { url: '/api/admin/reconciliation?network=ERC20&limit=1', cookie: admin.cookie })).json<ReconciliationResponse>();
     expect(firstPage.items).toHaveLength(1);
     expect(firstPage.nextCursor).not.toBeNull();
-    const secondPage = (await call(app.app, { url: `/api/admin/reconciliation?network=ERC20&limit=1&cursor=${firstPage.nextCursor ?? ''}`, cookie: admin.cookie })).json<ReconciliationResponse>();
+    const secondPage = (
+      await call(app.app, { url: `/api/admin/reconciliation?network=ERC20&limit=1&cursor=${firstPage.nextCursor ?? ''}`, cookie: admin.cookie })
+    ).json<ReconciliationResponse>();
     expect(secondPage.items.map((row) => row.address)).not.toEqual(firstPage.items.map((row) => row.address));
 
     // The sweep plan: both addresses hold at least 30; the one without ETH needs gas first.
-    expect((await call(app.app, { method: 'POST', url: '/api/admin/reconciliation/sweep-plans', cookie: admin.cookie, body: { network: 'ERC20', threshold: '0' } })).statusCode).toBe(400);
-    const created = await call(app.app, { method: 'POST', url: '/api/admin/reconciliation/sweep-plans', cookie: admin.cookie, body: { network: 'ERC20', threshold: '30' } });
+    expect(
+      (await call(app.app, { method: 'POST', url: '/api/admin/reconciliation/sweep-plans', cookie: admin.cookie, body: { network: 'ERC20', threshold: '0' } }))
+        .statusCode,
+    ).toBe(400);
+    const created = await call(app.app, {
+      method: 'POST',
+      url: '/api/admin/reconciliation/sweep-plans',
+      cookie: admin.cookie,
+      body: { network: 'ERC20', threshold: '30' },
+    });
     expectStatus(created, 201);
     const plan = created.json<SweepPlan>();
     expect(plan.items).toEqual([
       { address: full.address, derivationPath: `m/44'/60'/0'/0/${addressIndex - 1}`, amount: '50.000000', needs: 'nothing', sweep: null },
-      { address: empty.address, derivationPath: `m/44'/60'/0'/0/${addressIndex}`, amount: '45.000000', needs: expect.stringMatching(/^0\.\d+ ETH for gas first$/), sweep: null },
+      {
+        address: empty.address,
+        derivationPath: `m/44'/60'/0'/0/${addressIndex}`,
+        amount: '45.000000',
+        needs: expect.stringMatching(/^0\.\d+ ETH for gas first$/),
+        sweep: null,
+      },
     ]);
     const csv = await call(app.app, { url: `/api/admin/reconciliation/sweep-plans/${plan.id}/csv`, cookie: admin.cookie });
     expectStatus(csv, 200);
@@ -103,13 +141,22 @@ describe('reconciliation', () => {
     // The custody sweeps the full address; the follower records it and matches it to the plan.
     const sweepHash = await chain.transfer(usdt, fullAccount, operator.address, 50_000_000n);
     await chain.mine(CONFIRMATIONS);
-    await tickUntil(worker, async () => (await call(app.app, { url: `/api/admin/reconciliation/sweep-plans/${plan.id}`, cookie: admin.cookie })).json<SweepPlan>().items[0]?.sweep !== null);
+    await tickUntil(
+      worker,
+      async () =>
+        (await call(app.app, { url: `/api/admin/reconciliation/sweep-plans/${plan.id}`, cookie: admin.cookie })).json<SweepPlan>().items[0]?.sweep !== null,
+    );
     const matched = (await call(app.app, { url: `/api/admin/reconciliation/sweep-plans/${plan.id}`, cookie: admin.cookie })).json<SweepPlan>();
     expect(matched.items[0]?.sweep).toEqual({ transactionHash: sweepHash.toLowerCase(), amount: '50.000000' });
     expect(matched.items[1]?.sweep).toBeNull();
     await tickUntil(worker, followerCaughtUp);
     const after = (await call(app.app, { url: '/api/admin/reconciliation?network=ERC20', cookie: admin.cookie })).json<ReconciliationResponse>();
-    expect(after.items.find((row) => row.address === full.address)).toMatchObject({ onChain: '0.000000', swept: '50.000000', expected: '0.000000', problem: null });
+    expect(after.items.find((row) => row.address === full.address)).toMatchObject({
+      onChain: '0.000000',
+      swept: '50.000000',
+      expected: '0.000000',
+      problem: null,
+    });
     expect(after.networkTotals).toMatchObject({ swept: '50.000000', expected: '40.000000' });
     // The customer's balance is untouched by a sweep: it moves the operator's custody, not the ledger.
     expect(await balanceMicros(harness, full.user.id)).toBe(50_000_000n);

@@ -52,7 +52,9 @@ describe('the route chunks of first-visit pages, preloaded (at low priority) in 
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(modulePreloads(response.body)).toEqual(['/assets/framework-f.js', '/assets/login-page-l.js', '/assets/form-field-ff.js', '/assets/zod-z.js']);
     // Everything else in index.html is kept as it was; the links go at the end of <head>.
-    expect(response.body.replace(/ {4}<link rel="modulepreload" crossorigin fetchpriority="low" href="\/assets\/(login-page-l|form-field-ff|zod-z)\.js">\n/g, '')).toBe(indexHtml);
+    expect(
+      response.body.replace(/ {4}<link rel="modulepreload" crossorigin fetchpriority="low" href="\/assets\/(login-page-l|form-field-ff|zod-z)\.js">\n/g, ''),
+    ).toBe(indexHtml);
     expect(response.body.indexOf('/assets/zod-z.js')).toBeLessThan(response.body.indexOf('</head>'));
   });
 

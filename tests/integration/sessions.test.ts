@@ -113,7 +113,12 @@ describe('cross-site request forgery guard', () => {
     const user = await signUpUser(harness.app);
     // TEST_ORIGIN is http://localhost:3000, as in development.
     const login = (origin: string) =>
-      harness.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin, 'content-type': 'application/json' }, payload: JSON.stringify({ email: user.email, password: user.password }) });
+      harness.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { origin, 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: user.email, password: user.password }),
+      });
     for (const origin of ['http://127.0.0.1:3000', 'http://[::1]:3000']) expect((await login(origin)).statusCode, origin).toBe(200);
     for (const origin of ['http://127.0.0.1:3001', 'https://127.0.0.1:3000', 'http://127.0.0.2:3000', 'http://localhost.example:3000']) {
       const refused = await login(origin);
@@ -198,7 +203,9 @@ describe('rate limits', () => {
       await harness.database.handle.db.execute(sql`delete from rate_limit_buckets where key like 'login:ip:%'`);
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        statuses.push((await call(limited.app, { method: 'POST', url: '/api/auth/login', body: { email: `x${attempt}@example.com`, password: 'wrong-guess' } })).statusCode);
+        statuses.push(
+          (await call(limited.app, { method: 'POST', url: '/api/auth/login', body: { email: `x${attempt}@example.com`, password: 'wrong-guess' } })).statusCode,
+        );
       }
       expect(statuses).toEqual([401, 401, 429]);
     } finally {

@@ -8,7 +8,12 @@ const { harness, admin } = useIntegrationFile();
 
 /** The settings form as the web app sends it: the current values and version, with the overrides. */
 async function save(overrides: Record<string, unknown>) {
-  return call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsForm(harness.app, admin.cookie, overrides) });
+  return call(harness.app, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    cookie: admin.cookie,
+    body: await currentSettingsForm(harness.app, admin.cookie, overrides),
+  });
 }
 
 async function storedRates(): Promise<{ normal: string; vip: string }> {

@@ -184,7 +184,9 @@ describe('slow clients', () => {
       socket.on('data', (chunk) => (received += chunk.toString()));
       const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       // Headers promise a body that never comes.
-      socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${TEST_ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+      socket.write(
+        `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${TEST_ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+      );
       await ended;
       expect(received).toMatch(/^HTTP\/1\.1 408/);
     } finally {

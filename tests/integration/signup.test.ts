@@ -25,7 +25,16 @@ describe('sign-up', () => {
     const response = await call(harness.app, { method: 'POST', url: '/api/auth/signup', body });
     expect(response.statusCode).toBe(201);
     const user = response.json().user;
-    expect(user).toMatchObject({ email: body.email, name: 'Ravi Kumar', phone: '+919812345678', role: 'user', vipLevel: 'normal', balanceUsdt: '0.000000', hasPin: true, pinVerified: false });
+    expect(user).toMatchObject({
+      email: body.email,
+      name: 'Ravi Kumar',
+      phone: '+919812345678',
+      role: 'user',
+      vipLevel: 'normal',
+      balanceUsdt: '0.000000',
+      hasPin: true,
+      pinVerified: false,
+    });
     expect(user.referralCode).toMatch(/^RUPEE[A-Z0-9]{5}$/);
     const me = await call(harness.app, { url: '/api/me', cookie: sessionCookieOf(response) });
     expect(me.statusCode).toBe(200);
@@ -104,7 +113,9 @@ describe('sign-up', () => {
       const response = await call(harness.app, { method: 'POST', url: '/api/auth/signup', body });
       expect(response.statusCode).toBe(500);
       expect(await countUsers()).toBe(before);
-      const leftovers = await db.execute<{ count: string }>(sql`select (select count(*) from profiles where phone = '+919812345678' and name = 'Ravi Kumar' and user_id not in (select id from users))
+      const leftovers = await db.execute<{
+        count: string;
+      }>(sql`select (select count(*) from profiles where phone = '+919812345678' and name = 'Ravi Kumar' and user_id not in (select id from users))
         + (select count(*) from ledger_accounts where user_id is not null and user_id not in (select id from users)) as count`);
       expect(Number(leftovers.rows[0]?.count)).toBe(0);
       const retry = await call(harness.app, { method: 'POST', url: '/api/auth/signup', body });

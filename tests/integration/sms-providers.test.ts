@@ -36,9 +36,13 @@ const silentLog = pino({ level: 'silent' });
 
 const outboxRows = async (toNumber: string) =>
   (
-    await harness.database.handle.db.execute<{ provider: string; body: string | null; delivered: boolean; provider_message_id: string | null; last_error: string | null }>(
-      sql`select provider, body, delivered, provider_message_id, last_error from sms_outbox where to_number = ${toNumber} order by created_at`,
-    )
+    await harness.database.handle.db.execute<{
+      provider: string;
+      body: string | null;
+      delivered: boolean;
+      provider_message_id: string | null;
+      last_error: string | null;
+    }>(sql`select provider, body, delivered, provider_message_id, last_error from sms_outbox where to_number = ${toNumber} order by created_at`)
   ).rows;
 
 describe('texting the one-time code through MSG91', () => {
@@ -50,7 +54,11 @@ describe('texting the one-time code through MSG91', () => {
     const request = standIn.received.findLast((entry) => entry.provider === 'msg91');
     expect(request?.path).toBe('/api/v5/flow');
     expect(request?.headers.authkey).toBe(MSG91_STAND_IN_AUTH_KEY);
-    expect(request?.body).toMatchObject({ template_id: TEMPLATE_ID, short_url: '0', recipients: [{ mobiles: '919812300001', otp: expect.stringMatching(/^\d{6}$/) }] });
+    expect(request?.body).toMatchObject({
+      template_id: TEMPLATE_ID,
+      short_url: '0',
+      recipients: [{ mobiles: '919812300001', otp: expect.stringMatching(/^\d{6}$/) }],
+    });
     const code = (request?.body.recipients as { otp: string }[])[0]?.otp ?? '';
 
     // Sent through a provider, the outbox keeps the provider's id and never the text.
@@ -76,7 +84,12 @@ describe('texting the one-time code through MSG91', () => {
   });
 
   it('is refused by the stand-in with a wrong authkey, and the client reports it', async () => {
-    const accepted = await sendSms(harness.database.handle.db, msg91('a-wrong-authkey'), { to: '+919812300003', text: 'x', variables: { otp: '123456' } }, silentLog);
+    const accepted = await sendSms(
+      harness.database.handle.db,
+      msg91('a-wrong-authkey'),
+      { to: '+919812300003', text: 'x', variables: { otp: '123456' } },
+      silentLog,
+    );
     expect(accepted).toBe(false);
     expect((await outboxRows('+919812300003'))[0]?.last_error).toBe('MSG91 answered HTTP 401 with an error');
   });
@@ -85,7 +98,12 @@ describe('texting the one-time code through MSG91', () => {
 describe('texting through Twilio', () => {
   it('sends the documented Create Message request with Basic auth and a form body', async () => {
     const before = standIn.received.length;
-    const accepted = await sendSms(harness.database.handle.db, twilio(), { to: '+919812300004', text: '123456 is your code', variables: { otp: '123456' } }, silentLog);
+    const accepted = await sendSms(
+      harness.database.handle.db,
+      twilio(),
+      { to: '+919812300004', text: '123456 is your code', variables: { otp: '123456' } },
+      silentLog,
+    );
     expect(accepted).toBe(true);
     const request = standIn.received[before];
     expect(request?.provider).toBe('twilio');
@@ -106,7 +124,12 @@ describe('texting through Twilio', () => {
   });
 
   it('is refused by the stand-in with a wrong auth token, and the client reports the Twilio error code', async () => {
-    const accepted = await sendSms(harness.database.handle.db, twilio({ authToken: 'a-wrong-auth-token-000' }), { to: '+919812300006', text: 'x', variables: {} }, silentLog);
+    const accepted = await sendSms(
+      harness.database.handle.db,
+      twilio({ authToken: 'a-wrong-auth-token-000' }),
+      { to: '+919812300006', text: 'x', variables: {} },
+      silentLog,
+    );
     expect(accepted).toBe(false);
     expect((await outboxRows('+919812300006'))[0]?.last_error).toBe('Twilio answered HTTP 401 (Twilio error 20003)');
   });

@@ -84,10 +84,19 @@ async function depositCreditedDaysAgo(customer: SignedUpUser, amountUsdtMicros: 
 }
 
 /** A customer with a deposit, a paid withdrawal with its UTR, a transfer sent and a rejected withdrawal. */
-async function customerWithHistory(): Promise<{ customer: SignedUpUser; recipient: SignedUpUser; depositHash: string; paid: { reference: string }; rejected: { reference: string }; utr: string }> {
+async function customerWithHistory(): Promise<{
+  customer: SignedUpUser;
+  recipient: SignedUpUser;
+  depositHash: string;
+  paid: { reference: string };
+  rejected: { reference: string };
+  utr: string;
+}> {
   const customer = await signUpVerifiedUser(harness.app, { fullName: 'Meera Iyer', phone: '+919812343210' });
   const depositId = await fundWallet(harness, admin, customer, '1500');
-  const hashRow = await harness.database.handle.db.execute<{ transaction_hash: string }>(sql`select transaction_hash from usdt_deposits where id = ${depositId}`);
+  const hashRow = await harness.database.handle.db.execute<{ transaction_hash: string }>(
+    sql`select transaction_hash from usdt_deposits where id = ${depositId}`,
+  );
   const depositHash = hashRow.rows[0]?.transaction_hash ?? '';
   const bankAccountId = await addBankAccount(harness, customer);
   const paidResponse = await requestWithdrawal(harness, customer, { amount: '100', bankAccountId });
@@ -141,7 +150,9 @@ describe('the statement PDF', () => {
     expect(opening).toBe(250_000_000n);
     const closing = await balanceMicros(harness, customer.id);
     expect(closing).toBe(290_500_000n);
-    expect(withoutSpaces(recent)).toContain(`Openingbalance${formatUsdtIndian(opening)}USDTTotalcredits40.500000USDTTotaldebits0.000000USDTClosingbalance${formatUsdtIndian(closing)}USDT`);
+    expect(withoutSpaces(recent)).toContain(
+      `Openingbalance${formatUsdtIndian(opening)}USDTTotalcredits40.500000USDTTotaldebits0.000000USDTClosingbalance${formatUsdtIndian(closing)}USDT`,
+    );
 
     const past = await statementPdfText(customer, indiaDateToday(-10), indiaDateToday(-10));
     expect(withoutSpaces(past)).toContain('Openingbalance0.000000USDTTotalcredits250.000000USDTTotaldebits0.000000USDTClosingbalance250.000000USDT');
@@ -150,7 +161,7 @@ describe('the statement PDF', () => {
     expect(withoutSpaces(quiet)).toContain('Openingbalance250.000000USDTTotalcredits0.000000USDTTotaldebits0.000000USDTClosingbalance250.000000USDT');
   });
 
-  it("is in Hindi for a customer whose language is Hindi, drawn in a Devanagari font", async () => {
+  it('is in Hindi for a customer whose language is Hindi, drawn in a Devanagari font', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '75', { language: 'hi' });
     const flat = withoutSpaces(await statementPdfText(customer, today(), today()));
     for (const label of ['खाता विवरण', 'प्रारंभिक शेष', 'अंतिम शेष', 'कुल जमा', 'लेनदेन हैश', 'बनाया गया', 'पृष्ठ']) {
@@ -216,7 +227,9 @@ describe('the statement CSV', () => {
     const referrer = await signUpVerifiedUser(harness.app);
     const referred = await signUpVerifiedUser(harness.app, { fullName: 'Kiran Referred', referralCode: referrer.referralCode });
     const depositId = await fundWallet(harness, admin, referred, '1000');
-    const hashRow = await harness.database.handle.db.execute<{ transaction_hash: string }>(sql`select transaction_hash from usdt_deposits where id = ${depositId}`);
+    const hashRow = await harness.database.handle.db.execute<{ transaction_hash: string }>(
+      sql`select transaction_hash from usdt_deposits where id = ${depositId}`,
+    );
     const rewardRow = await harness.database.handle.db.execute<{ id: string; level: number }>(
       sql`select id, level from referral_rewards where deposit_id = ${depositId} and referrer_user_id = ${referrer.id}`,
     );
@@ -226,7 +239,8 @@ describe('the statement CSV', () => {
     const bonus = rows.slice(2, -1);
     expect(bonus.map((row) => [row[1], row[2]])).toEqual([[`Referral bonus (level ${reward?.level})`, reward?.id]]);
     const everything = rows.flat().join('|');
-    for (const secret of [depositId, hashRow.rows[0]?.transaction_hash ?? 'no hash', referred.email, 'Kiran Referred']) expect(everything).not.toContain(secret);
+    for (const secret of [depositId, hashRow.rows[0]?.transaction_hash ?? 'no hash', referred.email, 'Kiran Referred'])
+      expect(everything).not.toContain(secret);
     expect(withoutSpaces(await statementPdfText(referrer, today(), today()))).not.toContain(hashRow.rows[0]?.transaction_hash ?? 'no hash');
   });
 

@@ -91,9 +91,13 @@ describe('running totals of the admin dashboard', () => {
 
     // Everything at once: deposits, withdrawals and transfers from every customer.
     const depositIds = await Promise.all(customers.flatMap((customer) => ['15', '22.25'].map((amount) => submitDeposit(harness, customer, amount))));
-    const withdrawals = await Promise.all(customers.map((customer, index) => requestWithdrawal(harness, customer, { amount: '10', bankAccountId: bankAccounts[index] as string })));
+    const withdrawals = await Promise.all(
+      customers.map((customer, index) => requestWithdrawal(harness, customer, { amount: '10', bankAccountId: bankAccounts[index] as string })),
+    );
     const transfers = await Promise.all(
-      customers.map((customer, index) => requestTransfer(harness, customer, { recipientEmail: (customers[(index + 1) % customers.length] as SignedUpUser).email, amount: '4' })),
+      customers.map((customer, index) =>
+        requestTransfer(harness, customer, { recipientEmail: (customers[(index + 1) % customers.length] as SignedUpUser).email, amount: '4' }),
+      ),
     );
     for (const response of [...withdrawals, ...transfers]) expectStatus(response, 201);
     expect(await runningTotals()).toEqual(await recountedTotals());
@@ -124,7 +128,9 @@ describe('running totals of the admin dashboard', () => {
     // The dashboard shows the totals, and the customers' balances as the sum of every wallet.
     const dashboard = await call(harness.app, { url: '/api/admin/dashboard', cookie: admin.cookie });
     expect(dashboard.statusCode).toBe(200);
-    const wallets = await db().execute<{ total: string }>(sql`select sum(balance_usdt_micros)::text as total from ledger_accounts where kind = 'customer_wallet'`);
+    const wallets = await db().execute<{ total: string }>(
+      sql`select sum(balance_usdt_micros)::text as total from ledger_accounts where kind = 'customer_wallet'`,
+    );
     expect(dashboard.json()).toMatchObject({
       pendingDeposits: { count: 4 },
       pendingWithdrawals: { count: 1, totalUsdt: '10.000000' },
@@ -139,7 +145,9 @@ describe('running totals of the admin dashboard', () => {
     await db().execute(sql`
       insert into users (email, password_hash)
       select 'bulk-' || i || '@example.com', 'not-a-real-hash' from generate_series(1, 25) as i`);
-    expect((await runningTotals()).find((row) => row.name === 'users')?.item_count).toBe(String(Number(before.find((row) => row.name === 'users')?.item_count) + 25));
+    expect((await runningTotals()).find((row) => row.name === 'users')?.item_count).toBe(
+      String(Number(before.find((row) => row.name === 'users')?.item_count) + 25),
+    );
     await db().execute(sql`delete from users where email like 'bulk-%@example.com'`);
     expect(await runningTotals()).toEqual(before);
     expect(await runningTotals()).toEqual(await recountedTotals());

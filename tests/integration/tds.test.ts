@@ -155,7 +155,7 @@ describe('withdrawals with TDS', () => {
     );
     expect(stored.rows[0]).toEqual({ amount: '1234567', tds: '12345', basisPoints: 100, pan });
     // The USDT held is the whole amount: TDS is withheld from the rupees paid, not from the wallet.
-    expect(await balanceMicros(harness, user.id)).toBe((20000_000_000n - 1_000_000n - 100_000_000n - 12345_670_000n));
+    expect(await balanceMicros(harness, user.id)).toBe(20000_000_000n - 1_000_000n - 100_000_000n - 12345_670_000n);
   });
 
   it('shows the breakdown in the customer’s and the admin’s views; with TDS off TDS is 0.00 and net is gross', async () => {
@@ -227,7 +227,12 @@ describe('withdrawals with TDS', () => {
 describe('the TDS percent setting', () => {
   it('saves a percentage with up to 2 decimals; empty means 0', async () => {
     const save = async (tdsPercent: unknown) =>
-      call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsBody(harness.app, admin.cookie, { tdsPercent }) });
+      call(harness.app, {
+        method: 'PUT',
+        url: '/api/admin/settings',
+        cookie: admin.cookie,
+        body: await currentSettingsBody(harness.app, admin.cookie, { tdsPercent }),
+      });
     const saved = await save('1');
     expectStatus(saved, 200);
     expect(saved.json().settings.tdsPercent).toBe('1.00');
@@ -263,7 +268,8 @@ describe('the TDS report', () => {
     await harness.database.handle.db.execute(sql`update withdrawal_requests set created_at = now() - interval '2 days' where id = ${earlier.id}`);
     const [twoDaysAgo, yesterday, todayDate] = [await todayInIndia(-2), await todayInIndia(-1), await todayInIndia()];
 
-    const report = async (from: string, to: string, cookie = admin.cookie) => call(harness.app, { url: `/api/admin/reports/tds.csv?from=${from}&to=${to}`, cookie });
+    const report = async (from: string, to: string, cookie = admin.cookie) =>
+      call(harness.app, { url: `/api/admin/reports/tds.csv?from=${from}&to=${to}`, cookie });
     const todays = await report(todayDate, todayDate);
     expectStatus(todays, 200);
     expect(todays.headers['content-type']).toContain('text/csv');
@@ -281,7 +287,9 @@ describe('the TDS report', () => {
     const onlyEarlier = parseCsv((await report(twoDaysAgo, yesterday)).body) ?? [];
     expect(onlyEarlier.filter((row) => row[2] === user.email).map((row) => [row[3], row[8]])).toEqual([[earlier.id, twoDaysAgo]]);
 
-    const audit = await harness.database.handle.db.execute<{ count: string }>(sql`select count(*)::text as count from audit_log where action = 'reports.tds_export'`);
+    const audit = await harness.database.handle.db.execute<{ count: string }>(
+      sql`select count(*)::text as count from audit_log where action = 'reports.tds_export'`,
+    );
     expect(Number(audit.rows[0]?.count)).toBeGreaterThanOrEqual(3);
 
     // Customers cannot read it; bad dates are refused.

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listTransactions } from '../../src/server/features/transactions/service.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import {
-  addBankAccount,
-  decide,
-  expectStatus,
-  fundWallet,
-  requestTransfer,
-  requestWithdrawal,
-  setVipLevel,
-  submitDeposit,
-} from '../fixtures/wallet.ts';
+import { addBankAccount, decide, expectStatus, fundWallet, requestTransfer, requestWithdrawal, setVipLevel, submitDeposit } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 const { harness, admin } = useIntegrationFile();

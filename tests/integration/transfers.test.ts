@@ -56,7 +56,10 @@ describe('transfer request', () => {
     const { sender, recipient } = await pair('20');
     const unknown = await requestTransfer(harness, sender, { recipientEmail: 'nobody-here@example.com', amount: '1' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().error).toMatchObject({ message: 'No account was found for this email.', fields: { recipientEmail: 'No account was found for this email.' } });
+    expect(unknown.json().error).toMatchObject({
+      message: 'No account was found for this email.',
+      fields: { recipientEmail: 'No account was found for this email.' },
+    });
     const self = await requestTransfer(harness, sender, { recipientEmail: sender.email, amount: '1' });
     expect(self.statusCode).toBe(400);
     expect(self.json().error.message).toBe('You cannot transfer USDT to yourself.');
@@ -120,7 +123,10 @@ describe('transfer decisions', () => {
     const id = (await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '30' })).json().transfer.id;
     const response = await decide(harness, admin, 'transfers', id, 'reject', { reason: 'Suspicious' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ message: 'Transfer rejected and funds returned to sender', transfer: { status: 'rejected', rejectionReason: 'Suspicious' } });
+    expect(response.json()).toMatchObject({
+      message: 'Transfer rejected and funds returned to sender',
+      transfer: { status: 'rejected', rejectionReason: 'Suspicious' },
+    });
     expect(await balanceMicros(harness, sender.id)).toBe(100_000_000n);
     expect(await balanceMicros(harness, recipient.id)).toBe(0n);
     const audit = await harness.database.handle.db.execute<{ action: string }>(sql`select action from audit_log where target_id = ${id}`);
@@ -154,7 +160,10 @@ describe('transfer decisions', () => {
     const id = (await requestTransfer(harness, sender, { recipientEmail: recipient.email, amount: '5' })).json().transfer.id;
     const listed = await call(harness.app, { url: '/api/admin/transfers?status=pending', cookie: admin.cookie });
     expect(listed.statusCode).toBe(200);
-    expect(listed.json().items.find((item: { id: string }) => item.id === id)).toMatchObject({ sender: { email: sender.email }, recipient: { email: recipient.email } });
+    expect(listed.json().items.find((item: { id: string }) => item.id === id)).toMatchObject({
+      sender: { email: sender.email },
+      recipient: { email: recipient.email },
+    });
     expect((await call(harness.app, { url: '/api/admin/transfers', cookie: sender.cookie })).statusCode).toBe(403);
     expect((await decide(harness, sender, 'transfers', id, 'approve')).statusCode).toBe(403);
     expect((await decide(harness, recipient, 'transfers', id, 'approve')).statusCode).toBe(403);

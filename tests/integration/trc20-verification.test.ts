@@ -36,10 +36,21 @@ beforeAll(async () => {
   tron = await startTronStandIn();
   mail = await startTestMailServer();
   harness = await createTestApp({ smtpUrl: mail.smtpUrl });
-  await harness.database.handle.db.execute(sql`update admin_settings set trc20_address = ${OPERATOR}, erc20_address = '0x52908400098527886E0F7030069857D2E4169EE7' where id = 1`);
+  await harness.database.handle.db.execute(
+    sql`update admin_settings set trc20_address = ${OPERATOR}, erc20_address = '0x52908400098527886E0F7030069857D2E4169EE7' where id = 1`,
+  );
   // As main.ts wires it: the worker's automatic credits poke an e-mail delivery of their own.
-  emails = startNotificationEmailDelivery({ db: harness.database.handle.db, mailer: harness.context.mailer, appOrigin: TEST_ORIGIN, log: pino({ level: 'silent' }) });
-  worker = startTestWorker(harness, [createTronClient({ fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: API_KEY, usdtContract: MAINNET_USDT_TRC20 })], emails);
+  emails = startNotificationEmailDelivery({
+    db: harness.database.handle.db,
+    mailer: harness.context.mailer,
+    appOrigin: TEST_ORIGIN,
+    log: pino({ level: 'silent' }),
+  });
+  worker = startTestWorker(
+    harness,
+    [createTronClient({ fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: API_KEY, usdtContract: MAINNET_USDT_TRC20 })],
+    emails,
+  );
   await worker.tick();
 });
 afterEach(async () => expectLedgerConsistent(harness));
@@ -78,7 +89,10 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
     tron.addTransfer({ id: hash, contract: MAINNET_USDT_TRC20, from: address, to: OPERATOR, amount: 21_000_000n });
     const depositId = await submitted(user, hash, '21');
     await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).chain.state === 'confirming');
-    expect(await readDeposit(harness, user, depositId)).toMatchObject({ status: 'pending', chain: { requiredConfirmations: 19, fromAddress: address, toAddress: OPERATOR, amountUsdt: '21.000000' } });
+    expect(await readDeposit(harness, user, depositId)).toMatchObject({
+      status: 'pending',
+      chain: { requiredConfirmations: 19, fromAddress: address, toAddress: OPERATOR, amountUsdt: '21.000000' },
+    });
     tron.advance(5);
     await tickUntil(worker, async () => (await readDeposit(harness, user, depositId)).chain.confirmations === 6);
     expect(await balanceMicros(harness, user.id)).toBe(0n);
@@ -99,7 +113,11 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
     tron.solidify(failed);
     tron.addTransfer({ id: otherToken, contract: OTHER_TOKEN, from: address, to: OPERATOR, amount: 20_000_000n });
     tron.solidify(otherToken);
-    const ids = { unknown: await submitted(user, unknown, '20'), failed: await submitted(user, failed, '20'), otherToken: await submitted(user, otherToken, '20') };
+    const ids = {
+      unknown: await submitted(user, unknown, '20'),
+      failed: await submitted(user, failed, '20'),
+      otherToken: await submitted(user, otherToken, '20'),
+    };
     await tickUntil(worker, async () => {
       const states = await Promise.all(Object.values(ids).map(async (id) => (await readDeposit(harness, user, id)).chain.state));
       return states.every((state) => state !== 'unchecked');
@@ -147,7 +165,11 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
     );
     const stranger = tronAddressFromAccountId(Buffer.alloc(20, 6));
     const hash = newHash();
-    tron.addTransaction({ id: hash, transfers: [{ contract: MAINNET_USDT_TRC20, from: stranger, to: ownAddress, amount: 44_000_000n }], receiptResult: 'SUCESS' });
+    tron.addTransaction({
+      id: hash,
+      transfers: [{ contract: MAINNET_USDT_TRC20, from: stranger, to: ownAddress, amount: 44_000_000n }],
+      receiptResult: 'SUCESS',
+    });
     tron.solidify(hash);
     await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 44_000_000n);
     const rows = await harness.database.handle.db.execute<{ source: string; status: string; chain_log_index: number }>(
@@ -202,7 +224,9 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
       const rows = await depositsOf(submittedHash);
       return rows.length === 2 && rows.every((row) => row.status === 'approved');
     });
-    expect((await depositsOf(submittedHash)).map((row) => [row.id === depositId ? 'submitted' : row.source, row.chain_log_index, row.amount_usdt_micros])).toEqual([
+    expect(
+      (await depositsOf(submittedHash)).map((row) => [row.id === depositId ? 'submitted' : row.source, row.chain_log_index, row.amount_usdt_micros]),
+    ).toEqual([
       ['submitted', 0, 20_000_000n],
       ['detected', 1, 15_000_000n],
     ]);
@@ -211,7 +235,12 @@ describe('TRC20 deposits verified through the TRON HTTP API', () => {
     // Nobody can submit either hash again, and further ticks credit nothing more.
     const other = await signUpVerifiedUser(harness.app);
     for (const hash of [detected, submittedHash]) {
-      const again = await call(harness.app, { method: 'POST', url: '/api/deposits', cookie: other.cookie, body: { network: 'TRC20', amount: '12', transactionHash: hash } });
+      const again = await call(harness.app, {
+        method: 'POST',
+        url: '/api/deposits',
+        cookie: other.cookie,
+        body: { network: 'TRC20', amount: '12', transactionHash: hash },
+      });
       expect(again.statusCode).toBe(409);
     }
     await worker.tick();

@@ -35,7 +35,9 @@ function rrn(): string {
 
 beforeAll(async () => {
   // The issue's numbers: a two-admin threshold of 2,00,000.00 INR at 83.00 INR per USDT.
-  await db().execute(sql`update admin_settings set large_withdrawal_inr_paise = 20000000, rate_normal_inr_paise = 8300, rate_vip_inr_paise = 8325 where id = 1`);
+  await db().execute(
+    sql`update admin_settings set large_withdrawal_inr_paise = 20000000, rate_normal_inr_paise = 8300, rate_vip_inr_paise = 8325 where id = 1`,
+  );
   second = await signUpAdminWithVerifiedPin(harness, { fullName: 'Second Admin' });
 });
 
@@ -44,7 +46,11 @@ describe('the second approval over a rolling 24 hours', () => {
     const customer = await signUpFundedCustomer(harness, admin, '8000');
     const bankAccountId = await addBankAccount(harness, customer);
     // 2400 USDT is 1,99,800.00 INR at the better rate a large withdrawal gets: each under 2,00,000 alone.
-    const ids = [await withdraw(customer, bankAccountId, '2400'), await withdraw(customer, bankAccountId, '2400'), await withdraw(customer, bankAccountId, '2400')];
+    const ids = [
+      await withdraw(customer, bankAccountId, '2400'),
+      await withdraw(customer, bankAccountId, '2400'),
+      await withdraw(customer, bankAccountId, '2400'),
+    ];
     const transfers = await ledgerTransferCount(harness);
     for (const id of ids) {
       const first = await decide(harness, admin, 'withdrawals', id, 'approve', { payoutReference: rrn() });
@@ -119,7 +125,10 @@ describe('a UTR pays one withdrawal', () => {
     const reused = await decide(harness, admin, 'withdrawals', other, 'approve', { payoutReference: utr });
     expect(reused.statusCode).toBe(409);
     const reference = (await db().execute<{ reference: string }>(sql`select reference from withdrawal_requests where id = ${first}`)).rows[0]?.reference;
-    expect(reused.json().error).toMatchObject({ message: `This UTR is already recorded for withdrawal ${reference}.`, fields: { payoutReference: `This UTR is already recorded for withdrawal ${reference}.` } });
+    expect(reused.json().error).toMatchObject({
+      message: `This UTR is already recorded for withdrawal ${reference}.`,
+      fields: { payoutReference: `This UTR is already recorded for withdrawal ${reference}.` },
+    });
     expect(await statusOf(other)).toBe('pending');
     expect(await ledgerTransferCount(harness)).toBe(transfers);
     expectStatus(await decide(harness, admin, 'withdrawals', other, 'reject', { reason: 'Test over' }), 200);

@@ -48,33 +48,37 @@ function trigramsAskedFor(pattern: string): string[] {
 }
 
 describe('the sample the user search plans from', () => {
-  it('asks the indexes only for rare pieces of a query, the same for a phone, in every sample of a table of look-alike neighbours', { timeout: 120_000 }, async () => {
-    await seedLookAlikeCustomers();
-    const phonePatterns = new Set<string>();
-    const searchTextPatterns: string[] = [];
-    const estimates: number[] = [];
-    for (let sample = 0; sample < SAMPLES; sample += 1) {
-      const loaded = await loadSearchSample(harness.database.handle.db);
-      estimates.push(loaded.tableRows);
-      // Customer 4242's phone is +917000055146 and e-mail customer-004242@example.com.
-      const byPhone = planUserSearch('7000055146', '7000055146', 21, loaded);
-      expect(byPhone.way).toBe('collect-matches');
-      if (byPhone.way !== 'collect-matches') continue;
-      phonePatterns.add(byPhone.phonePattern);
-      const byEmail = planUserSearch('customer-004242', normalizePhone('customer-004242'), 21, loaded);
-      expect(byEmail.way).toBe('collect-matches');
-      // An e-mail cannot be in a phone, so only the pattern for names and e-mails is read.
-      if (byEmail.way === 'collect-matches') searchTextPatterns.push(byPhone.searchTextPattern, byEmail.searchTextPattern);
-    }
-    // Every phone starts +917000, and its digits after that are rare pieces of different rarity:
-    // with 32 whole pages the app chose two or three patterns for this query in eight samples.
-    expect([...phonePatterns]).toEqual(['%55146%']);
-    // Which pieces of an e-mail's digits are rare moves with the sample where one is near the
-    // threshold ("005" and "042" are each in about 1.4 % of these users). Whichever are asked for,
-    // no list read names more than 2 % of the users, and the pattern leaves few to compare.
-    const asked = [...new Set(searchTextPatterns.flatMap(trigramsAskedFor))];
-    for (const trigram of asked) expect(await shareHolding(trigram), trigram).toBeLessThanOrEqual(0.02);
-    for (const pattern of new Set(searchTextPatterns)) expect(await shareHolding(pattern.slice(1, -1)), pattern).toBeLessThan(0.001);
-    for (const estimate of estimates) expect(Math.abs(estimate - CUSTOMERS) / CUSTOMERS).toBeLessThan(0.1);
-  });
+  it(
+    'asks the indexes only for rare pieces of a query, the same for a phone, in every sample of a table of look-alike neighbours',
+    { timeout: 120_000 },
+    async () => {
+      await seedLookAlikeCustomers();
+      const phonePatterns = new Set<string>();
+      const searchTextPatterns: string[] = [];
+      const estimates: number[] = [];
+      for (let sample = 0; sample < SAMPLES; sample += 1) {
+        const loaded = await loadSearchSample(harness.database.handle.db);
+        estimates.push(loaded.tableRows);
+        // Customer 4242's phone is +917000055146 and e-mail customer-004242@example.com.
+        const byPhone = planUserSearch('7000055146', '7000055146', 21, loaded);
+        expect(byPhone.way).toBe('collect-matches');
+        if (byPhone.way !== 'collect-matches') continue;
+        phonePatterns.add(byPhone.phonePattern);
+        const byEmail = planUserSearch('customer-004242', normalizePhone('customer-004242'), 21, loaded);
+        expect(byEmail.way).toBe('collect-matches');
+        // An e-mail cannot be in a phone, so only the pattern for names and e-mails is read.
+        if (byEmail.way === 'collect-matches') searchTextPatterns.push(byPhone.searchTextPattern, byEmail.searchTextPattern);
+      }
+      // Every phone starts +917000, and its digits after that are rare pieces of different rarity:
+      // with 32 whole pages the app chose two or three patterns for this query in eight samples.
+      expect([...phonePatterns]).toEqual(['%55146%']);
+      // Which pieces of an e-mail's digits are rare moves with the sample where one is near the
+      // threshold ("005" and "042" are each in about 1.4 % of these users). Whichever are asked for,
+      // no list read names more than 2 % of the users, and the pattern leaves few to compare.
+      const asked = [...new Set(searchTextPatterns.flatMap(trigramsAskedFor))];
+      for (const trigram of asked) expect(await shareHolding(trigram), trigram).toBeLessThanOrEqual(0.02);
+      for (const pattern of new Set(searchTextPatterns)) expect(await shareHolding(pattern.slice(1, -1)), pattern).toBeLessThan(0.001);
+      for (const estimate of estimates) expect(Math.abs(estimate - CUSTOMERS) / CUSTOMERS).toBeLessThan(0.1);
+    },
+  );
 });

@@ -71,7 +71,19 @@ async function expectedMatches(query: string): Promise<string[]> {
   return rows.rows.map((row) => row.id);
 }
 
-const QUERIES = ['kiran', 'Kiran Bhatt', 'SONI', 'stats-customer-0', 'stats-customer-055433', '0000', '70000 00049', 'example.com', 'nobody-like-this', '%', 'a_b'];
+const QUERIES = [
+  'kiran',
+  'Kiran Bhatt',
+  'SONI',
+  'stats-customer-0',
+  'stats-customer-055433',
+  '0000',
+  '70000 00049',
+  'example.com',
+  'nobody-like-this',
+  '%',
+  'a_b',
+];
 
 describe('the user search on a table of customers who look alike', () => {
   it('samples the table, walks for a common name and asks the index only for the rare pieces of an e-mail or phone', async () => {

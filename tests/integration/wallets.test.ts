@@ -55,7 +55,9 @@ describe('wallet proofs', () => {
     const walletId = await addEthereumWallet(harness, user, account);
     const list = await call(harness.app, { url: '/api/wallets', cookie: user.cookie });
     expect(list.json<{ items: unknown[] }>().items).toEqual([{ id: walletId, network: 'ERC20', address: account.address, verifiedAt: expect.any(String) }]);
-    const mail = await harness.database.handle.db.execute<{ subject: string; text_body: string }>(sql`select subject, text_body from mail_outbox where to_address = ${user.email} and subject like '%wallet%'`);
+    const mail = await harness.database.handle.db.execute<{ subject: string; text_body: string }>(
+      sql`select subject, text_body from mail_outbox where to_address = ${user.email} and subject like '%wallet%'`,
+    );
     expect(mail.rows).toHaveLength(1);
     expect(mail.rows[0]?.subject).toBe('Rupeedesk: a wallet was added to your account');
     expect(mail.rows[0]?.text_body).toContain(account.address);
@@ -109,8 +111,14 @@ describe('wallet proofs', () => {
     const cases: [unknown, string][] = [
       [{ network: 'ERC20', address: '0x1234' }, WALLET_MESSAGES.erc20Address],
       [{ network: 'TRC20', address: '0x52908400098527886E0F7030069857D2E4169EE7' }, WALLET_MESSAGES.trc20Address],
-      [{ network: 'ERC20', address: '0x52908400098527886e0F7030069857D2E4169EE7' }, 'This ERC20 address has mixed case but its checksum does not match; check it for typos.'],
-      [{ network: 'TRC20', address: 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2v' }, 'This TRC20 address is not a valid TRON address (its checksum does not match); check it for typos.'],
+      [
+        { network: 'ERC20', address: '0x52908400098527886e0F7030069857D2E4169EE7' },
+        'This ERC20 address has mixed case but its checksum does not match; check it for typos.',
+      ],
+      [
+        { network: 'TRC20', address: 'TJYeasTPa6gpEEfYqNWcuJUMUb9qvQJp2v' },
+        'This TRC20 address is not a valid TRON address (its checksum does not match); check it for typos.',
+      ],
       [{ network: 'ERC20', address: '' }, WALLET_MESSAGES.addressRequired],
     ];
     for (const [body, expected] of cases) {
@@ -142,7 +150,9 @@ describe('wallet proofs', () => {
     const user = await signUpVerifiedUser(harness.app);
     const address = privateKeyToAccount(generatePrivateKey()).address;
     for (let attempt = 0; attempt < 8; attempt += 1) expect((await challenge(user, { network: 'ERC20', address })).statusCode).toBe(200);
-    const kept = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from wallet_challenges where user_id = ${user.id}`);
+    const kept = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from wallet_challenges where user_id = ${user.id}`,
+    );
     expect(kept.rows[0]?.count).toBe(5);
   });
 });

@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectLedgerConsistent, utrFor, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  approveWithdrawalPaid,
+  decide,
+  expectLedgerConsistent,
+  utrFor,
+  expectStatus,
+  ledgerTransferCount,
+  requestWithdrawal,
+  signUpFundedCustomer,
+} from '../fixtures/wallet.ts';
 
 /* Decision 044: a customer cancels their own pending withdrawal; the USDT comes back through the ledger. */
 
@@ -30,7 +41,9 @@ async function statusOf(id: string): Promise<string | undefined> {
 }
 
 async function houseBalance(kind: string): Promise<bigint> {
-  const result = await db().execute<{ balance: bigint }>(sql`select balance_usdt_micros as balance from ledger_accounts where kind = ${kind} and user_id is null`);
+  const result = await db().execute<{ balance: bigint }>(
+    sql`select balance_usdt_micros as balance from ledger_accounts where kind = ${kind} and user_id is null`,
+  );
   return result.rows[0]?.balance ?? 0n;
 }
 
@@ -120,10 +133,16 @@ describe('a customer cancels a pending withdrawal', () => {
     expect(await balanceMicros(harness, rejected.customer.id)).toBe(100_000_000n);
 
     const batched = await customerWithWithdrawal();
-    expectStatus(await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [batched.withdrawalId] } }), 201);
+    expectStatus(
+      await call(harness.app, { method: 'POST', url: '/api/admin/payout-batches', cookie: admin.cookie, body: { withdrawalIds: [batched.withdrawalId] } }),
+      201,
+    );
     const response = await cancel(batched.customer, batched.withdrawalId);
     expect(response.statusCode).toBe(409);
-    expect(response.json().error).toMatchObject({ code: 'DECIDED_ELSEWHERE', message: 'This withdrawal is already being paid to your bank and can no longer be cancelled.' });
+    expect(response.json().error).toMatchObject({
+      code: 'DECIDED_ELSEWHERE',
+      message: 'This withdrawal is already being paid to your bank and can no longer be cancelled.',
+    });
     expect(await statusOf(batched.withdrawalId)).toBe('processing');
     expect(await balanceMicros(harness, batched.customer.id)).toBe(90_000_000n);
   });
@@ -190,7 +209,10 @@ describe('a large withdrawal with a first approval', () => {
     expect((await approveWithdrawalPaid(harness, admin, withdrawalId)).statusCode).toBe(202);
     const response = await cancel(customer, withdrawalId);
     expect(response.statusCode).toBe(409);
-    expect(response.json().error).toMatchObject({ code: 'DECIDED_ELSEWHERE', message: 'An admin has already approved this withdrawal; it can no longer be cancelled.' });
+    expect(response.json().error).toMatchObject({
+      code: 'DECIDED_ELSEWHERE',
+      message: 'An admin has already approved this withdrawal; it can no longer be cancelled.',
+    });
     expect(await statusOf(withdrawalId)).toBe('pending');
     expect(await balanceMicros(harness, customer.id)).toBe(90_000_000n);
   });

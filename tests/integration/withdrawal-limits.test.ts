@@ -3,7 +3,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currentSettingsBody } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, approveWithdrawalPaid, decide, expectStatus, fundWallet, ledgerTransferCount, requestWithdrawal, setVipLevel } from '../fixtures/wallet.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  approveWithdrawalPaid,
+  decide,
+  expectStatus,
+  fundWallet,
+  ledgerTransferCount,
+  requestWithdrawal,
+  setVipLevel,
+} from '../fixtures/wallet.ts';
 
 const { harness, admin } = useIntegrationFile();
 
@@ -41,7 +51,9 @@ async function customer(amount = '200', vipLevel?: string): Promise<{ user: Sign
 }
 
 async function withdrawalCount(userId: string): Promise<number> {
-  const result = await harness.database.handle.db.execute<{ count: string }>(sql`select count(*)::text as count from withdrawal_requests where user_id = ${userId}`);
+  const result = await harness.database.handle.db.execute<{ count: string }>(
+    sql`select count(*)::text as count from withdrawal_requests where user_id = ${userId}`,
+  );
   return Number(result.rows[0]?.count ?? 0);
 }
 
@@ -192,7 +204,9 @@ describe('what counts', () => {
     );
     for (const [index, pair] of answers.entries()) {
       expect(pair.map((answer) => answer.statusCode).sort()).toEqual([201, 400]);
-      expect(pair.find((answer) => answer.statusCode === 400)?.json().error.message).toBe('Daily withdrawal limit of 50.00 USDT reached: 20.00 USDT left today.');
+      expect(pair.find((answer) => answer.statusCode === 400)?.json().error.message).toBe(
+        'Daily withdrawal limit of 50.00 USDT reached: 20.00 USDT left today.',
+      );
       expect(await balanceMicros(harness, customers[index]?.user.id ?? '')).toBe(270n * USDT);
     }
     expect(await ledgerTransferCount(harness)).toBe(transfers + 3n);
@@ -281,7 +295,12 @@ describe('the settings', () => {
     expect(audit.rows[0]?.after).toMatchObject({ withdrawalDailyLimitNormal: '50.000000', withdrawalDailyLimitVip: '500.250000', withdrawalMin: '2.000000' });
 
     // A save without the fields (an older client) keeps them.
-    const again = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsBody(harness.app, admin.cookie) });
+    const again = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: await currentSettingsBody(harness.app, admin.cookie),
+    });
     expectStatus(again, 200);
     expect(again.json().settings.withdrawalLimits.normal.dailyUsdt).toBe('50.000000');
   });
@@ -294,7 +313,12 @@ describe('the settings', () => {
     [{ withdrawalMinUsdt: '30', withdrawalMaxUsdt: '20' }, 'The minimum withdrawal cannot be more than the maximum withdrawal.'],
   ])('refuses %o with its message and saves nothing', async (fields, message) => {
     const before = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });
-    const response = await call(harness.app, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: await currentSettingsBody(harness.app, admin.cookie, fields) });
+    const response = await call(harness.app, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: await currentSettingsBody(harness.app, admin.cookie, fields),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toBe(message);
     const after = await call(harness.app, { url: '/api/admin/settings', cookie: admin.cookie });

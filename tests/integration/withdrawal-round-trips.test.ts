@@ -16,9 +16,7 @@ function wrongPinOf(user: SignedUpUser): string {
 }
 
 async function failedAttempts(user: SignedUpUser): Promise<number> {
-  const result = await harness.database.handle.db.execute<{ failed_attempts: number }>(
-    sql`select failed_attempts from user_pins where user_id = ${user.id}`,
-  );
+  const result = await harness.database.handle.db.execute<{ failed_attempts: number }>(sql`select failed_attempts from user_pins where user_id = ${user.id}`);
   return Number(result.rows[0]?.failed_attempts);
 }
 
@@ -37,7 +35,7 @@ describe('withdrawal request round trips', () => {
     expect(await balanceMicros(harness, customer.id)).toBe(98_000_000n);
   });
 
-  it('refuses a bank account that is not the customer\'s before the PIN, counting no attempt', async () => {
+  it("refuses a bank account that is not the customer's before the PIN, counting no attempt", async () => {
     const customer = await signUpFundedCustomer(harness, admin, '10');
     const stranger = await signUpFundedCustomer(harness, admin, '10');
     const strangersAccount = await addBankAccount(harness, stranger);
@@ -105,7 +103,9 @@ describe('withdrawal request round trips', () => {
     const customers = await Promise.all([1, 2, 3, 4].map(() => signUpFundedCustomer(harness, admin, '10')));
     const accounts = await Promise.all(customers.map((customer) => addBankAccount(harness, customer)));
     const answers = await Promise.all(
-      customers.flatMap((customer, index) => [1, 2, 3].map(() => requestWithdrawal(harness, customer, { amount: '3', bankAccountId: accounts[index] as string }))),
+      customers.flatMap((customer, index) =>
+        [1, 2, 3].map(() => requestWithdrawal(harness, customer, { amount: '3', bankAccountId: accounts[index] as string })),
+      ),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(12).fill(201));
     for (const customer of customers) expect(await balanceMicros(harness, customer.id)).toBe(1_000_000n);

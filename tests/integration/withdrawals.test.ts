@@ -68,7 +68,12 @@ describe('withdrawal request', () => {
     expect(approved.json().items).toEqual([]);
 
     // Editing the saved account later does not change where this payout goes.
-    await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: user.cookie, body: { accountNumber: '999999999999', accountNumberConfirmation: '999999999999' } });
+    await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${bankAccountId}`,
+      cookie: user.cookie,
+      body: { accountNumber: '999999999999', accountNumberConfirmation: '999999999999' },
+    });
     const detail = await call(harness.app, { url: `/api/withdrawals/${body.withdrawal.id}`, cookie: user.cookie });
     expect(detail.json().withdrawal.bank.accountNumberLast4).toBe('9012');
   });
@@ -190,7 +195,11 @@ describe('the INR amount the customer confirmed', () => {
     const { rates, rateTier } = summary.json<WalletSummary>();
     const micros = parseUsdtMicros(amount, 2);
     if (!micros.ok) throw new Error(`bad test amount ${amount}`);
-    const quote = quoteWithdrawal(micros.value, { rateNormalInrPaise: inrPaiseFromWire(rates.normalInr), rateVipInrPaise: inrPaiseFromWire(rates.vipInr) }, rateTier);
+    const quote = quoteWithdrawal(
+      micros.value,
+      { rateNormalInrPaise: inrPaiseFromWire(rates.normalInr), rateVipInrPaise: inrPaiseFromWire(rates.vipInr) },
+      rateTier,
+    );
     return inrPaiseToWire(quote.amountInrPaise);
   }
 
@@ -453,7 +462,13 @@ describe('admin withdrawal queue', () => {
     const item = response.json().items.find((candidate: { id: string }) => candidate.id === id);
     expect(item).toMatchObject({
       user: { id: user.id, email: user.email, name: 'Asha Rao' },
-      bank: { accountHolderName: 'Asha Rao', accountNumber: fixtureAccountNumber(user.id), ifscCode: 'SBIN0001234', bankName: 'State Bank of India', upiId: 'asha@oksbi' },
+      bank: {
+        accountHolderName: 'Asha Rao',
+        accountNumber: fixtureAccountNumber(user.id),
+        ifscCode: 'SBIN0001234',
+        bankName: 'State Bank of India',
+        upiId: 'asha@oksbi',
+      },
       amountInr: '830.00',
     });
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/server/env.ts';
-import { accountExtendedPublicKeyProblem, addressOfAccountId, deriveDepositAddress, MAX_ADDRESS_INDEX } from '../../src/server/features/deposit-addresses/derivation.ts';
+import {
+  accountExtendedPublicKeyProblem,
+  addressOfAccountId,
+  deriveDepositAddress,
+  MAX_ADDRESS_INDEX,
+} from '../../src/server/features/deposit-addresses/derivation.ts';
 import { isValidTronAddress, tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { configurationProblemsOf as problemsOf } from '../fixtures/configuration.ts';
 import { keyAtPath, TEST_DEPOSIT_XPUBS, TEST_MNEMONIC } from '../fixtures/deposit-keys.ts';
@@ -16,7 +21,9 @@ describe('deposit address derivation (watch-only, from an account-level extended
 
   it('ERC20: equals viem’s mnemonicToAccount at every address index (private derivation, another code path)', () => {
     for (const index of INDEXES) {
-      expect(deriveDepositAddress('ERC20', TEST_DEPOSIT_XPUBS.ERC20, index)).toBe(mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address.toLowerCase());
+      expect(deriveDepositAddress('ERC20', TEST_DEPOSIT_XPUBS.ERC20, index)).toBe(
+        mnemonicToAccount(TEST_MNEMONIC, { addressIndex: index }).address.toLowerCase(),
+      );
     }
   });
 
@@ -76,7 +83,11 @@ describe('DEPOSIT_XPUB_ERC20 and DEPOSIT_XPUB_TRC20', () => {
     ['the change-level xpub (depth 4)', keyAtPath(TEST_MNEMONIC, "m/44'/60'/0'/0").publicExtendedKey, /depth 3.*depth 4/],
     ['an address-level xpub (depth 5)', keyAtPath(TEST_MNEMONIC, "m/44'/60'/0'/0/0").publicExtendedKey, /depth 3.*depth 5/],
     ['a depth-3 key with an unhardened index', keyAtPath(TEST_MNEMONIC, "m/44'/60'/0").publicExtendedKey, /hardened account index/],
-    ['an xpub with a broken checksum', `${TEST_DEPOSIT_XPUBS.ERC20.slice(0, -1)}${TEST_DEPOSIT_XPUBS.ERC20.endsWith('P') ? 'Q' : 'P'}`, /not a valid extended public key/],
+    [
+      'an xpub with a broken checksum',
+      `${TEST_DEPOSIT_XPUBS.ERC20.slice(0, -1)}${TEST_DEPOSIT_XPUBS.ERC20.endsWith('P') ? 'Q' : 'P'}`,
+      /not a valid extended public key/,
+    ],
     ['an address', '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', /must be an extended public key starting with xpub/],
   ];
 
@@ -102,8 +113,13 @@ describe('DEPOSIT_XPUB_ERC20 and DEPOSIT_XPUB_TRC20', () => {
 
   it('accepts account-level xpubs, and without them each network keeps the shared address', () => {
     expect(loadConfig({}).depositExtendedPublicKeys).toEqual({ ERC20: undefined, TRC20: undefined });
-    expect(loadConfig({ DEPOSIT_XPUB_ERC20: ` ${TEST_DEPOSIT_XPUBS.ERC20} `, DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20 }).depositExtendedPublicKeys).toEqual(TEST_DEPOSIT_XPUBS);
-    expect(loadConfig({ DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20 }).depositExtendedPublicKeys).toEqual({ ERC20: undefined, TRC20: TEST_DEPOSIT_XPUBS.TRC20 });
+    expect(loadConfig({ DEPOSIT_XPUB_ERC20: ` ${TEST_DEPOSIT_XPUBS.ERC20} `, DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20 }).depositExtendedPublicKeys).toEqual(
+      TEST_DEPOSIT_XPUBS,
+    );
+    expect(loadConfig({ DEPOSIT_XPUB_TRC20: TEST_DEPOSIT_XPUBS.TRC20 }).depositExtendedPublicKeys).toEqual({
+      ERC20: undefined,
+      TRC20: TEST_DEPOSIT_XPUBS.TRC20,
+    });
   });
 
   it('refuses one key given for both networks', () => {

@@ -15,7 +15,14 @@ describe('configuration', () => {
   });
 
   it('reports every bad variable on its own line, naming it', () => {
-    const problems = problemsOf({ PORT: 'abc', DATABASE_URL: 'mysql://x', APP_ORIGIN: 'https://a.example/path', SMTP_URL: 'http://mail', ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'short' });
+    const problems = problemsOf({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      APP_ORIGIN: 'https://a.example/path',
+      SMTP_URL: 'http://mail',
+      ADMIN_EMAIL: 'nope',
+      ADMIN_PASSWORD: 'short',
+    });
     expect(problems).toEqual([
       'Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")',
       'Invalid configuration: DATABASE_URL must be a postgres:// URL',
@@ -45,7 +52,9 @@ describe('configuration', () => {
   it('reads the security cooling-off (default 24 hours, 0 turns it off) and the API docs setting (default off)', async () => {
     expect(loadConfig({}).securityCoolingOffHours).toBe(24);
     expect(loadConfig({ SECURITY_COOLING_OFF_HOURS: '0' }).securityCoolingOffHours).toBe(0);
-    expect(problemsOf({ SECURITY_COOLING_OFF_HOURS: '-1' })).toEqual(['Invalid configuration: SECURITY_COOLING_OFF_HOURS must be a whole number of hours from 0 to 720 (got "-1")']);
+    expect(problemsOf({ SECURITY_COOLING_OFF_HOURS: '-1' })).toEqual([
+      'Invalid configuration: SECURITY_COOLING_OFF_HOURS must be a whole number of hours from 0 to 720 (got "-1")',
+    ]);
     expect(loadConfig({}).apiDocs).toBe('off');
     expect(loadConfig({ API_DOCS: 'admin' }).apiDocs).toBe('admin');
     const { DEFAULT_RATE_LIMITS, scaledRateLimits } = await import('../../src/server/context.ts');
@@ -72,7 +81,12 @@ describe('configuration', () => {
     });
     expect(config.chain).toEqual({
       ethereum: { rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 12 },
-      tron: { fullNodeUrl: 'https://tron.example.com', solidityNodeUrl: 'https://tron.example.com', apiKey: 'abc-123', usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+      tron: {
+        fullNodeUrl: 'https://tron.example.com',
+        solidityNodeUrl: 'https://tron.example.com',
+        apiKey: 'abc-123',
+        usdtContract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      },
       pollSeconds: 1,
     });
   });
@@ -80,13 +94,23 @@ describe('configuration', () => {
   it('reads a self-hosted TRON node at two URLs, and fills both from one', () => {
     const twoPorts = loadConfig({ TRON_FULL_NODE_URL: 'http://10.0.0.5:8090/', TRON_SOLIDITY_NODE_URL: 'http://10.0.0.5:8091' }).chain.tron;
     expect(twoPorts).toMatchObject({ fullNodeUrl: 'http://10.0.0.5:8090', solidityNodeUrl: 'http://10.0.0.5:8091' });
-    expect(loadConfig({ TRON_FULL_NODE_URL: 'https://api.trongrid.io' }).chain.tron).toMatchObject({ fullNodeUrl: 'https://api.trongrid.io', solidityNodeUrl: 'https://api.trongrid.io' });
+    expect(loadConfig({ TRON_FULL_NODE_URL: 'https://api.trongrid.io' }).chain.tron).toMatchObject({
+      fullNodeUrl: 'https://api.trongrid.io',
+      solidityNodeUrl: 'https://api.trongrid.io',
+    });
   });
 
   it('takes fewer than 12 Ethereum confirmations only from CHAIN_DEV_CONFIRMATIONS, marked as such', () => {
     const config = loadConfig({ ETHEREUM_RPC_URL: 'http://127.0.0.1:8545', CHAIN_DEV_CONFIRMATIONS: '2', ERC20_CONFIRMATIONS: '20' });
-    expect(config.chain.ethereum).toEqual({ rpcUrl: 'http://127.0.0.1:8545', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', confirmations: 2, devConfirmations: true });
-    expect(problemsOf({ CHAIN_DEV_CONFIRMATIONS: '0' })).toEqual(['Invalid configuration: CHAIN_DEV_CONFIRMATIONS must be a whole number from 1 to 1000 (got "0")']);
+    expect(config.chain.ethereum).toEqual({
+      rpcUrl: 'http://127.0.0.1:8545',
+      usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      confirmations: 2,
+      devConfirmations: true,
+    });
+    expect(problemsOf({ CHAIN_DEV_CONFIRMATIONS: '0' })).toEqual([
+      'Invalid configuration: CHAIN_DEV_CONFIRMATIONS must be a whole number from 1 to 1000 (got "0")',
+    ]);
   });
 
   it('refuses bad chain settings, naming each, and never echoes the RPC URL or the API key', () => {
@@ -113,7 +137,13 @@ describe('configuration', () => {
 
   it('reads TRUST_PROXY as a list of addresses and CIDR ranges, trusting no proxy when unset', () => {
     expect(loadConfig({}).trustProxy).toBeUndefined();
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
     for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/8', ',']) {
       expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([
         `Invalid configuration: TRUST_PROXY must be a comma-separated list of IP addresses or CIDR ranges of your reverse proxies, such as 10.0.0.0/8,127.0.0.1 (got "${bad}")`,
@@ -122,7 +152,10 @@ describe('configuration', () => {
   });
 
   it('reads the metrics settings and never echoes the token', () => {
-    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' })).toMatchObject({ metricsToken: 'a-long-enough-token', metricsPort: 9464 });
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' })).toMatchObject({
+      metricsToken: 'a-long-enough-token',
+      metricsPort: 9464,
+    });
     expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual(['Invalid configuration: METRICS_TOKEN must be 16 to 256 printable characters without spaces']);
   });
 });

@@ -76,7 +76,12 @@ describe('EventHub', () => {
 
   it('cuts off a stream whose reader stopped reading', () => {
     const events = hub();
-    const stuck: StreamSubscriber = { address: '10.0.0.9', stream: new PassThrough({ highWaterMark: 16 }), ready: true, audience: { userId: undefined, sessionId: undefined, canSeeAdminQueue: false } };
+    const stuck: StreamSubscriber = {
+      address: '10.0.0.9',
+      stream: new PassThrough({ highWaterMark: 16 }),
+      ready: true,
+      audience: { userId: undefined, sessionId: undefined, canSeeAdminQueue: false },
+    };
     events.add(stuck);
     for (let index = 0; index < 10_000 && events.size > 0; index += 1) events.deliver({ type: 'settings.updated' });
     expect(events.size).toBe(0);
@@ -101,7 +106,11 @@ describe('EventHub', () => {
 describe('parseAppEvent', () => {
   it('accepts the published shapes and ignores anything else', () => {
     expect(parseAppEvent('{"type":"settings.updated"}')).toEqual({ type: 'settings.updated' });
-    expect(parseAppEvent(JSON.stringify({ type: 'wallet.updated', userId: USER_A, reason: 'x' }))).toEqual({ type: 'wallet.updated', userId: USER_A, reason: 'x' });
+    expect(parseAppEvent(JSON.stringify({ type: 'wallet.updated', userId: USER_A, reason: 'x' }))).toEqual({
+      type: 'wallet.updated',
+      userId: USER_A,
+      reason: 'x',
+    });
     expect(parseAppEvent('{"type":"wallet.updated","userId":"nope","reason":"x"}')).toBeUndefined();
     expect(parseAppEvent('{"type":"unknown"}')).toBeUndefined();
     expect(parseAppEvent('not json')).toBeUndefined();

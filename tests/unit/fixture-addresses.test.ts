@@ -13,8 +13,10 @@ import {
 // A fixture address the app itself would refuse makes tests pass or fail for the wrong reason.
 describe('test fixture addresses', () => {
   it('are valid under the app’s own TRON and Ethereum checks', () => {
-    for (const address of [KNOWN_TRON_ADDRESS, TEST_TRC20_ADDRESS, randomTronAddress(), randomTronAddress()]) expect(isValidTronAddress(address), address).toBe(true);
-    for (const address of [KNOWN_ERC20_ADDRESS, TEST_ERC20_ADDRESS, randomErc20Address(), randomErc20Address()]) expect(isValidErc20Address(address), address).toBe(true);
+    for (const address of [KNOWN_TRON_ADDRESS, TEST_TRC20_ADDRESS, randomTronAddress(), randomTronAddress()])
+      expect(isValidTronAddress(address), address).toBe(true);
+    for (const address of [KNOWN_ERC20_ADDRESS, TEST_ERC20_ADDRESS, randomErc20Address(), randomErc20Address()])
+      expect(isValidErc20Address(address), address).toBe(true);
   });
 
   it('derive the fixed TRC20 deposit address from its phrase, so it can be regenerated', () => {

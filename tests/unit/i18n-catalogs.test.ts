@@ -44,19 +44,37 @@ function sourceFiles(directory: string): string[] {
 
 describe('translation catalogs', () => {
   it('hold the same keys in English and Hindi', () => {
-    expect(Object.keys(hindi).filter((key) => !(key in english)), 'keys only in hi.json').toEqual([]);
-    expect(Object.keys(english).filter((key) => !(key in hindi)), 'keys missing from hi.json').toEqual([]);
+    expect(
+      Object.keys(hindi).filter((key) => !(key in english)),
+      'keys only in hi.json',
+    ).toEqual([]);
+    expect(
+      Object.keys(english).filter((key) => !(key in hindi)),
+      'keys missing from hi.json',
+    ).toEqual([]);
   });
 
   it('have a text for every key, and Hindi differs from English but for names', () => {
-    for (const [language, catalog] of [['en', english], ['hi', hindi]] as const) {
-      expect(Object.entries(catalog).filter(([, text]) => text.trim() === '').map(([key]) => `${language}: ${key}`)).toEqual([]);
+    for (const [language, catalog] of [
+      ['en', english],
+      ['hi', hindi],
+    ] as const) {
+      expect(
+        Object.entries(catalog)
+          .filter(([, text]) => text.trim() === '')
+          .map(([key]) => `${language}: ${key}`),
+      ).toEqual([]);
     }
-    expect(Object.keys(english).filter((key) => hindi[key] === english[key] && !SAME_IN_BOTH.has(key)), 'left in English in hi.json').toEqual([]);
+    expect(
+      Object.keys(english).filter((key) => hindi[key] === english[key] && !SAME_IN_BOTH.has(key)),
+      'left in English in hi.json',
+    ).toEqual([]);
   });
 
   it('use the same placeholders in both languages, and both compile', () => {
-    const mismatched = Object.keys(english).filter((key) => JSON.stringify(placeholders(english[key] ?? '')) !== JSON.stringify(placeholders(hindi[key] ?? '')));
+    const mismatched = Object.keys(english).filter(
+      (key) => JSON.stringify(placeholders(english[key] ?? '')) !== JSON.stringify(placeholders(hindi[key] ?? '')),
+    );
     expect(mismatched).toEqual([]);
   });
 
@@ -77,14 +95,18 @@ describe('translation catalogs', () => {
 
   it('keep the inlined English (the landing page reads it without Lingui) to text and plain placeholders', () => {
     const plain = (compiled: unknown) =>
-      typeof compiled === 'string' || (Array.isArray(compiled) && compiled.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
+      typeof compiled === 'string' ||
+      (Array.isArray(compiled) && compiled.every((token) => typeof token === 'string' || (Array.isArray(token) && token.length === 1)));
     expect(Object.keys(english).filter((key) => isInlineEnglishKey(key) && !plain(compileMessage(english[key] ?? '')))).toEqual([]);
   });
 
   it('hold the English messages the screens are sent verbatim, so that an English screen shows them unchanged', () => {
     // localizeMessage shows the Hindi of these keys; their English must be the message itself.
     expect(Object.entries(KNOWN_MESSAGES).filter(([message, key]) => english[key] !== message)).toEqual([]);
-    const englishI18n = setupI18n({ locale: 'en', messages: { en: Object.fromEntries(Object.entries(english).map(([key, text]) => [key, compileMessage(text)])) } });
+    const englishI18n = setupI18n({
+      locale: 'en',
+      messages: { en: Object.fromEntries(Object.entries(english).map(([key, text]) => [key, compileMessage(text)])) },
+    });
     const samples: Record<string, string | number> = { amount: '1,500.00', limit: '10,000.00', left: '2,500.50', count: 3, until: '28 Nov, 10:42 pm' };
     for (const { pattern, key, names } of KNOWN_MESSAGE_PATTERNS) {
       const filled = englishI18n._(key, Object.fromEntries(names.map((name) => [name, samples[name] ?? ''])));

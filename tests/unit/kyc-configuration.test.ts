@@ -15,7 +15,9 @@ describe('KYC_PROVIDER', () => {
   });
 
   it('cashfree with its credentials takes KYC_API_URL without a trailing slash', () => {
-    expect(loadConfig({ KYC_PROVIDER: 'cashfree', KYC_CLIENT_ID: 'CF-client-1', KYC_CLIENT_SECRET: 'cf-secret-1', KYC_API_URL: 'http://127.0.0.1:9998/' }).kyc).toEqual({
+    expect(
+      loadConfig({ KYC_PROVIDER: 'cashfree', KYC_CLIENT_ID: 'CF-client-1', KYC_CLIENT_SECRET: 'cf-secret-1', KYC_API_URL: 'http://127.0.0.1:9998/' }).kyc,
+    ).toEqual({
       provider: 'cashfree',
       apiUrl: 'http://127.0.0.1:9998',
       clientId: 'CF-client-1',

@@ -12,7 +12,12 @@ function sourceFiles(directory: string): string[] {
 }
 
 const LEDGER_MODULE = path.join('src', 'server', 'platform', 'ledger', 'ledger.ts');
-const BALANCE_WRITES = [/\.update\(\s*ledgerAccounts\s*\)/, /update\s+"?ledger_accounts"?/i, /insert\s+into\s+"?ledger_transfers"?/i, /\.insert\(\s*ledgerTransfers\s*\)/];
+const BALANCE_WRITES = [
+  /\.update\(\s*ledgerAccounts\s*\)/,
+  /update\s+"?ledger_accounts"?/i,
+  /insert\s+into\s+"?ledger_transfers"?/i,
+  /\.insert\(\s*ledgerTransfers\s*\)/,
+];
 
 describe('the ledger is the only writer of balances', () => {
   it('no code outside ledger.ts updates ledger_accounts or inserts ledger_transfers', () => {

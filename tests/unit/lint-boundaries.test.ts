@@ -57,7 +57,9 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
   it("let a feature use its own repository and another feature's service", async () => {
     expect(await importProblems('src/server/features/wallet/boundary-fixture.ts', "import { imported } from '../deposits/service.ts';")).toEqual([]);
     expect(await importProblems('src/server/features/deposits/boundary-fixture.ts', "import { imported } from './repository.ts';")).toEqual([]);
-    expect(await importProblems('src/server/features/deposits/boundary-fixture.ts', "import { imported } from '../../platform/sessions/repository.ts';")).toEqual([]);
+    expect(
+      await importProblems('src/server/features/deposits/boundary-fixture.ts', "import { imported } from '../../platform/sessions/repository.ts';"),
+    ).toEqual([]);
   });
 
   it('refuse the platform importing a feature', async () => {
@@ -77,11 +79,22 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
   it("refuse a feature's module handing its repository's code on, re-exported or imported and exported", async () => {
     const message = "Do not hand a repository's code on: write a service function with the rule in it.";
     const rule = 'boundaries/no-repository-reexport';
-    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "export { imported } from './repository.ts';\nconst imported = 1;", rule), message);
-    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nexport { found };\nconst imported = 1;", rule), message);
-    expectOneProblem(await importProblems('src/server/features/wallet/service.ts', "export * from './wallet-repository.ts';\nconst imported = 1;", rule), message);
+    expectOneProblem(
+      await importProblems('src/server/features/wallet/service.ts', "export { imported } from './repository.ts';\nconst imported = 1;", rule),
+      message,
+    );
+    expectOneProblem(
+      await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nexport { found };\nconst imported = 1;", rule),
+      message,
+    );
+    expectOneProblem(
+      await importProblems('src/server/features/wallet/service.ts', "export * from './wallet-repository.ts';\nconst imported = 1;", rule),
+      message,
+    );
     // Using the repository inside the service is what a service is for.
-    expect(await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nconst imported = found;", rule)).toEqual([]);
+    expect(await importProblems('src/server/features/wallet/service.ts', "import { found } from './repository.ts';\nconst imported = found;", rule)).toEqual(
+      [],
+    );
   });
 
   it("refuse a web feature importing another feature's inner module, and let it use the other's index.ts", async () => {
@@ -112,14 +125,19 @@ describe('lint boundaries', { timeout: 60_000 }, () => {
       fs.writeFileSync(path.join(directory, 'first.ts'), "import { second } from './second.ts';\nexport const first = (): number => second() + 1;\n");
       fs.writeFileSync(path.join(directory, 'second.ts'), "import { first } from './first.ts';\nexport const second = (): number => first() - 1;\n");
       const [result] = await eslint.lintFiles([path.join(directory, 'first.ts')]);
-      expect((result?.messages ?? []).filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message)).toEqual(['Dependency cycle detected']);
+      expect((result?.messages ?? []).filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message)).toEqual([
+        'Dependency cycle detected',
+      ]);
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }
   });
 
   it('refuse Node APIs and server code in src/shared', async () => {
-    expectOneProblem(await importProblems('src/shared/boundary-fixture.ts', "import { imported } from 'node:crypto';"), 'src/shared runs in the browser too: no Node APIs.');
+    expectOneProblem(
+      await importProblems('src/shared/boundary-fixture.ts', "import { imported } from 'node:crypto';"),
+      'src/shared runs in the browser too: no Node APIs.',
+    );
     expectOneProblem(
       await importProblems('src/shared/boundary-fixture.ts', "import { imported } from '../server/app.ts';"),
       'src/shared is used by the server and the web app alike: it imports neither.',

@@ -38,7 +38,9 @@ describe('localizeMessage', () => {
     expect(localizeMessage(kycGateMessage('transfers', ['email', 'pan']))).toBe(
       'दूसरे ग्राहकों को ट्रांसफ़र के लिए KYC स्तर 1 ज़रूरी है। अभी बाकी: अपना ईमेल पता सत्यापित करें; अपने नाम पर अपना PAN सत्यापित कराएँ। पूरा करने के लिए KYC पेज खोलें।',
     );
-    expect(localizeMessage('Something went wrong on our side. Please try again. Reference: req-42')).toBe('हमारी तरफ़ से कुछ गलत हो गया। कृपया फिर से कोशिश करें। संदर्भ: req-42');
+    expect(localizeMessage('Something went wrong on our side. Please try again. Reference: req-42')).toBe(
+      'हमारी तरफ़ से कुछ गलत हो गया। कृपया फिर से कोशिश करें। संदर्भ: req-42',
+    );
     expect(localizeMessage('An admin typed this reason.')).toBe('An admin typed this reason.');
   });
 });

@@ -68,13 +68,18 @@ describe('USDT amounts', () => {
 
   it('formats any amount, negative ones too, as its whole part and its first decimals, truncated', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 8 }), (value, decimals, shownDecimals) => {
-        const absolute = value < 0n ? -value : value;
-        const scale = 10n ** BigInt(decimals);
-        const fraction = (absolute % scale).toString().padStart(decimals, '0').slice(0, shownDecimals).padEnd(shownDecimals, '0');
-        const expected = `${value < 0n ? '-' : ''}${absolute / scale}${shownDecimals > 0 ? `.${fraction}` : ''}`;
-        expect(formatDecimal(value, decimals, shownDecimals)).toBe(expected);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 8 }),
+        (value, decimals, shownDecimals) => {
+          const absolute = value < 0n ? -value : value;
+          const scale = 10n ** BigInt(decimals);
+          const fraction = (absolute % scale).toString().padStart(decimals, '0').slice(0, shownDecimals).padEnd(shownDecimals, '0');
+          const expected = `${value < 0n ? '-' : ''}${absolute / scale}${shownDecimals > 0 ? `.${fraction}` : ''}`;
+          expect(formatDecimal(value, decimals, shownDecimals)).toBe(expected);
+        },
+      ),
       { numRuns: 2000 },
     );
     expect(formatDecimal(5n, 6)).toBe('0.000005');

@@ -38,9 +38,7 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
     templates.withdrawalDecided({ ...withdrawal, outcome: 'approved', payoutReference: null, rejectionReason: null }),
     templates.withdrawalDecided({ ...withdrawal, outcome: 'rejected', payoutReference: null, rejectionReason: 'Name does not match' }),
   ],
-  withdrawalReversed: () => [
-    templates.withdrawalReversed({ ...withdrawal, netInrPaise: withdrawal.amountInrPaise, reason: 'Account closed' }),
-  ],
+  withdrawalReversed: () => [templates.withdrawalReversed({ ...withdrawal, netInrPaise: withdrawal.amountInrPaise, reason: 'Account closed' })],
   withdrawalCancelled: () => [templates.withdrawalCancelled(withdrawal)],
   transferDecided: () => [
     ...templates.transferDecided({ ...transfer, outcome: 'approved', rejectionReason: null }),
@@ -79,7 +77,8 @@ describe('notification templates', () => {
           expect(hindi, `${name} ${field}`).toMatch(DEVANAGARI);
           expect(hindi).not.toBe(english);
           // The figures, references and hashes the English names are named in the Hindi too.
-          for (const figure of english.match(/₹[\d,]+\.\d{2}|[\d,]+\.\d{2} USDT|[a-f0-9]{64}|RD7K2M9Q|HDFCN\d+/g) ?? []) expect(hindi, `${name} ${field}`).toContain(figure);
+          for (const figure of english.match(/₹[\d,]+\.\d{2}|[\d,]+\.\d{2} USDT|[a-f0-9]{64}|RD7K2M9Q|HDFCN\d+/g) ?? [])
+            expect(hindi, `${name} ${field}`).toContain(figure);
         }
       }
     });

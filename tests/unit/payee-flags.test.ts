@@ -16,7 +16,10 @@ describe('the account reasons a payout failure can name (decision 044)', () => {
     expect(accountFailureOf(reason)).toBe(label);
   });
 
-  it.each(['Beneficiary bank systems are offline', 'Cancelled: insufficient balance.', 'IMPS timeout', '', null, undefined])('%s says nothing about the account', (reason) => {
-    expect(accountFailureOf(reason)).toBeUndefined();
-  });
+  it.each(['Beneficiary bank systems are offline', 'Cancelled: insufficient balance.', 'IMPS timeout', '', null, undefined])(
+    '%s says nothing about the account',
+    (reason) => {
+      expect(accountFailureOf(reason)).toBeUndefined();
+    },
+  );
 });

@@ -24,7 +24,9 @@ describe('PAYOUT_PROVIDER', () => {
       accountNumber: '7878780080316316',
       pollSeconds: 5,
     });
-    expect(loadConfig({ PAYOUT_PROVIDER: 'razorpayx', ...CREDENTIALS, RAZORPAYX_API_URL: 'http://127.0.0.1:9999/' }).payoutProvider?.apiUrl).toBe('http://127.0.0.1:9999');
+    expect(loadConfig({ PAYOUT_PROVIDER: 'razorpayx', ...CREDENTIALS, RAZORPAYX_API_URL: 'http://127.0.0.1:9999/' }).payoutProvider?.apiUrl).toBe(
+      'http://127.0.0.1:9999',
+    );
   });
 
   it('is refused without its credentials, naming what is missing, and never repeats a secret', () => {
@@ -51,6 +53,8 @@ describe('RazorpayX webhook signature', () => {
     expect(client.verifyWebhook(Buffer.from(`${body.toString()} `), { 'x-razorpay-signature': signature })).toBe(false);
     expect(client.verifyWebhook(body, {})).toBe(false);
     expect(client.verifyWebhook(body, { 'x-razorpay-signature': signature.slice(0, 63) })).toBe(false);
-    expect(client.verifyWebhook(body, { 'x-razorpay-signature': createHmac('sha256', CREDENTIALS.RAZORPAYX_KEY_SECRET).update(body).digest('hex') })).toBe(false);
+    expect(client.verifyWebhook(body, { 'x-razorpay-signature': createHmac('sha256', CREDENTIALS.RAZORPAYX_KEY_SECRET).update(body).digest('hex') })).toBe(
+      false,
+    );
   });
 });

@@ -43,7 +43,9 @@ describe('pending change kinds', () => {
     const ownImports = sources.filter(({ file }) => file.startsWith(`pending-changes${path.sep}`)).flatMap(({ source }) => importsOf(source));
     expect(ownImports.length).toBeGreaterThan(0);
     expect(ownImports.filter((specifier) => /^\.\.\/(?!\.\.\/)/.test(specifier))).toEqual([]);
-    const registryImporters = sources.filter(({ file, source }) => file.includes(path.sep) && importsOf(source).some((specifier) => specifier.endsWith('/pending-change-handlers.ts')));
+    const registryImporters = sources.filter(
+      ({ file, source }) => file.includes(path.sep) && importsOf(source).some((specifier) => specifier.endsWith('/pending-change-handlers.ts')),
+    );
     expect(registryImporters.map(({ file }) => file)).toEqual([]);
     const wiring = sources.find(({ file }) => file === 'index.ts');
     expect(importsOf(wiring?.source ?? '')).toContain('./pending-change-handlers.ts');

@@ -80,7 +80,9 @@ describe('whether a QR code shows the deposit address', () => {
     expect(qrShowsAddress('ERC20', KNOWN_ERC20_ADDRESS, TEST_ERC20_ADDRESS)).toBe(false);
     expect(qrShowsAddress('TRC20', `ethereum:${TEST_TRC20_ADDRESS}`, TEST_TRC20_ADDRESS)).toBe(false);
     expect(qrShowsAddress('ERC20', `ethereum:${TEST_ERC20_ADDRESS}?value=1e18`, TEST_ERC20_ADDRESS)).toBe(false);
-    expect(qrShowsAddress('ERC20', `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${TEST_ERC20_ADDRESS}`, TEST_ERC20_ADDRESS)).toBe(false);
+    expect(qrShowsAddress('ERC20', `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${TEST_ERC20_ADDRESS}`, TEST_ERC20_ADDRESS)).toBe(
+      false,
+    );
     expect(qrShowsAddress('TRC20', '', '')).toBe(false);
   });
 });

@@ -19,7 +19,8 @@ const pageSchema = z.object({
   count: z.number().int(),
 });
 
-const serializerFor = (schema: z.ZodType) => checkedResponseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' } as never) as (data: unknown) => string;
+const serializerFor = (schema: z.ZodType) =>
+  checkedResponseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' } as never) as (data: unknown) => string;
 
 const validPage = {
   items: [
@@ -61,9 +62,18 @@ describe('the response serializer', () => {
       pendingWithdrawals: { totalInr: '0.00', count: 0, totalUsdt: '0.000000', oldestAt: null },
       processingWithdrawals: { count: 0, totalUsdt: '0.000000', totalInr: '0.00', oldestAt: '2026-11-26T10:00:00.000Z' },
       pendingTransfers: { count: 0, totalUsdt: '0.000000', oldestAt: null },
-      today: { date: '2026-11-26', paidWithdrawals: { count: 0, totalInr: '0.00', totalUsdt: '0.000000' }, creditedDeposits: { count: 0, totalUsdt: '0.000000' } },
+      today: {
+        date: '2026-11-26',
+        paidWithdrawals: { count: 0, totalInr: '0.00', totalUsdt: '0.000000' },
+        creditedDeposits: { count: 0, totalUsdt: '0.000000' },
+      },
       customerBalancesUsdt: '1.000000',
-      books: { customerBalancesUsdt: '1.000000', houseAccounts: [{ kind: 'deposits_received', balanceUsdt: '-1.000000' }], differenceUsdt: '0.000000', balanced: true },
+      books: {
+        customerBalancesUsdt: '1.000000',
+        houseAccounts: [{ kind: 'deposits_received', balanceUsdt: '-1.000000' }],
+        differenceUsdt: '0.000000',
+        balanced: true,
+      },
       openPayoutBatches: [],
       userCount: 3,
     };

@@ -62,7 +62,9 @@ describe('what a statement shows', () => {
   it("takes the operator's name from OPERATOR_NAME, Rupeedesk when unset", () => {
     expect(loadConfig({}).operatorName).toBe('Rupeedesk');
     expect(loadConfig({ OPERATOR_NAME: ' Rupeedesk Technologies Private Limited ' }).operatorName).toBe('Rupeedesk Technologies Private Limited');
-    expect(problemsOf({ OPERATOR_NAME: 'x'.repeat(121) })).toEqual([`Invalid configuration: OPERATOR_NAME must be at most 120 characters on one line (got "${'x'.repeat(121)}")`]);
+    expect(problemsOf({ OPERATOR_NAME: 'x'.repeat(121) })).toEqual([
+      `Invalid configuration: OPERATOR_NAME must be at most 120 characters on one line (got "${'x'.repeat(121)}")`,
+    ]);
   });
 });
 

@@ -11,6 +11,8 @@ describe('SUPPORT_EMAIL', () => {
   it('is taken as given, and refused when it is not an e-mail address', () => {
     expect(loadConfig({ SUPPORT_EMAIL: 'support@example.com' }).supportEmail).toBe('support@example.com');
     expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(ConfigurationError);
-    expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow('Invalid configuration: SUPPORT_EMAIL must be an e-mail address (got "not-an-address")');
+    expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(
+      'Invalid configuration: SUPPORT_EMAIL must be an e-mail address (got "not-an-address")',
+    );
   });
 });

@@ -54,7 +54,10 @@ describe('TRON addresses', () => {
 describe('TRC20 transaction info decoding', () => {
   it('decodes a successful USDT transfer: from, to, amount and log index', () => {
     const result = decoded(transactionInfo({ id: HASH, blockNumber: 100, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 25_500_000n)] }));
-    expect(result).toEqual({ succeeded: true, transfers: [{ logIndex: 0, contract: MAINNET_USDT_TRC20, from: FROM, to: OPERATOR, amountUsdtMicros: 25_500_000n }] });
+    expect(result).toEqual({
+      succeeded: true,
+      transfers: [{ logIndex: 0, contract: MAINNET_USDT_TRC20, from: FROM, to: OPERATOR, amountUsdtMicros: 25_500_000n }],
+    });
   });
 
   it('reads FAILED as a failed transaction, which assesses as failed', () => {
@@ -62,7 +65,15 @@ describe('TRC20 transaction info decoding', () => {
     const result = decoded(info);
     expect(result.succeeded).toBe(false);
     const facts = assessObservation(
-      { kind: 'included', succeeded: result.succeeded, blockNumber: 100n, confirmations: 20, requiredConfirmations: 19, final: true, transfers: result.transfers },
+      {
+        kind: 'included',
+        succeeded: result.succeeded,
+        blockNumber: 100n,
+        confirmations: 20,
+        requiredConfirmations: 19,
+        final: true,
+        transfers: result.transfers,
+      },
       EXPECTATION,
     );
     expect(facts.state).toBe('failed');
@@ -74,8 +85,14 @@ describe('TRC20 transaction info decoding', () => {
   });
 
   it('decodes two Transfer logs in order and skips logs that are not transfers', () => {
-    const approval = { ...transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n), topics: ['8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', '0'.repeat(64), '0'.repeat(64)] };
-    const twoTopics = { ...transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n), topics: transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n).topics.slice(0, 2) };
+    const approval = {
+      ...transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n),
+      topics: ['8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', '0'.repeat(64), '0'.repeat(64)],
+    };
+    const twoTopics = {
+      ...transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n),
+      topics: transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 1n).topics.slice(0, 2),
+    };
     const result = decoded(
       transactionInfo({
         id: HASH,
@@ -131,13 +148,20 @@ describe('TRC20 transaction info decoding', () => {
 });
 
 describe('seen, not final: the full node has it, the solidity node answers {}', () => {
-  const seen = transactionInfoSchema.parse(transactionInfo({ id: HASH, blockNumber: 100, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 30_000_000n)] }));
+  const seen = transactionInfoSchema.parse(
+    transactionInfo({ id: HASH, blockNumber: 100, logs: [transferLog(MAINNET_USDT_TRC20, FROM, OPERATOR, 30_000_000n)] }),
+  );
   const unknown = transactionInfoSchema.parse({});
 
   it('is included but not final, with confirmations counted from the newest block, and assesses as confirming (n of 19)', () => {
     const observation = observationFromTransactionInfo(unknown, seen, 105);
     expect(observation).toMatchObject({ kind: 'included', final: false, confirmations: 6, requiredConfirmations: 19, blockNumber: 100n });
-    expect(assessObservation(observation, EXPECTATION)).toMatchObject({ state: 'confirming', confirmations: 6, requiredConfirmations: 19, transfer: { amountUsdtMicros: 30_000_000n } });
+    expect(assessObservation(observation, EXPECTATION)).toMatchObject({
+      state: 'confirming',
+      confirmations: 6,
+      requiredConfirmations: 19,
+      transfer: { amountUsdtMicros: 30_000_000n },
+    });
   });
 
   it('shows 0 of 19 while the newest block known lags behind the transaction’s, and never 19 before the solidity node has it', () => {
@@ -170,7 +194,15 @@ describe('several USDT transfers to the operator in one transaction', () => {
       ],
     }),
   ).transfers;
-  const observation = { kind: 'included' as const, succeeded: true, blockNumber: 100n, confirmations: 19, requiredConfirmations: 19, final: true, transfers: logs };
+  const observation = {
+    kind: 'included' as const,
+    succeeded: true,
+    blockNumber: 100n,
+    confirmations: 19,
+    requiredConfirmations: 19,
+    final: true,
+    transfers: logs,
+  };
 
   it('are each depositable: USDT, to the operator, at least the minimum, not taken by another deposit', () => {
     expect(depositableTransfers(observation, EXPECTATION).map((log) => log.logIndex)).toEqual([1, 3]);
@@ -181,14 +213,25 @@ describe('several USDT transfers to the operator in one transaction', () => {
   it('a submitted deposit takes the free acceptable one of its typed amount; a bound deposit keeps its own', () => {
     expect(assessObservation(observation, EXPECTATION)).toMatchObject({ state: 'confirmed', transfer: { logIndex: 1, amountUsdtMicros: 20_000_000n } });
     expect(assessObservation(observation, { ...EXPECTATION, takenLogIndexes: new Set([1]) })).toMatchObject({ state: 'confirmed', transfer: { logIndex: 3 } });
-    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 3, takenLogIndexes: new Set([1]) })).toMatchObject({ state: 'confirmed', transfer: { logIndex: 3 } });
-    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 0 })).toMatchObject({ state: 'mismatch', problem: 'below_minimum', transfer: { logIndex: 0 } });
+    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 3, takenLogIndexes: new Set([1]) })).toMatchObject({
+      state: 'confirmed',
+      transfer: { logIndex: 3 },
+    });
+    expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 0 })).toMatchObject({
+      state: 'mismatch',
+      problem: 'below_minimum',
+      transfer: { logIndex: 0 },
+    });
     // A bound log that is another token's is not the deposit's transfer.
     expect(assessObservation(observation, { ...EXPECTATION, boundLogIndex: 2 })).toMatchObject({ state: 'mismatch', problem: 'wrong_recipient' });
   });
 
   it('never lets an unbound deposit take a log another deposit stands for', () => {
-    expect(assessObservation(observation, { ...EXPECTATION, takenLogIndexes: new Set([0, 1, 3]) })).toMatchObject({ state: 'mismatch', problem: 'transfer_taken', transfer: undefined });
+    expect(assessObservation(observation, { ...EXPECTATION, takenLogIndexes: new Set([0, 1, 3]) })).toMatchObject({
+      state: 'mismatch',
+      problem: 'transfer_taken',
+      transfer: undefined,
+    });
   });
 });
 

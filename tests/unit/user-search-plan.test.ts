@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { countSampledMatches, EMPTY_USER_SEARCH_SAMPLE, indexPattern, planUserSearch, sampleColumn, userSearchSample } from '../../src/server/features/admin/user-search-plan.ts';
+import {
+  countSampledMatches,
+  EMPTY_USER_SEARCH_SAMPLE,
+  indexPattern,
+  planUserSearch,
+  sampleColumn,
+  userSearchSample,
+} from '../../src/server/features/admin/user-search-plan.ts';
 import { normalizePhone } from '#shared/contracts/auth';
 
 /** What LIKE (escape character "\") accepts, as a regular expression; the values searched are lowered. */

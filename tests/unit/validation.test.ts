@@ -42,9 +42,32 @@ describe('PIN inputs', () => {
 
   it('call weak exactly one digit four times and straight runs up or down', () => {
     const weak = [...Array(10000).keys()].map((value) => String(value).padStart(4, '0')).filter(isWeakPin);
-    expect(weak).toEqual(
-      ['0000', '0123', '1111', '1234', '2222', '2345', '3210', '3333', '3456', '4321', '4444', '4567', '5432', '5555', '5678', '6543', '6666', '6789', '7654', '7777', '8765', '8888', '9876', '9999'],
-    );
+    expect(weak).toEqual([
+      '0000',
+      '0123',
+      '1111',
+      '1234',
+      '2222',
+      '2345',
+      '3210',
+      '3333',
+      '3456',
+      '4321',
+      '4444',
+      '4567',
+      '5432',
+      '5555',
+      '5678',
+      '6543',
+      '6666',
+      '6789',
+      '7654',
+      '7777',
+      '8765',
+      '8888',
+      '9876',
+      '9999',
+    ]);
     expect(isWeakPin('4829')).toBe(false);
     expect(isWeakPin('1235')).toBe(false);
     expect(isWeakPin('9012')).toBe(false);

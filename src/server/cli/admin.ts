@@ -63,7 +63,9 @@ async function main(): Promise<number> {
     process.stdout.write(texts.length === 0 ? 'The SMS outbox is empty.\n' : '=== Text messages\n');
     for (const text of texts) {
       process.stdout.write(`--- ${text.createdAt.toISOString()} SMS to ${text.toNumber}\n`);
-      const kept = text.delivered ? `(sent through ${text.provider}; the text is not kept)` : (text.body ?? `(not sent through ${text.provider}: ${text.lastError ?? 'no answer yet'})`);
+      const kept = text.delivered
+        ? `(sent through ${text.provider}; the text is not kept)`
+        : (text.body ?? `(not sent through ${text.provider}: ${text.lastError ?? 'no answer yet'})`);
       process.stdout.write(`${kept}\n\n`);
     }
     return 0;

@@ -104,7 +104,12 @@ async function stopOrphanedPostmaster(databaseDirectory: string, log: (message: 
 function reasonFromLog(recentLog: string[]): string | undefined {
   const lines = recentLog.flatMap((entry) => entry.split('\n')).filter((line) => /\b(FATAL|PANIC|ERROR|DETAIL|HINT):/.test(line));
   // Each line without its timestamp and process number, from the severity on.
-  return lines.length > 0 ? lines.slice(-6).map((line) => line.slice(line.search(/\b(FATAL|PANIC|ERROR|DETAIL|HINT):/)).replace(/\s+/g, ' ')).join(' ') : undefined;
+  return lines.length > 0
+    ? lines
+        .slice(-6)
+        .map((line) => line.slice(line.search(/\b(FATAL|PANIC|ERROR|DETAIL|HINT):/)).replace(/\s+/g, ' '))
+        .join(' ')
+    : undefined;
 }
 
 export async function findFreePort(): Promise<number> {
@@ -223,9 +228,10 @@ export async function startEmbeddedDatabase(options: {
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
     const reason = reasonFromLog(recentLog) ?? (error instanceof Error ? error.message : 'it exited early');
-    const hint = runningAsRoot && /permission denied/i.test(reason)
-      ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
-      : '';
+    const hint =
+      runningAsRoot && /permission denied/i.test(reason)
+        ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
+        : '';
     throw new Error(`The embedded PostgreSQL server could not start: ${reason}${hint}`, { cause: error });
   }
   const url = connectionUrl(secrets.postgresPassword, port, socketDirectory);

@@ -40,7 +40,12 @@ export function preparedStatement<Row>(name: string, text: string, options: { na
  * JSON string literal, so no key is read as code; as in any literal, a later repeated key wins.
  * `__proto__` is refused, because a literal would set the prototype with it instead of a property.
  */
-function objectLiteralFunction<Input, Output>(parameter: string, keys: readonly string[], valueOf: (key: string, index: number) => string, owner: string): (input: Input) => Output {
+function objectLiteralFunction<Input, Output>(
+  parameter: string,
+  keys: readonly string[],
+  valueOf: (key: string, index: number) => string,
+  owner: string,
+): (input: Input) => Output {
   assert.ok(!keys.includes('__proto__'), `${owner} has a column named __proto__`);
   const properties = keys.map((key, index) => `${JSON.stringify(key)}: ${valueOf(key, index)}`).join(', ');
   return new Function(parameter, `return { ${properties} };`) as (input: Input) => Output;
@@ -60,7 +65,12 @@ const rowBuilders = new Map<string, RowBuilder>();
 function rowsOf<Row>(statement: PreparedStatement<Row>, result: pg.QueryArrayResult): Row[] {
   let build = rowBuilders.get(statement.name);
   if (build === undefined) {
-    build = objectLiteralFunction<unknown[], unknown>('values', result.fields.map((field) => field.name), (_, column) => `values[${column}]`, `statement ${statement.name}`);
+    build = objectLiteralFunction<unknown[], unknown>(
+      'values',
+      result.fields.map((field) => field.name),
+      (_, column) => `values[${column}]`,
+      `statement ${statement.name}`,
+    );
     rowBuilders.set(statement.name, build);
   }
   return result.rows.map(build) as Row[];
@@ -107,7 +117,10 @@ export function tableRowColumns(table: PgTable, alias: string): string {
   return Object.entries(getTableColumns(table))
     .map(([field, column]) => {
       assert.ok(DRIVER_VALUE_AS_DRIZZLE.has(column.columnType), `column ${column.name} of type ${column.columnType} needs Drizzle's mapping`);
-      assert.ok(column.columnType !== 'PgTimestamp' || (column as unknown as { withTimezone: boolean }).withTimezone, `column ${column.name} is a timestamp without time zone`);
+      assert.ok(
+        column.columnType !== 'PgTimestamp' || (column as unknown as { withTimezone: boolean }).withTimezone,
+        `column ${column.name} is a timestamp without time zone`,
+      );
       return `${alias}."${column.name}" as "${field}"`;
     })
     .join(', ');

@@ -22,7 +22,17 @@ import {
 import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
 import type { ChainProblem, ChainStateName, DepositSource } from '#shared/contracts/deposits';
-import type { DepositNetwork, Language, PendingChangeKind, PendingChangeStatus, RateTier, RequestStatus, Role, VipLevel, WithdrawalStatus } from '#shared/contracts/enums';
+import type {
+  DepositNetwork,
+  Language,
+  PendingChangeKind,
+  PendingChangeStatus,
+  RateTier,
+  RequestStatus,
+  Role,
+  VipLevel,
+  WithdrawalStatus,
+} from '#shared/contracts/enums';
 import type { NotificationKind } from '#shared/contracts/notifications';
 import type { FilePurpose } from '#shared/contracts/settings';
 
@@ -86,7 +96,9 @@ export const profiles = pgTable(
     check('profiles_referral_code_shape', sql`${table.referralCode} ~ '^[A-Z]{5}[A-Z0-9]{5}$'`),
     check('profiles_not_self_referred', sql`${table.referredByUserId} is distinct from ${table.userId}`),
     check('profiles_pan_shape', sql`${table.pan} is null or ${table.pan} ~ '^[A-Z]{5}[0-9]{4}[A-Z]$'`),
-    uniqueIndex('profiles_pan_unique').on(table.pan).where(sql`${table.pan} is not null and not ${table.panSharedBeforeKyc}`),
+    uniqueIndex('profiles_pan_unique')
+      .on(table.pan)
+      .where(sql`${table.pan} is not null and not ${table.panSharedBeforeKyc}`),
   ],
 );
 
@@ -129,7 +141,9 @@ export const kycRecords = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index('kyc_records_pan_review_idx').on(table.panSubmittedAt).where(sql`${table.panStatus} = 'pending_review'`),
+    index('kyc_records_pan_review_idx')
+      .on(table.panSubmittedAt)
+      .where(sql`${table.panStatus} = 'pending_review'`),
     check('kyc_records_pan_status_valid', sql`${table.panStatus} in ('none', 'pending_review', 'verified', 'rejected')`),
     check('kyc_records_pan_checked_by_valid', sql`${table.panCheckedBy} is null or ${table.panCheckedBy} in ('cashfree', 'admin')`),
     check('kyc_records_pan_registered_name_length', sql`${table.panRegisteredName} is null or char_length(${table.panRegisteredName}) between 1 and 200`),
@@ -184,7 +198,10 @@ export const kycImages = pgTable(
     index('kyc_images_user_idx').on(table.userId, table.purpose, table.createdAt),
     check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie')`),
     check('kyc_images_content_type_valid', sql`${table.contentType} = 'image/jpeg'`),
-    check('kyc_images_size_range', sql`${table.sizeBytes} between 1 and 10485760 and ${table.width} between 1 and 10000 and ${table.height} between 1 and 10000`),
+    check(
+      'kyc_images_size_range',
+      sql`${table.sizeBytes} between 1 and 10485760 and ${table.width} between 1 and 10000 and ${table.height} between 1 and 10000`,
+    ),
     check(
       'kyc_images_key_shapes',
       sql`octet_length(${table.contentIv}) = 12 and octet_length(${table.contentTag}) = 16 and octet_length(${table.wrappedKey}) = 60 and char_length(${table.masterKeyId}) = 16`,
@@ -228,7 +245,9 @@ export const kycLevel2Submissions = pgTable(
   },
   (table) => [
     index('kyc_level2_submissions_user_idx').on(table.userId, table.submittedAt),
-    index('kyc_level2_submissions_review_idx').on(table.submittedAt).where(sql`${table.status} = 'pending_review'`),
+    index('kyc_level2_submissions_review_idx')
+      .on(table.submittedAt)
+      .where(sql`${table.status} = 'pending_review'`),
     check('kyc_level2_submissions_status_valid', sql`${table.status} in ('pending_review', 'approved', 'rejected', 'resubmit_requested')`),
     check('kyc_level2_submissions_document_type_valid', sql`${table.documentType} in ('passport', 'driving_licence', 'voter_id', 'aadhaar_masked')`),
     check(
@@ -287,10 +306,7 @@ export const sessions = pgTable(
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
   },
-  (table) => [
-    uniqueIndex('sessions_token_hash_unique').on(table.tokenHash),
-    index('sessions_user_idx').on(table.userId),
-  ],
+  (table) => [uniqueIndex('sessions_token_hash_unique').on(table.tokenHash), index('sessions_user_idx').on(table.userId)],
 );
 
 export const pinFailures = pgTable(
@@ -332,10 +348,7 @@ export const passwordResetTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (table) => [
-    uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash),
-    index('password_reset_tokens_user_idx').on(table.userId),
-  ],
+  (table) => [uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash), index('password_reset_tokens_user_idx').on(table.userId)],
 );
 
 /** E-mail verification links (issue 32): `verify` proves the account's address, `change` proves a new one before it replaces the old. SHA-256 only. */
@@ -419,7 +432,10 @@ export const signupTrail = pgTable(
   },
   (table) => [
     check('signup_trail_geolocation_status_valid', sql`${table.geolocationStatus} in ('granted', 'denied', 'unavailable', 'not_asked')`),
-    check('signup_trail_position_when_granted', sql`(${table.geolocationStatus} = 'granted') = (${table.latitude} is not null and ${table.longitude} is not null)`),
+    check(
+      'signup_trail_position_when_granted',
+      sql`(${table.geolocationStatus} = 'granted') = (${table.latitude} is not null and ${table.longitude} is not null)`,
+    ),
     check('signup_trail_latitude_range', sql`${table.latitude} is null or ${table.latitude} between -90 and 90`),
     check('signup_trail_longitude_range', sql`${table.longitude} is null or ${table.longitude} between -180 and 180`),
     check('signup_trail_user_agent_length', sql`char_length(${table.userAgent}) <= 512`),
@@ -462,8 +478,7 @@ export const bankAccounts = pgTable(
   ],
 );
 
-const requestStatus = (name: string, column: { getSQL(): unknown }) =>
-  check(name, sql`${column} in ('pending', 'approved', 'rejected')`);
+const requestStatus = (name: string, column: { getSQL(): unknown }) => check(name, sql`${column} in ('pending', 'approved', 'rejected')`);
 
 export const usdtDeposits = pgTable(
   'usdt_deposits',
@@ -518,12 +533,18 @@ export const usdtDeposits = pgTable(
     check('usdt_deposits_chain_amount_positive', sql`${table.chainAmountUsdtMicros} is null or ${table.chainAmountUsdtMicros} > 0`),
     check('usdt_deposits_typed_amount_positive', sql`${table.typedAmountUsdtMicros} is null or ${table.typedAmountUsdtMicros} > 0`),
     // A customer submits a hash once; detection may record several deposits of one transaction, one per Transfer log.
-    uniqueIndex('usdt_deposits_customer_hash_unique').on(table.network, table.transactionHash).where(sql`${table.source} = 'customer' and ${table.status} <> 'rejected'`),
+    uniqueIndex('usdt_deposits_customer_hash_unique')
+      .on(table.network, table.transactionHash)
+      .where(sql`${table.source} = 'customer' and ${table.status} <> 'rejected'`),
     index('usdt_deposits_network_hash_idx').on(table.network, table.transactionHash),
-    index('usdt_deposits_chain_block_idx').on(table.network, table.chainBlockNumber).where(sql`${table.chainLogIndex} is not null`),
+    index('usdt_deposits_chain_block_idx')
+      .on(table.network, table.chainBlockNumber)
+      .where(sql`${table.chainLogIndex} is not null`),
     index('usdt_deposits_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros), which drizzle cannot express.
-    index('usdt_deposits_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
+    index('usdt_deposits_user_pending_idx')
+      .on(table.userId)
+      .where(sql`${table.status} = 'pending'`),
     index('usdt_deposits_status_idx').on(table.status, table.createdAt),
     check('usdt_deposits_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
     check('usdt_deposits_amount_positive', sql`${table.amountUsdtMicros} > 0`),
@@ -558,7 +579,10 @@ export const payoutBatches = pgTable(
   },
   (table) => [
     index('payout_batches_created_idx').on(table.createdAt, table.id),
-    check('payout_batches_issued_consistent', sql`(${table.issuedAt} is null) = (${table.fileSha256} is null) and (${table.fileSha256} is null or ${table.fileSha256} ~ '^[0-9a-f]{64}$')`),
+    check(
+      'payout_batches_issued_consistent',
+      sql`(${table.issuedAt} is null) = (${table.fileSha256} is null) and (${table.fileSha256} is null or ${table.fileSha256} ~ '^[0-9a-f]{64}$')`,
+    ),
     check('payout_batches_status_valid', sql`${table.status} in ('open', 'cancelled')`),
     check('payout_batches_cancelled_at', sql`(${table.status} = 'cancelled') = (${table.cancelledAt} is not null)`),
     check('payout_batches_count_positive', sql`${table.withdrawalCount} > 0 and ${table.totalInrPaise} >= 0`),
@@ -612,11 +636,15 @@ export const withdrawalRequests = pgTable(
     payoutBatchId: uuid('payout_batch_id').references(() => payoutBatches.id, { onDelete: 'restrict' }),
     /** TDS withheld from amountInrPaise (which stays gross); the payout is the difference. See docs/decisions/018. */
     tdsBasisPoints: integer('tds_basis_points').notNull().default(0),
-    tdsInrPaise: bigint('tds_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+    tdsInrPaise: bigint('tds_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     /** The customer's PAN when TDS was withheld, as the return reports it. */
     pan: text('pan'),
     /** The short reference (RD and 8 letters or digits) shown to people, in the bank file's narration and matched in its results (decision 038). */
-    reference: text('reference').notNull().default(sql`withdrawal_short_reference()`),
+    reference: text('reference')
+      .notNull()
+      .default(sql`withdrawal_short_reference()`),
     /** How it leaves: in a bank file, or through the payout provider; never both (decision 043). */
     payoutRoute: text('payout_route').$type<PayoutRoute>(),
     /** A paid withdrawal whose payment the bank returned afterwards; its USDT went back to the wallet. */
@@ -626,11 +654,15 @@ export const withdrawalRequests = pgTable(
     index('withdrawal_requests_payout_batch_idx').on(table.payoutBatchId),
     uniqueIndex('withdrawal_requests_reference_idx').on(table.reference),
     index('withdrawal_requests_payee_idx').on(table.accountNumber, table.ifscCode),
-    uniqueIndex('withdrawal_requests_payout_reference_idx').on(table.payoutReference).where(sql`${table.payoutReference} is not null`),
+    uniqueIndex('withdrawal_requests_payout_reference_idx')
+      .on(table.payoutReference)
+      .where(sql`${table.payoutReference} is not null`),
     check('withdrawal_requests_reference_shape', sql`${table.reference} ~ '^[A-Z0-9]{6,20}$'`),
     index('withdrawal_requests_user_idx').on(table.userId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros, amount_inr_paise).
-    index('withdrawal_requests_user_pending_idx').on(table.userId).where(sql`${table.status} = 'pending'`),
+    index('withdrawal_requests_user_pending_idx')
+      .on(table.userId)
+      .where(sql`${table.status} = 'pending'`),
     index('withdrawal_requests_status_idx').on(table.status, table.createdAt),
     index('withdrawal_requests_bank_account_idx').on(table.bankAccountId),
     check('withdrawal_requests_amount_positive', sql`${table.amountUsdtMicros} > 0 and ${table.amountInrPaise} >= 0`),
@@ -648,11 +680,15 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_reversed_paid', sql`${table.reversedAt} is null or ${table.status} = 'approved'`),
     // The migration also adds the trigger withdrawal_requests_payout_route_kept.
     uniqueIndex('withdrawal_requests_id_route_idx').on(table.id, table.payoutRoute),
-    index('withdrawal_requests_provider_processing_idx').on(table.createdAt).where(sql`${table.status} = 'processing' and ${table.payoutRoute} = 'razorpayx'`),
+    index('withdrawal_requests_provider_processing_idx')
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'processing' and ${table.payoutRoute} = 'razorpayx'`),
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
-    index('withdrawal_requests_tds_idx').on(table.createdAt).where(sql`${table.tdsInrPaise} > 0`),
+    index('withdrawal_requests_tds_idx')
+      .on(table.createdAt)
+      .where(sql`${table.tdsInrPaise} > 0`),
     check(
       'withdrawal_requests_tds_valid',
       sql`${table.tdsBasisPoints} between 0 and 3000 and ${table.tdsInrPaise} between 0 and ${table.amountInrPaise} and (${table.tdsBasisPoints} > 0 or ${table.tdsInrPaise} = 0) and (${table.tdsBasisPoints} = 0 or ${table.pan} is not null)`,
@@ -680,7 +716,9 @@ export const transfers = pgTable(
   (table) => [
     index('transfers_sender_idx').on(table.senderUserId, table.createdAt),
     // The SQL migration adds INCLUDE (amount_usdt_micros).
-    index('transfers_sender_pending_idx').on(table.senderUserId).where(sql`${table.status} = 'pending'`),
+    index('transfers_sender_pending_idx')
+      .on(table.senderUserId)
+      .where(sql`${table.status} = 'pending'`),
     index('transfers_recipient_idx').on(table.recipientUserId, table.createdAt),
     index('transfers_status_idx').on(table.status, table.createdAt),
     check('transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
@@ -697,12 +735,16 @@ export const ledgerAccounts = pgTable(
     id: bigserial('id', { mode: 'bigint' }).primaryKey(),
     kind: text('kind').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
-    balanceUsdtMicros: usdtMicros('balance_usdt_micros').notNull().default(sql`0`),
+    balanceUsdtMicros: usdtMicros('balance_usdt_micros')
+      .notNull()
+      .default(sql`0`),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('ledger_accounts_wallet_unique').on(table.userId),
-    uniqueIndex('ledger_accounts_house_unique').on(table.kind).where(sql`${table.userId} is null`),
+    uniqueIndex('ledger_accounts_house_unique')
+      .on(table.kind)
+      .where(sql`${table.userId} is null`),
     check(
       'ledger_accounts_kind_valid',
       sql`${table.kind} in ('customer_wallet', 'deposits_received', 'withdrawals_pending', 'withdrawals_paid', 'transfers_pending', 'referral_rewards')`,
@@ -834,8 +876,12 @@ export const adminSettings = pgTable(
   'admin_settings',
   {
     id: smallint('id').primaryKey().default(1),
-    rateNormalInrPaise: bigint('rate_normal_inr_paise', { mode: 'bigint' }).notNull().default(sql`8300`),
-    rateVipInrPaise: bigint('rate_vip_inr_paise', { mode: 'bigint' }).notNull().default(sql`8325`),
+    rateNormalInrPaise: bigint('rate_normal_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`8300`),
+    rateVipInrPaise: bigint('rate_vip_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`8325`),
     trc20Address: text('trc20_address').notNull().default(''),
     erc20Address: text('erc20_address').notNull().default(''),
     trc20QrFileId: uuid('trc20_qr_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
@@ -843,9 +889,13 @@ export const adminSettings = pgTable(
     apkFileId: uuid('apk_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
     whatsappSupportNumber: text('whatsapp_support_number').notNull().default(''),
     websiteUrl: text('website_url').notNull().default(''),
-    minDepositUsdtMicros: usdtMicros('min_deposit_usdt_micros').notNull().default(sql`10000000`),
+    minDepositUsdtMicros: usdtMicros('min_deposit_usdt_micros')
+      .notNull()
+      .default(sql`10000000`),
     /** Approving a withdrawal worth more than this needs a second admin while two or more admins exist (decision 017). */
-    largeWithdrawalInrPaise: bigint('large_withdrawal_inr_paise', { mode: 'bigint' }).notNull().default(sql`20000000`),
+    largeWithdrawalInrPaise: bigint('large_withdrawal_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`20000000`),
     // Withdrawal limits (null: no limit) and the TDS rate; see docs/decisions/018.
     withdrawalDailyLimitNormalUsdtMicros: usdtMicros('withdrawal_daily_limit_normal_usdt_micros'),
     withdrawalMonthlyLimitNormalUsdtMicros: usdtMicros('withdrawal_monthly_limit_normal_usdt_micros'),
@@ -940,7 +990,11 @@ export const mailOutbox = pgTable(
     lastError: text('last_error'),
     delivered: boolean('delivered').notNull().default(false),
   },
-  (table) => [index('mail_outbox_pending_idx').on(table.createdAt).where(sql`not ${table.delivered}`)],
+  (table) => [
+    index('mail_outbox_pending_idx')
+      .on(table.createdAt)
+      .where(sql`not ${table.delivered}`),
+  ],
 );
 
 export const idempotencyKeys = pgTable(
@@ -1041,9 +1095,15 @@ export const chainJobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('chain_jobs_deposit_unique').on(table.depositId).where(sql`${table.depositId} is not null`),
-    uniqueIndex('chain_jobs_scan_unique').on(table.network).where(sql`${table.kind} = 'scan_network'`),
-    index('chain_jobs_due_idx').on(table.runAfter).where(sql`${table.finishedAt} is null`),
+    uniqueIndex('chain_jobs_deposit_unique')
+      .on(table.depositId)
+      .where(sql`${table.depositId} is not null`),
+    uniqueIndex('chain_jobs_scan_unique')
+      .on(table.network)
+      .where(sql`${table.kind} = 'scan_network'`),
+    index('chain_jobs_due_idx')
+      .on(table.runAfter)
+      .where(sql`${table.finishedAt} is null`),
     check('chain_jobs_kind_valid', sql`${table.kind} in ('verify_deposit', 'scan_network')`),
     check('chain_jobs_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
     check('chain_jobs_shape', sql`(${table.kind} = 'verify_deposit') = (${table.depositId} is not null)`),
@@ -1102,8 +1162,12 @@ export const chainIncidents = pgTable(
     resolutionReason: text('resolution_reason'),
   },
   (table) => [
-    uniqueIndex('chain_incidents_open_deposit_unique').on(table.depositId).where(sql`${table.resolvedAt} is null`),
-    index('chain_incidents_open_user_idx').on(table.userId).where(sql`${table.resolvedAt} is null`),
+    uniqueIndex('chain_incidents_open_deposit_unique')
+      .on(table.depositId)
+      .where(sql`${table.resolvedAt} is null`),
+    index('chain_incidents_open_user_idx')
+      .on(table.userId)
+      .where(sql`${table.resolvedAt} is null`),
     check('chain_incidents_kind_valid', sql`${table.kind} in ('transfer_vanished')`),
     check('chain_incidents_amount_positive', sql`${table.amountUsdtMicros} > 0`),
     check(
@@ -1134,8 +1198,12 @@ export const notifications = pgTable(
   },
   (table) => [
     index('notifications_user_idx').on(table.userId, table.createdAt),
-    index('notifications_unread_idx').on(table.userId).where(sql`${table.readAt} is null`),
-    index('notifications_email_pending_idx').on(table.createdAt).where(sql`${table.emailState} = 'pending'`),
+    index('notifications_unread_idx')
+      .on(table.userId)
+      .where(sql`${table.readAt} is null`),
+    index('notifications_email_pending_idx')
+      .on(table.createdAt)
+      .where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
       sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck')`,
@@ -1165,9 +1233,15 @@ export const summaryTotals = pgTable(
   'summary_totals',
   {
     name: text('name').primaryKey(),
-    itemCount: bigint('item_count', { mode: 'bigint' }).notNull().default(sql`0`),
-    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull().default(sql`0`),
-    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+    itemCount: bigint('item_count', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros')
+      .notNull()
+      .default(sql`0`),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
   },
   (table) => [
     check(
@@ -1187,9 +1261,15 @@ export const dailyTotals = pgTable(
   {
     day: date('day', { mode: 'string' }).notNull(),
     name: text('name').$type<'withdrawals_paid' | 'deposits_credited'>().notNull(),
-    itemCount: bigint('item_count', { mode: 'bigint' }).notNull().default(sql`0`),
-    amountUsdtMicros: usdtMicros('amount_usdt_micros').notNull().default(sql`0`),
-    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull().default(sql`0`),
+    itemCount: bigint('item_count', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    amountUsdtMicros: usdtMicros('amount_usdt_micros')
+      .notNull()
+      .default(sql`0`),
+    amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
   },
   (table) => [
     primaryKey({ name: 'daily_totals_pk', columns: [table.day, table.name] }),
@@ -1242,7 +1322,9 @@ export const pendingChanges = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('pending_changes_one_open_idx').on(table.kind, table.subject).where(sql`${table.status} = 'open'`),
+    uniqueIndex('pending_changes_one_open_idx')
+      .on(table.kind, table.subject)
+      .where(sql`${table.status} = 'open'`),
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
@@ -1319,7 +1401,9 @@ export const unclaimedTransfers = pgTable(
   },
   (table) => [
     uniqueIndex('unclaimed_transfers_log_unique').on(table.network, table.transactionHash, table.logIndex),
-    index('unclaimed_transfers_open_idx').on(table.createdAt, table.id).where(sql`${table.status} = 'open'`),
+    index('unclaimed_transfers_open_idx')
+      .on(table.createdAt, table.id)
+      .where(sql`${table.status} = 'open'`),
     check('unclaimed_transfers_network_valid', sql`${table.network} in ('TRC20', 'ERC20')`),
     check('unclaimed_transfers_status_valid', sql`${table.status} in ('open', 'assigned')`),
     check('unclaimed_transfers_amount_positive', sql`${table.amountUsdtMicros} > 0`),
@@ -1357,17 +1441,28 @@ export const providerPayouts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    foreignKey({ name: 'provider_payouts_withdrawal_route_fk', columns: [table.withdrawalId, table.payoutRoute], foreignColumns: [withdrawalRequests.id, withdrawalRequests.payoutRoute] })
+    foreignKey({
+      name: 'provider_payouts_withdrawal_route_fk',
+      columns: [table.withdrawalId, table.payoutRoute],
+      foreignColumns: [withdrawalRequests.id, withdrawalRequests.payoutRoute],
+    })
       .onDelete('restrict')
       .onUpdate('restrict'),
     uniqueIndex('provider_payouts_key_idx').on(table.idempotencyKey),
-    uniqueIndex('provider_payouts_provider_id_idx').on(table.providerPayoutId).where(sql`${table.providerPayoutId} is not null`),
-    index('provider_payouts_due_idx').on(table.nextAttemptAt).where(sql`${table.settledAt} is null`),
+    uniqueIndex('provider_payouts_provider_id_idx')
+      .on(table.providerPayoutId)
+      .where(sql`${table.providerPayoutId} is not null`),
+    index('provider_payouts_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.settledAt} is null`),
     check('provider_payouts_route_valid', sql`${table.payoutRoute} = 'razorpayx'`),
     check('provider_payouts_key_shape', sql`${table.idempotencyKey} ~ '^[A-Za-z0-9_ -]{4,36}$'`),
     check('provider_payouts_amount_positive', sql`${table.amountInrPaise} >= 100`),
     check('provider_payouts_mode_valid', sql`${table.mode} in ('IMPS', 'UPI', 'NEFT')`),
-    check('provider_payouts_state_valid', sql`${table.state} in ('unsent', 'queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`),
+    check(
+      'provider_payouts_state_valid',
+      sql`${table.state} in ('unsent', 'queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`,
+    ),
     check('provider_payouts_sent_has_id', sql`${table.state} in ('unsent', 'failed') or ${table.providerPayoutId} is not null`),
     check('provider_payouts_id_length', sql`${table.providerPayoutId} is null or char_length(${table.providerPayoutId}) <= 64`),
     check('provider_payouts_utr_length', sql`${table.utr} is null or char_length(${table.utr}) <= 64`),
@@ -1395,9 +1490,15 @@ export const providerPayoutEvents = pgTable(
   },
   (table) => [
     index('provider_payout_events_withdrawal_idx').on(table.withdrawalId, table.id),
-    check('provider_payout_events_state_valid', sql`${table.state} in ('queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`),
+    check(
+      'provider_payout_events_state_valid',
+      sql`${table.state} in ('queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed')`,
+    ),
     check('provider_payout_events_source_valid', sql`${table.source} in ('send', 'webhook', 'poll')`),
-    check('provider_payout_events_lengths', sql`(${table.utr} is null or char_length(${table.utr}) <= 64) and (${table.reason} is null or char_length(${table.reason}) <= 500)`),
+    check(
+      'provider_payout_events_lengths',
+      sql`(${table.utr} is null or char_length(${table.utr}) <= 64) and (${table.reason} is null or char_length(${table.reason}) <= 500)`,
+    ),
   ],
 );
 
@@ -1474,7 +1575,9 @@ export const sweepPlanItems = pgTable(
   },
   (table) => [
     primaryKey({ name: 'sweep_plan_items_pkey', columns: [table.planId, table.address] }),
-    index('sweep_plan_items_open_idx').on(table.address).where(sql`${table.sweepId} is null`),
+    index('sweep_plan_items_open_idx')
+      .on(table.address)
+      .where(sql`${table.sweepId} is null`),
     check('sweep_plan_items_amount_positive', sql`${table.amountUsdtMicros} > 0`),
   ],
 );

@@ -51,7 +51,9 @@ const CLIENT_ERRORS: Record<number, { code: ErrorCode; message: string }> = {
 
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    const body: ErrorResponse = { error: { code: error.code, message: error.message, ...error.details, ...(error.statusCode >= 500 ? { reference: request.id } : {}) } };
+    const body: ErrorResponse = {
+      error: { code: error.code, message: error.message, ...error.details, ...(error.statusCode >= 500 ? { reference: request.id } : {}) },
+    };
     if (error instanceof RetryLaterError) reply.header('retry-after', String(error.retryAfterSeconds));
     else if (error.statusCode === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return reply.code(error.statusCode).send(body);
@@ -81,7 +83,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   if (isDatabaseUnavailableError(error)) {
     request.log.warn({ error: errorForLog(error) }, 'The database is unavailable');
-    return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, request.id));
+    return reply
+      .code(503)
+      .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+      .send(errorBody('SERVICE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, request.id));
   }
   request.log.error({ error: errorForLog(error) }, 'Unexpected error');
   return reply.code(500).send(errorBody('INTERNAL', INTERNAL_MESSAGE, request.id));
@@ -103,5 +108,7 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const status = tooLarge ? '431 Request Header Fields Too Large' : timedOut ? '408 Request Timeout' : '400 Bad Request';
   const message = tooLarge ? 'The request headers are too large.' : timedOut ? 'The request took too long to arrive.' : 'The request is not valid.';
   const body = JSON.stringify(errorBody(timedOut ? 'REQUEST_TIMEOUT' : 'VALIDATION_FAILED', message));
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -4,7 +4,24 @@ import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 /** Schema kinds that only describe data: checking a value against them gives the same answer in both of zod's directions. */
-const LEAF_KINDS = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'null', 'undefined', 'literal', 'enum', 'date', 'any', 'unknown', 'never', 'nan', 'template_literal', 'custom']);
+const LEAF_KINDS = new Set([
+  'string',
+  'number',
+  'int',
+  'boolean',
+  'bigint',
+  'null',
+  'undefined',
+  'literal',
+  'enum',
+  'date',
+  'any',
+  'unknown',
+  'never',
+  'nan',
+  'template_literal',
+  'custom',
+]);
 /** Wrappers that hold one inner schema and change neither the value nor its direction. */
 const WRAPPER_KINDS = new Set(['optional', 'nullable', 'readonly', 'nonoptional']);
 

@@ -15,7 +15,6 @@ export const ROLE_GRANT_SINGLE_ADMIN_MESSAGE = 'With a single admin, the admin r
 export const USER_NOT_FOUND_TITLE = 'User Not Found';
 export const NO_USER_TRANSACTIONS_MESSAGE = 'No transactions found for this user';
 
-
 /* ---------- dashboard ---------- */
 
 /** The house accounts of the ledger, in the order the dashboard lists them. */

@@ -6,12 +6,9 @@ import { signupGeolocationSchema } from './signup-trail.ts';
 import { languageSchema, roleSchema, vipLevelSchema } from './enums.ts';
 import { isWeakPin, WEAK_PIN_MESSAGE } from './pin.ts';
 
-const requiredText = (message: string, max: number, tooLong: string) =>
-  z.string({ error: message }).trim().min(1, message).max(max, tooLong);
+const requiredText = (message: string, max: number, tooLong: string) => z.string({ error: message }).trim().min(1, message).max(max, tooLong);
 
-export const emailSchema = requiredText('Email is required', LIMITS.emailLength, 'Email is too long').pipe(
-  z.email({ message: 'Email is invalid' }),
-);
+export const emailSchema = requiredText('Email is required', LIMITS.emailLength, 'Email is too long').pipe(z.email({ message: 'Email is invalid' }));
 
 export const passwordSchema = z
   .string({ error: 'Password is required' })
@@ -122,7 +119,10 @@ export const forgotPasswordRequestSchema = z.object({
 export const forgotPasswordResponseSchema = z.object({ message: z.string() });
 
 export const resetPasswordRequestSchema = z.object({
-  token: z.string().min(1, 'This password reset link is invalid or has expired.').max(LIMITS.resetTokenLength, 'This password reset link is invalid or has expired.'),
+  token: z
+    .string()
+    .min(1, 'This password reset link is invalid or has expired.')
+    .max(LIMITS.resetTokenLength, 'This password reset link is invalid or has expired.'),
   password: passwordSchema,
 });
 

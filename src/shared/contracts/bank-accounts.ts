@@ -34,8 +34,7 @@ export const BANK_ACCOUNT_MESSAGES = {
   deleted: 'Bank account deleted successfully',
   hasPendingWithdrawal: 'This bank account has a pending withdrawal. You can delete it once the withdrawal is approved or rejected.',
   tooMany: `You can save at most ${BANK_ACCOUNT_LIMITS.accountsPerUser} bank accounts. Delete one you no longer use first.`,
-  deleteConfirmation:
-    'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
+  deleteConfirmation: 'Are you absolutely sure? This action cannot be undone. This will permanently delete your bank account from our servers.',
   empty: 'No bank accounts added yet.',
   confirmationMismatch: 'The account numbers do not match. Type the account number again.',
   confirmationRequired: 'Type the account number again to confirm it.',
@@ -61,7 +60,11 @@ const nameField = (tooShort: string, tooLong: string, needsLetter: string) =>
     .refine((value) => !hasForbiddenCharacters(value), BANK_ACCOUNT_MESSAGES.controlCharacters)
     .refine(hasVisibleLetter, needsLetter);
 
-export const accountHolderNameSchema = nameField(BANK_ACCOUNT_MESSAGES.holderTooShort, BANK_ACCOUNT_MESSAGES.holderTooLong, BANK_ACCOUNT_MESSAGES.holderNeedsLetter);
+export const accountHolderNameSchema = nameField(
+  BANK_ACCOUNT_MESSAGES.holderTooShort,
+  BANK_ACCOUNT_MESSAGES.holderTooLong,
+  BANK_ACCOUNT_MESSAGES.holderNeedsLetter,
+);
 
 /** Spaces people type between digit groups are dropped. */
 export const accountNumberSchema = z

@@ -18,7 +18,7 @@ export const CHAIN_INCIDENT_MESSAGES = {
   settlementWaiting: 'A settlement of this incident is already waiting for a second admin.',
   reasonRequired: 'Write why the incident is settled this way',
   approvalHeld:
-    "This customer has a credited deposit that is no longer on the blockchain. Settle the chain incident (Reconciliation) before approving their withdrawals.",
+    'This customer has a credited deposit that is no longer on the blockchain. Settle the chain incident (Reconciliation) before approving their withdrawals.',
   batchHeld: (withdrawalIds: string[]) =>
     `Withdrawals ${withdrawalIds.join(', ')} belong to a customer with a credited deposit that is no longer on the blockchain. Settle the chain incident (Reconciliation) first.`,
   balanceTooLow: (balanceUsdt: string, amountUsdt: string) =>

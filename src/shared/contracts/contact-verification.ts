@@ -76,7 +76,10 @@ export const changeEmailRequestSchema = z.object({
 });
 
 export const verifyPhoneRequestSchema = z.object({
-  code: z.string({ error: CODE_SHAPE_MESSAGE }).trim().regex(/^\d{6}$/, CODE_SHAPE_MESSAGE),
+  code: z
+    .string({ error: CODE_SHAPE_MESSAGE })
+    .trim()
+    .regex(/^\d{6}$/, CODE_SHAPE_MESSAGE),
 });
 
 export const contactMessageResponseSchema = z.object({ message: z.string() });

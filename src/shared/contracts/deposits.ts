@@ -156,7 +156,8 @@ export const CHAIN_MESSAGES = {
   amountTooLarge: 'The amount on the blockchain is too large to credit automatically; an admin will review it.',
   otherNetwork: 'This transaction is on the other network. Please submit it again with the other network selected.',
   waitingForAdmin: 'Found on the blockchain. It was not sent from one of your verified wallets, so an admin will review it.',
-  ambiguous: 'This transaction pays our address several times, and none of its transfers matches your verified wallets or the amount you typed. An admin will review it.',
+  ambiguous:
+    'This transaction pays our address several times, and none of its transfers matches your verified wallets or the amount you typed. An admin will review it.',
   transferTaken: 'Every transfer to our address in this transaction is already another deposit. Nothing will be credited automatically.',
   senderOfAnotherCustomer: 'This transfer was sent from a wallet another customer verified. Nothing will be credited automatically.',
 } as const;
@@ -226,8 +227,17 @@ export const UNCLAIMED_MESSAGES = {
 } as const;
 
 export const assignUnclaimedTransferRequestSchema = z.object({
-  email: z.string({ error: UNCLAIMED_MESSAGES.emailRequired }).trim().toLowerCase().min(1, UNCLAIMED_MESSAGES.emailRequired).max(254, UNCLAIMED_MESSAGES.customerNotFound),
-  reason: z.string({ error: UNCLAIMED_MESSAGES.reasonRequired }).trim().min(1, UNCLAIMED_MESSAGES.reasonRequired).max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
+  email: z
+    .string({ error: UNCLAIMED_MESSAGES.emailRequired })
+    .trim()
+    .toLowerCase()
+    .min(1, UNCLAIMED_MESSAGES.emailRequired)
+    .max(254, UNCLAIMED_MESSAGES.customerNotFound),
+  reason: z
+    .string({ error: UNCLAIMED_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, UNCLAIMED_MESSAGES.reasonRequired)
+    .max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
 });
 export type AssignUnclaimedTransferRequest = z.input<typeof assignUnclaimedTransferRequestSchema>;
 export const assignUnclaimedTransferResponseSchema = z.object({ deposit: adminDepositSchema, message: z.string() });

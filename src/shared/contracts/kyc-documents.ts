@@ -133,7 +133,10 @@ export const kycAddressSchema = z.object({
     .optional(),
   city: textField(KYC_DOCUMENT_MESSAGES.cityNeeded, 100),
   state: textField(KYC_DOCUMENT_MESSAGES.stateNeeded, 60),
-  pinCode: z.string({ error: KYC_DOCUMENT_MESSAGES.pinCodeInvalid }).trim().regex(/^[1-9][0-9]{5}$/, KYC_DOCUMENT_MESSAGES.pinCodeInvalid),
+  pinCode: z
+    .string({ error: KYC_DOCUMENT_MESSAGES.pinCodeInvalid })
+    .trim()
+    .regex(/^[1-9][0-9]{5}$/, KYC_DOCUMENT_MESSAGES.pinCodeInvalid),
 });
 export type KycAddress = z.infer<typeof kycAddressSchema>;
 
@@ -168,7 +171,10 @@ export const imagePurposeParamsSchema = z.object({ purpose: z.enum(KYC_IMAGE_PUR
  * it asked for and the scores of the frames that passed. Bounded; the reviewer sees them.
  */
 export const livenessReportSchema = z.object({
-  challenge: z.array(z.enum(['blink', 'turn_left', 'turn_right'])).min(1).max(5),
+  challenge: z
+    .array(z.enum(['blink', 'turn_left', 'turn_right']))
+    .min(1)
+    .max(5),
   passedFrames: z.number().int().min(1).max(100),
   liveScore: z.number().min(0).max(1),
   realScore: z.number().min(0).max(1),
@@ -218,7 +224,12 @@ const trailSchema = z.object({
   ipAddress: z.string(),
   userAgent: z.string().nullable(),
   at: isoDateTimeSchema,
-  geolocation: z.object({ status: z.enum(['granted', 'denied', 'unavailable', 'not_asked']), latitude: z.number().nullable(), longitude: z.number().nullable(), accuracyMeters: z.number().nullable() }),
+  geolocation: z.object({
+    status: z.enum(['granted', 'denied', 'unavailable', 'not_asked']),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    accuracyMeters: z.number().nullable(),
+  }),
 });
 
 export const levelTwoCaseSchema = levelTwoCaseSummarySchema.extend({

@@ -37,7 +37,11 @@ const noPanPercentSchema = z
       }),
   );
 
-const refreshMonthsSchema = z.coerce.number({ error: KYC_REFRESH_MONTHS_MESSAGE }).int(KYC_REFRESH_MONTHS_MESSAGE).min(1, KYC_REFRESH_MONTHS_MESSAGE).max(12, KYC_REFRESH_MONTHS_MESSAGE);
+const refreshMonthsSchema = z.coerce
+  .number({ error: KYC_REFRESH_MONTHS_MESSAGE })
+  .int(KYC_REFRESH_MONTHS_MESSAGE)
+  .min(1, KYC_REFRESH_MONTHS_MESSAGE)
+  .max(12, KYC_REFRESH_MONTHS_MESSAGE);
 
 export const kycSettingsFormShape = {
   kycLevelLimits: z.object({ level1: levelLimitsInputSchema, level2: levelLimitsInputSchema }).optional(),

@@ -166,8 +166,7 @@ export function kycGateMessage(leaving: MoneyLeaving, missing: readonly KycCheck
 }
 
 export const KYC_TEXTS = {
-  levelZeroHolds:
-    'Deposits to your account are credited to your balance, but you cannot withdraw or transfer them until you reach level 1.',
+  levelZeroHolds: 'Deposits to your account are credited to your balance, but you cannot withdraw or transfer them until you reach level 1.',
   unlocks: {
     1: 'Level 1 unlocks withdrawals to your bank account and transfers to other customers, within the level 1 limits.',
     2: 'Level 2 unlocks the full limits of your tier: send a second identity document, a live selfie and your address.',
@@ -292,8 +291,7 @@ export const FREEZE_MESSAGES = {
   unfreezeAlreadyWaiting: 'An unfreeze of this account already waits for a second admin.',
   ownAccount: 'You cannot freeze, unfreeze or rate your own account.',
   approvalRefused: 'This customer’s account is frozen: reject the request, or lift the freeze first.',
-  batchRefused: (withdrawalIds: string[]) =>
-    `Withdrawals ${withdrawalIds.join(', ')} belong to a frozen account: reject them, or lift the freeze first.`,
+  batchRefused: (withdrawalIds: string[]) => `Withdrawals ${withdrawalIds.join(', ')} belong to a frozen account: reject them, or lift the freeze first.`,
   /** What a frozen customer is told, in the app and in every refusal. */
   customer:
     'Your account is under review, so withdrawals, transfers and changes to your bank accounts are paused. Deposits are still credited to your balance. Contact support if you have questions.',

@@ -62,7 +62,10 @@ export type RejectRequest = z.input<typeof rejectRequestSchema>;
 export const payoutReferenceSchema = optionalTrimmedText(
   LIMITS.payoutReferenceLength,
   `The payout reference (UTR) can have at most ${LIMITS.payoutReferenceLength} characters.`,
-).refine((value) => value === undefined || /^[A-Za-z0-9 ._/-]+$/.test(value), 'The payout reference (UTR) may contain letters, digits, spaces and . _ / - only.');
+).refine(
+  (value) => value === undefined || /^[A-Za-z0-9 ._/-]+$/.test(value),
+  'The payout reference (UTR) may contain letters, digits, spaces and . _ / - only.',
+);
 
 export const statusListQuerySchema = cursorQuerySchema.extend({ status: requestStatusSchema.optional() });
 

@@ -162,7 +162,10 @@ export const payoutResultRowSchema = z
 export type PayoutResultRow = z.output<typeof payoutResultRowSchema>;
 
 export const payoutResultsRequestSchema = z.object({
-  rows: z.array(payoutResultRowSchema).min(1, 'The results file has no rows.').max(PAYOUT_RESULTS_MAX_ROWS, `A results file can have at most ${PAYOUT_RESULTS_MAX_ROWS} rows.`),
+  rows: z
+    .array(payoutResultRowSchema)
+    .min(1, 'The results file has no rows.')
+    .max(PAYOUT_RESULTS_MAX_ROWS, `A results file can have at most ${PAYOUT_RESULTS_MAX_ROWS} rows.`),
 });
 
 export const payoutResultSchema = z.object({
@@ -206,7 +209,13 @@ export const payoutResultsPreviewResponseSchema = z.object({
       message: z.string().nullable(),
     }),
   ),
-  totals: z.object({ paid: previewTotalSchema, failed: previewTotalSchema, notSent: previewTotalSchema, alreadyApplied: z.number().int(), problems: z.number().int() }),
+  totals: z.object({
+    paid: previewTotalSchema,
+    failed: previewTotalSchema,
+    notSent: previewTotalSchema,
+    alreadyApplied: z.number().int(),
+    problems: z.number().int(),
+  }),
   /** The batch's withdrawals that are still unsettled and not named by the file. */
   notInFile: z.array(z.object({ reference: z.string(), netInr: decimalStringSchema })),
   /** True when applying would change something and no row has a problem. */

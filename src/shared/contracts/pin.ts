@@ -42,7 +42,10 @@ export const INVALID_PIN_RESET_LINK_MESSAGE = 'This PIN reset link is invalid or
 
 /** Step 2: the token from the e-mailed link and the new PIN. */
 export const resetPinRequestSchema = z.object({
-  token: z.string({ error: INVALID_PIN_RESET_LINK_MESSAGE }).min(1, INVALID_PIN_RESET_LINK_MESSAGE).max(LIMITS.resetTokenLength, INVALID_PIN_RESET_LINK_MESSAGE),
+  token: z
+    .string({ error: INVALID_PIN_RESET_LINK_MESSAGE })
+    .min(1, INVALID_PIN_RESET_LINK_MESSAGE)
+    .max(LIMITS.resetTokenLength, INVALID_PIN_RESET_LINK_MESSAGE),
   pin: newPinSchema('PIN must be exactly 4 digits'),
 });
 /** Whether the session that completed the reset is now PIN-verified (it is when it belongs to the same account). */

@@ -59,15 +59,28 @@ export const reconciliationResponseSchema = z.object({
   items: z.array(reconciliationRowSchema).max(RECONCILIATION_PAGE_LIMIT),
   nextCursor: z.string().nullable(),
   /** This page and the shared address. */
-  pageTotals: z.object({ onChain: decimalStringSchema, expected: decimalStringSchema, difference: decimalStringSchema, flagged: z.number().int().nonnegative() }),
+  pageTotals: z.object({
+    onChain: decimalStringSchema,
+    expected: decimalStringSchema,
+    difference: decimalStringSchema,
+    flagged: z.number().int().nonnegative(),
+  }),
   /** Every address of the network, from the app's records alone (no chain reads). */
-  networkTotals: z.object({ credited: decimalStringSchema, swept: decimalStringSchema, expected: decimalStringSchema, addresses: z.number().int().nonnegative() }),
+  networkTotals: z.object({
+    credited: decimalStringSchema,
+    swept: decimalStringSchema,
+    expected: decimalStringSchema,
+    addresses: z.number().int().nonnegative(),
+  }),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;
 
 export const createSweepPlanRequestSchema = z.strictObject({
   network: depositNetworkSchema,
-  threshold: z.string({ error: RECONCILIATION_MESSAGES.thresholdInvalid }).trim().regex(/^\d{1,12}(\.\d{1,6})?$/, RECONCILIATION_MESSAGES.thresholdInvalid),
+  threshold: z
+    .string({ error: RECONCILIATION_MESSAGES.thresholdInvalid })
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, RECONCILIATION_MESSAGES.thresholdInvalid),
 });
 export type CreateSweepPlanRequest = z.infer<typeof createSweepPlanRequestSchema>;
 

@@ -9,7 +9,6 @@ import { kycSettingsFormShape, kycSettingsViewShape } from './kyc-settings.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
 import { operatorIdentityFormShape, operatorIdentityViewShape } from './operator-identity.ts';
 
-
 export const SETTINGS_LIMITS = {
   addressLength: 64,
   whatsappMaxDigits: 15,

@@ -57,7 +57,8 @@ export const statementQuerySchema = z
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', message: STATEMENT_MESSAGES.order, path: ['from'] });
-    else if (daysCovered(query.from, query.to) > STATEMENT_LIMITS.maxDays) context.addIssue({ code: 'custom', message: STATEMENT_MESSAGES.tooLong, path: ['from'] });
+    else if (daysCovered(query.from, query.to) > STATEMENT_LIMITS.maxDays)
+      context.addIssue({ code: 'custom', message: STATEMENT_MESSAGES.tooLong, path: ['from'] });
     if (query.to > indiaDateToday()) context.addIssue({ code: 'custom', message: STATEMENT_MESSAGES.future, path: ['to'] });
   });
 export type StatementQuery = z.infer<typeof statementQuerySchema>;

@@ -23,11 +23,16 @@ export const WALLET_MESSAGES = {
   removed: 'Wallet removed',
 } as const;
 
-const addressSchema = z.string({ error: WALLET_MESSAGES.addressRequired }).trim().min(1, WALLET_MESSAGES.addressRequired).max(64, WALLET_MESSAGES.addressRequired);
+const addressSchema = z
+  .string({ error: WALLET_MESSAGES.addressRequired })
+  .trim()
+  .min(1, WALLET_MESSAGES.addressRequired)
+  .max(64, WALLET_MESSAGES.addressRequired);
 
 function refineAddress(values: { network: 'TRC20' | 'ERC20'; address: string }, context: z.RefinementCtx): void {
   const ok = values.network === 'ERC20' ? /^0x[0-9a-fA-F]{40}$/.test(values.address) : /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(values.address);
-  if (!ok) context.addIssue({ code: 'custom', path: ['address'], message: values.network === 'ERC20' ? WALLET_MESSAGES.erc20Address : WALLET_MESSAGES.trc20Address });
+  if (!ok)
+    context.addIssue({ code: 'custom', path: ['address'], message: values.network === 'ERC20' ? WALLET_MESSAGES.erc20Address : WALLET_MESSAGES.trc20Address });
 }
 
 export const walletChallengeRequestSchema = z.object({ network: depositNetworkSchema, address: addressSchema }).superRefine(refineAddress);

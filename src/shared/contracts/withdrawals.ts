@@ -85,11 +85,7 @@ export interface WithdrawalQuote {
  * server: VIP-level customers, and any withdrawal worth 1 Lakh or more at the
  * normal rate, get the VIP rate.
  */
-export function quoteWithdrawal(
-  amountUsdtMicros: bigint,
-  rates: { rateNormalInrPaise: bigint; rateVipInrPaise: bigint },
-  vipLevel: string,
-): WithdrawalQuote {
+export function quoteWithdrawal(amountUsdtMicros: bigint, rates: { rateNormalInrPaise: bigint; rateVipInrPaise: bigint }, vipLevel: string): WithdrawalQuote {
   const atNormalRate = inrPaiseForUsdt(amountUsdtMicros, rates.rateNormalInrPaise);
   if (vipLevel !== 'normal' || atNormalRate >= VIP_THRESHOLD_INR_PAISE) {
     return { rateTier: 'vip', rateInrPaise: rates.rateVipInrPaise, amountInrPaise: inrPaiseForUsdt(amountUsdtMicros, rates.rateVipInrPaise) };

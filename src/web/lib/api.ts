@@ -57,7 +57,9 @@ function errorBodyOf(payload: unknown): ErrorResponse['error'] | undefined {
   const { code, message, fields, remainingAttempts, reference } = error as Record<string, unknown>;
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
   const validFields =
-    typeof fields === 'object' && fields !== null && Object.values(fields).every((value) => typeof value === 'string') ? (fields as Record<string, string>) : undefined;
+    typeof fields === 'object' && fields !== null && Object.values(fields).every((value) => typeof value === 'string')
+      ? (fields as Record<string, string>)
+      : undefined;
   return {
     code,
     message,
@@ -71,7 +73,11 @@ function errorBodyOf(payload: unknown): ErrorResponse['error'] | undefined {
  * Calls the JSON API and parses the answer with the operation's response
  * schema from src/shared/contracts, so the web app never trusts an unchecked shape.
  */
-export async function apiRequest<T extends z.ZodType>(path: string, responseSchema: ResponseSchemaSource<T>, options: RequestOptions = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.ZodType>(
+  path: string,
+  responseSchema: ResponseSchemaSource<T>,
+  options: RequestOptions = {},
+): Promise<z.output<T>> {
   const { method = 'GET', body, headers = {}, signal } = options;
   // An imported schema loads while the request is under way.
   const schema = typeof responseSchema === 'function' ? responseSchema() : Promise.resolve(responseSchema);
@@ -101,7 +107,8 @@ export async function apiRequest<T extends z.ZodType>(path: string, responseSche
   if (!response.ok) {
     const error = errorBodyOf(payload);
     const reference = error?.reference ?? response.headers.get('x-request-id') ?? undefined;
-    if (error) throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts, response.status >= 500 ? reference : undefined);
+    if (error)
+      throw new ApiError(response.status, error.code, error.message, error.fields, error.remainingAttempts, response.status >= 500 ? reference : undefined);
     throw new ApiError(
       response.status,
       'HTTP',

@@ -18,7 +18,10 @@ export async function seriousViolations(page: Page, what: string): Promise<strin
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .flatMap((violation) =>
-      violation.nodes.map((node) => `${what}: [${violation.impact}] ${violation.id} (${violation.help}) at ${node.target.join(' ')}\n    ${node.failureSummary?.replace(/\n/g, '\n    ') ?? ''}`),
+      violation.nodes.map(
+        (node) =>
+          `${what}: [${violation.impact}] ${violation.id} (${violation.help}) at ${node.target.join(' ')}\n    ${node.failureSummary?.replace(/\n/g, '\n    ') ?? ''}`,
+      ),
     );
 }
 

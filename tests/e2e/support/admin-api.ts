@@ -11,17 +11,8 @@ import {
   type AdminDeposit,
   type Deposit,
 } from '#shared/contracts/deposits';
-import {
-  adminSettingsResponseSchema,
-  updateSettingsResponseSchema,
-  type AdminSettings,
-  type UpdateSettingsRequest,
-} from '#shared/contracts/settings';
-import {
-  adminTransferDecisionResponseSchema,
-  adminTransferListResponseSchema,
-  type AdminTransfer,
-} from '#shared/contracts/transfers';
+import { adminSettingsResponseSchema, updateSettingsResponseSchema, type AdminSettings, type UpdateSettingsRequest } from '#shared/contracts/settings';
+import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema, type AdminTransfer } from '#shared/contracts/transfers';
 import {
   adminWithdrawalDecisionResponseSchema,
   adminWithdrawalListResponseSchema,
@@ -116,11 +107,18 @@ export class AdminApi {
   async findPendingDeposit(transactionHash: string): Promise<AdminDeposit> {
     let found: AdminDeposit | undefined;
     await expect
-      .poll(async () => {
-        const list = await parsed(await this.context.get('/api/admin/deposits?status=pending&limit=100'), adminDepositListResponseSchema, 'GET /api/admin/deposits');
-        found = list.items.find((deposit) => deposit.transactionHash === transactionHash.toLowerCase());
-        return found !== undefined;
-      }, { message: `pending deposit with hash ${transactionHash}` })
+      .poll(
+        async () => {
+          const list = await parsed(
+            await this.context.get('/api/admin/deposits?status=pending&limit=100'),
+            adminDepositListResponseSchema,
+            'GET /api/admin/deposits',
+          );
+          found = list.items.find((deposit) => deposit.transactionHash === transactionHash.toLowerCase());
+          return found !== undefined;
+        },
+        { message: `pending deposit with hash ${transactionHash}` },
+      )
       .toBe(true);
     return found as AdminDeposit;
   }
@@ -138,11 +136,18 @@ export class AdminApi {
   async findPendingWithdrawal(customerEmail: string): Promise<AdminWithdrawal> {
     let found: AdminWithdrawal | undefined;
     await expect
-      .poll(async () => {
-        const list = await parsed(await this.context.get('/api/admin/withdrawals?status=pending&limit=100'), adminWithdrawalListResponseSchema, 'GET /api/admin/withdrawals');
-        found = list.items.find((withdrawal) => withdrawal.user.email === customerEmail.toLowerCase());
-        return found !== undefined;
-      }, { message: `pending withdrawal of ${customerEmail}` })
+      .poll(
+        async () => {
+          const list = await parsed(
+            await this.context.get('/api/admin/withdrawals?status=pending&limit=100'),
+            adminWithdrawalListResponseSchema,
+            'GET /api/admin/withdrawals',
+          );
+          found = list.items.find((withdrawal) => withdrawal.user.email === customerEmail.toLowerCase());
+          return found !== undefined;
+        },
+        { message: `pending withdrawal of ${customerEmail}` },
+      )
       .toBe(true);
     return found as AdminWithdrawal;
   }
@@ -162,11 +167,18 @@ export class AdminApi {
   async findPendingTransfer(senderEmail: string): Promise<AdminTransfer> {
     let found: AdminTransfer | undefined;
     await expect
-      .poll(async () => {
-        const list = await parsed(await this.context.get('/api/admin/transfers?status=pending&limit=100'), adminTransferListResponseSchema, 'GET /api/admin/transfers');
-        found = list.items.find((transfer) => transfer.sender.email === senderEmail.toLowerCase());
-        return found !== undefined;
-      }, { message: `pending transfer from ${senderEmail}` })
+      .poll(
+        async () => {
+          const list = await parsed(
+            await this.context.get('/api/admin/transfers?status=pending&limit=100'),
+            adminTransferListResponseSchema,
+            'GET /api/admin/transfers',
+          );
+          found = list.items.find((transfer) => transfer.sender.email === senderEmail.toLowerCase());
+          return found !== undefined;
+        },
+        { message: `pending transfer from ${senderEmail}` },
+      )
       .toBe(true);
     return found as AdminTransfer;
   }
@@ -216,7 +228,8 @@ export async function addBankAccountAs(
 ): Promise<string> {
   // The bank's name comes from the IFSC (decision 044); the number is confirmed as typed unless the spec says otherwise.
   const { bankName: _fromTheIfsc, ...body } = account;
-  return (await postAsCustomer(page, '/api/bank-accounts', { accountNumberConfirmation: account.accountNumber, ...body }, bankAccountResponseSchema)).bankAccount.id;
+  return (await postAsCustomer(page, '/api/bank-accounts', { accountNumberConfirmation: account.accountNumber, ...body }, bankAccountResponseSchema))
+    .bankAccount.id;
 }
 
 /** Requests a withdrawal (the PIN is checked by the server) as the customer signed in on `page`. */

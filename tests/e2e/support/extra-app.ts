@@ -77,7 +77,10 @@ export async function startExtraApp(options: { port: number; env: Record<string,
 }
 
 async function runAdminCommand(environment: NodeJS.ProcessEnv, action: 'promote' | 'demote', email: string): Promise<void> {
-  const command = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'cli', 'admin.js'), action, email], { stdio: ['ignore', 'pipe', 'pipe'], env: environment });
+  const command = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'cli', 'admin.js'), action, email], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: environment,
+  });
   let output = '';
   command.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   command.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -44,7 +44,10 @@ const sharedServer: CustomerServer = {
  */
 /** Accepts the consent and privacy notice, as the KYC page's first step does (decision 051). */
 export async function acceptConsentAs(request: APIRequestContext, server: Pick<CustomerServer, 'baseUrl'> = sharedServer): Promise<void> {
-  const accepted = await request.post(`${server.baseUrl}/api/kyc/consent`, { data: { noticeVersion: CONSENT_NOTICE_VERSION }, headers: { origin: server.baseUrl } });
+  const accepted = await request.post(`${server.baseUrl}/api/kyc/consent`, {
+    data: { noticeVersion: CONSENT_NOTICE_VERSION },
+    headers: { origin: server.baseUrl },
+  });
   expect(accepted.status(), 'the consent and privacy notice accepted').toBe(200);
 }
 

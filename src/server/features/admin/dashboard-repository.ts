@@ -68,7 +68,10 @@ const FIGURE_COLUMNS: readonly (readonly [expression: string, name: keyof Figure
     )`,
     'oldest',
   ],
-  [`(select json_agg(json_build_object('kind', kind, 'balance', balance_usdt_micros::text) order by kind) from ledger_accounts where user_id is null)`, 'house_accounts'],
+  [
+    `(select json_agg(json_build_object('kind', kind, 'balance', balance_usdt_micros::text) order by kind) from ledger_accounts where user_id is null)`,
+    'house_accounts',
+  ],
   [
     `(select json_agg(json_build_object('id', id, 'created_at', ${iso('created_at')}, 'count', withdrawal_count, 'total_inr', total_inr_paise::text,
                                         'processing_count', processing_count, 'processing_inr', processing_inr::text) order by created_at, id)

@@ -64,7 +64,12 @@ function registerUserReadRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/admin/users/:id',
     {
-      schema: { tags: ['admin'], summary: 'One user with balance and referral details', params: adminUserParamsSchema, response: responses({ 200: adminUserDetailSchema }) },
+      schema: {
+        tags: ['admin'],
+        summary: 'One user with balance and referral details',
+        params: adminUserParamsSchema,
+        response: responses({ 200: adminUserDetailSchema }),
+      },
     },
     async (request) => usersService.getUserDetail(context, db, request.params.id),
   );
@@ -82,7 +87,6 @@ function registerUserReadRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => usersService.getUserTransactions(db, request.params.id, request.query),
   );
-
 }
 
 /** Changing a user's role or VIP level, and ending their sessions (both audited). */
@@ -102,7 +106,10 @@ function registerUserChangeRoutes(app: ApiApp, context: AppContext): void {
     async (request, reply) => {
       const { user, pendingChange } = await usersService.updateUser(context, request, sessionOf(request), request.params.id, request.body);
       if (pendingChange) {
-        const message = pendingChange.kind === 'admin_role_removal' ? PENDING_CHANGE_MESSAGES.roleRemovalAwaitsSecondAdmin : PENDING_CHANGE_MESSAGES.roleGrantAwaitsSecondAdmin;
+        const message =
+          pendingChange.kind === 'admin_role_removal'
+            ? PENDING_CHANGE_MESSAGES.roleRemovalAwaitsSecondAdmin
+            : PENDING_CHANGE_MESSAGES.roleGrantAwaitsSecondAdmin;
         return reply.code(202).send({ message, user, pendingChange });
       }
       return { message: USER_UPDATED_MESSAGE, user };
@@ -124,7 +131,6 @@ function registerUserChangeRoutes(app: ApiApp, context: AppContext): void {
       return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
     },
   );
-
 }
 
 /** The audit log, as pages and as CSV. */
@@ -136,7 +142,8 @@ function registerAuditLogRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Every admin action with who, what, when, before and after; newest first; search by a name or e-mail of the admin or the user concerned, filter by action, user and days in India time',
+        summary:
+          'Every admin action with who, what, when, before and after; newest first; search by a name or e-mail of the admin or the user concerned, filter by action, user and days in India time',
         querystring: auditLogQuerySchema,
         response: responses({ 200: auditLogResponseSchema }),
       },

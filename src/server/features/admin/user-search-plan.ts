@@ -143,7 +143,10 @@ export function indexPattern(text: string, column: SampledColumn): string {
     return best;
   });
   const kept = pieces.sort((first, second) => first.cost - second.cost).slice(0, MAX_PIECES);
-  return `%${kept.sort((first, second) => first.order - second.order).map((piece) => piece.text).join('%')}%`;
+  return `%${kept
+    .sort((first, second) => first.order - second.order)
+    .map((piece) => piece.text)
+    .join('%')}%`;
 }
 
 /**

@@ -133,9 +133,7 @@ export async function searchUsers(
       // plan serves them all: collect from the indexes, as the app chose.
       const textMatches = `(search_text like (select lower(${parameter(plan.searchTextPattern)}::text)) escape '\\' and ${inText})`;
       match =
-        inPhone === undefined
-          ? textMatches
-          : `(${textMatches} or (phone like (select ${parameter(plan.phonePattern)}::text) escape '\\' and ${inPhone}))`;
+        inPhone === undefined ? textMatches : `(${textMatches} or (phone like (select ${parameter(plan.phonePattern)}::text) escape '\\' and ${inPhone}))`;
     }
   }
   let after = 'true';
@@ -144,11 +142,10 @@ export async function searchUsers(
     after = `(created_at, user_id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`;
   }
   // "offset 0" keeps PostgreSQL from walking the created_at order to find the matches instead.
-  const page =
-    collectMatches
-      ? `select user_id, created_at from (select user_id, created_at from user_search where ${match} and ${after} offset 0) as matches
+  const page = collectMatches
+    ? `select user_id, created_at from (select user_id, created_at from user_search where ${match} and ${after} offset 0) as matches
          order by created_at desc, user_id desc limit ${pageRows}`
-      : `select user_id, created_at from user_search where ${match} and ${after}
+    : `select user_id, created_at from user_search where ${match} and ${after}
          order by created_at desc, user_id desc limit ${pageRows}`;
   const text = `select u.id, p.name, u.email, p.phone, p.role, p.vip_level as "vipLevel",
        coalesce(l.balance_usdt_micros, 0)::bigint as "balanceUsdtMicros", u.created_at as "createdAt",
@@ -212,12 +209,7 @@ export async function countLiveSessions(db: Executor, userId: string, limits: { 
   const [row] = await db
     .select({ count: bigintColumn(sql`count(*)`) })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        liveSession(limits),
-      ),
-    );
+    .where(and(eq(sessions.userId, userId), liveSession(limits)));
   return row?.count ?? 0n;
 }
 

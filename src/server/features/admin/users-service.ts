@@ -156,14 +156,18 @@ async function requestAdminRoleGrant(transaction: Executor, payload: PendingChan
     throw new AppError(409, 'CONFLICT', ROLE_GRANT_SINGLE_ADMIN_MESSAGE, { fields: { role: ROLE_GRANT_SINGLE_ADMIN_MESSAGE } });
   }
   if (await findOpenChange(transaction, 'admin_role_grant', payload.userId)) {
-    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting } });
+    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting, {
+      fields: { role: PENDING_CHANGE_MESSAGES.roleGrantAlreadyWaiting },
+    });
   }
   return requestChange(transaction, 'admin_role_grant', payload, actor);
 }
 
 async function requestAdminRoleRemoval(transaction: Executor, payload: PendingChangePayload<'admin_role_removal'>, actor: Actor): Promise<PendingChange> {
   if (await findOpenChange(transaction, 'admin_role_removal', payload.userId)) {
-    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting, { fields: { role: PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting } });
+    throw new AppError(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting, {
+      fields: { role: PENDING_CHANGE_MESSAGES.roleRemovalAlreadyWaiting },
+    });
   }
   return requestChange(transaction, 'admin_role_removal', payload, actor);
 }
@@ -205,10 +209,20 @@ function roleChangeHandler<Kind extends 'admin_role_grant' | 'admin_role_removal
 }
 
 /** A grant: the user must still have the role they had when it was asked for. */
-export const adminRoleGrantHandler = roleChangeHandler('admin_role_grant', 'admin', (current, payload) => current === payload.from, PENDING_CHANGE_MESSAGES.staleRoleGrant);
+export const adminRoleGrantHandler = roleChangeHandler(
+  'admin_role_grant',
+  'admin',
+  (current, payload) => current === payload.from,
+  PENDING_CHANGE_MESSAGES.staleRoleGrant,
+);
 
 /** A removal (the admin concerned may confirm it): the user must still be an admin. */
-export const adminRoleRemovalHandler = roleChangeHandler('admin_role_removal', 'user', (current) => current === 'admin', PENDING_CHANGE_MESSAGES.staleRoleRemoval);
+export const adminRoleRemovalHandler = roleChangeHandler(
+  'admin_role_removal',
+  'user',
+  (current) => current === 'admin',
+  PENDING_CHANGE_MESSAGES.staleRoleRemoval,
+);
 
 /** Ends every session of the user at once, e.g. after a lost phone; they must log in again. */
 export async function revokeSessions(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string): Promise<number> {

@@ -79,7 +79,14 @@ export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
 
   app.post(
     '/api/auth/reset-password',
-    { schema: { tags: ['auth'], summary: 'Set a new password with a reset link token', body: resetPasswordRequestSchema, response: responses({ 200: okResponseSchema }) } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset link token',
+        body: resetPasswordRequestSchema,
+        response: responses({ 200: okResponseSchema }),
+      },
+    },
     async (request) => {
       await authService.resetPassword(context, request.log, request.body.token, request.body.password);
       return { ok: true as const };

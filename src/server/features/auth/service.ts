@@ -25,12 +25,7 @@ const INVALID_CREDENTIALS_MESSAGE = 'Invalid credentials. Please try again.';
 const INVALID_RESET_LINK_MESSAGE = 'This password reset link is invalid or has expired. Please request a new one.';
 export const RESET_REQUEST_ANSWER = 'If an account exists for this email, we have sent password reset instructions to it.';
 
-export async function signUp(
-  context: AppContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  input: z.output<typeof signupRequestSchema>,
-): Promise<string> {
+export async function signUp(context: AppContext, request: FastifyRequest, reply: FastifyReply, input: z.output<typeof signupRequestSchema>): Promise<string> {
   const { db } = context.database;
   await consumeRateLimit(db, `signup:ip:${request.ip}`, context.rateLimits.signupPerAddress, context.rateLimits.windowSeconds);
   const { userId, verificationMail } = await db.transaction(async (transaction) => {
@@ -161,7 +156,6 @@ export async function checkPasswordResetLink(context: AppContext, request: { ip:
   await consumeRateLimit(db, `reset-check:ip:${request.ip}`, context.rateLimits.resetRequestsPerAddress, context.rateLimits.windowSeconds);
   return resetTokenRepository.isResetTokenUsable(db, hashToken(token));
 }
-
 
 /**
  * Changes the password of a signed-in, PIN-verified user who knows the current one. Wrong

@@ -41,5 +41,9 @@ export async function flagPayeeAfterFailedPayout(
 ): Promise<boolean> {
   const label = accountFailureOf(reason);
   if (label === undefined || withdrawal.bankAccountId === null) return false;
-  return bankAccountRepository.flagForFailedPayout(db, { bankAccountId: withdrawal.bankAccountId, accountNumber: withdrawal.accountNumber, ifscCode: withdrawal.ifscCode }, label);
+  return bankAccountRepository.flagForFailedPayout(
+    db,
+    { bankAccountId: withdrawal.bankAccountId, accountNumber: withdrawal.accountNumber, ifscCode: withdrawal.ifscCode },
+    label,
+  );
 }

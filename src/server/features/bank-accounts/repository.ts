@@ -27,7 +27,10 @@ export async function lockOwner(db: Executor, userId: string): Promise<void> {
 }
 
 export async function countByUser(db: Executor, userId: string): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(bankAccounts).where(eq(bankAccounts.userId, userId));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(bankAccounts)
+    .where(eq(bankAccounts.userId, userId));
   return row?.count ?? 0;
 }
 

@@ -19,7 +19,13 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
 
   app.get(
     '/api/bank-accounts',
-    { schema: { tags: ['bank-accounts'], summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)', response: responses({ 200: bankAccountListResponseSchema }) } },
+    {
+      schema: {
+        tags: ['bank-accounts'],
+        summary: 'The customer’s saved bank accounts (account numbers by their last 4 digits)',
+        response: responses({ 200: bankAccountListResponseSchema }),
+      },
+    },
     async (request) => ({
       items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId),
       newAccountPauseHours: context.config.securityCoolingOffHours,
@@ -41,7 +47,14 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
 
   app.post(
     '/api/bank-accounts',
-    { schema: { tags: ['bank-accounts'], summary: 'Save a bank account', body: bankAccountInputSchema, response: responses({ 201: bankAccountResponseSchema }) } },
+    {
+      schema: {
+        tags: ['bank-accounts'],
+        summary: 'Save a bank account',
+        body: bankAccountInputSchema,
+        response: responses({ 201: bankAccountResponseSchema }),
+      },
+    },
     async (request, reply) => {
       const bankAccount = await bankAccountService.addBankAccount(context, request.log, sessionOf(request).userId, request.body);
       return reply.code(201).send({ bankAccount, message: BANK_ACCOUNT_MESSAGES.added });

@@ -41,7 +41,12 @@ export async function listBankAccounts(db: Database, userId: string): Promise<Ba
 }
 
 /** Adds an account; its owner is e-mailed, and withdrawals to it cool off (see features/security). */
-export async function addBankAccount(context: AppContext, log: FastifyBaseLogger, userId: string, input: z.output<typeof bankAccountInputSchema>): Promise<BankAccount> {
+export async function addBankAccount(
+  context: AppContext,
+  log: FastifyBaseLogger,
+  userId: string,
+  input: z.output<typeof bankAccountInputSchema>,
+): Promise<BankAccount> {
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     await assertAccountNotFrozen(transaction, userId);
@@ -134,7 +139,8 @@ function changedPayeeFields(before: BankAccountRow, after: BankAccountRow): stri
   if (before.accountNumber !== after.accountNumber) line('Account number', maskAccountNumber(before.accountNumber), maskAccountNumber(after.accountNumber));
   if (before.ifscCode !== after.ifscCode) line('IFSC', before.ifscCode, after.ifscCode);
   if (before.upiId !== after.upiId) line('UPI ID', maskUpiId(before.upiId), maskUpiId(after.upiId));
-  if (before.accountHolderName !== after.accountHolderName) line('Account holder', maskHolderName(before.accountHolderName), maskHolderName(after.accountHolderName));
+  if (before.accountHolderName !== after.accountHolderName)
+    line('Account holder', maskHolderName(before.accountHolderName), maskHolderName(after.accountHolderName));
   return lines;
 }
 

@@ -60,7 +60,8 @@ export function depositableTransfers(
   );
 }
 
-type Choice = { log: TransferLog } | { problem: 'wrong_recipient' | 'transfer_taken' | 'sender_of_another_customer' | 'ambiguous'; shown: TransferLog | undefined };
+type Choice =
+  { log: TransferLog } | { problem: 'wrong_recipient' | 'transfer_taken' | 'sender_of_another_customer' | 'ambiguous'; shown: TransferLog | undefined };
 
 /**
  * The log a deposit stands for: its bound one, or else one of the free USDT logs to the operator
@@ -104,13 +105,22 @@ export function assessObservation(observation: ChainObservation, expectation: Ex
     return { state: 'not_found', problem: null, transfer: undefined, confirmations: null, requiredConfirmations: null, blockNumber: null, ...unread };
   }
   if (observation.kind === 'pending') {
-    return { state: 'confirming', problem: null, transfer: undefined, confirmations: 0, requiredConfirmations: observation.requiredConfirmations, blockNumber: null, ...unread };
+    return {
+      state: 'confirming',
+      problem: null,
+      transfer: undefined,
+      confirmations: 0,
+      requiredConfirmations: observation.requiredConfirmations,
+      blockNumber: null,
+      ...unread,
+    };
   }
   const base = { confirmations: observation.confirmations, requiredConfirmations: observation.requiredConfirmations, blockNumber: observation.blockNumber };
   if (!observation.succeeded) return { ...base, ...unread, state: 'failed', problem: null, transfer: undefined };
   const usdtTransfers = observation.transfers.filter((log) => log.contract === expectation.usdtContractKey);
   const transfersToAddress = usdtTransfers.filter((log) => paysOperator(log, expectation)).length;
-  if (usdtTransfers.length === 0) return { ...base, ...unread, transfersToAddress, state: 'mismatch', problem: 'wrong_token', transfer: observation.transfers[0] };
+  if (usdtTransfers.length === 0)
+    return { ...base, ...unread, transfersToAddress, state: 'mismatch', problem: 'wrong_token', transfer: observation.transfers[0] };
   const choice = chooseLog(usdtTransfers, expectation);
   if ('problem' in choice) {
     // Another customer's transfer, a taken one or an ambiguous choice may still settle while the transaction is not final.

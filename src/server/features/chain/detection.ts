@@ -11,7 +11,13 @@ import { publishDepositChange } from './work-context.ts';
  * like any other before it is credited (decision 013). Inside the caller's
  * transaction, which holds the transaction's lock.
  */
-export async function recordDetectedTransfers(transaction: Executor, client: ChainClient, transactionHash: string, depositAddress: string, transfers: TransferLog[]): Promise<void> {
+export async function recordDetectedTransfers(
+  transaction: Executor,
+  client: ChainClient,
+  transactionHash: string,
+  depositAddress: string,
+  transfers: TransferLog[],
+): Promise<void> {
   for (const transfer of transfers) {
     const owner = await chainRepository.walletOwner(transaction, client.network, transfer.from);
     if (owner === undefined) continue;

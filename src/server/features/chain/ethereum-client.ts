@@ -1,21 +1,5 @@
-import {
-  BaseError,
-  createPublicClient,
-  http,
-  numberToHex,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-  type Hex,
-  type PublicClient,
-} from 'viem';
-import {
-  ChainProviderError,
-  RangeRefusedError,
-  type ChainClient,
-  type ChainObservation,
-  type FollowedTransfer,
-  type TransferLog,
-} from './observation.ts';
+import { BaseError, createPublicClient, http, numberToHex, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
+import { ChainProviderError, RangeRefusedError, type ChainClient, type ChainObservation, type FollowedTransfer, type TransferLog } from './observation.ts';
 
 /** keccak-256 of `Transfer(address,address,uint256)`, the first topic of every ERC20 Transfer event. */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -167,9 +151,12 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
             if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
             throw error;
           }
-          const ordered = [...logs].sort((a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0));
+          const ordered = [...logs].sort(
+            (a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0),
+          );
           return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
-            if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null) throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
+            if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
+              throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
             return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
           });
         }),

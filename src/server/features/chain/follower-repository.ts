@@ -176,7 +176,16 @@ export async function listIncidents(db: Executor, limit: number): Promise<Incide
  */
 export async function recordSweep(
   db: Executor,
-  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint; userId: string | null },
+  values: {
+    network: DepositNetwork;
+    transactionHash: string;
+    logIndex: number;
+    fromAddress: string;
+    toAddress: string;
+    amountUsdtMicros: bigint;
+    blockNumber: bigint;
+    userId: string | null;
+  },
 ): Promise<void> {
   const [sweep] = await db
     .insert(usdtSweeps)

@@ -85,7 +85,10 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
       if (!(error instanceof RangeRefusedError) || toBlock === fromBlock) throw error;
       rangeBlocks = Math.max(1, Math.floor(Number(toBlock - fromBlock + 1n) / 2));
       successes = 0;
-      log.info({ network, fromBlock: fromBlock.toString(), toBlock: toBlock.toString(), rangeBlocks }, 'Chain provider refused a block range; reading half of it');
+      log.info(
+        { network, fromBlock: fromBlock.toString(), toBlock: toBlock.toString(), rangeBlocks },
+        'Chain provider refused a block range; reading half of it',
+      );
       return false;
     }
     const last = toBlock === fromBlock ? first : await source.block(toBlock);
@@ -127,7 +130,11 @@ interface ReadRange {
  * of the shared address stopped, so nothing sent meanwhile is missed.
  */
 async function startFollowing(scope: FollowerScope, settings: RangeSettings, finalBlock: bigint): Promise<void> {
-  const { context: { db, log }, network, source } = scope;
+  const {
+    context: { db, log },
+    network,
+    source,
+  } = scope;
   const earlier = network === 'ERC20' && settings.sharedAddress !== '' ? await chainRepository.findScanCursor(db, network, settings.sharedAddress) : undefined;
   const start = await source.block(earlier ?? finalBlock);
   await followerRepository.storeBlocks(db, network, [followerRepository.toStoredBlock(start)]);
@@ -144,7 +151,9 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
     await followerRepository.lockFollower(transaction, network);
     // Another process read this range first: nothing to do.
     if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-    const owners = await followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
+    const owners = await followerRepository.depositAddressOwners(transaction, network, [
+      ...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from])),
+    ]);
     await recordSweeps(transaction, network, transfers, owners, sharedKey);
     const landedBlocks = new Map<bigint, string>();
     for (const [transactionHash, group] of groupByTransaction(transfers)) {
@@ -176,10 +185,22 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
  * transfer that already stands for a deposit (read again after a
  * reorganisation) only records where it landed now.
  */
-async function creditOwnAddressTransfer(scope: FollowerScope, transaction: Executor, transfer: FollowedTransfer, userId: string, minimumUsdtMicros: bigint): Promise<boolean> {
-  const { context: { log }, network } = scope;
+async function creditOwnAddressTransfer(
+  scope: FollowerScope,
+  transaction: Executor,
+  transfer: FollowedTransfer,
+  userId: string,
+  minimumUsdtMicros: bigint,
+): Promise<boolean> {
+  const {
+    context: { log },
+    network,
+  } = scope;
   if (transfer.amountUsdtMicros <= 0n || transfer.amountUsdtMicros > MAX_USDT_MICROS) {
-    log.warn({ network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() }, 'Transfer to a customer address of an amount no deposit can hold; left alone');
+    log.warn(
+      { network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() },
+      'Transfer to a customer address of an amount no deposit can hold; left alone',
+    );
     return false;
   }
   await chainRepository.lockChainTransaction(transaction, network, transfer.transactionHash);
@@ -222,7 +243,10 @@ async function creditOwnAddressTransfer(scope: FollowerScope, transaction: Execu
 
 /** Where a transfer that already stands for a deposit landed now; a re-included transfer closes its incident. */
 async function noteLanding(scope: FollowerScope, transaction: Executor, transfer: FollowedTransfer): Promise<void> {
-  const { context: { log }, network } = scope;
+  const {
+    context: { log },
+    network,
+  } = scope;
   const deposit = await followerRepository.depositOfTransfer(transaction, network, transfer.transactionHash, transfer.logIndex);
   if (!deposit) return;
   await followerRepository.recordLanding(transaction, deposit.id, transfer.blockNumber, transfer.blockHash);
@@ -240,7 +264,12 @@ async function noteLanding(scope: FollowerScope, transaction: Executor, transfer
  * replacement branch from there, so transfers in it are found.
  */
 async function rewind(scope: FollowerScope, cursor: followerRepository.StoredBlock): Promise<void> {
-  const { context: { db, log }, client, network, source } = scope;
+  const {
+    context: { db, log },
+    client,
+    network,
+    source,
+  } = scope;
   let ancestor: FollowedBlock | undefined;
   const stored = await followerRepository.storedBlocksNewestFirst(db, network, Number(BLOCK_WINDOW));
   for (const block of stored) {
@@ -286,8 +315,18 @@ async function rewind(scope: FollowerScope, cursor: followerRepository.StoredBlo
  * incident for admins (never kept silently, never credited again) and a
  * pending one is checked again.
  */
-async function settleTouchedDeposit(scope: FollowerScope, transaction: Executor, depositId: string, position: number, observation: ChainObservation): Promise<void> {
-  const { context: { log }, client, network } = scope;
+async function settleTouchedDeposit(
+  scope: FollowerScope,
+  transaction: Executor,
+  depositId: string,
+  position: number,
+  observation: ChainObservation,
+): Promise<void> {
+  const {
+    context: { log },
+    client,
+    network,
+  } = scope;
   const deposit = await chainRepository.lockDeposit(transaction, depositId);
   if (!deposit) return;
   const stillThere =
@@ -310,7 +349,10 @@ async function settleTouchedDeposit(scope: FollowerScope, transaction: Executor,
     const opened = await followerRepository.openIncident(transaction, incident);
     if (opened) {
       await notifyOfIncident(transaction, incident);
-      log.error({ network, depositId, userId: deposit.userId }, 'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount');
+      log.error(
+        { network, depositId, userId: deposit.userId },
+        'A credited deposit’s transfer is no longer on the chain: incident opened, withdrawals held to its amount',
+      );
       await publishDepositChange(transaction, deposit.userId, 'deposit.chain');
     }
   } else if (deposit.status === 'pending') {
@@ -319,7 +361,13 @@ async function settleTouchedDeposit(scope: FollowerScope, transaction: Executor,
 }
 
 /** The transfers out of the customers' deposit addresses and the shared address: the sweeps, each of an amount a deposit can hold. */
-async function recordSweeps(transaction: Executor, network: DepositNetwork, transfers: FollowedTransfer[], owners: Map<string, string>, sharedKey: string | undefined): Promise<void> {
+async function recordSweeps(
+  transaction: Executor,
+  network: DepositNetwork,
+  transfers: FollowedTransfer[],
+  owners: Map<string, string>,
+  sharedKey: string | undefined,
+): Promise<void> {
   for (const transfer of transfers) {
     const sender = owners.get(transfer.from);
     if ((sender !== undefined || transfer.from === sharedKey) && transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) {

@@ -113,7 +113,12 @@ export async function closeReincludedIncident(db: Executor, depositId: string): 
  * lifts. While two admins exist the settlement waits for a second admin's
  * confirm (202); with one admin it applies at once.
  */
-export async function settleIncident(db: Database, actor: Actor, incidentId: string, input: ChainIncidentSettleRequest): Promise<{ statusCode: 200 | 202; body: ChainIncidentSettleResponse }> {
+export async function settleIncident(
+  db: Database,
+  actor: Actor,
+  incidentId: string,
+  input: ChainIncidentSettleRequest,
+): Promise<{ statusCode: 200 | 202; body: ChainIncidentSettleResponse }> {
   return db.transaction(async (transaction) => {
     const incident = await followerRepository.findIncidentForUpdate(transaction, incidentId);
     if (!incident) throw AppError.notFound(CHAIN_INCIDENT_MESSAGES.notFound);
@@ -148,14 +153,28 @@ async function applySettlement(
   if (payload.resolution === 'debited') {
     const balance = await walletBalance(transaction, incident.userId);
     if (balance < incident.amountUsdtMicros) {
-      throw new AppError(409, 'INSUFFICIENT_BALANCE', CHAIN_INCIDENT_MESSAGES.balanceTooLow(usdtMicrosToWire(balance), usdtMicrosToWire(incident.amountUsdtMicros)));
+      throw new AppError(
+        409,
+        'INSUFFICIENT_BALANCE',
+        CHAIN_INCIDENT_MESSAGES.balanceTooLow(usdtMicrosToWire(balance), usdtMicrosToWire(incident.amountUsdtMicros)),
+      );
     }
     // The conditional debit of moveMoney still refuses if a concurrent spend got there first.
     await moveMoney(transaction, [
-      { from: wallet(incident.userId), to: house('deposits_received'), amountUsdtMicros: incident.amountUsdtMicros, reason: 'deposit_reversal', referenceId: incident.depositId },
+      {
+        from: wallet(incident.userId),
+        to: house('deposits_received'),
+        amountUsdtMicros: incident.amountUsdtMicros,
+        reason: 'deposit_reversal',
+        referenceId: incident.depositId,
+      },
     ]);
   }
-  const settled = await followerRepository.resolveIncident(transaction, incident.id, { resolution: payload.resolution, reason: payload.reason, resolvedByUserId: actor.userId });
+  const settled = await followerRepository.resolveIncident(transaction, incident.id, {
+    resolution: payload.resolution,
+    reason: payload.reason,
+    resolvedByUserId: actor.userId,
+  });
   if (!settled) throw AppError.conflict(CHAIN_INCIDENT_MESSAGES.alreadySettled, 'ALREADY_DECIDED');
   // The deposit did not happen, however the customer's side is settled: its referral rewards are taken back (decision 049).
   await takeBackRewardsOfVanishedDeposit(transaction, { id: incident.id, depositId: incident.depositId });

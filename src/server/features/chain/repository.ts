@@ -28,7 +28,10 @@ export async function claimDueJobs(db: Executor, networks: DepositNetwork[], lim
   const result = await db.execute<{ id: string }>(sql`
     with due as (
       select id from chain_jobs
-      where finished_at is null and run_after <= now() and network in (${sql.join(networks.map((network) => sql`${network}`), sql`, `)})
+      where finished_at is null and run_after <= now() and network in (${sql.join(
+        networks.map((network) => sql`${network}`),
+        sql`, `,
+      )})
       order by run_after, id
       limit ${limit}
       for update skip locked
@@ -41,7 +44,12 @@ export async function claimDueJobs(db: Executor, networks: DepositNetwork[], lim
   return db.select().from(chainJobs).where(inArray(chainJobs.id, ids)).orderBy(chainJobs.runAfter, chainJobs.id);
 }
 
-export async function rescheduleJob(db: Executor, jobId: bigint, afterSeconds: number, outcome: { failed: false } | { failed: true; error: string }): Promise<void> {
+export async function rescheduleJob(
+  db: Executor,
+  jobId: bigint,
+  afterSeconds: number,
+  outcome: { failed: false } | { failed: true; error: string },
+): Promise<void> {
   await db
     .update(chainJobs)
     .set({
@@ -53,7 +61,10 @@ export async function rescheduleJob(db: Executor, jobId: bigint, afterSeconds: n
 }
 
 export async function finishJob(db: Executor, jobId: bigint): Promise<void> {
-  await db.update(chainJobs).set({ finishedAt: sql`now()`, lastError: null }).where(eq(chainJobs.id, jobId));
+  await db
+    .update(chainJobs)
+    .set({ finishedAt: sql`now()`, lastError: null })
+    .where(eq(chainJobs.id, jobId));
 }
 
 /** Checks a deposit again at once, whether or not its check had finished. */
@@ -61,7 +72,11 @@ export async function reopenDepositCheck(db: Executor, depositId: string, networ
   await db
     .insert(chainJobs)
     .values({ kind: 'verify_deposit', depositId, network })
-    .onConflictDoUpdate({ target: chainJobs.depositId, targetWhere: sql`deposit_id is not null`, set: { finishedAt: null, runAfter: sql`now()`, failures: 0 } });
+    .onConflictDoUpdate({
+      target: chainJobs.depositId,
+      targetWhere: sql`deposit_id is not null`,
+      set: { finishedAt: null, runAfter: sql`now()`, failures: 0 },
+    });
 }
 
 /** Checks again, at once, a customer's pending deposits on a network: a wallet they just proved may settle them. */
@@ -145,7 +160,8 @@ export async function recordChainFacts(
   depositId: string,
   facts: ChainFacts & { from: string | null; to: string | null; logIndex: number | null },
 ): Promise<void> {
-  const amount = facts.transfer && facts.transfer.amountUsdtMicros > 0n && facts.transfer.amountUsdtMicros <= MAX_USDT_MICROS ? facts.transfer.amountUsdtMicros : null;
+  const amount =
+    facts.transfer && facts.transfer.amountUsdtMicros > 0n && facts.transfer.amountUsdtMicros <= MAX_USDT_MICROS ? facts.transfer.amountUsdtMicros : null;
   const final = facts.state === 'confirmed' && facts.transfer !== undefined && amount !== null;
   await db
     .update(usdtDeposits)
@@ -207,7 +223,10 @@ export async function insertDetectedDeposit(
   const [row] = await db
     .insert(usdtDeposits)
     .values({ ...rest, chainLogIndex: logIndex, source: 'detected' })
-    .onConflictDoNothing({ target: [usdtDeposits.network, usdtDeposits.transactionHash, usdtDeposits.chainLogIndex], where: sql`chain_log_index is not null and status <> 'rejected'` })
+    .onConflictDoNothing({
+      target: [usdtDeposits.network, usdtDeposits.transactionHash, usdtDeposits.chainLogIndex],
+      where: sql`chain_log_index is not null and status <> 'rejected'`,
+    })
     .returning({ id: usdtDeposits.id });
   return row?.id;
 }

@@ -69,20 +69,19 @@ export function createTronClient(options: TronClientOptions): ChainClient {
 
   async function block(blockNumber: bigint) {
     const found = await request('/walletsolidity/getblockbynum', blockSchema, { num: Number(blockNumber) });
-    if (BigInt(found.block_header.raw_data.number) !== blockNumber) throw new ChainProviderError(`TRON solidity node returned another block for ${blockNumber}`);
+    if (BigInt(found.block_header.raw_data.number) !== blockNumber)
+      throw new ChainProviderError(`TRON solidity node returned another block for ${blockNumber}`);
     return { number: blockNumber, hash: found.blockID.toLowerCase(), parentHash: found.block_header.raw_data.parentHash.toLowerCase() };
   }
 
   /** The USDT transfers of one final block, each with its position in its transaction's log list. */
   async function transfersOfBlock(blockNumber: bigint): Promise<FollowedTransfer[]> {
     const infos = await request('/walletsolidity/gettransactioninfobyblocknum', blockTransactionInfoSchema, { num: Number(blockNumber) });
-    const transfers = infos
-      .filter(transactionSucceeded)
-      .flatMap((info) =>
-        decodeTransferLogs(info.log ?? [])
-          .filter((transfer) => transfer.contract === options.usdtContract)
-          .map((transfer) => ({ ...transfer, transactionHash: info.id.toLowerCase(), blockNumber, blockHash: '' })),
-      );
+    const transfers = infos.filter(transactionSucceeded).flatMap((info) =>
+      decodeTransferLogs(info.log ?? [])
+        .filter((transfer) => transfer.contract === options.usdtContract)
+        .map((transfer) => ({ ...transfer, transactionHash: info.id.toLowerCase(), blockNumber, blockHash: '' })),
+    );
     if (transfers.length === 0) return [];
     const { hash } = await block(blockNumber);
     return transfers.map((transfer) => ({ ...transfer, blockHash: hash }));

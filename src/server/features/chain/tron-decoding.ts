@@ -23,14 +23,17 @@ const logSchema = z.object({
 });
 
 const knownTransactionInfoSchema = z.object({
-    id: hex(64),
-    blockNumber: z.number().int().nonnegative(),
-    blockTimeStamp: z.number().int().nonnegative().optional(),
-    receipt: z.object({ result: z.string().max(64).optional() }).passthrough().optional(),
-    /** Present as "FAILED" when the transaction failed. */
-    result: z.string().max(64).optional(),
-    log: z.array(logSchema).max(500).optional(),
-  });
+  id: hex(64),
+  blockNumber: z.number().int().nonnegative(),
+  blockTimeStamp: z.number().int().nonnegative().optional(),
+  receipt: z
+    .object({ result: z.string().max(64).optional() })
+    .passthrough()
+    .optional(),
+  /** Present as "FAILED" when the transaction failed. */
+  result: z.string().max(64).optional(),
+  log: z.array(logSchema).max(500).optional(),
+});
 export type KnownTransactionInfo = z.infer<typeof knownTransactionInfoSchema>;
 
 /** An empty object when the node does not know the transaction (or, on the solidity node, when it is not final yet). */
@@ -50,7 +53,13 @@ export const blockSchema = z.object({
 });
 
 /** /walletsolidity/gettransactioninfobyblocknum: the block's transactions' info, `[]` (or `{}`) for a block without any. */
-export const blockTransactionInfoSchema = z.union([z.array(knownTransactionInfoSchema).max(20_000), z.object({}).strict().transform(() => [])]);
+export const blockTransactionInfoSchema = z.union([
+  z.array(knownTransactionInfoSchema).max(20_000),
+  z
+    .object({})
+    .strict()
+    .transform(() => []),
+]);
 
 function withoutPrefix(value: string): string {
   return value.startsWith('0x') || value.startsWith('0X') ? value.slice(2) : value;

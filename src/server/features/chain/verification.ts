@@ -67,14 +67,18 @@ export async function verifyDeposit(context: ChainWorkContext, job: chainReposit
     const { owner } = judged;
     let { facts } = judged;
     // Credited only in blocks the follower has read, whose hashes it keeps: a reorganisation that removes them is seen (decision 036).
-    if (facts.state === 'confirmed' && !(await followerRepository.hasRead(transaction, current.network, facts.blockNumber))) facts = { ...facts, state: 'confirming' };
+    if (facts.state === 'confirmed' && !(await followerRepository.hasRead(transaction, current.network, facts.blockNumber)))
+      facts = { ...facts, state: 'confirming' };
     // A submitted deposit takes its log once the transfer is final; a detected one was bound to its log from the start.
     const logIndex = current.chainLogIndex ?? (facts.state === 'confirmed' && facts.transfer ? facts.transfer.logIndex : null);
     await chainRepository.recordChainFacts(transaction, depositId, { ...facts, from: facts.transfer?.from ?? null, to: facts.transfer?.to ?? null, logIndex });
     if (observation.kind === 'included' && observation.final && facts.state !== 'confirming') {
       // The transaction's other transfers to the operator, which detection left to this deposit while it was unbound;
       // also when the claim took none (another customer's transfer, an ambiguous choice): their owners get them.
-      const others = depositableTransfers(observation, { ...expectation, takenLogIndexes: logIndex === null ? takenLogIndexes : new Set([...takenLogIndexes, logIndex]) });
+      const others = depositableTransfers(observation, {
+        ...expectation,
+        takenLogIndexes: logIndex === null ? takenLogIndexes : new Set([...takenLogIndexes, logIndex]),
+      });
       await recordDetectedTransfers(transaction, client, current.transactionHash, current.depositAddress, others);
     }
     if (facts.state === 'confirmed' && owner === current.userId) {
@@ -112,7 +116,13 @@ async function judge(
   return { facts, owner };
 }
 
-async function scheduleNextCheck(transaction: Executor, context: ChainWorkContext, job: chainRepository.ChainJobRow, deposit: DepositRow, facts: ChainFacts): Promise<void> {
+async function scheduleNextCheck(
+  transaction: Executor,
+  context: ChainWorkContext,
+  job: chainRepository.ChainJobRow,
+  deposit: DepositRow,
+  facts: ChainFacts,
+): Promise<void> {
   const age = Date.now() - deposit.createdAt.getTime();
   if (facts.state === 'confirming') {
     await chainRepository.rescheduleJob(transaction, job.id, context.pollSeconds, { failed: false });

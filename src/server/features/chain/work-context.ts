@@ -22,7 +22,11 @@ export function backoffSeconds(pollSeconds: number, failures: number): number {
 }
 
 /** Tells the customer's open app and the admin queue that a deposit changed. */
-export async function publishDepositChange(db: Parameters<typeof publishEvent>[0], userId: string, reason: 'deposit.chain' | 'deposit.detected'): Promise<void> {
+export async function publishDepositChange(
+  db: Parameters<typeof publishEvent>[0],
+  userId: string,
+  reason: 'deposit.chain' | 'deposit.detected',
+): Promise<void> {
   await publishEvent(db, { type: 'wallet.updated', userId, reason });
   await publishEvent(db, { type: 'admin.queue.updated' });
 }

@@ -46,7 +46,13 @@ export interface ChainWorkerOptions {
 
 export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
   const { db, clients, pollSeconds, log } = options;
-  const context: ChainWorkContext = { db, log, pollSeconds, clientOf: new Map(clients.map((client) => [client.network, client])), notificationEmails: options.notificationEmails };
+  const context: ChainWorkContext = {
+    db,
+    log,
+    pollSeconds,
+    clientOf: new Map(clients.map((client) => [client.network, client])),
+    notificationEmails: options.notificationEmails,
+  };
   const networks = clients.map((client) => client.network);
   const followers = new Map<DepositNetwork, ChainFollower>();
   for (const client of clients) followers.set(client.network, createChainFollower(context, client, client.follower));

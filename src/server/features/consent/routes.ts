@@ -25,7 +25,8 @@ export function registerConsentRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['kyc'],
-        summary: 'Accept the consent and privacy notice before KYC; recorded with the time, the IP address and the notice’s version (409 when the version is not the current one)',
+        summary:
+          'Accept the consent and privacy notice before KYC; recorded with the time, the IP address and the notice’s version (409 when the version is not the current one)',
         body: acceptConsentRequestSchema,
         response: responses({ 200: consentStatusResponseSchema }),
       },

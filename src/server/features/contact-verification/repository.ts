@@ -129,7 +129,11 @@ export async function replaceEmail(db: Executor, userId: string, email: string):
 }
 
 export async function emailInUse(db: Executor, email: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .limit(1);
   return row !== undefined;
 }
 
@@ -156,7 +160,10 @@ export async function closeOpenCodes(db: Executor, userId: string): Promise<void
     .where(and(eq(phoneVerificationCodes.userId, userId), isNull(phoneVerificationCodes.closedAt)));
 }
 
-export async function insertCode(db: Executor, values: { userId: string; phone: string; codeSalt: Buffer; codeHash: Buffer; lifetimeMinutes: number }): Promise<void> {
+export async function insertCode(
+  db: Executor,
+  values: { userId: string; phone: string; codeSalt: Buffer; codeHash: Buffer; lifetimeMinutes: number },
+): Promise<void> {
   await db.insert(phoneVerificationCodes).values({
     userId: values.userId,
     phone: values.phone,
@@ -209,7 +216,10 @@ export async function recordWrongCode(db: Executor, codeId: string, attempts: nu
 }
 
 export async function closeCode(db: Executor, codeId: string): Promise<void> {
-  await db.update(phoneVerificationCodes).set({ closedAt: sql`now()` }).where(eq(phoneVerificationCodes.id, codeId));
+  await db
+    .update(phoneVerificationCodes)
+    .set({ closedAt: sql`now()` })
+    .where(eq(phoneVerificationCodes.id, codeId));
 }
 
 /** Marks the number verified while it is still the account's number; answers whether it was. */

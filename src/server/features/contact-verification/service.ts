@@ -122,7 +122,6 @@ export async function resendEmailLink(context: AppContext, userId: string): Prom
   return VERIFICATION_LINK_SENT_MESSAGE;
 }
 
-
 /**
  * Starts a change of e-mail: the current password is needed (wrong ones counted with the password
  * change's, per account and per address), the link goes to the new address, and nothing changes until it
@@ -177,7 +176,8 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
       const contact = await lockedContact(transaction, link.userId);
       if (link.purpose === 'verify') {
         // A link drawn for an address the account no longer has proves nothing about the current one.
-        if (contact.email.toLowerCase() !== link.email.toLowerCase() || !(await repository.markEmailVerified(transaction, link.userId, link.email))) throw invalidLink();
+        if (contact.email.toLowerCase() !== link.email.toLowerCase() || !(await repository.markEmailVerified(transaction, link.userId, link.email)))
+          throw invalidLink();
         await repository.useUpEmailTokens(transaction, link.userId, 'verify');
         return { email: contact.email, previousEmail: undefined };
       }
@@ -192,7 +192,9 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
     throw error;
   }
   if (outcome.previousEmail === undefined) return { message: EMAIL_VERIFIED_MESSAGE, email: outcome.email };
-  await context.mailer.send(emailChangeNoticeMessage({ to: outcome.previousEmail, newEmail: outcome.email, stage: 'done', appOrigin: context.config.appOrigin }));
+  await context.mailer.send(
+    emailChangeNoticeMessage({ to: outcome.previousEmail, newEmail: outcome.email, stage: 'done', appOrigin: context.config.appOrigin }),
+  );
   return { message: EMAIL_CHANGED_MESSAGE, email: outcome.email };
 }
 
@@ -219,7 +221,13 @@ export async function sendPhoneCode(context: AppContext, request: FastifyRequest
     }
     await repository.closeOpenCodes(transaction, userId);
     const codeSalt = randomBytes(16);
-    await repository.insertCode(transaction, { userId, phone: contact.phone, codeSalt, codeHash: codeHash(codeSalt, code), lifetimeMinutes: CONTACT_LIMITS.codeLifetimeMinutes });
+    await repository.insertCode(transaction, {
+      userId,
+      phone: contact.phone,
+      codeSalt,
+      codeHash: codeHash(codeSalt, code),
+      lifetimeMinutes: CONTACT_LIMITS.codeLifetimeMinutes,
+    });
     return contact.phone;
   });
   const sent = await sendSms(

@@ -56,7 +56,10 @@ async function answerBody(response: Response): Promise<Record<string, unknown>> 
  * DLT-approved template and, per recipient, the number without the plus and the template's variables.
  * It answers `{"type":"success","message":"<request id>"}`, or `{"type":"error","message":"..."}`.
  */
-async function sendThroughMsg91(config: Extract<SmsConfig, { provider: 'msg91' }>, message: SmsMessage): Promise<{ providerMessageId: string } | { error: string }> {
+async function sendThroughMsg91(
+  config: Extract<SmsConfig, { provider: 'msg91' }>,
+  message: SmsMessage,
+): Promise<{ providerMessageId: string } | { error: string }> {
   const response = await fetch(`${config.apiUrl}/api/v5/flow`, {
     method: 'POST',
     headers: { authkey: config.authKey, 'content-type': 'application/json', accept: 'application/json' },
@@ -74,7 +77,10 @@ async function sendThroughMsg91(config: Extract<SmsConfig, { provider: 'msg91' }
  * authentication with the Account SID and Auth Token, a form-encoded body of To, Body and From (or
  * MessagingServiceSid for an MG... sender). It answers 201 with the Message resource, whose `sid` starts SM.
  */
-async function sendThroughTwilio(config: Extract<SmsConfig, { provider: 'twilio' }>, message: SmsMessage): Promise<{ providerMessageId: string } | { error: string }> {
+async function sendThroughTwilio(
+  config: Extract<SmsConfig, { provider: 'twilio' }>,
+  message: SmsMessage,
+): Promise<{ providerMessageId: string } | { error: string }> {
   const form = new URLSearchParams({ To: message.to, Body: message.text });
   form.set(config.from.startsWith('MG') ? 'MessagingServiceSid' : 'From', config.from);
   const response = await fetch(`${config.apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`, {

@@ -1,4 +1,11 @@
-import { DEPOSIT_KEY_MESSAGES, extendedKeyInPart, type DepositKeyListResponse, type DepositKeyStatus, type SetDepositKeyRequest, type SetDepositKeyResponse } from '#shared/contracts/deposit-keys';
+import {
+  DEPOSIT_KEY_MESSAGES,
+  extendedKeyInPart,
+  type DepositKeyListResponse,
+  type DepositKeyStatus,
+  type SetDepositKeyRequest,
+  type SetDepositKeyResponse,
+} from '#shared/contracts/deposit-keys';
 import { DEPOSIT_NETWORKS, type DepositNetwork } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
 import type { AppConfig } from '../../env.ts';
@@ -22,7 +29,11 @@ export type EnvironmentKeys = AppConfig['depositExtendedPublicKeys'];
 const VARIABLES: Record<DepositNetwork, string> = { ERC20: 'DEPOSIT_XPUB_ERC20', TRC20: 'DEPOSIT_XPUB_TRC20' };
 
 /** The key customers' new addresses on the network are derived from: the environment's, else the settings', else none. */
-export async function effectiveDepositKey(db: Executor, environment: EnvironmentKeys, network: DepositNetwork): Promise<{ key: string; source: 'environment' | 'settings' } | undefined> {
+export async function effectiveDepositKey(
+  db: Executor,
+  environment: EnvironmentKeys,
+  network: DepositNetwork,
+): Promise<{ key: string; source: 'environment' | 'settings' } | undefined> {
   const fromEnvironment = environment[network];
   if (fromEnvironment !== undefined) return { key: fromEnvironment, source: 'environment' };
   const fromSettings = await depositAddressRepository.findSettingsKey(db, network);
@@ -50,7 +61,12 @@ export async function listDepositKeys(db: Executor, environment: EnvironmentKeys
  * second admin. The refusals never repeat the value, so a private key pasted by mistake reaches
  * neither a log nor an answer, and nothing is stored before it passed.
  */
-export async function setDepositKey(db: Database, environment: EnvironmentKeys, actor: Actor, input: SetDepositKeyRequest): Promise<{ statusCode: 200 | 202; body: SetDepositKeyResponse }> {
+export async function setDepositKey(
+  db: Database,
+  environment: EnvironmentKeys,
+  actor: Actor,
+  input: SetDepositKeyRequest,
+): Promise<{ statusCode: 200 | 202; body: SetDepositKeyResponse }> {
   const { network, extendedPublicKey } = input;
   const problem = accountExtendedPublicKeyProblem(network, extendedPublicKey);
   if (problem !== undefined) throw AppError.fieldError('extendedPublicKey', `The ${network} key ${problem}`);
@@ -61,7 +77,8 @@ export async function setDepositKey(db: Database, environment: EnvironmentKeys, 
     if (other?.key === extendedPublicKey) throw AppError.fieldError('extendedPublicKey', DEPOSIT_KEY_MESSAGES.sameAsOtherNetwork);
     const current = await depositAddressRepository.findSettingsKey(transaction, network);
     if (current === extendedPublicKey) throw AppError.fieldError('extendedPublicKey', DEPOSIT_KEY_MESSAGES.unchanged);
-    if (await findOpenChange(transaction, 'deposit_xpub', network)) throw AppError.conflict(DEPOSIT_KEY_MESSAGES.alreadyWaiting(network), 'CHANGE_ALREADY_WAITING');
+    if (await findOpenChange(transaction, 'deposit_xpub', network))
+      throw AppError.conflict(DEPOSIT_KEY_MESSAGES.alreadyWaiting(network), 'CHANGE_ALREADY_WAITING');
     const payload = { network, from: current ?? null, to: extendedPublicKey };
     if (await needsSecondAdmin(transaction)) {
       const pendingChange = await requestChange(transaction, 'deposit_xpub', payload, actor);
@@ -95,7 +112,8 @@ export const depositKeyChangeHandler: ChangeHandler<'deposit_xpub'> = {
     const current = await depositAddressRepository.findSettingsKey(transaction, change.payload.network);
     if ((current ?? null) !== change.payload.from) throw AppError.conflict(DEPOSIT_KEY_MESSAGES.stale, 'STALE_CHANGE');
     // Checked again: the rules are the same whenever the key is applied.
-    if (accountExtendedPublicKeyProblem(change.payload.network, change.payload.to) !== undefined) throw AppError.conflict(DEPOSIT_KEY_MESSAGES.stale, 'STALE_CHANGE');
+    if (accountExtendedPublicKeyProblem(change.payload.network, change.payload.to) !== undefined)
+      throw AppError.conflict(DEPOSIT_KEY_MESSAGES.stale, 'STALE_CHANGE');
     await applyKey(transaction, change.payload, decider);
   },
 };

@@ -24,7 +24,10 @@ export async function nextIndex(db: Executor, network: DepositNetwork, extendedP
   return Number(row?.next ?? 0);
 }
 
-export async function insert(db: Executor, values: { network: DepositNetwork; addressIndex: number; userId: string; extendedPublicKey: string; address: string }): Promise<DepositAddressRow> {
+export async function insert(
+  db: Executor,
+  values: { network: DepositNetwork; addressIndex: number; userId: string; extendedPublicKey: string; address: string },
+): Promise<DepositAddressRow> {
   const [row] = await db.insert(depositAddresses).values(values).returning();
   if (!row) throw new Error('insert into deposit_addresses returned no row');
   return row;
@@ -42,7 +45,10 @@ export async function findAnyForUser(db: Executor, network: DepositNetwork, user
 }
 
 export async function countIssued(db: Executor, network: DepositNetwork): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(depositAddresses).where(eq(depositAddresses.network, network));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.network, network));
   return row?.count ?? 0;
 }
 

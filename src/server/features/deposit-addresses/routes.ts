@@ -15,7 +15,8 @@ export function registerDepositAddressRoutes(app: ApiApp, context: AppContext): 
     {
       schema: {
         tags: ['deposits'],
-        summary: 'The signed-in customer’s own deposit address on a network, assigned on first need; 404 when the network has no extended public key configured',
+        summary:
+          'The signed-in customer’s own deposit address on a network, assigned on first need; 404 when the network has no extended public key configured',
         querystring: depositAddressQuerySchema,
         response: responses({ 200: depositAddressResponseSchema }),
       },
@@ -34,7 +35,8 @@ export function registerDepositKeyAdminRoutes(app: ApiApp, context: AppContext):
     {
       schema: {
         tags: ['admin'],
-        summary: 'Per network: whether customers get own deposit addresses, from which key (environment or settings, shown only in part) and how many were issued',
+        summary:
+          'Per network: whether customers get own deposit addresses, from which key (environment or settings, shown only in part) and how many were issued',
         response: responses({ 200: depositKeyListResponseSchema }),
       },
     },

@@ -18,7 +18,12 @@ function toAnswer(row: DepositAddressRow): DepositAddressAnswer {
  * An address once given is the customer's for good, under whichever key it was derived (decision 045):
  * a changed key serves only customers who get their first address afterwards.
  */
-export async function ownDepositAddress(db: Database, environmentKeys: EnvironmentKeys, userId: string, network: DepositNetwork): Promise<DepositAddressAnswer> {
+export async function ownDepositAddress(
+  db: Database,
+  environmentKeys: EnvironmentKeys,
+  userId: string,
+  network: DepositNetwork,
+): Promise<DepositAddressAnswer> {
   const existing = await depositAddressRepository.findAnyForUser(db, network, userId);
   if (existing) return toAnswer(existing);
   const effective = await effectiveDepositKey(db, environmentKeys, network);

@@ -70,11 +70,15 @@ export async function decidePending(
 
 /** Who referred the user, and who referred that referrer. */
 export async function findReferrers(db: Executor, userId: string): Promise<{ level1: string | undefined; level2: string | undefined }> {
-  const [row] = await db.execute<{ level1: string | null; level2: string | null }>(sql`
+  const [row] = await db
+    .execute<{ level1: string | null; level2: string | null }>(
+      sql`
     select p1.referred_by_user_id as level1, p2.referred_by_user_id as level2
     from profiles p1
     left join profiles p2 on p2.user_id = p1.referred_by_user_id
-    where p1.user_id = ${userId}`).then((result) => result.rows);
+    where p1.user_id = ${userId}`,
+    )
+    .then((result) => result.rows);
   return { level1: row?.level1 ?? undefined, level2: row?.level2 ?? undefined };
 }
 
@@ -136,7 +140,6 @@ export async function countPendingForUser(db: Executor, userId: string): Promise
   return row?.count ?? 0;
 }
 
-
 /** The deposit, locked until the end of the transaction: an approval's two-person check and the chain's verification wait for each other. */
 export async function findByIdForUpdate(db: Executor, id: string): Promise<DepositRow | undefined> {
   const [row] = await db.select().from(usdtDeposits).where(eq(usdtDeposits.id, id)).for('update');
@@ -158,7 +161,15 @@ export type UnclaimedTransferRow = typeof unclaimedTransfers.$inferSelect;
 /** Records an unclaimed transfer once; reading its block again adds nothing. */
 export async function insertUnclaimedTransfer(
   db: Executor,
-  values: { network: DepositNetwork; transactionHash: string; logIndex: number; fromAddress: string; toAddress: string; amountUsdtMicros: bigint; blockNumber: bigint },
+  values: {
+    network: DepositNetwork;
+    transactionHash: string;
+    logIndex: number;
+    fromAddress: string;
+    toAddress: string;
+    amountUsdtMicros: bigint;
+    blockNumber: bigint;
+  },
 ): Promise<boolean> {
   const rows = await db.insert(unclaimedTransfers).values(values).onConflictDoNothing().returning({ id: unclaimedTransfers.id });
   return rows.length > 0;
@@ -185,7 +196,10 @@ export async function findUnclaimedForUpdate(db: Executor, id: string): Promise<
 }
 
 export async function markUnclaimedAssigned(db: Executor, id: string, depositId: string): Promise<void> {
-  await db.update(unclaimedTransfers).set({ status: 'assigned', depositId, resolvedAt: sql`now()` }).where(eq(unclaimedTransfers.id, id));
+  await db
+    .update(unclaimedTransfers)
+    .set({ status: 'assigned', depositId, resolvedAt: sql`now()` })
+    .where(eq(unclaimedTransfers.id, id));
 }
 
 /** Whether a deposit that was not rejected names the transaction. */

@@ -45,10 +45,16 @@ export function registerDepositRoutes(app: ApiApp, context: AppContext): void {
 
   app.get(
     '/api/deposits/:id',
-    { schema: { tags: ['deposits'], summary: 'One of the customer’s deposits', params: idParamsSchema, response: responses({ 200: depositDetailResponseSchema }) } },
+    {
+      schema: {
+        tags: ['deposits'],
+        summary: 'One of the customer’s deposits',
+        params: idParamsSchema,
+        response: responses({ 200: depositDetailResponseSchema }),
+      },
+    },
     async (request) => ({ deposit: await depositService.getOwnDeposit(db, sessionOf(request).userId, request.params.id) }),
   );
-
 }
 
 /** The admin's queue and decisions; registered inside the admin area. */
@@ -58,7 +64,12 @@ export function registerDepositAdminRoutes(app: ApiApp, context: AppContext): vo
   app.get(
     '/api/admin/deposits',
     {
-      schema: { tags: ['admin'], summary: 'Deposits, newest first, optionally by status', querystring: adminDepositListQuerySchema, response: responses({ 200: adminDepositListResponseSchema }) },
+      schema: {
+        tags: ['admin'],
+        summary: 'Deposits, newest first, optionally by status',
+        querystring: adminDepositListQuerySchema,
+        response: responses({ 200: adminDepositListResponseSchema }),
+      },
     },
     async (request) => {
       return depositService.listDepositsForAdmin(db, request.query);

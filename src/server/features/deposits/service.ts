@@ -14,14 +14,7 @@ import {
   type DepositChain,
   type depositRequestSchema,
 } from '#shared/contracts/deposits';
-import {
-  basisPointsOf,
-  formatUsdtShort,
-  inrPaiseForUsdt,
-  inrPaiseToWire,
-  ratePaiseToWire,
-  usdtMicrosToWire,
-} from '#shared/money';
+import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type RequestKind } from '../../platform/decisions/decide.ts';
@@ -30,7 +23,15 @@ import type { DepositNetwork } from '#shared/contracts/enums';
 import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import type { ChainObservation, TransferLog } from '../chain/observation.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
-import { confirmOpenChange, discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
+import {
+  confirmOpenChange,
+  discardOpenChange,
+  findOpenChange,
+  needsSecondAdmin,
+  requestChange,
+  type Actor,
+  type ChangeHandler,
+} from '../pending-changes/service.ts';
 import type { DepositOverridePayload } from '../pending-changes/kinds.ts';
 import { depositDecided } from '../notifications/templates.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
@@ -120,7 +121,8 @@ export async function submitDeposit(
       throw AppError.fieldError('amount', minimumDepositMessage(formatUsdtShort(settings.minDepositUsdtMicros)));
     }
     const depositAddress = input.network === 'TRC20' ? settings.trc20Address : settings.erc20Address;
-    if (depositAddress.trim() === '') throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.networkUnavailable, { fields: { network: DEPOSIT_MESSAGES.networkUnavailable } });
+    if (depositAddress.trim() === '')
+      throw new AppError(409, 'CONFLICT', DEPOSIT_MESSAGES.networkUnavailable, { fields: { network: DEPOSIT_MESSAGES.networkUnavailable } });
     await depositRepository.lockCustomer(transaction, userId);
     if ((await depositRepository.countPendingForUser(transaction, userId)) >= MAX_PENDING_DEPOSITS_PER_USER) {
       throw AppError.conflict(DEPOSIT_MESSAGES.tooManyPending);
@@ -290,11 +292,23 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
       };
     }
     const movements: LedgerMovement[] = [
-      { from: house('deposits_received'), to: wallet(deposit.userId), amountUsdtMicros: deposit.amountUsdtMicros, reason: 'deposit_credit', referenceId: deposit.id },
+      {
+        from: house('deposits_received'),
+        to: wallet(deposit.userId),
+        amountUsdtMicros: deposit.amountUsdtMicros,
+        reason: 'deposit_credit',
+        referenceId: deposit.id,
+      },
     ];
     const paidRewards = referralRewardsOf(deposit, await depositRepository.findReferrers(db, deposit.userId));
     for (const reward of paidRewards) {
-      movements.push({ from: house('referral_rewards'), to: wallet(reward.referrerUserId), amountUsdtMicros: reward.rewardUsdtMicros, reason: 'referral_reward', referenceId: deposit.id });
+      movements.push({
+        from: house('referral_rewards'),
+        to: wallet(reward.referrerUserId),
+        amountUsdtMicros: reward.rewardUsdtMicros,
+        reason: 'referral_reward',
+        referenceId: deposit.id,
+      });
       await depositRepository.insertReferralReward(db, { ...reward, referredUserId: deposit.userId, depositId: deposit.id });
     }
     return {
@@ -370,7 +384,13 @@ function toUnclaimedView(row: depositRepository.UnclaimedTransferRow): Unclaimed
  * support can match one to a customer's message. Called by the scan for what it did not record as
  * detected deposits.
  */
-export async function recordUnclaimedTransfers(db: Executor, network: DepositNetwork, transactionHash: string, blockNumber: bigint, transfers: TransferLog[]): Promise<void> {
+export async function recordUnclaimedTransfers(
+  db: Executor,
+  network: DepositNetwork,
+  transactionHash: string,
+  blockNumber: bigint,
+  transfers: TransferLog[],
+): Promise<void> {
   if (transfers.length === 0 || (await depositRepository.transactionClaimed(db, network, transactionHash))) return;
   const owners = await depositRepository.walletOwners(db, network, [...new Set(transfers.map((transfer) => transfer.from))]);
   let recorded = false;
@@ -433,7 +453,13 @@ export async function assignUnclaimedTransfer(
       targetId: depositId,
       targetUserId: userId,
       before: { unclaimedTransferId: unclaimed.id, status: 'open' },
-      after: { status: 'assigned', reason: input.reason, amountUsdtMicros: unclaimed.amountUsdtMicros, transactionHash: unclaimed.transactionHash, logIndex: unclaimed.logIndex },
+      after: {
+        status: 'assigned',
+        reason: input.reason,
+        amountUsdtMicros: unclaimed.amountUsdtMicros,
+        transactionHash: unclaimed.transactionHash,
+        logIndex: unclaimed.logIndex,
+      },
       ipAddress: actor.ipAddress,
     });
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'deposit.detected' });

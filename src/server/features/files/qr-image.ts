@@ -19,11 +19,7 @@ export const QR_IMAGE_MAX_PIXELS = 4_000_000;
  * were read, so that no other frame, chunk or metadata of the sender's file ever reaches a browser.
  */
 export type QrInspection =
-  | { kind: 'read'; text: string; png: Buffer }
-  | { kind: 'unreadable' }
-  | { kind: 'too-large' }
-  | { kind: 'animated' }
-  | { kind: 'several-codes' };
+  { kind: 'read'; text: string; png: Buffer } | { kind: 'unreadable' } | { kind: 'too-large' } | { kind: 'animated' } | { kind: 'several-codes' };
 
 /** The PNG chunks of an animated PNG (APNG): a browser shows its frames, while decoders read only the default image. */
 const ANIMATION_CHUNKS = new Set(['acTL', 'fcTL', 'fdAT']);

@@ -19,7 +19,8 @@ export function registerFileAdminRoutes(app: ApiApp, context: AppContext): void 
       config: { acceptsFileUpload: true },
       schema: {
         tags: ['admin'],
-        summary: "Upload the QR image of a deposit network (multipart; PNG or JPEG up to 2 MB whose QR code shows the network's current deposit address; admin only)",
+        summary:
+          "Upload the QR image of a deposit network (multipart; PNG or JPEG up to 2 MB whose QR code shows the network's current deposit address; admin only)",
         consumes: ['multipart/form-data'],
         params: qrNetworkParamsSchema,
         response: responses({ 201: uploadFileResponseSchema }),
@@ -49,7 +50,6 @@ export function registerFileAdminRoutes(app: ApiApp, context: AppContext): void 
       return reply.code(201).send({ message: FILE_UPLOADED_MESSAGE, ...uploaded });
     },
   );
-
 }
 
 /** The public downloads of uploaded files. */
@@ -59,11 +59,7 @@ export function registerPublicFileRoutes(app: ApiApp, context: AppContext): void
     { schema: { tags: ['settings'], summary: 'The QR image of a deposit network (public)', params: qrNetworkParamsSchema, response: fileResponses } },
     async (request, reply) => {
       const file = await openQrImage(context, request.params.network);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', file.sizeBytes)
-        .header('content-disposition', 'inline')
-        .send(file.stream);
+      return reply.header('content-type', file.contentType).header('content-length', file.sizeBytes).header('content-disposition', 'inline').send(file.stream);
     },
   );
 

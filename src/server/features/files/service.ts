@@ -130,8 +130,11 @@ function rulesOf(purpose: FilePurpose): UploadRules {
 /** Keeps a display name only: no folders, no control characters, at most 255 characters. */
 function safeOriginalName(filename: string, fallback: string): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 255);
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 255);
   return cleaned === '' ? fallback : cleaned;
 }
 
@@ -182,7 +185,14 @@ class UploadInspection {
 
 function auditFileSummary(file: StoredFileRow | undefined) {
   if (!file) return null;
-  return { fileId: file.id, purpose: file.purpose, originalName: file.originalName, contentType: file.contentType, sizeBytes: file.sizeBytes, sha256: file.sha256 };
+  return {
+    fileId: file.id,
+    purpose: file.purpose,
+    originalName: file.originalName,
+    contentType: file.contentType,
+    sizeBytes: file.sizeBytes,
+    sha256: file.sha256,
+  };
 }
 
 /** The one file part of a multipart upload, of a type its purpose accepts by what the sender declared. */
@@ -206,7 +216,13 @@ async function uploadedPart(request: FastifyRequest, rules: UploadRules): Promis
 }
 
 /** Streams the upload into storage through its inspection; a file too large or an upload cut short is the sender's error, and leaves nothing stored. */
-async function storeUploadedBytes(storage: FileStorage, storageKey: string, upload: MultipartFile['file'], inspection: UploadInspection, rules: UploadRules): Promise<void> {
+async function storeUploadedBytes(
+  storage: FileStorage,
+  storageKey: string,
+  upload: MultipartFile['file'],
+  inspection: UploadInspection,
+  rules: UploadRules,
+): Promise<void> {
   try {
     await storage.put(storageKey, inspection.pass(upload));
     if (upload.truncated) throw fileField(413, 'PAYLOAD_TOO_LARGE', rules.tooLargeMessage);
@@ -227,12 +243,7 @@ async function storeUploadedBytes(storage: FileStorage, storageKey: string, uplo
  * its first bytes and its size while streaming it to storage, then makes it the
  * current file of its purpose in the settings. The previous file is removed.
  */
-export async function uploadSettingsFile(
-  context: AppContext,
-  request: FastifyRequest,
-  session: SessionRecord,
-  purpose: FilePurpose,
-): Promise<UploadedFile> {
+export async function uploadSettingsFile(context: AppContext, request: FastifyRequest, session: SessionRecord, purpose: FilePurpose): Promise<UploadedFile> {
   const rules = rulesOf(purpose);
   const part = await uploadedPart(request, rules);
 
@@ -289,7 +300,15 @@ export async function uploadSettingsFile(
       const previous = previousFileId ? await filesRepository.findStoredFile(transaction, previousFileId) : undefined;
       // The file replaced goes, and with it any set aside by an address change or left by a discarded upload.
       leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id]);
-      await recordAudit(transaction, { actorUserId: session.userId, action: FILE_UPLOAD_AUDIT_ACTION, targetType: 'stored_file', targetId: file.id, before: auditFileSummary(previous), after: auditFileSummary(file), ipAddress: request.ip });
+      await recordAudit(transaction, {
+        actorUserId: session.userId,
+        action: FILE_UPLOAD_AUDIT_ACTION,
+        targetType: 'stored_file',
+        targetId: file.id,
+        before: auditFileSummary(previous),
+        after: auditFileSummary(file),
+        ipAddress: request.ip,
+      });
       await publishEvent(transaction, { type: 'settings.updated' });
       return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: after.updatedAt.toISOString() } };
     });
@@ -298,7 +317,11 @@ export async function uploadSettingsFile(
     throw error;
   }
   await deleteLeftBytes(storage, leftStorageKeys, request.log);
-  return { file: storedFileView(stored.file), settingsVersion: stored.settingsVersion, ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}) };
+  return {
+    file: storedFileView(stored.file),
+    settingsVersion: stored.settingsVersion,
+    ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}),
+  };
 }
 
 /** The bytes of files the database no longer refers to; failing to delete them leaves chunks that maintenance prunes, not a wrong answer. */
@@ -318,7 +341,13 @@ export interface UploadedFile {
   pendingChange?: PendingChange;
 }
 
-async function requestAppFile(transaction: Executor, before: SettingsRow, file: StoredFileRow, request: FastifyRequest, session: SessionRecord): Promise<PendingChange> {
+async function requestAppFile(
+  transaction: Executor,
+  before: SettingsRow,
+  file: StoredFileRow,
+  request: FastifyRequest,
+  session: SessionRecord,
+): Promise<PendingChange> {
   if (await findOpenChange(transaction, 'app_file', APP_FILE_SUBJECT)) {
     throw fileField(409, 'CHANGE_ALREADY_WAITING', PENDING_CHANGE_MESSAGES.appFileAlreadyWaiting);
   }
@@ -332,7 +361,13 @@ async function requestAppFile(transaction: Executor, before: SettingsRow, file: 
     after: { ...auditFileSummary(file), offered: 'once a second admin confirms' },
     ipAddress: request.ip,
   });
-  const payload = { fileId: file.id, originalName: file.originalName, sizeBytes: file.sizeBytes, sha256: file.sha256, replacing: current?.originalName ?? null };
+  const payload = {
+    fileId: file.id,
+    originalName: file.originalName,
+    sizeBytes: file.sizeBytes,
+    sha256: file.sha256,
+    replacing: current?.originalName ?? null,
+  };
   return requestChange(transaction, 'app_file', payload, { userId: session.userId, ipAddress: request.ip });
 }
 

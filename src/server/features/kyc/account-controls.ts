@@ -43,7 +43,11 @@ function checkOf(row: KycRow, check: KycCheck): { check: KycCheck; state: KycChe
     case 'secondDocument':
     case 'selfie':
     case 'address':
-      return { check, state: levelTwoChecksOf(row)[check].state, at: row.levelTwoSubmission === null ? null : new Date(row.levelTwoSubmission.submittedAt).toISOString() };
+      return {
+        check,
+        state: levelTwoChecksOf(row)[check].state,
+        at: row.levelTwoSubmission === null ? null : new Date(row.levelTwoSubmission.submittedAt).toISOString(),
+      };
   }
 }
 
@@ -97,7 +101,8 @@ async function lockedCustomer(db: Executor, actor: Actor, userId: string): Promi
 export async function freezeAccount(db: Database, actor: Actor, userId: string, reason: string): Promise<{ message: string; kyc: AdminKycRecord }> {
   return db.transaction(async (transaction) => {
     await lockedCustomer(transaction, actor, userId);
-    if (!(await kycRepository.freezeAccount(transaction, userId, { reason, adminUserId: actor.userId }))) throw AppError.conflict(FREEZE_MESSAGES.alreadyFrozen);
+    if (!(await kycRepository.freezeAccount(transaction, userId, { reason, adminUserId: actor.userId })))
+      throw AppError.conflict(FREEZE_MESSAGES.alreadyFrozen);
     await recordAudit(transaction, {
       actorUserId: actor.userId,
       action: 'kyc.freeze',
@@ -142,7 +147,15 @@ async function liftFreeze(transaction: Executor, change: { userId: string; reaso
   });
   const text = 'The review of your account is finished: withdrawals, transfers and changes to your bank accounts are possible again.';
   await createNotifications(transaction, [
-    { userId: change.userId, kind: 'kyc_updated', title: 'Account review finished', body: text, link: '/kyc', emailSubject: 'Your account review is finished', emailText: text },
+    {
+      userId: change.userId,
+      kind: 'kyc_updated',
+      title: 'Account review finished',
+      body: text,
+      link: '/kyc',
+      emailSubject: 'Your account review is finished',
+      emailText: text,
+    },
   ]);
   await publishEvent(transaction, { type: 'wallet.updated', userId: change.userId, reason: 'kyc.updated' });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
@@ -172,7 +185,8 @@ export async function unfreezeAccount(
     if (row.frozenAt === null) throw AppError.conflict(FREEZE_MESSAGES.notFrozen);
     const change = { userId, reason, frozenAt: row.frozenAt.toISOString(), frozenReason: row.frozenReason ?? '' };
     if (await needsSecondAdmin(transaction)) {
-      if (await findOpenChange(transaction, 'account_unfreeze', userId)) throw AppError.conflict(FREEZE_MESSAGES.unfreezeAlreadyWaiting, 'CHANGE_ALREADY_WAITING');
+      if (await findOpenChange(transaction, 'account_unfreeze', userId))
+        throw AppError.conflict(FREEZE_MESSAGES.unfreezeAlreadyWaiting, 'CHANGE_ALREADY_WAITING');
       const pending = await requestChange(transaction, 'account_unfreeze', change, actor);
       return { statusCode: 202, body: { message: FREEZE_MESSAGES.unfreezeWaiting, kyc: await recordOf(transaction, userId), pendingChangeId: pending.id } };
     }
@@ -182,7 +196,12 @@ export async function unfreezeAccount(
 }
 
 /** Sets the customer's risk category, which dates their next KYC refresh; audited. */
-export async function setRiskCategory(db: Database, actor: Actor, userId: string, riskCategory: RiskCategory): Promise<{ message: string; kyc: AdminKycRecord }> {
+export async function setRiskCategory(
+  db: Database,
+  actor: Actor,
+  userId: string,
+  riskCategory: RiskCategory,
+): Promise<{ message: string; kyc: AdminKycRecord }> {
   return db.transaction(async (transaction) => {
     const row = await lockedCustomer(transaction, actor, userId);
     await kycRepository.setRiskCategory(transaction, userId, { riskCategory, adminUserId: actor.userId });

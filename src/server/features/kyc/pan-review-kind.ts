@@ -48,7 +48,14 @@ function checkValuesOf(row: KycRow, outcome: 'approved' | 'rejected', details: P
     };
   }
   if (details.reason === undefined) throw AppError.validation(PAN_MESSAGES.reviewReasonNeeded, { reason: PAN_MESSAGES.reviewReasonNeeded });
-  return { ...shared, status: 'rejected', registeredName: row.panRegisteredName, nameAccepted: null, aadhaarLinked: row.panAadhaarLinked, rejectionReason: details.reason };
+  return {
+    ...shared,
+    status: 'rejected',
+    registeredName: row.panRegisteredName,
+    nameAccepted: null,
+    aadhaarLinked: row.panAadhaarLinked,
+    rejectionReason: details.reason,
+  };
 }
 
 function customerToldOf(row: KycRow, verified: boolean): NewNotification {

@@ -30,7 +30,14 @@ export interface KycRow {
   riskCategory: RiskCategory;
   /** Level 2 (decision 050): the newest submission's state and what the customer is told of it. */
   level2Status: LevelTwoStatus;
-  levelTwoSubmission: { id: string; documentType: KycDocumentType; submittedAt: string; reason: string | null; requestedAgain: RequestableItem | null; hasSelfie: boolean } | null;
+  levelTwoSubmission: {
+    id: string;
+    documentType: KycDocumentType;
+    submittedAt: string;
+    reason: string | null;
+    requestedAgain: RequestableItem | null;
+    hasSelfie: boolean;
+  } | null;
 }
 
 const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
@@ -73,7 +80,10 @@ export async function findOtherHolderOfPan(db: Executor, userId: string, pan: st
   return result.rows[0]?.userId;
 }
 
-export async function insertPanConflict(db: Executor, values: { pan: string; userId: string; existingUserId: string | null; ipAddress: string }): Promise<void> {
+export async function insertPanConflict(
+  db: Executor,
+  values: { pan: string; userId: string; existingUserId: string | null; ipAddress: string },
+): Promise<void> {
   await db.execute(sql`insert into pan_conflicts (pan, user_id, existing_user_id, source, ip_address)
     values (${values.pan}, ${values.userId}, ${values.existingUserId}, 'submission', ${values.ipAddress})`);
 }
@@ -119,7 +129,11 @@ export async function recordPanCheck(db: Executor, userId: string, pan: string, 
   return (result.rowCount ?? 0) > 0;
 }
 
-export async function saveTaxResidence(db: Executor, userId: string, values: { residence: 'india' | 'other'; otherCountry: string | null; ipAddress: string }): Promise<void> {
+export async function saveTaxResidence(
+  db: Executor,
+  userId: string,
+  values: { residence: 'india' | 'other'; otherCountry: string | null; ipAddress: string },
+): Promise<void> {
   await db.execute(sql`insert into kyc_records (user_id, tax_residence, tax_residence_other_country, tax_residence_declared_at, tax_residence_ip)
     values (${userId}, ${values.residence}, ${values.otherCountry}, now(), ${values.ipAddress})
     on conflict (user_id) do update set tax_residence = excluded.tax_residence, tax_residence_other_country = excluded.tax_residence_other_country,
@@ -141,7 +155,11 @@ export async function listPendingPanReviews(db: Executor, cursor: PageCursor | u
     where k.pan_status = 'pending_review' and p.pan is not null and k.pan_submitted_at is not null ${after}
     order by k.pan_submitted_at, k.user_id
     limit ${limit + 1}`);
-  return result.rows.map((row) => ({ ...withDates(row), otherAccountsWithPan: Number(row.otherAccountsWithPan), cursorCreatedAt: String(row.cursorCreatedAt) }));
+  return result.rows.map((row) => ({
+    ...withDates(row),
+    otherAccountsWithPan: Number(row.otherAccountsWithPan),
+    cursorCreatedAt: String(row.cursorCreatedAt),
+  }));
 }
 
 export async function countOtherAccountsWithPan(db: Executor, userId: string, pan: string): Promise<number> {
@@ -178,7 +196,6 @@ export async function listPanConflicts(db: Executor, cursor: PageCursor | undefi
   return result.rows.map((row) => ({ ...(row as unknown as PanConflictRow), createdAt: new Date(row.createdAt as string) }));
 }
 
-
 /** Freezes the account (decision 047); answers false when it was frozen already. */
 export async function freezeAccount(db: Executor, userId: string, values: { reason: string; adminUserId: string }): Promise<boolean> {
   const result = await db.execute(sql`insert into kyc_records as k (user_id, frozen_at, frozen_reason, frozen_by_user_id)
@@ -203,6 +220,8 @@ export async function setRiskCategory(db: Executor, userId: string, values: { ri
 
 /** Whether the account is frozen, read under the caller's transaction. */
 export async function isFrozen(db: Executor, userId: string): Promise<boolean> {
-  const result = await db.execute<{ frozen: boolean }>(sql`select exists (select 1 from kyc_records where user_id = ${userId} and frozen_at is not null) as frozen`);
+  const result = await db.execute<{ frozen: boolean }>(
+    sql`select exists (select 1 from kyc_records where user_id = ${userId} and frozen_at is not null) as frozen`,
+  );
   return result.rows[0]?.frozen === true;
 }

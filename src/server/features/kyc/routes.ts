@@ -105,7 +105,8 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['kyc'],
-        summary: 'Send KYC level 2 from level 1: the second document (type, number, name, photos), the live selfie and the address; recorded with IP, time, user agent and position',
+        summary:
+          'Send KYC level 2 from level 1: the second document (type, number, name, photos), the live selfie and the address; recorded with IP, time, user agent and position',
         body: submitLevelTwoRequestSchema,
         response: responses({ 200: kycPanResponseSchema }),
       },
@@ -141,9 +142,16 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     approve: {
       summary: 'Verify a waiting PAN (the id is the customer’s) with the name printed on the card, optionally marking it inoperative (not linked to Aadhaar)',
       // Optional here so that a request without a body gets the name's field message from the kind, as a blank name does.
-      body: verifyPanRequestSchema.optional().transform((body) =>
-        body === undefined ? undefined : { registeredName: body.registeredName, aadhaarLinked: body.aadhaarLinked === undefined ? undefined : body.aadhaarLinked ? ('yes' as const) : ('no' as const) },
-      ),
+      body: verifyPanRequestSchema
+        .optional()
+        .transform((body) =>
+          body === undefined
+            ? undefined
+            : {
+                registeredName: body.registeredName,
+                aadhaarLinked: body.aadhaarLinked === undefined ? undefined : body.aadhaarLinked ? ('yes' as const) : ('no' as const),
+              },
+        ),
     },
     reject: { summary: 'Reject a waiting PAN (the id is the customer’s) with a reason the customer sees', body: rejectPanRequestSchema.optional() },
   });
@@ -245,7 +253,8 @@ export function registerLevelTwoAdminRoutes(app: ApiApp, context: AppContext): v
     {
       schema: {
         tags: ['admin', 'kyc'],
-        summary: 'A KYC level 2 case: the document, the address, the images’ ids, the liveness report, the PAN’s result, both name verdicts and the sign-up and submission trails',
+        summary:
+          'A KYC level 2 case: the document, the address, the images’ ids, the liveness report, the PAN’s result, both name verdicts and the sign-up and submission trails',
         params: idParamsSchema,
         response: responses({ 200: levelTwoCaseSchema }),
       },
@@ -318,4 +327,3 @@ export function registerLevelTwoAdminRoutes(app: ApiApp, context: AppContext): v
 function actorOf(request: FastifyRequest): { userId: string; ipAddress: string } {
   return { userId: sessionOf(request).userId, ipAddress: request.ip };
 }
-

@@ -45,10 +45,14 @@ import type { KycRow } from './repository.ts';
 export const PAN_SUBMISSIONS_PER_DAY = 5;
 const PAN_UNIQUE_INDEX = 'profiles_pan_unique';
 
-export type LevelLimitSettings = Pick<SettingsRow, 'kycLevel1DailyLimitInrPaise' | 'kycLevel1MonthlyLimitInrPaise' | 'kycLevel2DailyLimitInrPaise' | 'kycLevel2MonthlyLimitInrPaise'>;
+export type LevelLimitSettings = Pick<
+  SettingsRow,
+  'kycLevel1DailyLimitInrPaise' | 'kycLevel1MonthlyLimitInrPaise' | 'kycLevel2DailyLimitInrPaise' | 'kycLevel2MonthlyLimitInrPaise'
+>;
 
 export function factsOf(
-  row: Pick<KycRow, 'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt'> & Partial<Pick<KycRow, 'level2Status'>>,
+  row: Pick<KycRow, 'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt'> &
+    Partial<Pick<KycRow, 'level2Status'>>,
 ): KycFacts {
   return {
     ...(row.level2Status === undefined ? {} : { levelTwoStatus: row.level2Status }),
@@ -65,7 +69,16 @@ export function factsOf(
 /** What the money gate reads of a customer: the level's facts, the freeze and what dates the KYC refresh. */
 export type MoneyGateRow = Pick<
   KycRow,
-  'emailVerifiedAt' | 'phoneVerifiedAt' | 'panStatus' | 'panRegisteredName' | 'panNameAccepted' | 'name' | 'taxResidenceDeclaredAt' | 'panCheckedAt' | 'frozenAt' | 'riskCategory'
+  | 'emailVerifiedAt'
+  | 'phoneVerifiedAt'
+  | 'panStatus'
+  | 'panRegisteredName'
+  | 'panNameAccepted'
+  | 'name'
+  | 'taxResidenceDeclaredAt'
+  | 'panCheckedAt'
+  | 'frozenAt'
+  | 'riskCategory'
 >;
 
 /** When the customer's KYC must be refreshed (decision 047); null below level 1. */
@@ -115,8 +128,12 @@ export async function assertApprovalWhileNotFrozen(db: Executor, userId: string)
 }
 
 /** The level's INR limits (null: none): level 2's once an admin approved level 2 (decision 050), else level 1's. */
-export function levelLimitsOf(settings: LevelLimitSettings & { level2Status: KycRow['level2Status'] }): { dailyInrPaise: bigint | null; monthlyInrPaise: bigint | null } {
-  if (settings.level2Status === 'approved') return { dailyInrPaise: settings.kycLevel2DailyLimitInrPaise, monthlyInrPaise: settings.kycLevel2MonthlyLimitInrPaise };
+export function levelLimitsOf(settings: LevelLimitSettings & { level2Status: KycRow['level2Status'] }): {
+  dailyInrPaise: bigint | null;
+  monthlyInrPaise: bigint | null;
+} {
+  if (settings.level2Status === 'approved')
+    return { dailyInrPaise: settings.kycLevel2DailyLimitInrPaise, monthlyInrPaise: settings.kycLevel2MonthlyLimitInrPaise };
   return { dailyInrPaise: settings.kycLevel1DailyLimitInrPaise, monthlyInrPaise: settings.kycLevel1MonthlyLimitInrPaise };
 }
 
@@ -141,14 +158,17 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
   const facts = factsOf(row);
   const level = kycLevelOf(facts);
   const levelTwo = levelTwoChecksOf(row);
-  const missingChecks: KycCheck[] = level === 0 ? missingForLevelOne(facts) : level === 1 ? LEVEL_TWO_CHECKS.filter((check) => levelTwo[check].state !== 'verified') : [];
+  const missingChecks: KycCheck[] =
+    level === 0 ? missingForLevelOne(facts) : level === 1 ? LEVEL_TWO_CHECKS.filter((check) => levelTwo[check].state !== 'verified') : [];
   const simple = (check: KycCheck, passed: boolean) => {
     const state = passed ? ('verified' as const) : ('missing' as const);
     return { state, message: checkMessage(check, state) };
   };
   const panState = panCheckState(facts);
   const panRejection =
-    row.panStatus === 'verified' && panState === 'rejected' ? 'Your name changed since the PAN was verified: it no longer matches the PAN.' : row.panRejectionReason;
+    row.panStatus === 'verified' && panState === 'rejected'
+      ? 'Your name changed since the PAN was verified: it no longer matches the PAN.'
+      : row.panRejectionReason;
   const limits = levelLimitsOf({ ...settings, level2Status: level === 2 ? 'approved' : 'none' });
   const dueAt = refreshDueAtOf(row, settings);
   const overdue = isOverdue(dueAt, now);
@@ -275,7 +295,15 @@ async function recordConflict(db: Database, userId: string, pan: string, ipAddre
 function checkValuesOf(result: Exclude<PanCheckResult, { outcome: 'unavailable' }>, customerName: string): kycRepository.PanCheckValues {
   const base = { checkedBy: 'cashfree' as const, reviewedByUserId: null, providerReference: result.reference };
   if (result.outcome === 'invalid') {
-    return { ...base, status: 'rejected', registeredName: null, nameAccepted: null, providerNameScore: null, aadhaarLinked: null, rejectionReason: PAN_MESSAGES.rejectedInvalid };
+    return {
+      ...base,
+      status: 'rejected',
+      registeredName: null,
+      nameAccepted: null,
+      providerNameScore: null,
+      aadhaarLinked: null,
+      rejectionReason: PAN_MESSAGES.rejectedInvalid,
+    };
   }
   const verdict = matchNames(result.registeredName, customerName).verdict;
   const status: Exclude<PanStatus, 'none'> = verdict === 'match' ? 'verified' : verdict === 'partial' ? 'pending_review' : 'rejected';
@@ -417,14 +445,20 @@ export function reviewOf(row: KycRow, otherAccountsWithPan: number): PanReview {
   };
 }
 
-export async function listPanReviews(db: Database, query: { cursor?: string | undefined; limit: number }): Promise<{ items: PanReview[]; nextCursor: string | null }> {
+export async function listPanReviews(
+  db: Database,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: PanReview[]; nextCursor: string | null }> {
   const cursor = decodeCursor(query.cursor);
   const rows = await kycRepository.listPendingPanReviews(db, cursor, query.limit);
   const page = toPageBy(rows, query.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.userId }));
   return { items: page.rows.map((row) => reviewOf(row, row.otherAccountsWithPan)), nextCursor: page.nextCursor };
 }
 
-export async function listPanConflicts(db: Database, query: { cursor?: string | undefined; limit: number }): Promise<{ items: PanConflict[]; nextCursor: string | null }> {
+export async function listPanConflicts(
+  db: Database,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: PanConflict[]; nextCursor: string | null }> {
   const cursor = decodeCursor(query.cursor, { idKind: 'bigint' });
   const rows = await kycRepository.listPanConflicts(db, cursor, query.limit);
   const page = toPageBy(rows, query.limit, (row) => ({ createdAt: row.cursorCreatedAt, id: row.id }));
@@ -434,7 +468,10 @@ export async function listPanConflicts(db: Database, query: { cursor?: string | 
       pan: row.pan,
       source: row.source,
       user: { id: row.userId, name: row.userName, email: row.userEmail },
-      existingUser: row.existingUserId === null || row.existingName === null || row.existingEmail === null ? null : { id: row.existingUserId, name: row.existingName, email: row.existingEmail },
+      existingUser:
+        row.existingUserId === null || row.existingName === null || row.existingEmail === null
+          ? null
+          : { id: row.existingUserId, name: row.existingName, email: row.existingEmail },
       createdAt: row.createdAt.toISOString(),
     })),
     nextCursor: page.nextCursor,

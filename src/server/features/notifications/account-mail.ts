@@ -47,5 +47,11 @@ export const RESET_MAIL_TEXTS: Record<'password' | 'pin', Record<Language, (minu
 };
 
 export function resetLinkMessage(kind: 'password' | 'pin', recipient: { to: string; language: Language }, link: string, lifetimeMinutes: number): MailMessage {
-  return singleUseLinkMessage({ ...RESET_MAIL_TEXTS[kind][recipient.language](lifetimeMinutes), to: recipient.to, link, lifetimeMinutes, signature: PRODUCT_NAME });
+  return singleUseLinkMessage({
+    ...RESET_MAIL_TEXTS[kind][recipient.language](lifetimeMinutes),
+    to: recipient.to,
+    link,
+    lifetimeMinutes,
+    signature: PRODUCT_NAME,
+  });
 }

@@ -312,7 +312,10 @@ export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held
 
 /** Told to an admin once per payout: a provider payout with an error, or not settled in time (decision 049). */
 export function payoutStuckForAdmin(facts: { userId: string; reference: string; lastError: string | null; stuckMinutes: number }): LocalizedNotification {
-  const why = facts.lastError === null ? `It is not settled ${facts.stuckMinutes} minutes after it was handed to the payout provider.` : `Its last error: ${facts.lastError}`;
+  const why =
+    facts.lastError === null
+      ? `It is not settled ${facts.stuckMinutes} minutes after it was handed to the payout provider.`
+      : `Its last error: ${facts.lastError}`;
   const hindiWhy =
     facts.lastError === null ? `पेआउट प्रदाता को सौंपे जाने के ${facts.stuckMinutes} मिनट बाद भी यह पूरा नहीं हुआ है।` : `इसकी पिछली त्रुटि: ${facts.lastError}`;
   return localized(
@@ -333,7 +336,12 @@ export function payoutStuckForAdmin(facts: { userId: string; reference: string; 
 }
 
 /** A referral reward whose deposit vanished from the chain, taken back (decision 049). */
-export function referralRewardTakenBack(facts: { userId: string; rewardId: string; rewardUsdtMicros: bigint; takenBackUsdtMicros: bigint }): LocalizedNotification {
+export function referralRewardTakenBack(facts: {
+  userId: string;
+  rewardId: string;
+  rewardUsdtMicros: bigint;
+  takenBackUsdtMicros: bigint;
+}): LocalizedNotification {
   const reward = usdt(facts.rewardUsdtMicros);
   const taken = usdt(facts.takenBackUsdtMicros);
   const whole = facts.takenBackUsdtMicros === facts.rewardUsdtMicros;

@@ -48,10 +48,7 @@ function flatten(row: { batch: PayoutBatchRow } & Omit<PayoutBatchWithCounts, ke
 
 export async function insertBatch(db: Executor, values: { createdByUserId: string }): Promise<PayoutBatchRow> {
   // Count and total are filled in once the withdrawals are claimed, in the same transaction.
-  const [row] = await db
-    .insert(payoutBatches)
-    .values({ createdByUserId: values.createdByUserId, withdrawalCount: 1, totalInrPaise: 0n })
-    .returning();
+  const [row] = await db.insert(payoutBatches).values({ createdByUserId: values.createdByUserId, withdrawalCount: 1, totalInrPaise: 0n }).returning();
   if (!row) throw new Error('insert into payout_batches returned no row');
   return row;
 }
@@ -184,7 +181,10 @@ export async function releaseWithdrawals(db: Executor, batchId: string): Promise
 }
 
 export async function markCancelled(db: Executor, batchId: string): Promise<void> {
-  await db.update(payoutBatches).set({ status: 'cancelled', cancelledAt: sql`now()` }).where(eq(payoutBatches.id, batchId));
+  await db
+    .update(payoutBatches)
+    .set({ status: 'cancelled', cancelledAt: sql`now()` })
+    .where(eq(payoutBatches.id, batchId));
 }
 
 /** Records the first download: the file is issued (decision 038). Conditional, so only one download can issue it. */

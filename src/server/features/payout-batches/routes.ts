@@ -45,7 +45,12 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
         },
       },
       async (request, reply) => {
-        const answer = await payoutBatchService.createBatch(db, actorOf(request, sessionOf(request).userId), request.body?.withdrawalIds, readIdempotencyKey(request));
+        const answer = await payoutBatchService.createBatch(
+          db,
+          actorOf(request, sessionOf(request).userId),
+          request.body?.withdrawalIds,
+          readIdempotencyKey(request),
+        );
         if (answer.replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(answer.statusCode).send(answer.body);
       },
@@ -54,14 +59,25 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
     app.get(
       '/api/admin/payout-batches',
       {
-        schema: { tags: ['admin'], summary: 'Payout batches, newest first', querystring: payoutBatchListQuerySchema, response: responses({ 200: payoutBatchListResponseSchema }) },
+        schema: {
+          tags: ['admin'],
+          summary: 'Payout batches, newest first',
+          querystring: payoutBatchListQuerySchema,
+          response: responses({ 200: payoutBatchListResponseSchema }),
+        },
       },
       async (request) => payoutBatchService.listBatches(db, request.query),
     );
 
     app.get(
       '/api/admin/payout-batches/:id.csv',
-      { schema: { tags: ['admin'], summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)', params: idParamsSchema } },
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)',
+          params: idParamsSchema,
+        },
+      },
       async (request, reply) => {
         const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
         return reply
@@ -76,7 +92,14 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
 
     app.get(
       '/api/admin/payout-batches/:id',
-      { schema: { tags: ['admin'], summary: 'A payout batch and its withdrawals', params: idParamsSchema, response: responses({ 200: payoutBatchDetailResponseSchema }) } },
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'A payout batch and its withdrawals',
+          params: idParamsSchema,
+          response: responses({ 200: payoutBatchDetailResponseSchema }),
+        },
+      },
       async (request) => payoutBatchService.getBatch(db, request.params.id),
     );
 
@@ -101,7 +124,8 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
         config: { acceptsCsv: true },
         schema: {
           tags: ['admin'],
-          summary: 'Apply the bank’s results (JSON rows or text/csv: reference, outcome, utr, reason, amount) in one transaction; a row with a problem refuses the whole file; idempotent per row',
+          summary:
+            'Apply the bank’s results (JSON rows or text/csv: reference, outcome, utr, reason, amount) in one transaction; a row with a problem refuses the whole file; idempotent per row',
           params: idParamsSchema,
           body: payoutResultsRequestSchema,
           response: responses({ 200: payoutResultsResponseSchema }),

@@ -45,7 +45,8 @@ const netInrPaiseOf = (row: WithdrawalRow): bigint => row.amountInrPaise - row.t
 
 function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
   const status = row.status === 'cancelled' ? 'cancelled' : row.processingCount > 0 ? 'open' : 'completed';
-  const person = (id: string | null, name: string | null, email: string | null) => (id !== null && name !== null && email !== null ? { id, name, email } : null);
+  const person = (id: string | null, name: string | null, email: string | null) =>
+    id !== null && name !== null && email !== null ? { id, name, email } : null;
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -86,7 +87,9 @@ export async function createBatch(
     throw AppError.fieldError('withdrawalIds', PAYOUT_BATCH_MESSAGES.duplicateIds);
   }
   // A retry after a lost answer gets the batch it made, instead of a second batch of the next pending withdrawals.
-  const scope = adminScope(actor, idempotencyKey, 'payout_batch.create', { withdrawalIds: withdrawalIds ? [...withdrawalIds].sort().join(',') : '(oldest pending)' });
+  const scope = adminScope(actor, idempotencyKey, 'payout_batch.create', {
+    withdrawalIds: withdrawalIds ? [...withdrawalIds].sort().join(',') : '(oldest pending)',
+  });
   const earlier = await findEarlierAnswer<{ batch: PayoutBatch; message: string }>(db, scope);
   if (earlier) return earlier;
   return runOnce(db, scope, async (transaction) => ({
@@ -160,7 +163,10 @@ async function createBatchInTransaction(transaction: Executor, actor: AdminActor
   return batchView(transaction, batch.id);
 }
 
-export async function listBatches(db: Database, options: { cursor?: string | undefined; limit: number }): Promise<{ items: PayoutBatch[]; nextCursor: string | null }> {
+export async function listBatches(
+  db: Database,
+  options: { cursor?: string | undefined; limit: number },
+): Promise<{ items: PayoutBatch[]; nextCursor: string | null }> {
   const rows = await batchRepository.listBatches(db, { cursor: decodeCursor(options.cursor), limit: options.limit });
   const page = toPage(rows, options.limit);
   return { items: page.rows.map(toBatchView), nextCursor: page.nextCursor };
@@ -193,7 +199,16 @@ export async function getBatch(db: Database, id: string) {
   };
 }
 
-const BANK_FILE_COLUMNS = ['Payment Mode', 'Beneficiary Name', 'Beneficiary Account Number', 'IFSC', 'Beneficiary UPI ID', 'Amount (INR)', 'Narration', 'Reference'];
+const BANK_FILE_COLUMNS = [
+  'Payment Mode',
+  'Beneficiary Name',
+  'Beneficiary Account Number',
+  'IFSC',
+  'Beneficiary UPI ID',
+  'Amount (INR)',
+  'Narration',
+  'Reference',
+];
 
 /** The bank file's bytes, built only from what the batch froze (bank snapshots, amounts, request order). */
 function bankFileOf(withdrawals: WithdrawalRow[]): string {
@@ -286,7 +301,8 @@ async function evaluateResults(db: Executor, actor: AdminActor, batch: PayoutBat
   const rowOfUtr = new Map<string, number>();
   return rows.map((input, index): EvaluatedRow => {
     const row = index + 1;
-    const withdrawal = input.reference !== undefined ? byReference.get(input.reference) : input.withdrawalId !== undefined ? byId.get(input.withdrawalId) : undefined;
+    const withdrawal =
+      input.reference !== undefined ? byReference.get(input.reference) : input.withdrawalId !== undefined ? byId.get(input.withdrawalId) : undefined;
     const verdict = (value: Verdict, message: string | null = null): EvaluatedRow => ({ row, input, withdrawal, verdict: value, message });
     const problem = (message: string) => verdict('problem', message);
     if (batch.status === 'cancelled' && batch.issuedAt === null) return problem(PAYOUT_BATCH_MESSAGES.cancelled);
@@ -408,7 +424,11 @@ export async function applyResults(
       action: 'payout_batch.results',
       targetType: 'payout_batch',
       targetId: batchId,
-      after: { rows: rows.length, ...counts, notSent: results.filter((result) => result.outcome === 'not_sent' && result.result === 'applied').map((result) => result.reference) },
+      after: {
+        rows: rows.length,
+        ...counts,
+        notSent: results.filter((result) => result.outcome === 'not_sent' && result.result === 'applied').map((result) => result.reference),
+      },
       ipAddress: actor.ipAddress,
     });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
@@ -432,7 +452,10 @@ async function applyResultRow(
   }
   const { utr, reason } = row.input;
   // Two-person control (decision 017, and the rolling window of decision 038): a paid row that needs two admins is a first approval.
-  if (row.verdict === 'paid' && (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, utr, thresholdInrPaise)) === 'awaiting') {
+  if (
+    row.verdict === 'paid' &&
+    (await gateBatchPayment(transaction, withdrawal, { userId: actor.adminUserId, ipAddress: actor.ipAddress }, utr, thresholdInrPaise)) === 'awaiting'
+  ) {
     return answer('awaiting_second_approval', PAYOUT_BATCH_MESSAGES.awaitingSecondApproval);
   }
   await decideInTransaction(transaction, withdrawalDecisions, {
@@ -493,7 +516,9 @@ async function markBatchCancelled(transaction: Executor, actor: AdminActor, id: 
     targetType: 'payout_batch',
     targetId: id,
     before: { status: 'open' },
-    after: issued ? { status: 'cancelled', inDoubtWithdrawalIds: inDoubt.map((row) => row.id) } : { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
+    after: issued
+      ? { status: 'cancelled', inDoubtWithdrawalIds: inDoubt.map((row) => row.id) }
+      : { status: 'cancelled', releasedWithdrawalIds: released.map((row) => row.id) },
     ipAddress: actor.ipAddress,
   });
   for (const userId of new Set(released.map((row) => row.userId))) {

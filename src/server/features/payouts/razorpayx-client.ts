@@ -34,7 +34,13 @@ const transactionsSchema = z.object({
       debit: z.number().int().nonnegative().optional(),
       amount: z.number().int().nonnegative(),
       source: z
-        .object({ id: z.string(), entity: z.string(), amount: z.number().int().nonnegative().optional(), status: z.string().nullish(), utr: z.string().nullish() })
+        .object({
+          id: z.string(),
+          entity: z.string(),
+          amount: z.number().int().nonnegative().optional(),
+          status: z.string().nullish(),
+          utr: z.string().nullish(),
+        })
         .nullish(),
     }),
   ),
@@ -59,7 +65,10 @@ function factsOf(entity: z.infer<typeof payoutEntitySchema>): ProviderPayoutFact
 
 /** RazorpayX takes letters, digits, spaces and ’-_/(). in names; anything else becomes a space. */
 function providerName(name: string, max: number): string {
-  const cleaned = name.replace(/[^A-Za-z0-9 '’\-_/().]/g, ' ').replace(/\s+/g, ' ').trim();
+  const cleaned = name
+    .replace(/[^A-Za-z0-9 '’\-_/().]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return cleaned.slice(0, max).trim();
 }
 
@@ -118,7 +127,10 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
       currency: 'INR',
       mode: instruction.mode,
       purpose: 'payout',
-      fund_account: { ...fundAccount, contact: { name: providerName(instruction.payee.name, CONTACT_NAME_MAX), type: 'customer', reference_id: instruction.customerReference } },
+      fund_account: {
+        ...fundAccount,
+        contact: { name: providerName(instruction.payee.name, CONTACT_NAME_MAX), type: 'customer', reference_id: instruction.customerReference },
+      },
       // A payout waits for funds rather than failing when the business account runs low.
       queue_if_low_balance: true,
       reference_id: instruction.reference,
@@ -173,7 +185,8 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
 
     readWebhook(rawBody, headers) {
       const eventId = headerValue(headers, 'x-razorpay-event-id');
-      if (eventId === undefined || eventId.length === 0 || eventId.length > 100) throw new PayoutProviderError('RazorpayX webhook without an event id', 'unexpected');
+      if (eventId === undefined || eventId.length === 0 || eventId.length > 100)
+        throw new PayoutProviderError('RazorpayX webhook without an event id', 'unexpected');
       let body: unknown;
       try {
         body = JSON.parse(rawBody.toString('utf8'));

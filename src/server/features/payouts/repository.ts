@@ -18,7 +18,12 @@ export async function listRoutedWithoutPayout(
   limit: number,
 ): Promise<{ id: string; amountInrPaise: bigint; tdsInrPaise: bigint; upiId: string | null }[]> {
   return db
-    .select({ id: withdrawalRequests.id, amountInrPaise: withdrawalRequests.amountInrPaise, tdsInrPaise: withdrawalRequests.tdsInrPaise, upiId: withdrawalRequests.upiId })
+    .select({
+      id: withdrawalRequests.id,
+      amountInrPaise: withdrawalRequests.amountInrPaise,
+      tdsInrPaise: withdrawalRequests.tdsInrPaise,
+      upiId: withdrawalRequests.upiId,
+    })
     .from(withdrawalRequests)
     .where(
       and(
@@ -32,7 +37,10 @@ export async function listRoutedWithoutPayout(
 }
 
 /** The payout row of a routed withdrawal; a second process inserting it at the same time changes nothing. */
-export async function insertPayout(db: Executor, values: { withdrawalId: string; idempotencyKey: string; amountInrPaise: bigint; mode: ProviderPayoutRow['mode'] }): Promise<void> {
+export async function insertPayout(
+  db: Executor,
+  values: { withdrawalId: string; idempotencyKey: string; amountInrPaise: bigint; mode: ProviderPayoutRow['mode'] },
+): Promise<void> {
   await db.insert(providerPayouts).values(values).onConflictDoNothing();
 }
 
@@ -93,7 +101,10 @@ export async function reschedule(db: Executor, withdrawalId: string, afterSecond
  * provider, so it is never held back, and only ever sent again under its one idempotency key.
  */
 export async function markFirstSendStarted(db: Executor, withdrawalId: string): Promise<void> {
-  await db.update(providerPayouts).set({ sentAt: sql`coalesce(${providerPayouts.sentAt}, now())`, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+  await db
+    .update(providerPayouts)
+    .set({ sentAt: sql`coalesce(${providerPayouts.sentAt}, now())`, updatedAt: sql`now()` })
+    .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
 export async function lockByWithdrawal(db: Executor, withdrawalId: string): Promise<ProviderPayoutRow | undefined> {
@@ -120,7 +131,13 @@ export async function lockByReference(db: Executor, reference: string): Promise<
 export async function updatePayoutState(
   db: Executor,
   withdrawalId: string,
-  values: { providerPayoutId: string | null; state: ProviderPayoutRow['state']; utr: string | null; statusReason: string | null; statusDescription: string | null },
+  values: {
+    providerPayoutId: string | null;
+    state: ProviderPayoutRow['state'];
+    utr: string | null;
+    statusReason: string | null;
+    statusDescription: string | null;
+  },
 ): Promise<ProviderPayoutRow> {
   const [row] = await db
     .update(providerPayouts)
@@ -137,12 +154,18 @@ export async function updatePayoutState(
   return row;
 }
 
-export async function insertEvent(db: Executor, values: { withdrawalId: string; state: ProviderPayoutState; utr: string | null; reason: string | null; source: 'send' | 'webhook' | 'poll' }): Promise<void> {
+export async function insertEvent(
+  db: Executor,
+  values: { withdrawalId: string; state: ProviderPayoutState; utr: string | null; reason: string | null; source: 'send' | 'webhook' | 'poll' },
+): Promise<void> {
   await db.insert(providerPayoutEvents).values({ ...values, reason: values.reason?.slice(0, 500) ?? null });
 }
 
 export async function markSettled(db: Executor, withdrawalId: string): Promise<void> {
-  await db.update(providerPayouts).set({ settledAt: sql`now()`, lastError: null, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+  await db
+    .update(providerPayouts)
+    .set({ settledAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
+    .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
 export async function recordProblem(db: Executor, withdrawalId: string, problem: string, retryAfterSeconds: number): Promise<void> {
@@ -162,13 +185,22 @@ export async function listStuck(db: Executor, stuckMinutes: number, limit: numbe
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
     .from(providerPayouts)
     .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
-    .where(and(isNull(providerPayouts.settledAt), sql`(${providerPayouts.lastError} is not null or ${providerPayouts.createdAt} < now() - make_interval(mins => ${stuckMinutes}))`))
+    .where(
+      and(
+        isNull(providerPayouts.settledAt),
+        sql`(${providerPayouts.lastError} is not null or ${providerPayouts.createdAt} < now() - make_interval(mins => ${stuckMinutes}))`,
+      ),
+    )
     .orderBy(asc(providerPayouts.createdAt))
     .limit(limit);
 }
 
 /** Marks stuck payouts not yet told to admins as told, and answers them: each is told once, by one process. */
-export async function claimStuckNotAlerted(db: Executor, stuckMinutes: number, limit: number): Promise<{ withdrawalId: string; reference: string; lastError: string | null }[]> {
+export async function claimStuckNotAlerted(
+  db: Executor,
+  stuckMinutes: number,
+  limit: number,
+): Promise<{ withdrawalId: string; reference: string; lastError: string | null }[]> {
   const result = await db.execute<{ withdrawal_id: string; reference: string; last_error: string | null }>(sql`
     with stuck as (
       select p.withdrawal_id from provider_payouts p
@@ -184,7 +216,10 @@ export async function claimStuckNotAlerted(db: Executor, stuckMinutes: number, l
 }
 
 export async function clearProblem(db: Executor, withdrawalId: string): Promise<void> {
-  await db.update(providerPayouts).set({ lastError: null, updatedAt: sql`now()` }).where(eq(providerPayouts.withdrawalId, withdrawalId));
+  await db
+    .update(providerPayouts)
+    .set({ lastError: null, updatedAt: sql`now()` })
+    .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
 export async function recordWebhookEvent(db: Executor, values: { provider: string; eventId: string; event: string }): Promise<boolean> {
@@ -250,12 +285,22 @@ export async function findByProviderIds(
 }
 
 /** Payouts we sent in [from, to): the provider's list must name each of them. */
-export async function listSentBetween(db: Executor, range: { from: Date; to: Date }, limit: number): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
+export async function listSentBetween(
+  db: Executor,
+  range: { from: Date; to: Date },
+  limit: number,
+): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
   return db
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
     .from(providerPayouts)
     .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
-    .where(and(sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`, sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`, sql`${providerPayouts.providerPayoutId} is not null`))
+    .where(
+      and(
+        sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
+        sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
+        sql`${providerPayouts.providerPayoutId} is not null`,
+      ),
+    )
     .orderBy(asc(providerPayouts.sentAt))
     .limit(limit);
 }

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#shared/contracts/common';
-import { PAYOUT_WEBHOOK_MAX_BYTES, payoutOverviewResponseSchema, providerPayoutResponseSchema, reconciliationQuerySchema, reconciliationResponseSchema } from '#shared/contracts/payouts';
+import {
+  PAYOUT_WEBHOOK_MAX_BYTES,
+  payoutOverviewResponseSchema,
+  providerPayoutResponseSchema,
+  reconciliationQuerySchema,
+  reconciliationResponseSchema,
+} from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -79,7 +85,8 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
     {
       schema: {
         tags: ['admin'],
-        summary: 'Whether a payout provider is configured: with one, an approve without a UTR sends the withdrawal through it; without, every approve needs the UTR',
+        summary:
+          'Whether a payout provider is configured: with one, an approve without a UTR sends the withdrawal through it; without, every approve needs the UTR',
         response: responses({ 200: payoutOverviewResponseSchema }),
       },
     },

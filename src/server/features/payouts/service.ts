@@ -78,7 +78,12 @@ export type ApplyOutcome = 'applied' | 'unchanged' | 'unknown_payout';
  * payout moves forward only, each new state is kept on the timeline, and the withdrawal follows: `processed` with
  * a UTR pays it, a returned state refunds it, a reversal of a paid one returns its USDT.
  */
-export async function applyProviderFacts(db: Database, facts: ProviderPayoutFacts, source: 'send' | 'webhook' | 'poll', withdrawalId?: string): Promise<ApplyOutcome> {
+export async function applyProviderFacts(
+  db: Database,
+  facts: ProviderPayoutFacts,
+  source: 'send' | 'webhook' | 'poll',
+  withdrawalId?: string,
+): Promise<ApplyOutcome> {
   return db.transaction(async (transaction) => applyProviderFactsIn(transaction, facts, source, withdrawalId));
 }
 
@@ -90,7 +95,12 @@ async function lockPayoutOf(transaction: Executor, facts: ProviderPayoutFacts, w
   );
 }
 
-export async function applyProviderFactsIn(transaction: Executor, facts: ProviderPayoutFacts, source: 'send' | 'webhook' | 'poll', withdrawalId?: string): Promise<ApplyOutcome> {
+export async function applyProviderFactsIn(
+  transaction: Executor,
+  facts: ProviderPayoutFacts,
+  source: 'send' | 'webhook' | 'poll',
+  withdrawalId?: string,
+): Promise<ApplyOutcome> {
   // The payout first, then its withdrawal: the order every path here takes (admin decisions lock only the withdrawal).
   const payoutBefore = await lockPayoutOf(transaction, facts, withdrawalId);
   if (!payoutBefore) return 'unknown_payout';
@@ -111,7 +121,13 @@ export async function applyProviderFactsIn(transaction: Executor, facts: Provide
       statusDescription: moves ? facts.description : payoutBefore.statusDescription,
     });
     if (moves || utrArrives) {
-      await payoutRepository.insertEvent(transaction, { withdrawalId: payout.withdrawalId, state: facts.state, utr: facts.utr, reason: facts.description ?? facts.reason, source });
+      await payoutRepository.insertEvent(transaction, {
+        withdrawalId: payout.withdrawalId,
+        state: facts.state,
+        utr: facts.utr,
+        reason: facts.description ?? facts.reason,
+        source,
+      });
       await publishEvent(transaction, { type: 'wallet.updated', userId: withdrawal.userId, reason: 'withdrawal.payout' });
     }
   }
@@ -128,7 +144,12 @@ async function settleWithdrawal(transaction: Executor, payout: ProviderPayoutRow
     const holder = await payoutRepository.withdrawalWithUtr(transaction, payout.utr, withdrawal.id);
     if (holder !== undefined) {
       // One UTR pays one withdrawal (decision 038): this one waits for an admin rather than being marked paid.
-      await payoutRepository.recordProblem(transaction, payout.withdrawalId, `The provider's UTR ${payout.utr} is already recorded for withdrawal ${holder}.`, UTR_CONFLICT_RETRY_SECONDS);
+      await payoutRepository.recordProblem(
+        transaction,
+        payout.withdrawalId,
+        `The provider's UTR ${payout.utr} is already recorded for withdrawal ${holder}.`,
+        UTR_CONFLICT_RETRY_SECONDS,
+      );
       return false;
     }
     await decideInTransaction(transaction, withdrawalDecisions, {
@@ -171,7 +192,13 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
   if (!reversed) return;
   const reason = PAYOUT_MESSAGES.reversedReason(reasonWords).slice(0, 500);
   await moveMoney(transaction, [
-    { from: house('withdrawals_paid'), to: wallet(reversed.userId), amountUsdtMicros: reversed.amountUsdtMicros, reason: 'withdrawal_reversal', referenceId: reversed.id },
+    {
+      from: house('withdrawals_paid'),
+      to: wallet(reversed.userId),
+      amountUsdtMicros: reversed.amountUsdtMicros,
+      reason: 'withdrawal_reversal',
+      referenceId: reversed.id,
+    },
   ]);
   await recordAudit(transaction, {
     actorUserId: null,
@@ -221,7 +248,8 @@ export async function prepareFirstSend(db: Database, withdrawalId: string, retry
       return 'held';
     }
     // A hold that ended clears its reason with the stamp: the payout leaves now.
-    if (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident) await payoutRepository.clearProblem(transaction, withdrawalId);
+    if (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident)
+      await payoutRepository.clearProblem(transaction, withdrawalId);
     await payoutRepository.markFirstSendStarted(transaction, withdrawalId);
     return 'send';
   });
@@ -237,7 +265,13 @@ export async function refuseUnsentPayout(db: Database, withdrawalId: string, des
     if (!payout || payout.state !== 'unsent') return;
     const withdrawal = await findWithdrawalForUpdate(transaction, withdrawalId);
     if (!withdrawal) return;
-    const failed = await payoutRepository.updatePayoutState(transaction, withdrawalId, { providerPayoutId: null, state: 'failed', utr: null, statusReason: 'refused', statusDescription: description });
+    const failed = await payoutRepository.updatePayoutState(transaction, withdrawalId, {
+      providerPayoutId: null,
+      state: 'failed',
+      utr: null,
+      statusReason: 'refused',
+      statusDescription: description,
+    });
     await payoutRepository.insertEvent(transaction, { withdrawalId, state: 'failed', utr: null, reason: description, source: 'send' });
     await settleWithdrawal(transaction, failed, withdrawal);
   });
@@ -273,7 +307,9 @@ export async function alertStuckPayouts(db: Database, stuckMinutes: number): Pro
     const admins = await payoutRepository.adminUserIds(transaction);
     await createNotifications(
       transaction,
-      stuck.flatMap((payout) => admins.map((userId) => payoutStuckForAdmin({ userId, reference: payout.reference, lastError: payout.lastError, stuckMinutes }))),
+      stuck.flatMap((payout) =>
+        admins.map((userId) => payoutStuckForAdmin({ userId, reference: payout.reference, lastError: payout.lastError, stuckMinutes })),
+      ),
     );
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return stuck.length;
@@ -320,7 +356,8 @@ export async function receiveWebhook(
   }
   const facts = event.payout;
   return db.transaction(async (transaction) => {
-    if (!(await payoutRepository.recordWebhookEvent(transaction, { provider: provider.name, eventId: event.eventId, event: event.event }))) return { outcome: 'duplicate' as const };
+    if (!(await payoutRepository.recordWebhookEvent(transaction, { provider: provider.name, eventId: event.eventId, event: event.event })))
+      return { outcome: 'duplicate' as const };
     if (facts === undefined) return { outcome: 'ignored' as const };
     return { outcome: await applyProviderFactsIn(transaction, facts, 'webhook') };
   });
@@ -329,7 +366,8 @@ export async function receiveWebhook(
 /** The India day `YYYY-MM-DD` as the instants it starts and ends at (India is UTC+05:30 all year). */
 function indiaDay(day: string): { from: Date; to: Date } {
   const from = new Date(`${day}T00:00:00+05:30`);
-  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) > day) throw AppError.validation(PAYOUT_MESSAGES.reconciliationDay, { day: PAYOUT_MESSAGES.reconciliationDay });
+  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) > day)
+    throw AppError.validation(PAYOUT_MESSAGES.reconciliationDay, { day: PAYOUT_MESSAGES.reconciliationDay });
   return { from, to: new Date(from.getTime() + 24 * 60 * 60 * 1000) };
 }
 
@@ -347,7 +385,12 @@ function ourState(row: { payout: ProviderPayoutRow; withdrawalStatus: string; re
 export async function reconcileDay(db: Database, provider: PayoutProvider, day: string): Promise<ReconciliationResponse> {
   const range = indiaDay(day);
   const { transactions, truncated } = await provider.listTransactions(range, RECONCILIATION_MAX_TRANSACTIONS);
-  const ours = new Map((await payoutRepository.findByProviderIds(db, [...new Set(transactions.map((item) => item.providerPayoutId))])).map((row) => [row.payout.providerPayoutId, row]));
+  const ours = new Map(
+    (await payoutRepository.findByProviderIds(db, [...new Set(transactions.map((item) => item.providerPayoutId))])).map((row) => [
+      row.payout.providerPayoutId,
+      row,
+    ]),
+  );
   const differences: ReconciliationResponse['differences'] = [];
   const seen = new Set<string>();
   for (const transaction of transactions) {
@@ -356,7 +399,14 @@ export async function reconcileDay(db: Database, provider: PayoutProvider, day: 
     const row = ours.get(transaction.providerPayoutId);
     const provided = { amountInr: inrPaiseToWire(transaction.amountInrPaise), state: transaction.state, utr: transaction.utr };
     if (!row) {
-      differences.push({ providerPayoutId: transaction.providerPayoutId, withdrawalId: null, reference: null, problems: ['No withdrawal of ours has this payout.'], provider: provided, ours: null });
+      differences.push({
+        providerPayoutId: transaction.providerPayoutId,
+        withdrawalId: null,
+        reference: null,
+        problems: ['No withdrawal of ours has this payout.'],
+        provider: provided,
+        ours: null,
+      });
       continue;
     }
     const state = ourState(row);
@@ -388,5 +438,11 @@ export async function reconcileDay(db: Database, provider: PayoutProvider, day: 
       ours: { amountInr: inrPaiseToWire(row.payout.amountInrPaise), state: row.payout.state, utr: row.payout.utr },
     });
   }
-  return { day, transactionsRead: transactions.length, payoutsCompared: seen.size, truncated, differences: differences.slice(0, RECONCILIATION_MAX_TRANSACTIONS) };
+  return {
+    day,
+    transactionsRead: transactions.length,
+    payoutsCompared: seen.size,
+    truncated,
+    differences: differences.slice(0, RECONCILIATION_MAX_TRANSACTIONS),
+  };
 }

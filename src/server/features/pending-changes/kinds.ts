@@ -232,7 +232,10 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       return {
         summary: `${payload.network} deposit${customer ? ` of ${customer.name} (${customer.email})` : ''} no longer on the blockchain: ${payload.reason}`,
         from: `Open incident, ${amount} on hold`,
-        to: payload.resolution === 'debited' ? `Settled: ${amount} taken back from the customer's balance` : `Settled: ${amount} written off, the customer keeps it`,
+        to:
+          payload.resolution === 'debited'
+            ? `Settled: ${amount} taken back from the customer's balance`
+            : `Settled: ${amount} written off, the customer keeps it`,
         network: payload.network,
         deposit: { id: payload.depositId },
       };
@@ -246,7 +249,8 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       to: extendedKeyInPart(payload.to),
       network: payload.network,
     }),
-  },  account_unfreeze: {
+  },
+  account_unfreeze: {
     subjectOf: (payload) => payload.userId,
     concernedUserId: (payload) => payload.userId,
     view: (payload, customer) => ({
@@ -264,7 +268,6 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       to: 'Level 2 verified: the level 2 limits apply',
     }),
   },
-
 };
 
 /** The description of a change's kind, typed by the change's own kind. */

@@ -57,7 +57,10 @@ export async function markDecided(
 }
 
 export async function countAdmins(db: Executor): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(profiles).where(eq(profiles.role, 'admin'));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(profiles)
+    .where(eq(profiles.role, 'admin'));
   return row?.count ?? 0;
 }
 

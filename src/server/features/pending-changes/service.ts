@@ -46,7 +46,11 @@ export async function adminEmails(db: Executor): Promise<string[]> {
   return pendingChangeRepository.listAdminEmails(db);
 }
 
-export async function findOpenChange<Kind extends PendingChangeKind>(db: Executor, kind: Kind, subject: string): Promise<StoredPendingChange<Kind> | undefined> {
+export async function findOpenChange<Kind extends PendingChangeKind>(
+  db: Executor,
+  kind: Kind,
+  subject: string,
+): Promise<StoredPendingChange<Kind> | undefined> {
   const change = await pendingChangeRepository.findOpenBySubject(db, kind, subject);
   return change && isOfKind(change, kind) ? change : undefined;
 }
@@ -97,7 +101,11 @@ function changeDecisions(handlers: Partial<ChangeHandlers>): RequestKind<StoredP
   return {
     noun: 'pending_change',
     waitingStatus: 'open',
-    messages: { notFound: PENDING_CHANGE_MESSAGES.notFound, ownRequest: PENDING_CHANGE_MESSAGES.ownChange, alreadyDecided: PENDING_CHANGE_MESSAGES.alreadyDecided },
+    messages: {
+      notFound: PENDING_CHANGE_MESSAGES.notFound,
+      ownRequest: PENDING_CHANGE_MESSAGES.ownChange,
+      alreadyDecided: PENDING_CHANGE_MESSAGES.alreadyDecided,
+    },
     findById: async (transaction, id) => {
       const unlocked = await pendingChangeRepository.findById(transaction, id);
       if (!unlocked) return undefined;
@@ -129,7 +137,12 @@ function handlerOf<Kind extends PendingChangeKind>(handlers: Partial<ChangeHandl
   return handler;
 }
 
-function applyChange<Kind extends PendingChangeKind>(transaction: Executor, handler: ChangeHandler<Kind>, change: StoredPendingChange, decider: Actor): Promise<void> {
+function applyChange<Kind extends PendingChangeKind>(
+  transaction: Executor,
+  handler: ChangeHandler<Kind>,
+  change: StoredPendingChange,
+  decider: Actor,
+): Promise<void> {
   if (!isOfKind(change, handler.kind)) throw new Error(`a change of kind ${change.kind} was handed to the handler of ${handler.kind}`);
   return handler.apply(transaction, change, decider);
 }
@@ -153,17 +166,33 @@ export async function decideChange(db: Database, handlers: ChangeHandlers, actor
  * Discards the open change about a subject, if any, in the caller's transaction: a withdrawal that
  * was rejected (or approved another way) leaves no first approval behind. A null actor is the system.
  */
-export async function discardOpenChange<Kind extends PendingChangeKind>(db: Executor, handler: ChangeHandler<Kind>, subject: string, actor: Actor | null): Promise<void> {
+export async function discardOpenChange<Kind extends PendingChangeKind>(
+  db: Executor,
+  handler: ChangeHandler<Kind>,
+  subject: string,
+  actor: Actor | null,
+): Promise<void> {
   const open = await pendingChangeRepository.findOpenBySubject(db, handler.kind, subject);
-  if (open) await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), { id: open.id, outcome: 'rejected', decider: deciderOf(actor), details: {} });
+  if (open)
+    await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), { id: open.id, outcome: 'rejected', decider: deciderOf(actor), details: {} });
 }
 
 /**
  * Marks an open change confirmed in the caller's transaction, which applies it itself (a second
  * admin's approve of the withdrawal a first approval is about).
  */
-export async function confirmOpenChange<Kind extends PendingChangeKind>(db: Executor, handler: ChangeHandler<Kind>, change: StoredPendingChange<Kind>, actor: Actor): Promise<void> {
-  await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), { id: change.id, outcome: 'approved', decider: deciderOf(actor), details: { appliedBy: 'caller' } });
+export async function confirmOpenChange<Kind extends PendingChangeKind>(
+  db: Executor,
+  handler: ChangeHandler<Kind>,
+  change: StoredPendingChange<Kind>,
+  actor: Actor,
+): Promise<void> {
+  await decideInTransaction(db, changeDecisions({ [handler.kind]: handler }), {
+    id: change.id,
+    outcome: 'approved',
+    decider: deciderOf(actor),
+    details: { appliedBy: 'caller' },
+  });
 }
 
 export async function listOpenChanges(db: Executor): Promise<PendingChange[]> {

@@ -62,7 +62,10 @@ function failureRuleValues(rule: PinFailureRule): [number, number] {
   return [rule.windowSeconds, rule.limit - 1];
 }
 
-const limitingFailureStatement = preparedStatement<{ failedAt: Date | null }>('pin_limiting_failure', `select ${limitingFailureSql('$1', '$2', '$3')} as "failedAt"`);
+const limitingFailureStatement = preparedStatement<{ failedAt: Date | null }>(
+  'pin_limiting_failure',
+  `select ${limitingFailureSql('$1', '$2', '$3')} as "failedAt"`,
+);
 
 export async function findLimitingFailure(db: Executor, userId: string, rule: PinFailureRule): Promise<Date | undefined> {
   const [row] = await queryPreparedIn(db, limitingFailureStatement, [userId, ...failureRuleValues(rule)]);
@@ -102,7 +105,10 @@ export async function claimResetToken(db: Executor, tokenHash: Buffer): Promise<
 }
 
 export async function markPinReset(db: Executor, userId: string): Promise<void> {
-  await db.update(users).set({ pinResetAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ pinResetAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /** What the first step of a PIN check reads. */
@@ -126,7 +132,12 @@ const openCheckStatement = preparedStatement<{ hits: number | null; pinHash: str
      ${limitingFailureSql('$3', '$4', '$5')} as "limitingFailure"`,
 );
 
-export async function openCheck(db: Executor, rateLimit: { key: string; windowSeconds: number }, userId: string, failures: PinFailureRule): Promise<OpenedPinCheck> {
+export async function openCheck(
+  db: Executor,
+  rateLimit: { key: string; windowSeconds: number },
+  userId: string,
+  failures: PinFailureRule,
+): Promise<OpenedPinCheck> {
   const [row] = await queryPreparedIn(db, openCheckStatement, [rateLimit.key, rateLimit.windowSeconds, userId, ...failureRuleValues(failures)]);
   return { hits: Number(row?.hits ?? 0), pinHash: row?.pinHash ?? undefined, limitingFailure: row?.limitingFailure ?? undefined };
 }
@@ -140,7 +151,12 @@ const recheckStatement = preparedStatement<{ sessionExists: boolean; limitingFai
  * What a PIN check re-reads under the PIN row lock, in one statement: whether the session still
  * exists, and the wrong PIN that blocks the account, if any (as findLimitingFailure).
  */
-export async function recheck(db: Executor, sessionId: string, userId: string, failures: PinFailureRule): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
+export async function recheck(
+  db: Executor,
+  sessionId: string,
+  userId: string,
+  failures: PinFailureRule,
+): Promise<{ sessionExists: boolean; limitingFailure: Date | undefined }> {
   const [row] = await queryPreparedIn(db, recheckStatement, [sessionId, userId, ...failureRuleValues(failures)]);
   return { sessionExists: row?.sessionExists ?? false, limitingFailure: row?.limitingFailure ?? undefined };
 }

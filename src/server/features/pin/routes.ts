@@ -18,7 +18,14 @@ import * as pinService from './service.ts';
 export function registerPinRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/pin/verify',
-    { schema: { tags: ['pin'], summary: 'Verify the transaction PIN for this session', body: verifyPinRequestSchema, response: responses({ 200: verifyPinResponseSchema }) } },
+    {
+      schema: {
+        tags: ['pin'],
+        summary: 'Verify the transaction PIN for this session',
+        body: verifyPinRequestSchema,
+        response: responses({ 200: verifyPinResponseSchema }),
+      },
+    },
     async (request) => {
       await pinService.verifyPinForSession(context, request, sessionOf(request), request.body.pin);
       return { verified: true as const };
@@ -91,7 +98,14 @@ export function registerPinResetCompletionRoutes(app: ApiApp, context: AppContex
 export function registerPinChangeRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/pin/change',
-    { schema: { tags: ['pin'], summary: 'Change the PIN, knowing the current one', body: changePinRequestSchema, response: responses({ 200: okResponseSchema }) } },
+    {
+      schema: {
+        tags: ['pin'],
+        summary: 'Change the PIN, knowing the current one',
+        body: changePinRequestSchema,
+        response: responses({ 200: okResponseSchema }),
+      },
+    },
     async (request) => {
       await pinService.changePin(context, request, sessionOf(request), request.body.currentPin, request.body.newPin);
       return { ok: true as const };

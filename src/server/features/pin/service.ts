@@ -66,7 +66,12 @@ export async function checkPin(
   pin: string,
   incorrectMessage: (remainingAttempts: number) => string,
 ): Promise<void> {
-  const opened = await pinRepository.openCheck(context.database.db, { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds }, session.userId, PIN_FAILURES);
+  const opened = await pinRepository.openCheck(
+    context.database.db,
+    { key: `pin:ip:${request.ip}`, windowSeconds: context.rateLimits.windowSeconds },
+    session.userId,
+    PIN_FAILURES,
+  );
   refuseOverLimit(opened.hits, context.rateLimits.pinPerAddress);
   const verified = await verifyAgainst(opened.pinHash, opened.limitingFailure, pin);
   let outcome = verified.kind === 'verified' ? await recordOutcome(context, session, verified.pinHash, verified.correct) : verified;

@@ -62,7 +62,10 @@ export async function sharedAddressBook(db: Executor, network: DepositNetwork, a
 }
 
 /** Totals of every customer address of the network from the records alone. */
-export async function networkTotals(db: Executor, network: DepositNetwork): Promise<{ creditedUsdtMicros: bigint; sweptUsdtMicros: bigint; addresses: number }> {
+export async function networkTotals(
+  db: Executor,
+  network: DepositNetwork,
+): Promise<{ creditedUsdtMicros: bigint; sweptUsdtMicros: bigint; addresses: number }> {
   const result = await db.execute<{ credited: string; swept: string; addresses: number }>(sql`
     select
       (select coalesce(sum(d.amount_usdt_micros), 0) from usdt_deposits d join deposit_addresses a on a.network = d.network and a.address = ${comparable(network, sql`d.deposit_address`)}
@@ -75,7 +78,12 @@ export async function networkTotals(db: Executor, network: DepositNetwork): Prom
 }
 
 export async function followerCursor(db: Executor, network: DepositNetwork): Promise<bigint | undefined> {
-  const [row] = await db.select({ number: chainBlocks.blockNumber }).from(chainBlocks).where(eq(chainBlocks.network, network)).orderBy(desc(chainBlocks.blockNumber)).limit(1);
+  const [row] = await db
+    .select({ number: chainBlocks.blockNumber })
+    .from(chainBlocks)
+    .where(eq(chainBlocks.network, network))
+    .orderBy(desc(chainBlocks.blockNumber))
+    .limit(1);
   return row?.number;
 }
 

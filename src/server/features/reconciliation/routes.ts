@@ -15,7 +15,8 @@ export function registerReconciliationAdminRoutes(app: ApiApp, context: AppConte
     {
       schema: {
         tags: ['admin'],
-        summary: 'Per network, a page of customer deposit addresses and the shared address: on-chain USDT beside credited minus swept, every difference flagged',
+        summary:
+          'Per network, a page of customer deposit addresses and the shared address: on-chain USDT beside credited minus swept, every difference flagged',
         querystring: reconciliationQuerySchema,
         response: responses({ 200: reconciliationResponseSchema }),
       },

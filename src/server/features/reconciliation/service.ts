@@ -130,7 +130,12 @@ function needsOf(client: ChainClient, nativeBalance: bigint, fee: bigint): strin
  * first (the network's coin for the fee). Stored, so that the sweeps the follower reads are
  * matched to it.
  */
-export async function createSweepPlan(db: Database, clients: ReadonlyMap<DepositNetwork, ChainClient>, userId: string, input: CreateSweepPlanRequest): Promise<SweepPlan> {
+export async function createSweepPlan(
+  db: Database,
+  clients: ReadonlyMap<DepositNetwork, ChainClient>,
+  userId: string,
+  input: CreateSweepPlanRequest,
+): Promise<SweepPlan> {
   const client = clientOf(clients, input.network);
   const threshold = parseUsdtMicros(input.threshold);
   if (!threshold.ok || threshold.value <= 0n) throw AppError.fieldError('threshold', RECONCILIATION_MESSAGES.thresholdInvalid);
@@ -171,7 +176,8 @@ export async function getSweepPlan(db: Executor, id: string): Promise<SweepPlan>
       derivationPath: item.derivationPath,
       amount: usdtMicrosToWire(item.amountUsdtMicros),
       needs: item.needs,
-      sweep: item.sweepHash === null || item.sweptUsdtMicros === null ? null : { transactionHash: item.sweepHash, amount: usdtMicrosToWire(item.sweptUsdtMicros) },
+      sweep:
+        item.sweepHash === null || item.sweptUsdtMicros === null ? null : { transactionHash: item.sweepHash, amount: usdtMicrosToWire(item.sweptUsdtMicros) },
     })),
   };
 }

@@ -137,6 +137,9 @@ export async function lockUnreversedRewardsOfDeposit(db: Executor, depositId: st
   return result.rows.map((row) => ({ id: row.id, referrerUserId: row.referrer_user_id, rewardUsdtMicros: BigInt(row.reward_usdt_micros), level: row.level }));
 }
 
-export async function insertReversal(db: Executor, values: { rewardId: string; incidentId: string; takenBackUsdtMicros: bigint; writtenOffUsdtMicros: bigint }): Promise<void> {
+export async function insertReversal(
+  db: Executor,
+  values: { rewardId: string; incidentId: string; takenBackUsdtMicros: bigint; writtenOffUsdtMicros: bigint },
+): Promise<void> {
   await db.insert(referralRewardReversals).values(values);
 }

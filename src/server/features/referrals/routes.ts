@@ -1,13 +1,15 @@
 import { idParamsSchema } from '#shared/contracts/common';
 import {
   referralRewardDetailResponseSchema,
-  referralEarningsPageSchema, referralPageQuerySchema, referralSummarySchema, referredPeoplePageSchema,
+  referralEarningsPageSchema,
+  referralPageQuerySchema,
+  referralSummarySchema,
+  referredPeoplePageSchema,
 } from '#shared/contracts/referrals';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as referralService from './service.ts';
-
 
 export function registerReferralRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;

@@ -88,11 +88,24 @@ export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: {
     const takenBackUsdtMicros = balance < reward.rewardUsdtMicros ? (balance > 0n ? balance : 0n) : reward.rewardUsdtMicros;
     if (takenBackUsdtMicros > 0n) {
       await moveMoney(db, [
-        { from: wallet(reward.referrerUserId), to: house('referral_rewards'), amountUsdtMicros: takenBackUsdtMicros, reason: 'referral_reward_reversal', referenceId: reward.id },
+        {
+          from: wallet(reward.referrerUserId),
+          to: house('referral_rewards'),
+          amountUsdtMicros: takenBackUsdtMicros,
+          reason: 'referral_reward_reversal',
+          referenceId: reward.id,
+        },
       ]);
     }
-    await referralRepository.insertReversal(db, { rewardId: reward.id, incidentId: incident.id, takenBackUsdtMicros, writtenOffUsdtMicros: reward.rewardUsdtMicros - takenBackUsdtMicros });
-    await createNotifications(db, [referralRewardTakenBack({ userId: reward.referrerUserId, rewardId: reward.id, rewardUsdtMicros: reward.rewardUsdtMicros, takenBackUsdtMicros })]);
+    await referralRepository.insertReversal(db, {
+      rewardId: reward.id,
+      incidentId: incident.id,
+      takenBackUsdtMicros,
+      writtenOffUsdtMicros: reward.rewardUsdtMicros - takenBackUsdtMicros,
+    });
+    await createNotifications(db, [
+      referralRewardTakenBack({ userId: reward.referrerUserId, rewardId: reward.id, rewardUsdtMicros: reward.rewardUsdtMicros, takenBackUsdtMicros }),
+    ]);
     await publishEvent(db, { type: 'wallet.updated', userId: reward.referrerUserId, reason: 'deposit.chain' });
   }
 }

@@ -4,13 +4,17 @@ import type { AppContext } from '../../context.ts';
 import { escapeHtml } from '../../platform/mail/mailer.ts';
 import * as users from '../users/service.ts';
 
-export type SecurityChange = 'pin-reset' | 'pin-changed' | 'password-reset' | 'password-changed' | 'phone-changed' | 'bank-account-added' | 'bank-account-changed';
+export type SecurityChange =
+  'pin-reset' | 'pin-changed' | 'password-reset' | 'password-changed' | 'phone-changed' | 'bank-account-added' | 'bank-account-changed';
 
 export const DESCRIPTIONS: Record<SecurityChange, { subject: string; sentence: string }> = {
   'pin-reset': { subject: 'your transaction PIN was reset', sentence: 'The transaction PIN of your account was reset through the link we e-mailed you.' },
   'pin-changed': { subject: 'your transaction PIN was changed', sentence: 'The transaction PIN of your account was changed.' },
   'password-reset': { subject: 'your password was reset', sentence: 'The password of your account was reset through the link we e-mailed you.' },
-  'password-changed': { subject: 'your password was changed', sentence: 'The password of your account was changed, and every other session of it was signed out.' },
+  'password-changed': {
+    subject: 'your password was changed',
+    sentence: 'The password of your account was changed, and every other session of it was signed out.',
+  },
   'phone-changed': { subject: 'your phone number was changed', sentence: 'The phone number saved in your account was changed.' },
   'bank-account-added': { subject: 'a bank account was added', sentence: 'A bank account was added to your account for withdrawals.' },
   'bank-account-changed': { subject: 'a bank account was changed', sentence: 'A bank account saved in your account for withdrawals was changed.' },
@@ -28,9 +32,13 @@ export const HINDI_DESCRIPTIONS: Record<SecurityChange, { subject: string; sente
 };
 
 /** The pause and the advice lines of these e-mails in each language. */
-export const SECURITY_MAIL_LINES: Record<Language, { pause: (scope: 'bank-account' | 'account', hours: number) => string; advice: (forgotPasswordUrl: string) => string }> = {
+export const SECURITY_MAIL_LINES: Record<
+  Language,
+  { pause: (scope: 'bank-account' | 'account', hours: number) => string; advice: (forgotPasswordUrl: string) => string }
+> = {
   en: {
-    pause: (scope, hours) => `For your safety, withdrawals${scope === 'bank-account' ? ' to that bank account' : ' and transfers'} are paused for ${hours} hours.`,
+    pause: (scope, hours) =>
+      `For your safety, withdrawals${scope === 'bank-account' ? ' to that bank account' : ' and transfers'} are paused for ${hours} hours.`,
     advice: (url) => `If this was not you, reset your password at ${url} at once and contact support.`,
   },
   hi: {
@@ -58,7 +66,10 @@ export async function notifySecurityChange(
     if (!recipient) return;
     const { subject, sentence } = (recipient.language === 'hi' ? HINDI_DESCRIPTIONS : DESCRIPTIONS)[change];
     const words = SECURITY_MAIL_LINES[recipient.language];
-    const pauseNote = hours > 0 && change !== 'pin-changed' && change !== 'phone-changed' ? words.pause(change.startsWith('bank-account') ? 'bank-account' : 'account', hours) : '';
+    const pauseNote =
+      hours > 0 && change !== 'pin-changed' && change !== 'phone-changed'
+        ? words.pause(change.startsWith('bank-account') ? 'bank-account' : 'account', hours)
+        : '';
     const advice = words.advice(`${context.config.appOrigin}/forgot-password`);
     const email = recipient.email;
     const lines = [sentence, ...details, pauseNote, advice].filter((line) => line !== '');

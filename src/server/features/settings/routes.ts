@@ -27,7 +27,8 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['settings'],
-        summary: 'Rates, deposit addresses, QR images, support contact, minimum deposit, app download and the hours withdrawals to a new bank account pause (public)',
+        summary:
+          'Rates, deposit addresses, QR images, support contact, minimum deposit, app download and the hours withdrawals to a new bank account pause (public)',
         response: responses({ 200: publicSettingsResponseSchema }),
       },
     },
@@ -46,7 +47,6 @@ export function registerSettingsRoutes(app: ApiApp, context: AppContext): void {
     },
     async () => settingsService.getOperatorIdentity(db),
   );
-
 }
 
 /** Reading and saving all settings (admins); registered inside the admin area. */
@@ -56,7 +56,11 @@ export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): v
   app.get(
     '/api/admin/settings',
     {
-      schema: { tags: ['admin'], summary: 'All settings (admin only; VIP customers read the public settings)', response: responses({ 200: adminSettingsResponseSchema }) },
+      schema: {
+        tags: ['admin'],
+        summary: 'All settings (admin only; VIP customers read the public settings)',
+        response: responses({ 200: adminSettingsResponseSchema }),
+      },
     },
     async (request) => settingsService.getAdminSettings(db, sessionOf(request)),
   );
@@ -75,7 +79,8 @@ export function registerSettingsAdminRoutes(app: ApiApp, context: AppContext): v
     async (request, reply) => {
       const { settings, pendingChanges } = await settingsService.updateSettings(context, request, sessionOf(request), request.body);
       const [pendingChange] = pendingChanges;
-      if (pendingChange) return reply.code(202).send({ message: settingsService.awaitingSecondAdminMessage(pendingChanges), settings, pendingChange, pendingChanges });
+      if (pendingChange)
+        return reply.code(202).send({ message: settingsService.awaitingSecondAdminMessage(pendingChanges), settings, pendingChange, pendingChanges });
       return reply.code(200).send({ message: SETTINGS_UPDATED_MESSAGE, settings });
     },
   );

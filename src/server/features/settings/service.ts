@@ -34,7 +34,13 @@ import type { AuditAction } from '#shared/contracts/enums';
 import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
 import { CONSENT_NOTICE_VERSION, type OperatorIdentityResponse } from '#shared/contracts/operator-identity';
 import { desiredOperatorIdentity, operatorIdentityOf, operatorIdentitySnapshot } from './operator-identity.ts';
-import { assertMinimumNotAboveMaximum, desiredWithdrawalRules, withdrawalRulesSnapshot, withdrawalRulesView, type WithdrawalRuleColumns } from './withdrawal-rules.ts';
+import {
+  assertMinimumNotAboveMaximum,
+  desiredWithdrawalRules,
+  withdrawalRulesSnapshot,
+  withdrawalRulesView,
+  type WithdrawalRuleColumns,
+} from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
 export { getSettings, getSettingsForUpdate, type SettingsFileColumn, type SettingsRow } from './repository.ts';
@@ -53,7 +59,12 @@ export function ratesOf(row: SettingsRow): RatesResponse {
 
 export async function getRates(db: Database): Promise<RatesResponse> {
   const row = await settingsRepository.getRates(db);
-  return { normalRate: ratePaiseToWire(row.rate_normal_inr_paise), vipRate: ratePaiseToWire(row.rate_vip_inr_paise), fallback: false, updatedAt: row.updated_at_iso };
+  return {
+    normalRate: ratePaiseToWire(row.rate_normal_inr_paise),
+    vipRate: ratePaiseToWire(row.rate_vip_inr_paise),
+    fallback: false,
+    updatedAt: row.updated_at_iso,
+  };
 }
 
 /**
@@ -274,7 +285,13 @@ export async function updateSettings(
     const twoPersonControl = guarded && (await needsSecondAdmin(transaction));
     if (twoPersonControl) {
       for (const change of addressChanges) {
-        await refuseWhenWaiting(transaction, 'deposit_address', change.network, ADDRESS_COLUMNS[change.network], PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network));
+        await refuseWhenWaiting(
+          transaction,
+          'deposit_address',
+          change.network,
+          ADDRESS_COLUMNS[change.network],
+          PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network),
+        );
         delete changes[ADDRESS_COLUMNS[change.network]];
       }
       if (ratesChange) {
@@ -283,7 +300,13 @@ export async function updateSettings(
         delete changes.rateVipInrPaise;
       }
       if (limitRaise) {
-        await refuseWhenWaiting(transaction, 'large_withdrawal_limit', LARGE_WITHDRAWAL_LIMIT_SUBJECT, 'largeWithdrawalInr', PENDING_CHANGE_MESSAGES.limitAlreadyWaiting);
+        await refuseWhenWaiting(
+          transaction,
+          'large_withdrawal_limit',
+          LARGE_WITHDRAWAL_LIMIT_SUBJECT,
+          'largeWithdrawalInr',
+          PENDING_CHANGE_MESSAGES.limitAlreadyWaiting,
+        );
         delete changes.largeWithdrawalInrPaise;
       }
     } else {
@@ -398,7 +421,9 @@ async function confirmAddressChange(transaction: Executor, change: StoredPending
   const current = await settingsRepository.getSettingsForUpdate(transaction);
   if (current[column] !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleAddress, 'STALE_CHANGE');
   const saved = await settingsRepository.updateSettings(transaction, withQrImagesSetAside({ [column]: payload.to }), decider.userId);
-  await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { addressChangeControl: `confirmed by a second admin (pending change ${change.id})` });
+  await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, {
+    addressChangeControl: `confirmed by a second admin (pending change ${change.id})`,
+  });
 }
 
 /**
@@ -419,7 +444,9 @@ function settingsChangeHandler<Kind extends 'exchange_rates' | 'large_withdrawal
       const current = await settingsRepository.getSettingsForUpdate(transaction);
       if (!stillAsAsked(current, change.payload)) throw AppError.conflict(staleMessage, 'STALE_CHANGE');
       const saved = await settingsRepository.updateSettings(transaction, changesOf(change.payload), decider.userId);
-      await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, { twoPersonControl: `confirmed by a second admin (pending change ${change.id})` });
+      await recordSettingsChangeBy(transaction, decider, current, saved, SETTINGS_AUDIT_ACTION, {
+        twoPersonControl: `confirmed by a second admin (pending change ${change.id})`,
+      });
     },
   };
 }
@@ -427,7 +454,8 @@ function settingsChangeHandler<Kind extends 'exchange_rates' | 'large_withdrawal
 /** Both rates must still be what they were when the change was asked for. */
 export const exchangeRatesChangeHandler = settingsChangeHandler(
   'exchange_rates',
-  (current, payload) => current.rateNormalInrPaise.toString() === payload.from.normalRatePaise && current.rateVipInrPaise.toString() === payload.from.vipRatePaise,
+  (current, payload) =>
+    current.rateNormalInrPaise.toString() === payload.from.normalRatePaise && current.rateVipInrPaise.toString() === payload.from.vipRatePaise,
   (payload) => ({ rateNormalInrPaise: BigInt(payload.to.normalRatePaise), rateVipInrPaise: BigInt(payload.to.vipRatePaise) }),
   PENDING_CHANGE_MESSAGES.staleRates,
 );
@@ -481,7 +509,13 @@ async function recordSettingsChangeBy(
  * records the settings history. `before` is the row read with getSettingsForUpdate in the same
  * transaction; the caller records its own audit entry and event.
  */
-export async function replaceSettingsFile(transaction: Executor, before: SettingsRow, column: SettingsFileColumn, fileId: string, userId: string): Promise<SettingsRow> {
+export async function replaceSettingsFile(
+  transaction: Executor,
+  before: SettingsRow,
+  column: SettingsFileColumn,
+  fileId: string,
+  userId: string,
+): Promise<SettingsRow> {
   const after = await settingsRepository.updateSettings(transaction, { [column]: fileId }, userId);
   await settingsRepository.insertSettingsHistory(transaction, { changedByUserId: userId, before: settingsSnapshot(before), after: settingsSnapshot(after) });
   return after;

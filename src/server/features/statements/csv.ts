@@ -30,7 +30,20 @@ export function renderStatementCsv(statement: Statement, labels: StatementLabels
     labels.debit,
     labels.balance,
   ];
-  const balanceRow = (label: string, at: string, amountUsdtMicros: bigint) => [at, label, '', '', '', '', '', '', '', '', '', usdtMicrosToWire(amountUsdtMicros)];
+  const balanceRow = (label: string, at: string, amountUsdtMicros: bigint) => [
+    at,
+    label,
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    usdtMicrosToWire(amountUsdtMicros),
+  ];
   const rows = [
     header,
     balanceRow(labels.openingBalance, `${statement.from} 00:00:00`, statement.openingUsdtMicros),

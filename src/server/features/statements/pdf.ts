@@ -139,7 +139,8 @@ function drawLine(document: Document, line: StatementLine, labels: StatementLabe
   document.font('regular').fontSize(8).fillColor(TEXT_COLOR);
   write(document, statementDateTime(language, line.createdAt), COLUMNS.date.x + 2, y, { width: COLUMNS.date.width - 2, lineBreak: false });
   write(document, line.description, COLUMNS.description.x, y, { width: COLUMNS.description.width, lineBreak: false });
-  if (line.signedUsdtMicros > 0n) write(document, money(line.signedUsdtMicros), COLUMNS.credit.x, y, { width: COLUMNS.credit.width, align: 'right', lineBreak: false });
+  if (line.signedUsdtMicros > 0n)
+    write(document, money(line.signedUsdtMicros), COLUMNS.credit.x, y, { width: COLUMNS.credit.width, align: 'right', lineBreak: false });
   else write(document, money(-line.signedUsdtMicros), COLUMNS.debit.x, y, { width: COLUMNS.debit.width, align: 'right', lineBreak: false });
   write(document, money(line.balanceUsdtMicros), COLUMNS.balance.x, y, { width: COLUMNS.balance.width - 2, align: 'right', lineBreak: false });
   const details = detailsOf(line, labels);
@@ -190,7 +191,12 @@ export async function renderStatementPdf(statement: Statement, labels: Statement
     }
     drawLine(document, line, labels, statement.language, y);
     y += height;
-    document.lineWidth(0.25).strokeColor(RULE_COLOR).moveTo(PAGE_MARGIN, y - ROW_GAP / 2).lineTo(PAGE_MARGIN + CONTENT_WIDTH, y - ROW_GAP / 2).stroke();
+    document
+      .lineWidth(0.25)
+      .strokeColor(RULE_COLOR)
+      .moveTo(PAGE_MARGIN, y - ROW_GAP / 2)
+      .lineTo(PAGE_MARGIN + CONTENT_WIDTH, y - ROW_GAP / 2)
+      .stroke();
   }
 
   const range = document.bufferedPageRange();
@@ -199,7 +205,10 @@ export async function renderStatementPdf(statement: Statement, labels: Statement
     // The footer sits in the bottom margin; without a margin there PDFKit would not start a new page for it.
     document.page.margins.bottom = 0;
     document.font('regular').fontSize(7).fillColor(MUTED_COLOR);
-    write(document, `${statement.operatorName} · ${statement.holder.name}`, PAGE_MARGIN, PAGE_HEIGHT - PAGE_MARGIN - 10, { width: CONTENT_WIDTH / 2, lineBreak: false });
+    write(document, `${statement.operatorName} · ${statement.holder.name}`, PAGE_MARGIN, PAGE_HEIGHT - PAGE_MARGIN - 10, {
+      width: CONTENT_WIDTH / 2,
+      lineBreak: false,
+    });
     write(document, labels.page(index + 1, range.count), PAGE_MARGIN + CONTENT_WIDTH / 2, PAGE_HEIGHT - PAGE_MARGIN - 10, {
       width: CONTENT_WIDTH / 2,
       align: 'right',

@@ -83,7 +83,9 @@ export function buildStatement(
     };
   });
   if (balance !== parts.closingUsdtMicros) {
-    throw new Error(`statement lines lead from ${parts.openingUsdtMicros} to ${balance} micro-USDT, but the ledger's closing balance is ${parts.closingUsdtMicros}`);
+    throw new Error(
+      `statement lines lead from ${parts.openingUsdtMicros} to ${balance} micro-USDT, but the ledger's closing balance is ${parts.closingUsdtMicros}`,
+    );
   }
   return {
     operatorName: parts.operatorName,

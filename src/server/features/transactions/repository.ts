@@ -107,7 +107,9 @@ function branch(table: string, alias: string, selected: string, owner: string, j
   const id = `${alias}.id`;
   const status = placeholders.status === undefined ? '' : ` and ${alias}.status = ${placeholders.status}`;
   const after =
-    placeholders.cursorCreatedAt === undefined ? '' : ` and (${createdAt}, ${id}) < (${placeholders.cursorCreatedAt}::timestamptz, ${placeholders.cursorId}::uuid)`;
+    placeholders.cursorCreatedAt === undefined
+      ? ''
+      : ` and (${createdAt}, ${id}) < (${placeholders.cursorCreatedAt}::timestamptz, ${placeholders.cursorId}::uuid)`;
   return `(
     select ${selected},
       ${id} as id,
@@ -143,7 +145,19 @@ const PART_SOURCES: Record<
     type: 'deposit',
     alwaysApproved: false,
     join: '',
-    selected: columns("'deposit'", 'd.status', "'in'", 'd.amount_usdt_micros', 'null', 'd.network', 'd.transaction_hash', 'null', 'null', rejectionReasonOf('d'), 'd'),
+    selected: columns(
+      "'deposit'",
+      'd.status',
+      "'in'",
+      'd.amount_usdt_micros',
+      'null',
+      'd.network',
+      'd.transaction_hash',
+      'null',
+      'null',
+      rejectionReasonOf('d'),
+      'd',
+    ),
   },
   withdrawals: {
     table: 'withdrawal_requests',
@@ -153,7 +167,18 @@ const PART_SOURCES: Record<
     alwaysApproved: false,
     join: '',
     // The rupees that reach the bank: the gross less any TDS withheld (docs/decisions/018).
-    selected: columns("'withdrawal'", 'w.status', "'out'", 'w.amount_usdt_micros', '(w.amount_inr_paise - w.tds_inr_paise)', 'null', 'null', 'null', 'null', rejectionReasonOf('w')),
+    selected: columns(
+      "'withdrawal'",
+      'w.status',
+      "'out'",
+      'w.amount_usdt_micros',
+      '(w.amount_inr_paise - w.tds_inr_paise)',
+      'null',
+      'null',
+      'null',
+      'null',
+      rejectionReasonOf('w'),
+    ),
   },
   transfersSent: {
     table: 'transfers',
@@ -231,7 +256,9 @@ function historyText(parts: readonly HistoryPart[], withStatus: boolean, withCur
   return `
     select type, id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_micros, status, direction,
            amount_usdt_micros, amount_inr_paise, network, transaction_hash, counterparty_email, referral_level, rejection_reason,
-           ${CHAIN_COLUMNS.filter(([column]) => column !== 'chain_checked_at').map(([column]) => column).join(', ')},
+           ${CHAIN_COLUMNS.filter(([column]) => column !== 'chain_checked_at')
+             .map(([column]) => column)
+             .join(', ')},
            to_char(chain_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as chain_checked_at_iso
     from (${branches.join(' union all ')}) as history${statusUnused ? ` where $2::text is not null` : ''}
     order by created_at desc, id desc
@@ -264,13 +291,17 @@ function historyStatement(
   const approvedMatchStatus = status === undefined || status === 'approved';
   const read = HISTORY_PARTS.filter(
     (part) =>
-      (type === undefined || PART_SOURCES[part].type === type) && (parts === undefined || parts[part]) && (!PART_SOURCES[part].alwaysApproved || approvedMatchStatus),
+      (type === undefined || PART_SOURCES[part].type === type) &&
+      (parts === undefined || parts[part]) &&
+      (!PART_SOURCES[part].alwaysApproved || approvedMatchStatus),
   );
   if (read.length === 0) return null;
   const key = `history_${read.map((part) => HISTORY_PARTS.indexOf(part)).join('')}_${status === undefined ? 'any' : 'status'}_${withCursor ? 'after' : 'first'}_${pageRows}`;
   let statement = statements.get(key);
   if (statement === undefined) {
-    statement = preparedStatement<HistoryRow>(key, historyText(read, status !== undefined, withCursor, pageRows), { named: statements.size < MAX_NAMED_HISTORY_SHAPES });
+    statement = preparedStatement<HistoryRow>(key, historyText(read, status !== undefined, withCursor, pageRows), {
+      named: statements.size < MAX_NAMED_HISTORY_SHAPES,
+    });
     statements.set(key, statement);
   }
   return statement;

@@ -73,9 +73,7 @@ export async function findWithParties(db: Executor, id: string): Promise<Transfe
 
 /** A transfer the user sent or received; anyone else's is not found. */
 export async function findWithPartiesForUser(db: Executor, userId: string, id: string): Promise<TransferWithPartiesRow | undefined> {
-  const [row] = await selectWithParties(db).where(
-    and(eq(transfers.id, id), or(eq(transfers.senderUserId, userId), eq(transfers.recipientUserId, userId))),
-  );
+  const [row] = await selectWithParties(db).where(and(eq(transfers.id, id), or(eq(transfers.senderUserId, userId), eq(transfers.recipientUserId, userId))));
   return row;
 }
 
@@ -104,4 +102,3 @@ export async function listWithParties(
     cursorCreatedAt: row.cursorCreatedAt,
   }));
 }
-

@@ -41,11 +41,15 @@ export function registerTransferRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/transfers/:id',
     {
-      schema: { tags: ['transfers'], summary: 'A transfer the customer sent or received', params: idParamsSchema, response: responses({ 200: transferDetailResponseSchema }) },
+      schema: {
+        tags: ['transfers'],
+        summary: 'A transfer the customer sent or received',
+        params: idParamsSchema,
+        response: responses({ 200: transferDetailResponseSchema }),
+      },
     },
     async (request) => ({ transfer: await transferService.getOwnTransfer(db, sessionOf(request).userId, request.params.id) }),
   );
-
 }
 
 /** The admin's queue and decisions; registered inside the admin area. */
@@ -55,7 +59,12 @@ export function registerTransferAdminRoutes(app: ApiApp, context: AppContext): v
   app.get(
     '/api/admin/transfers',
     {
-      schema: { tags: ['admin'], summary: 'Transfers, newest first, optionally by status', querystring: adminTransferListQuerySchema, response: responses({ 200: adminTransferListResponseSchema }) },
+      schema: {
+        tags: ['admin'],
+        summary: 'Transfers, newest first, optionally by status',
+        querystring: adminTransferListQuerySchema,
+        response: responses({ 200: adminTransferListResponseSchema }),
+      },
     },
     async (request) => {
       return transferService.listTransfersForAdmin(db, request.query);

@@ -90,7 +90,9 @@ export async function requestTransfer(
     // The KYC money gate (decision 042): below level 1 nothing leaves the account.
     await assertMayTransfer(transaction, senderUserId);
     const row = await transferRepository.insert(transaction, { senderUserId, recipientUserId, amountUsdtMicros });
-    await moveMoney(transaction, [{ from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id }]);
+    await moveMoney(transaction, [
+      { from: wallet(senderUserId), to: house('transfers_pending'), amountUsdtMicros, reason: 'transfer_hold', referenceId: row.id },
+    ]);
     // A deposit whose transfer vanished from the chain holds its amount (decision 045), as for withdrawals.
     await assertHeldAmountUntouched(transaction, senderUserId, 'transfer');
     await publishEvent(transaction, { type: 'wallet.updated', userId: senderUserId, reason: 'transfer.requested' });

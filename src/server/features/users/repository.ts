@@ -62,13 +62,20 @@ export async function findEmail(db: Executor, userId: string): Promise<string | 
 
 /** Where and in which language to write to the user (the profile's language, issue 33). */
 export async function findEmailAndLanguage(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
-  const [row] = await db.select({ email: users.email, language: profiles.language }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId));
+  const [row] = await db
+    .select({ email: users.email, language: profiles.language })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId));
   return row;
 }
 
 /** A password set through a reset link: it starts the cooling-off of withdrawals and transfers. */
 export async function markPasswordReset(db: Executor, userId: string): Promise<void> {
-  await db.update(users).set({ passwordResetAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ passwordResetAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /**
@@ -110,11 +117,7 @@ export async function insertProfile(
   db: Executor,
   values: { userId: string; name: string; phone: string; role?: Role; referralCode: string; referredByUserId: string | undefined; language?: Language },
 ): Promise<boolean> {
-  const inserted = await db
-    .insert(profiles)
-    .values(values)
-    .onConflictDoNothing({ target: profiles.referralCode })
-    .returning({ userId: profiles.userId });
+  const inserted = await db.insert(profiles).values(values).onConflictDoNothing({ target: profiles.referralCode }).returning({ userId: profiles.userId });
   return inserted.length === 1;
 }
 
@@ -138,7 +141,12 @@ export async function replacePasswordHash(db: Executor, userId: string, expected
 }
 
 /** Sets the name and phone; answers the phone it replaced, or undefined for a missing user. */
-export async function updateNameAndPhone(db: Executor, userId: string, name: string, phone: string): Promise<{ previousName: string; previousPhone: string } | undefined> {
+export async function updateNameAndPhone(
+  db: Executor,
+  userId: string,
+  name: string,
+  phone: string,
+): Promise<{ previousName: string; previousPhone: string } | undefined> {
   const result = await db.execute<{ previous_name: string; previous_phone: string }>(sql`
     update profiles set name = ${name}, phone = ${phone}, updated_at = now(),
       phone_verified_at = case when profiles.phone = ${phone} then profiles.phone_verified_at end
@@ -150,11 +158,17 @@ export async function updateNameAndPhone(db: Executor, userId: string, name: str
 }
 
 export async function updatePasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ passwordHash, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 export async function setRole(db: Executor, userId: string, role: 'user' | 'admin'): Promise<void> {
-  await db.update(profiles).set({ role, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+  await db
+    .update(profiles)
+    .set({ role, updatedAt: sql`now()` })
+    .where(eq(profiles.userId, userId));
 }
 
 /** The ids of every admin, their profiles locked until the transaction ends. */
@@ -170,5 +184,8 @@ export async function adminExists(db: Executor): Promise<boolean> {
 
 /** Sets the language of the user's screens and e-mails. */
 export async function updateLanguage(db: Executor, userId: string, language: Language): Promise<void> {
-  await db.update(profiles).set({ language, updatedAt: sql`now()` }).where(eq(profiles.userId, userId));
+  await db
+    .update(profiles)
+    .set({ language, updatedAt: sql`now()` })
+    .where(eq(profiles.userId, userId));
 }

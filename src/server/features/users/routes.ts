@@ -1,4 +1,11 @@
-import { meResponseSchema, PROFILE_UPDATED_MESSAGE, setLanguageRequestSchema, setLanguageResponseSchema, updateProfileRequestSchema, updateProfileResponseSchema } from '#shared/contracts/auth';
+import {
+  meResponseSchema,
+  PROFILE_UPDATED_MESSAGE,
+  setLanguageRequestSchema,
+  setLanguageResponseSchema,
+  updateProfileRequestSchema,
+  updateProfileResponseSchema,
+} from '#shared/contracts/auth';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { notifySecurityChange } from '../security/notifications.ts';

@@ -40,7 +40,12 @@ export async function setLanguage(db: Database, session: SessionRecord, language
  * with before and after. A changed phone is e-mailed to the owner by the caller once committed:
  * an intruder who changes it must not go unnoticed. Answers whether the phone changed.
  */
-export async function updateProfile(db: Database, session: SessionRecord, input: { fullName: string; phone: string }, ipAddress: string): Promise<{ phoneChanged: boolean }> {
+export async function updateProfile(
+  db: Database,
+  session: SessionRecord,
+  input: { fullName: string; phone: string },
+  ipAddress: string,
+): Promise<{ phoneChanged: boolean }> {
   return db.transaction(async (transaction) => {
     const previous = await userRepository.updateNameAndPhone(transaction, session.userId, input.fullName, input.phone);
     if (!previous) throw new Error(`session refers to a missing user ${session.userId}`);

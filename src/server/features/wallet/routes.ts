@@ -4,7 +4,6 @@ import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { getWalletSummary } from './service.ts';
 
-
 export function registerWalletRoutes(app: ApiApp, context: AppContext): void {
   app.get(
     '/api/wallet/summary',

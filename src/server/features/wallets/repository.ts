@@ -14,7 +14,13 @@ export async function insertChallenge(
 ): Promise<Date> {
   const [row] = await db
     .insert(walletChallenges)
-    .values({ userId: values.userId, network: values.network, addressKey: values.addressKey, message: values.message, expiresAt: sql`now() + make_interval(mins => ${values.lifetimeMinutes})` })
+    .values({
+      userId: values.userId,
+      network: values.network,
+      addressKey: values.addressKey,
+      message: values.message,
+      expiresAt: sql`now() + make_interval(mins => ${values.lifetimeMinutes})`,
+    })
     .returning({ expiresAt: walletChallenges.expiresAt });
   if (!row) throw new Error('insert into wallet_challenges returned no row');
   await db.execute(sql`
@@ -28,22 +34,41 @@ export async function openChallenges(db: Executor, userId: string, network: Depo
   return db
     .select({ message: walletChallenges.message })
     .from(walletChallenges)
-    .where(and(eq(walletChallenges.userId, userId), eq(walletChallenges.network, network), eq(walletChallenges.addressKey, addressKey), gt(walletChallenges.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(walletChallenges.userId, userId),
+        eq(walletChallenges.network, network),
+        eq(walletChallenges.addressKey, addressKey),
+        gt(walletChallenges.expiresAt, sql`now()`),
+      ),
+    )
     .orderBy(desc(walletChallenges.createdAt));
 }
 
 export async function deleteChallenges(db: Executor, userId: string, network: DepositNetwork, addressKey: string): Promise<void> {
-  await db.delete(walletChallenges).where(and(eq(walletChallenges.userId, userId), eq(walletChallenges.network, network), eq(walletChallenges.addressKey, addressKey)));
+  await db
+    .delete(walletChallenges)
+    .where(and(eq(walletChallenges.userId, userId), eq(walletChallenges.network, network), eq(walletChallenges.addressKey, addressKey)));
 }
 
 export async function findByAddress(db: Executor, network: DepositNetwork, addressKey: string): Promise<WalletRow | undefined> {
-  const [row] = await db.select().from(customerWallets).where(and(eq(customerWallets.network, network), eq(customerWallets.addressKey, addressKey)));
+  const [row] = await db
+    .select()
+    .from(customerWallets)
+    .where(and(eq(customerWallets.network, network), eq(customerWallets.addressKey, addressKey)));
   return row;
 }
 
 /** Inserts the wallet; undefined when someone (this customer or another) already proved the address. */
-export async function insertUnlessTaken(db: Executor, values: { userId: string; network: DepositNetwork; address: string; addressKey: string }): Promise<WalletRow | undefined> {
-  const [row] = await db.insert(customerWallets).values(values).onConflictDoNothing({ target: [customerWallets.network, customerWallets.addressKey] }).returning();
+export async function insertUnlessTaken(
+  db: Executor,
+  values: { userId: string; network: DepositNetwork; address: string; addressKey: string },
+): Promise<WalletRow | undefined> {
+  const [row] = await db
+    .insert(customerWallets)
+    .values(values)
+    .onConflictDoNothing({ target: [customerWallets.network, customerWallets.addressKey] })
+    .returning();
   return row;
 }
 
@@ -58,12 +83,18 @@ export async function lockUser(db: Executor, userId: string): Promise<string | u
 }
 
 export async function countForUser(db: Executor, userId: string): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(customerWallets).where(eq(customerWallets.userId, userId));
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(customerWallets)
+    .where(eq(customerWallets.userId, userId));
   return row?.count ?? 0;
 }
 
 export async function deleteOwned(db: Executor, userId: string, id: string): Promise<WalletRow | undefined> {
-  const [row] = await db.delete(customerWallets).where(and(eq(customerWallets.id, id), eq(customerWallets.userId, userId))).returning();
+  const [row] = await db
+    .delete(customerWallets)
+    .where(and(eq(customerWallets.id, id), eq(customerWallets.userId, userId)))
+    .returning();
   return row;
 }
 

@@ -20,7 +20,12 @@ export function registerCustomerWalletRoutes(app: ApiApp, context: AppContext): 
   app.post(
     '/api/wallets/challenge',
     {
-      schema: { tags: ['wallets'], summary: 'The message to sign in the wallet app to prove an address (valid 10 minutes)', body: walletChallengeRequestSchema, response: responses({ 200: walletChallengeResponseSchema }) },
+      schema: {
+        tags: ['wallets'],
+        summary: 'The message to sign in the wallet app to prove an address (valid 10 minutes)',
+        body: walletChallengeRequestSchema,
+        response: responses({ 200: walletChallengeResponseSchema }),
+      },
     },
     async (request) => walletService.createChallenge(db, sessionOf(request).userId, request.body),
   );

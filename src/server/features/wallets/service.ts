@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
-import {
-  MAX_WALLETS_PER_USER,
-  WALLET_CHALLENGE_MINUTES,
-  WALLET_MESSAGES,
-  type Wallet,
-} from '#shared/contracts/wallets';
+import { MAX_WALLETS_PER_USER, WALLET_CHALLENGE_MINUTES, WALLET_MESSAGES, type Wallet } from '#shared/contracts/wallets';
 import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
@@ -24,10 +19,12 @@ function toWalletView(row: walletRepository.WalletRow): Wallet {
 /** The address as shown (EIP-55 on Ethereum) and as compared (lower case on Ethereum, base58check as is on TRON). */
 function addressForms(network: DepositNetwork, address: string): { address: string; addressKey: string } {
   if (network === 'ERC20') {
-    if (!isValidErc20Address(address)) throw AppError.fieldError('address', 'This ERC20 address has mixed case but its checksum does not match; check it for typos.');
+    if (!isValidErc20Address(address))
+      throw AppError.fieldError('address', 'This ERC20 address has mixed case but its checksum does not match; check it for typos.');
     return { address: toChecksumAddress(address), addressKey: address.toLowerCase() };
   }
-  if (!isValidTronAddress(address)) throw AppError.fieldError('address', 'This TRC20 address is not a valid TRON address (its checksum does not match); check it for typos.');
+  if (!isValidTronAddress(address))
+    throw AppError.fieldError('address', 'This TRC20 address is not a valid TRON address (its checksum does not match); check it for typos.');
   return { address, addressKey: address };
 }
 
@@ -42,7 +39,11 @@ async function refuseTaken(db: Database, userId: string, network: DepositNetwork
  * customer, the address, a random nonce and the expiry, so a signature made
  * for anything else (or for someone else) never verifies here.
  */
-export async function createChallenge(db: Database, userId: string, input: { network: DepositNetwork; address: string }): Promise<{ message: string; expiresAt: string }> {
+export async function createChallenge(
+  db: Database,
+  userId: string,
+  input: { network: DepositNetwork; address: string },
+): Promise<{ message: string; expiresAt: string }> {
   const forms = addressForms(input.network, input.address);
   await refuseTaken(db, userId, input.network, forms.addressKey);
   const email = await walletRepository.emailOf(db, userId);
@@ -57,7 +58,13 @@ export async function createChallenge(db: Database, userId: string, input: { net
     `Nonce: ${randomBytes(16).toString('hex')}`,
     `Expires: ${expiresAt.toISOString()}`,
   ].join('\n');
-  await walletRepository.insertChallenge(db, { userId, network: input.network, addressKey: forms.addressKey, message, lifetimeMinutes: WALLET_CHALLENGE_MINUTES });
+  await walletRepository.insertChallenge(db, {
+    userId,
+    network: input.network,
+    addressKey: forms.addressKey,
+    message,
+    lifetimeMinutes: WALLET_CHALLENGE_MINUTES,
+  });
   return { message, expiresAt: expiresAt.toISOString() };
 }
 

@@ -39,7 +39,13 @@ export async function cancelOwnWithdrawal(
     const cancelled = await withdrawalRepository.cancelPending(transaction, customer.userId, locked.id);
     if (!cancelled) throw new Error(`withdrawal ${locked.id} left pending while it was locked`);
     await moveMoney(transaction, [
-      { from: house('withdrawals_pending'), to: wallet(customer.userId), amountUsdtMicros: cancelled.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: cancelled.id },
+      {
+        from: house('withdrawals_pending'),
+        to: wallet(customer.userId),
+        amountUsdtMicros: cancelled.amountUsdtMicros,
+        reason: 'withdrawal_refund',
+        referenceId: cancelled.id,
+      },
     ]);
     await recordAudit(transaction, {
       actorUserId: customer.userId,

@@ -121,7 +121,9 @@ export const providerWithdrawalDecisions: WithdrawalKind = {
     };
   },
   answer: async (db, row, outcome) =>
-    row.status === 'processing' ? { withdrawal: await adminView(db, row.id), message: WITHDRAWAL_MESSAGES.sentToProvider } : withdrawalDecisions.answer(db, row, outcome),
+    row.status === 'processing'
+      ? { withdrawal: await adminView(db, row.id), message: WITHDRAWAL_MESSAGES.sentToProvider }
+      : withdrawalDecisions.answer(db, row, outcome),
 };
 
 /** The admins' withdrawal decisions for this process's configuration. */
@@ -131,22 +133,36 @@ export function withdrawalDecisionsFor(payoutProvider: 'razorpayx' | undefined):
 
 function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement {
   return outcome === 'approved'
-      ? {
-          movements: [
-            { from: house('withdrawals_pending'), to: house('withdrawals_paid'), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_payout', referenceId: row.id },
-          ],
-          targetUserId: row.userId,
-          auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
-          events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
-          notifications: [withdrawalNotification(row, outcome)],
-        }
-      : {
-          movements: [{ from: house('withdrawals_pending'), to: wallet(row.userId), amountUsdtMicros: row.amountUsdtMicros, reason: 'withdrawal_refund', referenceId: row.id }],
-          targetUserId: row.userId,
-          auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
-          events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
-          notifications: [withdrawalNotification(row, outcome)],
-        };
+    ? {
+        movements: [
+          {
+            from: house('withdrawals_pending'),
+            to: house('withdrawals_paid'),
+            amountUsdtMicros: row.amountUsdtMicros,
+            reason: 'withdrawal_payout',
+            referenceId: row.id,
+          },
+        ],
+        targetUserId: row.userId,
+        auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
+        events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+        notifications: [withdrawalNotification(row, outcome)],
+      }
+    : {
+        movements: [
+          {
+            from: house('withdrawals_pending'),
+            to: wallet(row.userId),
+            amountUsdtMicros: row.amountUsdtMicros,
+            reason: 'withdrawal_refund',
+            referenceId: row.id,
+          },
+        ],
+        targetUserId: row.userId,
+        auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
+        events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
+        notifications: [withdrawalNotification(row, outcome)],
+      };
 }
 
 /**
@@ -168,7 +184,12 @@ export function firstApprovalHandlerFor(payoutProvider: 'razorpayx' | undefined)
   return { ...firstApprovalHandler, apply: (transaction, change, decider) => confirmFirstApproval(transaction, providerWithdrawalDecisions, change, decider) };
 }
 
-async function confirmFirstApproval(transaction: Executor, kind: WithdrawalKind, change: StoredPendingChange<'large_withdrawal_approval'>, decider: Actor): Promise<void> {
+async function confirmFirstApproval(
+  transaction: Executor,
+  kind: WithdrawalKind,
+  change: StoredPendingChange<'large_withdrawal_approval'>,
+  decider: Actor,
+): Promise<void> {
   const { payload } = change;
   const withdrawal = await withdrawalRepository.findByIdForUpdate(transaction, payload.withdrawalId);
   if (!withdrawal || withdrawal.status !== payload.from) throw AppError.conflict(PENDING_CHANGE_MESSAGES.staleWithdrawal, 'STALE_CHANGE');
@@ -298,7 +319,13 @@ async function gateLargeApproval(
  * Answers 'proceed' when one admin's word is enough. `thresholdInrPaise` is twoAdminThresholdInrPaise's,
  * read once for the whole results file.
  */
-export async function gateBatchPayment(db: Executor, row: WithdrawalRow, actor: Actor, utr: string | undefined, thresholdInrPaise: bigint | null): Promise<'proceed' | 'awaiting'> {
+export async function gateBatchPayment(
+  db: Executor,
+  row: WithdrawalRow,
+  actor: Actor,
+  utr: string | undefined,
+  thresholdInrPaise: bigint | null,
+): Promise<'proceed' | 'awaiting'> {
   if (!(await needsTwoApprovals(db, row, thresholdInrPaise))) return 'proceed';
   const open = await findOpenChange(db, 'large_withdrawal_approval', row.id);
   if (open?.payload.from === 'processing') return 'awaiting';

@@ -1,10 +1,4 @@
-import {
-  limitTierOf,
-  tdsPercentToWire,
-  WITHDRAWAL_RULE_MESSAGES,
-  type LimitTier,
-  type WithdrawalLimits,
-} from '#shared/contracts/withdrawal-rules';
+import { limitTierOf, tdsPercentToWire, WITHDRAWAL_RULE_MESSAGES, type LimitTier, type WithdrawalLimits } from '#shared/contracts/withdrawal-rules';
 import { MIN_WITHDRAWAL_USDT_MICROS } from '#shared/contracts/withdrawals';
 import { usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
@@ -49,7 +43,13 @@ export function assertWithinWithdrawalBounds(settings: WithdrawalSettings, amoun
  * and the customer's wallet locked, so the sums include it; a refusal rolls
  * the whole transaction back.
  */
-export async function assertWithinPeriodLimits(db: Executor, settings: WithdrawalSettings, tier: LimitTier, userId: string, amountUsdtMicros: bigint): Promise<void> {
+export async function assertWithinPeriodLimits(
+  db: Executor,
+  settings: WithdrawalSettings,
+  tier: LimitTier,
+  userId: string,
+  amountUsdtMicros: bigint,
+): Promise<void> {
   const limits = tierLimits(settings, tier);
   if (limits.dailyUsdtMicros === null && limits.monthlyUsdtMicros === null) return;
   const withThisOne = await withdrawalRepository.sumWithdrawnThisDayAndMonth(db, userId);
@@ -102,7 +102,10 @@ export async function getWithdrawalLimits(db: Database, userId: string): Promise
     settings.withdrawalMaxUsdtMicros ?? undefined,
   ].filter((value): value is bigint => value !== undefined);
   const available = bounds.length === 0 ? null : bounds.reduce((smallest, value) => (value < smallest ? value : smallest));
-  const minimum = settings.withdrawalMinUsdtMicros !== null && settings.withdrawalMinUsdtMicros > MIN_WITHDRAWAL_USDT_MICROS ? settings.withdrawalMinUsdtMicros : MIN_WITHDRAWAL_USDT_MICROS;
+  const minimum =
+    settings.withdrawalMinUsdtMicros !== null && settings.withdrawalMinUsdtMicros > MIN_WITHDRAWAL_USDT_MICROS
+      ? settings.withdrawalMinUsdtMicros
+      : MIN_WITHDRAWAL_USDT_MICROS;
   return {
     tier,
     minUsdt: usdtMicrosToWire(minimum),

@@ -107,8 +107,19 @@ export async function decideFrom(
     .update(withdrawalRequests)
     .set(
       decision.status === 'approved'
-        ? { status: 'approved', decidedAt: sql`now()`, approvedAt: sql`now()`, decidedByUserId: decidedBy(decision.decidedByUserId), payoutReference: decision.payoutReference ?? null }
-        : { status: 'rejected', decidedAt: sql`now()`, decidedByUserId: decidedBy(decision.decidedByUserId), rejectionReason: decision.rejectionReason ?? null },
+        ? {
+            status: 'approved',
+            decidedAt: sql`now()`,
+            approvedAt: sql`now()`,
+            decidedByUserId: decidedBy(decision.decidedByUserId),
+            payoutReference: decision.payoutReference ?? null,
+          }
+        : {
+            status: 'rejected',
+            decidedAt: sql`now()`,
+            decidedByUserId: decidedBy(decision.decidedByUserId),
+            rejectionReason: decision.rejectionReason ?? null,
+          },
     )
     .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, from)))
     .returning();

@@ -112,7 +112,9 @@ export async function requestWithdrawal(
       tdsInrPaise,
       pan: tdsBasisPoints > 0 ? found.pan : null,
     });
-    await moveMoney(transaction, [{ from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id }]);
+    await moveMoney(transaction, [
+      { from: wallet(userId), to: house('withdrawals_pending'), amountUsdtMicros, reason: 'withdrawal_hold', referenceId: row.id },
+    ]);
     // A deposit whose transfer vanished from the chain holds its amount (decision 036).
     await assertHeldAmountUntouched(transaction, userId);
     // After moveMoney, which locked the customer's wallet until this transaction ends: a

@@ -67,7 +67,8 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     {
       schema: {
         tags: ['withdrawals'],
-        summary: 'The withdrawal minimum and maximum, the daily and monthly limits of the customer’s tier with what is left (India time), and whether TDS needs a PAN',
+        summary:
+          'The withdrawal minimum and maximum, the daily and monthly limits of the customer’s tier with what is left (India time), and whether TDS needs a PAN',
         response: responses({ 200: withdrawalLimitsResponseSchema }),
       },
     },
@@ -77,7 +78,12 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
   app.get(
     '/api/withdrawals/:id',
     {
-      schema: { tags: ['withdrawals'], summary: 'One of the customer’s withdrawals', params: idParamsSchema, response: responses({ 200: withdrawalDetailResponseSchema }) },
+      schema: {
+        tags: ['withdrawals'],
+        summary: 'One of the customer’s withdrawals',
+        params: idParamsSchema,
+        response: responses({ 200: withdrawalDetailResponseSchema }),
+      },
     },
     async (request) => ({ withdrawal: await getOwnWithdrawal(db, sessionOf(request).userId, request.params.id) }),
   );
@@ -87,7 +93,8 @@ export function registerWithdrawalRoutes(app: ApiApp, context: AppContext): void
     {
       schema: {
         tags: ['withdrawals'],
-        summary: 'Cancel one of the customer’s own withdrawals while it is pending (not in a payout batch, sent to a provider or approved); the USDT goes back to the wallet',
+        summary:
+          'Cancel one of the customer’s own withdrawals while it is pending (not in a payout batch, sent to a provider or approved); the USDT goes back to the wallet',
         params: idParamsSchema,
         response: responses({ 200: cancelWithdrawalResponseSchema }),
       },

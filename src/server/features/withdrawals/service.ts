@@ -4,4 +4,12 @@
  * (what customers and admins see), decision-kind.ts (approve and reject through the decision
  * flow, and the gates by which large withdrawals need two admins) and tds-report.ts.
  */
-export { findWithdrawalForUpdate, firstApprovalHandler, firstApprovalHandlerFor, withdrawalDecisionsFor, gateBatchPayment, twoAdminThresholdInrPaise, withdrawalDecisions } from './decision-kind.ts';
+export {
+  findWithdrawalForUpdate,
+  firstApprovalHandler,
+  firstApprovalHandlerFor,
+  withdrawalDecisionsFor,
+  gateBatchPayment,
+  twoAdminThresholdInrPaise,
+  withdrawalDecisions,
+} from './decision-kind.ts';

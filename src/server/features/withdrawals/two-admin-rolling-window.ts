@@ -28,5 +28,7 @@ export async function rollingWindowOverLimit(
   `);
   const sums = result.rows[0];
   if (!sums) return false;
-  return withdrawal.amountInrPaise + BigInt(sums.customer) > largeWithdrawalInrPaise || withdrawal.amountInrPaise + BigInt(sums.payee) > largeWithdrawalInrPaise;
+  return (
+    withdrawal.amountInrPaise + BigInt(sums.customer) > largeWithdrawalInrPaise || withdrawal.amountInrPaise + BigInt(sums.payee) > largeWithdrawalInrPaise
+  );
 }

@@ -91,7 +91,11 @@ export interface RequestKind<Row extends DecidableRow, Details extends Record<st
    */
   partiesOf(row: Row, outcome: DecisionOutcome): string[];
   /** The conditional update `... set status = outcome where id = ? and status = from`; undefined when the request was not in that state. */
-  markDecided(db: Executor, id: string, decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details; from: string }): Promise<Row | undefined>;
+  markDecided(
+    db: Executor,
+    id: string,
+    decision: { outcome: DecisionOutcome; decidedByUserId: string | null; details: Details; from: string },
+  ): Promise<Row | undefined>;
   /**
    * Writes that belong to the kind (e.g. referral reward rows, a confirmed change applied) and the
    * settlement decide() carries out; `row` is the decided row.

@@ -48,7 +48,9 @@ export function registerDecisionRoutes<Row extends DecidableRow, Details extends
           summary: `${route.summary}; accepts an Idempotency-Key header`,
           params: idParamsSchema,
           ...(route.body ? { body: optionalBody(route.body) } : {}),
-          response: responses(outcome === 'approved' && options.deferredResponse ? { 200: responseSchema, 202: options.deferredResponse } : { 200: responseSchema }),
+          response: responses(
+            outcome === 'approved' && options.deferredResponse ? { 200: responseSchema, 202: options.deferredResponse } : { 200: responseSchema },
+          ),
         },
       },
       async (request, reply) => {

@@ -51,7 +51,11 @@ export class EventHub {
   private readonly log: FastifyBaseLogger;
   private readonly limits: { maxStreamsPerProcess: number; maxStreamsPerAddress: number };
 
-  constructor(options: { lookupSessions: SessionAudienceLookup; log: FastifyBaseLogger; limits?: { maxStreamsPerProcess: number; maxStreamsPerAddress: number } }) {
+  constructor(options: {
+    lookupSessions: SessionAudienceLookup;
+    log: FastifyBaseLogger;
+    limits?: { maxStreamsPerProcess: number; maxStreamsPerAddress: number };
+  }) {
     this.lookupSessions = options.lookupSessions;
     this.log = options.log;
     this.limits = options.limits ?? EVENT_STREAM_LIMITS;

@@ -11,11 +11,7 @@ const LOOKUP_BATCH_SIZE = 500;
  * may see the admin queue. Unlike a request, this check does not count as
  * activity: an open stream alone must not keep a session alive.
  */
-export async function findLiveSessionAudiences(
-  db: Executor,
-  sessionIds: string[],
-  limits: SessionLimits,
-): Promise<Map<string, { canSeeAdminQueue: boolean }>> {
+export async function findLiveSessionAudiences(db: Executor, sessionIds: string[], limits: SessionLimits): Promise<Map<string, { canSeeAdminQueue: boolean }>> {
   const live = new Map<string, { canSeeAdminQueue: boolean }>();
   for (let start = 0; start < sessionIds.length; start += LOOKUP_BATCH_SIZE) {
     const batch = sessionIds.slice(start, start + LOOKUP_BATCH_SIZE);

@@ -70,10 +70,7 @@ export function registerEventRoutes(app: ApiApp, context: AppContext): void {
       // client that saw it cannot miss a change committed afterwards.
       listener.start();
       if (listener.isListening) hub.markReady(subscriber);
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('x-accel-buffering', 'no')
-        .send(stream);
+      return reply.header('content-type', 'text/event-stream; charset=utf-8').header('x-accel-buffering', 'no').send(stream);
     },
   );
 }

@@ -9,7 +9,14 @@ import { responses, type ApiApp } from '../../http/types.ts';
 export function registerHealthRoutes(app: ApiApp, context: AppContext, lifecycle: ServerLifecycle): void {
   app.get(
     '/api/health',
-    { config: { skipsSessionLookup: true }, schema: { tags: ['health'], summary: 'Answers 200 while the database answers, 503 while it cannot be reached', response: responses({ 200: z.object({ status: z.literal('ok') }) }) } },
+    {
+      config: { skipsSessionLookup: true },
+      schema: {
+        tags: ['health'],
+        summary: 'Answers 200 while the database answers, 503 while it cannot be reached',
+        response: responses({ 200: z.object({ status: z.literal('ok') }) }),
+      },
+    },
     async () => {
       try {
         await context.database.db.execute(sql`select 1`);

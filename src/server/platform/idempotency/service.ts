@@ -38,7 +38,11 @@ export function readIdempotencyKey(request: FastifyRequest): string | undefined 
 
 /** A stable hash of the fields that define the request, in a fixed key order. */
 export function hashRequest(fields: Record<string, string>): string {
-  const canonical = JSON.stringify(Object.keys(fields).sort().map((name) => [name, fields[name]]));
+  const canonical = JSON.stringify(
+    Object.keys(fields)
+      .sort()
+      .map((name) => [name, fields[name]]),
+  );
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -64,7 +64,10 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
         ? `${counts?.accounts ?? 0n} accounts match their ${counts?.transfers ?? 0n} transfers`
         : `${mismatched.length} account(s) differ: ${mismatched
             .slice(0, MAX_LISTED)
-            .map((row) => `account ${row.id} (${row.kind}${row.user_id ? ` of user ${row.user_id}` : ''}) caches ${row.cached} but its transfers sum to ${row.computed}`)
+            .map(
+              (row) =>
+                `account ${row.id} (${row.kind}${row.user_id ? ` of user ${row.user_id}` : ''}) caches ${row.cached} but its transfers sum to ${row.computed}`,
+            )
             .join('; ')}`,
   });
 

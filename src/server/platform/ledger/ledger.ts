@@ -66,7 +66,10 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
   }
   const [single] = movements;
   if (movements.length === 1 && single) return moveOnce(db, single);
-  const accountIds = await lockAccounts(db, movements.flatMap((movement) => [movement.from, movement.to]));
+  const accountIds = await lockAccounts(
+    db,
+    movements.flatMap((movement) => [movement.from, movement.to]),
+  );
   const idOf = (account: LedgerAccountRef): bigint => {
     const id = accountIds.get(keyOf(account));
     if (id === undefined) throw new Error(`ledger account ${keyOf(account)} does not exist`);
@@ -82,7 +85,8 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
       .set({ balanceUsdtMicros: sql`${ledgerAccounts.balanceUsdtMicros} - ${amount}` })
       .where(and(eq(ledgerAccounts.id, fromId), or(ne(ledgerAccounts.kind, 'customer_wallet'), gte(ledgerAccounts.balanceUsdtMicros, amount))))
       .returning({ id: ledgerAccounts.id });
-    if (debited.length !== 1) throw new AppError(400, 'INSUFFICIENT_BALANCE', INSUFFICIENT_BALANCE_MESSAGE, { fields: { amount: INSUFFICIENT_BALANCE_MESSAGE } });
+    if (debited.length !== 1)
+      throw new AppError(400, 'INSUFFICIENT_BALANCE', INSUFFICIENT_BALANCE_MESSAGE, { fields: { amount: INSUFFICIENT_BALANCE_MESSAGE } });
     const credited = await db
       .update(ledgerAccounts)
       .set({ balanceUsdtMicros: sql`${ledgerAccounts.balanceUsdtMicros} + ${amount}` })

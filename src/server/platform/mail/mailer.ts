@@ -50,7 +50,11 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
             // SMTP servers quote the recipient in their refusals ("550 <x@example.com>: unknown user").
             const reason = error instanceof Error ? error.message.slice(0, 500).replace(/[^\s<>@]+@[^\s<>@]+/g, '[address]') : 'unknown error';
             log.error({ mailId: row.id, reason }, 'Sending an e-mail failed');
-            await db.update(mailOutbox).set({ attempts: 1, lastError: reason }).where(eq(mailOutbox.id, row.id)).catch(() => undefined);
+            await db
+              .update(mailOutbox)
+              .set({ attempts: 1, lastError: reason })
+              .where(eq(mailOutbox.id, row.id))
+              .catch(() => undefined);
           });
       });
     },

@@ -38,11 +38,20 @@ async function deleted(db: Executor, statement: ReturnType<typeof sql>): Promise
 export async function pruneExpiredRecords(db: Executor, sessionSettings: SessionSettings): Promise<PruneReport> {
   return {
     sessions: await deleted(db, sql`delete from sessions where not (${liveSession(sessionSettings)})`),
-    rateLimitBuckets: await deleted(db, sql`delete from rate_limit_buckets where window_started_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`),
-    rateLimitSlots: await deleted(db, sql`delete from rate_limit_slots where next_check_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`),
+    rateLimitBuckets: await deleted(
+      db,
+      sql`delete from rate_limit_buckets where window_started_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`,
+    ),
+    rateLimitSlots: await deleted(
+      db,
+      sql`delete from rate_limit_slots where next_check_at <= now() - make_interval(hours => ${RATE_LIMIT_BUCKET_LIFETIME_HOURS})`,
+    ),
     knownDevices: await deleted(db, sql`delete from known_devices where last_signed_in_at <= now() - make_interval(days => ${KNOWN_DEVICE_LIFETIME_DAYS})`),
     idempotencyKeys: await deleted(db, sql`delete from idempotency_keys where created_at <= now() - make_interval(hours => ${IDEMPOTENCY_KEY_LIFETIME_HOURS})`),
-    passwordResetTokens: await deleted(db, sql`delete from password_reset_tokens where expires_at <= now() - make_interval(hours => ${RESET_TOKEN_RETENTION_HOURS})`),
+    passwordResetTokens: await deleted(
+      db,
+      sql`delete from password_reset_tokens where expires_at <= now() - make_interval(hours => ${RESET_TOKEN_RETENTION_HOURS})`,
+    ),
     outboxBodies: await deleted(
       db,
       sql`update mail_outbox set text_body = null, html_body = null

@@ -41,7 +41,12 @@ export class AppMetrics {
   constructor(context: AppContext) {
     const registry = this.registry;
     collectDefaultMetrics({ register: registry });
-    this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
     this.requestSeconds = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time to answer HTTP requests, by route pattern and status',
@@ -56,11 +61,39 @@ export class AppMetrics {
       registers: [registry],
     });
     const { pool } = context.database;
-    new Gauge({ name: 'db_pool_connections', help: 'Open connections of the database pool', registers: [registry], collect() { this.set(pool.totalCount); } });
-    new Gauge({ name: 'db_pool_idle_connections', help: 'Idle connections of the database pool', registers: [registry], collect() { this.set(pool.idleCount); } });
-    new Gauge({ name: 'db_pool_waiting_requests', help: 'Queries waiting for a database connection', registers: [registry], collect() { this.set(pool.waitingCount); } });
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Open connections of the database pool',
+      registers: [registry],
+      collect() {
+        this.set(pool.totalCount);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_idle_connections',
+      help: 'Idle connections of the database pool',
+      registers: [registry],
+      collect() {
+        this.set(pool.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_waiting_requests',
+      help: 'Queries waiting for a database connection',
+      registers: [registry],
+      collect() {
+        this.set(pool.waitingCount);
+      },
+    });
     const eventStreams = () => this.eventStreamCount();
-    new Gauge({ name: 'event_streams_open', help: 'Open live-update streams on this server', registers: [registry], collect() { this.set(eventStreams()); } });
+    new Gauge({
+      name: 'event_streams_open',
+      help: 'Open live-update streams on this server',
+      registers: [registry],
+      collect() {
+        this.set(eventStreams());
+      },
+    });
     const db = context.database.db;
     new Gauge({
       name: 'pending_requests',
@@ -114,7 +147,10 @@ export function registerMetrics(app: FastifyInstance, metrics: AppMetrics, confi
   if (!token || config.metricsPort !== undefined) return;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!bearerMatches(request.headers.authorization, token)) {
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: { code: 'UNAUTHENTICATED', message: 'A valid metrics token is required.' } });
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: { code: 'UNAUTHENTICATED', message: 'A valid metrics token is required.' } });
     }
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -84,7 +84,11 @@ export interface Preferences {
 
 export async function findPreferences(db: Executor, userId: string): Promise<Preferences | undefined> {
   const [row] = await db
-    .select({ emailDeposits: notificationPreferences.emailDeposits, emailWithdrawals: notificationPreferences.emailWithdrawals, emailTransfers: notificationPreferences.emailTransfers })
+    .select({
+      emailDeposits: notificationPreferences.emailDeposits,
+      emailWithdrawals: notificationPreferences.emailWithdrawals,
+      emailTransfers: notificationPreferences.emailTransfers,
+    })
     .from(notificationPreferences)
     .where(eq(notificationPreferences.userId, userId));
   return row;
@@ -114,7 +118,16 @@ export interface PendingEmail {
  * another process is claiming are skipped, so each e-mail goes out once.
  */
 export async function claimPendingEmails(db: Executor, limit: number): Promise<PendingEmail[]> {
-  const result = await db.execute<{ id: string; kind: string; to_address: string; subject: string; text_body: string; link: string | null; wanted: boolean; language: Language | null }>(sql`
+  const result = await db.execute<{
+    id: string;
+    kind: string;
+    to_address: string;
+    subject: string;
+    text_body: string;
+    link: string | null;
+    wanted: boolean;
+    language: Language | null;
+  }>(sql`
     with claimed as (
       select n.id,
         case

@@ -85,7 +85,12 @@ export interface NotificationEmailDelivery {
  * claimed once across all server processes, then sent or skipped by the owner's
  * preference.
  */
-export function startNotificationEmailDelivery(options: { db: Database; mailer: Mailer; appOrigin: string; log: FastifyBaseLogger }): NotificationEmailDelivery {
+export function startNotificationEmailDelivery(options: {
+  db: Database;
+  mailer: Mailer;
+  appOrigin: string;
+  log: FastifyBaseLogger;
+}): NotificationEmailDelivery {
   const { db, mailer, appOrigin, log } = options;
   let running: Promise<void> | undefined;
   let again = false;
@@ -133,11 +138,13 @@ export function startNotificationEmailDelivery(options: { db: Database; mailer: 
 
 const EMAIL_FRAME: Record<Language, { footer: (profileUrl: string) => string; details: (url: string) => string }> = {
   en: {
-    footer: (profileUrl) => `You get this e-mail because of activity on your ${PRODUCT_NAME} wallet. You can turn these e-mails off under Notification preferences on your profile: ${profileUrl}`,
+    footer: (profileUrl) =>
+      `You get this e-mail because of activity on your ${PRODUCT_NAME} wallet. You can turn these e-mails off under Notification preferences on your profile: ${profileUrl}`,
     details: (url) => `See the details and the status timeline: ${url}`,
   },
   hi: {
-    footer: (profileUrl) => `आपको यह ई-मेल आपके ${PRODUCT_NAME} वॉलेट की गतिविधि के कारण मिला है। आप अपनी प्रोफ़ाइल में सूचना प्राथमिकताओं में जाकर ये ई-मेल बंद कर सकते हैं: ${profileUrl}`,
+    footer: (profileUrl) =>
+      `आपको यह ई-मेल आपके ${PRODUCT_NAME} वॉलेट की गतिविधि के कारण मिला है। आप अपनी प्रोफ़ाइल में सूचना प्राथमिकताओं में जाकर ये ई-मेल बंद कर सकते हैं: ${profileUrl}`,
     details: (url) => `विवरण और स्थिति की समय-रेखा देखें: ${url}`,
   },
 };

@@ -34,10 +34,7 @@ export function encodeCursor(cursor: PageCursor): string {
  * The cursor a client sent back, or a 400 on the cursor field. `invalidMessage`
  * keeps each list's existing wording.
  */
-export function decodeCursor(
-  text: string | undefined,
-  options: { idKind?: CursorIdKind; invalidMessage?: string } = {},
-): PageCursor | undefined {
+export function decodeCursor(text: string | undefined, options: { idKind?: CursorIdKind; invalidMessage?: string } = {}): PageCursor | undefined {
   if (text === undefined || text === '') return undefined;
   const invalid = AppError.fieldError('cursor', options.invalidMessage ?? TRANSACTION_MESSAGES.invalidCursor);
   if (text.length > 200 || !/^[A-Za-z0-9_-]+$/.test(text)) throw invalid;

@@ -101,7 +101,9 @@ function joinedStatement(read: SessionJoinedRead<unknown>): PreparedStatement<Se
   if (statement === undefined) {
     // A row keeps the later of two columns with one name. The session's columns come last, so no read
     // can replace the caller's id or role; a read that names one of them is a bug, refused here.
-    const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)].map((match) => match[1]).filter((name) => SESSION_COLUMNS.some(([, column]) => column === name));
+    const shadowed = [...read.columns.matchAll(/ as "([^"]+)"/g)]
+      .map((match) => match[1])
+      .filter((name) => SESSION_COLUMNS.some(([, column]) => column === name));
     assert.deepEqual(shadowed, [], `the ${read.name} read selects a session column`);
     statement = preparedStatement(
       `session_lookup_with_${read.name}`,
@@ -152,11 +154,17 @@ function sessionRecord(row: SessionRow): SessionRecord {
 }
 
 export async function touchSession(db: Executor, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, sessionId));
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(eq(sessions.id, sessionId));
 }
 
 export async function markSessionPinVerified(db: Executor, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ pinVerifiedAt: sql`now()` }).where(eq(sessions.id, sessionId));
+  await db
+    .update(sessions)
+    .set({ pinVerifiedAt: sql`now()` })
+    .where(eq(sessions.id, sessionId));
 }
 
 export async function deleteSession(db: Executor, sessionId: string): Promise<void> {

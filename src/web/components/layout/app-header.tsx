@@ -78,7 +78,9 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
           </Button>
         )}
         {/* Two lines rather than an ellipsis: beside three actions a long title needs them on a narrow phone. */}
-        <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>{title ?? t('shell.dashboard')}</h1>
+        <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>
+          {title ?? t('shell.dashboard')}
+        </h1>
         {user && <NotificationBell />}
         <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label={t('shell.refresh')}>
           <RefreshCw />
@@ -117,7 +119,10 @@ function NotificationBell() {
     >
       <Bell className="size-5" aria-hidden />
       {count > 0 && (
-        <span data-testid="unread-count" className="absolute right-0.5 top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white">
+        <span
+          data-testid="unread-count"
+          className="absolute right-0.5 top-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs font-bold leading-5 text-white"
+        >
           {count > 99 ? '99+' : count}
         </span>
       )}

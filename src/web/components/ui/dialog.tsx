@@ -34,17 +34,18 @@ function useFocusReturn() {
   };
 }
 
-export function DialogContent({ className, children, title, description, ...props }: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
+export function DialogContent({
+  className,
+  children,
+  title,
+  description,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
   const focusReturn = useFocusReturn();
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClass} />
-      <DialogPrimitive.Content
-        className={cn(panelClass, className)}
-        {...focusReturn}
-        {...(description ? {} : { 'aria-describedby': undefined })}
-        {...props}
-      >
+      <DialogPrimitive.Content className={cn(panelClass, className)} {...focusReturn} {...(description ? {} : { 'aria-describedby': undefined })} {...props}>
         <DialogPrimitive.Title className="pr-8 text-lg font-semibold">{title}</DialogPrimitive.Title>
         {description && <DialogPrimitive.Description className="mt-1 text-sm text-slate-500">{description}</DialogPrimitive.Description>}
         <div className="mt-4">{children}</div>

@@ -12,19 +12,17 @@ const StackedContext = createContext(false);
  * headed by its column's `label`; explicit roles keep it a table for screen
  * readers, since changing the CSS display of table elements can drop their semantics.
  */
-export function Table({
-  label,
-  className,
-  stacked = false,
-  ...props
-}: HTMLAttributes<HTMLTableElement> & { label: string; stacked?: boolean }) {
+export function Table({ label, className, stacked = false, ...props }: HTMLAttributes<HTMLTableElement> & { label: string; stacked?: boolean }) {
   return (
     <StackedContext.Provider value={stacked}>
       <div
         role="region"
         aria-label={label}
         tabIndex={0}
-        className={cn('overflow-x-auto rounded-xl border border-slate-200 bg-white', stacked && 'max-md:overflow-visible max-md:border-0 max-md:bg-transparent')}
+        className={cn(
+          'overflow-x-auto rounded-xl border border-slate-200 bg-white',
+          stacked && 'max-md:overflow-visible max-md:border-0 max-md:bg-transparent',
+        )}
       >
         <table
           role={stacked ? 'table' : undefined}
@@ -63,7 +61,12 @@ export function TableRow({ className, ...props }: HTMLAttributes<HTMLTableRowEle
   return (
     <tr
       role={stacked ? 'row' : undefined}
-      className={cn('align-top', stacked && 'max-md:grid max-md:grid-cols-2 max-md:gap-x-4 max-md:rounded-xl max-md:border max-md:border-slate-200 max-md:bg-white max-md:p-3 max-md:shadow-sm', className)}
+      className={cn(
+        'align-top',
+        stacked &&
+          'max-md:grid max-md:grid-cols-2 max-md:gap-x-4 max-md:rounded-xl max-md:border max-md:border-slate-200 max-md:bg-white max-md:p-3 max-md:shadow-sm',
+        className,
+      )}
       {...props}
     />
   );

@@ -1,4 +1,17 @@
-import { ArrowDownToLine, ArrowLeftRight, ArrowUpFromLine, CheckCircle2, ChevronRight, ClipboardList, Loader, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
+import {
+  ArrowDownToLine,
+  ArrowLeftRight,
+  ArrowUpFromLine,
+  CheckCircle2,
+  ChevronRight,
+  ClipboardList,
+  Loader,
+  Receipt,
+  Scale,
+  Settings,
+  Users,
+  Wallet,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AdminDashboard, HouseAccountKind } from '#shared/contracts/admin';
@@ -131,7 +144,12 @@ function Today({ figures }: { figures: AdminDashboard }) {
           detail={`${countText(paidWithdrawals.count, 'withdrawal', 'withdrawals')}, ${usdtText(paidWithdrawals.totalUsdt)}`}
           icon={<CheckCircle2 />}
         />
-        <Figure label="Credited today" value={usdtText(creditedDeposits.totalUsdt)} detail={countText(creditedDeposits.count, 'deposit', 'deposits')} icon={<Wallet />} />
+        <Figure
+          label="Credited today"
+          value={usdtText(creditedDeposits.totalUsdt)}
+          detail={countText(creditedDeposits.count, 'deposit', 'deposits')}
+          icon={<Wallet />}
+        />
       </div>
     </Section>
   );
@@ -176,11 +194,16 @@ function Books({ figures }: { figures: AdminDashboard }) {
               <th scope="row" className="py-1.5 text-left font-semibold text-slate-900">
                 Sum of all accounts
               </th>
-              <td className={cn('py-1.5 text-right font-mono font-semibold', books.balanced ? 'text-emerald-700' : 'text-red-700')}>{exactUsdt(books.differenceUsdt)}</td>
+              <td className={cn('py-1.5 text-right font-mono font-semibold', books.balanced ? 'text-emerald-700' : 'text-red-700')}>
+                {exactUsdt(books.differenceUsdt)}
+              </td>
             </tr>
           </tbody>
         </table>
-        <p className="text-xs text-slate-500">Money enters through deposits and rewards (negative house balances) and waits or leaves through the others; every movement is double-entry, so all accounts add up to zero.</p>
+        <p className="text-xs text-slate-500">
+          Money enters through deposits and rewards (negative house balances) and waits or leaves through the others; every movement is double-entry, so all
+          accounts add up to zero.
+        </p>
       </Card>
     </Section>
   );
@@ -190,7 +213,9 @@ function OpenBatches({ figures }: { figures: AdminDashboard }) {
   return (
     <Section id="batches-heading" title="Payout batches in progress">
       {figures.openPayoutBatches.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-500">No payout batch is waiting for the bank’s results.</p>
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-500">
+          No payout batch is waiting for the bank’s results.
+        </p>
       ) : (
         <ul className="flex flex-col gap-2">
           {figures.openPayoutBatches.map((batch) => {
@@ -221,7 +246,9 @@ function OpenBatches({ figures }: { figures: AdminDashboard }) {
   );
 }
 
-const SETTINGS_CARD = <NavigationCard to="/admin/settings" title="Admin Settings" description="Rates, wallet addresses, QR codes, app download" icon={<Settings />} />;
+const SETTINGS_CARD = (
+  <NavigationCard to="/admin/settings" title="Admin Settings" description="Rates, wallet addresses, QR codes, app download" icon={<Settings />} />
+);
 
 /** The operator's dashboard: queues, today's payouts, the books. Only admins load it (the API refuses anyone else). */
 function OperatorDashboard() {
@@ -253,7 +280,12 @@ function OperatorDashboard() {
       <Section id="manage-heading" title="Manage">
         <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
           <NavigationCard to="/admin/users" title="User Management" description="Find users, set VIP level and role, view transactions" icon={<Users />} />
-          <NavigationCard to="/admin/transactions" title="Transaction Management" description="Approve or reject deposits, withdrawals and transfers" icon={<Receipt />} />
+          <NavigationCard
+            to="/admin/transactions"
+            title="Transaction Management"
+            description="Approve or reject deposits, withdrawals and transfers"
+            icon={<Receipt />}
+          />
           <NavigationCard to="/admin/payouts" title="Payouts" description="Payout batches: bank files and the bank’s results" icon={<Wallet />} />
           {SETTINGS_CARD}
           <NavigationCard to="/admin/audit-log" title="Audit Log" description="Who did what, and when" icon={<ClipboardList />} />
@@ -273,7 +305,9 @@ export default function AdminDashboardPage() {
         <OperatorDashboard />
       ) : (
         <>
-          <Alert variant="info">You have read-only access as a VIP member: you can view the rates, wallet addresses and app download, but only admins can make changes.</Alert>
+          <Alert variant="info">
+            You have read-only access as a VIP member: you can view the rates, wallet addresses and app download, but only admins can make changes.
+          </Alert>
           <Section id="manage-heading" title="Manage">
             <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">{SETTINGS_CARD}</div>
           </Section>

@@ -55,8 +55,7 @@ const adminArea = (element: ReactNode) => (
     <RequireAdminArea>{element}</RequireAdminArea>
   </RequireVerifiedUser>
 );
-const adminOnly = (element: ReactNode, deniedMessage?: string) =>
-  adminArea(<RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole>);
+const adminOnly = (element: ReactNode, deniedMessage?: string) => adminArea(<RequireAdminRole deniedMessage={deniedMessage}>{element}</RequireAdminRole>);
 
 /** The routes below /admin (mounted at `/admin/*`, so the paths here are relative to it). */
 export default function AdminRoutes() {

@@ -120,7 +120,9 @@ export function useAdminUserTransactions(userId: string) {
   return useInfiniteQuery({
     queryKey: adminKeys.userTransactions(userId),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(withQuery(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, { cursor: pageParam }), adminUserTransactionsResponseSchema, { signal }),
+      apiRequest(withQuery(`/api/admin/users/${encodeURIComponent(userId)}/transactions`, { cursor: pageParam }), adminUserTransactionsResponseSchema, {
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
   });
@@ -136,7 +138,8 @@ export function isUserNotFound(error: unknown): boolean {
 function useQueue<S extends z.ZodType<{ nextCursor: string | null }>>(kind: QueueKind, schema: S, status: StatusFilter) {
   return useInfiniteQuery({
     queryKey: adminKeys.queue(kind, status),
-    queryFn: ({ pageParam, signal }) => apiRequest(withQuery(`/api/admin/${kind}`, { status: status === 'all' ? undefined : status, cursor: pageParam }), schema, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(withQuery(`/api/admin/${kind}`, { status: status === 'all' ? undefined : status, cursor: pageParam }), schema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage: z.output<S>) => lastPage.nextCursor ?? undefined,
   });
@@ -211,7 +214,10 @@ export function usePayoutBatch(batchId: string) {
 
 /** Cancels a batch; once its file was downloaded the answer may be 202, a cancel waiting for a second admin (decision 038). */
 export const cancelPayoutBatch = (batchId: string) =>
-  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/cancel`, firstApprovalResponseSchema.or(payoutBatchResponseSchema), { method: 'POST', body: {} });
+  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}/cancel`, firstApprovalResponseSchema.or(payoutBatchResponseSchema), {
+    method: 'POST',
+    body: {},
+  });
 
 /** The bank's results as rows typed on the page (JSON). */
 export const postPayoutResults = (batchId: string, rows: PayoutResultRow[]) =>
@@ -304,8 +310,7 @@ export function useAuditLog(filters: AuditLogFilters, enabled = true) {
   return useInfiniteQuery({
     enabled,
     queryKey: adminKeys.auditLog(filters),
-    queryFn: ({ pageParam, signal }) =>
-      apiRequest(withQuery('/api/admin/audit-log', { ...filters, cursor: pageParam }), auditLogResponseSchema, { signal }),
+    queryFn: ({ pageParam, signal }) => apiRequest(withQuery('/api/admin/audit-log', { ...filters, cursor: pageParam }), auditLogResponseSchema, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
     // While a new search loads, the previous entries stay on screen instead of flashing a spinner.

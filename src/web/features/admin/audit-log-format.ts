@@ -1,11 +1,6 @@
 import type { AuditAction } from '#shared/contracts/enums';
 import { isAuditAction } from '#shared/contracts/enums';
-import {
-  formatInrForDisplay,
-  formatUsdtExact,
-  inrPaiseFromWire,
-  usdtMicrosFromWire,
-} from '#shared/money';
+import { formatInrForDisplay, formatUsdtExact, inrPaiseFromWire, usdtMicrosFromWire } from '#shared/money';
 
 /** A label for every action the server records (AUDIT_ACTIONS); older or unknown actions show as they are stored. */
 export const ACTION_LABELS: Record<AuditAction, string> = {
@@ -210,7 +205,10 @@ function isKnownField(name: string): name is keyof typeof AUDIT_FIELDS {
 /** "someFieldName" reads "Some field name" when the field is not one we know. */
 export function fieldLabel(name: string): string {
   if (isKnownField(name)) return AUDIT_FIELDS[name].label;
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -278,8 +276,8 @@ function fieldsOf(value: unknown): Record<string, unknown> {
 export function changesOf(before: unknown, after: unknown): FieldChange[] {
   const isPlain = (value: unknown) => value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value));
   if (isPlain(before) || isPlain(after)) {
-    const oldText = before === null || before === undefined ? undefined : textOf(before) ?? JSON.stringify(before);
-    const newText = after === null || after === undefined ? undefined : textOf(after) ?? JSON.stringify(after);
+    const oldText = before === null || before === undefined ? undefined : (textOf(before) ?? JSON.stringify(before));
+    const newText = after === null || after === undefined ? undefined : (textOf(after) ?? JSON.stringify(after));
     return oldText === newText ? [] : [{ field: 'value', label: 'Value', before: oldText, after: newText }];
   }
   const beforeFields = fieldsOf(before);

@@ -110,7 +110,13 @@ function Entry({ entry, onFilterUser }: { entry: AuditLogEntry; onFilterUser: (u
 }
 
 function filtersFrom(searchParams: URLSearchParams): AuditLogFilters {
-  return { q: searchParams.get('q') ?? '', action: searchParams.get('action') ?? '', targetUserId: searchParams.get('targetUserId') ?? '', from: searchParams.get('from') ?? '', to: searchParams.get('to') ?? '' };
+  return {
+    q: searchParams.get('q') ?? '',
+    action: searchParams.get('action') ?? '',
+    targetUserId: searchParams.get('targetUserId') ?? '',
+    from: searchParams.get('from') ?? '',
+    to: searchParams.get('to') ?? '',
+  };
 }
 
 export default function AuditLogPage() {
@@ -146,7 +152,9 @@ export default function AuditLogPage() {
   }, [search, setSearchParams]);
 
   // The filters are checked with the server's own schema before any request, so a bad date shows here.
-  const checked = auditLogCsvQuerySchema.safeParse(Object.fromEntries(FILTER_NAMES.filter((name) => filters[name] !== '').map((name) => [name, filters[name]])));
+  const checked = auditLogCsvQuerySchema.safeParse(
+    Object.fromEntries(FILTER_NAMES.filter((name) => filters[name] !== '').map((name) => [name, filters[name]])),
+  );
   const problems = checked.success ? {} : Object.fromEntries(checked.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
   const log = useAuditLog(filters, checked.success);
   const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
@@ -219,7 +227,9 @@ export default function AuditLogPage() {
       {checked.success && log.isError && (
         <ErrorState title="Failed to load the audit log" message={errorMessage(log.error, 'Please try again.')} onRetry={() => void log.refetch()} />
       )}
-      {log.isSuccess && entries.length === 0 && <EmptyState title="No audit log entries found">{filtered ? 'Try clearing the filters.' : undefined}</EmptyState>}
+      {log.isSuccess && entries.length === 0 && (
+        <EmptyState title="No audit log entries found">{filtered ? 'Try clearing the filters.' : undefined}</EmptyState>
+      )}
       {entries.length > 0 && (
         <>
           <ol className="flex flex-col gap-3" aria-label="Audit log, newest first">

@@ -27,7 +27,14 @@ export function amountText(wire: string, currency: 'USDT' | 'INR'): string {
 }
 
 const shortDateTime = new Intl.DateTimeFormat('en-IN', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-const fullDateTime = new Intl.DateTimeFormat('en-IN', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const fullDateTime = new Intl.DateTimeFormat('en-IN', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** Short month, day, hour and minute, e.g. "5 Mar, 02:30 pm". */
 export function shortDateTimeText(iso: string): string {

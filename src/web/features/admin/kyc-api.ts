@@ -34,7 +34,9 @@ export function usePanReviews() {
   return useInfiniteQuery({
     queryKey: kycAdminKeys.panReviews(),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(`/api/admin/kyc/pan-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, panReviewListResponseSchema, { signal }),
+      apiRequest(`/api/admin/kyc/pan-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, panReviewListResponseSchema, {
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
   });
@@ -73,7 +75,9 @@ export function useLevelTwoCases() {
   return useInfiniteQuery({
     queryKey: levelTwoKeys.cases(),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(`/api/admin/kyc/level2-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, levelTwoCaseListResponseSchema, { signal }),
+      apiRequest(`/api/admin/kyc/level2-reviews${pageParam === undefined ? '' : `?cursor=${encodeURIComponent(pageParam)}`}`, levelTwoCaseListResponseSchema, {
+        signal,
+      }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
   });

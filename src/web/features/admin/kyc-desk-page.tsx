@@ -80,7 +80,13 @@ function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: st
           <Button size="sm" disabled={busy} onClick={() => onDecide({ review, decision: 'approve' })} aria-label={`Approve the PAN of ${review.name}`}>
             Approve
           </Button>
-          <Button size="sm" variant="destructive" disabled={busy} onClick={() => onDecide({ review, decision: 'reject' })} aria-label={`Reject the PAN of ${review.name}`}>
+          <Button
+            size="sm"
+            variant="destructive"
+            disabled={busy}
+            onClick={() => onDecide({ review, decision: 'reject' })}
+            aria-label={`Reject the PAN of ${review.name}`}
+          >
             Reject
           </Button>
         </div>
@@ -100,7 +106,9 @@ function LevelTwoQueue() {
         Level 2: second document, selfie and address
       </h2>
       {cases.isPending && <LoadingState text="Loading level 2 cases..." />}
-      {cases.isError && <ErrorState title="Failed to load level 2 cases" message={errorMessage(cases.error, 'Please try again.')} onRetry={() => void cases.refetch()} />}
+      {cases.isError && (
+        <ErrorState title="Failed to load level 2 cases" message={errorMessage(cases.error, 'Please try again.')} onRetry={() => void cases.refetch()} />
+      )}
       {cases.isSuccess && items.length === 0 && <EmptyState title="No level 2 cases are waiting">New ones appear here as customers send them.</EmptyState>}
       {items.length > 0 && (
         <>
@@ -179,7 +187,9 @@ export default function KycDeskPage() {
         setServerError(fieldMessage);
         return;
       }
-      toast.error(current.decision === 'approve' ? 'Could not approve the PAN' : 'Could not reject the PAN', { description: errorMessage(error, 'Please try again.') });
+      toast.error(current.decision === 'approve' ? 'Could not approve the PAN' : 'Could not reject the PAN', {
+        description: errorMessage(error, 'Please try again.'),
+      });
       setTarget(null);
     } finally {
       setBusy(false);
@@ -190,7 +200,9 @@ export default function KycDeskPage() {
   return (
     <AdminPage title="KYC reviews" backTo="/admin">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-600">PANs waiting for a person, oldest first. Approve with the name printed on the card, or reject with a reason the customer sees.</p>
+        <p className="text-sm text-slate-600">
+          PANs waiting for a person, oldest first. Approve with the name printed on the card, or reject with a reason the customer sees.
+        </p>
         <Button variant="outline" onClick={() => void reviews.refetch()} disabled={reviews.isFetching} aria-busy={reviews.isFetching}>
           <RefreshCw className={reviews.isFetching ? 'animate-spin' : undefined} />
           Refresh
@@ -198,8 +210,12 @@ export default function KycDeskPage() {
       </div>
 
       {reviews.isPending && <LoadingState text="Loading PAN reviews..." />}
-      {reviews.isError && <ErrorState title="Failed to load PAN reviews" message={errorMessage(reviews.error, 'Please try again.')} onRetry={() => void reviews.refetch()} />}
-      {reviews.isSuccess && items.length === 0 && <EmptyState title="No PANs are waiting for a review">New ones appear here as customers submit them.</EmptyState>}
+      {reviews.isError && (
+        <ErrorState title="Failed to load PAN reviews" message={errorMessage(reviews.error, 'Please try again.')} onRetry={() => void reviews.refetch()} />
+      )}
+      {reviews.isSuccess && items.length === 0 && (
+        <EmptyState title="No PANs are waiting for a review">New ones appear here as customers submit them.</EmptyState>
+      )}
       {items.length > 0 && (
         <>
           <Table label="PAN reviews" stacked className="md:min-w-[64rem]">

@@ -16,7 +16,6 @@ import { approveLevelTwo, kycImageUrl, rejectLevelTwo, requestLevelTwoAgain, use
 import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
 import { DOCUMENT_TYPE_LABELS } from './kyc-level-two-labels.ts';
 
-
 const IMAGE_LABELS: Record<KycImagePurpose, string> = { document_front: 'Document, front', document_back: 'Document, back', selfie: 'Live selfie' };
 
 const ITEM_LABELS: Record<RequestableItem, string> = {
@@ -133,7 +132,11 @@ export default function KycLevelTwoPage() {
     setServerError(undefined);
     try {
       const answer =
-        chosen === 'approve' ? await approveLevelTwo(id) : chosen === 'reject' ? await rejectLevelTwo(id, { reason: note }) : await requestLevelTwoAgain(id, { item, reason: note });
+        chosen === 'approve'
+          ? await approveLevelTwo(id)
+          : chosen === 'reject'
+            ? await rejectLevelTwo(id, { reason: note })
+            : await requestLevelTwoAgain(id, { item, reason: note });
       toast.success(answer.message);
       setDecision(null);
     } catch (error) {
@@ -155,7 +158,9 @@ export default function KycLevelTwoPage() {
   return (
     <AdminPage title="KYC level 2 case" backTo="/admin/kyc">
       {found.isPending && <LoadingState text="Loading the case..." />}
-      {found.isError && <ErrorState title="Failed to load the case" message={errorMessage(found.error, 'Please try again.')} onRetry={() => void found.refetch()} />}
+      {found.isError && (
+        <ErrorState title="Failed to load the case" message={errorMessage(found.error, 'Please try again.')} onRetry={() => void found.refetch()} />
+      )}
       {shown && (
         <Card>
           <CardHeader>

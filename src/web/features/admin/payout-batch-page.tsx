@@ -131,7 +131,15 @@ interface RowResultForm {
 }
 
 /** One processing withdrawal's result typed by hand: paid with the UTR, or failed with a reason. */
-function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy: boolean; onSend: (row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void }) {
+function RowResult({
+  withdrawal,
+  busy,
+  onSend,
+}: {
+  withdrawal: Withdrawal;
+  busy: boolean;
+  onSend: (row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void;
+}) {
   const form = useForm<RowResultForm>({ defaultValues: { utr: '', reason: '' } });
   const idBase = useId();
   const send = (outcome: 'paid' | 'failed') =>
@@ -164,7 +172,15 @@ function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy:
           UTR
         </Label>
         <div className="flex gap-2">
-          <Input id={`${idBase}-utr`} className="h-9 text-sm" maxLength={LIMITS.payoutReferenceLength} autoComplete="off" disabled={busy} aria-invalid={errors.utr ? true : undefined} {...form.register('utr')} />
+          <Input
+            id={`${idBase}-utr`}
+            className="h-9 text-sm"
+            maxLength={LIMITS.payoutReferenceLength}
+            autoComplete="off"
+            disabled={busy}
+            aria-invalid={errors.utr ? true : undefined}
+            {...form.register('utr')}
+          />
           <Button size="sm" onClick={() => send('paid')} disabled={busy}>
             Paid
           </Button>
@@ -180,7 +196,14 @@ function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy:
           Reason it failed
         </Label>
         <div className="flex gap-2">
-          <Input id={`${idBase}-reason`} className="h-9 text-sm" maxLength={LIMITS.reasonLength} autoComplete="off" disabled={busy} {...form.register('reason')} />
+          <Input
+            id={`${idBase}-reason`}
+            className="h-9 text-sm"
+            maxLength={LIMITS.reasonLength}
+            autoComplete="off"
+            disabled={busy}
+            {...form.register('reason')}
+          />
           <Button size="sm" variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={() => send('failed')} disabled={busy}>
             Failed
           </Button>
@@ -195,7 +218,15 @@ function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy:
   );
 }
 
-function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withdrawal[]; busy: boolean; onSendRow: (id: string, row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void }) {
+function WithdrawalsTable({
+  withdrawals,
+  busy,
+  onSendRow,
+}: {
+  withdrawals: Withdrawal[];
+  busy: boolean;
+  onSendRow: (id: string, row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void;
+}) {
   return (
     <Table label="Withdrawals in this batch" stacked className="md:min-w-[64rem]">
       <TableHead>
@@ -251,9 +282,7 @@ function WithdrawalsTable({ withdrawals, busy, onSendRow }: { withdrawals: Withd
             </TableCell>
             <TableCell label="Status">
               <StatusBadge status={withdrawal.status} />
-              {withdrawal.inDoubt && (
-                <p className="mt-1 text-xs font-medium text-amber-700">In doubt: the bank may have its file. Record the bank’s result.</p>
-              )}
+              {withdrawal.inDoubt && <p className="mt-1 text-xs font-medium text-amber-700">In doubt: the bank may have its file. Record the bank’s result.</p>}
               {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
               {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
               {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
@@ -386,7 +415,10 @@ export default function PayoutBatchPage() {
               <dd data-testid="payout-file-issue">
                 {batch.issuedAt ? (
                   <>
-                    {PAYOUT_BATCH_MESSAGES.alreadyDownloaded(new Date(batch.issuedAt), batch.issuedBy ? `${batch.issuedBy.name} (${batch.issuedBy.email})` : 'an admin who is gone')}{' '}
+                    {PAYOUT_BATCH_MESSAGES.alreadyDownloaded(
+                      new Date(batch.issuedAt),
+                      batch.issuedBy ? `${batch.issuedBy.name} (${batch.issuedBy.email})` : 'an admin who is gone',
+                    )}{' '}
                     Downloads: {batch.downloadCount}.
                     {batch.fileSha256 && <span className="block break-all font-mono text-xs text-slate-500">SHA-256 {batch.fileSha256}</span>}
                   </>
@@ -416,19 +448,23 @@ export default function PayoutBatchPage() {
           {batch.status === 'cancelled' &&
             (batch.inDoubtCount > 0 ? (
               <Alert variant="default">
-                {batch.inDoubtCount} withdrawal{batch.inDoubtCount === 1 ? ' is' : 's are'} in doubt: this batch was cancelled after its file was downloaded. They stay out of every
-                batch until the bank’s results mark each one paid, failed or not sent.
+                {batch.inDoubtCount} withdrawal{batch.inDoubtCount === 1 ? ' is' : 's are'} in doubt: this batch was cancelled after its file was downloaded.
+                They stay out of every batch until the bank’s results mark each one paid, failed or not sent.
               </Alert>
             ) : (
-              <Alert variant="info">{batch.issuedAt ? 'Payout batch cancelled after its file was downloaded; the bank’s results settled every withdrawal.' : PAYOUT_BATCH_MESSAGES.cancelledMessage}</Alert>
+              <Alert variant="info">
+                {batch.issuedAt
+                  ? 'Payout batch cancelled after its file was downloaded; the bank’s results settled every withdrawal.'
+                  : PAYOUT_BATCH_MESSAGES.cancelledMessage}
+              </Alert>
             ))}
 
           {takesResults && (
             <Card className="flex flex-col gap-2 p-4">
               <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
               <p className="text-xs text-slate-500">
-                A header row, then the reference (or the narration it came back in), the outcome (paid, failed or not sent; or the bank’s words), the UTR, a reason and the
-                amount. You see what it would do before it is applied; sending the same file again applies nothing twice.
+                A header row, then the reference (or the narration it came back in), the outcome (paid, failed or not sent; or the bank’s words), the UTR, a
+                reason and the amount. You see what it would do before it is applied; sending the same file again applies nothing twice.
               </p>
               <Input
                 key={inputKey}

@@ -108,7 +108,9 @@ export default function PayoutsPage() {
       {batches.isError && (
         <ErrorState title="Failed to load payout batches" message={errorMessage(batches.error, 'Please try again.')} onRetry={() => void batches.refetch()} />
       )}
-      {batches.isSuccess && items.length === 0 && <EmptyState title="No payout batches yet">Create one from the pending withdrawals with New batch.</EmptyState>}
+      {batches.isSuccess && items.length === 0 && (
+        <EmptyState title="No payout batches yet">Create one from the pending withdrawals with New batch.</EmptyState>
+      )}
       {items.length > 0 && (
         <>
           <Table label="Payout batches" stacked className="md:min-w-[48rem]">

@@ -50,7 +50,8 @@ function ChainFacts({ deposit }: { deposit: AdminDeposit }) {
   if (deposit.typedAmount !== null) facts.push(['Typed', usdtText(deposit.typedAmount)]);
   if (chain.fromAddress !== null) facts.push(['From', chain.fromAddress]);
   if (chain.toAddress !== null) facts.push(['To (on chain)', chain.toAddress]);
-  if (chain.confirmations !== null) facts.push(['Confirmations', `${chain.confirmations}${chain.requiredConfirmations === null ? '' : ` of ${chain.requiredConfirmations}`}`]);
+  if (chain.confirmations !== null)
+    facts.push(['Confirmations', `${chain.confirmations}${chain.requiredConfirmations === null ? '' : ` of ${chain.requiredConfirmations}`}`]);
   if (deposit.source === 'detected') facts.push(['Found by', 'scanning the chain (no hash submitted)']);
   return (
     <div className="mt-2 flex flex-col items-start gap-1" data-testid={`deposit-${deposit.id}-chain`}>

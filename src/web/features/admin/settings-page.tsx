@@ -61,7 +61,13 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   operatorIdentity: 'support',
 };
 const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
-const TAB_LABELS: Record<TabName, string> = { rates: 'Exchange Rates', addresses: 'Wallet Addresses', support: 'Support', withdrawals: 'Withdrawals & TDS', app: 'App Download' };
+const TAB_LABELS: Record<TabName, string> = {
+  rates: 'Exchange Rates',
+  addresses: 'Wallet Addresses',
+  support: 'Support',
+  withdrawals: 'Withdrawals & TDS',
+  app: 'App Download',
+};
 const TAB_ORDER: TabName[] = ['rates', 'addresses', 'support', 'withdrawals', 'app'];
 
 const MEGABYTE = 1024 * 1024;
@@ -157,7 +163,9 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       ]);
       // 202: saved, except the deposit address change, which waits for a second admin (shown above the form).
       if ('pendingChange' in answer) {
-        const title = answer.pendingChanges.every((change) => change.kind === 'deposit_address') ? 'Address change awaits a second admin' : 'Changes await a second admin';
+        const title = answer.pendingChanges.every((change) => change.kind === 'deposit_address')
+          ? 'Address change awaits a second admin'
+          : 'Changes await a second admin';
         toast.info(title, { description: answer.message, duration: 10_000 });
       } else {
         toast.success(answer.message || SETTINGS_UPDATED_MESSAGE);
@@ -196,7 +204,12 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {guard.dialog}
       {rateConfirmation && (
-        <RateChangeDialog changes={rateConfirmation.changes} busy={confirming} onConfirm={() => void confirmRateChange()} onCancel={() => setRateConfirmation(null)} />
+        <RateChangeDialog
+          changes={rateConfirmation.changes}
+          busy={confirming}
+          onConfirm={() => void confirmRateChange()}
+          onCancel={() => setRateConfirmation(null)}
+        />
       )}
 
       <Tabs value={tab} onValueChange={(value) => setTab(value as TabName)}>
@@ -238,11 +251,31 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
             <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
               <legend className="sr-only">Wallet Addresses</legend>
-              <FormField label="TRC20 Wallet Address" error={errors.trc20Address?.message} help="A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits.">
-                <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('trc20Address')} />
+              <FormField
+                label="TRC20 Wallet Address"
+                error={errors.trc20Address?.message}
+                help="A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits."
+              >
+                <Input
+                  className="font-mono text-sm"
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={SETTINGS_LIMITS.addressLength}
+                  {...form.register('trc20Address')}
+                />
               </FormField>
-              <FormField label="ERC20 Wallet Address" error={errors.erc20Address?.message} help="0x followed by 40 hexadecimal characters. Leave empty to pause ERC20 deposits.">
-                <Input className="font-mono text-sm" autoComplete="off" spellCheck={false} maxLength={SETTINGS_LIMITS.addressLength} {...form.register('erc20Address')} />
+              <FormField
+                label="ERC20 Wallet Address"
+                error={errors.erc20Address?.message}
+                help="0x followed by 40 hexadecimal characters. Leave empty to pause ERC20 deposits."
+              >
+                <Input
+                  className="font-mono text-sm"
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={SETTINGS_LIMITS.addressLength}
+                  {...form.register('erc20Address')}
+                />
               </FormField>
             </fieldset>
             {DEPOSIT_NETWORKS.map((network) => (
@@ -323,11 +356,18 @@ function OperatorSettings() {
     <>
       {settings.isPending && <LoadingState text="Loading settings..." />}
       {settings.isError && (
-        <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
+        <ErrorState
+          title="Failed to load settings"
+          message={errorMessage(settings.error, 'Please check your connection and try again.')}
+          onRetry={() => void settings.refetch()}
+        />
       )}
       {/* The form starts from the first answer only, so a refetch (after an upload) never wipes unsaved edits. */}
       {settings.data && (
-        <PendingChangesPanel kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit', 'app_file']} title="Settings changes waiting for a second admin" />
+        <PendingChangesPanel
+          kinds={['deposit_address', 'exchange_rates', 'large_withdrawal_limit', 'app_file']}
+          title="Settings changes waiting for a second admin"
+        />
       )}
       {settings.data && <SettingsForm settings={settings.data} />}
     </>

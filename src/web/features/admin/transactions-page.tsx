@@ -68,7 +68,12 @@ export default function TransactionsPage() {
             <ArrowLeft />
             Back
           </Button>
-          <Button variant="outline" onClick={() => void queryClient.invalidateQueries({ queryKey: adminKeys.all })} disabled={refreshing} aria-busy={refreshing}>
+          <Button
+            variant="outline"
+            onClick={() => void queryClient.invalidateQueries({ queryKey: adminKeys.all })}
+            disabled={refreshing}
+            aria-busy={refreshing}
+          >
             <RefreshCw className={refreshing ? 'animate-spin' : undefined} />
             Refresh
           </Button>

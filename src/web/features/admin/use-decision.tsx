@@ -53,7 +53,13 @@ const TEXTS: Record<QueueKind, Record<Decision, DecisionTexts>> = {
   },
   transfers: {
     approve: { title: 'Approve transfer?', confirmLabel: 'Approve transfer', success: 'Transfer approved successfully', failure: 'Failed to approve transfer' },
-    reject: { title: 'Reject transfer?', confirmLabel: 'Reject transfer', success: 'Transfer rejected', successDetail: 'Funds returned to sender', failure: 'Failed to reject transfer' },
+    reject: {
+      title: 'Reject transfer?',
+      confirmLabel: 'Reject transfer',
+      success: 'Transfer rejected',
+      successDetail: 'Funds returned to sender',
+      failure: 'Failed to reject transfer',
+    },
   },
 };
 
@@ -133,7 +139,9 @@ export function useDecision() {
           }
           const decided = 'deposit' in answer ? answer.deposit : 'withdrawal' in answer ? answer.withdrawal : answer.transfer;
           queryClient.setQueriesData<InfiniteData<{ items: { id: string }[] }>>({ queryKey: [...adminKeys.queues(), current.kind] }, (data) =>
-            data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === decided.id ? decided : item)) })) } : data,
+            data
+              ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.id === decided.id ? decided : item)) })) }
+              : data,
           );
           toast.success(texts.success, texts.successDetail ? { description: texts.successDetail } : {});
           setTarget(null);

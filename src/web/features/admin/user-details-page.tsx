@@ -64,7 +64,9 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
     <Card>
       <CardHeader>
         <CardTitle>Role and VIP level</CardTitle>
-        <CardDescription>VIP levels get the VIP rate on withdrawals and may view the admin dashboard and settings (read only). Admins can change everything.</CardDescription>
+        <CardDescription>
+          VIP levels get the VIP rate on withdrawals and may view the admin dashboard and settings (read only). Admins can change everything.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form
@@ -269,7 +271,11 @@ export default function UserDetailsPage() {
         (isUserNotFound(user.error) ? (
           <UserNotFound userId={userId} />
         ) : (
-          <ErrorState title="Failed to fetch user data" message={errorMessage(user.error, 'Please check your connection and try again.')} onRetry={() => void user.refetch()} />
+          <ErrorState
+            title="Failed to fetch user data"
+            message={errorMessage(user.error, 'Please check your connection and try again.')}
+            onRetry={() => void user.refetch()}
+          />
         ))}
       {user.data && <UserDetails user={user.data} isSelf={me.data?.id === user.data.id} />}
     </AdminPage>

@@ -49,7 +49,9 @@ function PanFacts({ pan }: { pan: AdminKycRecord['pan'] }) {
       <dt className="text-slate-500">Registered name</dt>
       <dd>{pan.registeredName ?? 'Not known'}</dd>
       <dt className="text-slate-500">Name match</dt>
-      <dd>{pan.nameMatch ? <Badge tone={NAME_MATCH_TONES[pan.nameMatch.verdict]}>{`${pan.nameMatch.verdict} (${pan.nameMatch.score})`}</Badge> : 'Not known'}</dd>
+      <dd>
+        {pan.nameMatch ? <Badge tone={NAME_MATCH_TONES[pan.nameMatch.verdict]}>{`${pan.nameMatch.verdict} (${pan.nameMatch.score})`}</Badge> : 'Not known'}
+      </dd>
       <dt className="text-slate-500">Checked by</dt>
       <dd>{pan.checkedBy === null ? 'Not checked yet' : pan.checkedBy === 'cashfree' ? 'KYC provider (Cashfree)' : 'An admin'}</dd>
       {pan.aadhaarLinked === false && (
@@ -124,7 +126,9 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
         setServerError(error.fields.reason);
         return;
       }
-      toast.error(action === 'freeze' ? 'The account could not be frozen' : 'The freeze could not be lifted', { description: errorMessage(error, 'Please try again.') });
+      toast.error(action === 'freeze' ? 'The account could not be frozen' : 'The freeze could not be lifted', {
+        description: errorMessage(error, 'Please try again.'),
+      });
       setDialog(null);
     } finally {
       setBusy(false);
@@ -139,7 +143,8 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
         {kyc.data && (
           <CardDescription>
             Level <span data-testid="user-kyc-level">{kyc.data.level}</span>
-            {kyc.data.kycDueAt && ` · refresh due ${fullDateTimeText(kyc.data.kycDueAt)}${kyc.data.kycOverdue ? ' (overdue: withdrawals and transfers paused)' : ''}`}
+            {kyc.data.kycDueAt &&
+              ` · refresh due ${fullDateTimeText(kyc.data.kycDueAt)}${kyc.data.kycOverdue ? ' (overdue: withdrawals and transfers paused)' : ''}`}
           </CardDescription>
         )}
       </CardHeader>
@@ -164,7 +169,12 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
                   Freeze account
                 </Button>
               ) : (
-                <Button variant="outline" size="sm" disabled={isSelf || busy || kyc.data.unfreezePendingChangeId !== null} onClick={() => setDialog('unfreeze')}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  disabled={isSelf || busy || kyc.data.unfreezePendingChangeId !== null}
+                  onClick={() => setDialog('unfreeze')}
+                >
                   Lift the freeze
                 </Button>
               )}

@@ -61,7 +61,10 @@ function UserRow({ user }: { user: AdminUserSummary }) {
 export default function UsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list follows the typed text (after a pause); submitting the form loads it again at once.
-  const form = useForm<z.input<typeof searchFormSchema>>({ resolver: zodResolver(searchFormSchema, undefined, { raw: true }), defaultValues: { q: searchParams.get('q') ?? '' } });
+  const form = useForm<z.input<typeof searchFormSchema>>({
+    resolver: zodResolver(searchFormSchema, undefined, { raw: true }),
+    defaultValues: { q: searchParams.get('q') ?? '' },
+  });
   const searchText = useWatch({ control: form.control, name: 'q' });
   const search = useDebouncedValue((searchText ?? '').trim(), SEARCH_DELAY_MS);
   const users = useAdminUsers(search);
@@ -78,11 +81,7 @@ export default function UsersPage() {
 
   return (
     <AdminPage title="User Management" backTo="/admin">
-      <form
-        role="search"
-        className="flex flex-col gap-2 sm:flex-row sm:items-end"
-        onSubmit={(event) => void form.handleSubmit(() => users.refetch())(event)}
-      >
+      <form role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={(event) => void form.handleSubmit(() => users.refetch())(event)}>
         <div className="flex flex-1 flex-col gap-1.5">
           <Label htmlFor="user-search">Search users</Label>
           <div className="relative">
@@ -104,7 +103,9 @@ export default function UsersPage() {
       </form>
 
       {users.isPending && <LoadingState text="Loading users..." />}
-      {users.isError && <ErrorState title="Failed to load users" message={errorMessage(users.error, 'Error loading users list')} onRetry={() => void users.refetch()} />}
+      {users.isError && (
+        <ErrorState title="Failed to load users" message={errorMessage(users.error, 'Error loading users list')} onRetry={() => void users.refetch()} />
+      )}
       {users.isSuccess && items.length === 0 && (
         <EmptyState title="No users found">{search ? `No user matches "${search}".` : 'Could not find any user profiles'}</EmptyState>
       )}

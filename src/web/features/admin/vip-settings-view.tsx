@@ -78,7 +78,11 @@ export function VipSettingsView() {
       </Alert>
       {settings.isPending && <LoadingState text="Loading settings..." />}
       {settings.isError && (
-        <ErrorState title="Failed to load settings" message={errorMessage(settings.error, 'Please check your connection and try again.')} onRetry={() => void settings.refetch()} />
+        <ErrorState
+          title="Failed to load settings"
+          message={errorMessage(settings.error, 'Please check your connection and try again.')}
+          onRetry={() => void settings.refetch()}
+        />
       )}
       {settings.data && <Settings settings={settings.data} />}
     </>

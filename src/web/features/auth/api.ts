@@ -9,7 +9,8 @@ const commonContracts = () => import('#shared/contracts/common');
 export { fetchMe, ME_QUERY_KEY, useMe } from './session.ts';
 
 export const login = (body: LoginRequest) => apiRequest('/api/auth/login', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });
-export const signup = (body: SignupRequest) => apiRequest('/api/auth/signup', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });
+export const signup = (body: SignupRequest) =>
+  apiRequest('/api/auth/signup', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });
 export const logout = () => apiRequest('/api/auth/logout', async () => (await commonContracts()).okResponseSchema, { method: 'POST' });
 export const requestPasswordReset = (email: string) =>
   apiRequest('/api/auth/forgot-password', async () => (await authContracts()).forgotPasswordResponseSchema, { method: 'POST', body: { email } });

@@ -33,17 +33,15 @@ export default function ForgotPasswordPage() {
   const form = useForm<z.input<typeof forgotPasswordRequestSchema>>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email: '' } });
   const submitting = form.formState.isSubmitting;
 
-  const onSubmit = form.handleSubmit(
-    async (values) => {
-      try {
-        await requestPasswordReset(values.email);
-        setSentTo(values.email);
-        toast.success(t('auth.resetEmailSent'), { description: t('auth.checkInbox') });
-      } catch (error) {
-        toast.error(t('auth.error'), { description: localizeMessage(errorMessage(error, t('auth.resetSendFailed'))) });
-      }
-    },
-  );
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await requestPasswordReset(values.email);
+      setSentTo(values.email);
+      toast.success(t('auth.resetEmailSent'), { description: t('auth.checkInbox') });
+    } catch (error) {
+      toast.error(t('auth.error'), { description: localizeMessage(errorMessage(error, t('auth.resetSendFailed'))) });
+    }
+  });
 
   if (sentTo) {
     return (
@@ -60,11 +58,7 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <AuthCard
-      title={t('auth.forgotTitle')}
-      subtitle={t('auth.forgotSubtitle')}
-      footer={<BackToLoginLink />}
-    >
+    <AuthCard title={t('auth.forgotTitle')} subtitle={t('auth.forgotSubtitle')} footer={<BackToLoginLink />}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
         <FormField label={t('auth.email')} help={t('auth.forgotEmailHelp')} error={form.formState.errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus maxLength={254} {...form.register('email')} />

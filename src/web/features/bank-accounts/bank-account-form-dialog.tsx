@@ -109,7 +109,10 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.added));
       }
       // A new account, or changed details, starts a security pause on withdrawals to it.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses }),
+      ]);
       onDone();
     } catch (error) {
       setSubmitError(applySubmissionFailure(form, error, FIELDS, failureTitle).actionError);
@@ -133,13 +136,26 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
               : t('bank.digits', { minimum: BANK_ACCOUNT_LIMITS.accountNumberMinDigits, maximum: BANK_ACCOUNT_LIMITS.accountNumberMaxDigits })
           }
         >
-          <Input inputMode="numeric" autoComplete="off" maxLength={30} placeholder={account ? `••••${account.accountNumberLast4}` : undefined} {...form.register('accountNumber')} />
+          <Input
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={30}
+            placeholder={account ? `••••${account.accountNumberLast4}` : undefined}
+            {...form.register('accountNumber')}
+          />
         </FormField>
         <FormField label={t('bank.confirmAccountNumber')} error={errors.accountNumberConfirmation?.message} help={t('bank.typeAgain')}>
           <Input inputMode="numeric" autoComplete="off" maxLength={30} {...form.register('accountNumberConfirmation')} />
         </FormField>
         <FormField label={t('bank.ifscCode')} error={errors.ifscCode?.message} help={t('bank.ifscHelp')}>
-          <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.ifscLength} className="uppercase" {...form.register('ifscCode')} />
+          <Input
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={BANK_ACCOUNT_LIMITS.ifscLength}
+            className="uppercase"
+            {...form.register('ifscCode')}
+          />
         </FormField>
         <IfscBankLine ifscCode={ifscCode} />
         <FormField label={t('bank.upiOptional')} error={errors.upiId?.message} help={t('bank.upiHelp')}>

@@ -92,7 +92,12 @@ function EmailSection({ status }: { status: ContactStatus }) {
             <Input type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
           </FormField>
           <FormField label={t('contact.currentPassword')} error={fieldErrors.currentPassword}>
-            <PasswordInput autoComplete="current-password" maxLength={128} value={currentPassword} onChange={(event) => setCurrentPassword(event.target.value)} />
+            <PasswordInput
+              autoComplete="current-password"
+              maxLength={128}
+              value={currentPassword}
+              onChange={(event) => setCurrentPassword(event.target.value)}
+            />
           </FormField>
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={action.busy}>

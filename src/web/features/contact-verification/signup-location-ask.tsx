@@ -21,7 +21,12 @@ export function SignupLocationAsk({ value, onChange }: { value: SignupGeolocatio
     navigator.geolocation.getCurrentPosition(
       (position) => {
         setAsking(false);
-        onChange({ status: 'granted', latitude: position.coords.latitude, longitude: position.coords.longitude, accuracyMeters: Math.min(position.coords.accuracy, 1_000_000) });
+        onChange({
+          status: 'granted',
+          latitude: position.coords.latitude,
+          longitude: position.coords.longitude,
+          accuracyMeters: Math.min(position.coords.accuracy, 1_000_000),
+        });
       },
       (error) => {
         setAsking(false);
@@ -31,14 +36,11 @@ export function SignupLocationAsk({ value, onChange }: { value: SignupGeolocatio
     );
   };
 
-  const outcome =
-    value === undefined ? undefined : value.status === 'granted' ? t('signup.locationThanks') : t('signup.locationNone');
+  const outcome = value === undefined ? undefined : value.status === 'granted' ? t('signup.locationThanks') : t('signup.locationNone');
 
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="signup-location">
-      <p className="text-slate-700">
-        {t('signup.locationAsk')}
-      </p>
+      <p className="text-slate-700">{t('signup.locationAsk')}</p>
       {outcome ? (
         <p className="text-slate-600">{outcome}</p>
       ) : (

@@ -51,7 +51,11 @@ export default function VerifyEmailPage() {
           )}
           {outcome.state !== 'checking' && (
             <div className="flex flex-col items-center gap-4 py-2 text-center" data-testid="verify-email-outcome">
-              {outcome.state === 'verified' ? <CheckCircle2 className="size-12 text-green-600" aria-hidden /> : <XCircle className="size-12 text-red-600" aria-hidden />}
+              {outcome.state === 'verified' ? (
+                <CheckCircle2 className="size-12 text-green-600" aria-hidden />
+              ) : (
+                <XCircle className="size-12 text-red-600" aria-hidden />
+              )}
               <h2 className="text-lg font-semibold">{outcome.state === 'verified' ? t('contact.emailVerified') : outcome.title}</h2>
               <p className="text-sm text-slate-600">{localizeMessage(outcome.message)}</p>
               <Button asChild>

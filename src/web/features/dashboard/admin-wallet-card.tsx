@@ -12,7 +12,9 @@ import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 
 /** What customers cannot do yet because a setting is empty: without an address they cannot deposit on that network, without the number they cannot reach support. */
 function missingSetup(settings: PublicSettings): string[] {
-  const missing = DEPOSIT_NETWORKS.filter((network) => settings.addresses[network] === '').map((network) => `the ${network} deposit address (no ${network} deposits until then)`);
+  const missing = DEPOSIT_NETWORKS.filter((network) => settings.addresses[network] === '').map(
+    (network) => `the ${network} deposit address (no ${network} deposits until then)`,
+  );
   if (settings.whatsappSupportNumber === '') missing.push('the WhatsApp support number (the Support button stays greyed out until then)');
   return missing;
 }

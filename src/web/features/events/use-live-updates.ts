@@ -49,7 +49,8 @@ async function settingsChanged(queryClient: QueryClient): Promise<void> {
   const before = queryClient.getQueryData<ShownRates>(QUERY_KEYS.rates);
   await queryClient.invalidateQueries({ queryKey: QUERY_KEYS.rates });
   const after = queryClient.getQueryData<ShownRates>(QUERY_KEYS.rates);
-  if (before && after && (before.normalRate !== after.normalRate || before.vipRate !== after.vipRate)) notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
+  if (before && after && (before.normalRate !== after.normalRate || before.vipRate !== after.vipRate))
+    notify('success', RATES_UPDATED_TOAST, { id: 'rates-updated' });
 }
 
 /** The signed-in user's id as the session check last answered it, without asking the server itself. */
@@ -93,7 +94,8 @@ export function useLiveUpdates(): void {
       current.addEventListener(STREAM_EVENT_NAMES.settingsUpdated, () => void settingsChanged(queryClient));
       current.addEventListener(STREAM_EVENT_NAMES.walletUpdated, (event) => {
         invalidate(queryClient, QUERY_KEYS.me, QUERY_KEYS.wallet);
-        if (reasonOf(event) === NEW_NOTIFICATION_REASON) notify('info', t('shell.newNotification'), { id: 'new-notification', description: t('shell.openBell') });
+        if (reasonOf(event) === NEW_NOTIFICATION_REASON)
+          notify('info', t('shell.newNotification'), { id: 'new-notification', description: t('shell.openBell') });
       });
       current.addEventListener(STREAM_EVENT_NAMES.adminQueueUpdated, () => invalidate(queryClient, QUERY_KEYS.admin));
       current.addEventListener('error', () => {

@@ -36,7 +36,11 @@ function subscribe(listener: () => void): () => void {
 
 /** The pending install offer, or undefined when the browser made none (installed already, or not supported). */
 export function useInstallPrompt(): { canInstall: boolean; install: () => Promise<void> } {
-  const prompt = useSyncExternalStore(subscribe, () => deferredPrompt, () => undefined);
+  const prompt = useSyncExternalStore(
+    subscribe,
+    () => deferredPrompt,
+    () => undefined,
+  );
   return {
     canInstall: prompt !== undefined,
     install: async () => {

@@ -19,7 +19,10 @@ type PanForm = z.input<typeof submitPanRequestSchema>;
 export function PanForm() {
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
-  const form = useForm<PanForm, unknown, z.output<typeof submitPanRequestSchema>>({ resolver: zodResolver(submitPanRequestSchema), defaultValues: { pan: '' } });
+  const form = useForm<PanForm, unknown, z.output<typeof submitPanRequestSchema>>({
+    resolver: zodResolver(submitPanRequestSchema),
+    defaultValues: { pan: '' },
+  });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     try {

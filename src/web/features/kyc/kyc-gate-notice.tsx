@@ -15,7 +15,15 @@ export function KycGateNotice({ leaving }: { leaving: MoneyLeaving }) {
   if (kyc.data === undefined) return null;
   const { accountFrozenMessage, level, missing, refresh } = kyc.data;
   const serverMessage = accountFrozenMessage ?? (level > 0 && refresh?.overdue ? refresh.message : null);
-  const message = serverMessage !== null ? localizeMessage(serverMessage) : level === 0 ? kycGateText(leaving, missing.map((item) => item.check)) : null;
+  const message =
+    serverMessage !== null
+      ? localizeMessage(serverMessage)
+      : level === 0
+        ? kycGateText(
+            leaving,
+            missing.map((item) => item.check),
+          )
+        : null;
   if (message === null) return null;
   return (
     <Alert variant={accountFrozenMessage === null ? 'info' : 'destructive'} data-testid="kyc-gate-notice">

@@ -31,7 +31,19 @@ const STATE_LABELS: Record<KycCheckState, { label: MessageKey; tone: 'success' |
   not_available: { label: 'kyc.stateNotAvailable', tone: 'default', icon: <CircleDashed className="size-5 text-slate-400" aria-hidden /> },
 };
 
-function CheckRow({ check, title, state, message, children }: { check: KycCheck; title: string; state: KycCheckState; message?: string; children?: ReactNode }) {
+function CheckRow({
+  check,
+  title,
+  state,
+  message,
+  children,
+}: {
+  check: KycCheck;
+  title: string;
+  state: KycCheckState;
+  message?: string;
+  children?: ReactNode;
+}) {
   const shown = STATE_LABELS[state];
   return (
     <li className="flex flex-col gap-2 py-3" data-testid={`kyc-check-${check}`}>
@@ -61,9 +73,7 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
       <CheckRow check="email" title={t('kyc.email')} state={email.state} />
       <CheckRow check="mobile" title={t('kyc.mobile')} state={mobile.state} />
       <CheckRow check="pan" title={t('kyc.panLabel')} state={pan.state} message={pan.pan === null ? panMessage : `${pan.pan}: ${panMessage}`}>
-        {pan.aadhaarLinked === false && (
-          <Alert variant="info">{t('kyc.inoperative')}</Alert>
-        )}
+        {pan.aadhaarLinked === false && <Alert variant="info">{t('kyc.inoperative')}</Alert>}
         {panOpen && <PanForm />}
       </CheckRow>
       <CheckRow check="taxResidence" title={t('kyc.taxResidence')} state={taxResidence.state}>
@@ -134,7 +144,10 @@ export default function KycPage() {
               )}
               {(kyc.data.levelLimits.dailyInr !== null || kyc.data.levelLimits.monthlyInr !== null) && (
                 <p className="text-slate-600">
-                  {t('kyc.levelLimits', { daily: kyc.data.levelLimits.dailyInr ?? t('kyc.noLimit'), monthly: kyc.data.levelLimits.monthlyInr ?? t('kyc.noLimit') })}
+                  {t('kyc.levelLimits', {
+                    daily: kyc.data.levelLimits.dailyInr ?? t('kyc.noLimit'),
+                    monthly: kyc.data.levelLimits.monthlyInr ?? t('kyc.noLimit'),
+                  })}
                 </p>
               )}
             </CardContent>

@@ -43,7 +43,12 @@ async function uploadPhoto(purpose: KycImagePurpose, file: File): Promise<string
   form.append('file', file, file.name);
   let response: Response;
   try {
-    response = await fetch(`/api/kyc/level2/images/${purpose}`, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' }, body: form });
+    response = await fetch(`/api/kyc/level2/images/${purpose}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      body: form,
+    });
   } catch {
     throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
   }
@@ -63,7 +68,11 @@ function PhotoField({ label, purpose, photo, onChange }: { label: string; purpos
     }
   };
   return (
-    <FormField label={label} error={photo.state === 'failed' ? photo.message : undefined} help={photo.state === 'uploading' ? t('kyc.l2Uploading') : photo.state === 'added' ? t('kyc.l2PhotoAdded') : undefined}>
+    <FormField
+      label={label}
+      error={photo.state === 'failed' ? photo.message : undefined}
+      help={photo.state === 'uploading' ? t('kyc.l2Uploading') : photo.state === 'added' ? t('kyc.l2PhotoAdded') : undefined}
+    >
       <input type="file" accept="image/jpeg,image/png" className="text-sm" data-testid={`kyc-photo-${purpose}`} onChange={(event) => void choose(event)} />
     </FormField>
   );
@@ -135,7 +144,11 @@ export function LevelTwoForm() {
       toast.success(localizeMessage(answer.message));
     } catch (error) {
       if (endOfSession(error)) return;
-      setErrors(error instanceof ApiError && Object.keys(error.fields).length > 0 ? error.fields : { root: error instanceof ApiError ? error.message : t('kyc.l2Failed') });
+      setErrors(
+        error instanceof ApiError && Object.keys(error.fields).length > 0
+          ? error.fields
+          : { root: error instanceof ApiError ? error.message : t('kyc.l2Failed') },
+      );
     } finally {
       setSending(false);
     }
@@ -143,7 +156,12 @@ export function LevelTwoForm() {
 
   const addressField = (name: keyof typeof EMPTY_ADDRESS, label: MessageKey, maxLength: number, autoComplete: string) => (
     <FormField label={t(label)} error={errors[`address.${name}`]}>
-      <Input maxLength={maxLength} autoComplete={autoComplete} value={address[name]} onChange={(event) => setAddress({ ...address, [name]: event.target.value })} />
+      <Input
+        maxLength={maxLength}
+        autoComplete={autoComplete}
+        value={address[name]}
+        onChange={(event) => setAddress({ ...address, [name]: event.target.value })}
+      />
     </FormField>
   );
 
@@ -159,7 +177,11 @@ export function LevelTwoForm() {
     >
       <p className="text-sm text-slate-600">{t('kyc.l2Intro')}</p>
       <FormField label={t('kyc.l2DocumentType')} error={errors.documentType}>
-        <select className="rounded-md border border-slate-300 bg-white p-2 text-sm" value={documentType} onChange={(event) => setDocumentType(event.target.value as KycDocumentType)}>
+        <select
+          className="rounded-md border border-slate-300 bg-white p-2 text-sm"
+          value={documentType}
+          onChange={(event) => setDocumentType(event.target.value as KycDocumentType)}
+        >
           {KYC_DOCUMENT_TYPES.map((type) => (
             <option key={type} value={type}>
               {t(TYPE_LABELS[type])}
@@ -168,14 +190,31 @@ export function LevelTwoForm() {
         </select>
       </FormField>
       <FormField label={t('kyc.l2DocumentNumber')} error={errors.documentNumber} help={documentType === 'aadhaar_masked' ? t('kyc.l2AadhaarHelp') : undefined}>
-        <Input autoComplete="off" spellCheck={false} maxLength={40} className="font-mono uppercase" value={documentNumber} onChange={(event) => setDocumentNumber(event.target.value)} />
+        <Input
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={40}
+          className="font-mono uppercase"
+          value={documentNumber}
+          onChange={(event) => setDocumentNumber(event.target.value)}
+        />
       </FormField>
       <FormField label={t('kyc.l2NameOnDocument')} error={errors.nameOnDocument}>
         <Input autoComplete="name" maxLength={100} value={nameOnDocument} onChange={(event) => setNameOnDocument(event.target.value)} />
       </FormField>
-      <PhotoField label={t('kyc.l2Front')} purpose="document_front" photo={front.state === 'idle' && errors.frontImageId ? { state: 'failed', message: errors.frontImageId } : front} onChange={setFront} />
+      <PhotoField
+        label={t('kyc.l2Front')}
+        purpose="document_front"
+        photo={front.state === 'idle' && errors.frontImageId ? { state: 'failed', message: errors.frontImageId } : front}
+        onChange={setFront}
+      />
       {BACK_NEEDED[documentType] && (
-        <PhotoField label={t('kyc.l2Back')} purpose="document_back" photo={back.state === 'idle' && errors.backImageId ? { state: 'failed', message: errors.backImageId } : back} onChange={setBack} />
+        <PhotoField
+          label={t('kyc.l2Back')}
+          purpose="document_back"
+          photo={back.state === 'idle' && errors.backImageId ? { state: 'failed', message: errors.backImageId } : back}
+          onChange={setBack}
+        />
       )}
       {addressField('line1', 'kyc.l2AddressLine1', 200, 'address-line1')}
       {addressField('line2', 'kyc.l2AddressLine2', 200, 'address-line2')}

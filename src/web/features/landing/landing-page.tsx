@@ -15,7 +15,6 @@ const Converter = lazy(() => Promise.all([import('../rates/converter.tsx'), lang
 const HowItWorks = lazy(() => Promise.all([import('./how-it-works.tsx'), languageReady('page')]).then(([module]) => module));
 const LanguageSelect = lazy(() => import('../../components/ui/language-select.tsx').then((module) => ({ default: module.LanguageSelect })));
 
-
 export default function LandingPage() {
   const { t } = useTranslation();
   const settings = usePublicSettings();

@@ -5,8 +5,9 @@ import { outlineLinkClass } from '../../components/ui/link-classes.ts';
 import { languageReady, useTranslation } from '../../lib/i18n/i18n.ts';
 
 // Loaded after the page with the rest of the catalog, keeping the landing page's first JavaScript in budget.
-const OperatorFooterLine = lazy(() => Promise.all([import('../legal/index.ts'), languageReady('page')]).then(([module]) => ({ default: module.OperatorFooterLine })));
-
+const OperatorFooterLine = lazy(() =>
+  Promise.all([import('../legal/index.ts'), languageReady('page')]).then(([module]) => ({ default: module.OperatorFooterLine })),
+);
 
 export function BrandLink() {
   return (

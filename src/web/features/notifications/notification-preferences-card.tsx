@@ -48,7 +48,11 @@ export function NotificationPreferencesCard() {
       </CardHeader>
       <CardContent>
         {saved.isPending || !choices ? (
-          saved.isError ? <LoadFailed message={t('notifications.preferencesLoadFailed')} onRetry={() => void saved.refetch()} /> : <Spinner label={t('notifications.loadingPreferences')} />
+          saved.isError ? (
+            <LoadFailed message={t('notifications.preferencesLoadFailed')} onRetry={() => void saved.refetch()} />
+          ) : (
+            <Spinner label={t('notifications.loadingPreferences')} />
+          )
         ) : (
           <form
             className="flex flex-col gap-3"

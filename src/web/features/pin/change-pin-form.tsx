@@ -36,8 +36,7 @@ export function ChangePinForm({ onDone }: { onDone: () => void }) {
         if (endOfSession(failure)) return;
         // A new PIN the server refuses (too easy, or the current one) is said in the server's words.
         const refusedNewPin = failure instanceof ApiError ? failure.fields.newPin : undefined;
-        const message =
-          failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? t('pin.currentIncorrect') : (refusedNewPin ?? t('pin.updateFailed'));
+        const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? t('pin.currentIncorrect') : (refusedNewPin ?? t('pin.updateFailed'));
         // Said once, in the form's alert: a toast with the same words would say it twice.
         setError(message);
       }

@@ -42,7 +42,10 @@ export default function VerifyPinPage() {
   };
 
   if (connection.isPending) return <FullPageLoader text={t('pin.checkingConnection')} />;
-  if (connection.isError) return <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />;
+  if (connection.isError)
+    return (
+      <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />
+    );
 
   const onSubmit = form.handleSubmit(
     async (values) => {

@@ -64,7 +64,14 @@ export function PanCard({ maskedPan }: { maskedPan: string | null }) {
         {editing && (
           <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-3">
             <FormField label={t('profile.panTitle')} error={errors.pan?.message} help={t('profile.panHelp')}>
-              <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} className="font-mono uppercase" {...form.register('pan')} />
+              <Input
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={20}
+                className="font-mono uppercase"
+                {...form.register('pan')}
+              />
             </FormField>
             <div className="flex gap-2">
               <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>

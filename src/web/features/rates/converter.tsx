@@ -6,7 +6,17 @@ import { sanitizeUsdtInput, USDT_INPUT_MAX_LENGTH } from './usdt-input.ts';
 
 export const CONVERTER_DEFAULT_USDT = '100';
 
-function ConversionResult({ label, amountUsdtMicros, ratePaise, testId }: { label: string; amountUsdtMicros: bigint | undefined; ratePaise: bigint | undefined; testId: string }) {
+function ConversionResult({
+  label,
+  amountUsdtMicros,
+  ratePaise,
+  testId,
+}: {
+  label: string;
+  amountUsdtMicros: bigint | undefined;
+  ratePaise: bigint | undefined;
+  testId: string;
+}) {
   const { t } = useTranslation();
   const known = amountUsdtMicros !== undefined && ratePaise !== undefined;
   return (

@@ -1,7 +1,16 @@
 import type { SVGProps } from 'react';
 
 // Two lucide icons (ISC licence) drawn inline: lucide-react's runtime would add to the landing page's first download.
-const strokeIcon = { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true } as const;
+const strokeIcon = {
+  xmlns: 'http://www.w3.org/2000/svg',
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+} as const;
 
 export function RefreshIcon(props: SVGProps<SVGSVGElement>) {
   return (

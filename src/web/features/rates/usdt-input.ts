@@ -10,6 +10,12 @@ export const USDT_INPUT_MAX_LENGTH = 17;
 export function sanitizeUsdtInput(typed: string): string {
   const kept = typed.replace(/[^\d.]/g, '');
   const point = kept.indexOf('.');
-  const cleaned = point < 0 ? kept : `${kept.slice(0, point + 1)}${kept.slice(point + 1).replace(/\./g, '').slice(0, USDT_DECIMALS)}`;
+  const cleaned =
+    point < 0
+      ? kept
+      : `${kept.slice(0, point + 1)}${kept
+          .slice(point + 1)
+          .replace(/\./g, '')
+          .slice(0, USDT_DECIMALS)}`;
   return cleaned.slice(0, USDT_INPUT_MAX_LENGTH);
 }

@@ -18,7 +18,10 @@ export function useReconciliation(network: DepositNetwork, cursor: string | unde
 }
 
 export function useChainIncidents() {
-  return useQuery({ queryKey: reconciliationKeys.incidents(), queryFn: ({ signal }) => apiRequest('/api/admin/chain-incidents', chainIncidentListResponseSchema, { signal }) });
+  return useQuery({
+    queryKey: reconciliationKeys.incidents(),
+    queryFn: ({ signal }) => apiRequest('/api/admin/chain-incidents', chainIncidentListResponseSchema, { signal }),
+  });
 }
 
 export const settleIncident = (id: string, body: ChainIncidentSettleRequest) =>

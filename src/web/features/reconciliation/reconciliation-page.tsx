@@ -46,8 +46,8 @@ function Balances({ network }: { network: DepositNetwork }) {
     <div className="flex flex-col gap-2">
       <p className="text-sm">
         As of block {data.asOfBlock ?? 'the newest final block'}. This page: on chain {data.pageTotals.onChain}, expected {data.pageTotals.expected}, difference{' '}
-        {data.pageTotals.difference} USDT, {data.pageTotals.flagged} flagged. All {data.networkTotals.addresses} customer addresses: credited {data.networkTotals.credited}, swept{' '}
-        {data.networkTotals.swept}, expected on chain {data.networkTotals.expected} USDT.
+        {data.pageTotals.difference} USDT, {data.pageTotals.flagged} flagged. All {data.networkTotals.addresses} customer addresses: credited{' '}
+        {data.networkTotals.credited}, swept {data.networkTotals.swept}, expected on chain {data.networkTotals.expected} USDT.
       </p>
       <div className="overflow-x-auto">
         <table className="w-full text-sm">
@@ -97,11 +97,17 @@ function IncidentLine({ incident }: { incident: ChainIncident }) {
     <li className="flex flex-col gap-1 border-b py-2 text-sm">
       <span>
         {incident.network} deposit of {incident.amount} USDT, transaction <span className="break-all font-mono text-xs">{incident.transactionHash}</span>:{' '}
-        {incident.resolution ? `settled (${incident.resolution.replace('_', ' ')}${incident.resolutionReason ? `: ${incident.resolutionReason}` : ''})` : 'open, the amount is on hold'}
+        {incident.resolution
+          ? `settled (${incident.resolution.replace('_', ' ')}${incident.resolutionReason ? `: ${incident.resolutionReason}` : ''})`
+          : 'open, the amount is on hold'}
       </span>
       {incident.resolution === null ? (
         <span className="flex flex-wrap gap-2">
-          <Select aria-label="Settle as" value={resolution} onChange={(event) => setResolution(event.target.value === 'written_off' ? 'written_off' : 'debited')}>
+          <Select
+            aria-label="Settle as"
+            value={resolution}
+            onChange={(event) => setResolution(event.target.value === 'written_off' ? 'written_off' : 'debited')}
+          >
             <option value="debited">Take it back from the customer</option>
             <option value="written_off">Write it off</option>
           </Select>
@@ -186,7 +192,13 @@ export default function ReconciliationPage() {
       </Card>
       <div className="flex gap-2" role="tablist" aria-label="Network">
         {DEPOSIT_NETWORKS.map((option) => (
-          <Button key={option} role="tab" aria-selected={network === option} variant={network === option ? 'default' : 'outline'} onClick={() => setNetwork(option)}>
+          <Button
+            key={option}
+            role="tab"
+            aria-selected={network === option}
+            variant={network === option ? 'default' : 'outline'}
+            onClick={() => setNetwork(option)}
+          >
             {option}
           </Button>
         ))}

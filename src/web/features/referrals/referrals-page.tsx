@@ -83,13 +83,7 @@ function ReferralCodeCard({ code }: { code: string }) {
           />
           <CopyButton text={link} label={t('referrals.copyLink')} successMessage={t('referrals.linkCopied')} />
         </div>
-        <ShareButton
-          title="Rupeedesk"
-          text={t('referrals.shareText', { code })}
-          url={link}
-          copiedMessage={t('referrals.linkCopied')}
-          className="self-start"
-        >
+        <ShareButton title="Rupeedesk" text={t('referrals.shareText', { code })} url={link} copiedMessage={t('referrals.linkCopied')} className="self-start">
           {t('referrals.share')}
         </ShareButton>
       </CardContent>
@@ -236,17 +230,25 @@ export default function ReferralsPage() {
       {summary.data && (
         <>
           <div className="grid grid-cols-2 gap-3">
-            <Stat icon={<Users className="size-4" aria-hidden />} label={t('referrals.totalReferrals')} value={String(summary.data.totalReferrals)} testId="total-referrals" />
-            <Stat icon={<Gift className="size-4" aria-hidden />} label={t('referrals.totalEarnings')} value={displayRewardUsdt(summary.data.totalEarnings)} testId="total-earnings" />
+            <Stat
+              icon={<Users className="size-4" aria-hidden />}
+              label={t('referrals.totalReferrals')}
+              value={String(summary.data.totalReferrals)}
+              testId="total-referrals"
+            />
+            <Stat
+              icon={<Gift className="size-4" aria-hidden />}
+              label={t('referrals.totalEarnings')}
+              value={displayRewardUsdt(summary.data.totalEarnings)}
+              testId="total-earnings"
+            />
           </div>
 
           <Card>
             <CardHeader>
               <CardTitle>{t('referrals.howItWorks')}</CardTitle>
             </CardHeader>
-            <CardContent className="text-sm text-slate-600">
-              {t('referrals.howItWorksText')}
-            </CardContent>
+            <CardContent className="text-sm text-slate-600">{t('referrals.howItWorksText')}</CardContent>
           </Card>
 
           <ReferredPeopleList firstPage={summary.data.referrals} />

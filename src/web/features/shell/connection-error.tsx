@@ -12,7 +12,15 @@ export const CONNECTION_RETRY_MILLISECONDS = 5_000;
  * Shown when the API or its database cannot be reached. It retries by itself
  * every few seconds, so the page comes back on its own once the server does.
  */
-export function ConnectionErrorCard({ onRetry, onBackToLogin, reference }: { onRetry: () => void; onBackToLogin?: () => void; reference?: string | undefined }) {
+export function ConnectionErrorCard({
+  onRetry,
+  onBackToLogin,
+  reference,
+}: {
+  onRetry: () => void;
+  onBackToLogin?: () => void;
+  reference?: string | undefined;
+}) {
   const retry = useRef(onRetry);
   useEffect(() => {
     retry.current = onRetry;

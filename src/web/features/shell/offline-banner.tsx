@@ -7,8 +7,7 @@ import { translate as t } from '../../lib/i18n/i18n.ts';
 /** How often the banner asks the server whether it is back, while it answered that it is unavailable. */
 const SERVER_PROBE_MILLISECONDS = 5_000;
 
-const timeText = (epochMilliseconds: number) =>
-  new Date(epochMilliseconds).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', hour12: false });
+const timeText = (epochMilliseconds: number) => new Date(epochMilliseconds).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', hour12: false });
 
 /**
  * Shown on every page while the browser is offline or the server answers that it is unavailable,
@@ -38,7 +37,11 @@ export function OfflineBanner() {
   const what = current.browserOffline ? t('shell.offline') : t('shell.serverUnreachable');
   const asOf = current.lastAnswerAt === null ? '' : t('shell.figuresAsOf', { time: timeText(current.lastAnswerAt) });
   return (
-    <div role="status" data-testid="offline-banner" className="sticky top-0 z-50 bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 shadow-sm">
+    <div
+      role="status"
+      data-testid="offline-banner"
+      className="sticky top-0 z-50 bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 shadow-sm"
+    >
       {what}
       {asOf}
       {t('shell.moneyPaused')}

@@ -14,7 +14,10 @@ export function customerChainStatus(status: RequestStatus, chain: DepositChain):
   if (status !== 'pending') return undefined;
   if (chain.delayed) return t('chain.delayed');
   if (chain.problem === 'below_minimum') return t('chain.belowMinimumNotCredited');
-  if (chain.state === 'confirming') return chain.confirmations === null || chain.requiredConfirmations === null ? t('chain.confirming') : t('chain.confirmingCount', { count: Math.min(chain.confirmations, chain.requiredConfirmations), required: chain.requiredConfirmations });
+  if (chain.state === 'confirming')
+    return chain.confirmations === null || chain.requiredConfirmations === null
+      ? t('chain.confirming')
+      : t('chain.confirmingCount', { count: Math.min(chain.confirmations, chain.requiredConfirmations), required: chain.requiredConfirmations });
   if (chain.state === 'confirmed') return chain.senderProven === true ? t('chain.verifiedWaiting') : t('chain.senderNotProvenWaiting');
   return undefined;
 }
@@ -47,7 +50,8 @@ type BadgeTone = 'success' | 'warning' | 'danger' | 'default';
  */
 export function adminChainBadge(chain: DepositChain, typedAmount: string | null): { label: string; tone: BadgeTone; note?: string } {
   const badge = adminChainVerdict(chain, typedAmount);
-  const several = chain.transfersToAddress !== null && chain.transfersToAddress > 1 ? `This transaction pays our address ${chain.transfersToAddress} times` : undefined;
+  const several =
+    chain.transfersToAddress !== null && chain.transfersToAddress > 1 ? `This transaction pays our address ${chain.transfersToAddress} times` : undefined;
   return several ? { ...badge, note: several } : badge;
 }
 
@@ -73,7 +77,11 @@ function adminChainVerdict(chain: DepositChain, typedAmount: string | null): { l
       return { label: 'Amount too large', tone: 'danger' };
     case 'confirmed':
       if (chain.problem === 'sender_of_another_customer') return { label: 'Sender is another customer’s wallet', tone: 'danger' };
-      if (chain.senderProven !== true) return { label: typedAmount === null ? TRANSFER_VERIFIED_SENDER_NOT_PROVEN : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}; amount differs`, tone: 'warning' };
+      if (chain.senderProven !== true)
+        return {
+          label: typedAmount === null ? TRANSFER_VERIFIED_SENDER_NOT_PROVEN : `${TRANSFER_VERIFIED_SENDER_NOT_PROVEN}; amount differs`,
+          tone: 'warning',
+        };
       if (typedAmount !== null) return { label: 'Verified on chain; amount differs', tone: 'warning' };
       return { label: 'Verified on chain', tone: 'success' };
   }

@@ -95,7 +95,13 @@ function WalletRow({ wallet }: { wallet: Wallet }) {
         <p className="break-all font-mono text-sm">{wallet.address}</p>
         <p className="text-xs text-slate-500">{t('wallets.verifiedAt', { date: displayDateTime(wallet.verifiedAt) })}</p>
       </div>
-      <Button variant="outline" size="sm" aria-label={t('wallets.remove', { address: wallet.address })} disabled={remove.isPending} onClick={() => remove.mutate()}>
+      <Button
+        variant="outline"
+        size="sm"
+        aria-label={t('wallets.remove', { address: wallet.address })}
+        disabled={remove.isPending}
+        onClick={() => remove.mutate()}
+      >
         <Trash2 aria-hidden />
       </Button>
     </li>
@@ -166,7 +172,14 @@ function AddWalletCard() {
             </Select>
           </FormField>
           <FormField label={t('wallets.address')} error={errors.address?.message}>
-            <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={64} disabled={isSubmitting} {...form.register('address', { onChange: () => setChallenge(undefined) })} />
+            <Input
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono text-sm"
+              maxLength={64}
+              disabled={isSubmitting}
+              {...form.register('address', { onChange: () => setChallenge(undefined) })}
+            />
           </FormField>
           {challenge ? (
             <>
@@ -175,7 +188,14 @@ function AddWalletCard() {
               </FormField>
               <CopyButton text={challenge.message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
               <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
-                <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={200} disabled={isSubmitting} {...form.register('signature')} />
+                <Input
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="font-mono text-sm"
+                  maxLength={200}
+                  disabled={isSubmitting}
+                  {...form.register('signature')}
+                />
               </FormField>
             </>
           ) : null}

@@ -5,13 +5,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
-import {
-  DEPOSIT_MESSAGES,
-  TRANSACTION_HASH_MAX_LENGTH,
-  depositRequestSchema,
-  minimumDepositMessage,
-  type Deposit,
-} from '#shared/contracts/deposits';
+import { DEPOSIT_MESSAGES, TRANSACTION_HASH_MAX_LENGTH, depositRequestSchema, minimumDepositMessage, type Deposit } from '#shared/contracts/deposits';
 import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '#shared/money';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -125,11 +119,7 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
     <Card>
       <CardHeader>
         <CardTitle>{t('deposit.title')}</CardTitle>
-        <CardDescription>
-          {hasOwnAddress
-            ? t('deposit.ownAddressIntro')
-            : t('deposit.sharedAddressIntro')}
-        </CardDescription>
+        <CardDescription>{hasOwnAddress ? t('deposit.ownAddressIntro') : t('deposit.sharedAddressIntro')}</CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
@@ -171,10 +161,21 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
               </Tabs>
 
               <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={t('deposit.minimum', { amount: formatUsdtShort(minimumMicros) })}>
-                <Input inputMode="decimal" autoComplete="off" maxLength={24} placeholder="0.00" disabled={isSubmitting} {...amountField(form.register('amount'))} />
+                <Input
+                  inputMode="decimal"
+                  autoComplete="off"
+                  maxLength={24}
+                  placeholder="0.00"
+                  disabled={isSubmitting}
+                  {...amountField(form.register('amount'))}
+                />
               </FormField>
               <FormField label={t('deposit.transactionHash')} error={errors.transactionHash?.message} help={t(HASH_HELP[network])}>
-                <HashInput disabled={isSubmitting} onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })} {...form.register('transactionHash')} />
+                <HashInput
+                  disabled={isSubmitting}
+                  onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })}
+                  {...form.register('transactionHash')}
+                />
               </FormField>
 
               <ActionError message={submitError} heading={t('deposit.errorHeading')} />
@@ -249,11 +250,7 @@ function DepositSubmitted({ deposit: submitted }: { deposit: Deposit }) {
       <CardHeader className="items-center text-center">
         <CheckCircle2 className="size-12 text-emerald-600" aria-hidden />
         <CardTitle>{t('deposit.submittedTitle')}</CardTitle>
-        <CardDescription>
-          {deposit.chain.state === 'unchecked' && !deposit.chain.delayed
-            ? t('deposit.adminChecks')
-            : t('deposit.weCheck')}
-        </CardDescription>
+        <CardDescription>{deposit.chain.state === 'unchecked' && !deposit.chain.delayed ? t('deposit.adminChecks') : t('deposit.weCheck')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <dl className="divide-y divide-slate-100 text-sm">

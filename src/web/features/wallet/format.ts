@@ -27,7 +27,9 @@ function dateFormatOf(name: string, options: Intl.DateTimeFormatOptions): Intl.D
 
 export function displayDateTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormatOf('dateTime', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(date);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : dateFormatOf('dateTime', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
 const dateFormat = { format: (date: Date) => dateFormatOf('date', { day: 'numeric', month: 'short', year: 'numeric' }).format(date) };

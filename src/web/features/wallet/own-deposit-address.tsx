@@ -35,7 +35,8 @@ export function OwnDepositAddress({ ownAddress, minimumUsdt }: { ownAddress: Dep
       <div role="note" className="flex gap-2 rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
         <ShieldCheck className="mt-0.5 size-4 shrink-0 text-emerald-700" aria-hidden />
         <p>
-          <span className="font-semibold">{t('deposit.ownAddressStrong', { network: ownAddress.network })}.</span> {t('deposit.ownAddressNote', { minimum: minimumUsdt })}
+          <span className="font-semibold">{t('deposit.ownAddressStrong', { network: ownAddress.network })}.</span>{' '}
+          {t('deposit.ownAddressNote', { minimum: minimumUsdt })}
         </p>
       </div>
       <DepositQrCode network={ownAddress.network} address={ownAddress.address} />

@@ -36,7 +36,8 @@ export function typeLabel(item: Pick<TransactionItem, 'type' | 'direction'>): st
 export function detailLine(item: TransactionItem): string | undefined {
   if (item.type === 'deposit' && item.network) return item.network;
   if (item.type === 'withdrawal') return displayUsdt(item.amountUsdt);
-  if (item.type === 'transfer' && item.counterpartyEmail) return item.direction === 'in' ? t('transactions.from', { email: item.counterpartyEmail }) : t('transactions.to', { email: item.counterpartyEmail });
+  if (item.type === 'transfer' && item.counterpartyEmail)
+    return item.direction === 'in' ? t('transactions.from', { email: item.counterpartyEmail }) : t('transactions.to', { email: item.counterpartyEmail });
   if (item.type === 'referral_bonus' && item.referralLevel !== null) return t('transactions.level', { level: item.referralLevel });
   return undefined;
 }
@@ -78,7 +79,10 @@ export function itemAmountText(item: TransactionItem): string {
  */
 export function TransactionLine({ item }: { item: TransactionItem }) {
   const detail = detailLine(item);
-  const chainLine = item.chain && item.status !== 'processing' && item.status !== 'cancelled' && (item.status === 'pending' || item.chain.state === 'confirmed') ? customerChainStatus(item.status, item.chain) : undefined;
+  const chainLine =
+    item.chain && item.status !== 'processing' && item.status !== 'cancelled' && (item.status === 'pending' || item.chain.state === 'confirmed')
+      ? customerChainStatus(item.status, item.chain)
+      : undefined;
   return (
     <div
       role="row"
@@ -89,7 +93,9 @@ export function TransactionLine({ item }: { item: TransactionItem }) {
           {typeLabel(item)}
         </Link>
         {detail && <p className="break-all text-xs text-slate-500">{detail}</p>}
-        {item.status === 'rejected' && item.rejectionReason && <p className="mt-1 break-words text-xs text-red-700">{t('transactions.reason', { reason: item.rejectionReason })}</p>}
+        {item.status === 'rejected' && item.rejectionReason && (
+          <p className="mt-1 break-words text-xs text-red-700">{t('transactions.reason', { reason: item.rejectionReason })}</p>
+        )}
       </div>
       <div role="cell" className="text-right md:text-left">
         <SignedAmount text={itemAmountText(item)} direction={item.direction} status={item.status} />
@@ -116,7 +122,10 @@ export function TransactionTable({ items, label }: { items: TransactionItem[]; l
   return (
     <div role="table" aria-label={label} className="flex flex-col gap-2 md:gap-0">
       <div role="rowgroup" className="sr-only md:not-sr-only">
-        <div role="row" className="grid grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1fr)_auto] gap-x-3 border-b border-slate-200 px-2 py-2 text-xs font-medium uppercase text-slate-500">
+        <div
+          role="row"
+          className="grid grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1fr)_auto] gap-x-3 border-b border-slate-200 px-2 py-2 text-xs font-medium uppercase text-slate-500"
+        >
           <span role="columnheader">{t('transactions.type')}</span>
           <span role="columnheader">{t('transactions.amount')}</span>
           <span role="columnheader">{t('transactions.date')}</span>

@@ -110,7 +110,12 @@ interface Step {
   note?: ReactNode;
 }
 
-function deciding(status: WithdrawalStatus, decidedAt: string | null, labels: { pending: string; approved: string; rejected: string }, notes: { approved?: ReactNode; rejected?: ReactNode }): Step[] {
+function deciding(
+  status: WithdrawalStatus,
+  decidedAt: string | null,
+  labels: { pending: string; approved: string; rejected: string },
+  notes: { approved?: ReactNode; rejected?: ReactNode },
+): Step[] {
   if (status === 'approved') return [{ label: labels.approved, state: 'done', time: decidedAt, note: notes.approved }];
   if (status === 'rejected') return [{ label: labels.rejected, state: 'failed', time: decidedAt, note: notes.rejected }];
   if (status === 'cancelled') return [{ label: t('transaction.cancelledByYou'), state: 'failed', time: decidedAt, note: t('transaction.heldReturned') }];
@@ -149,7 +154,9 @@ function stepsOf(loaded: Loaded): Step[] {
       return [
         { label: t('transaction.requested'), state: 'done', time: withdrawal.createdAt, note: t('transaction.heldFromBalance') },
         // While pending or in a payout batch, Processing is the current step (deciding() shows it).
-        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' || withdrawal.status === 'cancelled' ? [] : [{ label: t('status.processing'), state: 'done' as const }]),
+        ...(withdrawal.status === 'pending' || withdrawal.status === 'processing' || withdrawal.status === 'cancelled'
+          ? []
+          : [{ label: t('status.processing'), state: 'done' as const }]),
         ...deciding(
           withdrawal.status,
           withdrawal.decidedAt,
@@ -232,7 +239,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' | 'out'; amount: string; subtitle?: string } {
   switch (loaded.kind) {
     case 'deposit':
-      return { status: loaded.deposit.status, direction: 'in', amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`, subtitle: t('transaction.networkDeposit', { network: loaded.deposit.network }) };
+      return {
+        status: loaded.deposit.status,
+        direction: 'in',
+        amount: `${displayUsdtAmount(loaded.deposit.amount)} USDT`,
+        subtitle: t('transaction.networkDeposit', { network: loaded.deposit.network }),
+      };
     case 'withdrawal':
       return {
         status: loaded.withdrawal.status,
@@ -248,7 +260,12 @@ function summaryOf(loaded: Loaded): { status: WithdrawalStatus; direction: 'in' 
         subtitle: t(loaded.transfer.direction === 'sent' ? 'transaction.toName' : 'transaction.fromName', { name: loaded.transfer.counterparty.name }),
       };
     case 'referral':
-      return { status: 'approved', direction: 'in', amount: `${displayUsdtAmount(loaded.reward.amount)} USDT`, subtitle: t('transaction.levelReferralBonus', { level: loaded.reward.level }) };
+      return {
+        status: 'approved',
+        direction: 'in',
+        amount: `${displayUsdtAmount(loaded.reward.amount)} USDT`,
+        subtitle: t('transaction.levelReferralBonus', { level: loaded.reward.level }),
+      };
   }
 }
 
@@ -300,7 +317,12 @@ function TransactionDetails({ loaded }: { loaded: Loaded }) {
                 <span className="break-all font-mono text-xs" data-testid="reference-id">
                   {referenceId}
                 </span>
-                <CopyButton text={referenceId} label={t('transaction.copyReferenceId')} successMessage={t('transaction.referenceIdCopied')} className="size-8 shrink-0" />
+                <CopyButton
+                  text={referenceId}
+                  label={t('transaction.copyReferenceId')}
+                  successMessage={t('transaction.referenceIdCopied')}
+                  className="size-8 shrink-0"
+                />
               </span>
             </Row>
           </dl>
@@ -323,7 +345,9 @@ function KindRows({ loaded }: { loaded: Loaded }) {
       return (
         <>
           <Row label={t('transactions.amount')}>{displayUsdtAmount(deposit.amount)} USDT</Row>
-          <Row label={t('deposit.approximately')}>{t('transaction.approximatelyAt', { inr: displayInr(deposit.estimatedInr), rate: displayInr(deposit.rateInr) })}</Row>
+          <Row label={t('deposit.approximately')}>
+            {t('transaction.approximatelyAt', { inr: displayInr(deposit.estimatedInr), rate: displayInr(deposit.rateInr) })}
+          </Row>
           <Row label={t('deposit.network')}>{deposit.network}</Row>
           <Row label={t('transaction.hash')}>
             <a
@@ -342,7 +366,9 @@ function KindRows({ loaded }: { loaded: Loaded }) {
             <span className="break-all font-mono text-xs">{deposit.depositAddress}</span>
           </Row>
           <Row label={t('transaction.submitted')}>{displayDateTime(deposit.createdAt)}</Row>
-          {deposit.decidedAt && <Row label={deposit.status === 'approved' ? t('transaction.credited') : t('transaction.decided')}>{displayDateTime(deposit.decidedAt)}</Row>}
+          {deposit.decidedAt && (
+            <Row label={deposit.status === 'approved' ? t('transaction.credited') : t('transaction.decided')}>{displayDateTime(deposit.decidedAt)}</Row>
+          )}
         </>
       );
     }
@@ -372,7 +398,9 @@ function KindRows({ loaded }: { loaded: Loaded }) {
           </Row>
           {withdrawal.payoutReference && <Row label={t('transaction.utr')}>{withdrawal.payoutReference}</Row>}
           <Row label={t('transaction.requested')}>{displayDateTime(withdrawal.createdAt)}</Row>
-          {withdrawal.decidedAt && <Row label={withdrawal.status === 'approved' ? t('transaction.paidOn') : t('transaction.decided')}>{displayDateTime(withdrawal.decidedAt)}</Row>}
+          {withdrawal.decidedAt && (
+            <Row label={withdrawal.status === 'approved' ? t('transaction.paidOn') : t('transaction.decided')}>{displayDateTime(withdrawal.decidedAt)}</Row>
+          )}
         </>
       );
     }

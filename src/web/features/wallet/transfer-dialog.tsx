@@ -72,7 +72,10 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       if (failure.aboutPin) {
         // The PIN is asked again only when it was the problem; anything else keeps what was typed.
         form.setValue('pin', '');
-        form.setError('pin', { message: failure.fieldErrors.find(({ field }) => field === 'pin')?.message ?? (error instanceof ApiError ? error.message : TRANSFER_MESSAGES.incorrectPin) });
+        form.setError('pin', {
+          message:
+            failure.fieldErrors.find(({ field }) => field === 'pin')?.message ?? (error instanceof ApiError ? error.message : TRANSFER_MESSAGES.incorrectPin),
+        });
         return;
       }
       setSubmitError(failure.actionError);

@@ -92,7 +92,13 @@ function PendingWithdrawalsCard() {
     <Card>
       <CardHeader className="flex-row items-center justify-between">
         <CardTitle>{t('wallet.pendingWithdrawals')}</CardTitle>
-        <Button variant="ghost" size="icon" aria-label={t('wallet.refreshPendingWithdrawals')} disabled={pending.isFetching} onClick={() => void pending.refetch()}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label={t('wallet.refreshPendingWithdrawals')}
+          disabled={pending.isFetching}
+          onClick={() => void pending.refetch()}
+        >
           <RefreshCw className={pending.isFetching ? 'animate-spin' : undefined} />
         </Button>
       </CardHeader>

@@ -150,7 +150,11 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
     setBannerError(undefined);
     // The price is frozen here: the dialog shows it, and the server refuses any other.
     const frozenQuote = previewQuote(values.amount, summary);
-    setConfirming({ ...values, quote: frozenQuote, breakdown: frozenQuote && tdsBasisPoints > 0n ? breakdownOf(frozenQuote.amountInrPaise, tdsBasisPoints) : undefined });
+    setConfirming({
+      ...values,
+      quote: frozenQuote,
+      breakdown: frozenQuote && tdsBasisPoints > 0n ? breakdownOf(frozenQuote.amountInrPaise, tdsBasisPoints) : undefined,
+    });
   });
 
   const confirmWithPin = async (pin: string): Promise<PinCheckOutcome> => {
@@ -163,7 +167,12 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
       // The net amount shown is a precondition too: the server refuses it if the TDS rate changed meanwhile.
       const expectedNetInr = confirming.quote ? inrPaiseToWire(confirming.breakdown?.netInrPaise ?? confirming.quote.amountInrPaise) : undefined;
       const answer = await requestWithdrawal(
-        { ...request, pin, ...(expectedAmountInr === undefined ? {} : { expectedAmountInr }), ...(expectedNetInr === undefined || limits.data === undefined ? {} : { expectedNetInr }) },
+        {
+          ...request,
+          pin,
+          ...(expectedAmountInr === undefined ? {} : { expectedAmountInr }),
+          ...(expectedNetInr === undefined || limits.data === undefined ? {} : { expectedNetInr }),
+        },
         idempotencyKeys.keyFor(request),
       );
       idempotencyKeys.forget();
@@ -211,7 +220,11 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             </Alert>
           )}
           {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
-          <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={amountHelp(limits.data?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}>
+          <FormField
+            label={t('deposit.amountUsdt')}
+            error={errors.amount?.message}
+            help={amountHelp(limits.data?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}
+          >
             <InputWithAction
               inputMode="decimal"
               autoComplete="off"
@@ -250,7 +263,8 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                   <option value="">{t('withdraw.selectBankAccount')}</option>
                   {accounts.map((account) => (
                     <option key={account.id} value={account.id} disabled={account.flaggedAt !== null}>
-                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName}){bankAccountPauses.has(account.id) ? t('withdraw.paused') : ''}
+                      {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName})
+                      {bankAccountPauses.has(account.id) ? t('withdraw.paused') : ''}
                       {account.flaggedAt !== null ? t('withdraw.payoutFailed', { reason: account.flagReason ?? t('withdraw.accountProblem') }) : ''}
                     </option>
                   ))}
@@ -338,7 +352,8 @@ function previewQuote(amountText: string, summary: WalletSummary): WithdrawalQuo
 function limitRefusal(amountUsdtMicros: bigint, limits: WithdrawalLimits): string | undefined {
   const minimum = usdtMicrosFromWire(limits.minUsdt);
   if (amountUsdtMicros < minimum) return WITHDRAWAL_RULE_MESSAGES.minimum(minimum);
-  if (limits.maxUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.maxUsdt)) return WITHDRAWAL_RULE_MESSAGES.maximum(usdtMicrosFromWire(limits.maxUsdt));
+  if (limits.maxUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.maxUsdt))
+    return WITHDRAWAL_RULE_MESSAGES.maximum(usdtMicrosFromWire(limits.maxUsdt));
   if (limits.daily.limitUsdt !== null && limits.daily.leftUsdt !== null && amountUsdtMicros > usdtMicrosFromWire(limits.daily.leftUsdt)) {
     return WITHDRAWAL_RULE_MESSAGES.daily(usdtMicrosFromWire(limits.daily.limitUsdt), usdtMicrosFromWire(limits.daily.leftUsdt));
   }
@@ -348,7 +363,15 @@ function limitRefusal(amountUsdtMicros: bigint, limits: WithdrawalLimits): strin
   return undefined;
 }
 
-function InrPreview({ quote, breakdown, tdsPercent }: { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined; tdsPercent: string | undefined }) {
+function InrPreview({
+  quote,
+  breakdown,
+  tdsPercent,
+}: {
+  quote: WithdrawalQuote | undefined;
+  breakdown: InrBreakdown | undefined;
+  tdsPercent: string | undefined;
+}) {
   return (
     <div className="rounded-xl border border-brand-100 bg-brand-50 p-4" aria-live="polite">
       <div className="flex items-center justify-between gap-2">
@@ -361,7 +384,11 @@ function InrPreview({ quote, breakdown, tdsPercent }: { quote: WithdrawalQuote |
       {quote && <p className="text-xs text-slate-600">{t('withdraw.atRate', { rate: formatInrForDisplay(quote.rateInrPaise) })}</p>}
       {breakdown && (
         <p className="text-xs text-slate-600" data-testid="tds-preview">
-          {t('withdraw.tdsPreview', { gross: formatInrForDisplay(breakdown.grossInrPaise), percent: tdsPercent ?? '', tds: formatInrForDisplay(breakdown.tdsInrPaise) })}
+          {t('withdraw.tdsPreview', {
+            gross: formatInrForDisplay(breakdown.grossInrPaise),
+            percent: tdsPercent ?? '',
+            tds: formatInrForDisplay(breakdown.tdsInrPaise),
+          })}
         </p>
       )}
     </div>

@@ -53,8 +53,13 @@ export function CancelWithdrawalButton({ withdrawal }: { withdrawal: Withdrawal 
 }
 
 /** What the customer gets from a withdrawal: paid to the bank, still to be paid, or (rejected or cancelled) the USDT back in the wallet. */
-export function withdrawalOutcomeRow(withdrawal: Withdrawal, displayInr: (amount: string) => string, displayUsdt: (amount: string) => string): { label: string; value: string } {
+export function withdrawalOutcomeRow(
+  withdrawal: Withdrawal,
+  displayInr: (amount: string) => string,
+  displayUsdt: (amount: string) => string,
+): { label: string; value: string } {
   if (withdrawal.status === 'approved') return { label: t('withdraw.paid'), value: displayInr(withdrawal.netInr) };
-  if (withdrawal.status === 'rejected' || withdrawal.status === 'cancelled') return { label: t('transactions.returned'), value: `${displayUsdt(withdrawal.amountUsdt)} USDT` };
+  if (withdrawal.status === 'rejected' || withdrawal.status === 'cancelled')
+    return { label: t('transactions.returned'), value: `${displayUsdt(withdrawal.amountUsdt)} USDT` };
   return { label: t('withdraw.youReceive'), value: displayInr(withdrawal.netInr) };
 }

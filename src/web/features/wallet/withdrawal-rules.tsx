@@ -18,7 +18,10 @@ import { translate as t } from '../../lib/i18n/i18n.ts';
 const WITHDRAWAL_LIMITS_KEY = [...QUERY_KEYS.wallet, 'withdrawal-limits'];
 
 export function useWithdrawalLimits() {
-  return useQuery({ queryKey: WITHDRAWAL_LIMITS_KEY, queryFn: ({ signal }) => apiRequest('/api/withdrawals/limits', withdrawalLimitsResponseSchema, { signal }) });
+  return useQuery({
+    queryKey: WITHDRAWAL_LIMITS_KEY,
+    queryFn: ({ signal }) => apiRequest('/api/withdrawals/limits', withdrawalLimitsResponseSchema, { signal }),
+  });
 }
 
 /** The TDS rate in basis points from its wire form ("1.00" -> 100n). */
@@ -51,7 +54,13 @@ export function breakdownSentence(breakdown: InrBreakdown, tdsPercent: string): 
 }
 
 /** Gross, TDS and net as rows of a definition list; shown only while TDS applies to the withdrawal. */
-export function TdsBreakdownRows({ withdrawal, className = 'flex justify-between gap-4 py-2' }: { withdrawal: { amountInr: string; tdsInr: string; netInr: string; tdsPercent: string }; className?: string }) {
+export function TdsBreakdownRows({
+  withdrawal,
+  className = 'flex justify-between gap-4 py-2',
+}: {
+  withdrawal: { amountInr: string; tdsInr: string; netInr: string; tdsPercent: string };
+  className?: string;
+}) {
   if (inrPaiseFromWire(withdrawal.tdsInr) === 0n && withdrawal.tdsPercent === '0.00') return null;
   return (
     <>

@@ -28,7 +28,12 @@ export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | undefin
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   // ISO base media files (HEIC/HEIF/AVIF) start with a `ftyp` box naming their brand.
-  if (bytes.length >= 12 && bytes.toString('latin1', 4, 8) === 'ftyp' && /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(bytes.toString('latin1', 8, 12))) return 'heic';
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('latin1', 4, 8) === 'ftyp' &&
+    /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(bytes.toString('latin1', 8, 12))
+  )
+    return 'heic';
   return undefined;
 }
 

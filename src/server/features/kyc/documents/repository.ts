@@ -159,7 +159,9 @@ function submissionOf(row: Record<string, unknown>): SubmissionRow {
 
 /** A submission; `forUpdate` locks it until the transaction ends, so two decisions on it take turns. */
 export async function findSubmission(db: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<SubmissionRow | undefined> {
-  const result = await db.execute(sql`select ${SUBMISSION_COLUMNS} from kyc_level2_submissions s where s.id = ${id} ${options.forUpdate ? sql`for update of s` : sql``}`);
+  const result = await db.execute(
+    sql`select ${SUBMISSION_COLUMNS} from kyc_level2_submissions s where s.id = ${id} ${options.forUpdate ? sql`for update of s` : sql``}`,
+  );
   const row = result.rows[0];
   return row === undefined ? undefined : submissionOf(row);
 }

@@ -72,7 +72,10 @@ async function caseOf(db: Executor, submission: SubmissionRow): Promise<LevelTwo
   };
 }
 
-export async function listLevelTwoCases(db: Database, query: { cursor?: string | undefined; limit: number }): Promise<{ items: LevelTwoCaseSummary[]; nextCursor: string | null }> {
+export async function listLevelTwoCases(
+  db: Database,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: LevelTwoCaseSummary[]; nextCursor: string | null }> {
   const cursor = decodeCursor(query.cursor);
   const rows = await documentRepository.listPendingSubmissions(db, cursor, query.limit);
   const page = toPageBy(rows, query.limit, (row) => ({ createdAt: row.cursorSubmittedAt, id: row.id }));
@@ -157,7 +160,15 @@ async function decide(
         ? { title: 'KYC level 2 not accepted', body: `Your level 2 documents were not accepted: ${outcome.reason ?? ''}` }
         : { title: 'Send a KYC document again', body: `Please send ${ITEM_WORDS[outcome.requestedAgain ?? 'document_front']}: ${outcome.reason ?? ''}` };
   await createNotifications(transaction, [
-    { userId: submission.userId, kind: 'kyc_updated', title: told.title, body: told.body, link: '/kyc', emailSubject: told.title, emailText: `${told.body}\n\nOpen the KYC page in the app.` },
+    {
+      userId: submission.userId,
+      kind: 'kyc_updated',
+      title: told.title,
+      body: told.body,
+      link: '/kyc',
+      emailSubject: told.title,
+      emailText: `${told.body}\n\nOpen the KYC page in the app.`,
+    },
   ]);
   await publishEvent(transaction, { type: 'wallet.updated', userId: submission.userId, reason: 'kyc.updated' });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
@@ -175,9 +186,13 @@ export async function approveLevelTwo(db: Database, actor: Actor, id: string): P
     const submission = await waitingCase(transaction, actor, id);
     if (submission.selfieImageId === null) throw AppError.conflict(KYC_REVIEW_MESSAGES.selfieMissing);
     if (await needsSecondAdmin(transaction)) {
-      if (await findOpenChange(transaction, 'kyc_level2_approval', submission.userId)) throw AppError.conflict(KYC_REVIEW_MESSAGES.approvalAlreadyWaiting, 'CHANGE_ALREADY_WAITING');
+      if (await findOpenChange(transaction, 'kyc_level2_approval', submission.userId))
+        throw AppError.conflict(KYC_REVIEW_MESSAGES.approvalAlreadyWaiting, 'CHANGE_ALREADY_WAITING');
       const pending = await requestChange(transaction, 'kyc_level2_approval', { userId: submission.userId, submissionId: submission.id }, actor);
-      return { statusCode: 202, body: { message: KYC_REVIEW_MESSAGES.approvalWaiting, case: await caseOf(transaction, submission), pendingChangeId: pending.id } };
+      return {
+        statusCode: 202,
+        body: { message: KYC_REVIEW_MESSAGES.approvalWaiting, case: await caseOf(transaction, submission), pendingChangeId: pending.id },
+      };
     }
     await decide(transaction, submission, actor, { status: 'approved', reason: null, requestedAgain: null });
     return { statusCode: 200, body: { message: KYC_REVIEW_MESSAGES.approved, case: await refreshed(transaction, id), pendingChangeId: null } };

@@ -139,7 +139,12 @@ export async function submitLevelTwo(
   if ('error' in number) throw fieldError(400, 'VALIDATION_FAILED', 'documentNumber', number.error);
   const wanted: { field: string; id: string | undefined; purpose: KycImagePurpose; message: string }[] = [
     { field: 'frontImageId', id: input.frontImageId, purpose: 'document_front', message: KYC_DOCUMENT_MESSAGES.frontNeeded },
-    { field: 'backImageId', id: BACK_NEEDED[input.documentType] ? input.backImageId : undefined, purpose: 'document_back', message: KYC_DOCUMENT_MESSAGES.backNeeded },
+    {
+      field: 'backImageId',
+      id: BACK_NEEDED[input.documentType] ? input.backImageId : undefined,
+      purpose: 'document_back',
+      message: KYC_DOCUMENT_MESSAGES.backNeeded,
+    },
     { field: 'selfieImageId', id: input.selfieImageId, purpose: 'selfie', message: KYC_DOCUMENT_MESSAGES.selfieNeeded },
   ];
   await db.transaction(async (transaction) => {

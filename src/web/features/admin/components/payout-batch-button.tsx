@@ -31,7 +31,13 @@ export function PayoutBatchButton() {
     }
   };
   return (
-    <Button variant="outline" size="sm" disabled={busy} onClick={() => void create()} title="Puts the pending withdrawals, oldest first, into a payout batch and downloads its CSV for the bank">
+    <Button
+      variant="outline"
+      size="sm"
+      disabled={busy}
+      onClick={() => void create()}
+      title="Puts the pending withdrawals, oldest first, into a payout batch and downloads its CSV for the bank"
+    >
       <Download />
       Create payout batch (CSV)
     </Button>

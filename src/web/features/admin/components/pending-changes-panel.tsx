@@ -76,7 +76,9 @@ export function PendingChangesPanel({ kinds, title = 'Waiting for a second admin
       const answer = action === 'confirm' ? await confirmPendingChange(change.id) : await discardPendingChange(change.id);
       toast.success(answer.message);
     } catch (error) {
-      toast.error(action === 'confirm' ? 'Could not confirm the change' : 'Could not discard the change', { description: errorMessage(error, 'Please try again.') });
+      toast.error(action === 'confirm' ? 'Could not confirm the change' : 'Could not discard the change', {
+        description: errorMessage(error, 'Please try again.'),
+      });
     } finally {
       setBusy(false);
       setPending(null);

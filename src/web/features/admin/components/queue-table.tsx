@@ -137,7 +137,13 @@ function QueueRowView<Row extends QueueRow>({
   const myId = useMe().data?.id;
   const own = myId !== undefined && definition.usersOf(row).includes(myId);
   const decide = (decision: DecisionTarget['decision']) =>
-    openDecision({ kind: definition.kind, decision, id: row.id, description: definition.describeDecision(row, decision), paymentMode: definition.paymentModeOf?.(row) });
+    openDecision({
+      kind: definition.kind,
+      decision,
+      id: row.id,
+      description: definition.describeDecision(row, decision),
+      paymentMode: definition.paymentModeOf?.(row),
+    });
   const pending = row.status === 'pending';
   // Desk shortcuts: on a focused pending row, A opens the approval and R the rejection, each with its confirmation.
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
@@ -219,7 +225,13 @@ export function QueueTable<Row extends QueueRow>({
   let content: ReactNode;
   if (query.isPending) content = <LoadingState text={definition.loadingText} />;
   else if (query.isError)
-    content = <ErrorState title={definition.failureTitle} message={errorMessage(query.error, 'Failed to fetch transaction data')} onRetry={() => void query.refetch()} />;
+    content = (
+      <ErrorState
+        title={definition.failureTitle}
+        message={errorMessage(query.error, 'Failed to fetch transaction data')}
+        onRetry={() => void query.refetch()}
+      />
+    );
   else if (rows.length === 0) content = <EmptyState title={definition.emptyText} />;
   else
     content = (

@@ -22,7 +22,17 @@ export function largeRateChanges(saved: { normalRate: string; vipRate: string },
 }
 
 /** Asks before a rate change of more than 5% is saved, showing each rate's old and new value and the change in percent. */
-export function RateChangeDialog({ changes, busy, onConfirm, onCancel }: { changes: RateChange[]; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function RateChangeDialog({
+  changes,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  changes: RateChange[];
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   return (
     <ConfirmDialog
       open
@@ -38,7 +48,8 @@ export function RateChangeDialog({ changes, busy, onConfirm, onCancel }: { chang
       <ul className="flex flex-col gap-2 text-sm" data-testid="rate-changes">
         {changes.map((change) => (
           <li key={change.field} className="rounded-xl bg-amber-50 px-3 py-2">
-            <span className="font-medium">{RATE_LABELS[change.field]}</span>: {change.from} → {change.to} <span className="font-semibold">({change.percent})</span>
+            <span className="font-medium">{RATE_LABELS[change.field]}</span>: {change.from} → {change.to}{' '}
+            <span className="font-semibold">({change.percent})</span>
           </li>
         ))}
       </ul>

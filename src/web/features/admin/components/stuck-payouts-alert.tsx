@@ -10,7 +10,8 @@ export function StuckPayoutsAlert() {
   return (
     <Alert variant="destructive" className="w-full" data-testid="stuck-payouts">
       <p className="font-semibold">
-        {stuck.length === 1 ? '1 payout needs a look' : `${stuck.length} payouts need a look`} (an error, or not settled in {overview.data?.stuckAfterMinutes} minutes)
+        {stuck.length === 1 ? '1 payout needs a look' : `${stuck.length} payouts need a look`} (an error, or not settled in {overview.data?.stuckAfterMinutes}{' '}
+        minutes)
       </p>
       <ul className="mt-2 space-y-1">
         {stuck.map((payout) => (

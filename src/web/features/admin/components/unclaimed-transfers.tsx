@@ -43,7 +43,11 @@ function AssignForm({ transfer, onDone }: { transfer: UnclaimedTransfer; onDone:
       <FormField label="Customer's e-mail" error={errors.email}>
         <Input type="email" value={email} maxLength={254} onChange={(event) => setEmail(event.target.value)} required />
       </FormField>
-      <FormField label="How you matched it" error={errors.reason} help="For example: the customer's WhatsApp message with the exchange's withdrawal screenshot.">
+      <FormField
+        label="How you matched it"
+        error={errors.reason}
+        help="For example: the customer's WhatsApp message with the exchange's withdrawal screenshot."
+      >
         <Textarea value={reason} maxLength={LIMITS.reasonLength} onChange={(event) => setReason(event.target.value)} required />
       </FormField>
       <div className="flex gap-2">
@@ -73,7 +77,10 @@ export function UnclaimedTransfersSection() {
       <h2 id="unclaimed-transfers-heading" className="font-semibold text-amber-900">
         Unclaimed transfers ({items.length})
       </h2>
-      <p className="text-sm text-amber-900">USDT that arrived at the deposit address from a wallet no customer verified, with no transaction hash submitted. Nothing is credited until you assign it and it is approved.</p>
+      <p className="text-sm text-amber-900">
+        USDT that arrived at the deposit address from a wallet no customer verified, with no transaction hash submitted. Nothing is credited until you assign it
+        and it is approved.
+      </p>
       <ul className="flex flex-col gap-3">
         {items.map((transfer) => (
           <li key={transfer.id} className="flex flex-col gap-2 rounded-xl border border-amber-200 bg-white p-3 text-sm" data-testid="unclaimed-transfer">

@@ -16,7 +16,13 @@ const FIELDS: { name: keyof OperatorIdentity; label: string; maxLength: number; 
   { name: 'registration', label: 'Registration (CIN or FIU-IND registration)', maxLength: OPERATOR_IDENTITY_LIMITS.registrationLength, type: 'text' },
   { name: 'grievanceOfficerName', label: 'Grievance officer name', maxLength: OPERATOR_IDENTITY_LIMITS.officerNameLength, type: 'text' },
   { name: 'grievanceOfficerEmail', label: 'Grievance officer e-mail', maxLength: OPERATOR_IDENTITY_LIMITS.officerEmailLength, type: 'email' },
-  { name: 'grievanceOfficerPhone', label: 'Grievance officer phone', maxLength: 40, type: 'tel', help: `Start with + and the country code, for example ${EXAMPLE_PHONE}.` },
+  {
+    name: 'grievanceOfficerPhone',
+    label: 'Grievance officer phone',
+    maxLength: 40,
+    type: 'tel',
+    help: `Start with + and the country code, for example ${EXAMPLE_PHONE}.`,
+  },
 ];
 
 export function operatorIdentityFormValues(settings: AdminSettings) {
@@ -37,7 +43,8 @@ export function OperatorIdentitySection({
     <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5" data-testid="operator-identity-settings">
       <legend className="text-base font-semibold">Operator and grievance officer</legend>
       <p className="text-sm text-slate-600">
-        Shown in the footer, on the terms and privacy pages and in the privacy notice customers accept before KYC. Leave a field empty while it is not known; the pages then leave it out.
+        Shown in the footer, on the terms and privacy pages and in the privacy notice customers accept before KYC. Leave a field empty while it is not known;
+        the pages then leave it out.
       </p>
       {FIELDS.map(({ name, label, maxLength, type, help }) => (
         <FormField key={name} label={label} error={fieldErrors?.[name]?.message} help={help}>

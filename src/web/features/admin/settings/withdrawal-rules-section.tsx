@@ -40,7 +40,8 @@ export function WithdrawalRulesSection({
     <fieldset disabled={disabled} className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5">
       <legend className="sr-only">Withdrawals and TDS</legend>
       <p className="text-sm text-slate-600">
-        Limits are in USDT per customer; leave a field empty for no limit. Days and months are India time; pending, processing and paid withdrawals count, rejected ones do not.
+        Limits are in USDT per customer; leave a field empty for no limit. Days and months are India time; pending, processing and paid withdrawals count,
+        rejected ones do not.
       </p>
       {(['normal', 'vip'] as const).map((tier) => (
         <DailyAndMonthlyLimitFields
