@@ -63,12 +63,10 @@ test('the landing page shows the offer, the rates, How It Works and the legal pa
   else await expect(page.getByRole('link', { name: 'Download App' })).toHaveCount(0);
 
   expect(foreignRequests).toEqual([]);
-  test
-    .info()
-    .annotations.push({
-      type: 'landing JavaScript (uncompressed bytes, incl. lazily loaded chunks)',
-      description: String(javascriptBytes.reduce((sum, bytes) => sum + bytes, 0)),
-    });
+  test.info().annotations.push({
+    type: 'landing JavaScript (uncompressed bytes, incl. lazily loaded chunks)',
+    description: String(javascriptBytes.reduce((sum, bytes) => sum + bytes, 0)),
+  });
 
   for (const [link, heading] of [
     ['Privacy Policy', 'Privacy Policy'],

@@ -142,16 +142,14 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     approve: {
       summary: 'Verify a waiting PAN (the id is the customer’s) with the name printed on the card, optionally marking it inoperative (not linked to Aadhaar)',
       // Optional here so that a request without a body gets the name's field message from the kind, as a blank name does.
-      body: verifyPanRequestSchema
-        .optional()
-        .transform((body) =>
-          body === undefined
-            ? undefined
-            : {
-                registeredName: body.registeredName,
-                aadhaarLinked: body.aadhaarLinked === undefined ? undefined : body.aadhaarLinked ? ('yes' as const) : ('no' as const),
-              },
-        ),
+      body: verifyPanRequestSchema.optional().transform((body) =>
+        body === undefined
+          ? undefined
+          : {
+              registeredName: body.registeredName,
+              aadhaarLinked: body.aadhaarLinked === undefined ? undefined : body.aadhaarLinked ? ('yes' as const) : ('no' as const),
+            },
+      ),
     },
     reject: { summary: 'Reject a waiting PAN (the id is the customer’s) with a reason the customer sees', body: rejectPanRequestSchema.optional() },
   });
