@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
 import { ADMIN, ROOT, api, queryOne, startServer, startSharedPostgres, type ServerProcess, type SharedPostgres } from './support.ts';
 import { findFreePort } from '../../src/server/db/embedded.ts';
 
@@ -76,6 +77,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       const userId = ((await api(stable.baseUrl, 'GET', '/api/me', { cookie })).body as { id: string }).id;
       await postgres.handle.pool.query('update users set email_verified_at = now() where id = $1', [userId]);
       await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
+      expect((await api(stable.baseUrl, 'POST', '/api/kyc/consent', { cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } })).status).toBe(200);
       const pan = `FLTP${String.fromCharCode(65 + index)}${String(1000 + index).padStart(4, '0')}K`;
       expect((await api(stable.baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } })).status).toBe(200);
       expect(
@@ -163,7 +165,9 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
         }
         const path = next.table === 'usdt_deposits' ? 'deposits' : next.table === 'transfers' ? 'transfers' : 'withdrawals';
         const verb = Math.random() < 0.7 ? 'approve' : 'reject';
-        const body = verb === 'reject' ? { reason: 'Fault test rejection' } : {};
+        // A withdrawal paid by hand needs its UTR (decision 049): these small ones go by IMPS/UPI, a 12-digit RRN.
+        const utr = `9${Array.from(randomBytes(11), (byte) => String(byte % 10)).join('')}`;
+        const body = verb === 'reject' ? { reason: 'Fault test rejection' } : path === 'withdrawals' ? { payoutReference: utr } : {};
         const answer = await api(anyServer(), 'POST', `/api/admin/${path}/${next.id}/${verb}`, {
           cookie: adminCookie,
           headers: { 'idempotency-key': randomUUID() },

@@ -30,6 +30,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/contact-verification/email/verify',
   'GET /api/rates',
   'GET /api/settings/public',
+  // The operator's identity and grievance officer, shown on the public terms and privacy pages (decision 051).
+  'GET /api/legal/operator',
   'GET /api/files/qr/{network}',
   'GET /api/files/apk',
   'GET /api/events',
