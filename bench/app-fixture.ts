@@ -3,6 +3,7 @@
 // the burst scenario one more such customer (the burster) and a customer who only reads (the bystander).
 import { randomBytes, randomInt } from 'node:crypto';
 import pg from 'pg';
+import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
 
 export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
 const CUSTOMER_PASSWORD = 'bench-password';
@@ -81,8 +82,9 @@ export async function prepareApp(origin: string, databaseUrl: string, log: (mess
     // runs here) and the tax residence go through the API.
     await database.query('update users set email_verified_at = now() where id = $1', [me.id]);
     await database.query('update profiles set phone_verified_at = now() where user_id = $1', [me.id]);
+    await call('POST', '/api/kyc/consent', { noticeVersion: CONSENT_NOTICE_VERSION }, cookie);
     await call('POST', '/api/kyc/pan', { pan: uniquePan() }, cookie);
-    await call('POST', `/api/admin/kyc/pan-reviews/${me.id}/verify`, { registeredName: name }, adminCookie);
+    await call('POST', `/api/admin/kyc/pan-reviews/${me.id}/approve`, { registeredName: name }, adminCookie);
     await call('POST', '/api/kyc/tax-residence', { residence: 'india', confirmed: true }, cookie);
     const bankAccount = (
       await call(
