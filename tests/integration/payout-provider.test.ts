@@ -18,7 +18,13 @@ afterAll(async () => standIn.close());
 const { harness, admin } = useIntegrationFile({ app: () => ({ payoutProvider: standIn.config }) });
 
 function workerFor(app: TestApp): PayoutWorker {
-  return createPayoutWorker({ db: app.database.handle.db, provider: payoutProviderFromConfig(standIn.config), pollSeconds: 1, log: pino({ level: 'silent' }) });
+  return createPayoutWorker({
+    db: app.database.handle.db,
+    provider: payoutProviderFromConfig(standIn.config),
+    pollSeconds: 1,
+    stuckMinutes: standIn.config.stuckMinutes,
+    log: pino({ level: 'silent' }),
+  });
 }
 
 let worker: PayoutWorker;

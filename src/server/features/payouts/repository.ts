@@ -175,22 +175,21 @@ export async function recordProblem(db: Executor, withdrawalId: string, problem:
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
-/** Records a webhook delivery; false when this event id was applied before. */
 /**
- * Payouts not settled that have an error or were handed to the provider more than `stuckMinutes` ago, oldest
- * first: the admins' alert (decision 049).
+ * A payout not settled that has an error or was handed to the provider more than `stuckMinutes` ago is stuck
+ * (decision 049): one rule for the admins' list and for the once-only alert.
  */
+function isStuck(stuckMinutes: number) {
+  return sql`(${providerPayouts.settledAt} is null and (${providerPayouts.lastError} is not null or ${providerPayouts.createdAt} < now() - make_interval(mins => ${stuckMinutes})))`;
+}
+
+/** Stuck payouts, oldest first: the admins' alert. */
 export async function listStuck(db: Executor, stuckMinutes: number, limit: number): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
   return db
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
     .from(providerPayouts)
     .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
-    .where(
-      and(
-        isNull(providerPayouts.settledAt),
-        sql`(${providerPayouts.lastError} is not null or ${providerPayouts.createdAt} < now() - make_interval(mins => ${stuckMinutes}))`,
-      ),
-    )
+    .where(isStuck(stuckMinutes))
     .orderBy(asc(providerPayouts.createdAt))
     .limit(limit);
 }
@@ -203,10 +202,9 @@ export async function claimStuckNotAlerted(
 ): Promise<{ withdrawalId: string; reference: string; lastError: string | null }[]> {
   const result = await db.execute<{ withdrawal_id: string; reference: string; last_error: string | null }>(sql`
     with stuck as (
-      select p.withdrawal_id from provider_payouts p
-      where p.settled_at is null and p.stuck_alerted_at is null
-        and (p.last_error is not null or p.created_at < now() - make_interval(mins => ${stuckMinutes}))
-      order by p.created_at limit ${limit}
+      select provider_payouts.withdrawal_id from provider_payouts
+      where provider_payouts.stuck_alerted_at is null and ${isStuck(stuckMinutes)}
+      order by provider_payouts.created_at limit ${limit}
       for update skip locked
     )
     update provider_payouts p set stuck_alerted_at = now() from stuck, withdrawal_requests w
@@ -222,6 +220,7 @@ export async function clearProblem(db: Executor, withdrawalId: string): Promise<
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
+/** Records a webhook delivery; false when this event id was applied before. */
 export async function recordWebhookEvent(db: Executor, values: { provider: string; eventId: string; event: string }): Promise<boolean> {
   const rows = await db.insert(providerWebhookEvents).values(values).onConflictDoNothing().returning({ eventId: providerWebhookEvents.eventId });
   return rows.length === 1;

@@ -16,8 +16,6 @@ const ENQUEUED_PER_TICK = 100;
  * can take, so two processes do not send at once; if they ever do, the one idempotency key gives one payout.
  */
 const LEASE_SECONDS = 120;
-/** A payout's minutes to settle before admins are told, when the configuration does not say. */
-const DEFAULT_STUCK_MINUTES = 30;
 /** Questions about a payout without a final state back off to at most this. */
 const MAX_BACKOFF_SECONDS = 30 * 60;
 
@@ -42,15 +40,14 @@ export interface PayoutWorkerOptions {
   provider: PayoutProvider;
   pollSeconds: number;
   /** A payout not settled this many minutes after it was handed over, or with an error, is told to admins once (decision 049). */
-  stuckMinutes?: number | undefined;
+  stuckMinutes: number;
   log: FastifyBaseLogger;
   /** Told after a payout settled a withdrawal, so its customer e-mail goes out at once rather than at the next sweep. */
   notificationEmails?: { poke(): void } | undefined;
 }
 
 export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
-  const { db, provider, pollSeconds, log } = options;
-  const stuckMinutes = options.stuckMinutes ?? DEFAULT_STUCK_MINUTES;
+  const { db, provider, pollSeconds, stuckMinutes, log } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 

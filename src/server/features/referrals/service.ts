@@ -85,7 +85,8 @@ export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: {
   for (const reward of rewards) {
     // The wallet is read after the rewards were locked; moveMoney's conditional debit still refuses a concurrent spend.
     const balance = await walletBalance(db, reward.referrerUserId);
-    const takenBackUsdtMicros = balance < reward.rewardUsdtMicros ? (balance > 0n ? balance : 0n) : reward.rewardUsdtMicros;
+    const spendable = balance > 0n ? balance : 0n;
+    const takenBackUsdtMicros = spendable < reward.rewardUsdtMicros ? spendable : reward.rewardUsdtMicros;
     if (takenBackUsdtMicros > 0n) {
       await moveMoney(db, [
         {
