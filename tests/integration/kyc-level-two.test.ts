@@ -5,6 +5,7 @@ import { KYC_DOCUMENT_MESSAGES, KYC_REVIEW_MESSAGES, type SubmitLevelTwoRequest 
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../src/server/features/kyc/documents/encryption.ts';
 import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
+import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
 import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
@@ -176,6 +177,23 @@ describe('KYC images at rest', () => {
       sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
     );
     expect(count.rows[0]?.count).toBe(0);
+  });
+
+  it('refuses a photo beyond the day’s allowance with 429, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const first = await uploaded(harness, customer, 'document_front');
+    // The rest of the day's allowance as copies of the first photo's row, rather than that many decodes.
+    await harness.database.handle.db.execute(sql`
+      insert into kyc_images (user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content)
+      select user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content
+      from kyc_images, generate_series(2, ${KYC_IMAGES_PER_DAY}) where id = ${first}`);
+    const refused = await upload(harness, customer, 'document_front', phonePhoto());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: KYC_DOCUMENT_MESSAGES.tooManyUploads });
+    const count = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
+    );
+    expect(count.rows[0]?.count).toBe(KYC_IMAGES_PER_DAY);
   });
 });
 
