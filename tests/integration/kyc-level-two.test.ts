@@ -179,6 +179,24 @@ describe('KYC images at rest', () => {
     expect(count.rows[0]?.count).toBe(0);
   });
 
+  it('refuses a form that is malformed or cut short with 400 and a field message, not a server error', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const payloads = [
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabcdef',
+      'no boundary anywhere',
+    ];
+    for (const payload of payloads) {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/api/kyc/level2/images/document_front',
+        headers: { origin: 'http://localhost:3000', cookie: customer.cookie, 'content-type': 'multipart/form-data; boundary=XyZ' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toEqual({ file: KYC_DOCUMENT_MESSAGES.chooseImage });
+    }
+  });
+
   it('refuses a photo beyond the day’s allowance with 429, storing nothing', async () => {
     const customer = await signUpVerifiedUser(harness.app);
     const first = await uploaded(harness, customer, 'document_front');

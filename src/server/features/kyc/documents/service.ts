@@ -51,10 +51,9 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fie
       }
     }
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
-    if (typeof code === 'string' && code.startsWith('FST_')) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
-    throw error;
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
+    // Everything else here comes from the sender's body: a limit passed, or a form that is malformed or cut short.
+    throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   }
   if (bytes === undefined || bytes.length === 0) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   return { bytes, fields };
