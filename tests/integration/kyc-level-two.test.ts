@@ -1,23 +1,15 @@
 import { sql } from 'drizzle-orm';
 import jpeg from 'jpeg-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KYC_DOCUMENT_MESSAGES, KYC_REVIEW_MESSAGES, type SubmitLevelTwoRequest } from '#shared/contracts/kyc-documents';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../src/server/features/kyc/documents/encryption.ts';
 import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
 import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
-import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
-import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import {
-  addBankAccount,
-  balanceMicros,
-  configureDepositAddresses,
-  expectStatus,
-  ledgerTransferCount,
-  requestWithdrawal,
-  signUpFundedCustomer,
-} from '../fixtures/wallet.ts';
+import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
+import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { addBankAccount, balanceMicros, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -431,17 +423,7 @@ describe('level 2 limits', () => {
 });
 
 describe('approving level 2 while two admins exist', () => {
-  let twoAdmins: TestApp;
-  let first: SignedUpUser;
-  let second: SignedUpUser;
-
-  beforeAll(async () => {
-    twoAdmins = await createTestApp();
-    await configureDepositAddresses(twoAdmins);
-    first = await signUpAdminWithVerifiedPin(twoAdmins);
-    second = await signUpAdminWithVerifiedPin(twoAdmins);
-  });
-  afterAll(async () => twoAdmins.close());
+  const { harness: twoAdmins, first, second } = useTwoAdminApp();
 
   it('waits for a second admin, who confirms it; the requester cannot', async () => {
     const customer = await signUpVerifiedUser(twoAdmins.app);
