@@ -9,7 +9,15 @@ import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/serv
 import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
 import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { addBankAccount, balanceMicros, expectStatus, ledgerTransferCount, requestWithdrawal, signUpFundedCustomer } from '../fixtures/wallet.ts';
+import {
+  addBankAccount,
+  balanceMicros,
+  expectStatus,
+  ledgerTransferCount,
+  requestWithdrawal,
+  signUpFundedCustomer,
+  withKycDailyLimits,
+} from '../fixtures/wallet.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -376,17 +384,18 @@ describe('the desk', () => {
     const approved = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie });
     expectStatus(approved, 200);
     expect(approved.json()).toMatchObject({ message: KYC_REVIEW_MESSAGES.approved, case: { status: 'approved' }, pendingChangeId: null });
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 1000000, kyc_level2_daily_limit_inr_paise = 50000000 where id = 1`,
-    );
-    const kyc = await kycOf(harness, customer);
-    expect(kyc).toMatchObject({ level: 2, nextLevel: null, missing: [], levelTwo: { status: 'approved' }, levelLimits: { dailyInr: '500000.00' } });
-    expect(kyc.checks.selfie.state).toBe('verified');
-    const second = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: admin.cookie, body: { reason: 'x' } });
-    expect(second.statusCode).toBe(409);
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
-    );
+    await withKycDailyLimits(harness, { levelOneInrPaise: 1000000, levelTwoInrPaise: 50000000 }, async () => {
+      const kyc = await kycOf(harness, customer);
+      expect(kyc).toMatchObject({ level: 2, nextLevel: null, missing: [], levelTwo: { status: 'approved' }, levelLimits: { dailyInr: '500000.00' } });
+      expect(kyc.checks.selfie.state).toBe('verified');
+      const second = await call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/kyc/level2-reviews/${id}/reject`,
+        cookie: admin.cookie,
+        body: { reason: 'x' },
+      });
+      expect(second.statusCode).toBe(409);
+    });
   });
 });
 
@@ -395,10 +404,7 @@ describe('level 2 limits', () => {
     const customer = await signUpFundedCustomer(harness, admin, '100');
     const bankAccountId = await addBankAccount(harness, customer);
     const id = await submitted(harness, customer);
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 100000, kyc_level2_daily_limit_inr_paise = 500000 where id = 1`,
-    );
-    try {
+    await withKycDailyLimits(harness, { levelOneInrPaise: 100000, levelTwoInrPaise: 500000 }, async () => {
       // 20 USDT at the default rate of 83.00 is 1,660 INR: beyond level 1's 1,000 a day.
       const atLevelOne = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
       expect(atLevelOne.statusCode).toBe(400);
@@ -414,11 +420,7 @@ describe('level 2 limits', () => {
       });
       expect(await ledgerTransferCount(harness)).toBe(before);
       expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
-    } finally {
-      await harness.database.handle.db.execute(
-        sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
-      );
-    }
+    });
   });
 });
 
