@@ -1,16 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES, PAN_MESSAGES, RISK_MESSAGES } from '#shared/contracts/kyc';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import { KYC_REFRESH_MONTHS_MESSAGE, NO_PAN_TDS_MESSAGE } from '#shared/contracts/kyc-settings';
-import { currentSettingsBody, signUpAdminWithVerifiedPin, signUpVipCustomer } from '../fixtures/admin.ts';
+import { currentSettingsBody, signUpVipCustomer } from '../fixtures/admin.ts';
 import { sharedCashfreeStandIn, uniquePersonPan, type CashfreeStandIn } from '../fixtures/cashfree-stand-in.ts';
-import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, createTestApp, signUpPinVerifiedUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
+import { call, signUpPinVerifiedUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
-  configureDepositAddresses,
   approveWithdrawalPaid,
   decide,
   expectLedgerConsistent,
@@ -298,17 +297,7 @@ describe('freezing an account', () => {
 });
 
 describe('lifting a freeze while two admins exist', () => {
-  let twoAdmins: TestApp;
-  let first: SignedUpUser;
-  let second: SignedUpUser;
-
-  beforeAll(async () => {
-    twoAdmins = await createTestApp();
-    await configureDepositAddresses(twoAdmins);
-    first = await signUpAdminWithVerifiedPin(twoAdmins);
-    second = await signUpAdminWithVerifiedPin(twoAdmins);
-  });
-  afterAll(async () => twoAdmins.close());
+  const { harness: twoAdmins, first, second } = useTwoAdminApp();
 
   it('freezes at once, and waits for a second admin to lift it', async () => {
     const customer = await signUpVerifiedUser(twoAdmins.app);

@@ -1,21 +1,22 @@
 import { sql } from 'drizzle-orm';
 import jpeg from 'jpeg-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KYC_DOCUMENT_MESSAGES, KYC_REVIEW_MESSAGES, type SubmitLevelTwoRequest } from '#shared/contracts/kyc-documents';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../src/server/features/kyc/documents/encryption.ts';
 import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
-import { setRoleAndVipLevel, signUpAdminWithVerifiedPin, uploadFile } from '../fixtures/admin.ts';
-import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, createTestApp, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
+import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
+import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
+import { call, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   balanceMicros,
-  configureDepositAddresses,
   expectStatus,
   ledgerTransferCount,
   requestWithdrawal,
   signUpFundedCustomer,
+  withKycDailyLimits,
 } from '../fixtures/wallet.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -176,6 +177,41 @@ describe('KYC images at rest', () => {
       sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
     );
     expect(count.rows[0]?.count).toBe(0);
+  });
+
+  it('refuses a form that is malformed or cut short with 400 and a field message, not a server error', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const payloads = [
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabcdef',
+      'no boundary anywhere',
+    ];
+    for (const payload of payloads) {
+      const response = await harness.app.inject({
+        method: 'POST',
+        url: '/api/kyc/level2/images/document_front',
+        headers: { origin: 'http://localhost:3000', cookie: customer.cookie, 'content-type': 'multipart/form-data; boundary=XyZ' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toEqual({ file: KYC_DOCUMENT_MESSAGES.chooseImage });
+    }
+  });
+
+  it('refuses a photo beyond the day’s allowance with 429, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const first = await uploaded(harness, customer, 'document_front');
+    // The rest of the day's allowance as copies of the first photo's row, rather than that many decodes.
+    await harness.database.handle.db.execute(sql`
+      insert into kyc_images (user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content)
+      select user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content
+      from kyc_images, generate_series(2, ${KYC_IMAGES_PER_DAY}) where id = ${first}`);
+    const refused = await upload(harness, customer, 'document_front', phonePhoto());
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: KYC_DOCUMENT_MESSAGES.tooManyUploads });
+    const count = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
+    );
+    expect(count.rows[0]?.count).toBe(KYC_IMAGES_PER_DAY);
   });
 });
 
@@ -348,17 +384,18 @@ describe('the desk', () => {
     const approved = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/approve`, cookie: admin.cookie });
     expectStatus(approved, 200);
     expect(approved.json()).toMatchObject({ message: KYC_REVIEW_MESSAGES.approved, case: { status: 'approved' }, pendingChangeId: null });
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 1000000, kyc_level2_daily_limit_inr_paise = 50000000 where id = 1`,
-    );
-    const kyc = await kycOf(harness, customer);
-    expect(kyc).toMatchObject({ level: 2, nextLevel: null, missing: [], levelTwo: { status: 'approved' }, levelLimits: { dailyInr: '500000.00' } });
-    expect(kyc.checks.selfie.state).toBe('verified');
-    const second = await call(harness.app, { method: 'POST', url: `/api/admin/kyc/level2-reviews/${id}/reject`, cookie: admin.cookie, body: { reason: 'x' } });
-    expect(second.statusCode).toBe(409);
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
-    );
+    await withKycDailyLimits(harness, { levelOneInrPaise: 1000000, levelTwoInrPaise: 50000000 }, async () => {
+      const kyc = await kycOf(harness, customer);
+      expect(kyc).toMatchObject({ level: 2, nextLevel: null, missing: [], levelTwo: { status: 'approved' }, levelLimits: { dailyInr: '500000.00' } });
+      expect(kyc.checks.selfie.state).toBe('verified');
+      const second = await call(harness.app, {
+        method: 'POST',
+        url: `/api/admin/kyc/level2-reviews/${id}/reject`,
+        cookie: admin.cookie,
+        body: { reason: 'x' },
+      });
+      expect(second.statusCode).toBe(409);
+    });
   });
 });
 
@@ -367,10 +404,7 @@ describe('level 2 limits', () => {
     const customer = await signUpFundedCustomer(harness, admin, '100');
     const bankAccountId = await addBankAccount(harness, customer);
     const id = await submitted(harness, customer);
-    await harness.database.handle.db.execute(
-      sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 100000, kyc_level2_daily_limit_inr_paise = 500000 where id = 1`,
-    );
-    try {
+    await withKycDailyLimits(harness, { levelOneInrPaise: 100000, levelTwoInrPaise: 500000 }, async () => {
       // 20 USDT at the default rate of 83.00 is 1,660 INR: beyond level 1's 1,000 a day.
       const atLevelOne = await requestWithdrawal(harness, customer, { amount: '20', bankAccountId });
       expect(atLevelOne.statusCode).toBe(400);
@@ -386,26 +420,12 @@ describe('level 2 limits', () => {
       });
       expect(await ledgerTransferCount(harness)).toBe(before);
       expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
-    } finally {
-      await harness.database.handle.db.execute(
-        sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null, kyc_level2_daily_limit_inr_paise = null where id = 1`,
-      );
-    }
+    });
   });
 });
 
 describe('approving level 2 while two admins exist', () => {
-  let twoAdmins: TestApp;
-  let first: SignedUpUser;
-  let second: SignedUpUser;
-
-  beforeAll(async () => {
-    twoAdmins = await createTestApp();
-    await configureDepositAddresses(twoAdmins);
-    first = await signUpAdminWithVerifiedPin(twoAdmins);
-    second = await signUpAdminWithVerifiedPin(twoAdmins);
-  });
-  afterAll(async () => twoAdmins.close());
+  const { harness: twoAdmins, first, second } = useTwoAdminApp();
 
   it('waits for a second admin, who confirms it; the requester cannot', async () => {
     const customer = await signUpVerifiedUser(twoAdmins.app);

@@ -27,6 +27,7 @@ import {
   requestTransfer,
   requestWithdrawal,
   signUpFundedCustomer,
+  withKycDailyLimits,
 } from '../fixtures/wallet.ts';
 
 const { harness, admin } = useIntegrationFile();
@@ -143,8 +144,7 @@ describe('the money gate below level 1', () => {
   it('applies the level 1 INR limits from the settings within the tier’s, refusing beyond them with nothing moved', async () => {
     const customer = await signUpFundedCustomer(harness, admin, '100');
     const bankAccountId = await addBankAccount(harness, customer);
-    await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = 500000 where id = 1`);
-    try {
+    await withKycDailyLimits(harness, { levelOneInrPaise: 500000 }, async () => {
       expect((await kycOf(customer)).levelLimits).toEqual({ dailyInr: '5000.00', monthlyInr: null });
       // 50 USDT at the default rate of 83.00 is 4,150 INR: within 5,000.
       expectStatus(await requestWithdrawal(harness, customer, { amount: '50', bankAccountId }), 201);
@@ -157,9 +157,7 @@ describe('the money gate below level 1', () => {
       });
       expect(await ledgerTransferCount(harness)).toBe(before);
       expect(await balanceMicros(harness, customer.id)).toBe(50_000_000n);
-    } finally {
-      await harness.database.handle.db.execute(sql`update admin_settings set kyc_level1_daily_limit_inr_paise = null where id = 1`);
-    }
+    });
   });
 });
 

@@ -28,23 +28,3 @@ export async function parseUploadAnswer<T extends z.ZodType>(
   }
   return schema.parse(payload);
 }
-
-/** Where the customer is, when they allow the browser to tell (FIU-IND wants it recorded); refusing or an unknown position is an answer too. */
-export function askBrowserPosition(): Promise<
-  { status: 'granted'; latitude: number; longitude: number; accuracyMeters: number } | { status: 'denied' | 'unavailable' }
-> {
-  if (!('geolocation' in navigator)) return Promise.resolve({ status: 'unavailable' });
-  return new Promise((resolve) => {
-    navigator.geolocation.getCurrentPosition(
-      (position) =>
-        resolve({
-          status: 'granted',
-          latitude: position.coords.latitude,
-          longitude: position.coords.longitude,
-          accuracyMeters: Math.min(position.coords.accuracy, 1_000_000),
-        }),
-      (error) => resolve({ status: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' }),
-      { timeout: 10_000, maximumAge: 60_000 },
-    );
-  });
-}

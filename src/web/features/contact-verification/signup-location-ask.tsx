@@ -1,40 +1,14 @@
-import { useState } from 'react';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import { Button } from '../../components/ui/button.tsx';
+import { useBrowserPositionAsk } from '../../lib/browser-position.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
-
-const POSITION_TIMEOUT_MILLISECONDS = 10_000;
 
 /**
  * Asks, with the reason, whether the customer shares where they are signing up (FIU-IND wants it recorded).
  * Sharing, refusing or a browser that cannot tell are all recorded; none of them blocks the sign-up.
  */
 export function SignupLocationAsk({ value, onChange }: { value: SignupGeolocation | undefined; onChange: (geolocation: SignupGeolocation) => void }) {
-  const [asking, setAsking] = useState(false);
-
-  const share = () => {
-    if (!('geolocation' in navigator)) {
-      onChange({ status: 'unavailable' });
-      return;
-    }
-    setAsking(true);
-    navigator.geolocation.getCurrentPosition(
-      (position) => {
-        setAsking(false);
-        onChange({
-          status: 'granted',
-          latitude: position.coords.latitude,
-          longitude: position.coords.longitude,
-          accuracyMeters: Math.min(position.coords.accuracy, 1_000_000),
-        });
-      },
-      (error) => {
-        setAsking(false);
-        onChange({ status: error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable' });
-      },
-      { timeout: POSITION_TIMEOUT_MILLISECONDS, maximumAge: 60_000 },
-    );
-  };
+  const { asking, share } = useBrowserPositionAsk(onChange);
 
   const outcome = value === undefined ? undefined : value.status === 'granted' ? t('signup.locationThanks') : t('signup.locationNone');
 

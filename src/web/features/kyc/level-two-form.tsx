@@ -18,7 +18,8 @@ import { Input } from '../../components/ui/input.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
-import { askBrowserPosition, parseUploadAnswer } from '../../lib/upload-answer.ts';
+import { useBrowserPositionAsk } from '../../lib/browser-position.ts';
+import { parseUploadAnswer } from '../../lib/upload-answer.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
 
@@ -79,14 +80,7 @@ function PhotoField({ label, purpose, photo, onChange }: { label: string; purpos
 }
 
 function LocationAsk({ value, onChange }: { value: SignupGeolocation | undefined; onChange: (value: SignupGeolocation) => void }) {
-  const [asking, setAsking] = useState(false);
-  const share = () => {
-    setAsking(true);
-    void askBrowserPosition().then((position) => {
-      setAsking(false);
-      onChange(position);
-    });
-  };
+  const { asking, share } = useBrowserPositionAsk(onChange);
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
       <p className="text-slate-700">{t('kyc.l2LocationAsk')}</p>

@@ -12,6 +12,7 @@ import {
 } from '#shared/contracts/kyc-documents';
 import type { KycStatus } from '#shared/contracts/kyc';
 import type { AppContext } from '../../../context.ts';
+import type { Executor } from '../../../db/client.ts';
 import { AppError } from '../../../errors.ts';
 import { recordAudit } from '../../../platform/audit/record.ts';
 import { assertConsentAccepted } from '../../consent/service.ts';
@@ -50,10 +51,9 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fie
       }
     }
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
-    if (typeof code === 'string' && code.startsWith('FST_')) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
-    throw error;
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
+    // Everything else here comes from the sender's body: a limit passed, or a form that is malformed or cut short.
+    throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   }
   if (bytes === undefined || bytes.length === 0) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   return { bytes, fields };
@@ -79,6 +79,12 @@ const REFUSALS = {
   'too-small': KYC_DOCUMENT_MESSAGES.tooSmall,
 } as const;
 
+async function refuseBeyondDailyImages(db: Executor, userId: string): Promise<void> {
+  if ((await documentRepository.countImagesSince(db, userId, 24)) >= KYC_IMAGES_PER_DAY) {
+    throw new AppError(429, 'RATE_LIMITED', KYC_DOCUMENT_MESSAGES.tooManyUploads);
+  }
+}
+
 /**
  * `POST /api/kyc/level2/images/:purpose`: one photo (multipart `file`; a selfie also `liveness`, the
  * browser's report as JSON). Stored as a new JPEG of its pixels, encrypted; answers its id for the submission.
@@ -93,6 +99,8 @@ export async function uploadImage(
   await assertConsentAccepted(db, session.userId);
   const { bytes, fields } = await readUpload(request);
   const liveness = livenessOf(purpose, fields.liveness);
+  // A cheap count first, so a refused customer's photo is not decoded; the locked count below decides.
+  await refuseBeyondDailyImages(db, session.userId);
   const normalized = normalizeImage(bytes);
   if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
   const id = randomUUID();
@@ -100,9 +108,7 @@ export async function uploadImage(
   await db.transaction(async (transaction) => {
     // The profile's lock makes two uploads of one customer count one after the other.
     await kycRepository.findKyc(transaction, session.userId, { forUpdate: true });
-    if ((await documentRepository.countImagesSince(transaction, session.userId, 24)) >= KYC_IMAGES_PER_DAY) {
-      throw new AppError(429, 'RATE_LIMITED', KYC_DOCUMENT_MESSAGES.tooManyUploads);
-    }
+    await refuseBeyondDailyImages(transaction, session.userId);
     await documentRepository.insertImage(transaction, {
       id,
       userId: session.userId,
