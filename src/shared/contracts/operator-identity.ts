@@ -17,7 +17,8 @@ export const OPERATOR_IDENTITY_LIMITS = {
   registrationLength: 100,
   officerNameLength: 200,
   officerEmailLength: 254,
-  officerPhoneLength: 20,
+  /** The phone as typed, spaces and dashes included; stored without them (at most + and 15 digits). */
+  officerPhoneInputLength: 40,
 } as const;
 
 function optionalText(label: string, max: number) {
@@ -43,7 +44,7 @@ export const operatorIdentitySchema = z.object({
     .refine((value) => value === '' || emailSchema.safeParse(value).success, GRIEVANCE_EMAIL_MESSAGE),
   grievanceOfficerPhone: z
     .string({ error: GRIEVANCE_PHONE_MESSAGE })
-    .max(40, GRIEVANCE_PHONE_MESSAGE)
+    .max(OPERATOR_IDENTITY_LIMITS.officerPhoneInputLength, GRIEVANCE_PHONE_MESSAGE)
     .transform(normalizePhone)
     .refine((value) => value === '' || phoneSchema.safeParse(value).success, GRIEVANCE_PHONE_MESSAGE),
 });
