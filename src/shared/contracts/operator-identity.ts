@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_PHONE } from '../limits.ts';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters } from '../text.ts';
-import { normalizePhone } from './auth.ts';
+import { emailSchema, normalizePhone, phoneSchema } from './auth.ts';
 import { isoDateTimeSchema } from './common.ts';
 
 /*
@@ -17,7 +17,8 @@ export const OPERATOR_IDENTITY_LIMITS = {
   registrationLength: 100,
   officerNameLength: 200,
   officerEmailLength: 254,
-  officerPhoneLength: 20,
+  /** The phone as typed, spaces and dashes included; stored without them (at most + and 15 digits). */
+  officerPhoneInputLength: 40,
 } as const;
 
 function optionalText(label: string, max: number) {
@@ -40,12 +41,12 @@ export const operatorIdentitySchema = z.object({
     .string({ error: GRIEVANCE_EMAIL_MESSAGE })
     .trim()
     .max(OPERATOR_IDENTITY_LIMITS.officerEmailLength, 'Grievance officer e-mail is too long')
-    .refine((value) => value === '' || z.email().safeParse(value).success, GRIEVANCE_EMAIL_MESSAGE),
+    .refine((value) => value === '' || emailSchema.safeParse(value).success, GRIEVANCE_EMAIL_MESSAGE),
   grievanceOfficerPhone: z
     .string({ error: GRIEVANCE_PHONE_MESSAGE })
-    .max(40, GRIEVANCE_PHONE_MESSAGE)
+    .max(OPERATOR_IDENTITY_LIMITS.officerPhoneInputLength, GRIEVANCE_PHONE_MESSAGE)
     .transform(normalizePhone)
-    .refine((value) => value === '' || /^\+\d{8,15}$/.test(value), GRIEVANCE_PHONE_MESSAGE),
+    .refine((value) => value === '' || phoneSchema.safeParse(value).success, GRIEVANCE_PHONE_MESSAGE),
 });
 export type OperatorIdentity = z.output<typeof operatorIdentitySchema>;
 

@@ -20,6 +20,28 @@ function localized(base: Base, english: NotificationTexts, hindi: NotificationTe
   return { ...base, ...english, hindi };
 }
 
+/** The lines that name a deposit at the end of its e-mails, in both languages. */
+function depositFactLines(amount: string, network: string, transactionHash: string, depositId: string) {
+  return {
+    facts: `Deposit: ${amount} on ${network}\nTransaction hash: ${transactionHash}\nReference ID: ${depositId}`,
+    hindiFacts: `जमा: ${amount} (${network})\nट्रांज़ैक्शन हैश: ${transactionHash}\nसंदर्भ आईडी: ${depositId}`,
+  };
+}
+
+/** The amounts, the bank account and the lines that name a withdrawal at the end of its e-mails, in both languages. */
+function withdrawalWords(withdrawal: { amountUsdtMicros: bigint; bankName: string; accountNumberLast4: string; reference: string }, inrPaise: bigint) {
+  const inr = formatInrForDisplay(inrPaise);
+  const amount = usdt(withdrawal.amountUsdtMicros);
+  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  return {
+    inr,
+    amount,
+    bank,
+    facts: `Withdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+    hindiFacts: `निकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`,
+  };
+}
+
 export function depositDecided(deposit: {
   id: string;
   userId: string;
@@ -31,8 +53,7 @@ export function depositDecided(deposit: {
 }): LocalizedNotification {
   const amount = usdt(deposit.amountUsdtMicros);
   const link = `/wallet/transactions/deposit/${deposit.id}`;
-  const facts = `Deposit: ${amount} on ${deposit.network}\nTransaction hash: ${deposit.transactionHash}\nReference ID: ${deposit.id}`;
-  const hindiFacts = `जमा: ${amount} (${deposit.network})\nट्रांज़ैक्शन हैश: ${deposit.transactionHash}\nसंदर्भ आईडी: ${deposit.id}`;
+  const { facts, hindiFacts } = depositFactLines(amount, deposit.network, deposit.transactionHash, deposit.id);
   if (deposit.outcome === 'approved') {
     return localized(
       { userId: deposit.userId, kind: 'deposit_credited', link },
@@ -82,12 +103,8 @@ interface WithdrawalFacts {
 export function withdrawalDecided(
   withdrawal: WithdrawalFacts & { outcome: 'approved' | 'rejected'; payoutReference: string | null; rejectionReason: string | null },
 ): LocalizedNotification {
-  const inr = formatInrForDisplay(withdrawal.amountInrPaise);
-  const amount = usdt(withdrawal.amountUsdtMicros);
-  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  const { inr, amount, bank, facts, hindiFacts } = withdrawalWords(withdrawal, withdrawal.amountInrPaise);
   const link = `/wallet/transactions/withdrawal/${withdrawal.id}`;
-  const facts = `Withdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`;
-  const hindiFacts = `निकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`;
   if (withdrawal.outcome === 'approved') {
     const utr = withdrawal.payoutReference ? ` Bank reference (UTR): ${withdrawal.payoutReference}.` : '';
     const hindiUtr = withdrawal.payoutReference ? ` बैंक संदर्भ (UTR): ${withdrawal.payoutReference}।` : '';
@@ -135,44 +152,40 @@ export function withdrawalReversed(withdrawal: {
   reason: string;
   reference: string;
 }): LocalizedNotification {
-  const inr = formatInrForDisplay(withdrawal.netInrPaise);
-  const amount = usdt(withdrawal.amountUsdtMicros);
-  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  const { inr, amount, bank, facts, hindiFacts } = withdrawalWords(withdrawal, withdrawal.netInrPaise);
   return localized(
     { userId: withdrawal.userId, kind: 'withdrawal_rejected', link: `/wallet/transactions/withdrawal/${withdrawal.id}` },
     {
       title: 'Withdrawal returned by the bank',
       body: `The payment of ${inr} to ${bank} came back from the bank and ${amount} returned to your wallet. ${reasonLine(withdrawal.reason)}`,
       emailSubject: `Withdrawal returned: ${inr}`,
-      emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+      emailText: `The payment of ${inr} to your bank account ${bank} came back from the bank. The ${amount} are back in your wallet. Please check the bank account before you withdraw to it again.\n${reasonLine(withdrawal.reason)}\n\n${facts}`,
     },
     {
       title: 'बैंक ने निकासी लौटा दी',
       body: `${bank} को भेजा गया ${inr} का भुगतान बैंक से लौट आया और ${amount} आपके वॉलेट में वापस आ गए। ${hindiReasonLine(withdrawal.reason)}`,
       emailSubject: `निकासी लौट आई: ${inr}`,
-      emailText: `आपके बैंक खाते ${bank} को भेजा गया ${inr} का भुगतान बैंक से लौट आया। ${amount} आपके वॉलेट में वापस आ गए हैं। इस खाते में फिर से निकासी करने से पहले कृपया बैंक खाते की जाँच करें।\n${hindiReasonLine(withdrawal.reason)}\n\nनिकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`,
+      emailText: `आपके बैंक खाते ${bank} को भेजा गया ${inr} का भुगतान बैंक से लौट आया। ${amount} आपके वॉलेट में वापस आ गए हैं। इस खाते में फिर से निकासी करने से पहले कृपया बैंक खाते की जाँच करें।\n${hindiReasonLine(withdrawal.reason)}\n\n${hindiFacts}`,
     },
   );
 }
 
 /** The customer cancelled a pending withdrawal (decision 044): what came back to the wallet. */
 export function withdrawalCancelled(withdrawal: WithdrawalFacts): LocalizedNotification {
-  const inr = formatInrForDisplay(withdrawal.amountInrPaise);
-  const amount = usdt(withdrawal.amountUsdtMicros);
-  const bank = `${withdrawal.bankName} ••••${withdrawal.accountNumberLast4}`;
+  const { inr, amount, facts, hindiFacts } = withdrawalWords(withdrawal, withdrawal.amountInrPaise);
   return localized(
     { userId: withdrawal.userId, kind: 'withdrawal_cancelled', link: `/wallet/transactions/withdrawal/${withdrawal.id}` },
     {
       title: 'Withdrawal cancelled',
       body: `You cancelled your withdrawal of ${inr}. ${amount} returned to your wallet.`,
       emailSubject: `Withdrawal cancelled: ${inr}`,
-      emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\nWithdrawal: ${amount} (${inr}) to ${bank}\nReference: ${withdrawal.reference}`,
+      emailText: `You cancelled your withdrawal of ${inr}. The ${amount} held for it are back in your wallet. If you did not do this, change your password and contact support.\n\n${facts}`,
     },
     {
       title: 'निकासी रद्द',
       body: `आपने ${inr} की अपनी निकासी रद्द कर दी। ${amount} आपके वॉलेट में लौट आए।`,
       emailSubject: `निकासी रद्द: ${inr}`,
-      emailText: `आपने ${inr} की अपनी निकासी रद्द कर दी। इसके लिए रोके गए ${amount} आपके वॉलेट में वापस आ गए हैं। अगर यह आपने नहीं किया, तो अपना पासवर्ड बदलें और सहायता से संपर्क करें।\n\nनिकासी: ${amount} (${inr}), ${bank} में\nसंदर्भ: ${withdrawal.reference}`,
+      emailText: `आपने ${inr} की अपनी निकासी रद्द कर दी। इसके लिए रोके गए ${amount} आपके वॉलेट में वापस आ गए हैं। अगर यह आपने नहीं किया, तो अपना पासवर्ड बदलें और सहायता से संपर्क करें।\n\n${hindiFacts}`,
     },
   );
 }
@@ -256,8 +269,7 @@ interface IncidentFacts {
  */
 export function depositIncidentForCustomer(incident: IncidentFacts, stage: 'held' | 'debited' | 'written_off', reason?: string): LocalizedNotification {
   const amount = usdt(incident.amountUsdtMicros);
-  const facts = `Deposit: ${amount} on ${incident.network}\nTransaction hash: ${incident.transactionHash}\nReference ID: ${incident.depositId}`;
-  const hindiFacts = `जमा: ${amount} (${incident.network})\nट्रांज़ैक्शन हैश: ${incident.transactionHash}\nसंदर्भ आईडी: ${incident.depositId}`;
+  const { facts, hindiFacts } = depositFactLines(amount, incident.network, incident.transactionHash, incident.depositId);
   const base: Base = { userId: incident.userId, kind: 'deposit_rejected', link: `/wallet/transactions/deposit/${incident.depositId}` };
   if (stage === 'held') {
     return localized(

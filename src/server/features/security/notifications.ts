@@ -71,10 +71,9 @@ export async function notifySecurityChange(
         ? words.pause(change.startsWith('bank-account') ? 'bank-account' : 'account', hours)
         : '';
     const advice = words.advice(`${context.config.appOrigin}/forgot-password`);
-    const email = recipient.email;
     const lines = [sentence, ...details, pauseNote, advice].filter((line) => line !== '');
     await context.mailer.send({
-      to: email,
+      to: recipient.email,
       subject: `${PRODUCT_NAME}: ${subject}`,
       text: [...lines, '', `- ${PRODUCT_NAME}`].join('\n'),
       html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${PRODUCT_NAME}</p>`,

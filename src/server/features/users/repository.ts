@@ -55,11 +55,6 @@ export async function findPasswordHash(db: Executor, userId: string): Promise<st
   return row?.passwordHash;
 }
 
-export async function findEmail(db: Executor, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-  return row?.email;
-}
-
 /** Where and in which language to write to the user (the profile's language, issue 33). */
 export async function findEmailAndLanguage(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
   const [row] = await db

@@ -12,7 +12,6 @@ import * as userRepository from './repository.ts';
 export {
   adminExists,
   findCredentialsByEmail,
-  findEmail,
   findEmailAndLanguage,
   findPasswordHash,
   findUserIdByReferralCode,

@@ -21,7 +21,9 @@ export interface NewNotification extends NotificationTexts {
   hindi?: NotificationTexts;
 }
 
-export async function insertNotification(db: Executor, values: Omit<NewNotification, 'hindi'>): Promise<void> {
+/** Inserts a batch of notifications in one statement. */
+export async function insertNotifications(db: Executor, values: Omit<NewNotification, 'hindi'>[]): Promise<void> {
+  if (values.length === 0) return;
   await db.insert(notifications).values(values);
 }
 

@@ -26,9 +26,10 @@ export async function createNotifications(db: Executor, items: NewNotification[]
   const users = new Set(items.map((item) => item.userId));
   // Stored in the reader's language (profile, issue 33): the list and the e-mail then say the same.
   const languages = items.some((item) => item.hindi) ? await notificationRepository.languagesOf(db, [...users]) : new Map<string, Language>();
-  for (const { hindi, ...english } of items) {
-    await notificationRepository.insertNotification(db, hindi && languages.get(english.userId) === 'hi' ? { ...english, ...hindi } : english);
-  }
+  await notificationRepository.insertNotifications(
+    db,
+    items.map(({ hindi, ...english }) => (hindi && languages.get(english.userId) === 'hi' ? { ...english, ...hindi } : english)),
+  );
   for (const userId of users) await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASONS.created });
 }
 

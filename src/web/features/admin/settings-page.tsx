@@ -32,7 +32,7 @@ import { largeRateChanges, RateChangeDialog, type RateChange } from './component
 import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
+import { DEPOSIT_NETWORKS, type DepositNetwork } from '#shared/contracts/enums';
 import { KycSettingsSection, kycSettingsFormValues } from './settings/kyc-settings-section.tsx';
 import { WithdrawalRulesSection, withdrawalRulesFormValues } from './settings/withdrawal-rules-section.tsx';
 import { OperatorIdentitySection, operatorIdentityFormValues } from './settings/operator-identity-section.tsx';
@@ -67,6 +67,11 @@ const TAB_LABELS: Record<TabName, string> = {
   support: 'Support',
   withdrawals: 'Withdrawals & TDS',
   app: 'App Download',
+};
+/** Each network's deposit address field, edited the same way. */
+const ADDRESS_FIELDS: Record<DepositNetwork, { field: 'trc20Address' | 'erc20Address'; help: string }> = {
+  TRC20: { field: 'trc20Address', help: 'A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits.' },
+  ERC20: { field: 'erc20Address', help: '0x followed by 40 hexadecimal characters. Leave empty to pause ERC20 deposits.' },
 };
 const TAB_ORDER: TabName[] = ['rates', 'addresses', 'support', 'withdrawals', 'app'];
 
@@ -251,32 +256,20 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           <div className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
             <fieldset disabled={isSubmitting} className="flex flex-col gap-4">
               <legend className="sr-only">Wallet Addresses</legend>
-              <FormField
-                label="TRC20 Wallet Address"
-                error={errors.trc20Address?.message}
-                help="A TRON address: starts with T, 34 characters. Leave empty to pause TRC20 deposits."
-              >
-                <Input
-                  className="font-mono text-sm"
-                  autoComplete="off"
-                  spellCheck={false}
-                  maxLength={SETTINGS_LIMITS.addressLength}
-                  {...form.register('trc20Address')}
-                />
-              </FormField>
-              <FormField
-                label="ERC20 Wallet Address"
-                error={errors.erc20Address?.message}
-                help="0x followed by 40 hexadecimal characters. Leave empty to pause ERC20 deposits."
-              >
-                <Input
-                  className="font-mono text-sm"
-                  autoComplete="off"
-                  spellCheck={false}
-                  maxLength={SETTINGS_LIMITS.addressLength}
-                  {...form.register('erc20Address')}
-                />
-              </FormField>
+              {DEPOSIT_NETWORKS.map((network) => {
+                const { field, help } = ADDRESS_FIELDS[network];
+                return (
+                  <FormField key={network} label={`${network} Wallet Address`} error={errors[field]?.message} help={help}>
+                    <Input
+                      className="font-mono text-sm"
+                      autoComplete="off"
+                      spellCheck={false}
+                      maxLength={SETTINGS_LIMITS.addressLength}
+                      {...form.register(field)}
+                    />
+                  </FormField>
+                );
+              })}
             </fieldset>
             {DEPOSIT_NETWORKS.map((network) => (
               <FileUpload

@@ -3,15 +3,16 @@ import type { OperatorIdentityResponse } from '#shared/contracts/operator-identi
 import { useTranslation } from '../../lib/i18n/i18n.ts';
 import { useOperatorIdentity } from './api.ts';
 
-const hasOfficer = (identity: OperatorIdentityResponse) =>
-  identity.grievanceOfficerName !== '' || identity.grievanceOfficerEmail !== '' || identity.grievanceOfficerPhone !== '';
+/** The grievance officer's name, e-mail and phone, without those not set. */
+const officerParts = (identity: OperatorIdentityResponse) =>
+  [identity.grievanceOfficerName, identity.grievanceOfficerEmail, identity.grievanceOfficerPhone].filter((part) => part !== '');
 
 /** The footer's line: who runs the app and how to reach the grievance officer; nothing of what is not set. */
 export function OperatorFooterLine() {
   const { t } = useTranslation();
   const identity = useOperatorIdentity().data;
   if (!identity) return null;
-  const officer = [identity.grievanceOfficerName, identity.grievanceOfficerEmail, identity.grievanceOfficerPhone].filter((part) => part !== '');
+  const officer = officerParts(identity);
   return (
     <div className="flex flex-col items-center gap-1 text-center text-xs sm:items-start sm:text-left" data-testid="operator-footer">
       {identity.legalName !== '' && <p>{t('legal.operatedBy', { name: identity.legalName })}</p>}
@@ -53,7 +54,7 @@ export function OperatorIdentityDetails() {
       )}
       <section className="flex flex-col gap-1">
         <h2 className="font-semibold text-slate-900">{t('legal.grievanceOfficer')}</h2>
-        {hasOfficer(identity) ? (
+        {officerParts(identity).length > 0 ? (
           <>
             <p>{t('legal.grievanceIntro')}</p>
             {identity.grievanceOfficerName !== '' && <p>{identity.grievanceOfficerName}</p>}

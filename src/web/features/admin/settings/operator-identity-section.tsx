@@ -19,7 +19,7 @@ const FIELDS: { name: keyof OperatorIdentity; label: string; maxLength: number; 
   {
     name: 'grievanceOfficerPhone',
     label: 'Grievance officer phone',
-    maxLength: 40,
+    maxLength: OPERATOR_IDENTITY_LIMITS.officerPhoneInputLength,
     type: 'tel',
     help: `Start with + and the country code, for example ${EXAMPLE_PHONE}.`,
   },
