@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql, sum } from 'drizzle-orm';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { chainBlocks, chainIncidents, depositAddresses, profiles, sweepPlanItems, sweepPlans, usdtDeposits, usdtSweeps } from '../../db/schema.ts';
+import { chainBlocks, chainIncidents, depositAddresses, sweepPlanItems, sweepPlans, usdtDeposits, usdtSweeps } from '../../db/schema.ts';
 import type { FollowedBlock } from './observation.ts';
 
 /** A block the follower read; the parent hash is unknown for a block seen only through its logs. */
@@ -140,14 +140,6 @@ export async function resolveIncident(
     .where(and(eq(chainIncidents.id, id), isNull(chainIncidents.resolvedAt)))
     .returning();
   return row;
-}
-
-/** Admins told of a new incident; more than this many admins is not a team this app serves. */
-const MAX_ADMINS_TOLD = 100;
-
-export async function adminUserIds(db: Executor): Promise<string[]> {
-  const rows = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).limit(MAX_ADMINS_TOLD);
-  return rows.map((row) => row.userId);
 }
 
 /** What a customer's withdrawals may not spend: the credited amounts of their open incidents. */

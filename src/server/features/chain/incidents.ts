@@ -13,7 +13,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
-import { createNotifications } from '../../platform/notifications/service.ts';
+import { adminUserIds, createNotifications } from '../../platform/notifications/service.ts';
 import { depositIncidentForCustomer } from '../notifications/templates.ts';
 import { takeBackRewardsOfVanishedDeposit } from '../referrals/service.ts';
 import type { ChainIncidentSettlementPayload } from '../pending-changes/kinds.ts';
@@ -72,7 +72,7 @@ export async function notifyOfIncident(
   incident: { depositId: string; userId: string; network: DepositNetwork; transactionHash: string; amountUsdtMicros: bigint },
 ): Promise<void> {
   const amount = `${formatUsdtExact(incident.amountUsdtMicros)} USDT`;
-  const admins = await followerRepository.adminUserIds(db);
+  const admins = await adminUserIds(db);
   await createNotifications(db, [
     depositIncidentForCustomer(incident, 'held'),
     ...admins.map((userId) => ({

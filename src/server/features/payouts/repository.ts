@@ -303,9 +303,3 @@ export async function listSentBetween(
     .orderBy(asc(providerPayouts.sentAt))
     .limit(limit);
 }
-
-/** Every admin's user id: who is told of a stuck payout. */
-export async function adminUserIds(db: Executor): Promise<string[]> {
-  const result = await db.execute<{ user_id: string }>(sql`select user_id from profiles where role = 'admin' order by user_id limit 100`);
-  return result.rows.map((row) => row.user_id);
-}

@@ -17,7 +17,7 @@ import { recordAudit } from '../../platform/audit/record.ts';
 import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
-import { createNotifications } from '../../platform/notifications/service.ts';
+import { adminUserIds, createNotifications } from '../../platform/notifications/service.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { payoutHoldOf } from '../payout-batches/service.ts';
 import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
@@ -304,7 +304,7 @@ export async function alertStuckPayouts(db: Database, stuckMinutes: number): Pro
   return db.transaction(async (transaction) => {
     const stuck = await payoutRepository.claimStuckNotAlerted(transaction, stuckMinutes, STUCK_ALERTS_PER_TICK);
     if (stuck.length === 0) return 0;
-    const admins = await payoutRepository.adminUserIds(transaction);
+    const admins = await adminUserIds(transaction);
     await createNotifications(
       transaction,
       stuck.flatMap((payout) =>

@@ -13,7 +13,7 @@ export interface NotificationTexts {
   emailText: string;
 }
 
-/** A notification in English, with its Hindi when it is one a customer reads (the admins' stay English). */
+/** A notification in English, with its Hindi when it has one; the reader's profile language picks which is stored. */
 export interface NewNotification extends NotificationTexts {
   userId: string;
   kind: NotificationKind;
@@ -164,4 +164,12 @@ export async function claimPendingEmails(db: Executor, limit: number): Promise<P
 
 export async function markEmailFailed(db: Executor, id: string): Promise<void> {
   await db.update(notifications).set({ emailState: 'failed' }).where(eq(notifications.id, id));
+}
+
+/** Admins told of what needs them (a chain incident, a stuck payout); more than this many is not a team this app serves. */
+const MAX_ADMINS_TOLD = 100;
+
+export async function adminUserIds(db: Executor): Promise<string[]> {
+  const rows = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.role, 'admin')).orderBy(profiles.userId).limit(MAX_ADMINS_TOLD);
+  return rows.map((row) => row.userId);
 }

@@ -22,6 +22,11 @@ export const NOTIFICATION_EVENT_REASONS = { created: 'notification.created', rea
  * caused them), so a rolled-back decision tells no one. The open app hears of
  * them at commit; the e-mails are sent after commit by the delivery loop.
  */
+/** Every admin's user id, for a notice to all admins. */
+export function adminUserIds(db: Executor): Promise<string[]> {
+  return notificationRepository.adminUserIds(db);
+}
+
 export async function createNotifications(db: Executor, items: NewNotification[]): Promise<void> {
   const users = new Set(items.map((item) => item.userId));
   // Stored in the reader's language (profile, issue 33): the list and the e-mail then say the same.
