@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           setupFiles: ['tests/unit/setup-i18n.ts'],
           environment: 'node',
+          // A bound against a hang, not a measure of speed: drawing a statement or decoding a QR image
+          // takes well under a second on a quiet machine and several on a loaded shared one.
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },
       },
