@@ -154,7 +154,7 @@ async function waitUntilAccepting(url: string): Promise<void> {
   throw new Error('The embedded PostgreSQL server did not accept connections');
 }
 
-export async function startEmbeddedDatabase(options: {
+interface EmbeddedDatabaseOptions {
   dataDirectory: string;
   purpose: 'server' | 'tool';
   log: (message: string) => void;
@@ -162,42 +162,70 @@ export async function startEmbeddedDatabase(options: {
   port?: number;
   /** Extra server settings (`-c name=value`), e.g. the benchmark's statement statistics. */
   settings?: Record<string, string>;
-}): Promise<EmbeddedDatabase> {
-  const { dataDirectory, purpose, log } = options;
-  const extraFlags = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-  fs.mkdirSync(dataDirectory, { recursive: true });
-  const secrets = readSecrets(dataDirectory);
-  const lockFile = path.join(dataDirectory, 'postgres.lock');
-  const existing = readLock(lockFile);
+}
 
-  if (existing && processIsAlive(existing.pid)) {
-    if (purpose === 'server' && existing.purpose === 'server') {
-      throw new DataDirectoryInUseError(
-        `Another server (process ${existing.pid}) is already running on the data directory ${dataDirectory}. Stop it first, or set DATA_DIR to another folder.`,
-      );
-    }
-    if (purpose === 'server') {
-      throw new DataDirectoryInUseError(
-        `A command (process ${existing.pid}) is using the data directory ${dataDirectory}. Wait for it to finish, then start again.`,
-      );
-    }
-    const url = connectionUrl(secrets.postgresPassword, existing.port, existing.socketDirectory);
-    await waitUntilAccepting(url);
-    return { serverUrl: url, owned: false, stop: async () => undefined };
+/**
+ * The server another live process started on the data directory: a tool (a migration, the admin
+ * command) joins it; a second server is refused, and so is a server while a tool holds it.
+ */
+async function joinRunningServer(existing: LockRecord, options: EmbeddedDatabaseOptions, secrets: Secrets): Promise<EmbeddedDatabase> {
+  if (options.purpose === 'server' && existing.purpose === 'server') {
+    throw new DataDirectoryInUseError(
+      `Another server (process ${existing.pid}) is already running on the data directory ${options.dataDirectory}. Stop it first, or set DATA_DIR to another folder.`,
+    );
   }
-  if (existing) fs.rmSync(lockFile, { force: true });
+  if (options.purpose === 'server') {
+    throw new DataDirectoryInUseError(
+      `A command (process ${existing.pid}) is using the data directory ${options.dataDirectory}. Wait for it to finish, then start again.`,
+    );
+  }
+  const url = connectionUrl(secrets.postgresPassword, existing.port, existing.socketDirectory);
+  await waitUntilAccepting(url);
+  return { serverUrl: url, owned: false, stop: async () => undefined };
+}
 
-  const port = options.port ?? (await findFreePort());
-  const databaseDirectory = path.join(dataDirectory, 'postgres');
-  const socketDirectory = socketDirectoryFor(databaseDirectory);
-  const lock: LockRecord = { pid: process.pid, port, purpose, ...(socketDirectory === undefined ? {} : { socketDirectory }) };
+function takeLock(lockFile: string, lock: LockRecord, dataDirectory: string): void {
   try {
     fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: 'wx' });
   } catch {
     throw new DataDirectoryInUseError(`Another process took the data directory ${dataDirectory} at the same moment. Try again.`);
   }
+}
 
+/** Creates the database on first use and starts it; a failure gives the reason PostgreSQL logged. */
+async function initialiseAndStart(embedded: EmbeddedPostgres, databaseDirectory: string, dataDirectory: string, recentLog: string[]): Promise<void> {
   const runningAsRoot = os.userInfo().uid === 0;
+  try {
+    if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) {
+      if (runningAsRoot) fs.chmodSync(dataDirectory, 0o755);
+      await embedded.initialise();
+    }
+    await embedded.start();
+  } catch (error) {
+    const reason = reasonFromLog(recentLog) ?? (error instanceof Error ? error.message : 'it exited early');
+    const hint =
+      runningAsRoot && /permission denied/i.test(reason)
+        ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
+        : '';
+    throw new Error(`The embedded PostgreSQL server could not start: ${reason}${hint}`, { cause: error });
+  }
+}
+
+export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+  const { dataDirectory, log } = options;
+  const extraFlags = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  fs.mkdirSync(dataDirectory, { recursive: true });
+  const secrets = readSecrets(dataDirectory);
+  const lockFile = path.join(dataDirectory, 'postgres.lock');
+  const existing = readLock(lockFile);
+  if (existing && processIsAlive(existing.pid)) return joinRunningServer(existing, options, secrets);
+  if (existing) fs.rmSync(lockFile, { force: true });
+
+  const port = options.port ?? (await findFreePort());
+  const databaseDirectory = path.join(dataDirectory, 'postgres');
+  const socketDirectory = socketDirectoryFor(databaseDirectory);
+  takeLock(lockFile, { pid: process.pid, port, purpose: options.purpose, ...(socketDirectory === undefined ? {} : { socketDirectory }) }, dataDirectory);
+
   await stopOrphanedPostmaster(databaseDirectory, log);
   const recentLog: string[] = [];
   const embedded = new EmbeddedPostgres({
@@ -207,7 +235,7 @@ export async function startEmbeddedDatabase(options: {
     port,
     persistent: true,
     // PostgreSQL refuses to run as root; on such machines it runs as a `postgres` system user.
-    createPostgresUser: runningAsRoot,
+    createPostgresUser: os.userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDirectory ?? ''}`, '-c', 'max_connections=200', ...extraFlags],
     onLog: (message) => {
@@ -217,22 +245,12 @@ export async function startEmbeddedDatabase(options: {
     },
     onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
   });
-
+  if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) log(`Creating the embedded PostgreSQL database in ${databaseDirectory}`);
   try {
-    if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) {
-      log(`Creating the embedded PostgreSQL database in ${databaseDirectory}`);
-      if (runningAsRoot) fs.chmodSync(dataDirectory, 0o755);
-      await embedded.initialise();
-    }
-    await embedded.start();
+    await initialiseAndStart(embedded, databaseDirectory, dataDirectory, recentLog);
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
-    const reason = reasonFromLog(recentLog) ?? (error instanceof Error ? error.message : 'it exited early');
-    const hint =
-      runningAsRoot && /permission denied/i.test(reason)
-        ? ` As root, PostgreSQL runs as the "postgres" system user, which must be able to enter every folder above ${dataDirectory}.`
-        : '';
-    throw new Error(`The embedded PostgreSQL server could not start: ${reason}${hint}`, { cause: error });
+    throw error;
   }
   const url = connectionUrl(secrets.postgresPassword, port, socketDirectory);
   await waitUntilAccepting(url);

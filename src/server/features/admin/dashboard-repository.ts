@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import { DASHBOARD_OPEN_BATCHES_MAX } from '#shared/contracts/admin';
-import { OPERATOR_FIGURES_READER_CONDITION } from '../../platform/sessions/areas.ts';
-import type { SessionJoinedRead } from '../../platform/sessions/repository.ts';
+import type { Database } from '../../db/client.ts';
+import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 
 /** A totals row as the statement returns it: count and sums in their smallest units. */
 interface Totals {
@@ -122,9 +123,13 @@ function figuresOf(row: FiguresRow): DashboardFigures {
   };
 }
 
+const dashboardFigures = preparedStatement<FiguresRow>(
+  'dashboard_figures',
+  `select ${FIGURE_COLUMNS.map(([expression, name]) => `${expression} as "${name}"`).join(',\n  ')}`,
+);
+
 /**
- * Every figure in the session lookup's own statement (the route's `sessionJoinedRead`), so the
- * dashboard costs one round trip and all its figures describe the same moment. None counts or sums
+ * Every figure in one statement, so that all of them describe the same moment. None counts or sums
  * a whole table (decision 014):
  * - the counts and sums are running totals kept by triggers in the same transaction as the rows
  *   (summary_totals, and daily_totals for what was paid and credited on a day in India);
@@ -132,15 +137,10 @@ function figuresOf(row: FiguresRow): DashboardFigures {
  * - the customers' wallets are their own running total, shown against the five house accounts: all
  *   balances add up to zero (the ledger check verifies it), so the two sides show the books balance;
  * - the open payout batches are read from their processing withdrawals (the status index again).
- * Amounts travel as text inside JSON so that no bigint loses digits. PostgreSQL evaluates only the
- * branch of a case that applies, so a session the admin area's guard will refuse reads none of it.
+ * Amounts travel as text inside JSON so that no bigint loses digits.
  */
-export const DASHBOARD_FIGURES_READ: SessionJoinedRead<DashboardFigures | null> = {
-  name: 'dashboard_figures',
-  columns: [
-    `${OPERATOR_FIGURES_READER_CONDITION} as "dashboard_readable"`,
-    ...FIGURE_COLUMNS.map(([expression, name]) => `case when ${OPERATOR_FIGURES_READER_CONDITION} then ${expression} end as "${name}"`),
-  ].join(',\n    '),
-  joins: '',
-  valueOf: (row) => (row.dashboard_readable === true ? figuresOf(row as unknown as FiguresRow) : null),
-};
+export async function readDashboardFigures(db: Database): Promise<DashboardFigures> {
+  const [row] = await queryPrepared(db, dashboardFigures, []);
+  assert.ok(row, 'a select without a from clause returns one row');
+  return figuresOf(row);
+}

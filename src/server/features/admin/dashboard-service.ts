@@ -1,7 +1,7 @@
 import { HOUSE_ACCOUNT_KINDS, type AdminDashboard, type HouseAccountKind } from '#shared/contracts/admin';
 import { inrPaiseToWire, usdtMicrosToWire } from '#shared/money';
-import { joinedReadOf, type SessionRecord } from '../../platform/sessions/repository.ts';
-import { DASHBOARD_FIGURES_READ } from './dashboard-repository.ts';
+import type { Database } from '../../db/client.ts';
+import { readDashboardFigures } from './dashboard-repository.ts';
 
 function isHouseAccountKind(kind: string): kind is HouseAccountKind {
   return (HOUSE_ACCOUNT_KINDS as readonly string[]).includes(kind);
@@ -16,11 +16,9 @@ const queue = (totals: { count: bigint; usdtMicros: bigint; oldestAt: Date | nul
 const withdrawalQueue = (totals: { count: bigint; usdtMicros: bigint; inrPaise: bigint; oldestAt: Date | null }) =>
   Object.assign(queue(totals), { totalInr: inrPaiseToWire(totals.inrPaise) });
 
-/** The dashboard of a session the admin area admitted, from the figures its session lookup read. */
-export function getDashboard(viewer: SessionRecord): AdminDashboard {
-  const figures = joinedReadOf(viewer, DASHBOARD_FIGURES_READ);
-  // The lookup reads the figures for every session the admin area's guard admits; none would be a bug.
-  if (figures === null) throw new Error(`the dashboard figures were not read for the admitted session ${viewer.sessionId}`);
+/** The operator's dashboard; the admin area's guard has already admitted the caller. */
+export async function getDashboard(db: Database): Promise<AdminDashboard> {
+  const figures = await readDashboardFigures(db);
   const houseAccounts = HOUSE_ACCOUNT_KINDS.map((kind) => ({
     kind,
     balanceUsdtMicros: figures.houseAccounts.find((account) => account.kind === kind)?.balanceUsdtMicros ?? 0n,

@@ -33,14 +33,17 @@ export async function checkLedger(database: Database): Promise<LedgerCheckReport
   return database.transaction(async (db) => checkLedgerWithin(db), { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
-/** The same checks inside a transaction the caller already holds. */
-export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport> {
-  const checks: LedgerCheckResult[] = [];
-  const [counts] = await rows<{ accounts: bigint; transfers: bigint }>(
-    db,
-    sql`select (select count(*) from ledger_accounts) as accounts, (select count(*) from ledger_transfers) as transfers`,
-  );
+/** At most MAX_LISTED offenders in words, after their exact count. */
+function listed<Row>(offenders: Row[], what: string, describe: (row: Row) => string): string {
+  return `${offenders.length} ${what}: ${offenders.slice(0, MAX_LISTED).map(describe).join('; ')}`;
+}
 
+interface LedgerCounts {
+  accounts: bigint;
+  transfers: bigint;
+}
+
+async function cachedBalancesCheck(db: Executor, counts: LedgerCounts): Promise<LedgerCheckResult> {
   const mismatched = await rows<{ id: bigint; kind: string; user_id: string | null; cached: string; computed: string }>(
     db,
     sql`
@@ -56,49 +59,53 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
       where a.balance_usdt_micros::numeric <> coalesce(s.total, 0)
       order by a.id`,
   );
-  checks.push({
+  return {
     name: 'cached balance equals the sum of transfers, for every account',
     passed: mismatched.length === 0,
     detail:
       mismatched.length === 0
-        ? `${counts?.accounts ?? 0n} accounts match their ${counts?.transfers ?? 0n} transfers`
-        : `${mismatched.length} account(s) differ: ${mismatched
-            .slice(0, MAX_LISTED)
-            .map(
-              (row) =>
-                `account ${row.id} (${row.kind}${row.user_id ? ` of user ${row.user_id}` : ''}) caches ${row.cached} but its transfers sum to ${row.computed}`,
-            )
-            .join('; ')}`,
-  });
+        ? `${counts.accounts} accounts match their ${counts.transfers} transfers`
+        : listed(
+            mismatched,
+            'account(s) differ',
+            (row) =>
+              `account ${row.id} (${row.kind}${row.user_id ? ` of user ${row.user_id}` : ''}) caches ${row.cached} but its transfers sum to ${row.computed}`,
+          ),
+  };
+}
 
+async function zeroSumCheck(db: Executor): Promise<LedgerCheckResult> {
   const [total] = await rows<{ total: string }>(db, sql`select coalesce(sum(balance_usdt_micros::numeric), 0)::text as total from ledger_accounts`);
-  checks.push({
+  return {
     name: 'all balances add up to zero',
     passed: total?.total === '0',
     detail: `sum of all balances is ${total?.total ?? 'unknown'} micro-USDT`,
-  });
+  };
+}
 
+async function noNegativeWalletCheck(db: Executor): Promise<LedgerCheckResult> {
   const negative = await rows<{ id: bigint; user_id: string; balance: string }>(
     db,
     sql`select id, user_id, balance_usdt_micros::text as balance from ledger_accounts where kind = 'customer_wallet' and balance_usdt_micros < 0 order by id`,
   );
-  checks.push({
+  return {
     name: 'no customer wallet is negative',
     passed: negative.length === 0,
     detail:
       negative.length === 0
         ? 'every customer wallet is zero or positive'
-        : `${negative.length} negative wallet(s): ${negative
-            .slice(0, MAX_LISTED)
-            .map((row) => `account ${row.id} of user ${row.user_id} holds ${row.balance}`)
-            .join('; ')}`,
-  });
+        : listed(negative, 'negative wallet(s)', (row) => `account ${row.id} of user ${row.user_id} holds ${row.balance}`),
+  };
+}
 
-  // Each house account against the requests that explain it. The signs follow from the flows:
-  // money enters through deposits_received and referral_rewards (so they go negative),
-  // waits in withdrawals_pending / transfers_pending, and leaves into withdrawals_paid. A credited
-  // deposit whose transfer vanished and that an admin took back returns to deposits_received, and the
-  // referral rewards paid on it return to referral_rewards as far as the referrers still held them (decision 049).
+/**
+ * Each house account against the requests that explain it. The signs follow from the flows: money
+ * enters through deposits_received and referral_rewards (so they go negative), waits in
+ * withdrawals_pending / transfers_pending, and leaves into withdrawals_paid. A credited deposit whose
+ * transfer vanished and that an admin took back returns to deposits_received, and the referral
+ * rewards paid on it return to referral_rewards as far as the referrers still held them (decision 049).
+ */
+async function houseAccountsCheck(db: Executor): Promise<LedgerCheckResult> {
   const houseExpectations = await rows<{ kind: string; actual: string; expected: string }>(
     db,
     sql`
@@ -117,19 +124,29 @@ export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport
       order by h.kind`,
   );
   const houseBreaches = houseExpectations.filter((row) => row.actual !== row.expected);
-  checks.push({
+  return {
     name: 'house accounts match the deposits, withdrawals, transfers and referral rewards they hold',
     passed: houseBreaches.length === 0,
     detail:
       houseBreaches.length === 0
         ? houseExpectations.map((row) => `${row.kind} ${row.actual}`).join(', ')
         : houseBreaches.map((row) => `${row.kind} holds ${row.actual} but its requests say ${row.expected}`).join('; '),
-  });
+  };
+}
 
+/** The same checks inside a transaction the caller already holds. */
+export async function checkLedgerWithin(db: Executor): Promise<LedgerCheckReport> {
+  const [found] = await rows<LedgerCounts>(
+    db,
+    sql`select (select count(*) from ledger_accounts) as accounts, (select count(*) from ledger_transfers) as transfers`,
+  );
+  const counts = found ?? { accounts: 0n, transfers: 0n };
+  // One after the other: they share the caller's transaction, which runs one statement at a time.
+  const checks = [await cachedBalancesCheck(db, counts), await zeroSumCheck(db), await noNegativeWalletCheck(db), await houseAccountsCheck(db)];
   return {
     ok: checks.every((check) => check.passed),
-    accountsChecked: Number(counts?.accounts ?? 0n),
-    transfersChecked: Number(counts?.transfers ?? 0n),
+    accountsChecked: Number(counts.accounts),
+    transfersChecked: Number(counts.transfers),
     checks,
   };
 }

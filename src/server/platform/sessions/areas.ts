@@ -37,14 +37,6 @@ export function sessionOf(request: FastifyRequest): SessionRecord {
   return session;
 }
 
-/**
- * canReadOperatorFigures as SQL over the session lookup's profile `p`: a read joined to the session
- * lookup (the dashboard's figures) computes its columns only for a session the admin area's guard will
- * admit, and the guard still decides. tests/integration/admin-dashboard.test.ts compares the two for
- * every role and VIP level.
- */
-export const OPERATOR_FIGURES_READER_CONDITION = `(p.role = 'admin')`;
-
 function signedIn(request: FastifyRequest): SessionRecord {
   if (!request.session) throw AppError.unauthenticated();
   return request.session;
