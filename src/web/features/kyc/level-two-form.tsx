@@ -112,12 +112,12 @@ export function LevelTwoForm() {
     };
     const checked = submitLevelTwoRequestSchema.safeParse(request);
     // The server takes a case without the selfie (the desk then asks for it); this form does not send one.
-    const selfieMissing = selfie === null ? { selfieImageId: KYC_DOCUMENT_MESSAGES.selfieNeeded } : {};
     if (!checked.success || selfie === null) {
-      setErrors({
-        ...(checked.success ? {} : Object.fromEntries(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message]))),
-        ...selfieMissing,
-      });
+      const found: Record<string, string> = checked.success
+        ? {}
+        : Object.fromEntries(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
+      if (selfie === null) found.selfieImageId = KYC_DOCUMENT_MESSAGES.selfieNeeded;
+      setErrors(found);
       return;
     }
     setErrors({});
