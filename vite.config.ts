@@ -5,6 +5,14 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { CATALOG_PARTS, isInlineEnglishKey, type CatalogPart } from './src/web/lib/i18n/catalog-parts.ts';
+import {
+  FACE_CHECK_MODELS,
+  FACE_CHECK_MODELS_PATH,
+  FACE_CHECK_WASM_FILES,
+  FACE_CHECK_WASM_PATH,
+  HUMAN_VERSION,
+  TFJS_WASM_VERSION,
+} from './src/web/features/kyc/face-check-assets.ts';
 
 const apiPort = process.env.API_PORT ?? '3001';
 
@@ -47,11 +55,56 @@ function precacheList(): Plugin {
     name: 'precache-list',
     apply: 'build',
     generateBundle(_options, bundle) {
+      // The face check's library (2 MB) is loaded by the live selfie's step only, never ahead of it.
+      const faceCheck = (fileName: string) => {
+        const output = bundle[fileName];
+        return output?.type === 'chunk' && output.moduleIds.some((id) => /node_modules[\\/]@vladmandic[\\/]human[\\/]/.test(id));
+      };
       const assets = Object.keys(bundle)
-        .filter((fileName) => fileName.startsWith('assets/') && /\.(js|css)$/.test(fileName))
+        .filter((fileName) => fileName.startsWith('assets/') && /\.(js|css)$/.test(fileName) && !faceCheck(fileName))
         .sort()
         .map((fileName) => `/${fileName}`);
       this.emitFile({ type: 'asset', fileName: 'precache-assets.json', source: JSON.stringify(assets) });
+    },
+  };
+}
+
+/** The face check's files as the packages install them, by the path the app asks for them (face-check-assets.ts). */
+function faceCheckFiles(): Map<string, string> {
+  const installed = (name: string) => (JSON.parse(fs.readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  if (installed('@vladmandic/human') !== HUMAN_VERSION || installed('@tensorflow/tfjs-backend-wasm') !== TFJS_WASM_VERSION) {
+    throw new Error('src/web/features/kyc/face-check-assets.ts names other versions of @vladmandic/human or @tensorflow/tfjs-backend-wasm than installed');
+  }
+  const files = new Map<string, string>();
+  for (const model of FACE_CHECK_MODELS) {
+    for (const extension of ['json', 'bin'])
+      files.set(`${FACE_CHECK_MODELS_PATH}${model}.${extension}`, `node_modules/@vladmandic/human/models/${model}.${extension}`);
+  }
+  for (const file of FACE_CHECK_WASM_FILES) files.set(`${FACE_CHECK_WASM_PATH}${file}`, `node_modules/@tensorflow/tfjs-backend-wasm/dist/${file}`);
+  return files;
+}
+
+/**
+ * The live selfie's models and WebAssembly (decision 052) from this app's origin, never a CDN: copied into the
+ * build under /assets/ (cached for good, versioned paths), and served from node_modules by the dev server.
+ */
+function faceCheckAssets(): Plugin {
+  return {
+    name: 'face-check-assets',
+    generateBundle() {
+      for (const [url, file] of faceCheckFiles()) this.emitFile({ type: 'asset', fileName: url.slice(1), source: fs.readFileSync(file) });
+    },
+    configureServer(server) {
+      const files = faceCheckFiles();
+      server.middlewares.use((request, response, next) => {
+        const file = files.get(request.url?.split('?')[0] ?? '');
+        if (file === undefined) return next();
+        response.setHeader(
+          'content-type',
+          file.endsWith('.wasm') ? 'application/wasm' : file.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+        );
+        response.end(fs.readFileSync(file));
+      });
     },
   };
 }
@@ -130,7 +183,7 @@ const signedInOnlyFrameworkModule =
 export default defineConfig({
   root: 'src/web',
   publicDir: '../../public',
-  plugins: [react(), tailwindcss(), preloadEntryImports(), precacheList(), catalogParts(), plainDynamicImports()],
+  plugins: [react(), tailwindcss(), preloadEntryImports(), precacheList(), catalogParts(), plainDynamicImports(), faceCheckAssets()],
   resolve: {
     // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
     alias: [

@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DepositNetwork } from '#shared/contracts/enums';
+import type { LivenessStep } from '#shared/contracts/kyc-documents';
 import { accountExtendedPublicKeyProblem } from './features/deposit-addresses/derivation.ts';
 
 /** Configuration of one server process, read once at start-up from the environment. */
@@ -42,6 +43,8 @@ export interface AppConfig {
   kyc: KycProviderConfig | undefined;
   /** The master key of KYC images (KYC_ENCRYPTION_KEY, 32 bytes as base64 or hex); undefined: generated into DATA_DIR (decision 050). */
   kycEncryptionKey: string | undefined;
+  /** The live selfie's fixed challenge (KYC_LIVENESS_CHALLENGE, for tests whose camera plays a clip); undefined: random (decision 052). */
+  kycLivenessChallenge: LivenessStep[] | undefined;
   /** The operator's name as customers' statements show it (OPERATOR_NAME). */
   operatorName: string;
 }
@@ -261,6 +264,12 @@ const environmentSchema = z.object({
   KYC_ENCRYPTION_KEY: optionalText.refine((value) => value === undefined || /^[0-9a-fA-F]{64}$/.test(value) || /^[A-Za-z0-9+/]{43}=$/.test(value), {
     message: 'must be 32 bytes as 64 hexadecimal digits or 44 base64 characters (openssl rand -base64 32)',
   }),
+  KYC_LIVENESS_CHALLENGE: optionalText.refine(
+    (value) => value === undefined || /^(blink|turn_left|turn_right)(,(blink|turn_left|turn_right)){0,4}$/.test(value),
+    {
+      message: 'must be unset (random) or steps among blink, turn_left and turn_right separated by commas',
+    },
+  ),
   KYC_PROVIDER: z.enum(['cashfree'], { error: 'must be cashfree, or unset for PANs verified by an admin' }).optional(),
   KYC_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the KYC provider API'),
   KYC_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{1,200}$/.test(value), {
@@ -475,5 +484,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     operatorName: values.OPERATOR_NAME ?? DEFAULT_OPERATOR_NAME,
     kyc: kycConfig(values),
     kycEncryptionKey: values.KYC_ENCRYPTION_KEY,
+    kycLivenessChallenge: values.KYC_LIVENESS_CHALLENGE === undefined ? undefined : (values.KYC_LIVENESS_CHALLENGE.split(',') as LivenessStep[]),
   };
 }

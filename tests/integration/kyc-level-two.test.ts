@@ -62,7 +62,15 @@ function upload(app: TestApp, user: SignedUpUser, purpose: string, bytes: Buffer
   });
 }
 
-const LIVENESS = { challenge: ['blink', 'turn_left'], passedFrames: 12, liveScore: 0.93, realScore: 0.88, faceScore: 0.97, documentSimilarity: 0.71 };
+const LIVENESS_SCORES = { passedFrames: 12, liveScore: 0.93, realScore: 0.88, faceScore: 0.97, documentSimilarity: 0.71 };
+
+/** The steps the server chose for this customer and its token, as the browser's liveness check sends them back (decision 052). */
+async function livenessFor(app: TestApp, user: SignedUpUser): Promise<Record<string, unknown>> {
+  const response = await call(app.app, { method: 'POST', url: '/api/kyc/level2/liveness-challenge', cookie: user.cookie });
+  expectStatus(response, 200);
+  const { challenge, token } = response.json() as { challenge: string[]; token: string };
+  return { challenge, challengeToken: token, ...LIVENESS_SCORES };
+}
 
 async function uploaded(app: TestApp, user: SignedUpUser, purpose: string, liveness?: unknown): Promise<string> {
   const response = await upload(app, user, purpose, phonePhoto(), liveness);
@@ -77,7 +85,7 @@ async function submissionBody(app: TestApp, user: SignedUpUser, overrides: Parti
     nameOnDocument: 'ASHA RAO',
     frontImageId: await uploaded(app, user, 'document_front'),
     backImageId: await uploaded(app, user, 'document_back'),
-    selfieImageId: await uploaded(app, user, 'selfie', LIVENESS),
+    selfieImageId: await uploaded(app, user, 'selfie', await livenessFor(app, user)),
     address: { line1: '12 MG Road, Indiranagar', city: 'Bengaluru', state: 'Karnataka', pinCode: '560038' },
     geolocation: { status: 'granted', latitude: 12.97, longitude: 77.64, accuracyMeters: 30 },
     ...overrides,
@@ -215,6 +223,48 @@ describe('KYC images at rest', () => {
   });
 });
 
+describe('the live selfie’s challenge', () => {
+  it('is chosen by the server, two different steps; the selfie keeps the steps and scores without the token', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const liveness = await livenessFor(harness, customer);
+    const challenge = liveness.challenge as string[];
+    expect(challenge).toHaveLength(2);
+    expect(new Set(challenge).size).toBe(2);
+    const id = await uploaded(harness, customer, 'selfie', liveness);
+    const stored = await findImage(harness.database.handle.db, id);
+    expect(stored?.liveness).toEqual({ challenge, ...LIVENESS_SCORES });
+  });
+
+  it('refuses a report that names other steps, another customer’s token or a forged one, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const other = await signUpVerifiedUser(harness.app);
+    const liveness = await livenessFor(harness, customer);
+    const easier = (liveness.challenge as string[]).includes('turn_right') ? ['blink'] : ['turn_right'];
+    const forged = `${String(liveness.challengeToken).split('.')[0]}.${Buffer.alloc(32).toString('base64url')}`;
+    const refused = [
+      { ...liveness, challenge: easier },
+      { ...(await livenessFor(harness, other)), challengeToken: liveness.challengeToken },
+      { ...liveness, challengeToken: forged },
+    ];
+    for (const report of refused) {
+      const response = await upload(harness, customer, 'selfie', phonePhoto(), report);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessChallengeExpired });
+    }
+    const withoutToken = await upload(harness, customer, 'selfie', phonePhoto(), { ...liveness, challengeToken: undefined });
+    expect(withoutToken.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessInvalid });
+    const count = await harness.database.handle.db.execute<{ count: number }>(
+      sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
+    );
+    expect(count.rows[0]?.count).toBe(0);
+  });
+
+  it('is refused to a visitor who is not signed in', async () => {
+    const response = await call(harness.app, { method: 'POST', url: '/api/kyc/level2/liveness-challenge' });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
 describe('the level 2 submission', () => {
   it('records the document, the address and the trail; GET /api/kyc answers the state and what is missing', async () => {
     const customer = await signUpVerifiedUser(harness.app);
@@ -291,7 +341,7 @@ describe('the desk', () => {
       documentNumber: 'MH1220110012345',
       nameOnDocument: 'ASHA RAO',
       pan: { status: 'verified' },
-      liveness: LIVENESS,
+      liveness: LIVENESS_SCORES,
       submission: { userAgent: 'Mozilla/5.0 (Linux; Android 14) Test phone', geolocation: { status: 'granted' } },
     });
     expect(found.panNameMatch).not.toBeNull();

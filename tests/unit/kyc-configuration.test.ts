@@ -25,3 +25,15 @@ describe('KYC_PROVIDER', () => {
     });
   });
 });
+
+describe('KYC_LIVENESS_CHALLENGE', () => {
+  it('is unset by default (random steps), fixes the steps when given, and refuses anything but the three steps', () => {
+    expect(loadConfig({}).kycLivenessChallenge).toBeUndefined();
+    expect(loadConfig({ KYC_LIVENESS_CHALLENGE: 'turn_left,blink' }).kycLivenessChallenge).toEqual(['turn_left', 'blink']);
+    for (const value of ['smile', 'turn_left,', 'blink;turn_left']) {
+      expect(configurationProblemsOf({ KYC_LIVENESS_CHALLENGE: value })).toEqual([
+        `Invalid configuration: KYC_LIVENESS_CHALLENGE must be unset (random) or steps among blink, turn_left and turn_right separated by commas (got "${value}")`,
+      ]);
+    }
+  });
+});

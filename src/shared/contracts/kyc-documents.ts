@@ -66,6 +66,7 @@ export const KYC_DOCUMENT_MESSAGES = {
   levelOneFirst: 'Reach KYC level 1 first.',
   tooManyUploads: 'Too many photos today. Try again tomorrow or contact support.',
   livenessInvalid: 'The liveness check did not finish. Take the selfie again.',
+  livenessChallengeExpired: 'The liveness check took too long or was not the one we asked for. Take the selfie again.',
 } as const;
 
 export const KYC_REVIEW_MESSAGES = {
@@ -166,15 +167,15 @@ export type SubmitLevelTwoRequest = z.input<typeof submitLevelTwoRequestSchema>;
 
 export const imagePurposeParamsSchema = z.object({ purpose: z.enum(KYC_IMAGE_PURPOSES) });
 
+export const LIVENESS_STEPS = ['blink', 'turn_left', 'turn_right'] as const;
+export type LivenessStep = (typeof LIVENESS_STEPS)[number];
+
 /**
  * What the browser's liveness check sends with the selfie's best frame (decision 050): the challenge
  * it asked for and the scores of the frames that passed. Bounded; the reviewer sees them.
  */
 export const livenessReportSchema = z.object({
-  challenge: z
-    .array(z.enum(['blink', 'turn_left', 'turn_right']))
-    .min(1)
-    .max(5),
+  challenge: z.array(z.enum(LIVENESS_STEPS)).min(1).max(5),
   passedFrames: z.number().int().min(1).max(100),
   liveScore: z.number().min(0).max(1),
   realScore: z.number().min(0).max(1),
@@ -183,6 +184,35 @@ export const livenessReportSchema = z.object({
   documentSimilarity: z.number().min(0).max(1).nullable(),
 });
 export type LivenessReport = z.infer<typeof livenessReportSchema>;
+
+/** How long a challenge may take from the server's choice to the selfie's upload. */
+export const LIVENESS_CHALLENGE_MINUTES = 10;
+
+/**
+ * `POST /api/kyc/level2/liveness-challenge` (decision 052): the steps the server chose at random, and a
+ * token that signs them for this customer until `expiresAt`, so the report cannot name other steps.
+ */
+export const livenessChallengeResponseSchema = z.object({
+  challenge: z.array(z.enum(LIVENESS_STEPS)).min(1).max(5),
+  token: z.string().max(1024),
+  expiresAt: isoDateTimeSchema,
+});
+export type LivenessChallenge = z.infer<typeof livenessChallengeResponseSchema>;
+
+/** The selfie upload's `liveness` field: the report and the token of the challenge it answers. */
+export const livenessUploadSchema = livenessReportSchema.extend({ challengeToken: z.string().min(1).max(1024) });
+export type LivenessUpload = z.infer<typeof livenessUploadSchema>;
+
+/**
+ * Similarity (0 to 1) of the selfie's face descriptor to the document photo's, in plain words for the reviewer
+ * (decision 052). The library's own guidance is that above 0.5 the faces can be taken as one person's.
+ */
+export function documentSimilarityVerdict(similarity: number | null): 'same_person_likely' | 'unsure' | 'different_person_likely' | 'not_compared' {
+  if (similarity === null) return 'not_compared';
+  if (similarity >= 0.5) return 'same_person_likely';
+  if (similarity >= 0.4) return 'unsure';
+  return 'different_person_likely';
+}
 
 export const uploadKycImageResponseSchema = z.object({
   message: z.string(),

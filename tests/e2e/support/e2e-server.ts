@@ -72,6 +72,8 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     CHAIN_DEV_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
     CHAIN_POLL_SECONDS: '1',
     ...kycEnvironment(cashfree.url),
+    // The fake camera plays a face that turns left (tests/e2e/support/face-clip.ts): the live selfie asks for that step only.
+    KYC_LIVENESS_CHALLENGE: 'turn_left',
   },
 });
 

@@ -11,6 +11,7 @@ import {
   requestAgainRequestSchema,
   submitLevelTwoRequestSchema,
   uploadKycImageResponseSchema,
+  livenessChallengeResponseSchema,
 } from '#shared/contracts/kyc-documents';
 import { errorResponseSchema } from '#shared/errors';
 import {
@@ -82,6 +83,19 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => kycService.declareTaxResidence(db, sessionOf(request), request.body, request.ip),
+  );
+
+  app.post(
+    '/api/kyc/level2/liveness-challenge',
+    {
+      schema: {
+        tags: ['kyc'],
+        summary:
+          'The live selfie’s challenge: steps chosen at random by the server (blink, turn left, turn right) and a token, valid 10 minutes, that the selfie’s liveness report must carry',
+        response: responses({ 200: livenessChallengeResponseSchema }),
+      },
+    },
+    async (request) => levelTwoService.startLivenessChallenge(context, sessionOf(request)),
   );
 
   app.post(

@@ -2,7 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
-import { levelTwoReasonSchema, REQUESTABLE_ITEMS, type KycImagePurpose, type LevelTwoCase, type RequestableItem } from '#shared/contracts/kyc-documents';
+import {
+  documentSimilarityVerdict,
+  levelTwoReasonSchema,
+  REQUESTABLE_ITEMS,
+  type KycImagePurpose,
+  type LevelTwoCase,
+  type RequestableItem,
+} from '#shared/contracts/kyc-documents';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -32,6 +39,28 @@ const REASON_FIELD: NoteField = {
   multiline: true,
   schema: levelTwoReasonSchema,
 };
+
+/** The face similarity in plain words; the browser computed it, so it guides the reviewer's own look and decides nothing (decision 052). */
+const SIMILARITY_VERDICTS: Record<ReturnType<typeof documentSimilarityVerdict>, { text: string; tone: 'success' | 'warning' | 'danger' | 'default' }> = {
+  same_person_likely: { text: 'likely the same person', tone: 'success' },
+  unsure: { text: 'unsure: compare the faces yourself', tone: 'warning' },
+  different_person_likely: { text: 'likely a different person', tone: 'danger' },
+  not_compared: { text: 'not compared (no single face found in one of the pictures)', tone: 'default' },
+};
+
+function SimilarityFact({ liveness }: { liveness: LevelTwoCase['liveness'] }) {
+  if (liveness === null) return <>No live selfie</>;
+  const verdict = SIMILARITY_VERDICTS[documentSimilarityVerdict(liveness.documentSimilarity)];
+  return (
+    <span data-testid="kyc-similarity">
+      {liveness.documentSimilarity !== null && `${Math.round(liveness.documentSimilarity * 100)} %: `}
+      <Badge tone={verdict.tone}>{verdict.text}</Badge>
+      <span className="block text-xs text-slate-500">Measured by the customer’s browser: a guide for your own comparison of the photos, not a proof.</span>
+    </span>
+  );
+}
+
+const STEP_LABELS = { blink: 'blink', turn_left: 'turn left', turn_right: 'turn right' } as const;
 
 type Decision = 'approve' | 'reject' | 'request-again';
 
@@ -101,11 +130,11 @@ function CaseDetails({ shown }: { shown: LevelTwoCase }) {
       </Fact>
       <Fact term="Liveness">
         {liveness
-          ? `${liveness.challenge.join(', ')}: ${liveness.passedFrames} frames passed, live ${liveness.liveScore.toFixed(2)}, real ${liveness.realScore.toFixed(2)}, face ${liveness.faceScore.toFixed(2)}`
+          ? `asked to ${liveness.challenge.map((step) => STEP_LABELS[step]).join(', then ')}: ${liveness.passedFrames} frames passed, live ${liveness.liveScore.toFixed(2)}, real ${liveness.realScore.toFixed(2)}, face ${liveness.faceScore.toFixed(2)}`
           : 'No live selfie'}
       </Fact>
       <Fact term="Selfie and document photo">
-        {liveness === null || liveness.documentSimilarity === null ? 'Not compared' : `Similarity ${Math.round(liveness.documentSimilarity * 100)} %`}
+        <SimilarityFact liveness={liveness} />
       </Fact>
       <Fact term="Sent">{trailText(shown.submission)}</Fact>
       <Fact term="Signed up">{shown.signup ? trailText(shown.signup) : 'No sign-up trail (account older than the trail)'}</Fact>

@@ -7,7 +7,6 @@ import {
   KYC_DOCUMENT_MESSAGES,
   KYC_DOCUMENT_TYPES,
   submitLevelTwoRequestSchema,
-  uploadKycImageResponseSchema,
   type KycDocumentType,
   type KycImagePurpose,
 } from '#shared/contracts/kyc-documents';
@@ -19,14 +18,16 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 import { useBrowserPositionAsk } from '../../lib/browser-position.ts';
-import { parseUploadAnswer } from '../../lib/upload-answer.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
+import { uploadKycPhoto } from './kyc-photo-upload.ts';
+import { SelfieStep, type Selfie } from './selfie-step.tsx';
 
 /*
  * KYC level 2's document and address (decision 050). Each photo is sent as soon as it is chosen (the
  * phone offers its camera or its gallery), so a failure is told beside that photo; the submission
- * then names the photos. The live selfie is its own step.
+ * then names the photos. The live selfie is its own step (decision 052), after the document's front,
+ * whose face it is compared with.
  */
 
 const TYPE_LABELS: Record<KycDocumentType, MessageKey> = {
@@ -36,26 +37,8 @@ const TYPE_LABELS: Record<KycDocumentType, MessageKey> = {
   aadhaar_masked: 'kyc.l2AadhaarMasked',
 };
 
-type Photo = { state: 'idle' } | { state: 'uploading' } | { state: 'added'; id: string } | { state: 'failed'; message: string };
-
-/** Multipart upload: apiRequest speaks JSON only, so this posts the form itself and reads the answer with the same contracts. */
-async function uploadPhoto(purpose: KycImagePurpose, file: File): Promise<string> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  let response: Response;
-  try {
-    response = await fetch(`/api/kyc/level2/images/${purpose}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { accept: 'application/json' },
-      body: form,
-    });
-  } catch {
-    throw new ApiError(0, 'NETWORK', 'Unable to connect to the server. Check your connection and try again.');
-  }
-  const answer = await parseUploadAnswer(response, uploadKycImageResponseSchema, KYC_DOCUMENT_MESSAGES.chooseImage, KYC_DOCUMENT_MESSAGES.tooLarge);
-  return answer.image.id;
-}
+/** A photo of the document; the front's file stays here too, for the selfie's comparison with it. */
+type Photo = { state: 'idle' } | { state: 'uploading' } | { state: 'added'; id: string; file: File } | { state: 'failed'; message: string };
 
 function PhotoField({ label, purpose, photo, onChange }: { label: string; purpose: KycImagePurpose; photo: Photo; onChange: (photo: Photo) => void }) {
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -63,7 +46,7 @@ function PhotoField({ label, purpose, photo, onChange }: { label: string; purpos
     if (file === undefined) return;
     onChange({ state: 'uploading' });
     try {
-      onChange({ state: 'added', id: await uploadPhoto(purpose, file) });
+      onChange({ state: 'added', id: await uploadKycPhoto(purpose, file, file.name), file });
     } catch (error) {
       onChange({ state: 'failed', message: error instanceof ApiError ? error.message : KYC_DOCUMENT_MESSAGES.chooseImage });
     }
@@ -110,6 +93,7 @@ export function LevelTwoForm() {
   const [nameOnDocument, setNameOnDocument] = useState('');
   const [front, setFront] = useState<Photo>({ state: 'idle' });
   const [back, setBack] = useState<Photo>({ state: 'idle' });
+  const [selfie, setSelfie] = useState<Selfie | null>(null);
   const [address, setAddress] = useState(EMPTY_ADDRESS);
   const [geolocation, setGeolocation] = useState<SignupGeolocation>();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -122,12 +106,18 @@ export function LevelTwoForm() {
       nameOnDocument,
       frontImageId: front.state === 'added' ? front.id : undefined,
       backImageId: BACK_NEEDED[documentType] && back.state === 'added' ? back.id : undefined,
+      selfieImageId: selfie?.id,
       address: { ...address, line2: address.line2 === '' ? undefined : address.line2 },
       geolocation,
     };
     const checked = submitLevelTwoRequestSchema.safeParse(request);
-    if (!checked.success) {
-      setErrors(Object.fromEntries(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+    // The server takes a case without the selfie (the desk then asks for it); this form does not send one.
+    if (!checked.success || selfie === null) {
+      const found: Record<string, string> = checked.success
+        ? {}
+        : Object.fromEntries(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
+      if (selfie === null) found.selfieImageId = KYC_DOCUMENT_MESSAGES.selfieNeeded;
+      setErrors(found);
       return;
     }
     setErrors({});
@@ -216,7 +206,7 @@ export function LevelTwoForm() {
       {addressField('state', 'kyc.l2State', 60, 'address-level1')}
       {addressField('pinCode', 'kyc.l2PinCode', 6, 'postal-code')}
       <LocationAsk value={geolocation} onChange={setGeolocation} />
-      <p className="text-sm text-slate-600">{t('kyc.l2SelfieLater')}</p>
+      <SelfieStep documentPhoto={front.state === 'added' ? front.file : undefined} selfie={selfie} onChange={setSelfie} error={errors.selfieImageId} />
       {errors.root && <p className="text-sm text-red-700">{localizeMessage(errors.root)}</p>}
       <Button type="submit" disabled={sending || front.state === 'uploading' || back.state === 'uploading'} aria-busy={sending}>
         {sending ? t('kyc.l2Sending') : t('kyc.l2Send')}

@@ -200,6 +200,7 @@ export const KNOWN_MESSAGES = {
   [KYC_DOCUMENT_MESSAGES.levelOneFirst]: 'message.kycDocLevelOneFirst',
   [KYC_DOCUMENT_MESSAGES.tooManyUploads]: 'message.kycDocTooManyUploads',
   [KYC_DOCUMENT_MESSAGES.livenessInvalid]: 'message.kycDocLivenessInvalid',
+  [KYC_DOCUMENT_MESSAGES.livenessChallengeExpired]: 'message.kycDocLivenessChallengeExpired',
   // The consent and privacy notice before KYC (decision 051).
   [CONSENT_NOTICE_OUTDATED_MESSAGE]: 'message.consentNoticeOutdated',
   [CONSENT_REQUIRED_MESSAGE]: 'message.consentRequired',

@@ -4,8 +4,9 @@ import {
   BACK_NEEDED,
   KYC_DOCUMENT_MESSAGES,
   KYC_IMAGE_LIMITS,
-  livenessReportSchema,
+  livenessUploadSchema,
   normalizeDocumentNumber,
+  type LivenessChallenge,
   type KycImagePurpose,
   type LivenessReport,
   type SubmitLevelTwoRequest,
@@ -22,6 +23,7 @@ import * as kycRepository from '../repository.ts';
 import { factsOf, getKycStatus } from '../service.ts';
 import { kycLevelOf } from '#shared/contracts/kyc';
 import { masterKeyFor, sealImage } from './encryption.ts';
+import { challengeTokenMatches, chooseChallenge, issueChallenge } from './liveness-challenge.ts';
 import { normalizeImage } from './images.ts';
 import * as documentRepository from './repository.ts';
 
@@ -59,7 +61,8 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fie
   return { bytes, fields };
 }
 
-function livenessOf(purpose: KycImagePurpose, text: string | undefined): LivenessReport | null {
+/** A selfie's report, checked against the challenge this server signed for this customer; what is kept is the report without the token. */
+function livenessOf(context: AppContext, userId: string, purpose: KycImagePurpose, text: string | undefined): LivenessReport | null {
   if (purpose !== 'selfie') return null;
   let parsed: unknown;
   try {
@@ -67,9 +70,19 @@ function livenessOf(purpose: KycImagePurpose, text: string | undefined): Livenes
   } catch {
     parsed = undefined;
   }
-  const report = livenessReportSchema.safeParse(parsed);
-  if (!report.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
-  return report.data;
+  const upload = livenessUploadSchema.safeParse(parsed);
+  if (!upload.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
+  const { challengeToken, ...report } = upload.data;
+  if (!challengeTokenMatches(masterKeyFor(context.config), challengeToken, userId, report.challenge, new Date())) {
+    throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessChallengeExpired);
+  }
+  return report;
+}
+
+/** `POST /api/kyc/level2/liveness-challenge`: the steps of the live selfie, chosen here so the reviewer sees what was asked (decision 052). */
+export async function startLivenessChallenge(context: AppContext, session: SessionRecord): Promise<LivenessChallenge> {
+  await assertConsentAccepted(context.database.db, session.userId);
+  return issueChallenge(masterKeyFor(context.config), session.userId, chooseChallenge(context.config.kycLivenessChallenge), new Date());
 }
 
 const REFUSALS = {
@@ -98,7 +111,7 @@ export async function uploadImage(
   const { db } = context.database;
   await assertConsentAccepted(db, session.userId);
   const { bytes, fields } = await readUpload(request);
-  const liveness = livenessOf(purpose, fields.liveness);
+  const liveness = livenessOf(context, session.userId, purpose, fields.liveness);
   // A cheap count first, so a refused customer's photo is not decoded; the locked count below decides.
   await refuseBeyondDailyImages(db, session.userId);
   const normalized = normalizeImage(bytes);

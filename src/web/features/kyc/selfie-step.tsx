@@ -1,0 +1,275 @@
+import { useEffect, useRef, useState } from 'react';
+import { livenessChallengeResponseSchema, type LivenessChallenge, type LivenessStep } from '#shared/contracts/kyc-documents';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+import type { FaceCheck } from './face-check.ts';
+import { uploadKycPhoto } from './kyc-photo-upload.ts';
+import { advance, isFinished, startProgress, type FrameHint, type LivenessProgress } from './liveness-steps.ts';
+
+/*
+ * The live selfie (issue 32, decision 052): the server chooses the steps, the front camera shows the
+ * customer, and the face check (loaded here only) follows each frame until the steps are done. The
+ * frontal frame becomes the selfie; it is compared with the document's photo and sent with the report.
+ * A camera that is denied, missing or busy, or a phone the check cannot run on, gets its own message
+ * and a way forward: try again, or continue on another phone. Nothing here leaves the screen blank.
+ */
+
+export interface Selfie {
+  id: string;
+  /** The frontal frame as a data URL, shown back to the customer. */
+  preview: string;
+}
+
+type Phase =
+  | { name: 'idle' }
+  | { name: 'starting' }
+  | { name: 'running'; progress: LivenessProgress }
+  | { name: 'sending' }
+  | { name: 'problem'; problem: Problem; message?: string };
+
+type Problem = 'denied' | 'absent' | 'busy' | 'unsupported' | 'load_failed' | 'timed_out' | 'upload_failed';
+
+/** The whole check gives up after this long, so a customer who cannot pass is told what to do. */
+const CHECK_SECONDS = 90;
+
+const STEP_TEXTS: Record<LivenessStep, MessageKey> = {
+  blink: 'kyc.selfieStepBlink',
+  turn_left: 'kyc.selfieStepTurnLeft',
+  turn_right: 'kyc.selfieStepTurnRight',
+};
+
+const HINT_TEXTS: Record<FrameHint, MessageKey> = {
+  no_face: 'kyc.selfieHintNoFace',
+  several_faces: 'kyc.selfieHintSeveralFaces',
+  look_at_camera: 'kyc.selfieHintLookAtCamera',
+  keep_going: 'kyc.selfieHintKeepGoing',
+};
+
+const PROBLEM_TEXTS: Record<Problem, MessageKey> = {
+  denied: 'kyc.selfieCameraDenied',
+  absent: 'kyc.selfieCameraAbsent',
+  busy: 'kyc.selfieCameraBusy',
+  unsupported: 'kyc.selfieUnsupported',
+  load_failed: 'kyc.selfieLoadFailed',
+  timed_out: 'kyc.selfieTimedOut',
+  upload_failed: 'kyc.selfieUploadFailed',
+};
+
+function cameraProblem(error: unknown): Problem {
+  const name = error instanceof DOMException ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return 'denied';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return 'absent';
+  return 'busy';
+}
+
+/** The camera's current picture, as the selfie is kept: not mirrored, as the document shows the face. */
+function captureFrame(video: HTMLVideoElement): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext('2d')?.drawImage(video, 0, 0);
+  return canvas;
+}
+
+function toJpeg(canvas: HTMLCanvasElement): Promise<Blob> {
+  return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('no picture'))), 'image/jpeg', 0.9));
+}
+
+/** The similarity of the selfie's face to the document photo's, or null when either shows no single face. */
+async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, documentPhoto: File): Promise<number | null> {
+  let photo: ImageBitmap;
+  try {
+    photo = await createImageBitmap(documentPhoto);
+  } catch {
+    return null;
+  }
+  const [selfieFace, documentFace] = [await check.describe(selfie), await check.describe(photo)];
+  photo.close();
+  if (selfieFace === null || documentFace === null) return null;
+  return Math.min(1, Math.max(0, check.similarity(selfieFace, documentFace)));
+}
+
+const clampScore = (score: number) => Math.min(1, Math.max(0, score));
+
+export function SelfieStep({
+  documentPhoto,
+  selfie,
+  onChange,
+  error,
+}: {
+  documentPhoto: File | undefined;
+  selfie: Selfie | null;
+  onChange: (selfie: Selfie | null) => void;
+  error?: string;
+}) {
+  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  // Raised when the step is left or started again: a running check stops at its next frame.
+  const runRef = useRef(0);
+
+  const stopCamera = () => {
+    for (const track of streamRef.current?.getTracks() ?? []) track.stop();
+    streamRef.current = null;
+  };
+
+  useEffect(
+    () => () => {
+      runRef.current += 1;
+      stopCamera();
+    },
+    [],
+  );
+
+  const run = async (photo: File) => {
+    const run = ++runRef.current;
+    const current = () => runRef.current === run;
+    onChange(null);
+    setPhase({ name: 'starting' });
+    if (navigator.mediaDevices?.getUserMedia === undefined || typeof WebAssembly === 'undefined') {
+      setPhase({ name: 'problem', problem: 'unsupported' });
+      return;
+    }
+    try {
+      streamRef.current = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
+        audio: false,
+      });
+    } catch (cameraError) {
+      setPhase({ name: 'problem', problem: cameraProblem(cameraError) });
+      return;
+    }
+    let check: FaceCheck;
+    let challenge: LivenessChallenge;
+    try {
+      const video = videoRef.current;
+      if (video === null || !current()) return;
+      video.srcObject = streamRef.current;
+      await video.play();
+      [check, challenge] = await Promise.all([
+        import('./face-check.ts').then((module) => module.loadFaceCheck()),
+        apiRequest('/api/kyc/level2/liveness-challenge', livenessChallengeResponseSchema, { method: 'POST' }),
+      ]);
+    } catch (loadError) {
+      stopCamera();
+      if (current()) setPhase({ name: 'problem', problem: 'load_failed', message: loadError instanceof ApiError ? loadError.message : undefined });
+      return;
+    }
+    const video = videoRef.current;
+    if (video === null || !current()) return;
+    let progress = startProgress(challenge.challenge);
+    let frontalFrame: HTMLCanvasElement | null = null;
+    const giveUpAt = Date.now() + CHECK_SECONDS * 1000;
+    setPhase({ name: 'running', progress });
+    while (!isFinished(progress)) {
+      if (!current()) return;
+      if (Date.now() > giveUpAt) {
+        stopCamera();
+        setPhase({ name: 'problem', problem: 'timed_out' });
+        return;
+      }
+      const waitingForFrontal = progress.stepIndex < 0;
+      const frame = captureFrame(video);
+      const next = advance(progress, await check.observe(frame));
+      if (next.passed && waitingForFrontal) frontalFrame = frame;
+      progress = next.progress;
+      if (current()) setPhase({ name: 'running', progress });
+      // A breath between frames, so a fast phone does not spend its battery on the check.
+      await new Promise((resolve) => window.setTimeout(resolve, 100));
+    }
+    stopCamera();
+    if (!current() || frontalFrame === null || progress.frontal === null) return;
+    setPhase({ name: 'sending' });
+    try {
+      const report = {
+        challenge: challenge.challenge,
+        challengeToken: challenge.token,
+        passedFrames: progress.passedFrames,
+        liveScore: clampScore(progress.frontal.liveScore),
+        realScore: clampScore(progress.frontal.realScore),
+        faceScore: clampScore(progress.frontal.faceScore),
+        documentSimilarity: await documentSimilarity(check, frontalFrame, photo),
+      };
+      const id = await uploadKycPhoto('selfie', await toJpeg(frontalFrame), 'selfie.jpg', report);
+      if (!current()) return;
+      onChange({ id, preview: frontalFrame.toDataURL('image/jpeg', 0.7) });
+      setPhase({ name: 'idle' });
+    } catch (uploadError) {
+      if (current()) setPhase({ name: 'problem', problem: 'upload_failed', message: uploadError instanceof ApiError ? uploadError.message : undefined });
+    }
+  };
+
+  const start = () => {
+    if (documentPhoto !== undefined) void run(documentPhoto);
+  };
+  const running = phase.name === 'running' || phase.name === 'starting';
+  const progress = phase.name === 'running' ? phase.progress : null;
+  const step = progress && progress.stepIndex >= 0 ? progress.challenge[progress.stepIndex] : undefined;
+  const kycUrl = `${window.location.origin}/kyc`;
+
+  return (
+    <section className="flex flex-col gap-3 rounded-md border border-slate-200 p-3" aria-labelledby="kyc-selfie-title" data-testid="kyc-selfie">
+      <h3 id="kyc-selfie-title" className="font-medium">
+        {t('kyc.selfieTitle')}
+      </h3>
+      {selfie === null && phase.name === 'idle' && <p className="text-sm text-slate-600">{t('kyc.selfieIntro')}</p>}
+      {selfie !== null && (
+        <div className="flex items-center gap-3">
+          <img src={selfie.preview} alt={t('kyc.selfieTakenAlt')} className="h-20 w-auto rounded border border-slate-200" />
+          <p className="text-sm text-emerald-700" role="status">
+            {t('kyc.selfieTaken')}
+          </p>
+        </div>
+      )}
+      <div className={running ? 'flex flex-col gap-2' : 'hidden'}>
+        <video ref={videoRef} muted playsInline className="aspect-[4/3] w-full -scale-x-100 rounded bg-slate-900 object-cover" aria-hidden />
+        <div aria-live="polite" className="text-sm" data-testid="kyc-selfie-instruction">
+          {phase.name === 'starting' && <p>{t('kyc.selfieStarting')}</p>}
+          {progress && (
+            <>
+              <p className="font-medium">
+                {step === undefined
+                  ? t('kyc.selfieLookAtCamera')
+                  : t('kyc.selfieStepOf', { step: progress.stepIndex + 1, count: progress.challenge.length, what: t(STEP_TEXTS[step]) })}
+              </p>
+              {progress.hint !== 'keep_going' && <p className="text-slate-600">{t(HINT_TEXTS[progress.hint])}</p>}
+            </>
+          )}
+        </div>
+      </div>
+      {phase.name === 'sending' && <p className="text-sm">{t('kyc.selfieSending')}</p>}
+      {phase.name === 'problem' && (
+        <Alert variant="destructive" data-testid="kyc-selfie-problem">
+          <p className="font-medium">{phase.message ? localizeMessage(phase.message) : t(PROBLEM_TEXTS[phase.problem])}</p>
+          {(phase.problem === 'denied' || phase.problem === 'absent' || phase.problem === 'busy' || phase.problem === 'unsupported') && (
+            <p className="mt-1">{t('kyc.selfieAnotherDevice', { url: kycUrl })}</p>
+          )}
+          {phase.problem === 'denied' && <p className="mt-1">{t('kyc.selfieAllowCamera')}</p>}
+        </Alert>
+      )}
+      {error && selfie === null && phase.name === 'idle' && <p className="text-sm text-red-700">{localizeMessage(error)}</p>}
+      {documentPhoto === undefined && selfie === null && <p className="text-sm text-slate-600">{t('kyc.selfieFrontFirst')}</p>}
+      {!running && phase.name !== 'sending' && (
+        <Button type="button" variant={selfie === null ? 'default' : 'outline'} disabled={documentPhoto === undefined} onClick={start}>
+          {phase.name === 'problem' ? t('kyc.selfieTryAgain') : selfie === null ? t('kyc.selfieStart') : t('kyc.selfieRetake')}
+        </Button>
+      )}
+      {running && (
+        <Button
+          type="button"
+          variant="ghost"
+          onClick={() => {
+            runRef.current += 1;
+            stopCamera();
+            setPhase({ name: 'idle' });
+          }}
+        >
+          {t('kyc.selfieCancel')}
+        </Button>
+      )}
+    </section>
+  );
+}
