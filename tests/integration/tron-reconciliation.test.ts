@@ -223,14 +223,14 @@ describe('TRON reconciliation', () => {
   it('reads what the node documents: a contract that is not one is refused, an address never given TRX holds none, the solidity state lags the full node', async () => {
     const options = { fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: undefined };
     const notAContract = createTronClient({ ...options, usdtContract: tronAddressFromAccountId(Buffer.alloc(20, 3)) });
-    await expect(notAContract.accounts.usdtBalanceOf(STRANGER)).rejects.toBeInstanceOf(ChainProviderError);
+    await expect(notAContract.accounts.usdtBalanceOf(STRANGER, undefined)).rejects.toBeInstanceOf(ChainProviderError);
     const client = createTronClient({ ...options, usdtContract: MAINNET_USDT_TRC20 });
     const fresh = tronAddressFromAccountId(randomBytes(20));
     expect(await client.accounts.nativeBalanceOf(fresh)).toBe(0n);
     tron.setTrxBalance(fresh, 0n);
     expect(await client.accounts.nativeBalanceOf(fresh)).toBe(0n);
     tron.addTransfer({ id: newHash(), contract: MAINNET_USDT_TRC20, from: STRANGER, to: fresh, amount: 3_000_000n });
-    expect(await client.accounts.usdtBalanceOf(fresh)).toBe(0n);
+    expect(await client.accounts.usdtBalanceOf(fresh, undefined)).toBe(0n);
     // The full node already counts the transfer: java-tron's hex form (visible false), the message in hex when refused.
     const ask = async (path: string, body: unknown) =>
       (await (await fetch(`${tron.fullNodeUrl}${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
