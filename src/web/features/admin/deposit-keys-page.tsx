@@ -101,11 +101,12 @@ function KeyForm({ status }: { status: DepositKeyStatus }) {
 }
 
 function NetworkKey({ status }: { status: DepositKeyStatus }) {
+  const titleId = useId();
   const fromEnvironment = status.source === 'environment';
   return (
-    <Card>
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle className="flex flex-wrap items-center gap-2">
+        <CardTitle id={titleId} className="flex flex-wrap items-center gap-2">
           {NETWORK_NAMES[status.network]}
           {status.keyHint === null ? <Badge tone="warning">Not set</Badge> : <Badge tone="success">Own addresses</Badge>}
         </CardTitle>
