@@ -79,6 +79,10 @@ async function reconciliation(): Promise<ReconciliationResponse> {
   return response.json<ReconciliationResponse>();
 }
 
+function makeSweepPlan(threshold: string) {
+  return call(harness.app, { method: 'POST', url: '/api/admin/reconciliation/sweep-plans', cookie: admin.cookie, body: { network: 'TRC20', threshold } });
+}
+
 function rowOf(report: ReconciliationResponse, address: string): ReconciliationRow | undefined {
   return report.items.find((row) => row.address === address);
 }
@@ -148,12 +152,7 @@ describe('TRON reconciliation', () => {
 
     // The sweep plan: the agreeing address holds TRX for the fee, the other none (not even an account).
     tron.setTrxBalance(agreeing.address, 45_000_000n);
-    const created = await call(harness.app, {
-      method: 'POST',
-      url: '/api/admin/reconciliation/sweep-plans',
-      cookie: admin.cookie,
-      body: { network: 'TRC20', threshold: '20' },
-    });
+    const created = await makeSweepPlan('20');
     expectStatus(created, 201);
     const plan = created.json<SweepPlan>();
     expect(plan.items).toEqual([
@@ -168,14 +167,7 @@ describe('TRON reconciliation', () => {
     ]);
     // An account with too little TRX needs the rest.
     tron.setTrxBalance(belowMinimum.address, 12_500_000n);
-    const second = (
-      await call(harness.app, {
-        method: 'POST',
-        url: '/api/admin/reconciliation/sweep-plans',
-        cookie: admin.cookie,
-        body: { network: 'TRC20', threshold: '20' },
-      })
-    ).json<SweepPlan>();
+    const second = (await makeSweepPlan('20')).json<SweepPlan>();
     expect(second.items[1]?.needs).toBe('17.500000 TRX first, or about 65,000 energy delegated to the address');
 
     // The custody sweeps the agreeing address; the follower records the sweep and matches it to the newest plan.
@@ -206,12 +198,7 @@ describe('TRON reconciliation', () => {
       expect(report.items.length).toBeGreaterThan(0);
       for (const row of [...report.items, report.shared]) expect(row).toMatchObject({ onChain: null, difference: null, problem: 'unreadable' });
       expect(report.pageTotals.flagged).toBe(report.items.length + 1);
-      const plan = await call(harness.app, {
-        method: 'POST',
-        url: '/api/admin/reconciliation/sweep-plans',
-        cookie: admin.cookie,
-        body: { network: 'TRC20', threshold: '1' },
-      });
+      const plan = await makeSweepPlan('1');
       expect(plan.statusCode).toBe(503);
       expect(plan.json<{ error: { message: string } }>().error.message).toBe('The chain provider could not be read just now. Try again in a minute.');
     } finally {
