@@ -190,6 +190,77 @@ describe('chain incidents', () => {
     expect(await query(sql`select 1 from referral_reward_reversals`)).toHaveLength(2);
   });
 
+  it('takes back only what a referrer still holds and writes off what they already spent, each reward once (decision 049)', async () => {
+    const { harness } = bed;
+    const grandReferrer = await signUpVerifiedUser(harness.app);
+    const referrer = await signUpVerifiedUser(harness.app, { referralCode: grandReferrer.referralCode });
+    const friend = await signUpVerifiedUser(harness.app);
+    // 5,000 USDT pays the referrer 5 (0.1 %) and the grand referrer 1 (0.02 %). Before the reorganisation the
+    // referrer sends 3 of the 5 on and the grand referrer all of theirs.
+    const spent: { transferIds: string[] } = { transferIds: [] };
+    const { incidentId, depositId } = await customerWithVanishedDeposit(
+      5_000_000_000n,
+      async () => {
+        for (const [who, amount] of [
+          [referrer, '3'],
+          [grandReferrer, '1'],
+        ] as const) {
+          const sent = await requestTransfer(harness, who, { recipientEmail: friend.email, amount });
+          expectStatus(sent, 201);
+          spent.transferIds.push(sent.json<{ transfer: { id: string } }>().transfer.id);
+        }
+      },
+      { referralCode: referrer.referralCode },
+    );
+    expect(await balanceMicros(harness, referrer.id)).toBe(2_000_000n);
+    expect(await balanceMicros(harness, grandReferrer.id)).toBe(0n);
+    const rewards = await query<{ id: string; referrer_user_id: string }>(
+      sql`select id, referrer_user_id from referral_rewards where deposit_id = ${depositId} order by level`,
+    );
+    expect(rewards.map((reward) => reward.referrer_user_id)).toEqual([referrer.id, grandReferrer.id]);
+    const movementsBefore = await ledgerTransferCount(harness);
+
+    expectStatus(await settle(firstAdmin, incidentId, { resolution: 'debited', reason: 'The transfer is gone' }), 200);
+    // The referrer gives back the 2 still held; the 3 spent and the grand referrer's 1 are the operator's loss.
+    expect(await balanceMicros(harness, referrer.id)).toBe(0n);
+    expect(await balanceMicros(harness, grandReferrer.id)).toBe(0n);
+    const reversals = await query<{ reward_id: string; taken_back: string; written_off: string }>(
+      sql`select reward_id, taken_back_usdt_micros::text as taken_back, written_off_usdt_micros::text as written_off from referral_reward_reversals
+        where incident_id = ${incidentId}`,
+    );
+    expect(reversals).toEqual(
+      expect.arrayContaining([
+        { reward_id: rewards[0]?.id, taken_back: '2000000', written_off: '3000000' },
+        { reward_id: rewards[1]?.id, taken_back: '0', written_off: '1000000' },
+      ]),
+    );
+    expect(reversals).toHaveLength(2);
+    // Two movements: the customer's debit and the referrer's 2; nothing is moved for a reward wholly spent.
+    expect((await ledgerTransferCount(harness)) - movementsBefore).toBe(2n);
+    const takenBack = await query<{ amount: string }>(
+      sql`select amount_usdt_micros::text as amount from ledger_transfers where reason = 'referral_reward_reversal' and reference_id = ${rewards[0]?.id ?? ''}`,
+    );
+    expect(takenBack).toEqual([{ amount: '2000000' }]);
+    const notices = await query<{ user_id: string; body: string }>(
+      sql`select user_id, body from notifications where title = 'Referral bonus taken back' and user_id in (${referrer.id}, ${grandReferrer.id})`,
+    );
+    expect(notices.find((notice) => notice.user_id === referrer.id)?.body).toContain(
+      '2.00 USDT were taken back from your wallet; the rest is not asked of you.',
+    );
+    expect(notices.find((notice) => notice.user_id === grandReferrer.id)?.body).toContain(
+      '0.00 USDT were taken back from your wallet; the rest is not asked of you.',
+    );
+    expect(notices).toHaveLength(2);
+
+    // What was spent stays spent: the transfers still go through to the friend, and nothing is taken again.
+    for (const transferId of spent.transferIds) {
+      expectStatus(await call(harness.app, { method: 'POST', url: `/api/admin/transfers/${transferId}/approve`, cookie: firstAdmin.cookie, body: {} }), 200);
+    }
+    expect(await balanceMicros(harness, friend.id)).toBe(4_000_000n);
+    expect((await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'Again' })).statusCode).toBe(409);
+    expect(await query(sql`select 1 from referral_reward_reversals where incident_id = ${incidentId}`)).toHaveLength(2);
+  });
+
   it('with two admins, a settlement that takes the amount back waits for a second admin, then debits the balance through the ledger and lifts the hold', async () => {
     const { harness } = bed;
     const secondAdmin = await signUpAdminWithVerifiedPin(harness);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { depositNetworkSchema, DEPOSIT_NETWORKS } from './enums.ts';
+import { depositNetworkSchema, DEPOSIT_NETWORKS, type DepositNetwork } from './enums.ts';
 import { pendingChangeSchema } from './pending-changes.ts';
 
 /*
@@ -7,6 +7,12 @@ import { pendingChangeSchema } from './pending-changes.ts';
  * admin settings show and set them (decisions 035 and 045). The environment's DEPOSIT_XPUB_* wins
  * where it is set; the settings fill a network the environment leaves empty.
  */
+
+/** The BIP-44 account path each network's key must be at, as operators' wallets name it. */
+export const DEPOSIT_ACCOUNT_PATHS: Record<DepositNetwork, string> = { ERC20: "m/44'/60'/0'", TRC20: "m/44'/195'/0'" };
+
+/** The environment variable that sets a network's key and wins over the settings. */
+export const depositKeyVariable = (network: DepositNetwork) => `DEPOSIT_XPUB_${network}`;
 
 export const DEPOSIT_KEY_MESSAGES = {
   setByEnvironment: (variable: string) => `This key is set in the server's environment (${variable}), which wins over the settings. Change it there.`,

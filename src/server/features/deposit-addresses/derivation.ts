@@ -1,6 +1,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { HDKey } from '@scure/bip32';
+import { DEPOSIT_ACCOUNT_PATHS } from '#shared/contracts/deposit-keys';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import { tronAddressFromAccountId } from '../settings/addresses.ts';
 
@@ -12,8 +13,8 @@ import { tronAddressFromAccountId } from '../settings/addresses.ts';
  * reveals the parent private key, so nothing private is ever accepted here.
  */
 
-/** The BIP-44 account path each network's key must be at, as operators' wallets name it. */
-export const ACCOUNT_PATHS: Record<DepositNetwork, string> = { ERC20: "m/44'/60'/0'", TRC20: "m/44'/195'/0'" };
+/** The BIP-44 account path each network's key must be at (shared with the admin screen that asks for the key). */
+export const ACCOUNT_PATHS = DEPOSIT_ACCOUNT_PATHS;
 
 /** Non-hardened child indexes are 0 to 2^31 - 1; beyond that derivation would need the private key. */
 export const MAX_ADDRESS_INDEX = 0x7fff_ffff;

@@ -1,5 +1,6 @@
 import {
   DEPOSIT_KEY_MESSAGES,
+  depositKeyVariable,
   extendedKeyInPart,
   type DepositKeyListResponse,
   type DepositKeyStatus,
@@ -25,8 +26,6 @@ import * as depositAddressRepository from './repository.ts';
  */
 
 export type EnvironmentKeys = AppConfig['depositExtendedPublicKeys'];
-
-const VARIABLES: Record<DepositNetwork, string> = { ERC20: 'DEPOSIT_XPUB_ERC20', TRC20: 'DEPOSIT_XPUB_TRC20' };
 
 /** The key customers' new addresses on the network are derived from: the environment's, else the settings', else none. */
 export async function effectiveDepositKey(
@@ -70,7 +69,7 @@ export async function setDepositKey(
   const { network, extendedPublicKey } = input;
   const problem = accountExtendedPublicKeyProblem(network, extendedPublicKey);
   if (problem !== undefined) throw AppError.fieldError('extendedPublicKey', `The ${network} key ${problem}`);
-  if (environment[network] !== undefined) throw AppError.conflict(DEPOSIT_KEY_MESSAGES.setByEnvironment(VARIABLES[network]));
+  if (environment[network] !== undefined) throw AppError.conflict(DEPOSIT_KEY_MESSAGES.setByEnvironment(depositKeyVariable(network)));
   return db.transaction(async (transaction) => {
     await depositAddressRepository.lockSettingsKeys(transaction);
     const other = await effectiveDepositKey(transaction, environment, network === 'ERC20' ? 'TRC20' : 'ERC20');

@@ -5,6 +5,7 @@ import {
   CheckCircle2,
   ChevronRight,
   ClipboardList,
+  KeyRound,
   Loader,
   Receipt,
   Scale,
@@ -289,6 +290,7 @@ function OperatorDashboard() {
           <NavigationCard to="/admin/payouts" title="Payouts" description="Payout batches: bank files and the bank’s results" icon={<Wallet />} />
           {SETTINGS_CARD}
           <NavigationCard to="/admin/audit-log" title="Audit Log" description="Who did what, and when" icon={<ClipboardList />} />
+          <NavigationCard to="/admin/deposit-keys" title="Deposit Keys" description="Extended public keys for customers' own addresses" icon={<KeyRound />} />
         </div>
       </Section>
     </>

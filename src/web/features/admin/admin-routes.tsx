@@ -23,6 +23,7 @@ const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
 const AdminKycDeskPage = lazy(() => import('./kyc-desk-page.tsx'));
 const AdminKycLevelTwoPage = lazy(() => import('./kyc-level-two-page.tsx'));
 const ReconciliationPage = lazy(loadReconciliationPage);
+const AdminDepositKeysPage = lazy(() => import('./deposit-keys-page.tsx'));
 const NotFoundPage = lazy(() => import('../shell/not-found-page.tsx'));
 
 function RedirectWithToast({ to, message }: { to: string; message: string }) {
@@ -71,6 +72,7 @@ export default function AdminRoutes() {
       <Route path="payouts" element={adminOnly(<AdminPayoutsPage />)} />
       <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
       <Route path="reconciliation" element={adminOnly(<ReconciliationPage />)} />
+      <Route path="deposit-keys" element={adminOnly(<AdminDepositKeysPage />)} />
       <Route path="kyc" element={adminOnly(<AdminKycDeskPage />)} />
       <Route path="kyc/level2/:id" element={adminOnly(<AdminKycLevelTwoPage />)} />
       <Route path="rates" element={<Navigate to="/admin/settings" replace />} />

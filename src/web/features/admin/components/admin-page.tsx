@@ -1,4 +1,4 @@
-import { ClipboardList, IdCard, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
+import { ClipboardList, IdCard, KeyRound, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { AppFooter } from '../../../components/layout/app-footer.tsx';
@@ -27,6 +27,7 @@ export const DESK_LINKS: readonly DeskLink[] = [
   { to: '/admin/settings', label: 'Settings', icon: <Settings />, adminOnly: false },
   { to: '/admin/audit-log', label: 'Audit log', icon: <ClipboardList />, adminOnly: true },
   { to: '/admin/reconciliation', label: 'Reconciliation', icon: <Scale />, adminOnly: true },
+  { to: '/admin/deposit-keys', label: 'Deposit keys', icon: <KeyRound />, adminOnly: true },
 ];
 
 /** The desk's side navigation, shown from the lg breakpoint: real links, the current page marked. */
