@@ -302,6 +302,35 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect((await payoutOf(sent.withdrawalId))?.settled_at).not.toBeNull();
   });
 
+  it('finds a reversal after processed whose webhook was lost by polling, for a while after the payout paid (decision 053)', async () => {
+    const sent = await approvedAndSent();
+    await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });
+    expect((await payoutOf(sent.withdrawalId))?.settled_at).not.toBeNull();
+    standIn.dropWebhooks = true;
+    await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+    expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).toBeNull();
+    const db = harness.database.handle.db;
+    await db.execute(sql`update provider_payouts set next_attempt_at = now() where withdrawal_id = ${sent.withdrawalId}`);
+    await worker.tick();
+    expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).not.toBeNull();
+    expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
+    expect((await payoutOf(sent.withdrawalId))?.state).toBe('reversed');
+    await expectLedgerConsistent(harness);
+    // Reversed, it is final: no longer asked about. A processed payout past the watch is not asked about either.
+    standIn.dropWebhooks = false;
+    const quiet = await approvedAndSent();
+    await standIn.changeState(quiet.payoutId, 'processed', { utr: rrn() });
+    standIn.dropWebhooks = true;
+    await db.execute(sql`update provider_payouts set settled_at = now() - interval '25 hours' where withdrawal_id = ${quiet.withdrawalId}`);
+    await db.execute(sql`update provider_payouts set next_attempt_at = now() where withdrawal_id in (${sent.withdrawalId}, ${quiet.withdrawalId})`);
+    await standIn.changeState(quiet.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+    const attempts = sql`select sum(attempts)::int as attempts from provider_payouts where withdrawal_id in (${sent.withdrawalId}, ${quiet.withdrawalId})`;
+    const asked = await row<{ attempts: number }>(attempts);
+    await worker.tick();
+    expect((await withdrawalOf(quiet.withdrawalId))?.reversed_at).toBeNull();
+    expect((await row<{ attempts: number }>(attempts))?.attempts).toBe(asked?.attempts);
+  });
+
   it('does not mark a processed payout paid until the provider gives its UTR', async () => {
     const sent = await approvedAndSent();
     await standIn.changeState(sent.payoutId, 'processed');
