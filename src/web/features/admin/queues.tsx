@@ -15,6 +15,7 @@ import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
+import { describeWithdrawalDecision } from './withdrawal-decision-text.ts';
 
 const EXPLORERS = {
   TRC20: { name: 'Tronscan', url: (hash: string) => `https://tronscan.org/#/transaction/${encodeURIComponent(hash)}` },
@@ -219,14 +220,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
   paymentModeOf: (withdrawal) => paymentModeFor(inrPaiseFromWire(withdrawal.netInr), withdrawal.bank.upiId),
-  describeDecision: (withdrawal, decision) => {
-    const inr = inrText(withdrawal.amountInr);
-    // With TDS the bank pays the net amount: the gross less the TDS withheld.
-    const paid = withdrawal.tdsPercent === '0.00' ? inr : `${inrText(withdrawal.netInr)} (${inr} less TDS ${inrText(withdrawal.tdsInr)})`;
-    return decision === 'approve'
-      ? `Approve only after ${paid} has been paid to ${withdrawal.bank.accountHolderName}, ${withdrawal.bank.bankName} account ${withdrawal.bank.accountNumber} (IFSC ${withdrawal.bank.ifscCode}).`
-      : `The ${usdtText(withdrawal.amountUsdt)} held for this withdrawal of ${inr} will be returned to the wallet of ${withdrawal.user.name} (${withdrawal.user.email}).`;
-  },
+  describeDecision: (withdrawal, decision, options) => describeWithdrawalDecision(withdrawal, decision, options.viaProvider),
 };
 
 export const TRANSFER_QUEUE: QueueDefinition<AdminTransfer> = {
