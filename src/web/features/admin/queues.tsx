@@ -11,6 +11,7 @@ import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
+import { ProviderPayoutDetails } from './components/provider-payout-details.tsx';
 import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
@@ -216,6 +217,7 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
       {(withdrawal.status === 'pending' || withdrawal.status === 'processing') && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
       {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
       <RejectionReason reason={withdrawal.rejectionReason} />
+      {withdrawal.status !== 'pending' && <ProviderPayoutDetails withdrawalId={withdrawal.id} />}
     </>
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
