@@ -107,6 +107,16 @@ async function flagOf(bankAccountId: string) {
   return row<{ flagged_at: Date | null; flag_reason: string | null }>(sql`select flagged_at, flag_reason from bank_accounts where id = ${bankAccountId}`);
 }
 
+/** An admin freezes or unfreezes a customer (decision 047). */
+function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
+  return call(harness.app, {
+    method: 'POST',
+    url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
+    cookie: admin.cookie,
+    body: { reason: 'Suspicious activity' },
+  });
+}
+
 describe('a withdrawal paid through RazorpayX', () => {
   it('is sent by the worker as documented, not inside the approval, and processed with a UTR marks it paid', async () => {
     const pending = await pendingWithdrawal('10', { upiId: null });
@@ -386,15 +396,6 @@ describe('a payout held before its first send (decision 049)', () => {
   const HELD_BY_INCIDENT =
     'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).';
 
-  function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
-    return call(harness.app, {
-      method: 'POST',
-      url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
-      cookie: admin.cookie,
-      body: { reason: 'Suspicious activity' },
-    });
-  }
-
   function requestsWithKey(withdrawalId: string) {
     return standIn.createRequests.filter((request) => request.idempotencyKey === withdrawalId);
   }
@@ -466,15 +467,6 @@ describe('a payout held before its first send (decision 049)', () => {
 
 describe('an admin rejects a payout held before its first send (decision 053)', () => {
   const REASON = 'Customer frozen for review; payout withdrawn';
-
-  function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
-    return call(harness.app, {
-      method: 'POST',
-      url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
-      cookie: admin.cookie,
-      body: { reason: 'Suspicious activity' },
-    });
-  }
 
   function rejectHeld(withdrawalId: string, cookie = admin.cookie) {
     return call(harness.app, { method: 'POST', url: `/api/admin/withdrawals/${withdrawalId}/payout/reject`, cookie, body: { reason: REASON } });
