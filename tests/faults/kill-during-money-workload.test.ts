@@ -1,8 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
-import { ADMIN, ROOT, api, queryOne, startServer, startSharedPostgres, type ServerProcess, type SharedPostgres } from './support.ts';
+import {
+  api,
+  queryOne,
+  runLedgerCheck,
+  setUpFundedCustomer,
+  signInAdmin,
+  startServer,
+  startSharedPostgres,
+  type FaultCustomer,
+  type ServerProcess,
+  type SharedPostgres,
+} from './support.ts';
 import { findFreePort } from '../../src/server/db/embedded.ts';
 
 /**
@@ -14,13 +23,6 @@ import { findFreePort } from '../../src/server/db/embedded.ts';
 const CUSTOMERS = 4;
 const KILLS = 3;
 const WORKLOAD_MILLISECONDS = 24_000;
-
-interface Customer {
-  email: string;
-  pin: string;
-  cookie: string;
-  bankAccountId: string;
-}
 
 interface Acknowledged {
   table: 'usdt_deposits' | 'withdrawal_requests' | 'transfers';
@@ -58,53 +60,9 @@ function micros(amount: string): bigint {
 describe('two servers, one database, SIGKILL during a money workload', () => {
   it('keeps every acknowledged answer and a balanced ledger', async () => {
     const stable = servers[0] as ServerProcess;
-    const adminLogin = await api(stable.baseUrl, 'POST', '/api/auth/login', { body: ADMIN });
-    expect(adminLogin.status).toBe(200);
-    const adminCookie = adminLogin.cookie;
-    // Admin writes need a PIN-verified session; the bootstrapped admin has no PIN yet, and setting it verifies the session.
-    expect((await api(stable.baseUrl, 'POST', '/api/pin/setup', { cookie: adminCookie, body: { pin: '2468' } })).status).toBe(200);
-    const customers: Customer[] = [];
-    for (let index = 0; index < CUSTOMERS; index += 1) {
-      const email = `faults-${index}-${randomBytes(4).toString('hex')}@example.com`;
-      const signup = await api(stable.baseUrl, 'POST', '/api/auth/signup', {
-        body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '2957' },
-      });
-      expect(signup.status).toBe(201);
-      const cookie = signup.cookie as string;
-      expect((await api(stable.baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } })).status).toBe(200);
-      // KYC level 1 before money leaves (decision 042): contacts marked verified here (their flows have their own tests),
-      // the PAN verified by the admin (no KYC provider runs here) and the tax residence declared through the API.
-      const userId = ((await api(stable.baseUrl, 'GET', '/api/me', { cookie })).body as { id: string }).id;
-      await postgres.handle.pool.query('update users set email_verified_at = now() where id = $1', [userId]);
-      await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
-      expect((await api(stable.baseUrl, 'POST', '/api/kyc/consent', { cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } })).status).toBe(200);
-      const pan = `FLTP${String.fromCharCode(65 + index)}${String(1000 + index).padStart(4, '0')}K`;
-      expect((await api(stable.baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } })).status).toBe(200);
-      expect(
-        (await api(stable.baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } }))
-          .status,
-      ).toBe(200);
-      expect((await api(stable.baseUrl, 'POST', '/api/kyc/tax-residence', { cookie, body: { residence: 'india', confirmed: true } })).status).toBe(200);
-      const bank = await api(stable.baseUrl, 'POST', '/api/bank-accounts', {
-        cookie,
-        body: {
-          accountHolderName: 'Fault Tester',
-          accountNumber: '123456789012',
-          accountNumberConfirmation: '123456789012',
-          ifscCode: 'SBIN0001234',
-          upiId: 'fault@oksbi',
-        },
-      });
-      expect(bank.status).toBe(201);
-      const deposit = await api(stable.baseUrl, 'POST', '/api/deposits', {
-        cookie,
-        body: { network: 'TRC20', amount: '500', transactionHash: randomBytes(32).toString('hex') },
-      });
-      expect(deposit.status).toBe(201);
-      const depositId = (deposit.body.deposit as { id: string }).id;
-      expect((await api(stable.baseUrl, 'POST', `/api/admin/deposits/${depositId}/approve`, { cookie: adminCookie, body: {} })).status).toBe(200);
-      customers.push({ email, pin: '2957', cookie, bankAccountId: (bank.body.bankAccount as { id: string }).id });
-    }
+    const adminCookie = await signInAdmin(stable.baseUrl);
+    const customers: FaultCustomer[] = [];
+    for (let index = 0; index < CUSTOMERS; index += 1) customers.push(await setUpFundedCustomer(stable.baseUrl, postgres, adminCookie, index));
 
     const acknowledged: Acknowledged[] = [];
     const decided: Decided[] = [];
@@ -114,7 +72,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
     const anyServer = () => (servers[Math.floor(Math.random() * servers.length)] as ServerProcess).baseUrl;
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
 
-    async function customerLoop(customer: Customer, index: number): Promise<void> {
+    async function customerLoop(customer: FaultCustomer, index: number): Promise<void> {
       while (running) {
         const choice = Math.random();
         const amount = `${1 + Math.floor(Math.random() * 5)}.${Math.floor(Math.random() * 100)
@@ -132,7 +90,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
           });
         } else if (choice < 0.75) {
           table = 'transfers';
-          const recipient = customers[(index + 1) % customers.length] as Customer;
+          const recipient = customers[(index + 1) % customers.length] as FaultCustomer;
           answer = await api(anyServer(), 'POST', '/api/transfers', {
             cookie: customer.cookie,
             headers,
@@ -213,11 +171,7 @@ describe('two servers, one database, SIGKILL during a money workload', () => {
       expect(row?.status, `${entry.table} ${entry.id}`).toBe(entry.status);
     }
 
-    const ledgerCheck = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/ledger-check.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: postgres.databaseUrl, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
+    const ledgerCheck = runLedgerCheck(postgres);
     expect(ledgerCheck.status, `${ledgerCheck.stdout}\n${ledgerCheck.stderr}`).toBe(0);
   }, 240_000);
 });

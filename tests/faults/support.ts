@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
 import { startEmbeddedDatabase, withDatabaseName, type EmbeddedDatabase } from '../../src/server/db/embedded.ts';
 import { connectDatabase, type DatabaseHandle } from '../../src/server/db/client.ts';
 import { runMigrations } from '../../src/server/db/migrate.ts';
@@ -59,7 +61,7 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function serverEnvironment(postgres: SharedPostgres, port: number, name: string): NodeJS.ProcessEnv {
+export function serverEnvironment(postgres: SharedPostgres, port: number, name: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const dataDirectory = path.join(postgres.dataDirectory, name);
   fs.mkdirSync(dataDirectory, { recursive: true });
   return {
@@ -72,7 +74,10 @@ export function serverEnvironment(postgres: SharedPostgres, port: number, name: 
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT_SCALE: '1000',
+    // A new bank account's cooling-off pause would refuse every withdrawal of the workload's fresh customers.
+    SECURITY_COOLING_OFF_HOURS: '0',
     LOG_LEVEL: 'error',
+    ...extra,
   };
 }
 
@@ -89,9 +94,14 @@ export async function waitUntilReady(baseUrl: string, timeoutMilliseconds = 60_0
   }
 }
 
-export async function startServer(postgres: SharedPostgres, port: number, name: string): Promise<ServerProcess> {
+/** An app process of the production build; `extra` adds to its environment (a payout provider's variables). */
+export async function startServer(postgres: SharedPostgres, port: number, name: string, extra: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   if (!fs.existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` (npm run test:faults does)`);
-  const child = spawn(process.execPath, [SERVER_ENTRY], { cwd: ROOT, env: serverEnvironment(postgres, port, name), stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: serverEnvironment(postgres, port, name, extra),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(baseUrl);
@@ -135,4 +145,93 @@ export async function api(
 export async function queryOne<T extends pg.QueryResultRow>(handle: DatabaseHandle, text: string, values: unknown[]): Promise<T | undefined> {
   const result = await handle.pool.query<T>(text, values);
   return result.rows[0];
+}
+
+/** The bootstrapped admin, signed in with a PIN-verified session (admin writes need one); answers its cookie. */
+export async function signInAdmin(baseUrl: string): Promise<string> {
+  const login = await api(baseUrl, 'POST', '/api/auth/login', { body: ADMIN });
+  if (login.status !== 200 || login.cookie === undefined) throw new Error(`admin login answered ${login.status}`);
+  // The bootstrapped admin has no PIN yet, and setting it verifies the session.
+  const pin = await api(baseUrl, 'POST', '/api/pin/setup', { cookie: login.cookie, body: { pin: '2468' } });
+  if (pin.status !== 200) throw new Error(`admin PIN setup answered ${pin.status}`);
+  return login.cookie;
+}
+
+export interface FaultCustomer {
+  email: string;
+  pin: string;
+  cookie: string;
+  bankAccountId: string;
+}
+
+function expectStatus(answer: Answer, status: number, what: string): Answer {
+  if (answer.status !== status) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/**
+ * A customer at KYC level 1 with a bank account (with a UPI id) and `depositUsdt` approved in the wallet. The contacts
+ * are marked verified here (their flows have their own tests), the PAN is verified by the admin (no KYC provider runs
+ * here) and the tax residence is declared through the API (decision 042).
+ */
+export async function setUpFundedCustomer(
+  baseUrl: string,
+  postgres: SharedPostgres,
+  adminCookie: string,
+  index: number,
+  depositUsdt = '500',
+): Promise<FaultCustomer> {
+  const email = `faults-${index}-${randomBytes(4).toString('hex')}@example.com`;
+  const signup = expectStatus(
+    await api(baseUrl, 'POST', '/api/auth/signup', {
+      body: { fullName: 'Fault Tester', email, phone: '+919876543210', password: 'correct-horse', pin: '2957' },
+    }),
+    201,
+    'signup',
+  );
+  const cookie = signup.cookie as string;
+  expectStatus(await api(baseUrl, 'POST', '/api/pin/verify', { cookie, body: { pin: '2957' } }), 200, 'PIN verify');
+  const userId = ((await api(baseUrl, 'GET', '/api/me', { cookie })).body as { id: string }).id;
+  await postgres.handle.pool.query('update users set email_verified_at = now() where id = $1', [userId]);
+  await postgres.handle.pool.query('update profiles set phone_verified_at = now() where user_id = $1', [userId]);
+  expectStatus(await api(baseUrl, 'POST', '/api/kyc/consent', { cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } }), 200, 'consent');
+  const pan = `FLTP${String.fromCharCode(65 + (index % 26))}${String(1000 + index).padStart(4, '0')}K`;
+  expectStatus(await api(baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } }), 200, 'PAN');
+  expectStatus(
+    await api(baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } }),
+    200,
+    'PAN approval',
+  );
+  expectStatus(await api(baseUrl, 'POST', '/api/kyc/tax-residence', { cookie, body: { residence: 'india', confirmed: true } }), 200, 'tax residence');
+  const bank = expectStatus(
+    await api(baseUrl, 'POST', '/api/bank-accounts', {
+      cookie,
+      body: {
+        accountHolderName: 'Fault Tester',
+        accountNumber: '123456789012',
+        accountNumberConfirmation: '123456789012',
+        ifscCode: 'SBIN0001234',
+        upiId: 'fault@oksbi',
+      },
+    }),
+    201,
+    'bank account',
+  );
+  const deposit = expectStatus(
+    await api(baseUrl, 'POST', '/api/deposits', { cookie, body: { network: 'TRC20', amount: depositUsdt, transactionHash: randomBytes(32).toString('hex') } }),
+    201,
+    'deposit',
+  );
+  const depositId = (deposit.body.deposit as { id: string }).id;
+  expectStatus(await api(baseUrl, 'POST', `/api/admin/deposits/${depositId}/approve`, { cookie: adminCookie, body: {} }), 200, 'deposit approval');
+  return { email, pin: '2957', cookie, bankAccountId: (bank.body.bankAccount as { id: string }).id };
+}
+
+/** `npm run ledger:check` against the shared database. */
+export function runLedgerCheck(postgres: SharedPostgres): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/ledger-check.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: postgres.databaseUrl, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
 }

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { enqueueRoutedWithdrawals } from '../../src/server/features/payouts/service.ts';
 import { createPayoutWorker, payoutProviderFromConfig, type PayoutWorker } from '../../src/server/features/payouts/worker.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -104,6 +105,16 @@ async function payoutOf(id: string) {
 
 async function flagOf(bankAccountId: string) {
   return row<{ flagged_at: Date | null; flag_reason: string | null }>(sql`select flagged_at, flag_reason from bank_accounts where id = ${bankAccountId}`);
+}
+
+/** An admin freezes or unfreezes a customer (decision 047). */
+function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
+  return call(harness.app, {
+    method: 'POST',
+    url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
+    cookie: admin.cookie,
+    body: { reason: 'Suspicious activity' },
+  });
 }
 
 describe('a withdrawal paid through RazorpayX', () => {
@@ -302,6 +313,35 @@ describe('a withdrawal paid through RazorpayX', () => {
     expect((await payoutOf(sent.withdrawalId))?.settled_at).not.toBeNull();
   });
 
+  it('finds a reversal after processed whose webhook was lost by polling, for a while after the payout paid (decision 053)', async () => {
+    const sent = await approvedAndSent();
+    await standIn.changeState(sent.payoutId, 'processed', { utr: rrn() });
+    expect((await payoutOf(sent.withdrawalId))?.settled_at).not.toBeNull();
+    standIn.dropWebhooks = true;
+    await standIn.changeState(sent.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+    expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).toBeNull();
+    const db = harness.database.handle.db;
+    await db.execute(sql`update provider_payouts set next_attempt_at = now() where withdrawal_id = ${sent.withdrawalId}`);
+    await worker.tick();
+    expect((await withdrawalOf(sent.withdrawalId))?.reversed_at).not.toBeNull();
+    expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore);
+    expect((await payoutOf(sent.withdrawalId))?.state).toBe('reversed');
+    await expectLedgerConsistent(harness);
+    // Reversed, it is final: no longer asked about. A processed payout past the watch is not asked about either.
+    standIn.dropWebhooks = false;
+    const quiet = await approvedAndSent();
+    await standIn.changeState(quiet.payoutId, 'processed', { utr: rrn() });
+    standIn.dropWebhooks = true;
+    await db.execute(sql`update provider_payouts set settled_at = now() - interval '25 hours' where withdrawal_id = ${quiet.withdrawalId}`);
+    await db.execute(sql`update provider_payouts set next_attempt_at = now() where withdrawal_id in (${sent.withdrawalId}, ${quiet.withdrawalId})`);
+    await standIn.changeState(quiet.payoutId, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+    const attempts = sql`select sum(attempts)::int as attempts from provider_payouts where withdrawal_id in (${sent.withdrawalId}, ${quiet.withdrawalId})`;
+    const asked = await row<{ attempts: number }>(attempts);
+    await worker.tick();
+    expect((await withdrawalOf(quiet.withdrawalId))?.reversed_at).toBeNull();
+    expect((await row<{ attempts: number }>(attempts))?.attempts).toBe(asked?.attempts);
+  });
+
   it('does not mark a processed payout paid until the provider gives its UTR', async () => {
     const sent = await approvedAndSent();
     await standIn.changeState(sent.payoutId, 'processed');
@@ -355,15 +395,6 @@ describe('a payout held before its first send (decision 049)', () => {
   const HELD_FROZEN = 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).';
   const HELD_BY_INCIDENT =
     'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).';
-
-  function freeze(customer: SignedUpUser, verb: 'freeze' | 'unfreeze') {
-    return call(harness.app, {
-      method: 'POST',
-      url: `/api/admin/kyc/customers/${customer.id}/${verb}`,
-      cookie: admin.cookie,
-      body: { reason: 'Suspicious activity' },
-    });
-  }
 
   function requestsWithKey(withdrawalId: string) {
     return standIn.createRequests.filter((request) => request.idempotencyKey === withdrawalId);
@@ -431,6 +462,119 @@ describe('a payout held before its first send (decision 049)', () => {
     expect(await withdrawalOf(pending.withdrawalId)).toMatchObject({ status: 'approved', payout_reference: utr });
     await expectLedgerConsistent(harness);
     expect((await freeze(pending.customer, 'unfreeze')).statusCode).toBe(200);
+  });
+});
+
+describe('an admin rejects a payout held before its first send (decision 053)', () => {
+  const REASON = 'Customer frozen for review; payout withdrawn';
+
+  function rejectHeld(withdrawalId: string, cookie = admin.cookie) {
+    return call(harness.app, { method: 'POST', url: `/api/admin/withdrawals/${withdrawalId}/payout/reject`, cookie, body: { reason: REASON } });
+  }
+
+  /** An approved withdrawal whose customer was frozen after the approval: the worker held its payout. */
+  async function heldByFreeze(): Promise<Pending> {
+    const pending = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', pending.withdrawalId, 'approve')).statusCode).toBe(200);
+    expect((await freeze(pending.customer, 'freeze')).statusCode).toBe(200);
+    await worker.tick();
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', provider_payout_id: null });
+    return pending;
+  }
+
+  it('refunds the held USDT to the wallet through the ledger, tells the customer, and the payout is never sent', async () => {
+    const held = await heldByFreeze();
+    const transfers = await ledgerTransferCount(harness);
+    const answer = await rejectHeld(held.withdrawalId);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ withdrawal: { status: 'rejected' }, message: 'Withdrawal rejected and funds returned to user' });
+    expect(await withdrawalOf(held.withdrawalId)).toMatchObject({ status: 'rejected', rejection_reason: REASON });
+    expect(await balanceMicros(harness, held.customer.id)).toBe(held.balanceBefore);
+    expect(await ledgerTransferCount(harness)).toBe(transfers + 1n);
+    expect((await payoutOf(held.withdrawalId))?.settled_at).not.toBeNull();
+    // Not a failure of the account: the payee is not flagged.
+    expect((await flagOf(held.bankAccountId))?.flagged_at).toBeNull();
+    const told = await row<{ count: number }>(
+      sql`select count(*)::int as count from notifications where user_id = ${held.customer.id} and kind = 'withdrawal_rejected'`,
+    );
+    expect(told?.count).toBe(1);
+    const audit = await row<{ count: number }>(
+      sql`select count(*)::int as count from audit_log where action = 'withdrawal.reject' and target_id = ${held.withdrawalId}`,
+    );
+    expect(audit?.count).toBe(1);
+    // Lifting the freeze sends nothing: the payout is over.
+    expect((await freeze(held.customer, 'unfreeze')).statusCode).toBe(200);
+    await makeDue();
+    await worker.tick();
+    expect(standIn.createRequests.filter((request) => request.idempotencyKey === held.withdrawalId)).toHaveLength(0);
+    // A second reject changes nothing.
+    expect((await rejectHeld(held.withdrawalId)).statusCode).toBe(409);
+    expect(await balanceMicros(harness, held.customer.id)).toBe(held.balanceBefore);
+    await expectLedgerConsistent(harness);
+  });
+
+  it('is refused once the payout was sent, for a payout not held, to a customer or another non-admin, and without a reason', async () => {
+    const sent = await approvedAndSent();
+    const afterSend = await rejectHeld(sent.withdrawalId);
+    expect(afterSend.statusCode).toBe(409);
+    expect(afterSend.json().error.message).toBe('This payout was sent to the payout provider; it is settled by the provider’s answers.');
+
+    // Approved, not held, not yet sent: it is on its way and is not taken back.
+    const notHeld = await pendingWithdrawal();
+    expect((await decide(harness, admin, 'withdrawals', notHeld.withdrawalId, 'approve')).statusCode).toBe(200);
+    // Its payout row exists (the worker's first step) and nothing was sent yet.
+    await enqueueRoutedWithdrawals(harness.database.handle.db, 100);
+    const unheld = await rejectHeld(notHeld.withdrawalId);
+    expect(unheld.statusCode).toBe(409);
+    expect(unheld.json().error.message).toBe('This payout is not held: it is being sent to the payout provider.');
+
+    const held = await heldByFreeze();
+    const customer = await rejectHeld(held.withdrawalId, held.customer.cookie);
+    expect(customer.statusCode).toBe(403);
+    const stranger = await signUpVerifiedUser(harness.app);
+    expect((await rejectHeld(held.withdrawalId, stranger.cookie)).statusCode).toBe(403);
+    const noReason = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/withdrawals/${held.withdrawalId}/payout/reject`,
+      cookie: admin.cookie,
+      body: {},
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect((await rejectHeld('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect(await withdrawalOf(held.withdrawalId)).toMatchObject({ status: 'processing' });
+    expect(await withdrawalOf(sent.withdrawalId)).toMatchObject({ status: 'processing' });
+    expect(await balanceMicros(harness, held.customer.id)).toBe(held.balanceBefore - 10_000_000n);
+    expect(await balanceMicros(harness, sent.customer.id)).toBe(sent.balanceBefore - 10_000_000n);
+    expect((await freeze(held.customer, 'unfreeze')).statusCode).toBe(200);
+  });
+
+  it('races the freeze being lifted and the worker sending: either the payout is sent or it is refunded, never both', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const held = await heldByFreeze();
+      const [rejected] = await Promise.all([
+        rejectHeld(held.withdrawalId),
+        (async () => {
+          expect((await freeze(held.customer, 'unfreeze')).statusCode).toBe(200);
+          await makeDue();
+          await worker.tick();
+        })(),
+      ]);
+      await makeDue();
+      await worker.tick();
+      const sends = standIn.payouts.filter((payout) => payout.reference_id === held.reference).length;
+      const withdrawal = await withdrawalOf(held.withdrawalId);
+      if (rejected.statusCode === 200) {
+        expect(sends).toBe(0);
+        expect(withdrawal?.status).toBe('rejected');
+        expect(await balanceMicros(harness, held.customer.id)).toBe(held.balanceBefore);
+      } else {
+        expect(rejected.statusCode).toBe(409);
+        expect(sends).toBe(1);
+        expect(withdrawal?.status).toBe('processing');
+        expect(await balanceMicros(harness, held.customer.id)).toBe(held.balanceBefore - 10_000_000n);
+      }
+      await expectLedgerConsistent(harness);
+    }
   });
 });
 

@@ -1434,7 +1434,10 @@ export const providerPayouts = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
-    /** When the withdrawal was marked paid or refunded from this payout's state; the worker asks no more after. */
+    /**
+     * When the withdrawal was marked paid or refunded from this payout's state; the worker asks no more after, except
+     * about a processed payout for a while, to find a reversal whose webhook was lost (decision 053).
+     */
     settledAt: timestamp('settled_at', { withTimezone: true }),
     /** When admins were told this payout is stuck (decision 049): once, not at every poll. */
     stuckAlertedAt: timestamp('stuck_alerted_at', { withTimezone: true }),
@@ -1455,6 +1458,9 @@ export const providerPayouts = pgTable(
     index('provider_payouts_due_idx')
       .on(table.nextAttemptAt)
       .where(sql`${table.settledAt} is null`),
+    index('provider_payouts_reversal_watch_idx')
+      .on(table.settledAt)
+      .where(sql`${table.state} = 'processed'`),
     check('provider_payouts_route_valid', sql`${table.payoutRoute} = 'razorpayx'`),
     check('provider_payouts_key_shape', sql`${table.idempotencyKey} ~ '^[A-Za-z0-9_ -]{4,36}$'`),
     check('provider_payouts_amount_positive', sql`${table.amountInrPaise} >= 100`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
 
 /*
  * Payouts through a payout provider (decision 043): RazorpayX Payouts' states as the provider names them,
@@ -28,7 +29,19 @@ export const PAYOUT_MESSAGES = {
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
   heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
   heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
+  rejectAfterSend: 'This payout was sent to the payout provider; it is settled by the provider’s answers.',
+  rejectNotHeld: 'This payout is not held: it is being sent to the payout provider.',
+  rejectReasonRequired: 'Give the reason the customer is told.',
 } as const;
+
+/** An admin's reject of a payout held before its first send (decision 053): the customer is told the reason. */
+export const rejectHeldPayoutRequestSchema = z.object({
+  reason: z
+    .string({ error: PAYOUT_MESSAGES.rejectReasonRequired })
+    .trim()
+    .min(1, PAYOUT_MESSAGES.rejectReasonRequired)
+    .max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
+});
 
 /** Longest webhook body read; RazorpayX's payout events are a few kilobytes. */
 export const PAYOUT_WEBHOOK_MAX_BYTES = 64 * 1024;

@@ -45,17 +45,19 @@ export async function insertPayout(
 }
 
 /**
- * Claims payouts that are due (to be sent, or asked about): rows another process holds are skipped (FOR UPDATE
+ * Claims payouts that are due (to be sent, or asked about, a processed one for `reversalWatchHours` after it paid): rows another process holds are skipped (FOR UPDATE
  * SKIP LOCKED), and each claimed row's next attempt moves a lease ahead, so no other process takes it meanwhile.
  * A process that dies mid-request leaves the row to be taken again when the lease ends, and the same idempotency
  * key makes the second send find the first one's payout.
  */
-export async function claimDue(db: Executor, limit: number, leaseSeconds: number): Promise<DuePayout[]> {
+export async function claimDue(db: Executor, limit: number, leaseSeconds: number, reversalWatchHours: number): Promise<DuePayout[]> {
+  // Payouts still to settle come before processed ones watched for a reversal (decision 053).
   const claimed = await db.execute<{ withdrawal_id: string }>(sql`
     with due as (
       select withdrawal_id from provider_payouts
-      where settled_at is null and next_attempt_at <= now()
-      order by next_attempt_at, withdrawal_id
+      where next_attempt_at <= now()
+        and (settled_at is null or (state = 'processed' and settled_at > now() - make_interval(hours => ${reversalWatchHours})))
+      order by settled_at is not null, next_attempt_at, withdrawal_id
       limit ${limit}
       for update skip locked
     )

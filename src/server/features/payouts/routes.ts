@@ -6,13 +6,15 @@ import {
   payoutOverviewResponseSchema,
   providerPayoutResponseSchema,
   reconciliationQuerySchema,
+  rejectHeldPayoutRequestSchema,
   reconciliationResponseSchema,
 } from '#shared/contracts/payouts';
+import { adminWithdrawalDecisionResponseSchema } from '#shared/contracts/withdrawals';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { PayoutProvider } from './provider.ts';
-import { getProviderPayout, payoutOverview, receiveWebhook, reconcileDay } from './service.ts';
+import { getProviderPayout, payoutOverview, receiveWebhook, reconcileDay, rejectHeldPayout } from './service.ts';
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
 
@@ -79,6 +81,20 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
       },
     },
     async (request) => ({ payout: await getProviderPayout(db, request.params.id) }),
+  );
+  app.post(
+    '/api/admin/withdrawals/:id/payout/reject',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Reject a withdrawal whose provider payout is held by a freeze or an open chain incident and was never sent: the held USDT goes back to the wallet and the payout is never sent (decision 053)',
+        params: idParamsSchema,
+        body: rejectHeldPayoutRequestSchema,
+        response: responses({ 200: adminWithdrawalDecisionResponseSchema }),
+      },
+    },
+    async (request) => rejectHeldPayout(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.id, request.body.reason),
   );
   app.get(
     '/api/admin/payouts/overview',

@@ -10,6 +10,7 @@ import {
   type ReconciliationResponse,
 } from '#shared/contracts/payouts';
 import { paymentModeFor } from '#shared/contracts/payout-batches';
+import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
 import { inrPaiseToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -21,7 +22,7 @@ import { adminUserIds, createNotifications } from '../../platform/notifications/
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { payoutHoldOf } from '../payout-batches/service.ts';
 import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
-import { findWithdrawalForUpdate, withdrawalDecisions } from '../withdrawals/service.ts';
+import { findWithdrawalForUpdate, heldPayoutDecisions, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
 import type { ProviderPayoutRow } from './repository.ts';
@@ -252,6 +253,39 @@ export async function prepareFirstSend(db: Database, withdrawalId: string, retry
       await payoutRepository.clearProblem(transaction, withdrawalId);
     await payoutRepository.markFirstSendStarted(transaction, withdrawalId);
     return 'send';
+  });
+}
+
+/**
+ * An admin's reject of a payout held by a freeze or an open chain incident before its first send (decision 053), in
+ * one transaction under the payout's and then the withdrawal's lock, the order prepareFirstSend takes: a payout whose
+ * first request was started (`sent_at`) may be at the provider and is refused, so a reject and a send never both
+ * happen. The withdrawal is rejected from processing (its USDT back to the wallet) and the payout settled, unsent.
+ */
+export async function rejectHeldPayout(
+  db: Database,
+  actor: { userId: string; ipAddress?: string | undefined },
+  withdrawalId: string,
+  reason: string,
+): Promise<{ withdrawal: AdminWithdrawal; message: string }> {
+  return db.transaction(async (transaction) => {
+    const payout = await payoutRepository.lockByWithdrawal(transaction, withdrawalId);
+    if (!payout) throw AppError.notFound(PAYOUT_MESSAGES.notFound);
+    if (payout.sentAt !== null || payout.providerPayoutId !== null) throw AppError.conflict(PAYOUT_MESSAGES.rejectAfterSend, 'DECIDED_ELSEWHERE');
+    const withdrawal = await findWithdrawalForUpdate(transaction, withdrawalId);
+    // Settled, or decided by another path: the decision flow's conditional update gives its usual 409.
+    if (payout.settledAt === null && withdrawal?.status === 'processing' && (await payoutHoldOf(transaction, withdrawalId)) === null) {
+      throw AppError.conflict(PAYOUT_MESSAGES.rejectNotHeld, 'DECIDED_ELSEWHERE');
+    }
+    const answer = await decideInTransaction(transaction, heldPayoutDecisions, {
+      id: withdrawalId,
+      outcome: 'rejected',
+      decider: { kind: 'admin', userId: actor.userId, ipAddress: actor.ipAddress },
+      details: { reason },
+      from: 'processing',
+    });
+    await payoutRepository.markSettled(transaction, withdrawalId);
+    return answer;
   });
 }
 

@@ -18,6 +18,12 @@ const ENQUEUED_PER_TICK = 100;
 const LEASE_SECONDS = 120;
 /** Questions about a payout without a final state back off to at most this. */
 const MAX_BACKOFF_SECONDS = 30 * 60;
+/**
+ * How long a processed payout is still asked about after it paid its withdrawal (decision 053): a bank returns most
+ * payouts it cannot credit within a day, and a reversal whose webhook was lost must not wait for the day's
+ * reconciliation. With the backoff above that is at most some sixty questions per payout.
+ */
+export const REVERSAL_WATCH_HOURS = 24;
 
 export function payoutProviderFromConfig(config: PayoutProviderConfig): PayoutProvider {
   return createRazorpayXClient(config);
@@ -90,7 +96,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
   async function tick(): Promise<void> {
     await enqueueRoutedWithdrawals(db, ENQUEUED_PER_TICK);
     if ((await alertStuckPayouts(db, stuckMinutes)) > 0) options.notificationEmails?.poke();
-    const due = await payoutRepository.claimDue(db, PAYOUTS_PER_TICK, LEASE_SECONDS);
+    const due = await payoutRepository.claimDue(db, PAYOUTS_PER_TICK, LEASE_SECONDS, REVERSAL_WATCH_HOURS);
     for (const payout of due) {
       try {
         await work(payout);

@@ -126,6 +126,18 @@ export const providerWithdrawalDecisions: WithdrawalKind = {
       : withdrawalDecisions.answer(db, row, outcome),
 };
 
+/**
+ * An admin's reject of a withdrawal whose provider payout was held before its first send (decision 053): nothing
+ * reached a bank, so, as for a pending withdrawal, the reject is a decision on the request and flags no payee.
+ */
+export const heldPayoutDecisions: WithdrawalKind = {
+  ...withdrawalDecisions,
+  settle: async (db, row, outcome, request) => {
+    await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
+    return settlementOf(row, outcome);
+  },
+};
+
 /** The admins' withdrawal decisions for this process's configuration. */
 export function withdrawalDecisionsFor(payoutProvider: 'razorpayx' | undefined): WithdrawalKind {
   return payoutProvider === undefined ? withdrawalDecisions : providerWithdrawalDecisions;

@@ -10,6 +10,7 @@ export {
   firstApprovalHandlerFor,
   withdrawalDecisionsFor,
   gateBatchPayment,
+  heldPayoutDecisions,
   twoAdminThresholdInrPaise,
   withdrawalDecisions,
 } from './decision-kind.ts';

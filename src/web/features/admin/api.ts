@@ -33,7 +33,7 @@ import {
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
-import { payoutOverviewResponseSchema } from '#shared/contracts/payouts';
+import { payoutOverviewResponseSchema, providerPayoutResponseSchema } from '#shared/contracts/payouts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
@@ -73,6 +73,7 @@ export const adminKeys = {
   pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
   unclaimedTransfers: () => [...QUERY_KEYS.admin, 'unclaimed-transfers'] as const,
   payoutOverview: () => [...QUERY_KEYS.admin, 'payout-overview'] as const,
+  providerPayout: (withdrawalId: string) => [...QUERY_KEYS.admin, 'provider-payout', withdrawalId] as const,
 };
 
 function withQuery(path: string, params: Record<string, string | undefined>): string {
@@ -190,6 +191,16 @@ export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string
     body: withdrawalIds ? { withdrawalIds } : {},
     headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
   });
+
+/** A withdrawal's payout through the provider, with every state reported (decisions 043, 053); read once it is wanted. */
+export function useProviderPayout(withdrawalId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: adminKeys.providerPayout(withdrawalId),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout`, providerPayoutResponseSchema, { signal }),
+    enabled,
+    retry: false,
+  });
+}
 
 /** Whether a payout provider is configured (decision 049). */
 export function usePayoutOverview(enabled = true) {

@@ -11,10 +11,12 @@ import { adminChainBadge } from '../wallet/chain-status.tsx';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';
+import { ProviderPayoutDetails } from './components/provider-payout-details.tsx';
 import { StuckPayoutsAlert } from './components/stuck-payouts-alert.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import type { QueueColumn, QueueDefinition } from './components/queue-table.tsx';
 import { exactUsdtText, inrText, usdtText } from './format.ts';
+import { describeWithdrawalDecision } from './withdrawal-decision-text.ts';
 
 const EXPLORERS = {
   TRC20: { name: 'Tronscan', url: (hash: string) => `https://tronscan.org/#/transaction/${encodeURIComponent(hash)}` },
@@ -215,18 +217,12 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
       {(withdrawal.status === 'pending' || withdrawal.status === 'processing') && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
       {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
       <RejectionReason reason={withdrawal.rejectionReason} />
+      {withdrawal.status !== 'pending' && <ProviderPayoutDetails withdrawalId={withdrawal.id} />}
     </>
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,
   paymentModeOf: (withdrawal) => paymentModeFor(inrPaiseFromWire(withdrawal.netInr), withdrawal.bank.upiId),
-  describeDecision: (withdrawal, decision) => {
-    const inr = inrText(withdrawal.amountInr);
-    // With TDS the bank pays the net amount: the gross less the TDS withheld.
-    const paid = withdrawal.tdsPercent === '0.00' ? inr : `${inrText(withdrawal.netInr)} (${inr} less TDS ${inrText(withdrawal.tdsInr)})`;
-    return decision === 'approve'
-      ? `Approve only after ${paid} has been paid to ${withdrawal.bank.accountHolderName}, ${withdrawal.bank.bankName} account ${withdrawal.bank.accountNumber} (IFSC ${withdrawal.bank.ifscCode}).`
-      : `The ${usdtText(withdrawal.amountUsdt)} held for this withdrawal of ${inr} will be returned to the wallet of ${withdrawal.user.name} (${withdrawal.user.email}).`;
-  },
+  describeDecision: (withdrawal, decision, options) => describeWithdrawalDecision(withdrawal, decision, options.viaProvider),
 };
 
 export const TRANSFER_QUEUE: QueueDefinition<AdminTransfer> = {

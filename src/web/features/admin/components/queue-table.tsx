@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useMe } from '../../auth/api.ts';
-import type { QueueKind, StatusFilter } from '../api.ts';
+import { usePayoutOverview, type QueueKind, type StatusFilter } from '../api.ts';
 import { shortDateTimeText } from '../format.ts';
 import type { DecisionTarget } from '../use-decision.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './list-states.tsx';
@@ -63,8 +63,8 @@ export interface QueueDefinition<Row extends QueueRow> {
   usersOf: (row: Row) => string[];
   /** Names the row for screen readers, since every row has the same two buttons. */
   summary: (row: Row) => string;
-  /** What the confirmation says will happen. */
-  describeDecision: (row: Row, decision: DecisionTarget['decision']) => string;
+  /** What the confirmation says will happen; `viaProvider`: a payout provider pays approved withdrawals (decision 043). */
+  describeDecision: (row: Row, decision: DecisionTarget['decision'], options: { viaProvider: boolean }) => string;
   /** The rail a withdrawal is paid by, for the form of its UTR (decision 049). */
   paymentModeOf?: (row: Row) => DecisionTarget['paymentMode'];
 }
@@ -136,12 +136,13 @@ function QueueRowView<Row extends QueueRow>({
   const rowId = `${definition.rowName}-${row.id}`;
   const myId = useMe().data?.id;
   const own = myId !== undefined && definition.usersOf(row).includes(myId);
+  const viaProvider = (usePayoutOverview(definition.kind === 'withdrawals').data?.provider ?? null) !== null;
   const decide = (decision: DecisionTarget['decision']) =>
     openDecision({
       kind: definition.kind,
       decision,
       id: row.id,
-      description: definition.describeDecision(row, decision),
+      description: definition.describeDecision(row, decision, { viaProvider }),
       paymentMode: definition.paymentModeOf?.(row),
     });
   const pending = row.status === 'pending';

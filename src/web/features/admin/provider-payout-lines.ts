@@ -1,0 +1,26 @@
+import type { ProviderPayout } from '#shared/contracts/payouts';
+import { inrText, shortDateTimeText } from './format.ts';
+
+const SOURCE_TEXT: Record<ProviderPayout['events'][number]['source'], string> = {
+  send: 'answer to our request',
+  webhook: 'provider’s notice',
+  poll: 'our question',
+};
+
+/** A withdrawal's payout through the provider as admins read it (decision 053): the summary, then each state reported, oldest first. */
+export function providerPayoutLines(payout: ProviderPayout): { summary: string[]; events: string[] } {
+  const summary = [
+    `Provider state: ${payout.state === 'unsent' ? 'not sent yet' : payout.state}`,
+    `${inrText(payout.amountInr)} by ${payout.mode}`,
+    `UTR: ${payout.utr ?? 'none yet'}`,
+    ...(payout.reason === null ? [] : [`Reason: ${payout.reason}`]),
+  ];
+  const events = payout.events.map((event) =>
+    [
+      `${shortDateTimeText(event.at)}: ${event.state} (${SOURCE_TEXT[event.source]})`,
+      ...(event.utr === null ? [] : [`UTR ${event.utr}`]),
+      ...(event.reason === null ? [] : [event.reason]),
+    ].join(', '),
+  );
+  return { summary, events };
+}
