@@ -8,6 +8,7 @@ import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts/worker.ts';
+import { createPayeeValidationWorker } from './features/bank-accounts/validation-worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { startNotificationEmailDelivery } from './platform/notifications/service.ts';
@@ -151,11 +152,15 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
       })
     : undefined;
   payoutWorker?.start();
+  // The bank's checks of new payees (decision 055): sent and asked about like payouts, claimed in PostgreSQL.
+  const validationWorker = context.config.payoutProvider ? createPayeeValidationWorker({ db, config: context.config.payoutProvider, log }) : undefined;
+  validationWorker?.start();
   return {
     async stop() {
       clearInterval(pruneTimer);
       await chainWorker.stop();
       await payoutWorker?.stop();
+      await validationWorker?.stop();
       await chainEmails.stop();
     },
   };

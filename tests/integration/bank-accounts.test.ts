@@ -26,7 +26,7 @@ async function storedAccounts(userId: string) {
 describe('bank accounts', () => {
   it('starts empty, adds an account and lists it with the last 4 digits only', async () => {
     const user = await signUpVerifiedUser(harness.app);
-    expect((await list(user)).json()).toEqual({ items: [], newAccountPauseHours: 0 });
+    expect((await list(user)).json()).toEqual({ items: [], newAccountPauseHours: 0, checkedWithBank: false });
     const created = await call(harness.app, {
       method: 'POST',
       url: '/api/bank-accounts',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -19,6 +20,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PayeeCheck, PayeeValidationStatus } from '#shared/contracts/bank-accounts';
+import type { NameMatchVerdict } from '#shared/name-match';
 import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
 import type { ChainProblem, ChainStateName, DepositSource } from '#shared/contracts/deposits';
@@ -460,11 +463,28 @@ export const bankAccounts = pgTable(
     /** Set when a payout to the account failed for a reason of the account; cleared by the owner's edit (decision 044). */
     flaggedAt: timestamp('flagged_at', { withTimezone: true }),
     flagReason: text('flag_reason'),
+    /**
+     * What the payout provider's account validation (a penny drop) said of the current details (decision 055):
+     * `verified` lifts the cooling-off; `name_mismatch`, `invalid` and `check_failed` keep withdrawals from it.
+     */
+    payeeCheck: text('payee_check').$type<PayeeCheck>().notNull().default('unchecked'),
+    /** The validation of the current details; an edit of them points it at a new one. */
+    validationId: uuid('validation_id').references((): AnyPgColumn => payeeValidations.id, { onDelete: 'set null' }),
+    /** The admin who accepted a name that did not match (or a check that failed), and when. */
+    acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('bank_accounts_user_idx').on(table.userId, table.createdAt),
+    index('bank_accounts_review_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.payeeCheck} in ('name_mismatch', 'check_failed', 'invalid')`),
+    check(
+      'bank_accounts_payee_check_valid',
+      sql`${table.payeeCheck} in ('unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted')`,
+    ),
     check('bank_accounts_holder_length', sql`char_length(${table.accountHolderName}) between 2 and 100`),
     check('bank_accounts_number_shape', sql`${table.accountNumber} ~ '^[0-9]{9,18}$'`),
     check('bank_accounts_bank_length', sql`char_length(${table.bankName}) between 2 and 100`),
@@ -475,6 +495,53 @@ export const bankAccounts = pgTable(
       sql`(${table.flaggedAt} is null) = (${table.flagReason} is null) and (${table.flagReason} is null or char_length(${table.flagReason}) between 1 and 200)`,
     ),
     check('bank_accounts_branch_length', sql`${table.branchName} is null or char_length(${table.branchName}) between 1 and 200`),
+  ],
+);
+
+/**
+ * Each account validation (penny drop) asked of the payout provider for a payee's details (decision 055): kept
+ * after the payee is deleted, since each one costs the operator and the per-day limit counts them.
+ */
+export const payeeValidations = pgTable(
+  'payee_validations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bankAccountId: uuid('bank_account_id').references((): AnyPgColumn => bankAccounts.id, { onDelete: 'set null' }),
+    accountHolderName: text('account_holder_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    ifscCode: text('ifsc_code').notNull(),
+    status: text('status').$type<PayeeValidationStatus>().notNull().default('queued'),
+    providerValidationId: text('provider_validation_id'),
+    accountStatus: text('account_status').$type<'active' | 'invalid'>(),
+    registeredName: text('registered_name'),
+    nameVerdict: text('name_verdict').$type<NameMatchVerdict>(),
+    nameScore: integer('name_score'),
+    failureReason: text('failure_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('payee_validations_provider_id_unique')
+      .on(table.providerValidationId)
+      .where(sql`${table.providerValidationId} is not null`),
+    index('payee_validations_user_idx').on(table.userId, table.createdAt),
+    index('payee_validations_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} in ('queued', 'created')`),
+    check('payee_validations_status_valid', sql`${table.status} in ('queued', 'created', 'completed', 'failed')`),
+    check('payee_validations_account_status_valid', sql`${table.accountStatus} is null or ${table.accountStatus} in ('active', 'invalid')`),
+    check('payee_validations_verdict_valid', sql`${table.nameVerdict} is null or ${table.nameVerdict} in ('match', 'partial', 'mismatch')`),
+    check(
+      'payee_validations_lengths',
+      sql`char_length(${table.accountHolderName}) <= 100 and char_length(coalesce(${table.registeredName}, '')) <= 200 and char_length(coalesce(${table.failureReason}, '')) <= 500 and char_length(coalesce(${table.lastError}, '')) <= 500 and char_length(coalesce(${table.providerValidationId}, '')) <= 64`,
+    ),
+    check('payee_validations_final_has_time', sql`(${table.status} in ('completed', 'failed')) = (${table.completedAt} is not null)`),
   ],
 );
 
@@ -1328,7 +1395,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze', 'kyc_level2_approval')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze', 'kyc_level2_approval', 'payee_acceptance')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

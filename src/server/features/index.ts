@@ -8,6 +8,7 @@ import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '.
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
+import { registerPayeeAdminRoutes, registerPayeeValidationWebhookRoutes } from './bank-accounts/validation-routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
 import { registerConsentRoutes } from './consent/routes.ts';
 import { registerContactVerificationRoutes, registerEmailChangeRoutes, registerEmailLinkRoutes } from './contact-verification/routes.ts';
@@ -49,6 +50,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerNotificationEmailDelivery(app, context);
   const payoutProvider = context.config.payoutProvider ? payoutProviderFromConfig(context.config.payoutProvider) : undefined;
   if (payoutProvider) registerPayoutWebhookRoutes(app, context, payoutProvider);
+  if (context.config.payoutProvider) registerPayeeValidationWebhookRoutes(app, context, context.config.payoutProvider);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area);
@@ -92,5 +94,6 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
     registerPendingChangeAdminRoutes(area, context, pendingChangeHandlers(context.config.payoutProvider?.provider));
     registerTransferAdminRoutes(area, context);
     registerKycAdminRoutes(area, context);
+    registerPayeeAdminRoutes(area, context);
   });
 }

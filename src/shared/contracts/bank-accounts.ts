@@ -13,6 +13,27 @@ export const BANK_ACCOUNT_LIMITS = {
   accountsPerUser: 20,
 } as const;
 
+/**
+ * A penny drop costs the operator (decision 055): at most this many account validations per customer in any
+ * 24 hours; an addition or edit that would need one more is refused with 429.
+ */
+export const PAYEE_CHECKS_PER_DAY = 5;
+
+/**
+ * What the payout provider's account validation said of a payee's current details (decision 055).
+ * `unchecked`: saved without a provider (the cooling-off alone applies); `checking`: asked, no answer yet;
+ * `verified`: the account is active and its registered name matches the customer's (no cooling-off);
+ * `name_mismatch`, `check_failed`: no withdrawal to it until an admin accepts it (`accepted`);
+ * `invalid`: the bank refused the penny, no withdrawal until its owner edits it.
+ */
+export const PAYEE_CHECKS = ['unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted'] as const;
+export const payeeCheckSchema = z.enum(PAYEE_CHECKS);
+export type PayeeCheck = z.infer<typeof payeeCheckSchema>;
+/** The checks an admin may accept. */
+export const ACCEPTABLE_PAYEE_CHECKS: readonly PayeeCheck[] = ['name_mismatch', 'check_failed'];
+export const PAYEE_VALIDATION_STATUSES = ['queued', 'created', 'completed', 'failed'] as const;
+export type PayeeValidationStatus = (typeof PAYEE_VALIDATION_STATUSES)[number];
+
 export const BANK_ACCOUNT_MESSAGES = {
   holderTooShort: 'Account holder name must be at least 2 characters.',
   holderTooLong: 'Account holder name must be at most 100 characters.',
@@ -39,6 +60,13 @@ export const BANK_ACCOUNT_MESSAGES = {
   confirmationMismatch: 'The account numbers do not match. Type the account number again.',
   confirmationRequired: 'Type the account number again to confirm it.',
   unknownIfsc: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.',
+  /** Decision 055: the payout provider's account validation (a penny drop) of a new or changed payee. */
+  checking: 'This bank account is still being checked with the bank. Try again in a few minutes.',
+  nameMismatch:
+    'The name the bank has for this account does not match your name. Withdrawals to it wait until our team has accepted it; you can also edit it or add an account in your own name.',
+  invalidAccount: 'The bank says this account cannot receive money. Check the account number and IFSC, then edit the account or add another one.',
+  checkFailed: 'We could not check this bank account with the bank. Withdrawals to it wait until our team has accepted it; you can also edit it.',
+  tooManyChecks: `Each new or changed bank account is checked with the bank, at most ${PAYEE_CHECKS_PER_DAY} times a day. Try again tomorrow.`,
   /** Decision 044: a payout to the account failed for a reason of the account itself. */
   flagged: (reason: string) => `A payout to this bank account failed (${reason}). Check its details and edit the account before you withdraw to it.`,
 } as const;
@@ -159,15 +187,89 @@ export const bankAccountSchema = z.object({
   /** Set when a payout to the account failed for a reason of the account (closed, invalid, frozen...); an edit of its details clears it. */
   flaggedAt: z.string().nullable(),
   flagReason: z.string().nullable(),
+  /** The bank's check of the current details (decision 055); the bank's registered name is shown to admins only. */
+  payeeCheck: payeeCheckSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 
+/**
+ * Why a withdrawal cannot go to this payee now, or undefined when it can: a flag after a failed payout
+ * (decision 044) or the bank's check (decision 055). `providerConfigured`: without a provider, a check that
+ * never got its answer does not hold withdrawals back.
+ */
+export function payeeRefusal(
+  account: { flagReason: string | null; flaggedAt: unknown; payeeCheck: PayeeCheck },
+  providerConfigured: boolean,
+): string | undefined {
+  if (account.flaggedAt !== null) return BANK_ACCOUNT_MESSAGES.flagged(account.flagReason ?? 'account problem');
+  switch (account.payeeCheck) {
+    case 'checking':
+      return providerConfigured ? BANK_ACCOUNT_MESSAGES.checking : undefined;
+    case 'name_mismatch':
+      return BANK_ACCOUNT_MESSAGES.nameMismatch;
+    case 'invalid':
+      return BANK_ACCOUNT_MESSAGES.invalidAccount;
+    case 'check_failed':
+      return BANK_ACCOUNT_MESSAGES.checkFailed;
+    case 'unchecked':
+    case 'verified':
+    case 'accepted':
+      return undefined;
+  }
+}
+
+/**
+ * Whether the bank's check lifts the payee's cooling-off (decision 055): its registered name matched the customer's.
+ * Not with a UPI id, since a payout then goes by UPI and the penny drop checked only the bank account.
+ */
+export function coolingOffLifted(account: { payeeCheck?: PayeeCheck | undefined; upiId?: string | null | undefined }): boolean {
+  return account.payeeCheck === 'verified' && account.upiId === null;
+}
+
+/** An account validation as admins see it: what the bank said, the one name rule's verdict, when, and the provider's id. */
+export const payeeValidationSchema = z.object({
+  id: uuidSchema,
+  status: z.enum(PAYEE_VALIDATION_STATUSES),
+  accountStatus: z.enum(['active', 'invalid']).nullable(),
+  registeredName: z.string().nullable(),
+  nameVerdict: z.enum(['match', 'partial', 'mismatch']).nullable(),
+  nameScore: z.number().int().nullable(),
+  failureReason: z.string().nullable(),
+  providerValidationId: z.string().nullable(),
+  requestedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type PayeeValidation = z.infer<typeof payeeValidationSchema>;
+
+/** A customer's payee on the admin screens: the saved account, the name it was compared with, and its latest validation. */
+export const adminPayeeSchema = bankAccountSchema.extend({
+  userId: uuidSchema,
+  customerName: z.string(),
+  customerEmail: z.string(),
+  acceptedAt: z.string().nullable(),
+  validation: payeeValidationSchema.nullable(),
+});
+export type AdminPayee = z.infer<typeof adminPayeeSchema>;
+export const adminPayeeListResponseSchema = z.object({ items: z.array(adminPayeeSchema) });
+/** At most this many payees in the admins' review queue answer (oldest first). */
+export const PAYEE_REVIEW_PAGE = 100;
+export const payeeAcceptResponseSchema = z.object({ message: z.string(), payee: adminPayeeSchema, pendingChangeId: z.string().nullable() });
+export const PAYEE_ADMIN_MESSAGES = {
+  accepted: 'Payee accepted: withdrawals to it are allowed.',
+  acceptWaiting: 'Accepting this payee waits for a second admin to confirm it.',
+  notAcceptable: 'Only a payee whose name did not match, or whose check failed, can be accepted.',
+  alreadyWaiting: 'An acceptance of this payee already waits for a second admin.',
+  changed: 'The payee was changed or checked again since; look at it again.',
+} as const;
+
 export const bankAccountListResponseSchema = z.object({
   items: z.array(bankAccountSchema),
   /** How long withdrawals to a newly added account pause (the security cooling-off; 0: none), said before an account is added. */
   newAccountPauseHours: z.number().int().min(0).max(720),
+  /** Whether new and changed accounts are checked with the bank (a payout provider is configured; decision 055). */
+  checkedWithBank: z.boolean(),
 });
 export const bankAccountResponseSchema = z.object({ bankAccount: bankAccountSchema, message: z.string() });
 export const bankAccountDeleteResponseSchema = z.object({ ok: z.literal(true), message: z.string() });

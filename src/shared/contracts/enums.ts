@@ -57,6 +57,7 @@ export const PENDING_CHANGE_KINDS = [
   'deposit_xpub',
   'account_unfreeze',
   'kyc_level2_approval',
+  'payee_acceptance',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -107,6 +108,8 @@ export const AUDIT_ACTIONS = [
   'reports.tds_export',
   'chain_incident.settle',
   'deposit_key.set',
+  'payee.check',
+  'payee.accept',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

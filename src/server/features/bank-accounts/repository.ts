@@ -4,6 +4,8 @@ import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'branchName' | 'ifscCode' | 'upiId'>;
+/** What an update may set besides the details: the bank's check of them (decision 055). */
+type CheckValues = Pick<BankAccountRow, 'payeeCheck' | 'validationId' | 'acceptedBy' | 'acceptedAt'>;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
 // "id" inside this subquery would silently mean withdrawal_requests.id.
@@ -61,7 +63,7 @@ export async function findOwned(db: Executor, userId: string, id: string, lock?:
  * Changes the account. A change of any field that decides where money goes (account number, IFSC,
  * UPI id, holder name) restarts its cooling-off (details_changed_at, decision 038); the bank's name does not.
  */
-export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues>): Promise<BankAccountRow | undefined> {
+export async function update(db: Executor, userId: string, id: string, values: Partial<BankAccountValues & CheckValues>): Promise<BankAccountRow | undefined> {
   const detailChanges: SQL[] = [];
   if (values.accountNumber !== undefined) detailChanges.push(sql`${bankAccounts.accountNumber} is distinct from ${values.accountNumber}`);
   if (values.ifscCode !== undefined) detailChanges.push(sql`${bankAccounts.ifscCode} is distinct from ${values.ifscCode}`);

@@ -29,6 +29,7 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
     async (request) => ({
       items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId),
       newAccountPauseHours: context.config.securityCoolingOffHours,
+      checkedWithBank: context.config.payoutProvider !== undefined,
     }),
   );
 

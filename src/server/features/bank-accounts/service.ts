@@ -17,23 +17,8 @@ import { assertAccountNotFrozen } from '../kyc/service.ts';
 import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
-
-export function toBankAccountView(row: BankAccountRow, hasPendingWithdrawal: boolean): BankAccount {
-  return {
-    id: row.id,
-    accountHolderName: row.accountHolderName,
-    bankName: row.bankName,
-    branchName: row.branchName,
-    accountNumberLast4: lastFourDigits(row.accountNumber),
-    ifscCode: row.ifscCode,
-    upiId: row.upiId,
-    hasPendingWithdrawal,
-    flaggedAt: row.flaggedAt?.toISOString() ?? null,
-    flagReason: row.flagReason,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
+import { checkSoon, queueValidation } from './validations.ts';
+import { toBankAccountView } from './view.ts';
 
 export async function listBankAccounts(db: Database, userId: string): Promise<BankAccount[]> {
   const rows = await bankAccountRepository.listByUser(db, userId);
@@ -47,7 +32,8 @@ export async function addBankAccount(
   userId: string,
   input: z.output<typeof bankAccountInputSchema>,
 ): Promise<BankAccount> {
-  const bankAccount = await context.database.db.transaction(async (transaction) => {
+  const providerConfig = context.config.payoutProvider;
+  const saved = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     await assertAccountNotFrozen(transaction, userId);
     if ((await bankAccountRepository.countByUser(transaction, userId)) >= BANK_ACCOUNT_LIMITS.accountsPerUser) {
@@ -63,10 +49,28 @@ export async function addBankAccount(
       bankName,
       branchName,
     });
-    return toBankAccountView(row, false);
+    // With a payout provider, the bank checks the new payee (decision 055); without one, the cooling-off alone applies.
+    if (!providerConfig) return { row, validationId: undefined };
+    const validationId = await queueValidation(transaction, { userId, bankAccountId: row.id, ...input });
+    const checking = await bankAccountRepository.update(transaction, userId, row.id, { payeeCheck: 'checking', validationId });
+    return { row: checking ?? row, validationId };
   });
   await notifySecurityChange(context, userId, 'bank-account-added', log);
-  return bankAccount;
+  return checkedView(context, userId, saved, log);
+}
+
+/** The payee as saved, or as its check left it when the provider answered within the short wait. */
+async function checkedView(
+  context: AppContext,
+  userId: string,
+  saved: { row: BankAccountRow; validationId: string | undefined },
+  log: FastifyBaseLogger,
+): Promise<BankAccount> {
+  if (saved.validationId === undefined) return toBankAccountView(saved.row, false);
+  await checkSoon(context.database.db, context.config.payoutProvider, saved.validationId, log);
+  const { db } = context.database;
+  const row = (await bankAccountRepository.findOwned(db, userId, saved.row.id)) ?? saved.row;
+  return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, row.id));
 }
 
 export async function updateBankAccount(
@@ -80,6 +84,7 @@ export async function updateBankAccount(
   const { accountNumberConfirmation: _confirmation, ...fields } = input;
   const changes: Partial<bankAccountRepository.BankAccountValues> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (input.ifscCode !== undefined) Object.assign(changes, knownIfsc(input.ifscCode));
+  const providerConfig = context.config.payoutProvider;
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
     await bankAccountRepository.lockOwner(transaction, userId);
@@ -87,12 +92,23 @@ export async function updateBankAccount(
     const existing = await bankAccountRepository.findOwned(transaction, userId, id);
     if (!existing) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
+    // A change of what the bank checked (number, IFSC, holder) checks it again; an earlier check or acceptance no longer holds.
+    const checked = { accountNumber: existing.accountNumber, ifscCode: existing.ifscCode, accountHolderName: existing.accountHolderName, ...changes };
+    let validationId: string | undefined;
+    if (
+      checked.accountNumber !== existing.accountNumber ||
+      checked.ifscCode !== existing.ifscCode ||
+      checked.accountHolderName !== existing.accountHolderName
+    ) {
+      validationId = providerConfig ? await queueValidation(transaction, { userId, bankAccountId: id, ...checked }) : undefined;
+      Object.assign(changes, { payeeCheck: validationId ? 'checking' : 'unchecked', validationId: validationId ?? null, acceptedBy: null, acceptedAt: null });
+    }
     const row = await bankAccountRepository.update(transaction, userId, id, changes);
     if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
-    return { view: toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(transaction, id)), changed: changedPayeeFields(existing, row) };
+    return { row, validationId, changed: changedPayeeFields(existing, row) };
   });
   await notifySecurityChange(context, userId, 'bank-account-changed', log, bankAccount.changed);
-  return bankAccount.view;
+  return checkedView(context, userId, bankAccount, log);
 }
 
 /** The dataset's bank and branch of an IFSC; an unknown code is refused at its field (400) before anything changes. */

@@ -82,6 +82,14 @@ const accountUnfreezePayloadSchema = z.object({ userId: uuidSchema, frozenAt: z.
 /** Approving a customer's KYC level 2 (decision 050): the case approved. */
 const levelTwoApprovalPayloadSchema = z.object({ userId: uuidSchema, submissionId: uuidSchema });
 
+/** Accepting a payee whose bank-registered name did not match, or whose check failed (decision 055). */
+const payeeAcceptancePayloadSchema = z.object({
+  bankAccountId: uuidSchema,
+  userId: uuidSchema,
+  validationId: uuidSchema.nullable(),
+  check: z.enum(['name_mismatch', 'check_failed', 'unchecked', 'checking', 'verified', 'invalid', 'accepted']),
+});
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -100,6 +108,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deposit_xpub'), payload: depositKeyPayloadSchema }),
   z.object({ kind: z.literal('account_unfreeze'), payload: accountUnfreezePayloadSchema }),
   z.object({ kind: z.literal('kyc_level2_approval'), payload: levelTwoApprovalPayloadSchema }),
+  z.object({ kind: z.literal('payee_acceptance'), payload: payeeAcceptancePayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -266,6 +275,15 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
       summary: `Approve KYC level 2 of ${personInWords(customer)} (second document, selfie and address)`,
       from: 'Level 2 waiting for a review',
       to: 'Level 2 verified: the level 2 limits apply',
+    }),
+  },
+  payee_acceptance: {
+    subjectOf: (payload) => payload.bankAccountId,
+    concernedUserId: (payload) => payload.userId,
+    view: (payload, customer) => ({
+      summary: `Accept a bank account of ${personInWords(customer)} that the bank's check did not confirm`,
+      from: payload.check === 'check_failed' ? 'Blocked: the check with the bank failed' : 'Blocked: the bank-registered name does not match',
+      to: 'Accepted: withdrawals to it allowed',
     }),
   },
 };

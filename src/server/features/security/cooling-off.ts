@@ -1,3 +1,4 @@
+import { coolingOffLifted, type PayeeCheck } from '#shared/contracts/bank-accounts';
 import { formatPauseEnd, type Pause, type SecurityPauses } from '#shared/contracts/security';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -69,8 +70,10 @@ export function accountPauseFrom(context: AppContext, row: ResetTimes | undefine
   return candidates.sort((first, second) => second.until.getTime() - first.until.getTime())[0];
 }
 
-export function bankAccountPauseEnd(context: AppContext, bankAccount: { detailsChangedAt: Date }): Date | undefined {
-  return pauseEnd(context, bankAccount.detailsChangedAt);
+type PausedPayee = { detailsChangedAt: Date; payeeCheck?: PayeeCheck; upiId?: string | null };
+
+export function bankAccountPauseEnd(context: AppContext, bankAccount: PausedPayee): Date | undefined {
+  return coolingOffLifted(bankAccount) ? undefined : pauseEnd(context, bankAccount.detailsChangedAt);
 }
 
 function coolingOff(message: string): AppError {
@@ -78,7 +81,7 @@ function coolingOff(message: string): AppError {
 }
 
 /** Refuses a withdrawal while the account (its pause found by accountPauseFrom) or the chosen bank account is cooling off. */
-export function assertWithdrawalAllowedFor(context: AppContext, accountPause: AccountPause | undefined, bankAccount: { detailsChangedAt: Date }): void {
+export function assertWithdrawalAllowedFor(context: AppContext, accountPause: AccountPause | undefined, bankAccount: PausedPayee): void {
   if (accountPause) throw coolingOff(withdrawalsPausedMessage(accountPause));
   const bankAccountPause = bankAccountPauseEnd(context, bankAccount);
   if (bankAccountPause) throw coolingOff(bankAccountPausedMessage(bankAccountPause));

@@ -7,6 +7,9 @@ export async function findResetTimes(db: Executor, userId: string): Promise<{ pi
   return row;
 }
 
-export async function listBankAccountChanges(db: Executor, userId: string): Promise<{ id: string; detailsChangedAt: Date }[]> {
-  return db.select({ id: bankAccounts.id, detailsChangedAt: bankAccounts.detailsChangedAt }).from(bankAccounts).where(eq(bankAccounts.userId, userId));
+export async function listBankAccountChanges(db: Executor, userId: string) {
+  return db
+    .select({ id: bankAccounts.id, detailsChangedAt: bankAccounts.detailsChangedAt, payeeCheck: bankAccounts.payeeCheck, upiId: bankAccounts.upiId })
+    .from(bankAccounts)
+    .where(eq(bankAccounts.userId, userId));
 }

@@ -1,4 +1,5 @@
 import type { PanStatus, RiskCategory } from '#shared/contracts/kyc';
+import type { PayeeCheck } from '#shared/contracts/bank-accounts';
 import type { LevelTwoStatus } from '#shared/contracts/kyc-documents';
 import type { Executor } from '../../db/client.ts';
 import { preparedStatement, queryPreparedIn, tableRowColumns } from '../../db/prepared.ts';
@@ -63,12 +64,13 @@ export interface WithdrawalContextRow {
   /** Set when a payout to the account failed for a reason of the account (decision 044). */
   flaggedAt: Date | null;
   flagReason: string | null;
+  payeeCheck: PayeeCheck | null;
 }
 
 const findContextStatement = preparedStatement<WithdrawalContextRow>(
   'withdrawal_request_context',
   `with account as (
-     select id, account_holder_name, account_number, bank_name, ifsc_code, upi_id, details_changed_at, flagged_at, flag_reason
+     select id, account_holder_name, account_number, bank_name, ifsc_code, upi_id, details_changed_at, flagged_at, flag_reason, payee_check
      from bank_accounts
      where id = $2 and user_id = $1
      for share
@@ -90,7 +92,7 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      s.withdrawal_monthly_limit_vip_usdt_micros as "withdrawalMonthlyLimitVipUsdtMicros",
      a.id as "bankAccountId", a.account_holder_name as "accountHolderName", a.account_number as "accountNumber", a.bank_name as "bankName",
      a.ifsc_code as "ifscCode", a.upi_id as "upiId", a.details_changed_at as "detailsChangedAt",
-     a.flagged_at as "flaggedAt", a.flag_reason as "flagReason",
+     a.flagged_at as "flaggedAt", a.flag_reason as "flagReason", a.payee_check as "payeeCheck",
      ${publishEventsColumn('$3', '$4')}
    from profiles p
      join users u on u.id = p.user_id

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
+import { payeeRefusal } from '#shared/contracts/bank-accounts';
 import { limitTierOf, tdsInrPaiseFor, WITHDRAWAL_RULE_MESSAGES } from '#shared/contracts/withdrawal-rules';
 import { quoteWithdrawal, WITHDRAWAL_DECIMALS, WITHDRAWAL_MESSAGES, type Withdrawal, type withdrawalRequestSchema } from '#shared/contracts/withdrawals';
 import type { AppContext } from '../../context.ts';
@@ -73,10 +73,9 @@ export async function requestWithdrawal(
     if (found === undefined) throw new Error(`user ${userId} has no profile`);
     const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
-    if (found.flaggedAt !== null) {
-      const message = BANK_ACCOUNT_MESSAGES.flagged(found.flagReason ?? 'account problem');
-      throw new AppError(409, 'CONFLICT', message, { fields: { bankAccountId: message } });
-    }
+    // A flagged payee (decision 044) or one the bank's check did not confirm (decision 055) takes no withdrawal.
+    const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, context.config.payoutProvider !== undefined);
+    if (refusal !== undefined) throw new AppError(409, 'CONFLICT', refusal, { fields: { bankAccountId: refusal } });
     assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
     // The KYC money gate (decisions 042, 047): nothing leaves a frozen account, one below level 1 or one overdue for its KYC refresh.
     assertMoneyMayLeave('withdrawals', found, found);
@@ -130,9 +129,17 @@ export async function requestWithdrawal(
 
 /** The bank account read with the request's context, when it is (still) the customer's. */
 function ownedBankAccountOf(row: requestRepository.WithdrawalContextRow) {
-  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt } = row;
-  if (bankAccountId === null || accountHolderName === null || accountNumber === null || bankName === null || ifscCode === null || detailsChangedAt === null) {
+  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck } = row;
+  if (
+    bankAccountId === null ||
+    accountHolderName === null ||
+    accountNumber === null ||
+    bankName === null ||
+    ifscCode === null ||
+    detailsChangedAt === null ||
+    payeeCheck === null
+  ) {
     return undefined;
   }
-  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt };
+  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck };
 }

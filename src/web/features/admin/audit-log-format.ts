@@ -46,6 +46,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'withdrawal.reverse': 'Paid withdrawal reversed by the bank; USDT returned',
   'chain_incident.settle': 'Chain incident settled',
   'deposit_key.set': 'Deposit key (xpub) set',
+  'payee.check': 'Bank account checked with the bank (penny drop)',
+  'payee.accept': 'Bank account accepted by an admin',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -94,6 +96,8 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'reports.tds_export': 'neutral',
   'chain_incident.settle': 'neutral',
   'deposit_key.set': 'neutral',
+  'payee.check': 'neutral',
+  'payee.accept': 'approval',
 };
 
 export function actionLabel(action: string): string {

@@ -19,6 +19,7 @@ import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdmi
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
 import { UserKycCard } from './user-kyc-card.tsx';
+import { UserPayeesCard } from './user-payees-card.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
 import { roleSchema, vipLevelSchema } from '#shared/contracts/enums';
 
@@ -255,6 +256,7 @@ function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean 
       <AccessForm key={`${user.role}-${user.vipLevel}-${user.updatedAt}`} user={user} isSelf={isSelf} />
       <SessionsCard user={user} isSelf={isSelf} />
       <UserKycCard userId={user.id} isSelf={isSelf} />
+      {!isSelf && <UserPayeesCard userId={user.id} />}
     </>
   );
 }

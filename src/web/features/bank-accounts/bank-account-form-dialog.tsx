@@ -92,7 +92,8 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   const failureTitle = account ? t('bank.updateFailed') : t('bank.addFailed');
   const ifscCode = useWatch({ control: form.control, name: 'ifscCode' });
   // The list is already loaded on the page that opens this dialog; its answer says how long a new account pauses.
-  const newAccountPauseHours = useBankAccounts().data?.newAccountPauseHours ?? 0;
+  const listed = useBankAccounts().data;
+  const newAccountPauseHours = listed?.newAccountPauseHours ?? 0;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(undefined);
@@ -165,6 +166,11 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
       {account === undefined && newAccountPauseHours > 0 && (
         <Alert variant="info" data-testid="new-account-pause">
           {t('bank.newAccountPause', { hours: newAccountPauseHours })}
+        </Alert>
+      )}
+      {listed?.checkedWithBank === true && (
+        <Alert variant="info" data-testid="bank-check-notice">
+          {t('bank.checkNotice')}
         </Alert>
       )}
       <ActionError message={submitError} />

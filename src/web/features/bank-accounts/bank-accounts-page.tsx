@@ -15,7 +15,7 @@ import { BankAccountFormDialog } from './bank-account-form-dialog.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { useSecurityPauses } from '../wallet/api.ts';
 import { displayDateTime } from '../wallet/format.ts';
-import { PayeeFlagNote } from './payee-flag-note.tsx';
+import { PayeeCheckNote, PayeeFlagNote } from './payee-flag-note.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
@@ -89,6 +89,7 @@ export default function BankAccountsPage() {
                       </Badge>
                     )}
                     <PayeeFlagNote account={account} />
+                    <PayeeCheckNote account={account} />
                     {pauseOf.has(account.id) && (
                       <p className="mt-1 text-xs text-amber-800" data-testid="bank-account-list-pause">
                         {pauseText(pauseOf.get(account.id))}

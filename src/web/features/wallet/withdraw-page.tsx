@@ -14,6 +14,7 @@ import {
   type Withdrawal,
   type WithdrawalQuote,
 } from '#shared/contracts/withdrawals';
+import { payeeRefusal } from '#shared/contracts/bank-accounts';
 import type { WalletSummary } from '#shared/contracts/wallet';
 import {
   formatDecimal,
@@ -262,10 +263,13 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
                 <Select {...form.register('bankAccountId')}>
                   <option value="">{t('withdraw.selectBankAccount')}</option>
                   {accounts.map((account) => (
-                    <option key={account.id} value={account.id} disabled={account.flaggedAt !== null}>
+                    <option key={account.id} value={account.id} disabled={payeeRefusal(account, bankAccounts.data.checkedWithBank) !== undefined}>
                       {account.bankName} ••••{account.accountNumberLast4} ({account.accountHolderName})
                       {bankAccountPauses.has(account.id) ? t('withdraw.paused') : ''}
                       {account.flaggedAt !== null ? t('withdraw.payoutFailed', { reason: account.flagReason ?? t('withdraw.accountProblem') }) : ''}
+                      {account.flaggedAt === null && payeeRefusal(account, bankAccounts.data.checkedWithBank) !== undefined
+                        ? t('withdraw.payeeNotConfirmed')
+                        : ''}
                     </option>
                   ))}
                 </Select>

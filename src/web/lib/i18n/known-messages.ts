@@ -147,6 +147,11 @@ export const KNOWN_MESSAGES = {
   [BANK_ACCOUNT_MESSAGES.confirmationMismatch]: 'message.accountNumberMismatch',
   [BANK_ACCOUNT_MESSAGES.confirmationRequired]: 'message.accountNumberConfirmationRequired',
   [BANK_ACCOUNT_MESSAGES.unknownIfsc]: 'message.unknownIfsc',
+  [BANK_ACCOUNT_MESSAGES.checking]: 'message.payeeChecking',
+  [BANK_ACCOUNT_MESSAGES.nameMismatch]: 'message.payeeNameMismatch',
+  [BANK_ACCOUNT_MESSAGES.invalidAccount]: 'message.payeeInvalid',
+  [BANK_ACCOUNT_MESSAGES.checkFailed]: 'message.payeeCheckFailed',
+  [BANK_ACCOUNT_MESSAGES.tooManyChecks]: 'message.payeeTooManyChecks',
   // KYC.
   [PAN_MESSAGES.invalid]: 'message.panInvalid',
   [PAN_MESSAGES.notPlain]: 'message.panNotPlain',

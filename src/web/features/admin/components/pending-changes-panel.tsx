@@ -27,6 +27,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   deposit_xpub: 'Deposit key (extended public key)',
   account_unfreeze: 'Lift an account’s freeze',
   kyc_level2_approval: 'KYC level 2 approval',
+  payee_acceptance: 'Bank account the bank did not confirm',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {

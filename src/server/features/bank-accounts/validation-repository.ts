@@ -1,0 +1,159 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PayeeCheck } from '#shared/contracts/bank-accounts';
+import type { Executor } from '../../db/client.ts';
+import { bankAccounts, kycRecords, payeeValidations, profiles, users } from '../../db/schema.ts';
+
+export type PayeeValidationRow = typeof payeeValidations.$inferSelect;
+type BankAccountRow = typeof bankAccounts.$inferSelect;
+
+export async function insertValidation(
+  db: Executor,
+  values: Pick<PayeeValidationRow, 'userId' | 'bankAccountId' | 'accountHolderName' | 'accountNumber' | 'ifscCode'>,
+): Promise<PayeeValidationRow> {
+  const [row] = await db.insert(payeeValidations).values(values).returning();
+  if (!row) throw new Error('insert into payee_validations returned no row');
+  return row;
+}
+
+/** Validations asked for this customer in the last 24 hours, deleted payees' included. */
+export async function countRecent(db: Executor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(payeeValidations)
+    .where(and(eq(payeeValidations.userId, userId), sql`${payeeValidations.createdAt} > now() - interval '24 hours'`));
+  return row?.count ?? 0;
+}
+
+/**
+ * Takes validations without a final state whose time has come (`only`: just that one, whatever its time), and
+ * moves their next attempt `leaseSeconds` ahead, so that no other process takes them meanwhile.
+ */
+export async function claim(db: Executor, options: { limit: number; leaseSeconds: number; only?: string }): Promise<PayeeValidationRow[]> {
+  const chosen =
+    options.only === undefined
+      ? sql`next_attempt_at <= now()`
+      : // The request that saved the payee asks at once; a claim by a worker since has moved next_attempt_at ahead.
+        sql`id = ${options.only} and attempts = 0`;
+  const claimed = await db.execute<{ id: string }>(sql`
+    with due as (
+      select id from payee_validations
+      where status in ('queued', 'created') and ${chosen}
+      order by next_attempt_at, id
+      limit ${options.limit}
+      for update skip locked
+    )
+    update payee_validations set next_attempt_at = now() + make_interval(secs => ${options.leaseSeconds}), attempts = attempts + 1
+    where id in (select id from due)
+    returning id`);
+  const ids = claimed.rows.map((row) => row.id);
+  if (ids.length === 0) return [];
+  return db.select().from(payeeValidations).where(inArray(payeeValidations.id, ids)).orderBy(asc(payeeValidations.nextAttemptAt));
+}
+
+export async function findForUpdate(db: Executor, where: { id: string } | { providerValidationId: string }): Promise<PayeeValidationRow | undefined> {
+  const condition = 'id' in where ? eq(payeeValidations.id, where.id) : eq(payeeValidations.providerValidationId, where.providerValidationId);
+  const [row] = await db.select().from(payeeValidations).where(condition).for('update');
+  return row;
+}
+
+export async function findById(db: Executor, id: string): Promise<PayeeValidationRow | undefined> {
+  const [row] = await db.select().from(payeeValidations).where(eq(payeeValidations.id, id));
+  return row;
+}
+
+export async function markCreated(db: Executor, id: string, providerValidationId: string, nextAttemptSeconds: number): Promise<void> {
+  await db
+    .update(payeeValidations)
+    .set({ status: 'created', providerValidationId, lastError: null, nextAttemptAt: sql`now() + make_interval(secs => ${nextAttemptSeconds})` })
+    .where(eq(payeeValidations.id, id));
+}
+
+export async function reschedule(db: Executor, id: string, nextAttemptSeconds: number, lastError: string | null): Promise<void> {
+  await db
+    .update(payeeValidations)
+    .set({ lastError: lastError?.slice(0, 500) ?? null, nextAttemptAt: sql`now() + make_interval(secs => ${nextAttemptSeconds})` })
+    .where(eq(payeeValidations.id, id));
+}
+
+export async function finish(
+  db: Executor,
+  id: string,
+  result: Pick<PayeeValidationRow, 'status' | 'accountStatus' | 'registeredName' | 'nameVerdict' | 'nameScore' | 'failureReason'> & {
+    providerValidationId: string | null;
+  },
+): Promise<void> {
+  await db
+    .update(payeeValidations)
+    .set({
+      ...result,
+      registeredName: result.registeredName?.slice(0, 200) ?? null,
+      failureReason: result.failureReason?.slice(0, 500) ?? null,
+      completedAt: sql`now()`,
+    })
+    .where(eq(payeeValidations.id, id));
+}
+
+/** The names the bank's registered name is compared with: the PAN's registered name (checked by KYC) and the profile's. */
+export async function customerNames(db: Executor, userId: string): Promise<{ profileName: string | null; panRegisteredName: string | null }> {
+  const [row] = await db
+    .select({ profileName: profiles.name, panRegisteredName: kycRecords.panRegisteredName })
+    .from(profiles)
+    .leftJoin(kycRecords, eq(kycRecords.userId, profiles.userId))
+    .where(eq(profiles.userId, userId));
+  return { profileName: row?.profileName ?? null, panRegisteredName: row?.panRegisteredName ?? null };
+}
+
+/** Sets the payee's check when `validationId` is still the validation of its current details; answers the payee, or undefined. */
+export async function setCheckOf(db: Executor, validationId: string, payeeCheck: PayeeCheck): Promise<BankAccountRow | undefined> {
+  const [row] = await db
+    .update(bankAccounts)
+    .set({ payeeCheck, updatedAt: sql`now()` })
+    .where(and(eq(bankAccounts.validationId, validationId), eq(bankAccounts.payeeCheck, 'checking')))
+    .returning();
+  return row;
+}
+
+export async function findPayeeForUpdate(db: Executor, bankAccountId: string): Promise<BankAccountRow | undefined> {
+  const [row] = await db.select().from(bankAccounts).where(eq(bankAccounts.id, bankAccountId)).for('update');
+  return row;
+}
+
+export async function acceptPayee(db: Executor, bankAccountId: string, adminUserId: string): Promise<void> {
+  await db
+    .update(bankAccounts)
+    .set({ payeeCheck: 'accepted', acceptedBy: adminUserId, acceptedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(bankAccounts.id, bankAccountId));
+}
+
+export interface AdminPayeeRow {
+  account: BankAccountRow;
+  customerName: string;
+  customerEmail: string;
+  validation: PayeeValidationRow | null;
+}
+
+/** Payees with their owner and the validation of their current details: one customer's, or the review queue (oldest first). */
+export async function listAdminPayees(db: Executor, filter: { userId: string } | { review: true }, limit: number): Promise<AdminPayeeRow[]> {
+  const base = db
+    .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations })
+    .from(bankAccounts)
+    .innerJoin(users, eq(users.id, bankAccounts.userId))
+    .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
+    .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId));
+  if ('userId' in filter) return base.where(eq(bankAccounts.userId, filter.userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
+  return base
+    .where(inArray(bankAccounts.payeeCheck, ['name_mismatch', 'check_failed', 'invalid']))
+    .orderBy(asc(bankAccounts.updatedAt), asc(bankAccounts.id))
+    .limit(limit);
+}
+
+export async function findAdminPayee(db: Executor, bankAccountId: string): Promise<AdminPayeeRow | undefined> {
+  const [row] = await db
+    .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations })
+    .from(bankAccounts)
+    .innerJoin(users, eq(users.id, bankAccounts.userId))
+    .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
+    .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId))
+    .where(eq(bankAccounts.id, bankAccountId));
+  return row;
+}

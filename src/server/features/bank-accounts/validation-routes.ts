@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminPayeeListResponseSchema, PAYEE_REVIEW_PAGE, payeeAcceptResponseSchema } from '#shared/contracts/bank-accounts';
+import { idParamsSchema } from '#shared/contracts/common';
+import { PAYOUT_WEBHOOK_MAX_BYTES } from '#shared/contracts/payouts';
+import type { AppContext } from '../../context.ts';
+import type { PayoutProviderConfig } from '../../env.ts';
+import { responses, type ApiApp } from '../../http/types.ts';
+import { sessionOf } from '../../platform/sessions/areas.ts';
+import { acceptPayee, listCustomerPayees, listPayeesForReview, receiveValidationWebhook } from './validations.ts';
+
+const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_validation', 'ignored']) });
+
+/**
+ * POST /api/webhooks/razorpayx/validations: RazorpayX's fund_account.validation.completed and .failed events
+ * (decision 055), public and proven by their signature over the raw bytes, read by a parser of this scope only.
+ */
+export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppContext, config: PayoutProviderConfig): void {
+  const { db } = context.database;
+  void app.register(async (plugin) => {
+    const scope = plugin.withTypeProvider<ZodTypeProvider>();
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES }, (_request, body, done) => {
+      done(null, body);
+    });
+    scope.post(
+      '/api/webhooks/razorpayx/validations',
+      {
+        config: { signedWebhook: true },
+        bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES,
+        schema: {
+          tags: ['bank-accounts'],
+          summary: 'RazorpayX account validation events (penny drops), signed with HMAC-SHA256 of the raw body (X-Razorpay-Signature)',
+          response: responses({ 200: webhookAnswerSchema }),
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return { status: (await receiveValidationWebhook(db, config, body, request.headers)).outcome };
+      },
+    );
+  });
+}
+
+/** The admins' payee screens: one customer's payees with their checks, the review queue, and the acceptance. */
+export function registerPayeeAdminRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
+  app.get(
+    '/api/admin/users/:id/payees',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A customer’s bank accounts with the bank’s check of each (registered name, name verdict, when, provider id)',
+        params: idParamsSchema,
+        response: responses({ 200: adminPayeeListResponseSchema }),
+      },
+    },
+    async (request) => ({ items: await listCustomerPayees(db, request.params.id) }),
+  );
+  app.get(
+    '/api/admin/payees/review',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: `Bank accounts the bank did not confirm (name mismatch, invalid, check failed), oldest first, at most ${PAYEE_REVIEW_PAGE}`,
+        response: responses({ 200: adminPayeeListResponseSchema }),
+      },
+    },
+    async () => ({ items: await listPayeesForReview(db, PAYEE_REVIEW_PAGE) }),
+  );
+  app.post(
+    '/api/admin/payees/:id/accept',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Accept a bank account whose name did not match or whose check failed: at once with a single admin, else 202 and a change a second admin confirms',
+        params: idParamsSchema,
+        response: responses({ 200: payeeAcceptResponseSchema, 202: payeeAcceptResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await acceptPayee(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.id);
+      reply.code(answer.statusCode);
+      return answer.body;
+    },
+  );
+}

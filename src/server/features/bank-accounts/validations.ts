@@ -1,0 +1,358 @@
+import {
+  ACCEPTABLE_PAYEE_CHECKS,
+  BANK_ACCOUNT_MESSAGES,
+  PAYEE_ADMIN_MESSAGES,
+  PAYEE_CHECKS_PER_DAY,
+  type AdminPayee,
+  type PayeeCheck,
+} from '#shared/contracts/bank-accounts';
+import { matchNames, type NameMatch } from '#shared/name-match';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.ts';
+import type { PayoutProviderConfig } from '../../env.ts';
+import { AppError } from '../../errors.ts';
+import { recordAudit } from '../../platform/audit/record.ts';
+import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
+import { PayoutProviderError } from '../payouts/provider.ts';
+import { createRazorpayXValidationClient, type AccountValidationFacts, type AccountValidationProvider } from '../payouts/razorpayx-validations.ts';
+import { toBankAccountView } from './view.ts';
+import * as validationRepository from './validation-repository.ts';
+import type { AdminPayeeRow, PayeeValidationRow } from './validation-repository.ts';
+
+/*
+ * A new or changed payee is checked like a bank checks it (decision 055): the payout provider's account
+ * validation sends it a penny and answers whether the account is active and the name its bank has for it.
+ * That name is compared with the customer's by the one name rule (#shared/name-match). The check runs after
+ * the payee is saved: the saving request waits for it at most CHECK_WAIT_MILLISECONDS, and the worker
+ * (validation-worker.ts), a webhook or a later poll finishes what that wait did not.
+ */
+
+/** How long the request that saved a payee waits for the provider's first answer before it answers itself. */
+const CHECK_WAIT_MILLISECONDS = 3_000;
+/** A validation asked this many times without a final answer is given up as failed (an admin may accept the payee). */
+export const MAX_VALIDATION_ATTEMPTS = 12;
+const MAX_BACKOFF_SECONDS = 30 * 60;
+
+export function validationProviderFrom(config: PayoutProviderConfig | undefined): AccountValidationProvider | undefined {
+  return config ? createRazorpayXValidationClient(config) : undefined;
+}
+
+export function validationBackoffSeconds(pollSeconds: number, attempts: number): number {
+  return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(attempts, 12));
+}
+
+/**
+ * Records a validation of the payee's details, in the transaction that saves them (the owner is locked, so
+ * two saves cannot both pass the limit). Refused with 429 when the customer had PAYEE_CHECKS_PER_DAY already.
+ */
+export async function queueValidation(
+  transaction: Executor,
+  payee: { userId: string; bankAccountId: string; accountHolderName: string; accountNumber: string; ifscCode: string },
+): Promise<string> {
+  if ((await validationRepository.countRecent(transaction, payee.userId)) >= PAYEE_CHECKS_PER_DAY) {
+    throw new AppError(429, 'RATE_LIMITED', BANK_ACCOUNT_MESSAGES.tooManyChecks);
+  }
+  const row = await validationRepository.insertValidation(transaction, {
+    userId: payee.userId,
+    bankAccountId: payee.bankAccountId,
+    accountHolderName: payee.accountHolderName,
+    accountNumber: payee.accountNumber,
+    ifscCode: payee.ifscCode,
+  });
+  return row.id;
+}
+
+/** The best verdict of the registered name against the customer's names (the PAN's registered name first). */
+function nameMatchOf(registeredName: string, names: { profileName: string | null; panRegisteredName: string | null }): NameMatch {
+  const rank = { match: 2, partial: 1, mismatch: 0 } as const;
+  const candidates = [names.panRegisteredName, names.profileName].filter((name): name is string => name !== null && name.trim() !== '');
+  return candidates
+    .map((name) => matchNames(registeredName, name))
+    .reduce<NameMatch>(
+      (best, next) => (rank[next.verdict] > rank[best.verdict] || (rank[next.verdict] === rank[best.verdict] && next.score > best.score) ? next : best),
+      {
+        score: 0,
+        verdict: 'mismatch',
+      },
+    );
+}
+
+export type ValidationOutcome = 'applied' | 'unchanged' | 'unknown_validation';
+
+/**
+ * Applies what the provider said of a validation, once: a final answer on a validation without one records it
+ * and sets its payee's check (when the validation is still the one of the payee's current details); anything
+ * else changes nothing. Safe to call from the request, the worker and a webhook at once (the row is locked).
+ */
+export async function applyValidationFacts(
+  db: Database,
+  where: { id: string } | { providerValidationId: string },
+  facts: AccountValidationFacts,
+  pollSeconds: number,
+): Promise<ValidationOutcome> {
+  return db.transaction(async (transaction) => {
+    const validation = await validationRepository.findForUpdate(transaction, where);
+    if (!validation) return 'unknown_validation';
+    if (validation.status === 'completed' || validation.status === 'failed') return 'unchanged';
+    if (validation.providerValidationId !== null && validation.providerValidationId !== facts.providerValidationId) return 'unchanged';
+    if (facts.status === 'created') {
+      if (validation.status === 'created') return 'unchanged';
+      await validationRepository.markCreated(
+        transaction,
+        validation.id,
+        facts.providerValidationId,
+        validationBackoffSeconds(pollSeconds, validation.attempts),
+      );
+      return 'applied';
+    }
+    await finishValidation(transaction, validation, facts);
+    return 'applied';
+  });
+}
+
+async function finishValidation(transaction: Executor, validation: PayeeValidationRow, facts: AccountValidationFacts): Promise<void> {
+  let check: PayeeCheck;
+  let nameMatch: NameMatch | null = null;
+  if (facts.status === 'failed') check = 'check_failed';
+  else if (facts.accountStatus === 'invalid') check = 'invalid';
+  else if (facts.accountStatus === 'active' && facts.registeredName !== null) {
+    nameMatch = nameMatchOf(facts.registeredName, await validationRepository.customerNames(transaction, validation.userId));
+    check = nameMatch.verdict === 'match' ? 'verified' : 'name_mismatch';
+  } else {
+    // Completed without the account's status or name: nothing was confirmed, so a person decides.
+    check = 'check_failed';
+  }
+  await validationRepository.finish(transaction, validation.id, {
+    status: facts.status === 'failed' ? 'failed' : 'completed',
+    providerValidationId: facts.providerValidationId,
+    accountStatus: facts.accountStatus,
+    registeredName: facts.registeredName,
+    nameVerdict: nameMatch?.verdict ?? null,
+    nameScore: nameMatch?.score ?? null,
+    failureReason:
+      check === 'verified' || check === 'name_mismatch' ? null : (facts.details ?? (check === 'invalid' ? 'Account invalid' : 'Validation failed')),
+  });
+  await setPayeeCheck(transaction, validation, check, {
+    nameVerdict: nameMatch?.verdict ?? null,
+    nameScore: nameMatch?.score ?? null,
+    accountStatus: facts.accountStatus,
+  });
+}
+
+/** Gives up a validation the provider refused or never answered: its payee waits for an admin. */
+async function failValidation(db: Database, validationId: string, reason: string): Promise<void> {
+  await db.transaction(async (transaction) => {
+    const validation = await validationRepository.findForUpdate(transaction, { id: validationId });
+    if (!validation || validation.status === 'completed' || validation.status === 'failed') return;
+    await validationRepository.finish(transaction, validation.id, {
+      status: 'failed',
+      providerValidationId: validation.providerValidationId,
+      accountStatus: null,
+      registeredName: null,
+      nameVerdict: null,
+      nameScore: null,
+      failureReason: reason,
+    });
+    await setPayeeCheck(transaction, validation, 'check_failed', { reason });
+  });
+}
+
+/** The payee's check, with its audit entry (by the system); a payee edited since has another validation and is left alone. */
+async function setPayeeCheck(transaction: Executor, validation: PayeeValidationRow, check: PayeeCheck, details: Record<string, unknown>): Promise<void> {
+  const payee = await validationRepository.setCheckOf(transaction, validation.id, check);
+  if (!payee) return;
+  await recordAudit(transaction, {
+    actorUserId: null,
+    action: 'payee.check',
+    targetType: 'bank_account',
+    targetId: payee.id,
+    targetUserId: payee.userId,
+    before: { payeeCheck: 'checking' },
+    // A match lifts the payee's cooling-off (decision 055): said here, so that the audit log shows why it was lifted.
+    after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
+  });
+}
+
+/**
+ * One step of a claimed validation: sends it when it was never sent, else asks about it; applies the answer.
+ * A refusal (400) ends it as failed; an unknown outcome is asked again later, at most MAX_VALIDATION_ATTEMPTS times.
+ */
+export async function stepValidation(
+  db: Database,
+  provider: AccountValidationProvider,
+  validation: PayeeValidationRow,
+  pollSeconds: number,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  try {
+    const facts =
+      validation.providerValidationId === null
+        ? await provider.validate({
+            validationId: validation.id,
+            holderName: validation.accountHolderName,
+            accountNumber: validation.accountNumber,
+            ifsc: validation.ifscCode,
+            customerReference: validation.userId,
+          })
+        : await provider.fetch(validation.providerValidationId);
+    await applyValidationFacts(db, { id: validation.id }, facts, pollSeconds);
+    if (facts.status === 'created' && validation.providerValidationId !== null) await nextAttemptOrGiveUp(db, validation, pollSeconds, null);
+  } catch (error) {
+    if (!(error instanceof PayoutProviderError)) throw error;
+    if (error.kind === 'refused') {
+      log.warn({ validationId: validation.id, error: error.message }, 'The payout provider refused an account validation');
+      await failValidation(db, validation.id, error.message);
+      return;
+    }
+    log.warn({ validationId: validation.id, error: error.message }, 'Account validation error; asked again later');
+    await nextAttemptOrGiveUp(db, validation, pollSeconds, error.message);
+  }
+}
+
+async function nextAttemptOrGiveUp(db: Database, validation: PayeeValidationRow, pollSeconds: number, lastError: string | null): Promise<void> {
+  if (validation.attempts >= MAX_VALIDATION_ATTEMPTS) {
+    await failValidation(db, validation.id, lastError ?? 'No answer from the bank');
+    return;
+  }
+  await validationRepository.reschedule(db, validation.id, validationBackoffSeconds(pollSeconds, validation.attempts), lastError);
+}
+
+/**
+ * After the request that saved the payee committed: the first step of its validation, waited for at most
+ * CHECK_WAIT_MILLISECONDS (the step goes on after that, and the worker takes over if this process stops).
+ */
+export async function checkSoon(
+  db: Database,
+  config: PayoutProviderConfig | undefined,
+  validationId: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const provider = validationProviderFrom(config);
+  if (!provider || !config || validationId === undefined) return;
+  const step = (async () => {
+    const [validation] = await validationRepository.claim(db, { limit: 1, leaseSeconds: 120, only: validationId });
+    if (validation) await stepValidation(db, provider, validation, config.pollSeconds, log);
+  })().catch((error: unknown) => log.error({ err: error, validationId }, 'Account validation failed'));
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CHECK_WAIT_MILLISECONDS);
+    timer.unref();
+  });
+  await Promise.race([step, waited]);
+  clearTimeout(timer);
+}
+
+/** POST /api/webhooks/razorpayx/validations: verified by its signature; a validation's event applied once. */
+export async function receiveValidationWebhook(
+  db: Database,
+  config: PayoutProviderConfig,
+  rawBody: Buffer,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<{ outcome: ValidationOutcome | 'ignored' }> {
+  const provider = createRazorpayXValidationClient(config);
+  if (!provider.verifyWebhook(rawBody, headers)) throw new AppError(400, 'VALIDATION_FAILED', 'The webhook signature is missing or wrong.');
+  let facts;
+  try {
+    facts = provider.readWebhook(rawBody);
+  } catch (error) {
+    if (error instanceof PayoutProviderError) throw new AppError(400, 'VALIDATION_FAILED', 'The webhook could not be read.');
+    throw error;
+  }
+  if (!facts) return { outcome: 'ignored' };
+  return { outcome: await applyValidationFacts(db, { providerValidationId: facts.providerValidationId }, facts, config.pollSeconds) };
+}
+
+function adminPayeeOf(row: AdminPayeeRow): AdminPayee {
+  const { account, validation } = row;
+  return {
+    ...toBankAccountView(account, false),
+    userId: account.userId,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    acceptedAt: account.acceptedAt?.toISOString() ?? null,
+    validation: validation && {
+      id: validation.id,
+      status: validation.status,
+      accountStatus: validation.accountStatus,
+      registeredName: validation.registeredName,
+      nameVerdict: validation.nameVerdict,
+      nameScore: validation.nameScore,
+      failureReason: validation.failureReason,
+      providerValidationId: validation.providerValidationId,
+      requestedAt: validation.createdAt.toISOString(),
+      completedAt: validation.completedAt?.toISOString() ?? null,
+    },
+  };
+}
+
+export async function listCustomerPayees(db: Executor, userId: string): Promise<AdminPayee[]> {
+  return (await validationRepository.listAdminPayees(db, { userId }, 50)).map(adminPayeeOf);
+}
+
+export async function listPayeesForReview(db: Executor, limit: number): Promise<AdminPayee[]> {
+  return (await validationRepository.listAdminPayees(db, { review: true }, limit)).map(adminPayeeOf);
+}
+
+async function lockedAcceptablePayee(transaction: Executor, bankAccountId: string, validationId?: string | null) {
+  const payee = await validationRepository.findPayeeForUpdate(transaction, bankAccountId);
+  if (!payee) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+  if (validationId !== undefined && payee.validationId !== validationId) throw AppError.conflict(PAYEE_ADMIN_MESSAGES.changed, 'STALE_CHANGE');
+  if (!ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck)) throw AppError.conflict(PAYEE_ADMIN_MESSAGES.notAcceptable);
+  return payee;
+}
+
+async function applyAcceptance(transaction: Executor, change: { bankAccountId: string; validationId: string | null }, actor: Actor): Promise<void> {
+  const payee = await lockedAcceptablePayee(transaction, change.bankAccountId, change.validationId);
+  await validationRepository.acceptPayee(transaction, payee.id, actor.userId);
+  await recordAudit(transaction, {
+    actorUserId: actor.userId,
+    action: 'payee.accept',
+    targetType: 'bank_account',
+    targetId: payee.id,
+    targetUserId: payee.userId,
+    before: { payeeCheck: payee.payeeCheck, validationId: payee.validationId },
+    after: { payeeCheck: 'accepted' },
+    ipAddress: actor.ipAddress,
+  });
+}
+
+/** A second admin's confirm of an acceptance: the payee must still have the check that was accepted. */
+export const payeeAcceptanceHandler: ChangeHandler<'payee_acceptance'> = {
+  kind: 'payee_acceptance',
+  lockSubject: async (transaction, bankAccountId) => {
+    await validationRepository.findPayeeForUpdate(transaction, bankAccountId);
+  },
+  apply: async (transaction, change, decider) => applyAcceptance(transaction, change.payload, decider),
+};
+
+/**
+ * An admin accepts a payee whose name did not match or whose check failed: at once while one admin exists,
+ * else as a change a second admin confirms (202), since it lets money go to an account not in the customer's name.
+ */
+export async function acceptPayee(
+  db: Database,
+  actor: Actor,
+  bankAccountId: string,
+): Promise<{ statusCode: 200 | 202; body: { message: string; payee: AdminPayee; pendingChangeId: string | null } }> {
+  return db.transaction(async (transaction) => {
+    const payee = await lockedAcceptablePayee(transaction, bankAccountId);
+    const view = async () => {
+      const row = await validationRepository.findAdminPayee(transaction, bankAccountId);
+      if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
+      return adminPayeeOf(row);
+    };
+    if (await needsSecondAdmin(transaction)) {
+      if (await findOpenChange(transaction, 'payee_acceptance', bankAccountId))
+        throw AppError.conflict(PAYEE_ADMIN_MESSAGES.alreadyWaiting, 'CHANGE_ALREADY_WAITING');
+      const pending = await requestChange(
+        transaction,
+        'payee_acceptance',
+        { bankAccountId, userId: payee.userId, validationId: payee.validationId, check: payee.payeeCheck },
+        actor,
+      );
+      return { statusCode: 202, body: { message: PAYEE_ADMIN_MESSAGES.acceptWaiting, payee: await view(), pendingChangeId: pending.id } };
+    }
+    await applyAcceptance(transaction, { bankAccountId, validationId: payee.validationId }, actor);
+    return { statusCode: 200, body: { message: PAYEE_ADMIN_MESSAGES.accepted, payee: await view(), pendingChangeId: null } };
+  });
+}

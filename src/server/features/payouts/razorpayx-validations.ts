@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { PayoutProviderConfig } from '../../env.ts';
+import { PayoutProviderError } from './provider.ts';
+import { createRazorpayXClient } from './razorpayx-client.ts';
+
+/*
+ * RazorpayX Fund Account Validation as documented (docs/decisions/055 names the pages): POST
+ * /v1/fund_accounts/validations with the business account's number, the payee's fund account inline (a bank
+ * account with its contact), `amount` 100 paise (the penny) and `currency` INR; GET
+ * /v1/fund_accounts/validations/:id; and the webhooks fund_account.validation.completed and .failed, signed like
+ * every RazorpayX webhook (HMAC-SHA256 of the raw body in X-Razorpay-Signature). A validation may answer
+ * `created` and complete later: the webhook or a later fetch gives its result.
+ */
+
+const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
+/** The penny: the documented amount of a bank account validation, in paise. */
+const VALIDATION_AMOUNT_PAISE = 100;
+const CONTACT_NAME_MAX = 50;
+const HOLDER_NAME_MAX = 120;
+
+/** A payee's details as they are sent for validation. */
+export interface AccountValidationRequest {
+  /** Our validation's id, sent in the notes so that the provider's records name it. */
+  validationId: string;
+  holderName: string;
+  accountNumber: string;
+  ifsc: string;
+  /** The customer's user id: the contact's reference. */
+  customerReference: string;
+}
+
+/** What the provider says of one validation. */
+export interface AccountValidationFacts {
+  providerValidationId: string;
+  status: 'created' | 'completed' | 'failed';
+  /** `active` or `invalid` once completed; null before. */
+  accountStatus: 'active' | 'invalid' | null;
+  registeredName: string | null;
+  /** The provider's words when it failed or the account is invalid. */
+  details: string | null;
+}
+
+export interface AccountValidationProvider {
+  validate(request: AccountValidationRequest): Promise<AccountValidationFacts>;
+  fetch(providerValidationId: string): Promise<AccountValidationFacts>;
+  verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): boolean;
+  /** A verified webhook's validation, or undefined for another event; throws PayoutProviderError('unexpected') when unreadable. */
+  readWebhook(rawBody: Buffer): AccountValidationFacts | undefined;
+}
+
+const resultsSchema = z
+  .object({
+    account_status: z.string().nullish(),
+    registered_name: z.string().max(200).nullish(),
+    details: z.string().nullish(),
+  })
+  .nullish();
+
+const validationEntitySchema = z.object({
+  id: z.string().min(1).max(64),
+  entity: z.literal('fund_account.validation'),
+  status: z.enum(['created', 'completed', 'failed']),
+  results: resultsSchema,
+  // The composite form of the same API names its results validation_results and calls an active account "valid".
+  validation_results: resultsSchema,
+  status_details: z.object({ reason: z.string().nullish(), description: z.string().nullish() }).nullish(),
+});
+
+const webhookSchema = z.object({
+  event: z.string().min(1).max(100),
+  payload: z.object({ 'fund_account.validation': z.object({ entity: validationEntitySchema }).optional() }).passthrough(),
+});
+
+const errorSchema = z.object({ error: z.object({ code: z.string().optional(), description: z.string().nullish() }) });
+
+function factsOf(entity: z.infer<typeof validationEntitySchema>): AccountValidationFacts {
+  const results = entity.results ?? entity.validation_results;
+  const accountStatus =
+    results?.account_status === 'active' || results?.account_status === 'valid' ? 'active' : results?.account_status === 'invalid' ? 'invalid' : null;
+  return {
+    providerValidationId: entity.id,
+    status: entity.status,
+    accountStatus: entity.status === 'completed' ? accountStatus : null,
+    registeredName: results?.registered_name?.trim() || null,
+    details: (entity.status_details?.description ?? results?.details ?? entity.status_details?.reason ?? null)?.slice(0, 480) ?? null,
+  };
+}
+
+/** RazorpayX takes letters, digits, spaces and ’-_/(). in names; anything else becomes a space. */
+function providerName(name: string, max: number): string {
+  return name
+    .replace(/[^A-Za-z0-9 '’\-_/().]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .trim();
+}
+
+export function createRazorpayXValidationClient(config: PayoutProviderConfig): AccountValidationProvider {
+  const authorization = `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')}`;
+  // The same account and secret sign payout and validation webhooks alike.
+  const payoutClient = createRazorpayXClient(config);
+
+  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<AccountValidationFacts> {
+    let response: Response;
+    try {
+      response = await fetch(`${config.apiUrl}${path}`, {
+        method,
+        headers: { accept: 'application/json', authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLISECONDS),
+      });
+    } catch (error) {
+      throw new PayoutProviderError(`RazorpayX unreachable: ${error instanceof Error ? error.message : String(error)}`, 'unavailable', { cause: error });
+    }
+    const answer: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const described = errorSchema.safeParse(answer);
+      const description = described.success ? (described.data.error.description ?? described.data.error.code ?? '') : '';
+      const message = `RazorpayX answered HTTP ${response.status} to ${method} ${path}${description ? `: ${description}` : ''}`;
+      throw new PayoutProviderError(message.slice(0, 480), response.status === 400 || response.status === 422 ? 'refused' : 'unavailable');
+    }
+    const parsed = validationEntitySchema.safeParse(answer);
+    if (!parsed.success) throw new PayoutProviderError('RazorpayX sent an account validation of unexpected shape', 'unexpected');
+    return factsOf(parsed.data);
+  }
+
+  return {
+    validate: (validation) =>
+      request('POST', '/v1/fund_accounts/validations', {
+        account_number: config.accountNumber,
+        fund_account: {
+          account_type: 'bank_account',
+          bank_account: { name: providerName(validation.holderName, HOLDER_NAME_MAX), ifsc: validation.ifsc, account_number: validation.accountNumber },
+          contact: { name: providerName(validation.holderName, CONTACT_NAME_MAX), type: 'customer', reference_id: validation.customerReference },
+        },
+        amount: VALIDATION_AMOUNT_PAISE,
+        currency: 'INR',
+        notes: { validation_id: validation.validationId },
+      }),
+
+    fetch: (providerValidationId) => request('GET', `/v1/fund_accounts/validations/${encodeURIComponent(providerValidationId)}`),
+
+    verifyWebhook: (rawBody, headers) => payoutClient.verifyWebhook(rawBody, headers),
+
+    readWebhook(rawBody) {
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString('utf8'));
+      } catch (error) {
+        throw new PayoutProviderError('RazorpayX webhook body is not JSON', 'unexpected', { cause: error });
+      }
+      const event = webhookSchema.safeParse(body);
+      if (!event.success) throw new PayoutProviderError('RazorpayX sent a webhook of unexpected shape', 'unexpected');
+      const entity = event.data.payload['fund_account.validation']?.entity;
+      return event.data.event.startsWith('fund_account.validation.') && entity ? factsOf(entity) : undefined;
+    },
+  };
+}

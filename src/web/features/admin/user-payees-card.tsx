@@ -1,0 +1,143 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import {
+  ACCEPTABLE_PAYEE_CHECKS,
+  adminPayeeListResponseSchema,
+  payeeAcceptResponseSchema,
+  type AdminPayee,
+  type PayeeCheck,
+} from '#shared/contracts/bank-accounts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { apiRequest, errorMessage } from '../../lib/api.ts';
+import { adminKeys } from './api.ts';
+import { ErrorState, LoadingState } from './components/list-states.tsx';
+import { fullDateTimeText } from './format.ts';
+import { NAME_MATCH_TONES } from './kyc-labels.ts';
+
+/* A customer's bank accounts and what the bank's check (a penny drop, decision 055) said of each. */
+
+const CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
+  unchecked: { label: 'Not checked (no payout provider when saved)', tone: 'default' },
+  checking: { label: 'Being checked', tone: 'warning' },
+  verified: { label: 'Name matches', tone: 'success' },
+  name_mismatch: { label: 'Name does not match: blocked', tone: 'danger' },
+  invalid: { label: 'Account invalid: blocked until edited', tone: 'danger' },
+  check_failed: { label: 'Check failed: blocked', tone: 'danger' },
+  accepted: { label: 'Accepted by an admin', tone: 'success' },
+};
+
+const payeesKey = (userId: string) => [...adminKeys.user(userId), 'payees'] as const;
+
+function PayeeFacts({ payee }: { payee: AdminPayee }) {
+  const { validation } = payee;
+  return (
+    <dl className="grid grid-cols-1 gap-1 text-sm sm:grid-cols-2">
+      <dt className="text-slate-500">Holder name given</dt>
+      <dd>{payee.accountHolderName}</dd>
+      <dt className="text-slate-500">Name at the bank</dt>
+      <dd data-testid="payee-registered-name">{validation?.registeredName ?? 'Not known'}</dd>
+      {validation?.nameVerdict && (
+        <>
+          <dt className="text-slate-500">Name match</dt>
+          <dd>
+            <Badge tone={NAME_MATCH_TONES[validation.nameVerdict]}>{`${validation.nameVerdict} (${validation.nameScore ?? 0})`}</Badge>
+          </dd>
+        </>
+      )}
+      {validation?.failureReason && (
+        <>
+          <dt className="text-slate-500">Bank’s answer</dt>
+          <dd>{validation.failureReason}</dd>
+        </>
+      )}
+      {validation && (
+        <>
+          <dt className="text-slate-500">Checked</dt>
+          <dd>{validation.completedAt ? <time dateTime={validation.completedAt}>{fullDateTimeText(validation.completedAt)}</time> : 'Waiting for the bank'}</dd>
+          <dt className="text-slate-500">Provider’s id</dt>
+          <dd className="font-mono text-xs">{validation.providerValidationId ?? '(not sent yet)'}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+export function UserPayeesCard({ userId }: { userId: string }) {
+  const queryClient = useQueryClient();
+  const payees = useQuery({
+    queryKey: payeesKey(userId),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/payees`, adminPayeeListResponseSchema, { signal }),
+  });
+  const [accepting, setAccepting] = useState<AdminPayee>();
+  const [busy, setBusy] = useState(false);
+
+  const accept = async (payee: AdminPayee) => {
+    setBusy(true);
+    try {
+      const answer = await apiRequest(`/api/admin/payees/${encodeURIComponent(payee.id)}/accept`, payeeAcceptResponseSchema, { method: 'POST', body: {} });
+      toast.success(answer.message);
+    } catch (error) {
+      toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
+    } finally {
+      setBusy(false);
+      setAccepting(undefined);
+      await queryClient.invalidateQueries({ queryKey: payeesKey(userId) });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.pendingChanges() });
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Bank accounts</CardTitle>
+        <CardDescription>
+          Each new or changed account is checked with the bank (a penny drop). One whose name at the bank does not match the customer’s takes no withdrawal
+          until an admin accepts it.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {payees.isPending ? (
+          <LoadingState text="Loading bank accounts…" />
+        ) : payees.isError ? (
+          <ErrorState title="Bank accounts" message="Could not load the bank accounts." onRetry={() => void payees.refetch()} />
+        ) : payees.data.items.length === 0 ? (
+          <p className="text-sm text-slate-600">No bank accounts saved.</p>
+        ) : (
+          <ul className="flex flex-col gap-4" aria-label="Customer’s bank accounts">
+            {payees.data.items.map((payee) => (
+              <li key={payee.id} className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3" data-testid="admin-payee">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="font-medium">
+                    {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
+                  </span>
+                  <Badge tone={CHECK_LABELS[payee.payeeCheck].tone}>{CHECK_LABELS[payee.payeeCheck].label}</Badge>
+                </div>
+                <PayeeFacts payee={payee} />
+                {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) && (
+                  <div>
+                    <Button size="sm" variant="outline" onClick={() => setAccepting(payee)}>
+                      Accept this account
+                    </Button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={accepting !== undefined}
+        onOpenChange={(open) => !open && !busy && setAccepting(undefined)}
+        title="Accept this bank account?"
+        description="Withdrawals to it will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it."
+        confirmLabel={busy ? 'Accepting…' : 'Accept'}
+        busy={busy}
+        onConfirm={() => accepting && void accept(accepting)}
+      />
+    </Card>
+  );
+}

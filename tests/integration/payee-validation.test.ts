@@ -1,0 +1,335 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BANK_ACCOUNT_MESSAGES, PAYEE_ADMIN_MESSAGES, PAYEE_CHECKS_PER_DAY } from '#shared/contracts/bank-accounts';
+import { createPayeeValidationWorker } from '../../src/server/features/bank-accounts/validation-worker.ts';
+import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
+import { useIntegrationFile } from '../fixtures/integration-file.ts';
+import { startRazorpayXStandIn, type RazorpayXStandIn } from '../fixtures/razorpayx-stand-in.ts';
+import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { balanceMicros, fundWallet, ledgerTransferCount, requestWithdrawal } from '../fixtures/wallet.ts';
+
+/*
+ * Payees checked like a bank checks them (decision 055), against the RazorpayX stand-in's Fund Account
+ * Validation: a match lifts the cooling-off, a name that does not match or an invalid account blocks
+ * withdrawals to the payee until an admin accepts it (or its owner edits it).
+ */
+
+let standIn: RazorpayXStandIn;
+beforeAll(async () => {
+  standIn = await startRazorpayXStandIn();
+});
+afterAll(async () => standIn.close());
+
+// The cooling-off is on, so that a withdrawal going through shows that the match lifted it.
+const { harness, admin } = useIntegrationFile({ app: () => ({ payoutProvider: standIn.config, coolingOffHours: 24 }) });
+
+async function postValidationWebhook(body: string, headers: Record<string, string>): Promise<number> {
+  const response = await harness.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx/validations', headers, payload: body });
+  return response.statusCode;
+}
+
+beforeEach(() => {
+  standIn.validateLater = false;
+  standIn.dropWebhooks = false;
+  standIn.deliverValidationWebhooksTo(postValidationWebhook);
+});
+
+function uniqueAccountNumber(): string {
+  return `${randomInt(100_000, 999_999)}${randomInt(100_000, 999_999)}`;
+}
+
+interface Payee {
+  id: string;
+  payeeCheck: string;
+  accountNumber: string;
+}
+
+async function addPayee(customer: SignedUpUser, fields: { accountNumber?: string; accountHolderName?: string; upiId?: string | null } = {}) {
+  const accountNumber = fields.accountNumber ?? uniqueAccountNumber();
+  const response = await call(harness.app, {
+    method: 'POST',
+    url: '/api/bank-accounts',
+    cookie: customer.cookie,
+    body: {
+      accountHolderName: fields.accountHolderName ?? 'Asha Rao',
+      accountNumber,
+      accountNumberConfirmation: accountNumber,
+      ifscCode: 'SBIN0001234',
+      upiId: fields.upiId ?? null,
+    },
+  });
+  return { response, accountNumber };
+}
+
+async function addedPayee(customer: SignedUpUser, fields: Parameters<typeof addPayee>[1] = {}): Promise<Payee> {
+  const { response, accountNumber } = await addPayee(customer, fields);
+  expect(response.statusCode, response.body).toBe(201);
+  const bankAccount = response.json<{ bankAccount: { id: string; payeeCheck: string } }>().bankAccount;
+  return { id: bankAccount.id, payeeCheck: bankAccount.payeeCheck, accountNumber };
+}
+
+async function payeeRow(id: string) {
+  const result = await harness.database.handle.db.execute<{ payee_check: string; validation_id: string | null; accepted_by: string | null }>(
+    sql`select payee_check, validation_id, accepted_by from bank_accounts where id = ${id}`,
+  );
+  return result.rows[0];
+}
+
+async function validationOf(bankAccountId: string) {
+  const result = await harness.database.handle.db.execute<{
+    status: string;
+    registered_name: string | null;
+    name_verdict: string | null;
+    account_status: string | null;
+    provider_validation_id: string | null;
+    completed_at: Date | null;
+  }>(
+    sql`select v.status, v.registered_name, v.name_verdict, v.account_status, v.provider_validation_id, v.completed_at
+        from payee_validations v join bank_accounts a on a.validation_id = v.id where a.id = ${bankAccountId}`,
+  );
+  return result.rows[0];
+}
+
+async function fundedCustomer(): Promise<SignedUpUser> {
+  const customer = await signUpVerifiedUser(harness.app);
+  await fundWallet(harness, admin, customer, '100');
+  return customer;
+}
+
+/** A withdrawal to the payee is refused with 409 and `message`; the balance and the ledger do not move. */
+async function expectWithdrawalRefused(customer: SignedUpUser, bankAccountId: string, message: string): Promise<void> {
+  const balanceBefore = await balanceMicros(harness, customer.id);
+  const transfersBefore = await ledgerTransferCount(harness);
+  const response = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId });
+  expect(response.statusCode, response.body).toBe(409);
+  expect(response.json()).toMatchObject({ error: { message } });
+  expect(await balanceMicros(harness, customer.id)).toBe(balanceBefore);
+  expect(await ledgerTransferCount(harness)).toBe(transfersBefore);
+}
+
+describe('a new payee checked with the bank (penny drop)', () => {
+  it('sends the documented validation, and a matching registered name lifts the cooling-off (audited)', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'MS RAO ASHA');
+    const payee = await addedPayee(customer, { accountNumber });
+    expect(payee.payeeCheck).toBe('verified');
+    expect(standIn.validationRequests.at(-1)).toMatchObject({
+      account_number: standIn.config.accountNumber,
+      amount: 100,
+      currency: 'INR',
+      fund_account: {
+        account_type: 'bank_account',
+        bank_account: { name: 'Asha Rao', ifsc: 'SBIN0001234', account_number: accountNumber },
+        contact: { type: 'customer' },
+      },
+    });
+    expect(await validationOf(payee.id)).toMatchObject({
+      status: 'completed',
+      account_status: 'active',
+      registered_name: 'MS RAO ASHA',
+      name_verdict: 'match',
+    });
+    const audit = await harness.database.handle.db.execute<{ after: { payeeCheck: string; coolingOffLifted: boolean } }>(
+      sql`select after from audit_log where action = 'payee.check' and target_id = ${payee.id}`,
+    );
+    expect(audit.rows[0]?.after).toMatchObject({ payeeCheck: 'verified', coolingOffLifted: true });
+    // No pause: the withdrawal goes through at once although the cooling-off is 24 hours.
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+  });
+
+  it('keeps the cooling-off of a matching payee with a UPI id (a payout would go by UPI, which the penny did not check)', async () => {
+    const customer = await fundedCustomer();
+    const payee = await addedPayee(customer, { upiId: 'asha@oksbi' });
+    expect(payee.payeeCheck).toBe('verified');
+    const response = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ error: { code: 'COOLING_OFF' } });
+  });
+
+  it('blocks a payee whose registered name does not match, and says why without naming the account holder', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { accountNumber });
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    expect(await validationOf(payee.id)).toMatchObject({ registered_name: 'RAVI KUMAR', name_verdict: 'mismatch' });
+    const list = await call(harness.app, { url: '/api/bank-accounts', cookie: customer.cookie });
+    expect(list.json()).toMatchObject({ checkedWithBank: true, items: [{ id: payee.id, payeeCheck: 'name_mismatch' }] });
+    expect(list.body).not.toContain('RAVI');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+  });
+
+  it('blocks a partly matching name too (a surname alone): a person decides', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAO');
+    const payee = await addedPayee(customer, { accountNumber });
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    expect(await validationOf(payee.id)).toMatchObject({ name_verdict: 'partial' });
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+  });
+
+  it('blocks an invalid account until its owner edits it; an admin cannot accept it', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.invalidAccounts.add(accountNumber);
+    const payee = await addedPayee(customer, { accountNumber });
+    expect(payee.payeeCheck).toBe('invalid');
+    expect(await validationOf(payee.id)).toMatchObject({ status: 'completed', account_status: 'invalid' });
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.invalidAccount);
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode).toBe(409);
+    expect(accept.json()).toMatchObject({ error: { message: PAYEE_ADMIN_MESSAGES.notAcceptable } });
+    const review = await call(harness.app, { url: '/api/admin/payees/review', cookie: admin.cookie });
+    expect(review.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toContain(payee.id);
+  });
+
+  it('completes later by a signed webhook; a forged one is refused and changes nothing; a repeat changes nothing', async () => {
+    standIn.validateLater = true;
+    const customer = await fundedCustomer();
+    const payee = await addedPayee(customer);
+    expect(payee.payeeCheck).toBe('checking');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.checking);
+    const validation = standIn.validations.at(-1);
+    if (!validation) throw new Error('no validation reached the stand-in');
+    expect(await validationOf(payee.id)).toMatchObject({ status: 'created', provider_validation_id: validation.id });
+
+    // Forged: the body says completed, the signature is not ours.
+    const forged = standIn.signedValidationWebhook('fund_account.validation.completed', {
+      ...validation,
+      status: 'completed',
+      results: { account_status: 'active', registered_name: 'Asha Rao' },
+    });
+    const refused = await postValidationWebhook(forged.body, { ...forged.headers, 'x-razorpay-signature': 'f'.repeat(64) });
+    expect(refused).toBe(400);
+    expect((await payeeRow(payee.id))?.payee_check).toBe('checking');
+
+    expect(await standIn.completeValidation(validation.id)).toBe(200);
+    expect((await payeeRow(payee.id))?.payee_check).toBe('verified');
+    const again = standIn.signedValidationWebhook('fund_account.validation.completed', validation);
+    const repeat = await harness.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx/validations', headers: again.headers, payload: again.body });
+    expect(repeat.json()).toEqual({ status: 'unchanged' });
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+  });
+
+  it('finds a result whose webhook was lost by asking the provider (the worker)', async () => {
+    standIn.validateLater = true;
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'SOMEONE ELSE');
+    const payee = await addedPayee(customer, { accountNumber });
+    standIn.dropWebhooks = true;
+    const validation = standIn.validations.at(-1);
+    if (!validation) throw new Error('no validation reached the stand-in');
+    await standIn.completeValidation(validation.id);
+    expect((await payeeRow(payee.id))?.payee_check).toBe('checking');
+    await harness.database.handle.db.execute(sql`update payee_validations set next_attempt_at = now() where status = 'created'`);
+    const worker = createPayeeValidationWorker({ db: harness.database.handle.db, config: standIn.config, log: pino({ level: 'silent' }) });
+    await worker.tick();
+    expect((await payeeRow(payee.id))?.payee_check).toBe('name_mismatch');
+  });
+
+  it(`allows ${PAYEE_CHECKS_PER_DAY} checks a customer a day, then refuses with 429 and saves nothing`, async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    for (let index = 0; index < PAYEE_CHECKS_PER_DAY; index += 1) await addedPayee(customer);
+    const sentBefore = standIn.validationRequests.length;
+    const { response } = await addPayee(customer);
+    expect(response.statusCode).toBe(429);
+    expect(response.json()).toMatchObject({ error: { code: 'RATE_LIMITED', message: BANK_ACCOUNT_MESSAGES.tooManyChecks } });
+    expect(standIn.validationRequests.length).toBe(sentBefore);
+    const list = await call(harness.app, { url: '/api/bank-accounts', cookie: customer.cookie });
+    expect(list.json<{ items: unknown[] }>().items).toHaveLength(PAYEE_CHECKS_PER_DAY);
+  });
+
+  it('checks again when the account number, IFSC or holder changes, not for a UPI id alone', async () => {
+    const customer = await fundedCustomer();
+    const payee = await addedPayee(customer);
+    expect(payee.payeeCheck).toBe('verified');
+    const sentBefore = standIn.validationRequests.length;
+    const upiOnly = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${payee.id}`,
+      cookie: customer.cookie,
+      body: { upiId: 'asha@okhdfc' },
+    });
+    expect(upiOnly.statusCode).toBe(200);
+    expect(standIn.validationRequests.length).toBe(sentBefore);
+    const otherNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(otherNumber, 'RAVI KUMAR');
+    const edited = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${payee.id}`,
+      cookie: customer.cookie,
+      body: { accountNumber: otherNumber, accountNumberConfirmation: otherNumber },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(standIn.validationRequests.length).toBe(sentBefore + 1);
+    expect(edited.json()).toMatchObject({ bankAccount: { payeeCheck: 'name_mismatch' } });
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+  });
+
+  it('lets no other customer read or accept the payee', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { accountNumber });
+    const other = await signUpVerifiedUser(harness.app);
+    const theirList = await call(harness.app, { url: '/api/bank-accounts', cookie: other.cookie });
+    expect(theirList.body).not.toContain(payee.id);
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: other.cookie, body: {} });
+    expect(accept.statusCode).toBe(403);
+    const read = await call(harness.app, { url: `/api/admin/users/${customer.id}/payees`, cookie: other.cookie });
+    expect(read.statusCode).toBe(403);
+    const withdrawal = await requestWithdrawal(harness, other, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.statusCode).toBe(404);
+    expect((await payeeRow(payee.id))?.payee_check).toBe('name_mismatch');
+  });
+
+  it('an admin sees the registered name on the customer’s page and accepts it (audited); the payee then takes withdrawals', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { accountNumber });
+    const page = await call(harness.app, { url: `/api/admin/users/${customer.id}/payees`, cookie: admin.cookie });
+    expect(page.json()).toMatchObject({
+      items: [{ id: payee.id, payeeCheck: 'name_mismatch', validation: { registeredName: 'RAVI KUMAR', nameVerdict: 'mismatch', status: 'completed' } }],
+    });
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode, accept.body).toBe(200);
+    expect(accept.json()).toMatchObject({ message: PAYEE_ADMIN_MESSAGES.accepted, payee: { payeeCheck: 'accepted' }, pendingChangeId: null });
+    expect(await payeeRow(payee.id)).toMatchObject({ payee_check: 'accepted', accepted_by: admin.id });
+    const audit = await harness.database.handle.db.execute(
+      sql`select 1 from audit_log where action = 'payee.accept' and target_id = ${payee.id} and actor_user_id = ${admin.id}`,
+    );
+    expect(audit.rows).toHaveLength(1);
+    // Accepted is not matched: the usual cooling-off still applies.
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.json()).toMatchObject({ error: { code: 'COOLING_OFF' } });
+    await harness.database.handle.db.execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${payee.id}`);
+    const paid = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(paid.statusCode, paid.body).toBe(201);
+  });
+
+  // Last: a second admin turns two-person control on for the rest of the file.
+  it('with two admins, an acceptance waits for the second admin', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { accountNumber });
+    const second = await signUpAdminWithVerifiedPin(harness);
+    const asked = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const changeId = asked.json<{ pendingChangeId: string }>().pendingChangeId;
+    expect((await payeeRow(payee.id))?.payee_check).toBe('name_mismatch');
+    const own = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: admin.cookie, body: {} });
+    expect(own.statusCode).toBe(403);
+    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: second.cookie, body: {} });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await payeeRow(payee.id)).toMatchObject({ payee_check: 'accepted', accepted_by: second.id });
+  });
+});
