@@ -175,8 +175,12 @@ const frameworkModule = /node_modules[\\/](react|react-dom|scheduler|react-route
 // The login and sign-up pages' modules, beyond what the landing page loads (none of them may be imported by the
 // entry or the landing page: the landing budget, tests/bundle/landing-budget.test.ts, would then count their whole chunk).
 const sessionContractModule = /node_modules[\\/]zod[\\/]|src[\\/](web[\\/]lib[\\/]zod-jitless\.ts|shared[\\/](text\.ts|contracts[\\/](auth|common)\.ts))$/;
+// The table of server messages the forms localize (docs/decisions/046) with the contracts it reads, in one chunk beside the
+// form kit; the contracts the public pages read on their own (settings, withdrawal rules, KYC, the operator's identity) stay apart.
+const serverMessageModule =
+  /src[\\/](web[\\/]lib[\\/]i18n[\\/](known-messages|localize-message)|shared[\\/]contracts[\\/](bank-accounts|contact-verification|deposits|transfers|wallets|withdrawals))\.ts$/;
 const formKitModule =
-  /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|sonner|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|label|primitive|compose-refs)|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|context|shared[\\/]src[\\/]utils)|radix-ui[\\/]dist)[\\/]?|src[\\/]web[\\/](lib[\\/](forms|form-errors|utils|document-title)\.ts|components[\\/]ui[\\/](button|input|label|form-field|card|password-input|action-error)\.tsx|features[\\/]auth[\\/]auth-card\.tsx)$/;
+  /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|sonner|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|label|primitive|compose-refs)|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|context|shared[\\/]src[\\/](utils|build)|icons[\\/]eye(-off)?\.mjs$)|radix-ui[\\/]dist)[\\/]?|src[\\/]web[\\/](lib[\\/](forms|form-errors|utils|document-title)\.ts|components[\\/]ui[\\/](button|input|label|form-field|card|password-input|action-error)\.tsx|features[\\/]auth[\\/]auth-card\.tsx)$/;
 const signedInOnlyFrameworkModule =
   /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
@@ -222,7 +226,11 @@ export default defineConfig({
             { name: 'session-contracts', test: sessionContractModule },
             // What the sign-in and sign-up forms are made of, in one chunk: the login page would otherwise wait on
             // some twenty small files, several levels deep, each a round trip on a phone's network.
-            { name: 'form-kit', test: formKitModule },
+            // Only the modules named: its fields localize server messages, and with its dependencies it would take in the table of
+            // known messages and every contract that table reads (docs/decisions/046), so that any page reading one contract
+            // (the landing page's footer and settings) would load the whole form kit.
+            { name: 'form-kit', test: formKitModule, includeDependenciesRecursively: false },
+            { name: 'server-messages', test: serverMessageModule, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -13,7 +13,8 @@ function milliseconds(value: number | undefined): string {
   return value === undefined ? '?' : String(Math.round(value));
 }
 
-export async function reportLighthouse(origin: string, pages: readonly string[], log: (message: string) => void): Promise<void> {
+/** With reportDirectory, each page's full report is written there as JSON (its treemap, boot-up time and main-thread work). */
+export async function reportLighthouse(origin: string, pages: readonly string[], log: (message: string) => void, reportDirectory?: string): Promise<void> {
   const profileDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-lighthouse-'));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
@@ -27,6 +28,12 @@ export async function reportLighthouse(origin: string, pages: readonly string[],
       const result = await lighthouse(`${origin}${page}`, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' });
       if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
       const { lhr } = result;
+      if (reportDirectory !== undefined) {
+        fs.mkdirSync(reportDirectory, { recursive: true });
+        const file = path.join(reportDirectory, `lighthouse-${page === '/' ? 'landing' : page.replace(/[^a-z0-9]+/gi, '')}.json`);
+        fs.writeFileSync(file, JSON.stringify(lhr));
+        log(`The full report: ${file}`);
+      }
       const audit = (id: string) => lhr.audits[id]?.numericValue;
       const javaScriptBytes = (
         lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined

@@ -5,6 +5,7 @@
 //        --skip-build                  (measure the build already in .build/bench)
 //        --build-dir <name>            (build into .build/<name> instead of .build/bench)
 //        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
+//        --lighthouse-reports <dir>    (write each page's full Lighthouse report there as JSON)
 //        --only burst / --no-burst     (the one-customer burst of the default run alone, or without it)
 //        --burst-attempts 1000         (withdrawal attempts sent at once in each burst)
 //        --endpoints transactions,me   (only the rows whose name contains one of these, case-insensitive; with --scale too)
@@ -404,7 +405,8 @@ async function oneCustomersBurst(): Promise<void> {
 
 async function lighthouseOfLandingAndLogin(): Promise<void> {
   const { server } = await startMeasuredApp('rupeedesk_lighthouse');
-  await reportLighthouse(server.origin, ['/', '/login'], log);
+  const reportDirectory = option('lighthouse-reports');
+  await reportLighthouse(server.origin, ['/', '/login'], log, reportDirectory === undefined ? undefined : path.resolve(reportDirectory));
 }
 
 try {

@@ -92,6 +92,20 @@ test('the support chat link opens the messaging app with the stored number, from
   await expect(page.getByRole('link', { name: 'Chat with Support' })).toHaveAttribute('href', 'https://wa.me/919000012345');
 });
 
+test('without a support number the Support item is left out, not greyed; the inner pages carry the same one copyright year', async ({ page }) => {
+  await admin.updateSettings({ whatsappSupportNumber: '' });
+  const customer = newCustomer();
+  await signUpThroughForm(page, customer);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('link', { name: 'Chat with Support' })).toHaveCount(0);
+  await expect(page.getByText('Support', { exact: true })).toHaveCount(0);
+  await expect(page.getByText(/\u00a9 \d{4}/)).toHaveText(`\u00a9 ${new Date().getFullYear()} Rupeedesk. All rights reserved.`);
+
+  await admin.updateSettings({ whatsappSupportNumber: '+91 90000 12345' });
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Support', exact: true }).first()).toHaveAttribute('href', 'https://wa.me/919000012345');
+});
+
 test('the converter computes both rates in rupees and accepts only digits and one decimal point', async ({ page }) => {
   await page.goto('/');
   await expect(usdtInput(page)).toHaveValue('100');

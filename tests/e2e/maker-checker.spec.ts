@@ -80,7 +80,7 @@ test('a deposit address change waits for a second admin, who confirms it from th
   await first.goto('/dashboard');
   const missing = first.getByTestId('setup-missing');
   await expect(missing).toContainText('the ERC20 deposit address (no ERC20 deposits until then)');
-  await expect(missing).toContainText('the WhatsApp support number (the Support button stays greyed out until then)');
+  await expect(missing).toContainText('the WhatsApp support number (the Support button stays hidden until then)');
   await expect(missing).not.toContainText('TRC20');
 
   await first.goto('/admin/settings');

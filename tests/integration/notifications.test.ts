@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { notificationListResponseSchema, notificationPreferencesResponseSchema } from '#shared/contracts/notifications';
 import type { ReceivedMail } from '../fixtures/mail-server.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { call, signUpVerifiedUser, uniqueEmail, type SignedUpUser } from '../fixtures/test-app.ts';
 import {
   addBankAccount,
   decide,
@@ -164,6 +164,37 @@ describe('notifications of decisions', () => {
     const text = await waitForMailText(hindiReader.email, 'हमें आपके खाते का पासवर्ड रीसेट करने का अनुरोध मिला है।');
     expect(text).toMatch(/नया पासवर्ड चुनने के लिए यह लिंक \d+ मिनट के अंदर खोलें:/);
     expect(text).toContain('/reset-password?token=');
+  });
+
+  it('writes the e-mail change mails and the freeze notices in Hindi to a Hindi reader; the admin’s reason is not shown', async () => {
+    const hindiReader = await signUpVerifiedUser(harness.app);
+    expectStatus(await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: hindiReader.cookie, body: { language: 'hi' } }), 200);
+    // As if the pause after the sign-up's verification link had passed.
+    await harness.database.handle.db.execute(
+      sql`update email_verification_tokens set created_at = created_at - interval '61 seconds' where user_id = ${hindiReader.id}`,
+    );
+    const newEmail = uniqueEmail('hindi-new');
+    const change = await call(harness.app, {
+      method: 'POST',
+      url: '/api/contact-verification/email/change',
+      cookie: hindiReader.cookie,
+      body: { currentPassword: hindiReader.password, newEmail },
+    });
+    expectStatus(change, 200);
+    expect(await waitForMailText(newEmail, 'हमें इस ई-मेल पते को एक Rupeedesk खाते का ई-मेल पता बनाने का अनुरोध मिला है।')).toContain('/verify-email?token=');
+    expect(await waitForMailText(hindiReader.email, `उसका ई-मेल पता ${newEmail} करने का अनुरोध किया है।`)).not.toContain('Someone signed in');
+
+    const reason = 'FIU-IND: suspicious pattern of deposits';
+    const frozen = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/kyc/customers/${hindiReader.id}/freeze`,
+      cookie: admin.cookie,
+      body: { reason },
+    });
+    expectStatus(frozen, 200);
+    const [notice] = (await notificationsOf(hindiReader)).items;
+    expect(notice).toMatchObject({ kind: 'kyc_updated', title: 'आपके खाते की समीक्षा चल रही है', link: '/kyc' });
+    expect(notice?.body).not.toContain(reason);
   });
 
   it('records nothing for a decision that fails', async () => {

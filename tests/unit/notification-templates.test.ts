@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import * as templates from '../../src/server/features/notifications/templates.ts';
-import { RESET_MAIL_TEXTS } from '../../src/server/features/notifications/account-mail.ts';
-import { DESCRIPTIONS, HINDI_DESCRIPTIONS, SECURITY_MAIL_LINES } from '../../src/server/features/security/notifications.ts';
+import { RESET_MAIL_TEXTS, WALLET_ADDED_MAIL_TEXTS, walletAddedMessage } from '../../src/server/features/notifications/account-mail.ts';
+import {
+  CONTACT_LINK_MAIL_TEXTS,
+  EMAIL_CHANGE_NOTICE_TEXTS,
+  changeLinkMessage,
+  emailChangeNoticeMessage,
+  verificationLinkMessage,
+} from '../../src/server/features/contact-verification/mail.ts';
+import { DESCRIPTIONS, DETAIL_LABELS, HINDI_DESCRIPTIONS, SECURITY_MAIL_LINES, detailLine } from '../../src/server/features/security/notifications.ts';
+import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import type { LocalizedNotification } from '../../src/server/platform/notifications/service.ts';
 
 /*
@@ -53,6 +61,8 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
     templates.payoutStuckForAdmin({ userId: 'u-9', reference: withdrawal.reference, lastError: null, stuckMinutes: 30 }),
     templates.payoutStuckForAdmin({ userId: 'u-9', reference: withdrawal.reference, lastError: 'Gateway timeout', stuckMinutes: 30 }),
   ],
+  accountFrozen: () => [templates.accountFrozen('u-1')],
+  accountReviewFinished: () => [templates.accountReviewFinished('u-1')],
   referralRewardTakenBack: () => [
     templates.referralRewardTakenBack({ userId: 'u-1', rewardId: 'r-1', rewardUsdtMicros: 5_000_000n, takenBackUsdtMicros: 5_000_000n }),
     templates.referralRewardTakenBack({ userId: 'u-1', rewardId: 'r-1', rewardUsdtMicros: 5_000_000n, takenBackUsdtMicros: 2_000_000n }),
@@ -111,5 +121,56 @@ describe('notification templates', () => {
       expect(hindi.opening).toContain('30 मिनट');
     }
     expect(RESET_MAIL_TEXTS.password.en(30).request).toBe('We received a request to reset the password of your account.');
+  });
+
+  it('has the freeze and unfreeze notices in Hindi, the English as the spec and the app say it', () => {
+    const frozen = templates.accountFrozen('u-1');
+    expect(frozen.body).toBe(FREEZE_MESSAGES.customer);
+    expect(frozen.hindi.body).toMatch(DEVANAGARI);
+    expect(templates.accountReviewFinished('u-1').hindi.title).toBe('खाते की समीक्षा पूरी हुई');
+  });
+
+  it('has the e-mail verification and e-mail change mails in Hindi, with the link and its lifetime', () => {
+    const link = 'https://app.example/verify-email?token=abc';
+    for (const build of [verificationLinkMessage, changeLinkMessage]) {
+      const english = build('asha@example.com', 'en', link);
+      const hindi = build('asha@example.com', 'hi', link);
+      expect(hindi.subject).toMatch(DEVANAGARI);
+      expect(hindi.text).toMatch(DEVANAGARI);
+      expect(hindi.text).toContain(link);
+      expect(hindi.text).toContain('1440 मिनट');
+      expect(hindi.text).not.toBe(english.text);
+    }
+    expect(verificationLinkMessage('asha@example.com', 'en', link).text).toContain('Open this link within 1440 minutes to verify it:');
+    expect(Object.keys(CONTACT_LINK_MAIL_TEXTS.verify.hi)).toEqual(expect.arrayContaining(Object.keys(CONTACT_LINK_MAIL_TEXTS.verify.en)));
+    for (const stage of ['asked', 'done'] as const) {
+      const hindi = emailChangeNoticeMessage({ to: 'asha@example.com', language: 'hi', newEmail: 'new@example.com', stage, appOrigin: 'https://app.example' });
+      expect(hindi.subject, stage).toMatch(DEVANAGARI);
+      expect(hindi.text, stage).toContain('new@example.com');
+      expect(hindi.text, stage).toContain('https://app.example/forgot-password');
+      expect(EMAIL_CHANGE_NOTICE_TEXTS.hi.sentence(stage, 'x@example.com')).toMatch(DEVANAGARI);
+    }
+    expect(EMAIL_CHANGE_NOTICE_TEXTS.en.subject('done')).toBe('your e-mail address was changed');
+  });
+
+  it('has the wallet-added mail in Hindi, naming the network and the address', () => {
+    const address = 'TXYZ1234567890abcdefghijklmnopqrst';
+    const hindi = walletAddedMessage({ to: 'asha@example.com', language: 'hi' }, { network: 'TRC20', address });
+    expect(hindi.subject).toMatch(DEVANAGARI);
+    expect(hindi.text).toMatch(DEVANAGARI);
+    expect(hindi.text).toContain(address);
+    expect(hindi.text).toContain('TRC20');
+    expect(Object.keys(WALLET_ADDED_MAIL_TEXTS.hi).sort()).toEqual(Object.keys(WALLET_ADDED_MAIL_TEXTS.en).sort());
+    expect(walletAddedMessage({ to: 'a@example.com', language: 'en' }, { network: 'TRC20', address }).subject).toBe(
+      'Rupeedesk: a wallet was added to your account',
+    );
+  });
+
+  it('writes the security e-mails’ detail lines (a bank account’s changed fields) in the reader’s language, masked values kept', () => {
+    expect(Object.keys(DETAIL_LABELS.hi).sort()).toEqual(Object.keys(DETAIL_LABELS.en).sort());
+    const detail = { field: 'accountNumber', from: '••••1234', to: '••••5678' } as const;
+    expect(detailLine('en', detail)).toBe('Account number: ••••1234 → ••••5678');
+    expect(detailLine('hi', detail)).toBe('खाता संख्या: ••••1234 → ••••5678');
+    expect(detailLine('hi', { field: 'accountHolder', from: 'A••• R•••', to: 'R••• K•••' })).toMatch(/^खाताधारक: A••• R••• → R••• K•••$/);
   });
 });

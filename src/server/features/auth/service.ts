@@ -46,7 +46,12 @@ export async function signUp(context: AppContext, request: FastifyRequest, reply
     });
     await startSession(transaction, context, request, reply, userId);
     await rememberThisBrowser(transaction, context, request, reply, userId);
-    const mail = await contactVerification.recordSignUp(transaction, context, request, { userId, email: input.email, geolocation: input.geolocation });
+    const mail = await contactVerification.recordSignUp(transaction, context, request, {
+      userId,
+      email: input.email,
+      language: input.language ?? 'en',
+      geolocation: input.geolocation,
+    });
     return { userId, verificationMail: mail };
   });
   await context.mailer.send(verificationMail);

@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { notifySecurityChange } from '../security/notifications.ts';
+import { notifySecurityChange, type SecurityChangeDetail } from '../security/notifications.ts';
 import { assertAccountNotFrozen } from '../kyc/service.ts';
 import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
@@ -149,14 +149,14 @@ function maskHolderName(name: string): string {
 }
 
 /** The fields that decide where money goes that changed, old and new masked, for the owner's e-mail (decision 038). */
-function changedPayeeFields(before: BankAccountRow, after: BankAccountRow): string[] {
-  const lines: string[] = [];
-  const line = (label: string, from: string, to: string) => lines.push(`${label}: ${from} → ${to}`);
-  if (before.accountNumber !== after.accountNumber) line('Account number', maskAccountNumber(before.accountNumber), maskAccountNumber(after.accountNumber));
-  if (before.ifscCode !== after.ifscCode) line('IFSC', before.ifscCode, after.ifscCode);
-  if (before.upiId !== after.upiId) line('UPI ID', maskUpiId(before.upiId), maskUpiId(after.upiId));
+function changedPayeeFields(before: BankAccountRow, after: BankAccountRow): SecurityChangeDetail[] {
+  const lines: SecurityChangeDetail[] = [];
+  const line = (field: SecurityChangeDetail['field'], from: string, to: string) => lines.push({ field, from, to });
+  if (before.accountNumber !== after.accountNumber) line('accountNumber', maskAccountNumber(before.accountNumber), maskAccountNumber(after.accountNumber));
+  if (before.ifscCode !== after.ifscCode) line('ifsc', before.ifscCode, after.ifscCode);
+  if (before.upiId !== after.upiId) line('upiId', maskUpiId(before.upiId), maskUpiId(after.upiId));
   if (before.accountHolderName !== after.accountHolderName)
-    line('Account holder', maskHolderName(before.accountHolderName), maskHolderName(after.accountHolderName));
+    line('accountHolder', maskHolderName(before.accountHolderName), maskHolderName(after.accountHolderName));
   return lines;
 }
 

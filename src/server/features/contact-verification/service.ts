@@ -23,6 +23,7 @@ import {
   waitBeforeResendMessage,
   wrongCodeMessage,
 } from '#shared/contracts/contact-verification';
+import type { Language } from '#shared/contracts/enums';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
@@ -33,6 +34,7 @@ import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { consumeRateLimit } from '../../platform/rate-limit/service.ts';
 import { checkCurrentPassword } from '../auth/current-password.ts';
 import { changeLinkMessage, emailChangeNoticeMessage, verificationLinkMessage } from './mail.ts';
+import * as users from '../users/service.ts';
 import * as repository from './repository.ts';
 import { sendSms } from './sms-sender.ts';
 
@@ -60,6 +62,11 @@ function refuseEarlyOrExcessSend(history: repository.SendHistory, pauseSeconds: 
   }
 }
 
+/** The profile language, which the account's e-mails are written in. */
+async function languageOf(db: Executor, userId: string): Promise<Language> {
+  return (await users.findEmailAndLanguage(db, userId))?.language ?? 'en';
+}
+
 async function newEmailLink(db: Executor, context: AppContext, userId: string, email: string, purpose: 'verify' | 'change'): Promise<string> {
   const token = newToken();
   await repository.insertEmailToken(db, { userId, tokenHash: hashToken(token), email, purpose, lifetimeHours: CONTACT_LIMITS.emailLinkLifetimeHours });
@@ -74,7 +81,7 @@ export async function recordSignUp(
   db: Executor,
   context: AppContext,
   request: FastifyRequest,
-  account: { userId: string; email: string; geolocation: SignupGeolocation | undefined },
+  account: { userId: string; email: string; language: Language; geolocation: SignupGeolocation | undefined },
 ): Promise<MailMessage> {
   const { geolocation } = account;
   const userAgent = request.headers['user-agent'];
@@ -87,7 +94,7 @@ export async function recordSignUp(
     longitude: geolocation?.status === 'granted' ? geolocation.longitude : null,
     accuracyMeters: geolocation?.status === 'granted' ? geolocation.accuracyMeters : null,
   });
-  return verificationLinkMessage(account.email, await newEmailLink(db, context, account.userId, account.email, 'verify'));
+  return verificationLinkMessage(account.email, account.language, await newEmailLink(db, context, account.userId, account.email, 'verify'));
 }
 
 export async function contactStatus(context: AppContext, userId: string): Promise<ContactStatus> {
@@ -116,7 +123,11 @@ export async function resendEmailLink(context: AppContext, userId: string): Prom
     if (contact.emailVerifiedAt) throw AppError.conflict(EMAIL_ALREADY_VERIFIED_MESSAGE);
     const history = await repository.emailLinkHistory(transaction, userId);
     refuseEarlyOrExcessSend(history, CONTACT_LIMITS.emailLinkPauseSeconds, CONTACT_LIMITS.emailLinksPerAccountPerDay, 'e-mail');
-    return verificationLinkMessage(contact.email, await newEmailLink(transaction, context, userId, contact.email, 'verify'));
+    return verificationLinkMessage(
+      contact.email,
+      await languageOf(transaction, userId),
+      await newEmailLink(transaction, context, userId, contact.email, 'verify'),
+    );
   });
   await context.mailer.send(message);
   return VERIFICATION_LINK_SENT_MESSAGE;
@@ -135,7 +146,7 @@ export async function requestEmailChange(
 ): Promise<string> {
   const { db } = context.database;
   await checkCurrentPassword(context, request.ip, userId, input.currentPassword);
-  const { link, currentEmail } = await db.transaction(async (transaction) => {
+  const { link, currentEmail, language } = await db.transaction(async (transaction) => {
     const contact = await lockedContact(transaction, userId);
     if (contact.email.toLowerCase() === input.newEmail.toLowerCase()) throw AppError.fieldError('newEmail', SAME_EMAIL_MESSAGE);
     if (await repository.emailInUse(transaction, input.newEmail)) {
@@ -143,10 +154,13 @@ export async function requestEmailChange(
     }
     const history = await repository.emailLinkHistory(transaction, userId);
     refuseEarlyOrExcessSend(history, CONTACT_LIMITS.emailLinkPauseSeconds, CONTACT_LIMITS.emailLinksPerAccountPerDay, 'e-mail');
-    return { link: await newEmailLink(transaction, context, userId, input.newEmail, 'change'), currentEmail: contact.email };
+    const link = await newEmailLink(transaction, context, userId, input.newEmail, 'change');
+    return { link, currentEmail: contact.email, language: await languageOf(transaction, userId) };
   });
-  await context.mailer.send(changeLinkMessage(input.newEmail, link));
-  await context.mailer.send(emailChangeNoticeMessage({ to: currentEmail, newEmail: input.newEmail, stage: 'asked', appOrigin: context.config.appOrigin }));
+  await context.mailer.send(changeLinkMessage(input.newEmail, language, link));
+  await context.mailer.send(
+    emailChangeNoticeMessage({ to: currentEmail, language, newEmail: input.newEmail, stage: 'asked', appOrigin: context.config.appOrigin }),
+  );
   return EMAIL_CHANGE_SENT_MESSAGE;
 }
 
@@ -166,7 +180,7 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
   const { db } = context.database;
   await consumeRateLimit(db, `email-verify:ip:${request.ip}`, context.rateLimits.resetRequestsPerAddress, context.rateLimits.windowSeconds);
   if (!looksLikeToken(token)) throw invalidLink();
-  let outcome: { email: string; previousEmail: string | undefined };
+  let outcome: { email: string; previousEmail: string | undefined; language: Language };
   try {
     outcome = await db.transaction(async (transaction) => {
       const link = await repository.lockEmailToken(transaction, hashToken(token));
@@ -179,12 +193,12 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
         if (contact.email.toLowerCase() !== link.email.toLowerCase() || !(await repository.markEmailVerified(transaction, link.userId, link.email)))
           throw invalidLink();
         await repository.useUpEmailTokens(transaction, link.userId, 'verify');
-        return { email: contact.email, previousEmail: undefined };
+        return { email: contact.email, previousEmail: undefined, language: 'en' as const };
       }
       if (await repository.emailInUse(transaction, link.email)) throw new AppError(409, 'EMAIL_TAKEN', EMAIL_TAKEN_MESSAGE);
       const previousEmail = await repository.replaceEmail(transaction, link.userId, link.email);
       await repository.useUpEmailTokens(transaction, link.userId, undefined);
-      return { email: link.email, previousEmail };
+      return { email: link.email, previousEmail, language: await languageOf(transaction, link.userId) };
     });
   } catch (error) {
     // Two accounts confirming the same new address at once: the unique index decides, the loser is told plainly.
@@ -193,7 +207,13 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
   }
   if (outcome.previousEmail === undefined) return { message: EMAIL_VERIFIED_MESSAGE, email: outcome.email };
   await context.mailer.send(
-    emailChangeNoticeMessage({ to: outcome.previousEmail, newEmail: outcome.email, stage: 'done', appOrigin: context.config.appOrigin }),
+    emailChangeNoticeMessage({
+      to: outcome.previousEmail,
+      language: outcome.language,
+      newEmail: outcome.email,
+      stage: 'done',
+      appOrigin: context.config.appOrigin,
+    }),
   );
   return { message: EMAIL_CHANGED_MESSAGE, email: outcome.email };
 }

@@ -16,6 +16,7 @@ import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
+import { accountFrozen, accountReviewFinished } from '../notifications/templates.ts';
 import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import { getSettings } from '../settings/service.ts';
 import * as kycRepository from './repository.ts';
@@ -113,17 +114,7 @@ export async function freezeAccount(db: Database, actor: Actor, userId: string, 
       after: { frozen: true, reason },
       ipAddress: actor.ipAddress,
     });
-    await createNotifications(transaction, [
-      {
-        userId,
-        kind: 'kyc_updated',
-        title: 'Your account is under review',
-        body: FREEZE_MESSAGES.customer,
-        link: '/kyc',
-        emailSubject: 'Your account is under review',
-        emailText: FREEZE_MESSAGES.customer,
-      },
-    ]);
+    await createNotifications(transaction, [accountFrozen(userId)]);
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'kyc.updated' });
     await publishEvent(transaction, { type: 'admin.queue.updated' });
     return { message: FREEZE_MESSAGES.frozen, kyc: await recordOf(transaction, userId) };
@@ -145,18 +136,7 @@ async function liftFreeze(transaction: Executor, change: { userId: string; reaso
     after: { frozen: false, reason: change.reason },
     ipAddress: actor.ipAddress,
   });
-  const text = 'The review of your account is finished: withdrawals, transfers and changes to your bank accounts are possible again.';
-  await createNotifications(transaction, [
-    {
-      userId: change.userId,
-      kind: 'kyc_updated',
-      title: 'Account review finished',
-      body: text,
-      link: '/kyc',
-      emailSubject: 'Your account review is finished',
-      emailText: text,
-    },
-  ]);
+  await createNotifications(transaction, [accountReviewFinished(change.userId)]);
   await publishEvent(transaction, { type: 'wallet.updated', userId: change.userId, reason: 'kyc.updated' });
   await publishEvent(transaction, { type: 'admin.queue.updated' });
 }

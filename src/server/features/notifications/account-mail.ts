@@ -1,6 +1,6 @@
 import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
-import { singleUseLinkMessage, type MailMessage } from '../../platform/mail/mailer.ts';
+import { escapeHtml, singleUseLinkMessage, type MailMessage } from '../../platform/mail/mailer.ts';
 
 /*
  * The reset-link e-mails of the password and the transaction PIN, in the customer's language (issue 33): the
@@ -54,4 +54,30 @@ export function resetLinkMessage(kind: 'password' | 'pin', recipient: { to: stri
     lifetimeMinutes,
     signature: PRODUCT_NAME,
   });
+}
+
+/** The wallet-added e-mail's lines in each language: an intruder's wallet must not go unnoticed. */
+export const WALLET_ADDED_MAIL_TEXTS: Record<Language, { subject: string; added: (network: string) => string; credit: string; ifNotYou: string }> = {
+  en: {
+    subject: `${PRODUCT_NAME}: a wallet was added to your account`,
+    added: (network) => `A ${network} wallet was added to your ${PRODUCT_NAME} account:`,
+    credit: 'USDT sent from this wallet to our deposit address will be credited to your account automatically.',
+    ifNotYou: 'If you did not add it, remove it under My wallets and change your password at once.',
+  },
+  hi: {
+    subject: `${PRODUCT_NAME}: आपके खाते में एक वॉलेट जोड़ा गया`,
+    added: (network) => `आपके ${PRODUCT_NAME} खाते में एक ${network} वॉलेट जोड़ा गया:`,
+    credit: 'इस वॉलेट से हमारे जमा पते पर भेजे गए USDT आपके खाते में अपने-आप जमा हो जाएँगे।',
+    ifNotYou: 'अगर आपने इसे नहीं जोड़ा, तो इसे "मेरे वॉलेट" में हटाएँ और तुरंत अपना पासवर्ड बदलें।',
+  },
+};
+
+export function walletAddedMessage(recipient: { to: string; language: Language }, wallet: { network: string; address: string }): MailMessage {
+  const words = WALLET_ADDED_MAIL_TEXTS[recipient.language];
+  return {
+    to: recipient.to,
+    subject: words.subject,
+    text: [words.added(wallet.network), wallet.address, '', words.credit, words.ifNotYou, '', `- ${PRODUCT_NAME}`].join('\n'),
+    html: `<p>${escapeHtml(words.added(wallet.network))}</p><p><code>${escapeHtml(wallet.address)}</code></p><p>${escapeHtml(words.credit)}</p><p>${escapeHtml(words.ifNotYou)}</p><p>${PRODUCT_NAME}</p>`,
+  };
 }

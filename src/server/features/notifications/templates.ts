@@ -1,3 +1,4 @@
+import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
 import type { LocalizedNotification, NotificationTexts } from '../../platform/notifications/service.ts';
 
@@ -11,6 +12,9 @@ import type { LocalizedNotification, NotificationTexts } from '../../platform/no
  */
 
 const usdt = (amountUsdtMicros: bigint) => `${formatUsdtExact(amountUsdtMicros)} USDT`;
+// The same words as the app's (src/web/lib/i18n/catalogs/hi.json, message.accountFrozen).
+const HINDI_FROZEN_TEXT =
+  'आपके खाते की समीक्षा चल रही है, इसलिए निकासी, ट्रांसफ़र और बैंक खातों में बदलाव रुके हुए हैं। जमा राशि आपके बैलेंस में जुड़ती रहेगी। कोई सवाल हो तो सहायता से संपर्क करें।';
 const reasonLine = (reason: string | null) => (reason ? `Reason: ${reason}` : 'No reason was given.');
 const hindiReasonLine = (reason: string | null) => (reason ? `कारण: ${reason}` : 'कोई कारण नहीं बताया गया।');
 
@@ -373,5 +377,35 @@ export function referralRewardTakenBack(facts: {
       emailSubject: `रेफ़रल बोनस वापस लिया गया: ${reward}`,
       emailText: `आपके रेफ़र किए गए किसी व्यक्ति की जमा पर आपको ${reward} का रेफ़रल बोनस मिला था। ब्लॉकचेन के पुनर्गठन के बाद उस जमा का ट्रांसफ़र अब मौजूद नहीं है, इसलिए बोनस लागू नहीं रहता। ${hindiWhat}\n\nसंदर्भ आईडी: ${facts.rewardId}`,
     },
+  );
+}
+
+/** The customer's account frozen for a review (decision 047): what stops and what goes on. The admin's reason is not shown. */
+export function accountFrozen(userId: string): LocalizedNotification {
+  return localized(
+    { userId, kind: 'kyc_updated', link: '/kyc' },
+    {
+      title: 'Your account is under review',
+      body: FREEZE_MESSAGES.customer,
+      emailSubject: 'Your account is under review',
+      emailText: FREEZE_MESSAGES.customer,
+    },
+    {
+      title: 'आपके खाते की समीक्षा चल रही है',
+      body: HINDI_FROZEN_TEXT,
+      emailSubject: 'आपके खाते की समीक्षा चल रही है',
+      emailText: HINDI_FROZEN_TEXT,
+    },
+  );
+}
+
+/** The review finished and the freeze lifted. */
+export function accountReviewFinished(userId: string): LocalizedNotification {
+  const text = 'The review of your account is finished: withdrawals, transfers and changes to your bank accounts are possible again.';
+  const hindiText = 'आपके खाते की समीक्षा पूरी हो गई है: निकासी, ट्रांसफ़र और बैंक खातों में बदलाव फिर से किए जा सकते हैं।';
+  return localized(
+    { userId, kind: 'kyc_updated', link: '/kyc' },
+    { title: 'Account review finished', body: text, emailSubject: 'Your account review is finished', emailText: text },
+    { title: 'खाते की समीक्षा पूरी हुई', body: hindiText, emailSubject: 'आपके खाते की समीक्षा पूरी हो गई है', emailText: hindiText },
   );
 }

@@ -47,6 +47,22 @@ export const SECURITY_MAIL_LINES: Record<
   },
 };
 
+/** A line naming what changed, old and new masked ("Account number: ••••1234 → ••••5678"); the label is written in the reader's language. */
+export interface SecurityChangeDetail {
+  field: 'accountNumber' | 'ifsc' | 'upiId' | 'accountHolder';
+  from: string;
+  to: string;
+}
+
+export const DETAIL_LABELS: Record<Language, Record<SecurityChangeDetail['field'], string>> = {
+  en: { accountNumber: 'Account number', ifsc: 'IFSC', upiId: 'UPI ID', accountHolder: 'Account holder' },
+  hi: { accountNumber: 'खाता संख्या', ifsc: 'IFSC', upiId: 'UPI ID', accountHolder: 'खाताधारक' },
+};
+
+export function detailLine(language: Language, detail: SecurityChangeDetail): string {
+  return `${DETAIL_LABELS[language][detail.field]}: ${detail.from} → ${detail.to}`;
+}
+
 /**
  * Tells the owner about a change that an intruder would make: if it was not
  * them, they can act (the cooling-off gives them the time). The change is
@@ -57,8 +73,7 @@ export async function notifySecurityChange(
   userId: string,
   change: SecurityChange,
   log: { error(object: object, message: string): void },
-  /** Lines naming what changed, old and new masked ("Account number: ••••1234 → ••••5678"). */
-  details: string[] = [],
+  details: SecurityChangeDetail[] = [],
 ): Promise<void> {
   const hours = context.config.securityCoolingOffHours;
   try {
@@ -71,7 +86,7 @@ export async function notifySecurityChange(
         ? words.pause(change.startsWith('bank-account') ? 'bank-account' : 'account', hours)
         : '';
     const advice = words.advice(`${context.config.appOrigin}/forgot-password`);
-    const lines = [sentence, ...details, pauseNote, advice].filter((line) => line !== '');
+    const lines = [sentence, ...details.map((detail) => detailLine(recipient.language, detail)), pauseNote, advice].filter((line) => line !== '');
     await context.mailer.send({
       to: recipient.email,
       subject: `${PRODUCT_NAME}: ${subject}`,

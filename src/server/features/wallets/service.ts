@@ -6,9 +6,11 @@ import type { Database } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
-import { escapeHtml, type MailMessage } from '../../platform/mail/mailer.ts';
+import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { reopenPendingChecks } from '../chain/service.ts';
+import { walletAddedMessage } from '../notifications/account-mail.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from '../settings/addresses.ts';
+import * as users from '../users/service.ts';
 import * as walletRepository from './repository.ts';
 import { ethereumSignerOf, normalizeSignature, tronSignerOf } from './signatures.ts';
 
@@ -118,24 +120,9 @@ export async function addWallet(
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'wallet.added' });
     return { row: inserted, email: ownerEmail };
   });
-  const text = [
-    `A ${row.network} wallet was added to your ${PRODUCT_NAME} account:`,
-    row.address,
-    '',
-    'USDT sent from this wallet to our deposit address will be credited to your account automatically.',
-    `If you did not add it, remove it under My wallets and change your password at once.`,
-    '',
-    `- ${PRODUCT_NAME}`,
-  ].join('\n');
-  return {
-    wallet: toWalletView(row),
-    notice: {
-      to: email,
-      subject: `${PRODUCT_NAME}: a wallet was added to your account`,
-      text,
-      html: `<p>A ${escapeHtml(row.network)} wallet was added to your ${PRODUCT_NAME} account:</p><p><code>${escapeHtml(row.address)}</code></p><p>USDT sent from this wallet to our deposit address will be credited to your account automatically.</p><p>If you did not add it, remove it under My wallets and change your password at once.</p><p>${PRODUCT_NAME}</p>`,
-    },
-  };
+  // The profile language picks the e-mail's words (issue 33, decision 056).
+  const language = (await users.findEmailAndLanguage(db, userId))?.language ?? 'en';
+  return { wallet: toWalletView(row), notice: walletAddedMessage({ to: email, language }, row) };
 }
 
 export async function listWallets(db: Database, userId: string): Promise<Wallet[]> {

@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import { ApiError } from '../../lib/api.ts';
-import { ME_QUERY_KEY } from './api.ts';
+import { ME_QUERY_KEY } from './session.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
@@ -30,7 +29,8 @@ export function useEndOfSessionHandler(): (error: unknown) => boolean {
   return (error) => {
     if (!(error instanceof ApiError)) return false;
     if (error.code === 'PIN_LOCKED') {
-      toast.error(t('auth.tooManyAttempts'), { description: t('auth.loggedOutForSecurity') });
+      // Sonner loads here, not with this file: every page's background services import this feature, the landing page's too.
+      void import('sonner').then(({ toast }) => toast.error(t('auth.tooManyAttempts'), { description: t('auth.loggedOutForSecurity') }));
     } else if (error.status !== 401) {
       return false;
     }

@@ -15,7 +15,7 @@ function missingSetup(settings: PublicSettings): string[] {
   const missing = DEPOSIT_NETWORKS.filter((network) => settings.addresses[network] === '').map(
     (network) => `the ${network} deposit address (no ${network} deposits until then)`,
   );
-  if (settings.whatsappSupportNumber === '') missing.push('the WhatsApp support number (the Support button stays greyed out until then)');
+  if (settings.whatsappSupportNumber === '') missing.push('the WhatsApp support number (the Support button stays hidden until then)');
   return missing;
 }
 

@@ -19,5 +19,11 @@ export function useConsentStatus() {
   return useQuery({ queryKey: CONSENT_QUERY_KEY, queryFn: ({ signal }) => apiRequest('/api/kyc/consent', consentStatusResponseSchema, { signal }) });
 }
 
+/** Whether the customer has accepted the current consent and privacy notice (KYC shows its checks only then). */
+export function useConsentAccepted(): boolean {
+  const consent = useConsentStatus();
+  return typeof consent.data?.acceptedAt === 'string';
+}
+
 export const acceptConsent = (noticeVersion: string) =>
   apiRequest('/api/kyc/consent', consentStatusResponseSchema, { method: 'POST', body: { noticeVersion } });

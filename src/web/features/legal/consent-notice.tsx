@@ -11,12 +11,6 @@ import { useEndOfSessionHandler } from '../auth/index.ts';
 import { acceptConsent, CONSENT_QUERY_KEY, OPERATOR_IDENTITY_QUERY_KEY, useConsentStatus } from './api.ts';
 import { OperatorIdentityDetails } from './operator-identity.tsx';
 
-/** Whether the customer has accepted the current consent and privacy notice (KYC shows its checks only then). */
-export function useConsentAccepted(): boolean {
-  const consent = useConsentStatus();
-  return typeof consent.data?.acceptedAt === 'string';
-}
-
 /** The notice itself: what KYC collects and why, how long it is kept, who runs the app and its grievance officer. */
 function ConsentNoticeForm({ noticeVersion }: { noticeVersion: string }) {
   const queryClient = useQueryClient();
@@ -89,7 +83,7 @@ function ConsentNoticeForm({ noticeVersion }: { noticeVersion: string }) {
 }
 
 /** The KYC page's first step: the notice until it is accepted, nothing after. */
-export function ConsentStep() {
+export default function ConsentStep() {
   const consent = useConsentStatus();
   if (consent.isPending) return <Spinner label={t('consent.loading')} />;
   if (consent.isError) return <LoadFailed message={t('consent.loadFailed')} onRetry={() => void consent.refetch()} />;
