@@ -152,7 +152,7 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
       })
     : undefined;
   payoutWorker?.start();
-  // The bank's checks of new payees (decision 055): sent and asked about like payouts, claimed in PostgreSQL.
+  // The bank's checks of new payees (decision 054): sent and asked about like payouts, claimed in PostgreSQL.
   const validationWorker = context.config.payoutProvider ? createPayeeValidationWorker({ db, config: context.config.payoutProvider, log }) : undefined;
   validationWorker?.start();
   return {

@@ -78,7 +78,7 @@ test('a customer resets a forgotten password with the link from a real e-mail', 
   await expect(page).toHaveURL(/\/verify-pin/);
   await page.getByLabel('PIN').fill(customer.pin === '1357' ? '2468' : '1357');
   await page.getByRole('button', { name: 'Verify PIN' }).click();
-  // Said once, at the PIN field, in the spec's words (decision 056: DESIGN.md's errors at the field, not SPEC.md's toast).
+  // Said once, at the PIN field, in the spec's words (decision 055: DESIGN.md's errors at the field, not SPEC.md's toast).
   await expect(page.getByLabel('PIN')).toHaveAccessibleDescription('Incorrect PIN: PIN verification failed. 2 attempts remaining.');
   await expect(page.getByText(/Incorrect PIN/)).toHaveCount(1);
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);

@@ -16,7 +16,7 @@ import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PORT } from './support/constan
 import { startExtraApp, type ExtraApp } from './support/extra-app.ts';
 import { logInThroughForm, newCustomer, signUpThroughForm } from './support/helpers.ts';
 
-// Payees checked with the bank (decision 055) need a payout provider, which the shared e2e server has not:
+// Payees checked with the bank (decision 054) need a payout provider, which the shared e2e server has not:
 // this spec runs its own app against the RazorpayX stand-in.
 const PORT = E2E_PORT + 6;
 const PHONE = { width: 390, height: 844 };

@@ -259,7 +259,7 @@ const MATRIX: MatrixEntry[] = [
     request: () => ({ url: `/api/admin/pending-changes/${someId()}/discard`, body: {} }),
     adminStatus: 404,
   },
-  // Payees the bank's check did not confirm (decision 055).
+  // Payees the bank's check did not confirm (decision 054).
   { method: 'GET', route: '/api/admin/users/:id/payees', request: () => ({ url: `/api/admin/users/${someId()}/payees` }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/payees/review', request: () => ({ url: '/api/admin/payees/review' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/payees/:id/accept', request: () => ({ url: `/api/admin/payees/${someId()}/accept`, body: {} }), adminStatus: 404 },

@@ -11,7 +11,7 @@ import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-ap
 import { balanceMicros, fundWallet, ledgerTransferCount, requestWithdrawal } from '../fixtures/wallet.ts';
 
 /*
- * Payees checked like a bank checks them (decision 055), against the RazorpayX stand-in's Fund Account
+ * Payees checked like a bank checks them (decision 054), against the RazorpayX stand-in's Fund Account
  * Validation: a match lifts the cooling-off, a name that does not match or an invalid account blocks
  * withdrawals to the payee until an admin accepts it (or its owner edits it).
  */

@@ -464,7 +464,7 @@ export const bankAccounts = pgTable(
     flaggedAt: timestamp('flagged_at', { withTimezone: true }),
     flagReason: text('flag_reason'),
     /**
-     * What the payout provider's account validation (a penny drop) said of the current details (decision 055):
+     * What the payout provider's account validation (a penny drop) said of the current details (decision 054):
      * `verified` lifts the cooling-off; `name_mismatch`, `invalid` and `check_failed` keep withdrawals from it.
      */
     payeeCheck: text('payee_check').$type<PayeeCheck>().notNull().default('unchecked'),
@@ -499,7 +499,7 @@ export const bankAccounts = pgTable(
 );
 
 /**
- * Each account validation (penny drop) asked of the payout provider for a payee's details (decision 055): kept
+ * Each account validation (penny drop) asked of the payout provider for a payee's details (decision 054): kept
  * after the payee is deleted, since each one costs the operator and the per-day limit counts them.
  */
 export const payeeValidations = pgTable(

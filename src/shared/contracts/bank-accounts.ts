@@ -14,13 +14,13 @@ export const BANK_ACCOUNT_LIMITS = {
 } as const;
 
 /**
- * A penny drop costs the operator (decision 055): at most this many account validations per customer in any
+ * A penny drop costs the operator (decision 054): at most this many account validations per customer in any
  * 24 hours; an addition or edit that would need one more is refused with 429.
  */
 export const PAYEE_CHECKS_PER_DAY = 5;
 
 /**
- * What the payout provider's account validation said of a payee's current details (decision 055).
+ * What the payout provider's account validation said of a payee's current details (decision 054).
  * `unchecked`: saved without a provider (the cooling-off alone applies); `checking`: asked, no answer yet;
  * `verified`: the account is active and its registered name matches the customer's (no cooling-off);
  * `name_mismatch`, `check_failed`: no withdrawal to it until an admin accepts it (`accepted`);
@@ -60,7 +60,7 @@ export const BANK_ACCOUNT_MESSAGES = {
   confirmationMismatch: 'The account numbers do not match. Type the account number again.',
   confirmationRequired: 'Type the account number again to confirm it.',
   unknownIfsc: 'This IFSC code is not in the list of Indian bank branches. Check it on your cheque book or passbook.',
-  /** Decision 055: the payout provider's account validation (a penny drop) of a new or changed payee. */
+  /** Decision 054: the payout provider's account validation (a penny drop) of a new or changed payee. */
   checking: 'This bank account is still being checked with the bank. Try again in a few minutes.',
   nameMismatch:
     'The name the bank has for this account does not match your name. Withdrawals to it wait until our team has accepted it; you can also edit it or add an account in your own name.',
@@ -187,7 +187,7 @@ export const bankAccountSchema = z.object({
   /** Set when a payout to the account failed for a reason of the account (closed, invalid, frozen...); an edit of its details clears it. */
   flaggedAt: z.string().nullable(),
   flagReason: z.string().nullable(),
-  /** The bank's check of the current details (decision 055); the bank's registered name is shown to admins only. */
+  /** The bank's check of the current details (decision 054); the bank's registered name is shown to admins only. */
   payeeCheck: payeeCheckSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -196,7 +196,7 @@ export type BankAccount = z.infer<typeof bankAccountSchema>;
 
 /**
  * Why a withdrawal cannot go to this payee now, or undefined when it can: a flag after a failed payout
- * (decision 044) or the bank's check (decision 055). `providerConfigured`: without a provider, a check that
+ * (decision 044) or the bank's check (decision 054). `providerConfigured`: without a provider, a check that
  * never got its answer does not hold withdrawals back.
  */
 export function payeeRefusal(
@@ -221,7 +221,7 @@ export function payeeRefusal(
 }
 
 /**
- * Whether the bank's check lifts the payee's cooling-off (decision 055): its registered name matched the customer's.
+ * Whether the bank's check lifts the payee's cooling-off (decision 054): its registered name matched the customer's.
  * Not with a UPI id, since a payout then goes by UPI and the penny drop checked only the bank account.
  */
 export function coolingOffLifted(account: { payeeCheck?: PayeeCheck | undefined; upiId?: string | null | undefined }): boolean {
@@ -268,7 +268,7 @@ export const bankAccountListResponseSchema = z.object({
   items: z.array(bankAccountSchema),
   /** How long withdrawals to a newly added account pause (the security cooling-off; 0: none), said before an account is added. */
   newAccountPauseHours: z.number().int().min(0).max(720),
-  /** Whether new and changed accounts are checked with the bank (a payout provider is configured; decision 055). */
+  /** Whether new and changed accounts are checked with the bank (a payout provider is configured; decision 054). */
   checkedWithBank: z.boolean(),
 });
 export const bankAccountResponseSchema = z.object({ bankAccount: bankAccountSchema, message: z.string() });

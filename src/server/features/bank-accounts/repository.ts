@@ -4,7 +4,7 @@ import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'branchName' | 'ifscCode' | 'upiId'>;
-/** What an update may set besides the details: the bank's check of them (decision 055). */
+/** What an update may set besides the details: the bank's check of them (decision 054). */
 type CheckValues = Pick<BankAccountRow, 'payeeCheck' | 'validationId' | 'acceptedBy' | 'acceptedAt'>;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified

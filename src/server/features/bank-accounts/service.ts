@@ -49,7 +49,7 @@ export async function addBankAccount(
       bankName,
       branchName,
     });
-    // With a payout provider, the bank checks the new payee (decision 055); without one, the cooling-off alone applies.
+    // With a payout provider, the bank checks the new payee (decision 054); without one, the cooling-off alone applies.
     if (!providerConfig) return { row, validationId: undefined };
     const validationId = await queueValidation(transaction, { userId, bankAccountId: row.id, ...input });
     const checking = await bankAccountRepository.update(transaction, userId, row.id, { payeeCheck: 'checking', validationId });

@@ -13,7 +13,7 @@ const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', '
 
 /**
  * POST /api/webhooks/razorpayx/validations: RazorpayX's fund_account.validation.completed and .failed events
- * (decision 055), public and proven by their signature over the raw bytes, read by a parser of this scope only.
+ * (decision 054), public and proven by their signature over the raw bytes, read by a parser of this scope only.
  */
 export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppContext, config: PayoutProviderConfig): void {
   const { db } = context.database;

@@ -16,7 +16,7 @@ export interface PayeeValidationWorker {
   stop(): Promise<void>;
 }
 
-/** The payee validations' background work (decision 055), as the payout worker does it for payouts: claimed in PostgreSQL. */
+/** The payee validations' background work (decision 054), as the payout worker does it for payouts: claimed in PostgreSQL. */
 export function createPayeeValidationWorker(options: { db: Database; config: PayoutProviderConfig; log: FastifyBaseLogger }): PayeeValidationWorker {
   const { db, config, log } = options;
   const provider = validationProviderFrom(config);

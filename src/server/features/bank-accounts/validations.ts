@@ -20,7 +20,7 @@ import * as validationRepository from './validation-repository.ts';
 import type { AdminPayeeRow, PayeeValidationRow } from './validation-repository.ts';
 
 /*
- * A new or changed payee is checked like a bank checks it (decision 055): the payout provider's account
+ * A new or changed payee is checked like a bank checks it (decision 054): the payout provider's account
  * validation sends it a penny and answers whether the account is active and the name its bank has for it.
  * That name is compared with the customer's by the one name rule (#shared/name-match). The check runs after
  * the payee is saved: the saving request waits for it at most CHECK_WAIT_MILLISECONDS, and the worker
@@ -168,7 +168,7 @@ async function setPayeeCheck(transaction: Executor, validation: PayeeValidationR
     targetId: payee.id,
     targetUserId: payee.userId,
     before: { payeeCheck: 'checking' },
-    // A match lifts the payee's cooling-off (decision 055): said here, so that the audit log shows why it was lifted.
+    // A match lifts the payee's cooling-off (decision 054): said here, so that the audit log shows why it was lifted.
     after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
   });
 }

@@ -5,7 +5,7 @@ import { escapeHtml, type MailMessage, singleUseLinkMessage } from '../../platfo
 
 /*
  * The e-mails of the contact checks: the verification link, the change link to a new address, and the notice to the
- * old one, in the customer's profile language (issue 33, decision 056). The English is the text these e-mails always had.
+ * old one, in the customer's profile language (issue 33, decision 055). The English is the text these e-mails always had.
  */
 
 type LinkMail = Omit<Parameters<typeof singleUseLinkMessage>[0], 'to' | 'link' | 'lifetimeMinutes' | 'signature'>;

@@ -4,7 +4,7 @@ import { PayoutProviderError } from './provider.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 
 /*
- * RazorpayX Fund Account Validation as documented (docs/decisions/055 names the pages): POST
+ * RazorpayX Fund Account Validation as documented (docs/decisions/054 names the pages): POST
  * /v1/fund_accounts/validations with the business account's number, the payee's fund account inline (a bank
  * account with its contact), `amount` 100 paise (the penny) and `currency` INR; GET
  * /v1/fund_accounts/validations/:id; and the webhooks fund_account.validation.completed and .failed, signed like

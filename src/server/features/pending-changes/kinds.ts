@@ -82,7 +82,7 @@ const accountUnfreezePayloadSchema = z.object({ userId: uuidSchema, frozenAt: z.
 /** Approving a customer's KYC level 2 (decision 050): the case approved. */
 const levelTwoApprovalPayloadSchema = z.object({ userId: uuidSchema, submissionId: uuidSchema });
 
-/** Accepting a payee whose bank-registered name did not match, or whose check failed (decision 055). */
+/** Accepting a payee whose bank-registered name did not match, or whose check failed (decision 054). */
 const payeeAcceptancePayloadSchema = z.object({
   bankAccountId: uuidSchema,
   userId: uuidSchema,

@@ -120,7 +120,7 @@ export async function addWallet(
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'wallet.added' });
     return { row: inserted, email: ownerEmail };
   });
-  // The profile language picks the e-mail's words (issue 33, decision 056).
+  // The profile language picks the e-mail's words (issue 33, decision 055).
   const language = (await users.findEmailAndLanguage(db, userId))?.language ?? 'en';
   return { wallet: toWalletView(row), notice: walletAddedMessage({ to: email, language }, row) };
 }

@@ -73,7 +73,7 @@ export async function requestWithdrawal(
     if (found === undefined) throw new Error(`user ${userId} has no profile`);
     const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
-    // A flagged payee (decision 044) or one the bank's check did not confirm (decision 055) takes no withdrawal.
+    // A flagged payee (decision 044) or one the bank's check did not confirm (decision 054) takes no withdrawal.
     const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, context.config.payoutProvider !== undefined);
     if (refusal !== undefined) throw new AppError(409, 'CONFLICT', refusal, { fields: { bankAccountId: refusal } });
     assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);

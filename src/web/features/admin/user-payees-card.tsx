@@ -18,7 +18,7 @@ import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { NAME_MATCH_TONES } from './kyc-labels.ts';
 
-/* A customer's bank accounts and what the bank's check (a penny drop, decision 055) said of each. */
+/* A customer's bank accounts and what the bank's check (a penny drop, decision 054) said of each. */
 
 const CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
   unchecked: { label: 'Not checked (no payout provider when saved)', tone: 'default' },

@@ -17,7 +17,7 @@ export function useBankAccounts() {
   return useQuery({
     queryKey: BANK_ACCOUNTS_QUERY_KEY,
     queryFn: () => apiRequest('/api/bank-accounts', bankAccountListResponseSchema),
-    // While the bank checks an account (decision 055), its answer is asked for again until it comes.
+    // While the bank checks an account (decision 054), its answer is asked for again until it comes.
     refetchInterval: (query) => (query.state.data?.items.some((account) => account.payeeCheck === 'checking') ? CHECKING_REFETCH_MILLISECONDS : false),
   });
 }

@@ -13,7 +13,7 @@ export function PayeeFlagNote({ account }: { account: BankAccount }) {
 }
 
 /**
- * What the bank's check of the account said (decision 055): why withdrawals to it wait, or that it is confirmed.
+ * What the bank's check of the account said (decision 054): why withdrawals to it wait, or that it is confirmed.
  * The name the bank has is not shown: the account may be someone else's.
  */
 export function PayeeCheckNote({ account }: { account: BankAccount }) {

@@ -35,7 +35,7 @@ export default function VerifyPinPage() {
   const submitting = form.formState.isSubmitting;
   const pin = useWatch({ control: form.control, name: 'pin' });
   const [blockedMessage, setBlockedMessage] = useState<string>();
-  // A wrong PIN is said at the PIN field, once (DESIGN.md: errors at their field; decision 056 departs from SPEC.md's toast);
+  // A wrong PIN is said at the PIN field, once (DESIGN.md: errors at their field; decision 055 departs from SPEC.md's toast);
   // a failure of the check itself once, in a banner. A failure empties the PIN; typing a new one hides either.
   const [failure, setFailure] = useState<{ atField: boolean; message: string }>();
   const shownFailure = pin === '' ? failure : undefined;
