@@ -113,6 +113,12 @@ const MATRIX: MatrixEntry[] = [
     adminStatus: 404,
   },
   { method: 'GET', route: '/api/admin/withdrawals/:id/payout', request: () => ({ url: `/api/admin/withdrawals/${someId()}/payout` }), adminStatus: 404 },
+  {
+    method: 'POST',
+    route: '/api/admin/withdrawals/:id/payout/reject',
+    request: () => ({ url: `/api/admin/withdrawals/${someId()}/payout/reject`, body: { reason: 'Frozen by the compliance desk' } }),
+    adminStatus: 404,
+  },
   // Whether a payout provider is configured, and its stuck payouts (decision 049).
   { method: 'GET', route: '/api/admin/payouts/overview', request: () => ({ url: '/api/admin/payouts/overview' }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/kyc/pan-reviews', request: () => ({ url: '/api/admin/kyc/pan-reviews' }), adminStatus: 200 },
