@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_BASE_URL } from './tests/e2e/support/constants.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, E2E_BASE_URL } from './tests/e2e/support/constants.ts';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -14,16 +14,8 @@ export default defineConfig({
     viewport: { width: 390, height: 844 },
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_EXECUTABLE,
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {

@@ -3,7 +3,7 @@ import jpeg from 'jpeg-js';
 import { KYC_DOCUMENT_MESSAGES } from '#shared/contracts/kyc-documents';
 import { auditPage, expectNoProblems } from './support/accessibility.ts';
 import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
-import { E2E_BASE_URL } from './support/constants.ts';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, E2E_BASE_URL } from './support/constants.ts';
 import { documentFacePhoto, writeFaceClip } from './support/face-clip.ts';
 
 // KYC level 2 (decisions 050 and 052): a customer on a phone sends a driving licence's photos, the address and the
@@ -18,18 +18,8 @@ const DESK = { width: 1366, height: 900 };
 // allowed or blocked per browser context, as a customer allows or blocks it for the site.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${writeFaceClip()}`,
-    ],
+    executablePath: CHROMIUM_EXECUTABLE,
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${writeFaceClip()}`],
   },
 });
 

@@ -13,3 +13,15 @@ export const E2E_ERC20_CONFIRMATIONS = 2;
 
 /** Where the e2e server writes the URL of its Cashfree stand-in, which also marks customers' contacts verified for the sign-up helpers (decision 042). */
 export const E2E_KYC_INFO_FILE = `${process.env.TMPDIR ?? '/tmp'}/rupeedesk-e2e-kyc-${E2E_PORT}.json`;
+
+/** Chromium as every browser test launches it; a spec that needs more flags (the fake camera) adds to these. */
+export const CHROMIUM_EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
