@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
+import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
 import { PayoutProviderError, providerBackoffSeconds, type PayoutProvider } from './provider.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 import * as payoutRepository from './repository.ts';
@@ -47,9 +48,6 @@ export interface PayoutWorkerOptions {
 
 export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
   const { db, provider, pollSeconds, stuckMinutes, log } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
   async function work(due: DuePayout): Promise<void> {
     const { payout, withdrawal } = due;
     if (payout.providerPayoutId === null) {
@@ -100,29 +98,5 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
     }
   }
 
-  /** One tick at a time per process: a slow provider must not pile up overlapping ticks. */
-  function tickOnce(): Promise<void> {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  return {
-    tick: tickOnce,
-    start() {
-      if (timer) return;
-      const run = () => {
-        void tickOnce().catch((error: unknown) => log.error({ err: error }, 'Payout worker tick failed'));
-      };
-      run();
-      timer = setInterval(run, pollSeconds * 1000);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createPeriodicWorker({ intervalSeconds: pollSeconds, log, failureMessage: 'Payout worker tick failed', tick });
 }
