@@ -56,11 +56,6 @@ export async function findForUpdate(db: Executor, where: { id: string } | { prov
   return row;
 }
 
-export async function findById(db: Executor, id: string): Promise<PayeeValidationRow | undefined> {
-  const [row] = await db.select().from(payeeValidations).where(eq(payeeValidations.id, id));
-  return row;
-}
-
 export async function markCreated(db: Executor, id: string, providerValidationId: string, nextAttemptSeconds: number): Promise<void> {
   await db
     .update(payeeValidations)

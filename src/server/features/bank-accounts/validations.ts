@@ -30,7 +30,7 @@ import type { AdminPayeeRow, PayeeValidationRow } from './validation-repository.
 /** How long the request that saved a payee waits for the provider's first answer before it answers itself. */
 const CHECK_WAIT_MILLISECONDS = 3_000;
 /** A validation asked this many times without a final answer is given up as failed (an admin may accept the payee). */
-export const MAX_VALIDATION_ATTEMPTS = 12;
+const MAX_VALIDATION_ATTEMPTS = 12;
 
 export function validationProviderFrom(config: PayoutProviderConfig | undefined): AccountValidationProvider | undefined {
   return config ? createRazorpayXValidationClient(config) : undefined;
