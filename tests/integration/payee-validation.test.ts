@@ -6,7 +6,7 @@ import { BANK_ACCOUNT_MESSAGES, PAYEE_ADMIN_MESSAGES, PAYEE_CHECKS_PER_DAY } fro
 import { createPayeeValidationWorker } from '../../src/server/features/bank-accounts/validation-worker.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
-import { startRazorpayXStandIn, type RazorpayXStandIn } from '../fixtures/razorpayx-stand-in.ts';
+import { startRazorpayXStandIn, type RazorpayXStandIn, type StandInValidation } from '../fixtures/razorpayx-stand-in.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { balanceMicros, fundWallet, ledgerTransferCount, requestWithdrawal } from '../fixtures/wallet.ts';
 
@@ -32,6 +32,7 @@ async function postValidationWebhook(body: string, headers: Record<string, strin
 
 beforeEach(() => {
   standIn.validateLater = false;
+  standIn.answerValidationsWith = undefined;
   standIn.dropWebhooks = false;
   standIn.deliverValidationWebhooksTo(postValidationWebhook);
 });
@@ -215,6 +216,27 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(repeat.json()).toEqual({ status: 'unchanged' });
     const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
     expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+  });
+
+  it('saves the payee (201) when the provider answers garbage, and asks again later; a signed webhook of unexpected shape is a 400', async () => {
+    standIn.answerValidationsWith = '<html><body>502 Bad Gateway</body></html>';
+    const customer = await fundedCustomer();
+    const payee = await addedPayee(customer);
+    expect(payee.payeeCheck).toBe('checking');
+    const waiting = await harness.database.handle.db.execute<{ status: string; attempts: number; last_error: string | null }>(
+      sql`select v.status, v.attempts, v.last_error from payee_validations v join bank_accounts a on a.validation_id = v.id where a.id = ${payee.id}`,
+    );
+    expect(waiting.rows[0]).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(waiting.rows[0]?.last_error).toContain('unexpected shape');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.checking);
+
+    const odd = standIn.signedValidationWebhook('fund_account.validation.completed', {
+      id: 'fav_Unheard0000001',
+      entity: 'fund_account.validation',
+      status: 'unheard-of',
+    } as unknown as StandInValidation);
+    expect(await postValidationWebhook(odd.body, odd.headers)).toBe(400);
+    expect((await payeeRow(payee.id))?.payee_check).toBe('checking');
   });
 
   it('finds a result whose webhook was lost by asking the provider (the worker)', async () => {

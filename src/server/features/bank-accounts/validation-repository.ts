@@ -56,11 +56,6 @@ export async function findForUpdate(db: Executor, where: { id: string } | { prov
   return row;
 }
 
-export async function findById(db: Executor, id: string): Promise<PayeeValidationRow | undefined> {
-  const [row] = await db.select().from(payeeValidations).where(eq(payeeValidations.id, id));
-  return row;
-}
-
 export async function markCreated(db: Executor, id: string, providerValidationId: string, nextAttemptSeconds: number): Promise<void> {
   await db
     .update(payeeValidations)
@@ -133,13 +128,18 @@ export interface AdminPayeeRow {
 }
 
 /** Payees with their owner and the validation of their current details: one customer's, or the review queue (oldest first). */
-export async function listAdminPayees(db: Executor, filter: { userId: string } | { review: true }, limit: number): Promise<AdminPayeeRow[]> {
-  const base = db
+/** Payees with their owner's name and e-mail and the validation of their current details. */
+function selectAdminPayees(db: Executor) {
+  return db
     .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations })
     .from(bankAccounts)
     .innerJoin(users, eq(users.id, bankAccounts.userId))
     .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
     .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId));
+}
+
+export async function listAdminPayees(db: Executor, filter: { userId: string } | { review: true }, limit: number): Promise<AdminPayeeRow[]> {
+  const base = selectAdminPayees(db);
   if ('userId' in filter) return base.where(eq(bankAccounts.userId, filter.userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
   return base
     .where(inArray(bankAccounts.payeeCheck, ['name_mismatch', 'check_failed', 'invalid']))
@@ -148,12 +148,6 @@ export async function listAdminPayees(db: Executor, filter: { userId: string } |
 }
 
 export async function findAdminPayee(db: Executor, bankAccountId: string): Promise<AdminPayeeRow | undefined> {
-  const [row] = await db
-    .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations })
-    .from(bankAccounts)
-    .innerJoin(users, eq(users.id, bankAccounts.userId))
-    .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
-    .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId))
-    .where(eq(bankAccounts.id, bankAccountId));
+  const [row] = await selectAdminPayees(db).where(eq(bankAccounts.id, bankAccountId));
   return row;
 }

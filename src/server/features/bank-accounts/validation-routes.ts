@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminPayeeListResponseSchema, PAYEE_REVIEW_PAGE, payeeAcceptResponseSchema } from '#shared/contracts/bank-accounts';
 import { idParamsSchema } from '#shared/contracts/common';
 import { PAYOUT_WEBHOOK_MAX_BYTES } from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
+import { rawBodyOf, registerRawBodyWebhooks } from '../../http/raw-body-webhooks.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { acceptPayee, listCustomerPayees, listPayeesForReview, receiveValidationWebhook } from './validations.ts';
@@ -17,12 +17,7 @@ const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', '
  */
 export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppContext, config: PayoutProviderConfig): void {
   const { db } = context.database;
-  void app.register(async (plugin) => {
-    const scope = plugin.withTypeProvider<ZodTypeProvider>();
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES }, (_request, body, done) => {
-      done(null, body);
-    });
+  registerRawBodyWebhooks(app, PAYOUT_WEBHOOK_MAX_BYTES, (scope) => {
     scope.post(
       '/api/webhooks/razorpayx/validations',
       {
@@ -35,8 +30,7 @@ export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppCo
         },
       },
       async (request) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return { status: (await receiveValidationWebhook(db, config, body, request.headers)).outcome };
+        return { status: (await receiveValidationWebhook(db, config, rawBodyOf(request), request.headers)).outcome };
       },
     );
   });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
+import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
 import * as validationRepository from './validation-repository.ts';
 import { stepValidation, validationProviderFrom } from './validations.ts';
 
@@ -20,8 +21,6 @@ export interface PayeeValidationWorker {
 export function createPayeeValidationWorker(options: { db: Database; config: PayoutProviderConfig; log: FastifyBaseLogger }): PayeeValidationWorker {
   const { db, config, log } = options;
   const provider = validationProviderFrom(config);
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
 
   async function tick(): Promise<void> {
     if (!provider) return;
@@ -36,28 +35,5 @@ export function createPayeeValidationWorker(options: { db: Database; config: Pay
     }
   }
 
-  function tickOnce(): Promise<void> {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  return {
-    tick: tickOnce,
-    start() {
-      if (timer) return;
-      const run = () => {
-        void tickOnce().catch((error: unknown) => log.error({ err: error }, 'Payee validation tick failed'));
-      };
-      run();
-      timer = setInterval(run, config.pollSeconds * 1000);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createPeriodicWorker({ intervalSeconds: config.pollSeconds, log, failureMessage: 'Payee validation tick failed', tick });
 }

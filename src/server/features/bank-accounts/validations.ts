@@ -13,7 +13,7 @@ import type { PayoutProviderConfig } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
-import { PayoutProviderError } from '../payouts/provider.ts';
+import { PayoutProviderError, providerBackoffSeconds } from '../payouts/provider.ts';
 import { createRazorpayXValidationClient, type AccountValidationFacts, type AccountValidationProvider } from '../payouts/razorpayx-validations.ts';
 import { toBankAccountView } from './view.ts';
 import * as validationRepository from './validation-repository.ts';
@@ -30,15 +30,10 @@ import type { AdminPayeeRow, PayeeValidationRow } from './validation-repository.
 /** How long the request that saved a payee waits for the provider's first answer before it answers itself. */
 const CHECK_WAIT_MILLISECONDS = 3_000;
 /** A validation asked this many times without a final answer is given up as failed (an admin may accept the payee). */
-export const MAX_VALIDATION_ATTEMPTS = 12;
-const MAX_BACKOFF_SECONDS = 30 * 60;
+const MAX_VALIDATION_ATTEMPTS = 12;
 
 export function validationProviderFrom(config: PayoutProviderConfig | undefined): AccountValidationProvider | undefined {
   return config ? createRazorpayXValidationClient(config) : undefined;
-}
-
-export function validationBackoffSeconds(pollSeconds: number, attempts: number): number {
-  return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(attempts, 12));
 }
 
 /**
@@ -97,12 +92,7 @@ export async function applyValidationFacts(
     if (validation.providerValidationId !== null && validation.providerValidationId !== facts.providerValidationId) return 'unchanged';
     if (facts.status === 'created') {
       if (validation.status === 'created') return 'unchanged';
-      await validationRepository.markCreated(
-        transaction,
-        validation.id,
-        facts.providerValidationId,
-        validationBackoffSeconds(pollSeconds, validation.attempts),
-      );
+      await validationRepository.markCreated(transaction, validation.id, facts.providerValidationId, providerBackoffSeconds(pollSeconds, validation.attempts));
       return 'applied';
     }
     await finishValidation(transaction, validation, facts);
@@ -214,7 +204,7 @@ async function nextAttemptOrGiveUp(db: Database, validation: PayeeValidationRow,
     await failValidation(db, validation.id, lastError ?? 'No answer from the bank');
     return;
   }
-  await validationRepository.reschedule(db, validation.id, validationBackoffSeconds(pollSeconds, validation.attempts), lastError);
+  await validationRepository.reschedule(db, validation.id, providerBackoffSeconds(pollSeconds, validation.attempts), lastError);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Database } from '../../db/client.ts';
 import type { ChainConfig } from '../../env.ts';
+import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
 import { createChainFollower, type ChainFollower } from './follower.ts';
 import { createEthereumClient } from './ethereum-client.ts';
 import { ChainProviderError, type ChainClient } from './observation.ts';
@@ -56,8 +57,6 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
   const networks = clients.map((client) => client.network);
   const followers = new Map<DepositNetwork, ChainFollower>();
   for (const client of clients) followers.set(client.network, createChainFollower(context, client, client.follower));
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
 
   /** Detection without a hash: the network's follower reads final blocks. */
   async function scanNetwork(job: chainRepository.ChainJobRow, client: ChainClient): Promise<void> {
@@ -88,29 +87,11 @@ export function createChainWorker(options: ChainWorkerOptions): ChainWorker {
     }
   }
 
-  /** One tick at a time per process: a slow provider must not pile up overlapping ticks. */
-  function tickOnce(): Promise<void> {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
+  const periodic = createPeriodicWorker({ intervalSeconds: pollSeconds, log, failureMessage: 'Chain worker tick failed', tick });
   return {
-    tick: tickOnce,
+    ...periodic,
     start() {
-      if (timer || networks.length === 0) return;
-      const run = () => {
-        void tickOnce().catch((error: unknown) => log.error({ err: error }, 'Chain worker tick failed'));
-      };
-      run();
-      timer = setInterval(run, pollSeconds * 1000);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
+      if (networks.length > 0) periodic.start();
     },
   };
 }

@@ -65,6 +65,14 @@ export class PayoutProviderError extends Error {
   }
 }
 
+/** Questions to the provider about something without a final state back off to at most this. */
+const MAX_BACKOFF_SECONDS = 30 * 60;
+
+/** The wait before the next question to the provider about a payout or an account validation: the poll interval, doubling with each attempt. */
+export function providerBackoffSeconds(pollSeconds: number, attempts: number): number {
+  return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(attempts, 12));
+}
+
 export interface PayoutProvider {
   readonly name: 'razorpayx';
   send(instruction: PayoutInstruction): Promise<ProviderPayoutFacts>;

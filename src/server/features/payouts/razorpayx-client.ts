@@ -9,7 +9,8 @@ const REQUEST_TIMEOUT_MILLISECONDS = 15_000;
 /** The transactions API gives at most 100 a page (count), paged with skip. */
 const TRANSACTIONS_PAGE = 100;
 /** Longest name RazorpayX takes for a contact (50) and a bank account holder (120). */
-const CONTACT_NAME_MAX = 50;
+export const CONTACT_NAME_MAX = 50;
+export const HOLDER_NAME_MAX = 120;
 const NARRATION_PREFIX = 'Rupeedesk';
 
 const statusDetailsSchema = z.object({ reason: z.string().nullish(), description: z.string().nullish() }).nullish();
@@ -64,7 +65,7 @@ function factsOf(entity: z.infer<typeof payoutEntitySchema>): ProviderPayoutFact
 }
 
 /** RazorpayX takes letters, digits, spaces and ’-_/(). in names; anything else becomes a space. */
-function providerName(name: string, max: number): string {
+export function providerName(name: string, max: number): string {
   const cleaned = name
     .replace(/[^A-Za-z0-9 '’\-_/().]/g, ' ')
     .replace(/\s+/g, ' ')
@@ -78,21 +79,19 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
 }
 
 /**
- * RazorpayX Payouts as documented (docs/decisions/043 names the pages): the composite POST /v1/payouts with the
- * payee's fund account inline (a bank account, or a VPA for UPI), HTTP basic auth with the key id and secret, and
- * X-Payout-Idempotency; GET /v1/payouts/:id; GET /v1/transactions; webhooks signed with HMAC-SHA256 of the raw body.
+ * An authenticated JSON request to RazorpayX, answering the body of a 2xx. A 400 or 422 is a refusal (nothing was
+ * made); no answer, another status or a timeout leaves the outcome unknown (PayoutProviderError 'unavailable').
  */
-export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvider {
+export function createRazorpayXRequest(config: PayoutProviderConfig, timeoutMilliseconds: number) {
   const authorization = `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')}`;
-
-  async function request(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+  return async function request(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${config.apiUrl}${path}`, {
         method,
         headers: { accept: 'application/json', authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLISECONDS),
+        signal: AbortSignal.timeout(timeoutMilliseconds),
       });
     } catch (error) {
       throw new PayoutProviderError(`RazorpayX unreachable: ${error instanceof Error ? error.message : String(error)}`, 'unavailable', { cause: error });
@@ -104,16 +103,26 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
     const message = `RazorpayX answered HTTP ${response.status} to ${method} ${path.split('?')[0]}${description ? `: ${description}` : ''}`;
     // 400: the request was refused as it is (no payout was made); 401/403, 429 and 5xx may pass on a later try.
     throw new PayoutProviderError(message.slice(0, 480), response.status === 400 || response.status === 422 ? 'refused' : 'unavailable');
-  }
+  };
+}
 
-  function parsed<Schema extends z.ZodType>(schema: Schema, answer: unknown, what: string): z.output<Schema> {
-    const result = schema.safeParse(answer);
-    if (!result.success) throw new PayoutProviderError(`RazorpayX sent ${what} of unexpected shape`, 'unexpected');
-    return result.data;
-  }
+/** A RazorpayX answer read by its schema; PayoutProviderError 'unexpected' when it does not fit. */
+export function parsedAnswer<Schema extends z.ZodType>(schema: Schema, answer: unknown, what: string): z.output<Schema> {
+  const result = schema.safeParse(answer);
+  if (!result.success) throw new PayoutProviderError(`RazorpayX sent ${what} of unexpected shape`, 'unexpected');
+  return result.data;
+}
+
+/**
+ * RazorpayX Payouts as documented (docs/decisions/043 names the pages): the composite POST /v1/payouts with the
+ * payee's fund account inline (a bank account, or a VPA for UPI), HTTP basic auth with the key id and secret, and
+ * X-Payout-Idempotency; GET /v1/payouts/:id; GET /v1/transactions; webhooks signed with HMAC-SHA256 of the raw body.
+ */
+export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvider {
+  const request = createRazorpayXRequest(config, REQUEST_TIMEOUT_MILLISECONDS);
 
   function payoutBody(instruction: PayoutInstruction) {
-    const holder = providerName(instruction.payee.name, 120);
+    const holder = providerName(instruction.payee.name, HOLDER_NAME_MAX);
     const fundAccount =
       instruction.mode === 'UPI' && instruction.payee.upiId !== null
         ? { account_type: 'vpa', vpa: { address: instruction.payee.upiId } }
@@ -143,12 +152,12 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
 
     async send(instruction) {
       const answer = await request('POST', '/v1/payouts', payoutBody(instruction), { 'X-Payout-Idempotency': instruction.idempotencyKey });
-      return factsOf(parsed(payoutEntitySchema, answer, 'a payout'));
+      return factsOf(parsedAnswer(payoutEntitySchema, answer, 'a payout'));
     },
 
     async fetch(providerPayoutId) {
       const answer = await request('GET', `/v1/payouts/${encodeURIComponent(providerPayoutId)}`);
-      return factsOf(parsed(payoutEntitySchema, answer, 'a payout'));
+      return factsOf(parsedAnswer(payoutEntitySchema, answer, 'a payout'));
     },
 
     async listTransactions(range, limit) {
@@ -161,7 +170,7 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
           count: String(Math.min(TRANSACTIONS_PAGE, limit - skip)),
           skip: String(skip),
         });
-        const page = parsed(transactionsSchema, await request('GET', `/v1/transactions?${query.toString()}`), 'a transactions page');
+        const page = parsedAnswer(transactionsSchema, await request('GET', `/v1/transactions?${query.toString()}`), 'a transactions page');
         for (const item of page.items) {
           if (item.source?.entity !== 'payout') continue;
           transactions.push({
@@ -193,7 +202,7 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
       } catch (error) {
         throw new PayoutProviderError('RazorpayX webhook body is not JSON', 'unexpected', { cause: error });
       }
-      const event = parsed(webhookSchema, body, 'a webhook');
+      const event = parsedAnswer(webhookSchema, body, 'a webhook');
       const entity = event.payload.payout?.entity;
       return { eventId, event: event.event, payout: event.event.startsWith('payout.') && entity ? factsOf(entity) : undefined };
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PayoutProviderConfig } from '../../env.ts';
 import { PayoutProviderError } from './provider.ts';
-import { createRazorpayXClient } from './razorpayx-client.ts';
+import { CONTACT_NAME_MAX, createRazorpayXClient, createRazorpayXRequest, HOLDER_NAME_MAX, parsedAnswer, providerName } from './razorpayx-client.ts';
 
 /*
  * RazorpayX Fund Account Validation as documented (docs/decisions/054 names the pages): POST
@@ -15,8 +15,6 @@ import { createRazorpayXClient } from './razorpayx-client.ts';
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
 /** The penny: the documented amount of a bank account validation, in paise. */
 const VALIDATION_AMOUNT_PAISE = 100;
-const CONTACT_NAME_MAX = 50;
-const HOLDER_NAME_MAX = 120;
 
 /** A payee's details as they are sent for validation. */
 export interface AccountValidationRequest {
@@ -71,8 +69,6 @@ const webhookSchema = z.object({
   payload: z.object({ 'fund_account.validation': z.object({ entity: validationEntitySchema }).optional() }).passthrough(),
 });
 
-const errorSchema = z.object({ error: z.object({ code: z.string().optional(), description: z.string().nullish() }) });
-
 function factsOf(entity: z.infer<typeof validationEntitySchema>): AccountValidationFacts {
   const results = entity.results ?? entity.validation_results;
   const accountStatus =
@@ -86,44 +82,12 @@ function factsOf(entity: z.infer<typeof validationEntitySchema>): AccountValidat
   };
 }
 
-/** RazorpayX takes letters, digits, spaces and ’-_/(). in names; anything else becomes a space. */
-function providerName(name: string, max: number): string {
-  return name
-    .replace(/[^A-Za-z0-9 '’\-_/().]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
-    .trim();
-}
-
 export function createRazorpayXValidationClient(config: PayoutProviderConfig): AccountValidationProvider {
-  const authorization = `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')}`;
   // The same account and secret sign payout and validation webhooks alike.
   const payoutClient = createRazorpayXClient(config);
-
-  async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<AccountValidationFacts> {
-    let response: Response;
-    try {
-      response = await fetch(`${config.apiUrl}${path}`, {
-        method,
-        headers: { accept: 'application/json', authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLISECONDS),
-      });
-    } catch (error) {
-      throw new PayoutProviderError(`RazorpayX unreachable: ${error instanceof Error ? error.message : String(error)}`, 'unavailable', { cause: error });
-    }
-    const answer: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) {
-      const described = errorSchema.safeParse(answer);
-      const description = described.success ? (described.data.error.description ?? described.data.error.code ?? '') : '';
-      const message = `RazorpayX answered HTTP ${response.status} to ${method} ${path}${description ? `: ${description}` : ''}`;
-      throw new PayoutProviderError(message.slice(0, 480), response.status === 400 || response.status === 422 ? 'refused' : 'unavailable');
-    }
-    const parsed = validationEntitySchema.safeParse(answer);
-    if (!parsed.success) throw new PayoutProviderError('RazorpayX sent an account validation of unexpected shape', 'unexpected');
-    return factsOf(parsed.data);
-  }
+  const send = createRazorpayXRequest(config, REQUEST_TIMEOUT_MILLISECONDS);
+  const request = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<AccountValidationFacts> =>
+    factsOf(parsedAnswer(validationEntitySchema, await send(method, path, body), 'an account validation'));
 
   return {
     validate: (validation) =>

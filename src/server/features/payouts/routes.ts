@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#shared/contracts/common';
 import {
   PAYOUT_WEBHOOK_MAX_BYTES,
@@ -11,6 +10,7 @@ import {
 } from '#shared/contracts/payouts';
 import { adminWithdrawalDecisionResponseSchema } from '#shared/contracts/withdrawals';
 import type { AppContext } from '../../context.ts';
+import { rawBodyOf, registerRawBodyWebhooks } from '../../http/raw-body-webhooks.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { PayoutProvider } from './provider.ts';
@@ -24,12 +24,7 @@ const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', '
  */
 export function registerPayoutWebhookRoutes(app: ApiApp, context: AppContext, provider: PayoutProvider): void {
   const { db } = context.database;
-  void app.register(async (plugin) => {
-    const scope = plugin.withTypeProvider<ZodTypeProvider>();
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES }, (_request, body, done) => {
-      done(null, body);
-    });
+  registerRawBodyWebhooks(app, PAYOUT_WEBHOOK_MAX_BYTES, (scope) => {
     scope.post(
       '/api/webhooks/razorpayx',
       {
@@ -42,8 +37,7 @@ export function registerPayoutWebhookRoutes(app: ApiApp, context: AppContext, pr
         },
       },
       async (request) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const { outcome } = await receiveWebhook(db, provider, body, request.headers);
+        const { outcome } = await receiveWebhook(db, provider, rawBodyOf(request), request.headers);
         return { status: outcome };
       },
     );

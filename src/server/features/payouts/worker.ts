@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
-import { PayoutProviderError, type PayoutProvider } from './provider.ts';
+import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
+import { PayoutProviderError, providerBackoffSeconds, type PayoutProvider } from './provider.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 import * as payoutRepository from './repository.ts';
 import type { DuePayout } from './repository.ts';
@@ -16,22 +17,15 @@ const ENQUEUED_PER_TICK = 100;
  * can take, so two processes do not send at once; if they ever do, the one idempotency key gives one payout.
  */
 const LEASE_SECONDS = 120;
-/** Questions about a payout without a final state back off to at most this. */
-const MAX_BACKOFF_SECONDS = 30 * 60;
 /**
  * How long a processed payout is still asked about after it paid its withdrawal (decision 053): a bank returns most
  * payouts it cannot credit within a day, and a reversal whose webhook was lost must not wait for the day's
- * reconciliation. With the backoff above that is at most some sixty questions per payout.
+ * reconciliation. With the provider's backoff that is at most some sixty questions per payout.
  */
 export const REVERSAL_WATCH_HOURS = 24;
 
 export function payoutProviderFromConfig(config: PayoutProviderConfig): PayoutProvider {
   return createRazorpayXClient(config);
-}
-
-/** The wait before the next question about a payout: the poll interval, doubling with each attempt. */
-export function payoutBackoffSeconds(pollSeconds: number, attempts: number): number {
-  return Math.min(MAX_BACKOFF_SECONDS, pollSeconds * 2 ** Math.min(attempts, 12));
 }
 
 export interface PayoutWorker {
@@ -54,14 +48,11 @@ export interface PayoutWorkerOptions {
 
 export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
   const { db, provider, pollSeconds, stuckMinutes, log } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
   async function work(due: DuePayout): Promise<void> {
     const { payout, withdrawal } = due;
     if (payout.providerPayoutId === null) {
       // A freeze or a chain incident since the approval keeps a payout nothing was sent for at home (decision 049).
-      const gate = await prepareFirstSend(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts));
+      const gate = await prepareFirstSend(db, payout.withdrawalId, providerBackoffSeconds(pollSeconds, payout.attempts));
       if (gate !== 'send') return;
     }
     try {
@@ -78,7 +69,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
           : await provider.fetch(payout.providerPayoutId);
       const outcome = await applyProviderFacts(db, facts, payout.providerPayoutId === null ? 'send' : 'poll', payout.withdrawalId);
       if (outcome === 'applied') options.notificationEmails?.poke();
-      await payoutRepository.reschedule(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts), null);
+      await payoutRepository.reschedule(db, payout.withdrawalId, providerBackoffSeconds(pollSeconds, payout.attempts), null);
     } catch (error) {
       if (!(error instanceof PayoutProviderError)) throw error;
       if (error.kind === 'refused' && payout.providerPayoutId === null) {
@@ -89,7 +80,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
       }
       // The outcome is unknown (a timeout, an outage): asked again later, a send with the same idempotency key.
       log.warn({ withdrawalId: payout.withdrawalId, error: error.message }, 'Payout provider error; retried later');
-      await payoutRepository.reschedule(db, payout.withdrawalId, payoutBackoffSeconds(pollSeconds, payout.attempts), error.message);
+      await payoutRepository.reschedule(db, payout.withdrawalId, providerBackoffSeconds(pollSeconds, payout.attempts), error.message);
     }
   }
 
@@ -107,29 +98,5 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
     }
   }
 
-  /** One tick at a time per process: a slow provider must not pile up overlapping ticks. */
-  function tickOnce(): Promise<void> {
-    running ??= tick().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  return {
-    tick: tickOnce,
-    start() {
-      if (timer) return;
-      const run = () => {
-        void tickOnce().catch((error: unknown) => log.error({ err: error }, 'Payout worker tick failed'));
-      };
-      run();
-      timer = setInterval(run, pollSeconds * 1000);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return createPeriodicWorker({ intervalSeconds: pollSeconds, log, failureMessage: 'Payout worker tick failed', tick });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { payeeCheckSchema } from '#shared/contracts/bank-accounts';
 import { uuidSchema } from '#shared/contracts/common';
 import { extendedKeyInPart } from '#shared/contracts/deposit-keys';
 import { depositNetworkSchema, roleSchema, type PendingChangeKind, type Role } from '#shared/contracts/enums';
@@ -87,7 +88,7 @@ const payeeAcceptancePayloadSchema = z.object({
   bankAccountId: uuidSchema,
   userId: uuidSchema,
   validationId: uuidSchema.nullable(),
-  check: z.enum(['name_mismatch', 'check_failed', 'unchecked', 'checking', 'verified', 'invalid', 'accepted']),
+  check: payeeCheckSchema,
 });
 
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
