@@ -201,7 +201,6 @@ export type LivenessChallenge = z.infer<typeof livenessChallengeResponseSchema>;
 
 /** The selfie upload's `liveness` field: the report and the token of the challenge it answers. */
 export const livenessUploadSchema = livenessReportSchema.extend({ challengeToken: z.string().min(1).max(1024) });
-export type LivenessUpload = z.infer<typeof livenessUploadSchema>;
 
 /**
  * Similarity (0 to 1) of the selfie's face descriptor to the document photo's, in plain words for the reviewer
