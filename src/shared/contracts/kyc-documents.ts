@@ -169,13 +169,15 @@ export const imagePurposeParamsSchema = z.object({ purpose: z.enum(KYC_IMAGE_PUR
 
 export const LIVENESS_STEPS = ['blink', 'turn_left', 'turn_right'] as const;
 export type LivenessStep = (typeof LIVENESS_STEPS)[number];
+/** The steps of one challenge, in order: as the server asks for them and as the report names them. */
+const livenessChallengeStepsSchema = z.array(z.enum(LIVENESS_STEPS)).min(1).max(5);
 
 /**
  * What the browser's liveness check sends with the selfie's best frame (decision 050): the challenge
  * it asked for and the scores of the frames that passed. Bounded; the reviewer sees them.
  */
 export const livenessReportSchema = z.object({
-  challenge: z.array(z.enum(LIVENESS_STEPS)).min(1).max(5),
+  challenge: livenessChallengeStepsSchema,
   passedFrames: z.number().int().min(1).max(100),
   liveScore: z.number().min(0).max(1),
   realScore: z.number().min(0).max(1),
@@ -193,7 +195,7 @@ export const LIVENESS_CHALLENGE_MINUTES = 10;
  * token that signs them for this customer until `expiresAt`, so the report cannot name other steps.
  */
 export const livenessChallengeResponseSchema = z.object({
-  challenge: z.array(z.enum(LIVENESS_STEPS)).min(1).max(5),
+  challenge: livenessChallengeStepsSchema,
   token: z.string().max(1024),
   expiresAt: isoDateTimeSchema,
 });
@@ -201,7 +203,6 @@ export type LivenessChallenge = z.infer<typeof livenessChallengeResponseSchema>;
 
 /** The selfie upload's `liveness` field: the report and the token of the challenge it answers. */
 export const livenessUploadSchema = livenessReportSchema.extend({ challengeToken: z.string().min(1).max(1024) });
-export type LivenessUpload = z.infer<typeof livenessUploadSchema>;
 
 /**
  * Similarity (0 to 1) of the selfie's face descriptor to the document photo's, in plain words for the reviewer

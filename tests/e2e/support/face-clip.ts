@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +15,8 @@ const FACES = path.resolve(import.meta.dirname, '../../fixtures/faces');
 const SECONDS_PER_POSE = 4;
 
 /** The picture as planar YUV 4:2:0 (BT.601, full range), as Y4M's C420jpeg holds it. */
-function yuv420(file: string): { width: number; height: number; frame: Buffer } {
-  const { width, height, data } = jpeg.decode(fs.readFileSync(file), { useTArray: true });
+function yuv420(picture: Buffer): { width: number; height: number; frame: Buffer } {
+  const { width, height, data } = jpeg.decode(picture, { useTArray: true });
   const luma = Buffer.alloc(width * height);
   const chromaBlue = Buffer.alloc((width / 2) * (height / 2));
   const chromaRed = Buffer.alloc((width / 2) * (height / 2));
@@ -34,14 +35,26 @@ function yuv420(file: string): { width: number; height: number; frame: Buffer } 
   return { width, height, frame: Buffer.concat([luma, chromaBlue, chromaRed]) };
 }
 
-/** Writes the clip into a temporary folder and answers its path. */
+/**
+ * The clip's path, written once: Playwright loads the spec in its runner and again in each worker, so the file is
+ * named by the pictures it is made of (and this code) and reused while they are unchanged, instead of a new 3.7 MB
+ * folder in the temporary directory at every load. It is written under another name and renamed into place, so a
+ * reader never sees half a clip.
+ */
 export function writeFaceClip(): string {
-  const poses = ['cgi-frontal.jpg', 'cgi-turned-left.jpg'].map((name) => yuv420(path.join(FACES, name)));
+  const pictures = ['cgi-frontal.jpg', 'cgi-turned-left.jpg'].map((name) => fs.readFileSync(path.join(FACES, name)));
+  // This file's own text is part of the name too, so a change to the conversion makes a new clip.
+  const digest = createHash('sha256').update(fs.readFileSync(import.meta.filename));
+  for (const picture of pictures) digest.update(picture);
+  const file = path.join(os.tmpdir(), `rupeedesk-face-clip-${digest.digest('hex').slice(0, 16)}.y4m`);
+  if (fs.existsSync(file)) return file;
+  const poses = pictures.map(yuv420);
   const { width, height } = poses[0]!;
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F1:1 Ip A1:1 C420jpeg\n`)];
   for (const pose of poses) for (let second = 0; second < SECONDS_PER_POSE; second += 1) parts.push(Buffer.from('FRAME\n'), pose.frame);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rupeedesk-face-clip-')), 'face.y4m');
-  fs.writeFileSync(file, Buffer.concat(parts));
+  const partial = `${file}.${process.pid}`;
+  fs.writeFileSync(partial, Buffer.concat(parts));
+  fs.renameSync(partial, file);
   return file;
 }
 

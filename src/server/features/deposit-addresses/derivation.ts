@@ -13,9 +13,6 @@ import { tronAddressFromAccountId } from '../settings/addresses.ts';
  * reveals the parent private key, so nothing private is ever accepted here.
  */
 
-/** The BIP-44 account path each network's key must be at (shared with the admin screen that asks for the key). */
-export const ACCOUNT_PATHS = DEPOSIT_ACCOUNT_PATHS;
-
 /** Non-hardened child indexes are 0 to 2^31 - 1; beyond that derivation would need the private key. */
 export const MAX_ADDRESS_INDEX = 0x7fff_ffff;
 
@@ -30,7 +27,7 @@ const EXTENDED_KEY_MAX_LENGTH = 120;
  * undefined when it can. The words never repeat the value: a pasted private key must not reach a log.
  */
 export function accountExtendedPublicKeyProblem(network: DepositNetwork, value: string): string | undefined {
-  const accountPath = ACCOUNT_PATHS[network];
+  const accountPath = DEPOSIT_ACCOUNT_PATHS[network];
   const wanted = `give the account-level extended public key (xpub) of ${accountPath} instead; private keys stay in hardware or MPC custody, never on this server`;
   if (/\s/.test(value.trim())) return `looks like a mnemonic (seed phrase), which must never be given to this server: ${wanted}`;
   if (/^[a-z]prv/i.test(value)) return `is an extended private key, which must never be given to this server: ${wanted}`;

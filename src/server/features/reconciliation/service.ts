@@ -1,4 +1,5 @@
 import type { DepositNetwork } from '#shared/contracts/enums';
+import { DEPOSIT_ACCOUNT_PATHS } from '#shared/contracts/deposit-keys';
 import {
   RECONCILIATION_MESSAGES,
   SWEEP_PLAN_MAX_ITEMS,
@@ -16,7 +17,6 @@ import { csvCell } from '../../platform/csv.ts';
 import { createEthereumClient } from '../chain/ethereum-client.ts';
 import { ChainProviderError, type ChainClient } from '../chain/observation.ts';
 import { createTronClient } from '../chain/tron-client.ts';
-import { ACCOUNT_PATHS } from '../deposit-addresses/derivation.ts';
 import { getSettings } from '../settings/service.ts';
 import * as reconciliationRepository from './repository.ts';
 import type { AddressBook } from './repository.ts';
@@ -150,7 +150,7 @@ export async function createSweepPlan(
       const nativeBalance = await client.accounts.nativeBalanceOf(candidate.address);
       items.push({
         address: candidate.address,
-        derivationPath: candidate.addressIndex === null ? null : `${ACCOUNT_PATHS[input.network]}/0/${candidate.addressIndex}`,
+        derivationPath: candidate.addressIndex === null ? null : `${DEPOSIT_ACCOUNT_PATHS[input.network]}/0/${candidate.addressIndex}`,
         amountUsdtMicros: balance,
         needs: needsOf(client, nativeBalance, fee),
       });

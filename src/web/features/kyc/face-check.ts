@@ -5,7 +5,7 @@ import type { FaceObservation } from './liveness-steps.ts';
 /*
  * The face check of the live selfie (decision 052), with @vladmandic/human on TensorFlow.js's WebAssembly
  * backend: it needs no GPU, so it runs the same on a phone and in headless Chromium. This module is
- * loaded by a dynamic import from the selfie step only (the library is 2 MB); models and WebAssembly
+ * loaded by a dynamic import from the selfie step only (the library is 1.5 MB minified); models and WebAssembly
  * come from this app's origin.
  */
 

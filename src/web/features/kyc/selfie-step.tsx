@@ -78,6 +78,8 @@ function toJpeg(canvas: HTMLCanvasElement): Promise<Blob> {
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('no picture'))), 'image/jpeg', 0.9));
 }
 
+const clampScore = (score: number) => Math.min(1, Math.max(0, score));
+
 /** The similarity of the selfie's face to the document photo's, or null when either shows no single face. */
 async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, documentPhoto: File): Promise<number | null> {
   let photo: ImageBitmap;
@@ -89,10 +91,8 @@ async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, d
   const [selfieFace, documentFace] = [await check.describe(selfie), await check.describe(photo)];
   photo.close();
   if (selfieFace === null || documentFace === null) return null;
-  return Math.min(1, Math.max(0, check.similarity(selfieFace, documentFace)));
+  return clampScore(check.similarity(selfieFace, documentFace));
 }
-
-const clampScore = (score: number) => Math.min(1, Math.max(0, score));
 
 export function SelfieStep({
   documentPhoto,
