@@ -14,8 +14,8 @@ export function canOpenAdminArea(role: Role, vipLevel: VipLevel): boolean {
 /**
  * Who may read the operator's figures (totals of customer balances, payouts,
  * pending queues, limits, users, audit) and call any /api/admin route: the
- * admin role only, whatever the VIP level. The server's admin guard, the
- * dashboard's SQL condition and the live-update audience all ask this one function.
+ * admin role only, whatever the VIP level. The server's admin guard and the
+ * live-update audience both ask this one function.
  */
 export function canReadOperatorFigures(role: Role): boolean {
   return role === 'admin';

@@ -68,6 +68,20 @@ describe('wallet proofs', () => {
     expect((await call(harness.app, { url: '/api/wallets', cookie: user.cookie })).json<{ items: unknown[] }>().items).toEqual([]);
   });
 
+  it('e-mails a Hindi reader about a new wallet in Hindi (the profile language, decision 055)', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    expect((await call(harness.app, { method: 'PUT', url: '/api/me/language', cookie: user.cookie, body: { language: 'hi' } })).statusCode).toBe(200);
+    const tron = tronAccount();
+    const issued = await challenge(user, { network: 'TRC20', address: tron.address });
+    const signature = await tron.signMessageV2(issued.json<{ message: string }>().message);
+    expect((await register(user, { network: 'TRC20', address: tron.address, signature })).statusCode).toBe(201);
+    const mail = await harness.database.handle.db.execute<{ subject: string; text_body: string }>(
+      sql`select subject, text_body from mail_outbox where to_address = ${user.email} and text_body like ${`%${tron.address}%`}`,
+    );
+    expect(mail.rows).toHaveLength(1);
+    expect(mail.rows[0]?.subject).toBe('Rupeedesk: आपके खाते में एक वॉलेट जोड़ा गया');
+  });
+
   it('adds a TRON wallet signed with signMessageV2', async () => {
     const user = await signUpVerifiedUser(harness.app);
     const tron = tronAccount();

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as templates from '../../src/server/features/notifications/templates.ts';
 import { RESET_MAIL_TEXTS, WALLET_ADDED_MAIL_TEXTS, walletAddedMessage } from '../../src/server/features/notifications/account-mail.ts';
@@ -128,6 +129,11 @@ describe('notification templates', () => {
     expect(frozen.body).toBe(FREEZE_MESSAGES.customer);
     expect(frozen.hindi.body).toMatch(DEVANAGARI);
     expect(templates.accountReviewFinished('u-1').hindi.title).toBe('खाते की समीक्षा पूरी हुई');
+  });
+
+  it('says the freeze in Hindi in the same words as the app (its catalog, message.accountFrozen)', () => {
+    const catalog = JSON.parse(fs.readFileSync('src/web/lib/i18n/catalogs/hi.json', 'utf8')) as Record<string, string>;
+    expect(templates.accountFrozen('u-1').hindi.body).toBe(catalog['message.accountFrozen']);
   });
 
   it('has the e-mail verification and e-mail change mails in Hindi, with the link and its lifetime', () => {

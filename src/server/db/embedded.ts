@@ -193,10 +193,17 @@ function takeLock(lockFile: string, lock: LockRecord, dataDirectory: string): vo
 }
 
 /** Creates the database on first use and starts it; a failure gives the reason PostgreSQL logged. */
-async function initialiseAndStart(embedded: EmbeddedPostgres, databaseDirectory: string, dataDirectory: string, recentLog: string[]): Promise<void> {
+async function initialiseAndStart(
+  embedded: EmbeddedPostgres,
+  databaseDirectory: string,
+  dataDirectory: string,
+  recentLog: string[],
+  log: (message: string) => void,
+): Promise<void> {
   const runningAsRoot = os.userInfo().uid === 0;
   try {
     if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) {
+      log(`Creating the embedded PostgreSQL database in ${databaseDirectory}`);
       if (runningAsRoot) fs.chmodSync(dataDirectory, 0o755);
       await embedded.initialise();
     }
@@ -245,9 +252,8 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
     },
     onError: (error) => log(`embedded PostgreSQL: ${String(error)}`),
   });
-  if (!fs.existsSync(path.join(databaseDirectory, 'PG_VERSION'))) log(`Creating the embedded PostgreSQL database in ${databaseDirectory}`);
   try {
-    await initialiseAndStart(embedded, databaseDirectory, dataDirectory, recentLog);
+    await initialiseAndStart(embedded, databaseDirectory, dataDirectory, recentLog, log);
   } catch (error) {
     fs.rmSync(lockFile, { force: true });
     throw error;

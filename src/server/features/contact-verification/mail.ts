@@ -2,13 +2,12 @@ import { CONTACT_LIMITS } from '#shared/contracts/contact-verification';
 import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
 import { escapeHtml, type MailMessage, singleUseLinkMessage } from '../../platform/mail/mailer.ts';
+import type { LinkMail } from '../notifications/account-mail.ts';
 
 /*
  * The e-mails of the contact checks: the verification link, the change link to a new address, and the notice to the
  * old one, in the customer's profile language (issue 33, decision 055). The English is the text these e-mails always had.
  */
-
-type LinkMail = Omit<Parameters<typeof singleUseLinkMessage>[0], 'to' | 'link' | 'lifetimeMinutes' | 'signature'>;
 
 const LINK_LIFETIME_HOURS = CONTACT_LIMITS.emailLinkLifetimeHours;
 

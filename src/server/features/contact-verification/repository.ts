@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Language } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 import { emailVerificationTokens, phoneVerificationCodes, profiles, signupTrail, smsOutbox, users } from '../../db/schema.ts';
 
@@ -11,10 +12,22 @@ export interface ContactRow {
   phoneVerifiedAt: Date | null;
 }
 
-/** The account's e-mail and phone, its user and profile rows locked until the transaction ends, so sends for one account go one at a time. */
-export async function lockContact(db: Executor, userId: string): Promise<ContactRow | undefined> {
+/** The contact and the profile language, which the account's e-mails are written in. */
+export type LockedContact = ContactRow & { language: Language };
+
+/**
+ * The account's e-mail and phone, and the profile language its e-mails are written in, its user and profile rows locked until the
+ * transaction ends, so sends for one account go one at a time.
+ */
+export async function lockContact(db: Executor, userId: string): Promise<LockedContact | undefined> {
   const [row] = await db
-    .select({ email: users.email, emailVerifiedAt: users.emailVerifiedAt, phone: profiles.phone, phoneVerifiedAt: profiles.phoneVerifiedAt })
+    .select({
+      email: users.email,
+      emailVerifiedAt: users.emailVerifiedAt,
+      phone: profiles.phone,
+      phoneVerifiedAt: profiles.phoneVerifiedAt,
+      language: profiles.language,
+    })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, userId))

@@ -34,7 +34,6 @@ import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { consumeRateLimit } from '../../platform/rate-limit/service.ts';
 import { checkCurrentPassword } from '../auth/current-password.ts';
 import { changeLinkMessage, emailChangeNoticeMessage, verificationLinkMessage } from './mail.ts';
-import * as users from '../users/service.ts';
 import * as repository from './repository.ts';
 import { sendSms } from './sms-sender.ts';
 
@@ -60,11 +59,6 @@ function refuseEarlyOrExcessSend(history: repository.SendHistory, pauseSeconds: 
   if (history.sentToday >= perDay) {
     throw new RetryLaterError(429, 'RATE_LIMITED', dailyLimitMessage(perDay, what === 'e-mail' ? 'e-mails' : 'codes', 'account'), SECONDS_PER_DAY);
   }
-}
-
-/** The profile language, which the account's e-mails are written in. */
-async function languageOf(db: Executor, userId: string): Promise<Language> {
-  return (await users.findEmailAndLanguage(db, userId))?.language ?? 'en';
 }
 
 async function newEmailLink(db: Executor, context: AppContext, userId: string, email: string, purpose: 'verify' | 'change'): Promise<string> {
@@ -110,7 +104,7 @@ export async function contactStatus(context: AppContext, userId: string): Promis
   };
 }
 
-async function lockedContact(db: Executor, userId: string): Promise<repository.ContactRow> {
+async function lockedContact(db: Executor, userId: string): Promise<repository.LockedContact> {
   const contact = await repository.lockContact(db, userId);
   if (!contact) throw new Error(`session refers to a missing user ${userId}`);
   return contact;
@@ -123,11 +117,7 @@ export async function resendEmailLink(context: AppContext, userId: string): Prom
     if (contact.emailVerifiedAt) throw AppError.conflict(EMAIL_ALREADY_VERIFIED_MESSAGE);
     const history = await repository.emailLinkHistory(transaction, userId);
     refuseEarlyOrExcessSend(history, CONTACT_LIMITS.emailLinkPauseSeconds, CONTACT_LIMITS.emailLinksPerAccountPerDay, 'e-mail');
-    return verificationLinkMessage(
-      contact.email,
-      await languageOf(transaction, userId),
-      await newEmailLink(transaction, context, userId, contact.email, 'verify'),
-    );
+    return verificationLinkMessage(contact.email, contact.language, await newEmailLink(transaction, context, userId, contact.email, 'verify'));
   });
   await context.mailer.send(message);
   return VERIFICATION_LINK_SENT_MESSAGE;
@@ -155,7 +145,7 @@ export async function requestEmailChange(
     const history = await repository.emailLinkHistory(transaction, userId);
     refuseEarlyOrExcessSend(history, CONTACT_LIMITS.emailLinkPauseSeconds, CONTACT_LIMITS.emailLinksPerAccountPerDay, 'e-mail');
     const link = await newEmailLink(transaction, context, userId, input.newEmail, 'change');
-    return { link, currentEmail: contact.email, language: await languageOf(transaction, userId) };
+    return { link, currentEmail: contact.email, language: contact.language };
   });
   await context.mailer.send(changeLinkMessage(input.newEmail, language, link));
   await context.mailer.send(
@@ -193,12 +183,12 @@ export async function verifyEmailLink(context: AppContext, request: FastifyReque
         if (contact.email.toLowerCase() !== link.email.toLowerCase() || !(await repository.markEmailVerified(transaction, link.userId, link.email)))
           throw invalidLink();
         await repository.useUpEmailTokens(transaction, link.userId, 'verify');
-        return { email: contact.email, previousEmail: undefined, language: 'en' as const };
+        return { email: contact.email, previousEmail: undefined, language: contact.language };
       }
       if (await repository.emailInUse(transaction, link.email)) throw new AppError(409, 'EMAIL_TAKEN', EMAIL_TAKEN_MESSAGE);
       const previousEmail = await repository.replaceEmail(transaction, link.userId, link.email);
       await repository.useUpEmailTokens(transaction, link.userId, undefined);
-      return { email: link.email, previousEmail, language: await languageOf(transaction, link.userId) };
+      return { email: link.email, previousEmail, language: contact.language };
     });
   } catch (error) {
     // Two accounts confirming the same new address at once: the unique index decides, the loser is told plainly.

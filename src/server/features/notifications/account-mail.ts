@@ -7,7 +7,8 @@ import { escapeHtml, singleUseLinkMessage, type MailMessage } from '../../platfo
  * English is the text these e-mails always had; the Hindi says the same.
  */
 
-type LinkMail = Omit<Parameters<typeof singleUseLinkMessage>[0], 'to' | 'link' | 'lifetimeMinutes' | 'signature'>;
+/** A single-use link e-mail's words in one language; the recipient, the link and its lifetime come with each mail. */
+export type LinkMail = Omit<Parameters<typeof singleUseLinkMessage>[0], 'to' | 'link' | 'lifetimeMinutes' | 'signature'>;
 
 export const RESET_MAIL_TEXTS: Record<'password' | 'pin', Record<Language, (minutes: number) => LinkMail>> = {
   password: {

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import type { DepositNetwork } from '#shared/contracts/enums';
+import type { DepositNetwork, Language } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { customerWallets, users, walletChallenges } from '../../db/schema.ts';
+import { customerWallets, profiles, users, walletChallenges } from '../../db/schema.ts';
 
 export type WalletRow = typeof customerWallets.$inferSelect;
 
@@ -76,10 +76,18 @@ export async function listForUser(db: Executor, userId: string): Promise<WalletR
   return db.select().from(customerWallets).where(eq(customerWallets.userId, userId)).orderBy(desc(customerWallets.verifiedAt), desc(customerWallets.id));
 }
 
-/** Serializes one customer's wallet additions so the cap on wallets holds under concurrency. */
-export async function lockUser(db: Executor, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).for('no key update');
-  return row?.email;
+/**
+ * Serializes one customer's wallet additions so the cap on wallets holds under concurrency (the user row alone is locked);
+ * returns where and in which language (the profile's) to write to the customer.
+ */
+export async function lockUser(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
+  const [row] = await db
+    .select({ email: users.email, language: profiles.language })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .for('no key update', { of: users });
+  return row;
 }
 
 export async function countForUser(db: Executor, userId: string): Promise<number> {

@@ -10,7 +10,6 @@ import type { MailMessage } from '../../platform/mail/mailer.ts';
 import { reopenPendingChecks } from '../chain/service.ts';
 import { walletAddedMessage } from '../notifications/account-mail.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from '../settings/addresses.ts';
-import * as users from '../users/service.ts';
 import * as walletRepository from './repository.ts';
 import { ethereumSignerOf, normalizeSignature, tronSignerOf } from './signatures.ts';
 
@@ -96,9 +95,9 @@ export async function addWallet(
   }
   if (!proved) throw AppError.fieldError('signature', WALLET_MESSAGES.signatureMismatch);
 
-  const { row, email } = await db.transaction(async (transaction) => {
-    const ownerEmail = await walletRepository.lockUser(transaction, userId);
-    if (!ownerEmail) throw AppError.unauthenticated();
+  const { row, owner } = await db.transaction(async (transaction) => {
+    const locked = await walletRepository.lockUser(transaction, userId);
+    if (!locked) throw AppError.unauthenticated();
     if ((await walletRepository.countForUser(transaction, userId)) >= MAX_WALLETS_PER_USER) throw AppError.conflict(WALLET_MESSAGES.tooMany);
     const inserted = await walletRepository.insertUnlessTaken(transaction, { userId, network: input.network, ...forms });
     if (!inserted) {
@@ -118,11 +117,10 @@ export async function addWallet(
       ipAddress,
     });
     await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'wallet.added' });
-    return { row: inserted, email: ownerEmail };
+    return { row: inserted, owner: locked };
   });
   // The profile language picks the e-mail's words (issue 33, decision 055).
-  const language = (await users.findEmailAndLanguage(db, userId))?.language ?? 'en';
-  return { wallet: toWalletView(row), notice: walletAddedMessage({ to: email, language }, row) };
+  return { wallet: toWalletView(row), notice: walletAddedMessage({ to: owner.email, language: owner.language }, row) };
 }
 
 export async function listWallets(db: Database, userId: string): Promise<Wallet[]> {
