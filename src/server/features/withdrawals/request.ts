@@ -73,25 +73,9 @@ export async function requestWithdrawal(
     if (found === undefined) throw new Error(`user ${userId} has no profile`);
     const bankAccount = ownedBankAccountOf(found);
     if (!bankAccount) throw bankAccountNotFound();
-    // A flagged payee (decision 044) or one the bank's check did not confirm (decision 054) takes no withdrawal.
-    const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, context.config.payoutProvider !== undefined);
-    if (refusal !== undefined) throw new AppError(409, 'CONFLICT', refusal, { fields: { bankAccountId: refusal } });
-    assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
-    // The KYC money gate (decisions 042, 047): nothing leaves a frozen account, one below level 1 or one overdue for its KYC refresh.
-    assertMoneyMayLeave('withdrawals', found, found);
-    if (found.tdsBasisPoints > 0 && found.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
-    assertWithinWithdrawalBounds(found, amountUsdtMicros);
-    const quote = quoteWithdrawal(amountUsdtMicros, found, found.vipLevel);
-    // An inoperative PAN (not linked to Aadhaar) counts as no PAN: section 206AA's rate.
-    const tdsBasisPoints = tdsBasisPointsFor(found, found.panAadhaarLinked);
-    const tdsInrPaise = tdsInrPaiseFor(quote.amountInrPaise, BigInt(tdsBasisPoints));
-    // Checked in the transaction that read the rates and inserts the request, so the price saved is the price the customer confirmed.
-    if (expectedAmountInrPaise !== undefined && expectedAmountInrPaise !== quote.amountInrPaise) {
-      throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
-    }
-    if (expectedNetInrPaise !== undefined && expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
-      throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
-    }
+    assertMayWithdraw(context, found, bankAccount, amountUsdtMicros);
+    // Priced in the transaction that read the rates and inserts the request, so the price saved is the price the customer confirmed.
+    const { quote, tdsBasisPoints, tdsInrPaise } = priceWithdrawal(found, amountUsdtMicros, { expectedAmountInrPaise, expectedNetInrPaise });
     // From this insert (whose triggers lock the shared pending-withdrawals totals) to the commit,
     // every other customer's withdrawal waits: keep this stretch to the ledger statement (and the
     // limit sums when limits are set).
@@ -127,8 +111,45 @@ export async function requestWithdrawal(
   });
 }
 
+type WithdrawalContext = requestRepository.WithdrawalContextRow;
+type OwnedBankAccount = NonNullable<ReturnType<typeof ownedBankAccountOf>>;
+
+/** The refusals of a withdrawal to this account, in the order a customer meets them; each is a 4xx with its own message. */
+function assertMayWithdraw(context: AppContext, found: WithdrawalContext, bankAccount: OwnedBankAccount, amountUsdtMicros: bigint): void {
+  // A flagged payee (decision 044) or one the bank's check did not confirm (decision 054) takes no withdrawal.
+  const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, context.config.payoutProvider !== undefined);
+  if (refusal !== undefined) throw new AppError(409, 'CONFLICT', refusal, { fields: { bankAccountId: refusal } });
+  assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
+  // The KYC money gate (decisions 042, 047): nothing leaves a frozen account, one below level 1 or one overdue for its KYC refresh.
+  assertMoneyMayLeave('withdrawals', found, found);
+  if (found.tdsBasisPoints > 0 && found.pan === null) throw new AppError(400, 'PAN_REQUIRED', WITHDRAWAL_RULE_MESSAGES.panRequired);
+  assertWithinWithdrawalBounds(found, amountUsdtMicros);
+}
+
+/**
+ * The withdrawal priced at the stored rates with its TDS; 409 PRICE_CHANGED when the customer
+ * confirmed a different INR amount (gross or net) than these rates give.
+ */
+function priceWithdrawal(
+  found: WithdrawalContext,
+  amountUsdtMicros: bigint,
+  expected: { expectedAmountInrPaise: bigint | undefined; expectedNetInrPaise: bigint | undefined },
+) {
+  const quote = quoteWithdrawal(amountUsdtMicros, found, found.vipLevel);
+  // An inoperative PAN (not linked to Aadhaar) counts as no PAN: section 206AA's rate.
+  const tdsBasisPoints = tdsBasisPointsFor(found, found.panAadhaarLinked);
+  const tdsInrPaise = tdsInrPaiseFor(quote.amountInrPaise, BigInt(tdsBasisPoints));
+  if (expected.expectedAmountInrPaise !== undefined && expected.expectedAmountInrPaise !== quote.amountInrPaise) {
+    throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
+  }
+  if (expected.expectedNetInrPaise !== undefined && expected.expectedNetInrPaise !== quote.amountInrPaise - tdsInrPaise) {
+    throw AppError.conflict(WITHDRAWAL_MESSAGES.priceChanged, 'PRICE_CHANGED');
+  }
+  return { quote, tdsBasisPoints, tdsInrPaise };
+}
+
 /** The bank account read with the request's context, when it is (still) the customer's. */
-function ownedBankAccountOf(row: requestRepository.WithdrawalContextRow) {
+function ownedBankAccountOf(row: WithdrawalContext) {
   const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck } = row;
   if (
     bankAccountId === null ||
