@@ -264,72 +264,102 @@ export async function updateSettings(
     if (current.updatedAt.getTime() !== Date.parse(input.expectedUpdatedAt)) throw AppError.conflict(SETTINGS_CONFLICT_MESSAGE);
     refuseUnconfirmedLargeRateChange(current, desired, input.confirmedLargeRateChange);
     assertMinimumNotAboveMaximum(current, desired);
-    const changes: Partial<EditableSettings> = {};
-    for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
-      if (desired[key] !== undefined && desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });
-    }
-    const addressChanges = DEPOSIT_NETWORKS.filter((network) => changes[ADDRESS_COLUMNS[network]] !== undefined).map((network) => ({
-      network,
-      from: current[ADDRESS_COLUMNS[network]],
-      to: desired[ADDRESS_COLUMNS[network]],
-    }));
-    const ratesChange = changes.rateNormalInrPaise !== undefined || changes.rateVipInrPaise !== undefined ? exchangeRatesPayload(current, changes) : undefined;
-    // Lowering the amount only asks for two admins more often; raising it lets one admin approve more alone.
-    const limitRaise =
-      changes.largeWithdrawalInrPaise !== undefined && changes.largeWithdrawalInrPaise > current.largeWithdrawalInrPaise
-        ? { fromInrPaise: current.largeWithdrawalInrPaise.toString(), toInrPaise: changes.largeWithdrawalInrPaise.toString() }
-        : undefined;
+    const changes = changedSettings(current, desired);
+    const guarded = guardedChangesOf(current, desired, changes);
     // Two-person control (decisions 017 and 023): while a second admin exists, what decides where deposits go
     // and how many rupees a withdrawal pays changes only when that admin confirms; the rest of the form is saved now.
-    const guarded = addressChanges.length > 0 || ratesChange !== undefined || limitRaise !== undefined;
-    const twoPersonControl = guarded && (await needsSecondAdmin(transaction));
-    if (twoPersonControl) {
-      for (const change of addressChanges) {
-        await refuseWhenWaiting(
-          transaction,
-          'deposit_address',
-          change.network,
-          ADDRESS_COLUMNS[change.network],
-          PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network),
-        );
-        delete changes[ADDRESS_COLUMNS[change.network]];
-      }
-      if (ratesChange) {
-        await refuseWhenWaiting(transaction, 'exchange_rates', EXCHANGE_RATES_SUBJECT, 'normalRate', PENDING_CHANGE_MESSAGES.ratesAlreadyWaiting);
-        delete changes.rateNormalInrPaise;
-        delete changes.rateVipInrPaise;
-      }
-      if (limitRaise) {
-        await refuseWhenWaiting(
-          transaction,
-          'large_withdrawal_limit',
-          LARGE_WITHDRAWAL_LIMIT_SUBJECT,
-          'largeWithdrawalInr',
-          PENDING_CHANGE_MESSAGES.limitAlreadyWaiting,
-        );
-        delete changes.largeWithdrawalInrPaise;
-      }
-    } else {
-      singleAdminAddressChanges.push(...addressChanges);
-    }
+    const twoPersonControl = hasGuardedChange(guarded) && (await needsSecondAdmin(transaction));
+    if (twoPersonControl) await holdBackForSecondAdmin(transaction, guarded, changes);
+    else singleAdminAddressChanges.push(...guarded.addressChanges);
     let saved = current;
     if (Object.keys(changes).length > 0) {
       saved = await settingsRepository.updateSettings(transaction, withQrImagesSetAside(changes), session.userId);
       const marker: Record<string, string> = singleAdminAddressChanges.length > 0 ? { addressChangeControl: SINGLE_ADMIN_MARK } : {};
       await recordSettingsChange(transaction, request, session, current, saved, SETTINGS_AUDIT_ACTION, marker);
     }
-    const pendingChanges: PendingChange[] = [];
-    if (twoPersonControl) {
-      for (const change of addressChanges) {
-        pendingChanges.push(await requestChange(transaction, 'deposit_address', change, actor));
-      }
-      if (ratesChange) pendingChanges.push(await requestChange(transaction, 'exchange_rates', ratesChange, actor));
-      if (limitRaise) pendingChanges.push(await requestChange(transaction, 'large_withdrawal_limit', limitRaise, actor));
-    }
+    const pendingChanges = twoPersonControl ? await requestSecondAdminChanges(transaction, guarded, actor) : [];
     return { settings: await adminSettingsView(transaction, saved, session), pendingChanges };
   });
   if (singleAdminAddressChanges.length > 0) await mailSingleAdminAddressChange(context, request.log, session, singleAdminAddressChanges);
   return result;
+}
+
+/** The fields whose desired value differs from the stored one: only these are saved, recorded and audited. */
+function changedSettings(current: SettingsRow, desired: DesiredSettings): Partial<EditableSettings> {
+  const changes: Partial<EditableSettings> = {};
+  for (const key of Object.keys(desired) as (keyof EditableSettings)[]) {
+    if (desired[key] !== undefined && desired[key] !== current[key]) Object.assign(changes, { [key]: desired[key] });
+  }
+  return changes;
+}
+
+/** The changes that wait for a second admin while one exists, each as its pending change keeps it. */
+interface GuardedChanges {
+  addressChanges: AddressChangePayload[];
+  ratesChange: PendingChangePayload<'exchange_rates'> | undefined;
+  limitRaise: PendingChangePayload<'large_withdrawal_limit'> | undefined;
+}
+
+function guardedChangesOf(current: SettingsRow, desired: DesiredSettings, changes: Partial<EditableSettings>): GuardedChanges {
+  const addressChanges = DEPOSIT_NETWORKS.filter((network) => changes[ADDRESS_COLUMNS[network]] !== undefined).map((network) => ({
+    network,
+    from: current[ADDRESS_COLUMNS[network]],
+    to: desired[ADDRESS_COLUMNS[network]],
+  }));
+  const ratesChange = changes.rateNormalInrPaise !== undefined || changes.rateVipInrPaise !== undefined ? exchangeRatesPayload(current, changes) : undefined;
+  // Lowering the amount only asks for two admins more often; raising it lets one admin approve more alone.
+  const limitRaise =
+    changes.largeWithdrawalInrPaise !== undefined && changes.largeWithdrawalInrPaise > current.largeWithdrawalInrPaise
+      ? { fromInrPaise: current.largeWithdrawalInrPaise.toString(), toInrPaise: changes.largeWithdrawalInrPaise.toString() }
+      : undefined;
+  return { addressChanges, ratesChange, limitRaise };
+}
+
+function hasGuardedChange(guarded: GuardedChanges): boolean {
+  return guarded.addressChanges.length > 0 || guarded.ratesChange !== undefined || guarded.limitRaise !== undefined;
+}
+
+/**
+ * Takes the guarded changes out of what is saved now; 409 (and nothing of the request saved) when a
+ * change of the same kind already waits for a second admin.
+ */
+async function holdBackForSecondAdmin(transaction: Executor, guarded: GuardedChanges, changes: Partial<EditableSettings>): Promise<void> {
+  for (const change of guarded.addressChanges) {
+    await refuseWhenWaiting(
+      transaction,
+      'deposit_address',
+      change.network,
+      ADDRESS_COLUMNS[change.network],
+      PENDING_CHANGE_MESSAGES.alreadyWaiting(change.network),
+    );
+    delete changes[ADDRESS_COLUMNS[change.network]];
+  }
+  if (guarded.ratesChange) {
+    await refuseWhenWaiting(transaction, 'exchange_rates', EXCHANGE_RATES_SUBJECT, 'normalRate', PENDING_CHANGE_MESSAGES.ratesAlreadyWaiting);
+    delete changes.rateNormalInrPaise;
+    delete changes.rateVipInrPaise;
+  }
+  if (guarded.limitRaise) {
+    await refuseWhenWaiting(
+      transaction,
+      'large_withdrawal_limit',
+      LARGE_WITHDRAWAL_LIMIT_SUBJECT,
+      'largeWithdrawalInr',
+      PENDING_CHANGE_MESSAGES.limitAlreadyWaiting,
+    );
+    delete changes.largeWithdrawalInrPaise;
+  }
+}
+
+/** The pending changes a second admin confirms or discards, asked for after the rest of the form was saved. */
+async function requestSecondAdminChanges(transaction: Executor, guarded: GuardedChanges, actor: Actor): Promise<PendingChange[]> {
+  const pendingChanges: PendingChange[] = [];
+  for (const change of guarded.addressChanges) {
+    pendingChanges.push(await requestChange(transaction, 'deposit_address', change, actor));
+  }
+  if (guarded.ratesChange) pendingChanges.push(await requestChange(transaction, 'exchange_rates', guarded.ratesChange, actor));
+  if (guarded.limitRaise) pendingChanges.push(await requestChange(transaction, 'large_withdrawal_limit', guarded.limitRaise, actor));
+  return pendingChanges;
 }
 
 const WAITING_WORDS: Partial<Record<PendingChangeKind, (change: PendingChange) => string>> = {
