@@ -15,6 +15,12 @@ import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as bankAccountService from './service.ts';
 
 export function registerBankAccountRoutes(app: ApiApp, context: AppContext): void {
+  registerBankAccountReads(app, context);
+  registerBankAccountChanges(app, context);
+}
+
+/** The customer's saved accounts and the IFSC lookup the form asks while an account is typed. */
+function registerBankAccountReads(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
 
   app.get(
@@ -45,6 +51,11 @@ export function registerBankAccountRoutes(app: ApiApp, context: AppContext): voi
     },
     async (request) => bankAccountService.findIfsc(request.params.ifscCode),
   );
+}
+
+/** Saving, changing and deleting one of the caller's accounts. */
+function registerBankAccountChanges(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.post(
     '/api/bank-accounts',
