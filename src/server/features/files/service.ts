@@ -253,75 +253,117 @@ export async function uploadSettingsFile(context: AppContext, request: FastifyRe
   // The key is ours, never the sender's file name; the content type is kept in stored_files.
   const storageKey = `${purpose}/${randomUUID()}`;
   await storeUploadedBytes(storage, storageKey, part.file, inspection, rules);
+  const received: StoredBytes = {
+    sha256: inspection.sha256(),
+    contentType: inspection.contentType ?? 'application/octet-stream',
+    sizeBytes: inspection.sizeBytes,
+  };
 
-  let sha256 = inspection.sha256();
-  let contentType = inspection.contentType ?? 'application/octet-stream';
-  let sizeBytes = inspection.sizeBytes;
-  let leftStorageKeys: string[] = [];
-  const network = NETWORK_OF_QR_PURPOSE[purpose];
-  let stored: { file: StoredFileRow; settingsVersion: { before: string; after: string }; pendingChange?: PendingChange };
+  let saved: SavedSettingsFile;
   try {
-    const reading = network === undefined ? undefined : readQrText(inspection.bytes(), contentType);
-    const qr = network === undefined || reading === undefined ? undefined : { network, text: reading.text };
-    if (reading) {
-      // The new PNG of the pixels read replaces the sender's bytes (decision 037).
-      await storage.delete(storageKey);
-      await storage.put(storageKey, Readable.from([reading.png]));
-      sha256 = createHash('sha256').update(reading.png).digest('hex');
-      contentType = 'image/png';
-      sizeBytes = reading.png.length;
-    }
-    stored = await context.database.db.transaction(async (transaction) => {
-      const before = await getSettingsForUpdate(transaction);
-      const qrAddress = qr ? before[ADDRESS_COLUMNS[qr.network]] : null;
-      if (qr && qrAddress !== null) assertQrShowsAddress(qr.network, qr.text, qrAddress);
-      const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
-      const file = await filesRepository.insertStoredFile(transaction, {
-        purpose,
-        originalName,
-        contentType,
-        sizeBytes,
-        sha256,
-        storageKey,
-        uploadedByUserId: session.userId,
-        // Stored as the address it was checked against (the code's own text may carry a URI scheme).
-        qrContent: qrAddress,
-      });
-      // Two-person control (decision 024): customers install what is offered here, so while a second admin
-      // exists a new app is stored now and offered only once that admin confirms it.
-      if (purpose === 'apk' && (await needsSecondAdmin(transaction))) {
-        const pendingChange = await requestAppFile(transaction, before, file, request, session);
-        // Only the app offered and the one waiting are kept: an earlier upload that was discarded goes.
-        leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id, ...(before.apkFileId ? [before.apkFileId] : [])]);
-        return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: before.updatedAt.toISOString() }, pendingChange };
-      }
-      const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
-      const previousFileId = before[column];
-      const previous = previousFileId ? await filesRepository.findStoredFile(transaction, previousFileId) : undefined;
-      // The file replaced goes, and with it any set aside by an address change or left by a discarded upload.
-      leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id]);
-      await recordAudit(transaction, {
-        actorUserId: session.userId,
-        action: FILE_UPLOAD_AUDIT_ACTION,
-        targetType: 'stored_file',
-        targetId: file.id,
-        before: auditFileSummary(previous),
-        after: auditFileSummary(file),
-        ipAddress: request.ip,
-      });
-      await publishEvent(transaction, { type: 'settings.updated' });
-      return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: after.updatedAt.toISOString() } };
-    });
+    const { bytes, qr } = await redrawnQrImage(storage, storageKey, received, purpose, inspection);
+    const upload = { purpose, originalName, storageKey, ...bytes };
+    saved = await context.database.db.transaction((transaction) => saveSettingsFile(transaction, request, session, upload, qr));
   } catch (error) {
     await storage.delete(storageKey);
     throw error;
   }
-  await deleteLeftBytes(storage, leftStorageKeys, request.log);
+  await deleteLeftBytes(storage, saved.leftStorageKeys, request.log);
   return {
-    file: storedFileView(stored.file),
-    settingsVersion: stored.settingsVersion,
-    ...(stored.pendingChange ? { pendingChange: stored.pendingChange } : {}),
+    file: storedFileView(saved.file),
+    settingsVersion: saved.settingsVersion,
+    ...(saved.pendingChange ? { pendingChange: saved.pendingChange } : {}),
   };
+}
+
+/** What stored_files says of the bytes kept in storage. */
+interface StoredBytes {
+  sha256: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+/** The QR code's text, read from a QR image, with the network whose address it must show. */
+interface QrReading {
+  network: DepositNetwork;
+  text: string;
+}
+
+/**
+ * A QR image's code is read (400 when it does not read), and a new PNG of the pixels read replaces the
+ * sender's bytes (decision 037); any other file is kept as received.
+ */
+async function redrawnQrImage(
+  storage: FileStorage,
+  storageKey: string,
+  received: StoredBytes,
+  purpose: FilePurpose,
+  inspection: UploadInspection,
+): Promise<{ bytes: StoredBytes; qr: QrReading | undefined }> {
+  const network = NETWORK_OF_QR_PURPOSE[purpose];
+  if (network === undefined) return { bytes: received, qr: undefined };
+  const reading = readQrText(inspection.bytes(), received.contentType);
+  await storage.delete(storageKey);
+  await storage.put(storageKey, Readable.from([reading.png]));
+  const bytes = { sha256: createHash('sha256').update(reading.png).digest('hex'), contentType: 'image/png', sizeBytes: reading.png.length };
+  return { bytes, qr: { network, text: reading.text } };
+}
+
+interface SavedSettingsFile {
+  file: StoredFileRow;
+  settingsVersion: { before: string; after: string };
+  pendingChange?: PendingChange;
+  /** The storage keys of the files this one replaced, whose bytes are deleted after the commit. */
+  leftStorageKeys: string[];
+}
+
+/**
+ * Records the stored bytes as a file and makes it the current file of its purpose, with the audit row
+ * and the live-update event; a QR image must show the network's address. While a second admin exists,
+ * a new app waits for that admin instead.
+ */
+async function saveSettingsFile(
+  transaction: Executor,
+  request: FastifyRequest,
+  session: SessionRecord,
+  upload: StoredBytes & { purpose: FilePurpose; originalName: string; storageKey: string },
+  qr: QrReading | undefined,
+): Promise<SavedSettingsFile> {
+  const { purpose } = upload;
+  const before = await getSettingsForUpdate(transaction);
+  const qrAddress = qr ? before[ADDRESS_COLUMNS[qr.network]] : null;
+  if (qr && qrAddress !== null) assertQrShowsAddress(qr.network, qr.text, qrAddress);
+  const column = SETTINGS_COLUMN_OF_PURPOSE[purpose];
+  const file = await filesRepository.insertStoredFile(transaction, {
+    ...upload,
+    uploadedByUserId: session.userId,
+    // Stored as the address it was checked against (the code's own text may carry a URI scheme).
+    qrContent: qrAddress,
+  });
+  // Two-person control (decision 024): customers install what is offered here, so while a second admin
+  // exists a new app is stored now and offered only once that admin confirms it.
+  if (purpose === 'apk' && (await needsSecondAdmin(transaction))) {
+    const pendingChange = await requestAppFile(transaction, before, file, request, session);
+    // Only the app offered and the one waiting are kept: an earlier upload that was discarded goes.
+    const leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id, ...(before.apkFileId ? [before.apkFileId] : [])]);
+    return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: before.updatedAt.toISOString() }, pendingChange, leftStorageKeys };
+  }
+  const after = await replaceSettingsFile(transaction, before, column, file.id, session.userId);
+  const previousFileId = before[column];
+  const previous = previousFileId ? await filesRepository.findStoredFile(transaction, previousFileId) : undefined;
+  // The file replaced goes, and with it any set aside by an address change or left by a discarded upload.
+  const leftStorageKeys = await deleteOtherFiles(transaction, purpose, [file.id]);
+  await recordAudit(transaction, {
+    actorUserId: session.userId,
+    action: FILE_UPLOAD_AUDIT_ACTION,
+    targetType: 'stored_file',
+    targetId: file.id,
+    before: auditFileSummary(previous),
+    after: auditFileSummary(file),
+    ipAddress: request.ip,
+  });
+  await publishEvent(transaction, { type: 'settings.updated' });
+  return { file, settingsVersion: { before: before.updatedAt.toISOString(), after: after.updatedAt.toISOString() }, leftStorageKeys };
 }
 
 /** The bytes of files the database no longer refers to; failing to delete them leaves chunks that maintenance prunes, not a wrong answer. */
