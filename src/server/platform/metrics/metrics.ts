@@ -60,59 +60,9 @@ export class AppMetrics {
       labelNames: ['kind', 'outcome'],
       registers: [registry],
     });
-    const { pool } = context.database;
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'Open connections of the database pool',
-      registers: [registry],
-      collect() {
-        this.set(pool.totalCount);
-      },
-    });
-    new Gauge({
-      name: 'db_pool_idle_connections',
-      help: 'Idle connections of the database pool',
-      registers: [registry],
-      collect() {
-        this.set(pool.idleCount);
-      },
-    });
-    new Gauge({
-      name: 'db_pool_waiting_requests',
-      help: 'Queries waiting for a database connection',
-      registers: [registry],
-      collect() {
-        this.set(pool.waitingCount);
-      },
-    });
-    const eventStreams = () => this.eventStreamCount();
-    new Gauge({
-      name: 'event_streams_open',
-      help: 'Open live-update streams on this server',
-      registers: [registry],
-      collect() {
-        this.set(eventStreams());
-      },
-    });
-    const db = context.database.db;
-    new Gauge({
-      name: 'pending_requests',
-      help: 'Deposits, withdrawals and transfers waiting for an admin decision',
-      labelNames: ['kind'],
-      registers: [registry],
-      async collect() {
-        // During a database outage the last known sizes stay; the scrape itself must not fail.
-        const result = await db
-          .execute<{ kind: string; count: number }>(
-            sql`
-          select 'deposit' as kind, count(*)::int as count from usdt_deposits where status = 'pending'
-          union all select 'withdrawal', count(*)::int from withdrawal_requests where status = 'pending'
-          union all select 'transfer', count(*)::int from transfers where status = 'pending'`,
-          )
-          .catch(() => ({ rows: [] }));
-        for (const row of result.rows) this.set({ kind: row.kind }, row.count);
-      },
-    });
+    registerPoolGauges(registry, context.database.pool);
+    registerEventStreamGauge(registry, () => this.eventStreamCount());
+    registerPendingRequestsGauge(registry, context.database.db);
   }
 
   /** The event routes tell how many streams are open. */
@@ -128,6 +78,67 @@ export class AppMetrics {
     const kind = MONEY_OPERATION_OF_ROUTE[`${request.method} ${route}`];
     if (kind) this.moneyOperations.inc({ kind, outcome: outcomeOf(reply.statusCode) });
   }
+}
+
+/** The database pool's connections, idle connections and waiting queries, read at each scrape. */
+function registerPoolGauges(registry: Registry, pool: AppContext['database']['pool']): void {
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Open connections of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool.totalCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_idle_connections',
+    help: 'Idle connections of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries waiting for a database connection',
+    registers: [registry],
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
+}
+
+function registerEventStreamGauge(registry: Registry, eventStreams: () => number): void {
+  new Gauge({
+    name: 'event_streams_open',
+    help: 'Open live-update streams on this server',
+    registers: [registry],
+    collect() {
+      this.set(eventStreams());
+    },
+  });
+}
+
+/** The admin queues' sizes, counted at each scrape. */
+function registerPendingRequestsGauge(registry: Registry, db: AppContext['database']['db']): void {
+  new Gauge({
+    name: 'pending_requests',
+    help: 'Deposits, withdrawals and transfers waiting for an admin decision',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      // During a database outage the last known sizes stay; the scrape itself must not fail.
+      const result = await db
+        .execute<{ kind: string; count: number }>(
+          sql`
+          select 'deposit' as kind, count(*)::int as count from usdt_deposits where status = 'pending'
+          union all select 'withdrawal', count(*)::int from withdrawal_requests where status = 'pending'
+          union all select 'transfer', count(*)::int from transfers where status = 'pending'`,
+        )
+        .catch(() => ({ rows: [] }));
+      for (const row of result.rows) this.set({ kind: row.kind }, row.count);
+    },
+  });
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
