@@ -8,6 +8,7 @@ import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts/worker.ts';
+import { createKycRefreshNoticeWorker } from './features/kyc/refresh-notice.ts';
 import { createPayeeValidationWorker } from './features/bank-accounts/validation-worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
@@ -155,12 +156,15 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
   // The bank's checks of new payees (decision 054): sent and asked about like payouts, claimed in PostgreSQL.
   const validationWorker = context.config.payoutProvider ? createPayeeValidationWorker({ db, config: context.config.payoutProvider, log }) : undefined;
   validationWorker?.start();
+  const kycRefreshNotices = createKycRefreshNoticeWorker({ db, log, notificationEmails: chainEmails });
+  kycRefreshNotices.start();
   return {
     async stop() {
       clearInterval(pruneTimer);
       await chainWorker.stop();
       await payoutWorker?.stop();
       await validationWorker?.stop();
+      await kycRefreshNotices.stop();
       await chainEmails.stop();
     },
   };
