@@ -11,6 +11,7 @@ import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts
 import { createKycRefreshNoticeWorker } from './features/kyc/refresh-notice.ts';
 import { createPayeeValidationWorker } from './features/bank-accounts/validation-worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
+import { pruneSpentContactChecks } from './features/contact-verification/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { startNotificationEmailDelivery } from './platform/notifications/service.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
@@ -123,7 +124,7 @@ function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void
 function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { stop: () => Promise<void> } {
   const { db } = context.database;
   const prune = () =>
-    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db)]).catch((error: unknown) =>
+    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db), pruneSpentContactChecks(db)]).catch((error: unknown) =>
       log.error({ err: error }, 'Pruning expired records failed'),
     );
   void prune();
