@@ -445,6 +445,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
       "Invalid configuration: DEPOSIT_XPUB_TRC20 is the same key as DEPOSIT_XPUB_ERC20; TRON's account is m/44'/195'/0', Ethereum's m/44'/60'/0'",
     ]);
   }
+  if (values.KYC_LIVENESS_CHALLENGE !== undefined && environment.NODE_ENV === 'production') {
+    // A fixed challenge lets a recorded clip pass the live selfie; it exists for tests whose fake camera plays one.
+    throw new ConfigurationError([
+      'Invalid configuration: KYC_LIVENESS_CHALLENGE must be unset when NODE_ENV=production (it fixes the live selfie’s steps for tests only; see docs/decisions/052)',
+    ]);
+  }
   const port = values.PORT === undefined ? 3000 : Number(values.PORT);
   return {
     port,

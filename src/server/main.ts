@@ -8,8 +8,10 @@ import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts/worker.ts';
+import { createKycRefreshNoticeWorker } from './features/kyc/refresh-notice.ts';
 import { createPayeeValidationWorker } from './features/bank-accounts/validation-worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
+import { pruneSpentContactChecks } from './features/contact-verification/repository.ts';
 import { createMailer } from './platform/mail/mailer.ts';
 import { startNotificationEmailDelivery } from './platform/notifications/service.ts';
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
@@ -122,7 +124,7 @@ function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void
 function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { stop: () => Promise<void> } {
   const { db } = context.database;
   const prune = () =>
-    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db)]).catch((error: unknown) =>
+    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db), pruneSpentContactChecks(db)]).catch((error: unknown) =>
       log.error({ err: error }, 'Pruning expired records failed'),
     );
   void prune();
@@ -155,12 +157,15 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
   // The bank's checks of new payees (decision 054): sent and asked about like payouts, claimed in PostgreSQL.
   const validationWorker = context.config.payoutProvider ? createPayeeValidationWorker({ db, config: context.config.payoutProvider, log }) : undefined;
   validationWorker?.start();
+  const kycRefreshNotices = createKycRefreshNoticeWorker({ db, log, notificationEmails: chainEmails });
+  kycRefreshNotices.start();
   return {
     async stop() {
       clearInterval(pruneTimer);
       await chainWorker.stop();
       await payoutWorker?.stop();
       await validationWorker?.stop();
+      await kycRefreshNotices.stop();
       await chainEmails.stop();
     },
   };

@@ -72,6 +72,11 @@ async function livenessFor(app: TestApp, user: SignedUpUser): Promise<Record<str
   return { challenge, challengeToken: token, ...LIVENESS_SCORES };
 }
 
+async function imageCount(user: SignedUpUser): Promise<number> {
+  const result = await harness.database.handle.db.execute<{ count: number }>(sql`select count(*)::int as count from kyc_images where user_id = ${user.id}`);
+  return result.rows[0]?.count ?? 0;
+}
+
 async function uploaded(app: TestApp, user: SignedUpUser, purpose: string, liveness?: unknown): Promise<string> {
   const response = await upload(app, user, purpose, phonePhoto(), liveness);
   expectStatus(response, 201);
@@ -258,6 +263,32 @@ describe('the live selfie’s challenge', () => {
       sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
     );
     expect(count.rows[0]?.count).toBe(0);
+  });
+
+  it('serves one selfie only: a second upload with the same token is refused like an expired one and stores nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const liveness = await livenessFor(harness, customer);
+    await uploaded(harness, customer, 'selfie', liveness);
+    const again = await upload(harness, customer, 'selfie', phonePhoto(), liveness);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessChallengeExpired });
+    expect(await imageCount(customer)).toBe(1);
+    // A new challenge is the way forward.
+    await uploaded(harness, customer, 'selfie', await livenessFor(harness, customer));
+    expect(await imageCount(customer)).toBe(2);
+  });
+
+  it('takes one of two selfies sent at the same moment with one token, whichever commits first', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const liveness = await livenessFor(harness, customer);
+    const responses = await Promise.all([
+      upload(harness, customer, 'selfie', phonePhoto(640, 480, 40), liveness),
+      upload(harness, customer, 'selfie', phonePhoto(640, 480, 200), liveness),
+    ]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 400]);
+    const refused = responses.find((response) => response.statusCode === 400);
+    expect(refused?.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessChallengeExpired });
+    expect(await imageCount(customer)).toBe(1);
   });
 
   it('is refused to a visitor who is not signed in', async () => {

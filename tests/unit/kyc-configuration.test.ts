@@ -36,4 +36,12 @@ describe('KYC_LIVENESS_CHALLENGE', () => {
       ]);
     }
   });
+
+  it('is refused at start-up in production, where a fixed challenge would let a recorded clip pass the live selfie', () => {
+    expect(configurationProblemsOf({ NODE_ENV: 'production', KYC_LIVENESS_CHALLENGE: 'turn_left' })).toEqual([
+      'Invalid configuration: KYC_LIVENESS_CHALLENGE must be unset when NODE_ENV=production (it fixes the live selfie’s steps for tests only; see docs/decisions/052)',
+    ]);
+    expect(loadConfig({ NODE_ENV: 'production' }).kycLivenessChallenge).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test', KYC_LIVENESS_CHALLENGE: 'turn_left' }).kycLivenessChallenge).toEqual(['turn_left']);
+  });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { LIVENESS_CHALLENGE_MINUTES, documentSimilarityVerdict } from '#shared/contracts/kyc-documents';
 import { parseMasterKey } from '../../src/server/features/kyc/documents/encryption.ts';
-import { challengeTokenMatches, chooseChallenge, issueChallenge } from '../../src/server/features/kyc/documents/liveness-challenge.ts';
+import { chooseChallenge, verifiedChallengeId, issueChallenge } from '../../src/server/features/kyc/documents/liveness-challenge.ts';
 
 // The live selfie's challenge (decision 052): random steps signed for one customer until an expiry.
 const key = parseMasterKey(randomBytes(32).toString('base64'));
@@ -25,18 +25,21 @@ describe('the liveness challenge', () => {
   it('accepts its own token for the same customer and steps until it expires, and nothing else', () => {
     const issued = issueChallenge(key, 'user-1', ['blink', 'turn_right'], now);
     expect(issued.expiresAt).toBe(new Date(now.getTime() + LIVENESS_CHALLENGE_MINUTES * 60_000).toISOString());
-    expect(challengeTokenMatches(key, issued.token, 'user-1', ['blink', 'turn_right'], now)).toBe(true);
-    expect(challengeTokenMatches(key, issued.token, 'user-2', ['blink', 'turn_right'], now)).toBe(false);
-    expect(challengeTokenMatches(key, issued.token, 'user-1', ['blink'], now)).toBe(false);
-    expect(challengeTokenMatches(key, issued.token, 'user-1', ['turn_right', 'blink'], now)).toBe(false);
-    expect(challengeTokenMatches(otherKey, issued.token, 'user-1', ['blink', 'turn_right'], now)).toBe(false);
+    const id = verifiedChallengeId(key, issued.token, 'user-1', ['blink', 'turn_right'], now);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    // Each token has its own id, even for the same customer, steps and moment: the id is what makes a token single-use.
+    expect(verifiedChallengeId(key, issueChallenge(key, 'user-1', ['blink', 'turn_right'], now).token, 'user-1', ['blink', 'turn_right'], now)).not.toBe(id);
+    expect(verifiedChallengeId(key, issued.token, 'user-2', ['blink', 'turn_right'], now)).toBeUndefined();
+    expect(verifiedChallengeId(key, issued.token, 'user-1', ['blink'], now)).toBeUndefined();
+    expect(verifiedChallengeId(key, issued.token, 'user-1', ['turn_right', 'blink'], now)).toBeUndefined();
+    expect(verifiedChallengeId(otherKey, issued.token, 'user-1', ['blink', 'turn_right'], now)).toBeUndefined();
     const late = new Date(now.getTime() + LIVENESS_CHALLENGE_MINUTES * 60_000);
-    expect(challengeTokenMatches(key, issued.token, 'user-1', ['blink', 'turn_right'], late)).toBe(false);
+    expect(verifiedChallengeId(key, issued.token, 'user-1', ['blink', 'turn_right'], late)).toBeUndefined();
     const [payload, signed] = issued.token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
     const widened = Buffer.from(JSON.stringify({ ...claims, challenge: ['blink'] })).toString('base64url');
-    expect(challengeTokenMatches(key, `${widened}.${signed}`, 'user-1', ['blink'], now)).toBe(false);
-    for (const broken of ['', 'a', 'a.b.c', `${payload}.`, `.${signed}`]) expect(challengeTokenMatches(key, broken, 'user-1', ['blink'], now)).toBe(false);
+    expect(verifiedChallengeId(key, `${widened}.${signed}`, 'user-1', ['blink'], now)).toBeUndefined();
+    for (const broken of ['', 'a', 'a.b.c', `${payload}.`, `.${signed}`]) expect(verifiedChallengeId(key, broken, 'user-1', ['blink'], now)).toBeUndefined();
   });
 });
 

@@ -141,6 +141,8 @@ export const kycRecords = pgTable(
     /** Level 2 (decision 050): the state of the newest level 2 submission, which `level2SubmissionId` names. */
     level2Status: text('level2_status').$type<'none' | 'pending_review' | 'approved' | 'rejected' | 'resubmit_requested'>().notNull().default('none'),
     level2SubmissionId: uuid('level2_submission_id'),
+    /** The KYC refresh date the 14-day notice was sent for; a later date (after a refresh) gets its own notice. */
+    refreshNoticeDueAt: timestamp('refresh_notice_due_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -195,10 +197,15 @@ export const kycImages = pgTable(
     contentTag: bytea('content_tag').notNull(),
     content: bytea('content').notNull(),
     liveness: jsonb('liveness'),
+    /** The liveness challenge token's id the selfie was accepted with (decision 052): unique, so a token serves one selfie. */
+    livenessChallengeId: uuid('liveness_challenge_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('kyc_images_user_idx').on(table.userId, table.purpose, table.createdAt),
+    uniqueIndex('kyc_images_liveness_challenge_unique')
+      .on(table.livenessChallengeId)
+      .where(sql`${table.livenessChallengeId} is not null`),
     check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie')`),
     check('kyc_images_content_type_valid', sql`${table.contentType} = 'image/jpeg'`),
     check(

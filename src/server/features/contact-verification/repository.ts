@@ -272,3 +272,14 @@ export async function insertSignupTrail(
 ): Promise<void> {
   await db.insert(signupTrail).values(values);
 }
+
+/**
+ * Removes e-mail links and mobile codes a day past their expiry (decision 041): they can no longer be used,
+ * and the daily resend limits, which count the last 24 hours' rows, no longer count them either. Answers how
+ * many of each went.
+ */
+export async function pruneSpentContactChecks(db: Executor): Promise<{ emailLinks: number; mobileCodes: number }> {
+  const links = await db.execute(sql`delete from email_verification_tokens where expires_at <= now() - interval '24 hours'`);
+  const codes = await db.execute(sql`delete from phone_verification_codes where expires_at <= now() - interval '24 hours'`);
+  return { emailLinks: links.rowCount ?? 0, mobileCodes: codes.rowCount ?? 0 };
+}

@@ -225,3 +225,36 @@ export async function isFrozen(db: Executor, userId: string): Promise<boolean> {
   );
   return result.rows[0]?.frozen === true;
 }
+
+/**
+ * Customers whose KYC refresh date falls within the next `days` days (not passed) and who were not told of
+ * that date yet, the nearest date first. The date is computed as `kycDueAt` computes it (the older of the
+ * PAN's check and the tax residence declaration plus the risk category's calendar months, in UTC, a day
+ * past a month's end running into the next month as JavaScript's does); the caller checks each again.
+ */
+export async function findRefreshNoticeCandidates(
+  db: Executor,
+  values: { monthsHighRisk: number; monthsOther: number; days: number; limit: number },
+): Promise<string[]> {
+  const since = sql`(least(k.pan_checked_at, k.tax_residence_declared_at) at time zone 'UTC')`;
+  const result = await db.execute<{ userId: string }>(sql`select user_id as "userId" from (
+      select k.user_id, k.refresh_notice_due_at,
+        date_trunc('milliseconds', (date_trunc('month', ${since})
+          + make_interval(months => case when k.risk_category = 'high' then ${values.monthsHighRisk}::int else ${values.monthsOther}::int end)
+          + (${since} - date_trunc('month', ${since}))) at time zone 'UTC') as due_at
+      from kyc_records k join users u on u.id = k.user_id join profiles p on p.user_id = k.user_id
+      where k.pan_status = 'verified' and k.pan_checked_at is not null and k.tax_residence_declared_at is not null
+        and u.email_verified_at is not null and p.phone_verified_at is not null
+    ) due
+    where due_at > now() and due_at <= now() + make_interval(days => ${values.days}) and refresh_notice_due_at is distinct from due_at
+    order by due_at, user_id
+    limit ${values.limit}`);
+  return result.rows.map((row) => row.userId);
+}
+
+/** Records that the customer was told of this refresh date; false when they were already (another process was first). */
+export async function markRefreshNoticeSent(db: Executor, userId: string, dueAt: Date): Promise<boolean> {
+  const result = await db.execute(sql`update kyc_records set refresh_notice_due_at = ${dueAt.toISOString()}::timestamptz
+    where user_id = ${userId} and refresh_notice_due_at is distinct from ${dueAt.toISOString()}::timestamptz`);
+  return (result.rowCount ?? 0) === 1;
+}

@@ -85,6 +85,11 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
     async (request) => kycService.declareTaxResidence(db, sessionOf(request), request.body, request.ip),
   );
 
+  registerLevelTwoRoutes(app, context);
+}
+
+/** The customer's level 2 (decisions 050, 052): the live selfie's challenge, the photos and the submission. */
+function registerLevelTwoRoutes(app: ApiApp, context: AppContext): void {
   app.post(
     '/api/kyc/level2/liveness-challenge',
     {
@@ -133,8 +138,16 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
 /** An image's bytes are sent as they are, without serialization. */
 const imageResponses = { 200: z.unknown().describe('The image (JPEG)'), '4xx': errorResponseSchema, '5xx': errorResponseSchema };
 
-/** The admins' side: PANs waiting for a review, verify or reject one, and PANs that several accounts tried. */
+/** The admins' side: the PAN reviews, a customer's KYC and its controls, and the level 2 cases. */
 export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
+  registerPanAdminRoutes(app, context);
+  registerAccountControlRoutes(app, context);
+  registerLevelTwoCaseRoutes(app, context);
+  registerLevelTwoDecisionRoutes(app, context);
+}
+
+/** PANs waiting for a review, verify or reject one, and PANs that several accounts tried. */
+function registerPanAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
 
   app.get(
@@ -180,6 +193,11 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => kycService.listPanConflicts(db, request.query),
   );
+}
+
+/** A customer's KYC for the user page, the freeze and the risk category (decision 047). */
+function registerAccountControlRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.get(
     '/api/admin/kyc/customers/:id',
@@ -239,12 +257,10 @@ export function registerKycAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     async (request) => accountControls.setRiskCategory(db, actorOf(request), request.params.id, request.body.riskCategory),
   );
-
-  registerLevelTwoAdminRoutes(app, context);
 }
 
-/** The desk's level 2 cases (decision 050): the queue, a case, its images (PIN verified, each view audited) and the decisions. */
-export function registerLevelTwoAdminRoutes(app: ApiApp, context: AppContext): void {
+/** The desk's level 2 cases (decision 050): the queue, a case and its images (PIN verified, each view audited). */
+function registerLevelTwoCaseRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
 
   app.get(
@@ -289,6 +305,11 @@ export function registerLevelTwoAdminRoutes(app: ApiApp, context: AppContext): v
       return reply.header('content-type', 'image/jpeg').header('cache-control', 'no-store').header('content-disposition', 'inline').send(bytes);
     },
   );
+}
+
+/** The desk's decisions on a level 2 case: approve (two-person while two admins exist), reject, or ask for one item again. */
+function registerLevelTwoDecisionRoutes(app: ApiApp, context: AppContext): void {
+  const { db } = context.database;
 
   app.post(
     '/api/admin/kyc/level2-reviews/:id/approve',

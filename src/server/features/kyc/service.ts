@@ -272,7 +272,8 @@ export async function getKycStatus(db: Database, userId: string): Promise<KycSta
   return kycStatusOf(row, settings);
 }
 
-function violates(error: unknown, constraint: string): boolean {
+/** Whether the error (or one it was caused by) is PostgreSQL's refusal by this constraint or unique index. */
+export function violates(error: unknown, constraint: string): boolean {
   for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
     if ((current as { constraint?: unknown }).constraint === constraint) return true;
   }

@@ -409,3 +409,15 @@ export function accountReviewFinished(userId: string): LocalizedNotification {
     { title: 'खाते की समीक्षा पूरी हुई', body: hindiText, emailSubject: 'आपके खाते की समीक्षा पूरी हो गई है', emailText: hindiText },
   );
 }
+
+/** The KYC refresh is near (decision 047): sent once, 14 days before the date, by the KYC refresh notice worker. */
+export function kycRefreshDue(userId: string, dueAt: Date): LocalizedNotification {
+  const date = (locale: string) => dueAt.toLocaleDateString(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const text = `Refresh your KYC by ${date('en-IN')}: submit your PAN again for a fresh check and declare your tax residence again on the KYC page. After that date withdrawals and transfers pause until the refresh is done.`;
+  const hindiText = `${date('hi-IN')} तक अपना KYC नवीनीकृत करें: KYC पेज पर नई जाँच के लिए अपना PAN फिर से जमा करें और अपनी कर-निवास की घोषणा फिर से करें। उस तारीख के बाद नवीनीकरण पूरा होने तक निकासी और ट्रांसफ़र रुक जाएँगे।`;
+  return localized(
+    { userId, kind: 'kyc_required', link: '/kyc' },
+    { title: 'Time to refresh your KYC', body: text, emailSubject: 'Time to refresh your KYC', emailText: text },
+    { title: 'अपना KYC नवीनीकृत करने का समय', body: hindiText, emailSubject: 'अपना KYC नवीनीकृत करने का समय', emailText: hindiText },
+  );
+}

@@ -1,3 +1,4 @@
+import { requestCamera } from './camera-request.ts';
 import { useEffect, useRef, useState } from 'react';
 import { livenessChallengeResponseSchema, type LivenessChallenge, type LivenessStep } from '#shared/contracts/kyc-documents';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -133,15 +134,22 @@ export function SelfieStep({
       setPhase({ name: 'problem', problem: 'unsupported' });
       return;
     }
+    let stream: MediaStream | undefined;
     try {
-      streamRef.current = await navigator.mediaDevices.getUserMedia({
-        video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-        audio: false,
-      });
+      stream = await requestCamera(
+        () =>
+          navigator.mediaDevices.getUserMedia({
+            video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
+            audio: false,
+          }),
+        current,
+      );
     } catch (cameraError) {
-      setPhase({ name: 'problem', problem: cameraProblem(cameraError) });
+      if (current()) setPhase({ name: 'problem', problem: cameraProblem(cameraError) });
       return;
     }
+    if (stream === undefined) return;
+    streamRef.current = stream;
     let check: FaceCheck;
     let challenge: LivenessChallenge;
     try {

@@ -16,13 +16,18 @@ export interface NewImage {
   sizeBytes: number;
   sealed: SealedImage;
   liveness: LivenessReport | null;
+  /** The liveness challenge token's id a selfie was accepted with; the unique index takes each id once. */
+  livenessChallengeId: string | null;
 }
 
+/** The unique index that makes a liveness challenge's token serve one selfie only (migration 0044). */
+export const LIVENESS_CHALLENGE_UNIQUE = 'kyc_images_liveness_challenge_unique';
+
 export async function insertImage(db: Executor, image: NewImage): Promise<void> {
-  await db.execute(sql`insert into kyc_images (id, user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content, liveness)
+  await db.execute(sql`insert into kyc_images (id, user_id, purpose, width, height, size_bytes, master_key_id, wrapped_key, content_iv, content_tag, content, liveness, liveness_challenge_id)
     values (${image.id}, ${image.userId}, ${image.purpose}, ${image.width}, ${image.height}, ${image.sizeBytes}, ${image.sealed.masterKeyId},
       ${image.sealed.wrappedKey}, ${image.sealed.contentIv}, ${image.sealed.contentTag}, ${image.sealed.content},
-      ${image.liveness === null ? null : JSON.stringify(image.liveness)}::jsonb)`);
+      ${image.liveness === null ? null : JSON.stringify(image.liveness)}::jsonb, ${image.livenessChallengeId}::uuid)`);
 }
 
 export async function countImagesSince(db: Executor, userId: string, hours: number): Promise<number> {

@@ -20,10 +20,10 @@ import { assertConsentAccepted } from '../../consent/service.ts';
 import { publishEvent } from '../../../platform/events/publish.ts';
 import type { SessionRecord } from '../../../platform/sessions/repository.ts';
 import * as kycRepository from '../repository.ts';
-import { factsOf, getKycStatus } from '../service.ts';
+import { factsOf, getKycStatus, violates } from '../service.ts';
 import { kycLevelOf } from '#shared/contracts/kyc';
 import { masterKeyFor, sealImage } from './encryption.ts';
-import { challengeTokenMatches, chooseChallenge, issueChallenge } from './liveness-challenge.ts';
+import { chooseChallenge, issueChallenge, verifiedChallengeId } from './liveness-challenge.ts';
 import { normalizeImage } from './images.ts';
 import * as documentRepository from './repository.ts';
 
@@ -61,8 +61,18 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fie
   return { bytes, fields };
 }
 
-/** A selfie's report, checked against the challenge this server signed for this customer; what is kept is the report without the token. */
-function livenessOf(context: AppContext, userId: string, purpose: KycImagePurpose, text: string | undefined): LivenessReport | null {
+const challengeExpired = () => fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessChallengeExpired);
+
+/**
+ * A selfie's report, checked against the challenge this server signed for this customer; what is kept is
+ * the report without the token, and the token's id, which the image table takes once (decision 052).
+ */
+function livenessOf(
+  context: AppContext,
+  userId: string,
+  purpose: KycImagePurpose,
+  text: string | undefined,
+): { report: LivenessReport; challengeId: string } | null {
   if (purpose !== 'selfie') return null;
   let parsed: unknown;
   try {
@@ -73,10 +83,9 @@ function livenessOf(context: AppContext, userId: string, purpose: KycImagePurpos
   const upload = livenessUploadSchema.safeParse(parsed);
   if (!upload.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
   const { challengeToken, ...report } = upload.data;
-  if (!challengeTokenMatches(masterKeyFor(context.config), challengeToken, userId, report.challenge, new Date())) {
-    throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessChallengeExpired);
-  }
-  return report;
+  const challengeId = verifiedChallengeId(masterKeyFor(context.config), challengeToken, userId, report.challenge, new Date());
+  if (challengeId === undefined) throw challengeExpired();
+  return { report, challengeId };
 }
 
 /** `POST /api/kyc/level2/liveness-challenge`: the steps of the live selfie, chosen here so the reviewer sees what was asked (decision 052). */
@@ -118,21 +127,28 @@ export async function uploadImage(
   if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
   const id = randomUUID();
   const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId: session.userId });
-  await db.transaction(async (transaction) => {
-    // The profile's lock makes two uploads of one customer count one after the other.
-    await kycRepository.findKyc(transaction, session.userId, { forUpdate: true });
-    await refuseBeyondDailyImages(transaction, session.userId);
-    await documentRepository.insertImage(transaction, {
-      id,
-      userId: session.userId,
-      purpose,
-      width: normalized.width,
-      height: normalized.height,
-      sizeBytes: normalized.jpeg.length,
-      sealed,
-      liveness,
+  try {
+    await db.transaction(async (transaction) => {
+      // The profile's lock makes two uploads of one customer count one after the other.
+      await kycRepository.findKyc(transaction, session.userId, { forUpdate: true });
+      await refuseBeyondDailyImages(transaction, session.userId);
+      await documentRepository.insertImage(transaction, {
+        id,
+        userId: session.userId,
+        purpose,
+        width: normalized.width,
+        height: normalized.height,
+        sizeBytes: normalized.jpeg.length,
+        sealed,
+        liveness: liveness?.report ?? null,
+        livenessChallengeId: liveness?.challengeId ?? null,
+      });
     });
-  });
+  } catch (error) {
+    // The token served a selfie already (perhaps one sent at the same moment): it is spent, like an expired one.
+    if (violates(error, documentRepository.LIVENESS_CHALLENGE_UNIQUE)) throw challengeExpired();
+    throw error;
+  }
   return { message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { id, purpose, width: normalized.width, height: normalized.height } };
 }
 
