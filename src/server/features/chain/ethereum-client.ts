@@ -164,6 +164,7 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
 
     accounts: {
       nativeUnit: { coin: 'ETH', decimals: 18 },
+      readsAtBlock: true,
       usdtBalanceOf: (address, blockNumber) =>
         providerCall(() =>
           client.readContract({

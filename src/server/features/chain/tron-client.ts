@@ -115,6 +115,8 @@ export function createTronClient(options: TronClientOptions): ChainClient {
 
     accounts: {
       nativeUnit: { coin: 'TRX', decimals: 6 },
+      // java-tron's triggerconstantcontract has no block parameter: the solidity node's newest state only.
+      readsAtBlock: false,
       // The solidity node's state: final blocks only, as the follower reads them.
       async usdtBalanceOf(address) {
         const accountId = tronAccountIdOf(address);
