@@ -7,6 +7,9 @@
 //        --lighthouse-only / --no-lighthouse (the Lighthouse step of the default run alone, or without it)
 //        --lighthouse-reports <dir>    (write each page's full Lighthouse report there as JSON)
 //        --only burst / --no-burst     (the one-customer burst of the default run alone, or without it)
+//        --follower-only / --no-follower (the chain follower against a bare log-fetching loop alone, or without it; bench/follower.ts)
+//        --follower-blocks 500         (recorded blocks per follower round, 200 USDT transfers each)
+//        --follower-credits 1          (of each block's 200 transfers, how many pay a customer's deposit address)
 //        --burst-attempts 1000         (withdrawal attempts sent at once in each burst)
 //        --endpoints transactions,me   (only the rows whose name contains one of these, case-insensitive; with --scale too)
 import { spawnSync } from 'node:child_process';
@@ -17,6 +20,7 @@ import pg from 'pg';
 import { startEmbeddedDatabase, withDatabaseName } from '../src/server/db/embedded.ts';
 import { BENCH_ADMIN, HISTORY_PAGE_SIZE, prepareApp, type AppFixture } from './app-fixture.ts';
 import { measureOneCustomersBurst } from './burst.ts';
+import { measureFollower } from './follower.ts';
 import { reportLighthouse } from './lighthouse.ts';
 import { countRoundTrips, measure, median, printTable, ratioText, type Sample, type Target } from './measure.ts';
 import { startApp, startBaseline, type RunningServer } from './processes.ts';
@@ -40,6 +44,10 @@ const only = option('only');
 if (only !== undefined && only !== 'burst') throw new Error('--only takes: burst');
 const skipBurst = process.argv.includes('--no-burst');
 const burstAttempts = numberOption('burst-attempts', 1_000, 1, 5_000);
+const followerOnly = process.argv.includes('--follower-only');
+const skipFollower = process.argv.includes('--no-follower');
+const followerBlocks = numberOption('follower-blocks', 500, 50, 5_000);
+const followerCredits = numberOption('follower-credits', 1, 0, 200);
 const endpointFilter = option('endpoints')
   ?.toLowerCase()
   .split(',')
@@ -54,7 +62,9 @@ const buildDirectory = path.resolve('.build', (option('build-dir') ?? 'bench').r
 const postgresDataDirectory = path.join(workDirectory, 'database', 'postgres');
 const measureOptions = { seconds, connections, postgresDataDirectory };
 
-if (process.argv.includes('--skip-build') && fs.existsSync(path.join(buildDirectory, 'server', 'main.js'))) {
+if (followerOnly) {
+  log('The follower bench runs the source code; no build needed.');
+} else if (process.argv.includes('--skip-build') && fs.existsSync(path.join(buildDirectory, 'server', 'main.js'))) {
   log(`Using the existing build in ${buildDirectory}.`);
 } else {
   log('Building the production server...');
@@ -409,14 +419,23 @@ async function lighthouseOfLandingAndLogin(): Promise<void> {
   await reportLighthouse(server.origin, ['/', '/login'], log, reportDirectory === undefined ? undefined : path.resolve(reportDirectory));
 }
 
+/** The chain follower beside a bare loop fetching the same logs, on a database of its own (see bench/follower.ts). */
+async function followerAgainstBareLoop(): Promise<void> {
+  log('Measuring the chain follower against a bare loop fetching the same logs...');
+  const options = { rounds, blocksPerRound: followerBlocks, transfersPerBlock: 200, customerTransfersPerBlock: followerCredits };
+  await measureFollower({ databaseUrl: await createDatabase('rupeedesk_follower'), ...options }, log);
+}
+
 try {
-  if (scale) await againstEmptyDatabase();
+  if (followerOnly) await followerAgainstBareLoop();
+  else if (scale) await againstEmptyDatabase();
   else if (lighthouseOnly) await lighthouseOfLandingAndLogin();
   else if (only === 'burst') await oneCustomersBurst();
   else {
     await againstBaselines();
     if (!skipBurst) await oneCustomersBurst();
     if (!skipLighthouse) await lighthouseOfLandingAndLogin();
+    if (!skipFollower) await followerAgainstBareLoop();
   }
 } finally {
   await cleanUp();

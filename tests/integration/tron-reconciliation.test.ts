@@ -188,6 +188,33 @@ describe('TRON reconciliation', () => {
     expect(await balanceMicros(harness, agreeing.user.id)).toBe(50_000_000n);
   });
 
+  it('does not call a sweep that is final on the node but not yet read by the follower a shortfall; compares it once the follower read it', async () => {
+    const swept = await customerWithAddress();
+    const untouched = await customerWithAddress();
+    finalTransfer(STRANGER, swept.address, 30_000_000n);
+    finalTransfer(STRANGER, untouched.address, 12_000_000n);
+    await tickUntil(worker, followerCaughtUp);
+    expect(await balanceMicros(harness, swept.user.id)).toBe(30_000_000n);
+    // The custody sweeps the address; the block is final on the node, and the follower has not run since.
+    finalTransfer(swept.address, OPERATOR, 30_000_000n);
+    expect(await followerCaughtUp()).toBe(false);
+    const before = await reconciliation();
+    expect(rowOf(before, swept.address)).toMatchObject({
+      onChain: '0.000000',
+      credited: '30.000000',
+      swept: '0.000000',
+      difference: null,
+      problem: 'not_followed_yet',
+    });
+    expect(before.shared).toMatchObject({ difference: null, problem: 'not_followed_yet' });
+    // An address the unread blocks do not touch is compared as usual.
+    expect(rowOf(before, untouched.address)).toMatchObject({ onChain: '12.000000', difference: '0.000000', problem: null });
+    await tickUntil(worker, followerCaughtUp);
+    const after = await reconciliation();
+    expect(rowOf(after, swept.address)).toMatchObject({ onChain: '0.000000', swept: '30.000000', expected: '0.000000', difference: '0.000000', problem: null });
+    expect(after.shared?.problem).not.toBe('not_followed_yet');
+  });
+
   it('flags every balance it cannot read as unreadable, never guessed, and refuses a sweep plan while the node does not answer', async () => {
     const { address } = await customerWithAddress();
     finalTransfer(STRANGER, address, 20_000_000n);

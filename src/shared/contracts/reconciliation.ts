@@ -27,6 +27,8 @@ export const RECONCILIATION_PROBLEMS = {
   more_on_chain: 'More USDT on chain than credited minus swept: a deposit not credited (below the minimum, pending) or a sweep not yet read',
   less_on_chain: 'Less USDT on chain than credited minus swept: a credited deposit that is not on chain, or a sweep the follower has not recorded',
   unreadable: 'The balance could not be read from the chain',
+  not_followed_yet:
+    'Not compared: a transfer of this address is final on chain but the chain follower has not read it yet; the next run of the follower compares it',
 } as const;
 export type ReconciliationProblem = keyof typeof RECONCILIATION_PROBLEMS;
 
@@ -47,13 +49,13 @@ export const reconciliationRowSchema = z.object({
   swept: decimalStringSchema,
   expected: decimalStringSchema,
   difference: decimalStringSchema.nullable(),
-  problem: z.enum(['more_on_chain', 'less_on_chain', 'unreadable']).nullable(),
+  problem: z.enum(['more_on_chain', 'less_on_chain', 'unreadable', 'not_followed_yet']).nullable(),
 });
 export type ReconciliationRow = z.infer<typeof reconciliationRowSchema>;
 
 export const reconciliationResponseSchema = z.object({
   network: depositNetworkSchema,
-  /** The block the balances were read at: the follower's cursor (final blocks only). */
+  /** The block the balances were read at: the follower's cursor (final blocks only); null where the node reads only its newest final state (TRON). */
   asOfBlock: z.string().nullable(),
   shared: reconciliationRowSchema.nullable(),
   items: z.array(reconciliationRowSchema).max(RECONCILIATION_PAGE_LIMIT),

@@ -1,5 +1,13 @@
 import { BaseError, createPublicClient, http, numberToHex, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
-import { ChainProviderError, RangeRefusedError, type ChainClient, type ChainObservation, type FollowedTransfer, type TransferLog } from './observation.ts';
+import {
+  ChainProviderError,
+  RangeRefusedError,
+  type ChainAccountReader,
+  type ChainClient,
+  type ChainObservation,
+  type FollowedTransfer,
+  type TransferLog,
+} from './observation.ts';
 
 /** keccak-256 of `Transfer(address,address,uint256)`, the first topic of every ERC20 Transfer event. */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -68,16 +76,11 @@ function isRangeRefusal(error: unknown): boolean {
   return error instanceof Error && RANGE_REFUSAL.test(error.message);
 }
 
-/**
- * Ethereum through any JSON-RPC endpoint. Final means the receipt's block is at
- * or below the `finalized` block, or N blocks deep when ERC20_CONFIRMATIONS=N.
- */
-export function createEthereumClient(options: EthereumClientOptions): ChainClient {
-  const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { timeout: REQUEST_TIMEOUT_MILLISECONDS, retryCount: 0 }) });
-  const usdtContractKey = options.usdtContract.toLowerCase();
+/** The newest final block, and how many confirmations a block needs to be final (for display). */
+type Finality = (latest: bigint) => Promise<{ finalBlock: bigint; requiredConfirmations: (blockNumber: bigint) => number }>;
 
-  /** The newest final block, and how many confirmations a block needs to be final (for display). */
-  async function finality(latest: bigint): Promise<{ finalBlock: bigint; requiredConfirmations: (blockNumber: bigint) => number }> {
+function finalityOf(client: PublicClient, options: EthereumClientOptions): Finality {
+  return async (latest) => {
     if (options.confirmations !== undefined) {
       const required = options.confirmations;
       // A young chain has no block that deep yet; its genesis block stands in.
@@ -88,95 +91,103 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
     // Shown as the confirmations needed: how deep the finalized block lies now, at least one.
     const depth = Math.max(1, Number(latest - finalized.number) + 1);
     return { finalBlock: finalized.number, requiredConfirmations: () => depth };
-  }
+  };
+}
 
-  async function finalBlockNumber(): Promise<bigint> {
-    return (await finality(await client.getBlockNumber({ cacheTime: 0 }))).finalBlock;
+/** What the chain says about one transaction: unknown, in the mempool, or in a block with its Transfer logs. */
+async function observeTransaction(client: PublicClient, options: EthereumClientOptions, finality: Finality, hash: Hex): Promise<ChainObservation> {
+  let receipt;
+  try {
+    receipt = await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
+    try {
+      await client.getTransaction({ hash });
+    } catch (transactionError) {
+      if (transactionError instanceof TransactionNotFoundError) return { kind: 'unknown' };
+      throw transactionError;
+    }
+    return { kind: 'pending', requiredConfirmations: options.confirmations ?? 1 };
   }
+  const latest = await client.getBlockNumber({ cacheTime: 0 });
+  const { finalBlock, requiredConfirmations } = await finality(latest);
+  const confirmations = Math.max(0, Number(latest - receipt.blockNumber) + 1);
+  return {
+    kind: 'included',
+    succeeded: receipt.status === 'success',
+    blockNumber: receipt.blockNumber,
+    confirmations,
+    requiredConfirmations: requiredConfirmations(receipt.blockNumber),
+    final: receipt.blockNumber <= finalBlock,
+    transfers: transfersWithPositions(receipt.logs, () => ({})),
+  };
+}
 
+/** Every USDT Transfer event in blocks fromBlock..toBlock, in chain order; a range the provider refuses as too wide throws RangeRefusedError. */
+async function transfersInRange(client: PublicClient, options: EthereumClientOptions, fromBlock: bigint, toBlock: bigint): Promise<FollowedTransfer[]> {
+  let logs: RawLog[];
+  try {
+    logs = (await client.request({
+      method: 'eth_getLogs',
+      params: [{ address: options.usdtContract as Hex, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
+    })) as RawLog[];
+  } catch (error) {
+    if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
+    throw error;
+  }
+  const ordered = [...logs].sort(
+    (a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0),
+  );
+  return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
+    if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
+      throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
+    return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
+  });
+}
+
+function ethereumAccounts(client: PublicClient, options: EthereumClientOptions): ChainAccountReader {
+  return {
+    nativeUnit: { coin: 'ETH', decimals: 18 },
+    readsAtBlock: true,
+    usdtBalanceOf: (address, blockNumber) =>
+      providerCall(() =>
+        client.readContract({
+          address: options.usdtContract as Hex,
+          abi: BALANCE_OF_ABI,
+          functionName: 'balanceOf',
+          args: [address as Hex],
+          ...(blockNumber === undefined ? {} : { blockNumber }),
+        }),
+      ),
+    nativeBalanceOf: (address) => providerCall(() => client.getBalance({ address: address as Hex })),
+    sweepFeeEstimate: () => providerCall(async () => (await client.getGasPrice()) * SWEEP_GAS),
+  };
+}
+
+/**
+ * Ethereum through any JSON-RPC endpoint. Final means the receipt's block is at
+ * or below the `finalized` block, or N blocks deep when ERC20_CONFIRMATIONS=N.
+ */
+export function createEthereumClient(options: EthereumClientOptions): ChainClient {
+  const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { timeout: REQUEST_TIMEOUT_MILLISECONDS, retryCount: 0 }) });
+  const finality = finalityOf(client, options);
   return {
     network: 'ERC20',
-    usdtContractKey,
+    usdtContractKey: options.usdtContract.toLowerCase(),
     addressKey: (address) => address.toLowerCase(),
-
-    async observe(transactionHash): Promise<ChainObservation> {
-      return providerCall(async () => {
-        const hash = transactionHash as Hex;
-        let receipt;
-        try {
-          receipt = await client.getTransactionReceipt({ hash });
-        } catch (error) {
-          if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
-          try {
-            await client.getTransaction({ hash });
-          } catch (transactionError) {
-            if (transactionError instanceof TransactionNotFoundError) return { kind: 'unknown' };
-            throw transactionError;
-          }
-          return { kind: 'pending', requiredConfirmations: options.confirmations ?? 1 };
-        }
-        const latest = await client.getBlockNumber({ cacheTime: 0 });
-        const { finalBlock, requiredConfirmations } = await finality(latest);
-        const confirmations = Math.max(0, Number(latest - receipt.blockNumber) + 1);
-        return {
-          kind: 'included',
-          succeeded: receipt.status === 'success',
-          blockNumber: receipt.blockNumber,
-          confirmations,
-          requiredConfirmations: requiredConfirmations(receipt.blockNumber),
-          final: receipt.blockNumber <= finalBlock,
-          transfers: transfersWithPositions(receipt.logs, () => ({})),
-        };
-      });
-    },
-
+    observe: (transactionHash) => providerCall(() => observeTransaction(client, options, finality, transactionHash as Hex)),
     follower: {
       maxRangeBlocks: Number(MAX_SCAN_BLOCKS),
-      finalBlockNumber: () => providerCall(finalBlockNumber),
+      finalBlockNumber: () => providerCall(async () => (await finality(await client.getBlockNumber({ cacheTime: 0 }))).finalBlock),
       block: (blockNumber) =>
         providerCall(async () => {
           const block = await client.getBlock({ blockNumber });
           if (block.hash === null) throw new ChainProviderError(`Ethereum provider returned block ${blockNumber} without a hash`);
           return { number: block.number, hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase() };
         }),
-      transfersIn: (fromBlock, toBlock) =>
-        providerCall(async () => {
-          let logs: RawLog[];
-          try {
-            logs = (await client.request({
-              method: 'eth_getLogs',
-              params: [{ address: options.usdtContract as Hex, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
-            })) as RawLog[];
-          } catch (error) {
-            if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
-            throw error;
-          }
-          const ordered = [...logs].sort(
-            (a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0),
-          );
-          return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
-            if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
-              throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
-            return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
-          });
-        }),
+      transfersIn: (fromBlock, toBlock) => providerCall(() => transfersInRange(client, options, fromBlock, toBlock)),
     },
-
-    accounts: {
-      nativeUnit: { coin: 'ETH', decimals: 18 },
-      usdtBalanceOf: (address, blockNumber) =>
-        providerCall(() =>
-          client.readContract({
-            address: options.usdtContract as Hex,
-            abi: BALANCE_OF_ABI,
-            functionName: 'balanceOf',
-            args: [address as Hex],
-            ...(blockNumber === undefined ? {} : { blockNumber }),
-          }),
-        ),
-      nativeBalanceOf: (address) => providerCall(() => client.getBalance({ address: address as Hex })),
-      sweepFeeEstimate: () => providerCall(async () => (await client.getGasPrice()) * SWEEP_GAS),
-    },
+    accounts: ethereumAccounts(client, options),
   };
 }
 

@@ -77,6 +77,11 @@ export interface ChainClient {
 
 /** Reads what an address holds, as of final blocks where the network allows it. */
 export interface ChainAccountReader {
+  /**
+   * Whether `usdtBalanceOf` reads at the block it is given (Ethereum's `eth_call` at a block number).
+   * A TRON node reads only the state after its newest final block, whatever block is asked for.
+   */
+  readsAtBlock: boolean;
   /** The USDT an address holds, in micro-USDT: ERC20 `balanceOf` at `blockNumber` (the follower's cursor), TRC20 through the solidity node. */
   usdtBalanceOf(address: string, blockNumber: bigint | undefined): Promise<bigint>;
   /** The network's own coin an address holds, in its smallest unit (wei, sun): what pays for a sweep. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tronAccountIdOf } from '../settings/addresses.ts';
-import { ChainProviderError, type ChainClient, type ChainObservation, type FollowedTransfer } from './observation.ts';
+import { ChainProviderError, type ChainAccountReader, type ChainClient, type ChainObservation, type FollowedTransfer } from './observation.ts';
 import {
   blockSchema,
   blockTransactionInfoSchema,
@@ -39,16 +39,11 @@ export interface TronClientOptions {
   usdtContract: string;
 }
 
-/**
- * TRON through a node's HTTP API (decision 036). Final means the solidity node
- * returns it: /walletsolidity/gettransactioninfobyid for one transaction, and
- * the follower reads final blocks through /walletsolidity/getnowblock,
- * /getblockbynum and /gettransactioninfobyblocknum, which a self-hosted node and
- * TronGrid both serve. The full node (/wallet/…) tells "seen, not final yet"
- * from "unknown".
- */
-export function createTronClient(options: TronClientOptions): ChainClient {
-  async function request<Schema extends z.ZodType>(path: string, schema: Schema, body: unknown): Promise<z.output<Schema>> {
+/** A POST to the node: /walletsolidity/… to the solidity node, the rest to the full node; any failure is a ChainProviderError. */
+type TronRequest = <Schema extends z.ZodType>(path: string, schema: Schema, body: unknown) => Promise<z.output<Schema>>;
+
+function tronRequester(options: TronClientOptions): TronRequest {
+  return async (path, schema, body) => {
     const base = path.startsWith('/walletsolidity/') ? options.solidityNodeUrl : options.fullNodeUrl;
     let response: Response;
     try {
@@ -65,7 +60,46 @@ export function createTronClient(options: TronClientOptions): ChainClient {
     const parsed = schema.safeParse(await response.json().catch(() => undefined));
     if (!parsed.success) throw new ChainProviderError(`TRON provider sent an answer of unexpected shape to ${path}`);
     return parsed.data;
-  }
+  };
+}
+
+/** Balances through the solidity node: the state after its newest final block, the only state a node reads. */
+function tronAccounts(request: TronRequest, options: TronClientOptions): ChainAccountReader {
+  return {
+    nativeUnit: { coin: 'TRX', decimals: 6 },
+    // java-tron's triggerconstantcontract has no block parameter: the solidity node's newest state only.
+    readsAtBlock: false,
+    async usdtBalanceOf(address) {
+      const accountId = tronAccountIdOf(address);
+      if (!accountId) throw new ChainProviderError(`not a TRON address: ${address}`);
+      const answer = await request('/walletsolidity/triggerconstantcontract', constantCallSchema, {
+        owner_address: address,
+        contract_address: options.usdtContract,
+        function_selector: 'balanceOf(address)',
+        parameter: Buffer.from(accountId).toString('hex').padStart(64, '0'),
+        visible: true,
+      });
+      const word = answer.constant_result?.[0];
+      if (answer.result?.result !== true || word === undefined || word.length !== 64) throw new ChainProviderError('TRON node refused the balanceOf call');
+      return BigInt(`0x${word}`);
+    },
+    async nativeBalanceOf(address) {
+      return BigInt((await request('/walletsolidity/getaccount', accountSchema, { address, visible: true })).balance ?? 0);
+    },
+    sweepFeeEstimate: () => Promise.resolve(SWEEP_FEE_SUN),
+  };
+}
+
+/**
+ * TRON through a node's HTTP API (decision 036). Final means the solidity node
+ * returns it: /walletsolidity/gettransactioninfobyid for one transaction, and
+ * the follower reads final blocks through /walletsolidity/getnowblock,
+ * /getblockbynum and /gettransactioninfobyblocknum, which a self-hosted node and
+ * TronGrid both serve. The full node (/wallet/…) tells "seen, not final yet"
+ * from "unknown".
+ */
+export function createTronClient(options: TronClientOptions): ChainClient {
+  const request = tronRequester(options);
 
   async function block(blockNumber: bigint) {
     const found = await request('/walletsolidity/getblockbynum', blockSchema, { num: Number(blockNumber) });
@@ -113,27 +147,6 @@ export function createTronClient(options: TronClientOptions): ChainClient {
       },
     },
 
-    accounts: {
-      nativeUnit: { coin: 'TRX', decimals: 6 },
-      // The solidity node's state: final blocks only, as the follower reads them.
-      async usdtBalanceOf(address) {
-        const accountId = tronAccountIdOf(address);
-        if (!accountId) throw new ChainProviderError(`not a TRON address: ${address}`);
-        const answer = await request('/walletsolidity/triggerconstantcontract', constantCallSchema, {
-          owner_address: address,
-          contract_address: options.usdtContract,
-          function_selector: 'balanceOf(address)',
-          parameter: Buffer.from(accountId).toString('hex').padStart(64, '0'),
-          visible: true,
-        });
-        const word = answer.constant_result?.[0];
-        if (answer.result?.result !== true || word === undefined || word.length !== 64) throw new ChainProviderError('TRON node refused the balanceOf call');
-        return BigInt(`0x${word}`);
-      },
-      async nativeBalanceOf(address) {
-        return BigInt((await request('/walletsolidity/getaccount', accountSchema, { address, visible: true })).balance ?? 0);
-      },
-      sweepFeeEstimate: () => Promise.resolve(SWEEP_FEE_SUN),
-    },
+    accounts: tronAccounts(request, options),
   };
 }

@@ -39,6 +39,9 @@ function signedUsdt(amountUsdtMicros: bigint): string {
   return amountUsdtMicros < 0n ? `-${usdtMicrosToWire(-amountUsdtMicros)}` : usdtMicrosToWire(amountUsdtMicros);
 }
 
+/** Blocks the follower may lag the node's newest final block for a TRON page to be compared address by address (five minutes of blocks). */
+const MAX_UNFOLLOWED_BLOCKS = 100n;
+
 async function readBalance(client: ChainClient, address: string, blockNumber: bigint | undefined): Promise<bigint | undefined> {
   try {
     return await client.accounts.usdtBalanceOf(address, blockNumber);
@@ -48,9 +51,74 @@ async function readBalance(client: ChainClient, address: string, blockNumber: bi
   }
 }
 
-function rowOf(book: AddressBook, kind: 'customer' | 'shared', onChain: bigint | undefined): ReconciliationRow {
+async function newestFinalBlock(client: ChainClient): Promise<bigint | undefined> {
+  try {
+    return await client.follower.finalBlockNumber();
+  } catch (error) {
+    if (error instanceof ChainProviderError) return undefined;
+    throw error;
+  }
+}
+
+/** A balance beside the records: undefined when it could not be read; not comparable while the follower has not read a transfer it includes. */
+interface BalanceReading {
+  onChain: bigint | undefined;
+  comparable: boolean;
+}
+
+/**
+ * The addresses that a transfer in blocks the follower has not read (or the node has not) touched,
+ * read through the follower's own source: their balance and their records may disagree for no
+ * other reason than the follower's next run. `behind` when the gap is too wide to read here.
+ */
+async function addressesMovedOutsideRecords(
+  client: ChainClient,
+  cursor: bigint | undefined,
+  headBefore: bigint | undefined,
+  headAfter: bigint | undefined,
+): Promise<Set<string> | 'behind' | 'unreadable'> {
+  if (headBefore === undefined || headAfter === undefined) return 'unreadable';
+  // Before the follower's first run nothing was credited from the chain, so every balance compares.
+  if (cursor === undefined) return new Set();
+  const fromBlock = (cursor < headBefore ? cursor : headBefore) + 1n;
+  const toBlock = cursor > headAfter ? cursor : headAfter;
+  if (toBlock < fromBlock) return new Set();
+  if (toBlock - fromBlock + 1n > MAX_UNFOLLOWED_BLOCKS) return 'behind';
+  try {
+    const transfers = await client.follower.transfersIn(fromBlock, toBlock);
+    return new Set(transfers.flatMap((transfer) => [transfer.from, transfer.to]));
+  } catch (error) {
+    if (error instanceof ChainProviderError) return 'unreadable';
+    throw error;
+  }
+}
+
+/**
+ * The balances of `addresses` as of the follower's cursor. Ethereum reads each at the cursor's
+ * block. A TRON node reads only the state after its newest final block (java-tron's constant call
+ * takes no block), so the balances are read between two readings of that block, and an address a
+ * transfer in blocks between the cursor and them touched is left uncompared until the follower
+ * read them; every other address held the same at the cursor.
+ */
+async function readBalances(client: ChainClient, addresses: string[], cursor: bigint | undefined): Promise<BalanceReading[]> {
+  const balances: (bigint | undefined)[] = [];
+  if (client.accounts.readsAtBlock) {
+    for (const address of addresses) balances.push(await readBalance(client, address, cursor));
+    return balances.map((onChain) => ({ onChain, comparable: true }));
+  }
+  const headBefore = await newestFinalBlock(client);
+  for (const address of addresses) balances.push(await readBalance(client, address, undefined));
+  const moved = await addressesMovedOutsideRecords(client, cursor, headBefore, await newestFinalBlock(client));
+  return balances.map((onChain, index) => {
+    if (moved === 'unreadable') return { onChain: undefined, comparable: true };
+    return { onChain, comparable: moved !== 'behind' && !moved.has(client.addressKey(addresses[index] ?? '')) };
+  });
+}
+
+function rowOf(book: AddressBook, kind: 'customer' | 'shared', reading: BalanceReading): ReconciliationRow {
+  const { onChain } = reading;
   const expected = book.creditedUsdtMicros - book.sweptUsdtMicros;
-  const difference = onChain === undefined ? undefined : onChain - expected;
+  const difference = onChain === undefined || !reading.comparable ? undefined : onChain - expected;
   return {
     address: book.address,
     kind,
@@ -61,36 +129,49 @@ function rowOf(book: AddressBook, kind: 'customer' | 'shared', onChain: bigint |
     swept: usdtMicrosToWire(book.sweptUsdtMicros),
     expected: signedUsdt(expected),
     difference: difference === undefined ? null : signedUsdt(difference),
-    problem: difference === undefined ? 'unreadable' : difference > 0n ? 'more_on_chain' : difference < 0n ? 'less_on_chain' : null,
+    problem:
+      onChain === undefined
+        ? 'unreadable'
+        : difference === undefined
+          ? 'not_followed_yet'
+          : difference > 0n
+            ? 'more_on_chain'
+            : difference < 0n
+              ? 'less_on_chain'
+              : null,
   };
 }
 
 /**
- * One page of the network's reconciliation: each customer address's on-chain USDT (read at the
+ * One page of the network's reconciliation: each customer address's on-chain USDT (as of the
  * follower's cursor, so final blocks only) beside credited minus swept, and the shared address.
- * A balance that cannot be read is flagged, never guessed.
+ * The records and the cursor come from one snapshot, so a credit the follower commits meanwhile
+ * is in both or in neither. A balance that cannot be read is flagged, never guessed.
  */
 export async function reconcile(db: Database, clients: ReadonlyMap<DepositNetwork, ChainClient>, query: ReconciliationQuery): Promise<ReconciliationResponse> {
   const { network } = query;
   const client = clientOf(clients, network);
-  const asOfBlock = network === 'ERC20' ? await reconciliationRepository.followerCursor(db, network) : undefined;
   const settings = await getSettings(db);
   const sharedAddress = (network === 'ERC20' ? settings.erc20Address : settings.trc20Address).trim();
-  const books = await reconciliationRepository.customerAddressPage(db, network, query.cursor, query.limit + 1);
+  const records = await db.transaction(
+    async (transaction) => ({
+      cursor: await reconciliationRepository.followerCursor(transaction, network),
+      books: await reconciliationRepository.customerAddressPage(transaction, network, query.cursor, query.limit + 1),
+      sharedBook: sharedAddress === '' ? undefined : await reconciliationRepository.sharedAddressBook(transaction, network, client.addressKey(sharedAddress)),
+      totals: await reconciliationRepository.networkTotals(transaction, network),
+    }),
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  const { cursor, books, sharedBook, totals } = records;
   const page = books.slice(0, query.limit);
-  const items: ReconciliationRow[] = [];
-  for (const book of page) items.push(rowOf(book, 'customer', await readBalance(client, book.address, asOfBlock)));
-  let shared: ReconciliationRow | null = null;
-  if (sharedAddress !== '') {
-    const sharedKey = client.addressKey(sharedAddress);
-    shared = rowOf(await reconciliationRepository.sharedAddressBook(db, network, sharedKey), 'shared', await readBalance(client, sharedAddress, asOfBlock));
-  }
+  const readings = await readBalances(client, [...page.map((book) => book.address), ...(sharedBook ? [sharedAddress] : [])], cursor);
+  const items = page.map((book, index) => rowOf(book, 'customer', readings[index] ?? { onChain: undefined, comparable: true }));
+  const shared = sharedBook ? rowOf(sharedBook, 'shared', readings[page.length] ?? { onChain: undefined, comparable: true }) : null;
   const rows = shared ? [...items, shared] : items;
   const sum = (values: (string | null)[]) => values.reduce((total, value) => total + (value === null ? 0n : micros(value)), 0n);
-  const totals = await reconciliationRepository.networkTotals(db, network);
   return {
     network,
-    asOfBlock: asOfBlock?.toString() ?? null,
+    asOfBlock: client.accounts.readsAtBlock ? (cursor?.toString() ?? null) : null,
     shared,
     items,
     nextCursor: books.length > query.limit ? (page.at(-1)?.address ?? null) : null,
@@ -139,7 +220,7 @@ export async function createSweepPlan(
   const client = clientOf(clients, input.network);
   const threshold = parseUsdtMicros(input.threshold);
   if (!threshold.ok || threshold.value <= 0n) throw AppError.fieldError('threshold', RECONCILIATION_MESSAGES.thresholdInvalid);
-  const asOfBlock = input.network === 'ERC20' ? await reconciliationRepository.followerCursor(db, input.network) : undefined;
+  const asOfBlock = client.accounts.readsAtBlock ? await reconciliationRepository.followerCursor(db, input.network) : undefined;
   const candidates = await reconciliationRepository.sweepCandidates(db, input.network, SWEEP_PLAN_MAX_ITEMS);
   const items: { address: string; derivationPath: string | null; amountUsdtMicros: bigint; needs: string }[] = [];
   try {
