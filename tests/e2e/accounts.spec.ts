@@ -159,8 +159,11 @@ test('three wrong PINs log the customer out', async ({ page }) => {
   }
   await page.getByLabel('PIN').fill('2222');
   await page.getByRole('button', { name: 'Verify PIN' }).click();
-  await expect(page.getByText('Too many failed attempts')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
+  // Said once, in one banner on the login page (not a toast that outlives the page it was about).
+  await expect(page.getByRole('alert').filter({ hasText: 'Too many failed attempts' })).toContainText('For security reasons you will be logged out.');
+  await expect(page.getByText('Too many failed attempts')).toHaveCount(1);
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
 });
 
 test('customer pages send a visitor to the login page and back after signing in', async ({ page }) => {

@@ -14,6 +14,7 @@ import { useActionError } from '../../lib/form-errors.ts';
 import { safeNextPath } from '../../lib/utils.ts';
 import { login, ME_QUERY_KEY } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { SignedOutNotice } from './signed-out-notice.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
 export default function LoginPage() {
@@ -54,6 +55,7 @@ export default function LoginPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+        <SignedOutNotice />
         <FormField label={t('auth.email')} error={errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus placeholder="you@example.com" {...form.register('email')} />
         </FormField>

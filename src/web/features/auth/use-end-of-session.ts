@@ -2,20 +2,31 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { ME_QUERY_KEY } from './session.ts';
-import { translate as t } from '../../lib/i18n/i18n.ts';
+
+/** Why the app itself signed the customer out; the login page says it once (signed-out-notice.tsx). */
+export type SignedOutReason = 'pin-locked' | 'session-needed' | 'user-not-found';
+
+/** The history state the login page is opened with after a forced sign-out. */
+export interface SignedOutState {
+  signedOutReason: SignedOutReason;
+}
 
 /**
  * Forgets the ended session in the browser and goes to /login. The cached user
  * must be cleared first: otherwise the login page, still seeing a signed-in
- * user, sends the visitor straight back.
+ * user, sends the visitor straight back. The toasts of the ended session go
+ * too: the login page says, once and by itself, why the customer is there.
  */
-export function useLeaveEndedSession(): () => void {
+export function useLeaveEndedSession(): (reason?: SignedOutReason) => void {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return () => {
+  return (reason) => {
     queryClient.clear();
     queryClient.setQueryData(ME_QUERY_KEY, null);
-    void navigate('/login', { replace: true });
+    // Sonner loads here, not with this file: every page's background services import this feature, the landing page's too.
+    void import('sonner').then(({ toast }) => toast.dismiss());
+    const state: SignedOutState | undefined = reason ? { signedOutReason: reason } : undefined;
+    void navigate('/login', { replace: true, state });
   };
 }
 
@@ -28,13 +39,9 @@ export function useEndOfSessionHandler(): (error: unknown) => boolean {
   const leave = useLeaveEndedSession();
   return (error) => {
     if (!(error instanceof ApiError)) return false;
-    if (error.code === 'PIN_LOCKED') {
-      // Sonner loads here, not with this file: every page's background services import this feature, the landing page's too.
-      void import('sonner').then(({ toast }) => toast.error(t('auth.tooManyAttempts'), { description: t('auth.loggedOutForSecurity') }));
-    } else if (error.status !== 401) {
-      return false;
-    }
-    leave();
+    if (error.code === 'PIN_LOCKED') leave('pin-locked');
+    else if (error.status === 401) leave();
+    else return false;
     return true;
   };
 }

@@ -23,7 +23,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount, useBankAccounts } from './api.ts';
-import { IfscBankLine } from './ifsc-bank-line.tsx';
+import { IfscBankLine, useIfscLookup } from './ifsc-bank-line.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
@@ -91,6 +91,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
   const { errors, isSubmitting } = form.formState;
   const failureTitle = account ? t('bank.updateFailed') : t('bank.addFailed');
   const ifscCode = useWatch({ control: form.control, name: 'ifscCode' });
+  const ifsc = useIfscLookup(ifscCode);
   // The list is already loaded on the page that opens this dialog; its answer says how long a new account pauses.
   const listed = useBankAccounts().data;
   const newAccountPauseHours = listed?.newAccountPauseHours ?? 0;
@@ -148,7 +149,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
         <FormField label={t('bank.confirmAccountNumber')} error={errors.accountNumberConfirmation?.message} help={t('bank.typeAgain')}>
           <Input inputMode="numeric" autoComplete="off" maxLength={30} {...form.register('accountNumberConfirmation')} />
         </FormField>
-        <FormField label={t('bank.ifscCode')} error={errors.ifscCode?.message} help={t('bank.ifscHelp')}>
+        <FormField label={t('bank.ifscCode')} error={errors.ifscCode?.message ?? ifsc.fieldError} help={t('bank.ifscHelp')}>
           <Input
             autoComplete="off"
             autoCapitalize="characters"
@@ -158,7 +159,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
             {...form.register('ifscCode')}
           />
         </FormField>
-        <IfscBankLine ifscCode={ifscCode} />
+        <IfscBankLine ifsc={ifsc} />
         <FormField label={t('bank.upiOptional')} error={errors.upiId?.message} help={t('bank.upiHelp')}>
           <Input autoComplete="off" autoCapitalize="off" spellCheck={false} maxLength={BANK_ACCOUNT_LIMITS.upiMaxLength} {...form.register('upiId')} />
         </FormField>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { BANK_ACCOUNT_MESSAGES, type BankAccount } from '#shared/contracts/bank-accounts';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -34,16 +35,18 @@ export default function BankAccountsPage() {
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<OpenDialog>();
   const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string>();
 
   const confirmDelete = async (account: BankAccount) => {
+    setDeleteError(undefined);
     setDeleting(true);
     try {
       const answer = await deleteBankAccount(account.id);
       toast.success(localizeMessage(answer.message || BANK_ACCOUNT_MESSAGES.deleted));
       setDialog(undefined);
     } catch (error) {
-      toast.error(t('bank.deleteFailed'), { description: localizeMessage(errorMessage(error, t('bank.pleaseTryAgain'))) });
-      setDialog(undefined);
+      // Said once, in the dialog that asked (toasts are for successes and live events); closing it clears it.
+      setDeleteError(errorMessage(error, t('bank.deleteFailed')));
     } finally {
       setDeleting(false);
       await queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY });
@@ -128,14 +131,20 @@ export default function BankAccountsPage() {
       )}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
-        onOpenChange={(open) => !open && !deleting && setDialog(undefined)}
+        onOpenChange={(open) => {
+          if (open || deleting) return;
+          setDialog(undefined);
+          setDeleteError(undefined);
+        }}
         title={t('bank.deleteTitle')}
         description={t('bank.deleteConfirmation')}
         confirmLabel={deleting ? t('bank.deleting') : t('bank.deleteButton')}
         destructive
         busy={deleting}
         onConfirm={() => dialog?.kind === 'delete' && void confirmDelete(dialog.account)}
-      />
+      >
+        {deleteError && <ActionError message={deleteError} />}
+      </ConfirmDialog>
     </AppPage>
   );
 }

@@ -10,7 +10,7 @@ import { localizeMessage } from '../../lib/i18n/localize-message.ts';
  * customer sees which bank the code belongs to before saving, and an unknown code is said at once.
  * The server looks the code up again when the account is saved.
  */
-export function IfscBankLine({ ifscCode }: { ifscCode: string }) {
+export function useIfscLookup(ifscCode: string) {
   const code = ifscCode.trim().toUpperCase();
   const complete = IFSC_PATTERN.test(code);
   const lookup = useQuery({
@@ -20,7 +20,15 @@ export function IfscBankLine({ ifscCode }: { ifscCode: string }) {
     retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
     queryFn: ({ signal }) => apiRequest(`/api/bank-accounts/ifsc/${encodeURIComponent(code)}`, ifscLookupResponseSchema, { signal }),
   });
-  if (!complete) return null;
+  // The dataset's "unknown code" names the IFSC field: the form says it there, where the server's refusal on saving would say it too.
+  const fieldError = complete && lookup.error instanceof ApiError ? lookup.error.fields.ifscCode : undefined;
+  return { complete, lookup, fieldError };
+}
+
+/** The bank line under the IFSC field; a refusal about the code itself is the field's error (`fieldError`), not repeated here. */
+export function IfscBankLine({ ifsc }: { ifsc: ReturnType<typeof useIfscLookup> }) {
+  const { complete, lookup, fieldError } = ifsc;
+  if (!complete || fieldError !== undefined) return null;
   if (lookup.isPending) return <p className="text-sm text-slate-500">{t('bank.lookingUp')}</p>;
   if (lookup.isError) {
     return (

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { type ContactStatus } from '#shared/contracts/contact-verification';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -18,22 +19,28 @@ function VerifiedBadge({ verified }: { verified: boolean }) {
   return <Badge tone={verified ? 'success' : 'warning'}>{verified ? t('contact.verified') : t('contact.notVerified')}</Badge>;
 }
 
-/** Runs one request of the card: a success toast and a refresh, or the server's message (429s say how long to wait). */
+/**
+ * Runs one request of the card: a success toast and a refresh, or the failure said once (429s say how long to
+ * wait): at a field when `onError` takes it, otherwise as the section's one `error`, until the next request.
+ */
 function useCardAction() {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
   return {
     busy,
+    error,
     async run(request: () => Promise<{ message: string }>, onError?: (error: ApiError) => boolean): Promise<boolean> {
       setBusy(true);
+      setError(undefined);
       try {
         const answer = await request();
         toast.success(localizeMessage(answer.message));
         await Promise.all([queryClient.invalidateQueries({ queryKey: CONTACT_STATUS_QUERY_KEY }), queryClient.invalidateQueries({ queryKey: QUERY_KEYS.me })]);
         return true;
-      } catch (error) {
-        if (error instanceof ApiError && onError?.(error)) return false;
-        toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('contact.somethingWrong'));
+      } catch (failure) {
+        if (failure instanceof ApiError && onError?.(failure)) return false;
+        setError(failure instanceof ApiError ? failure.message : t('contact.somethingWrong'));
         return false;
       } finally {
         setBusy(false);
@@ -86,19 +93,33 @@ function EmailSection({ status }: { status: ContactStatus }) {
           </Button>
         )}
       </div>
+      {!changing && <ActionError message={action.error} />}
       {changing && (
         <form onSubmit={(event) => void submitChange(event)} noValidate className="flex flex-col gap-3">
           <FormField label={t('contact.newEmail')} error={fieldErrors.newEmail}>
-            <Input type="email" autoComplete="email" maxLength={254} value={newEmail} onChange={(event) => setNewEmail(event.target.value)} />
+            <Input
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+              value={newEmail}
+              onChange={(event) => {
+                setNewEmail(event.target.value);
+                setFieldErrors(({ newEmail: _cleared, ...others }) => others);
+              }}
+            />
           </FormField>
           <FormField label={t('contact.currentPassword')} error={fieldErrors.currentPassword}>
             <PasswordInput
               autoComplete="current-password"
               maxLength={128}
               value={currentPassword}
-              onChange={(event) => setCurrentPassword(event.target.value)}
+              onChange={(event) => {
+                setCurrentPassword(event.target.value);
+                setFieldErrors(({ currentPassword: _cleared, ...others }) => others);
+              }}
             />
           </FormField>
+          <ActionError message={action.error} />
           <div className="flex gap-2">
             <Button type="submit" size="sm" disabled={action.busy}>
               {t('contact.sendLink')}
@@ -151,6 +172,7 @@ function PhoneSection({ status }: { status: ContactStatus }) {
               {status.codeOpen ? t('contact.sendNewCode') : t('contact.sendCode')}
             </Button>
           </div>
+          <ActionError message={action.error} />
           {status.codeOpen && (
             <form onSubmit={(event) => void submitCode(event)} noValidate className="flex items-end gap-2">
               <FormField label={t('contact.code')} error={codeError}>

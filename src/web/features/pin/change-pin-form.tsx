@@ -1,63 +1,67 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { changePinFormSchema } from '#shared/contracts/pin';
-import { Alert } from '../../components/ui/alert.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { firstErrorMessage } from '../../lib/forms.ts';
+import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import { changePin } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
-import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
-/** Change PIN on the profile page: current, new and confirmation. */
+type Values = z.input<typeof changePinFormSchema>;
+const FIELDS = ['currentPin', 'newPin', 'confirmPin'] as const;
+
+/**
+ * Change PIN on the profile page: current, new and confirmation. Each problem is said once, at its PIN
+ * field (a wrong current PIN at the current PIN, a PIN too easy to guess at the new one); a failure of
+ * the whole change once, above the button.
+ */
 export function ChangePinForm({ onDone }: { onDone: () => void }) {
   const endOfSession = useEndOfSessionHandler();
-  const [error, setError] = useState<string>();
-  const form = useForm<z.input<typeof changePinFormSchema>>({
+  const form = useForm<Values>({
     resolver: zodResolver(changePinFormSchema),
     defaultValues: { currentPin: '', newPin: '', confirmPin: '' },
   });
-  const submitting = form.formState.isSubmitting;
+  const [actionError, setActionError] = useActionError(form);
+  const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = form.handleSubmit(
-    async (values) => {
-      setError(undefined);
-      try {
-        await changePin(values.currentPin, values.newPin);
-        toast.success(t('pin.updated'));
-        onDone();
-      } catch (failure) {
-        if (endOfSession(failure)) return;
-        // A new PIN the server refuses (too easy, or the current one) is said in the server's words.
-        const refusedNewPin = failure instanceof ApiError ? failure.fields.newPin : undefined;
-        const message = failure instanceof ApiError && failure.code === 'PIN_INCORRECT' ? t('pin.currentIncorrect') : (refusedNewPin ?? t('pin.updateFailed'));
-        // Said once, in the form's alert: a toast with the same words would say it twice.
-        setError(message);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setActionError(undefined);
+    try {
+      await changePin(values.currentPin, values.newPin);
+      toast.success(t('pin.updated'));
+      onDone();
+    } catch (failure) {
+      if (endOfSession(failure)) return;
+      if (failure instanceof ApiError && failure.code === 'PIN_INCORRECT') {
+        // The wrong PIN is thrown away, and said where the next one is typed.
+        form.setValue('currentPin', '');
+        form.setError('currentPin', { type: 'server', message: t('pin.currentIncorrect') });
+        return;
       }
-    },
-    (errors) => setError(firstErrorMessage(errors)),
-  );
+      setActionError(applySubmissionFailure(form, failure, FIELDS, t('pin.updateFailed')).actionError);
+    }
+  });
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-      {error && <Alert variant="destructive">{localizeMessage(error)}</Alert>}
-      <FormField label={t('pin.current')}>
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
+      <FormField label={t('pin.current')} error={errors.currentPin?.message}>
         <FormPinInput control={form.control} name="currentPin" />
       </FormField>
-      <FormField label={t('pin.new')}>
+      <FormField label={t('pin.new')} error={errors.newPin?.message}>
         <FormPinInput control={form.control} name="newPin" />
       </FormField>
-      <FormField label={t('pin.confirmNew')}>
+      <FormField label={t('pin.confirmNew')} error={errors.confirmPin?.message}>
         <FormPinInput control={form.control} name="confirmPin" />
       </FormField>
-      <Button type="submit" disabled={submitting}>
-        {submitting ? t('pin.saving') : t('pin.update')}
+      <ActionError message={actionError} />
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting ? t('pin.saving') : t('pin.update')}
       </Button>
     </form>
   );

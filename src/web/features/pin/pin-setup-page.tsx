@@ -40,8 +40,7 @@ export default function PinSetupPage() {
         void navigate(next, { replace: true });
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
-          toast.error(t('pin.loginToSetUp'));
-          leaveEndedSession();
+          leaveEndedSession('session-needed');
           return;
         }
         toast.error(t('pin.setUpFailed'), { description: localizeMessage(errorMessage(failure, t('pin.pleaseTryAgain'))) });

@@ -60,8 +60,7 @@ function RequestResetLink() {
       setSentMessage(answer.message);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
-        toast.error(t('pin.userNotFound'), { description: t('pin.logInAgain') });
-        leaveEndedSession();
+        leaveEndedSession('user-not-found');
         return;
       }
       // A wrong password is said at its field; anything else once, above the button.
