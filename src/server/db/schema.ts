@@ -1499,6 +1499,8 @@ export const providerPayouts = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
+    /** When `last_error` was last recorded (issue 31): admins read the attempts, the error and when. */
+    lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /**

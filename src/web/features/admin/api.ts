@@ -33,7 +33,7 @@ import {
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
-import { payoutOverviewResponseSchema, providerPayoutResponseSchema } from '#shared/contracts/payouts';
+import { adminProviderPayoutResponseSchema, payoutOverviewResponseSchema, rejectHeldPayoutRequestSchema } from '#shared/contracts/payouts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
@@ -196,11 +196,18 @@ export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string
 export function useProviderPayout(withdrawalId: string, enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.providerPayout(withdrawalId),
-    queryFn: ({ signal }) => apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout`, providerPayoutResponseSchema, { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout`, adminProviderPayoutResponseSchema, { signal }),
     enabled,
     retry: false,
   });
 }
+
+/** Rejects a withdrawal whose provider payout is held before its first send (decision 053); the customer is told the reason. */
+export const rejectHeldPayout = (withdrawalId: string, reason: string) =>
+  apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout/reject`, adminWithdrawalDecisionResponseSchema, {
+    method: 'POST',
+    body: rejectHeldPayoutRequestSchema.parse({ reason }),
+  });
 
 /** Whether a payout provider is configured (decision 049). */
 export function usePayoutOverview(enabled = true) {
