@@ -14,7 +14,7 @@ test.describe.configure({ mode: 'serial' });
 
 const DESK = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-const DESK_LINKS = ['Dashboard', 'Users', 'KYC', 'Transactions', 'Payouts', 'Settings', 'Audit log', 'Reconciliation', 'Deposit keys'];
+const DESK_LINKS = ['Dashboard', 'Users', 'KYC', 'Transactions', 'Payouts', 'Payee review', 'Settings', 'Audit log', 'Reconciliation', 'Deposit keys'];
 
 let adminPage: Page;
 let customerPage: Page;
@@ -65,6 +65,7 @@ test('at 1366 px the admin area is a desk: side navigation of real links, the da
     '/admin/kyc',
     '/admin/transactions',
     '/admin/payouts',
+    '/admin/payees',
     '/admin/settings',
     '/admin/audit-log',
     '/admin/reconciliation',

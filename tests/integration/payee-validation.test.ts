@@ -93,6 +93,14 @@ async function validationOf(bankAccountId: string) {
   return result.rows[0];
 }
 
+/** The notices a customer got that a bank account was blocked by the bank's check (issue 31). */
+async function blockedNotices(customer: SignedUpUser) {
+  const result = await harness.database.handle.db.execute<{ title: string; body: string; link: string | null; email_subject: string; email_state: string }>(
+    sql`select title, body, link, email_subject, email_state from notifications where user_id = ${customer.id} and kind = 'withdrawal_payee_blocked'`,
+  );
+  return result.rows;
+}
+
 async function fundedCustomer(): Promise<SignedUpUser> {
   const customer = await signUpVerifiedUser(harness.app);
   await fundWallet(harness, admin, customer, '100');
@@ -162,6 +170,33 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(list.json()).toMatchObject({ checkedWithBank: true, items: [{ id: payee.id, payeeCheck: 'name_mismatch' }] });
     expect(list.body).not.toContain('RAVI');
     await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+    // The customer is told at once, in the app and by e-mail, what happened and what to do, without the bank's name.
+    const told = await blockedNotices(customer);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: 'Bank account needs attention', link: '/bank-accounts', email_state: expect.any(String) });
+    expect(told[0]?.body).toContain(BANK_ACCOUNT_MESSAGES.nameMismatch);
+    expect(told[0]?.body).toContain(`••••${accountNumber.slice(-4)}`);
+    expect(JSON.stringify(told)).not.toContain('RAVI');
+    const inApp = await call(harness.app, { url: '/api/notifications', cookie: customer.cookie });
+    expect(inApp.json<{ items: { kind: string }[] }>().items.map((item) => item.kind)).toContain('withdrawal_payee_blocked');
+    // Another customer is told nothing of it.
+    const other = await signUpVerifiedUser(harness.app);
+    expect(await blockedNotices(other)).toHaveLength(0);
+  });
+
+  it('tells a customer whose profile is in Hindi in Hindi (an invalid account); a matching payee tells nothing', async () => {
+    const customer = await fundedCustomer();
+    await harness.database.handle.db.execute(sql`update profiles set language = 'hi' where user_id = ${customer.id}`);
+    const invalidNumber = uniqueAccountNumber();
+    standIn.invalidAccounts.add(invalidNumber);
+    expect((await addedPayee(customer, { accountNumber: invalidNumber })).payeeCheck).toBe('invalid');
+    const told = await blockedNotices(customer);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.title).toBe('बैंक खाते पर ध्यान दें');
+    expect(told[0]?.body).toContain('बैंक के अनुसार यह खाता पैसे प्राप्त नहीं कर सकता।');
+    const matching = await fundedCustomer();
+    expect((await addedPayee(matching)).payeeCheck).toBe('verified');
+    expect(await blockedNotices(matching)).toHaveLength(0);
   });
 
   it('blocks a partly matching name too (a surname alone): a person decides', async () => {
@@ -293,6 +328,40 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(standIn.validationRequests.length).toBe(sentBefore + 1);
     expect(edited.json()).toMatchObject({ bankAccount: { payeeCheck: 'name_mismatch' } });
     await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+  });
+
+  it('lists the review queue a page at a time, oldest first, each blocked payee once; a bad page is a 400', async () => {
+    const customer = await fundedCustomer();
+    for (let index = 0; index < 3; index += 1) {
+      const accountNumber = uniqueAccountNumber();
+      standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+      await addedPayee(customer, { accountNumber });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page += 1) {
+      const url: string = cursor === null ? '/api/admin/payees/review?limit=2' : `/api/admin/payees/review?limit=2&cursor=${cursor}`;
+      const answer = await call(harness.app, { url, cookie: admin.cookie });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const body = answer.json<{ items: { id: string; payeeCheck: string }[]; nextCursor: string | null }>();
+      expect(body.items.length).toBeLessThanOrEqual(2);
+      for (const item of body.items) expect(['name_mismatch', 'invalid', 'check_failed']).toContain(item.payeeCheck);
+      seen.push(...body.items.map((item) => item.id));
+      cursor = body.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(cursor).toBeNull();
+    expect(new Set(seen).size).toBe(seen.length);
+    const blocked = await harness.database.handle.db.execute<{ id: string }>(
+      sql`select id from bank_accounts where payee_check in ('name_mismatch', 'invalid', 'check_failed') order by updated_at, id`,
+    );
+    expect(seen).toEqual(blocked.rows.map((row) => row.id));
+    expect((await call(harness.app, { url: '/api/admin/payees/review?limit=0', cookie: admin.cookie })).statusCode).toBe(400);
+    expect((await call(harness.app, { url: '/api/admin/payees/review?limit=101', cookie: admin.cookie })).statusCode).toBe(400);
+    const badCursor = await call(harness.app, { url: '/api/admin/payees/review?cursor=not-a-cursor', cookie: admin.cookie });
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json()).toMatchObject({ error: { message: 'Invalid page cursor' } });
+    expect((await call(harness.app, { url: '/api/admin/payees/review', cookie: customer.cookie })).statusCode).toBe(403);
   });
 
   it('lets no other customer read or accept the payee', async () => {

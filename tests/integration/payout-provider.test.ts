@@ -482,6 +482,22 @@ describe('an admin rejects a payout held before its first send (decision 053)', 
     return pending;
   }
 
+  it('is shown to admins as held, with the hold as its last error and when, so the page offers the reject', async () => {
+    const held = await heldByFreeze();
+    const view = await call(harness.app, { url: `/api/admin/withdrawals/${held.withdrawalId}/payout`, cookie: admin.cookie });
+    expect(view.statusCode).toBe(200);
+    expect(view.json().payout).toMatchObject({
+      state: 'unsent',
+      heldBeforeSend: true,
+      lastError: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
+    });
+    expect(view.json().payout.lastErrorAt).not.toBeNull();
+    expect((await rejectHeld(held.withdrawalId)).statusCode).toBe(200);
+    const after = await call(harness.app, { url: `/api/admin/withdrawals/${held.withdrawalId}/payout`, cookie: admin.cookie });
+    expect(after.json().payout).toMatchObject({ heldBeforeSend: false, lastError: null });
+    expect((await freeze(held.customer, 'unfreeze')).statusCode).toBe(200);
+  });
+
   it('refunds the held USDT to the wallet through the ledger, tells the customer, and the payout is never sent', async () => {
     const held = await heldByFreeze();
     const transfers = await ledgerTransferCount(harness);
@@ -590,6 +606,19 @@ describe('a stuck payout (decision 049)', () => {
     const listed = overview.json().stuck.find((payout: { withdrawalId: string }) => payout.withdrawalId === pending.withdrawalId);
     expect(listed).toMatchObject({ reference: pending.reference, state: 'unsent', attempts: 1, amountInr: '830.00' });
     expect(listed.lastError).toMatch(/unreachable/);
+    // The withdrawal's own payout, as the admin withdrawal page reads it: the attempts, the last error and when (issue 31).
+    const single = await call(harness.app, { url: `/api/admin/withdrawals/${pending.withdrawalId}/payout`, cookie: admin.cookie });
+    expect(single.statusCode).toBe(200);
+    expect(single.json().payout).toMatchObject({ state: 'unsent', attempts: 1, heldBeforeSend: false });
+    expect(single.json().payout.lastError).toMatch(/unreachable/);
+    expect(Date.parse(single.json().payout.lastErrorAt)).toBeGreaterThan(Date.now() - 60_000);
+    // The customer's view of the same payout has none of the provider's errors; a stranger and a customer get no admin view.
+    const own = await call(harness.app, { url: `/api/withdrawals/${pending.withdrawalId}/payout`, cookie: pending.customer.cookie });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().payout).not.toHaveProperty('lastError');
+    expect(own.json().payout).not.toHaveProperty('attempts');
+    expect((await call(harness.app, { url: `/api/admin/withdrawals/${pending.withdrawalId}/payout`, cookie: pending.customer.cookie })).statusCode).toBe(403);
+    expect((await call(harness.app, { url: '/api/admin/withdrawals/not-a-uuid/payout', cookie: admin.cookie })).statusCode).toBe(400);
     await worker.tick();
     const told = async () =>
       (
@@ -613,6 +642,10 @@ describe('a stuck payout (decision 049)', () => {
     await standIn.changeState(made?.id ?? '', 'processed', { utr: rrn() });
     const after = await call(harness.app, { url: '/api/admin/payouts/overview', cookie: admin.cookie });
     expect(after.json().stuck.map((payout: { withdrawalId: string }) => payout.withdrawalId)).not.toContain(pending.withdrawalId);
+    // Settled, its error is cleared; the attempts stay counted.
+    const settled = await call(harness.app, { url: `/api/admin/withdrawals/${pending.withdrawalId}/payout`, cookie: admin.cookie });
+    expect(settled.json().payout).toMatchObject({ state: 'processed', lastError: null, lastErrorAt: null, heldBeforeSend: false });
+    expect(settled.json().payout.attempts).toBeGreaterThanOrEqual(3);
   });
 });
 

@@ -49,6 +49,10 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
   ],
   withdrawalReversed: () => [templates.withdrawalReversed({ ...withdrawal, netInrPaise: withdrawal.amountInrPaise, reason: 'Account closed' })],
   withdrawalCancelled: () => [templates.withdrawalCancelled(withdrawal)],
+  payeeBlocked: () =>
+    (['name_mismatch', 'invalid', 'check_failed'] as const).map((check) =>
+      templates.payeeBlocked({ userId: 'u-1', bankName: 'HDFC Bank', accountNumberLast4: '4321', check }),
+    ),
   transferDecided: () => [
     ...templates.transferDecided({ ...transfer, outcome: 'approved', rejectionReason: null }),
     ...templates.transferDecided({ ...transfer, outcome: 'rejected', rejectionReason: 'Suspicious' }),

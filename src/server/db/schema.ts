@@ -1280,7 +1280,7 @@ export const notifications = pgTable(
       .where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck', 'withdrawal_payee_blocked')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),
@@ -1506,6 +1506,8 @@ export const providerPayouts = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
+    /** When `last_error` was last recorded (issue 31): admins read the attempts, the error and when. */
+    lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORBIDDEN_CHARACTERS_MESSAGE, hasForbiddenCharacters, hasVisibleLetter } from '../text.ts';
-import { uuidSchema } from './common.ts';
+import { cursorQuerySchema, pageSchema, uuidSchema } from './common.ts';
 
 export const BANK_ACCOUNT_LIMITS = {
   nameMinLength: 2,
@@ -253,8 +253,9 @@ export const adminPayeeSchema = bankAccountSchema.extend({
 });
 export type AdminPayee = z.infer<typeof adminPayeeSchema>;
 export const adminPayeeListResponseSchema = z.object({ items: z.array(adminPayeeSchema) });
-/** At most this many payees in the admins' review queue answer (oldest first). */
-export const PAYEE_REVIEW_PAGE = 100;
+/** The admins' review queue of payees the bank did not confirm: oldest first, a page (at most 100) at a time. */
+export const payeeReviewQuerySchema = cursorQuerySchema;
+export const adminPayeeReviewPageSchema = pageSchema(adminPayeeSchema);
 export const payeeAcceptResponseSchema = z.object({ message: z.string(), payee: adminPayeeSchema, pendingChangeId: z.string().nullable() });
 export const PAYEE_ADMIN_MESSAGES = {
   accepted: 'Payee accepted: withdrawals to it are allowed.',

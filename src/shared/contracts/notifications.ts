@@ -8,6 +8,8 @@ export const NOTIFICATION_KINDS = [
   'withdrawal_paid',
   'withdrawal_rejected',
   'withdrawal_cancelled',
+  /** The bank's check of a new or changed bank account blocked it (decision 054); e-mailed as a withdrawal notice. */
+  'withdrawal_payee_blocked',
   'transfer_approved',
   'transfer_rejected',
   'transfer_received',

@@ -68,6 +68,20 @@ export const providerPayoutSchema = z.object({
 export type ProviderPayout = z.infer<typeof providerPayoutSchema>;
 export const providerPayoutResponseSchema = z.object({ payout: providerPayoutSchema });
 
+/**
+ * The same payout as admins see it (issue 31): how often the worker sent it or asked about it, the provider's or the
+ * hold's last error with when it was recorded, and whether it is held before its first send, which an admin may
+ * reject (decision 053). Not shown to the customer: the errors are the provider's and the desk's words.
+ */
+export const adminProviderPayoutSchema = providerPayoutSchema.extend({
+  attempts: z.number().int().nonnegative(),
+  lastError: z.string().max(500).nullable(),
+  lastErrorAt: z.string().nullable(),
+  heldBeforeSend: z.boolean(),
+});
+export type AdminProviderPayout = z.infer<typeof adminProviderPayoutSchema>;
+export const adminProviderPayoutResponseSchema = z.object({ payout: adminProviderPayoutSchema });
+
 export const reconciliationQuerySchema = z.object({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, PAYOUT_MESSAGES.reconciliationDay),
 });

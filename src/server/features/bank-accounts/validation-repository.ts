@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PayeeCheck } from '#shared/contracts/bank-accounts';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, kycRecords, payeeValidations, profiles, users } from '../../db/schema.ts';
+import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
 
 export type PayeeValidationRow = typeof payeeValidations.$inferSelect;
 type BankAccountRow = typeof bankAccounts.$inferSelect;
@@ -138,11 +139,33 @@ function selectAdminPayees(db: Executor) {
     .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId));
 }
 
-export async function listAdminPayees(db: Executor, filter: { userId: string } | { review: true }, limit: number): Promise<AdminPayeeRow[]> {
-  const base = selectAdminPayees(db);
-  if ('userId' in filter) return base.where(eq(bankAccounts.userId, filter.userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
-  return base
-    .where(inArray(bankAccounts.payeeCheck, ['name_mismatch', 'check_failed', 'invalid']))
+export async function listAdminPayees(db: Executor, userId: string, limit: number): Promise<AdminPayeeRow[]> {
+  return selectAdminPayees(db).where(eq(bankAccounts.userId, userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
+}
+
+/**
+ * The review queue, oldest first by when the payee last changed (its check's answer), paged by that time and the id:
+ * the cursor carries the last row's `updated_at` at microsecond precision.
+ */
+export async function listPayeesForReview(db: Executor, cursor: PageCursor | undefined, limit: number): Promise<(AdminPayeeRow & { cursorAt: string })[]> {
+  return db
+    .select({
+      account: bankAccounts,
+      customerName: profiles.name,
+      customerEmail: users.email,
+      validation: payeeValidations,
+      cursorAt: cursorTimestamp(bankAccounts.updatedAt),
+    })
+    .from(bankAccounts)
+    .innerJoin(users, eq(users.id, bankAccounts.userId))
+    .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
+    .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId))
+    .where(
+      and(
+        inArray(bankAccounts.payeeCheck, ['name_mismatch', 'check_failed', 'invalid']),
+        cursor === undefined ? undefined : sql`(${bankAccounts.updatedAt}, ${bankAccounts.id}) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`,
+      ),
+    )
     .orderBy(asc(bankAccounts.updatedAt), asc(bankAccounts.id))
     .limit(limit);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminPayeeListResponseSchema, PAYEE_REVIEW_PAGE, payeeAcceptResponseSchema } from '#shared/contracts/bank-accounts';
+import { adminPayeeListResponseSchema, adminPayeeReviewPageSchema, payeeAcceptResponseSchema, payeeReviewQuerySchema } from '#shared/contracts/bank-accounts';
 import { idParamsSchema } from '#shared/contracts/common';
 import { PAYOUT_WEBHOOK_MAX_BYTES } from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
@@ -56,11 +56,12 @@ export function registerPayeeAdminRoutes(app: ApiApp, context: AppContext): void
     {
       schema: {
         tags: ['admin'],
-        summary: `Bank accounts the bank did not confirm (name mismatch, invalid, check failed), oldest first, at most ${PAYEE_REVIEW_PAGE}`,
-        response: responses({ 200: adminPayeeListResponseSchema }),
+        summary: 'Bank accounts the bank did not confirm (name mismatch, invalid, check failed), oldest first, a page at a time',
+        querystring: payeeReviewQuerySchema,
+        response: responses({ 200: adminPayeeReviewPageSchema }),
       },
     },
-    async () => ({ items: await listPayeesForReview(db, PAYEE_REVIEW_PAGE) }),
+    async (request) => listPayeesForReview(db, request.query),
   );
   app.post(
     '/api/admin/payees/:id/accept',

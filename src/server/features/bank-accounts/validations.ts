@@ -1,17 +1,22 @@
 import {
   ACCEPTABLE_PAYEE_CHECKS,
   BANK_ACCOUNT_MESSAGES,
+  lastFourDigits,
   PAYEE_ADMIN_MESSAGES,
   PAYEE_CHECKS_PER_DAY,
   type AdminPayee,
   type PayeeCheck,
 } from '#shared/contracts/bank-accounts';
+import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
 import { matchNames, type NameMatch } from '#shared/name-match';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
+import { createNotifications } from '../../platform/notifications/service.ts';
+import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
+import { payeeBlocked } from '../notifications/templates.ts';
 import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import { PayoutProviderError, providerBackoffSeconds } from '../payouts/provider.ts';
 import { createRazorpayXValidationClient, type AccountValidationFacts, type AccountValidationProvider } from '../payouts/razorpayx-validations.ts';
@@ -161,6 +166,11 @@ async function setPayeeCheck(transaction: Executor, validation: PayeeValidationR
     // A match lifts the payee's cooling-off (decision 054): said here, so that the audit log shows why it was lifted.
     after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
   });
+  // A blocked payee is told to its owner at once (issue 31): a withdrawal to it would be refused until they act.
+  if (check === 'name_mismatch' || check === 'invalid' || check === 'check_failed')
+    await createNotifications(transaction, [
+      payeeBlocked({ userId: payee.userId, bankName: payee.bankName, accountNumberLast4: lastFourDigits(payee.accountNumber), check }),
+    ]);
 }
 
 /**
@@ -276,11 +286,18 @@ function adminPayeeOf(row: AdminPayeeRow): AdminPayee {
 }
 
 export async function listCustomerPayees(db: Executor, userId: string): Promise<AdminPayee[]> {
-  return (await validationRepository.listAdminPayees(db, { userId }, 50)).map(adminPayeeOf);
+  return (await validationRepository.listAdminPayees(db, userId, 50)).map(adminPayeeOf);
 }
 
-export async function listPayeesForReview(db: Executor, limit: number): Promise<AdminPayee[]> {
-  return (await validationRepository.listAdminPayees(db, { review: true }, limit)).map(adminPayeeOf);
+/** The admins' review queue of payees the bank did not confirm, oldest first, a page at a time. */
+export async function listPayeesForReview(
+  db: Executor,
+  query: { cursor?: string | undefined; limit: number },
+): Promise<{ items: AdminPayee[]; nextCursor: string | null }> {
+  const cursor = decodeCursor(query.cursor, { invalidMessage: INVALID_PAGE_CURSOR_MESSAGE });
+  const rows = await validationRepository.listPayeesForReview(db, cursor, query.limit + 1);
+  const page = toPageBy(rows, query.limit, (row) => ({ createdAt: row.cursorAt, id: row.account.id }));
+  return { items: page.rows.map(adminPayeeOf), nextCursor: page.nextCursor };
 }
 
 async function lockedAcceptablePayee(transaction: Executor, bankAccountId: string, validationId?: string | null) {

@@ -1,3 +1,4 @@
+import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
 import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
 import type { LocalizedNotification, NotificationTexts } from '../../platform/notifications/service.ts';
@@ -419,5 +420,50 @@ export function kycRefreshDue(userId: string, dueAt: Date): LocalizedNotificatio
     { userId, kind: 'kyc_required', link: '/kyc' },
     { title: 'Time to refresh your KYC', body: text, emailSubject: 'Time to refresh your KYC', emailText: text },
     { title: 'अपना KYC नवीनीकृत करने का समय', body: hindiText, emailSubject: 'अपना KYC नवीनीकृत करने का समय', emailText: hindiText },
+  );
+}
+
+/** The checks that block a payee (decision 054), each with what happened and what to do, as the bank accounts page says it. */
+type BlockingPayeeCheck = 'name_mismatch' | 'invalid' | 'check_failed';
+
+// The same words as the app's bank accounts page (src/web/lib/i18n/catalogs/hi.json, message.payeeNameMismatch,
+// message.payeeInvalid and message.payeeCheckFailed).
+const PAYEE_BLOCKED_TEXTS: Record<BlockingPayeeCheck, { english: string; hindi: string }> = {
+  name_mismatch: {
+    english: BANK_ACCOUNT_MESSAGES.nameMismatch,
+    hindi:
+      'बैंक में इस खाते का नाम आपके नाम से मेल नहीं खाता। इसमें निकासी तब तक रुकी रहेगी जब तक हमारी टीम इसे स्वीकार न कर ले; आप इसे बदल भी सकते हैं या अपने नाम का खाता जोड़ सकते हैं।',
+  },
+  invalid: {
+    english: BANK_ACCOUNT_MESSAGES.invalidAccount,
+    hindi: 'बैंक के अनुसार यह खाता पैसे प्राप्त नहीं कर सकता। खाता संख्या और IFSC जाँचें, फिर खाते को बदलें या दूसरा खाता जोड़ें।',
+  },
+  check_failed: {
+    english: BANK_ACCOUNT_MESSAGES.checkFailed,
+    hindi: 'हम इस बैंक खाते की बैंक से जाँच नहीं कर सके। इसमें निकासी तब तक रुकी रहेगी जब तक हमारी टीम इसे स्वीकार न कर ले; आप इसे बदल भी सकते हैं।',
+  },
+};
+
+/**
+ * The bank's check of a new or changed bank account blocked it (decision 054): which account, what happened and what
+ * to do. The name the bank has is never said: the account may be someone else's.
+ */
+export function payeeBlocked(payee: { userId: string; bankName: string; accountNumberLast4: string; check: BlockingPayeeCheck }): LocalizedNotification {
+  const bank = `${payee.bankName} ••••${payee.accountNumberLast4}`;
+  const text = PAYEE_BLOCKED_TEXTS[payee.check];
+  return localized(
+    { userId: payee.userId, kind: 'withdrawal_payee_blocked', link: '/bank-accounts' },
+    {
+      title: 'Bank account needs attention',
+      body: `${bank}: ${text.english}`,
+      emailSubject: `Bank account ${bank} needs attention`,
+      emailText: `We checked your bank account ${bank} with the bank.\n${text.english}\n\nOpen Bank accounts in the app to edit it or add another one.`,
+    },
+    {
+      title: 'बैंक खाते पर ध्यान दें',
+      body: `${bank}: ${text.hindi}`,
+      emailSubject: `बैंक खाते ${bank} पर ध्यान दें`,
+      emailText: `हमने आपके बैंक खाते ${bank} की बैंक से जाँच की।\n${text.hindi}\n\nइसे बदलने या दूसरा खाता जोड़ने के लिए ऐप में बैंक खाते खोलें।`,
+    },
   );
 }

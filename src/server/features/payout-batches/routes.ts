@@ -20,6 +20,135 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RESULTS_CSV_MAX_BYTES, resultRowsFromCsv } from './csv.ts';
 import * as payoutBatchService from './service.ts';
 
+const actorOf = (request: { ip: string }, userId: string) => ({ adminUserId: userId, ipAddress: request.ip });
+
+/** Making, listing, downloading and reading batches. */
+function registerBatchRoutes(app: ApiApp, db: AppContext['database']['db']): void {
+  app.post(
+    '/api/admin/payout-batches',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Put pending withdrawals (the named ones, or the oldest pending) into a new payout batch, all processing; accepts an Idempotency-Key header',
+        body: createPayoutBatchRequestSchema,
+        response: responses({ 201: payoutBatchResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await payoutBatchService.createBatch(
+        db,
+        actorOf(request, sessionOf(request).userId),
+        request.body?.withdrawalIds,
+        readIdempotencyKey(request),
+      );
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/api/admin/payout-batches',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Payout batches, newest first',
+        querystring: payoutBatchListQuerySchema,
+        response: responses({ 200: payoutBatchListResponseSchema }),
+      },
+    },
+    async (request) => payoutBatchService.listBatches(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/payout-batches/:id.csv',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)',
+        params: idParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="payout-batch-${request.params.id}.csv"`)
+        .header('x-row-count', String(exported.rows))
+        .header('x-file-sha256', exported.sha256)
+        .headers(exported.notice === null ? {} : { 'x-already-downloaded': exported.notice })
+        .send(exported.csv);
+    },
+  );
+
+  app.get(
+    '/api/admin/payout-batches/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A payout batch and its withdrawals',
+        params: idParamsSchema,
+        response: responses({ 200: payoutBatchDetailResponseSchema }),
+      },
+    },
+    async (request) => payoutBatchService.getBatch(db, request.params.id),
+  );
+}
+
+/** The bank's results file: its preview, and its application in one transaction. */
+function registerResultsRoutes(app: ApiApp, db: AppContext['database']['db']): void {
+  app.post(
+    '/api/admin/payout-batches/:id/results/preview',
+    {
+      config: { acceptsCsv: true },
+      schema: {
+        tags: ['admin'],
+        summary: 'What a results file (JSON rows or text/csv) would do: paid, failed, not sent, problems and totals; changes nothing',
+        params: idParamsSchema,
+        body: payoutResultsRequestSchema,
+        response: responses({ 200: payoutResultsPreviewResponseSchema }),
+      },
+    },
+    async (request) => payoutBatchService.previewResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
+  );
+
+  app.post(
+    '/api/admin/payout-batches/:id/results',
+    {
+      config: { acceptsCsv: true },
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Apply the bank’s results (JSON rows or text/csv: reference, outcome, utr, reason, amount) in one transaction; a row with a problem refuses the whole file; idempotent per row',
+        params: idParamsSchema,
+        body: payoutResultsRequestSchema,
+        response: responses({ 200: payoutResultsResponseSchema }),
+      },
+    },
+    async (request) => payoutBatchService.applyResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
+  );
+}
+
+/** The cancel of a batch: by one admin before its file was downloaded, by two after it (issue 31, section 2). */
+function registerBatchCancelRoute(app: ApiApp, db: AppContext['database']['db']): void {
+  app.post(
+    '/api/admin/payout-batches/:id/cancel',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Cancel a batch in which nothing is decided: before its file is downloaded the withdrawals return to pending; after, it needs a second admin (202) and leaves them in doubt; accepts an Idempotency-Key header',
+        params: idParamsSchema,
+        response: responses({ 200: payoutBatchResponseSchema, 202: firstApprovalResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id, readIdempotencyKey(request));
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+}
+
 /** Payout batches (issue 13): registered inside the admin area, which requires a PIN-verified admin session. */
 export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext): void {
   const { db } = context.database;
@@ -32,124 +161,8 @@ export function registerPayoutBatchAdminRoutes(area: ApiApp, context: AppContext
       if (rows === undefined) done(AppError.fieldError('body', PAYOUT_BATCH_MESSAGES.badCsv), undefined);
       else done(null, { rows });
     });
-    const actorOf = (request: { ip: string }, userId: string) => ({ adminUserId: userId, ipAddress: request.ip });
-
-    app.post(
-      '/api/admin/payout-batches',
-      {
-        schema: {
-          tags: ['admin'],
-          summary: 'Put pending withdrawals (the named ones, or the oldest pending) into a new payout batch, all processing; accepts an Idempotency-Key header',
-          body: createPayoutBatchRequestSchema,
-          response: responses({ 201: payoutBatchResponseSchema }),
-        },
-      },
-      async (request, reply) => {
-        const answer = await payoutBatchService.createBatch(
-          db,
-          actorOf(request, sessionOf(request).userId),
-          request.body?.withdrawalIds,
-          readIdempotencyKey(request),
-        );
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.code(answer.statusCode).send(answer.body);
-      },
-    );
-
-    app.get(
-      '/api/admin/payout-batches',
-      {
-        schema: {
-          tags: ['admin'],
-          summary: 'Payout batches, newest first',
-          querystring: payoutBatchListQuerySchema,
-          response: responses({ 200: payoutBatchListResponseSchema }),
-        },
-      },
-      async (request) => payoutBatchService.listBatches(db, request.query),
-    );
-
-    app.get(
-      '/api/admin/payout-batches/:id.csv',
-      {
-        schema: {
-          tags: ['admin'],
-          summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)',
-          params: idParamsSchema,
-        },
-      },
-      async (request, reply) => {
-        const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="payout-batch-${request.params.id}.csv"`)
-          .header('x-row-count', String(exported.rows))
-          .header('x-file-sha256', exported.sha256)
-          .headers(exported.notice === null ? {} : { 'x-already-downloaded': exported.notice })
-          .send(exported.csv);
-      },
-    );
-
-    app.get(
-      '/api/admin/payout-batches/:id',
-      {
-        schema: {
-          tags: ['admin'],
-          summary: 'A payout batch and its withdrawals',
-          params: idParamsSchema,
-          response: responses({ 200: payoutBatchDetailResponseSchema }),
-        },
-      },
-      async (request) => payoutBatchService.getBatch(db, request.params.id),
-    );
-
-    app.post(
-      '/api/admin/payout-batches/:id/results/preview',
-      {
-        config: { acceptsCsv: true },
-        schema: {
-          tags: ['admin'],
-          summary: 'What a results file (JSON rows or text/csv) would do: paid, failed, not sent, problems and totals; changes nothing',
-          params: idParamsSchema,
-          body: payoutResultsRequestSchema,
-          response: responses({ 200: payoutResultsPreviewResponseSchema }),
-        },
-      },
-      async (request) => payoutBatchService.previewResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
-    );
-
-    app.post(
-      '/api/admin/payout-batches/:id/results',
-      {
-        config: { acceptsCsv: true },
-        schema: {
-          tags: ['admin'],
-          summary:
-            'Apply the bank’s results (JSON rows or text/csv: reference, outcome, utr, reason, amount) in one transaction; a row with a problem refuses the whole file; idempotent per row',
-          params: idParamsSchema,
-          body: payoutResultsRequestSchema,
-          response: responses({ 200: payoutResultsResponseSchema }),
-        },
-      },
-      async (request) => payoutBatchService.applyResults(db, actorOf(request, sessionOf(request).userId), request.params.id, request.body.rows),
-    );
-
-    app.post(
-      '/api/admin/payout-batches/:id/cancel',
-      {
-        schema: {
-          tags: ['admin'],
-          summary:
-            'Cancel a batch in which nothing is decided: before its file is downloaded the withdrawals return to pending; after, it needs a second admin (202) and leaves them in doubt; accepts an Idempotency-Key header',
-          params: idParamsSchema,
-          response: responses({ 200: payoutBatchResponseSchema, 202: firstApprovalResponseSchema }),
-        },
-      },
-      async (request, reply) => {
-        const answer = await payoutBatchService.cancelBatch(db, actorOf(request, sessionOf(request).userId), request.params.id, readIdempotencyKey(request));
-        if (answer.replayed) reply.header('idempotent-replayed', 'true');
-        return reply.code(answer.statusCode).send(answer.body);
-      },
-    );
+    registerBatchRoutes(app, db);
+    registerResultsRoutes(app, db);
+    registerBatchCancelRoute(app, db);
   });
 }

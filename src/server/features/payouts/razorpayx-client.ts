@@ -113,6 +113,64 @@ export function parsedAnswer<Schema extends z.ZodType>(schema: Schema, answer: u
   return result.data;
 }
 
+/** The composite POST /v1/payouts body: the payee's fund account inline (a bank account, or a VPA for UPI). */
+function payoutBody(config: PayoutProviderConfig, instruction: PayoutInstruction) {
+  const holder = providerName(instruction.payee.name, HOLDER_NAME_MAX);
+  const fundAccount =
+    instruction.mode === 'UPI' && instruction.payee.upiId !== null
+      ? { account_type: 'vpa', vpa: { address: instruction.payee.upiId } }
+      : { account_type: 'bank_account', bank_account: { name: holder, ifsc: instruction.payee.ifsc, account_number: instruction.payee.accountNumber } };
+  const amountPaise = Number(instruction.amountInrPaise);
+  // A withdrawal's paise are far below 2^53; a bigger number would be a bug, never a payout sent rounded.
+  assert(Number.isSafeInteger(amountPaise) && amountPaise > 0, `payout amount ${instruction.amountInrPaise} paise is not a positive safe integer`);
+  return {
+    account_number: config.accountNumber,
+    amount: amountPaise,
+    currency: 'INR',
+    mode: instruction.mode,
+    purpose: 'payout',
+    fund_account: {
+      ...fundAccount,
+      contact: { name: providerName(instruction.payee.name, CONTACT_NAME_MAX), type: 'customer', reference_id: instruction.customerReference },
+    },
+    // A payout waits for funds rather than failing when the business account runs low.
+    queue_if_low_balance: true,
+    reference_id: instruction.reference,
+    narration: `${NARRATION_PREFIX} ${instruction.reference}`,
+  };
+}
+
+/** GET /v1/transactions for the business account in `range`, a page at a time, keeping the payouts' rows. */
+async function listPayoutTransactions(
+  config: PayoutProviderConfig,
+  request: ReturnType<typeof createRazorpayXRequest>,
+  range: { from: Date; to: Date },
+  limit: number,
+): Promise<{ transactions: ProviderTransaction[]; truncated: boolean }> {
+  const transactions: ProviderTransaction[] = [];
+  for (let skip = 0; skip < limit; skip += TRANSACTIONS_PAGE) {
+    const query = new URLSearchParams({
+      account_number: config.accountNumber,
+      from: String(Math.floor(range.from.getTime() / 1000)),
+      to: String(Math.floor(range.to.getTime() / 1000) - 1),
+      count: String(Math.min(TRANSACTIONS_PAGE, limit - skip)),
+      skip: String(skip),
+    });
+    const page = parsedAnswer(transactionsSchema, await request('GET', `/v1/transactions?${query.toString()}`), 'a transactions page');
+    for (const item of page.items) {
+      if (item.source?.entity !== 'payout') continue;
+      transactions.push({
+        providerPayoutId: item.source.id,
+        amountInrPaise: BigInt(item.source.amount ?? item.amount),
+        state: item.source.status ?? 'unknown',
+        utr: item.source.utr ? item.source.utr.toUpperCase() : null,
+      });
+    }
+    if (page.items.length < Math.min(TRANSACTIONS_PAGE, limit - skip)) return { transactions, truncated: false };
+  }
+  return { transactions, truncated: true };
+}
+
 /**
  * RazorpayX Payouts as documented (docs/decisions/043 names the pages): the composite POST /v1/payouts with the
  * payee's fund account inline (a bank account, or a VPA for UPI), HTTP basic auth with the key id and secret, and
@@ -121,37 +179,11 @@ export function parsedAnswer<Schema extends z.ZodType>(schema: Schema, answer: u
 export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvider {
   const request = createRazorpayXRequest(config, REQUEST_TIMEOUT_MILLISECONDS);
 
-  function payoutBody(instruction: PayoutInstruction) {
-    const holder = providerName(instruction.payee.name, HOLDER_NAME_MAX);
-    const fundAccount =
-      instruction.mode === 'UPI' && instruction.payee.upiId !== null
-        ? { account_type: 'vpa', vpa: { address: instruction.payee.upiId } }
-        : { account_type: 'bank_account', bank_account: { name: holder, ifsc: instruction.payee.ifsc, account_number: instruction.payee.accountNumber } };
-    const amountPaise = Number(instruction.amountInrPaise);
-    // A withdrawal's paise are far below 2^53; a bigger number would be a bug, never a payout sent rounded.
-    assert(Number.isSafeInteger(amountPaise) && amountPaise > 0, `payout amount ${instruction.amountInrPaise} paise is not a positive safe integer`);
-    return {
-      account_number: config.accountNumber,
-      amount: amountPaise,
-      currency: 'INR',
-      mode: instruction.mode,
-      purpose: 'payout',
-      fund_account: {
-        ...fundAccount,
-        contact: { name: providerName(instruction.payee.name, CONTACT_NAME_MAX), type: 'customer', reference_id: instruction.customerReference },
-      },
-      // A payout waits for funds rather than failing when the business account runs low.
-      queue_if_low_balance: true,
-      reference_id: instruction.reference,
-      narration: `${NARRATION_PREFIX} ${instruction.reference}`,
-    };
-  }
-
   return {
     name: 'razorpayx',
 
     async send(instruction) {
-      const answer = await request('POST', '/v1/payouts', payoutBody(instruction), { 'X-Payout-Idempotency': instruction.idempotencyKey });
+      const answer = await request('POST', '/v1/payouts', payoutBody(config, instruction), { 'X-Payout-Idempotency': instruction.idempotencyKey });
       return factsOf(parsedAnswer(payoutEntitySchema, answer, 'a payout'));
     },
 
@@ -160,30 +192,7 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
       return factsOf(parsedAnswer(payoutEntitySchema, answer, 'a payout'));
     },
 
-    async listTransactions(range, limit) {
-      const transactions: ProviderTransaction[] = [];
-      for (let skip = 0; skip < limit; skip += TRANSACTIONS_PAGE) {
-        const query = new URLSearchParams({
-          account_number: config.accountNumber,
-          from: String(Math.floor(range.from.getTime() / 1000)),
-          to: String(Math.floor(range.to.getTime() / 1000) - 1),
-          count: String(Math.min(TRANSACTIONS_PAGE, limit - skip)),
-          skip: String(skip),
-        });
-        const page = parsedAnswer(transactionsSchema, await request('GET', `/v1/transactions?${query.toString()}`), 'a transactions page');
-        for (const item of page.items) {
-          if (item.source?.entity !== 'payout') continue;
-          transactions.push({
-            providerPayoutId: item.source.id,
-            amountInrPaise: BigInt(item.source.amount ?? item.amount),
-            state: item.source.status ?? 'unknown',
-            utr: item.source.utr ? item.source.utr.toUpperCase() : null,
-          });
-        }
-        if (page.items.length < Math.min(TRANSACTIONS_PAGE, limit - skip)) return { transactions, truncated: false };
-      }
-      return { transactions, truncated: true };
-    },
+    listTransactions: (range, limit) => listPayoutTransactions(config, request, range, limit),
 
     verifyWebhook(rawBody, headers) {
       const signature = headerValue(headers, 'x-razorpay-signature');

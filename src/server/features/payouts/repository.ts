@@ -93,6 +93,7 @@ export async function reschedule(db: Executor, withdrawalId: string, afterSecond
       nextAttemptAt: sql`now() + make_interval(secs => ${afterSeconds})`,
       attempts: sql`${providerPayouts.attempts} + 1`,
       lastError: error === null ? null : error.slice(0, 500),
+      lastErrorAt: error === null ? null : sql`now()`,
       updatedAt: sql`now()`,
     })
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
@@ -166,14 +167,19 @@ export async function insertEvent(
 export async function markSettled(db: Executor, withdrawalId: string): Promise<void> {
   await db
     .update(providerPayouts)
-    .set({ settledAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
+    .set({ settledAt: sql`now()`, lastError: null, lastErrorAt: null, updatedAt: sql`now()` })
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
 export async function recordProblem(db: Executor, withdrawalId: string, problem: string, retryAfterSeconds: number): Promise<void> {
   await db
     .update(providerPayouts)
-    .set({ lastError: problem.slice(0, 500), nextAttemptAt: sql`now() + make_interval(secs => ${retryAfterSeconds})`, updatedAt: sql`now()` })
+    .set({
+      lastError: problem.slice(0, 500),
+      lastErrorAt: sql`now()`,
+      nextAttemptAt: sql`now() + make_interval(secs => ${retryAfterSeconds})`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 
@@ -218,7 +224,7 @@ export async function claimStuckNotAlerted(
 export async function clearProblem(db: Executor, withdrawalId: string): Promise<void> {
   await db
     .update(providerPayouts)
-    .set({ lastError: null, updatedAt: sql`now()` })
+    .set({ lastError: null, lastErrorAt: null, updatedAt: sql`now()` })
     .where(eq(providerPayouts.withdrawalId, withdrawalId));
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idParamsSchema } from '#shared/contracts/common';
 import {
   PAYOUT_WEBHOOK_MAX_BYTES,
+  adminProviderPayoutResponseSchema,
   payoutOverviewResponseSchema,
   providerPayoutResponseSchema,
   reconciliationQuerySchema,
@@ -14,7 +15,7 @@ import { rawBodyOf, registerRawBodyWebhooks } from '../../http/raw-body-webhooks
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { PayoutProvider } from './provider.ts';
-import { getProviderPayout, payoutOverview, receiveWebhook, reconcileDay, rejectHeldPayout } from './service.ts';
+import { getAdminProviderPayout, getProviderPayout, payoutOverview, receiveWebhook, reconcileDay, rejectHeldPayout } from './service.ts';
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
 
@@ -69,12 +70,13 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
     {
       schema: {
         tags: ['admin'],
-        summary: 'A withdrawal’s payout through the provider: state, mode, UTR and every state the provider reported',
+        summary:
+          'A withdrawal’s payout through the provider: state, mode, UTR, every state the provider reported, the attempts, the last error and when, and whether it is held before its first send',
         params: idParamsSchema,
-        response: responses({ 200: providerPayoutResponseSchema }),
+        response: responses({ 200: adminProviderPayoutResponseSchema }),
       },
     },
-    async (request) => ({ payout: await getProviderPayout(db, request.params.id) }),
+    async (request) => ({ payout: await getAdminProviderPayout(db, request.params.id) }),
   );
   app.post(
     '/api/admin/withdrawals/:id/payout/reject',

@@ -5,6 +5,7 @@ import {
   RETURNED_PROVIDER_PAYOUT_STATES,
   STUCK_PAYOUTS_MAX,
   type PayoutOverview,
+  type AdminProviderPayout,
   type ProviderPayout,
   type ProviderPayoutState,
   type ReconciliationResponse,
@@ -362,12 +363,35 @@ function toPayoutView(payout: ProviderPayoutRow, events: payoutRepository.Provid
   };
 }
 
-/** A withdrawal's payout through the provider: for its customer only (`userId`), or for admins (no `userId`). */
-export async function getProviderPayout(db: Database, withdrawalId: string, userId?: string): Promise<ProviderPayout> {
-  if (userId !== undefined && !(await payoutRepository.isOwnWithdrawal(db, userId, withdrawalId))) throw AppError.notFound(PAYOUT_MESSAGES.notFound);
+/** A withdrawal's payout through the provider, for its customer only. */
+export async function getProviderPayout(db: Database, withdrawalId: string, userId: string): Promise<ProviderPayout> {
+  if (!(await payoutRepository.isOwnWithdrawal(db, userId, withdrawalId))) throw AppError.notFound(PAYOUT_MESSAGES.notFound);
   const payout = await payoutRepository.findPayout(db, withdrawalId);
   if (!payout) throw AppError.notFound(PAYOUT_MESSAGES.notFound);
   return toPayoutView(payout, await payoutRepository.listEvents(db, withdrawalId, TIMELINE_MAX_EVENTS));
+}
+
+/** Whether the worker keeps a payout back before its first send because of a freeze or a chain incident (decision 049). */
+function isHeldBeforeSend(payout: ProviderPayoutRow): boolean {
+  return (
+    payout.settledAt === null &&
+    payout.sentAt === null &&
+    payout.providerPayoutId === null &&
+    (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident)
+  );
+}
+
+/** A withdrawal's payout for admins: the customer's view with the attempts, the last error and when, and whether it is held. */
+export async function getAdminProviderPayout(db: Database, withdrawalId: string): Promise<AdminProviderPayout> {
+  const payout = await payoutRepository.findPayout(db, withdrawalId);
+  if (!payout) throw AppError.notFound(PAYOUT_MESSAGES.notFound);
+  return {
+    ...toPayoutView(payout, await payoutRepository.listEvents(db, withdrawalId, TIMELINE_MAX_EVENTS)),
+    attempts: payout.attempts,
+    lastError: payout.lastError,
+    lastErrorAt: payout.lastErrorAt?.toISOString() ?? null,
+    heldBeforeSend: isHeldBeforeSend(payout),
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ const AdminSettingsPage = lazy(() => import('./settings-page.tsx'));
 const AdminAuditLogPage = lazy(() => import('./audit-log-page.tsx'));
 const AdminPayoutsPage = lazy(() => import('./payouts-page.tsx'));
 const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
+const AdminPayeeReviewPage = lazy(() => import('./payee-review-page.tsx'));
 const AdminKycDeskPage = lazy(() => import('./kyc-desk-page.tsx'));
 const AdminKycLevelTwoPage = lazy(() => import('./kyc-level-two-page.tsx'));
 const ReconciliationPage = lazy(loadReconciliationPage);
@@ -71,6 +72,7 @@ export default function AdminRoutes() {
       <Route path="audit-log" element={adminOnly(<AdminAuditLogPage />)} />
       <Route path="payouts" element={adminOnly(<AdminPayoutsPage />)} />
       <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
+      <Route path="payees" element={adminOnly(<AdminPayeeReviewPage />)} />
       <Route path="reconciliation" element={adminOnly(<ReconciliationPage />)} />
       <Route path="deposit-keys" element={adminOnly(<AdminDepositKeysPage />)} />
       <Route path="kyc" element={adminOnly(<AdminKycDeskPage />)} />

@@ -33,7 +33,8 @@ import {
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
-import { payoutOverviewResponseSchema, providerPayoutResponseSchema } from '#shared/contracts/payouts';
+import { adminPayeeReviewPageSchema, payeeAcceptResponseSchema } from '#shared/contracts/bank-accounts';
+import { adminProviderPayoutResponseSchema, payoutOverviewResponseSchema, rejectHeldPayoutRequestSchema } from '#shared/contracts/payouts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
@@ -69,6 +70,7 @@ export const adminKeys = {
   settings: () => [...QUERY_KEYS.admin, 'settings'] as const,
   auditLog: (filters: AuditLogFilters) => [...QUERY_KEYS.admin, 'audit-log', filters] as const,
   payoutBatches: () => [...QUERY_KEYS.admin, 'payout-batches'] as const,
+  payeeReview: () => [...QUERY_KEYS.admin, 'payee-review'] as const,
   payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
   pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
   unclaimedTransfers: () => [...QUERY_KEYS.admin, 'unclaimed-transfers'] as const,
@@ -196,11 +198,32 @@ export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string
 export function useProviderPayout(withdrawalId: string, enabled: boolean) {
   return useQuery({
     queryKey: adminKeys.providerPayout(withdrawalId),
-    queryFn: ({ signal }) => apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout`, providerPayoutResponseSchema, { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout`, adminProviderPayoutResponseSchema, { signal }),
     enabled,
     retry: false,
   });
 }
+
+/** Rejects a withdrawal whose provider payout is held before its first send (decision 053); the customer is told the reason. */
+export const rejectHeldPayout = (withdrawalId: string, reason: string) =>
+  apiRequest(`/api/admin/withdrawals/${encodeURIComponent(withdrawalId)}/payout/reject`, adminWithdrawalDecisionResponseSchema, {
+    method: 'POST',
+    body: rejectHeldPayoutRequestSchema.parse({ reason }),
+  });
+
+/** The payees the bank did not confirm, oldest first, a page at a time (decision 054). */
+export function usePayeeReview() {
+  return useInfiniteQuery({
+    queryKey: adminKeys.payeeReview(),
+    queryFn: ({ pageParam, signal }) => apiRequest(withQuery('/api/admin/payees/review', { cursor: pageParam }), adminPayeeReviewPageSchema, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.nextCursor ?? undefined,
+  });
+}
+
+/** Accepts a payee whose name did not match or whose check failed: at once, or a change a second admin confirms (202). */
+export const acceptPayee = (bankAccountId: string) =>
+  apiRequest(`/api/admin/payees/${encodeURIComponent(bankAccountId)}/accept`, payeeAcceptResponseSchema, { method: 'POST', body: {} });
 
 /** Whether a payout provider is configured (decision 049). */
 export function usePayoutOverview(enabled = true) {

@@ -217,7 +217,9 @@ export const WITHDRAWAL_QUEUE: QueueDefinition<AdminWithdrawal> = {
       {(withdrawal.status === 'pending' || withdrawal.status === 'processing') && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
       {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
       <RejectionReason reason={withdrawal.rejectionReason} />
-      {withdrawal.status !== 'pending' && <ProviderPayoutDetails withdrawalId={withdrawal.id} />}
+      {withdrawal.status !== 'pending' && (
+        <ProviderPayoutDetails withdrawalId={withdrawal.id} rejectDescription={describeWithdrawalDecision(withdrawal, 'reject', true)} />
+      )}
     </>
   ),
   summary: (withdrawal) => `Withdrawal of ${inrText(withdrawal.amountInr)} by ${withdrawal.user.name}`,

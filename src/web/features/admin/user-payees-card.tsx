@@ -1,26 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import {
-  ACCEPTABLE_PAYEE_CHECKS,
-  adminPayeeListResponseSchema,
-  payeeAcceptResponseSchema,
-  type AdminPayee,
-  type PayeeCheck,
-} from '#shared/contracts/bank-accounts';
+import { ACCEPTABLE_PAYEE_CHECKS, adminPayeeListResponseSchema, type AdminPayee, type PayeeCheck } from '#shared/contracts/bank-accounts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
-import { adminKeys } from './api.ts';
+import { acceptPayee, adminKeys } from './api.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { NAME_MATCH_TONES } from './kyc-labels.ts';
 
 /* A customer's bank accounts and what the bank's check (a penny drop, decision 054) said of each. */
 
-const CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
+export const PAYEE_CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
   unchecked: { label: 'Not checked (no payout provider when saved)', tone: 'default' },
   checking: { label: 'Being checked', tone: 'warning' },
   verified: { label: 'Name matches', tone: 'success' },
@@ -32,7 +26,7 @@ const CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'succe
 
 const payeesKey = (userId: string) => [...adminKeys.user(userId), 'payees'] as const;
 
-function PayeeFacts({ payee }: { payee: AdminPayee }) {
+export function PayeeFacts({ payee }: { payee: AdminPayee }) {
   const { validation } = payee;
   return (
     <dl className="grid grid-cols-1 gap-1 text-sm sm:grid-cols-2">
@@ -78,7 +72,7 @@ export function UserPayeesCard({ userId }: { userId: string }) {
   const accept = async (payee: AdminPayee) => {
     setBusy(true);
     try {
-      const answer = await apiRequest(`/api/admin/payees/${encodeURIComponent(payee.id)}/accept`, payeeAcceptResponseSchema, { method: 'POST', body: {} });
+      const answer = await acceptPayee(payee.id);
       toast.success(answer.message);
     } catch (error) {
       toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
@@ -114,7 +108,7 @@ export function UserPayeesCard({ userId }: { userId: string }) {
                   <span className="font-medium">
                     {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
                   </span>
-                  <Badge tone={CHECK_LABELS[payee.payeeCheck].tone}>{CHECK_LABELS[payee.payeeCheck].label}</Badge>
+                  <Badge tone={PAYEE_CHECK_LABELS[payee.payeeCheck].tone}>{PAYEE_CHECK_LABELS[payee.payeeCheck].label}</Badge>
                 </div>
                 <PayeeFacts payee={payee} />
                 {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) && (

@@ -1,4 +1,4 @@
-import { ClipboardList, IdCard, KeyRound, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
+import { ClipboardList, IdCard, KeyRound, Landmark, LayoutDashboard, Receipt, Scale, Settings, Users, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { AppFooter } from '../../../components/layout/app-footer.tsx';
@@ -24,6 +24,7 @@ export const DESK_LINKS: readonly DeskLink[] = [
   { to: '/admin/kyc', label: 'KYC', icon: <IdCard />, adminOnly: true },
   { to: '/admin/transactions', label: 'Transactions', icon: <Receipt />, adminOnly: true },
   { to: '/admin/payouts', label: 'Payouts', icon: <Wallet />, adminOnly: true },
+  { to: '/admin/payees', label: 'Payee review', icon: <Landmark />, adminOnly: true },
   { to: '/admin/settings', label: 'Settings', icon: <Settings />, adminOnly: false },
   { to: '/admin/audit-log', label: 'Audit log', icon: <ClipboardList />, adminOnly: true },
   { to: '/admin/reconciliation', label: 'Reconciliation', icon: <Scale />, adminOnly: true },

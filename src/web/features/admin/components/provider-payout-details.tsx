@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { usePayoutOverview, useProviderPayout } from '../api.ts';
 import { providerPayoutLines } from '../provider-payout-lines.ts';
+import { RejectHeldPayoutButton } from './reject-held-payout-button.tsx';
 
 /**
- * Under a decided or processing withdrawal while a payout provider is configured: its payout's state, UTR, reason
- * and each state the provider reported, read when the admin opens it (decision 053).
+ * Under a decided or processing withdrawal while a payout provider is configured: its payout's state, UTR, reason,
+ * attempts and last error, and each state the provider reported, read when the admin opens it (decision 053); a
+ * payout held before its first send has the reject button (`rejectDescription` says what the reject does).
  */
-export function ProviderPayoutDetails({ withdrawalId }: { withdrawalId: string }) {
+export function ProviderPayoutDetails({ withdrawalId, rejectDescription }: { withdrawalId: string; rejectDescription: string }) {
   const [open, setOpen] = useState(false);
   const viaProvider = (usePayoutOverview().data?.provider ?? null) !== null;
   const payout = useProviderPayout(withdrawalId, viaProvider && open);
@@ -36,6 +38,7 @@ export function ProviderPayoutDetails({ withdrawalId }: { withdrawalId: string }
               </li>
             ))}
           </ol>
+          {payout.data?.payout.heldBeforeSend && <RejectHeldPayoutButton withdrawalId={withdrawalId} description={rejectDescription} />}
         </>
       )}
     </details>

@@ -1,0 +1,112 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { ACCEPTABLE_PAYEE_CHECKS, type AdminPayee } from '#shared/contracts/bank-accounts';
+import { Badge } from '../../components/ui/badge.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../components/ui/dialog.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { acceptPayee, adminKeys, usePayeeReview } from './api.ts';
+import { AdminPage } from './components/admin-page.tsx';
+import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
+import { PAYEE_CHECK_LABELS, PayeeFacts } from './user-payees-card.tsx';
+
+function ReviewedPayee({ payee, onAccept }: { payee: AdminPayee; onAccept: (payee: AdminPayee) => void }) {
+  const check = PAYEE_CHECK_LABELS[payee.payeeCheck];
+  return (
+    <li className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3" data-testid={`payee-review-${payee.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-medium">
+          {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
+        </span>
+        <Badge tone={check.tone}>{check.label}</Badge>
+      </div>
+      <p className="text-sm">
+        <Link to={`/admin/users/${payee.userId}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+          {payee.customerName}
+        </Link>{' '}
+        <span className="break-all text-slate-600">{payee.customerEmail}</span>
+      </p>
+      <PayeeFacts payee={payee} />
+      {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) ? (
+        <div>
+          <Button size="sm" variant="outline" onClick={() => onAccept(payee)}>
+            Accept this account
+          </Button>
+        </div>
+      ) : (
+        <p className="text-xs text-slate-600">The bank refused this account: it takes no withdrawal until the customer edits it.</p>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The payees the bank did not confirm (decision 054): a name that does not match the customer's, an invalid account
+ * or a check that failed, oldest first. An admin accepts a mismatch or a failed check (a second admin confirms it
+ * while two admins exist); an invalid account waits for the customer's edit.
+ */
+export default function PayeeReviewPage() {
+  const queryClient = useQueryClient();
+  const review = usePayeeReview();
+  const [accepting, setAccepting] = useState<AdminPayee>();
+  const [busy, setBusy] = useState(false);
+  const items = review.data?.pages.flatMap((page) => page.items) ?? [];
+
+  const accept = async (payee: AdminPayee) => {
+    setBusy(true);
+    try {
+      toast.success((await acceptPayee(payee.id)).message);
+    } catch (error) {
+      toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
+    } finally {
+      setBusy(false);
+      setAccepting(undefined);
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    }
+  };
+
+  return (
+    <AdminPage title="Payee review" backTo="/admin">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm text-slate-600">
+          Bank accounts the bank’s check did not confirm, oldest first. None of them takes a withdrawal until it is accepted or edited.
+        </p>
+        <Button variant="outline" onClick={() => void review.refetch()} disabled={review.isFetching} aria-busy={review.isFetching}>
+          <RefreshCw className={review.isFetching ? 'animate-spin' : undefined} />
+          Refresh
+        </Button>
+      </div>
+      {review.isPending && <LoadingState text="Loading bank accounts to review..." />}
+      {review.isError && (
+        <ErrorState title="Failed to load the payee review" message={errorMessage(review.error, 'Please try again.')} onRetry={() => void review.refetch()} />
+      )}
+      {review.isSuccess && items.length === 0 && <EmptyState title="No bank accounts to review">Every checked bank account matched its customer.</EmptyState>}
+      {items.length > 0 && (
+        <>
+          <ul className="flex flex-col gap-4" aria-label="Bank accounts to review">
+            {items.map((payee) => (
+              <ReviewedPayee key={payee.id} payee={payee} onAccept={setAccepting} />
+            ))}
+          </ul>
+          <LoadMore hasMore={review.hasNextPage} loading={review.isFetchingNextPage} onLoadMore={() => void review.fetchNextPage()} />
+        </>
+      )}
+      <ConfirmDialog
+        open={accepting !== undefined}
+        onOpenChange={(open) => !open && !busy && setAccepting(undefined)}
+        title="Accept this bank account?"
+        description={
+          accepting
+            ? `Withdrawals of ${accepting.customerName} to ${accepting.bankName} ••••${accepting.accountNumberLast4} will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.`
+            : ''
+        }
+        confirmLabel={busy ? 'Accepting…' : 'Accept'}
+        busy={busy}
+        onConfirm={() => accepting && void accept(accepting)}
+      />
+    </AdminPage>
+  );
+}
