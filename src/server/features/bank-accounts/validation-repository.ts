@@ -128,7 +128,6 @@ export interface AdminPayeeRow {
   validation: PayeeValidationRow | null;
 }
 
-/** Payees with their owner and the validation of their current details: one customer's, or the review queue (oldest first). */
 /** Payees with their owner's name and e-mail and the validation of their current details. */
 function selectAdminPayees(db: Executor) {
   return db
