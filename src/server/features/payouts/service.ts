@@ -250,8 +250,7 @@ export async function prepareFirstSend(db: Database, withdrawalId: string, retry
       return 'held';
     }
     // A hold that ended clears its reason with the stamp: the payout leaves now.
-    if (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident)
-      await payoutRepository.clearProblem(transaction, withdrawalId);
+    if (isHoldReason(payout.lastError)) await payoutRepository.clearProblem(transaction, withdrawalId);
     await payoutRepository.markFirstSendStarted(transaction, withdrawalId);
     return 'send';
   });
@@ -371,14 +370,14 @@ export async function getProviderPayout(db: Database, withdrawalId: string, user
   return toPayoutView(payout, await payoutRepository.listEvents(db, withdrawalId, TIMELINE_MAX_EVENTS));
 }
 
+/** Whether a payout's last error is the reason prepareFirstSend recorded for a freeze or a chain incident (decision 049). */
+function isHoldReason(lastError: string | null): boolean {
+  return lastError === PAYOUT_MESSAGES.heldFrozen || lastError === PAYOUT_MESSAGES.heldByIncident;
+}
+
 /** Whether the worker keeps a payout back before its first send because of a freeze or a chain incident (decision 049). */
 function isHeldBeforeSend(payout: ProviderPayoutRow): boolean {
-  return (
-    payout.settledAt === null &&
-    payout.sentAt === null &&
-    payout.providerPayoutId === null &&
-    (payout.lastError === PAYOUT_MESSAGES.heldFrozen || payout.lastError === PAYOUT_MESSAGES.heldByIncident)
-  );
+  return payout.settledAt === null && payout.sentAt === null && payout.providerPayoutId === null && isHoldReason(payout.lastError);
 }
 
 /** A withdrawal's payout for admins: the customer's view with the attempts, the last error and when, and whether it is held. */
