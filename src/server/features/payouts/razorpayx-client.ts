@@ -113,6 +113,17 @@ export function parsedAnswer<Schema extends z.ZodType>(schema: Schema, answer: u
   return result.data;
 }
 
+/** A RazorpayX webhook's raw body read as JSON by its schema; PayoutProviderError 'unexpected' when it is not JSON or does not fit. */
+export function parsedWebhook<Schema extends z.ZodType>(schema: Schema, rawBody: Buffer): z.output<Schema> {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch (error) {
+    throw new PayoutProviderError('RazorpayX webhook body is not JSON', 'unexpected', { cause: error });
+  }
+  return parsedAnswer(schema, body, 'a webhook');
+}
+
 /** The composite POST /v1/payouts body: the payee's fund account inline (a bank account, or a VPA for UPI). */
 function payoutBody(config: PayoutProviderConfig, instruction: PayoutInstruction) {
   const holder = providerName(instruction.payee.name, HOLDER_NAME_MAX);
@@ -205,13 +216,7 @@ export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvi
       const eventId = headerValue(headers, 'x-razorpay-event-id');
       if (eventId === undefined || eventId.length === 0 || eventId.length > 100)
         throw new PayoutProviderError('RazorpayX webhook without an event id', 'unexpected');
-      let body: unknown;
-      try {
-        body = JSON.parse(rawBody.toString('utf8'));
-      } catch (error) {
-        throw new PayoutProviderError('RazorpayX webhook body is not JSON', 'unexpected', { cause: error });
-      }
-      const event = parsedAnswer(webhookSchema, body, 'a webhook');
+      const event = parsedWebhook(webhookSchema, rawBody);
       const entity = event.payload.payout?.entity;
       return { eventId, event: event.event, payout: event.event.startsWith('payout.') && entity ? factsOf(entity) : undefined };
     },

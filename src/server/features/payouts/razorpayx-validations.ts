@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { PayoutProviderConfig } from '../../env.ts';
-import { PayoutProviderError } from './provider.ts';
-import { CONTACT_NAME_MAX, createRazorpayXClient, createRazorpayXRequest, HOLDER_NAME_MAX, parsedAnswer, providerName } from './razorpayx-client.ts';
+import {
+  CONTACT_NAME_MAX,
+  createRazorpayXClient,
+  createRazorpayXRequest,
+  HOLDER_NAME_MAX,
+  parsedAnswer,
+  parsedWebhook,
+  providerName,
+} from './razorpayx-client.ts';
 
 /*
  * RazorpayX Fund Account Validation as documented (docs/decisions/054 names the pages): POST
@@ -108,16 +115,9 @@ export function createRazorpayXValidationClient(config: PayoutProviderConfig): A
     verifyWebhook: (rawBody, headers) => payoutClient.verifyWebhook(rawBody, headers),
 
     readWebhook(rawBody) {
-      let body: unknown;
-      try {
-        body = JSON.parse(rawBody.toString('utf8'));
-      } catch (error) {
-        throw new PayoutProviderError('RazorpayX webhook body is not JSON', 'unexpected', { cause: error });
-      }
-      const event = webhookSchema.safeParse(body);
-      if (!event.success) throw new PayoutProviderError('RazorpayX sent a webhook of unexpected shape', 'unexpected');
-      const entity = event.data.payload['fund_account.validation']?.entity;
-      return event.data.event.startsWith('fund_account.validation.') && entity ? factsOf(entity) : undefined;
+      const event = parsedWebhook(webhookSchema, rawBody);
+      const entity = event.payload['fund_account.validation']?.entity;
+      return event.event.startsWith('fund_account.validation.') && entity ? factsOf(entity) : undefined;
     },
   };
 }
