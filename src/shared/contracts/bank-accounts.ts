@@ -31,6 +31,12 @@ export const payeeCheckSchema = z.enum(PAYEE_CHECKS);
 export type PayeeCheck = z.infer<typeof payeeCheckSchema>;
 /** The checks an admin may accept. */
 export const ACCEPTABLE_PAYEE_CHECKS: readonly PayeeCheck[] = ['name_mismatch', 'check_failed'];
+/** The checks by which the bank did not confirm a payee: its owner is told, and it waits in the admins' review queue. */
+export const BLOCKING_PAYEE_CHECKS = ['name_mismatch', 'invalid', 'check_failed'] as const satisfies readonly PayeeCheck[];
+export type BlockingPayeeCheck = (typeof BLOCKING_PAYEE_CHECKS)[number];
+export function isBlockingPayeeCheck(check: PayeeCheck): check is BlockingPayeeCheck {
+  return (BLOCKING_PAYEE_CHECKS as readonly PayeeCheck[]).includes(check);
+}
 export const PAYEE_VALIDATION_STATUSES = ['queued', 'created', 'completed', 'failed'] as const;
 export type PayeeValidationStatus = (typeof PAYEE_VALIDATION_STATUSES)[number];
 

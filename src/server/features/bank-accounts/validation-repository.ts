@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { PayeeCheck } from '#shared/contracts/bank-accounts';
+import { BLOCKING_PAYEE_CHECKS, type PayeeCheck } from '#shared/contracts/bank-accounts';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, kycRecords, payeeValidations, profiles, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
@@ -161,7 +161,7 @@ export async function listPayeesForReview(db: Executor, cursor: PageCursor | und
     .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId))
     .where(
       and(
-        inArray(bankAccounts.payeeCheck, ['name_mismatch', 'check_failed', 'invalid']),
+        inArray(bankAccounts.payeeCheck, [...BLOCKING_PAYEE_CHECKS]),
         cursor === undefined ? undefined : sql`(${bankAccounts.updatedAt}, ${bankAccounts.id}) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`,
       ),
     )

@@ -1,6 +1,7 @@
 import {
   ACCEPTABLE_PAYEE_CHECKS,
   BANK_ACCOUNT_MESSAGES,
+  isBlockingPayeeCheck,
   lastFourDigits,
   PAYEE_ADMIN_MESSAGES,
   PAYEE_CHECKS_PER_DAY,
@@ -167,7 +168,7 @@ async function setPayeeCheck(transaction: Executor, validation: PayeeValidationR
     after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
   });
   // A blocked payee is told to its owner at once (issue 31): a withdrawal to it would be refused until they act.
-  if (check === 'name_mismatch' || check === 'invalid' || check === 'check_failed')
+  if (isBlockingPayeeCheck(check))
     await createNotifications(transaction, [
       payeeBlocked({ userId: payee.userId, bankName: payee.bankName, accountNumberLast4: lastFourDigits(payee.accountNumber), check }),
     ]);

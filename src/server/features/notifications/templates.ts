@@ -1,4 +1,4 @@
-import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
+import { BANK_ACCOUNT_MESSAGES, type BlockingPayeeCheck } from '#shared/contracts/bank-accounts';
 import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
 import type { LocalizedNotification, NotificationTexts } from '../../platform/notifications/service.ts';
@@ -423,11 +423,8 @@ export function kycRefreshDue(userId: string, dueAt: Date): LocalizedNotificatio
   );
 }
 
-/** The checks that block a payee (decision 054), each with what happened and what to do, as the bank accounts page says it. */
-type BlockingPayeeCheck = 'name_mismatch' | 'invalid' | 'check_failed';
-
-// The same words as the app's bank accounts page (src/web/lib/i18n/catalogs/hi.json, message.payeeNameMismatch,
-// message.payeeInvalid and message.payeeCheckFailed).
+// Each check that blocks a payee (decision 054) with what happened and what to do, in the same words as the app's bank
+// accounts page (src/web/lib/i18n/catalogs/hi.json, message.payeeNameMismatch, message.payeeInvalid and message.payeeCheckFailed).
 const PAYEE_BLOCKED_TEXTS: Record<BlockingPayeeCheck, { english: string; hindi: string }> = {
   name_mismatch: {
     english: BANK_ACCOUNT_MESSAGES.nameMismatch,
