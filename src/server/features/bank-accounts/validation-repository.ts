@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { BLOCKING_PAYEE_CHECKS, type PayeeCheck } from '#shared/contracts/bank-accounts';
 import type { Executor } from '../../db/client.ts';
 import { bankAccounts, kycRecords, payeeValidations, profiles, users } from '../../db/schema.ts';
@@ -128,10 +129,10 @@ export interface AdminPayeeRow {
   validation: PayeeValidationRow | null;
 }
 
-/** Payees with their owner's name and e-mail and the validation of their current details. */
-function selectAdminPayees(db: Executor) {
+/** Payees with their owner's name and e-mail and the validation of their current details, with any `extra` columns. */
+function selectAdminPayees<Extra extends SelectedFields>(db: Executor, extra: Extra) {
   return db
-    .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations })
+    .select({ account: bankAccounts, customerName: profiles.name, customerEmail: users.email, validation: payeeValidations, ...extra })
     .from(bankAccounts)
     .innerJoin(users, eq(users.id, bankAccounts.userId))
     .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
@@ -139,7 +140,7 @@ function selectAdminPayees(db: Executor) {
 }
 
 export async function listAdminPayees(db: Executor, userId: string, limit: number): Promise<AdminPayeeRow[]> {
-  return selectAdminPayees(db).where(eq(bankAccounts.userId, userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
+  return selectAdminPayees(db, {}).where(eq(bankAccounts.userId, userId)).orderBy(desc(bankAccounts.createdAt), desc(bankAccounts.id)).limit(limit);
 }
 
 /**
@@ -147,18 +148,7 @@ export async function listAdminPayees(db: Executor, userId: string, limit: numbe
  * the cursor carries the last row's `updated_at` at microsecond precision.
  */
 export async function listPayeesForReview(db: Executor, cursor: PageCursor | undefined, limit: number): Promise<(AdminPayeeRow & { cursorAt: string })[]> {
-  return db
-    .select({
-      account: bankAccounts,
-      customerName: profiles.name,
-      customerEmail: users.email,
-      validation: payeeValidations,
-      cursorAt: cursorTimestamp(bankAccounts.updatedAt),
-    })
-    .from(bankAccounts)
-    .innerJoin(users, eq(users.id, bankAccounts.userId))
-    .innerJoin(profiles, eq(profiles.userId, bankAccounts.userId))
-    .leftJoin(payeeValidations, eq(payeeValidations.id, bankAccounts.validationId))
+  return selectAdminPayees(db, { cursorAt: cursorTimestamp(bankAccounts.updatedAt) })
     .where(
       and(
         inArray(bankAccounts.payeeCheck, [...BLOCKING_PAYEE_CHECKS]),
@@ -170,6 +160,6 @@ export async function listPayeesForReview(db: Executor, cursor: PageCursor | und
 }
 
 export async function findAdminPayee(db: Executor, bankAccountId: string): Promise<AdminPayeeRow | undefined> {
-  const [row] = await selectAdminPayees(db).where(eq(bankAccounts.id, bankAccountId));
+  const [row] = await selectAdminPayees(db, {}).where(eq(bankAccounts.id, bankAccountId));
   return row;
 }
