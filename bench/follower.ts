@@ -11,7 +11,7 @@ import { connectDatabase } from '../src/server/db/client.ts';
 import { runMigrations } from '../src/server/db/migrate.ts';
 import { createEthereumClient } from '../src/server/features/chain/ethereum-client.ts';
 import { createChainFollower } from '../src/server/features/chain/follower.ts';
-import { printTable } from './measure.ts';
+import { printTable, ratioText } from './measure.ts';
 
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const USDT_CONTRACT = '0xdac17f958d2ee523a2206206994597c13d831ec7';
@@ -148,8 +148,6 @@ async function seedCustomers(db: ReturnType<typeof connectDatabase>['db']): Prom
   await db.execute(sql`analyze`);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 /**
  * Per round: new recorded blocks, then the follower reads them (until caught up) and the bare loop
  * fetches the same ranges' logs, alternating which goes first. Blocks per second of each, and the
@@ -245,7 +243,7 @@ export async function measureFollower(options: FollowerBenchOptions, log: (messa
     const credited = await handle.db.execute<{ count: number }>(sql`select count(*)::int as count from usdt_deposits where status = 'approved'`);
     printTable(['round', 'follower blocks/s', 'bare loop blocks/s', 'follower/bare'], rows);
     log(
-      `\nFollower against the bare loop: median ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), goal at least 0.8. ` +
+      `\nFollower against the bare loop: median ${ratioText(ratios)}, goal at least 0.8. ` +
         `${options.blocksPerRound} blocks a round of ${options.transfersPerBlock} USDT transfers each (${options.customerTransfersPerBlock} to customer addresses), ` +
         `${RANGE_BLOCKS}-block ranges, ${CUSTOMERS.toLocaleString('en')} customer addresses; ${credited.rows[0]?.count ?? 0} deposits credited.\n` +
         `Of the follower's time in all rounds, ${(followerTotal / 1000).toFixed(1)} s: reading the provider ${((spent.block + spent.transfersIn + spent.final) / 1000).toFixed(1)} s ` +

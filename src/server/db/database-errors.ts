@@ -68,3 +68,14 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether PostgreSQL refused the write by this constraint or unique index, also when Drizzle wrapped its
+ * error (as `cause`): the refusal an expected race ends in, which the caller turns into a 4xx.
+ */
+export function violatesConstraint(error: unknown, constraint: string): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    if ((current as { constraint?: unknown }).constraint === constraint) return true;
+  }
+  return false;
+}

@@ -21,7 +21,9 @@ const NOTICES_PER_TICK = 200;
 const INTERVAL_SECONDS = 3600;
 
 /** Sends the notices due now; answers how many were sent. Safe in every process at once. */
-export async function sendKycRefreshNotices(db: Database, notificationEmails?: { poke(): void }, now = new Date()): Promise<number> {
+export async function sendKycRefreshNotices(db: Database, notificationEmails?: { poke(): void }): Promise<number> {
+  // The present, as the candidates' query (by the database's clock) takes it: the check under the lock cannot be given another time.
+  const now = new Date();
   const settings = await getSettings(db);
   const candidates = await kycRepository.findRefreshNoticeCandidates(db, {
     monthsHighRisk: settings.kycRefreshMonthsHighRisk,

@@ -30,6 +30,7 @@ import { inrPaiseToWire } from '#shared/money';
 import { matchNames } from '#shared/name-match';
 import type { AppContext } from '../../context.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { violatesConstraint } from '../../db/database-errors.ts';
 import { AppError } from '../../errors.ts';
 import { assertConsentAccepted } from '../consent/service.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
@@ -272,14 +273,6 @@ export async function getKycStatus(db: Database, userId: string): Promise<KycSta
   return kycStatusOf(row, settings);
 }
 
-/** Whether the error (or one it was caused by) is PostgreSQL's refusal by this constraint or unique index. */
-export function violates(error: unknown, constraint: string): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    if ((current as { constraint?: unknown }).constraint === constraint) return true;
-  }
-  return false;
-}
-
 function panTaken(): AppError {
   return new AppError(409, 'PAN_TAKEN', PAN_MESSAGES.taken, { fields: { pan: PAN_MESSAGES.taken } });
 }
@@ -361,7 +354,7 @@ export async function submitPan(context: AppContext, session: SessionRecord, pan
     });
   } catch (error) {
     // Another account saved the same PAN between the read above and this write.
-    if (violates(error, PAN_UNIQUE_INDEX)) {
+    if (violatesConstraint(error, PAN_UNIQUE_INDEX)) {
       await recordConflict(db, userId, pan, ipAddress);
       throw panTaken();
     }

@@ -1,6 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { PAYOUT_BATCH_MESSAGES } from '#shared/contracts/payout-batches';
 import type { Executor } from '../../db/client.ts';
+import { violatesConstraint } from '../../db/database-errors.ts';
 import { withdrawalRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 
@@ -34,15 +35,7 @@ export async function withPayoutReferenceUnique<T>(write: () => Promise<T>): Pro
   try {
     return await write();
   } catch (error) {
-    if (violates(error, PAYOUT_REFERENCE_INDEX)) throw payoutReferenceConflict(PAYOUT_BATCH_MESSAGES.utrTakenMeanwhile);
+    if (violatesConstraint(error, PAYOUT_REFERENCE_INDEX)) throw payoutReferenceConflict(PAYOUT_BATCH_MESSAGES.utrTakenMeanwhile);
     throw error;
   }
-}
-
-/** Whether PostgreSQL refused the write by this constraint, also when Drizzle wrapped its error (as `cause`). */
-function violates(error: unknown, constraint: string): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    if ((current as { constraint?: unknown }).constraint === constraint) return true;
-  }
-  return false;
 }

@@ -14,13 +14,14 @@ import {
 import type { KycStatus } from '#shared/contracts/kyc';
 import type { AppContext } from '../../../context.ts';
 import type { Executor } from '../../../db/client.ts';
+import { violatesConstraint } from '../../../db/database-errors.ts';
 import { AppError } from '../../../errors.ts';
 import { recordAudit } from '../../../platform/audit/record.ts';
 import { assertConsentAccepted } from '../../consent/service.ts';
 import { publishEvent } from '../../../platform/events/publish.ts';
 import type { SessionRecord } from '../../../platform/sessions/repository.ts';
 import * as kycRepository from '../repository.ts';
-import { factsOf, getKycStatus, violates } from '../service.ts';
+import { factsOf, getKycStatus } from '../service.ts';
 import { kycLevelOf } from '#shared/contracts/kyc';
 import { masterKeyFor, sealImage } from './encryption.ts';
 import { chooseChallenge, issueChallenge, verifiedChallengeId } from './liveness-challenge.ts';
@@ -146,7 +147,7 @@ export async function uploadImage(
     });
   } catch (error) {
     // The token served a selfie already (perhaps one sent at the same moment): it is spent, like an expired one.
-    if (violates(error, documentRepository.LIVENESS_CHALLENGE_UNIQUE)) throw challengeExpired();
+    if (violatesConstraint(error, documentRepository.LIVENESS_CHALLENGE_UNIQUE)) throw challengeExpired();
     throw error;
   }
   return { message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { id, purpose, width: normalized.width, height: normalized.height } };
