@@ -94,3 +94,35 @@ test('a customer sees that the bank’s name for a new account does not match, a
     await adminContext.close();
   }
 });
+
+test('an admin accepts a payee from the payee review, which names its customer, and it leaves the queue', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  try {
+    const customerPage = await customerContext.newPage();
+    const customer = newCustomer();
+    await signUpThroughForm(customerPage, customer, { server: app });
+    const accountNumber = '50100234567892';
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    await customerPage.goto('/bank-accounts');
+    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
+    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
+
+    const adminPage = await adminContext.newPage();
+    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+    await adminPage.goto('/admin/payees');
+    const payee = adminPage.getByRole('list', { name: 'Bank accounts to review' }).getByRole('listitem').filter({ hasText: customer.email });
+    await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
+    await expect(payee.getByTestId('payee-registered-name')).toHaveText('RAVI KUMAR');
+    await payee.getByRole('button', { name: 'Accept this account' }).click();
+    const confirmation = adminPage.getByRole('alertdialog', { name: 'Accept this bank account?' });
+    await expect(confirmation).toContainText(`Withdrawals of ${customer.name} to HDFC Bank ••••7892`);
+    await confirmation.getByRole('button', { name: 'Accept', exact: true }).click();
+    await expect(adminPage.getByText('Payee accepted: withdrawals to it are allowed.')).toBeVisible();
+    await expect(payee).toHaveCount(0);
+  } finally {
+    await customerContext.close();
+    await adminContext.close();
+  }
+});

@@ -2,27 +2,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { ACCEPTABLE_PAYEE_CHECKS, type AdminPayee } from '#shared/contracts/bank-accounts';
-import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { acceptPayee, adminKeys, usePayeeReview } from './api.ts';
+import { adminKeys, usePayeeReview } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
-import { PAYEE_CHECK_LABELS, PayeeFacts } from './user-payees-card.tsx';
+import { AcceptPayeeDialog, PayeeFacts, PayeeHeading } from './user-payees-card.tsx';
 
 function ReviewedPayee({ payee, onAccept }: { payee: AdminPayee; onAccept: (payee: AdminPayee) => void }) {
-  const check = PAYEE_CHECK_LABELS[payee.payeeCheck];
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3" data-testid={`payee-review-${payee.id}`}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium">
-          {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
-        </span>
-        <Badge tone={check.tone}>{check.label}</Badge>
-      </div>
+      <PayeeHeading payee={payee} />
       <p className="text-sm">
         <Link to={`/admin/users/${payee.userId}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
           {payee.customerName}
@@ -52,21 +43,7 @@ export default function PayeeReviewPage() {
   const queryClient = useQueryClient();
   const review = usePayeeReview();
   const [accepting, setAccepting] = useState<AdminPayee>();
-  const [busy, setBusy] = useState(false);
   const items = review.data?.pages.flatMap((page) => page.items) ?? [];
-
-  const accept = async (payee: AdminPayee) => {
-    setBusy(true);
-    try {
-      toast.success((await acceptPayee(payee.id)).message);
-    } catch (error) {
-      toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
-    } finally {
-      setBusy(false);
-      setAccepting(undefined);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    }
-  };
 
   return (
     <AdminPage title="Payee review" backTo="/admin">
@@ -94,18 +71,13 @@ export default function PayeeReviewPage() {
           <LoadMore hasMore={review.hasNextPage} loading={review.isFetchingNextPage} onLoadMore={() => void review.fetchNextPage()} />
         </>
       )}
-      <ConfirmDialog
-        open={accepting !== undefined}
-        onOpenChange={(open) => !open && !busy && setAccepting(undefined)}
-        title="Accept this bank account?"
-        description={
-          accepting
-            ? `Withdrawals of ${accepting.customerName} to ${accepting.bankName} ••••${accepting.accountNumberLast4} will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.`
-            : ''
+      <AcceptPayeeDialog
+        payee={accepting}
+        describe={(payee) =>
+          `Withdrawals of ${payee.customerName} to ${payee.bankName} ••••${payee.accountNumberLast4} will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.`
         }
-        confirmLabel={busy ? 'Accepting…' : 'Accept'}
-        busy={busy}
-        onConfirm={() => accepting && void accept(accepting)}
+        onClose={() => setAccepting(undefined)}
+        afterAnswer={() => queryClient.invalidateQueries({ queryKey: adminKeys.all })}
       />
     </AdminPage>
   );

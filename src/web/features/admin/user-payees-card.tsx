@@ -14,7 +14,7 @@ import { NAME_MATCH_TONES } from './kyc-labels.ts';
 
 /* A customer's bank accounts and what the bank's check (a penny drop, decision 054) said of each. */
 
-export const PAYEE_CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
+const PAYEE_CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
   unchecked: { label: 'Not checked (no payout provider when saved)', tone: 'default' },
   checking: { label: 'Being checked', tone: 'warning' },
   verified: { label: 'Name matches', tone: 'success' },
@@ -60,6 +60,62 @@ export function PayeeFacts({ payee }: { payee: AdminPayee }) {
   );
 }
 
+/** A payee's bank, last four digits and IFSC, with what the bank's check said of it. */
+export function PayeeHeading({ payee }: { payee: AdminPayee }) {
+  const check = PAYEE_CHECK_LABELS[payee.payeeCheck];
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <span className="font-medium">
+        {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
+      </span>
+      <Badge tone={check.tone}>{check.label}</Badge>
+    </div>
+  );
+}
+
+/**
+ * The confirmation of an admin's accept of a payee the bank did not confirm (decision 054), for the customer's card and
+ * the payee review alike: `describe` says whose account it is; `onClose` follows every answer, then `afterAnswer`.
+ */
+export function AcceptPayeeDialog({
+  payee,
+  describe,
+  onClose,
+  afterAnswer,
+}: {
+  payee: AdminPayee | undefined;
+  describe: (payee: AdminPayee) => string;
+  onClose: () => void;
+  afterAnswer: () => Promise<unknown>;
+}) {
+  const [busy, setBusy] = useState(false);
+
+  const accept = async (target: AdminPayee) => {
+    setBusy(true);
+    try {
+      toast.success((await acceptPayee(target.id)).message);
+    } catch (error) {
+      toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
+    } finally {
+      setBusy(false);
+      onClose();
+      await afterAnswer();
+    }
+  };
+
+  return (
+    <ConfirmDialog
+      open={payee !== undefined}
+      onOpenChange={(open) => !open && !busy && onClose()}
+      title="Accept this bank account?"
+      description={payee ? describe(payee) : ''}
+      confirmLabel={busy ? 'Accepting…' : 'Accept'}
+      busy={busy}
+      onConfirm={() => payee && void accept(payee)}
+    />
+  );
+}
+
 export function UserPayeesCard({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
   const payees = useQuery({
@@ -67,22 +123,6 @@ export function UserPayeesCard({ userId }: { userId: string }) {
     queryFn: ({ signal }) => apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/payees`, adminPayeeListResponseSchema, { signal }),
   });
   const [accepting, setAccepting] = useState<AdminPayee>();
-  const [busy, setBusy] = useState(false);
-
-  const accept = async (payee: AdminPayee) => {
-    setBusy(true);
-    try {
-      const answer = await acceptPayee(payee.id);
-      toast.success(answer.message);
-    } catch (error) {
-      toast.error('Could not accept the bank account', { description: errorMessage(error, 'Please try again.') });
-    } finally {
-      setBusy(false);
-      setAccepting(undefined);
-      await queryClient.invalidateQueries({ queryKey: payeesKey(userId) });
-      await queryClient.invalidateQueries({ queryKey: adminKeys.pendingChanges() });
-    }
-  };
 
   return (
     <Card>
@@ -104,12 +144,7 @@ export function UserPayeesCard({ userId }: { userId: string }) {
           <ul className="flex flex-col gap-4" aria-label="Customer’s bank accounts">
             {payees.data.items.map((payee) => (
               <li key={payee.id} className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3" data-testid="admin-payee">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="font-medium">
-                    {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
-                  </span>
-                  <Badge tone={PAYEE_CHECK_LABELS[payee.payeeCheck].tone}>{PAYEE_CHECK_LABELS[payee.payeeCheck].label}</Badge>
-                </div>
+                <PayeeHeading payee={payee} />
                 <PayeeFacts payee={payee} />
                 {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) && (
                   <div>
@@ -123,14 +158,16 @@ export function UserPayeesCard({ userId }: { userId: string }) {
           </ul>
         )}
       </CardContent>
-      <ConfirmDialog
-        open={accepting !== undefined}
-        onOpenChange={(open) => !open && !busy && setAccepting(undefined)}
-        title="Accept this bank account?"
-        description="Withdrawals to it will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it."
-        confirmLabel={busy ? 'Accepting…' : 'Accept'}
-        busy={busy}
-        onConfirm={() => accepting && void accept(accepting)}
+      <AcceptPayeeDialog
+        payee={accepting}
+        describe={() =>
+          'Withdrawals to it will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.'
+        }
+        onClose={() => setAccepting(undefined)}
+        afterAnswer={async () => {
+          await queryClient.invalidateQueries({ queryKey: payeesKey(userId) });
+          await queryClient.invalidateQueries({ queryKey: adminKeys.pendingChanges() });
+        }}
       />
     </Card>
   );

@@ -1,24 +1,20 @@
 import { useLocation } from 'react-router';
 import { Alert } from '../../components/ui/alert.tsx';
-import { translate as t } from '../../lib/i18n/i18n.ts';
-import type { SignedOutReason, SignedOutState } from './use-end-of-session.ts';
-
-function reasonOf(state: unknown): SignedOutReason | undefined {
-  if (typeof state !== 'object' || state === null || !('signedOutReason' in state)) return undefined;
-  const reason = (state as SignedOutState).signedOutReason;
-  return reason === 'pin-locked' || reason === 'session-needed' || reason === 'user-not-found' ? reason : undefined;
-}
+import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
+import type { SignedOutReason } from './use-end-of-session.ts';
 
 /** The texts SPEC.md gives each reason (they were toasts, which outlived the page they were about). */
-function textsOf(reason: SignedOutReason): { title: string; description?: string } {
-  switch (reason) {
-    case 'pin-locked':
-      return { title: t('auth.tooManyAttempts'), description: t('auth.loggedOutForSecurity') };
-    case 'session-needed':
-      return { title: t('pin.loginToSetUp') };
-    case 'user-not-found':
-      return { title: t('pin.userNotFound'), description: t('pin.logInAgain') };
-  }
+const NOTICE_TEXTS: Record<SignedOutReason, { title: MessageKey; description?: MessageKey }> = {
+  'pin-locked': { title: 'auth.tooManyAttempts', description: 'auth.loggedOutForSecurity' },
+  'session-needed': { title: 'pin.loginToSetUp' },
+  'user-not-found': { title: 'pin.userNotFound', description: 'pin.logInAgain' },
+};
+
+/** The notice's texts for the login page's history state, when it names a reason (useLeaveEndedSession's SignedOutState). */
+function noticeOf(state: unknown): { title: MessageKey; description?: MessageKey } | undefined {
+  if (typeof state !== 'object' || state === null || !('signedOutReason' in state)) return undefined;
+  const reason = state.signedOutReason;
+  return typeof reason === 'string' && Object.hasOwn(NOTICE_TEXTS, reason) ? NOTICE_TEXTS[reason as SignedOutReason] : undefined;
 }
 
 /**
@@ -26,13 +22,12 @@ function textsOf(reason: SignedOutReason): { title: string; description?: string
  * toasts of the ended session were dismissed on the way here.
  */
 export function SignedOutNotice() {
-  const reason = reasonOf(useLocation().state);
-  if (!reason) return null;
-  const { title, description } = textsOf(reason);
+  const notice = noticeOf(useLocation().state);
+  if (!notice) return null;
   return (
     <Alert variant="destructive" data-testid="signed-out-notice">
-      <p className="font-semibold">{title}</p>
-      {description && <p>{description}</p>}
+      <p className="font-semibold">{t(notice.title)}</p>
+      {notice.description && <p>{t(notice.description)}</p>}
     </Alert>
   );
 }

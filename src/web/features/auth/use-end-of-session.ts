@@ -7,7 +7,7 @@ import { ME_QUERY_KEY } from './session.ts';
 export type SignedOutReason = 'pin-locked' | 'session-needed' | 'user-not-found';
 
 /** The history state the login page is opened with after a forced sign-out. */
-export interface SignedOutState {
+interface SignedOutState {
   signedOutReason: SignedOutReason;
 }
 

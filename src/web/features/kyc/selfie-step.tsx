@@ -1,4 +1,3 @@
-import { requestCamera } from './camera-request.ts';
 import { useEffect, useRef, useState } from 'react';
 import { livenessChallengeResponseSchema, type LivenessChallenge, type LivenessStep } from '#shared/contracts/kyc-documents';
 import { Alert } from '../../components/ui/alert.tsx';
@@ -6,6 +5,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
+import { requestCamera } from './camera-request.ts';
 import type { FaceCheck } from './face-check.ts';
 import { uploadKycPhoto } from './kyc-photo-upload.ts';
 import { advance, isFinished, startProgress, type FrameHint, type LivenessProgress } from './liveness-steps.ts';
