@@ -56,6 +56,8 @@ export const users = pgTable(
     passwordResetAt: timestamp('password_reset_at', { withTimezone: true }),
     /** When the customer opened the verification link sent to this address (issue 32); null until then. */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** When the customer closed the account (decision 060): sign-in is refused and the records are kept. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -192,10 +194,12 @@ export const kycImages = pgTable(
     height: integer('height').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     masterKeyId: text('master_key_id').notNull(),
-    wrappedKey: bytea('wrapped_key').notNull(),
-    contentIv: bytea('content_iv').notNull(),
-    contentTag: bytea('content_tag').notNull(),
-    content: bytea('content').notNull(),
+    /** The sealed image; all four are null once the image is purged after the retention (decision 060). */
+    wrappedKey: bytea('wrapped_key'),
+    contentIv: bytea('content_iv'),
+    contentTag: bytea('content_tag'),
+    content: bytea('content'),
+    purgedAt: timestamp('purged_at', { withTimezone: true }),
     liveness: jsonb('liveness'),
     /** The liveness challenge token's id the selfie was accepted with (decision 052): unique, so a token serves one selfie. */
     livenessChallengeId: uuid('liveness_challenge_id'),
@@ -208,6 +212,10 @@ export const kycImages = pgTable(
       .where(sql`${table.livenessChallengeId} is not null`),
     check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie')`),
     check('kyc_images_content_type_valid', sql`${table.contentType} = 'image/jpeg'`),
+    check(
+      'kyc_images_sealed_until_purged',
+      sql`(${table.purgedAt} is null) = (${table.content} is not null) and (${table.purgedAt} is null) = (${table.wrappedKey} is not null) and (${table.purgedAt} is null) = (${table.contentIv} is not null) and (${table.purgedAt} is null) = (${table.contentTag} is not null)`,
+    ),
     check(
       'kyc_images_size_range',
       sql`${table.sizeBytes} between 1 and 10485760 and ${table.width} between 1 and 10000 and ${table.height} between 1 and 10000`,
@@ -988,6 +996,8 @@ export const adminSettings = pgTable(
     /** Months between KYC refreshes: high-risk customers, and the others (decision 047). */
     kycRefreshMonthsHighRisk: smallint('kyc_refresh_months_high_risk').notNull().default(6),
     kycRefreshMonthsOther: smallint('kyc_refresh_months_other').notNull().default(12),
+    /** Years a closed account's KYC records are kept (decision 060): never below FIU-IND's 5. */
+    recordRetentionYears: smallint('record_retention_years').notNull().default(5),
     /** The operator's identity and grievance officer (issues 32 and 33); empty until an admin fills them in. */
     operatorLegalName: text('operator_legal_name').notNull().default(''),
     operatorAddress: text('operator_address').notNull().default(''),
@@ -1013,6 +1023,7 @@ export const adminSettings = pgTable(
       'admin_settings_kyc_refresh_months_range',
       sql`${table.kycRefreshMonthsHighRisk} between 1 and 12 and ${table.kycRefreshMonthsOther} between 1 and 12`,
     ),
+    check('admin_settings_record_retention_years_range', sql`${table.recordRetentionYears} between 5 and 50`),
     check(
       'admin_settings_operator_identity_lengths',
       sql`char_length(${table.operatorLegalName}) <= 200 and char_length(${table.operatorAddress}) <= 500 and char_length(${table.operatorRegistration}) <= 100 and char_length(${table.grievanceOfficerName}) <= 200 and char_length(${table.grievanceOfficerEmail}) <= 254 and char_length(${table.grievanceOfficerPhone}) <= 20`,

@@ -6,7 +6,7 @@ import { registerHealthRoutes } from '../platform/health/routes.ts';
 import { registerNotificationEmailDelivery, registerNotificationRoutes } from '../platform/notifications/routes.ts';
 import { registerAdminArea, registerCustomerArea, registerSignedInArea } from '../platform/sessions/areas.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
-import { registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
+import { registerAccountClosingRoutes, registerAuthRoutes, registerPasswordChangeRoutes } from './auth/routes.ts';
 import { registerBankAccountRoutes } from './bank-accounts/routes.ts';
 import { registerPayeeAdminRoutes, registerPayeeValidationWebhookRoutes } from './bank-accounts/validation-routes.ts';
 import { registerChainAdminRoutes } from './chain/routes.ts';
@@ -62,6 +62,7 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerCustomerArea(app, (area) => {
     registerPinChangeRoutes(area, context);
     registerPasswordChangeRoutes(area, context);
+    registerAccountClosingRoutes(area, context);
     registerEmailChangeRoutes(area, context);
     registerBankAccountRoutes(area, context);
     registerDepositRoutes(area, context);

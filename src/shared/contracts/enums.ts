@@ -105,6 +105,8 @@ export const AUDIT_ACTIONS = [
   'kyc.level2_reject',
   'kyc.level2_request_again',
   'profile.update',
+  'account.close',
+  'kyc.images_purge',
   'reports.tds_export',
   'chain_incident.settle',
   'deposit_key.set',

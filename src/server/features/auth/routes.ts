@@ -11,11 +11,13 @@ import {
   sessionResponseSchema,
   signupRequestSchema,
 } from '#shared/contracts/auth';
+import { ACCOUNT_CLOSING_MESSAGES, closeAccountRequestSchema, closeAccountResponseSchema } from '#shared/contracts/account-closing';
 import { okResponseSchema } from '#shared/contracts/common';
 import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { loadMe } from '../users/me.ts';
+import { closeAccount } from './account-closing.ts';
 import * as authService from './service.ts';
 
 export function registerAuthRoutes(app: ApiApp, context: AppContext): void {
@@ -109,6 +111,25 @@ export function registerPasswordChangeRoutes(app: ApiApp, context: AppContext): 
     async (request, reply) => {
       const sessionsEnded = await authService.changePassword(context, request, reply, sessionOf(request), request.body);
       return { message: PASSWORD_CHANGED_MESSAGE, sessionsEnded };
+    },
+  );
+}
+
+/** Closing one's own account (decision 060); registered inside the customer area, so the PIN was verified too. */
+export function registerAccountClosingRoutes(app: ApiApp, context: AppContext): void {
+  app.post(
+    '/api/auth/close-account',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Close your own account (the current password is needed; a zero balance and nothing in progress); every session ends, the records are kept',
+        body: closeAccountRequestSchema,
+        response: responses({ 200: closeAccountResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      await closeAccount(context, request, reply, sessionOf(request), request.body.currentPassword);
+      return { message: ACCOUNT_CLOSING_MESSAGES.closed };
     },
   );
 }

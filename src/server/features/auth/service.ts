@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { ACCOUNT_CLOSING_MESSAGES } from '#shared/contracts/account-closing';
 import type { signupRequestSchema } from '#shared/contracts/auth';
 import type { AppContext } from '../../context.ts';
 import type { Executor } from '../../db/client.ts';
@@ -114,6 +115,8 @@ export async function logIn(context: AppContext, request: FastifyRequest, reply:
     await recordFailedAttempt(db, accountKey, limits.windowSeconds);
     throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
   }
+  // Said only to whoever knows the password: to anyone else a closed account answers as any wrong password does.
+  if (credentials.closedAt !== null) throw new AppError(403, 'ACCOUNT_CLOSED', ACCOUNT_CLOSING_MESSAGES.signInRefused);
   await startSession(db, context, request, reply, credentials.id);
   await rememberThisBrowser(db, context, request, reply, credentials.id);
   return credentials.id;

@@ -82,3 +82,30 @@ export function walletAddedMessage(recipient: { to: string; language: Language }
     html: `<p>${escapeHtml(words.added(wallet.network))}</p><p><code>${escapeHtml(wallet.address)}</code></p><p>${escapeHtml(words.credit)}</p><p>${escapeHtml(words.ifNotYou)}</p><p>${PRODUCT_NAME}</p>`,
   };
 }
+
+/** The e-mail that confirms a closed account (decision 060): an intruder who closes it must not go unnoticed either. */
+export const ACCOUNT_CLOSED_MAIL_TEXTS: Record<Language, { subject: string; closed: string; kept: (years: number) => string; ifNotYou: string }> = {
+  en: {
+    subject: `${PRODUCT_NAME}: your account is closed`,
+    closed: `Your ${PRODUCT_NAME} account was closed at your request, and you can no longer sign in to it.`,
+    kept: (years) => `As the law requires, we keep your KYC records and documents for ${years} years after closing.`,
+    ifNotYou: 'If you did not close it, contact support at once.',
+  },
+  hi: {
+    subject: `${PRODUCT_NAME}: आपका खाता बंद कर दिया गया है`,
+    closed: `आपके अनुरोध पर आपका ${PRODUCT_NAME} खाता बंद कर दिया गया है, और अब आप उसमें साइन इन नहीं कर सकते।`,
+    kept: (years) => `क़ानून के अनुसार, हम आपके KYC रिकॉर्ड और दस्तावेज़ खाता बंद होने के बाद ${years} साल तक रखते हैं।`,
+    ifNotYou: 'अगर आपने इसे बंद नहीं किया, तो तुरंत सहायता से संपर्क करें।',
+  },
+};
+
+export function accountClosedMessage(recipient: { to: string; language: Language }, retentionYears: number): MailMessage {
+  const words = ACCOUNT_CLOSED_MAIL_TEXTS[recipient.language];
+  const lines = [words.closed, words.kept(retentionYears), words.ifNotYou];
+  return {
+    to: recipient.to,
+    subject: words.subject,
+    text: [...lines, '', `- ${PRODUCT_NAME}`].join('\n'),
+    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${PRODUCT_NAME}</p>`,
+  };
+}

@@ -3,7 +3,7 @@ import { parseTdsPercent, tdsPercentToWire } from '#shared/contracts/withdrawal-
 import { inrPaiseToWire, parseInrPaise } from '#shared/money';
 import type { SettingsRow } from './repository.ts';
 
-/** The settings columns of KYC (decisions 042, 047): the level limits, the no-PAN TDS rate and the refresh months. */
+/** The settings columns of KYC (decisions 042, 047, 060): the level limits, the no-PAN TDS rate, the refresh months and the records' retention. */
 export type KycSettingColumns = Pick<
   SettingsRow,
   | 'kycLevel1DailyLimitInrPaise'
@@ -13,6 +13,7 @@ export type KycSettingColumns = Pick<
   | 'tdsNoPanBasisPoints'
   | 'kycRefreshMonthsHighRisk'
   | 'kycRefreshMonthsOther'
+  | 'recordRetentionYears'
 >;
 
 function limitPaise(value: string): bigint | null {
@@ -43,6 +44,7 @@ export function desiredKycSettings(input: KycSettingsFormOutput): Partial<KycSet
     desired.kycRefreshMonthsHighRisk = input.kycRefreshMonths.highRisk;
     desired.kycRefreshMonthsOther = input.kycRefreshMonths.other;
   }
+  if (input.recordRetentionYears !== undefined) desired.recordRetentionYears = input.recordRetentionYears;
   return desired;
 }
 
@@ -54,6 +56,7 @@ export function kycSettingsView(row: KycSettingColumns) {
     },
     tdsNoPanPercent: tdsPercentToWire(row.tdsNoPanBasisPoints),
     kycRefreshMonths: { highRisk: row.kycRefreshMonthsHighRisk, other: row.kycRefreshMonthsOther },
+    recordRetentionYears: row.recordRetentionYears,
   };
 }
 
@@ -67,5 +70,6 @@ export function kycSettingsSnapshot(row: KycSettingColumns): Record<string, stri
     tdsNoPanPercent: tdsPercentToWire(row.tdsNoPanBasisPoints),
     kycRefreshMonthsHighRisk: String(row.kycRefreshMonthsHighRisk),
     kycRefreshMonthsOther: String(row.kycRefreshMonthsOther),
+    recordRetentionYears: String(row.recordRetentionYears),
   };
 }

@@ -42,9 +42,12 @@ export async function findUserProfile(db: Executor, userId: string): Promise<Use
   return row;
 }
 
-export async function findCredentialsByEmail(db: Executor, email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
+export async function findCredentialsByEmail(
+  db: Executor,
+  email: string,
+): Promise<{ id: string; email: string; passwordHash: string; closedAt: Date | null } | undefined> {
   const [row] = await db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, closedAt: users.closedAt })
     .from(users)
     .where(sql`lower(${users.email}) = lower(${email})`);
   return row;
@@ -76,7 +79,7 @@ export async function markPasswordReset(db: Executor, userId: string): Promise<v
 /**
  * Stores a password reset token for the account with this e-mail, in one
  * statement that does the same work whether or not the account exists (and
- * stores nothing when it does not, or when `allowed` is false).
+ * stores nothing when it does not, when it is closed, or when `allowed` is false).
  */
 export async function insertPasswordResetTokenForEmail(
   db: Executor,
@@ -86,7 +89,7 @@ export async function insertPasswordResetTokenForEmail(
   allowed: boolean,
 ): Promise<{ id: string; email: string; language: Language } | undefined> {
   const result = await db.execute<{ id: string; email: string; language: Language }>(sql`
-    with account as (select id, email from users where lower(email) = lower(${email}) and ${allowed}),
+    with account as (select id, email from users where lower(email) = lower(${email}) and closed_at is null and ${allowed}),
     stored as (
       insert into password_reset_tokens (user_id, token_hash, expires_at)
       select id, ${tokenHash}, now() + make_interval(mins => ${lifetimeMinutes}) from account
@@ -183,4 +186,10 @@ export async function updateLanguage(db: Executor, userId: string, language: Lan
     .update(profiles)
     .set({ language, updatedAt: sql`now()` })
     .where(eq(profiles.userId, userId));
+}
+
+/** Whether the account is open (decision 060), holding a share lock on its row until the transaction ends, so it cannot close meanwhile. */
+export async function lockOpenAccount(db: Executor, userId: string): Promise<boolean> {
+  const result = await db.execute<{ open: boolean }>(sql`select closed_at is null as open from users where id = ${userId} for share`);
+  return result.rows[0]?.open ?? false;
 }

@@ -19,6 +19,7 @@ export {
   insertProfile,
   insertUser,
   insertWallet,
+  lockOpenAccount,
   markPasswordReset,
   roundTrip,
   setRole,

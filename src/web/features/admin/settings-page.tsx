@@ -58,6 +58,7 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   kycLevelLimits: 'withdrawals',
   tdsNoPanPercent: 'withdrawals',
   kycRefreshMonths: 'withdrawals',
+  recordRetentionYears: 'withdrawals',
   operatorIdentity: 'support',
 };
 const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];

@@ -64,7 +64,7 @@ export interface StoredImage extends ImageSummary {
 export async function findImage(db: Executor, id: string): Promise<StoredImage | undefined> {
   const result = await db.execute<Record<string, unknown>>(sql`select id, user_id as "userId", purpose, width, height, liveness,
       master_key_id as "masterKeyId", wrapped_key as "wrappedKey", content_iv as "contentIv", content_tag as "contentTag", content
-    from kyc_images where id = ${id}`);
+    from kyc_images where id = ${id} and purged_at is null`);
   const row = result.rows[0];
   if (row === undefined) return undefined;
   return {

@@ -6,7 +6,8 @@ import { DailyAndMonthlyLimitFields } from './limit-fields.tsx';
 
 /**
  * The KYC settings in the Withdrawals & TDS tab (decisions 042, 047): each level's INR limits (empty:
- * none of the level), the TDS rate without an operative PAN, and the months between KYC refreshes.
+ * none of the level), the TDS rate without an operative PAN, the months between KYC refreshes and the years a
+ * closed account's records are kept (decision 060).
  */
 
 /** The form's values of this section, from the saved settings. */
@@ -19,6 +20,7 @@ export function kycSettingsFormValues(settings: AdminSettings) {
     },
     tdsNoPanPercent: settings.tdsNoPanPercent,
     kycRefreshMonths: { highRisk: String(settings.kycRefreshMonths.highRisk), other: String(settings.kycRefreshMonths.other) },
+    recordRetentionYears: String(settings.recordRetentionYears),
   };
 }
 
@@ -64,6 +66,13 @@ export function KycSettingsSection({
           <Input inputMode="numeric" autoComplete="off" maxLength={2} {...register('kycRefreshMonths.other')} />
         </FormField>
       </div>
+      <FormField
+        label="Records kept after an account is closed (years)"
+        error={errors.recordRetentionYears?.message}
+        help="KYC records, documents and the sign-up trail of a closed account. FIU-IND asks for at least 5 years; from 5 to 50."
+      >
+        <Input inputMode="numeric" autoComplete="off" maxLength={2} {...register('recordRetentionYears')} />
+      </FormField>
     </fieldset>
   );
 }
