@@ -1,3 +1,3 @@
 /** What other features may use of the auth feature. */
 export { useMe } from './session.ts';
-export { useEndOfSessionHandler } from './use-end-of-session.ts';
+export { useEndOfSessionHandler, useLeaveEndedSession } from './use-end-of-session.ts';

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api.ts';
 import { ME_QUERY_KEY } from './session.ts';
 
 /** Why the app itself signed the customer out; the login page says it once (signed-out-notice.tsx). */
-export type SignedOutReason = 'pin-locked' | 'session-needed' | 'user-not-found';
+export type SignedOutReason = 'pin-locked' | 'session-needed' | 'user-not-found' | 'account-closed';
 
 /** The history state the login page is opened with after a forced sign-out. */
 interface SignedOutState {

@@ -14,6 +14,7 @@ import { ChangePinForm } from '../pin/change-pin-form.tsx';
 import { ContactChecksCard } from '../contact-verification/contact-checks-card.tsx';
 import { AccountDetailsCard } from './account-details-card.tsx';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { CloseAccountCard } from './close-account-card.tsx';
 import { LanguageCard } from './language-card.tsx';
 import { PanCard } from './pan-card.tsx';
 import { PendingTotals } from './pending-totals.tsx';
@@ -99,6 +100,7 @@ export default function ProfilePage() {
       <ContactChecksCard />
       <PanCard maskedPan={user.pan} />
       <NotificationPreferencesCard />
+      <CloseAccountCard />
       <Dialog open={changingPin} onOpenChange={setChangingPin}>
         <DialogContent title={t('profile.changePin')} description={t('profile.changePinDescription')}>
           <ChangePinForm onDone={() => setChangingPin(false)} />

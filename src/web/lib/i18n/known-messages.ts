@@ -1,3 +1,4 @@
+import { ACCOUNT_CLOSING_MESSAGES } from '#shared/contracts/account-closing';
 import {
   FULL_NAME_NEEDS_LETTER_MESSAGE,
   FORGOT_PASSWORD_EMAIL_MESSAGE,
@@ -82,6 +83,12 @@ export const KNOWN_MESSAGES = {
   [WRONG_CURRENT_PASSWORD_MESSAGE]: 'message.wrongCurrentPassword',
   [SAME_PASSWORD_MESSAGE]: 'message.samePassword',
   [PROFILE_UPDATED_MESSAGE]: 'message.profileUpdated',
+  [ACCOUNT_CLOSING_MESSAGES.closed]: 'message.accountClosed',
+  [ACCOUNT_CLOSING_MESSAGES.balanceNotZero]: 'message.closeBalanceNotZero',
+  [ACCOUNT_CLOSING_MESSAGES.inProgress]: 'message.closeInProgress',
+  [ACCOUNT_CLOSING_MESSAGES.frozen]: 'message.closeFrozen',
+  [ACCOUNT_CLOSING_MESSAGES.admin]: 'message.closeAdmin',
+  [ACCOUNT_CLOSING_MESSAGES.signInRefused]: 'message.accountClosedSignIn',
   [WEAK_PIN_MESSAGE]: 'message.weakPin',
   [SAME_PIN_MESSAGE]: 'message.samePin',
   [PIN_RESET_LINK_SENT_MESSAGE]: 'message.pinResetLinkSent',
