@@ -1,8 +1,17 @@
 import { expect as baseExpect, test } from '@playwright/test';
-import { EMAIL_VERIFIED_MESSAGE, VERIFICATION_LINK_USED_MESSAGE } from '#shared/contracts/contact-verification';
+import {
+  codeSentMessage,
+  EMAIL_VERIFIED_MESSAGE,
+  maskedPhoneNumber,
+  PHONE_VERIFIED_MESSAGE,
+  VERIFICATION_LINK_USED_MESSAGE,
+  wrongCodeMessage,
+} from '#shared/contracts/contact-verification';
 import type { ReceivedMail } from '../fixtures/mail-server.ts';
 import { E2E_INBOX_PORT } from './support/constants.ts';
-import { newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { acceptConsentAs, newCustomer, signUpThroughForm } from './support/helpers.ts';
+import { kycStandInUrl } from './support/kyc-stand-in.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 // Pages load slowly on a machine shared with other test runs; no assertion here measures speed.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -50,5 +59,51 @@ test.describe('verifying the e-mail address', () => {
     await expect(ask).toContainText('record where accounts are opened');
     await ask.getByRole('button', { name: 'Not now' }).click();
     await expect(ask).toContainText('No location will be recorded; you can still sign up.');
+  });
+});
+
+/** The 6-digit code in the newest text message to `phone`, read from the e2e server's SMS outbox (no SMS_PROVIDER is set). */
+async function waitForSmsCode(phone: string, notThis?: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await fetch(`${kycStandInUrl()}/_e2e/latest-sms`, { method: 'POST', body: JSON.stringify({ to: phone }) });
+    const code = response.ok ? /\b(\d{6}) is your /.exec(((await response.json()) as { text: string }).text)?.[1] : undefined;
+    if (code !== undefined && code !== notThis) return code;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No code was texted to ${phone}`);
+}
+
+test.describe('verifying the mobile number on a phone', () => {
+  test.slow();
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the code texted to the number verifies it; a wrong code is refused at the field with the attempts left', async ({ page }) => {
+    // A number of its own: the codes texted to one number a day are limited.
+    const phone = `+9197${String(Date.now()).slice(-8)}`;
+    const customer = newCustomer({ name: 'Arjun Pillai', phone });
+    await signUpThroughForm(page, customer, { kycLevelOne: false });
+    await page.goto('/profile');
+    const mobile = page.getByRole('region', { name: 'Mobile number' });
+    await expect(mobile.getByText('Not verified')).toBeVisible();
+    await mobile.getByRole('button', { name: 'Send code by SMS' }).click();
+    await expect(page.getByRole('region', { name: /Notifications/ }).getByText(codeSentMessage(maskedPhoneNumber(phone)), { exact: true })).toBeVisible();
+    const code = await waitForSmsCode(phone);
+
+    const codeField = mobile.getByLabel('6-digit code');
+    await codeField.fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await mobile.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(mobile.getByText(wrongCodeMessage(4), { exact: true })).toBeVisible();
+    await expect(codeField).toHaveAttribute('aria-invalid', 'true');
+    await expectNoSidewaysScroll(page, '/profile with the code refused');
+
+    await codeField.fill(code);
+    await mobile.getByRole('button', { name: 'Verify', exact: true }).click();
+    await expect(page.getByRole('region', { name: /Notifications/ }).getByText(PHONE_VERIFIED_MESSAGE, { exact: true })).toBeVisible();
+    await expect(mobile.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(codeField).toHaveCount(0);
+    // The KYC page (past its consent step) counts the check as done.
+    await acceptConsentAs(page.request);
+    await page.goto('/kyc');
+    await expect(page.getByTestId('kyc-check-mobile')).toContainText('Done');
   });
 });

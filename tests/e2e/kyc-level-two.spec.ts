@@ -10,7 +10,7 @@ import { documentFacePhoto, writeFaceClip } from './support/face-clip.ts';
 // live selfie, taken by the real face check on Chromium's fake camera playing a clip of a face that turns left (the
 // e2e server fixes the challenge to that one step with KYC_LIVENESS_CHALLENGE); the desk sees the case with its
 // photos, the liveness report and the face similarity, and asks for the selfie again; with the camera blocked the
-// customer is told the way forward, in English and Hindi.
+// customer is told the way forward, in English and Hindi; Stop turns the camera off.
 const PHONE = { width: 390, height: 844 };
 const DESK = { width: 1366, height: 900 };
 
@@ -116,6 +116,33 @@ test('a customer sends the second document, the address and the live selfie from
   await customer.reload();
   await expect(customer.getByTestId('kyc-level-two')).toContainText('Please send it again: Please take the live selfie again.');
   await expect(customer.getByTestId('kyc-level-two-form')).toBeVisible();
+});
+
+/** The states of the camera tracks the selfie step's video shows, or null when it shows no stream. */
+function videoTrackStates(page: Page): Promise<string[] | null> {
+  return page
+    .getByTestId('kyc-selfie')
+    .locator('video')
+    .evaluate((video: HTMLVideoElement) => (video.srcObject instanceof MediaStream ? video.srcObject.getTracks().map((track) => track.readyState) : null));
+}
+
+test('Stop in the selfie step turns the camera off', async () => {
+  test.setTimeout(120_000);
+  const customer = desk.customerPage;
+  await desk.customerContext.grantPermissions(['camera'], { origin: E2E_BASE_URL });
+  await customer.goto('/kyc');
+  const form = customer.getByTestId('kyc-level-two-form');
+  await expect(form).toBeVisible({ timeout: 30_000 });
+  await form.getByTestId('kyc-photo-document_front').setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: documentFacePhoto() });
+  const selfie = form.getByTestId('kyc-selfie');
+  await selfie.getByRole('button', { name: 'Start the live selfie' }).click();
+  // The fake camera is on and playing in the step.
+  await expect.poll(() => videoTrackStates(customer), { timeout: 60_000 }).toEqual(['live']);
+  await selfie.getByRole('button', { name: 'Stop', exact: true }).click();
+  // The step stops the stream's tracks (the browser's camera light goes off) and keeps the ended stream in the hidden video.
+  await expect.poll(() => videoTrackStates(customer)).toEqual(['ended']);
+  await expect(selfie.getByRole('button', { name: 'Start the live selfie' })).toBeVisible();
+  await expect(selfie.getByTestId('kyc-selfie-instruction')).toBeHidden();
 });
 
 test('with the camera blocked for the site, the selfie step says so and offers another device and a retry, in English and Hindi', async () => {

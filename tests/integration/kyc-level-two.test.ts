@@ -7,6 +7,7 @@ import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../
 import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
 import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
 import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
+import { BLUE, expectQuarters, GREEN, phoneTiff, plainJpeg, quartersOf, RED, withExif, YELLOW } from '../fixtures/exif-photos.ts';
 import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
@@ -167,6 +168,21 @@ describe('KYC images at rest', () => {
     // The generated master key lives in the data directory, readable by its owner only.
     const keyFile = path.join(harness.context.config.dataDirectory, MASTER_KEY_FILE);
     expect(fs.statSync(keyFile).mode & 0o077).toBe(0);
+  });
+
+  it('stores a photo taken with the phone turned upright, as its EXIF orientation says', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    // The phone turned a quarter to the left: the sensor's rows are the scene's right side (orientation 6), big-endian EXIF.
+    const sideways = withExif(plainJpeg(320, 480, [GREEN, YELLOW, RED, BLUE]), phoneTiff('MM', 6));
+    const response = await upload(harness, customer, 'document_front', sideways);
+    expectStatus(response, 201);
+    expect(response.json().image).toMatchObject({ width: 480, height: 320 });
+    const id = response.json().image.id as string;
+    const image = await findImage(harness.database.handle.db, id);
+    if (image === undefined) throw new Error('image not stored');
+    const stored = jpeg.decode(openImage(masterKeyFor(harness.context.config), image.sealed, { imageId: id, userId: customer.id }), { useTArray: true });
+    expect([stored.width, stored.height]).toEqual([480, 320]);
+    expectQuarters(quartersOf(stored.width, stored.height, stored.data), [RED, GREEN, BLUE, YELLOW]);
   });
 
   it('refuses HEIC, files that are no photo, tiny photos and huge ones with a field message, storing nothing', async () => {

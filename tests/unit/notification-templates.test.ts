@@ -69,6 +69,7 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
   accountFrozen: () => [templates.accountFrozen('u-1')],
   accountReviewFinished: () => [templates.accountReviewFinished('u-1')],
   kycRefreshDue: () => [templates.kycRefreshDue('u-1', new Date('2026-12-12T10:00:00Z'))],
+  kycRefreshOverdue: () => [templates.kycRefreshOverdue('u-1')],
   referralRewardTakenBack: () => [
     templates.referralRewardTakenBack({ userId: 'u-1', rewardId: 'r-1', rewardUsdtMicros: 5_000_000n, takenBackUsdtMicros: 5_000_000n }),
     templates.referralRewardTakenBack({ userId: 'u-1', rewardId: 'r-1', rewardUsdtMicros: 5_000_000n, takenBackUsdtMicros: 2_000_000n }),

@@ -35,7 +35,8 @@ const database = appDatabase(dataDirectory);
 
 // The PAN check goes to a local Cashfree stand-in, which the extra apps of some specs share. Two routes of its own
 // serve the sign-up helpers: POST /_e2e/register-pan { name, pan } registers a PAN under the name, and
-// POST /_e2e/contacts-verified { email } marks the customer's contacts verified in this server's database.
+// POST /_e2e/contacts-verified { email } marks the customer's contacts verified in this server's database, and
+// POST /_e2e/latest-sms { to } answers the newest text message in its SMS outbox for the number ({ text }, or 404).
 const cashfree = await startCashfreeStandIn({
   extraRoutes: async (request, body, response) => {
     if (request.method !== 'POST') return false;
@@ -44,6 +45,10 @@ const cashfree = await startCashfreeStandIn({
       cashfree.register(pan, { registeredName: name.toUpperCase() });
     } else if (request.url === '/_e2e/contacts-verified') {
       await database.markContactsVerified((JSON.parse(body) as { email: string }).email);
+    } else if (request.url === '/_e2e/latest-sms') {
+      const text = await database.latestSms((JSON.parse(body) as { to: string }).to);
+      response.writeHead(text === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
+      return true;
     } else {
       return false;
     }

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { createPeriodicWorker, type PeriodicWorker } from '../../platform/workers/periodic.ts';
 import { getSettings } from '../settings/service.ts';
-import { kycRefreshDue } from '../notifications/templates.ts';
+import { kycRefreshDue, kycRefreshOverdue } from '../notifications/templates.ts';
 import * as kycRepository from './repository.ts';
 import { refreshDueAtOf } from './service.ts';
 
@@ -12,7 +12,9 @@ import { refreshDueAtOf } from './service.ts';
  * The notice 14 days before a customer's KYC refresh is due (decision 047): in the app and by e-mail, in
  * the customer's language, once per refresh date. `kyc_records.refresh_notice_due_at` records the date the
  * notice was sent for, set in the transaction that writes the notification, by an UPDATE that only one
- * process can win; a refresh moves the date and the next one gets its own notice.
+ * process can win; a refresh moves the date and the next one gets its own notice. A customer whose date had
+ * already passed when the worker first saw them (a date moved back by a new risk category or fewer months in the
+ * settings, a worker that was not running) is told once that the refresh is overdue, in the words of the KYC page.
  */
 
 /** Customers told per tick at most; the next tick takes the rest. */
@@ -37,9 +39,10 @@ export async function sendKycRefreshNotices(db: Database, notificationEmails?: {
       // The facts again, under the profile's lock: the level and the date decide, as the KYC page shows them.
       const row = await kycRepository.findKyc(transaction, userId, { forUpdate: true });
       const dueAt = row === undefined ? null : refreshDueAtOf(row, settings);
-      if (dueAt === null || dueAt.getTime() <= now.getTime() || !kycRefreshOpen(dueAt, now)) return false;
+      if (dueAt === null || !kycRefreshOpen(dueAt, now)) return false;
       if (!(await kycRepository.markRefreshNoticeSent(transaction, userId, dueAt))) return false;
-      await createNotifications(transaction, [kycRefreshDue(userId, dueAt)]);
+      const overdue = dueAt.getTime() <= now.getTime();
+      await createNotifications(transaction, [overdue ? kycRefreshOverdue(userId) : kycRefreshDue(userId, dueAt)]);
       return true;
     });
     if (told) sent += 1;

@@ -227,8 +227,8 @@ export async function isFrozen(db: Executor, userId: string): Promise<boolean> {
 }
 
 /**
- * Customers whose KYC refresh date falls within the next `days` days (not passed) and who were not told of
- * that date yet, the nearest date first. The date is computed as `kycDueAt` computes it (the older of the
+ * Customers whose KYC refresh date falls within the next `days` days or has passed, and who were not told of
+ * that date yet, the oldest date first. The date is computed as `kycDueAt` computes it (the older of the
  * PAN's check and the tax residence declaration plus the risk category's calendar months, in UTC, a day
  * past a month's end running into the next month as JavaScript's does); the caller checks each again.
  */
@@ -246,7 +246,7 @@ export async function findRefreshNoticeCandidates(
       where k.pan_status = 'verified' and k.pan_checked_at is not null and k.tax_residence_declared_at is not null
         and u.email_verified_at is not null and p.phone_verified_at is not null
     ) due
-    where due_at > now() and due_at <= now() + make_interval(days => ${values.days}) and refresh_notice_due_at is distinct from due_at
+    where due_at <= now() + make_interval(days => ${values.days}) and refresh_notice_due_at is distinct from due_at
     order by due_at, user_id
     limit ${values.limit}`);
   return result.rows.map((row) => row.userId);

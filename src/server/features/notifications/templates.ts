@@ -1,5 +1,5 @@
 import { BANK_ACCOUNT_MESSAGES, type BlockingPayeeCheck } from '#shared/contracts/bank-accounts';
-import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
+import { FREEZE_MESSAGES, KYC_REFRESH_MESSAGES } from '#shared/contracts/kyc';
 import { formatInrForDisplay, formatUsdtExact } from '#shared/money';
 import type { LocalizedNotification, NotificationTexts } from '../../platform/notifications/service.ts';
 
@@ -408,6 +408,21 @@ export function accountReviewFinished(userId: string): LocalizedNotification {
     { userId, kind: 'kyc_updated', link: '/kyc' },
     { title: 'Account review finished', body: text, emailSubject: 'Your account review is finished', emailText: text },
     { title: 'खाते की समीक्षा पूरी हुई', body: hindiText, emailSubject: 'आपके खाते की समीक्षा पूरी हो गई है', emailText: hindiText },
+  );
+}
+
+/**
+ * The KYC refresh date passed before the customer was told it was near (decision 047): sent once for that date, in the
+ * words of the KYC page and the refusal (KYC_REFRESH_MESSAGES.overdue; hi.json, message.kycRefreshOverdue).
+ */
+export function kycRefreshOverdue(userId: string): LocalizedNotification {
+  const text = KYC_REFRESH_MESSAGES.overdue;
+  const hindiText =
+    'आपके KYC का समय-समय पर होने वाला नवीनीकरण बाकी है, इसलिए निकासी और ट्रांसफ़र रुके हुए हैं। KYC पेज पर इसे नवीनीकृत करें: नई जाँच के लिए अपना PAN फिर से जमा करें और अपनी कर-निवास की घोषणा फिर से करें।';
+  return localized(
+    { userId, kind: 'kyc_required', link: '/kyc' },
+    { title: 'Time to refresh your KYC', body: text, emailSubject: 'Time to refresh your KYC', emailText: text },
+    { title: 'अपना KYC नवीनीकृत करने का समय', body: hindiText, emailSubject: 'अपना KYC नवीनीकृत करने का समय', emailText: hindiText },
   );
 }
 

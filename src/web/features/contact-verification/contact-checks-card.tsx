@@ -49,14 +49,15 @@ function useCardAction() {
   };
 }
 
-function EmailSection({ status }: { status: ContactStatus }) {
-  const action = useCardAction();
-  const [changing, setChanging] = useState(false);
+type CardAction = ReturnType<typeof useCardAction>;
+
+/** The e-mail change's fields and their messages, kept by the section so that closing the form keeps what was typed. */
+function useEmailChange(action: CardAction, onDone: () => void) {
   const [currentPassword, setCurrentPassword] = useState('');
   const [newEmail, setNewEmail] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
 
-  const submitChange = async (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFieldErrors({});
     const done = await action.run(
@@ -68,11 +69,53 @@ function EmailSection({ status }: { status: ContactStatus }) {
       },
     );
     if (done) {
-      setChanging(false);
+      onDone();
       setCurrentPassword('');
       setNewEmail('');
     }
   };
+  const changeNewEmail = (value: string) => {
+    setNewEmail(value);
+    setFieldErrors(({ newEmail: _cleared, ...others }) => others);
+  };
+  const changeCurrentPassword = (value: string) => {
+    setCurrentPassword(value);
+    setFieldErrors(({ currentPassword: _cleared, ...others }) => others);
+  };
+  return { currentPassword, newEmail, fieldErrors, submit, changeNewEmail, changeCurrentPassword };
+}
+
+function EmailChangeForm({ action, change, onCancel }: { action: CardAction; change: ReturnType<typeof useEmailChange>; onCancel: () => void }) {
+  return (
+    <form onSubmit={(event) => void change.submit(event)} noValidate className="flex flex-col gap-3">
+      <FormField label={t('contact.newEmail')} error={change.fieldErrors.newEmail}>
+        <Input type="email" autoComplete="email" maxLength={254} value={change.newEmail} onChange={(event) => change.changeNewEmail(event.target.value)} />
+      </FormField>
+      <FormField label={t('contact.currentPassword')} error={change.fieldErrors.currentPassword}>
+        <PasswordInput
+          autoComplete="current-password"
+          maxLength={128}
+          value={change.currentPassword}
+          onChange={(event) => change.changeCurrentPassword(event.target.value)}
+        />
+      </FormField>
+      <ActionError message={action.error} />
+      <div className="flex gap-2">
+        <Button type="submit" size="sm" disabled={action.busy}>
+          {t('contact.sendLink')}
+        </Button>
+        <Button size="sm" variant="outline" disabled={action.busy} onClick={onCancel}>
+          {t('contact.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function EmailSection({ status }: { status: ContactStatus }) {
+  const action = useCardAction();
+  const [changing, setChanging] = useState(false);
+  const change = useEmailChange(action, () => setChanging(false));
 
   return (
     <section className="flex flex-col gap-2" aria-label={t('contact.email')}>
@@ -94,42 +137,7 @@ function EmailSection({ status }: { status: ContactStatus }) {
         )}
       </div>
       {!changing && <ActionError message={action.error} />}
-      {changing && (
-        <form onSubmit={(event) => void submitChange(event)} noValidate className="flex flex-col gap-3">
-          <FormField label={t('contact.newEmail')} error={fieldErrors.newEmail}>
-            <Input
-              type="email"
-              autoComplete="email"
-              maxLength={254}
-              value={newEmail}
-              onChange={(event) => {
-                setNewEmail(event.target.value);
-                setFieldErrors(({ newEmail: _cleared, ...others }) => others);
-              }}
-            />
-          </FormField>
-          <FormField label={t('contact.currentPassword')} error={fieldErrors.currentPassword}>
-            <PasswordInput
-              autoComplete="current-password"
-              maxLength={128}
-              value={currentPassword}
-              onChange={(event) => {
-                setCurrentPassword(event.target.value);
-                setFieldErrors(({ currentPassword: _cleared, ...others }) => others);
-              }}
-            />
-          </FormField>
-          <ActionError message={action.error} />
-          <div className="flex gap-2">
-            <Button type="submit" size="sm" disabled={action.busy}>
-              {t('contact.sendLink')}
-            </Button>
-            <Button size="sm" variant="outline" disabled={action.busy} onClick={() => setChanging(false)}>
-              {t('contact.cancel')}
-            </Button>
-          </div>
-        </form>
-      )}
+      {changing && <EmailChangeForm action={action} change={change} onCancel={() => setChanging(false)} />}
     </section>
   );
 }

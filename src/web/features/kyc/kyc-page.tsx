@@ -106,6 +106,47 @@ function KycRefresh({ refresh }: { refresh: NonNullable<KycStatus['refresh']> })
   );
 }
 
+/** The customer's level, what the next one unlocks, what holds the money, what is missing and the level's limits. */
+function LevelSummary({ kyc }: { kyc: KycStatus }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          {t('kyc.yourLevel')} <span data-testid="kyc-level">{kyc.level}</span>
+        </CardTitle>
+        {kyc.nextLevelUnlocks && <CardDescription>{kyc.level === 0 ? t('kyc.unlocks1') : t('kyc.unlocks2')}</CardDescription>}
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3 text-sm">
+        {kyc.accountFrozenMessage && (
+          <Alert variant="destructive" data-testid="kyc-frozen">
+            {localizeMessage(kyc.accountFrozenMessage)}
+          </Alert>
+        )}
+        {kyc.level === 0 && <Alert variant="info">{t('kyc.levelZeroHolds')}</Alert>}
+        {kyc.refresh && <KycRefresh refresh={kyc.refresh} />}
+        {kyc.missing.length > 0 && (
+          <div>
+            <p className="font-medium">{t('kyc.stillMissing', { level: kyc.nextLevel ?? '' })}</p>
+            <ul className="ml-5 list-disc" data-testid="kyc-missing">
+              {kyc.missing.map((item) => (
+                <li key={item.check}>{missingText(item.check)}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {(kyc.levelLimits.dailyInr !== null || kyc.levelLimits.monthlyInr !== null) && (
+          <p className="text-slate-600">
+            {t('kyc.levelLimits', {
+              daily: kyc.levelLimits.dailyInr ?? t('kyc.noLimit'),
+              monthly: kyc.levelLimits.monthlyInr ?? t('kyc.noLimit'),
+            })}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function KycPage() {
   const kyc = useKycStatus();
   // The consent and privacy notice is the first step: the checks show once it is accepted (issue 32).
@@ -117,41 +158,7 @@ export default function KycPage() {
       {kyc.data && <ConsentStep />}
       {kyc.data && consentAccepted && (
         <>
-          <Card>
-            <CardHeader>
-              <CardTitle>
-                {t('kyc.yourLevel')} <span data-testid="kyc-level">{kyc.data.level}</span>
-              </CardTitle>
-              {kyc.data.nextLevelUnlocks && <CardDescription>{kyc.data.level === 0 ? t('kyc.unlocks1') : t('kyc.unlocks2')}</CardDescription>}
-            </CardHeader>
-            <CardContent className="flex flex-col gap-3 text-sm">
-              {kyc.data.accountFrozenMessage && (
-                <Alert variant="destructive" data-testid="kyc-frozen">
-                  {localizeMessage(kyc.data.accountFrozenMessage)}
-                </Alert>
-              )}
-              {kyc.data.level === 0 && <Alert variant="info">{t('kyc.levelZeroHolds')}</Alert>}
-              {kyc.data.refresh && <KycRefresh refresh={kyc.data.refresh} />}
-              {kyc.data.missing.length > 0 && (
-                <div>
-                  <p className="font-medium">{t('kyc.stillMissing', { level: kyc.data.nextLevel ?? '' })}</p>
-                  <ul className="ml-5 list-disc" data-testid="kyc-missing">
-                    {kyc.data.missing.map((item) => (
-                      <li key={item.check}>{missingText(item.check)}</li>
-                    ))}
-                  </ul>
-                </div>
-              )}
-              {(kyc.data.levelLimits.dailyInr !== null || kyc.data.levelLimits.monthlyInr !== null) && (
-                <p className="text-slate-600">
-                  {t('kyc.levelLimits', {
-                    daily: kyc.data.levelLimits.dailyInr ?? t('kyc.noLimit'),
-                    monthly: kyc.data.levelLimits.monthlyInr ?? t('kyc.noLimit'),
-                  })}
-                </p>
-              )}
-            </CardContent>
-          </Card>
+          <LevelSummary kyc={kyc.data} />
           <Card>
             <CardHeader>
               <CardTitle>{t('kyc.level1')}</CardTitle>

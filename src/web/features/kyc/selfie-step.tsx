@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { livenessChallengeResponseSchema, type LivenessChallenge, type LivenessStep } from '#shared/contracts/kyc-documents';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -95,17 +95,142 @@ async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, d
   return clampScore(check.similarity(selfieFace, documentFace));
 }
 
-export function SelfieStep({
-  documentPhoto,
-  selfie,
-  onChange,
-  error,
-}: {
-  documentPhoto: File | undefined;
-  selfie: Selfie | null;
-  onChange: (selfie: Selfie | null) => void;
-  error?: string;
-}) {
+/** Asks for the front camera: its stream, the problem that stopped it, or undefined when the step no longer wants it. */
+async function openCamera(current: () => boolean): Promise<MediaStream | Problem | undefined> {
+  try {
+    return await requestCamera(
+      () =>
+        navigator.mediaDevices.getUserMedia({
+          video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
+          audio: false,
+        }),
+      current,
+    );
+  } catch (cameraError) {
+    return cameraProblem(cameraError);
+  }
+}
+
+/** Shows the camera in the step's video and loads the face check and the server's challenge. */
+async function prepareCheck(video: HTMLVideoElement, stream: MediaStream): Promise<[FaceCheck, LivenessChallenge]> {
+  video.srcObject = stream;
+  await video.play();
+  return Promise.all([
+    import('./face-check.ts').then((module) => module.loadFaceCheck()),
+    apiRequest('/api/kyc/level2/liveness-challenge', livenessChallengeResponseSchema, { method: 'POST' }),
+  ]);
+}
+
+type Followed = { kind: 'done'; progress: LivenessProgress; frontalFrame: HTMLCanvasElement | null } | { kind: 'timed_out' } | { kind: 'left' };
+
+/** Follows the camera's frames through the challenge until its steps are done, the time is up or the step is left. */
+async function followChallenge(
+  check: FaceCheck,
+  video: HTMLVideoElement,
+  challenge: LivenessChallenge,
+  current: () => boolean,
+  show: (progress: LivenessProgress) => void,
+): Promise<Followed> {
+  let progress = startProgress(challenge.challenge);
+  let frontalFrame: HTMLCanvasElement | null = null;
+  const giveUpAt = Date.now() + CHECK_SECONDS * 1000;
+  show(progress);
+  while (!isFinished(progress)) {
+    if (!current()) return { kind: 'left' };
+    if (Date.now() > giveUpAt) return { kind: 'timed_out' };
+    const waitingForFrontal = progress.stepIndex < 0;
+    const frame = captureFrame(video);
+    const next = advance(progress, await check.observe(frame));
+    if (next.passed && waitingForFrontal) frontalFrame = frame;
+    progress = next.progress;
+    if (current()) show(progress);
+    // A breath between frames, so a fast phone does not spend its battery on the check.
+    await new Promise((resolve) => window.setTimeout(resolve, 100));
+  }
+  return { kind: 'done', progress, frontalFrame };
+}
+
+/** Sends the frontal frame with the liveness report and the similarity to the document photo; answers the selfie's id. */
+async function sendSelfie(
+  check: FaceCheck,
+  challenge: LivenessChallenge,
+  progress: LivenessProgress & { frontal: NonNullable<LivenessProgress['frontal']> },
+  frontalFrame: HTMLCanvasElement,
+  photo: File,
+): Promise<string> {
+  const report = {
+    challenge: challenge.challenge,
+    challengeToken: challenge.token,
+    passedFrames: progress.passedFrames,
+    liveScore: clampScore(progress.frontal.liveScore),
+    realScore: clampScore(progress.frontal.realScore),
+    faceScore: clampScore(progress.frontal.faceScore),
+    documentSimilarity: await documentSimilarity(check, frontalFrame, photo),
+  };
+  return uploadKycPhoto('selfie', await toJpeg(frontalFrame), 'selfie.jpg', report);
+}
+
+/** What one press of Start works with: whether it is still the step's run, its phase, its video and its camera. */
+interface SelfieRun {
+  current: () => boolean;
+  setPhase: (phase: Phase) => void;
+  video: () => HTMLVideoElement | null;
+  keepStream: (stream: MediaStream) => void;
+  stopCamera: () => void;
+}
+
+const apiMessage = (error: unknown) => (error instanceof ApiError ? error.message : undefined);
+
+async function runLiveSelfie(photo: File, run: SelfieRun, onChange: (selfie: Selfie | null) => void): Promise<void> {
+  onChange(null);
+  run.setPhase({ name: 'starting' });
+  if (navigator.mediaDevices?.getUserMedia === undefined || typeof WebAssembly === 'undefined') {
+    run.setPhase({ name: 'problem', problem: 'unsupported' });
+    return;
+  }
+  const stream = await openCamera(run.current);
+  if (typeof stream === 'string') {
+    if (run.current()) run.setPhase({ name: 'problem', problem: stream });
+    return;
+  }
+  if (stream === undefined) return;
+  run.keepStream(stream);
+  let check: FaceCheck;
+  let challenge: LivenessChallenge;
+  try {
+    const video = run.video();
+    if (video === null || !run.current()) return;
+    [check, challenge] = await prepareCheck(video, stream);
+  } catch (loadError) {
+    run.stopCamera();
+    if (run.current()) run.setPhase({ name: 'problem', problem: 'load_failed', message: apiMessage(loadError) });
+    return;
+  }
+  const video = run.video();
+  if (video === null || !run.current()) return;
+  const followed = await followChallenge(check, video, challenge, run.current, (progress) => run.setPhase({ name: 'running', progress }));
+  // A run that was left stops nothing: Stop turned its camera off, and the camera now may be a newer run's.
+  if (followed.kind === 'left' || !run.current()) return;
+  run.stopCamera();
+  if (followed.kind === 'timed_out') {
+    run.setPhase({ name: 'problem', problem: 'timed_out' });
+    return;
+  }
+  const { progress, frontalFrame } = followed;
+  if (frontalFrame === null || progress.frontal === null) return;
+  run.setPhase({ name: 'sending' });
+  try {
+    const id = await sendSelfie(check, challenge, { ...progress, frontal: progress.frontal }, frontalFrame, photo);
+    if (!run.current()) return;
+    onChange({ id, preview: frontalFrame.toDataURL('image/jpeg', 0.7) });
+    run.setPhase({ name: 'idle' });
+  } catch (uploadError) {
+    if (run.current()) run.setPhase({ name: 'problem', problem: 'upload_failed', message: apiMessage(uploadError) });
+  }
+}
+
+/** The step's phase and camera: Start runs the check on a document photo, Stop (or leaving the step) turns the camera off. */
+function useLiveSelfie(onChange: (selfie: Selfie | null) => void) {
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
@@ -125,98 +250,70 @@ export function SelfieStep({
     [],
   );
 
-  const run = async (photo: File) => {
+  const start = (photo: File) => {
     const run = ++runRef.current;
-    const current = () => runRef.current === run;
-    onChange(null);
-    setPhase({ name: 'starting' });
-    if (navigator.mediaDevices?.getUserMedia === undefined || typeof WebAssembly === 'undefined') {
-      setPhase({ name: 'problem', problem: 'unsupported' });
-      return;
-    }
-    let stream: MediaStream | undefined;
-    try {
-      stream = await requestCamera(
-        () =>
-          navigator.mediaDevices.getUserMedia({
-            video: { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } },
-            audio: false,
-          }),
-        current,
-      );
-    } catch (cameraError) {
-      if (current()) setPhase({ name: 'problem', problem: cameraProblem(cameraError) });
-      return;
-    }
-    if (stream === undefined) return;
-    streamRef.current = stream;
-    let check: FaceCheck;
-    let challenge: LivenessChallenge;
-    try {
-      const video = videoRef.current;
-      if (video === null || !current()) return;
-      video.srcObject = streamRef.current;
-      await video.play();
-      [check, challenge] = await Promise.all([
-        import('./face-check.ts').then((module) => module.loadFaceCheck()),
-        apiRequest('/api/kyc/level2/liveness-challenge', livenessChallengeResponseSchema, { method: 'POST' }),
-      ]);
-    } catch (loadError) {
-      stopCamera();
-      if (current()) setPhase({ name: 'problem', problem: 'load_failed', message: loadError instanceof ApiError ? loadError.message : undefined });
-      return;
-    }
-    const video = videoRef.current;
-    if (video === null || !current()) return;
-    let progress = startProgress(challenge.challenge);
-    let frontalFrame: HTMLCanvasElement | null = null;
-    const giveUpAt = Date.now() + CHECK_SECONDS * 1000;
-    setPhase({ name: 'running', progress });
-    while (!isFinished(progress)) {
-      if (!current()) return;
-      if (Date.now() > giveUpAt) {
-        stopCamera();
-        setPhase({ name: 'problem', problem: 'timed_out' });
-        return;
-      }
-      const waitingForFrontal = progress.stepIndex < 0;
-      const frame = captureFrame(video);
-      const next = advance(progress, await check.observe(frame));
-      if (next.passed && waitingForFrontal) frontalFrame = frame;
-      progress = next.progress;
-      if (current()) setPhase({ name: 'running', progress });
-      // A breath between frames, so a fast phone does not spend its battery on the check.
-      await new Promise((resolve) => window.setTimeout(resolve, 100));
-    }
+    const keepStream = (stream: MediaStream) => {
+      streamRef.current = stream;
+    };
+    void runLiveSelfie(photo, { current: () => runRef.current === run, setPhase, video: () => videoRef.current, keepStream, stopCamera }, onChange);
+  };
+  const stop = () => {
+    runRef.current += 1;
     stopCamera();
-    if (!current() || frontalFrame === null || progress.frontal === null) return;
-    setPhase({ name: 'sending' });
-    try {
-      const report = {
-        challenge: challenge.challenge,
-        challengeToken: challenge.token,
-        passedFrames: progress.passedFrames,
-        liveScore: clampScore(progress.frontal.liveScore),
-        realScore: clampScore(progress.frontal.realScore),
-        faceScore: clampScore(progress.frontal.faceScore),
-        documentSimilarity: await documentSimilarity(check, frontalFrame, photo),
-      };
-      const id = await uploadKycPhoto('selfie', await toJpeg(frontalFrame), 'selfie.jpg', report);
-      if (!current()) return;
-      onChange({ id, preview: frontalFrame.toDataURL('image/jpeg', 0.7) });
-      setPhase({ name: 'idle' });
-    } catch (uploadError) {
-      if (current()) setPhase({ name: 'problem', problem: 'upload_failed', message: uploadError instanceof ApiError ? uploadError.message : undefined });
-    }
+    setPhase({ name: 'idle' });
   };
+  return { phase, videoRef, start, stop };
+}
 
-  const start = () => {
-    if (documentPhoto !== undefined) void run(documentPhoto);
-  };
-  const running = phase.name === 'running' || phase.name === 'starting';
+function SelfieCamera({ phase, running, videoRef }: { phase: Phase; running: boolean; videoRef: RefObject<HTMLVideoElement | null> }) {
   const progress = phase.name === 'running' ? phase.progress : null;
   const step = progress && progress.stepIndex >= 0 ? progress.challenge[progress.stepIndex] : undefined;
+  return (
+    <div className={running ? 'flex flex-col gap-2' : 'hidden'}>
+      <video ref={videoRef} muted playsInline className="aspect-[4/3] w-full -scale-x-100 rounded bg-slate-900 object-cover" aria-hidden />
+      <div aria-live="polite" className="text-sm" data-testid="kyc-selfie-instruction">
+        {phase.name === 'starting' && <p>{t('kyc.selfieStarting')}</p>}
+        {progress && (
+          <>
+            <p className="font-medium">
+              {step === undefined
+                ? t('kyc.selfieLookAtCamera')
+                : t('kyc.selfieStepOf', { step: progress.stepIndex + 1, count: progress.challenge.length, what: t(STEP_TEXTS[step]) })}
+            </p>
+            {progress.hint !== 'keep_going' && <p className="text-slate-600">{t(HINT_TEXTS[progress.hint])}</p>}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function SelfieProblem({ problem, message }: { problem: Problem; message?: string }) {
   const kycUrl = `${window.location.origin}/kyc`;
+  return (
+    <Alert variant="destructive" data-testid="kyc-selfie-problem">
+      <p className="font-medium">{message ? localizeMessage(message) : t(PROBLEM_TEXTS[problem])}</p>
+      {(problem === 'denied' || problem === 'absent' || problem === 'busy' || problem === 'unsupported') && (
+        <p className="mt-1">{t('kyc.selfieAnotherDevice', { url: kycUrl })}</p>
+      )}
+      {problem === 'denied' && <p className="mt-1">{t('kyc.selfieAllowCamera')}</p>}
+    </Alert>
+  );
+}
+
+export function SelfieStep({
+  documentPhoto,
+  selfie,
+  onChange,
+  error,
+}: {
+  documentPhoto: File | undefined;
+  selfie: Selfie | null;
+  onChange: (selfie: Selfie | null) => void;
+  error?: string;
+}) {
+  const { phase, videoRef, start, stop } = useLiveSelfie(onChange);
+  const running = phase.name === 'running' || phase.name === 'starting';
 
   return (
     <section className="flex flex-col gap-3 rounded-md border border-slate-200 p-3" aria-labelledby="kyc-selfie-title" data-testid="kyc-selfie">
@@ -232,49 +329,23 @@ export function SelfieStep({
           </p>
         </div>
       )}
-      <div className={running ? 'flex flex-col gap-2' : 'hidden'}>
-        <video ref={videoRef} muted playsInline className="aspect-[4/3] w-full -scale-x-100 rounded bg-slate-900 object-cover" aria-hidden />
-        <div aria-live="polite" className="text-sm" data-testid="kyc-selfie-instruction">
-          {phase.name === 'starting' && <p>{t('kyc.selfieStarting')}</p>}
-          {progress && (
-            <>
-              <p className="font-medium">
-                {step === undefined
-                  ? t('kyc.selfieLookAtCamera')
-                  : t('kyc.selfieStepOf', { step: progress.stepIndex + 1, count: progress.challenge.length, what: t(STEP_TEXTS[step]) })}
-              </p>
-              {progress.hint !== 'keep_going' && <p className="text-slate-600">{t(HINT_TEXTS[progress.hint])}</p>}
-            </>
-          )}
-        </div>
-      </div>
+      <SelfieCamera phase={phase} running={running} videoRef={videoRef} />
       {phase.name === 'sending' && <p className="text-sm">{t('kyc.selfieSending')}</p>}
-      {phase.name === 'problem' && (
-        <Alert variant="destructive" data-testid="kyc-selfie-problem">
-          <p className="font-medium">{phase.message ? localizeMessage(phase.message) : t(PROBLEM_TEXTS[phase.problem])}</p>
-          {(phase.problem === 'denied' || phase.problem === 'absent' || phase.problem === 'busy' || phase.problem === 'unsupported') && (
-            <p className="mt-1">{t('kyc.selfieAnotherDevice', { url: kycUrl })}</p>
-          )}
-          {phase.problem === 'denied' && <p className="mt-1">{t('kyc.selfieAllowCamera')}</p>}
-        </Alert>
-      )}
+      {phase.name === 'problem' && <SelfieProblem problem={phase.problem} message={phase.message} />}
       {error && selfie === null && phase.name === 'idle' && <p className="text-sm text-red-700">{localizeMessage(error)}</p>}
       {documentPhoto === undefined && selfie === null && <p className="text-sm text-slate-600">{t('kyc.selfieFrontFirst')}</p>}
       {!running && phase.name !== 'sending' && (
-        <Button type="button" variant={selfie === null ? 'default' : 'outline'} disabled={documentPhoto === undefined} onClick={start}>
+        <Button
+          type="button"
+          variant={selfie === null ? 'default' : 'outline'}
+          disabled={documentPhoto === undefined}
+          onClick={() => documentPhoto !== undefined && start(documentPhoto)}
+        >
           {phase.name === 'problem' ? t('kyc.selfieTryAgain') : selfie === null ? t('kyc.selfieStart') : t('kyc.selfieRetake')}
         </Button>
       )}
       {running && (
-        <Button
-          type="button"
-          variant="ghost"
-          onClick={() => {
-            runRef.current += 1;
-            stopCamera();
-            setPhase({ name: 'idle' });
-          }}
-        >
+        <Button type="button" variant="ghost" onClick={stop}>
           {t('kyc.selfieCancel')}
         </Button>
       )}

@@ -1,12 +1,15 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { KYC_IMAGE_LIMITS } from '#shared/contracts/kyc-documents';
+import { jpegOrientation, orientPixels, type Pixels } from './exif-orientation.ts';
+import { jpegSegments } from './jpeg-segments.ts';
 
 /*
  * What a KYC image becomes before it is stored (decision 050): the sender's JPEG or PNG is decoded
  * (within pixel limits checked from the header first), scaled down to a reviewer's size, and encoded
  * again as a new JPEG. Nothing of the sender's file but its pixels survives: no EXIF (the phone's
- * position, make, time), no thumbnails, no comments. HEIC (the iPhone's default) cannot be decoded
+ * position, make, time), no thumbnails, no comments; a JPEG's EXIF orientation is applied to the pixels first, so
+ * a photo taken with the phone turned is stored upright. HEIC (the iPhone's default) cannot be decoded
  * here by a maintained pure JavaScript package, so it is refused with a way forward.
  */
 
@@ -16,12 +19,6 @@ export type ImageInspection =
   | { kind: 'not-an-image' }
   | { kind: 'too-many-pixels' }
   | { kind: 'too-small' };
-
-interface Pixels {
-  width: number;
-  height: number;
-  rgba: Uint8Array;
-}
 
 /** What the first bytes say the file is; the sender's declared type is not believed. */
 export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | undefined {
@@ -39,16 +36,11 @@ export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | undefin
 
 /** A JPEG's size from its start-of-frame marker, read before decoding so a small file cannot unpack into gigabytes. */
 function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
-  let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return undefined;
-    const marker = bytes[offset + 1] ?? 0;
-    const length = bytes.readUInt16BE(offset + 2);
-    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame's size.
+  for (const { marker, data } of jpegSegments(bytes)) {
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame's size: precision, height, width.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
+      return data.length < 5 ? undefined : { height: data.readUInt16BE(1), width: data.readUInt16BE(3) };
     }
-    offset += 2 + length;
   }
   return undefined;
 }
@@ -118,7 +110,8 @@ export function normalizeImage(bytes: Buffer): ImageInspection {
     if (error instanceof Error && /maxResolutionInMP|maxMemoryUsageInMB/.test(error.message)) return { kind: 'too-many-pixels' };
     return { kind: 'not-an-image' };
   }
-  const scaled = scaleDown(pixels, KYC_IMAGE_LIMITS.storedMaxSidePixels);
+  // Turned after scaling, which moves fewer pixels and does not depend on which side is the longer.
+  const scaled = orientPixels(scaleDown(pixels, KYC_IMAGE_LIMITS.storedMaxSidePixels), type === 'jpeg' ? jpegOrientation(bytes) : 1);
   const encoded = jpeg.encode({ data: scaled.rgba, width: scaled.width, height: scaled.height }, KYC_IMAGE_LIMITS.jpegQuality);
   return { kind: 'ok', jpeg: Buffer.from(encoded.data), width: scaled.width, height: scaled.height };
 }
