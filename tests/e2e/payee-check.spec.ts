@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { meResponseSchema } from '#shared/contracts/auth';
-import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
+import { BANK_ACCOUNT_MESSAGES, PAYEE_ADMIN_MESSAGES } from '#shared/contracts/bank-accounts';
 import {
   startRazorpayXStandIn,
   STAND_IN_ACCOUNT_NUMBER,
@@ -121,6 +121,50 @@ test('an admin accepts a payee from the payee review, which names its customer, 
     await confirmation.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect(adminPage.getByText('Payee accepted: withdrawals to it are allowed.')).toBeVisible();
     await expect(payee).toHaveCount(0);
+  } finally {
+    await customerContext.close();
+    await adminContext.close();
+  }
+});
+
+test('an admin rejects a payee from the payee review with a reason; it leaves the queue and its customer cannot withdraw to it', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  try {
+    const customerPage = await customerContext.newPage();
+    const customer = newCustomer();
+    await signUpThroughForm(customerPage, customer, { server: app });
+    const accountNumber = '50100234567893';
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    await customerPage.goto('/bank-accounts');
+    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
+    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
+
+    const adminPage = await adminContext.newPage();
+    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+    await adminPage.goto('/admin/payees');
+    const payee = adminPage.getByRole('list', { name: 'Bank accounts to review' }).getByRole('listitem').filter({ hasText: customer.email });
+    await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
+    expectNoProblems(await auditPage(adminPage, 'the payee review with its accept and reject buttons'));
+    await payee.getByRole('button', { name: 'Reject this account' }).click();
+    const confirmation = adminPage.getByRole('alertdialog', { name: 'Reject this bank account?' });
+    await expect(confirmation).toContainText('HDFC Bank ••••7893');
+    // The reason is required, and said at the field.
+    await confirmation.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(confirmation.getByText(PAYEE_ADMIN_MESSAGES.rejectReasonNeeded)).toBeVisible();
+    await confirmation.getByLabel('Reason').fill('The bank holds this account in another person’s name.');
+    await confirmation.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(adminPage.getByText(PAYEE_ADMIN_MESSAGES.rejected)).toBeVisible();
+    await expect(confirmation).toHaveCount(0);
+    await expect(payee).toHaveCount(0);
+
+    await customerPage.goto('/bank-accounts');
+    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.rejected);
+    await expect(customerPage.getByText('another person')).toHaveCount(0);
+    expectNoProblems(await auditPage(customerPage, 'bank accounts with a rejected payee'));
+    await customerPage.goto('/wallet/withdraw');
+    await expect(customerPage.getByRole('option', { name: /not confirmed by the bank/ })).toBeDisabled();
   } finally {
     await customerContext.close();
     await adminContext.close();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
 import { addBankAccount, decide, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -49,6 +50,14 @@ describe('bank accounts', () => {
     expect(await storedAccounts(user.id)).toEqual([{ account_number: '123456789012', ifsc_code: 'SBIN0001234', upi_id: 'asha@oksbi' }]);
   });
 
+  it('stores a UPI id of the published VPA form at its longest: a 256-character name and a 64-letter handle', async () => {
+    const user = await signUpVerifiedUser(harness.app);
+    const upiId = `${'a.b_c-9'.repeat(36)}abcd@${'x'.repeat(64)}`;
+    expect(upiId.split('@')[0]).toHaveLength(256);
+    await addBankAccount(harness, user, { upiId });
+    expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([upiId]);
+  });
+
   it('stores an empty UPI id as none', async () => {
     const user = await signUpVerifiedUser(harness.app);
     await addBankAccount(harness, user, { upiId: '' });
@@ -65,7 +74,7 @@ describe('bank accounts', () => {
     expect((await storedAccounts(user.id)).map((row) => row.upi_id)).toEqual([null, null, null]);
   });
 
-  it.each([
+  it.each<[Record<string, unknown>, string, string]>([
     [{ accountHolderName: 'A' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: '  ' }, 'accountHolderName', 'Account holder name must be at least 2 characters.'],
     [{ accountHolderName: 'x'.repeat(101) }, 'accountHolderName', 'Account holder name must be at most 100 characters.'],
@@ -83,9 +92,19 @@ describe('bank accounts', () => {
     [{ ifscCode: 'SBIN1001234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
     [{ ifscCode: '1BIN0001234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
     [{ ifscCode: 'SBIN0-01234' }, 'ifscCode', 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).'],
-    [{ upiId: 'asha' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
-    [{ upiId: 'asha@' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
-    [{ upiId: 'a@b@c' }, 'upiId', 'UPI ID must look like name@bank (for example asha@okhdfc).'],
+    ...[
+      'asha',
+      'asha@',
+      'a@b@c',
+      'a@okhdfc',
+      'as ha@okhdfc',
+      'asha@ok-hdfc',
+      'asha@okhdfc1',
+      'asha@ok.hdfc',
+      'asha@h',
+      `${'a'.repeat(257)}@ybl`,
+      `asha@${'b'.repeat(65)}`,
+    ].map((upiId): [Record<string, unknown>, string, string] => [{ upiId }, 'upiId', BANK_ACCOUNT_MESSAGES.upiShape]),
     [{ accountNumber: undefined }, 'accountNumber', 'Account number must be at least 9 characters.'],
   ])('refuses %j with the message and saves nothing', async (override, field, message) => {
     const user = await signUpVerifiedUser(harness.app);

@@ -406,6 +406,136 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(paid.statusCode, paid.body).toBe(201);
   });
 
+  async function rejectAs(user: SignedUpUser, bankAccountId: string, body: unknown = { reason: 'The account is in another person’s name.' }) {
+    return call(harness.app, { method: 'POST', url: `/api/admin/payees/${bankAccountId}/reject`, cookie: user.cookie, body });
+  }
+
+  async function mismatchedPayee(customer: SignedUpUser): Promise<Payee> {
+    const accountNumber = uniqueAccountNumber();
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { accountNumber });
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    return payee;
+  }
+
+  it('an admin rejects a payee with a reason (audited): it leaves the review, takes no withdrawal, and its owner is told without the reason', async () => {
+    const customer = await fundedCustomer();
+    const payee = await mismatchedPayee(customer);
+    const reason = 'RAVI KUMAR holds this account, not the customer.';
+    const rejected = await rejectAs(admin, payee.id, { reason: `  ${reason}  ` });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json()).toMatchObject({
+      message: PAYEE_ADMIN_MESSAGES.rejected,
+      payee: { id: payee.id, payeeCheck: 'rejected', rejectionReason: reason, rejectedAt: expect.any(String) },
+      pendingChangeId: null,
+    });
+    const row = await harness.database.handle.db.execute<{ payee_check: string; rejected_by: string | null; rejection_reason: string | null }>(
+      sql`select payee_check, rejected_by, rejection_reason from bank_accounts where id = ${payee.id}`,
+    );
+    expect(row.rows[0]).toEqual({ payee_check: 'rejected', rejected_by: admin.id, rejection_reason: reason });
+    const audit = await harness.database.handle.db.execute<{ before: unknown; after: unknown; target_user_id: string }>(
+      sql`select before, after, target_user_id from audit_log where action = 'payee.reject' and target_id = ${payee.id} and actor_user_id = ${admin.id}`,
+    );
+    expect(audit.rows).toEqual([
+      { before: expect.objectContaining({ payeeCheck: 'name_mismatch' }), after: { payeeCheck: 'rejected', reason }, target_user_id: customer.id },
+    ]);
+    // Decided: it leaves the admins' queue.
+    const review = await call(harness.app, { url: '/api/admin/payees/review?limit=100', cookie: admin.cookie });
+    expect(review.json<{ items: { id: string }[] }>().items.map((item) => item.id)).not.toContain(payee.id);
+    // The customer sees why on the bank accounts page and is told in the app and by e-mail, never the reason.
+    const list = await call(harness.app, { url: '/api/bank-accounts', cookie: customer.cookie });
+    expect(list.json()).toMatchObject({ items: [{ id: payee.id, payeeCheck: 'rejected' }] });
+    expect(list.body).not.toContain('RAVI');
+    const told = await blockedNotices(customer);
+    expect(told).toHaveLength(2);
+    expect(told.map((notice) => notice.body)).toContainEqual(
+      expect.stringContaining(`••••${payee.accountNumber.slice(-4)}: ${BANK_ACCOUNT_MESSAGES.rejected}`),
+    );
+    expect(JSON.stringify(told)).not.toContain('RAVI');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.rejected);
+    // Even after the cooling-off would have ended.
+    await harness.database.handle.db.execute(sql`update bank_accounts set details_changed_at = now() - interval '25 hours' where id = ${payee.id}`);
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.rejected);
+    // Decided once: a second reject and an accept are 409 and change nothing.
+    const again = await rejectAs(admin, payee.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: { message: PAYEE_ADMIN_MESSAGES.notRejectable } });
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode).toBe(409);
+    expect(await payeeRow(payee.id)).toMatchObject({ payee_check: 'rejected', accepted_by: null });
+    expect(await blockedNotices(customer)).toHaveLength(2);
+  });
+
+  it('tells a customer whose profile is in Hindi of the rejection in Hindi', async () => {
+    const customer = await fundedCustomer();
+    await harness.database.handle.db.execute(sql`update profiles set language = 'hi' where user_id = ${customer.id}`);
+    const payee = await mismatchedPayee(customer);
+    expect((await rejectAs(admin, payee.id)).statusCode).toBe(200);
+    const told = await blockedNotices(customer);
+    expect(told.map((notice) => notice.body)).toContainEqual(expect.stringContaining('हमारी टीम ने इस बैंक खाते की समीक्षा की और इसे स्वीकार नहीं किया'));
+  });
+
+  it('refuses a reject by a customer (403), of an unknown payee (404), of a verified or invalid one (409), and without a reason or with a long one (400)', async () => {
+    const customer = await fundedCustomer();
+    const payee = await mismatchedPayee(customer);
+    const other = await signUpVerifiedUser(harness.app);
+    expect((await rejectAs(other, payee.id)).statusCode).toBe(403);
+    expect((await rejectAs(customer, payee.id)).statusCode).toBe(403);
+    expect((await rejectAs(admin, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    for (const body of [{}, { reason: '   ' }, { reason: 'x'.repeat(501) }]) {
+      const refused = await rejectAs(admin, payee.id, body);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json()).toMatchObject({ error: { fields: { reason: PAYEE_ADMIN_MESSAGES.rejectReasonNeeded } } });
+    }
+    expect((await payeeRow(payee.id))?.payee_check).toBe('name_mismatch');
+    const verified = await addedPayee(customer);
+    expect(verified.payeeCheck).toBe('verified');
+    const notDecidable = await rejectAs(admin, verified.id);
+    expect(notDecidable.statusCode).toBe(409);
+    expect(notDecidable.json()).toMatchObject({ error: { message: PAYEE_ADMIN_MESSAGES.notRejectable } });
+    const invalidNumber = uniqueAccountNumber();
+    standIn.invalidAccounts.add(invalidNumber);
+    const invalid = await addedPayee(customer, { accountNumber: invalidNumber });
+    expect((await rejectAs(admin, invalid.id)).statusCode).toBe(409);
+    expect((await payeeRow(invalid.id))?.payee_check).toBe('invalid');
+    const audit = await harness.database.handle.db.execute(sql`select 1 from audit_log where action = 'payee.reject' and target_user_id = ${customer.id}`);
+    expect(audit.rows).toHaveLength(0);
+  });
+
+  it('a rejected payee is checked again when its owner edits it (and then takes withdrawals if it matches), or can be deleted', async () => {
+    const customer = await fundedCustomer();
+    const payee = await mismatchedPayee(customer);
+    expect((await rejectAs(admin, payee.id)).statusCode).toBe(200);
+    // A UPI id alone is not what the bank checked: still rejected.
+    const upiOnly = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${payee.id}`,
+      cookie: customer.cookie,
+      body: { upiId: 'asha@okhdfc' },
+    });
+    expect(upiOnly.json()).toMatchObject({ bankAccount: { payeeCheck: 'rejected' } });
+    const ownNumber = uniqueAccountNumber();
+    const edited = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${payee.id}`,
+      cookie: customer.cookie,
+      body: { accountNumber: ownNumber, accountNumberConfirmation: ownNumber, upiId: null },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ bankAccount: { payeeCheck: 'verified' } });
+    const row = await harness.database.handle.db.execute<{ rejected_at: Date | null; rejected_by: string | null; rejection_reason: string | null }>(
+      sql`select rejected_at, rejected_by, rejection_reason from bank_accounts where id = ${payee.id}`,
+    );
+    expect(row.rows[0]).toEqual({ rejected_at: null, rejected_by: null, rejection_reason: null });
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+
+    const another = await mismatchedPayee(customer);
+    expect((await rejectAs(admin, another.id)).statusCode).toBe(200);
+    const deleted = await call(harness.app, { method: 'DELETE', url: `/api/bank-accounts/${another.id}`, cookie: customer.cookie });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+  });
+
   // Last: a second admin turns two-person control on for the rest of the file.
   it('with two admins, an acceptance waits for the second admin', async () => {
     const customer = await fundedCustomer();
@@ -422,5 +552,32 @@ describe('a new payee checked with the bank (penny drop)', () => {
     const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: second.cookie, body: {} });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(await payeeRow(payee.id)).toMatchObject({ payee_check: 'accepted', accepted_by: second.id });
+  });
+
+  it('with two admins, a rejection waits for the second admin too, and no acceptance may wait beside it', async () => {
+    const customer = await fundedCustomer();
+    const payee = await mismatchedPayee(customer);
+    const second = await signUpAdminWithVerifiedPin(harness);
+    const asked = await rejectAs(admin, payee.id);
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(asked.json()).toMatchObject({ message: PAYEE_ADMIN_MESSAGES.rejectWaiting, payee: { payeeCheck: 'name_mismatch' } });
+    const changeId = asked.json<{ pendingChangeId: string }>().pendingChangeId;
+    expect(await blockedNotices(customer)).toHaveLength(1);
+    // Still blocked meanwhile.
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+    const acceptBeside = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: second.cookie, body: {} });
+    expect(acceptBeside.statusCode).toBe(409);
+    expect(acceptBeside.json()).toMatchObject({ error: { message: PAYEE_ADMIN_MESSAGES.rejectionWaiting } });
+    expect((await rejectAs(second, payee.id)).statusCode).toBe(409);
+    const own = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: admin.cookie, body: {} });
+    expect(own.statusCode).toBe(403);
+    const confirmed = await call(harness.app, { method: 'POST', url: `/api/admin/pending-changes/${changeId}/confirm`, cookie: second.cookie, body: {} });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const row = await harness.database.handle.db.execute<{ payee_check: string; rejected_by: string | null }>(
+      sql`select payee_check, rejected_by from bank_accounts where id = ${payee.id}`,
+    );
+    expect(row.rows[0]).toEqual({ payee_check: 'rejected', rejected_by: second.id });
+    expect(await blockedNotices(customer)).toHaveLength(2);
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.rejected);
   });
 });

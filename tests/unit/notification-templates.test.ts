@@ -50,7 +50,7 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
   withdrawalReversed: () => [templates.withdrawalReversed({ ...withdrawal, netInrPaise: withdrawal.amountInrPaise, reason: 'Account closed' })],
   withdrawalCancelled: () => [templates.withdrawalCancelled(withdrawal)],
   payeeBlocked: () =>
-    (['name_mismatch', 'invalid', 'check_failed'] as const).map((check) =>
+    (['name_mismatch', 'invalid', 'check_failed', 'rejected'] as const).map((check) =>
       templates.payeeBlocked({ userId: 'u-1', bankName: 'HDFC Bank', accountNumberLast4: '4321', check }),
     ),
   transferDecided: () => [

@@ -480,7 +480,7 @@ export const bankAccounts = pgTable(
     flagReason: text('flag_reason'),
     /**
      * What the payout provider's account validation (a penny drop) said of the current details (decision 054):
-     * `verified` lifts the cooling-off; `name_mismatch`, `invalid` and `check_failed` keep withdrawals from it.
+     * `verified` lifts the cooling-off; `name_mismatch`, `invalid`, `check_failed` and `rejected` keep withdrawals from it.
      */
     payeeCheck: text('payee_check').$type<PayeeCheck>().notNull().default('unchecked'),
     /** The validation of the current details; an edit of them points it at a new one. */
@@ -488,6 +488,10 @@ export const bankAccounts = pgTable(
     /** The admin who accepted a name that did not match (or a check that failed), and when. */
     acceptedBy: uuid('accepted_by').references(() => users.id, { onDelete: 'set null' }),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    /** The admin who rejected it (decision 057), when and why; cleared with the check when its owner edits what the bank checks. */
+    rejectedBy: uuid('rejected_by').references(() => users.id, { onDelete: 'set null' }),
+    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
+    rejectionReason: text('rejection_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -498,13 +502,20 @@ export const bankAccounts = pgTable(
       .where(sql`${table.payeeCheck} in ('name_mismatch', 'check_failed', 'invalid')`),
     check(
       'bank_accounts_payee_check_valid',
-      sql`${table.payeeCheck} in ('unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted')`,
+      sql`${table.payeeCheck} in ('unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted', 'rejected')`,
+    ),
+    check(
+      'bank_accounts_rejection_consistent',
+      sql`(${table.payeeCheck} = 'rejected') = (${table.rejectedAt} is not null) and (${table.rejectedAt} is null) = (${table.rejectionReason} is null) and (${table.rejectionReason} is null or char_length(${table.rejectionReason}) between 1 and 500)`,
     ),
     check('bank_accounts_holder_length', sql`char_length(${table.accountHolderName}) between 2 and 100`),
     check('bank_accounts_number_shape', sql`${table.accountNumber} ~ '^[0-9]{9,18}$'`),
     check('bank_accounts_bank_length', sql`char_length(${table.bankName}) between 2 and 100`),
     check('bank_accounts_ifsc_shape', sql`${table.ifscCode} ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`),
-    check('bank_accounts_upi_shape', sql`${table.upiId} is null or ${table.upiId} ~ '^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$'`),
+    check(
+      'bank_accounts_upi_shape',
+      sql`${table.upiId} is null or (${table.upiId} ~ '^[A-Za-z0-9._-]{2,}@[A-Za-z][A-Za-z0-9.-]{1,63}$' and char_length(split_part(${table.upiId}, '@', 1)) <= 256)`,
+    ),
     check(
       'bank_accounts_flag_consistent',
       sql`(${table.flaggedAt} is null) = (${table.flagReason} is null) and (${table.flagReason} is null or char_length(${table.flagReason}) between 1 and 200)`,
@@ -1413,7 +1424,7 @@ export const pendingChanges = pgTable(
     index('pending_changes_requested_idx').on(table.requestedAt, table.id),
     check(
       'pending_changes_kind_valid',
-      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze', 'kyc_level2_approval', 'payee_acceptance')`,
+      sql`${table.kind} in ('deposit_address', 'large_withdrawal_approval', 'admin_role_grant', 'admin_role_removal', 'exchange_rates', 'large_withdrawal_limit', 'app_file', 'deposit_override', 'unclaimed_transfer_assignment', 'payout_batch_cancel', 'chain_incident_settlement', 'deposit_xpub', 'account_unfreeze', 'kyc_level2_approval', 'payee_acceptance', 'payee_rejection')`,
     ),
     check('pending_changes_status_valid', sql`${table.status} in ('open', 'confirmed', 'discarded')`),
     check('pending_changes_decision_consistent', sql`(${table.status} = 'open') = (${table.decidedAt} is null)`),

@@ -8,7 +8,7 @@ import type { ChangeHandlers } from './pending-changes/service.ts';
 import { addressChangeHandler, exchangeRatesChangeHandler, largeWithdrawalLimitChangeHandler } from './settings/service.ts';
 import { accountUnfreezeHandler } from './kyc/account-controls.ts';
 import { levelTwoApprovalHandler } from './kyc/documents/review.ts';
-import { payeeAcceptanceHandler } from './bank-accounts/validations.ts';
+import { payeeAcceptanceHandler, payeeRejectionHandler } from './bank-accounts/validations.ts';
 import { firstApprovalHandler, firstApprovalHandlerFor } from './withdrawals/service.ts';
 
 /**
@@ -32,6 +32,7 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
   account_unfreeze: accountUnfreezeHandler,
   kyc_level2_approval: levelTwoApprovalHandler,
   payee_acceptance: payeeAcceptanceHandler,
+  payee_rejection: payeeRejectionHandler,
 };
 
 /** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */

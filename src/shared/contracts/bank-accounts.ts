@@ -8,7 +8,8 @@ export const BANK_ACCOUNT_LIMITS = {
   accountNumberMinDigits: 9,
   accountNumberMaxDigits: 18,
   ifscLength: 11,
-  upiMaxLength: 128,
+  /** The longest UPI id UPI_PATTERN allows: 256 characters, the @ and a 64-letter handle. */
+  upiMaxLength: 321,
   /** Saved accounts per customer. */
   accountsPerUser: 20,
 } as const;
@@ -19,17 +20,22 @@ export const BANK_ACCOUNT_LIMITS = {
  */
 export const PAYEE_CHECKS_PER_DAY = 5;
 
+/** The longest reason an admin gives for rejecting a payee (the database's check says the same). */
+export const PAYEE_REJECTION_REASON_MAX_LENGTH = 500;
+
 /**
  * What the payout provider's account validation said of a payee's current details (decision 054).
  * `unchecked`: saved without a provider (the cooling-off alone applies); `checking`: asked, no answer yet;
  * `verified`: the account is active and its registered name matches the customer's (no cooling-off);
  * `name_mismatch`, `check_failed`: no withdrawal to it until an admin accepts it (`accepted`);
- * `invalid`: the bank refused the penny, no withdrawal until its owner edits it.
+ * `invalid`: the bank refused the penny, no withdrawal until its owner edits it;
+ * `rejected`: an admin refused a `name_mismatch` or `check_failed` payee (decision 057), no withdrawal until its owner
+ * edits it (which checks it again) or deletes it.
  */
-export const PAYEE_CHECKS = ['unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted'] as const;
+export const PAYEE_CHECKS = ['unchecked', 'checking', 'verified', 'name_mismatch', 'invalid', 'check_failed', 'accepted', 'rejected'] as const;
 export const payeeCheckSchema = z.enum(PAYEE_CHECKS);
 export type PayeeCheck = z.infer<typeof payeeCheckSchema>;
-/** The checks an admin may accept. */
+/** The checks an admin may accept or reject (decision 057): every other check is decided already, or by the bank. */
 export const ACCEPTABLE_PAYEE_CHECKS: readonly PayeeCheck[] = ['name_mismatch', 'check_failed'];
 /** The checks by which the bank did not confirm a payee: its owner is told, and it waits in the admins' review queue. */
 export const BLOCKING_PAYEE_CHECKS = ['name_mismatch', 'invalid', 'check_failed'] as const satisfies readonly PayeeCheck[];
@@ -50,7 +56,8 @@ export const BANK_ACCOUNT_MESSAGES = {
   bankTooLong: 'Bank name must be at most 100 characters.',
   ifscLength: 'IFSC code must be 11 characters.',
   ifscShape: 'IFSC code must be 4 letters, then 0, then 6 letters or digits (for example SBIN0001234).',
-  upiShape: 'UPI ID must look like name@bank (for example asha@okhdfc).',
+  upiShape:
+    'UPI ID must look like name@bank (for example asha@okhdfc): 2 to 256 letters, digits, dots, hyphens or underscores, then @, then the 2 to 64 letters of the UPI app’s handle.',
   controlCharacters: FORBIDDEN_CHARACTERS_MESSAGE,
   holderNeedsLetter: 'Account holder name must contain at least one letter.',
   bankNeedsLetter: 'Bank name must contain at least one letter.',
@@ -72,14 +79,22 @@ export const BANK_ACCOUNT_MESSAGES = {
     'The name the bank has for this account does not match your name. Withdrawals to it wait until our team has accepted it; you can also edit it or add an account in your own name.',
   invalidAccount: 'The bank says this account cannot receive money. Check the account number and IFSC, then edit the account or add another one.',
   checkFailed: 'We could not check this bank account with the bank. Withdrawals to it wait until our team has accepted it; you can also edit it.',
+  rejected:
+    'Our team reviewed this bank account and did not accept it, so withdrawals to it are not possible. Edit its details to have it checked again, or delete it and add an account in your own name.',
   tooManyChecks: `Each new or changed bank account is checked with the bank, at most ${PAYEE_CHECKS_PER_DAY} times a day. Try again tomorrow.`,
   /** Decision 044: a payout to the account failed for a reason of the account itself. */
   flagged: (reason: string) => `A payout to this bank account failed (${reason}). Check its details and edit the account before you withdraw to it.`,
 } as const;
 
 export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
-/** Same shape as the database's CHECK constraint on bank_accounts.upi_id. */
-export const UPI_PATTERN = /^[A-Za-z0-9._-]{2,64}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
+/**
+ * A UPI id (a VPA, virtual payment address) is `name@handle`, the handle being the payment app's or bank's (NPCI's
+ * UPI gives every PSP its handle). The form is the one published for validating VPAs, `[a-zA-Z0-9.\-_]{2,256}@[a-zA-Z]{2,64}`
+ * (GeeksforGeeks, "Validating UPI IDs using regular expressions"; the same pattern as Safexpay's SDK
+ * `Validator.validUpiIdPattern`), anchored: handles are letters only (okhdfcbank, ybl, paytm, upi). The database's
+ * check on bank_accounts.upi_id (migration 0047) is looser on the handle, so that ids saved before still load.
+ */
+export const UPI_PATTERN = /^[A-Za-z0-9._-]{2,256}@[A-Za-z]{2,64}$/;
 
 /** Lengths in characters as the database counts them (code points), not UTF-16 units. */
 const characterCount = (value: string) => [...value].length;
@@ -219,6 +234,8 @@ export function payeeRefusal(
       return BANK_ACCOUNT_MESSAGES.invalidAccount;
     case 'check_failed':
       return BANK_ACCOUNT_MESSAGES.checkFailed;
+    case 'rejected':
+      return BANK_ACCOUNT_MESSAGES.rejected;
     case 'unchecked':
     case 'verified':
     case 'accepted':
@@ -255,6 +272,9 @@ export const adminPayeeSchema = bankAccountSchema.extend({
   customerName: z.string(),
   customerEmail: z.string(),
   acceptedAt: z.string().nullable(),
+  /** An admin's rejection (decision 057): when and why; shown to admins only, as the reason may name the bank's registered name. */
+  rejectedAt: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
   validation: payeeValidationSchema.nullable(),
 });
 export type AdminPayee = z.infer<typeof adminPayeeSchema>;
@@ -262,6 +282,7 @@ export const adminPayeeListResponseSchema = z.object({ items: z.array(adminPayee
 /** The admins' review queue of payees the bank did not confirm: oldest first, a page (at most 100) at a time. */
 export const payeeReviewQuerySchema = cursorQuerySchema;
 export const adminPayeeReviewPageSchema = pageSchema(adminPayeeSchema);
+/** The answer to an admin's accept or reject of a payee: at once (200), or a change a second admin confirms (202). */
 export const payeeAcceptResponseSchema = z.object({ message: z.string(), payee: adminPayeeSchema, pendingChangeId: z.string().nullable() });
 export const PAYEE_ADMIN_MESSAGES = {
   accepted: 'Payee accepted: withdrawals to it are allowed.',
@@ -269,7 +290,26 @@ export const PAYEE_ADMIN_MESSAGES = {
   notAcceptable: 'Only a payee whose name did not match, or whose check failed, can be accepted.',
   alreadyWaiting: 'An acceptance of this payee already waits for a second admin.',
   changed: 'The payee was changed or checked again since; look at it again.',
+  rejected: 'Payee rejected: withdrawals to it are refused until the customer edits it.',
+  rejectWaiting: 'Rejecting this payee waits for a second admin to confirm it.',
+  notRejectable: 'Only a payee whose name did not match, or whose check failed, and that no admin has decided yet, can be rejected.',
+  rejectionWaiting: 'A rejection of this payee already waits for a second admin.',
+  rejectReasonNeeded: `Give the reason for the rejection (at most ${PAYEE_REJECTION_REASON_MAX_LENGTH} characters).`,
 } as const;
+
+/**
+ * POST /api/admin/payees/:id/reject (decision 057): the reason is kept for admins and the audit log; the customer is
+ * told a fixed text, since a reason may quote the name the bank has for the account.
+ */
+export const rejectPayeeRequestSchema = z.object({
+  reason: z
+    .string({ error: PAYEE_ADMIN_MESSAGES.rejectReasonNeeded })
+    .trim()
+    .min(1, PAYEE_ADMIN_MESSAGES.rejectReasonNeeded)
+    .max(PAYEE_REJECTION_REASON_MAX_LENGTH * 2, PAYEE_ADMIN_MESSAGES.rejectReasonNeeded)
+    .refine((value) => characterCount(value) <= PAYEE_REJECTION_REASON_MAX_LENGTH, PAYEE_ADMIN_MESSAGES.rejectReasonNeeded)
+    .refine((value) => !hasForbiddenCharacters(value, { multiline: true }), FORBIDDEN_CHARACTERS_MESSAGE),
+});
 
 export const bankAccountListResponseSchema = z.object({
   items: z.array(bankAccountSchema),

@@ -58,6 +58,7 @@ export const PENDING_CHANGE_KINDS = [
   'account_unfreeze',
   'kyc_level2_approval',
   'payee_acceptance',
+  'payee_rejection',
 ] as const;
 export const pendingChangeKindSchema = z.enum(PENDING_CHANGE_KINDS);
 export type PendingChangeKind = z.infer<typeof pendingChangeKindSchema>;
@@ -112,6 +113,7 @@ export const AUDIT_ACTIONS = [
   'deposit_key.set',
   'payee.check',
   'payee.accept',
+  'payee.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,8 +4,8 @@ import { bankAccounts, profiles, withdrawalRequests } from '../../db/schema.ts';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 export type BankAccountValues = Pick<BankAccountRow, 'accountHolderName' | 'accountNumber' | 'bankName' | 'branchName' | 'ifscCode' | 'upiId'>;
-/** What an update may set besides the details: the bank's check of them (decision 054). */
-type CheckValues = Pick<BankAccountRow, 'payeeCheck' | 'validationId' | 'acceptedBy' | 'acceptedAt'>;
+/** What an update may set besides the details: the bank's check of them (decision 054) and an admin's decision on it (decision 057). */
+type CheckValues = Pick<BankAccountRow, 'payeeCheck' | 'validationId' | 'acceptedBy' | 'acceptedAt' | 'rejectedBy' | 'rejectedAt' | 'rejectionReason'>;
 
 // Written out in SQL: drizzle leaves columns unqualified in a one-table select, and an unqualified
 // "id" inside this subquery would silently mean withdrawal_requests.id.

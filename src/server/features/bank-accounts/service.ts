@@ -82,7 +82,7 @@ export async function updateBankAccount(
 ): Promise<BankAccount> {
   // The confirmation was checked by the schema; the bank and branch come with a new IFSC, from the dataset.
   const { accountNumberConfirmation: _confirmation, ...fields } = input;
-  const changes: Partial<bankAccountRepository.BankAccountValues> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const changes: Parameters<typeof bankAccountRepository.update>[3] = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (input.ifscCode !== undefined) Object.assign(changes, knownIfsc(input.ifscCode));
   const providerConfig = context.config.payoutProvider;
   const bankAccount = await context.database.db.transaction(async (transaction) => {
@@ -92,7 +92,7 @@ export async function updateBankAccount(
     const existing = await bankAccountRepository.findOwned(transaction, userId, id);
     if (!existing) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
-    // A change of what the bank checked (number, IFSC, holder) checks it again; an earlier check or acceptance no longer holds.
+    // A change of what the bank checked (number, IFSC, holder) checks it again; an earlier check, acceptance or rejection no longer holds.
     const checked = { accountNumber: existing.accountNumber, ifscCode: existing.ifscCode, accountHolderName: existing.accountHolderName, ...changes };
     let validationId: string | undefined;
     if (
@@ -101,7 +101,15 @@ export async function updateBankAccount(
       checked.accountHolderName !== existing.accountHolderName
     ) {
       validationId = providerConfig ? await queueValidation(transaction, { userId, bankAccountId: id, ...checked }) : undefined;
-      Object.assign(changes, { payeeCheck: validationId ? 'checking' : 'unchecked', validationId: validationId ?? null, acceptedBy: null, acceptedAt: null });
+      Object.assign(changes, {
+        payeeCheck: validationId ? 'checking' : 'unchecked',
+        validationId: validationId ?? null,
+        acceptedBy: null,
+        acceptedAt: null,
+        rejectedBy: null,
+        rejectedAt: null,
+        rejectionReason: null,
+      });
     }
     const row = await bankAccountRepository.update(transaction, userId, id, changes);
     if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);

@@ -122,6 +122,13 @@ export async function acceptPayee(db: Executor, bankAccountId: string, adminUser
     .where(eq(bankAccounts.id, bankAccountId));
 }
 
+export async function rejectPayee(db: Executor, bankAccountId: string, rejection: { adminUserId: string; reason: string }): Promise<void> {
+  await db
+    .update(bankAccounts)
+    .set({ payeeCheck: 'rejected', rejectedBy: rejection.adminUserId, rejectedAt: sql`now()`, rejectionReason: rejection.reason, updatedAt: sql`now()` })
+    .where(eq(bankAccounts.id, bankAccountId));
+}
+
 export interface AdminPayeeRow {
   account: BankAccountRow;
   customerName: string;

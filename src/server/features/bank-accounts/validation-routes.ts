@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { adminPayeeListResponseSchema, adminPayeeReviewPageSchema, payeeAcceptResponseSchema, payeeReviewQuerySchema } from '#shared/contracts/bank-accounts';
+import {
+  adminPayeeListResponseSchema,
+  adminPayeeReviewPageSchema,
+  payeeAcceptResponseSchema,
+  payeeReviewQuerySchema,
+  rejectPayeeRequestSchema,
+} from '#shared/contracts/bank-accounts';
 import { idParamsSchema } from '#shared/contracts/common';
 import { PAYOUT_WEBHOOK_MAX_BYTES } from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
@@ -7,7 +13,7 @@ import type { PayoutProviderConfig } from '../../env.ts';
 import { rawBodyOf, registerRawBodyWebhooks } from '../../http/raw-body-webhooks.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
-import { acceptPayee, listCustomerPayees, listPayeesForReview, receiveValidationWebhook } from './validations.ts';
+import { acceptPayee, listCustomerPayees, listPayeesForReview, receiveValidationWebhook, rejectPayee } from './validations.ts';
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_validation', 'ignored']) });
 
@@ -36,7 +42,7 @@ export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppCo
   });
 }
 
-/** The admins' payee screens: one customer's payees with their checks, the review queue, and the acceptance. */
+/** The admins' payee screens: one customer's payees with their checks, the review queue, and the acceptance or rejection. */
 export function registerPayeeAdminRoutes(app: ApiApp, context: AppContext): void {
   const { db } = context.database;
   app.get(
@@ -76,6 +82,24 @@ export function registerPayeeAdminRoutes(app: ApiApp, context: AppContext): void
     },
     async (request, reply) => {
       const answer = await acceptPayee(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.id);
+      reply.code(answer.statusCode);
+      return answer.body;
+    },
+  );
+  app.post(
+    '/api/admin/payees/:id/reject',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Reject a bank account whose name did not match or whose check failed, with a reason: it takes no withdrawal until its owner edits or deletes it; 202 while a second admin must confirm',
+        params: idParamsSchema,
+        body: rejectPayeeRequestSchema,
+        response: responses({ 200: payeeAcceptResponseSchema, 202: payeeAcceptResponseSchema }),
+      },
+    },
+    async (request, reply) => {
+      const answer = await rejectPayee(db, { userId: sessionOf(request).userId, ipAddress: request.ip }, request.params.id, request.body.reason);
       reply.code(answer.statusCode);
       return answer.body;
     },

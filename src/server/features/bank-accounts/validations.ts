@@ -271,6 +271,8 @@ function adminPayeeOf(row: AdminPayeeRow): AdminPayee {
     customerName: row.customerName,
     customerEmail: row.customerEmail,
     acceptedAt: account.acceptedAt?.toISOString() ?? null,
+    rejectedAt: account.rejectedAt?.toISOString() ?? null,
+    rejectionReason: account.rejectionReason,
     validation: validation && {
       id: validation.id,
       status: validation.status,
@@ -301,16 +303,17 @@ export async function listPayeesForReview(
   return { items: page.rows.map(adminPayeeOf), nextCursor: page.nextCursor };
 }
 
-async function lockedAcceptablePayee(transaction: Executor, bankAccountId: string, validationId?: string | null) {
+/** The payee locked, when an admin may still decide it (decision 057); else 409 with `refusal`, or the stale change's 409. */
+async function lockedUndecidedPayee(transaction: Executor, bankAccountId: string, refusal: string, validationId?: string | null) {
   const payee = await validationRepository.findPayeeForUpdate(transaction, bankAccountId);
   if (!payee) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
   if (validationId !== undefined && payee.validationId !== validationId) throw AppError.conflict(PAYEE_ADMIN_MESSAGES.changed, 'STALE_CHANGE');
-  if (!ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck)) throw AppError.conflict(PAYEE_ADMIN_MESSAGES.notAcceptable);
+  if (!ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck)) throw AppError.conflict(refusal);
   return payee;
 }
 
 async function applyAcceptance(transaction: Executor, change: { bankAccountId: string; validationId: string | null }, actor: Actor): Promise<void> {
-  const payee = await lockedAcceptablePayee(transaction, change.bankAccountId, change.validationId);
+  const payee = await lockedUndecidedPayee(transaction, change.bankAccountId, PAYEE_ADMIN_MESSAGES.notAcceptable, change.validationId);
   await validationRepository.acceptPayee(transaction, payee.id, actor.userId);
   await recordAudit(transaction, {
     actorUserId: actor.userId,
@@ -324,43 +327,95 @@ async function applyAcceptance(transaction: Executor, change: { bankAccountId: s
   });
 }
 
+/** The payee takes no withdrawal until its owner edits or deletes it; the owner is told, without the admin's reason. */
+async function applyRejection(
+  transaction: Executor,
+  change: { bankAccountId: string; validationId: string | null; reason: string },
+  actor: Actor,
+): Promise<void> {
+  const payee = await lockedUndecidedPayee(transaction, change.bankAccountId, PAYEE_ADMIN_MESSAGES.notRejectable, change.validationId);
+  await validationRepository.rejectPayee(transaction, payee.id, { adminUserId: actor.userId, reason: change.reason });
+  await recordAudit(transaction, {
+    actorUserId: actor.userId,
+    action: 'payee.reject',
+    targetType: 'bank_account',
+    targetId: payee.id,
+    targetUserId: payee.userId,
+    before: { payeeCheck: payee.payeeCheck, validationId: payee.validationId },
+    after: { payeeCheck: 'rejected', reason: change.reason },
+    ipAddress: actor.ipAddress,
+  });
+  await createNotifications(transaction, [
+    payeeBlocked({ userId: payee.userId, bankName: payee.bankName, accountNumberLast4: lastFourDigits(payee.accountNumber), check: 'rejected' }),
+  ]);
+}
+
+const lockPayee = async (transaction: Executor, bankAccountId: string) => {
+  await validationRepository.findPayeeForUpdate(transaction, bankAccountId);
+};
+
 /** A second admin's confirm of an acceptance: the payee must still have the check that was accepted. */
 export const payeeAcceptanceHandler: ChangeHandler<'payee_acceptance'> = {
   kind: 'payee_acceptance',
-  lockSubject: async (transaction, bankAccountId) => {
-    await validationRepository.findPayeeForUpdate(transaction, bankAccountId);
-  },
+  lockSubject: lockPayee,
   apply: async (transaction, change, decider) => applyAcceptance(transaction, change.payload, decider),
 };
 
+/** A second admin's confirm of a rejection: likewise, the payee must still have the check that was rejected. */
+export const payeeRejectionHandler: ChangeHandler<'payee_rejection'> = {
+  kind: 'payee_rejection',
+  lockSubject: lockPayee,
+  apply: async (transaction, change, decider) => applyRejection(transaction, change.payload, decider),
+};
+
+type PayeeDecision = { kind: 'payee_acceptance' } | { kind: 'payee_rejection'; reason: string };
+
+const PAYEE_DECISION_MESSAGES = {
+  payee_acceptance: { refusal: PAYEE_ADMIN_MESSAGES.notAcceptable, waiting: PAYEE_ADMIN_MESSAGES.acceptWaiting, done: PAYEE_ADMIN_MESSAGES.accepted },
+  payee_rejection: { refusal: PAYEE_ADMIN_MESSAGES.notRejectable, waiting: PAYEE_ADMIN_MESSAGES.rejectWaiting, done: PAYEE_ADMIN_MESSAGES.rejected },
+} as const;
+const ALREADY_WAITING_MESSAGES = { payee_acceptance: PAYEE_ADMIN_MESSAGES.alreadyWaiting, payee_rejection: PAYEE_ADMIN_MESSAGES.rejectionWaiting } as const;
+
+type PayeeDecisionAnswer = { statusCode: 200 | 202; body: { message: string; payee: AdminPayee; pendingChangeId: string | null } };
+
 /**
- * An admin accepts a payee whose name did not match or whose check failed: at once while one admin exists,
- * else as a change a second admin confirms (202), since it lets money go to an account not in the customer's name.
+ * An admin accepts or rejects a payee whose name did not match or whose check failed: at once while one admin exists,
+ * else as a change a second admin confirms (202). At most one decision on a payee waits at a time; a payee decided
+ * already, or whose check asks for no decision, is a 409.
  */
-export async function acceptPayee(
-  db: Database,
-  actor: Actor,
-  bankAccountId: string,
-): Promise<{ statusCode: 200 | 202; body: { message: string; payee: AdminPayee; pendingChangeId: string | null } }> {
+async function decidePayee(db: Database, actor: Actor, bankAccountId: string, decision: PayeeDecision): Promise<PayeeDecisionAnswer> {
+  const messages = PAYEE_DECISION_MESSAGES[decision.kind];
   return db.transaction(async (transaction) => {
-    const payee = await lockedAcceptablePayee(transaction, bankAccountId);
+    const payee = await lockedUndecidedPayee(transaction, bankAccountId, messages.refusal);
     const view = async () => {
       const row = await validationRepository.findAdminPayee(transaction, bankAccountId);
       if (!row) throw AppError.notFound(BANK_ACCOUNT_MESSAGES.notFound);
       return adminPayeeOf(row);
     };
+    const subject = { bankAccountId, validationId: payee.validationId };
     if (await needsSecondAdmin(transaction)) {
-      if (await findOpenChange(transaction, 'payee_acceptance', bankAccountId))
-        throw AppError.conflict(PAYEE_ADMIN_MESSAGES.alreadyWaiting, 'CHANGE_ALREADY_WAITING');
-      const pending = await requestChange(
-        transaction,
-        'payee_acceptance',
-        { bankAccountId, userId: payee.userId, validationId: payee.validationId, check: payee.payeeCheck },
-        actor,
-      );
-      return { statusCode: 202, body: { message: PAYEE_ADMIN_MESSAGES.acceptWaiting, payee: await view(), pendingChangeId: pending.id } };
+      for (const kind of ['payee_acceptance', 'payee_rejection'] as const) {
+        if (await findOpenChange(transaction, kind, bankAccountId)) throw AppError.conflict(ALREADY_WAITING_MESSAGES[kind], 'CHANGE_ALREADY_WAITING');
+      }
+      const payload = { ...subject, userId: payee.userId, check: payee.payeeCheck };
+      const pending =
+        decision.kind === 'payee_acceptance'
+          ? await requestChange(transaction, 'payee_acceptance', payload, actor)
+          : await requestChange(transaction, 'payee_rejection', { ...payload, reason: decision.reason }, actor);
+      return { statusCode: 202, body: { message: messages.waiting, payee: await view(), pendingChangeId: pending.id } };
     }
-    await applyAcceptance(transaction, { bankAccountId, validationId: payee.validationId }, actor);
-    return { statusCode: 200, body: { message: PAYEE_ADMIN_MESSAGES.accepted, payee: await view(), pendingChangeId: null } };
+    if (decision.kind === 'payee_acceptance') await applyAcceptance(transaction, subject, actor);
+    else await applyRejection(transaction, { ...subject, reason: decision.reason }, actor);
+    return { statusCode: 200, body: { message: messages.done, payee: await view(), pendingChangeId: null } };
   });
+}
+
+/** Accepting lets money go to an account the bank did not confirm is in the customer's name (decision 054). */
+export async function acceptPayee(db: Database, actor: Actor, bankAccountId: string): Promise<PayeeDecisionAnswer> {
+  return decidePayee(db, actor, bankAccountId, { kind: 'payee_acceptance' });
+}
+
+/** Rejecting keeps the payee from withdrawals until its owner edits or deletes it (decision 057). */
+export async function rejectPayee(db: Database, actor: Actor, bankAccountId: string, reason: string): Promise<PayeeDecisionAnswer> {
+  return decidePayee(db, actor, bankAccountId, { kind: 'payee_rejection', reason });
 }

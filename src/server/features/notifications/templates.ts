@@ -439,8 +439,9 @@ export function kycRefreshDue(userId: string, dueAt: Date): LocalizedNotificatio
 }
 
 // Each check that blocks a payee (decision 054) with what happened and what to do, in the same words as the app's bank
-// accounts page (src/web/lib/i18n/catalogs/hi.json, message.payeeNameMismatch, message.payeeInvalid and message.payeeCheckFailed).
-const PAYEE_BLOCKED_TEXTS: Record<BlockingPayeeCheck, { english: string; hindi: string }> = {
+// accounts page (src/web/lib/i18n/catalogs/hi.json, message.payeeNameMismatch, message.payeeInvalid, message.payeeCheckFailed
+// and message.payeeRejected); `rejected` is an admin's decision on such a payee (decision 057).
+const PAYEE_BLOCKED_TEXTS: Record<BlockingPayeeCheck | 'rejected', { english: string; hindi: string }> = {
   name_mismatch: {
     english: BANK_ACCOUNT_MESSAGES.nameMismatch,
     hindi:
@@ -454,28 +455,39 @@ const PAYEE_BLOCKED_TEXTS: Record<BlockingPayeeCheck, { english: string; hindi: 
     english: BANK_ACCOUNT_MESSAGES.checkFailed,
     hindi: 'हम इस बैंक खाते की बैंक से जाँच नहीं कर सके। इसमें निकासी तब तक रुकी रहेगी जब तक हमारी टीम इसे स्वीकार न कर ले; आप इसे बदल भी सकते हैं।',
   },
+  rejected: {
+    english: BANK_ACCOUNT_MESSAGES.rejected,
+    hindi:
+      'हमारी टीम ने इस बैंक खाते की समीक्षा की और इसे स्वीकार नहीं किया, इसलिए इसमें निकासी संभव नहीं है। इसे फिर से जाँचने के लिए इसका विवरण बदलें, या इसे हटाकर अपने नाम का खाता जोड़ें।',
+  },
 };
 
 /**
- * The bank's check of a new or changed bank account blocked it (decision 054): which account, what happened and what
- * to do. The name the bank has is never said: the account may be someone else's.
+ * The bank's check of a new or changed bank account blocked it (decision 054), or an admin rejected it (decision 057):
+ * which account, what happened and what to do. The name the bank has is never said: the account may be someone else's.
  */
-export function payeeBlocked(payee: { userId: string; bankName: string; accountNumberLast4: string; check: BlockingPayeeCheck }): LocalizedNotification {
+export function payeeBlocked(payee: {
+  userId: string;
+  bankName: string;
+  accountNumberLast4: string;
+  check: BlockingPayeeCheck | 'rejected';
+}): LocalizedNotification {
   const bank = `${payee.bankName} ••••${payee.accountNumberLast4}`;
   const text = PAYEE_BLOCKED_TEXTS[payee.check];
+  const byTeam = payee.check === 'rejected';
   return localized(
     { userId: payee.userId, kind: 'withdrawal_payee_blocked', link: '/bank-accounts' },
     {
       title: 'Bank account needs attention',
       body: `${bank}: ${text.english}`,
       emailSubject: `Bank account ${bank} needs attention`,
-      emailText: `We checked your bank account ${bank} with the bank.\n${text.english}\n\nOpen Bank accounts in the app to edit it or add another one.`,
+      emailText: `${byTeam ? `Our team reviewed your bank account ${bank}.` : `We checked your bank account ${bank} with the bank.`}\n${text.english}\n\nOpen Bank accounts in the app to edit it or add another one.`,
     },
     {
       title: 'बैंक खाते पर ध्यान दें',
       body: `${bank}: ${text.hindi}`,
       emailSubject: `बैंक खाते ${bank} पर ध्यान दें`,
-      emailText: `हमने आपके बैंक खाते ${bank} की बैंक से जाँच की।\n${text.hindi}\n\nइसे बदलने या दूसरा खाता जोड़ने के लिए ऐप में बैंक खाते खोलें।`,
+      emailText: `${byTeam ? `हमारी टीम ने आपके बैंक खाते ${bank} की समीक्षा की।` : `हमने आपके बैंक खाते ${bank} की बैंक से जाँच की।`}\n${text.hindi}\n\nइसे बदलने या दूसरा खाता जोड़ने के लिए ऐप में बैंक खाते खोलें।`,
     },
   );
 }

@@ -91,6 +91,9 @@ const payeeAcceptancePayloadSchema = z.object({
   check: payeeCheckSchema,
 });
 
+/** Rejecting such a payee, with the admin's reason (decision 057). */
+const payeeRejectionPayloadSchema = payeeAcceptancePayloadSchema.extend({ reason: z.string() });
+
 /** Cancelling a payout batch whose bank file was already issued (decision 038). */
 const payoutBatchCancelPayloadSchema = z.object({ batchId: uuidSchema });
 
@@ -110,6 +113,7 @@ export const pendingChangeContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('account_unfreeze'), payload: accountUnfreezePayloadSchema }),
   z.object({ kind: z.literal('kyc_level2_approval'), payload: levelTwoApprovalPayloadSchema }),
   z.object({ kind: z.literal('payee_acceptance'), payload: payeeAcceptancePayloadSchema }),
+  z.object({ kind: z.literal('payee_rejection'), payload: payeeRejectionPayloadSchema }),
 ]);
 type PendingChangeContent = z.infer<typeof pendingChangeContentSchema>;
 
@@ -158,6 +162,10 @@ const STATUS_WORDS = { pending: 'Pending', processing: 'Processing (in a payout 
 
 function personInWords(person: Person | null): string {
   return person ? `${person.name} (${person.email})` : 'a deleted user';
+}
+
+function blockedPayeeInWords(check: z.infer<typeof payeeCheckSchema>): string {
+  return check === 'check_failed' ? 'Blocked: the check with the bank failed' : 'Blocked: the bank-registered name does not match';
 }
 
 function ratesInWords(rates: z.infer<typeof ratesSchema>): string {
@@ -283,8 +291,17 @@ export const PENDING_CHANGE_KIND_DESCRIPTIONS: { [Kind in PendingChangeKind]: Ki
     concernedUserId: (payload) => payload.userId,
     view: (payload, customer) => ({
       summary: `Accept a bank account of ${personInWords(customer)} that the bank's check did not confirm`,
-      from: payload.check === 'check_failed' ? 'Blocked: the check with the bank failed' : 'Blocked: the bank-registered name does not match',
+      from: blockedPayeeInWords(payload.check),
       to: 'Accepted: withdrawals to it allowed',
+    }),
+  },
+  payee_rejection: {
+    subjectOf: (payload) => payload.bankAccountId,
+    concernedUserId: (payload) => payload.userId,
+    view: (payload, customer) => ({
+      summary: `Reject a bank account of ${personInWords(customer)} that the bank's check did not confirm: ${payload.reason}`,
+      from: blockedPayeeInWords(payload.check),
+      to: 'Rejected: withdrawals to it refused until the customer edits it',
     }),
   },
 };

@@ -33,7 +33,7 @@ import {
   uploadFileResponseSchema,
   type UpdateSettingsRequest,
 } from '#shared/contracts/settings';
-import { adminPayeeReviewPageSchema, payeeAcceptResponseSchema } from '#shared/contracts/bank-accounts';
+import { adminPayeeReviewPageSchema, payeeAcceptResponseSchema, rejectPayeeRequestSchema } from '#shared/contracts/bank-accounts';
 import { adminProviderPayoutResponseSchema, payoutOverviewResponseSchema, rejectHeldPayoutRequestSchema } from '#shared/contracts/payouts';
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
@@ -224,6 +224,13 @@ export function usePayeeReview() {
 /** Accepts a payee whose name did not match or whose check failed: at once, or a change a second admin confirms (202). */
 export const acceptPayee = (bankAccountId: string) =>
   apiRequest(`/api/admin/payees/${encodeURIComponent(bankAccountId)}/accept`, payeeAcceptResponseSchema, { method: 'POST', body: {} });
+
+/** Rejects such a payee with a reason (decision 057): at once, or a change a second admin confirms (202). */
+export const rejectPayee = (bankAccountId: string, reason: string) =>
+  apiRequest(`/api/admin/payees/${encodeURIComponent(bankAccountId)}/reject`, payeeAcceptResponseSchema, {
+    method: 'POST',
+    body: rejectPayeeRequestSchema.parse({ reason }),
+  });
 
 /** Whether a payout provider is configured (decision 049). */
 export function usePayoutOverview(enabled = true) {

@@ -50,6 +50,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'deposit_key.set': 'Deposit key (xpub) set',
   'payee.check': 'Bank account checked with the bank (penny drop)',
   'payee.accept': 'Bank account accepted by an admin',
+  'payee.reject': 'Bank account rejected by an admin',
 };
 
 /** Approvals look green and rejections (and what takes something away) red, so a reader tells them apart at a glance. */
@@ -102,6 +103,7 @@ export const ACTION_TONES: Record<AuditAction, ActionTone> = {
   'deposit_key.set': 'neutral',
   'payee.check': 'neutral',
   'payee.accept': 'approval',
+  'payee.reject': 'rejection',
 };
 
 export function actionLabel(action: string): string {

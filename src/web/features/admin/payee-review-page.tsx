@@ -8,9 +8,12 @@ import { errorMessage } from '../../lib/api.ts';
 import { adminKeys, usePayeeReview } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
+import { RejectPayeeDialog } from './reject-payee-dialog.tsx';
 import { AcceptPayeeDialog, PayeeFacts, PayeeHeading } from './user-payees-card.tsx';
 
-function ReviewedPayee({ payee, onAccept }: { payee: AdminPayee; onAccept: (payee: AdminPayee) => void }) {
+type Decide = (payee: AdminPayee) => void;
+
+function ReviewedPayee({ payee, onAccept, onReject }: { payee: AdminPayee; onAccept: Decide; onReject: Decide }) {
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3" data-testid={`payee-review-${payee.id}`}>
       <PayeeHeading payee={payee} />
@@ -22,9 +25,12 @@ function ReviewedPayee({ payee, onAccept }: { payee: AdminPayee; onAccept: (paye
       </p>
       <PayeeFacts payee={payee} />
       {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) ? (
-        <div>
+        <div className="flex flex-wrap gap-2">
           <Button size="sm" variant="outline" onClick={() => onAccept(payee)}>
             Accept this account
+          </Button>
+          <Button size="sm" variant="destructive" onClick={() => onReject(payee)}>
+            Reject this account
           </Button>
         </div>
       ) : (
@@ -36,20 +42,23 @@ function ReviewedPayee({ payee, onAccept }: { payee: AdminPayee; onAccept: (paye
 
 /**
  * The payees the bank did not confirm (decision 054): a name that does not match the customer's, an invalid account
- * or a check that failed, oldest first. An admin accepts a mismatch or a failed check (a second admin confirms it
- * while two admins exist); an invalid account waits for the customer's edit.
+ * or a check that failed, oldest first. An admin accepts or rejects a mismatch or a failed check (a second admin
+ * confirms it while two admins exist, decision 057); an invalid account waits for the customer's edit.
  */
 export default function PayeeReviewPage() {
   const queryClient = useQueryClient();
   const review = usePayeeReview();
   const [accepting, setAccepting] = useState<AdminPayee>();
+  const [rejecting, setRejecting] = useState<AdminPayee>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
   const items = review.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
     <AdminPage title="Payee review" backTo="/admin">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm text-slate-600">
-          Bank accounts the bank’s check did not confirm, oldest first. None of them takes a withdrawal until it is accepted or edited.
+          Bank accounts the bank’s check did not confirm, oldest first. None of them takes a withdrawal until it is accepted or edited; a rejected one leaves
+          the list until its customer edits it.
         </p>
         <Button variant="outline" onClick={() => void review.refetch()} disabled={review.isFetching} aria-busy={review.isFetching}>
           <RefreshCw className={review.isFetching ? 'animate-spin' : undefined} />
@@ -65,7 +74,7 @@ export default function PayeeReviewPage() {
         <>
           <ul className="flex flex-col gap-4" aria-label="Bank accounts to review">
             {items.map((payee) => (
-              <ReviewedPayee key={payee.id} payee={payee} onAccept={setAccepting} />
+              <ReviewedPayee key={payee.id} payee={payee} onAccept={setAccepting} onReject={setRejecting} />
             ))}
           </ul>
           <LoadMore hasMore={review.hasNextPage} loading={review.isFetchingNextPage} onLoadMore={() => void review.fetchNextPage()} />
@@ -77,8 +86,9 @@ export default function PayeeReviewPage() {
           `Withdrawals of ${payee.customerName} to ${payee.bankName} ••••${payee.accountNumberLast4} will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.`
         }
         onClose={() => setAccepting(undefined)}
-        afterAnswer={() => queryClient.invalidateQueries({ queryKey: adminKeys.all })}
+        afterAnswer={refresh}
       />
+      {rejecting && <RejectPayeeDialog payee={rejecting} onClose={() => setRejecting(undefined)} afterAnswer={refresh} />}
     </AdminPage>
   );
 }

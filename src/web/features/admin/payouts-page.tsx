@@ -52,17 +52,49 @@ function BatchRow({ batch }: { batch: PayoutBatch }) {
   );
 }
 
-/** The payout batches, newest first, and "New batch" for the pending withdrawals. */
-export default function PayoutsPage() {
+type PendingWithdrawals = { count: number; totalInr: string } | undefined;
+
+function PendingForBatchText({ pending }: { pending: PendingWithdrawals }) {
+  return (
+    <p className="text-sm text-slate-600" data-testid="pending-for-batch">
+      {pending
+        ? pending.count === 0
+          ? 'No withdrawals are waiting for a payout batch.'
+          : `${pending.count === 1 ? '1 withdrawal is' : `${pending.count} withdrawals are`} waiting for a payout batch: ${inrText(pending.totalInr)}.`
+        : 'Pending withdrawals go into a payout batch, whose bank file pays them all.'}
+    </p>
+  );
+}
+
+function BatchesTable({ items }: { items: PayoutBatch[] }) {
+  return (
+    <Table label="Payout batches" stacked className="md:min-w-[48rem]">
+      <TableHead>
+        <TableRow>
+          <TableHeaderCell>Created</TableHeaderCell>
+          <TableHeaderCell>Created by</TableHeaderCell>
+          <TableHeaderCell>Withdrawals</TableHeaderCell>
+          <TableHeaderCell>Total (INR)</TableHeaderCell>
+          <TableHeaderCell>State</TableHeaderCell>
+          <TableHeaderCell>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {items.map((batch) => (
+          <BatchRow key={batch.id} batch={batch} />
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Creates a batch of the oldest pending withdrawals and opens it; `confirming` is the confirmation dialog's state. */
+function useCreateBatch() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const idempotencyKeys = useIdempotencyKeys();
-  const batches = usePayoutBatches();
-  const dashboard = useAdminDashboard();
   const [confirming, setConfirming] = useState(false);
   const [creating, setCreating] = useState(false);
-  const items = batches.data?.pages.flatMap((page) => page.items) ?? [];
-  const pending = dashboard.data?.pendingWithdrawals;
 
   const create = async () => {
     setCreating(true);
@@ -81,23 +113,45 @@ export default function PayoutsPage() {
       setCreating(false);
     }
   };
+  return { confirming, setConfirming, creating, create };
+}
+
+function NewBatchDialog({ pending, batch }: { pending: PendingWithdrawals; batch: ReturnType<typeof useCreateBatch> }) {
+  return (
+    <ConfirmDialog
+      open={batch.confirming}
+      onOpenChange={(open) => !batch.creating && batch.setConfirming(open)}
+      title="Create a payout batch?"
+      description={
+        pending
+          ? `The ${pending.count === 1 ? 'pending withdrawal' : `${Math.min(pending.count, 500)} oldest pending withdrawals`} (at most 500) move into the batch as Processing; no other batch or single decision can take them.`
+          : 'The oldest pending withdrawals (at most 500) move into the batch as Processing.'
+      }
+      confirmLabel={batch.creating ? 'Please wait...' : 'Create batch'}
+      busy={batch.creating}
+      onConfirm={() => void batch.create()}
+    />
+  );
+}
+
+/** The payout batches, newest first, and "New batch" for the pending withdrawals. */
+export default function PayoutsPage() {
+  const batches = usePayoutBatches();
+  const dashboard = useAdminDashboard();
+  const newBatch = useCreateBatch();
+  const items = batches.data?.pages.flatMap((page) => page.items) ?? [];
+  const pending = dashboard.data?.pendingWithdrawals;
 
   return (
     <AdminPage title="Payouts" backTo="/admin">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-600" data-testid="pending-for-batch">
-          {pending
-            ? pending.count === 0
-              ? 'No withdrawals are waiting for a payout batch.'
-              : `${pending.count === 1 ? '1 withdrawal is' : `${pending.count} withdrawals are`} waiting for a payout batch: ${inrText(pending.totalInr)}.`
-            : 'Pending withdrawals go into a payout batch, whose bank file pays them all.'}
-        </p>
+        <PendingForBatchText pending={pending} />
         <div className="flex gap-2">
           <Button variant="outline" onClick={() => void batches.refetch()} disabled={batches.isFetching} aria-busy={batches.isFetching}>
             <RefreshCw className={batches.isFetching ? 'animate-spin' : undefined} />
             Refresh
           </Button>
-          <Button onClick={() => setConfirming(true)} disabled={creating || pending?.count === 0}>
+          <Button onClick={() => newBatch.setConfirming(true)} disabled={newBatch.creating || pending?.count === 0}>
             <Plus />
             New batch
           </Button>
@@ -113,42 +167,14 @@ export default function PayoutsPage() {
       )}
       {items.length > 0 && (
         <>
-          <Table label="Payout batches" stacked className="md:min-w-[48rem]">
-            <TableHead>
-              <TableRow>
-                <TableHeaderCell>Created</TableHeaderCell>
-                <TableHeaderCell>Created by</TableHeaderCell>
-                <TableHeaderCell>Withdrawals</TableHeaderCell>
-                <TableHeaderCell>Total (INR)</TableHeaderCell>
-                <TableHeaderCell>State</TableHeaderCell>
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((batch) => (
-                <BatchRow key={batch.id} batch={batch} />
-              ))}
-            </TableBody>
-          </Table>
+          <BatchesTable items={items} />
           <LoadMore hasMore={batches.hasNextPage} loading={batches.isFetchingNextPage} onLoadMore={() => void batches.fetchNextPage()} />
         </>
       )}
 
       <TdsReportCard />
 
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={(open) => !creating && setConfirming(open)}
-        title="Create a payout batch?"
-        description={
-          pending
-            ? `The ${pending.count === 1 ? 'pending withdrawal' : `${Math.min(pending.count, 500)} oldest pending withdrawals`} (at most 500) move into the batch as Processing; no other batch or single decision can take them.`
-            : 'The oldest pending withdrawals (at most 500) move into the batch as Processing.'
-        }
-        confirmLabel={creating ? 'Please wait...' : 'Create batch'}
-        busy={creating}
-        onConfirm={() => void create()}
-      />
+      <NewBatchDialog pending={pending} batch={newBatch} />
     </AdminPage>
   );
 }

@@ -22,6 +22,7 @@ const PAYEE_CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 
   invalid: { label: 'Account invalid: blocked until edited', tone: 'danger' },
   check_failed: { label: 'Check failed: blocked', tone: 'danger' },
   accepted: { label: 'Accepted by an admin', tone: 'success' },
+  rejected: { label: 'Rejected by an admin: blocked until edited', tone: 'danger' },
 };
 
 const payeesKey = (userId: string) => [...adminKeys.user(userId), 'payees'] as const;
@@ -40,6 +41,12 @@ export function PayeeFacts({ payee }: { payee: AdminPayee }) {
           <dd>
             <Badge tone={NAME_MATCH_TONES[validation.nameVerdict]}>{`${validation.nameVerdict} (${validation.nameScore ?? 0})`}</Badge>
           </dd>
+        </>
+      )}
+      {payee.rejectionReason && (
+        <>
+          <dt className="text-slate-500">Rejected because</dt>
+          <dd className="whitespace-pre-line break-words">{payee.rejectionReason}</dd>
         </>
       )}
       {validation?.failureReason && (

@@ -158,6 +158,7 @@ export const KNOWN_MESSAGES = {
   [BANK_ACCOUNT_MESSAGES.nameMismatch]: 'message.payeeNameMismatch',
   [BANK_ACCOUNT_MESSAGES.invalidAccount]: 'message.payeeInvalid',
   [BANK_ACCOUNT_MESSAGES.checkFailed]: 'message.payeeCheckFailed',
+  [BANK_ACCOUNT_MESSAGES.rejected]: 'message.payeeRejected',
   [BANK_ACCOUNT_MESSAGES.tooManyChecks]: 'message.payeeTooManyChecks',
   // KYC.
   [PAN_MESSAGES.invalid]: 'message.panInvalid',

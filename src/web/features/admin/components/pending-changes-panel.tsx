@@ -28,6 +28,7 @@ const KIND_LABELS: Record<PendingChangeKind, string> = {
   account_unfreeze: 'Lift an account’s freeze',
   kyc_level2_approval: 'KYC level 2 approval',
   payee_acceptance: 'Bank account the bank did not confirm',
+  payee_rejection: 'Rejection of a bank account the bank did not confirm',
 };
 
 function ChangeDetails({ change }: { change: PendingChange }) {
