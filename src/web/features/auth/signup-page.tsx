@@ -63,10 +63,9 @@ export default function SignupPage() {
       toast.success(t('auth.accountCreated'), { description: t('auth.accountCreatedDescription'), duration: 5000 });
       void navigate('/dashboard', { replace: true });
     } catch (error) {
-      showServerFieldErrors(form.setError, FIELDS, error);
-      const text = signupErrorText(error instanceof ApiError ? error.message : '');
-      setSubmitError(text);
-      toast.error(t('auth.signupFailed'), { description: text, duration: 5000 });
+      // Said once (decision 055): a refusal about a field (an e-mail already registered) at that field, anything else in the banner.
+      if (!showServerFieldErrors(form.setError, FIELDS, error).fullyShownAtFields)
+        setSubmitError(signupErrorText(error instanceof ApiError ? error.message : ''));
     }
   });
 

@@ -17,6 +17,7 @@ import {
   type Wallet,
 } from '#shared/contracts/wallets';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
@@ -45,6 +46,8 @@ function useCustomerWallets() {
 
 export default function CustomerWalletsPage() {
   const wallets = useCustomerWallets();
+  // A refused removal is said once, above the list (decision 055): the row it was about may be gone by then.
+  const [removeFailure, setRemoveFailure] = useState<string>();
   return (
     <AppPage title={t('wallet.myWallets')} backTo="/wallet">
       <AddWalletCard />
@@ -53,7 +56,8 @@ export default function CustomerWalletsPage() {
           <CardTitle>{t('wallets.verifiedWallets')}</CardTitle>
           <CardDescription>{t('wallets.verifiedDescription')}</CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className="flex flex-col gap-3">
+          <ActionError message={removeFailure} />
           {wallets.isPending ? (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <Spinner /> {t('wallets.loading')}
@@ -65,7 +69,7 @@ export default function CustomerWalletsPage() {
           ) : (
             <ul className="divide-y divide-slate-100" aria-label={t('wallets.verifiedWallets')}>
               {wallets.data.items.map((wallet) => (
-                <WalletRow key={wallet.id} wallet={wallet} />
+                <WalletRow key={wallet.id} wallet={wallet} onRemoveFailure={setRemoveFailure} />
               ))}
             </ul>
           )}
@@ -75,17 +79,21 @@ export default function CustomerWalletsPage() {
   );
 }
 
-function WalletRow({ wallet }: { wallet: Wallet }) {
+function WalletRow({ wallet, onRemoveFailure }: { wallet: Wallet; onRemoveFailure: (message: string | undefined) => void }) {
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
   const remove = useMutation({
     mutationFn: () => apiRequest(`/api/wallets/${wallet.id}`, removeWalletResponseSchema, { method: 'DELETE' }),
+    onMutate: () => onRemoveFailure(undefined),
     onSuccess: (answer) => {
       toast.success(localizeMessage(answer.message));
       void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     },
     onError: (error) => {
-      if (!endOfSession(error)) toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('wallets.removeFailed'));
+      if (endOfSession(error)) return;
+      onRemoveFailure(error instanceof ApiError && error.message ? error.message : t('wallets.removeFailed'));
+      // A wallet that is no longer there (removed in another tab, say) leaves the list, which is read again.
+      if (error instanceof ApiError && error.status === 404) void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     },
   });
   return (
