@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import {
@@ -118,13 +118,13 @@ function WalletRow({ wallet, onRemoveFailure }: { wallet: Wallet; onRemoveFailur
 
 const FIELDS = ['network', 'address', 'signature'] as const;
 
-function AddWalletCard() {
+/** The add-wallet form: ask for the message to sign, then send the signature; a refusal at its field or once above the button. */
+function useAddWalletForm() {
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
   const [challenge, setChallenge] = useState<{ message: string; network: DepositNetwork; address: string }>();
   const [formError, setFormError] = useState<string>();
   const form = useForm<AddWalletRequest>({ resolver: zodResolver(addWalletRequestSchema), defaultValues: { network: 'ERC20', address: '', signature: '' } });
-  const { errors, isSubmitting } = form.formState;
 
   function showError(error: unknown, fallback: string): void {
     if (endOfSession(error)) return;
@@ -165,6 +165,12 @@ function AddWalletCard() {
     }
   });
 
+  return { form, challenge, setChallenge, formError, requestMessage, onSubmit };
+}
+
+function AddWalletCard() {
+  const { form, challenge, setChallenge, formError, requestMessage, onSubmit } = useAddWalletForm();
+  const { errors, isSubmitting } = form.formState;
   return (
     <Card>
       <CardHeader>
@@ -189,24 +195,7 @@ function AddWalletCard() {
               {...form.register('address', { onChange: () => setChallenge(undefined) })}
             />
           </FormField>
-          {challenge ? (
-            <>
-              <FormField label={t('wallets.messageToSign')} help={t('wallets.signWithin')}>
-                <Textarea readOnly rows={8} value={challenge.message} className="font-mono text-xs" />
-              </FormField>
-              <CopyButton text={challenge.message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
-              <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
-                <Input
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono text-sm"
-                  maxLength={200}
-                  disabled={isSubmitting}
-                  {...form.register('signature')}
-                />
-              </FormField>
-            </>
-          ) : null}
+          {challenge ? <SignatureFields form={form} message={challenge.message} /> : null}
           {formError && (
             <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
               {localizeMessage(formError)}
@@ -224,5 +213,21 @@ function AddWalletCard() {
         </form>
       </CardContent>
     </Card>
+  );
+}
+
+/** The message to sign, its copy button and the signature pasted back. */
+function SignatureFields({ form, message }: { form: UseFormReturn<AddWalletRequest>; message: string }) {
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <>
+      <FormField label={t('wallets.messageToSign')} help={t('wallets.signWithin')}>
+        <Textarea readOnly rows={8} value={message} className="font-mono text-xs" />
+      </FormField>
+      <CopyButton text={message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
+      <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
+        <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={200} disabled={isSubmitting} {...form.register('signature')} />
+      </FormField>
+    </>
   );
 }
