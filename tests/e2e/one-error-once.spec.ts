@@ -1,14 +1,17 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { WRONG_CURRENT_PASSWORD_MESSAGE } from '#shared/contracts/auth';
 import { BANK_ACCOUNT_LIMITS, BANK_ACCOUNT_MESSAGES } from '#shared/contracts/bank-accounts';
-import { SAME_EMAIL_MESSAGE } from '#shared/contracts/contact-verification';
+import { EMAIL_TAKEN_MESSAGE, SAME_EMAIL_MESSAGE } from '#shared/contracts/contact-verification';
 import { DEPOSIT_MESSAGES } from '#shared/contracts/deposits';
 import { WEAK_PIN_MESSAGE } from '#shared/contracts/pin';
 import { TRANSFER_MESSAGES } from '#shared/contracts/transfers';
+import { WALLET_MESSAGES } from '#shared/contracts/wallets';
 import { WITHDRAWAL_MESSAGES } from '#shared/contracts/withdrawals';
 import { addBankAccountAs, requestWithdrawalAs, submitDepositAs } from './support/admin-api.ts';
+import { E2E_BASE_URL } from './support/constants.ts';
 import { useFileAdmin } from './support/file-admin.ts';
-import { newCustomer, signUpThroughForm, type NewCustomer } from './support/helpers.ts';
+import { newCustomer, signOutFromHeader, signUpThroughForm, waitForResetLink, type NewCustomer } from './support/helpers.ts';
 
 // Issue 33, item 8: one error shown once. A refusal about a field is said at that field only; any other
 // refusal once, in one banner near the button; toasts are for successes and live events, never a failure.
@@ -287,3 +290,178 @@ test('the profile: a bad phone, a wrong password and the same e-mail at their fi
   await submitRefused(page, dialog.getByRole('button', { name: 'Change Password' }), 'POST', '/api/auth/change-password');
   await expectSaidOnceAtField(page, dialog.getByLabel('Current Password'), WRONG_CURRENT_PASSWORD_MESSAGE);
 });
+
+/** The API client's words when a request never reached the server. */
+const NO_CONNECTION = 'Unable to connect to the server. Check your connection and try again.';
+
+/** Drops the connection of every `method` request to `path`, as a phone losing its network would (offline.spec.ts does the same). */
+async function dropRequests(page: Page, method: string, path: string): Promise<void> {
+  await page.route(path, (route) => (route.request().method() === method ? route.abort('internetdisconnected') : route.fallback()));
+}
+
+/** Ends the browser's session on the server, as signing out in another tab would; the open page does not know yet. */
+async function endSessionElsewhere(page: Page): Promise<void> {
+  expect((await page.request.post('/api/auth/logout', { headers: { origin: E2E_BASE_URL } })).ok(), 'sign-out').toBe(true);
+}
+
+async function fillSignupForm(page: Page, customer: NewCustomer): Promise<void> {
+  await page.getByLabel('Full Name').fill(customer.name);
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Phone').fill(customer.phone);
+  await page.getByLabel('Password', { exact: true }).fill(customer.password);
+  await page.getByLabel('Confirm Password').fill(customer.password);
+  await page.getByLabel('Transaction PIN (4 digits)').fill(customer.pin);
+}
+
+test('sign-up: an e-mail already registered once at the e-mail field; a lost connection in one banner; no toast', async ({ page }) => {
+  const registered = newCustomer({ name: 'Kavita Joshi' });
+  await signUpThroughForm(page, registered, { kycLevelOne: false });
+  await signOutFromHeader(page);
+  await page.goto('/signup');
+  await fillSignupForm(page, { ...newCustomer({ name: 'Kavita Joshi' }), email: registered.email });
+  const create = page.getByRole('button', { name: 'Create Account' });
+  await submitRefused(page, create, 'POST', '/api/auth/signup');
+  await expectSaidOnceAtField(page, page.getByLabel('Email'), EMAIL_TAKEN_MESSAGE);
+
+  await dropRequests(page, 'POST', '**/api/auth/signup');
+  await page.getByLabel('Email').fill(newCustomer().email);
+  await create.click();
+  await expectSaidOnceInBanner(page, NO_CONNECTION);
+  await expect(page).toHaveURL(/\/signup$/);
+});
+
+test('forgot password: a request that fails is said once, above the button, and goes when the address is edited', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await dropRequests(page, 'POST', '**/api/auth/forgot-password');
+  await page.getByLabel('Email').fill(newCustomer().email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expectSaidOnceInBanner(page, NO_CONNECTION);
+  await expect(page.getByText('Check Your Email')).toHaveCount(0);
+  await page.getByLabel('Email').fill(newCustomer().email);
+  await expect(page.getByText(NO_CONNECTION)).toHaveCount(0);
+});
+
+test('reset password: a mismatch at the confirmation; a link used up meanwhile in one banner; no toast', async ({ page }) => {
+  const customer = newCustomer({ name: 'Rohan Iyer' });
+  await signUpThroughForm(page, customer, { kycLevelOne: false });
+  await signOutFromHeader(page);
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText('Check Your Email')).toBeVisible();
+  const link = await waitForResetLink(customer.email);
+  await page.goto(link);
+
+  const reset = page.getByRole('button', { name: 'Reset Password' });
+  await page.getByLabel('New Password', { exact: true }).fill('rohan-new-password');
+  await page.getByLabel('Confirm New Password').fill('rohan-typo-password');
+  await reset.click();
+  await expectSaidOnceAtField(page, page.getByLabel('Confirm New Password'), 'Passwords do not match');
+
+  // The same link used in another tab while this page was open: the server refuses this one, about no field.
+  const token = new URL(link).searchParams.get('token');
+  const used = await page.request.post('/api/auth/reset-password', { data: { token, password: 'rohan-other-password' }, headers: { origin: E2E_BASE_URL } });
+  expect(used.ok(), 'the link used elsewhere').toBe(true);
+  await page.getByLabel('Confirm New Password').fill('rohan-new-password');
+  await submitRefused(page, reset, 'POST', '/api/auth/reset-password');
+  await expectSaidOnceInBanner(page, 'This password reset link is invalid or has expired. Please request a new one.');
+  await expect(page.getByRole('alert').getByRole('link', { name: 'Request a new link' })).toBeVisible();
+});
+
+test('PIN set-up: a PIN too easy to guess at its field; a refused set-up once in one banner headed "Failed to set up PIN"; no toast', async ({ page }) => {
+  await signUpThroughForm(page, newCustomer({ name: 'Meena Kulkarni' }), { kycLevelOne: false });
+  await page.goto('/pin-setup');
+  const setPin = page.getByRole('button', { name: 'Set PIN' });
+  await page.getByLabel('New PIN').fill('1234');
+  await page.getByLabel('Confirm PIN').fill('1234');
+  await setPin.click();
+  await expectSaidOnceAtField(page, page.getByLabel('New PIN'), WEAK_PIN_MESSAGE);
+
+  // This account chose its PIN at sign-up: the server refuses a second first PIN.
+  await page.getByLabel('New PIN').fill('3691');
+  await page.getByLabel('Confirm PIN').fill('3691');
+  await submitRefused(page, setPin, 'POST', '/api/pin/setup');
+  await expectSaidOnceInBanner(page, 'A transaction PIN is already set. Use Change PIN or Forgot PIN instead.');
+  await expect(page.getByRole('alert')).toContainText('Failed to set up PIN');
+  await expect(page.getByText('Failed to set up PIN')).toHaveCount(1);
+  await page.getByLabel('New PIN').fill('3692');
+  await expect(page.getByText('Failed to set up PIN')).toHaveCount(0);
+});
+
+test('my wallets: removing a wallet already removed elsewhere is said once above the list, which is read again; no toast', async ({ page }) => {
+  const customer = newCustomer({ name: 'Arjun Nair' });
+  await signUpThroughForm(page, customer);
+  const walletKey = privateKeyToAccount(generatePrivateKey());
+  await page.goto('/wallet/wallets');
+  await page.getByLabel('Wallet network').selectOption('ERC20');
+  await page.getByLabel('Wallet address').fill(walletKey.address);
+  await page.getByRole('button', { name: 'Get message to sign' }).click();
+  await page.getByLabel('Signature').fill(await walletKey.signMessage({ message: await page.getByLabel('Message to sign').inputValue() }));
+  await page.getByRole('button', { name: 'Verify wallet' }).click();
+  const list = page.getByRole('list', { name: 'Verified wallets' });
+  await expect(list.getByText(walletKey.address)).toBeVisible();
+
+  // Another tab removes the wallet just before this page's request reaches the server, which then refuses it
+  // (removed first, the row would leave this page by the live update before it could be clicked).
+  const removedElsewhere: number[] = [];
+  await page.route(/\/api\/wallets\/[0-9a-f-]+$/, async (route) => {
+    if (route.request().method() !== 'DELETE') return route.fallback();
+    removedElsewhere.push((await page.request.delete(route.request().url(), { headers: { origin: E2E_BASE_URL } })).status());
+    return route.continue();
+  });
+  await submitRefused(page, page.getByRole('button', { name: `Remove ${walletKey.address}` }), 'DELETE', /\/api\/wallets\/[0-9a-f-]+$/);
+  expect(removedElsewhere, 'the removal in another tab').toEqual([200]);
+  await expectSaidOnceInBanner(page, WALLET_MESSAGES.notFound);
+  await expect(page.getByText('No verified wallets yet.')).toBeVisible();
+  await expect(toasts(page)).toHaveCount(0);
+});
+
+test('the language kept with the account: a failed save is said once in the language card, in the language chosen; no toast', async ({ page }) => {
+  await signUpThroughForm(page, newCustomer({ name: 'Pooja Verma' }), { kycLevelOne: false });
+  await page.goto('/profile');
+  await dropRequests(page, 'PUT', '**/api/me/language');
+  await page.getByLabel('Language').selectOption('hi');
+  await expect(page.getByRole('heading', { name: 'भाषा' })).toBeVisible();
+  await expectSaidOnceInBanner(page, 'आपकी भाषा आपके खाते में सहेजी नहीं जा सकी। कृपया फिर से कोशिश करें।');
+  // The next choice that is kept clears it.
+  await page.unroute('**/api/me/language');
+  const kept = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/api/me/language');
+  await page.getByLabel('भाषा').selectOption('en');
+  expect((await kept).ok()).toBe(true);
+  await expect(page.getByText('Your language could not be saved to your account. Please try again.')).toHaveCount(0);
+  await expect(errorToasts(page)).toHaveCount(0);
+});
+
+test('the login page says once why the app signed the customer out: a PIN set-up whose session ended, a PIN reset whose session ended', async ({ page }) => {
+  const customer = newCustomer({ name: 'Nisha Menon' });
+  await signUpThroughForm(page, customer, { kycLevelOne: false });
+  await page.goto('/pin-setup');
+  await page.getByLabel('New PIN').fill('3691');
+  await page.getByLabel('Confirm PIN').fill('3691');
+  await endSessionElsewhere(page);
+  await page.getByRole('button', { name: 'Set PIN' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expectNoticeOnce(page, 'You need to be logged in to set up a PIN.');
+
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill(customer.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/verify-pin/);
+  await page.getByRole('link', { name: 'Forgot PIN?' }).click();
+  await page.getByLabel('Account Password').fill(customer.password);
+  await endSessionElsewhere(page);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expectNoticeOnce(page, 'User not found', 'Please log in again.');
+});
+
+/** One notice on the login page, with SPEC.md's texts, and no toast. */
+async function expectNoticeOnce(page: Page, title: string, description?: string): Promise<void> {
+  const notice = page.getByTestId('signed-out-notice');
+  await expect(notice).toHaveRole('alert');
+  await expect(notice).toContainText(title);
+  if (description) await expect(notice).toContainText(description);
+  await expect(page.getByText(title, { exact: true })).toHaveCount(1);
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await expect(toasts(page)).toHaveCount(0);
+}

@@ -5,15 +5,16 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { forgotPasswordRequestSchema } from '#shared/contracts/auth';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { errorMessage } from '../../lib/api.ts';
+import { useActionError } from '../../lib/form-errors.ts';
 import { requestPasswordReset } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { BackToLoginLink } from './expired-reset-link.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
-import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 /** The sentence with the address in bold, wherever the language puts it. */
 function EmailSentText({ email }: { email: string }) {
@@ -32,14 +33,17 @@ export default function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string>();
   const form = useForm<z.input<typeof forgotPasswordRequestSchema>>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email: '' } });
   const submitting = form.formState.isSubmitting;
+  const [failure, setFailure] = useActionError(form);
 
   const onSubmit = form.handleSubmit(async (values) => {
+    setFailure(undefined);
     try {
       await requestPasswordReset(values.email);
       setSentTo(values.email);
       toast.success(t('auth.resetEmailSent'), { description: t('auth.checkInbox') });
     } catch (error) {
-      toast.error(t('auth.error'), { description: localizeMessage(errorMessage(error, t('auth.resetSendFailed'))) });
+      // Said once, above the button (decision 055), not as a toast.
+      setFailure(errorMessage(error, t('auth.resetSendFailed')));
     }
   });
 
@@ -63,6 +67,7 @@ export default function ForgotPasswordPage() {
         <FormField label={t('auth.email')} help={t('auth.forgotEmailHelp')} error={form.formState.errors.email?.message}>
           <Input type="email" autoComplete="email" autoFocus maxLength={254} {...form.register('email')} />
         </FormField>
+        <ActionError message={failure} />
         <Button type="submit" disabled={submitting}>
           {submitting ? t('auth.sending') : t('auth.sendResetLink')}
         </Button>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -32,7 +32,8 @@ export function signupErrorText(message: string): string {
   return message || t('auth.signupError');
 }
 
-export default function SignupPage() {
+/** The sign-up form's state and its submission: the account is created and the customer goes to the dashboard. */
+function useSignupForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [searchParams] = useSearchParams();
@@ -44,15 +45,6 @@ export default function SignupPage() {
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
   });
-  const { errors, isSubmitting } = form.formState;
-
-  // Field errors clear as soon as the field is edited.
-  const register = (name: (typeof FIELDS)[number]) =>
-    form.register(name, {
-      onChange: () => {
-        if (form.formState.errors[name]) form.clearErrors(name);
-      },
-    });
 
   const onSubmit = form.handleSubmit(async (values) => {
     setSubmitError(undefined);
@@ -63,15 +55,17 @@ export default function SignupPage() {
       toast.success(t('auth.accountCreated'), { description: t('auth.accountCreatedDescription'), duration: 5000 });
       void navigate('/dashboard', { replace: true });
     } catch (error) {
-      showServerFieldErrors(form.setError, FIELDS, error);
-      const text = signupErrorText(error instanceof ApiError ? error.message : '');
-      setSubmitError(text);
-      toast.error(t('auth.signupFailed'), { description: text, duration: 5000 });
+      // Said once (decision 055): a refusal about a field (an e-mail already registered) at that field, anything else in the banner.
+      if (!showServerFieldErrors(form.setError, FIELDS, error).fullyShownAtFields)
+        setSubmitError(signupErrorText(error instanceof ApiError ? error.message : ''));
     }
   });
 
-  const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
+  return { form, onSubmit, submitError, geolocation, setGeolocation };
+}
 
+export default function SignupPage() {
+  const { form, onSubmit, submitError, geolocation, setGeolocation } = useSignupForm();
   return (
     <AuthCard
       title={t('auth.createYourAccount')}
@@ -87,42 +81,59 @@ export default function SignupPage() {
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {submitError && <Alert variant="destructive">{submitError}</Alert>}
-        <FormField label={t('auth.fullName')} error={errors.fullName?.message}>
-          <Input autoComplete="name" maxLength={100} {...register('fullName')} />
-        </FormField>
-        <FormField label={t('auth.email')} error={errors.email?.message}>
-          <Input type="email" autoComplete="email" maxLength={254} {...register('email')} />
-        </FormField>
-        <FormField label={t('auth.phone')} error={errors.phone?.message} help={t('auth.phoneHelp', { example: EXAMPLE_PHONE })}>
-          <Input type="tel" autoComplete="tel" placeholder={EXAMPLE_PHONE} maxLength={24} {...register('phone')} />
-        </FormField>
-        <FormField label={t('auth.password')} error={errors.password?.message}>
-          <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
-        </FormField>
-        <FormField label={t('auth.confirmPassword')} error={errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" maxLength={128} {...register('confirmPassword')} />
-        </FormField>
-        <FormField label={t('auth.transactionPin')} error={errors.pin?.message}>
-          <Input
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
-            value={pin}
-            onChange={(event) => {
-              form.setValue('pin', sanitizePinInput(event.target.value));
-              if (errors.pin) form.clearErrors('pin');
-            }}
-          />
-        </FormField>
-        <FormField label={t('auth.referralCodeOptional')} error={errors.referralCode?.message}>
-          <Input autoComplete="off" maxLength={10} className="uppercase" {...register('referralCode')} />
-        </FormField>
+        <SignupFields form={form} />
         <SignupLocationAsk value={geolocation} onChange={setGeolocation} />
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? t('auth.processing') : t('auth.createAccount')}
+        <Button type="submit" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? t('auth.processing') : t('auth.createAccount')}
         </Button>
       </form>
     </AuthCard>
+  );
+}
+
+/** The sign-up fields, each with its own error; an error goes as soon as its field is edited. */
+function SignupFields({ form }: { form: UseFormReturn<SignupForm> }) {
+  const { errors } = form.formState;
+  const register = (name: (typeof FIELDS)[number]) =>
+    form.register(name, {
+      onChange: () => {
+        if (form.formState.errors[name]) form.clearErrors(name);
+      },
+    });
+  const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
+  return (
+    <>
+      <FormField label={t('auth.fullName')} error={errors.fullName?.message}>
+        <Input autoComplete="name" maxLength={100} {...register('fullName')} />
+      </FormField>
+      <FormField label={t('auth.email')} error={errors.email?.message}>
+        <Input type="email" autoComplete="email" maxLength={254} {...register('email')} />
+      </FormField>
+      <FormField label={t('auth.phone')} error={errors.phone?.message} help={t('auth.phoneHelp', { example: EXAMPLE_PHONE })}>
+        <Input type="tel" autoComplete="tel" placeholder={EXAMPLE_PHONE} maxLength={24} {...register('phone')} />
+      </FormField>
+      <FormField label={t('auth.password')} error={errors.password?.message}>
+        <Input type="password" autoComplete="new-password" maxLength={128} {...register('password')} />
+      </FormField>
+      <FormField label={t('auth.confirmPassword')} error={errors.confirmPassword?.message}>
+        <Input type="password" autoComplete="new-password" maxLength={128} {...register('confirmPassword')} />
+      </FormField>
+      <FormField label={t('auth.transactionPin')} error={errors.pin?.message}>
+        <Input
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          value={pin}
+          onChange={(event) => {
+            form.setValue('pin', sanitizePinInput(event.target.value));
+            if (errors.pin) form.clearErrors('pin');
+          }}
+        />
+      </FormField>
+      <FormField label={t('auth.referralCodeOptional')} error={errors.referralCode?.message}>
+        <Input autoComplete="off" maxLength={10} className="uppercase" {...register('referralCode')} />
+      </FormField>
+    </>
   );
 }

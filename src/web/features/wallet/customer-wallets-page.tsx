@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import {
@@ -17,6 +17,7 @@ import {
   type Wallet,
 } from '#shared/contracts/wallets';
 import { AppPage } from '../../components/layout/app-page.tsx';
+import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
@@ -45,6 +46,8 @@ function useCustomerWallets() {
 
 export default function CustomerWalletsPage() {
   const wallets = useCustomerWallets();
+  // A refused removal is said once, above the list (decision 055): the row it was about may be gone by then.
+  const [removeFailure, setRemoveFailure] = useState<string>();
   return (
     <AppPage title={t('wallet.myWallets')} backTo="/wallet">
       <AddWalletCard />
@@ -53,7 +56,8 @@ export default function CustomerWalletsPage() {
           <CardTitle>{t('wallets.verifiedWallets')}</CardTitle>
           <CardDescription>{t('wallets.verifiedDescription')}</CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className="flex flex-col gap-3">
+          <ActionError message={removeFailure} />
           {wallets.isPending ? (
             <p className="flex items-center gap-2 text-sm text-slate-600">
               <Spinner /> {t('wallets.loading')}
@@ -65,7 +69,7 @@ export default function CustomerWalletsPage() {
           ) : (
             <ul className="divide-y divide-slate-100" aria-label={t('wallets.verifiedWallets')}>
               {wallets.data.items.map((wallet) => (
-                <WalletRow key={wallet.id} wallet={wallet} />
+                <WalletRow key={wallet.id} wallet={wallet} onRemoveFailure={setRemoveFailure} />
               ))}
             </ul>
           )}
@@ -75,17 +79,21 @@ export default function CustomerWalletsPage() {
   );
 }
 
-function WalletRow({ wallet }: { wallet: Wallet }) {
+function WalletRow({ wallet, onRemoveFailure }: { wallet: Wallet; onRemoveFailure: (message: string | undefined) => void }) {
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
   const remove = useMutation({
     mutationFn: () => apiRequest(`/api/wallets/${wallet.id}`, removeWalletResponseSchema, { method: 'DELETE' }),
+    onMutate: () => onRemoveFailure(undefined),
     onSuccess: (answer) => {
       toast.success(localizeMessage(answer.message));
       void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     },
     onError: (error) => {
-      if (!endOfSession(error)) toast.error(error instanceof ApiError ? localizeMessage(error.message) : t('wallets.removeFailed'));
+      if (endOfSession(error)) return;
+      onRemoveFailure(error instanceof ApiError && error.message ? error.message : t('wallets.removeFailed'));
+      // A wallet that is no longer there (removed in another tab, say) leaves the list, which is read again.
+      if (error instanceof ApiError && error.status === 404) void queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.customerWallets });
     },
   });
   return (
@@ -110,13 +118,13 @@ function WalletRow({ wallet }: { wallet: Wallet }) {
 
 const FIELDS = ['network', 'address', 'signature'] as const;
 
-function AddWalletCard() {
+/** The add-wallet form: ask for the message to sign, then send the signature; a refusal at its field or once above the button. */
+function useAddWalletForm() {
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
   const [challenge, setChallenge] = useState<{ message: string; network: DepositNetwork; address: string }>();
   const [formError, setFormError] = useState<string>();
   const form = useForm<AddWalletRequest>({ resolver: zodResolver(addWalletRequestSchema), defaultValues: { network: 'ERC20', address: '', signature: '' } });
-  const { errors, isSubmitting } = form.formState;
 
   function showError(error: unknown, fallback: string): void {
     if (endOfSession(error)) return;
@@ -157,6 +165,12 @@ function AddWalletCard() {
     }
   });
 
+  return { form, challenge, setChallenge, formError, requestMessage, onSubmit };
+}
+
+function AddWalletCard() {
+  const { form, challenge, setChallenge, formError, requestMessage, onSubmit } = useAddWalletForm();
+  const { errors, isSubmitting } = form.formState;
   return (
     <Card>
       <CardHeader>
@@ -181,24 +195,7 @@ function AddWalletCard() {
               {...form.register('address', { onChange: () => setChallenge(undefined) })}
             />
           </FormField>
-          {challenge ? (
-            <>
-              <FormField label={t('wallets.messageToSign')} help={t('wallets.signWithin')}>
-                <Textarea readOnly rows={8} value={challenge.message} className="font-mono text-xs" />
-              </FormField>
-              <CopyButton text={challenge.message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
-              <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
-                <Input
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono text-sm"
-                  maxLength={200}
-                  disabled={isSubmitting}
-                  {...form.register('signature')}
-                />
-              </FormField>
-            </>
-          ) : null}
+          {challenge ? <SignatureFields form={form} message={challenge.message} /> : null}
           {formError && (
             <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
               {localizeMessage(formError)}
@@ -216,5 +213,21 @@ function AddWalletCard() {
         </form>
       </CardContent>
     </Card>
+  );
+}
+
+/** The message to sign, its copy button and the signature pasted back. */
+function SignatureFields({ form, message }: { form: UseFormReturn<AddWalletRequest>; message: string }) {
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <>
+      <FormField label={t('wallets.messageToSign')} help={t('wallets.signWithin')}>
+        <Textarea readOnly rows={8} value={message} className="font-mono text-xs" />
+      </FormField>
+      <CopyButton text={message} label={t('wallets.copyMessage')} successMessage={t('wallets.messageCopied')} />
+      <FormField label={t('wallets.signature')} error={errors.signature?.message} help={t('wallets.signatureHelp')}>
+        <Input autoComplete="off" spellCheck={false} className="font-mono text-sm" maxLength={200} disabled={isSubmitting} {...form.register('signature')} />
+      </FormField>
+    </>
   );
 }
