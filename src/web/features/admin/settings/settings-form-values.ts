@@ -1,0 +1,24 @@
+import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
+import { formatUsdtShort, usdtMicrosFromWire } from '#shared/money';
+import { kycSettingsFormValues } from './kyc-settings-section.tsx';
+import { operatorIdentityFormValues } from './operator-identity-section.tsx';
+import { withdrawalRulesFormValues } from './withdrawal-rules-section.tsx';
+
+/** The form's values, with the version they are (expectedUpdatedAt): a reset always replaces both together. */
+export function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
+  return {
+    expectedUpdatedAt: settings.updatedAt,
+    normalRate: settings.normalRate,
+    vipRate: settings.vipRate,
+    largeWithdrawalInr: settings.largeWithdrawalInr,
+    trc20Address: settings.trc20Address,
+    erc20Address: settings.erc20Address,
+    whatsappSupportNumber: settings.whatsappSupportNumber,
+    websiteUrl: settings.websiteUrl,
+    // The wire form has 6 decimals ("10.000000"); the form shows "10".
+    minDeposit: formatUsdtShort(usdtMicrosFromWire(settings.minDeposit)),
+    ...withdrawalRulesFormValues(settings),
+    ...kycSettingsFormValues(settings),
+    ...operatorIdentityFormValues(settings),
+  };
+}
