@@ -1,19 +1,10 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { UpdateSettingsRequest } from '#shared/contracts/settings';
 import { MAX_DECIMAL_STRING_LENGTH } from '#shared/money';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import type { SettingsSectionProps } from './settings-form-values.ts';
 
 /** The Exchange Rates tab: the normal and VIP rates, and the withdrawal worth a second admin's approval. */
-export function ExchangeRatesSection({
-  register,
-  errors,
-  disabled,
-}: {
-  register: UseFormRegister<UpdateSettingsRequest>;
-  errors: FieldErrors<UpdateSettingsRequest>;
-  disabled: boolean;
-}) {
+export function ExchangeRatesSection({ register, errors, disabled }: SettingsSectionProps) {
   return (
     <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
       <legend className="sr-only">Exchange Rates</legend>

@@ -1,3 +1,4 @@
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/settings';
 import { formatUsdtShort, usdtMicrosFromWire } from '#shared/money';
 import { kycSettingsFormValues } from './kyc-settings-section.tsx';
@@ -22,3 +23,10 @@ export function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     ...operatorIdentityFormValues(settings),
   };
 }
+
+/** What each section of the settings form gets: the form's fields, their errors, and whether a save is under way. */
+export type SettingsSectionProps = {
+  register: UseFormRegister<UpdateSettingsRequest>;
+  errors: FieldErrors<UpdateSettingsRequest>;
+  disabled: boolean;
+};

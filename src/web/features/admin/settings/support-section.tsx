@@ -1,20 +1,12 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import { SETTINGS_LIMITS, type UpdateSettingsRequest } from '#shared/contracts/settings';
+import { SETTINGS_LIMITS } from '#shared/contracts/settings';
 import { EXAMPLE_PHONE } from '#shared/limits';
 import { MAX_DECIMAL_STRING_LENGTH } from '#shared/money';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import type { SettingsSectionProps } from './settings-form-values.ts';
 
 /** The Support tab's own fields: the WhatsApp number, the website and the minimum deposit. */
-export function SupportSection({
-  register,
-  errors,
-  disabled,
-}: {
-  register: UseFormRegister<UpdateSettingsRequest>;
-  errors: FieldErrors<UpdateSettingsRequest>;
-  disabled: boolean;
-}) {
+export function SupportSection({ register, errors, disabled }: SettingsSectionProps) {
   return (
     <fieldset disabled={disabled} className="flex flex-col gap-4 rounded-2xl border border-slate-200 bg-white p-5">
       <legend className="sr-only">Support</legend>

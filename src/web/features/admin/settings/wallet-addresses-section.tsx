@@ -1,9 +1,9 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { DEPOSIT_NETWORKS, type DepositNetwork } from '#shared/contracts/enums';
-import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type AdminSettings, type UpdateSettingsRequest } from '#shared/contracts/settings';
+import { QR_IMAGE_CONTENT_TYPES, QR_IMAGE_TYPE_MESSAGE, SETTINGS_LIMITS, type AdminSettings } from '#shared/contracts/settings';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { FileUpload, type UploadRules } from '../components/file-upload.tsx';
+import type { SettingsSectionProps } from './settings-form-values.ts';
 
 const MEGABYTE = 1024 * 1024;
 
@@ -27,10 +27,7 @@ export function WalletAddressesSection({
   disabled,
   settings,
   onUploaded,
-}: {
-  register: UseFormRegister<UpdateSettingsRequest>;
-  errors: FieldErrors<UpdateSettingsRequest>;
-  disabled: boolean;
+}: SettingsSectionProps & {
   settings: AdminSettings;
   onUploaded: (settingsVersion: { before: string; after: string }) => void;
 }) {
