@@ -38,29 +38,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-3 pt-3 pb-2 sm:gap-3 sm:px-4', wide && 'lg:max-w-none lg:px-6')}>
-        {user && (
-          <Link to="/profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
-            {/* The link is named by its words, not by the initials it shows (axe: label-content-name-mismatch). */}
-            <span aria-hidden="true">{initialsOf(user.name)}</span>
-            <span className="sr-only">{t('shell.profile')}</span>
-          </Link>
-        )}
-        <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-semibold">{user?.name}</p>
-          {user && <p className="truncate text-xs text-slate-500">{maskPhone(user.phone)}</p>}
-        </div>
-        {user && (
-          <Link
-            to="/wallet"
-            className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-100"
-            data-testid="balance-chip"
-            aria-label={t('shell.balanceChip', { amount: formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt)) })}
-          >
-            {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
-          </Link>
-        )}
-      </div>
+      <SignedInRow user={user} wide={wide} />
       <ConfirmDialog
         open={confirmingLogout}
         onOpenChange={setConfirmingLogout}
@@ -90,6 +68,35 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
         </Button>
       </div>
     </header>
+  );
+}
+
+/** Who is signed in: the initials linking to the profile, the name and masked phone, and the balance linking to the wallet. */
+function SignedInRow({ user, wide }: { user: ReturnType<typeof useMe>['data']; wide: boolean }) {
+  return (
+    <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-3 pt-3 pb-2 sm:gap-3 sm:px-4', wide && 'lg:max-w-none lg:px-6')}>
+      {user && (
+        <Link to="/profile" className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+          {/* The link is named by its words, not by the initials it shows (axe: label-content-name-mismatch). */}
+          <span aria-hidden="true">{initialsOf(user.name)}</span>
+          <span className="sr-only">{t('shell.profile')}</span>
+        </Link>
+      )}
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-semibold">{user?.name}</p>
+        {user && <p className="truncate text-xs text-slate-500">{maskPhone(user.phone)}</p>}
+      </div>
+      {user && (
+        <Link
+          to="/wallet"
+          className="shrink-0 whitespace-nowrap rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+          data-testid="balance-chip"
+          aria-label={t('shell.balanceChip', { amount: formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt)) })}
+        >
+          {formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT
+        </Link>
+      )}
+    </div>
   );
 }
 

@@ -1,23 +1,16 @@
-import { Download, RefreshCw, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { AUDIT_LOG_CSV_MAX_ROWS, auditLogCsvQuerySchema, type AuditLogEntry } from '#shared/contracts/admin';
-import { LIMITS } from '#shared/limits';
+import { Link } from 'react-router';
+import { auditLogCsvQuerySchema, type AuditLogEntry } from '#shared/contracts/admin';
 import { Button } from '../../components/ui/button.tsx';
 import { Card } from '../../components/ui/card.tsx';
-import { FormField } from '../../components/ui/form-field.tsx';
-import { Input } from '../../components/ui/input.tsx';
-import { Select } from '../../components/ui/select.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { cn } from '../../lib/utils.ts';
-import { auditLogCsvUrl, useAuditLog, type AuditLogFilters } from './api.ts';
-import { ACTION_LABELS, actionLabel, actionTone, changesOf, type ActionTone } from './audit-log-format.ts';
+import { useAuditLog, type AuditLogFilters } from './api.ts';
+import { actionLabel, actionTone, changesOf, type ActionTone } from './audit-log-format.ts';
+import { AuditLogFilterCard, useAuditLogFilters } from './audit-log-filters.tsx';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { useDebouncedValue } from './use-debounced-value.ts';
 
-const SEARCH_DELAY_MS = 300;
 const FILTER_NAMES = ['q', 'action', 'targetUserId', 'from', 'to'] as const satisfies readonly (keyof AuditLogFilters)[];
 
 const TONE_LOOK: Record<ActionTone, { card: string; badge: string }> = {
@@ -109,47 +102,8 @@ function Entry({ entry, onFilterUser }: { entry: AuditLogEntry; onFilterUser: (u
   );
 }
 
-function filtersFrom(searchParams: URLSearchParams): AuditLogFilters {
-  return {
-    q: searchParams.get('q') ?? '',
-    action: searchParams.get('action') ?? '',
-    targetUserId: searchParams.get('targetUserId') ?? '',
-    from: searchParams.get('from') ?? '',
-    to: searchParams.get('to') ?? '',
-  };
-}
-
 export default function AuditLogPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = filtersFrom(searchParams);
-  const [searchText, setSearchText] = useState(filters.q);
-  const search = useDebouncedValue(searchText.trim(), SEARCH_DELAY_MS);
-
-  const setFilter = (name: keyof AuditLogFilters, value: string) => {
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  };
-
-  // The search follows the typed text after a pause, and stays in the address like every filter.
-  useEffect(() => {
-    setSearchParams(
-      (current) => {
-        if ((current.get('q') ?? '') === search) return current;
-        const next = new URLSearchParams(current);
-        if (search) next.set('q', search);
-        else next.delete('q');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [search, setSearchParams]);
+  const { filters, searchText, setSearchText, setFilter } = useAuditLogFilters();
 
   // The filters are checked with the server's own schema before any request, so a bad date shows here.
   const checked = auditLogCsvQuerySchema.safeParse(
@@ -163,65 +117,16 @@ export default function AuditLogPage() {
 
   return (
     <AdminPage title="Audit Log" backTo="/admin">
-      <Card className="flex flex-col gap-4 p-4">
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)]">
-          <FormField label="Search by name or e-mail" error={problems.q}>
-            <Input
-              type="search"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={LIMITS.searchQueryLength}
-              placeholder="Admin or customer"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-            />
-          </FormField>
-          <FormField label="Action">
-            <Select value={filters.action} onChange={(event) => setFilter('action', event.target.value)}>
-              <option value="">All actions</option>
-              {Object.entries(ACTION_LABELS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </Select>
-          </FormField>
-          <FormField label="From (India date)" error={problems.from}>
-            <Input type="date" value={filters.from} max={filters.to || undefined} onChange={(event) => setFilter('from', event.target.value)} />
-          </FormField>
-          <FormField label="To (India date)" error={problems.to}>
-            <Input type="date" value={filters.to} min={filters.from || undefined} onChange={(event) => setFilter('to', event.target.value)} />
-          </FormField>
-        </div>
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <div className="flex flex-wrap gap-2">
-            {filters.targetUserId && (
-              <Button variant="secondary" size="sm" onClick={() => setFilter('targetUserId', '')}>
-                <X />
-                {filteredUser ? `User: ${filteredUser.name}` : 'User filter'} (clear)
-              </Button>
-            )}
-            {filters.action && (
-              <Button variant="secondary" size="sm" onClick={() => setFilter('action', '')}>
-                <X />
-                {actionLabel(filters.action)} (clear)
-              </Button>
-            )}
-          </div>
-          <div className="flex flex-wrap gap-2">
-            <Button variant="outline" size="sm" asChild>
-              <a href={auditLogCsvUrl(filters)} download title={`The entries of the current filter, newest first, at most ${AUDIT_LOG_CSV_MAX_ROWS}`}>
-                <Download />
-                Export CSV
-              </a>
-            </Button>
-            <Button variant="outline" size="sm" onClick={() => void log.refetch()} disabled={log.isFetching} aria-busy={log.isFetching}>
-              <RefreshCw className={log.isFetching ? 'animate-spin' : undefined} />
-              Refresh
-            </Button>
-          </div>
-        </div>
-      </Card>
+      <AuditLogFilterCard
+        filters={filters}
+        problems={problems}
+        searchText={searchText}
+        onSearchTextChange={setSearchText}
+        setFilter={setFilter}
+        filteredUser={filteredUser}
+        refreshing={log.isFetching}
+        onRefresh={() => void log.refetch()}
+      />
 
       {checked.success && log.isPending && <LoadingState text="Loading audit log..." />}
       {checked.success && log.isError && (

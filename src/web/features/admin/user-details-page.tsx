@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { ClipboardList, LogOut, Receipt } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { adminUserAccessFormSchema, type AdminUserAccessForm, type AdminUserDetail, type UpdateAdminUserRequest } from '#shared/contracts/admin';
@@ -78,33 +78,7 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
             })(event)
           }
         >
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
-              label="Role"
-              help={
-                isSelf
-                  ? 'You cannot remove your own admin role.'
-                  : 'A second admin confirms a grant of the admin role, and its removal while two admins exist. With a single admin, the role is granted on the server: npm run admin -- promote <email>.'
-              }
-            >
-              <Select {...form.register('role')} disabled={isSelf || saving}>
-                {roleSchema.options.map((option) => (
-                  <option key={option} value={option}>
-                    {ROLE_LABELS[option]}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-            <FormField label="VIP Level" {...(isSelf ? { help: 'You cannot change your own VIP level: another admin must.' } : {})}>
-              <Select {...form.register('vipLevel')} disabled={isSelf || saving}>
-                {vipLevelSchema.options.map((option) => (
-                  <option key={option} value={option}>
-                    {VIP_LEVEL_LABELS[option]}
-                  </option>
-                ))}
-              </Select>
-            </FormField>
-          </div>
+          <AccessFields form={form} isSelf={isSelf} saving={saving} />
           <div className="flex justify-end">
             <Button type="submit" disabled={!hasChanges || saving}>
               Save changes
@@ -120,21 +94,61 @@ function AccessForm({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean }
           busy={saving}
           onConfirm={() => void save()}
         >
-          <ul className="list-disc pl-5 text-sm text-slate-700">
-            {changes.role !== undefined && (
-              <li>
-                Role: {ROLE_LABELS[user.role]} → {ROLE_LABELS[changes.role]}
-              </li>
-            )}
-            {changes.vipLevel !== undefined && (
-              <li>
-                VIP level: {VIP_LEVEL_LABELS[user.vipLevel]} → {VIP_LEVEL_LABELS[changes.vipLevel]}
-              </li>
-            )}
-          </ul>
+          <AccessChangeList user={user} changes={changes} />
         </ConfirmDialog>
       </CardContent>
     </Card>
+  );
+}
+
+/** The role and VIP level selects; an admin cannot change their own. */
+function AccessFields({ form, isSelf, saving }: { form: UseFormReturn<AdminUserAccessForm>; isSelf: boolean; saving: boolean }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <FormField
+        label="Role"
+        help={
+          isSelf
+            ? 'You cannot remove your own admin role.'
+            : 'A second admin confirms a grant of the admin role, and its removal while two admins exist. With a single admin, the role is granted on the server: npm run admin -- promote <email>.'
+        }
+      >
+        <Select {...form.register('role')} disabled={isSelf || saving}>
+          {roleSchema.options.map((option) => (
+            <option key={option} value={option}>
+              {ROLE_LABELS[option]}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      <FormField label="VIP Level" {...(isSelf ? { help: 'You cannot change your own VIP level: another admin must.' } : {})}>
+        <Select {...form.register('vipLevel')} disabled={isSelf || saving}>
+          {vipLevelSchema.options.map((option) => (
+            <option key={option} value={option}>
+              {VIP_LEVEL_LABELS[option]}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+    </div>
+  );
+}
+
+/** What the confirmation lists: each changed value, old and new. */
+function AccessChangeList({ user, changes }: { user: AdminUserDetail; changes: UpdateAdminUserRequest }) {
+  return (
+    <ul className="list-disc pl-5 text-sm text-slate-700">
+      {changes.role !== undefined && (
+        <li>
+          Role: {ROLE_LABELS[user.role]} → {ROLE_LABELS[changes.role]}
+        </li>
+      )}
+      {changes.vipLevel !== undefined && (
+        <li>
+          VIP level: {VIP_LEVEL_LABELS[user.vipLevel]} → {VIP_LEVEL_LABELS[changes.vipLevel]}
+        </li>
+      )}
+    </ul>
   );
 }
 

@@ -58,6 +58,27 @@ function UserRow({ user }: { user: AdminUserSummary }) {
   );
 }
 
+function UsersTable({ users }: { users: readonly AdminUserSummary[] }) {
+  return (
+    <Table label="Users" stacked className="md:min-w-[44rem]">
+      <TableHead>
+        <TableRow>
+          <TableHeaderCell>User</TableHeaderCell>
+          <TableHeaderCell>Balance</TableHeaderCell>
+          <TableHeaderCell>Role</TableHeaderCell>
+          <TableHeaderCell>VIP Level</TableHeaderCell>
+          <TableHeaderCell>Actions</TableHeaderCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {users.map((user) => (
+          <UserRow key={user.id} user={user} />
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
 export default function UsersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   // The list follows the typed text (after a pause); submitting the form loads it again at once.
@@ -111,22 +132,7 @@ export default function UsersPage() {
       )}
       {items.length > 0 && (
         <>
-          <Table label="Users" stacked className="md:min-w-[44rem]">
-            <TableHead>
-              <TableRow>
-                <TableHeaderCell>User</TableHeaderCell>
-                <TableHeaderCell>Balance</TableHeaderCell>
-                <TableHeaderCell>Role</TableHeaderCell>
-                <TableHeaderCell>VIP Level</TableHeaderCell>
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((user) => (
-                <UserRow key={user.id} user={user} />
-              ))}
-            </TableBody>
-          </Table>
+          <UsersTable users={items} />
           <p className="text-center text-sm text-slate-500" aria-live="polite">
             Showing {items.length} {items.length === 1 ? 'user' : 'users'}
             {users.hasNextPage ? '' : ' (all results)'}

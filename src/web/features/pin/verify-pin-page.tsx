@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -25,19 +25,14 @@ import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
 export default function VerifyPinPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const signOut = useSignOut();
-  const endOfSession = useEndOfSessionHandler();
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   const connection = useConnectionCheck();
-  const form = useForm<z.input<typeof verifyPinRequestSchema>>({ resolver: zodResolver(verifyPinRequestSchema), defaultValues: { pin: '' } });
+  const form = useForm<VerifyPinForm>({ resolver: zodResolver(verifyPinRequestSchema), defaultValues: { pin: '' } });
   const submitting = form.formState.isSubmitting;
   const pin = useWatch({ control: form.control, name: 'pin' });
-  const [blockedMessage, setBlockedMessage] = useState<string>();
-  // A wrong PIN is said at the PIN field, once (DESIGN.md: errors at their field; decision 055 departs from SPEC.md's toast);
-  // a failure of the check itself once, in a banner. A failure empties the PIN; typing a new one hides either.
-  const [failure, setFailure] = useState<{ atField: boolean; message: string }>();
+  const { onSubmit, blockedMessage, failure } = usePinVerification(form, next);
   const shownFailure = pin === '' ? failure : undefined;
 
   const backToLogin = async () => {
@@ -50,6 +45,42 @@ export default function VerifyPinPage() {
     return (
       <ConnectionErrorCard onRetry={() => void connection.refetch()} onBackToLogin={() => void backToLogin()} reference={errorReference(connection.error)} />
     );
+
+  return (
+    <AuthCard title={t('pin.enterTitle')} subtitle={t('pin.enterSubtitle')}>
+      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+        {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
+        {shownFailure && !shownFailure.atField && <Alert variant="destructive">{shownFailure.message}</Alert>}
+        <FormField label={t('pin.label')} error={shownFailure?.atField ? shownFailure.message : undefined}>
+          <FormPinInput control={form.control} name="pin" autoFocus />
+        </FormField>
+        <Button type="submit" disabled={pin.length !== 4 || submitting}>
+          {submitting ? t('pin.verifying') : t('pin.verify')}
+        </Button>
+        <div className="flex justify-between text-sm">
+          <Link className="inline-block py-1 text-brand-700 hover:underline" to="/reset-pin">
+            {t('pin.forgot')}
+          </Link>
+          <button type="button" className="py-1 text-slate-600 hover:underline" onClick={() => void backToLogin()}>
+            {t('pin.backToLogin')}
+          </button>
+        </div>
+      </form>
+    </AuthCard>
+  );
+}
+
+type VerifyPinForm = z.input<typeof verifyPinRequestSchema>;
+
+/** Checks the PIN and goes on to the page asked for; a refusal empties the PIN and is said once (at the field or in a banner). */
+function usePinVerification(form: UseFormReturn<VerifyPinForm>, next: string) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const endOfSession = useEndOfSessionHandler();
+  const [blockedMessage, setBlockedMessage] = useState<string>();
+  // A wrong PIN is said at the PIN field, once (DESIGN.md: errors at their field; decision 055 departs from SPEC.md's toast);
+  // a failure of the check itself once, in a banner. A failure empties the PIN; typing a new one hides either.
+  const [failure, setFailure] = useState<{ atField: boolean; message: string }>();
 
   const onSubmit = form.handleSubmit(
     async (values) => {
@@ -80,26 +111,5 @@ export default function VerifyPinPage() {
     },
   );
 
-  return (
-    <AuthCard title={t('pin.enterTitle')} subtitle={t('pin.enterSubtitle')}>
-      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-        {blockedMessage && <Alert variant="destructive">{blockedMessage}</Alert>}
-        {shownFailure && !shownFailure.atField && <Alert variant="destructive">{shownFailure.message}</Alert>}
-        <FormField label={t('pin.label')} error={shownFailure?.atField ? shownFailure.message : undefined}>
-          <FormPinInput control={form.control} name="pin" autoFocus />
-        </FormField>
-        <Button type="submit" disabled={pin.length !== 4 || submitting}>
-          {submitting ? t('pin.verifying') : t('pin.verify')}
-        </Button>
-        <div className="flex justify-between text-sm">
-          <Link className="inline-block py-1 text-brand-700 hover:underline" to="/reset-pin">
-            {t('pin.forgot')}
-          </Link>
-          <button type="button" className="py-1 text-slate-600 hover:underline" onClick={() => void backToLogin()}>
-            {t('pin.backToLogin')}
-          </button>
-        </div>
-      </form>
-    </AuthCard>
-  );
+  return { onSubmit, blockedMessage, failure };
 }

@@ -42,6 +42,35 @@ function MenuRow({ icon, label, to, onClick }: { icon: ReactNode; label: string;
   );
 }
 
+/** The balance, what of it is available and pending, and the ways to add or take out. */
+function ProfileBalanceCard({ balanceUsdt }: { balanceUsdt: string }) {
+  return (
+    <Card>
+      <CardContent className="flex flex-col gap-4 pt-5">
+        <div>
+          <p className="text-sm text-slate-500">{t('profile.totalBalance')}</p>
+          <p className="break-words text-3xl font-bold">{formatUsdtExact(usdtMicrosFromWire(balanceUsdt))} USDT</p>
+        </div>
+        <dl className="grid grid-cols-3 gap-2 text-sm">
+          <div>
+            <dt className="text-slate-500">{t('profile.available')}</dt>
+            <dd className="break-words font-semibold">{formatUsdtExact(usdtMicrosFromWire(balanceUsdt))} USDT</dd>
+          </div>
+          <PendingTotals />
+        </dl>
+        <div className="grid grid-cols-2 gap-3">
+          <Button asChild>
+            <Link to="/wallet/deposit">{t('wallet.deposit')}</Link>
+          </Button>
+          <Button variant="outline" asChild>
+            <Link to="/wallet/withdraw">{t('wallet.withdraw')}</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function ProfilePage() {
   const me = useMe();
   const logOut = useLogOut();
@@ -63,29 +92,7 @@ export default function ProfilePage() {
           </div>
         </CardContent>
       </Card>
-      <Card>
-        <CardContent className="flex flex-col gap-4 pt-5">
-          <div>
-            <p className="text-sm text-slate-500">{t('profile.totalBalance')}</p>
-            <p className="break-words text-3xl font-bold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</p>
-          </div>
-          <dl className="grid grid-cols-3 gap-2 text-sm">
-            <div>
-              <dt className="text-slate-500">{t('profile.available')}</dt>
-              <dd className="break-words font-semibold">{formatUsdtExact(usdtMicrosFromWire(user.balanceUsdt))} USDT</dd>
-            </div>
-            <PendingTotals />
-          </dl>
-          <div className="grid grid-cols-2 gap-3">
-            <Button asChild>
-              <Link to="/wallet/deposit">{t('wallet.deposit')}</Link>
-            </Button>
-            <Button variant="outline" asChild>
-              <Link to="/wallet/withdraw">{t('wallet.withdraw')}</Link>
-            </Button>
-          </div>
-        </CardContent>
-      </Card>
+      <ProfileBalanceCard balanceUsdt={user.balanceUsdt} />
       <Card className="divide-y divide-slate-100 overflow-hidden">
         <MenuRow icon={<KeyRound className="size-5 text-brand-700" />} label={t('profile.changePin')} onClick={() => setChangingPin(true)} />
         <MenuRow icon={<LockKeyhole className="size-5 text-brand-700" />} label={t('profile.changePassword')} onClick={() => setChangingPassword(true)} />

@@ -25,7 +25,6 @@ export function RateCard({ className = '' }: { className?: string }) {
   // The tooltip's code loads when the visitor reaches for the card, not with the page. Radix opens it on hover and focus;
   // taps on a touch screen are counted here, so that one made before the code is in still opens it.
   const [tooltipWanted, setTooltipWanted] = useState(false);
-  const [taps, setTaps] = useState(0);
   const wantTooltip = () => setTooltipWanted(true);
 
   const refresh = async () => {
@@ -34,22 +33,6 @@ export function RateCard({ className = '' }: { className?: string }) {
     if (result.isSuccess) notify('success', translate('rates.updated'), { id: 'rates-refreshed' });
     else notify('error', translate('rates.refreshFailed'), { id: 'rates-refresh-failed' });
   };
-
-  const infoButton = (
-    <button
-      type="button"
-      aria-label={t('home.aboutVipRate')}
-      className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
-      onPointerUp={(event) => {
-        if (event.pointerType === 'touch') {
-          setTooltipWanted(true);
-          setTaps((count) => count + 1);
-        }
-      }}
-    >
-      <InfoIcon className="size-4" />
-    </button>
-  );
 
   return (
     <section
@@ -83,21 +66,46 @@ export function RateCard({ className = '' }: { className?: string }) {
           <RateFigure ratePaise={rates?.normalRatePaise} testId="standard-rate" />
           <p className="text-xs text-slate-500">{t('home.perOneUsdt')}</p>
         </div>
-        <div className="rounded-xl bg-amber-50 p-3">
-          <p className="flex items-center gap-1 text-sm font-medium text-amber-800">
-            {t('home.vipRate')}
-            {tooltipWanted ? (
-              <Suspense fallback={infoButton}>
-                <VipRateTooltip taps={taps}>{infoButton}</VipRateTooltip>
-              </Suspense>
-            ) : (
-              infoButton
-            )}
-          </p>
-          <RateFigure ratePaise={rates?.vipRatePaise} testId="vip-rate" />
-          <p className="text-xs text-slate-500">{t('home.perOneUsdt')}</p>
-        </div>
+        <VipRateCell ratePaise={rates?.vipRatePaise} tooltipWanted={tooltipWanted} onWantTooltip={wantTooltip} />
       </div>
     </section>
+  );
+}
+
+/** The VIP rate with its info button; the tooltip's code comes once the visitor reaches for the card. */
+function VipRateCell({ ratePaise, tooltipWanted, onWantTooltip }: { ratePaise: bigint | undefined; tooltipWanted: boolean; onWantTooltip: () => void }) {
+  const { t } = useTranslation();
+  const [taps, setTaps] = useState(0);
+  const infoButton = (
+    <button
+      type="button"
+      aria-label={t('home.aboutVipRate')}
+      className="-m-0.5 rounded-full p-1 text-amber-700 hover:bg-amber-100"
+      onPointerUp={(event) => {
+        if (event.pointerType === 'touch') {
+          onWantTooltip();
+          setTaps((count) => count + 1);
+        }
+      }}
+    >
+      <InfoIcon className="size-4" />
+    </button>
+  );
+
+  return (
+    <div className="rounded-xl bg-amber-50 p-3">
+      <p className="flex items-center gap-1 text-sm font-medium text-amber-800">
+        {t('home.vipRate')}
+        {tooltipWanted ? (
+          <Suspense fallback={infoButton}>
+            <VipRateTooltip taps={taps}>{infoButton}</VipRateTooltip>
+          </Suspense>
+        ) : (
+          infoButton
+        )}
+      </p>
+      <RateFigure ratePaise={ratePaise} testId="vip-rate" />
+      <p className="text-xs text-slate-500">{t('home.perOneUsdt')}</p>
+    </div>
   );
 }

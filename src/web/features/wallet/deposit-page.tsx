@@ -1,42 +1,27 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2, ClipboardPaste } from 'lucide-react';
-import { useState, type ComponentProps } from 'react';
+import { CheckCircle2 } from 'lucide-react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
-import type { z } from 'zod';
-import { DEPOSIT_MESSAGES, TRANSACTION_HASH_MAX_LENGTH, depositRequestSchema, minimumDepositMessage, type Deposit } from '#shared/contracts/deposits';
-import { formatUsdtShort, parseUsdtMicros, usdtMicrosFromWire } from '#shared/money';
+import type { Deposit } from '#shared/contracts/deposits';
+import { formatUsdtShort, usdtMicrosFromWire } from '#shared/money';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { amountField } from '../../lib/amount-input.ts';
-import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
-import { ActionError } from '../../components/ui/action-error.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
-import { submitDeposit, useDeposit, useIdempotencyKeys, useRefreshMoney, useWalletSummary } from './api.ts';
+import { useDeposit, useWalletSummary } from './api.ts';
 import { customerChainNote, customerChainStatus } from './chain-status.tsx';
-import { DepositAddress, DepositNetworkWarning } from './deposit-address.tsx';
-import { DepositQrCode } from './deposit-qr-code.tsx';
 import { OwnDepositAddress, useOwnDepositAddress } from './own-deposit-address.tsx';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
-import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
-import { localizeMessage } from '../../lib/i18n/localize-message.ts';
-
-type DepositForm = z.input<typeof depositRequestSchema>;
-const FIELDS = ['network', 'amount', 'transactionHash'] as const;
-const HASH_HELP: Record<DepositNetwork, MessageKey> = {
-  TRC20: 'deposit.hashHelpTrc20',
-  ERC20: 'deposit.hashHelpErc20',
-};
+import { translate as t } from '../../lib/i18n/i18n.ts';
+import { depositFormSchema, useDepositSubmission, type DepositForm } from './use-deposit-submission.ts';
+import { SharedDepositAddress } from './shared-deposit-address.tsx';
+import { DepositClaimFields } from './deposit-claim-fields.tsx';
 
 export default function DepositPage() {
   const [submitted, setSubmitted] = useState<Deposit>();
@@ -62,19 +47,12 @@ function BalanceCard() {
 
 function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => void }) {
   const settings = usePublicSettings();
-  const refreshMoney = useRefreshMoney();
-  const endOfSession = useEndOfSessionHandler();
-  const idempotencyKeys = useIdempotencyKeys();
-
   const minimumMicros = settings.data ? usdtMicrosFromWire(settings.data.minDeposit) : 0n;
-  const schema = depositRequestSchema.superRefine((values, context) => {
-    const amount = parseUsdtMicros(values.amount);
-    if (amount.ok && amount.value > 0n && amount.value < minimumMicros) {
-      context.addIssue({ code: 'custom', path: ['amount'], message: minimumDepositMessage(formatUsdtShort(minimumMicros)) });
-    }
+  const form = useForm<DepositForm>({
+    resolver: zodResolver(depositFormSchema(minimumMicros)),
+    defaultValues: { network: 'TRC20', amount: '', transactionHash: '' },
   });
-  const form = useForm<DepositForm>({ resolver: zodResolver(schema), defaultValues: { network: 'TRC20', amount: '', transactionHash: '' } });
-  const [submitError, setSubmitError] = useActionError(form);
+  const { onSubmit, submitError } = useDepositSubmission(form, onSubmitted);
   const { errors, isSubmitting } = form.formState;
   const network: DepositNetwork = useWatch({ control: form.control, name: 'network' }) ?? 'TRC20';
   const ownAddress = useOwnDepositAddress(network);
@@ -98,22 +76,6 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
   }
 
   const address = settings.data.addresses[network];
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setSubmitError(undefined);
-    try {
-      const request = { network: values.network, amount: values.amount, transactionHash: values.transactionHash };
-      const answer = await submitDeposit(request, idempotencyKeys.keyFor(request));
-      idempotencyKeys.forget();
-      toast.success(localizeMessage(answer.message || DEPOSIT_MESSAGES.submitted));
-      void refreshMoney();
-      onSubmitted(answer.deposit);
-    } catch (error) {
-      if (endOfSession(error)) return;
-      setSubmitError(applySubmissionFailure(form, error, FIELDS, t('deposit.failed')).actionError);
-    }
-  });
-
   const hasOwnAddress = ownAddress.data !== undefined && ownAddress.data !== null;
   return (
     <Card>
@@ -140,94 +102,19 @@ function DepositFormCard({ onSubmitted }: { onSubmitted: (deposit: Deposit) => v
             <OwnDepositAddress ownAddress={ownAddress.data} minimumUsdt={formatUsdtShort(minimumMicros)} />
           ) : (
             <>
-              <Tabs defaultValue="address">
-                <TabsList aria-label={t('deposit.addressViews')}>
-                  <TabsTrigger value="address">{t('deposit.walletAddress')}</TabsTrigger>
-                  <TabsTrigger value="qr">{t('deposit.qrCode')}</TabsTrigger>
-                </TabsList>
-                <TabsContent value="address">
-                  {address === '' ? (
-                    <p role="status" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-                      {localizeMessage(DEPOSIT_MESSAGES.networkUnavailable)}
-                    </p>
-                  ) : (
-                    <DepositAddress network={network} address={address} />
-                  )}
-                  <DepositNetworkWarning network={network} />
-                </TabsContent>
-                <TabsContent value="qr">
-                  <DepositQrCode network={network} address={address} />
-                </TabsContent>
-              </Tabs>
-
-              <FormField label={t('deposit.amountUsdt')} error={errors.amount?.message} help={t('deposit.minimum', { amount: formatUsdtShort(minimumMicros) })}>
-                <Input
-                  inputMode="decimal"
-                  autoComplete="off"
-                  maxLength={24}
-                  placeholder="0.00"
-                  disabled={isSubmitting}
-                  {...amountField(form.register('amount'))}
-                />
-              </FormField>
-              <FormField label={t('deposit.transactionHash')} error={errors.transactionHash?.message} help={t(HASH_HELP[network])}>
-                <HashInput
-                  disabled={isSubmitting}
-                  onPasted={(text) => form.setValue('transactionHash', text, { shouldValidate: form.formState.isSubmitted })}
-                  {...form.register('transactionHash')}
-                />
-              </FormField>
-
-              <ActionError message={submitError} heading={t('deposit.errorHeading')} />
-
-              <Button type="submit" disabled={isSubmitting || address === ''} aria-busy={isSubmitting}>
-                {isSubmitting ? t('deposit.submitting') : t('deposit.submit')}
-              </Button>
-              <p className="text-center text-xs text-slate-500">
-                {t('deposit.ownWalletBefore')}{' '}
-                <Link to="/wallet/wallets" className="font-medium text-brand-700 hover:underline">
-                  {t('deposit.ownWalletLink')}
-                </Link>{' '}
-                {t('deposit.ownWalletAfter')}
-              </p>
+              <SharedDepositAddress network={network} address={address} />
+              <DepositClaimFields
+                form={form}
+                network={network}
+                minimumUsdt={formatUsdtShort(minimumMicros)}
+                addressMissing={address === ''}
+                submitError={submitError}
+              />
             </>
           )}
         </form>
       </CardContent>
     </Card>
-  );
-}
-
-/** The hash field with a Paste button beside it; the id and aria attributes from FormField go to the input. */
-function HashInput({ onPasted, disabled, ...inputProps }: ComponentProps<typeof Input> & { onPasted: (text: string) => void }) {
-  const [pasteFailed, setPasteFailed] = useState(false);
-  const paste = async () => {
-    try {
-      onPasted((await navigator.clipboard.readText()).trim().slice(0, TRANSACTION_HASH_MAX_LENGTH));
-      setPasteFailed(false);
-    } catch {
-      setPasteFailed(true);
-    }
-  };
-  return (
-    <div className="flex flex-col gap-1">
-      <div className="flex gap-2">
-        <Input
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          maxLength={TRANSACTION_HASH_MAX_LENGTH}
-          className="min-w-0 flex-1 font-mono text-sm"
-          disabled={disabled}
-          {...inputProps}
-        />
-        <Button variant="outline" disabled={disabled} onClick={() => void paste()}>
-          <ClipboardPaste aria-hidden />
-          {t('deposit.paste')}
-        </Button>
-      </div>
-      {pasteFailed && <p className="text-xs text-slate-600">{t('deposit.pasteFailed')}</p>}
-    </div>
   );
 }
 

@@ -338,97 +338,106 @@ function OutcomeRow({ withdrawal }: { withdrawal: Withdrawal }) {
   return <Row label={outcome.label}>{outcome.value}</Row>;
 }
 
+/** The rows of the kind's own facts, under the common ones. */
 function KindRows({ loaded }: { loaded: Loaded }) {
   switch (loaded.kind) {
-    case 'deposit': {
-      const { deposit } = loaded;
-      return (
-        <>
-          <Row label={t('transactions.amount')}>{displayUsdtAmount(deposit.amount)} USDT</Row>
-          <Row label={t('deposit.approximately')}>
-            {t('transaction.approximatelyAt', { inr: displayInr(deposit.estimatedInr), rate: displayInr(deposit.rateInr) })}
-          </Row>
-          <Row label={t('deposit.network')}>{deposit.network}</Row>
-          <Row label={t('transaction.hash')}>
-            <a
-              href={explorerUrl(deposit.network, deposit.transactionHash)}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="inline-flex items-start gap-1 break-all font-mono text-xs text-brand-700 underline"
-              data-testid="transaction-hash"
-            >
-              {deposit.transactionHash}
-              <ExternalLink className="size-3.5 shrink-0" aria-hidden />
-              <span className="sr-only">{t('transaction.opensExplorer', { explorer: deposit.network === 'TRC20' ? 'Tronscan' : 'Etherscan' })}</span>
-            </a>
-          </Row>
-          <Row label={t('transaction.sentTo')}>
-            <span className="break-all font-mono text-xs">{deposit.depositAddress}</span>
-          </Row>
-          <Row label={t('transaction.submitted')}>{displayDateTime(deposit.createdAt)}</Row>
-          {deposit.decidedAt && (
-            <Row label={deposit.status === 'approved' ? t('transaction.credited') : t('transaction.decided')}>{displayDateTime(deposit.decidedAt)}</Row>
-          )}
-        </>
-      );
-    }
-    case 'withdrawal': {
-      const { withdrawal } = loaded;
-      return (
-        <>
-          <Row label={t('transactions.amount')}>{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
-          {withdrawal.tdsPercent !== '0.00' && (
-            <>
-              <Row label={t('withdraw.grossAmount')}>{displayInr(withdrawal.amountInr)}</Row>
-              <Row label={t('withdraw.tdsRow', { percent: withdrawal.tdsPercent })}>− {displayInr(withdrawal.tdsInr)}</Row>
-            </>
-          )}
-          <OutcomeRow withdrawal={withdrawal} />
-          <Row label={t('withdraw.rate')}>
-            <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
-              {t('withdraw.ratePerUsdt', { rate: displayInr(withdrawal.rateInr) })}
-              {withdrawal.rateTier === 'vip' ? <Badge tone="vip">{t('home.vipRate')}</Badge> : <Badge>{t('home.standardRate')}</Badge>}
-            </span>
-          </Row>
-          <Row label={t('transaction.bankAccount')}>
-            {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
-            <span className="block text-xs font-normal text-slate-500">
-              {withdrawal.bank.accountHolderName} · {withdrawal.bank.ifscCode}
-            </span>
-          </Row>
-          {withdrawal.payoutReference && <Row label={t('transaction.utr')}>{withdrawal.payoutReference}</Row>}
-          <Row label={t('transaction.requested')}>{displayDateTime(withdrawal.createdAt)}</Row>
-          {withdrawal.decidedAt && (
-            <Row label={withdrawal.status === 'approved' ? t('transaction.paidOn') : t('transaction.decided')}>{displayDateTime(withdrawal.decidedAt)}</Row>
-          )}
-        </>
-      );
-    }
-    case 'transfer': {
-      const { transfer } = loaded;
-      return (
-        <>
-          <Row label={t('transactions.amount')}>{displayUsdtAmount(transfer.amount)} USDT</Row>
-          <Row label={transfer.direction === 'sent' ? t('transaction.to') : t('transaction.from')}>
-            {transfer.counterparty.name}
-            <span className="block break-all text-xs font-normal text-slate-500">{transfer.counterparty.email}</span>
-          </Row>
-          <Row label={t('transaction.requested')}>{displayDateTime(transfer.createdAt)}</Row>
-          {transfer.decidedAt && <Row label={t('transaction.decided')}>{displayDateTime(transfer.decidedAt)}</Row>}
-        </>
-      );
-    }
-    case 'referral': {
-      const { reward } = loaded;
-      return (
-        <>
-          <Row label={t('transaction.bonus')}>{displayUsdtAmount(reward.amount)} USDT</Row>
-          <Row label={t('transaction.level')}>{t('transactions.level', { level: reward.level })}</Row>
-          <Row label={t('transaction.fromDepositOf')}>{reward.referredName}</Row>
-          <Row label={t('transaction.depositAmount')}>{displayUsdtAmount(reward.depositAmount)} USDT</Row>
-          <Row label={t('transaction.credited')}>{displayDateTime(reward.earnedAt)}</Row>
-        </>
-      );
-    }
+    case 'deposit':
+      return <DepositRows deposit={loaded.deposit} />;
+    case 'withdrawal':
+      return <WithdrawalRows withdrawal={loaded.withdrawal} />;
+    case 'transfer':
+      return <TransferRows transfer={loaded.transfer} />;
+    case 'referral':
+      return <ReferralRows reward={loaded.reward} />;
   }
+}
+
+function DepositRows({ deposit }: { deposit: Deposit }) {
+  return (
+    <>
+      <Row label={t('transactions.amount')}>{displayUsdtAmount(deposit.amount)} USDT</Row>
+      <Row label={t('deposit.approximately')}>
+        {t('transaction.approximatelyAt', { inr: displayInr(deposit.estimatedInr), rate: displayInr(deposit.rateInr) })}
+      </Row>
+      <Row label={t('deposit.network')}>{deposit.network}</Row>
+      <Row label={t('transaction.hash')}>
+        <a
+          href={explorerUrl(deposit.network, deposit.transactionHash)}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex items-start gap-1 break-all font-mono text-xs text-brand-700 underline"
+          data-testid="transaction-hash"
+        >
+          {deposit.transactionHash}
+          <ExternalLink className="size-3.5 shrink-0" aria-hidden />
+          <span className="sr-only">{t('transaction.opensExplorer', { explorer: deposit.network === 'TRC20' ? 'Tronscan' : 'Etherscan' })}</span>
+        </a>
+      </Row>
+      <Row label={t('transaction.sentTo')}>
+        <span className="break-all font-mono text-xs">{deposit.depositAddress}</span>
+      </Row>
+      <Row label={t('transaction.submitted')}>{displayDateTime(deposit.createdAt)}</Row>
+      {deposit.decidedAt && (
+        <Row label={deposit.status === 'approved' ? t('transaction.credited') : t('transaction.decided')}>{displayDateTime(deposit.decidedAt)}</Row>
+      )}
+    </>
+  );
+}
+
+function WithdrawalRows({ withdrawal }: { withdrawal: Withdrawal }) {
+  return (
+    <>
+      <Row label={t('transactions.amount')}>{displayUsdtAmount(withdrawal.amountUsdt)} USDT</Row>
+      {withdrawal.tdsPercent !== '0.00' && (
+        <>
+          <Row label={t('withdraw.grossAmount')}>{displayInr(withdrawal.amountInr)}</Row>
+          <Row label={t('withdraw.tdsRow', { percent: withdrawal.tdsPercent })}>− {displayInr(withdrawal.tdsInr)}</Row>
+        </>
+      )}
+      <OutcomeRow withdrawal={withdrawal} />
+      <Row label={t('withdraw.rate')}>
+        <span className="inline-flex flex-wrap items-center gap-2 sm:justify-end">
+          {t('withdraw.ratePerUsdt', { rate: displayInr(withdrawal.rateInr) })}
+          {withdrawal.rateTier === 'vip' ? <Badge tone="vip">{t('home.vipRate')}</Badge> : <Badge>{t('home.standardRate')}</Badge>}
+        </span>
+      </Row>
+      <Row label={t('transaction.bankAccount')}>
+        {withdrawal.bank.bankName} ••••{withdrawal.bank.accountNumberLast4}
+        <span className="block text-xs font-normal text-slate-500">
+          {withdrawal.bank.accountHolderName} · {withdrawal.bank.ifscCode}
+        </span>
+      </Row>
+      {withdrawal.payoutReference && <Row label={t('transaction.utr')}>{withdrawal.payoutReference}</Row>}
+      <Row label={t('transaction.requested')}>{displayDateTime(withdrawal.createdAt)}</Row>
+      {withdrawal.decidedAt && (
+        <Row label={withdrawal.status === 'approved' ? t('transaction.paidOn') : t('transaction.decided')}>{displayDateTime(withdrawal.decidedAt)}</Row>
+      )}
+    </>
+  );
+}
+
+function TransferRows({ transfer }: { transfer: Transfer }) {
+  return (
+    <>
+      <Row label={t('transactions.amount')}>{displayUsdtAmount(transfer.amount)} USDT</Row>
+      <Row label={transfer.direction === 'sent' ? t('transaction.to') : t('transaction.from')}>
+        {transfer.counterparty.name}
+        <span className="block break-all text-xs font-normal text-slate-500">{transfer.counterparty.email}</span>
+      </Row>
+      <Row label={t('transaction.requested')}>{displayDateTime(transfer.createdAt)}</Row>
+      {transfer.decidedAt && <Row label={t('transaction.decided')}>{displayDateTime(transfer.decidedAt)}</Row>}
+    </>
+  );
+}
+
+function ReferralRows({ reward }: { reward: ReferralRewardDetail }) {
+  return (
+    <>
+      <Row label={t('transaction.bonus')}>{displayUsdtAmount(reward.amount)} USDT</Row>
+      <Row label={t('transaction.level')}>{t('transactions.level', { level: reward.level })}</Row>
+      <Row label={t('transaction.fromDepositOf')}>{reward.referredName}</Row>
+      <Row label={t('transaction.depositAmount')}>{displayUsdtAmount(reward.depositAmount)} USDT</Row>
+      <Row label={t('transaction.credited')}>{displayDateTime(reward.earnedAt)}</Row>
+    </>
+  );
 }

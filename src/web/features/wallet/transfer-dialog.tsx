@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import { LIMITS } from '#shared/limits';
@@ -41,9 +41,6 @@ export function TransferDialog({ open, onOpenChange, balanceUsdt }: { open: bool
 }
 
 function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: string; onBusyChange: (busy: boolean) => void; onDone: () => void }) {
-  const refreshMoney = useRefreshMoney();
-  const endOfSession = useEndOfSessionHandler();
-  const idempotencyKeys = useIdempotencyKeys();
   const pause = useSecurityPauses().data?.transfers ?? undefined;
   const balanceMicros = usdtMicrosFromWire(balanceUsdt);
   const schema = transferRequestSchema.superRefine((values, context) => {
@@ -51,38 +48,10 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
     if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: TRANSFER_MESSAGES.insufficientBalance });
   });
   const form = useForm<TransferForm>({ resolver: zodResolver(schema), defaultValues: { recipientEmail: '', amount: '', pin: '' } });
-  const [submitError, setSubmitError] = useActionError(form);
   const offline = useMoneyActionsOffline();
   const { errors, isSubmitting } = form.formState;
   const pin = useWatch({ control: form.control, name: 'pin' }) ?? '';
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setSubmitError(undefined);
-    onBusyChange(true);
-    try {
-      const request = { recipientEmail: values.recipientEmail, amount: values.amount };
-      const answer = await requestTransfer({ ...request, pin: values.pin }, idempotencyKeys.keyFor(request));
-      idempotencyKeys.forget();
-      toast.success(localizeMessage(answer.message || TRANSFER_MESSAGES.submitted));
-      void refreshMoney();
-      onDone();
-    } catch (error) {
-      if (endOfSession(error)) return;
-      const failure = applySubmissionFailure(form, error, FIELDS, t('transfer.failed'));
-      if (failure.aboutPin) {
-        // The PIN is asked again only when it was the problem; anything else keeps what was typed.
-        form.setValue('pin', '');
-        form.setError('pin', {
-          message:
-            failure.fieldErrors.find(({ field }) => field === 'pin')?.message ?? (error instanceof ApiError ? error.message : TRANSFER_MESSAGES.incorrectPin),
-        });
-        return;
-      }
-      setSubmitError(failure.actionError);
-    } finally {
-      onBusyChange(false);
-    }
-  });
+  const { onSubmit, submitError } = useTransferSubmission(form, onBusyChange, onDone);
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
@@ -114,4 +83,42 @@ function TransferForm({ balanceUsdt, onBusyChange, onDone }: { balanceUsdt: stri
       </Button>
     </form>
   );
+}
+
+/** Sends the transfer once per intent; a wrong PIN is asked again at its field, any other refusal is said once near the button. */
+function useTransferSubmission(form: UseFormReturn<TransferForm>, onBusyChange: (busy: boolean) => void, onDone: () => void) {
+  const refreshMoney = useRefreshMoney();
+  const endOfSession = useEndOfSessionHandler();
+  const idempotencyKeys = useIdempotencyKeys();
+  const [submitError, setSubmitError] = useActionError(form);
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setSubmitError(undefined);
+    onBusyChange(true);
+    try {
+      const request = { recipientEmail: values.recipientEmail, amount: values.amount };
+      const answer = await requestTransfer({ ...request, pin: values.pin }, idempotencyKeys.keyFor(request));
+      idempotencyKeys.forget();
+      toast.success(localizeMessage(answer.message || TRANSFER_MESSAGES.submitted));
+      void refreshMoney();
+      onDone();
+    } catch (error) {
+      if (endOfSession(error)) return;
+      const failure = applySubmissionFailure(form, error, FIELDS, t('transfer.failed'));
+      if (failure.aboutPin) {
+        // The PIN is asked again only when it was the problem; anything else keeps what was typed.
+        form.setValue('pin', '');
+        form.setError('pin', {
+          message:
+            failure.fieldErrors.find(({ field }) => field === 'pin')?.message ?? (error instanceof ApiError ? error.message : TRANSFER_MESSAGES.incorrectPin),
+        });
+        return;
+      }
+      setSubmitError(failure.actionError);
+    } finally {
+      onBusyChange(false);
+    }
+  });
+
+  return { onSubmit, submitError };
 }

@@ -7,6 +7,7 @@ import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import type { WalletSummary } from '#shared/contracts/wallet';
 import { usePendingWithdrawals, useWalletSummary } from './api.ts';
 import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { TransactionFlowNote } from './transaction-flow-note.tsx';
@@ -34,38 +35,7 @@ export default function WalletPage() {
           </Button>
         </Alert>
       ) : (
-        <Card className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
-          <CardContent className="flex flex-col gap-4 pt-5">
-            <div>
-              <p className="text-sm text-brand-100">{t('wallet.usdtBalance')}</p>
-              <p className="text-3xl font-bold" data-testid="wallet-balance">
-                {displayUsdt(summary.data.balanceUsdt)}
-              </p>
-              <p className="text-sm text-brand-100" data-testid="wallet-inr-estimate">
-                ≈ {displayInr(summary.data.balanceInrEstimate)}
-              </p>
-            </div>
-            <p className="text-sm text-brand-100">{t('wallet.currentRate', { rate: displayInr(summary.data.rates.normalInr) })}</p>
-            <div className="grid grid-cols-2 gap-3">
-              <Button asChild variant="secondary">
-                <Link to="/wallet/deposit">
-                  <ArrowDownToLine aria-hidden />
-                  {t('wallet.deposit')}
-                </Link>
-              </Button>
-              <Button asChild variant="secondary">
-                <Link to="/wallet/withdraw">
-                  <ArrowUpFromLine aria-hidden />
-                  {t('wallet.withdraw')}
-                </Link>
-              </Button>
-            </div>
-            <Button variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10" onClick={() => setTransferring(true)}>
-              <Send aria-hidden />
-              {t('wallet.transferUsdt')}
-            </Button>
-          </CardContent>
-        </Card>
+        <WalletBalanceCard summary={summary.data} onTransfer={() => setTransferring(true)} />
       )}
       <TransactionFlowNote />
       <PendingWithdrawalsCard />
@@ -83,6 +53,44 @@ export default function WalletPage() {
       </Button>
       {summary.data && <TransferDialog open={transferring} onOpenChange={setTransferring} balanceUsdt={summary.data.balanceUsdt} />}
     </AppPage>
+  );
+}
+
+/** The balance, its rupee estimate at today's rate, and the ways to move it. */
+function WalletBalanceCard({ summary, onTransfer }: { summary: WalletSummary; onTransfer: () => void }) {
+  return (
+    <Card className="bg-gradient-to-br from-brand-700 to-brand-900 text-white">
+      <CardContent className="flex flex-col gap-4 pt-5">
+        <div>
+          <p className="text-sm text-brand-100">{t('wallet.usdtBalance')}</p>
+          <p className="text-3xl font-bold" data-testid="wallet-balance">
+            {displayUsdt(summary.balanceUsdt)}
+          </p>
+          <p className="text-sm text-brand-100" data-testid="wallet-inr-estimate">
+            ≈ {displayInr(summary.balanceInrEstimate)}
+          </p>
+        </div>
+        <p className="text-sm text-brand-100">{t('wallet.currentRate', { rate: displayInr(summary.rates.normalInr) })}</p>
+        <div className="grid grid-cols-2 gap-3">
+          <Button asChild variant="secondary">
+            <Link to="/wallet/deposit">
+              <ArrowDownToLine aria-hidden />
+              {t('wallet.deposit')}
+            </Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <Link to="/wallet/withdraw">
+              <ArrowUpFromLine aria-hidden />
+              {t('wallet.withdraw')}
+            </Link>
+          </Button>
+        </div>
+        <Button variant="outline" className="border-white/40 bg-transparent text-white hover:bg-white/10" onClick={onTransfer}>
+          <Send aria-hidden />
+          {t('wallet.transferUsdt')}
+        </Button>
+      </CardContent>
+    </Card>
   );
 }
 

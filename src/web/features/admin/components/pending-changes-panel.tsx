@@ -96,27 +96,7 @@ export function PendingChangesPanel({ kinds, title = 'Waiting for a second admin
       <ul className="flex flex-col gap-3">
         {items.map((change) => {
           const ownChange = me.data?.id !== undefined && change.requestedBy?.id === me.data.id;
-          return (
-            <li key={change.id} className="flex flex-col gap-3 rounded-xl border border-amber-200 bg-white p-3" data-testid="pending-change">
-              <div className="flex flex-wrap items-center gap-2">
-                <Badge tone="warning">{KIND_LABELS[change.kind]}</Badge>
-                <p className="font-medium">{change.summary}</p>
-              </div>
-              <ChangeDetails change={change} />
-              <div className="flex flex-wrap items-center gap-2">
-                {ownChange ? (
-                  <p className="text-xs text-slate-600">You asked for this change: another admin must confirm it.</p>
-                ) : (
-                  <Button size="sm" disabled={busy} onClick={() => setPending({ change, action: 'confirm' })}>
-                    Confirm
-                  </Button>
-                )}
-                <Button size="sm" variant="outline" disabled={busy} onClick={() => setPending({ change, action: 'discard' })}>
-                  Discard
-                </Button>
-              </div>
-            </li>
-          );
+          return <PendingChangeItem key={change.id} change={change} ownChange={ownChange} busy={busy} onChoose={(action) => setPending({ change, action })} />;
         })}
       </ul>
       {pending && (
@@ -140,6 +120,41 @@ export function PendingChangesPanel({ kinds, title = 'Waiting for a second admin
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+/** One waiting change with its details; Confirm is left out for the admin who asked for it. */
+function PendingChangeItem({
+  change,
+  ownChange,
+  busy,
+  onChoose,
+}: {
+  change: Action['change'];
+  ownChange: boolean;
+  busy: boolean;
+  onChoose: (action: Action['action']) => void;
+}) {
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-amber-200 bg-white p-3" data-testid="pending-change">
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone="warning">{KIND_LABELS[change.kind]}</Badge>
+        <p className="font-medium">{change.summary}</p>
+      </div>
+      <ChangeDetails change={change} />
+      <div className="flex flex-wrap items-center gap-2">
+        {ownChange ? (
+          <p className="text-xs text-slate-600">You asked for this change: another admin must confirm it.</p>
+        ) : (
+          <Button size="sm" disabled={busy} onClick={() => onChoose('confirm')}>
+            Confirm
+          </Button>
+        )}
+        <Button size="sm" variant="outline" disabled={busy} onClick={() => onChoose('discard')}>
+          Discard
+        </Button>
+      </div>
+    </li>
   );
 }
 
