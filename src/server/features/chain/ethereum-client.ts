@@ -135,9 +135,10 @@ async function transfersInRange(client: PublicClient, options: EthereumClientOpt
     if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
     throw error;
   }
-  const ordered = [...logs].sort(
-    (a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0),
-  );
+  // Each log's place read once, not in every comparison: a range holds up to 10,000 logs.
+  const placed = logs.map((log) => ({ log, block: Number(log.blockNumber ?? 0), index: Number(log.logIndex ?? 0) }));
+  placed.sort((a, b) => a.block - b.block || a.index - b.index);
+  const ordered = placed.map((entry) => entry.log);
   return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
     if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
       throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
