@@ -129,6 +129,24 @@ export async function insertDetectedDeposits(
     .where(sql`${usdtDeposits.id} = any(${sql.param(ids)}::uuid[])`);
 }
 
+/** How many deposit addresses the network has: rows are never changed or removed (migration 0026), so an equal count means the same rows. */
+export async function countDepositAddresses(db: Executor, network: DepositNetwork): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.network, network));
+  return row?.count ?? 0;
+}
+
+/** Every deposit address of the network with its customer. */
+export async function allDepositAddressOwners(db: Executor, network: DepositNetwork): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ address: depositAddresses.address, userId: depositAddresses.userId })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.network, network));
+  return new Map(rows.map((row) => [row.address, row.userId]));
+}
+
 /** The deposit that stands for a transfer: the credit key (network, hash, position within the transaction). */
 export async function depositOfTransfer(db: Executor, network: DepositNetwork, transactionHash: string, position: number) {
   const [row] = await db

@@ -23,6 +23,11 @@ import { publishDepositChange, type ChainWorkContext } from './work-context.ts';
 const RANGES_PER_RUN = 20;
 /** Blocks kept behind the cursor to find a common ancestor: a reorganisation deeper than this is logged as an error. */
 const BLOCK_WINDOW = 1_024n;
+/**
+ * Deposit addresses a follower keeps in memory at most (about 200 bytes each); with more it asks
+ * the database about each range's addresses instead.
+ */
+const MAX_REMEMBERED_ADDRESSES = 250_000;
 /** Successful ranges after which a range halved by a refusal may double again. */
 const SUCCESSES_BEFORE_WIDENING = 10;
 
@@ -43,7 +48,7 @@ interface RangeSettings {
  * against the customers' own deposit addresses and the shared address.
  */
 export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
-  const scope: FollowerScope = { context, client, source, network: client.network };
+  const scope: FollowerScope = { context, client, source, network: client.network, addressBook: { owners: new Map() } };
   const { db, log } = context;
   const network = client.network;
   let rangeBlocks = source.maxRangeBlocks;
@@ -108,12 +113,38 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
   return { follow };
 }
 
-/** What the follower's steps share: the work context, the network's client, and where its final blocks are read. */
+/** What the follower's steps share: the work context, the network's client, where its final blocks are read, and the addresses it knows. */
 interface FollowerScope {
   context: ChainWorkContext;
   client: ChainClient;
   source: ChainFollowerSource;
   network: DepositNetwork;
+  addressBook: { owners: Map<string, string> };
+}
+
+/**
+ * The customers whose deposit addresses are among a range's senders and recipients. Deposit
+ * addresses are never changed or removed (migration 0026), so the follower keeps the network's
+ * addresses in memory and reads them again only when their count changed: an equal count read in
+ * the range's transaction means exactly the same rows. Matching a range's 20,000 addresses in the
+ * database took most of the follower's database time (bench/follower.ts).
+ */
+async function ownersOf(scope: FollowerScope, transaction: Executor, transfers: FollowedTransfer[]): Promise<Map<string, string>> {
+  const { network, addressBook } = scope;
+  const count = await followerRepository.countDepositAddresses(transaction, network);
+  if (count > MAX_REMEMBERED_ADDRESSES) {
+    addressBook.owners = new Map();
+    return followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
+  }
+  if (count !== addressBook.owners.size) addressBook.owners = await followerRepository.allDepositAddressOwners(transaction, network);
+  const owners = new Map<string, string>();
+  for (const transfer of transfers) {
+    for (const address of [transfer.to, transfer.from]) {
+      const owner = addressBook.owners.get(address);
+      if (owner !== undefined) owners.set(address, owner);
+    }
+  }
+  return owners;
 }
 
 /** A range read after the cursor: its first and last blocks and the USDT transfers in it. */
@@ -151,9 +182,7 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
     await followerRepository.lockFollower(transaction, network);
     // Another process read this range first: nothing to do.
     if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-    const owners = await followerRepository.depositAddressOwners(transaction, network, [
-      ...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from])),
-    ]);
+    const owners = await ownersOf(scope, transaction, transfers);
     await recordSweeps(transaction, network, transfers, owners, sharedKey);
     const landedBlocks = new Map<bigint, string>();
     const ownAddressTransfers: followerRepository.OwnAddressTransfer[] = [];
