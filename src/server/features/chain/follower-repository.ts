@@ -129,15 +129,6 @@ export async function insertDetectedDeposits(
     .where(sql`${usdtDeposits.id} = any(${sql.param(ids)}::uuid[])`);
 }
 
-/** How many deposit addresses the network has: rows are never changed or removed (migration 0026), so an equal count means the same rows. */
-export async function countDepositAddresses(db: Executor, network: DepositNetwork): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(depositAddresses)
-    .where(eq(depositAddresses.network, network));
-  return row?.count ?? 0;
-}
-
 /** Every deposit address of the network with its customer. */
 export async function allDepositAddressOwners(db: Executor, network: DepositNetwork): Promise<Map<string, string>> {
   const rows = await db

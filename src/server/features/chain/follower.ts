@@ -6,6 +6,7 @@ import { publishEvents } from '../../platform/events/publish.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
 import { closeReincludedIncident, notifyOfIncident } from './incidents.ts';
+import { countIssued } from '../deposit-addresses/repository.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -131,7 +132,8 @@ interface FollowerScope {
  */
 async function ownersOf(scope: FollowerScope, transaction: Executor, transfers: FollowedTransfer[]): Promise<Map<string, string>> {
   const { network, addressBook } = scope;
-  const count = await followerRepository.countDepositAddresses(transaction, network);
+  // Rows are never changed or removed (migration 0026): an equal count means the same rows.
+  const count = await countIssued(transaction, network);
   if (count > MAX_REMEMBERED_ADDRESSES) {
     addressBook.owners = new Map();
     return followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
