@@ -261,6 +261,50 @@ describe('chain incidents', () => {
     expect(await query(sql`select 1 from referral_reward_reversals where incident_id = ${incidentId}`)).toHaveLength(2);
   });
 
+  it('a transfer pending when a reward was written off and rejected later repays the written-off part, not the referrer (decision 045)', async () => {
+    const { harness } = bed;
+    const referrer = await signUpVerifiedUser(harness.app);
+    const friend = await signUpVerifiedUser(harness.app);
+    // 5,000 USDT pays the referrer 5; before the reorganisation they send 3 of them to a friend, still pending.
+    let transferId = '';
+    const { incidentId, depositId } = await customerWithVanishedDeposit(
+      5_000_000_000n,
+      async () => {
+        const sent = await requestTransfer(harness, referrer, { recipientEmail: friend.email, amount: '3' });
+        expectStatus(sent, 201);
+        transferId = sent.json<{ transfer: { id: string } }>().transfer.id;
+      },
+      { referralCode: referrer.referralCode },
+    );
+    const [reward] = await query<{ id: string }>(sql`select id from referral_rewards where deposit_id = ${depositId}`);
+    expectStatus(await settle(firstAdmin, incidentId, { resolution: 'written_off', reason: 'Exchange confirmed the payout' }), 200);
+    // The 2 still held come back; the 3 held in the pending transfer count as spent for now.
+    expect(await balanceMicros(harness, referrer.id)).toBe(0n);
+    const reversalOf = () =>
+      query<{ taken_back: string; written_off: string }>(
+        sql`select taken_back_usdt_micros::text as taken_back, written_off_usdt_micros::text as written_off from referral_reward_reversals where reward_id = ${reward?.id ?? ''}`,
+      );
+    expect(await reversalOf()).toEqual([{ taken_back: '2000000', written_off: '3000000' }]);
+
+    // Rejected, the transfer's 3 were never spent: they repay the reward, not the referrer.
+    const rejected = await call(harness.app, {
+      method: 'POST',
+      url: `/api/admin/transfers/${transferId}/reject`,
+      cookie: firstAdmin.cookie,
+      body: { reason: 'Not approved' },
+    });
+    expectStatus(rejected, 200);
+    expect(await balanceMicros(harness, referrer.id)).toBe(0n);
+    expect(await balanceMicros(harness, friend.id)).toBe(0n);
+    expect(await reversalOf()).toEqual([{ taken_back: '5000000', written_off: '0' }]);
+    const repaid = await query<{ amount: string }>(
+      sql`select amount_usdt_micros::text as amount from ledger_transfers where reason = 'referral_reward_reversal' and reference_id = ${reward?.id ?? ''} order by id`,
+    );
+    expect(repaid).toEqual([{ amount: '2000000' }, { amount: '3000000' }]);
+    const notices = await query(sql`select 1 from notifications where user_id = ${referrer.id} and title = 'Referral bonus taken back'`);
+    expect(notices).toHaveLength(2);
+  });
+
   it('with two admins, a settlement that takes the amount back waits for a second admin, then debits the balance through the ledger and lifts the hold', async () => {
     const { harness } = bed;
     const secondAdmin = await signUpAdminWithVerifiedPin(harness);

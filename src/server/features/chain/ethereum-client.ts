@@ -19,6 +19,14 @@ const SWEEP_GAS = 65_000n;
 const BALANCE_OF_ABI = [
   { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
 ] as const;
+/**
+ * The largest answer read from the provider: a full range of 10,000 logs is about 6 MB. viem's own
+ * cap reads the body chunk by chunk into a string, which cost the follower more than the rest of its
+ * log handling (bench/follower.ts); this cap counts the bytes as they stream and lets the body be
+ * read at once. An answer over it is refused like a range too wide ("response size"), so the
+ * follower halves the range.
+ */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** How providers word a refusal of a range as too wide or too full (Alchemy, Infura, QuickNode, Ankr, geth, Erigon). */
 const RANGE_REFUSAL = /range|more than \d+ results|returned more than|too many|limit exceeded|response size|exceed/i;
 
@@ -57,7 +65,7 @@ function decodeTransfer(log: Pick<RawLog, 'address' | 'topics' | 'data'>): Omit<
  * within its transaction among the Transfer events of the same contract: the
  * same whichever block or log index the transaction lands at (decision 036).
  */
-function transfersWithPositions<Extra>(logs: readonly RawLog[], extra: (log: RawLog) => Extra): (TransferLog & Extra)[] {
+function transfersWithPositions<Extra>(logs: readonly RawLog[], extra: (log: RawLog, transfer: TransferLog) => TransferLog & Extra): (TransferLog & Extra)[] {
   const counts = new Map<string, number>();
   const transfers: (TransferLog & Extra)[] = [];
   for (const log of logs) {
@@ -66,7 +74,9 @@ function transfersWithPositions<Extra>(logs: readonly RawLog[], extra: (log: Raw
     const key = `${log.transactionHash ?? ''}:${transfer.contract}`;
     const position = counts.get(key) ?? 0;
     counts.set(key, position + 1);
-    transfers.push({ ...transfer, logIndex: position, ...extra(log) });
+    transfers.push(
+      extra(log, { contract: transfer.contract, from: transfer.from, to: transfer.to, amountUsdtMicros: transfer.amountUsdtMicros, logIndex: position }),
+    );
   }
   return transfers;
 }
@@ -119,7 +129,7 @@ async function observeTransaction(client: PublicClient, options: EthereumClientO
     confirmations,
     requiredConfirmations: requiredConfirmations(receipt.blockNumber),
     final: receipt.blockNumber <= finalBlock,
-    transfers: transfersWithPositions(receipt.logs, () => ({})),
+    transfers: transfersWithPositions(receipt.logs, (_log, transfer) => transfer),
   };
 }
 
@@ -135,13 +145,23 @@ async function transfersInRange(client: PublicClient, options: EthereumClientOpt
     if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
     throw error;
   }
-  const ordered = [...logs].sort(
-    (a, b) => Number(BigInt(a.blockNumber ?? 0) - BigInt(b.blockNumber ?? 0)) || Number(a.logIndex ?? 0) - Number(b.logIndex ?? 0),
-  );
-  return transfersWithPositions(ordered, (log): Omit<FollowedTransfer, keyof TransferLog> => {
+  // Each log's place read once, not in every comparison: a range holds up to 10,000 logs.
+  const placed = logs.map((log) => ({ log, block: Number(log.blockNumber ?? 0), index: Number(log.logIndex ?? 0) }));
+  placed.sort((a, b) => a.block - b.block || a.index - b.index);
+  const ordered = placed.map((entry) => entry.log);
+  return transfersWithPositions(ordered, (log, transfer): FollowedTransfer => {
     if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
       throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
-    return { transactionHash: log.transactionHash.toLowerCase(), blockNumber: BigInt(log.blockNumber), blockHash: log.blockHash.toLowerCase() };
+    return {
+      contract: transfer.contract,
+      from: transfer.from,
+      to: transfer.to,
+      amountUsdtMicros: transfer.amountUsdtMicros,
+      logIndex: transfer.logIndex,
+      transactionHash: log.transactionHash.toLowerCase(),
+      blockNumber: BigInt(log.blockNumber),
+      blockHash: log.blockHash.toLowerCase(),
+    };
   });
 }
 
@@ -164,12 +184,36 @@ function ethereumAccounts(client: PublicClient, options: EthereumClientOptions):
   };
 }
 
+/** fetch, with the answer's body cut off (an error) once it passes MAX_RESPONSE_BYTES. */
+async function cappedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_RESPONSE_BYTES) {
+    await response.body?.cancel();
+    throw new ChainProviderError(`Ethereum provider's response size ${declared} bytes exceeds ${MAX_RESPONSE_BYTES}`);
+  }
+  if (!response.body) return response;
+  let bytes = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        if (bytes > MAX_RESPONSE_BYTES) controller.error(new ChainProviderError(`Ethereum provider's response size exceeds ${MAX_RESPONSE_BYTES} bytes`));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 /**
  * Ethereum through any JSON-RPC endpoint. Final means the receipt's block is at
  * or below the `finalized` block, or N blocks deep when ERC20_CONFIRMATIONS=N.
  */
 export function createEthereumClient(options: EthereumClientOptions): ChainClient {
-  const client: PublicClient = createPublicClient({ transport: http(options.rpcUrl, { timeout: REQUEST_TIMEOUT_MILLISECONDS, retryCount: 0 }) });
+  const client: PublicClient = createPublicClient({
+    transport: http(options.rpcUrl, { timeout: REQUEST_TIMEOUT_MILLISECONDS, retryCount: 0, fetchFn: cappedFetch, maxResponseBodySize: false }),
+  });
   const finality = finalityOf(client, options);
   return {
     network: 'ERC20',

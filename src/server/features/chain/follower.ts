@@ -1,11 +1,12 @@
 import { MAX_USDT_MICROS } from '#shared/money';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { decideInTransaction } from '../../platform/decisions/decide.ts';
-import { depositDecisions } from '../deposits/service.ts';
+import { creditDetectedDeposits } from '../deposits/service.ts';
+import { publishEvents } from '../../platform/events/publish.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
 import { closeReincludedIncident, notifyOfIncident } from './incidents.ts';
+import { countIssued } from '../deposit-addresses/repository.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -23,6 +24,11 @@ import { publishDepositChange, type ChainWorkContext } from './work-context.ts';
 const RANGES_PER_RUN = 20;
 /** Blocks kept behind the cursor to find a common ancestor: a reorganisation deeper than this is logged as an error. */
 const BLOCK_WINDOW = 1_024n;
+/**
+ * Deposit addresses a follower keeps in memory at most (about 200 bytes each); with more it asks
+ * the database about each range's addresses instead.
+ */
+const MAX_REMEMBERED_ADDRESSES = 250_000;
 /** Successful ranges after which a range halved by a refusal may double again. */
 const SUCCESSES_BEFORE_WIDENING = 10;
 
@@ -43,7 +49,7 @@ interface RangeSettings {
  * against the customers' own deposit addresses and the shared address.
  */
 export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
-  const scope: FollowerScope = { context, client, source, network: client.network };
+  const scope: FollowerScope = { context, client, source, network: client.network, addressBook: { owners: new Map() } };
   const { db, log } = context;
   const network = client.network;
   let rangeBlocks = source.maxRangeBlocks;
@@ -108,12 +114,39 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
   return { follow };
 }
 
-/** What the follower's steps share: the work context, the network's client, and where its final blocks are read. */
+/** What the follower's steps share: the work context, the network's client, where its final blocks are read, and the addresses it knows. */
 interface FollowerScope {
   context: ChainWorkContext;
   client: ChainClient;
   source: ChainFollowerSource;
   network: DepositNetwork;
+  addressBook: { owners: Map<string, string> };
+}
+
+/**
+ * The customers whose deposit addresses are among a range's senders and recipients. Deposit
+ * addresses are never changed or removed (migration 0026), so the follower keeps the network's
+ * addresses in memory and reads them again only when their count changed: an equal count read in
+ * the range's transaction means exactly the same rows. Matching a range's 20,000 addresses in the
+ * database took most of the follower's database time (bench/follower.ts).
+ */
+async function ownersOf(scope: FollowerScope, transaction: Executor, transfers: FollowedTransfer[]): Promise<Map<string, string>> {
+  const { network, addressBook } = scope;
+  // Rows are never changed or removed (migration 0026): an equal count means the same rows.
+  const count = await countIssued(transaction, network);
+  if (count > MAX_REMEMBERED_ADDRESSES) {
+    addressBook.owners = new Map();
+    return followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
+  }
+  if (count !== addressBook.owners.size) addressBook.owners = await followerRepository.allDepositAddressOwners(transaction, network);
+  const owners = new Map<string, string>();
+  for (const transfer of transfers) {
+    for (const address of [transfer.to, transfer.from]) {
+      const owner = addressBook.owners.get(address);
+      if (owner !== undefined) owners.set(address, owner);
+    }
+  }
+  return owners;
 }
 
 /** A range read after the cursor: its first and last blocks and the USDT transfers in it. */
@@ -151,24 +184,26 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
     await followerRepository.lockFollower(transaction, network);
     // Another process read this range first: nothing to do.
     if ((await followerRepository.newestBlock(transaction, network))?.number !== cursor.number) return;
-    const owners = await followerRepository.depositAddressOwners(transaction, network, [
-      ...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from])),
-    ]);
+    const owners = await ownersOf(scope, transaction, transfers);
     await recordSweeps(transaction, network, transfers, owners, sharedKey);
     const landedBlocks = new Map<bigint, string>();
-    for (const [transactionHash, group] of groupByTransaction(transfers)) {
-      for (const transfer of group) {
-        const owner = owners.get(transfer.to);
-        if (owner === undefined && transfer.to !== sharedKey) continue;
-        landedBlocks.set(transfer.blockNumber, transfer.blockHash);
-        if (owner !== undefined) credited = (await creditOwnAddressTransfer(scope, transaction, transfer, owner, settings.minimumUsdtMicros)) || credited;
-        else await noteLanding(scope, transaction, transfer);
-      }
-      if (sharedKey !== undefined && group.some((transfer) => transfer.to === sharedKey)) {
-        await recordSharedAddressTransaction(transaction, client, transactionHash, finalObservation(group), {
-          address: settings.sharedAddress,
-          minimumUsdtMicros: settings.minimumUsdtMicros,
-        });
+    const ownAddressTransfers: followerRepository.OwnAddressTransfer[] = [];
+    for (const transfer of transfers) {
+      const owner = owners.get(transfer.to);
+      if (owner === undefined && transfer.to !== sharedKey) continue;
+      landedBlocks.set(transfer.blockNumber, transfer.blockHash);
+      if (owner !== undefined) ownAddressTransfers.push({ userId: owner, transfer });
+    }
+    credited = await creditOwnAddressTransfers(scope, transaction, ownAddressTransfers, settings.minimumUsdtMicros);
+    if (sharedKey !== undefined) {
+      for (const [transactionHash, group] of groupByTransaction(transfers)) {
+        if (group.some((transfer) => transfer.to === sharedKey)) {
+          for (const transfer of group) if (transfer.to === sharedKey) await noteLanding(scope, transaction, transfer);
+          await recordSharedAddressTransaction(transaction, client, transactionHash, finalObservation(group), {
+            address: settings.sharedAddress,
+            minimumUsdtMicros: settings.minimumUsdtMicros,
+          });
+        }
       }
     }
     const blocks = [...landedBlocks].map(([number, hash]) => ({ number, hash, parentHash: null }));
@@ -183,61 +218,50 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
  * whoever sent it: credited once, for the on-chain amount, with no hash and no
  * signature. Below the minimum it is recorded and left for an admin. A
  * transfer that already stands for a deposit (read again after a
- * reorganisation) only records where it landed now.
+ * reorganisation) only records where it landed now. A range's transfers go
+ * together: their transactions locked in one statement, their deposits
+ * inserted in one, and the credits settled as one (creditDetectedDeposits).
  */
-async function creditOwnAddressTransfer(
+async function creditOwnAddressTransfers(
   scope: FollowerScope,
   transaction: Executor,
-  transfer: FollowedTransfer,
-  userId: string,
+  items: followerRepository.OwnAddressTransfer[],
   minimumUsdtMicros: bigint,
 ): Promise<boolean> {
   const {
     context: { log },
     network,
   } = scope;
-  if (transfer.amountUsdtMicros <= 0n || transfer.amountUsdtMicros > MAX_USDT_MICROS) {
+  const creditable = items.filter(({ transfer }) => {
+    if (transfer.amountUsdtMicros > 0n && transfer.amountUsdtMicros <= MAX_USDT_MICROS) return true;
     log.warn(
       { network, transactionHash: transfer.transactionHash, amount: transfer.amountUsdtMicros.toString() },
       'Transfer to a customer address of an amount no deposit can hold; left alone',
     );
     return false;
-  }
-  await chainRepository.lockChainTransaction(transaction, network, transfer.transactionHash);
-  const depositId = await chainRepository.insertDetectedDeposit(transaction, {
-    userId,
+  });
+  if (creditable.length === 0) return false;
+  await chainRepository.lockChainTransactions(
+    transaction,
     network,
-    amountUsdtMicros: transfer.amountUsdtMicros,
-    transactionHash: transfer.transactionHash,
-    depositAddress: transfer.to,
-    logIndex: transfer.logIndex,
-  });
-  if (depositId === undefined) {
-    await noteLanding(scope, transaction, transfer);
-    return false;
+    creditable.map(({ transfer }) => transfer.transactionHash),
+  );
+  const inserted = await followerRepository.insertDetectedDeposits(transaction, network, creditable, minimumUsdtMicros);
+  const insertedKeys = new Set(inserted.map((deposit) => `${deposit.transactionHash}:${deposit.chainLogIndex}`));
+  for (const { transfer } of creditable) {
+    if (!insertedKeys.has(`${transfer.transactionHash}:${transfer.logIndex}`)) await noteLanding(scope, transaction, transfer);
   }
-  const acceptable = transfer.amountUsdtMicros >= minimumUsdtMicros;
-  await chainRepository.recordChainFacts(transaction, depositId, {
-    state: acceptable ? 'confirmed' : 'mismatch',
-    problem: acceptable ? null : 'below_minimum',
-    transfer,
-    // Paid to the customer's own address: where it arrived proves whose it is, whoever sent it.
-    senderProven: true,
-    transfersToAddress: null,
-    confirmations: null,
-    requiredConfirmations: null,
-    blockNumber: transfer.blockNumber,
-    from: transfer.from,
-    to: transfer.to,
-    logIndex: transfer.logIndex,
-  });
-  await followerRepository.recordLanding(transaction, depositId, transfer.blockNumber, transfer.blockHash);
-  if (!acceptable) {
-    await publishDepositChange(transaction, userId, 'deposit.detected');
-    return false;
+  const approved = inserted.filter((deposit) => deposit.status === 'approved');
+  const belowMinimum = inserted.filter((deposit) => deposit.status !== 'approved');
+  if (belowMinimum.length > 0) {
+    await publishEvents(transaction, [
+      ...belowMinimum.map((deposit) => ({ type: 'wallet.updated' as const, userId: deposit.userId, reason: 'deposit.detected' })),
+      { type: 'admin.queue.updated' },
+    ]);
   }
-  await decideInTransaction(transaction, depositDecisions, { id: depositId, outcome: 'approved', decider: { kind: 'system' }, details: {} });
-  log.info({ network, depositId }, 'Transfer to a customer’s own deposit address credited');
+  if (approved.length === 0) return false;
+  await creditDetectedDeposits(transaction, approved);
+  log.info({ network, depositIds: approved.map((deposit) => deposit.id) }, 'Transfers to customers’ own deposit addresses credited');
   return true;
 }
 

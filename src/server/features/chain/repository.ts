@@ -108,6 +108,15 @@ export async function lockChainTransaction(db: Executor, network: DepositNetwork
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('usdt-deposit-transaction'), hashtext(${`${network}:${transactionHash}`}))`);
 }
 
+/** lockChainTransaction for many transactions in one statement, in one order (by key) on every path that takes several. */
+export async function lockChainTransactions(db: Executor, network: DepositNetwork, transactionHashes: string[]): Promise<void> {
+  if (transactionHashes.length === 0) return;
+  const keys = [...new Set(transactionHashes.map((hash) => `${network}:${hash}`))].sort();
+  await db.execute(sql`
+    select count(pg_advisory_xact_lock(hashtext('usdt-deposit-transaction'), hashtext(k.key)))
+    from (select key from unnest(${sql.param(keys)}::text[]) with ordinality as t(key, n) order by n) as k`);
+}
+
 /**
  * Whether a deposit of the transaction still has to choose its log: one not
  * bound yet and not rejected (a customer's submission before it is final, or

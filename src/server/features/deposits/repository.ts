@@ -68,25 +68,27 @@ export async function decidePending(
   return row;
 }
 
-/** Who referred the user, and who referred that referrer. */
-export async function findReferrers(db: Executor, userId: string): Promise<{ level1: string | undefined; level2: string | undefined }> {
-  const [row] = await db
-    .execute<{ level1: string | null; level2: string | null }>(
-      sql`
-    select p1.referred_by_user_id as level1, p2.referred_by_user_id as level2
+/** Who referred each of the users, and who referred those referrers, in one statement. */
+export async function findReferrersOf(db: Executor, userIds: string[]): Promise<Map<string, { level1: string | undefined; level2: string | undefined }>> {
+  if (userIds.length === 0) return new Map();
+  const result = await db.execute<{ user_id: string; level1: string | null; level2: string | null }>(sql`
+    select p1.user_id, p1.referred_by_user_id as level1, p2.referred_by_user_id as level2
     from profiles p1
     left join profiles p2 on p2.user_id = p1.referred_by_user_id
-    where p1.user_id = ${userId}`,
-    )
-    .then((result) => result.rows);
-  return { level1: row?.level1 ?? undefined, level2: row?.level2 ?? undefined };
+    where p1.user_id = any(${sql.param(userIds)}::uuid[])`);
+  return new Map(result.rows.map((row) => [row.user_id, { level1: row.level1 ?? undefined, level2: row.level2 ?? undefined }]));
 }
 
-export async function insertReferralReward(
+/** Rows per statement of insertReferralRewards: well below PostgreSQL's limit of parameters a statement may have. */
+const REWARD_ROWS_PER_STATEMENT = 1_000;
+
+export async function insertReferralRewards(
   db: Executor,
-  values: { referrerUserId: string; referredUserId: string; depositId: string; level: 1 | 2; rewardUsdtMicros: bigint },
+  values: { referrerUserId: string; referredUserId: string; depositId: string; level: 1 | 2; rewardUsdtMicros: bigint }[],
 ): Promise<void> {
-  await db.insert(referralRewards).values(values);
+  for (let start = 0; start < values.length; start += REWARD_ROWS_PER_STATEMENT) {
+    await db.insert(referralRewards).values(values.slice(start, start + REWARD_ROWS_PER_STATEMENT));
+  }
 }
 
 const userSummary = { id: users.id, name: profiles.name, email: users.email, phone: profiles.phone };

@@ -17,12 +17,12 @@ import {
 import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePaiseToWire, usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { decideInTransaction, type ApprovalGate, type RequestKind } from '../../platform/decisions/decide.ts';
+import { decideInTransaction, type ApprovalGate, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
 import type { AppEvent } from '../../platform/events/publish.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import type { ChainObservation, TransferLog } from '../chain/observation.ts';
-import { recordAudit } from '../../platform/audit/record.ts';
+import { recordAudit, recordAudits } from '../../platform/audit/record.ts';
 import {
   confirmOpenChange,
   discardOpenChange,
@@ -34,10 +34,11 @@ import {
 } from '../pending-changes/service.ts';
 import type { DepositOverridePayload } from '../pending-changes/kinds.ts';
 import { depositDecided } from '../notifications/templates.ts';
-import { publishEvent } from '../../platform/events/publish.ts';
+import { publishEvent, publishEvents } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
+import { house, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
+import { createNotifications } from '../../platform/notifications/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import { enqueueDepositCheck, insertDetectedDeposit, lockChainTransaction } from '../chain/service.ts';
@@ -291,46 +292,99 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
         notifications: [depositDecided({ ...deposit, outcome })],
       };
     }
-    const movements: LedgerMovement[] = [
-      {
-        from: house('deposits_received'),
-        to: wallet(deposit.userId),
-        amountUsdtMicros: deposit.amountUsdtMicros,
-        reason: 'deposit_credit',
-        referenceId: deposit.id,
-      },
-    ];
-    const paidRewards = referralRewardsOf(deposit, await depositRepository.findReferrers(db, deposit.userId));
-    for (const reward of paidRewards) {
-      movements.push({
-        from: house('referral_rewards'),
-        to: wallet(reward.referrerUserId),
-        amountUsdtMicros: reward.rewardUsdtMicros,
-        reason: 'referral_reward',
-        referenceId: deposit.id,
-      });
-      await depositRepository.insertReferralReward(db, { ...reward, referredUserId: deposit.userId, depositId: deposit.id });
-    }
-    return {
-      movements,
-      targetUserId: deposit.userId,
-      auditAfter: {
-        status: 'approved',
-        amountUsdtMicros: deposit.amountUsdtMicros,
-        referralRewards: paidRewards.map((reward) => ({ userId: reward.referrerUserId, level: reward.level, rewardUsdtMicros: reward.rewardUsdtMicros })),
-      },
-      events: [
-        { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' },
-        ...paidRewards.map((reward) => ({ type: 'wallet.updated' as const, userId: reward.referrerUserId, reason: 'referral.reward' })),
-      ],
-      notifications: [depositDecided({ ...deposit, outcome })],
-    };
+    const referrers = (await depositRepository.findReferrersOf(db, [deposit.userId])).get(deposit.userId);
+    const { rewards, ...settlement } = approvalSettlement(deposit, referrers);
+    await depositRepository.insertReferralRewards(db, rewards);
+    return settlement;
   },
   answer: async (db, deposit, outcome) => ({
     deposit: await adminView(db, deposit.id),
     message: outcome === 'approved' ? DEPOSIT_MESSAGES.approved : DEPOSIT_MESSAGES.rejected,
   }),
 };
+
+/** What approving a deposit does: the credit, the referral rewards (rows and movements), the audit's after, the events and the customer's notice. */
+function approvalSettlement(
+  deposit: DepositRow,
+  referrers: { level1: string | undefined; level2: string | undefined } | undefined,
+): Settlement & { rewards: { referrerUserId: string; referredUserId: string; depositId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] } {
+  const movements: LedgerMovement[] = [
+    {
+      from: house('deposits_received'),
+      to: wallet(deposit.userId),
+      amountUsdtMicros: deposit.amountUsdtMicros,
+      reason: 'deposit_credit',
+      referenceId: deposit.id,
+    },
+  ];
+  const paidRewards = referralRewardsOf(deposit, referrers ?? { level1: undefined, level2: undefined });
+  for (const reward of paidRewards) {
+    movements.push({
+      from: house('referral_rewards'),
+      to: wallet(reward.referrerUserId),
+      amountUsdtMicros: reward.rewardUsdtMicros,
+      reason: 'referral_reward',
+      referenceId: deposit.id,
+    });
+  }
+  return {
+    movements,
+    rewards: paidRewards.map((reward) => ({ ...reward, referredUserId: deposit.userId, depositId: deposit.id })),
+    targetUserId: deposit.userId,
+    auditAfter: {
+      status: 'approved',
+      amountUsdtMicros: deposit.amountUsdtMicros,
+      referralRewards: paidRewards.map((reward) => ({ userId: reward.referrerUserId, level: reward.level, rewardUsdtMicros: reward.rewardUsdtMicros })),
+    },
+    events: [
+      { type: 'wallet.updated', userId: deposit.userId, reason: 'deposit.approved' },
+      ...paidRewards.map((reward) => ({ type: 'wallet.updated' as const, userId: reward.referrerUserId, reason: 'referral.reward' })),
+    ],
+    notifications: [depositDecided({ ...deposit, outcome: 'approved' })],
+  };
+}
+
+/**
+ * The system's approval of many detected deposits at once (a range the chain follower read), inside
+ * the caller's transaction: what decideInTransaction does for each (the same settlement, audit rows,
+ * events and notices), in a few statements for all of them. The deposits were inserted approved by
+ * the caller, bound to final transfers to their customers' own addresses; nothing else decides them,
+ * so none has an open first approval to discard.
+ */
+export async function creditDetectedDeposits(db: Executor, deposits: DepositRow[]): Promise<void> {
+  if (deposits.length === 0) return;
+  const referrers = await depositRepository.findReferrersOf(db, [...new Set(deposits.map((deposit) => deposit.userId))]);
+  const settlements = deposits.map((deposit) => approvalSettlement(deposit, referrers.get(deposit.userId)));
+  await depositRepository.insertReferralRewards(
+    db,
+    settlements.flatMap((settlement) => settlement.rewards),
+  );
+  await moveMoney(
+    db,
+    settlements.flatMap((settlement) => settlement.movements),
+  );
+  await recordAudits(
+    db,
+    deposits.map((deposit, index) => ({
+      actorUserId: null,
+      action: 'deposit.approve' as const,
+      targetType: 'deposit',
+      targetId: deposit.id,
+      targetUserId: deposit.userId,
+      before: { status: 'pending' },
+      after: settlements[index]?.auditAfter,
+    })),
+  );
+  await publishEvents(
+    db,
+    settlements.flatMap((settlement) => settlement.events),
+  );
+  await createNotifications(
+    db,
+    settlements.flatMap((settlement) => settlement.notifications ?? []),
+  );
+  await publishEvent(db, { type: 'admin.queue.updated' });
+}
 
 /** The rewards a deposit pays: to the depositor's referrer and that referrer's referrer, never to the depositor, and none of zero. */
 function referralRewardsOf(

@@ -143,3 +143,33 @@ export async function insertReversal(
 ): Promise<void> {
   await db.insert(referralRewardReversals).values(values);
 }
+
+export interface WrittenOffReversalRow {
+  rewardId: string;
+  rewardUsdtMicros: bigint;
+  writtenOffUsdtMicros: bigint;
+}
+
+/** The referrer's reversals with a written-off part, recorded after `since`, locked, oldest first. */
+export async function lockWrittenOffReversalsSince(db: Executor, referrerUserId: string, since: Date): Promise<WrittenOffReversalRow[]> {
+  const result = await db.execute<{ reward_id: string; reward_usdt_micros: string; written_off_usdt_micros: string }>(sql`
+    select v.reward_id, r.reward_usdt_micros::text, v.written_off_usdt_micros::text
+    from referral_reward_reversals v join referral_rewards r on r.id = v.reward_id
+    where r.referrer_user_id = ${referrerUserId} and v.written_off_usdt_micros > 0 and v.created_at > ${since.toISOString()}::timestamptz
+    order by v.created_at, v.reward_id
+    for update of v`);
+  return result.rows.map((row) => ({
+    rewardId: row.reward_id,
+    rewardUsdtMicros: BigInt(row.reward_usdt_micros),
+    writtenOffUsdtMicros: BigInt(row.written_off_usdt_micros),
+  }));
+}
+
+/** Moves `amountUsdtMicros` of a reversal from written off to taken back. */
+export async function moveWrittenOffToTakenBack(db: Executor, rewardId: string, amountUsdtMicros: bigint): Promise<void> {
+  await db.execute(sql`
+    update referral_reward_reversals
+    set taken_back_usdt_micros = taken_back_usdt_micros + ${amountUsdtMicros.toString()}::bigint,
+      written_off_usdt_micros = written_off_usdt_micros - ${amountUsdtMicros.toString()}::bigint
+    where reward_id = ${rewardId} and written_off_usdt_micros >= ${amountUsdtMicros.toString()}::bigint`);
+}

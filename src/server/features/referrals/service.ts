@@ -10,7 +10,7 @@ import { usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
-import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
+import { house, moveMoney, wallet, walletBalance, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { referralRewardTakenBack } from '../notifications/templates.ts';
@@ -109,4 +109,50 @@ export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: {
     ]);
     await publishEvent(db, { type: 'wallet.updated', userId: reward.referrerUserId, reason: 'deposit.chain' });
   }
+}
+
+/**
+ * Money that comes back to a referrer from a transfer they sent before one of their rewards was taken
+ * back (a rejected transfer's refund) is money the write-off counted as spent: it was held in
+ * `transfers_pending` then, not lost. So the refund first pays the written-off part back to the
+ * referral rewards account, oldest reversal first, and each such reversal's written-off amount
+ * becomes taken back. The movements run after the refund's own, in the same ledger posting; the
+ * referrer is told.
+ */
+export async function recoverWrittenOffRewards(db: Executor, refund: { userId: string; amountUsdtMicros: bigint; heldAt: Date }): Promise<LedgerMovement[]> {
+  const reversals = await referralRepository.lockWrittenOffReversalsSince(db, refund.userId, refund.heldAt);
+  const movements: LedgerMovement[] = [];
+  let left = refund.amountUsdtMicros;
+  for (const reversal of reversals) {
+    if (left === 0n) break;
+    const recovered = reversal.writtenOffUsdtMicros < left ? reversal.writtenOffUsdtMicros : left;
+    left -= recovered;
+    await referralRepository.moveWrittenOffToTakenBack(db, reversal.rewardId, recovered);
+    movements.push({
+      from: wallet(refund.userId),
+      to: house('referral_rewards'),
+      amountUsdtMicros: recovered,
+      reason: 'referral_reward_reversal',
+      referenceId: reversal.rewardId,
+    });
+  }
+  if (movements.length > 0) {
+    await createNotifications(
+      db,
+      reversals.flatMap((reversal, index) => {
+        const movement = movements[index];
+        return movement
+          ? [
+              referralRewardTakenBack({
+                userId: refund.userId,
+                rewardId: reversal.rewardId,
+                rewardUsdtMicros: reversal.rewardUsdtMicros,
+                takenBackUsdtMicros: movement.amountUsdtMicros,
+              }),
+            ]
+          : [];
+      }),
+    );
+  }
+  return movements;
 }

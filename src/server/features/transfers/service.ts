@@ -17,6 +17,7 @@ import { checkPin } from '../pin/service.ts';
 import { assertTransferAllowed } from '../security/cooling-off.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
+import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import * as transferRepository from './repository.ts';
 import type { TransferRow, TransferWithPartiesRow } from './repository.ts';
 
@@ -138,6 +139,10 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
     if (approved) await assertApprovalWhileNotFrozen(db, row.senderUserId);
     const parties = await transferRepository.findWithParties(db, row.id);
     if (!parties) throw new Error(`transfer ${row.id} vanished inside its own transaction`);
+    // A refund first repays what a referral reward's write-off counted as spent (decision 045).
+    const recovered = approved
+      ? []
+      : await recoverWrittenOffRewards(db, { userId: row.senderUserId, amountUsdtMicros: row.amountUsdtMicros, heldAt: row.createdAt });
     return {
       movements: [
         {
@@ -147,6 +152,7 @@ export const transferDecisions: RequestKind<TransferRow, TransferDecisionDetails
           reason: approved ? 'transfer_credit' : 'transfer_refund',
           referenceId: row.id,
         },
+        ...recovered,
       ],
       targetUserId: row.senderUserId,
       auditAfter: { status: row.status, amountUsdtMicros: row.amountUsdtMicros, recipientUserId: row.recipientUserId, reason: row.rejectionReason },

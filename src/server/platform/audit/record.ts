@@ -22,14 +22,26 @@ function toJson(value: unknown): unknown {
 
 /** Records an admin action in the same transaction as the action itself. */
 export async function recordAudit(db: Executor, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
-    actorUserId: entry.actorUserId,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    targetUserId: entry.targetUserId,
-    before: toJson(entry.before),
-    after: toJson(entry.after),
-    ipAddress: entry.ipAddress,
-  });
+  await recordAudits(db, [entry]);
+}
+
+/** Rows per statement of recordAudits: well below PostgreSQL's limit of parameters a statement may have. */
+const AUDIT_ROWS_PER_STATEMENT = 1_000;
+
+/** Records several actions at once (an automatic credit of a range's deposits), in as few statements as the limit allows. */
+export async function recordAudits(db: Executor, entries: readonly AuditEntry[]): Promise<void> {
+  for (let start = 0; start < entries.length; start += AUDIT_ROWS_PER_STATEMENT) {
+    await db.insert(auditLog).values(
+      entries.slice(start, start + AUDIT_ROWS_PER_STATEMENT).map((entry) => ({
+        actorUserId: entry.actorUserId,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        targetUserId: entry.targetUserId,
+        before: toJson(entry.before),
+        after: toJson(entry.after),
+        ipAddress: entry.ipAddress,
+      })),
+    );
+  }
 }

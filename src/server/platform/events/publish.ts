@@ -20,6 +20,14 @@ export async function publishEvent(db: Executor, event: AppEvent): Promise<void>
   await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
+/** Publishes several events, in order, in one statement (see publishEvent). */
+export async function publishEvents(db: Executor, events: readonly AppEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.execute(
+    sql`select count(pg_notify(${EVENTS_CHANNEL}, payload)) from unnest(${sql.param(events.map((event) => JSON.stringify(event)))}::text[]) as payload`,
+  );
+}
+
 /**
  * A column that publishes the events passed as two parameters (the channel and the payloads, see
  * publishedEventValues), in order: for a statement that publishes along with its other work.

@@ -75,6 +75,7 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
     if (id === undefined) throw new Error(`ledger account ${keyOf(account)} does not exist`);
     return id;
   };
+  if (!movements.some((movement) => 'wallet' in movement.from)) return moveFromHouseAccounts(db, movements, idOf);
 
   for (const movement of movements) {
     const fromId = idOf(movement.from);
@@ -101,6 +102,35 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
       referenceId: movement.referenceId,
     });
   }
+}
+
+/**
+ * Movements that debit no customer wallet (credits from house accounts, such as a range of detected
+ * deposits and their referral rewards) as two statements however many there are: no conditional
+ * debit can fail, so the balances change by their sums and every movement keeps its own
+ * ledger_transfers row. The accounts are locked already.
+ */
+async function moveFromHouseAccounts(db: Executor, movements: readonly LedgerMovement[], idOf: (account: LedgerAccountRef) => bigint): Promise<void> {
+  const changes = new Map<bigint, bigint>();
+  for (const movement of movements) {
+    const fromId = idOf(movement.from);
+    const toId = idOf(movement.to);
+    changes.set(fromId, (changes.get(fromId) ?? 0n) - movement.amountUsdtMicros);
+    changes.set(toId, (changes.get(toId) ?? 0n) + movement.amountUsdtMicros);
+  }
+  const changed = await db.execute(sql`
+    update ledger_accounts a set balance_usdt_micros = a.balance_usdt_micros + c.change
+    from unnest(${sql.param([...changes.keys()].map(String))}::bigint[], ${sql.param([...changes.values()].map(String))}::bigint[]) as c(id, change)
+    where a.id = c.id`);
+  if (changed.rowCount !== changes.size) throw new Error(`ledger accounts vanished while locked (${changed.rowCount} of ${changes.size} changed)`);
+  await db.execute(sql`
+    insert into ledger_transfers (from_account_id, to_account_id, amount_usdt_micros, reason, reference_id)
+    select * from unnest(
+      ${sql.param(movements.map((movement) => String(idOf(movement.from))))}::bigint[],
+      ${sql.param(movements.map((movement) => String(idOf(movement.to))))}::bigint[],
+      ${sql.param(movements.map((movement) => String(movement.amountUsdtMicros)))}::bigint[],
+      ${sql.param(movements.map((movement) => movement.reason))}::text[],
+      ${sql.param(movements.map((movement) => movement.referenceId))}::uuid[])`);
 }
 
 /**

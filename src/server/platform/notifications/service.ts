@@ -3,7 +3,7 @@ import type { NotificationList, NotificationPreferences } from '#shared/contract
 import { PRODUCT_NAME } from '#shared/limits';
 import type { Language } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
-import { publishEvent } from '../events/publish.ts';
+import { publishEvent, publishEvents } from '../events/publish.ts';
 import { escapeHtml, type Mailer } from '../mail/mailer.ts';
 import { decodeCursor, toPage } from '../pagination/cursor.ts';
 import * as notificationRepository from './repository.ts';
@@ -35,7 +35,10 @@ export async function createNotifications(db: Executor, items: NewNotification[]
     db,
     items.map(({ hindi, ...english }) => (hindi && languages.get(english.userId) === 'hi' ? { ...english, ...hindi } : english)),
   );
-  for (const userId of users) await publishEvent(db, { type: 'wallet.updated', userId, reason: NOTIFICATION_EVENT_REASONS.created });
+  await publishEvents(
+    db,
+    [...users].map((userId) => ({ type: 'wallet.updated' as const, userId, reason: NOTIFICATION_EVENT_REASONS.created })),
+  );
 }
 
 export async function listNotifications(db: Database, userId: string, query: { cursor?: string | undefined; limit: number }): Promise<NotificationList> {
