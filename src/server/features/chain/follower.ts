@@ -6,7 +6,7 @@ import { publishEvents } from '../../platform/events/publish.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
 import { closeReincludedIncident, notifyOfIncident } from './incidents.ts';
-import { countIssued } from '../deposit-addresses/repository.ts';
+import { issuedAddressCount } from '../deposit-addresses/service.ts';
 import * as followerRepository from './follower-repository.ts';
 import {
   ChainProviderError,
@@ -133,7 +133,7 @@ interface FollowerScope {
 async function ownersOf(scope: FollowerScope, transaction: Executor, transfers: FollowedTransfer[]): Promise<Map<string, string>> {
   const { network, addressBook } = scope;
   // Rows are never changed or removed (migration 0026): an equal count means the same rows.
-  const count = await countIssued(transaction, network);
+  const count = await issuedAddressCount(transaction, network);
   if (count > MAX_REMEMBERED_ADDRESSES) {
     addressBook.owners = new Map();
     return followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);

@@ -1,6 +1,6 @@
 import { DEPOSIT_ADDRESS_MESSAGES, type DepositAddressAnswer } from '#shared/contracts/deposit-addresses';
 import type { DepositNetwork } from '#shared/contracts/enums';
-import type { Database } from '../../db/client.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { MAX_ADDRESS_INDEX, deriveDepositAddress } from './derivation.ts';
 import { effectiveDepositKey, type EnvironmentKeys } from './keys.ts';
@@ -40,4 +40,9 @@ export async function ownDepositAddress(
     const address = deriveDepositAddress(network, extendedPublicKey, addressIndex);
     return toAnswer(await depositAddressRepository.insert(transaction, { network, addressIndex, userId, extendedPublicKey, address }));
   });
+}
+
+/** How many addresses of a network were handed out; the chain follower reads its address list again when this changes. */
+export async function issuedAddressCount(db: Executor, network: DepositNetwork): Promise<number> {
+  return depositAddressRepository.countIssued(db, network);
 }
