@@ -269,6 +269,12 @@ const MATRIX: MatrixEntry[] = [
   { method: 'GET', route: '/api/admin/users/:id/payees', request: () => ({ url: `/api/admin/users/${someId()}/payees` }), adminStatus: 200 },
   { method: 'GET', route: '/api/admin/payees/review', request: () => ({ url: '/api/admin/payees/review' }), adminStatus: 200 },
   { method: 'POST', route: '/api/admin/payees/:id/accept', request: () => ({ url: `/api/admin/payees/${someId()}/accept`, body: {} }), adminStatus: 404 },
+  {
+    method: 'POST',
+    route: '/api/admin/payees/:id/reject',
+    request: () => ({ url: `/api/admin/payees/${someId()}/reject`, body: { reason: 'The bank names another holder' } }),
+    adminStatus: 404,
+  },
   { method: 'GET', route: '/api/admin/transfers', request: () => ({ url: '/api/admin/transfers?status=pending' }), adminStatus: 200 },
   {
     method: 'POST',

@@ -1,4 +1,5 @@
-import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { setLanguageResponseSchema, type Me } from '#shared/contracts/auth';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -9,10 +10,20 @@ import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 
 /**
- * The saves of the language to the account. A change of language renders the page anew (routes.tsx), before the save
- * has answered, so the card reads the last save's outcome from the client's cache rather than from its own state.
+ * Whether the last save of the language to the account failed. A change of language renders the page anew
+ * (routes.tsx) before the save has answered, so the outcome is kept beside the card rather than in its state; a
+ * small store of its own, because react-query's mutation state would add to the landing page's framework chunk.
  */
-const KEEP_LANGUAGE_KEY = ['keep-language'] as const;
+let lastSaveFailed = false;
+const saveListeners = new Set<() => void>();
+function recordSaveOutcome(failed: boolean): void {
+  lastSaveFailed = failed;
+  for (const listener of saveListeners) listener();
+}
+function subscribeToSaves(listener: () => void): () => void {
+  saveListeners.add(listener);
+  return () => saveListeners.delete(listener);
+}
 
 /**
  * The language of the screens and e-mails: switched on this device at once, and kept with the account. A failure to
@@ -22,13 +33,17 @@ export function LanguageCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
-  const keepWithAccount = useMutation({
-    mutationKey: KEEP_LANGUAGE_KEY,
-    mutationFn: (language: Language) => apiRequest('/api/me/language', setLanguageResponseSchema, { method: 'PUT', body: { language } }),
-    onSuccess: (answer) => queryClient.setQueryData<Me | null>(QUERY_KEYS.me, (me) => (me ? { ...me, language: answer.language } : me)),
-    onError: (error) => void endOfSession(error),
-  });
-  const lastOutcome = useMutationState({ filters: { mutationKey: KEEP_LANGUAGE_KEY }, select: (mutation) => mutation.state.status }).at(-1);
+  const saveFailed = useSyncExternalStore(subscribeToSaves, () => lastSaveFailed);
+  const keepWithAccount = async (language: Language) => {
+    recordSaveOutcome(false);
+    try {
+      const answer = await apiRequest('/api/me/language', setLanguageResponseSchema, { method: 'PUT', body: { language } });
+      queryClient.setQueryData<Me | null>(QUERY_KEYS.me, (me) => (me ? { ...me, language: answer.language } : me));
+    } catch (error) {
+      if (endOfSession(error)) return;
+      recordSaveOutcome(true);
+    }
+  };
 
   return (
     <Card>
@@ -37,8 +52,8 @@ export function LanguageCard() {
         <CardDescription>{t('profile.languageDescription')}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
-        <LanguageSelect onChosen={(language) => keepWithAccount.mutate(language)} />
-        <ActionError message={lastOutcome === 'error' ? t('profile.languageNotSaved') : undefined} />
+        <LanguageSelect onChosen={(language) => void keepWithAccount(language)} />
+        <ActionError message={saveFailed ? t('profile.languageNotSaved') : undefined} />
       </CardContent>
     </Card>
   );
