@@ -416,22 +416,6 @@ test('my wallets: removing a wallet already removed elsewhere is said once above
   await expect(toasts(page)).toHaveCount(0);
 });
 
-test('the language kept with the account: a failed save is said once in the language card, in the language chosen; no toast', async ({ page }) => {
-  await signUpThroughForm(page, newCustomer({ name: 'Pooja Verma' }), { kycLevelOne: false });
-  await page.goto('/profile');
-  await dropRequests(page, 'PUT', '**/api/me/language');
-  await page.getByLabel('Language').selectOption('hi');
-  await expect(page.getByRole('heading', { name: 'भाषा' })).toBeVisible();
-  await expectSaidOnceInBanner(page, 'आपकी भाषा आपके खाते में सहेजी नहीं जा सकी। कृपया फिर से कोशिश करें।');
-  // The next choice that is kept clears it.
-  await page.unroute('**/api/me/language');
-  const kept = page.waitForResponse((response) => response.request().method() === 'PUT' && new URL(response.url()).pathname === '/api/me/language');
-  await page.getByLabel('भाषा').selectOption('en');
-  expect((await kept).ok()).toBe(true);
-  await expect(page.getByText('Your language could not be saved to your account. Please try again.')).toHaveCount(0);
-  await expect(errorToasts(page)).toHaveCount(0);
-});
-
 test('the login page says once why the app signed the customer out: a PIN set-up whose session ended, a PIN reset whose session ended', async ({ page }) => {
   const customer = newCustomer({ name: 'Nisha Menon' });
   await signUpThroughForm(page, customer, { kycLevelOne: false });
