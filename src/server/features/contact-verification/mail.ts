@@ -1,7 +1,7 @@
 import { CONTACT_LIMITS } from '#shared/contracts/contact-verification';
 import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
-import { escapeHtml, type MailMessage, singleUseLinkMessage } from '../../platform/mail/mailer.ts';
+import { type MailMessage, paragraphsMessage, singleUseLinkMessage } from '../../platform/mail/mailer.ts';
 import type { LinkMail } from '../notifications/account-mail.ts';
 
 /*
@@ -97,10 +97,5 @@ export function emailChangeNoticeMessage(options: {
 }): MailMessage {
   const words = EMAIL_CHANGE_NOTICE_TEXTS[options.language];
   const lines = [words.sentence(options.stage, options.newEmail), words.advice(`${options.appOrigin}/forgot-password`)];
-  return {
-    to: options.to,
-    subject: `${PRODUCT_NAME}: ${words.subject(options.stage)}`,
-    text: [...lines, '', `- ${PRODUCT_NAME}`].join('\n'),
-    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${PRODUCT_NAME}</p>`,
-  };
+  return paragraphsMessage({ to: options.to, subject: `${PRODUCT_NAME}: ${words.subject(options.stage)}`, paragraphs: lines, signature: PRODUCT_NAME });
 }

@@ -1,6 +1,6 @@
 import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
-import { escapeHtml, singleUseLinkMessage, type MailMessage } from '../../platform/mail/mailer.ts';
+import { escapeHtml, paragraphsMessage, singleUseLinkMessage, type MailMessage } from '../../platform/mail/mailer.ts';
 
 /*
  * The reset-link e-mails of the password and the transaction PIN, in the customer's language (issue 33): the
@@ -102,10 +102,5 @@ export const ACCOUNT_CLOSED_MAIL_TEXTS: Record<Language, { subject: string; clos
 export function accountClosedMessage(recipient: { to: string; language: Language }, retentionYears: number): MailMessage {
   const words = ACCOUNT_CLOSED_MAIL_TEXTS[recipient.language];
   const lines = [words.closed, words.kept(retentionYears), words.ifNotYou];
-  return {
-    to: recipient.to,
-    subject: words.subject,
-    text: [...lines, '', `- ${PRODUCT_NAME}`].join('\n'),
-    html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${PRODUCT_NAME}</p>`,
-  };
+  return paragraphsMessage({ to: recipient.to, subject: words.subject, paragraphs: lines, signature: PRODUCT_NAME });
 }

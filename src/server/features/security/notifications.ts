@@ -1,7 +1,7 @@
 import type { Language } from '#shared/contracts/enums';
 import { PRODUCT_NAME } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
-import { escapeHtml } from '../../platform/mail/mailer.ts';
+import { paragraphsMessage } from '../../platform/mail/mailer.ts';
 import * as users from '../users/service.ts';
 
 export type SecurityChange =
@@ -87,12 +87,7 @@ export async function notifySecurityChange(
         : '';
     const advice = words.advice(`${context.config.appOrigin}/forgot-password`);
     const lines = [sentence, ...details.map((detail) => detailLine(recipient.language, detail)), pauseNote, advice].filter((line) => line !== '');
-    await context.mailer.send({
-      to: recipient.email,
-      subject: `${PRODUCT_NAME}: ${subject}`,
-      text: [...lines, '', `- ${PRODUCT_NAME}`].join('\n'),
-      html: `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}<p>${PRODUCT_NAME}</p>`,
-    });
+    await context.mailer.send(paragraphsMessage({ to: recipient.email, subject: `${PRODUCT_NAME}: ${subject}`, paragraphs: lines, signature: PRODUCT_NAME }));
   } catch (error) {
     log.error({ userId, change, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' }, 'A security notification could not be sent');
   }

@@ -68,6 +68,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/** A plain e-mail of a few paragraphs and a signature, as text and HTML. */
+export function paragraphsMessage(options: { to: string; subject: string; paragraphs: readonly string[]; signature: string }): MailMessage {
+  const { paragraphs, signature } = options;
+  return {
+    to: options.to,
+    subject: options.subject,
+    text: [...paragraphs, '', `- ${signature}`].join('\n'),
+    html: `${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('')}<p>${escapeHtml(signature)}</p>`,
+  };
+}
+
 /**
  * The e-mail that carries a single-use link (a password or a PIN reset): what was asked for, the
  * link and how long it works, and what to do when the reader did not ask for it, as text and HTML.
