@@ -214,6 +214,12 @@ describe('closing one’s own account', () => {
       sql`select count(*)::int as count from audit_log where action = 'account.close' and target_user_id = ${customer.id}`,
     );
     expect(audits.rows[0]?.count).toBe(1);
+    // Each answer is given after its e-mail was handed to the mail server, so both have arrived by now.
+    await waitForMail(mail, customer.email, 'your account is closed');
+    const closedMails = mail.messages.filter(
+      (message) => message.to.includes(customer.email.toLowerCase()) && /^Subject: .*your account is closed/m.test(message.decoded),
+    );
+    expect(closedMails).toHaveLength(1);
   });
 });
 

@@ -14,7 +14,7 @@ import { checkCurrentPassword } from './current-password.ts';
 import * as knownDevices from './known-device-repository.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
 
-const refusal = (message: string) => new AppError(409, 'ACCOUNT_NOT_CLOSABLE', message);
+const refusal = (message: string) => AppError.conflict(message, 'ACCOUNT_NOT_CLOSABLE');
 
 /**
  * Closes the signed-in customer's own account (issue 32, decision 060): the current password first (limited as
@@ -30,12 +30,12 @@ export async function closeAccount(
   currentPassword: string,
 ): Promise<void> {
   await checkCurrentPassword(context, request.ip, session.userId, currentPassword);
-  await context.database.db.transaction(async (transaction) => {
+  const closedNow = await context.database.db.transaction(async (transaction) => {
     const facts = await lockAccountForClosing(transaction, session.userId);
     // The session lookup found the user: a missing one would be a bug.
     if (facts === undefined) throw new Error('a signed-in user had no account to close');
-    // A second close sent at once (a double tap) finds the first one's work done.
-    if (facts.closed) return;
+    // A second close sent at once (a double tap) finds the first one's work done, and its e-mail sent.
+    if (facts.closed) return false;
     if (facts.role === 'admin') throw refusal(ACCOUNT_CLOSING_MESSAGES.admin);
     if (facts.frozen) throw refusal(ACCOUNT_CLOSING_MESSAGES.frozen);
     if (facts.balanceUsdtMicros !== 0n) throw refusal(ACCOUNT_CLOSING_MESSAGES.balanceNotZero);
@@ -52,8 +52,10 @@ export async function closeAccount(
       targetUserId: session.userId,
       ipAddress: request.ip,
     });
+    return true;
   });
   await endSession(context, request, reply);
+  if (!closedNow) return;
   try {
     const { db } = context.database;
     const recipient = await users.findEmailAndLanguage(db, session.userId);
