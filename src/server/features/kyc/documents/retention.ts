@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { recordAudit } from '../../../platform/audit/record.ts';
+import { recordAudits } from '../../../platform/audit/record.ts';
 import { getSettings } from '../../settings/service.ts';
 
 /*
@@ -41,31 +41,32 @@ export async function purgeKycImagesPastRetention(db: Database, options: { purge
       for update of u`);
     const accounts = due.rows
       .slice(0, PURGE_ACCOUNTS_PER_RUN)
-      .map((row) => ({ userId: row.user_id, email: row.email, closedAt: new Date(row.closed_at), images: row.images }))
-      .filter((account) => account.images > 0);
-    if (options.purge && accounts.length > 0) {
-      const purged = await transaction.execute<{ user_id: string; images: number }>(sql`
-        with purged as (
-          update kyc_images set purged_at = now(), content = null, wrapped_key = null, content_iv = null, content_tag = null
-          where purged_at is null and user_id in (${sql.join(
-            accounts.map((account) => sql`${account.userId}::uuid`),
-            sql`, `,
-          )})
-          returning user_id)
-        select user_id, count(*)::int as images from purged group by user_id`);
-      const purgedImages = new Map(purged.rows.map((row) => [row.user_id, row.images]));
-      for (const account of accounts) {
-        account.images = purgedImages.get(account.userId) ?? 0;
-        await recordAudit(transaction, {
-          actorUserId: null,
-          action: 'kyc.images_purge',
-          targetType: 'user',
-          targetId: account.userId,
-          targetUserId: account.userId,
-          after: { images: account.images, closedAt: account.closedAt.toISOString(), retentionYears: recordRetentionYears },
-        });
-      }
-    }
-    return { retentionYears: recordRetentionYears, accounts, moreRemain: due.rows.length > PURGE_ACCOUNTS_PER_RUN };
+      .map((row) => ({ userId: row.user_id, email: row.email, closedAt: new Date(row.closed_at), images: row.images }));
+    const moreRemain = due.rows.length > PURGE_ACCOUNTS_PER_RUN;
+    if (!options.purge || accounts.length === 0) return { retentionYears: recordRetentionYears, accounts, moreRemain };
+    const purged = await transaction.execute<{ user_id: string; images: number }>(sql`
+      with purged as (
+        update kyc_images set purged_at = now(), content = null, wrapped_key = null, content_iv = null, content_tag = null
+        where purged_at is null and user_id in (${sql.join(
+          accounts.map((account) => sql`${account.userId}::uuid`),
+          sql`, `,
+        )})
+        returning user_id)
+      select user_id, count(*)::int as images from purged group by user_id`);
+    const purgedImages = new Map(purged.rows.map((row) => [row.user_id, row.images]));
+    // A run that waited for another's locks finds some images already gone: it reports and audits only what it removed.
+    const purgedAccounts = accounts.map((account) => ({ ...account, images: purgedImages.get(account.userId) ?? 0 })).filter((account) => account.images > 0);
+    await recordAudits(
+      transaction,
+      purgedAccounts.map((account) => ({
+        actorUserId: null,
+        action: 'kyc.images_purge',
+        targetType: 'user',
+        targetId: account.userId,
+        targetUserId: account.userId,
+        after: { images: account.images, closedAt: account.closedAt.toISOString(), retentionYears: recordRetentionYears },
+      })),
+    );
+    return { retentionYears: recordRetentionYears, accounts: purgedAccounts, moreRemain };
   });
 }
