@@ -83,13 +83,13 @@ export async function requestTransfer(
   const earlier = await findEarlierAnswer<TransferAnswer>(db, scope);
   if (earlier) return earlier;
   const recipient = await users.findCredentialsByEmail(db, input.recipientEmail);
-  // A closed account (decision 060) takes no money: it is answered as an unknown e-mail, as to a stranger it is.
-  if (!recipient || recipient.closedAt !== null) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
+  if (!recipient) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
   const recipientUserId = recipient.id;
   if (recipientUserId === senderUserId) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.toSelf);
 
   return runOnce(db, scope, async (transaction) => {
-    // Held until the transfer commits, so the recipient cannot close in between and leave it pending to a closed account.
+    // A closed account (decision 060) takes no money: it is answered as an unknown e-mail, as to a stranger it is. The
+    // share lock is held until the transfer commits, so the recipient cannot close in between and leave it pending.
     if (!(await users.lockOpenAccount(transaction, recipientUserId))) throw AppError.fieldError('recipientEmail', TRANSFER_MESSAGES.unknownRecipient);
     await assertTransferAllowed(transaction, context, senderUserId);
     // The KYC money gate (decision 042): below level 1 nothing leaves the account.
