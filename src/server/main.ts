@@ -9,6 +9,7 @@ import { chainClientsFromConfig, createChainWorker } from './features/chain/work
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
 import { createPayoutWorker, payoutProviderFromConfig } from './features/payouts/worker.ts';
 import { createKycRefreshNoticeWorker } from './features/kyc/refresh-notice.ts';
+import { createClosedAccountMoneyWorker } from './features/auth/closed-account-money.ts';
 import { createPayeeValidationWorker } from './features/bank-accounts/validation-worker.ts';
 import { pruneAbandonedFileChunks } from './features/files/repository.ts';
 import { pruneSpentContactChecks } from './features/contact-verification/repository.ts';
@@ -159,6 +160,8 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
   validationWorker?.start();
   const kycRefreshNotices = createKycRefreshNoticeWorker({ db, log, notificationEmails: chainEmails });
   kycRefreshNotices.start();
+  const closedAccountMoney = createClosedAccountMoneyWorker({ db, log, notificationEmails: chainEmails });
+  closedAccountMoney.start();
   return {
     async stop() {
       clearInterval(pruneTimer);
@@ -166,6 +169,7 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
       await payoutWorker?.stop();
       await validationWorker?.stop();
       await kycRefreshNotices.stop();
+      await closedAccountMoney.stop();
       await chainEmails.stop();
     },
   };

@@ -85,6 +85,12 @@ const MATRIX: MatrixEntry[] = [
     adminStatus: 200,
   },
   {
+    method: 'POST',
+    route: '/api/admin/users/:id/reopen',
+    request: () => ({ url: `/api/admin/users/${someId()}/reopen`, body: { reason: 'Money arrived after the close' } }),
+    adminStatus: 404,
+  },
+  {
     method: 'GET',
     route: '/api/admin/users/:id/transactions',
     request: ({ userId }) => ({ url: `/api/admin/users/${userId}/transactions` }),

@@ -66,6 +66,9 @@ const CASES: Record<keyof typeof templates, () => LocalizedNotification[]> = {
     templates.payoutStuckForAdmin({ userId: 'u-9', reference: withdrawal.reference, lastError: null, stuckMinutes: 30 }),
     templates.payoutStuckForAdmin({ userId: 'u-9', reference: withdrawal.reference, lastError: 'Gateway timeout', stuckMinutes: 30 }),
   ],
+  closedAccountMoneyForAdmin: () => [
+    templates.closedAccountMoneyForAdmin({ userId: 'u-9', closedUserId: 'u-1', email: 'asha@example.com', balanceUsdtMicros: 12_500_000n }),
+  ],
   accountFrozen: () => [templates.accountFrozen('u-1')],
   accountReviewFinished: () => [templates.accountReviewFinished('u-1')],
   kycRefreshDue: () => [templates.kycRefreshDue('u-1', new Date('2026-12-12T10:00:00Z'))],

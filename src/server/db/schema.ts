@@ -58,11 +58,16 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** When the customer closed the account (decision 060): sign-in is refused and the records are kept. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The closed account's balance admins were last told of: they are told again when it rises (decision 060). */
+    closedBalanceNoticedUsdtMicros: usdtMicros('closed_balance_noticed_usdt_micros').notNull().default(0n),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     uniqueIndex('users_email_lower_unique').on(sql`lower(${table.email})`),
+    index('users_closed_idx')
+      .on(table.closedAt)
+      .where(sql`${table.closedAt} is not null`),
     check('users_email_length', sql`char_length(${table.email}) between 3 and 254`),
   ],
 );
@@ -1302,7 +1307,7 @@ export const notifications = pgTable(
       .where(sql`${table.emailState} = 'pending'`),
     check(
       'notifications_kind_valid',
-      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck', 'withdrawal_payee_blocked')`,
+      sql`${table.kind} in ('deposit_credited', 'deposit_rejected', 'withdrawal_paid', 'withdrawal_rejected', 'transfer_approved', 'transfer_rejected', 'transfer_received', 'deposit_incident', 'withdrawal_cancelled', 'kyc_required', 'kyc_updated', 'payout_stuck', 'withdrawal_payee_blocked', 'closed_account_money')`,
     ),
     check('notifications_email_state_valid', sql`${table.emailState} in ('pending', 'sent', 'skipped', 'failed')`),
     check('notifications_title_length', sql`char_length(${table.title}) <= 200`),

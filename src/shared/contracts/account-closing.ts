@@ -13,6 +13,8 @@ export const ACCOUNT_CLOSING_MESSAGES = {
   frozen: 'Your account is under review and cannot be closed now.',
   admin: 'An admin account cannot be closed. Ask another admin to take away your admin role first.',
   signInRefused: 'This account is closed. Contact support if you need your records.',
+  reopened: 'The account is open again. Its owner can sign in and has been told by e-mail.',
+  notClosed: 'This account is not closed.',
 } as const;
 
 const ENTER_CURRENT_PASSWORD = 'Please enter your current password';
@@ -24,3 +26,15 @@ export const closeAccountRequestSchema = z.object({
 export type CloseAccountRequest = z.input<typeof closeAccountRequestSchema>;
 
 export const closeAccountResponseSchema = z.object({ message: z.string() });
+
+/** An admin reopens a closed account, for instance so that money that arrived after the close can be withdrawn. */
+export const reopenAccountRequestSchema = z.object({
+  reason: z
+    .string({ error: 'Please say why the account is reopened' })
+    .trim()
+    .min(1, 'Please say why the account is reopened')
+    .max(LIMITS.reasonLength, `The reason can have at most ${LIMITS.reasonLength} characters.`),
+});
+export type ReopenAccountRequest = z.input<typeof reopenAccountRequestSchema>;
+
+export const reopenAccountResponseSchema = z.object({ message: z.string() });

@@ -106,6 +106,8 @@ export const adminUserDetailSchema = adminUserSummarySchema.extend({
   hasPin: z.boolean(),
   activeSessionCount: z.number().int(),
   updatedAt: isoDateTimeSchema,
+  /** When the customer closed the account (decision 060); null while it is open. */
+  closedAt: isoDateTimeSchema.nullable(),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 

@@ -107,6 +107,7 @@ export const AUDIT_ACTIONS = [
   'kyc.level2_request_again',
   'profile.update',
   'account.close',
+  'account.reopen',
   'kyc.images_purge',
   'reports.tds_export',
   'chain_incident.settle',

@@ -19,6 +19,8 @@ export const NOTIFICATION_KINDS = [
   'kyc_updated',
   /** Told to every admin once: a provider payout with an error, or not settled in time (decision 049). */
   'payout_stuck',
+  /** Told to every admin when a closed account's balance rises (decision 060). */
+  'closed_account_money',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

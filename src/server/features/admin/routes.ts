@@ -1,3 +1,4 @@
+import { ACCOUNT_CLOSING_MESSAGES, reopenAccountRequestSchema, reopenAccountResponseSchema } from '#shared/contracts/account-closing';
 import {
   adminDashboardResponseSchema,
   adminUserDetailSchema,
@@ -127,6 +128,23 @@ function registerUserChangeRoutes(app: ApiApp, context: AppContext): void {
     async (request) => {
       const sessionsEnded = await usersService.revokeSessions(context, request, sessionOf(request), request.params.id);
       return { message: SESSIONS_REVOKED_MESSAGE, sessionsEnded };
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/reopen',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Reopen a customer's closed account, with a reason (audited; the owner is e-mailed)",
+        params: adminUserParamsSchema,
+        body: reopenAccountRequestSchema,
+        response: responses({ 200: reopenAccountResponseSchema }),
+      },
+    },
+    async (request) => {
+      await usersService.reopenUser(context, request, sessionOf(request), request.params.id, request.body.reason);
+      return { message: ACCOUNT_CLOSING_MESSAGES.reopened };
     },
   );
 }

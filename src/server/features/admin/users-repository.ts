@@ -164,6 +164,7 @@ export interface AdminUserDetailRow extends AdminUserRow {
   referredByUserId: string | null;
   hasPin: boolean;
   updatedAt: Date;
+  closedAt: Date | null;
 }
 
 export async function findUser(db: Executor, userId: string): Promise<AdminUserDetailRow | undefined> {
@@ -174,6 +175,7 @@ export async function findUser(db: Executor, userId: string): Promise<AdminUserD
       referredByUserId: profiles.referredByUserId,
       hasPin: sql<boolean>`${userPins.userId} is not null`,
       updatedAt: profiles.updatedAt,
+      closedAt: users.closedAt,
     })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))

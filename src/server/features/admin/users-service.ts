@@ -26,6 +26,7 @@ import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type Chang
 import type { PendingChangePayload } from '../pending-changes/kinds.ts';
 import { listTransactions } from '../transactions/service.ts';
 import { deleteSessionsOfUser } from '../../platform/sessions/repository.ts';
+import { reopenAccount } from '../auth/account-closing.ts';
 import * as usersRepository from './users-repository.ts';
 import type { AdminUserRow } from './users-repository.ts';
 
@@ -78,7 +79,14 @@ export async function getUserDetail(context: AppContext, db: Executor, userId: s
     hasPin: row.hasPin,
     activeSessionCount: Number(activeSessionCount),
     updatedAt: row.updatedAt.toISOString(),
+    closedAt: row.closedAt?.toISOString() ?? null,
   };
+}
+
+/** Reopens a closed account (decision 060); the spec's 404 for an unknown user, 409 for an open one. */
+export async function reopenUser(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string, reason: string): Promise<void> {
+  await requireUser(context.database.db, userId);
+  await reopenAccount(context, request, session, userId, reason);
 }
 
 /** The user's own history, as the customer sees it, with who they are above it. */

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Language } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
 
 /** What decides whether an account may close, read under the locks that keep it true until the close commits. */
@@ -48,5 +49,46 @@ export async function lockAccountForClosing(db: Executor, userId: string): Promi
 }
 
 export async function markClosed(db: Executor, userId: string): Promise<void> {
-  await db.execute(sql`update users set closed_at = now(), updated_at = now() where id = ${userId}`);
+  await db.execute(sql`update users set closed_at = now(), closed_balance_noticed_usdt_micros = 0, updated_at = now() where id = ${userId}`);
+}
+
+/** Reopens a closed account under its row's lock; answers its owner's address and language, or undefined when it was not closed. */
+export async function reopenClosed(db: Executor, userId: string): Promise<{ email: string; language: Language } | undefined> {
+  const reopened = await db.execute<{ email: string; language: Language }>(sql`
+    update users u set closed_at = null, closed_balance_noticed_usdt_micros = 0, updated_at = now()
+    from profiles p
+    where u.id = ${userId} and p.user_id = u.id and u.closed_at is not null
+    returning u.email, p.language`);
+  return reopened.rows[0];
+}
+
+/** Closed accounts whose balance is not the one admins were last told of, longest closed first. */
+export async function findClosedAccountsWithUnnoticedBalance(db: Executor, limit: number): Promise<string[]> {
+  const found = await db.execute<{ user_id: string }>(sql`
+    select u.id as user_id
+    from users u join ledger_accounts l on l.user_id = u.id and l.kind = 'customer_wallet'
+    where u.closed_at is not null and l.balance_usdt_micros <> u.closed_balance_noticed_usdt_micros
+    order by u.closed_at, u.id
+    limit ${limit}`);
+  return found.rows.map((row) => row.user_id);
+}
+
+/**
+ * Under the user's row lock, records the closed account's balance as the one admins know of. Answers the balance
+ * and the one they knew before, or undefined when the account is open again or nothing changed (another process
+ * took it first).
+ */
+export async function takeClosedBalanceChange(
+  db: Executor,
+  userId: string,
+): Promise<{ email: string; balanceUsdtMicros: bigint; noticedUsdtMicros: bigint } | undefined> {
+  const locked = await db.execute<{ email: string; balance: string; noticed: string }>(sql`
+    select u.email, l.balance_usdt_micros::text as balance, u.closed_balance_noticed_usdt_micros::text as noticed
+    from users u join ledger_accounts l on l.user_id = u.id and l.kind = 'customer_wallet'
+    where u.id = ${userId} and u.closed_at is not null
+    for update of u`);
+  const row = locked.rows[0];
+  if (row === undefined || row.balance === row.noticed) return undefined;
+  await db.execute(sql`update users set closed_balance_noticed_usdt_micros = ${row.balance}::bigint where id = ${userId}`);
+  return { email: row.email, balanceUsdtMicros: BigInt(row.balance), noticedUsdtMicros: BigInt(row.noticed) };
 }

@@ -6,10 +6,10 @@ import { recordAudit } from '../../platform/audit/record.ts';
 import * as sessionRepository from '../../platform/sessions/repository.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { endSession } from '../../platform/sessions/service.ts';
-import { accountClosedMessage } from '../notifications/account-mail.ts';
+import { accountClosedMessage, accountReopenedMessage } from '../notifications/account-mail.ts';
 import { getSettings } from '../settings/service.ts';
 import * as users from '../users/service.ts';
-import { lockAccountForClosing, markClosed } from './account-closing-repository.ts';
+import { lockAccountForClosing, markClosed, reopenClosed } from './account-closing-repository.ts';
 import { checkCurrentPassword } from './current-password.ts';
 import * as knownDevices from './known-device-repository.ts';
 import * as resetTokenRepository from './reset-token-repository.ts';
@@ -67,5 +67,32 @@ export async function closeAccount(
       { userId: session.userId, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
       'The account-closed e-mail could not be sent',
     );
+  }
+}
+
+/**
+ * An admin reopens a closed account (decision 060), for instance when money reached it after the close: its owner
+ * can sign in again with the same password and withdraw it. Audited with the reason; the owner is told by e-mail.
+ * One admin may do it: it moves no money, and every withdrawal after it passes the usual checks and approvals.
+ */
+export async function reopenAccount(context: AppContext, request: FastifyRequest, session: SessionRecord, userId: string, reason: string): Promise<void> {
+  const owner = await context.database.db.transaction(async (transaction) => {
+    const reopened = await reopenClosed(transaction, userId);
+    if (reopened === undefined) throw AppError.conflict(ACCOUNT_CLOSING_MESSAGES.notClosed, 'ACCOUNT_NOT_CLOSED');
+    await recordAudit(transaction, {
+      actorUserId: session.userId,
+      action: 'account.reopen',
+      targetType: 'user',
+      targetId: userId,
+      targetUserId: userId,
+      ipAddress: request.ip,
+      after: { reason },
+    });
+    return reopened;
+  });
+  try {
+    await context.mailer.send(accountReopenedMessage({ to: owner.email, language: owner.language }));
+  } catch (error) {
+    request.log.error({ userId, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' }, 'The account-reopened e-mail could not be sent');
   }
 }

@@ -104,3 +104,29 @@ export function accountClosedMessage(recipient: { to: string; language: Language
   const lines = [words.closed, words.kept(retentionYears), words.ifNotYou];
   return paragraphsMessage({ to: recipient.to, subject: words.subject, paragraphs: lines, signature: PRODUCT_NAME });
 }
+
+/** The e-mail that tells the owner an admin reopened the closed account (decision 060). */
+export const ACCOUNT_REOPENED_MAIL_TEXTS: Record<Language, { subject: string; reopened: string; signIn: string; ifUnexpected: string }> = {
+  en: {
+    subject: `${PRODUCT_NAME}: your account is open again`,
+    reopened: `Our team reopened your closed ${PRODUCT_NAME} account, for example because money reached it after it was closed.`,
+    signIn: 'You can sign in again with your e-mail and password, and withdraw what is in your wallet.',
+    ifUnexpected: 'If you did not expect this, contact support, and change your password after signing in.',
+  },
+  hi: {
+    subject: `${PRODUCT_NAME}: आपका खाता फिर से खुल गया है`,
+    reopened: `हमारी टीम ने आपका बंद ${PRODUCT_NAME} खाता फिर से खोल दिया है, उदाहरण के लिए क्योंकि खाता बंद होने के बाद उसमें पैसा आया।`,
+    signIn: 'आप अपने ई-मेल और पासवर्ड से फिर से साइन इन कर सकते हैं, और अपने वॉलेट में जो है उसे निकाल सकते हैं।',
+    ifUnexpected: 'अगर आपको इसकी उम्मीद नहीं थी, तो सहायता से संपर्क करें, और साइन इन करने के बाद अपना पासवर्ड बदलें।',
+  },
+};
+
+export function accountReopenedMessage(recipient: { to: string; language: Language }): MailMessage {
+  const words = ACCOUNT_REOPENED_MAIL_TEXTS[recipient.language];
+  return paragraphsMessage({
+    to: recipient.to,
+    subject: words.subject,
+    paragraphs: [words.reopened, words.signIn, words.ifUnexpected],
+    signature: PRODUCT_NAME,
+  });
+}

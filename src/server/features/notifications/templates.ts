@@ -352,6 +352,18 @@ export function payoutStuckForAdmin(facts: { userId: string; reference: string; 
   );
 }
 
+/** Told to every admin when a closed account's balance rises (decision 060): the money waits for someone to act. */
+export function closedAccountMoneyForAdmin(facts: { userId: string; closedUserId: string; email: string; balanceUsdtMicros: bigint }): LocalizedNotification {
+  const balance = usdt(facts.balanceUsdtMicros);
+  const what = `The closed account of ${facts.email} now holds ${balance}. Reopen it from the user's page so that its owner can withdraw the money.`;
+  const hindiWhat = `${facts.email} का बंद खाता अब ${balance} रखता है। उपयोगकर्ता के पेज से इसे फिर से खोलें, ताकि इसका मालिक पैसा निकाल सके।`;
+  return localized(
+    { userId: facts.userId, kind: 'closed_account_money', link: `/admin/users/${facts.closedUserId}` },
+    { title: 'Money arrived for a closed account', body: what, emailSubject: `Money arrived for a closed account: ${balance}`, emailText: what },
+    { title: 'बंद खाते में पैसा आया', body: hindiWhat, emailSubject: `बंद खाते में पैसा आया: ${balance}`, emailText: hindiWhat },
+  );
+}
+
 /** A referral reward whose deposit vanished from the chain, taken back (decision 049). */
 export function referralRewardTakenBack(facts: {
   userId: string;

@@ -38,6 +38,7 @@ import { adminProviderPayoutResponseSchema, payoutOverviewResponseSchema, reject
 import { adminTransferDecisionResponseSchema, adminTransferListResponseSchema } from '#shared/contracts/transfers';
 import { adminWithdrawalDecisionResponseSchema, adminWithdrawalListResponseSchema } from '#shared/contracts/withdrawals';
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
+import { reopenAccountResponseSchema } from '#shared/contracts/account-closing';
 import { firstApprovalResponseSchema, pendingChangeDecisionResponseSchema, pendingChangeListResponseSchema } from '#shared/contracts/pending-changes';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { parseUploadAnswer } from '../../lib/upload-answer.ts';
@@ -115,6 +116,9 @@ export function useAdminUser(userId: string) {
 
 export const updateAdminUser = (userId: string, body: UpdateAdminUserRequest) =>
   apiRequest(`/api/admin/users/${encodeURIComponent(userId)}`, updateAdminUserResponseSchema, { method: 'PATCH', body });
+
+export const reopenClosedAccount = (userId: string, reason: string) =>
+  apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/reopen`, reopenAccountResponseSchema, { method: 'POST', body: { reason } });
 
 export const revokeUserSessions = (userId: string) =>
   apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/sessions/revoke`, revokeSessionsResponseSchema, { method: 'POST' });

@@ -18,6 +18,7 @@ import { useMe } from '../auth/api.ts';
 import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdminUser } from './api.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';
+import { ClosedAccountCard } from './closed-account-card.tsx';
 import { UserKycCard } from './user-kyc-card.tsx';
 import { UserPayeesCard } from './user-payees-card.tsx';
 import { fullDateTimeText, ROLE_LABELS, usdtText, VIP_LEVEL_LABELS } from './format.ts';
@@ -212,6 +213,7 @@ function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean 
             <CardTitle>{user.name}</CardTitle>
             <Badge tone={user.role === 'admin' ? 'brand' : 'default'}>{ROLE_LABELS[user.role]}</Badge>
             <Badge tone={user.vipLevel === 'normal' ? 'default' : 'vip'}>{VIP_LEVEL_LABELS[user.vipLevel]}</Badge>
+            {user.closedAt !== null && <Badge tone="danger">Closed</Badge>}
           </div>
           <CardDescription>Balance: {usdtText(user.balanceUsdt)}</CardDescription>
         </CardHeader>
@@ -266,6 +268,7 @@ function UserDetails({ user, isSelf }: { user: AdminUserDetail; isSelf: boolean 
         </CardContent>
       </Card>
 
+      {user.closedAt !== null && <ClosedAccountCard user={user} closedAt={user.closedAt} />}
       {/* Re-created when the user changes, so the selects start from the saved values. */}
       <AccessForm key={`${user.role}-${user.vipLevel}-${user.updatedAt}`} user={user} isSelf={isSelf} />
       <SessionsCard user={user} isSelf={isSelf} />
