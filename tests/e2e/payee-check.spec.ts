@@ -170,3 +170,41 @@ test('an admin rejects a payee from the payee review with a reason; it leaves th
     await adminContext.close();
   }
 });
+
+test('an admin rejects a payee from its customer’s user page with a reason; it stays listed there, rejected', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  try {
+    const customerPage = await customerContext.newPage();
+    const customer = newCustomer();
+    await signUpThroughForm(customerPage, customer, { server: app });
+    const accountNumber = '50100234567894';
+    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+    await customerPage.goto('/bank-accounts');
+    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
+    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
+
+    const customerId = meResponseSchema.parse(await (await customerPage.request.get('/api/me')).json()).id;
+    const adminPage = await adminContext.newPage();
+    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+    await adminPage.goto(`/admin/users/${customerId}`);
+    const payee = adminPage.getByTestId('admin-payee');
+    await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
+    await payee.getByRole('button', { name: 'Reject this account' }).click();
+    const confirmation = adminPage.getByRole('alertdialog', { name: 'Reject this bank account?' });
+    await expect(confirmation).toContainText('HDFC Bank ••••7894');
+    await confirmation.getByLabel('Reason').fill('The bank holds this account in another person’s name.');
+    await confirmation.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(adminPage.getByText(PAYEE_ADMIN_MESSAGES.rejected)).toBeVisible();
+    await expect(payee).toContainText('Rejected by an admin: blocked until edited');
+    await expect(payee).toContainText('The bank holds this account in another person’s name.');
+    await expect(payee.getByRole('button', { name: 'Reject this account' })).toHaveCount(0);
+
+    await customerPage.goto('/bank-accounts');
+    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.rejected);
+  } finally {
+    await customerContext.close();
+    await adminContext.close();
+  }
+});

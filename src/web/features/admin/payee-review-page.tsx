@@ -9,7 +9,8 @@ import { adminKeys, usePayeeReview } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { RejectPayeeDialog } from './reject-payee-dialog.tsx';
-import { AcceptPayeeDialog, PayeeFacts, PayeeHeading } from './user-payees-card.tsx';
+import { PayeeFacts, PayeeHeading } from './payee-facts.tsx';
+import { AcceptPayeeDialog } from './user-payees-card.tsx';
 
 type Decide = (payee: AdminPayee) => void;
 

@@ -5,7 +5,7 @@ import { PAYEE_REJECTION_REASON_MAX_LENGTH, rejectPayeeRequestSchema, type Admin
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { rejectPayee } from './api.ts';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
-import { PayeeHeading } from './user-payees-card.tsx';
+import { PayeeHeading } from './payee-facts.tsx';
 
 const REASON_FIELD: NoteField = {
   label: 'Reason',

@@ -1,84 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ACCEPTABLE_PAYEE_CHECKS, adminPayeeListResponseSchema, type AdminPayee, type PayeeCheck } from '#shared/contracts/bank-accounts';
-import { Badge } from '../../components/ui/badge.tsx';
+import { ACCEPTABLE_PAYEE_CHECKS, adminPayeeListResponseSchema, type AdminPayee } from '#shared/contracts/bank-accounts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { acceptPayee, adminKeys } from './api.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
-import { fullDateTimeText } from './format.ts';
-import { NAME_MATCH_TONES } from './kyc-labels.ts';
+import { PayeeFacts, PayeeHeading } from './payee-facts.tsx';
+import { RejectPayeeDialog } from './reject-payee-dialog.tsx';
 
 /* A customer's bank accounts and what the bank's check (a penny drop, decision 054) said of each. */
 
-const PAYEE_CHECK_LABELS: Record<PayeeCheck, { label: string; tone: 'default' | 'success' | 'warning' | 'danger' }> = {
-  unchecked: { label: 'Not checked (no payout provider when saved)', tone: 'default' },
-  checking: { label: 'Being checked', tone: 'warning' },
-  verified: { label: 'Name matches', tone: 'success' },
-  name_mismatch: { label: 'Name does not match: blocked', tone: 'danger' },
-  invalid: { label: 'Account invalid: blocked until edited', tone: 'danger' },
-  check_failed: { label: 'Check failed: blocked', tone: 'danger' },
-  accepted: { label: 'Accepted by an admin', tone: 'success' },
-  rejected: { label: 'Rejected by an admin: blocked until edited', tone: 'danger' },
-};
-
 const payeesKey = (userId: string) => [...adminKeys.user(userId), 'payees'] as const;
-
-export function PayeeFacts({ payee }: { payee: AdminPayee }) {
-  const { validation } = payee;
-  return (
-    <dl className="grid grid-cols-1 gap-1 text-sm sm:grid-cols-2">
-      <dt className="text-slate-500">Holder name given</dt>
-      <dd>{payee.accountHolderName}</dd>
-      <dt className="text-slate-500">Name at the bank</dt>
-      <dd data-testid="payee-registered-name">{validation?.registeredName ?? 'Not known'}</dd>
-      {validation?.nameVerdict && (
-        <>
-          <dt className="text-slate-500">Name match</dt>
-          <dd>
-            <Badge tone={NAME_MATCH_TONES[validation.nameVerdict]}>{`${validation.nameVerdict} (${validation.nameScore ?? 0})`}</Badge>
-          </dd>
-        </>
-      )}
-      {payee.rejectionReason && (
-        <>
-          <dt className="text-slate-500">Rejected because</dt>
-          <dd className="whitespace-pre-line break-words">{payee.rejectionReason}</dd>
-        </>
-      )}
-      {validation?.failureReason && (
-        <>
-          <dt className="text-slate-500">Bank’s answer</dt>
-          <dd>{validation.failureReason}</dd>
-        </>
-      )}
-      {validation && (
-        <>
-          <dt className="text-slate-500">Checked</dt>
-          <dd>{validation.completedAt ? <time dateTime={validation.completedAt}>{fullDateTimeText(validation.completedAt)}</time> : 'Waiting for the bank'}</dd>
-          <dt className="text-slate-500">Provider’s id</dt>
-          <dd className="font-mono text-xs">{validation.providerValidationId ?? '(not sent yet)'}</dd>
-        </>
-      )}
-    </dl>
-  );
-}
-
-/** A payee's bank, last four digits and IFSC, with what the bank's check said of it. */
-export function PayeeHeading({ payee }: { payee: AdminPayee }) {
-  const check = PAYEE_CHECK_LABELS[payee.payeeCheck];
-  return (
-    <div className="flex flex-wrap items-center justify-between gap-2">
-      <span className="font-medium">
-        {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
-      </span>
-      <Badge tone={check.tone}>{check.label}</Badge>
-    </div>
-  );
-}
 
 /**
  * The confirmation of an admin's accept of a payee the bank did not confirm (decision 054), for the customer's card and
@@ -130,6 +65,11 @@ export function UserPayeesCard({ userId }: { userId: string }) {
     queryFn: ({ signal }) => apiRequest(`/api/admin/users/${encodeURIComponent(userId)}/payees`, adminPayeeListResponseSchema, { signal }),
   });
   const [accepting, setAccepting] = useState<AdminPayee>();
+  const [rejecting, setRejecting] = useState<AdminPayee>();
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: payeesKey(userId) });
+    await queryClient.invalidateQueries({ queryKey: adminKeys.pendingChanges() });
+  };
 
   return (
     <Card>
@@ -154,9 +94,12 @@ export function UserPayeesCard({ userId }: { userId: string }) {
                 <PayeeHeading payee={payee} />
                 <PayeeFacts payee={payee} />
                 {ACCEPTABLE_PAYEE_CHECKS.includes(payee.payeeCheck) && (
-                  <div>
+                  <div className="flex flex-wrap gap-2">
                     <Button size="sm" variant="outline" onClick={() => setAccepting(payee)}>
                       Accept this account
+                    </Button>
+                    <Button size="sm" variant="destructive" onClick={() => setRejecting(payee)}>
+                      Reject this account
                     </Button>
                   </div>
                 )}
@@ -171,11 +114,9 @@ export function UserPayeesCard({ userId }: { userId: string }) {
           'Withdrawals to it will be allowed although the bank did not confirm it is in the customer’s name. With two admins, a second admin confirms it.'
         }
         onClose={() => setAccepting(undefined)}
-        afterAnswer={async () => {
-          await queryClient.invalidateQueries({ queryKey: payeesKey(userId) });
-          await queryClient.invalidateQueries({ queryKey: adminKeys.pendingChanges() });
-        }}
+        afterAnswer={refresh}
       />
+      {rejecting && <RejectPayeeDialog payee={rejecting} onClose={() => setRejecting(undefined)} afterAnswer={refresh} />}
     </Card>
   );
 }
