@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import jpeg from 'jpeg-js';
 import { KYC_DOCUMENT_MESSAGES } from '#shared/contracts/kyc-documents';
 import { auditPage, expectNoProblems } from './support/accessibility.ts';
 import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
+import { heicFixture } from '../fixtures/heic-photos.ts';
 import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE, E2E_BASE_URL } from './support/constants.ts';
 import { documentFacePhoto, writeFaceClip } from './support/face-clip.ts';
 
@@ -36,14 +36,6 @@ test.afterAll(async () => {
   await desk.close();
 });
 
-function photo(shade: number): Buffer {
-  const width = 480;
-  const height = 360;
-  const data = Buffer.alloc(width * height * 4, shade);
-  for (let index = 3; index < data.length; index += 4) data[index] = 255;
-  return Buffer.from(jpeg.encode({ data, width, height }, 80).data);
-}
-
 function toast(page: Page, text: string) {
   return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
 }
@@ -67,7 +59,11 @@ test('a customer sends the second document, the address and the live selfie from
   await form.getByTestId('kyc-photo-document_front').setInputFiles({ name: 'notes.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not a photo') });
   await expect(form.getByText(KYC_DOCUMENT_MESSAGES.notAnImage)).toBeVisible();
   await form.getByTestId('kyc-photo-document_front').setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: documentFacePhoto() });
-  await form.getByTestId('kyc-photo-document_back').setInputFiles({ name: 'back.jpg', mimeType: 'image/jpeg', buffer: photo(180) });
+  // The back as an iPhone's gallery gives it: a HEIC, which the file input offers and the server converts (decision 063).
+  await expect(form.getByTestId('kyc-photo-document_back')).toHaveAttribute('accept', /image\/heic/);
+  await form
+    .getByTestId('kyc-photo-document_back')
+    .setInputFiles({ name: 'IMG_0042.HEIC', mimeType: 'image/heic', buffer: heicFixture('turned-quarters.heic') });
   await expect(form.getByText('Photo added')).toHaveCount(2);
   await form.getByLabel('House, street and area').fill('4 Residency Road');
   await form.getByLabel('City or town').fill('Bengaluru');
@@ -102,6 +98,7 @@ test('a customer sends the second document, the address and the live selfie from
   for (const purpose of ['document_front', 'document_back', 'selfie']) {
     const image = admin.getByTestId(`kyc-image-${purpose}`).getByRole('img');
     await expect(image).toBeVisible();
+    // The back is the HEIC, stored upright: 480 x 320.
     await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(purpose === 'document_back' ? 480 : 640);
   }
   await expect(admin.getByText(/^asked to turn left: 2 frames passed, live \d\.\d\d, real \d\.\d\d, face \d\.\d\d$/)).toBeVisible();

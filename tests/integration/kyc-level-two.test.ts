@@ -8,6 +8,7 @@ import { findImage } from '../../src/server/features/kyc/documents/repository.ts
 import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
 import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
 import { BLUE, expectQuarters, GREEN, phoneTiff, plainJpeg, quartersOf, RED, withExif, YELLOW } from '../fixtures/exif-photos.ts';
+import { avifHeader, HEIC_EXIF_MARKER, heicFixture, withZeroedPictureData } from '../fixtures/heic-photos.ts';
 import { useIntegrationFile, useTwoAdminApp } from '../fixtures/integration-file.ts';
 import { call, signUpUser, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import {
@@ -185,11 +186,11 @@ describe('KYC images at rest', () => {
     expectQuarters(quartersOf(stored.width, stored.height, stored.data), [RED, GREEN, BLUE, YELLOW]);
   });
 
-  it('refuses HEIC, files that are no photo, tiny photos and huge ones with a field message, storing nothing', async () => {
+  it('refuses an unreadable HEIC, files that are no photo, tiny photos and huge ones with a field message, storing nothing', async () => {
     const customer = await signUpVerifiedUser(harness.app);
     const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'latin1'), Buffer.alloc(200)]);
     const cases: [Buffer, number, string][] = [
-      [heic, 400, KYC_DOCUMENT_MESSAGES.heicRefused],
+      [heic, 400, KYC_DOCUMENT_MESSAGES.photoUnreadable],
       [Buffer.from('not a picture at all'), 400, KYC_DOCUMENT_MESSAGES.notAnImage],
       [phonePhoto(200, 150), 400, KYC_DOCUMENT_MESSAGES.tooSmall],
       [Buffer.alloc(11 * 1024 * 1024, 1), 413, KYC_DOCUMENT_MESSAGES.tooLarge],
@@ -241,6 +242,77 @@ describe('KYC images at rest', () => {
       sql`select count(*)::int as count from kyc_images where user_id = ${customer.id}`,
     );
     expect(count.rows[0]?.count).toBe(KYC_IMAGES_PER_DAY);
+  });
+});
+
+/** A photo as an iPhone sends it when the page accepts HEIC: the file as the camera wrote it. */
+function uploadHeic(app: TestApp, user: SignedUpUser, purpose: string, bytes: Buffer, liveness?: unknown) {
+  const form = new FormData();
+  if (liveness !== undefined) form.append('liveness', JSON.stringify(liveness));
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/heic' }), 'IMG_0042.HEIC');
+  return app.app.inject({
+    method: 'POST',
+    url: `/api/kyc/level2/images/${purpose}`,
+    headers: { origin: 'http://localhost:3000', cookie: user.cookie },
+    payload: form,
+  });
+}
+
+async function storedJpeg(app: TestApp, user: SignedUpUser, id: string): Promise<{ sealed: Buffer; plain: Buffer }> {
+  const raw = await app.database.handle.db.execute<{ content: Buffer }>(sql`select content from kyc_images where id = ${id}`);
+  const image = await findImage(app.database.handle.db, id);
+  if (image === undefined) throw new Error('image not stored');
+  return { sealed: raw.rows[0]?.content as Buffer, plain: openImage(masterKeyFor(app.context.config), image.sealed, { imageId: id, userId: user.id }) };
+}
+
+describe('HEIC photos (decision 063)', () => {
+  it('stores a HEIC document and selfie as new JPEGs, upright, encrypted and without the EXIF, and takes them in a submission', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const turned = heicFixture('turned-quarters.heic');
+    const front = await uploadHeic(harness, customer, 'document_front', turned);
+    expectStatus(front, 201);
+    expect(front.json()).toMatchObject({ message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { purpose: 'document_front', width: 480, height: 320 } });
+    const frontId = front.json().image.id as string;
+    const { sealed, plain } = await storedJpeg(harness, customer, frontId);
+    expect(sealed.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(false);
+    expect(sealed.includes(Buffer.from(HEIC_EXIF_MARKER, 'latin1'))).toBe(false);
+    expect(plain.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
+    expect(plain.includes(Buffer.from('Exif', 'latin1'))).toBe(false);
+    expect(plain.includes(Buffer.from(HEIC_EXIF_MARKER, 'latin1'))).toBe(false);
+    const stored = jpeg.decode(plain, { useTArray: true });
+    expect([stored.width, stored.height]).toEqual([480, 320]);
+    expectQuarters(quartersOf(stored.width, stored.height, stored.data), [RED, GREEN, BLUE, YELLOW]);
+
+    const selfie = await uploadHeic(harness, customer, 'selfie', heicFixture('face.heic'), await livenessFor(harness, customer));
+    expectStatus(selfie, 201);
+    expect(selfie.json().image).toMatchObject({ purpose: 'selfie', width: 640, height: 480 });
+    const selfieId = selfie.json().image.id as string;
+    expect(jpeg.decode((await storedJpeg(harness, customer, selfieId)).plain).width).toBe(640);
+    expect((await findImage(harness.database.handle.db, selfieId))?.liveness).toMatchObject(LIVENESS_SCORES);
+
+    const body = await submissionBody(harness, customer, { documentType: 'passport', documentNumber: 'A1234567', backImageId: undefined });
+    expectStatus(await submit(harness, customer, { ...body, frontImageId: frontId, selfieImageId: selfieId }), 200);
+    expect(await kycOf(harness, customer)).toMatchObject({ levelTwo: { status: 'pending_review', documentType: 'passport' } });
+  });
+
+  it('refuses a HEIC over the pixel limit, a damaged or cut one and an AVIF with a field message and 4xx, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const face = heicFixture('face.heic');
+    const cases: [Buffer, number, string][] = [
+      [heicFixture('over-24-megapixels.heic'), 413, KYC_DOCUMENT_MESSAGES.tooManyPixels],
+      [face.subarray(0, 2000), 400, KYC_DOCUMENT_MESSAGES.photoUnreadable],
+      [withZeroedPictureData(face), 400, KYC_DOCUMENT_MESSAGES.photoUnreadable],
+      [avifHeader(), 400, KYC_DOCUMENT_MESSAGES.otherFormatRefused],
+    ];
+    for (const [bytes, status, message] of cases) {
+      const response = await uploadHeic(harness, customer, 'document_front', bytes);
+      expect(response.statusCode, message).toBe(status);
+      expect(response.json().error.fields).toEqual({ file: message });
+    }
+    const selfie = await uploadHeic(harness, customer, 'selfie', face.subarray(0, 2000), await livenessFor(harness, customer));
+    expect(selfie.statusCode).toBe(400);
+    expect(selfie.json().error.fields).toEqual({ file: KYC_DOCUMENT_MESSAGES.photoUnreadable });
+    expect(await imageCount(customer)).toBe(0);
   });
 });
 

@@ -35,23 +35,23 @@ function rgba(width: number, height: number): Buffer {
 }
 
 describe('image normalisation', () => {
-  it('tells the type from the bytes and refuses HEIC and other files', () => {
-    expect(sniffImageType(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'latin1')]))).toBe('heic');
-    expect(normalizeImage(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmif1', 'latin1'), Buffer.alloc(10)])).kind).toBe('heic');
-    expect(normalizeImage(Buffer.from('GIF89a......')).kind).toBe('not-an-image');
+  it('tells the type from the bytes, refuses a HEIC it cannot read, and other files', async () => {
+    expect(sniffImageType(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'latin1'), Buffer.alloc(12)]))).toBe('heic');
+    expect((await normalizeImage(Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypmif1', 'latin1'), Buffer.alloc(10)]))).kind).toBe('unreadable');
+    expect((await normalizeImage(Buffer.from('GIF89a......'))).kind).toBe('not-an-image');
   });
 
-  it('re-encodes a PNG as a JPEG and checks the size from the header before decoding', () => {
+  it('re-encodes a PNG as a JPEG and checks the size from the header before decoding', async () => {
     const png = new PNG({ width: 400, height: 400 });
     rgba(400, 400).copy(png.data);
-    const result = normalizeImage(PNG.sync.write(png));
+    const result = await normalizeImage(PNG.sync.write(png));
     expect(result).toMatchObject({ kind: 'ok', width: 400, height: 400 });
     if (result.kind === 'ok') expect(jpeg.decode(result.jpeg).width).toBe(400);
     // A header claiming 10,000 x 10,000 pixels is refused without decoding.
     const huge = PNG.sync.write(png);
     huge.writeUInt32BE(10_000, 16);
     huge.writeUInt32BE(10_000, 20);
-    expect(normalizeImage(huge).kind).toBe('too-many-pixels');
+    expect((await normalizeImage(huge)).kind).toBe('too-many-pixels');
   });
 
   it('scales the longer side down to the stored size', () => {

@@ -52,10 +52,10 @@ function storedPhoto(orientation: Orientation, exif: Buffer, place?: 'after-star
 describe('EXIF orientation of a KYC photo', () => {
   it.each(ORIENTATIONS.flatMap((orientation) => (['II', 'MM'] as const).map((order) => [orientation, order] as const)))(
     'stores a photo with orientation %i (%s byte order) upright',
-    (orientation, order) => {
+    async (orientation, order) => {
       const bytes = storedPhoto(orientation, phoneTiff(order, orientation));
       expect(jpegOrientation(bytes)).toBe(orientation);
-      const result = normalizeImage(bytes);
+      const result = await normalizeImage(bytes);
       if (result.kind !== 'ok') throw new Error(`refused: ${result.kind}`);
       expect([result.width, result.height]).toEqual([UPRIGHT.width, UPRIGHT.height]);
       const stored = jpeg.decode(result.jpeg, { useTArray: true });
@@ -65,10 +65,10 @@ describe('EXIF orientation of a KYC photo', () => {
     },
   );
 
-  it('finds the segment after a JFIF segment too', () => {
+  it('finds the segment after a JFIF segment too', async () => {
     const bytes = storedPhoto(6, phoneTiff('MM', 6), 'after-jfif');
     expect(jpegOrientation(bytes)).toBe(6);
-    const result = normalizeImage(bytes);
+    const result = await normalizeImage(bytes);
     if (result.kind !== 'ok') throw new Error(`refused: ${result.kind}`);
     expect([result.width, result.height]).toEqual([480, 320]);
   });
@@ -93,7 +93,7 @@ describe('EXIF orientation of a KYC photo', () => {
     }
   });
 
-  it('ignores EXIF it cannot read, storing the photo as taken and never failing', () => {
+  it('ignores EXIF it cannot read, storing the photo as taken and never failing', async () => {
     const orientationEntry = (type: number, count: number, value: number): TiffEntry => ({ tag: 0x0112, type, count, value });
     const malformed: [string, Buffer][] = [
       ['no TIFF at all', Buffer.alloc(0)],
@@ -114,7 +114,7 @@ describe('EXIF orientation of a KYC photo', () => {
     for (const [label, exif] of malformed) expect(jpegOrientation(photoOfSixWithout(exif)), label).toBe(1);
     // Stored as taken: the quarters as the phone wrote them.
     for (const [label, exif] of malformed.slice(0, 3)) {
-      const result = normalizeImage(photoOfSixWithout(exif));
+      const result = await normalizeImage(photoOfSixWithout(exif));
       if (result.kind !== 'ok') throw new Error(`${label}: refused ${result.kind}`);
       const stored = jpeg.decode(result.jpeg, { useTArray: true });
       expectQuarters(quartersOf(stored.width, stored.height, stored.data), STORED[6]);
@@ -137,10 +137,10 @@ describe('EXIF orientation of a KYC photo', () => {
     );
   });
 
-  it('reads nothing past the file when a segment claims more bytes than there are', () => {
+  it('reads nothing past the file when a segment claims more bytes than there are', async () => {
     const cut = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0xff, 0xff]), Buffer.from('Exif\0\0MM\0*', 'latin1')]);
     expect(jpegOrientation(cut)).toBe(1);
-    expect(normalizeImage(cut).kind).toBe('not-an-image');
+    expect((await normalizeImage(cut)).kind).toBe('not-an-image');
     // Only the first Exif segment counts, and an "Exif" without its padding is not one.
     const wrongHeader = Buffer.concat([Buffer.from([0xff, 0xd8]), app1(Buffer.concat([Buffer.from('Exif\0', 'latin1'), phoneTiff('MM', 6)]))]);
     expect(jpegOrientation(wrongHeader)).toBe(1);

@@ -57,7 +57,13 @@ function PhotoField({ label, purpose, photo, onChange }: { label: string; purpos
       error={photo.state === 'failed' ? photo.message : undefined}
       help={photo.state === 'uploading' ? t('kyc.l2Uploading') : photo.state === 'added' ? t('kyc.l2PhotoAdded') : undefined}
     >
-      <input type="file" accept="image/jpeg,image/png" className="text-sm" data-testid={`kyc-photo-${purpose}`} onChange={(event) => void choose(event)} />
+      <input
+        type="file"
+        accept="image/jpeg,image/png,image/heic,image/heif"
+        className="text-sm"
+        data-testid={`kyc-photo-${purpose}`}
+        onChange={(event) => void choose(event)}
+      />
     </FormField>
   );
 }

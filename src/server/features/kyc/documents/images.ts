@@ -1,7 +1,8 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { KYC_IMAGE_LIMITS } from '#shared/contracts/kyc-documents';
-import { jpegOrientation, orientPixels, type Pixels } from './exif-orientation.ts';
+import { jpegOrientation, orientPixels, type Orientation, type Pixels } from './exif-orientation.ts';
+import { decodeHeicPhoto } from './heic-images.ts';
 import { jpegSegments } from './jpeg-segments.ts';
 
 /*
@@ -9,29 +10,53 @@ import { jpegSegments } from './jpeg-segments.ts';
  * (within pixel limits checked from the header first), scaled down to a reviewer's size, and encoded
  * again as a new JPEG. Nothing of the sender's file but its pixels survives: no EXIF (the phone's
  * position, make, time), no thumbnails, no comments; a JPEG's EXIF orientation is applied to the pixels first, so
- * a photo taken with the phone turned is stored upright. HEIC (the iPhone's default) cannot be decoded
- * here by a maintained pure JavaScript package, so it is refused with a way forward.
+ * a photo taken with the phone turned is stored upright. HEIC (the iPhone's default) is decoded by
+ * libheif compiled to WebAssembly (decision 063) and goes through the same scaling and encoding; AVIF and
+ * the other HEIF brands are refused with a way forward.
  */
 
 export type ImageInspection =
   | { kind: 'ok'; jpeg: Buffer; width: number; height: number }
-  | { kind: 'heic' }
+  | { kind: 'other-format' }
+  | { kind: 'unreadable' }
   | { kind: 'not-an-image' }
   | { kind: 'too-many-pixels' }
   | { kind: 'too-small' };
 
+/** The HEIF brands `heic-decode` reads (HEVC-coded images); the rest of the family (AVIF, layered HEVC) it does not. */
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx']);
+const GENERIC_HEIF_BRANDS = new Set(['mif1', 'msf1']);
+const OTHER_HEIF_BRANDS = new Set(['avif', 'avis', 'avci', 'heim', 'heis', 'hevm', 'hevs', 'mif2', 'mif3']);
+
+/** The `ftyp` box's major brand and compatible brands, read within the box and at most 64 of them. */
+function fileTypeBrands(bytes: Buffer): { major: string; compatible: string[] } | undefined {
+  if (bytes.length < 16 || bytes.toString('latin1', 4, 8) !== 'ftyp') return undefined;
+  const boxEnd = Math.min(bytes.readUInt32BE(0), bytes.length, 16 + 64 * 4);
+  const compatible: string[] = [];
+  for (let at = 16; at + 4 <= boxEnd; at += 4) compatible.push(bytes.toString('latin1', at, at + 4));
+  return { major: bytes.toString('latin1', 8, 12), compatible };
+}
+
+/**
+ * Which HEIF family member an ISO base media file is: HEIC, another (AVIF and the like), or none. A file whose
+ * major brand is the generic `mif1` is HEIC unless its compatible brands name only another member's coding.
+ */
+function heifKind(bytes: Buffer): 'heic' | 'other-heif' | undefined {
+  const brands = fileTypeBrands(bytes);
+  if (brands === undefined) return undefined;
+  if (HEIC_BRANDS.has(brands.major)) return 'heic';
+  if (GENERIC_HEIF_BRANDS.has(brands.major)) {
+    const namesHeic = brands.compatible.some((brand) => HEIC_BRANDS.has(brand));
+    return namesHeic || !brands.compatible.some((brand) => OTHER_HEIF_BRANDS.has(brand)) ? 'heic' : 'other-heif';
+  }
+  return OTHER_HEIF_BRANDS.has(brands.major) ? 'other-heif' : undefined;
+}
+
 /** What the first bytes say the file is; the sender's declared type is not believed. */
-export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | undefined {
+export function sniffImageType(bytes: Buffer): 'jpeg' | 'png' | 'heic' | 'other-heif' | undefined {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  // ISO base media files (HEIC/HEIF/AVIF) start with a `ftyp` box naming their brand.
-  if (
-    bytes.length >= 12 &&
-    bytes.toString('latin1', 4, 8) === 'ftyp' &&
-    /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(bytes.toString('latin1', 8, 12))
-  )
-    return 'heic';
-  return undefined;
+  return heifKind(bytes);
 }
 
 /** A JPEG's size from its start-of-frame marker, read before decoding so a small file cannot unpack into gigabytes. */
@@ -94,11 +119,15 @@ export function scaleDown(pixels: Pixels, maxSide: number): Pixels {
   return { width, height, rgba };
 }
 
-/** Reads an uploaded image and answers a new JPEG of its pixels, or why it cannot be used. */
-export function normalizeImage(bytes: Buffer): ImageInspection {
-  const type = sniffImageType(bytes);
-  if (type === 'heic') return { kind: 'heic' };
-  if (type === undefined) return { kind: 'not-an-image' };
+/** The pixels scaled to a reviewer's size, turned upright, and written as a new JPEG with nothing else of the sender's file. */
+function storedJpeg(pixels: Pixels, orientation: Orientation): ImageInspection {
+  // Turned after scaling, which moves fewer pixels and does not depend on which side is the longer.
+  const scaled = orientPixels(scaleDown(pixels, KYC_IMAGE_LIMITS.storedMaxSidePixels), orientation);
+  const encoded = jpeg.encode({ data: scaled.rgba, width: scaled.width, height: scaled.height }, KYC_IMAGE_LIMITS.jpegQuality);
+  return { kind: 'ok', jpeg: Buffer.from(encoded.data), width: scaled.width, height: scaled.height };
+}
+
+function normalizeJpegOrPng(bytes: Buffer, type: 'jpeg' | 'png'): ImageInspection {
   const size = type === 'png' ? pngSize(bytes) : jpegSize(bytes);
   if (size === undefined) return { kind: 'not-an-image' };
   if (size.width * size.height > KYC_IMAGE_LIMITS.maxPixels) return { kind: 'too-many-pixels' };
@@ -110,8 +139,16 @@ export function normalizeImage(bytes: Buffer): ImageInspection {
     if (error instanceof Error && /maxResolutionInMP|maxMemoryUsageInMB/.test(error.message)) return { kind: 'too-many-pixels' };
     return { kind: 'not-an-image' };
   }
-  // Turned after scaling, which moves fewer pixels and does not depend on which side is the longer.
-  const scaled = orientPixels(scaleDown(pixels, KYC_IMAGE_LIMITS.storedMaxSidePixels), type === 'jpeg' ? jpegOrientation(bytes) : 1);
-  const encoded = jpeg.encode({ data: scaled.rgba, width: scaled.width, height: scaled.height }, KYC_IMAGE_LIMITS.jpegQuality);
-  return { kind: 'ok', jpeg: Buffer.from(encoded.data), width: scaled.width, height: scaled.height };
+  return storedJpeg(pixels, type === 'jpeg' ? jpegOrientation(bytes) : 1);
+}
+
+/** Reads an uploaded image (JPEG, PNG or HEIC) and answers a new JPEG of its pixels, or why it cannot be used. */
+export async function normalizeImage(bytes: Buffer): Promise<ImageInspection> {
+  const type = sniffImageType(bytes);
+  if (type === undefined) return { kind: 'not-an-image' };
+  if (type === 'other-heif') return { kind: 'other-format' };
+  if (type === 'jpeg' || type === 'png') return normalizeJpegOrPng(bytes, type);
+  const heic = await decodeHeicPhoto(bytes);
+  // libheif has already turned the pixels as the file's rotation and mirroring say.
+  return heic.kind === 'ok' ? storedJpeg(heic.pixels, 1) : heic;
 }

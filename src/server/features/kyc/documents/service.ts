@@ -96,7 +96,8 @@ export async function startLivenessChallenge(context: AppContext, session: Sessi
 }
 
 const REFUSALS = {
-  heic: KYC_DOCUMENT_MESSAGES.heicRefused,
+  'other-format': KYC_DOCUMENT_MESSAGES.otherFormatRefused,
+  unreadable: KYC_DOCUMENT_MESSAGES.photoUnreadable,
   'not-an-image': KYC_DOCUMENT_MESSAGES.notAnImage,
   'too-many-pixels': KYC_DOCUMENT_MESSAGES.tooManyPixels,
   'too-small': KYC_DOCUMENT_MESSAGES.tooSmall,
@@ -124,7 +125,7 @@ export async function uploadImage(
   const liveness = livenessOf(context, session.userId, purpose, fields.liveness);
   // A cheap count first, so a refused customer's photo is not decoded; the locked count below decides.
   await refuseBeyondDailyImages(db, session.userId);
-  const normalized = normalizeImage(bytes);
+  const normalized = await normalizeImage(bytes);
   if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
   const id = randomUUID();
   const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId: session.userId });
