@@ -237,6 +237,12 @@ const MATRIX: MatrixEntry[] = [
     adminStatus: 409,
   },
   { method: 'GET', route: '/api/admin/payout-batches', request: () => ({ url: '/api/admin/payout-batches' }), adminStatus: 200 },
+  {
+    method: 'GET',
+    route: '/api/admin/payout-batches/candidates',
+    request: () => ({ url: '/api/admin/payout-batches/candidates?bank=hdfc' }),
+    adminStatus: 200,
+  },
   { method: 'GET', route: '/api/admin/payout-batches/:id', request: () => ({ url: `/api/admin/payout-batches/${someId()}` }), adminStatus: 404 },
   { method: 'GET', route: '/api/admin/payout-batches/:id.csv', request: () => ({ url: `/api/admin/payout-batches/${someId()}.csv` }), adminStatus: 404 },
   {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
+import { MAX_DECIMAL_STRING_LENGTH, parseInrPaise } from '../money.ts';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
 import { payoutReferenceSchema, withdrawalStatusSchema } from './money-common.ts';
 import { formatPauseEnd } from './security.ts';
@@ -222,3 +223,64 @@ export const payoutResultsPreviewResponseSchema = z.object({
   canApply: z.boolean(),
 });
 export type PayoutResultsPreview = z.infer<typeof payoutResultsPreviewResponseSchema>;
+
+/* ---------- choosing the withdrawals of a new batch ---------- */
+
+/** An optional amount in rupees typed as a filter; empty means no filter. */
+function rupeeFilter(label: string) {
+  return z
+    .string()
+    .trim()
+    .max(MAX_DECIMAL_STRING_LENGTH, `${label} is too long.`)
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value === '') return undefined;
+      const parsed = value.startsWith('-') ? undefined : parseInrPaise(value);
+      if (parsed?.ok !== true) {
+        context.addIssue({ code: 'custom', message: `${label} must be an amount in rupees, like 25000 or 25000.50.` });
+        return z.NEVER;
+      }
+      return parsed.value;
+    });
+}
+
+/** GET /api/admin/payout-batches/candidates: which pending withdrawals a new batch may take, filtered. */
+export const payoutBatchCandidatesQuerySchema = z.object({
+  minInr: rupeeFilter('The smallest amount'),
+  maxInr: rupeeFilter('The largest amount'),
+  /** Only withdrawals requested at least this many hours ago. */
+  olderThanHours: z.coerce
+    .number({ error: 'The age must be a whole number of hours.' })
+    .int('The age must be a whole number of hours.')
+    .min(0, 'The age must be a whole number of hours.')
+    .max(24 * 366, 'The age can be at most a year (8,784 hours).')
+    .optional(),
+  /** Part of the bank's name, in any case. */
+  bank: z.string().trim().max(100, 'The bank can have at most 100 characters.').optional(),
+});
+export type PayoutBatchCandidatesQuery = z.input<typeof payoutBatchCandidatesQuerySchema>;
+
+export const payoutBatchCandidateSchema = z.object({
+  id: uuidSchema,
+  reference: z.string(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  /** Gross INR; the bank file pays netInr. */
+  amountInr: decimalStringSchema,
+  netInr: decimalStringSchema,
+  bankName: z.string(),
+  accountNumberLast4: z.string(),
+  upiId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PayoutBatchCandidate = z.infer<typeof payoutBatchCandidateSchema>;
+
+export const payoutBatchCandidatesResponseSchema = z.object({
+  /** Oldest first, at most one batch's worth. */
+  items: z.array(payoutBatchCandidateSchema).max(PAYOUT_BATCH_MAX_WITHDRAWALS),
+  /** How many pending withdrawals match the filters, which may be more than the items. */
+  totalMatching: z.number().int(),
+  /** The most withdrawals one batch can hold. */
+  ceiling: z.number().int(),
+});
+export type PayoutBatchCandidates = z.infer<typeof payoutBatchCandidatesResponseSchema>;

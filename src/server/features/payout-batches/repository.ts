@@ -237,3 +237,79 @@ export async function returnToPending(db: Executor, withdrawalId: string, batchI
     .returning();
   return row;
 }
+
+export interface BatchCandidateRow {
+  id: string;
+  reference: string;
+  customerName: string;
+  customerEmail: string;
+  amountInrPaise: bigint;
+  tdsInrPaise: bigint;
+  bankName: string;
+  accountNumber: string;
+  upiId: string | null;
+  createdAt: Date;
+  totalMatching: number;
+}
+
+/**
+ * The pending withdrawals a new batch of `adminUserId` may take, by the same rules as claimOldestPending (not the
+ * admin's own, nor held, nor above the two-admin amount), narrowed by the admin's filters; oldest first.
+ */
+export async function findBatchCandidates(
+  db: Executor,
+  options: {
+    adminUserId: string;
+    largestBatchableInrPaise: bigint | null;
+    minInrPaise: bigint | undefined;
+    maxInrPaise: bigint | undefined;
+    olderThanHours: number | undefined;
+    bank: string | undefined;
+    limit: number;
+  },
+): Promise<BatchCandidateRow[]> {
+  const conditions = [
+    sql`w.status = 'pending'`,
+    sql`w.user_id <> ${options.adminUserId}`,
+    sql`w.user_id not in (${FROZEN_USERS})`,
+    sql`w.user_id not in (${OPEN_INCIDENT_USERS})`,
+  ];
+  if (options.largestBatchableInrPaise !== null) conditions.push(sql`w.amount_inr_paise <= ${options.largestBatchableInrPaise}`);
+  if (options.minInrPaise !== undefined) conditions.push(sql`w.amount_inr_paise >= ${options.minInrPaise}`);
+  if (options.maxInrPaise !== undefined) conditions.push(sql`w.amount_inr_paise <= ${options.maxInrPaise}`);
+  if (options.olderThanHours !== undefined) conditions.push(sql`w.created_at <= now() - make_interval(hours => ${options.olderThanHours})`);
+  if (options.bank) conditions.push(sql`w.bank_name ilike ${`%${options.bank.replace(/[\\%_]/g, (character) => `\\${character}`)}%`}`);
+  const found = await db.execute<{
+    id: string;
+    reference: string;
+    customer_name: string;
+    customer_email: string;
+    amount_inr_paise: string;
+    tds_inr_paise: string;
+    bank_name: string;
+    account_number: string;
+    upi_id: string | null;
+    created_at: Date;
+    total_matching: number;
+  }>(sql`
+    select w.id, w.reference, p.name as customer_name, u.email as customer_email, w.amount_inr_paise::text as amount_inr_paise,
+      w.tds_inr_paise::text as tds_inr_paise, w.bank_name, w.account_number, w.upi_id, w.created_at,
+      (count(*) over ())::int as total_matching
+    from withdrawal_requests w join users u on u.id = w.user_id join profiles p on p.user_id = w.user_id
+    where ${sql.join(conditions, sql` and `)}
+    order by w.created_at, w.id
+    limit ${options.limit}`);
+  return found.rows.map((row) => ({
+    id: row.id,
+    reference: row.reference,
+    customerName: row.customer_name,
+    customerEmail: row.customer_email,
+    amountInrPaise: BigInt(row.amount_inr_paise),
+    tdsInrPaise: BigInt(row.tds_inr_paise),
+    bankName: row.bank_name,
+    accountNumber: row.account_number,
+    upiId: row.upi_id,
+    createdAt: new Date(row.created_at),
+    totalMatching: row.total_matching,
+  }));
+}

@@ -11,6 +11,7 @@ import {
   payoutResultsResponseSchema,
 } from '#shared/contracts/payout-batches';
 import { firstApprovalResponseSchema } from '#shared/contracts/pending-changes';
+import { payoutBatchCandidatesQuerySchema, payoutBatchCandidatesResponseSchema } from '#shared/contracts/payout-batches';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
@@ -18,6 +19,7 @@ import { readIdempotencyKey } from '../../platform/idempotency/service.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RESULTS_CSV_MAX_BYTES, resultRowsFromCsv } from './csv.ts';
+import { listBatchCandidates } from './candidates.ts';
 import * as payoutBatchService from './service.ts';
 
 const actorOf = (request: { ip: string }, userId: string) => ({ adminUserId: userId, ipAddress: request.ip });
@@ -44,6 +46,19 @@ function registerBatchRoutes(app: ApiApp, db: AppContext['database']['db']): voi
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.statusCode).send(answer.body);
     },
+  );
+
+  app.get(
+    '/api/admin/payout-batches/candidates',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'The pending withdrawals a new batch may take, oldest first, filtered by amount, age and bank (at most one batch of them)',
+        querystring: payoutBatchCandidatesQuerySchema,
+        response: responses({ 200: payoutBatchCandidatesResponseSchema }),
+      },
+    },
+    async (request) => listBatchCandidates(db, sessionOf(request).userId, request.query),
   );
 
   app.get(

@@ -19,6 +19,7 @@ const AdminTransactionsPage = lazy(() => import('./transactions-page.tsx'));
 const AdminSettingsPage = lazy(() => import('./settings-page.tsx'));
 const AdminAuditLogPage = lazy(() => import('./audit-log-page.tsx'));
 const AdminPayoutsPage = lazy(() => import('./payouts-page.tsx'));
+const AdminPayoutCandidatesPage = lazy(() => import('./payout-candidates-page.tsx'));
 const AdminPayoutBatchPage = lazy(() => import('./payout-batch-page.tsx'));
 const AdminPayeeReviewPage = lazy(() => import('./payee-review-page.tsx'));
 const AdminKycDeskPage = lazy(() => import('./kyc-desk-page.tsx'));
@@ -71,6 +72,7 @@ export default function AdminRoutes() {
       <Route path="transactions" element={adminOnly(<AdminTransactionsPage />, 'Unauthorized')} />
       <Route path="audit-log" element={adminOnly(<AdminAuditLogPage />)} />
       <Route path="payouts" element={adminOnly(<AdminPayoutsPage />)} />
+      <Route path="payouts/new" element={adminOnly(<AdminPayoutCandidatesPage />)} />
       <Route path="payouts/:batchId" element={adminOnly(<AdminPayoutBatchPage />)} />
       <Route path="payees" element={adminOnly(<AdminPayeeReviewPage />)} />
       <Route path="reconciliation" element={adminOnly(<ReconciliationPage />)} />

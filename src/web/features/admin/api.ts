@@ -20,6 +20,7 @@ import {
 import {
   payoutBatchDetailResponseSchema,
   payoutBatchListResponseSchema,
+  payoutBatchCandidatesResponseSchema,
   payoutBatchResponseSchema,
   payoutResultsPreviewResponseSchema,
   payoutResultsResponseSchema,
@@ -71,6 +72,7 @@ export const adminKeys = {
   settings: () => [...QUERY_KEYS.admin, 'settings'] as const,
   auditLog: (filters: AuditLogFilters) => [...QUERY_KEYS.admin, 'audit-log', filters] as const,
   payoutBatches: () => [...QUERY_KEYS.admin, 'payout-batches'] as const,
+  payoutBatchCandidates: (filters: PayoutBatchFilters) => [...QUERY_KEYS.admin, 'payout-batches', 'candidates', filters] as const,
   payeeReview: () => [...QUERY_KEYS.admin, 'payee-review'] as const,
   payoutBatch: (batchId: string) => [...QUERY_KEYS.admin, 'payout-batches', batchId] as const,
   pendingChanges: () => [...QUERY_KEYS.admin, 'pending-changes'] as const,
@@ -191,6 +193,19 @@ export function decideRequest(input: DecisionInput) {
 }
 
 /** Puts the oldest pending withdrawals (or the named ones) into a new payout batch (issue 13). */
+/** The typed filters of "Choose withdrawals", as the query string carries them. */
+export type PayoutBatchFilters = { minInr: string; maxInr: string; olderThanHours: string; bank: string };
+
+/** The pending withdrawals a new batch may take, filtered; kept while new filters load, so the list does not flash. */
+export function usePayoutBatchCandidates(filters: PayoutBatchFilters, enabled: boolean) {
+  return useQuery({
+    queryKey: adminKeys.payoutBatchCandidates(filters),
+    queryFn: ({ signal }) => apiRequest(withQuery('/api/admin/payout-batches/candidates', filters), payoutBatchCandidatesResponseSchema, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
 export const createPayoutBatch = (idempotencyKey: string, withdrawalIds?: string[]) =>
   apiRequest('/api/admin/payout-batches', payoutBatchResponseSchema, {
     method: 'POST',

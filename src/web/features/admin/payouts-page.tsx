@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Plus, RefreshCw } from 'lucide-react';
+import { ListChecks, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -146,10 +146,16 @@ export default function PayoutsPage() {
     <AdminPage title="Payouts" backTo="/admin">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <PendingForBatchText pending={pending} />
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={() => void batches.refetch()} disabled={batches.isFetching} aria-busy={batches.isFetching}>
             <RefreshCw className={batches.isFetching ? 'animate-spin' : undefined} />
             Refresh
+          </Button>
+          <Button variant="outline" asChild>
+            <Link to="/admin/payouts/new">
+              <ListChecks />
+              Choose withdrawals
+            </Link>
           </Button>
           <Button onClick={() => newBatch.setConfirming(true)} disabled={newBatch.creating || pending?.count === 0}>
             <Plus />
