@@ -6,7 +6,7 @@ import { createPayoutWorker, payoutProviderFromConfig, type PayoutWorker } from 
 import { startCashfreePayoutsStandIn, type CashfreePayoutsStandIn } from '../fixtures/cashfree-payouts-stand-in.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 import { startRazorpayXStandIn, type RazorpayXStandIn } from '../fixtures/razorpayx-stand-in.ts';
-import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
+import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
 import { addBankAccount, balanceMicros, decide, expectLedgerConsistent, fundWallet, ledgerTransferCount, requestWithdrawal } from '../fixtures/wallet.ts';
 
 /*
@@ -24,15 +24,19 @@ afterAll(async () => standIn.close());
 
 const { harness, admin } = useIntegrationFile({ app: () => ({ payoutProvider: standIn.config }) });
 
-let worker: PayoutWorker;
-beforeEach(() => {
-  worker = createPayoutWorker({
-    db: harness.database.handle.db,
+function workerFor(app: TestApp): PayoutWorker {
+  return createPayoutWorker({
+    db: app.database.handle.db,
     provider: payoutProviderFromConfig(standIn.config),
     pollSeconds: 1,
     stuckMinutes: standIn.config.stuckMinutes,
     log: pino({ level: 'silent' }),
   });
+}
+
+let worker: PayoutWorker;
+beforeEach(() => {
+  worker = workerFor(harness);
   standIn.dropWebhooks = false;
   standIn.deliverWebhooksTo(postWebhook);
 });
@@ -276,6 +280,28 @@ describe('a withdrawal paid through Cashfree Payouts V2', () => {
     await expectLedgerConsistent(harness);
   });
 
+  it('never refunds a withdrawal whose transfer_id Cashfree calls a duplicate, even while its lookup does not find the transfer yet', async () => {
+    const pending = await pendingWithdrawal();
+    await approve(pending);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    standIn.lookupLags = true;
+    try {
+      await makeDue();
+      await worker.tick();
+      expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', provider_payout_id: null });
+      expect((await payoutOf(pending.withdrawalId))?.last_error).toMatch(/HTTP 409.*not yet listed/);
+      expect((await withdrawalOf(pending.withdrawalId))?.status).toBe('processing');
+    } finally {
+      standIn.lookupLags = false;
+    }
+    await makeDue();
+    await worker.tick();
+    const made = standIn.transfers.filter((transfer) => transfer.transfer_id === pending.reference);
+    expect(made).toHaveLength(1);
+    expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'queued', provider_payout_id: made[0]?.cf_transfer_id });
+  });
+
   it('refunds a transfer Cashfree refuses outright', async () => {
     const pending = await pendingWithdrawal();
     await approve(pending);
@@ -337,5 +363,38 @@ describe('one provider per payout', () => {
     const transfer = standIn.transfers.find((candidate) => candidate.transfer_id === pending.reference);
     await standIn.changeStatus(transfer?.cf_transfer_id ?? '', 'FAILED', { description: 'Beneficiary bank offline' });
     expect(await balanceMicros(harness, pending.customer.id)).toBe(pending.balanceBefore);
+  });
+});
+
+describe('two app processes on one database', () => {
+  let second: TestApp;
+  beforeAll(async () => {
+    second = await createTestApp({ database: harness.database, payoutProvider: standIn.config });
+  });
+  afterAll(async () => second.close());
+
+  it('make one Cashfree transfer per withdrawal however their workers interleave, and either takes the webhooks', async () => {
+    const sent: Pending[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const pending = await pendingWithdrawal();
+      await approve(pending);
+      sent.push(pending);
+    }
+    const workers = [workerFor(harness), workerFor(second), workerFor(harness), workerFor(second)];
+    for (let round = 0; round < 3; round += 1) {
+      await Promise.all(workers.map((each) => each.tick()));
+      await makeDue();
+    }
+    for (const [index, pending] of sent.entries()) {
+      const made = standIn.transfers.filter((transfer) => transfer.transfer_id === pending.reference);
+      expect(made).toHaveLength(1);
+      const target = index % 2 === 0 ? harness : second;
+      standIn.deliverWebhooksTo(
+        async (body, headers) => (await target.app.inject({ method: 'POST', url: '/api/webhooks/cashfree', headers, payload: body })).statusCode,
+      );
+      await standIn.changeStatus(made[0]?.cf_transfer_id ?? '', 'SUCCESS', { utr: rrn() });
+    }
+    for (const pending of sent) expect((await withdrawalOf(pending.withdrawalId))?.status).toBe('approved');
+    await expectLedgerConsistent(harness);
   });
 });
