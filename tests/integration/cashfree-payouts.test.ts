@@ -248,6 +248,17 @@ describe('a withdrawal paid through Cashfree Payouts V2', () => {
     expect((await withdrawalOf(sent.withdrawalId))?.status).toBe('approved');
   });
 
+  it('does not mark a SUCCESS paid until Cashfree gives its UTR, and takes the UTR from a later webhook of the same status', async () => {
+    const sent = await approvedAndSent();
+    expect(await standIn.changeStatus(sent.transferId, 'SUCCESS', { statusCode: 'COMPLETED' })).toBe(200);
+    expect(await payoutOf(sent.withdrawalId)).toMatchObject({ state: 'processed', utr: null });
+    expect((await withdrawalOf(sent.withdrawalId))?.status).toBe('processing');
+    const utr = rrn();
+    expect(await standIn.changeStatus(sent.transferId, 'SUCCESS', { statusCode: 'COMPLETED', utr })).toBe(200);
+    expect(await withdrawalOf(sent.withdrawalId)).toMatchObject({ status: 'approved', payout_reference: utr });
+    await expectLedgerConsistent(harness);
+  });
+
   it('recovers a lost webhook by polling Get Transfer Status', async () => {
     const sent = await approvedAndSent();
     standIn.dropWebhooks = true;

@@ -83,7 +83,7 @@ describe('Cashfree webhook signature', () => {
       description: null,
       reference: 'RDAB12CD34',
     });
-    expect(read.eventId).toBe('TRANSFER_SUCCESS:123456:COMPLETED:processed');
+    expect(read.eventId).toBe('TRANSFER_SUCCESS:123456:COMPLETED:processed:N351200478962883');
     expect(client.readWebhook(Buffer.from('{"type":"LOW_BALANCE_ALERT","data":{"balance":10}}'), {}).payout).toBeUndefined();
     expect(() => client.readWebhook(Buffer.from(JSON.stringify({ type: 'TRANSFER_SUCCESS', data: { ...transfer, status: 'SOMETHING_NEW' } })), {})).toThrow(
       /unknown transfer status/,

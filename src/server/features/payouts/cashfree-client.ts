@@ -160,10 +160,13 @@ function isDuplicateRefusal(error: CashfreeAnswerError): boolean {
   return error.httpStatus === 409 || /already|exist|duplicate/i.test(error.code ?? '');
 }
 
-/** The dedupe key of a transfer event: Cashfree sends no event id, so the event, the transfer and its status stand for one. */
+/**
+ * The dedupe key of a transfer event: Cashfree sends no event id, so the event, the transfer, its status and its UTR
+ * stand for one (a SUCCESS that first came without its UTR and then with it is two events).
+ */
 function webhookEventId(type: string, facts: ProviderPayoutFacts | undefined, rawBody: Buffer): string {
   const key = facts
-    ? `${type}:${facts.providerPayoutId}:${facts.reason ?? ''}:${facts.state}`
+    ? `${type}:${facts.providerPayoutId}:${facts.reason ?? ''}:${facts.state}:${facts.utr ?? ''}`
     : `${type}:${createHash('sha256').update(rawBody).digest('hex')}`;
   return key.length <= 100 ? key : `${type.slice(0, 30)}:${createHash('sha256').update(key).digest('hex')}`;
 }
