@@ -58,8 +58,16 @@ export type SmsConfig =
 export const MSG91_DEFAULT_API_URL = 'https://control.msg91.com';
 export const TWILIO_DEFAULT_API_URL = 'https://api.twilio.com';
 
+/** What every payout provider's configuration has: the worker's pace and when a payout is stuck. */
+interface PayoutWorkerPace {
+  /** How often the payout worker looks for work; a payout without a final state is asked about with backoff from this. */
+  pollSeconds: number;
+  /** A payout not settled this many minutes after it was handed to the provider, or with an error, is stuck: admins are told once (PAYOUT_STUCK_MINUTES). */
+  stuckMinutes: number;
+}
+
 /** PAYOUT_PROVIDER=razorpayx and its RAZORPAYX_* variables. */
-export interface PayoutProviderConfig {
+export interface RazorpayXConfig extends PayoutWorkerPace {
   provider: 'razorpayx';
   apiUrl: string;
   keyId: string;
@@ -67,13 +75,29 @@ export interface PayoutProviderConfig {
   /** Our RazorpayX business account (the current account or customer identifier) payouts are debited from. */
   accountNumber: string;
   webhookSecret: string;
-  /** How often the payout worker looks for work; a payout without a final state is asked about with backoff from this. */
-  pollSeconds: number;
-  /** A payout not settled this many minutes after it was handed to the provider, or with an error, is stuck: admins are told once (PAYOUT_STUCK_MINUTES). */
-  stuckMinutes: number;
+}
+
+/** PAYOUT_PROVIDER=cashfree and its CASHFREE_PAYOUTS_* variables (decision 062): the client secret also signs webhooks. */
+export interface CashfreePayoutsConfig extends PayoutWorkerPace {
+  provider: 'cashfree';
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export type PayoutProviderConfig = RazorpayXConfig | CashfreePayoutsConfig;
+
+/**
+ * The provider that checks new payees by a penny drop (decision 054): RazorpayX's Fund Account Validation. With
+ * Cashfree the check is not built, and payees follow the rules of no provider (decision 062).
+ */
+export function payeeCheckConfig(config: PayoutProviderConfig | undefined): RazorpayXConfig | undefined {
+  return config?.provider === 'razorpayx' ? config : undefined;
 }
 
 export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';
+/** Cashfree Payouts V2's production base; its paths start with /payout. */
+export const DEFAULT_CASHFREE_PAYOUTS_API_URL = 'https://api.cashfree.com';
 
 /** Cashfree's Verification API: POST {apiUrl}/verification/pan with the client id and secret. */
 export interface KycProviderConfig {
@@ -219,7 +243,7 @@ const environmentSchema = z.object({
   }),
   METRICS_PORT: portNumber,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  PAYOUT_PROVIDER: z.enum(['razorpayx']).optional(),
+  PAYOUT_PROVIDER: z.enum(['razorpayx', 'cashfree'], { error: 'must be razorpayx or cashfree, or unset for bank files only' }).optional(),
   RAZORPAYX_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the RazorpayX API'),
   RAZORPAYX_KEY_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_]{4,64}$/.test(value), {
     message: 'must be a RazorpayX key id (letters, digits, underscores)',
@@ -232,6 +256,13 @@ const environmentSchema = z.object({
   }),
   RAZORPAYX_WEBHOOK_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,256}$/.test(value), {
     message: 'must be 8 to 256 printable characters',
+  }),
+  CASHFREE_PAYOUTS_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the Cashfree Payouts API'),
+  CASHFREE_PAYOUTS_CLIENT_ID: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{4,200}$/.test(value), {
+    message: 'must be the Cashfree Payouts client id (4 to 200 printable characters)',
+  }),
+  CASHFREE_PAYOUTS_CLIENT_SECRET: optionalText.refine((value) => value === undefined || /^[\x21-\x7e]{8,500}$/.test(value), {
+    message: 'must be the Cashfree Payouts client secret (8 to 500 printable characters)',
   }),
   PAYOUT_POLL_SECONDS: optionalText.refine((value) => value === undefined || (/^\d{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3600), {
     message: 'must be a whole number of seconds from 1 to 3600',
@@ -294,6 +325,7 @@ const UNSHOWN_VARIABLES = [
   'SMS_AUTH_TOKEN',
   'RAZORPAYX_KEY_SECRET',
   'RAZORPAYX_WEBHOOK_SECRET',
+  'CASHFREE_PAYOUTS_CLIENT_SECRET',
   'ADMIN_PASSWORD',
   'METRICS_TOKEN',
   'DATABASE_URL',
@@ -355,14 +387,36 @@ type PayoutVariables = Partial<
     | 'RAZORPAYX_KEY_ID'
     | 'RAZORPAYX_KEY_SECRET'
     | 'RAZORPAYX_ACCOUNT_NUMBER'
-    | 'RAZORPAYX_WEBHOOK_SECRET',
+    | 'RAZORPAYX_WEBHOOK_SECRET'
+    | 'CASHFREE_PAYOUTS_API_URL'
+    | 'CASHFREE_PAYOUTS_CLIENT_ID'
+    | 'CASHFREE_PAYOUTS_CLIENT_SECRET',
     string | undefined
   >
 >;
 
-/** The payout provider with all it needs; without PAYOUT_PROVIDER the RAZORPAYX_* variables are ignored. */
+/** The payout provider with all it needs; without PAYOUT_PROVIDER the RAZORPAYX_* and CASHFREE_PAYOUTS_* variables are ignored. */
 function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | undefined {
   if (values.PAYOUT_PROVIDER === undefined) return undefined;
+  const pace = {
+    pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
+    stuckMinutes: values.PAYOUT_STUCK_MINUTES === undefined ? 30 : Number(values.PAYOUT_STUCK_MINUTES),
+  };
+  if (values.PAYOUT_PROVIDER === 'cashfree') {
+    const cashfree = neededBy(
+      'PAYOUT_PROVIDER=cashfree',
+      values,
+      ['CASHFREE_PAYOUTS_CLIENT_ID', 'CASHFREE_PAYOUTS_CLIENT_SECRET'],
+      'from the Cashfree Payouts dashboard: Developers, API keys; see docs/decisions/062',
+    );
+    return {
+      provider: 'cashfree',
+      apiUrl: (values.CASHFREE_PAYOUTS_API_URL ?? DEFAULT_CASHFREE_PAYOUTS_API_URL).replace(/\/$/, ''),
+      clientId: cashfree.CASHFREE_PAYOUTS_CLIENT_ID,
+      clientSecret: cashfree.CASHFREE_PAYOUTS_CLIENT_SECRET,
+      ...pace,
+    };
+  }
   const needed = neededBy(
     'PAYOUT_PROVIDER=razorpayx',
     values,
@@ -376,8 +430,7 @@ function payoutProviderConfig(values: PayoutVariables): PayoutProviderConfig | u
     keySecret: needed.RAZORPAYX_KEY_SECRET,
     accountNumber: needed.RAZORPAYX_ACCOUNT_NUMBER,
     webhookSecret: needed.RAZORPAYX_WEBHOOK_SECRET,
-    pollSeconds: values.PAYOUT_POLL_SECONDS === undefined ? 5 : Number(values.PAYOUT_POLL_SECONDS),
-    stuckMinutes: values.PAYOUT_STUCK_MINUTES === undefined ? 30 : Number(values.PAYOUT_STUCK_MINUTES),
+    ...pace,
   };
 }
 

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { buildApp, defaultWebDirectory } from './app.ts';
 import { DEFAULT_SESSION_SETTINGS, scaledRateLimits, type AppContext } from './context.ts';
 import { DataDirectoryInUseError } from './db/embedded.ts';
-import { ConfigurationError, loadConfig, type AppConfig } from './env.ts';
+import { ConfigurationError, loadConfig, payeeCheckConfig, type AppConfig } from './env.ts';
 import { ensureAdmin } from './features/auth/admin-bootstrap.ts';
 import { chainClientsFromConfig, createChainWorker } from './features/chain/worker.ts';
 import { moveDiskFilesIntoDatabase } from './features/files/move-disk-files.ts';
@@ -156,7 +156,8 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
     : undefined;
   payoutWorker?.start();
   // The bank's checks of new payees (decision 054): sent and asked about like payouts, claimed in PostgreSQL.
-  const validationWorker = context.config.payoutProvider ? createPayeeValidationWorker({ db, config: context.config.payoutProvider, log }) : undefined;
+  const payeeCheck = payeeCheckConfig(context.config.payoutProvider);
+  const validationWorker = payeeCheck ? createPayeeValidationWorker({ db, config: payeeCheck, log }) : undefined;
   validationWorker?.start();
   const kycRefreshNotices = createKycRefreshNoticeWorker({ db, log, notificationEmails: chainEmails });
   kycRefreshNotices.start();

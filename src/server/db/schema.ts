@@ -22,7 +22,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { PayeeCheck, PayeeValidationStatus } from '#shared/contracts/bank-accounts';
 import type { NameMatchVerdict } from '#shared/name-match';
-import type { PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
+import type { PayoutProviderName, PayoutRoute, ProviderPayoutState } from '#shared/contracts/payouts';
 import type { ChainIncidentResolution } from '#shared/contracts/chain-incidents';
 import type { ChainProblem, ChainStateName, DepositSource } from '#shared/contracts/deposits';
 import type {
@@ -771,16 +771,19 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_requests_decision_consistent', sql`(${table.status} in ('pending', 'processing')) = (${table.decidedAt} is null)`),
     check(
       'withdrawal_requests_batch_consistent',
-      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null or ${table.payoutRoute} = 'razorpayx') and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
+      sql`(${table.status} <> 'processing' or ${table.payoutBatchId} is not null or ${table.payoutRoute} in ('razorpayx', 'cashfree')) and (${table.status} <> 'pending' or ${table.payoutBatchId} is null)`,
     ),
-    check('withdrawal_requests_payout_route_valid', sql`${table.payoutRoute} is null or ${table.payoutRoute} in ('bank_file', 'razorpayx')`),
-    check('withdrawal_requests_provider_not_in_batch', sql`${table.payoutRoute} is distinct from 'razorpayx' or ${table.payoutBatchId} is null`),
+    check('withdrawal_requests_payout_route_valid', sql`${table.payoutRoute} is null or ${table.payoutRoute} in ('bank_file', 'razorpayx', 'cashfree')`),
+    check(
+      'withdrawal_requests_provider_not_in_batch',
+      sql`${table.payoutRoute} is null or ${table.payoutRoute} = 'bank_file' or ${table.payoutBatchId} is null`,
+    ),
     check('withdrawal_requests_reversed_paid', sql`${table.reversedAt} is null or ${table.status} = 'approved'`),
     // The migration also adds the trigger withdrawal_requests_payout_route_kept.
     uniqueIndex('withdrawal_requests_id_route_idx').on(table.id, table.payoutRoute),
     index('withdrawal_requests_provider_processing_idx')
-      .on(table.createdAt)
-      .where(sql`${table.status} = 'processing' and ${table.payoutRoute} = 'razorpayx'`),
+      .on(table.payoutRoute, table.createdAt)
+      .where(sql`${table.status} = 'processing' and ${table.payoutRoute} in ('razorpayx', 'cashfree')`),
     check('withdrawal_requests_approved_at', sql`(${table.status} = 'approved') = (${table.approvedAt} is not null)`),
     check('withdrawal_requests_reference_length', sql`${table.payoutReference} is null or char_length(${table.payoutReference}) <= 64`),
     check('withdrawal_requests_reason_length', sql`${table.rejectionReason} is null or char_length(${table.rejectionReason}) <= 500`),
@@ -1521,7 +1524,8 @@ export const providerPayouts = pgTable(
   'provider_payouts',
   {
     withdrawalId: uuid('withdrawal_id').primaryKey(),
-    payoutRoute: text('payout_route').$type<'razorpayx'>().notNull().default('razorpayx'),
+    /** The provider the withdrawal was handed to (decision 062); the default is kept for rows made before Cashfree. */
+    payoutRoute: text('payout_route').$type<PayoutProviderName>().notNull().default('razorpayx'),
     idempotencyKey: text('idempotency_key').notNull(),
     amountInrPaise: bigint('amount_inr_paise', { mode: 'bigint' }).notNull(),
     mode: text('mode').$type<'IMPS' | 'UPI' | 'NEFT'>().notNull(),
@@ -1564,7 +1568,7 @@ export const providerPayouts = pgTable(
     index('provider_payouts_reversal_watch_idx')
       .on(table.settledAt)
       .where(sql`${table.state} = 'processed'`),
-    check('provider_payouts_route_valid', sql`${table.payoutRoute} = 'razorpayx'`),
+    check('provider_payouts_route_valid', sql`${table.payoutRoute} in ('razorpayx', 'cashfree')`),
     check('provider_payouts_key_shape', sql`${table.idempotencyKey} ~ '^[A-Za-z0-9_ -]{4,36}$'`),
     check('provider_payouts_amount_positive', sql`${table.amountInrPaise} >= 100`),
     check('provider_payouts_mode_valid', sql`${table.mode} in ('IMPS', 'UPI', 'NEFT')`),

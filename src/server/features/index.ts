@@ -33,6 +33,7 @@ import { registerUserCustomerRoutes, registerUserRoutes } from './users/routes.t
 import { registerWalletRoutes } from './wallet/routes.ts';
 import { registerCustomerWalletRoutes } from './wallets/routes.ts';
 import { registerWithdrawalAdminRoutes, registerWithdrawalRoutes } from './withdrawals/routes.ts';
+import { payeeCheckConfig } from '../env.ts';
 
 /**
  * Every route, registered once by buildApp(), each in the area that decides who
@@ -50,7 +51,8 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerNotificationEmailDelivery(app, context);
   const payoutProvider = context.config.payoutProvider ? payoutProviderFromConfig(context.config.payoutProvider) : undefined;
   if (payoutProvider) registerPayoutWebhookRoutes(app, context, payoutProvider);
-  if (context.config.payoutProvider) registerPayeeValidationWebhookRoutes(app, context, context.config.payoutProvider);
+  const payeeCheck = payeeCheckConfig(context.config.payoutProvider);
+  if (payeeCheck) registerPayeeValidationWebhookRoutes(app, context, payeeCheck);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area);

@@ -1,3 +1,4 @@
+import type { PayoutProviderName } from '#shared/contracts/payouts';
 import { adminRoleGrantHandler, adminRoleRemovalHandler } from './admin/users-service.ts';
 import { chainIncidentSettlementHandler } from './chain/incidents.ts';
 import { depositKeyChangeHandler } from './deposit-addresses/keys.ts';
@@ -36,6 +37,6 @@ export const PENDING_CHANGE_HANDLERS: ChangeHandlers = {
 };
 
 /** The handlers for this process's configuration: with a payout provider, a confirmed first approval sends the withdrawal through it (decision 043). */
-export function pendingChangeHandlers(payoutProvider: 'razorpayx' | undefined): ChangeHandlers {
+export function pendingChangeHandlers(payoutProvider: PayoutProviderName | undefined): ChangeHandlers {
   return { ...PENDING_CHANGE_HANDLERS, large_withdrawal_approval: firstApprovalHandlerFor(payoutProvider) };
 }

@@ -6,11 +6,15 @@ import { LIMITS } from '../limits.ts';
  * the withdrawal's provider timeline, and the daily reconciliation.
  */
 
-/** How a withdrawal leaves: in a bank file, or through the provider (RazorpayX). Never both. */
-export const PAYOUT_ROUTES = ['bank_file', 'razorpayx'] as const;
+/** The payout providers a withdrawal can be paid through (decisions 043 and 062). */
+export const PAYOUT_PROVIDER_NAMES = ['razorpayx', 'cashfree'] as const;
+export type PayoutProviderName = (typeof PAYOUT_PROVIDER_NAMES)[number];
+
+/** How a withdrawal leaves: in a bank file, or through the provider it was handed to. Never both. */
+export const PAYOUT_ROUTES = ['bank_file', ...PAYOUT_PROVIDER_NAMES] as const;
 export type PayoutRoute = (typeof PAYOUT_ROUTES)[number];
 
-/** RazorpayX's payout states (Payout States and Life Cycle). */
+/** RazorpayX's payout states (Payout States and Life Cycle); Cashfree's transfer statuses are mapped onto them (decision 062). */
 export const PROVIDER_PAYOUT_STATES = ['queued', 'pending', 'processing', 'processed', 'reversed', 'cancelled', 'rejected', 'failed'] as const;
 export const providerPayoutStateSchema = z.enum(PROVIDER_PAYOUT_STATES);
 export type ProviderPayoutState = z.infer<typeof providerPayoutStateSchema>;
@@ -27,6 +31,7 @@ export const PAYOUT_MESSAGES = {
   returnedReason: (description: string) => `The bank returned the payout: ${description}`,
   reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
+  reconciliationUnavailable: 'The day’s reconciliation is not available with this payout provider.',
   heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
   heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
   rejectAfterSend: 'This payout was sent to the payout provider; it is settled by the provider’s answers.',
@@ -56,7 +61,7 @@ export const providerPayoutEventSchema = z.object({
 
 /** A withdrawal's payout through the provider, as its customer and admins see it. */
 export const providerPayoutSchema = z.object({
-  provider: z.literal('razorpayx'),
+  provider: z.enum(PAYOUT_PROVIDER_NAMES),
   /** `unsent` until the provider has accepted it. */
   state: z.union([providerPayoutStateSchema, z.literal('unsent')]),
   mode: z.enum(['IMPS', 'UPI', 'NEFT']),
@@ -125,7 +130,7 @@ export const stuckPayoutSchema = z.object({
 export type StuckPayout = z.infer<typeof stuckPayoutSchema>;
 
 export const payoutOverviewResponseSchema = z.object({
-  provider: z.literal('razorpayx').nullable(),
+  provider: z.enum(PAYOUT_PROVIDER_NAMES).nullable(),
   /** A payout not settled this many minutes after it was handed to the provider is stuck (PAYOUT_STUCK_MINUTES); null without a provider. */
   stuckAfterMinutes: z.number().int().nullable(),
   /** Provider payouts with an error or not settled in time (decision 049), oldest first. */

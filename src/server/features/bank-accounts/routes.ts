@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import * as bankAccountService from './service.ts';
+import { payeeCheckConfig } from '../../env.ts';
 
 export function registerBankAccountRoutes(app: ApiApp, context: AppContext): void {
   registerBankAccountReads(app, context);
@@ -35,7 +36,7 @@ function registerBankAccountReads(app: ApiApp, context: AppContext): void {
     async (request) => ({
       items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId),
       newAccountPauseHours: context.config.securityCoolingOffHours,
-      checkedWithBank: context.config.payoutProvider !== undefined,
+      checkedWithBank: payeeCheckConfig(context.config.payoutProvider) !== undefined,
     }),
   );
 

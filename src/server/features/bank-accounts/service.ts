@@ -19,6 +19,7 @@ import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
 import { checkSoon, queueValidation } from './validations.ts';
 import { toBankAccountView } from './view.ts';
+import { payeeCheckConfig } from '../../env.ts';
 
 export async function listBankAccounts(db: Database, userId: string): Promise<BankAccount[]> {
   const rows = await bankAccountRepository.listByUser(db, userId);
@@ -32,7 +33,7 @@ export async function addBankAccount(
   userId: string,
   input: z.output<typeof bankAccountInputSchema>,
 ): Promise<BankAccount> {
-  const providerConfig = context.config.payoutProvider;
+  const providerConfig = payeeCheckConfig(context.config.payoutProvider);
   const saved = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     await assertAccountNotFrozen(transaction, userId);
@@ -67,7 +68,7 @@ async function checkedView(
   log: FastifyBaseLogger,
 ): Promise<BankAccount> {
   if (saved.validationId === undefined) return toBankAccountView(saved.row, false);
-  await checkSoon(context.database.db, context.config.payoutProvider, saved.validationId, log);
+  await checkSoon(context.database.db, payeeCheckConfig(context.config.payoutProvider), saved.validationId, log);
   const { db } = context.database;
   const row = (await bankAccountRepository.findOwned(db, userId, saved.row.id)) ?? saved.row;
   return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, row.id));
@@ -84,7 +85,7 @@ export async function updateBankAccount(
   const { accountNumberConfirmation: _confirmation, ...fields } = input;
   const changes: Parameters<typeof bankAccountRepository.update>[3] = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (input.ifscCode !== undefined) Object.assign(changes, knownIfsc(input.ifscCode));
-  const providerConfig = context.config.payoutProvider;
+  const providerConfig = payeeCheckConfig(context.config.payoutProvider);
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
     await bankAccountRepository.lockOwner(transaction, userId);

@@ -9,7 +9,7 @@ import {
 import { idParamsSchema } from '#shared/contracts/common';
 import { PAYOUT_WEBHOOK_MAX_BYTES } from '#shared/contracts/payouts';
 import type { AppContext } from '../../context.ts';
-import type { PayoutProviderConfig } from '../../env.ts';
+import type { RazorpayXConfig } from '../../env.ts';
 import { rawBodyOf, registerRawBodyWebhooks } from '../../http/raw-body-webhooks.ts';
 import { responses, type ApiApp } from '../../http/types.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
@@ -21,7 +21,7 @@ const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', '
  * POST /api/webhooks/razorpayx/validations: RazorpayX's fund_account.validation.completed and .failed events
  * (decision 054), public and proven by their signature over the raw bytes, read by a parser of this scope only.
  */
-export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppContext, config: PayoutProviderConfig): void {
+export function registerPayeeValidationWebhookRoutes(app: ApiApp, context: AppContext, config: RazorpayXConfig): void {
   const { db } = context.database;
   registerRawBodyWebhooks(app, PAYOUT_WEBHOOK_MAX_BYTES, (scope) => {
     scope.post(

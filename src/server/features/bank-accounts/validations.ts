@@ -12,7 +12,7 @@ import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
 import { matchNames, type NameMatch } from '#shared/name-match';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
-import type { PayoutProviderConfig } from '../../env.ts';
+import type { RazorpayXConfig } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
@@ -38,7 +38,7 @@ const CHECK_WAIT_MILLISECONDS = 3_000;
 /** A validation asked this many times without a final answer is given up as failed (an admin may accept the payee). */
 const MAX_VALIDATION_ATTEMPTS = 12;
 
-export function validationProviderFrom(config: PayoutProviderConfig | undefined): AccountValidationProvider | undefined {
+export function validationProviderFrom(config: RazorpayXConfig | undefined): AccountValidationProvider | undefined {
   return config ? createRazorpayXValidationClient(config) : undefined;
 }
 
@@ -222,12 +222,7 @@ async function nextAttemptOrGiveUp(db: Database, validation: PayeeValidationRow,
  * After the request that saved the payee committed: the first step of its validation, waited for at most
  * CHECK_WAIT_MILLISECONDS (the step goes on after that, and the worker takes over if this process stops).
  */
-export async function checkSoon(
-  db: Database,
-  config: PayoutProviderConfig | undefined,
-  validationId: string | undefined,
-  log: FastifyBaseLogger,
-): Promise<void> {
+export async function checkSoon(db: Database, config: RazorpayXConfig | undefined, validationId: string | undefined, log: FastifyBaseLogger): Promise<void> {
   const provider = validationProviderFrom(config);
   if (!provider || !config || validationId === undefined) return;
   const step = (async () => {
@@ -246,7 +241,7 @@ export async function checkSoon(
 /** POST /api/webhooks/razorpayx/validations: verified by its signature; a validation's event applied once. */
 export async function receiveValidationWebhook(
   db: Database,
-  config: PayoutProviderConfig,
+  config: RazorpayXConfig,
   rawBody: Buffer,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<{ outcome: ValidationOutcome | 'ignored' }> {

@@ -1,9 +1,9 @@
-import type { ProviderPayoutState } from '#shared/contracts/payouts';
+import type { PayoutProviderName, ProviderPayoutState } from '#shared/contracts/payouts';
 
 /*
  * What the app needs of a payout provider (decision 043): send a payout once, tell its state, list the account's
- * transactions for reconciliation, and read its signed webhooks. RazorpayX implements it (razorpayx-client.ts);
- * a second provider (Cashfree Payouts) fits the same shape.
+ * transactions for reconciliation, and read its signed webhooks. RazorpayX implements it (razorpayx-client.ts), and
+ * so does Cashfree Payouts V2 (cashfree-client.ts, decision 062), whose statuses are mapped onto RazorpayX's states.
  */
 
 export type PayoutMode = 'IMPS' | 'UPI' | 'NEFT';
@@ -12,7 +12,7 @@ export type PayoutMode = 'IMPS' | 'UPI' | 'NEFT';
 export interface PayoutInstruction {
   /** Derived from the withdrawal and never changed: every attempt of one withdrawal carries it. */
   idempotencyKey: string;
-  /** Our short reference (RD and 8 letters or digits), the provider's reference_id. */
+  /** Our short reference (RD and 8 letters or digits), RazorpayX's reference_id and Cashfree's transfer_id. */
   reference: string;
   amountInrPaise: bigint;
   mode: PayoutMode;
@@ -74,11 +74,12 @@ export function providerBackoffSeconds(pollSeconds: number, attempts: number): n
 }
 
 export interface PayoutProvider {
-  readonly name: 'razorpayx';
+  /** Also the route of the withdrawals handed to it: a process works only on its own provider's payouts. */
+  readonly name: PayoutProviderName;
   send(instruction: PayoutInstruction): Promise<ProviderPayoutFacts>;
   fetch(providerPayoutId: string): Promise<ProviderPayoutFacts>;
-  /** The business account's transactions in [from, to), at most `limit`. */
-  listTransactions(range: { from: Date; to: Date }, limit: number): Promise<{ transactions: ProviderTransaction[]; truncated: boolean }>;
+  /** The business account's transactions in [from, to), at most `limit`; absent where the day's reconciliation is not built (Cashfree, decision 062). */
+  listTransactions?(range: { from: Date; to: Date }, limit: number): Promise<{ transactions: ProviderTransaction[]; truncated: boolean }>;
   /** Whether the body was signed with our webhook secret; compared in constant time. */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): boolean;
   /** Reads a verified webhook; throws PayoutProviderError('unexpected') when it cannot. */

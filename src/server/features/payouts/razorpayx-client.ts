@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { providerPayoutStateSchema } from '#shared/contracts/payouts';
-import type { PayoutProviderConfig } from '../../env.ts';
+import type { RazorpayXConfig } from '../../env.ts';
 import { PayoutProviderError, type PayoutInstruction, type PayoutProvider, type ProviderPayoutFacts, type ProviderTransaction } from './provider.ts';
 
 const REQUEST_TIMEOUT_MILLISECONDS = 15_000;
@@ -82,7 +82,7 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
  * An authenticated JSON request to RazorpayX, answering the body of a 2xx. A 400 or 422 is a refusal (nothing was
  * made); no answer, another status or a timeout leaves the outcome unknown (PayoutProviderError 'unavailable').
  */
-export function createRazorpayXRequest(config: PayoutProviderConfig, timeoutMilliseconds: number) {
+export function createRazorpayXRequest(config: RazorpayXConfig, timeoutMilliseconds: number) {
   const authorization = `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')}`;
   return async function request(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
     let response: Response;
@@ -125,7 +125,7 @@ export function parsedWebhook<Schema extends z.ZodType>(schema: Schema, rawBody:
 }
 
 /** The composite POST /v1/payouts body: the payee's fund account inline (a bank account, or a VPA for UPI). */
-function payoutBody(config: PayoutProviderConfig, instruction: PayoutInstruction) {
+function payoutBody(config: RazorpayXConfig, instruction: PayoutInstruction) {
   const holder = providerName(instruction.payee.name, HOLDER_NAME_MAX);
   const fundAccount =
     instruction.mode === 'UPI' && instruction.payee.upiId !== null
@@ -153,7 +153,7 @@ function payoutBody(config: PayoutProviderConfig, instruction: PayoutInstruction
 
 /** GET /v1/transactions for the business account in `range`, a page at a time, keeping the payouts' rows. */
 async function listPayoutTransactions(
-  config: PayoutProviderConfig,
+  config: RazorpayXConfig,
   request: ReturnType<typeof createRazorpayXRequest>,
   range: { from: Date; to: Date },
   limit: number,
@@ -187,7 +187,7 @@ async function listPayoutTransactions(
  * payee's fund account inline (a bank account, or a VPA for UPI), HTTP basic auth with the key id and secret, and
  * X-Payout-Idempotency; GET /v1/payouts/:id; GET /v1/transactions; webhooks signed with HMAC-SHA256 of the raw body.
  */
-export function createRazorpayXClient(config: PayoutProviderConfig): PayoutProvider {
+export function createRazorpayXClient(config: RazorpayXConfig): PayoutProvider {
   const request = createRazorpayXRequest(config, REQUEST_TIMEOUT_MILLISECONDS);
 
   return {

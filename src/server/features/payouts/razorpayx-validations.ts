@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PayoutProviderConfig } from '../../env.ts';
+import type { RazorpayXConfig } from '../../env.ts';
 import {
   CONTACT_NAME_MAX,
   createRazorpayXClient,
@@ -89,7 +89,7 @@ function factsOf(entity: z.infer<typeof validationEntitySchema>): AccountValidat
   };
 }
 
-export function createRazorpayXValidationClient(config: PayoutProviderConfig): AccountValidationProvider {
+export function createRazorpayXValidationClient(config: RazorpayXConfig): AccountValidationProvider {
   // The same account and secret sign payout and validation webhooks alike.
   const payoutClient = createRazorpayXClient(config);
   const send = createRazorpayXRequest(config, REQUEST_TIMEOUT_MILLISECONDS);

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { ProviderPayoutState } from '#shared/contracts/payouts';
+import { PAYOUT_PROVIDER_NAMES, type PayoutProviderName, type ProviderPayoutState } from '#shared/contracts/payouts';
 import type { Executor } from '../../db/client.ts';
 import { providerPayoutEvents, providerPayouts, providerWebhookEvents, withdrawalRequests } from '../../db/schema.ts';
 
@@ -12,14 +12,15 @@ export interface DuePayout {
   withdrawal: { id: string; userId: string; reference: string; accountHolderName: string; accountNumber: string; ifscCode: string; upiId: string | null };
 }
 
-/** Withdrawals handed to the provider that have no payout row yet, oldest first. */
+/** Withdrawals handed to a provider that have no payout row yet, oldest first, each with the provider it was handed to. */
 export async function listRoutedWithoutPayout(
   db: Executor,
   limit: number,
-): Promise<{ id: string; amountInrPaise: bigint; tdsInrPaise: bigint; upiId: string | null }[]> {
+): Promise<{ id: string; payoutRoute: PayoutProviderName; amountInrPaise: bigint; tdsInrPaise: bigint; upiId: string | null }[]> {
   return db
     .select({
       id: withdrawalRequests.id,
+      payoutRoute: sql<PayoutProviderName>`${withdrawalRequests.payoutRoute}`,
       amountInrPaise: withdrawalRequests.amountInrPaise,
       tdsInrPaise: withdrawalRequests.tdsInrPaise,
       upiId: withdrawalRequests.upiId,
@@ -28,7 +29,7 @@ export async function listRoutedWithoutPayout(
     .where(
       and(
         eq(withdrawalRequests.status, 'processing'),
-        eq(withdrawalRequests.payoutRoute, 'razorpayx'),
+        inArray(withdrawalRequests.payoutRoute, [...PAYOUT_PROVIDER_NAMES]),
         sql`not exists (select 1 from provider_payouts p where p.withdrawal_id = ${withdrawalRequests.id})`,
       ),
     )
@@ -39,7 +40,7 @@ export async function listRoutedWithoutPayout(
 /** The payout row of a routed withdrawal; a second process inserting it at the same time changes nothing. */
 export async function insertPayout(
   db: Executor,
-  values: { withdrawalId: string; idempotencyKey: string; amountInrPaise: bigint; mode: ProviderPayoutRow['mode'] },
+  values: { withdrawalId: string; payoutRoute: PayoutProviderName; idempotencyKey: string; amountInrPaise: bigint; mode: ProviderPayoutRow['mode'] },
 ): Promise<void> {
   await db.insert(providerPayouts).values(values).onConflictDoNothing();
 }
@@ -50,12 +51,19 @@ export async function insertPayout(
  * A process that dies mid-request leaves the row to be taken again when the lease ends, and the same idempotency
  * key makes the second send find the first one's payout.
  */
-export async function claimDue(db: Executor, limit: number, leaseSeconds: number, reversalWatchHours: number): Promise<DuePayout[]> {
-  // Payouts still to settle come before processed ones watched for a reversal (decision 053).
+export async function claimDue(
+  db: Executor,
+  provider: PayoutProviderName,
+  limit: number,
+  leaseSeconds: number,
+  reversalWatchHours: number,
+): Promise<DuePayout[]> {
+  // Payouts still to settle come before processed ones watched for a reversal (decision 053). Only this provider's:
+  // a payout another provider has is never sent or asked about here (decision 062).
   const claimed = await db.execute<{ withdrawal_id: string }>(sql`
     with due as (
       select withdrawal_id from provider_payouts
-      where next_attempt_at <= now()
+      where next_attempt_at <= now() and payout_route = ${provider}
         and (settled_at is null or (state = 'processed' and settled_at > now() - make_interval(hours => ${reversalWatchHours})))
       order by settled_at is not null, next_attempt_at, withdrawal_id
       limit ${limit}

@@ -19,21 +19,28 @@ import { getAdminProviderPayout, getProviderPayout, payoutOverview, receiveWebho
 
 const webhookAnswerSchema = z.object({ status: z.enum(['applied', 'unchanged', 'unknown_payout', 'duplicate', 'ignored']) });
 
+const WEBHOOK_SUMMARIES: Record<PayoutProvider['name'], string> = {
+  razorpayx: 'RazorpayX payout events, signed with HMAC-SHA256 of the raw body (X-Razorpay-Signature); deduplicated by X-Razorpay-Event-Id',
+  cashfree:
+    'Cashfree Payouts V2 transfer events, signed with HMAC-SHA256 (base64) of x-webhook-timestamp and the raw body (x-webhook-signature); deduplicated by event, transfer and status',
+};
+
 /**
- * POST /api/webhooks/razorpayx: public, and proven by its signature instead (decision 043). The body is read raw, as
- * bytes, by a parser of this scope only, because the signature is over the exact bytes sent.
+ * POST /api/webhooks/razorpayx or /api/webhooks/cashfree, the configured provider's: public, and proven by its
+ * signature instead (decisions 043, 062). The body is read raw, as bytes, by a parser of this scope only, because the
+ * signature is over the exact bytes sent.
  */
 export function registerPayoutWebhookRoutes(app: ApiApp, context: AppContext, provider: PayoutProvider): void {
   const { db } = context.database;
   registerRawBodyWebhooks(app, PAYOUT_WEBHOOK_MAX_BYTES, (scope) => {
     scope.post(
-      '/api/webhooks/razorpayx',
+      `/api/webhooks/${provider.name}`,
       {
         config: { signedWebhook: true },
         bodyLimit: PAYOUT_WEBHOOK_MAX_BYTES,
         schema: {
           tags: ['payouts'],
-          summary: 'RazorpayX payout events, signed with HMAC-SHA256 of the raw body (X-Razorpay-Signature); deduplicated by X-Razorpay-Event-Id',
+          summary: WEBHOOK_SUMMARIES[provider.name],
           response: responses({ 200: webhookAnswerSchema }),
         },
       },
@@ -104,7 +111,7 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
     },
     async () => payoutOverview(db, context.config.payoutProvider),
   );
-  if (!provider) return;
+  if (!provider?.listTransactions) return;
   app.get(
     '/api/admin/payouts/reconciliation',
     {

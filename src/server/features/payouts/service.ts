@@ -9,6 +9,7 @@ import {
   type ProviderPayout,
   type ProviderPayoutState,
   type ReconciliationResponse,
+  type PayoutProviderName,
 } from '#shared/contracts/payouts';
 import { paymentModeFor } from '#shared/contracts/payout-batches';
 import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
@@ -58,13 +59,14 @@ export function idempotencyKeyOf(withdrawalId: string): string {
   return withdrawalId;
 }
 
-/** Gives every withdrawal an admin handed to the provider its payout row (the amount paid is the net of TDS). */
+/** Gives every withdrawal an admin handed to a provider its payout row on that provider (the amount paid is the net of TDS). */
 export async function enqueueRoutedWithdrawals(db: Database, limit: number): Promise<number> {
   const routed = await payoutRepository.listRoutedWithoutPayout(db, limit);
   for (const withdrawal of routed) {
     const netInrPaise = withdrawal.amountInrPaise - withdrawal.tdsInrPaise;
     await payoutRepository.insertPayout(db, {
       withdrawalId: withdrawal.id,
+      payoutRoute: withdrawal.payoutRoute,
       idempotencyKey: idempotencyKeyOf(withdrawal.id),
       amountInrPaise: netInrPaise,
       mode: paymentModeFor(netInrPaise, withdrawal.upiId),
@@ -102,10 +104,13 @@ export async function applyProviderFactsIn(
   facts: ProviderPayoutFacts,
   source: 'send' | 'webhook' | 'poll',
   withdrawalId?: string,
+  provider?: PayoutProviderName,
 ): Promise<ApplyOutcome> {
   // The payout first, then its withdrawal: the order every path here takes (admin decisions lock only the withdrawal).
   const payoutBefore = await lockPayoutOf(transaction, facts, withdrawalId);
   if (!payoutBefore) return 'unknown_payout';
+  // A webhook speaks only for its own provider's payouts (decision 062).
+  if (provider !== undefined && payoutBefore.payoutRoute !== provider) return 'unknown_payout';
   // A payout of another withdrawal's reference, or an answer that names another payout: not ours to apply.
   if (payoutBefore.providerPayoutId !== null && payoutBefore.providerPayoutId !== facts.providerPayoutId) return 'unknown_payout';
   const withdrawal = await findWithdrawalForUpdate(transaction, payoutBefore.withdrawalId);
@@ -312,7 +317,7 @@ export async function refuseUnsentPayout(db: Database, withdrawalId: string, des
 }
 
 /** Whether a provider is configured, and its stuck payouts (decision 049). */
-export async function payoutOverview(db: Database, config: { provider: 'razorpayx'; stuckMinutes: number } | undefined): Promise<PayoutOverview> {
+export async function payoutOverview(db: Database, config: { provider: PayoutProviderName; stuckMinutes: number } | undefined): Promise<PayoutOverview> {
   if (config === undefined) return { provider: null, stuckAfterMinutes: null, stuck: [] };
   const stuck = await payoutRepository.listStuck(db, config.stuckMinutes, STUCK_PAYOUTS_MAX);
   return {
@@ -352,7 +357,7 @@ export async function alertStuckPayouts(db: Database, stuckMinutes: number): Pro
 
 function toPayoutView(payout: ProviderPayoutRow, events: payoutRepository.ProviderPayoutEventRow[]): ProviderPayout {
   return {
-    provider: 'razorpayx',
+    provider: payout.payoutRoute,
     state: payout.state,
     mode: payout.mode,
     amountInr: inrPaiseToWire(payout.amountInrPaise),
@@ -416,7 +421,7 @@ export async function receiveWebhook(
     if (!(await payoutRepository.recordWebhookEvent(transaction, { provider: provider.name, eventId: event.eventId, event: event.event })))
       return { outcome: 'duplicate' as const };
     if (facts === undefined) return { outcome: 'ignored' as const };
-    return { outcome: await applyProviderFactsIn(transaction, facts, 'webhook') };
+    return { outcome: await applyProviderFactsIn(transaction, facts, 'webhook', undefined, provider.name) };
   });
 }
 
@@ -441,6 +446,7 @@ function ourState(row: { payout: ProviderPayoutRow; withdrawalStatus: string; re
  */
 export async function reconcileDay(db: Database, provider: PayoutProvider, day: string): Promise<ReconciliationResponse> {
   const range = indiaDay(day);
+  if (provider.listTransactions === undefined) throw AppError.notFound(PAYOUT_MESSAGES.reconciliationUnavailable);
   const { transactions, truncated } = await provider.listTransactions(range, RECONCILIATION_MAX_TRANSACTIONS);
   const ours = new Map(
     (await payoutRepository.findByProviderIds(db, [...new Set(transactions.map((item) => item.providerPayoutId))])).map((row) => [

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import type { PayoutProviderConfig } from '../../env.ts';
 import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
 import { PayoutProviderError, providerBackoffSeconds, type PayoutProvider } from './provider.ts';
+import { createCashfreeClient } from './cashfree-client.ts';
 import { createRazorpayXClient } from './razorpayx-client.ts';
 import * as payoutRepository from './repository.ts';
 import type { DuePayout } from './repository.ts';
@@ -25,7 +26,7 @@ const LEASE_SECONDS = 120;
 export const REVERSAL_WATCH_HOURS = 24;
 
 export function payoutProviderFromConfig(config: PayoutProviderConfig): PayoutProvider {
-  return createRazorpayXClient(config);
+  return config.provider === 'cashfree' ? createCashfreeClient(config) : createRazorpayXClient(config);
 }
 
 export interface PayoutWorker {
@@ -87,7 +88,7 @@ export function createPayoutWorker(options: PayoutWorkerOptions): PayoutWorker {
   async function tick(): Promise<void> {
     await enqueueRoutedWithdrawals(db, ENQUEUED_PER_TICK);
     if ((await alertStuckPayouts(db, stuckMinutes)) > 0) options.notificationEmails?.poke();
-    const due = await payoutRepository.claimDue(db, PAYOUTS_PER_TICK, LEASE_SECONDS, REVERSAL_WATCH_HOURS);
+    const due = await payoutRepository.claimDue(db, provider.name, PAYOUTS_PER_TICK, LEASE_SECONDS, REVERSAL_WATCH_HOURS);
     for (const payout of due) {
       try {
         await work(payout);

@@ -2,6 +2,7 @@ import { lastFourDigits } from '#shared/contracts/bank-accounts';
 import { CHAIN_INCIDENT_MESSAGES } from '#shared/contracts/chain-incidents';
 import { withdrawalStatusSchema } from '#shared/contracts/enums';
 import { PAYOUT_BATCH_MESSAGES, paymentModeFor, utrHasFormOf } from '#shared/contracts/payout-batches';
+import type { PayoutProviderName } from '#shared/contracts/payouts';
 import { PENDING_CHANGE_MESSAGES, type FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import { WITHDRAWAL_MESSAGES, type AdminWithdrawal } from '#shared/contracts/withdrawals';
 import type { Executor } from '../../db/client.ts';
@@ -98,33 +99,40 @@ export const withdrawalDecisions: WithdrawalKind = {
  * withdrawalDecisions with the UTR. An approval with a payout reference records a payment made by hand, as before,
  * and so does one of a withdrawal that was in a bank file.
  */
-export const providerWithdrawalDecisions: WithdrawalKind = {
-  ...withdrawalDecisions,
-  messages: { ...withdrawalDecisions.messages, decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatchOrWithProvider } },
-  gateApproval: (db, row, request) => gateApproval(db, row, request, { referenceRequired: false }),
-  markDecided: async (db, id, decision) => {
-    if (decision.outcome === 'approved' && decision.from === 'pending' && decision.details.payoutReference === undefined) {
-      const routed = await withdrawalRepository.routeToProvider(db, id, decision.decidedByUserId);
-      if (routed) return routed;
-    }
-    return withdrawalDecisions.markDecided(db, id, decision);
-  },
-  settle: async (db, row, outcome, request) => {
-    if (row.status !== 'processing') return withdrawalDecisions.settle(db, row, outcome, request);
-    await assertApprovalWhileNotFrozen(db, row.userId);
-    await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
-    return {
-      movements: [],
-      targetUserId: row.userId,
-      auditAfter: { status: 'processing', payoutRoute: row.payoutRoute, amountInrPaise: row.amountInrPaise, netInrPaise: row.amountInrPaise - row.tdsInrPaise },
-      events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
-    };
-  },
-  answer: async (db, row, outcome) =>
-    row.status === 'processing'
-      ? { withdrawal: await adminView(db, row.id), message: WITHDRAWAL_MESSAGES.sentToProvider }
-      : withdrawalDecisions.answer(db, row, outcome),
-};
+function providerWithdrawalDecisions(provider: PayoutProviderName): WithdrawalKind {
+  return {
+    ...withdrawalDecisions,
+    messages: { ...withdrawalDecisions.messages, decidedElsewhere: { processing: WITHDRAWAL_MESSAGES.inPayoutBatchOrWithProvider } },
+    gateApproval: (db, row, request) => gateApproval(db, row, request, { referenceRequired: false }),
+    markDecided: async (db, id, decision) => {
+      if (decision.outcome === 'approved' && decision.from === 'pending' && decision.details.payoutReference === undefined) {
+        const routed = await withdrawalRepository.routeToProvider(db, id, provider, decision.decidedByUserId);
+        if (routed) return routed;
+      }
+      return withdrawalDecisions.markDecided(db, id, decision);
+    },
+    settle: async (db, row, outcome, request) => {
+      if (row.status !== 'processing') return withdrawalDecisions.settle(db, row, outcome, request);
+      await assertApprovalWhileNotFrozen(db, row.userId);
+      await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
+      return {
+        movements: [],
+        targetUserId: row.userId,
+        auditAfter: {
+          status: 'processing',
+          payoutRoute: row.payoutRoute,
+          amountInrPaise: row.amountInrPaise,
+          netInrPaise: row.amountInrPaise - row.tdsInrPaise,
+        },
+        events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+      };
+    },
+    answer: async (db, row, outcome) =>
+      row.status === 'processing'
+        ? { withdrawal: await adminView(db, row.id), message: WITHDRAWAL_MESSAGES.sentToProvider }
+        : withdrawalDecisions.answer(db, row, outcome),
+  };
+}
 
 /**
  * An admin's reject of a withdrawal whose provider payout was held before its first send (decision 053): nothing
@@ -139,8 +147,8 @@ export const heldPayoutDecisions: WithdrawalKind = {
 };
 
 /** The admins' withdrawal decisions for this process's configuration. */
-export function withdrawalDecisionsFor(payoutProvider: 'razorpayx' | undefined): WithdrawalKind {
-  return payoutProvider === undefined ? withdrawalDecisions : providerWithdrawalDecisions;
+export function withdrawalDecisionsFor(payoutProvider: PayoutProviderName | undefined): WithdrawalKind {
+  return payoutProvider === undefined ? withdrawalDecisions : providerWithdrawalDecisions(payoutProvider);
 }
 
 function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement {
@@ -191,9 +199,10 @@ export const firstApprovalHandler: ChangeHandler<'large_withdrawal_approval'> = 
 };
 
 /** The confirm of a first approval for this process's configuration: with a payout provider, the confirmed withdrawal is sent through it. */
-export function firstApprovalHandlerFor(payoutProvider: 'razorpayx' | undefined): ChangeHandler<'large_withdrawal_approval'> {
+export function firstApprovalHandlerFor(payoutProvider: PayoutProviderName | undefined): ChangeHandler<'large_withdrawal_approval'> {
   if (payoutProvider === undefined) return firstApprovalHandler;
-  return { ...firstApprovalHandler, apply: (transaction, change, decider) => confirmFirstApproval(transaction, providerWithdrawalDecisions, change, decider) };
+  const decisions = providerWithdrawalDecisions(payoutProvider);
+  return { ...firstApprovalHandler, apply: (transaction, change, decider) => confirmFirstApproval(transaction, decisions, change, decider) };
 }
 
 async function confirmFirstApproval(

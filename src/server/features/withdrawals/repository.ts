@@ -1,3 +1,4 @@
+import type { PayoutProviderName } from '#shared/contracts/payouts';
 import { and, asc, desc, eq, gte, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { profiles, users, withdrawalRequests } from '../../db/schema.ts';
@@ -128,13 +129,18 @@ export async function decideFrom(
 
 /**
  * An admin's approval with a payout provider configured: the pending withdrawal goes to the provider, `processing`
- * on its route, and waits there for the provider's answer. Only a withdrawal that never went into a bank file
+ * on that provider's route (decision 062), and waits there for the provider's answer. Only a withdrawal that never went into a bank file
  * (no route yet) is handed over; undefined otherwise.
  */
-export async function routeToProvider(db: Executor, id: string, decidedByUserId: string | null): Promise<WithdrawalRow | undefined> {
+export async function routeToProvider(
+  db: Executor,
+  id: string,
+  provider: PayoutProviderName,
+  decidedByUserId: string | null,
+): Promise<WithdrawalRow | undefined> {
   const [row] = await db
     .update(withdrawalRequests)
-    .set({ status: 'processing', payoutRoute: 'razorpayx', decidedByUserId })
+    .set({ status: 'processing', payoutRoute: provider, decidedByUserId })
     .where(and(eq(withdrawalRequests.id, id), eq(withdrawalRequests.status, 'pending'), isNull(withdrawalRequests.payoutRoute)))
     .returning();
   return row;
