@@ -51,10 +51,9 @@ interface RangeSettings {
  */
 export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
   const scope: FollowerScope = { context, client, source, network: client.network, addressBook: { watched: new WatchedAddresses(new Map()), issued: 0 } };
-  const { db, log } = context;
+  const { db } = context;
   const network = client.network;
-  let rangeBlocks = source.maxRangeBlocks;
-  let successes = 0;
+  const widths: RangeWidths = { rangeBlocks: source.maxRangeBlocks, successes: 0 };
 
   async function follow(): Promise<boolean> {
     const settings = await getSettings(db);
@@ -69,88 +68,13 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     let ahead: GroupRead | undefined;
     let rangesLeft = RANGES_PER_RUN;
     while (rangesLeft > 0) {
-      const step = await followOneGroup(rangeSettings, finalBlock, ahead, rangesLeft);
+      const step = await followOneGroup(scope, widths, { settings: rangeSettings, finalBlock, ahead, rangesLeft });
       if (step.done) return true;
       // A rewind or a refused range counts as one range of the run.
       rangesLeft -= Math.max(1, step.applied);
       ahead = step.ahead;
     }
     return false;
-  }
-
-  /**
-   * Reads up to RANGES_PER_GROUP ranges after the cursor (up to `finalBlock`) and applies them in one
-   * database transaction; done when there was nothing final to read. While a group is applied, the
-   * next one is read from the provider (`ahead`), so the follower's time is about the longer of the
-   * two rather than their sum, and a group costs the database's round trips once for several ranges
-   * (bench/follower.ts, RESULTS.md round 19). Every range must descend from the one before it, the
-   * first from the cursor's block, as when ranges were read and applied one at a time.
-   */
-  async function followOneGroup(
-    settings: RangeSettings,
-    finalBlock: bigint,
-    ahead: GroupRead | undefined,
-    rangesLeft: number,
-  ): Promise<{ done: boolean; applied: number; ahead?: GroupRead }> {
-    const cursor = await followerRepository.newestBlock(db, network);
-    if (cursor === undefined) {
-      await startFollowing(scope, settings, finalBlock);
-      return { done: true, applied: 0 };
-    }
-    if (finalBlock <= cursor.number) return { done: true, applied: 0 };
-    const fromBlock = cursor.number + 1n;
-    const group =
-      ahead !== undefined && ahead.fromBlock === fromBlock
-        ? ahead
-        : readGroup(scope, fromBlock, finalBlock, rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft));
-    const ranges = await group.ranges;
-    const head = ranges[0];
-    if (head === undefined) return { done: true, applied: 0 };
-    if (!head.read && head.first === undefined) {
-      // A group read ahead whose first block failed is read again, as a group read now would be.
-      if (group === ahead) return { done: false, applied: 0 };
-      throw head.error;
-    }
-    if (head.first === undefined) throw new ChainProviderError(`the ${network} provider's block ${fromBlock} could not be read`);
-    if (head.first.parentHash !== cursor.hash) {
-      await rewind(scope, cursor);
-      return { done: false, applied: 0 };
-    }
-    if (!head.read) {
-      if (!(head.error instanceof RangeRefusedError) || head.toBlock === head.fromBlock) throw head.error;
-      rangeBlocks = Math.max(1, Math.floor(Number(head.toBlock - head.fromBlock + 1n) / 2));
-      successes = 0;
-      log.info(
-        { network, fromBlock: head.fromBlock.toString(), toBlock: head.toBlock.toString(), rangeBlocks },
-        'Chain provider refused a block range; reading half of it',
-      );
-      return { done: false, applied: 0 };
-    }
-    const usable = chainedRanges(network, cursor, ranges);
-    const lastRange = usable.at(-1);
-    if (lastRange === undefined) throw new ChainProviderError(`the ${network} provider's ranges after block ${cursor.number} could not be read`);
-    const whole = usable.length === ranges.length;
-    const next =
-      whole && usable.length < rangesLeft && lastRange.toBlock < finalBlock
-        ? readGroup(scope, lastRange.toBlock + 1n, finalBlock, rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft - usable.length))
-        : undefined;
-    await applyRange(
-      scope,
-      {
-        cursor,
-        first: head.first,
-        last: lastRange.last,
-        boundaries: usable.flatMap((range) => [range.first, range.last]),
-        transfers: usable.length === 1 ? lastRange.transfers : usable.flatMap((range) => range.transfers),
-      },
-      settings,
-    );
-    successes += usable.length;
-    if (rangeBlocks < source.maxRangeBlocks && successes >= SUCCESSES_BEFORE_WIDENING) {
-      rangeBlocks = Math.min(source.maxRangeBlocks, rangeBlocks * 2);
-      successes = 0;
-    }
-    return next === undefined ? { done: false, applied: usable.length } : { done: false, applied: usable.length, ahead: next };
   }
 
   return { follow };
@@ -164,6 +88,88 @@ interface FollowerScope {
   network: DepositNetwork;
   /** The network's deposit addresses and their customers, and how many were issued when last counted. */
   addressBook: { watched: WatchedAddresses; issued: number };
+}
+
+/** How wide the follower's ranges are now: halved after a refusal, doubled again after enough successes. */
+interface RangeWidths {
+  rangeBlocks: number;
+  successes: number;
+}
+
+/**
+ * Reads up to RANGES_PER_GROUP ranges after the cursor (up to `finalBlock`) and applies them in one
+ * database transaction; done when there was nothing final to read. While a group is applied, the
+ * next one is read from the provider (`ahead`), so the follower's time is about the longer of the
+ * two rather than their sum, and a group costs the database's round trips once for several ranges
+ * (bench/follower.ts, RESULTS.md round 19). Every range must descend from the one before it, the
+ * first from the cursor's block, as when ranges were read and applied one at a time.
+ */
+async function followOneGroup(
+  scope: FollowerScope,
+  widths: RangeWidths,
+  run: { settings: RangeSettings; finalBlock: bigint; ahead: GroupRead | undefined; rangesLeft: number },
+): Promise<{ done: boolean; applied: number; ahead?: GroupRead }> {
+  const { context, network, source } = scope;
+  const { settings, finalBlock, ahead, rangesLeft } = run;
+  const cursor = await followerRepository.newestBlock(context.db, network);
+  if (cursor === undefined) {
+    await startFollowing(scope, settings, finalBlock);
+    return { done: true, applied: 0 };
+  }
+  if (finalBlock <= cursor.number) return { done: true, applied: 0 };
+  const fromBlock = cursor.number + 1n;
+  const group =
+    ahead !== undefined && ahead.fromBlock === fromBlock
+      ? ahead
+      : readGroup(scope, fromBlock, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft));
+  const ranges = await group.ranges;
+  const head = ranges[0];
+  if (head === undefined) return { done: true, applied: 0 };
+  if (!head.read && head.first === undefined) {
+    // A group read ahead whose first block failed is read again, as a group read now would be.
+    if (group === ahead) return { done: false, applied: 0 };
+    throw head.error;
+  }
+  if (head.first === undefined) throw new ChainProviderError(`the ${network} provider's block ${fromBlock} could not be read`);
+  if (head.first.parentHash !== cursor.hash) {
+    await rewind(scope, cursor);
+    return { done: false, applied: 0 };
+  }
+  if (!head.read) {
+    if (!(head.error instanceof RangeRefusedError) || head.toBlock === head.fromBlock) throw head.error;
+    widths.rangeBlocks = Math.max(1, Math.floor(Number(head.toBlock - head.fromBlock + 1n) / 2));
+    widths.successes = 0;
+    context.log.info(
+      { network, fromBlock: head.fromBlock.toString(), toBlock: head.toBlock.toString(), rangeBlocks: widths.rangeBlocks },
+      'Chain provider refused a block range; reading half of it',
+    );
+    return { done: false, applied: 0 };
+  }
+  const usable = chainedRanges(network, cursor, ranges);
+  const lastRange = usable.at(-1);
+  if (lastRange === undefined) throw new ChainProviderError(`the ${network} provider's ranges after block ${cursor.number} could not be read`);
+  const whole = usable.length === ranges.length;
+  const next =
+    whole && usable.length < rangesLeft && lastRange.toBlock < finalBlock
+      ? readGroup(scope, lastRange.toBlock + 1n, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft - usable.length))
+      : undefined;
+  await applyRange(
+    scope,
+    {
+      cursor,
+      first: head.first,
+      last: lastRange.last,
+      boundaries: usable.flatMap((range) => [range.first, range.last]),
+      transfers: usable.length === 1 ? lastRange.transfers : usable.flatMap((range) => range.transfers),
+    },
+    settings,
+  );
+  widths.successes += usable.length;
+  if (widths.rangeBlocks < source.maxRangeBlocks && widths.successes >= SUCCESSES_BEFORE_WIDENING) {
+    widths.rangeBlocks = Math.min(source.maxRangeBlocks, widths.rangeBlocks * 2);
+    widths.successes = 0;
+  }
+  return next === undefined ? { done: false, applied: usable.length } : { done: false, applied: usable.length, ahead: next };
 }
 
 /** Ranges read one after another and applied in one database transaction. */
