@@ -65,10 +65,11 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     const finalBlock = await source.finalBlockNumber();
     // Read after the final block: every transfer final by then went to an address issued before it (see refreshAddressBook).
     await refreshAddressBook(scope);
+    const keep = relevantTransfers(scope, rangeSettings.sharedAddress === '' ? undefined : client.addressKey(rangeSettings.sharedAddress));
     let ahead: GroupRead | undefined;
     let rangesLeft = RANGES_PER_RUN;
     while (rangesLeft > 0) {
-      const step = await followOneGroup(scope, widths, { settings: rangeSettings, finalBlock, ahead, rangesLeft });
+      const step = await followOneGroup(scope, widths, { settings: rangeSettings, finalBlock, ahead, rangesLeft, keep });
       if (step.done) return true;
       // A rewind or a refused range counts as one range of the run.
       rangesLeft -= Math.max(1, step.applied);
@@ -107,10 +108,10 @@ interface RangeWidths {
 async function followOneGroup(
   scope: FollowerScope,
   widths: RangeWidths,
-  run: { settings: RangeSettings; finalBlock: bigint; ahead: GroupRead | undefined; rangesLeft: number },
+  run: { settings: RangeSettings; finalBlock: bigint; ahead: GroupRead | undefined; rangesLeft: number; keep: KeepTransfers },
 ): Promise<{ done: boolean; applied: number; ahead?: GroupRead }> {
   const { context, network, source } = scope;
-  const { settings, finalBlock, ahead, rangesLeft } = run;
+  const { settings, finalBlock, ahead, rangesLeft, keep } = run;
   const cursor = await followerRepository.newestBlock(context.db, network);
   if (cursor === undefined) {
     await startFollowing(scope, settings, finalBlock);
@@ -121,7 +122,7 @@ async function followOneGroup(
   const group =
     ahead !== undefined && ahead.fromBlock === fromBlock
       ? ahead
-      : readGroup(scope, fromBlock, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft));
+      : readGroup(scope, keep, fromBlock, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft));
   const ranges = await group.ranges;
   const head = ranges[0];
   if (head === undefined) return { done: true, applied: 0 };
@@ -151,7 +152,7 @@ async function followOneGroup(
   const whole = usable.length === ranges.length;
   const next =
     whole && usable.length < rangesLeft && lastRange.toBlock < finalBlock
-      ? readGroup(scope, lastRange.toBlock + 1n, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft - usable.length))
+      ? readGroup(scope, keep, lastRange.toBlock + 1n, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft - usable.length))
       : undefined;
   await applyRange(
     scope,
@@ -177,7 +178,8 @@ const RANGES_PER_GROUP = 4;
 
 /** A range as the provider answered it: its first block, its transfers and its last block, or the error that stopped it. */
 type ArrivedRange = { fromBlock: bigint; toBlock: bigint } & (
-  { read: true; first: FollowedBlock; transfers: FollowedTransfer[]; last: FollowedBlock } | { read: false; first: FollowedBlock | undefined; error: unknown }
+  | { read: true; first: FollowedBlock; transfers: FollowedTransfer[]; last: FollowedBlock; agrees: boolean }
+  | { read: false; first: FollowedBlock | undefined; error: unknown }
 );
 
 /** Consecutive ranges being read from the provider, starting at `fromBlock`; the list stops at the first range that failed. */
@@ -187,7 +189,7 @@ interface GroupRead {
 }
 
 /** Reads one range: its first block (whose parent the block before must be), its transfers and its last block, all at once. */
-async function readRange({ source }: FollowerScope, fromBlock: bigint, toBlock: bigint): Promise<ArrivedRange> {
+async function readRange({ source }: FollowerScope, keep: KeepTransfers, fromBlock: bigint, toBlock: bigint): Promise<ArrivedRange> {
   const firstRead = source.block(fromBlock);
   const transfersRead = source.transfersIn(fromBlock, toBlock);
   const lastRead = toBlock === fromBlock ? firstRead : source.block(toBlock);
@@ -195,22 +197,54 @@ async function readRange({ source }: FollowerScope, fromBlock: bigint, toBlock: 
   for (const part of [firstRead, transfersRead, lastRead]) part.catch(() => undefined);
   let first: FollowedBlock | undefined;
   try {
-    first = await firstRead;
+    const firstBlock = await firstRead;
+    first = firstBlock;
     const [transfers, last] = await Promise.all([transfersRead, lastRead]);
-    return { read: true, fromBlock, toBlock, first, transfers, last };
+    // Checked before anything is left out: every transfer must lie in the blocks the range's own ends name.
+    const agrees = transfers.every((transfer) => {
+      const expected = transfer.blockNumber === firstBlock.number ? firstBlock.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
+      return transfer.blockHash === expected;
+    });
+    return { read: true, fromBlock, toBlock, first: firstBlock, transfers: keep === undefined ? transfers : keep(transfers), last, agrees };
   } catch (error) {
     return { read: false, fromBlock, toBlock, first, error };
   }
 }
 
+/** What a range keeps of its transfers once read, or undefined to keep them all. */
+type KeepTransfers = ((transfers: FollowedTransfer[]) => FollowedTransfer[]) | undefined;
+
+/**
+ * Keeps the transfers of the transactions that touch a watched address or the shared address (every
+ * transfer of such a transaction: the shared address' detection reads them together), once the
+ * range was checked against its blocks. A range holds up to 10,000 transfers and almost none are
+ * the operator's: kept until their group is applied, the others made most of the follower's garbage
+ * collection (bench/follower.ts, RESULTS.md round 19). With the addresses asked of the database
+ * (more than MAX_REMEMBERED_ADDRESSES) every transfer is kept.
+ */
+function relevantTransfers(scope: FollowerScope, sharedKey: string | undefined): KeepTransfers {
+  const { addressBook } = scope;
+  if (addressBook.issued > MAX_REMEMBERED_ADDRESSES) return undefined;
+  const { watched } = addressBook;
+  return (transfers) => {
+    const transactions = new Set<string>();
+    for (const transfer of transfers) {
+      const touches =
+        transfer.to === sharedKey || transfer.from === sharedKey || watched.ownerOf(transfer.to) !== undefined || watched.ownerOf(transfer.from) !== undefined;
+      if (touches) transactions.add(transfer.transactionHash);
+    }
+    return transactions.size === 0 ? [] : transfers.filter((transfer) => transactions.has(transfer.transactionHash));
+  };
+}
+
 /** Starts reading up to `count` consecutive ranges of at most `rangeBlocks` blocks from `fromBlock`, up to `finalBlock`. */
-function readGroup(scope: FollowerScope, fromBlock: bigint, finalBlock: bigint, rangeBlocks: number, count: number): GroupRead {
+function readGroup(scope: FollowerScope, keep: KeepTransfers, fromBlock: bigint, finalBlock: bigint, rangeBlocks: number, count: number): GroupRead {
   const ranges = (async () => {
     const arrived: ArrivedRange[] = [];
     let from = fromBlock;
     while (arrived.length < count && from <= finalBlock) {
       const to = finalBlock < from + BigInt(rangeBlocks) - 1n ? finalBlock : from + BigInt(rangeBlocks) - 1n;
-      const range = await readRange(scope, from, to);
+      const range = await readRange(scope, keep, from, to);
       arrived.push(range);
       if (!range.read) break;
       from = to + 1n;
@@ -236,11 +270,7 @@ function chainedRanges(
   for (const range of ranges) {
     if (!range.read || range.first.parentHash !== parentHash) break;
     const { first, last } = range;
-    const agrees = range.transfers.every((transfer) => {
-      const expected = transfer.blockNumber === first.number ? first.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
-      return transfer.blockHash === expected;
-    });
-    if (!agrees) {
+    if (!range.agrees) {
       if (usable.length === 0) throw new ChainProviderError(`the ${network} chain changed while blocks ${range.fromBlock} to ${range.toBlock} were read`);
       break;
     }
