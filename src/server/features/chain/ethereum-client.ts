@@ -1,16 +1,7 @@
-import { BaseError, createPublicClient, http, numberToHex, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
-import {
-  ChainProviderError,
-  RangeRefusedError,
-  type ChainAccountReader,
-  type ChainClient,
-  type ChainObservation,
-  type FollowedTransfer,
-  type TransferLog,
-} from './observation.ts';
+import { createPublicClient, http, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
+import { ChainProviderError, type ChainAccountReader, type ChainClient, type ChainObservation, type TransferLog } from './observation.ts';
+import { MAX_RESPONSE_BYTES, readTransferLogs, TRANSFER_TOPIC } from './ethereum-log-reader.ts';
 
-/** keccak-256 of `Transfer(address,address,uint256)`, the first topic of every ERC20 Transfer event. */
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 /** Blocks read per log query at most; a provider that refuses a range gets half of it (see the follower). */
 const MAX_SCAN_BLOCKS = 2_000n;
 const REQUEST_TIMEOUT_MILLISECONDS = 10_000;
@@ -19,16 +10,6 @@ const SWEEP_GAS = 65_000n;
 const BALANCE_OF_ABI = [
   { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ name: '', type: 'uint256' }] },
 ] as const;
-/**
- * The largest answer read from the provider: a full range of 10,000 logs is about 6 MB. viem's own
- * cap reads the body chunk by chunk into a string, which cost the follower more than the rest of its
- * log handling (bench/follower.ts); this cap counts the bytes as they stream and lets the body be
- * read at once. An answer over it is refused like a range too wide ("response size"), so the
- * follower halves the range.
- */
-const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-/** How providers word a refusal of a range as too wide or too full (Alchemy, Infura, QuickNode, Ankr, geth, Erigon). */
-const RANGE_REFUSAL = /range|more than \d+ results|returned more than|too many|limit exceeded|response size|exceed/i;
 
 export interface EthereumClientOptions {
   rpcUrl: string;
@@ -81,11 +62,6 @@ function transfersWithPositions<Extra>(logs: readonly RawLog[], extra: (log: Raw
   return transfers;
 }
 
-function isRangeRefusal(error: unknown): boolean {
-  if (error instanceof BaseError) return RANGE_REFUSAL.test(`${error.details} ${error.shortMessage}`);
-  return error instanceof Error && RANGE_REFUSAL.test(error.message);
-}
-
 /** The newest final block, and how many confirmations a block needs to be final (for display). */
 type Finality = (latest: bigint) => Promise<{ finalBlock: bigint; requiredConfirmations: (blockNumber: bigint) => number }>;
 
@@ -133,38 +109,6 @@ async function observeTransaction(client: PublicClient, options: EthereumClientO
   };
 }
 
-/** Every USDT Transfer event in blocks fromBlock..toBlock, in chain order; a range the provider refuses as too wide throws RangeRefusedError. */
-async function transfersInRange(client: PublicClient, options: EthereumClientOptions, fromBlock: bigint, toBlock: bigint): Promise<FollowedTransfer[]> {
-  let logs: RawLog[];
-  try {
-    logs = (await client.request({
-      method: 'eth_getLogs',
-      params: [{ address: options.usdtContract as Hex, topics: [TRANSFER_TOPIC], fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
-    })) as RawLog[];
-  } catch (error) {
-    if (isRangeRefusal(error)) throw new RangeRefusedError(`Ethereum provider refused blocks ${fromBlock} to ${toBlock}`, { cause: error });
-    throw error;
-  }
-  // Each log's place read once, not in every comparison: a range holds up to 10,000 logs.
-  const placed = logs.map((log) => ({ log, block: Number(log.blockNumber ?? 0), index: Number(log.logIndex ?? 0) }));
-  placed.sort((a, b) => a.block - b.block || a.index - b.index);
-  const ordered = placed.map((entry) => entry.log);
-  return transfersWithPositions(ordered, (log, transfer): FollowedTransfer => {
-    if (log.transactionHash === null || log.blockHash === null || log.blockNumber === null)
-      throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
-    return {
-      contract: transfer.contract,
-      from: transfer.from,
-      to: transfer.to,
-      amountUsdtMicros: transfer.amountUsdtMicros,
-      logIndex: transfer.logIndex,
-      transactionHash: log.transactionHash.toLowerCase(),
-      blockNumber: BigInt(log.blockNumber),
-      blockHash: log.blockHash.toLowerCase(),
-    };
-  });
-}
-
 function ethereumAccounts(client: PublicClient, options: EthereumClientOptions): ChainAccountReader {
   return {
     nativeUnit: { coin: 'ETH', decimals: 18 },
@@ -184,7 +128,10 @@ function ethereumAccounts(client: PublicClient, options: EthereumClientOptions):
   };
 }
 
-/** fetch, with the answer's body cut off (an error) once it passes MAX_RESPONSE_BYTES. */
+/**
+ * fetch for viem's transport (blocks, receipts, balances), with the answer's body cut off (an error) once it
+ * passes MAX_RESPONSE_BYTES: viem's own cap reads the body chunk by chunk into a string.
+ */
 async function cappedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const response = await fetch(input, init);
   const declared = Number(response.headers.get('content-length') ?? 0);
@@ -229,7 +176,8 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
           if (block.hash === null) throw new ChainProviderError(`Ethereum provider returned block ${blockNumber} without a hash`);
           return { number: block.number, hash: block.hash.toLowerCase(), parentHash: block.parentHash.toLowerCase() };
         }),
-      transfersIn: (fromBlock, toBlock) => providerCall(() => transfersInRange(client, options, fromBlock, toBlock)),
+      // The hot path: a plain JSON-RPC read decoded by hand (ethereum-log-reader.ts).
+      transfersIn: (fromBlock, toBlock) => providerCall(() => readTransferLogs(options.rpcUrl, options.usdtContract, fromBlock, toBlock)),
     },
     accounts: ethereumAccounts(client, options),
   };

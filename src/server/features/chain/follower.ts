@@ -18,6 +18,7 @@ import {
   type FollowedTransfer,
 } from './observation.ts';
 import * as chainRepository from './repository.ts';
+import { WatchedAddresses } from './watched-addresses.ts';
 import { publishDepositChange, type ChainWorkContext } from './work-context.ts';
 
 /** Ranges read per scan job run; a follower far behind goes on at once in the next run (see worker.ts). */
@@ -49,11 +50,10 @@ interface RangeSettings {
  * against the customers' own deposit addresses and the shared address.
  */
 export function createChainFollower(context: ChainWorkContext, client: ChainClient, source: ChainFollowerSource): ChainFollower {
-  const scope: FollowerScope = { context, client, source, network: client.network, addressBook: { owners: new Map() } };
-  const { db, log } = context;
+  const scope: FollowerScope = { context, client, source, network: client.network, addressBook: { watched: new WatchedAddresses(new Map()), issued: 0 } };
+  const { db } = context;
   const network = client.network;
-  let rangeBlocks = source.maxRangeBlocks;
-  let successes = 0;
+  const widths: RangeWidths = { rangeBlocks: source.maxRangeBlocks, successes: 0 };
 
   async function follow(): Promise<boolean> {
     const settings = await getSettings(db);
@@ -63,50 +63,17 @@ export function createChainFollower(context: ChainWorkContext, client: ChainClie
     };
     // Read once per run: the ranges of this run go up to it, and the next run reads it again.
     const finalBlock = await source.finalBlockNumber();
-    for (let range = 0; range < RANGES_PER_RUN; range += 1) {
-      if (await followOneRange(rangeSettings, finalBlock)) return true;
-    }
-    return false;
-  }
-
-  /** Reads one range after the cursor up to `finalBlock` at most; true when there was nothing final to read. */
-  async function followOneRange(settings: RangeSettings, finalBlock: bigint): Promise<boolean> {
-    const cursor = await followerRepository.newestBlock(db, network);
-    if (cursor === undefined) {
-      await startFollowing(scope, settings, finalBlock);
-      return true;
-    }
-    if (finalBlock <= cursor.number) return true;
-    const fromBlock = cursor.number + 1n;
-    const first = await source.block(fromBlock);
-    if (first.parentHash !== cursor.hash) {
-      await rewind(scope, cursor);
-      return false;
-    }
-    const toBlock = finalBlock < fromBlock + BigInt(rangeBlocks) - 1n ? finalBlock : fromBlock + BigInt(rangeBlocks) - 1n;
-    let transfers: FollowedTransfer[];
-    try {
-      transfers = await source.transfersIn(fromBlock, toBlock);
-    } catch (error) {
-      if (!(error instanceof RangeRefusedError) || toBlock === fromBlock) throw error;
-      rangeBlocks = Math.max(1, Math.floor(Number(toBlock - fromBlock + 1n) / 2));
-      successes = 0;
-      log.info(
-        { network, fromBlock: fromBlock.toString(), toBlock: toBlock.toString(), rangeBlocks },
-        'Chain provider refused a block range; reading half of it',
-      );
-      return false;
-    }
-    const last = toBlock === fromBlock ? first : await source.block(toBlock);
-    for (const transfer of transfers) {
-      const expected = transfer.blockNumber === first.number ? first.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
-      if (transfer.blockHash !== expected) throw new ChainProviderError(`the ${network} chain changed while blocks ${fromBlock} to ${toBlock} were read`);
-    }
-    await applyRange(scope, { cursor, first, last, transfers }, settings);
-    successes += 1;
-    if (rangeBlocks < source.maxRangeBlocks && successes >= SUCCESSES_BEFORE_WIDENING) {
-      rangeBlocks = Math.min(source.maxRangeBlocks, rangeBlocks * 2);
-      successes = 0;
+    // Read after the final block: every transfer final by then went to an address issued before it (see refreshAddressBook).
+    await refreshAddressBook(scope);
+    const keep = relevantTransfers(scope, rangeSettings.sharedAddress === '' ? undefined : client.addressKey(rangeSettings.sharedAddress));
+    let ahead: GroupRead | undefined;
+    let rangesLeft = RANGES_PER_RUN;
+    while (rangesLeft > 0) {
+      const step = await followOneGroup(scope, widths, { settings: rangeSettings, finalBlock, ahead, rangesLeft, keep });
+      if (step.done) return true;
+      // A rewind or a refused range counts as one range of the run.
+      rangesLeft -= Math.max(1, step.applied);
+      ahead = step.ahead;
     }
     return false;
   }
@@ -120,31 +87,232 @@ interface FollowerScope {
   client: ChainClient;
   source: ChainFollowerSource;
   network: DepositNetwork;
-  addressBook: { owners: Map<string, string> };
+  /** The network's deposit addresses and their customers, and how many were issued when last counted. */
+  addressBook: { watched: WatchedAddresses; issued: number };
+}
+
+/** How wide the follower's ranges are now: halved after a refusal, doubled again after enough successes. */
+interface RangeWidths {
+  rangeBlocks: number;
+  successes: number;
 }
 
 /**
- * The customers whose deposit addresses are among a range's senders and recipients. Deposit
- * addresses are never changed or removed (migration 0026), so the follower keeps the network's
- * addresses in memory and reads them again only when their count changed: an equal count read in
- * the range's transaction means exactly the same rows. Matching a range's 20,000 addresses in the
- * database took most of the follower's database time (bench/follower.ts).
+ * Reads up to RANGES_PER_GROUP ranges after the cursor (up to `finalBlock`) and applies them in one
+ * database transaction; done when there was nothing final to read. While a group is applied, the
+ * next one is read from the provider (`ahead`), so the follower's time is about the longer of the
+ * two rather than their sum, and a group costs the database's round trips once for several ranges
+ * (bench/follower.ts, RESULTS.md round 19). Every range must descend from the one before it, the
+ * first from the cursor's block, as when ranges were read and applied one at a time.
+ */
+async function followOneGroup(
+  scope: FollowerScope,
+  widths: RangeWidths,
+  run: { settings: RangeSettings; finalBlock: bigint; ahead: GroupRead | undefined; rangesLeft: number; keep: KeepTransfers },
+): Promise<{ done: boolean; applied: number; ahead?: GroupRead }> {
+  const { context, network, source } = scope;
+  const { settings, finalBlock, ahead, rangesLeft, keep } = run;
+  const cursor = await followerRepository.newestBlock(context.db, network);
+  if (cursor === undefined) {
+    await startFollowing(scope, settings, finalBlock);
+    return { done: true, applied: 0 };
+  }
+  if (finalBlock <= cursor.number) return { done: true, applied: 0 };
+  const fromBlock = cursor.number + 1n;
+  const group =
+    ahead !== undefined && ahead.fromBlock === fromBlock
+      ? ahead
+      : readGroup(scope, keep, fromBlock, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft));
+  const ranges = await group.ranges;
+  const head = ranges[0];
+  if (head === undefined) return { done: true, applied: 0 };
+  if (!head.read && head.first === undefined) {
+    // A group read ahead whose first block failed is read again, as a group read now would be.
+    if (group === ahead) return { done: false, applied: 0 };
+    throw head.error;
+  }
+  if (head.first === undefined) throw new ChainProviderError(`the ${network} provider's block ${fromBlock} could not be read`);
+  if (head.first.parentHash !== cursor.hash) {
+    await rewind(scope, cursor);
+    return { done: false, applied: 0 };
+  }
+  if (!head.read) {
+    if (!(head.error instanceof RangeRefusedError) || head.toBlock === head.fromBlock) throw head.error;
+    widths.rangeBlocks = Math.max(1, Math.floor(Number(head.toBlock - head.fromBlock + 1n) / 2));
+    widths.successes = 0;
+    context.log.info(
+      { network, fromBlock: head.fromBlock.toString(), toBlock: head.toBlock.toString(), rangeBlocks: widths.rangeBlocks },
+      'Chain provider refused a block range; reading half of it',
+    );
+    return { done: false, applied: 0 };
+  }
+  const usable = chainedRanges(network, cursor, ranges);
+  const lastRange = usable.at(-1);
+  if (lastRange === undefined) throw new ChainProviderError(`the ${network} provider's ranges after block ${cursor.number} could not be read`);
+  const whole = usable.length === ranges.length;
+  const next =
+    whole && usable.length < rangesLeft && lastRange.toBlock < finalBlock
+      ? readGroup(scope, keep, lastRange.toBlock + 1n, finalBlock, widths.rangeBlocks, Math.min(RANGES_PER_GROUP, rangesLeft - usable.length))
+      : undefined;
+  await applyRange(
+    scope,
+    {
+      cursor,
+      first: head.first,
+      last: lastRange.last,
+      boundaries: usable.flatMap((range) => [range.first, range.last]),
+      transfers: usable.length === 1 ? lastRange.transfers : usable.flatMap((range) => range.transfers),
+    },
+    settings,
+  );
+  widths.successes += usable.length;
+  if (widths.rangeBlocks < source.maxRangeBlocks && widths.successes >= SUCCESSES_BEFORE_WIDENING) {
+    widths.rangeBlocks = Math.min(source.maxRangeBlocks, widths.rangeBlocks * 2);
+    widths.successes = 0;
+  }
+  return next === undefined ? { done: false, applied: usable.length } : { done: false, applied: usable.length, ahead: next };
+}
+
+/** Ranges read one after another and applied in one database transaction. */
+const RANGES_PER_GROUP = 4;
+
+/** A range as the provider answered it: its first block, its transfers and its last block, or the error that stopped it. */
+type ArrivedRange = { fromBlock: bigint; toBlock: bigint } & (
+  | { read: true; first: FollowedBlock; transfers: FollowedTransfer[]; last: FollowedBlock; agrees: boolean }
+  | { read: false; first: FollowedBlock | undefined; error: unknown }
+);
+
+/** Consecutive ranges being read from the provider, starting at `fromBlock`; the list stops at the first range that failed. */
+interface GroupRead {
+  fromBlock: bigint;
+  ranges: Promise<ArrivedRange[]>;
+}
+
+/** Reads one range: its first block (whose parent the block before must be), its transfers and its last block, all at once. */
+async function readRange({ source }: FollowerScope, keep: KeepTransfers, fromBlock: bigint, toBlock: bigint): Promise<ArrivedRange> {
+  const firstRead = source.block(fromBlock);
+  const transfersRead = source.transfersIn(fromBlock, toBlock);
+  const lastRead = toBlock === fromBlock ? firstRead : source.block(toBlock);
+  // Marked handled at once: a part may fail while an earlier one is awaited; each failure is still thrown where it is awaited.
+  for (const part of [firstRead, transfersRead, lastRead]) part.catch(() => undefined);
+  let first: FollowedBlock | undefined;
+  try {
+    const firstBlock = await firstRead;
+    first = firstBlock;
+    const [transfers, last] = await Promise.all([transfersRead, lastRead]);
+    // Checked before anything is left out: every transfer must lie in the blocks the range's own ends name.
+    const agrees = transfers.every((transfer) => {
+      const expected = transfer.blockNumber === firstBlock.number ? firstBlock.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
+      return transfer.blockHash === expected;
+    });
+    return { read: true, fromBlock, toBlock, first: firstBlock, transfers: keep === undefined ? transfers : keep(transfers), last, agrees };
+  } catch (error) {
+    return { read: false, fromBlock, toBlock, first, error };
+  }
+}
+
+/** What a range keeps of its transfers once read, or undefined to keep them all. */
+type KeepTransfers = ((transfers: FollowedTransfer[]) => FollowedTransfer[]) | undefined;
+
+/**
+ * Keeps the transfers of the transactions that touch a watched address or the shared address (every
+ * transfer of such a transaction: the shared address' detection reads them together), once the
+ * range was checked against its blocks. A range holds up to 10,000 transfers and almost none are
+ * the operator's: kept until their group is applied, the others made most of the follower's garbage
+ * collection (bench/follower.ts, RESULTS.md round 19). With the addresses asked of the database
+ * (more than MAX_REMEMBERED_ADDRESSES) every transfer is kept.
+ */
+function relevantTransfers(scope: FollowerScope, sharedKey: string | undefined): KeepTransfers {
+  const { addressBook } = scope;
+  if (addressBook.issued > MAX_REMEMBERED_ADDRESSES) return undefined;
+  const { watched } = addressBook;
+  return (transfers) => {
+    const transactions = new Set<string>();
+    for (const transfer of transfers) {
+      const touches =
+        transfer.to === sharedKey || transfer.from === sharedKey || watched.ownerOf(transfer.to) !== undefined || watched.ownerOf(transfer.from) !== undefined;
+      if (touches) transactions.add(transfer.transactionHash);
+    }
+    return transactions.size === 0 ? [] : transfers.filter((transfer) => transactions.has(transfer.transactionHash));
+  };
+}
+
+/** Starts reading up to `count` consecutive ranges of at most `rangeBlocks` blocks from `fromBlock`, up to `finalBlock`. */
+function readGroup(scope: FollowerScope, keep: KeepTransfers, fromBlock: bigint, finalBlock: bigint, rangeBlocks: number, count: number): GroupRead {
+  const ranges = (async () => {
+    const arrived: ArrivedRange[] = [];
+    let from = fromBlock;
+    while (arrived.length < count && from <= finalBlock) {
+      const to = finalBlock < from + BigInt(rangeBlocks) - 1n ? finalBlock : from + BigInt(rangeBlocks) - 1n;
+      const range = await readRange(scope, keep, from, to);
+      arrived.push(range);
+      if (!range.read) break;
+      from = to + 1n;
+    }
+    return arrived;
+  })();
+  return { fromBlock, ranges };
+}
+
+/**
+ * The leading ranges that form one chain from the cursor: each read whole, its first block the child
+ * of the block before it, and its transfers in the blocks the range's own first and last block name.
+ * A first range whose transfers contradict its blocks is an error, as it always was; a later one ends
+ * the group there, and is read again as the next group's first.
+ */
+function chainedRanges(
+  network: DepositNetwork,
+  cursor: followerRepository.StoredBlock,
+  ranges: ArrivedRange[],
+): { fromBlock: bigint; toBlock: bigint; first: FollowedBlock; transfers: FollowedTransfer[]; last: FollowedBlock }[] {
+  const usable: { fromBlock: bigint; toBlock: bigint; first: FollowedBlock; transfers: FollowedTransfer[]; last: FollowedBlock }[] = [];
+  let parentHash = cursor.hash;
+  for (const range of ranges) {
+    if (!range.read || range.first.parentHash !== parentHash) break;
+    const { first, last } = range;
+    if (!range.agrees) {
+      if (usable.length === 0) throw new ChainProviderError(`the ${network} chain changed while blocks ${range.fromBlock} to ${range.toBlock} were read`);
+      break;
+    }
+    usable.push({ fromBlock: range.fromBlock, toBlock: range.toBlock, first, transfers: range.transfers, last });
+    parentHash = last.hash;
+  }
+  return usable;
+}
+
+/**
+ * Counts the network's deposit addresses, once per run, after the run read its final block: a
+ * customer sends to an address only after it was issued, so every transfer final by then went to an
+ * address counted here. Deposit addresses are never changed or removed (migration 0026), so an equal
+ * count means exactly the same rows, and the addresses in memory are read again only when it
+ * differs. Counting in every range's transaction took about 10 ms of PostgreSQL a range
+ * (bench/follower.ts, RESULTS.md round 19).
+ */
+async function refreshAddressBook(scope: FollowerScope): Promise<void> {
+  const { context, network, addressBook } = scope;
+  addressBook.issued = await issuedAddressCount(context.db, network);
+  if (addressBook.issued > MAX_REMEMBERED_ADDRESSES) addressBook.watched = new WatchedAddresses(new Map());
+  else if (addressBook.issued !== addressBook.watched.size)
+    addressBook.watched = new WatchedAddresses(await followerRepository.allDepositAddressOwners(context.db, network));
+}
+
+/**
+ * The customers whose deposit addresses are among a range's senders and recipients, matched in
+ * memory (refreshAddressBook). Matching a range's 20,000 addresses in the database took most of the
+ * follower's database time (bench/follower.ts); above MAX_REMEMBERED_ADDRESSES it still asks the database.
  */
 async function ownersOf(scope: FollowerScope, transaction: Executor, transfers: FollowedTransfer[]): Promise<Map<string, string>> {
   const { network, addressBook } = scope;
-  // Rows are never changed or removed (migration 0026): an equal count means the same rows.
-  const count = await issuedAddressCount(transaction, network);
-  if (count > MAX_REMEMBERED_ADDRESSES) {
-    addressBook.owners = new Map();
+  if (addressBook.issued > MAX_REMEMBERED_ADDRESSES) {
     return followerRepository.depositAddressOwners(transaction, network, [...new Set(transfers.flatMap((transfer) => [transfer.to, transfer.from]))]);
   }
-  if (count !== addressBook.owners.size) addressBook.owners = await followerRepository.allDepositAddressOwners(transaction, network);
+  const { watched } = addressBook;
   const owners = new Map<string, string>();
   for (const transfer of transfers) {
-    for (const address of [transfer.to, transfer.from]) {
-      const owner = addressBook.owners.get(address);
-      if (owner !== undefined) owners.set(address, owner);
-    }
+    const recipient = watched.ownerOf(transfer.to);
+    if (recipient !== undefined) owners.set(transfer.to, recipient);
+    const sender = watched.ownerOf(transfer.from);
+    if (sender !== undefined) owners.set(transfer.from, sender);
   }
   return owners;
 }
@@ -154,6 +322,8 @@ interface ReadRange {
   cursor: followerRepository.StoredBlock;
   first: FollowedBlock;
   last: FollowedBlock;
+  /** The first and last block of every range read: stored, so a rewind finds a close ancestor. */
+  boundaries: FollowedBlock[];
   transfers: FollowedTransfer[];
 }
 
@@ -176,7 +346,7 @@ async function startFollowing(scope: FollowerScope, settings: RangeSettings, fin
 
 async function applyRange(scope: FollowerScope, range: ReadRange, settings: RangeSettings): Promise<void> {
   const { context, client, network } = scope;
-  const { cursor, first, last, transfers } = range;
+  const { cursor, last, boundaries, transfers } = range;
   const { db } = context;
   const sharedKey = settings.sharedAddress === '' ? undefined : client.addressKey(settings.sharedAddress);
   let credited = false;
@@ -207,7 +377,7 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
       }
     }
     const blocks = [...landedBlocks].map(([number, hash]) => ({ number, hash, parentHash: null }));
-    await followerRepository.storeBlocks(transaction, network, [followerRepository.toStoredBlock(first), ...blocks, followerRepository.toStoredBlock(last)]);
+    await followerRepository.storeBlocks(transaction, network, [...boundaries.map((block) => followerRepository.toStoredBlock(block)), ...blocks]);
     await followerRepository.forgetBlocksBelow(transaction, network, last.number - BLOCK_WINDOW);
   });
   if (credited) context.notificationEmails?.poke();
