@@ -66,6 +66,8 @@ test('the admin picks the RazorpayX layout in the settings; the batch file downl
   expect(lines[1]).toContain(`"7878780080316316",`);
   expect(lines[1]).toContain(`"UPI","payout","","vpa","","","","meera@okicici"`);
   expect(lines[1]).toContain(`"Rupeedesk ${withdrawal.reference}","${withdrawal.reference}"`);
+  await adminPage.reload();
+  await expect(adminPage.getByTestId('payout-file-issue')).toContainText('Layout: RazorpayX Bulk Payouts (CSV, amount in rupees)');
 
   // The provider's report: its column for our reference, its status word, the UTR.
   const utr = `${Date.now()}`.slice(-12).padStart(12, '9');

@@ -120,8 +120,11 @@ describe('a batch file in the RazorpayX Bulk Payouts layout', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().settings.payoutFile).toEqual({ format: 'razorpayx_bulk', debitAccountNumber: RAZORPAYX_DEBIT_ACCOUNT });
     const { batchId, upi, imps } = await batchOfTwo();
+    const batchView = async () => (await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie })).json().batch;
+    expect((await batchView()).fileFormat).toBeNull();
 
     const file = await download(batchId);
+    expect((await batchView()).fileFormat).toBe('razorpayx_bulk');
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(file.headers['content-disposition']).toBe(`attachment; filename="razorpayx-bulk-payouts-${batchId}.csv"`);

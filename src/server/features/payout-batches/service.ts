@@ -61,6 +61,7 @@ function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
     issuedAt: row.issuedAt?.toISOString() ?? null,
     issuedBy: person(row.issuedByUserId, row.issuedByName, row.issuedByEmail),
     fileSha256: row.fileSha256,
+    fileFormat: row.fileFormat,
     downloadCount: row.downloadCount,
     inDoubtCount: row.status === 'cancelled' ? row.processingCount : 0,
   };
