@@ -38,6 +38,7 @@ import type {
 } from '#shared/contracts/enums';
 import type { NotificationKind } from '#shared/contracts/notifications';
 import type { FilePurpose } from '#shared/contracts/settings';
+import type { PayoutFileFormat } from '#shared/contracts/payout-file-formats';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({
   dataType: () => 'bytea',
@@ -674,9 +675,13 @@ export const payoutBatches = pgTable(
     issuedAt: timestamp('issued_at', { withTimezone: true }),
     issuedByUserId: uuid('issued_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     fileSha256: text('file_sha256'),
+    /** The layout and debit account the file was issued in (decision 064), so later downloads have the same bytes. */
+    fileFormat: text('file_format').$type<PayoutFileFormat>(),
+    fileDebitAccountNumber: text('file_debit_account_number'),
   },
   (table) => [
     index('payout_batches_created_idx').on(table.createdAt, table.id),
+    check('payout_batches_file_format_valid', sql`${table.fileFormat} is null or ${table.fileFormat} in ('generic', 'razorpayx_bulk', 'plural_bulk')`),
     check(
       'payout_batches_issued_consistent',
       sql`(${table.issuedAt} is null) = (${table.fileSha256} is null) and (${table.fileSha256} is null or ${table.fileSha256} ~ '^[0-9a-f]{64}$')`,
@@ -1024,6 +1029,9 @@ export const adminSettings = pgTable(
     grievanceOfficerName: text('grievance_officer_name').notNull().default(''),
     grievanceOfficerEmail: text('grievance_officer_email').notNull().default(''),
     grievanceOfficerPhone: text('grievance_officer_phone').notNull().default(''),
+    /** The layout of payout batches' bank files and the account it debits (decision 064). */
+    payoutFileFormat: text('payout_file_format').$type<PayoutFileFormat>().notNull().default('generic'),
+    payoutFileDebitAccountNumber: text('payout_file_debit_account_number').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedByUserId: uuid('updated_by_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -1046,6 +1054,10 @@ export const adminSettings = pgTable(
     check(
       'admin_settings_operator_identity_lengths',
       sql`char_length(${table.operatorLegalName}) <= 200 and char_length(${table.operatorAddress}) <= 500 and char_length(${table.operatorRegistration}) <= 100 and char_length(${table.grievanceOfficerName}) <= 200 and char_length(${table.grievanceOfficerEmail}) <= 254 and char_length(${table.grievanceOfficerPhone}) <= 20`,
+    ),
+    check(
+      'admin_settings_payout_file_valid',
+      sql`${table.payoutFileFormat} in ('generic', 'razorpayx_bulk', 'plural_bulk') and char_length(${table.payoutFileDebitAccountNumber}) <= 22`,
     ),
   ],
 );

@@ -4,6 +4,7 @@ import { MAX_DECIMAL_STRING_LENGTH, parseInrPaise } from '../money.ts';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
 import { payoutReferenceSchema, withdrawalStatusSchema } from './money-common.ts';
 import { formatPauseEnd } from './security.ts';
+import { PAYOUT_FILE_FORMATS } from './payout-file-formats.ts';
 
 /** Most withdrawals in one payout batch (and so in one bank file); older requests go first, the rest into the next batch. */
 export const PAYOUT_BATCH_MAX_WITHDRAWALS = 500;
@@ -107,6 +108,8 @@ export const payoutBatchSchema = z.object({
   issuedAt: z.string().nullable(),
   issuedBy: z.object({ id: uuidSchema, name: z.string(), email: z.string() }).nullable(),
   fileSha256: z.string().nullable(),
+  /** The layout the file was issued in (decision 064); null until then. */
+  fileFormat: z.enum(PAYOUT_FILE_FORMATS).nullable(),
   downloadCount: z.number().int(),
   /** Withdrawals of a cancelled, issued batch that the bank's results have not settled yet. */
   inDoubtCount: z.number().int(),

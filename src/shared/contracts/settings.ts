@@ -8,6 +8,7 @@ import { pendingChangeSchema } from './pending-changes.ts';
 import { kycSettingsFormShape, kycSettingsViewShape } from './kyc-settings.ts';
 import { withdrawalRulesFormShape, withdrawalRulesViewShape } from './withdrawal-rules.ts';
 import { operatorIdentityFormShape, operatorIdentityViewShape } from './operator-identity.ts';
+import { payoutFileFormShape, payoutFileViewShape } from './payout-file-formats.ts';
 
 export const SETTINGS_LIMITS = {
   addressLength: 64,
@@ -98,6 +99,7 @@ export const adminSettingsResponseSchema = z.object({
   ...withdrawalRulesViewShape,
   ...kycSettingsViewShape,
   ...operatorIdentityViewShape,
+  ...payoutFileViewShape,
 });
 export type AdminSettings = z.infer<typeof adminSettingsResponseSchema>;
 
@@ -231,6 +233,7 @@ export const settingsFormSchema = z.object({
   ...withdrawalRulesFormShape,
   ...kycSettingsFormShape,
   ...operatorIdentityFormShape,
+  ...payoutFileFormShape,
 });
 export type SettingsFormValues = z.input<typeof settingsFormSchema>;
 export type SettingsFormOutput = z.output<typeof settingsFormSchema>;

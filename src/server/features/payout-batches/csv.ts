@@ -46,6 +46,9 @@ const RESULT_COLUMNS: Record<string, 'reference' | 'withdrawalId' | 'outcome' | 
   'customer ref no': 'reference',
   'payment reference': 'reference',
   reference_id: 'reference',
+  // The references the provider layouts carry (decision 064): RazorpayX's payout reference id, Plural's client reference id.
+  'payout reference id': 'reference',
+  clientreferenceid: 'reference',
   narration: 'reference',
   withdrawalid: 'withdrawalId',
   'withdrawal id': 'withdrawalId',
@@ -82,6 +85,7 @@ const OUTCOME_WORDS: Record<string, 'paid' | 'failed' | 'not_sent'> = {
   failure: 'failed',
   rejected: 'failed',
   returned: 'failed',
+  reversed: 'failed',
   not_sent: 'not_sent',
   'not sent': 'not_sent',
   'not processed': 'not_sent',

@@ -1,3 +1,4 @@
+import type { PayoutFileFormat } from '#shared/contracts/payout-file-formats';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { payoutBatchDownloads, payoutBatches, profiles, users, withdrawalRequests } from '../../db/schema.ts';
@@ -188,10 +189,20 @@ export async function markCancelled(db: Executor, batchId: string): Promise<void
 }
 
 /** Records the first download: the file is issued (decision 038). Conditional, so only one download can issue it. */
-export async function markIssued(db: Executor, batchId: string, values: { userId: string; fileSha256: string }): Promise<boolean> {
+export async function markIssued(
+  db: Executor,
+  batchId: string,
+  values: { userId: string; fileSha256: string; fileFormat: PayoutFileFormat; fileDebitAccountNumber: string },
+): Promise<boolean> {
   const rows = await db
     .update(payoutBatches)
-    .set({ issuedAt: sql`now()`, issuedByUserId: values.userId, fileSha256: values.fileSha256 })
+    .set({
+      issuedAt: sql`now()`,
+      issuedByUserId: values.userId,
+      fileSha256: values.fileSha256,
+      fileFormat: values.fileFormat,
+      fileDebitAccountNumber: values.fileDebitAccountNumber,
+    })
     .where(and(eq(payoutBatches.id, batchId), sql`${payoutBatches.issuedAt} is null`))
     .returning({ id: payoutBatches.id });
   return rows.length === 1;

@@ -79,19 +79,20 @@ function registerBatchRoutes(app: ApiApp, db: AppContext['database']['db']): voi
     {
       schema: {
         tags: ['admin'],
-        summary: 'The bank’s bulk-payment file of a batch; the first download issues it, every one is recorded (X-Already-Downloaded names the first)',
+        summary:
+          'The bank’s bulk-payment file of a batch, in the layout the settings name when it is first downloaded (which issues it); every download is recorded (X-Already-Downloaded names the first)',
         params: idParamsSchema,
       },
     },
     async (request, reply) => {
-      const exported = await payoutBatchService.batchCsv(db, actorOf(request, sessionOf(request).userId), request.params.id);
+      const exported = await payoutBatchService.batchFile(db, actorOf(request, sessionOf(request).userId), request.params.id);
       return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="payout-batch-${request.params.id}.csv"`)
+        .type(exported.contentType)
+        .header('content-disposition', `attachment; filename="${exported.fileName}"`)
         .header('x-row-count', String(exported.rows))
         .header('x-file-sha256', exported.sha256)
         .headers(exported.notice === null ? {} : { 'x-already-downloaded': exported.notice })
-        .send(exported.csv);
+        .send(exported.body);
     },
   );
 

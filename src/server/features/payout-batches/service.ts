@@ -20,9 +20,10 @@ import { decideInTransaction } from '../../platform/decisions/decide.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
-import { csvCell } from '../../platform/csv.ts';
 import { confirmOpenChange, findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
 import { gateBatchPayment, twoAdminThresholdInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
+import { getPayoutFileSettings } from '../settings/service.ts';
+import { bankFileIn, type BankFile } from './bank-file-layouts.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchRow, PayoutBatchWithCounts, WithdrawalRow } from './repository.ts';
 
@@ -60,6 +61,7 @@ function toBatchView(row: PayoutBatchWithCounts): PayoutBatch {
     issuedAt: row.issuedAt?.toISOString() ?? null,
     issuedBy: person(row.issuedByUserId, row.issuedByName, row.issuedByEmail),
     fileSha256: row.fileSha256,
+    fileFormat: row.fileFormat,
     downloadCount: row.downloadCount,
     inDoubtCount: row.status === 'cancelled' ? row.processingCount : 0,
   };
@@ -199,44 +201,6 @@ export async function getBatch(db: Database, id: string) {
   };
 }
 
-const BANK_FILE_COLUMNS = [
-  'Payment Mode',
-  'Beneficiary Name',
-  'Beneficiary Account Number',
-  'IFSC',
-  'Beneficiary UPI ID',
-  'Amount (INR)',
-  'Narration',
-  'Reference',
-];
-
-/** The bank file's bytes, built only from what the batch froze (bank snapshots, amounts, request order). */
-function bankFileOf(withdrawals: WithdrawalRow[]): string {
-  const lines = [BANK_FILE_COLUMNS.map(csvCell).join(',')];
-  for (const withdrawal of withdrawals) {
-    // The bank pays the net amount: the gross less the TDS withheld (docs/decisions/018).
-    const netInrPaise = netInrPaiseOf(withdrawal);
-    const mode = paymentModeFor(netInrPaise, withdrawal.upiId);
-    lines.push(
-      [
-        mode,
-        withdrawal.accountHolderName,
-        withdrawal.accountNumber,
-        withdrawal.ifscCode,
-        mode === 'UPI' ? (withdrawal.upiId ?? '') : '',
-        inrPaiseToWire(netInrPaise),
-        // The short reference, not our UUID: it fits banks' narration fields and is what the results are matched on.
-        `Rupeedesk ${withdrawal.reference}`,
-        withdrawal.reference,
-      ]
-        .map(csvCell)
-        .join(','),
-    );
-  }
-  // CRLF line ends, as RFC 4180 and banks' upload tools expect.
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 /** One line on the file's earlier issue, for the download's answer and the screen; ASCII, as an HTTP header must be. */
 function alreadyDownloadedNotice(batch: PayoutBatchWithCounts): string | null {
   if (batch.issuedAt === null) return null;
@@ -245,11 +209,12 @@ function alreadyDownloadedNotice(batch: PayoutBatchWithCounts): string | null {
 }
 
 /**
- * The bank's bulk-payment file of a batch. The first download issues it: who, when and the SHA-256
- * of the bytes are recorded on the batch, and from then on one admin can no longer cancel it
- * (decision 038). Every download is recorded and audited; a later one carries the notice of the first.
+ * The bank's bulk-payment file of a batch. The first download issues it: who, when, the layout the
+ * settings name (decision 064) and the SHA-256 of the bytes are recorded on the batch, and from then on
+ * one admin can no longer cancel it (decision 038). Later downloads are in the layout the file was issued
+ * in, so they have the same bytes. Every download is recorded and audited; a later one carries the notice of the first.
  */
-export async function batchCsv(db: Database, actor: AdminActor, id: string): Promise<{ csv: string; rows: number; sha256: string; notice: string | null }> {
+export async function batchFile(db: Database, actor: AdminActor, id: string): Promise<BankFile & { rows: number; sha256: string; notice: string | null }> {
   return db.transaction(async (transaction) => {
     // Exclusive: a cancel and the first download are served one after the other.
     const locked = await batchRepository.findBatch(transaction, id, 'update');
@@ -257,21 +222,30 @@ export async function batchCsv(db: Database, actor: AdminActor, id: string): Pro
     if (locked.status === 'cancelled') throw AppError.conflict(PAYOUT_BATCH_MESSAGES.cancelled);
     const batch = await batchRepository.findBatchWithCounts(transaction, id);
     if (!batch) throw new Error(`payout batch ${id} vanished inside its own transaction`);
+    const layout =
+      locked.issuedAt === null
+        ? await getPayoutFileSettings(transaction)
+        : { format: locked.fileFormat ?? 'generic', debitAccountNumber: locked.fileDebitAccountNumber ?? '' };
     const withdrawals = await batchRepository.listBatchWithdrawals(transaction, id);
-    const csv = bankFileOf(withdrawals);
-    const sha256 = createHash('sha256').update(csv).digest('hex');
+    const file = bankFileIn(layout.format, layout.debitAccountNumber, id, withdrawals);
+    const sha256 = createHash('sha256').update(file.body).digest('hex');
     const notice = alreadyDownloadedNotice(batch);
-    const issuedNow = await batchRepository.markIssued(transaction, id, { userId: actor.adminUserId, fileSha256: sha256 });
+    const issuedNow = await batchRepository.markIssued(transaction, id, {
+      userId: actor.adminUserId,
+      fileSha256: sha256,
+      fileFormat: layout.format,
+      fileDebitAccountNumber: layout.debitAccountNumber,
+    });
     await batchRepository.insertDownload(transaction, { batchId: id, userId: actor.adminUserId, fileSha256: sha256 });
     await recordAudit(transaction, {
       actorUserId: actor.adminUserId,
       action: 'payout_batch.download',
       targetType: 'payout_batch',
       targetId: id,
-      after: { rows: withdrawals.length, sha256, issued: issuedNow, firstIssuedAt: batch.issuedAt?.toISOString() ?? null },
+      after: { rows: withdrawals.length, sha256, format: layout.format, issued: issuedNow, firstIssuedAt: batch.issuedAt?.toISOString() ?? null },
       ipAddress: actor.ipAddress,
     });
-    return { csv, rows: withdrawals.length, sha256, notice };
+    return { ...file, rows: withdrawals.length, sha256, notice };
   });
 }
 

@@ -34,6 +34,7 @@ import type { AuditAction } from '#shared/contracts/enums';
 import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
 import { CONSENT_NOTICE_VERSION, type OperatorIdentityResponse } from '#shared/contracts/operator-identity';
 import { desiredOperatorIdentity, operatorIdentityOf, operatorIdentitySnapshot } from './operator-identity.ts';
+import { desiredPayoutFile, payoutFileOf, payoutFileSnapshot } from './payout-file.ts';
 import {
   assertMinimumNotAboveMaximum,
   desiredWithdrawalRules,
@@ -98,6 +99,11 @@ export async function getPublicSettings(db: Executor): Promise<StoredPublicSetti
 }
 
 /** What the footer, the terms and privacy pages and the consent notice show of the operator. */
+/** The bank file's layout and debit account as the admin set them (decision 064), for the payout batches. */
+export async function getPayoutFileSettings(db: Executor): Promise<ReturnType<typeof payoutFileOf>> {
+  return payoutFileOf(await settingsRepository.getSettings(db));
+}
+
 export async function getOperatorIdentity(db: Executor): Promise<OperatorIdentityResponse> {
   return { ...operatorIdentityOf(await settingsRepository.getSettings(db)), consentNoticeVersion: CONSENT_NOTICE_VERSION };
 }
@@ -128,6 +134,7 @@ export async function adminSettingsView(db: Executor, row: SettingsRow, viewer: 
     ...withdrawalRulesView(row),
     ...kycSettingsView(row),
     operatorIdentity: operatorIdentityOf(row),
+    payoutFile: payoutFileOf(row),
   };
 }
 
@@ -152,6 +159,7 @@ export function settingsSnapshot(row: SettingsRow): Record<string, string | null
     ...withdrawalRulesSnapshot(row),
     ...kycSettingsSnapshot(row),
     ...operatorIdentitySnapshot(row),
+    ...payoutFileSnapshot(row),
   };
 }
 
@@ -201,6 +209,7 @@ function desiredSettings(input: SettingsFormOutput): DesiredSettings {
     ...desiredWithdrawalRules(input),
     ...desiredKycSettings(input),
     ...desiredOperatorIdentity(input),
+    ...desiredPayoutFile(input),
   };
 }
 

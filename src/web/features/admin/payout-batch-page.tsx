@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
 import { PAYOUT_BATCH_MESSAGES, payoutResultRowSchema, utrHasFormOf, type PayoutResult, type PayoutResultsPreview } from '#shared/contracts/payout-batches';
+import { PAYOUT_FILE_FORMAT_LABELS } from '#shared/contracts/payout-file-formats';
 import { LIMITS } from '#shared/limits';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
@@ -419,11 +420,11 @@ export default function PayoutBatchPage() {
                       new Date(batch.issuedAt),
                       batch.issuedBy ? `${batch.issuedBy.name} (${batch.issuedBy.email})` : 'an admin who is gone',
                     )}{' '}
-                    Downloads: {batch.downloadCount}.
+                    Downloads: {batch.downloadCount}.{batch.fileFormat && <span className="block">Layout: {PAYOUT_FILE_FORMAT_LABELS[batch.fileFormat]}</span>}
                     {batch.fileSha256 && <span className="block break-all font-mono text-xs text-slate-500">SHA-256 {batch.fileSha256}</span>}
                   </>
                 ) : (
-                  'Not downloaded yet. The first download issues it: after that, cancelling needs a second admin.'
+                  'Not downloaded yet. The first download issues it in the layout the settings name: after that, cancelling needs a second admin.'
                 )}
               </dd>
             </dl>

@@ -20,6 +20,7 @@ import { useUnsavedChangesGuard } from './components/use-unsaved-changes-guard.t
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
 import { KycSettingsSection } from './settings/kyc-settings-section.tsx';
+import { PayoutFileSection } from './settings/payout-file-section.tsx';
 import { WithdrawalRulesSection } from './settings/withdrawal-rules-section.tsx';
 import { OperatorIdentitySection } from './settings/operator-identity-section.tsx';
 import { ExchangeRatesSection } from './settings/exchange-rates-section.tsx';
@@ -88,6 +89,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           <div className="flex flex-col gap-5">
             <WithdrawalRulesSection {...sectionProps} />
             <KycSettingsSection {...sectionProps} />
+            <PayoutFileSection {...sectionProps} />
           </div>
         </TabsContent>
 

@@ -3,6 +3,7 @@ import type { AdminSettings, UpdateSettingsRequest } from '#shared/contracts/set
 import { formatUsdtShort, usdtMicrosFromWire } from '#shared/money';
 import { kycSettingsFormValues } from './kyc-settings-section.tsx';
 import { operatorIdentityFormValues } from './operator-identity-section.tsx';
+import { payoutFileFormValues } from './payout-file-section.tsx';
 import { withdrawalRulesFormValues } from './withdrawal-rules-section.tsx';
 
 /** The form's values, with the version they are (expectedUpdatedAt): a reset always replaces both together. */
@@ -21,6 +22,7 @@ export function formValuesOf(settings: AdminSettings): UpdateSettingsRequest {
     ...withdrawalRulesFormValues(settings),
     ...kycSettingsFormValues(settings),
     ...operatorIdentityFormValues(settings),
+    ...payoutFileFormValues(settings),
   };
 }
 

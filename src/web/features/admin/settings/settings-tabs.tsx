@@ -23,6 +23,7 @@ const TAB_OF_FIELD: Record<FieldName, TabName> = {
   kycRefreshMonths: 'withdrawals',
   recordRetentionYears: 'withdrawals',
   operatorIdentity: 'support',
+  payoutFile: 'withdrawals',
 };
 export const FIELD_NAMES = Object.keys(TAB_OF_FIELD) as FieldName[];
 const TAB_LABELS: Record<TabName, string> = {

@@ -1,0 +1,80 @@
+import fs from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { addBankAccountAs, requestWithdrawalAs, submitDepositAs, type AdminApi } from './support/admin-api.ts';
+import type { NewCustomer } from './support/helpers.ts';
+import { openAdminAndCustomer, type AdminAndCustomer } from './support/admin-and-customer.ts';
+
+// The bank file's layout picked on the settings page (issue 31, section 2; decision 064): the admin picks the
+// RazorpayX Bulk Payouts layout, a batch's file downloads in it, and the provider's report columns apply the results.
+// The settings are shared by the whole suite: the layout goes back to the generic CSV after.
+test.describe.configure({ mode: 'serial' });
+test.use({ viewport: { width: 1366, height: 900 } });
+
+let adminApi: AdminApi;
+let adminPage: Page;
+let customerPage: Page;
+let customer: NewCustomer;
+let opened: AdminAndCustomer;
+
+test.beforeAll(async ({ browser }) => {
+  const desk = { width: 1366, height: 900 };
+  opened = await openAdminAndCustomer(browser, { adminViewport: desk, customerViewport: desk, customer: { name: 'Meera Layout', phone: '+919811225566' } });
+  ({ adminApi, adminPage, customerPage, customer } = opened);
+  const funding = await submitDepositAs(customerPage, '100');
+  await adminApi.approveDeposit(funding.id);
+});
+
+test.afterAll(async () => {
+  await adminApi?.updateSettings({ payoutFile: { format: 'generic', debitAccountNumber: '' } });
+  await opened?.close();
+});
+
+test('the admin picks the RazorpayX layout in the settings; the batch file downloads in it and its report applies by reference', async () => {
+  test.slow();
+  await adminPage.goto('/admin/settings');
+  await adminPage.getByRole('tab', { name: 'Withdrawals & TDS' }).click();
+  const section = adminPage.getByTestId('payout-file-settings');
+  await expect(section.getByLabel('Layout')).toHaveValue('generic');
+  await section.getByLabel('Layout').selectOption('razorpayx_bulk');
+  const saveButton = adminPage.getByRole('button', { name: 'Save All Settings' });
+  await saveButton.press('Enter');
+  await expect(section.getByText('The RazorpayX layout needs the RazorpayX account number the payouts are paid from')).toBeVisible();
+  await section.getByLabel('Debit account number').fill('7878780080316316');
+  await saveButton.press('Enter');
+  await expect(adminPage.getByText('Settings updated successfully')).toBeVisible();
+  const saved = await (await adminApi.context.get('/api/admin/settings')).json();
+  expect(saved.payoutFile).toEqual({ format: 'razorpayx_bulk', debitAccountNumber: '7878780080316316' });
+
+  const bankAccountId = await addBankAccountAs(customerPage, {
+    accountHolderName: 'Meera Layout',
+    accountNumber: '667788990011',
+    bankName: 'ICICI Bank',
+    ifscCode: 'ICIC0001122',
+    upiId: 'meera@okicici',
+  });
+  const withdrawal = await requestWithdrawalAs(customerPage, { amount: '20', bankAccountId, pin: customer.pin });
+  await adminPage.goto('/admin/payouts');
+  await adminPage.getByRole('button', { name: 'New batch' }).click();
+  await adminPage.getByRole('alertdialog', { name: 'Create a payout batch?' }).getByRole('button', { name: 'Create batch' }).click();
+  await expect(adminPage).toHaveURL(/\/admin\/payouts\/[0-9a-f-]{36}$/);
+  const batchId = adminPage.url().split('/').pop() ?? '';
+
+  const [download] = await Promise.all([adminPage.waitForEvent('download'), adminPage.getByRole('link', { name: 'Download bank file (CSV)' }).click()]);
+  expect(download.suggestedFilename()).toBe(`razorpayx-bulk-payouts-${batchId}.csv`);
+  const lines = (await fs.readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+  expect(lines[0]).toMatch(/^"RazorpayX Account Number","Payout Amount \(in Rupees\)","Payout Currency","Payout Mode",/);
+  expect(lines[1]).toContain(`"7878780080316316",`);
+  expect(lines[1]).toContain(`"UPI","payout","","vpa","","","","meera@okicici"`);
+  expect(lines[1]).toContain(`"Rupeedesk ${withdrawal.reference}","${withdrawal.reference}"`);
+  await adminPage.reload();
+  await expect(adminPage.getByTestId('payout-file-issue')).toContainText('Layout: RazorpayX Bulk Payouts (CSV, amount in rupees)');
+
+  // The provider's report: its column for our reference, its status word, the UTR.
+  const utr = `${Date.now()}`.slice(-12).padStart(12, '9');
+  const report = ['Payout Reference Id,Status,UTR', `${withdrawal.reference},processed,${utr}`].join('\r\n');
+  await adminPage.getByLabel('Upload the bank’s results (CSV)').setInputFiles({ name: 'report.csv', mimeType: 'text/csv', buffer: Buffer.from(report) });
+  const preview = adminPage.getByTestId('payout-results-preview');
+  await expect(preview.getByTestId('preview-row-1')).toContainText('Will be marked paid');
+  await preview.getByRole('button', { name: 'Apply results' }).click();
+  await expect(adminPage.getByTestId(`batch-withdrawal-${withdrawal.id}`)).toContainText(`UTR: ${utr}`);
+});
