@@ -92,7 +92,14 @@ function AmountUnitSwitch({ unit, onChange }: { unit: AmountUnit; onChange: (uni
       <div className="grid grid-cols-2 gap-1 rounded-lg border border-slate-300 bg-slate-50 p-1">
         {options.map(([value, label]) => (
           <label key={value} className="relative">
-            <input type="radio" name="withdraw-amount-unit" value={value} checked={unit === value} onChange={() => onChange(value)} className="peer sr-only" />
+            <input
+              type="radio"
+              name="withdraw-amount-unit"
+              value={value}
+              checked={unit === value}
+              onChange={() => onChange(value)}
+              className="peer absolute inset-0 z-10 m-0 cursor-pointer opacity-0"
+            />
             <span className="flex h-10 cursor-pointer items-center justify-center gap-1.5 rounded-md text-sm font-medium text-slate-600 peer-checked:bg-white peer-checked:text-brand-900 peer-checked:shadow-sm peer-checked:ring-1 peer-checked:ring-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600">
               {unit === value && <span aria-hidden>✓</span>}
               {label}
