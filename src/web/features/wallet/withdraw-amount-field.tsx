@@ -61,7 +61,8 @@ export function WithdrawAmountField({ form, limits, summary, tdsBasisPoints, err
 
   return (
     <div className="flex flex-col gap-3">
-      <AmountUnitSwitch unit={unit} onChange={switchUnit} />
+      {/* Rupees wait for the limits: without their TDS rate the USDT needed could pay less than typed. */}
+      <AmountUnitSwitch unit={unit} onChange={switchUnit} rupeesReady={limits !== undefined} />
       {unit === 'inr' ? (
         <div className="flex flex-col gap-1.5">
           <FormField label={t('withdraw.amountInr')} error={errors.amountInr?.message} help={`${t('withdraw.amountInrHelp')} ${help}`}>
@@ -81,7 +82,7 @@ export function WithdrawAmountField({ form, limits, summary, tdsBasisPoints, err
 }
 
 /** USDT or rupees, as a pair of labelled radio buttons (a screen reader hears a choice of two, not a colour). */
-function AmountUnitSwitch({ unit, onChange }: { unit: AmountUnit; onChange: (unit: AmountUnit) => void }) {
+function AmountUnitSwitch({ unit, onChange, rupeesReady }: { unit: AmountUnit; onChange: (unit: AmountUnit) => void; rupeesReady: boolean }) {
   const options: [AmountUnit, string][] = [
     ['usdt', t('withdraw.unitUsdt')],
     ['inr', t('withdraw.unitInr')],
@@ -97,10 +98,11 @@ function AmountUnitSwitch({ unit, onChange }: { unit: AmountUnit; onChange: (uni
               name="withdraw-amount-unit"
               value={value}
               checked={unit === value}
+              disabled={value === 'inr' && !rupeesReady}
               onChange={() => onChange(value)}
               className="peer absolute inset-0 z-10 m-0 cursor-pointer opacity-0"
             />
-            <span className="flex h-10 cursor-pointer items-center justify-center gap-1.5 rounded-md text-sm font-medium text-slate-600 peer-checked:bg-white peer-checked:text-brand-900 peer-checked:shadow-sm peer-checked:ring-1 peer-checked:ring-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600">
+            <span className="flex h-10 cursor-pointer items-center justify-center gap-1.5 rounded-md text-sm font-medium text-slate-600 peer-checked:bg-white peer-checked:text-brand-900 peer-checked:shadow-sm peer-checked:ring-1 peer-checked:ring-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-brand-600 peer-disabled:opacity-50">
               {unit === value && <span aria-hidden>✓</span>}
               {label}
             </span>
