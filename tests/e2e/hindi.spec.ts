@@ -131,6 +131,12 @@ test('the customer journey in Hindi: deposit, withdraw, bank accounts, a transac
   await expect(page.getByRole('button', { name: 'निकासी का अनुरोध करें' })).toBeVisible();
   await expectAllHindi(page, 'the withdraw page', data);
   problems.push(...(await auditPage(page, '/wallet/withdraw in Hindi')));
+  // The amount typed in rupees (issue 31, section 5): the switch, the field and the USDT needed in Hindi too.
+  await page.getByRole('radio', { name: '₹ रुपयों में' }).check();
+  await page.getByLabel('आपको मिलने वाले रुपये (₹)').fill('1000');
+  await expect(page.getByTestId('usdt-needed')).toContainText('ज़रूरी USDT:');
+  await expectAllHindi(page, 'the withdraw page in rupees', data);
+  problems.push(...(await auditPage(page, '/wallet/withdraw in rupees in Hindi')));
 
   await page.goto(`/wallet/transactions/deposit/${deposit.id}`);
   await expect(page.getByRole('heading', { name: 'विवरण' })).toBeVisible();

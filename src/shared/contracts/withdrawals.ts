@@ -11,6 +11,7 @@ import {
   userSummarySchema,
 } from './money-common.ts';
 import { rateTierSchema, type RateTier } from './enums.ts';
+import { tdsInrPaiseFor } from './withdrawal-rules.ts';
 
 /** Withdrawals are whole cents of USDT. */
 export const WITHDRAWAL_DECIMALS = 2;
@@ -91,6 +92,56 @@ export function quoteWithdrawal(amountUsdtMicros: bigint, rates: { rateNormalInr
     return { rateTier: 'vip', rateInrPaise: rates.rateVipInrPaise, amountInrPaise: inrPaiseForUsdt(amountUsdtMicros, rates.rateVipInrPaise) };
   }
   return { rateTier: 'normal', rateInrPaise: rates.rateNormalInrPaise, amountInrPaise: atNormalRate };
+}
+
+/** Withdrawals are whole cents: a cent of USDT in micro-USDT. */
+const USDT_MICROS_PER_CENT = MICROS_PER_USDT / 10n ** BigInt(WITHDRAWAL_DECIMALS);
+
+/**
+ * The fewest USDT (whole cents) whose withdrawal pays at least `netInrPaise` after TDS, priced by
+ * quoteWithdrawal itself: the customer who types rupees never receives less than typed (issue 31, section 5).
+ * Exact integers only. The VIP rate of a large withdrawal is a step in the price, so the cheapest amount at
+ * each rate the customer could get is tried and the smallest that really pays enough wins.
+ */
+export function usdtMicrosForNetInr(
+  netInrPaise: bigint,
+  rates: { rateNormalInrPaise: bigint; rateVipInrPaise: bigint },
+  vipLevel: string,
+  tdsBasisPoints: bigint,
+): bigint | undefined {
+  if (netInrPaise <= 0n || rates.rateNormalInrPaise <= 0n || rates.rateVipInrPaise <= 0n) return undefined;
+  const grossInrPaise = smallestGrossForNet(netInrPaise, tdsBasisPoints);
+  const atNormalRate = centsForGross(grossInrPaise, rates.rateNormalInrPaise);
+  const atVipRate = centsForGross(grossInrPaise, rates.rateVipInrPaise);
+  // The first amount a normal customer gets the VIP rate for, however little it needs at that rate.
+  const vipFromThreshold = centsForGross(VIP_THRESHOLD_INR_PAISE, rates.rateNormalInrPaise);
+  const candidates = [atNormalRate, atVipRate, atVipRate > vipFromThreshold ? atVipRate : vipFromThreshold];
+  const paying = candidates.filter((amountUsdtMicros) => {
+    const gross = quoteWithdrawal(amountUsdtMicros, rates, vipLevel).amountInrPaise;
+    return gross - tdsInrPaiseFor(gross, tdsBasisPoints) >= netInrPaise;
+  });
+  return paying.reduce<bigint | undefined>((least, amount) => (least === undefined || amount < least ? amount : least), undefined);
+}
+
+/** The least gross whose net after TDS (rounded down, as the server does) is at least the net asked for. */
+function smallestGrossForNet(netInrPaise: bigint, tdsBasisPoints: bigint): bigint {
+  const netOf = (gross: bigint) => gross - tdsInrPaiseFor(gross, tdsBasisPoints);
+  const keptBasisPoints = 10_000n - tdsBasisPoints;
+  // The exact answer is within a paisa or two of the proportional one; the steps below make it exact.
+  let gross = keptBasisPoints > 0n ? ceilingDivide(netInrPaise * 10_000n, keptBasisPoints) : netInrPaise;
+  while (netOf(gross) < netInrPaise) gross += 1n;
+  while (gross > 0n && netOf(gross - 1n) >= netInrPaise) gross -= 1n;
+  return gross;
+}
+
+/** The fewest whole cents of USDT, in micros, whose rupees at the rate (rounded down) reach the gross. */
+function centsForGross(grossInrPaise: bigint, rateInrPaise: bigint): bigint {
+  // floor(cents x 10^4 x rate / 10^6) = floor(cents x rate / 100) >= gross exactly when cents x rate >= gross x 100.
+  return ceilingDivide(grossInrPaise * 100n, rateInrPaise) * USDT_MICROS_PER_CENT;
+}
+
+function ceilingDivide(dividend: bigint, divisor: bigint): bigint {
+  return (dividend + divisor - 1n) / divisor;
 }
 
 /** The bank details copied into the request when it was made, as the customer sees them. */

@@ -14,13 +14,20 @@ import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { requestWithdrawal, useIdempotencyKeys, useRefreshMoney } from './api.ts';
 import { tdsBasisPointsOf } from './withdrawal-rules.tsx';
-import { withdrawPreview, type WithdrawForm, type WithdrawPreview } from './withdraw-form-rules.ts';
+import {
+  requestedUsdtMicros,
+  usdtRequestText,
+  withdrawPreview,
+  type WithdrawForm,
+  type WithdrawPreview,
+  type WithdrawRequestValues,
+} from './withdraw-form-rules.ts';
 import type { PinCheckOutcome } from './withdraw-pin-dialog.tsx';
 
 const FIELDS = ['amount', 'bankAccountId'] as const;
 
-/** What the PIN dialog asks the customer to confirm: the form and the INR amount shown when it opened. */
-export type Confirmation = WithdrawForm & WithdrawPreview;
+/** What the PIN dialog asks the customer to confirm: the USDT amount, the payee and the INR amount shown when it opened. */
+export type Confirmation = WithdrawRequestValues & WithdrawPreview;
 
 /**
  * The withdrawal from the valid form to the server's answer: the form freezes the price and opens the PIN
@@ -47,8 +54,13 @@ export function useWithdrawalConfirmation({
 
   const onRequest: (event: FormEvent) => Promise<void> = form.handleSubmit((values) => {
     setBannerError(undefined);
+    const tdsBasisPoints = tdsBasisPointsOf(limits.data);
+    // Typed in rupees or in USDT, the request is the same: the USDT amount and the rupees it pays.
+    const amountUsdtMicros = requestedUsdtMicros(values, summary, tdsBasisPoints);
+    if (amountUsdtMicros === undefined) return;
+    const amount = usdtRequestText(amountUsdtMicros);
     // The price is frozen here: the dialog shows it, and the server refuses any other.
-    setConfirming({ ...values, ...withdrawPreview(values.amount, summary, tdsBasisPointsOf(limits.data)) });
+    setConfirming({ amount, bankAccountId: values.bankAccountId, ...withdrawPreview(amount, summary, tdsBasisPoints) });
   });
 
   const confirmWithPin = async (pin: string): Promise<PinCheckOutcome> => {
@@ -90,6 +102,7 @@ export function useWithdrawalConfirmation({
       };
     }
     const failure = applySubmissionFailure(form, error, FIELDS, t('withdraw.failed'));
+    moveAmountErrorToRupees(form);
     if (error instanceof ApiError && error.code === 'PRICE_CHANGED') {
       // Wait for the new rates, so the preview shows the new amount when the dialog closes;
       // the form keeps its values for the customer to confirm again.
@@ -105,4 +118,12 @@ export function useWithdrawalConfirmation({
   };
 
   return { confirming, onRequest, confirmWithPin, cancel: () => setConfirming(undefined) };
+}
+
+/** The server speaks of the USDT amount; when the customer typed rupees, its word goes to the rupee field they see. */
+function moveAmountErrorToRupees(form: UseFormReturn<WithdrawForm>): void {
+  const amountError = form.getFieldState('amount').error;
+  if (form.getValues('unit') !== 'inr' || amountError?.message === undefined) return;
+  form.clearErrors('amount');
+  form.setError('amountInr', { type: amountError.type, message: amountError.message });
 }

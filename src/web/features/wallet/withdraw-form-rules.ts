@@ -1,27 +1,80 @@
 import { z } from 'zod';
-import { WITHDRAWAL_DECIMALS, WITHDRAWAL_MESSAGES, quoteWithdrawal, withdrawalAmountSchema, type WithdrawalQuote } from '#shared/contracts/withdrawals';
+import {
+  MIN_WITHDRAWAL_USDT_MICROS,
+  WITHDRAWAL_DECIMALS,
+  WITHDRAWAL_MESSAGES,
+  quoteWithdrawal,
+  usdtMicrosForNetInr,
+  withdrawalAmountSchema,
+  type WithdrawalQuote,
+} from '#shared/contracts/withdrawals';
 import { WITHDRAWAL_RULE_MESSAGES, type WithdrawalLimits } from '#shared/contracts/withdrawal-rules';
 import type { WalletSummary } from '#shared/contracts/wallet';
-import { formatUsdtExact, inrPaiseFromWire, parseUsdtMicros, usdtMicrosFromWire } from '#shared/money';
+import { formatDecimal, formatUsdtExact, inrPaiseFromWire, parseInrPaise, parseUsdtMicros, USDT_DECIMALS, usdtMicrosFromWire } from '#shared/money';
 import { breakdownOf, type InrBreakdown } from './withdrawal-rules.tsx';
 
-export type WithdrawForm = { amount: string; bankAccountId: string };
+/** The amount is typed in USDT, or as the rupees the customer wants to receive after TDS (issue 31, section 5). */
+export type AmountUnit = 'usdt' | 'inr';
+export type WithdrawForm = { unit: AmountUnit; amount: string; amountInr: string; bankAccountId: string };
+/** What the request carries: always the USDT amount, as the server takes it. */
+export type WithdrawRequestValues = { amount: string; bankAccountId: string };
 
 /** What the form shows in rupees for an amount: the quote, and the TDS breakdown when TDS applies. */
 export type WithdrawPreview = { quote: WithdrawalQuote | undefined; breakdown: InrBreakdown | undefined };
 
-/** The form's rules: the shared amount rule, a chosen account, the balance and the limits the server will apply. */
-export function withdrawFormSchema(balanceMicros: bigint, limits: WithdrawalLimits | undefined) {
-  return z
-    .object({ amount: withdrawalAmountSchema, bankAccountId: z.string().min(1, WITHDRAWAL_MESSAGES.selectBankAccount) })
-    .superRefine((values, context) => {
-      const amount = parseUsdtMicros(values.amount, WITHDRAWAL_DECIMALS);
-      if (amount.ok && amount.value > balanceMicros) context.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MESSAGES.insufficientBalance });
-      else if (amount.ok && limits) {
-        const refusal = limitRefusal(amount.value, limits);
-        if (refusal) context.addIssue({ code: 'custom', path: ['amount'], message: refusal });
-      }
-    });
+/** The form's rules: the shared amount rule, a chosen account, the balance and the limits the server will apply, at the field being typed in. */
+export function withdrawFormSchema(balanceMicros: bigint, limits: WithdrawalLimits | undefined, summary: WalletSummary, tdsBasisPoints: bigint) {
+  return z.object({ unit: z.enum(['usdt', 'inr']), amount: z.string(), amountInr: z.string(), bankAccountId: z.string() }).superRefine((values, context) => {
+    if (values.bankAccountId === '') context.addIssue({ code: 'custom', path: ['bankAccountId'], message: WITHDRAWAL_MESSAGES.selectBankAccount });
+    const field = values.unit === 'inr' ? 'amountInr' : 'amount';
+    const refusal = amountRefusal(values, balanceMicros, limits, summary, tdsBasisPoints);
+    if (refusal) context.addIssue({ code: 'custom', path: [field], message: refusal });
+  });
+}
+
+function amountRefusal(
+  values: WithdrawForm,
+  balanceMicros: bigint,
+  limits: WithdrawalLimits | undefined,
+  summary: WalletSummary,
+  tdsBasisPoints: bigint,
+): string | undefined {
+  if (values.unit === 'usdt') {
+    const shared = withdrawalAmountSchema.safeParse(values.amount);
+    if (!shared.success) return shared.error.issues[0]?.message ?? WITHDRAWAL_MESSAGES.invalidAmount;
+  }
+  const amount = requestedUsdtMicros(values, summary, tdsBasisPoints);
+  if (amount === undefined) return WITHDRAWAL_MESSAGES.invalidAmount;
+  if (amount < MIN_WITHDRAWAL_USDT_MICROS) return WITHDRAWAL_MESSAGES.minimum;
+  if (amount > balanceMicros) return WITHDRAWAL_MESSAGES.insufficientBalance;
+  return limits ? limitRefusal(amount, limits) : undefined;
+}
+
+/**
+ * The USDT the form asks for: as typed, or the fewest whole cents that pay the typed rupees after TDS at the
+ * customer's rate (the shared rule); undefined while what is typed is not an amount.
+ */
+export function requestedUsdtMicros(
+  values: Pick<WithdrawForm, 'unit' | 'amount' | 'amountInr'>,
+  summary: WalletSummary,
+  tdsBasisPoints: bigint,
+): bigint | undefined {
+  if (values.unit === 'usdt') {
+    const amount = parseUsdtMicros(values.amount, WITHDRAWAL_DECIMALS);
+    return amount.ok && amount.value > 0n ? amount.value : undefined;
+  }
+  const rupees = parseInrPaise(values.amountInr);
+  if (!rupees.ok || rupees.value <= 0n) return undefined;
+  return usdtMicrosForNetInr(rupees.value, ratesOf(summary), summary.rateTier, tdsBasisPoints);
+}
+
+/** The USDT amount as the request sends it ("120.48"). */
+export function usdtRequestText(amountUsdtMicros: bigint): string {
+  return formatDecimal(amountUsdtMicros, USDT_DECIMALS, WITHDRAWAL_DECIMALS);
+}
+
+function ratesOf(summary: WalletSummary) {
+  return { rateNormalInrPaise: inrPaiseFromWire(summary.rates.normalInr), rateVipInrPaise: inrPaiseFromWire(summary.rates.vipInr) };
 }
 
 /** The amount as every other screen writes it ("100.00"), not as typed ("100"). */
@@ -42,7 +95,7 @@ function previewQuote(amountText: string, summary: WalletSummary): WithdrawalQuo
   if (!amount.ok || amount.value <= 0n) return undefined;
   return quoteWithdrawal(
     amount.value,
-    { rateNormalInrPaise: inrPaiseFromWire(summary.rates.normalInr), rateVipInrPaise: inrPaiseFromWire(summary.rates.vipInr) },
+    ratesOf(summary),
     // The summary's tier comes with its rates, from the same rule as the customer's level on the server.
     summary.rateTier,
   );

@@ -1,23 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, Clock } from 'lucide-react';
-import { useState, type ComponentProps, type ReactNode } from 'react';
-import { useForm, useWatch, type UseFormReturn } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
-import { WITHDRAWAL_DECIMALS, type Withdrawal, type WithdrawalQuote } from '#shared/contracts/withdrawals';
+import type { Withdrawal, WithdrawalQuote } from '#shared/contracts/withdrawals';
 import type { BankAccount } from '#shared/contracts/bank-accounts';
 import type { WalletSummary } from '#shared/contracts/wallet';
-import { formatDecimal, formatInrForDisplay, formatUsdtExact, USDT_DECIMALS, usdtMicrosFromWire } from '#shared/money';
+import { formatInrForDisplay, usdtMicrosFromWire } from '#shared/money';
 import { AppPage } from '../../components/layout/app-page.tsx';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { FormField } from '../../components/ui/form-field.tsx';
-import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { OfflineActionNote, useMoneyActionsOffline } from '../../components/ui/offline-action-note.tsx';
-import { amountField } from '../../lib/amount-input.ts';
 import { useActionError } from '../../lib/form-errors.ts';
 import { useBankAccounts } from '../bank-accounts/api.ts';
 import { usePreselectOnlyPayee } from './use-only-payee.ts';
@@ -26,7 +23,8 @@ import { displayDateTime, displayInr, displayUsdt } from './format.ts';
 import { WithdrawPinDialog } from './withdraw-pin-dialog.tsx';
 import type { WithdrawalLimits } from '#shared/contracts/withdrawal-rules';
 import { breakdownSentence, tdsBasisPointsOf, TdsBreakdownRows, useWithdrawalLimits, WithdrawalLimitsNote, type InrBreakdown } from './withdrawal-rules.tsx';
-import { confirmedAmountText, withdrawFormSchema, withdrawPreview, type WithdrawForm } from './withdraw-form-rules.ts';
+import { confirmedAmountText, requestedUsdtMicros, usdtRequestText, withdrawFormSchema, withdrawPreview, type WithdrawForm } from './withdraw-form-rules.ts';
+import { WithdrawAmountField } from './withdraw-amount-field.tsx';
 import { useWithdrawalConfirmation, type Confirmation } from './use-withdrawal-confirmation.ts';
 import { WithdrawPayeeField } from './withdraw-payee-field.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
@@ -77,14 +75,17 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   const offline = useMoneyActionsOffline();
   const limits = useWithdrawalLimits();
   const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
+  const tdsBasisPoints = tdsBasisPointsOf(limits.data);
   const form = useForm<WithdrawForm>({
-    resolver: zodResolver(withdrawFormSchema(balanceMicros, limits.data)),
-    defaultValues: { amount: '', bankAccountId: '' },
+    resolver: zodResolver(withdrawFormSchema(balanceMicros, limits.data, summary, tdsBasisPoints)),
+    defaultValues: { unit: 'usdt', amount: '', amountInr: '', bankAccountId: '' },
   });
   const [bannerError, setBannerError] = useActionError(form);
   const { errors } = form.formState;
-  const amountText = useWatch({ control: form.control, name: 'amount' }) ?? '';
-  const preview = withdrawPreview(amountText, summary, tdsBasisPointsOf(limits.data));
+  const [unit, amount, amountInr] = useWatch({ control: form.control, name: ['unit', 'amount', 'amountInr'] });
+  // Typed in USDT or in rupees, the preview is of the USDT amount the request will carry.
+  const requestedMicros = requestedUsdtMicros({ unit, amount, amountInr }, summary, tdsBasisPoints);
+  const preview = withdrawPreview(requestedMicros === undefined ? '' : usdtRequestText(requestedMicros), summary, tdsBasisPoints);
   const accounts = bankAccounts.data?.items ?? [];
   usePreselectOnlyPayee(form, accounts);
   const selectedAccountId = useWatch({ control: form.control, name: 'bankAccountId' });
@@ -107,7 +108,7 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
             </Alert>
           )}
           {limits.data && <WithdrawalLimitsNote limits={limits.data} />}
-          <WithdrawAmountField form={form} limits={limits.data} summary={summary} error={errors.amount?.message} />
+          <WithdrawAmountField form={form} limits={limits.data} summary={summary} tdsBasisPoints={tdsBasisPoints} errors={errors} />
           <InrPreview quote={preview.quote} breakdown={preview.breakdown} tdsPercent={limits.data?.tdsPercent} />
           <WithdrawPayeeField
             form={form}
@@ -142,73 +143,10 @@ function WithdrawFormCard({ summary, onSubmitted }: { summary: WalletSummary; on
   );
 }
 
-/** The amount, with Max beside it: the most that can leave now. */
-function WithdrawAmountField({
-  form,
-  limits,
-  summary,
-  error,
-}: {
-  form: UseFormReturn<WithdrawForm>;
-  limits: WithdrawalLimits | undefined;
-  summary: WalletSummary;
-  error: string | undefined;
-}) {
-  const balanceMicros = usdtMicrosFromWire(summary.balanceUsdt);
-  return (
-    <FormField label={t('deposit.amountUsdt')} error={error} help={amountHelp(limits?.minUsdt ?? summary.minWithdrawalUsdt, balanceMicros)}>
-      <InputWithAction
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={24}
-        placeholder="0.00"
-        {...amountField(form.register('amount'))}
-        action={
-          <Button
-            variant="outline"
-            onClick={() => {
-              // The most that can leave now: the balance, or less when a limit leaves less today.
-              const availableMicros = limits?.availableUsdt ? usdtMicrosFromWire(limits.availableUsdt) : undefined;
-              const maxMicros = availableMicros !== undefined && availableMicros < balanceMicros ? availableMicros : balanceMicros;
-              form.setValue('amount', formatDecimal(maxMicros, USDT_DECIMALS, WITHDRAWAL_DECIMALS));
-              form.clearErrors('amount');
-            }}
-          >
-            {t('withdraw.max')}
-          </Button>
-        }
-      />
-    </FormField>
-  );
-}
-
 /** What the PIN dialog asks to confirm: the amount, its rupees, the payee and, under TDS, the breakdown. */
 function pinSummary(confirming: Confirmation, accounts: readonly BankAccount[], limits: WithdrawalLimits | undefined): string {
   const chosenAccount = accounts.find((account) => account.id === confirming.bankAccountId);
   return `${t('withdraw.pinSummary', { amount: confirmedAmountText(confirming.amount) })}${confirming.quote ? t('withdraw.pinSummaryInr', { inr: formatInrForDisplay(confirming.quote.amountInrPaise) }) : ''}${chosenAccount ? t('withdraw.pinSummaryTo', { bank: `${chosenAccount.bankName} ••••${chosenAccount.accountNumberLast4}` }) : ''}.${confirming.breakdown && limits ? ` ${breakdownSentence(confirming.breakdown, limits.tdsPercent)}.` : ''}`;
-}
-
-/**
- * Withdrawals move whole cents; a balance with a smaller remainder (from a
- * deposit or a referral bonus) says so, so that Max is never a surprise.
- */
-function amountHelp(minimumUsdt: string, balanceMicros: bigint): string {
-  const minimum = t('withdraw.minimumHelp', { amount: displayUsdt(minimumUsdt) });
-  const remainderMicros = balanceMicros % CENT_IN_MICROS;
-  if (remainderMicros === 0n) return minimum;
-  return t('withdraw.wholeCents', { minimum, remainder: formatUsdtExact(remainderMicros) });
-}
-
-const CENT_IN_MICROS = 10n ** BigInt(USDT_DECIMALS - WITHDRAWAL_DECIMALS);
-
-/** An input with a button beside it; the id and aria attributes from FormField go to the input. */
-function InputWithAction({ action, ...inputProps }: ComponentProps<typeof Input> & { action: ReactNode }) {
-  return (
-    <div className="flex gap-2">
-      <Input className="min-w-0 flex-1" {...inputProps} />
-      {action}
-    </div>
-  );
 }
 
 function InrPreview({
