@@ -37,9 +37,10 @@ const KEPT_IN_LATIN = new Set([
   // The statement's file formats (decision 048).
   'PDF',
   'CSV',
-  // The photo formats and the voter ID's official name (EPIC) of KYC level 2 (decision 050).
+  // The photo formats and the voter ID's official name (EPIC) of KYC level 2 (decisions 050, 063).
   'JPEG',
   'PNG',
+  'HEIC',
   'EPIC',
   // The language select names each language in its own script.
   'English',
