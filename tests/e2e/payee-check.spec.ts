@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { meResponseSchema } from '#shared/contracts/auth';
 import { BANK_ACCOUNT_MESSAGES, PAYEE_ADMIN_MESSAGES } from '#shared/contracts/bank-accounts';
 import {
@@ -44,6 +44,33 @@ test.afterAll(async () => {
 });
 
 test.use({ baseURL: `http://localhost:${PORT}`, viewport: PHONE });
+
+/**
+ * A customer (their own browser) who added a bank account that the bank holds under another name, so its check
+ * blocked it, and the admin signed in (another browser), both on a phone's viewport.
+ */
+async function customerWithBlockedPayee(browser: Browser, accountNumber: string) {
+  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const customerPage = await customerContext.newPage();
+  const customer = newCustomer();
+  await signUpThroughForm(customerPage, customer, { server: app });
+  standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
+  await customerPage.goto('/bank-accounts');
+  await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
+  await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
+  const adminPage = await adminContext.newPage();
+  await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
+  return {
+    customer,
+    customerPage,
+    adminPage,
+    async close() {
+      await customerContext.close();
+      await adminContext.close();
+    },
+  };
+}
 
 test('a customer sees that the bank’s name for a new account does not match, and an admin accepts it (390x844, axe)', async ({ browser }) => {
   test.setTimeout(300_000);
@@ -97,20 +124,8 @@ test('a customer sees that the bank’s name for a new account does not match, a
 
 test('an admin accepts a payee from the payee review, which names its customer, and it leaves the queue', async ({ browser }) => {
   test.setTimeout(300_000);
-  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
-  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const { customer, adminPage, close } = await customerWithBlockedPayee(browser, '50100234567892');
   try {
-    const customerPage = await customerContext.newPage();
-    const customer = newCustomer();
-    await signUpThroughForm(customerPage, customer, { server: app });
-    const accountNumber = '50100234567892';
-    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
-    await customerPage.goto('/bank-accounts');
-    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
-    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
-
-    const adminPage = await adminContext.newPage();
-    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
     await adminPage.goto('/admin/payees');
     const payee = adminPage.getByRole('list', { name: 'Bank accounts to review' }).getByRole('listitem').filter({ hasText: customer.email });
     await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
@@ -122,27 +137,14 @@ test('an admin accepts a payee from the payee review, which names its customer, 
     await expect(adminPage.getByText('Payee accepted: withdrawals to it are allowed.')).toBeVisible();
     await expect(payee).toHaveCount(0);
   } finally {
-    await customerContext.close();
-    await adminContext.close();
+    await close();
   }
 });
 
 test('an admin rejects a payee from the payee review with a reason; it leaves the queue and its customer cannot withdraw to it', async ({ browser }) => {
   test.setTimeout(300_000);
-  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
-  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const { customer, customerPage, adminPage, close } = await customerWithBlockedPayee(browser, '50100234567893');
   try {
-    const customerPage = await customerContext.newPage();
-    const customer = newCustomer();
-    await signUpThroughForm(customerPage, customer, { server: app });
-    const accountNumber = '50100234567893';
-    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
-    await customerPage.goto('/bank-accounts');
-    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
-    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
-
-    const adminPage = await adminContext.newPage();
-    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
     await adminPage.goto('/admin/payees');
     const payee = adminPage.getByRole('list', { name: 'Bank accounts to review' }).getByRole('listitem').filter({ hasText: customer.email });
     await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
@@ -166,28 +168,15 @@ test('an admin rejects a payee from the payee review with a reason; it leaves th
     await customerPage.goto('/wallet/withdraw');
     await expect(customerPage.getByRole('option', { name: /not confirmed by the bank/ })).toBeDisabled();
   } finally {
-    await customerContext.close();
-    await adminContext.close();
+    await close();
   }
 });
 
 test('an admin rejects a payee from its customer’s user page with a reason; it stays listed there, rejected', async ({ browser }) => {
   test.setTimeout(300_000);
-  const customerContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
-  const adminContext = await browser.newContext({ baseURL: app.baseUrl, viewport: PHONE });
+  const { customerPage, adminPage, close } = await customerWithBlockedPayee(browser, '50100234567894');
   try {
-    const customerPage = await customerContext.newPage();
-    const customer = newCustomer();
-    await signUpThroughForm(customerPage, customer, { server: app });
-    const accountNumber = '50100234567894';
-    standIn.registeredNames.set(accountNumber, 'RAVI KUMAR');
-    await customerPage.goto('/bank-accounts');
-    await addBankAccountThroughForm(customerPage, { holder: customer.name, number: accountNumber, bank: 'HDFC Bank', ifsc: 'HDFC0001234' });
-    await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.nameMismatch);
-
     const customerId = meResponseSchema.parse(await (await customerPage.request.get('/api/me')).json()).id;
-    const adminPage = await adminContext.newPage();
-    await logInThroughForm(adminPage, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_ADMIN_PIN);
     await adminPage.goto(`/admin/users/${customerId}`);
     const payee = adminPage.getByTestId('admin-payee');
     await expect(payee).toContainText('Name does not match: blocked', { timeout: 30_000 });
@@ -204,7 +193,6 @@ test('an admin rejects a payee from its customer’s user page with a reason; it
     await customerPage.goto('/bank-accounts');
     await expect(customerPage.getByRole('list', { name: 'Bank accounts' }).getByTestId('bank-account-check')).toHaveText(BANK_ACCOUNT_MESSAGES.rejected);
   } finally {
-    await customerContext.close();
-    await adminContext.close();
+    await close();
   }
 });

@@ -6,14 +6,12 @@ import type { AdminUserDetail } from '#shared/contracts/admin';
 import type { DepositAddressAnswer } from '#shared/contracts/deposit-addresses';
 import { notificationListResponseSchema } from '#shared/contracts/notifications';
 import { noticeMoneyInClosedAccounts } from '../../src/server/features/auth/closed-account-money.ts';
-import { createTronClient } from '../../src/server/features/chain/tron-client.ts';
 import type { ChainWorker } from '../../src/server/features/chain/worker.ts';
 import { tronAddressFromAccountId } from '../../src/server/features/settings/addresses.ts';
 import { signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
-import { startTestWorker, tickUntil } from '../fixtures/chain.ts';
-import { TEST_DEPOSIT_XPUBS } from '../fixtures/deposit-keys.ts';
-import { call, createTestApp, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
-import { startTronStandIn, type TronStandIn } from '../fixtures/tron-stand-in.ts';
+import { startTronTestBed, tickUntil, type TronTestBed } from '../fixtures/chain.ts';
+import { call, signUpVerifiedUser, type SignedUpUser, type TestApp } from '../fixtures/test-app.ts';
+import type { TronStandIn } from '../fixtures/tron-stand-in.ts';
 import { MAINNET_USDT_TRC20 } from '../fixtures/tron-shapes.ts';
 import { balanceMicros, expectLedgerConsistent, expectStatus } from '../fixtures/wallet.ts';
 
@@ -29,21 +27,16 @@ let tron: TronStandIn;
 let harness: TestApp;
 let worker: ChainWorker;
 let admin: SignedUpUser;
+let bed: TronTestBed;
 
 beforeAll(async () => {
-  tron = await startTronStandIn();
-  const tronConfig = { fullNodeUrl: tron.fullNodeUrl, solidityNodeUrl: tron.solidityNodeUrl, apiKey: undefined, usdtContract: MAINNET_USDT_TRC20 };
-  harness = await createTestApp({ depositExtendedPublicKeys: { TRC20: TEST_DEPOSIT_XPUBS.TRC20 }, chain: { tron: tronConfig } });
-  await harness.database.handle.db.execute(sql`update admin_settings set trc20_address = ${OPERATOR} where id = 1`);
-  worker = startTestWorker(harness, [createTronClient(tronConfig)]);
-  await worker.tick();
+  bed = await startTronTestBed(OPERATOR);
+  ({ tron, harness, worker } = bed);
   admin = await signUpAdminWithVerifiedPin(harness);
 }, 120_000);
 afterEach(async () => expectLedgerConsistent(harness));
 afterAll(async () => {
-  await worker.stop();
-  await harness.close();
-  await tron.close();
+  await bed.close();
 });
 
 const db = () => harness.database.handle.db;
