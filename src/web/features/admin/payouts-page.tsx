@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useIdempotencyKeys } from '../wallet/api.ts';
+import { useIdempotencyKeys } from '../wallet/index.ts';
 import { adminKeys, createPayoutBatch, useAdminDashboard, usePayoutBatches } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';

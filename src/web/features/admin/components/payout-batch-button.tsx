@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useIdempotencyKeys } from '../../wallet/api.ts';
+import { useIdempotencyKeys } from '../../wallet/index.ts';
 import { adminKeys, createPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
 
 /**
