@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { reopenAccountRequestSchema } from '#shared/contracts/account-closing';
 import type { AdminUserDetail } from '#shared/contracts/admin';
+import { usdtMicrosFromWire } from '#shared/money';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -28,7 +29,7 @@ export function ClosedAccountCard({ user, closedAt }: { user: AdminUserDetail; c
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState<string | undefined>();
-  const holdsMoney = Number(user.balanceUsdt) > 0;
+  const holdsMoney = usdtMicrosFromWire(user.balanceUsdt) > 0n;
 
   const reopen = async (reason: string) => {
     setBusy(true);
