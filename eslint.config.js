@@ -75,7 +75,11 @@ const webFeatures = fs
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-const serverToWeb = { regex: '(^|/)server(/|$)', message: 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.' };
+// Relative paths only: a package's own server entry (react-dom/server, for the pages drawn at build time) is no server of ours.
+const serverToWeb = {
+  regex: '^(\\.{1,2}/)+(.*/)?server(/|$)',
+  message: 'The web app talks to the server over HTTP only: import from src/shared, never from src/server.',
+};
 
 /** On the web, a feature uses another one only through what that feature's `index.ts` offers. */
 const webFeatureBoundaries = webFeatures.map((feature) => ({

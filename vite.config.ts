@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { CATALOG_PARTS, isInlineEnglishKey, type CatalogPart } from './src/web/lib/i18n/catalog-parts.ts';
 import {
   FACE_CHECK_MODELS,
@@ -184,18 +184,30 @@ const formKitModule =
 const signedInOnlyFrameworkModule =
   /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
-export default defineConfig({
+const aliases = [
+  // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
+  { find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) },
+  // React Router's package exports name only its development build (warnings and invariant texts); the production one ships beside it.
+  { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+];
+
+/**
+ * The build for Node of src/web/prerender/render-pages.tsx (`vite build --ssr`, run by scripts/build-into.mjs),
+ * which draws the landing and login pages to HTML at build time (docs/decisions/065).
+ */
+const prerenderConfig: UserConfig = {
+  root: 'src/web',
+  publicDir: false,
+  plugins: [react(), catalogParts()],
+  resolve: { alias: aliases },
+  build: { ssr: 'prerender/render-pages.tsx', emptyOutDir: true, minify: false, sourcemap: false, copyPublicDir: false },
+};
+
+const browserConfig: UserConfig = {
   root: 'src/web',
   publicDir: '../../public',
   plugins: [react(), tailwindcss(), preloadEntryImports(), precacheList(), catalogParts(), plainDynamicImports(), faceCheckAssets()],
-  resolve: {
-    // Zod in jitless mode in the browser: its eval probe would trip the Content-Security-Policy (src/web/lib/zod-jitless.ts).
-    alias: [
-      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/web/lib/zod-jitless.ts', import.meta.url)) },
-      // React Router's package exports name only its development build (warnings and invariant texts); the production one ships beside it.
-      { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
-    ],
-  },
+  resolve: { alias: aliases },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
@@ -220,7 +232,7 @@ export default defineConfig({
             // The landing page's own building blocks (also used by the dashboard and the public pages) in one chunk.
             {
               name: 'public-kit',
-              test: /src[\\/](shared[\\/](money|limits)\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
+              test: /src[\\/](shared[\\/](money-core|limits)\.ts|web[\\/]lib[\\/]prerendered-page\.ts|web[\\/]features[\\/](rates[\\/](api|rate-card|icons)\.tsx?|landing[\\/]public-layout\.tsx|support[\\/]))/,
             },
             // The session check's schemas (every first visit loads them beside /api/me) in one chunk rather than five.
             { name: 'session-contracts', test: sessionContractModule },
@@ -240,4 +252,6 @@ export default defineConfig({
     port: Number(process.env.PORT ?? 3000),
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
   },
-});
+};
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? prerenderConfig : browserConfig));

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 const outputDirectory = path.resolve(process.argv[2] ?? 'dist');
@@ -15,8 +16,23 @@ for (const [command, args] of steps) {
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-// Compressed copies beside each text asset, which the server sends to browsers that accept them.
 const webDirectory = path.join(outputDirectory, 'web');
+// The landing and login pages drawn to HTML (docs/decisions/065): src/web/prerender/render-pages.tsx built for Node
+// into a folder of this project (its imports resolve from node_modules), run once, and its HTML kept in prerendered-pages.json.
+fs.mkdirSync('.build', { recursive: true });
+const prerenderDirectory = fs.mkdtempSync(path.resolve('.build', 'prerender-'));
+try {
+  const built = spawnSync('npx', ['vite', 'build', '--ssr', 'prerender/render-pages.tsx', '--logLevel', 'error', '--outDir', prerenderDirectory], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  const { renderPrerenderedPages } = await import(pathToFileURL(path.join(prerenderDirectory, 'render-pages.js')).href);
+  fs.writeFileSync(path.join(webDirectory, 'prerendered-pages.json'), `${JSON.stringify(await renderPrerenderedPages())}\n`);
+} finally {
+  fs.rmSync(prerenderDirectory, { recursive: true, force: true });
+}
+// Compressed copies beside each text asset, which the server sends to browsers that accept them.
 for (const entry of fs.readdirSync(webDirectory, { recursive: true })) {
   const file = path.join(webDirectory, String(entry));
   if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file) || !fs.statSync(file).isFile()) continue;

@@ -17,7 +17,7 @@ import { AppError, RetryLaterError } from './errors.ts';
 import { handleClientError, handleError, handleFrameworkError } from './http/error-handler.ts';
 import { registerInFlightLimit } from './http/in-flight-limit.ts';
 import { newRequestId } from './http/request-ids.ts';
-import { buildRouteShells, preferredEncoding, type RouteShell } from './http/route-shells.ts';
+import { buildRouteShells, preferredEncoding, wantsPrerenderedPage, type RouteShells } from './http/route-shells.ts';
 import { ServerLifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN_MESSAGE } from './http/lifecycle.ts';
 import { assertSameOriginJson, sameOrigins } from './http/security.ts';
 import { computeSecurityHeaders } from './http/security-headers.ts';
@@ -252,15 +252,20 @@ async function registerWebApp(app: ApiApp, webDirectory: string | undefined): Pr
   }
 
   // The first-visit pages' index.html with their route's chunks preloaded, built once here (src/server/http/route-shells.ts).
-  const routeShells = webDirectory ? buildRouteShells(webDirectory) : new Map<string, RouteShell>();
+  const routeShells = webDirectory ? buildRouteShells(webDirectory) : new Map<string, RouteShells>();
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !indexFile || !fs.existsSync(indexFile)) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'Not found' } });
     }
     const queryStart = request.url.indexOf('?');
-    const shell = routeShells.get(queryStart < 0 ? request.url : request.url.slice(0, queryStart));
-    if (shell) {
-      reply.header('cache-control', 'no-cache').header('content-type', 'text/html; charset=utf-8').header('vary', 'accept-encoding').header('etag', shell.etag);
+    const shells = routeShells.get(queryStart < 0 ? request.url : request.url.slice(0, queryStart));
+    if (shells) {
+      const shell = shells.prerendered && wantsPrerenderedPage(request) ? shells.prerendered : shells.plain;
+      reply
+        .header('cache-control', 'no-cache')
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('vary', 'accept-encoding, cookie')
+        .header('etag', shell.etag);
       if (request.headers['if-none-match'] === shell.etag) return reply.code(304).send();
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);

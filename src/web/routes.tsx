@@ -1,7 +1,8 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { FullPageLoader } from './components/ui/spinner.tsx';
 import { languageReady, useTranslation } from './lib/i18n/i18n.ts';
+import { prerenderedPage } from './lib/prerendered-page.ts';
 import { RedirectIfSignedIn, RequireSession, RequireVerifiedUser } from './features/shell/guards.tsx';
 import { RouteErrorBoundary } from './features/shell/route-error-boundary.tsx';
 
@@ -45,6 +46,11 @@ export function AppRoutes() {
   const { pathname } = useLocation();
   // A change of language renders the page anew, so that every text on it (read with translate) is in the new one.
   const { language } = useTranslation();
+  // The copy of a page the server drew goes as soon as the app is on another page (a redirect, a link).
+  useLayoutEffect(() => {
+    const copy = prerenderedPage();
+    if (copy && copy.dataset.path !== pathname) copy.remove();
+  }, [pathname]);
   return (
     <RouteErrorBoundary key={`${language}:${pathname}`}>
       <Suspense fallback={<FullPageLoader />}>

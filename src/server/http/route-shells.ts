@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { FastifyRequest } from 'fastify';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from './security.ts';
 
 /**
  * The pages a first visit lands on, by path, with the source of the lazy route chunk that
@@ -31,6 +33,40 @@ export interface RouteShell {
   gzip: Buffer;
   brotli: Buffer;
   etag: string;
+}
+
+/** A first-visit page's shells: with the page already drawn in it (decision 065) when the build drew it, and without. */
+export interface RouteShells {
+  plain: RouteShell;
+  prerendered?: RouteShell;
+}
+
+const ROOT_ELEMENT = '<div id="root"></div>';
+/** The web app's language choice on this device, mirrored from its storage key (src/web/lib/i18n/i18n.ts). */
+const LANGUAGE_COOKIE = 'rupeedesk.language';
+
+/**
+ * The landing and login pages are sent drawn to a visitor with no session cookie (a signed-in one goes
+ * on to the dashboard) whose device chose no language other than English, the one they are drawn in.
+ */
+export function wantsPrerenderedPage(request: FastifyRequest): boolean {
+  const language = request.cookies[LANGUAGE_COOKIE];
+  const session = request.cookies[SESSION_COOKIE] ?? request.cookies[SECURE_SESSION_COOKIE];
+  return session === undefined && (language === undefined || language === 'en');
+}
+
+/** The pages the build drew (scripts/build-into.mjs writes them from src/web/prerender/render-pages.tsx), by path. */
+function prerenderedPagesOf(webDirectory: string): Record<string, string> {
+  const file = path.join(webDirectory, 'prerendered-pages.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
+
+/** The page's drawn copy goes before the app's empty root, which styles.css hides while the copy is there. */
+function withPrerenderedPage(html: string, pagePath: string, pageHtml: string): string | undefined {
+  const at = html.indexOf(ROOT_ELEMENT);
+  if (at < 0) return undefined;
+  const copy = `<div id="prerendered-page" data-path="${escapeAttribute(pagePath)}">${pageHtml}</div>`;
+  return `${html.slice(0, at)}${copy}${html.slice(at)}`;
 }
 
 /** The scripts a route's chunk needs before it can run: the chunk and everything it imports statically. */
@@ -63,8 +99,8 @@ function shellOf(html: string): RouteShell {
  * manifest; empty when there is none (a build without it, or the tests' stand-in web folder), and
  * index.html is then served as it is.
  */
-export function buildRouteShells(webDirectory: string): Map<string, RouteShell> {
-  const shells = new Map<string, RouteShell>();
+export function buildRouteShells(webDirectory: string): Map<string, RouteShells> {
+  const shells = new Map<string, RouteShells>();
   const indexFile = path.join(webDirectory, 'index.html');
   const manifestFile = path.join(webDirectory, '.vite', 'manifest.json');
   if (!fs.existsSync(indexFile) || !fs.existsSync(manifestFile)) return shells;
@@ -75,6 +111,7 @@ export function buildRouteShells(webDirectory: string): Map<string, RouteShell> 
   const lineStart = html.lastIndexOf('\n', headEnd) + 1;
   const insertAt = lineStart > 0 && html.slice(lineStart, headEnd).trim() === '' ? lineStart : headEnd;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const prerenderedPages = prerenderedPagesOf(webDirectory);
   for (const [pagePath, source] of Object.entries(FIRST_VISIT_ROUTE_SOURCES)) {
     const files: string[] = [];
     staticClosure(manifest, source, files);
@@ -84,8 +121,11 @@ export function buildRouteShells(webDirectory: string): Map<string, RouteShell> 
       .filter((file) => !html.includes(`"/${file}"`))
       .map((file) => `    <link rel="modulepreload" crossorigin fetchpriority="low" href="/${escapeAttribute(file)}">\n`)
       .join('');
-    if (links === '') continue;
-    shells.set(pagePath, shellOf(`${html.slice(0, insertAt)}${links}${html.slice(insertAt)}`));
+    const page = `${html.slice(0, insertAt)}${links}${html.slice(insertAt)}`;
+    const pageHtml = prerenderedPages[pagePath];
+    const prerendered = pageHtml === undefined ? undefined : withPrerenderedPage(page, pagePath, pageHtml);
+    if (links === '' && prerendered === undefined) continue;
+    shells.set(pagePath, prerendered === undefined ? { plain: shellOf(page) } : { plain: shellOf(page), prerendered: shellOf(prerendered) });
   }
   return shells;
 }

@@ -13,7 +13,8 @@ export function AuthCard({ title, subtitle, children, footer }: { title: string;
         <span className="flex size-9 items-center justify-center rounded-xl bg-brand-700 text-white">&#8377;</span>
         {PRODUCT_NAME}
       </Link>
-      <Card className="w-full max-w-md animate-[fadein_0.3s_ease-out]">
+      {/* No fade-in: the login page may arrive drawn (decision 065), and its live copy must replace it unseen. */}
+      <Card className="w-full max-w-md">
         <CardHeader className="text-center">
           <h1 className="text-2xl font-semibold text-slate-900">{title}</h1>
           {subtitle && <CardDescription>{subtitle}</CardDescription>}

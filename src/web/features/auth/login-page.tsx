@@ -16,6 +16,7 @@ import { login, ME_QUERY_KEY } from './api.ts';
 import { AuthCard } from './auth-card.tsx';
 import { SignedOutNotice } from './signed-out-notice.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
+import { useHandOverPrerenderedForm } from '../../lib/prerendered-form-hand-over.ts';
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -25,6 +26,7 @@ export default function LoginPage() {
   const form = useForm<LoginRequest>({ resolver: zodResolver(loginRequestSchema), defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   const [loginError, setLoginError] = useActionError(form);
+  useHandOverPrerenderedForm();
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {

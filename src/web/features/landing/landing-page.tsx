@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect } from 'react';
 import { Link } from 'react-router';
 import { RateCard } from '../rates/rate-card.tsx';
 import { usePublicSettings } from '../support/public-settings.ts';
 import { supportChatUrl } from '../support/support-chat-url.ts';
 import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
 import { languageReady, useTranslation } from '../../lib/i18n/i18n.ts';
+import { prerenderedPage } from '../../lib/prerendered-page.ts';
 import { PublicLayout } from './public-layout.tsx';
 
 // Loaded apart: the landing page's first JavaScript stays within its budget.
@@ -17,6 +18,8 @@ const LanguageSelect = lazy(() => import('../../components/ui/language-select.ts
 
 export default function LandingPage() {
   const { t } = useTranslation();
+  // This page now stands where the copy the server drew stood (src/web/lib/prerendered-page.ts).
+  useLayoutEffect(() => prerenderedPage()?.remove(), []);
   const settings = usePublicSettings();
   const apk = settings.data?.apk;
   const supportLink = settings.data ? supportChatUrl(settings.data.whatsappSupportNumber) : undefined;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { parseRatePaise } from '#shared/money';
+import { parseRatePaise } from '#shared/money-core';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 

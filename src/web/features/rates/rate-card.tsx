@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { formatInrForDisplay } from '#shared/money';
+import { formatInrForDisplay } from '#shared/money-core';
 import { notify } from '../events/notify.ts';
 import { languageReady, translate, useTranslation } from '../../lib/i18n/i18n.ts';
 import { useDisplayRates } from './api.ts';

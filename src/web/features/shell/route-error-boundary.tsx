@@ -1,5 +1,6 @@
 import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { translate } from '../../lib/i18n/i18n.ts';
+import { prerenderedPage } from '../../lib/prerendered-page.ts';
 
 /**
  * The message and its retry logic live in their own file, kept out of the landing page's budgeted first JavaScript:
@@ -43,6 +44,8 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('A page failed', error, info.componentStack);
+    // The page the server sent drawn (if it still shows) must not hide the error.
+    prerenderedPage()?.remove();
   }
 
   override componentDidMount(): void {

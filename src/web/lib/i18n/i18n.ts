@@ -22,7 +22,13 @@ export function storedLanguage(): Language {
   }
 }
 
+/** A cookie too: the server sends the landing and login pages drawn in English only to devices that chose no other language (decision 065). */
+function languageCookie(language: Language): void {
+  document.cookie = `${STORAGE_KEY}=${language};path=/;max-age=31536000;samesite=lax`;
+}
+
 function rememberLanguage(language: Language): void {
+  languageCookie(language);
   try {
     window.localStorage.setItem(STORAGE_KEY, language);
   } catch {
@@ -38,6 +44,8 @@ function rememberLanguage(language: Language): void {
 let lingui: I18n | undefined;
 let activeLanguage: Language = 'en';
 let wanted: Language = storedLanguage();
+// A choice made before the cookie existed.
+if (wanted !== 'en') languageCookie(wanted);
 const listeners = new Set<() => void>();
 
 function readInline(key: string, values: MessageValues = {}): string {
@@ -122,5 +130,5 @@ function subscribe(onChange: () => void): () => void {
 /** `t(key, values)` for a component, which renders again when the language changes. */
 export function useTranslation(): { t: (key: MessageKey, values?: MessageValues) => string; language: Language } {
   // A change of language renders the component again, and `t` then reads the new one.
-  return { t: translate, language: useSyncExternalStore(subscribe, currentLanguage) };
+  return { t: translate, language: useSyncExternalStore(subscribe, currentLanguage, currentLanguage) };
 }
