@@ -149,6 +149,8 @@ test.describe('on a touch screen', () => {
 
   test('a tap on the VIP rate’s button opens its explanation and a second tap closes it', async ({ page }) => {
     await page.goto('/');
+    // The page arrives drawn (decision 065); the button is measured once the live page has taken its place.
+    await expect(page.locator('#prerendered-page')).toHaveCount(0);
     const info = page.getByRole('button', { name: 'About the VIP rate' });
     const box = await info.boundingBox();
     expect(box?.width).toBeGreaterThanOrEqual(24);

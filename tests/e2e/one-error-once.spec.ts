@@ -313,6 +313,23 @@ async function fillSignupForm(page: Page, customer: NewCustomer): Promise<void> 
   await page.getByLabel('Transaction PIN (4 digits)').fill(customer.pin);
 }
 
+test("the profile's language: a choice the account could not keep is said once at the select, and goes once one is kept", async ({ page }) => {
+  await signUpThroughForm(page, newCustomer({ name: 'Meera Iyer' }));
+  await page.goto('/profile');
+  await page.route('**/api/me/language', (route) => route.abort('connectionfailed'));
+  await page.getByLabel('Language', { exact: true }).selectOption('hi');
+  const notSaved = 'आपकी भाषा आपके खाते में सहेजी नहीं जा सकी। कृपया फिर से कोशिश करें।';
+  await expectSaidOnceAtField(page, page.getByLabel('भाषा'), notSaved);
+
+  await page.unroute('**/api/me/language');
+  const saved = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/me/language' && response.ok());
+  await page.getByLabel('भाषा').selectOption('en');
+  await saved;
+  await expect(page.getByText('Your language could not be saved to your account. Please try again.')).toHaveCount(0);
+  await expect(page.getByText(notSaved)).toHaveCount(0);
+  await expect(page.getByLabel('Language')).not.toHaveAttribute('aria-invalid');
+});
+
 test('sign-up: an e-mail already registered once at the e-mail field; a lost connection in one banner; no toast', async ({ page }) => {
   const registered = newCustomer({ name: 'Kavita Joshi' });
   await signUpThroughForm(page, registered, { kycLevelOne: false });

@@ -15,14 +15,13 @@ import { languageReady } from '../lib/i18n/i18n.ts';
 const PAGES: Readonly<Record<string, ComponentType>> = { '/': LandingPage, '/login': LoginPage };
 
 /**
- * A form shown before its JavaScript runs cannot be sent by the browser itself: its submit buttons are
- * disabled (so is the Enter key's submission) until the live page replaces the copy, and its fields
- * carry no names, so that nothing typed could ever reach a URL.
+ * The copy is for reading until the live page replaces it: its buttons, whose actions need the
+ * JavaScript, are disabled (a tap waits for the live one instead of being lost, and a form cannot
+ * be sent by the browser itself, not even with the Enter key), and its fields carry no names, so
+ * that nothing typed could ever reach a URL. Links work as plain links.
  */
 function inert(html: string): string {
-  return html
-    .replace(/<(input|select|textarea)\b([^>]*?)\sname="[^"]*"/g, '<$1$2')
-    .replace(/<button\b([^>]*?)\stype="submit"/g, '<button$1 type="submit" disabled=""');
+  return html.replace(/<(input|select|textarea)\b([^>]*?)\sname="[^"]*"/g, '<$1$2').replace(/<button\b(?![^>]*\sdisabled=)/g, '<button disabled=""');
 }
 
 /** React's markers of suspended parts (comments and templates), which no script reads here. */

@@ -1,5 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'sonner';
+import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import { setLanguageResponseSchema, type Me } from '#shared/contracts/auth';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { LanguageSelect } from '../../components/ui/language-select.tsx';
@@ -8,21 +7,22 @@ import { translate, useTranslation, type Language } from '../../lib/i18n/i18n.ts
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 
+const KEEP_LANGUAGE = [...QUERY_KEYS.me, 'language'];
+
 /** The language of the screens and e-mails: switched on this device at once, and kept with the account. */
 export function LanguageCard() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const endOfSession = useEndOfSessionHandler();
-
-  const keepWithAccount = async (language: Language) => {
-    try {
-      const answer = await apiRequest('/api/me/language', setLanguageResponseSchema, { method: 'PUT', body: { language } });
-      queryClient.setQueryData<Me | null>(QUERY_KEYS.me, (me) => (me ? { ...me, language: answer.language } : me));
-    } catch (error) {
-      if (endOfSession(error)) return;
-      toast.error(translate('profile.languageNotSaved'));
-    }
-  };
+  const keep = useMutation({
+    mutationKey: KEEP_LANGUAGE,
+    mutationFn: (language: Language) => apiRequest('/api/me/language', setLanguageResponseSchema, { method: 'PUT', body: { language } }),
+    onSuccess: (answer) => queryClient.setQueryData<Me | null>(QUERY_KEYS.me, (me) => (me ? { ...me, language: answer.language } : me)),
+    onError: (error) => void endOfSession(error),
+  });
+  // A change of language draws the page anew, this card included: the save's outcome is read from the mutation
+  // cache, which outlives it, and a failure is said once, at the select (issue 33, item 8), until a choice is kept.
+  const notSaved = useMutationState({ filters: { mutationKey: KEEP_LANGUAGE }, select: (mutation) => mutation.state.status }).at(-1) === 'error';
 
   return (
     <Card>
@@ -31,7 +31,7 @@ export function LanguageCard() {
         <CardDescription>{t('profile.languageDescription')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <LanguageSelect onChosen={(language) => void keepWithAccount(language)} />
+        <LanguageSelect onChosen={(language) => keep.mutate(language)} error={notSaved ? translate('profile.languageNotSaved') : undefined} />
       </CardContent>
     </Card>
   );
