@@ -224,15 +224,22 @@ describe('a batch file in the Plural bulk payouts layout', () => {
     const overReference = await referenceOf(over.id);
     const underReference = await referenceOf(under.id);
 
+    // The batch page is told before anyone clicks: the refusal the first download would give, in the layout the settings name now.
+    const before = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
+    const fileRefusal = before.json().fileRefusal as string;
     const refused = await download(batchId);
     expect(refused.statusCode).toBe(409);
     const message = refused.json().error.message as string;
     expect(message).toMatch(/^The Plural \(Pine Labs\) bulk payouts file takes ₹1\.00 to ₹10,00,000\.00 per payout; these withdrawals are outside it: /);
     expect(message).toContain(`${overReference} (₹`);
     expect(message).not.toContain(underReference);
+    expect(fileRefusal).toBe(message);
     // Nothing was issued or recorded, so the batch is still one admin's to cancel, and its withdrawals go back to pending.
     const batch = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
     expect(batch.json().batch).toMatchObject({ issuedAt: null, fileSha256: null, fileFormat: null });
+    // Another layout would take the file as it is.
+    expect((await savePayoutFile({ format: 'generic', debitAccountNumber: '' })).statusCode).toBe(200);
+    expect((await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie })).json().fileRefusal).toBeNull();
     const downloads = await db.execute(sql`select 1 from payout_batch_downloads where payout_batch_id = ${batchId}`);
     expect(downloads.rows).toEqual([]);
     const cancelled = await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} });

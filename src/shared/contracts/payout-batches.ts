@@ -147,7 +147,12 @@ export const payoutBatchWithdrawalSchema = z.object({
 });
 
 export const payoutBatchResponseSchema = z.object({ batch: payoutBatchSchema, message: z.string() });
-export const payoutBatchDetailResponseSchema = z.object({ batch: payoutBatchSchema, withdrawals: z.array(payoutBatchWithdrawalSchema) });
+export const payoutBatchDetailResponseSchema = z.object({
+  batch: payoutBatchSchema,
+  withdrawals: z.array(payoutBatchWithdrawalSchema),
+  /** Why the first download would be refused in the layout the settings name now (decision 067); null when it would not. */
+  fileRefusal: z.string().nullable(),
+});
 export const payoutBatchListQuerySchema = cursorQuerySchema;
 export const payoutBatchListResponseSchema = z.object({ items: z.array(payoutBatchSchema), nextCursor: z.string().nullable() });
 

@@ -180,6 +180,7 @@ export async function getBatch(db: Database, id: string) {
   const withdrawals = await batchRepository.listBatchWithdrawals(db, id);
   return {
     batch,
+    fileRefusal: batch.issuedAt === null && batch.status !== 'cancelled' ? layoutRefusal((await getPayoutFileSettings(db)).format, withdrawals) : null,
     withdrawals: withdrawals.map((row) => ({
       id: row.id,
       reference: row.reference,
@@ -215,9 +216,15 @@ function alreadyDownloadedNotice(batch: PayoutBatchWithCounts): string | null {
  * withdrawals go back to pending, or the admin picks another layout and downloads again (decision 067).
  */
 function refuseRowsOutsideLayoutRange(format: PayoutFileFormat, withdrawals: WithdrawalRow[]): void {
+  const refusal = layoutRefusal(format, withdrawals);
+  if (refusal !== null) throw AppError.conflict(refusal);
+}
+
+/** The refusal's message when rows are outside the layout's per-row range; null when the file can be issued in it. */
+function layoutRefusal(format: PayoutFileFormat, withdrawals: WithdrawalRow[]): string | null {
   const check = paymentsOutsideLayoutRange(format, withdrawals);
-  if (check === undefined || check.outside.length === 0) return;
-  throw AppError.conflict(PAYOUT_BATCH_MESSAGES.outsideLayoutRange(format, check.range, check.outside));
+  if (check === undefined || check.outside.length === 0) return null;
+  return PAYOUT_BATCH_MESSAGES.outsideLayoutRange(format, check.range, check.outside);
 }
 
 /**
