@@ -47,6 +47,8 @@ export interface AppConfig {
   kycLivenessChallenge: LivenessStep[] | undefined;
   /** The operator's name as customers' statements show it (OPERATOR_NAME). */
   operatorName: string;
+  /** Where an IFSC's branch is asked (IFSC_API_URL, decision 067); undefined (`off`): the form names the bank only. */
+  ifscApiUrl: string | undefined;
 }
 
 export type SmsConfig =
@@ -96,6 +98,8 @@ export function payeeCheckConfig(config: PayoutProviderConfig | undefined): Razo
 }
 
 export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';
+/** Razorpay's public IFSC API: GET {url}/{IFSC} answers the branch (decision 067). */
+export const DEFAULT_IFSC_API_URL = 'https://ifsc.razorpay.com';
 /** Cashfree Payouts V2's production base; its paths start with /payout. */
 export const DEFAULT_CASHFREE_PAYOUTS_API_URL = 'https://api.cashfree.com';
 
@@ -137,18 +141,16 @@ const optionalText = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+function isUrlWithProtocol(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 function urlWithProtocols(protocols: string[], description: string) {
-  return optionalText.refine(
-    (value) => {
-      if (value === undefined) return true;
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be ${description}` },
-  );
+  return optionalText.refine((value) => value === undefined || isUrlWithProtocol(value, protocols), { message: `must be ${description}` });
 }
 
 /** proxy-addr's names for whole address families, accepted beside addresses and CIDRs. */
@@ -245,6 +247,9 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   PAYOUT_PROVIDER: z.enum(['razorpayx', 'cashfree'], { error: 'must be razorpayx or cashfree, or unset for bank files only' }).optional(),
   RAZORPAYX_API_URL: urlWithProtocols(['http:', 'https:'], 'an http:// or https:// URL of the RazorpayX API'),
+  IFSC_API_URL: optionalText.refine((value) => value === undefined || value === 'off' || isUrlWithProtocol(value, ['http:', 'https:']), {
+    message: 'must be an http:// or https:// URL of the IFSC API, or off',
+  }),
   RAZORPAYX_KEY_ID: optionalText.refine((value) => value === undefined || /^[A-Za-z0-9_]{4,64}$/.test(value), {
     message: 'must be a RazorpayX key id (letters, digits, underscores)',
   }),
@@ -541,6 +546,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppCon
     payoutProvider: payoutProviderConfig(values),
     sms: smsConfig(values),
     operatorName: values.OPERATOR_NAME ?? DEFAULT_OPERATOR_NAME,
+    ifscApiUrl: values.IFSC_API_URL === 'off' ? undefined : (values.IFSC_API_URL ?? DEFAULT_IFSC_API_URL).replace(/\/$/, ''),
     kyc: kycConfig(values),
     kycEncryptionKey: values.KYC_ENCRYPTION_KEY,
     kycLivenessChallenge: values.KYC_LIVENESS_CHALLENGE === undefined ? undefined : (values.KYC_LIVENESS_CHALLENGE.split(',') as LivenessStep[]),

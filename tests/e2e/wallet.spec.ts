@@ -209,12 +209,14 @@ test('bank account form shows the spec messages; edit is pre-filled; delete asks
   await addDialog.getByLabel('Account Number', { exact: true }).fill('987654321');
   await addDialog.getByLabel('Confirm Account Number').fill('987654321');
   await addDialog.getByLabel('IFSC Code').fill('HDFC0001234');
-  // The bank comes from the IFSC (decision 044), not typed.
+  // The bank comes from the IFSC (decision 044), not typed; the branch from the IFSC API, here the e2e server's stand-in (decision 067).
   await expect(addDialog.getByTestId('ifsc-bank')).toContainText('HDFC Bank');
+  await expect(addDialog.getByTestId('ifsc-bank')).toContainText('Branch: MUMBAI - ANDHERI EAST');
   await addDialog.getByLabel('UPI ID (optional)').fill('');
   await addDialog.getByRole('button', { name: 'Add Account' }).click();
   await expect(page.getByText(BANK_ACCOUNT_MESSAGES.added)).toBeVisible();
   await expect(page.getByText('•••• 4321')).toBeVisible();
+  await expect(page.getByTestId('bank-account-bank')).toHaveText('HDFC Bank · Branch: MUMBAI - ANDHERI EAST');
 
   // The same number and IFSC again: said once, at the account number, and nothing is saved.
   await addBankAccountThroughForm(page, { holder: 'Meera Iyer', number: '987654321', bank: 'HDFC Bank', ifsc: 'hdfc0001234' }, { expectSaved: false });

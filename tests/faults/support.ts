@@ -76,6 +76,8 @@ export function serverEnvironment(postgres: SharedPostgres, port: number, name: 
     RATE_LIMIT_SCALE: '1000',
     // A new bank account's cooling-off pause would refuse every withdrawal of the workload's fresh customers.
     SECURITY_COOLING_OFF_HOURS: '0',
+    // The workload's bank accounts need no branch; the IFSC API is not asked (decision 067).
+    IFSC_API_URL: 'off',
     LOG_LEVEL: 'error',
     ...extra,
   };

@@ -127,6 +127,8 @@ describe('a withdrawal paid through Cashfree Payouts V2', () => {
     await worker.tick();
     const request = standIn.createRequests.at(-1);
     expect(request?.apiVersion).toBe(CASHFREE_API_VERSION);
+    // The amount is a JSON number written from the paise (decision 067), as on the wire.
+    expect(request?.bodyText).toMatch(/^\{"transfer_amount":830\.00,"transfer_id":/);
     expect(request?.body).toEqual({
       transfer_id: pending.reference,
       transfer_amount: 830,

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { currentSettingsForm, signUpAdminWithVerifiedPin } from '../fixtures/admin.ts';
 import { call, signUpVerifiedUser, type SignedUpUser } from '../fixtures/test-app.ts';
-import { addBankAccount, fixtureAccountNumber, fundWallet, requestWithdrawal } from '../fixtures/wallet.ts';
+import { addBankAccount, decide, fixtureAccountNumber, fundWallet, requestWithdrawal, setRates } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
 
 /* The bank file's layout picked in the settings (issue 31, section 2; decision 064). */
@@ -193,6 +193,62 @@ describe('a batch file in the Plural bulk payouts layout', () => {
     expect(results.json()).toMatchObject({ applied: 2 });
     expect(await statusOf(upi.id)).toBe('approved');
     expect(await statusOf(imps.id)).toBe('rejected');
+  });
+
+  it('is refused at its first download, naming them, when a row is over Plural’s ₹10 lakh per payout; nothing is issued and one admin cancels it', async () => {
+    expect((await savePayoutFile({ format: 'plural_bulk', debitAccountNumber: '' })).statusCode).toBe(200);
+    const { db } = harness.database.handle;
+    const rates = await db.execute<{ normal: string; vip: string }>(
+      sql`select rate_normal_inr_paise as normal, rate_vip_inr_paise as vip from admin_settings where id = 1`,
+    );
+    const saved = rates.rows[0];
+    if (!saved) throw new Error('no settings row');
+    // ₹1,00,000 per USDT, so 11 USDT is a payout over Plural's cap and 1 USDT one well under it.
+    await setRates(harness, 10_000_000n, 10_000_000n);
+    let over: { id: string };
+    let under: { id: string };
+    try {
+      over = await customerWithWithdrawal('11');
+      under = await customerWithWithdrawal('1');
+    } finally {
+      await setRates(harness, BigInt(saved.normal), BigInt(saved.vip));
+    }
+    const created = await call(harness.app, {
+      method: 'POST',
+      url: '/api/admin/payout-batches',
+      cookie: admin.cookie,
+      body: { withdrawalIds: [over.id, under.id] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const batchId = created.json().batch.id as string;
+    const overReference = await referenceOf(over.id);
+    const underReference = await referenceOf(under.id);
+
+    // The batch page is told before anyone clicks: the refusal the first download would give, in the layout the settings name now.
+    const before = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
+    const fileRefusal = before.json().fileRefusal as string;
+    const refused = await download(batchId);
+    expect(refused.statusCode).toBe(409);
+    const message = refused.json().error.message as string;
+    expect(message).toMatch(/^The Plural \(Pine Labs\) bulk payouts file takes ₹1\.00 to ₹10,00,000\.00 per payout; these withdrawals are outside it: /);
+    expect(message).toContain(`${overReference} (₹`);
+    expect(message).not.toContain(underReference);
+    expect(fileRefusal).toBe(message);
+    // Nothing was issued or recorded, so the batch is still one admin's to cancel, and its withdrawals go back to pending.
+    const batch = await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie });
+    expect(batch.json().batch).toMatchObject({ issuedAt: null, fileSha256: null, fileFormat: null });
+    // Another layout would take the file as it is.
+    expect((await savePayoutFile({ format: 'generic', debitAccountNumber: '' })).statusCode).toBe(200);
+    expect((await call(harness.app, { url: `/api/admin/payout-batches/${batchId}`, cookie: admin.cookie })).json().fileRefusal).toBeNull();
+    const downloads = await db.execute(sql`select 1 from payout_batch_downloads where payout_batch_id = ${batchId}`);
+    expect(downloads.rows).toEqual([]);
+    const cancelled = await call(harness.app, { method: 'POST', url: `/api/admin/payout-batches/${batchId}/cancel`, cookie: admin.cookie, body: {} });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect([await statusOf(over.id), await statusOf(under.id)]).toEqual(['pending', 'pending']);
+    // Rejected so the next tests' batches do not meet them.
+    for (const id of [over.id, under.id]) {
+      expect((await decide(harness, admin, 'withdrawals', id, 'reject', { reason: 'Test over' })).statusCode).toBe(200);
+    }
   });
 
   it('is changed by one admin while two admins exist (a layout does not move money), recorded in the settings history', async () => {

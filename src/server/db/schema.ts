@@ -478,7 +478,7 @@ export const bankAccounts = pgTable(
     bankName: text('bank_name').notNull(),
     ifscCode: text('ifsc_code').notNull(),
     upiId: text('upi_id'),
-    /** The IFSC's branch, from the IFSC dataset (decision 044); null for accounts saved before it. */
+    /** The IFSC's branch, from the IFSC API (decision 067); null while it is not known (the API not asked, unreachable or silent). */
     branchName: text('branch_name'),
     detailsChangedAt: timestamp('details_changed_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set when a payout to the account failed for a reason of the account; cleared by the owner's edit (decision 044). */
@@ -527,6 +527,27 @@ export const bankAccounts = pgTable(
       sql`(${table.flaggedAt} is null) = (${table.flagReason} is null) and (${table.flagReason} is null or char_length(${table.flagReason}) between 1 and 200)`,
     ),
     check('bank_accounts_branch_length', sql`${table.branchName} is null or char_length(${table.branchName}) between 1 and 200`),
+  ],
+);
+
+/**
+ * What the IFSC API said of a code (decision 067), kept so each code is asked once: `found` false is its 404 (a code
+ * the offline dataset knows and the API does not), with no branch. The offline dataset stays the validator.
+ */
+export const ifscBranches = pgTable(
+  'ifsc_branches',
+  {
+    ifscCode: text('ifsc_code').primaryKey(),
+    found: boolean('found').notNull(),
+    branchName: text('branch_name'),
+    city: text('city'),
+    askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('ifsc_branches_code_shape', sql`${table.ifscCode} ~ '^[A-Z]{4}0[A-Z0-9]{6}$'`),
+    check('ifsc_branches_branch_length', sql`${table.branchName} is null or char_length(${table.branchName}) between 1 and 200`),
+    check('ifsc_branches_city_length', sql`${table.city} is null or char_length(${table.city}) between 1 and 100`),
+    check('ifsc_branches_found_has_branch', sql`${table.found} or (${table.branchName} is null and ${table.city} is null)`),
   ],
 );
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
-import { MAX_DECIMAL_STRING_LENGTH, parseInrPaise } from '../money.ts';
+import { formatInrForDisplay, MAX_DECIMAL_STRING_LENGTH, parseInrPaise } from '../money.ts';
 import { cursorQuerySchema, decimalStringSchema, uuidSchema } from './common.ts';
 import { payoutReferenceSchema, withdrawalStatusSchema } from './money-common.ts';
 import { formatPauseEnd } from './security.ts';
-import { PAYOUT_FILE_FORMATS } from './payout-file-formats.ts';
+import { PAYOUT_FILE_FORMAT_NAMES, PAYOUT_FILE_FORMATS, type PayoutFileFormat } from './payout-file-formats.ts';
 
 /** Most withdrawals in one payout batch (and so in one bank file); older requests go first, the rest into the next batch. */
 export const PAYOUT_BATCH_MAX_WITHDRAWALS = 500;
@@ -37,6 +37,13 @@ export const PAYOUT_BATCH_MESSAGES = {
     'This batch’s file was already downloaded: cancelling it needs a second admin. Your request waits for another admin to confirm it (or cancel the batch too).',
   cancelAlreadyAsked: 'You already asked to cancel this batch: a second admin must confirm it.',
   staleCancel: 'This payout batch is already cancelled: discard this change.',
+  outsideLayoutRange: (format: PayoutFileFormat, range: { min: bigint; max: bigint }, rows: { reference: string; netInrPaise: bigint }[]) =>
+    `The ${PAYOUT_FILE_FORMAT_NAMES[format]} file takes ${formatInrForDisplay(range.min)} to ${formatInrForDisplay(range.max)} per payout; these withdrawals are outside it: ${rows
+      .slice(0, 20)
+      .map((row) => `${row.reference} (${formatInrForDisplay(row.netInrPaise)})`)
+      .join(
+        ', ',
+      )}${rows.length > 20 ? ` and ${rows.length - 20} more` : ''}. Nothing was downloaded: cancel the batch and pay them another way, or pick another file layout in the settings.`,
   alreadyDownloaded: (at: Date, by: string) => `Already downloaded at ${formatPauseEnd(at)} (India time) by ${by}.`,
   utrMalformed: (mode: PaymentMode) =>
     mode === 'NEFT' ? 'A NEFT UTR has 16 letters or digits.' : `${mode === 'IMPS' ? 'An' : 'A'} ${mode} UTR (RRN) has 12 digits.`,
@@ -140,7 +147,12 @@ export const payoutBatchWithdrawalSchema = z.object({
 });
 
 export const payoutBatchResponseSchema = z.object({ batch: payoutBatchSchema, message: z.string() });
-export const payoutBatchDetailResponseSchema = z.object({ batch: payoutBatchSchema, withdrawals: z.array(payoutBatchWithdrawalSchema) });
+export const payoutBatchDetailResponseSchema = z.object({
+  batch: payoutBatchSchema,
+  withdrawals: z.array(payoutBatchWithdrawalSchema),
+  /** Why the first download would be refused in the layout the settings name now (decision 067); null when it would not. */
+  fileRefusal: z.string().nullable(),
+});
 export const payoutBatchListQuerySchema = cursorQuerySchema;
 export const payoutBatchListResponseSchema = z.object({ items: z.array(payoutBatchSchema), nextCursor: z.string().nullable() });
 

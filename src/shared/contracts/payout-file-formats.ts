@@ -15,6 +15,13 @@ export const PAYOUT_FILE_FORMAT_LABELS: Record<PayoutFileFormat, string> = {
   plural_bulk: 'Plural (Pine Labs) bulk payouts upload (CSV, amount in paise)',
 };
 
+/** The layouts' names in a sentence. */
+export const PAYOUT_FILE_FORMAT_NAMES: Record<PayoutFileFormat, string> = {
+  generic: 'generic CSV',
+  razorpayx_bulk: 'RazorpayX Bulk Payouts',
+  plural_bulk: 'Plural (Pine Labs) bulk payouts',
+};
+
 export const PAYOUT_FILE_LIMITS = { debitAccountNumberLength: 22 } as const;
 
 export const PAYOUT_FILE_FORMAT_MESSAGE = `The bank file layout must be one of: ${PAYOUT_FILE_FORMATS.join(', ')}`;

@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCashfreeStandIn } from '../../fixtures/cashfree-stand-in.ts';
+import { answerIfscRequest } from '../../fixtures/ifsc-api-stand-in.ts';
 import { startLocalChain } from '../../fixtures/evm-chain.ts';
 import { startTestMailServer } from '../../fixtures/mail-server.ts';
 import { appDatabase } from './app-database.ts';
-import { kycEnvironment } from './kyc-stand-in.ts';
+import { ifscEnvironment, IFSC_STAND_IN_PATH, kycEnvironment } from './kyc-stand-in.ts';
 import {
   E2E_ADMIN_EMAIL,
   E2E_ADMIN_PASSWORD,
@@ -37,8 +38,11 @@ const database = appDatabase(dataDirectory);
 // serve the sign-up helpers: POST /_e2e/register-pan { name, pan } registers a PAN under the name, and
 // POST /_e2e/contacts-verified { email } marks the customer's contacts verified in this server's database, and
 // POST /_e2e/latest-sms { to } answers the newest text message in its SMS outbox for the number ({ text }, or 404).
+// Under /ifsc it is also the IFSC API's stand-in (decision 067), so the branch a browser test sees never depends on the network.
 const cashfree = await startCashfreeStandIn({
   extraRoutes: async (request, body, response) => {
+    const url = request.url ?? '';
+    if (request.method === 'GET' && url.startsWith(`${IFSC_STAND_IN_PATH}/`)) return answerIfscRequest(url.slice(IFSC_STAND_IN_PATH.length), response);
     if (request.method !== 'POST') return false;
     if (request.url === '/_e2e/register-pan') {
       const { name, pan } = JSON.parse(body) as { name: string; pan: string };
@@ -77,6 +81,7 @@ const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 
     CHAIN_DEV_CONFIRMATIONS: String(E2E_ERC20_CONFIRMATIONS),
     CHAIN_POLL_SECONDS: '1',
     ...kycEnvironment(cashfree.url),
+    ...ifscEnvironment(cashfree.url),
     // The fake camera plays a face that turns left (tests/e2e/support/face-clip.ts): the live selfie asks for that step only.
     KYC_LIVENESS_CHALLENGE: 'turn_left',
   },

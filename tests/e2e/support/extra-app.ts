@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { appDatabase } from './app-database.ts';
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_DIST_DIRECTORY } from './constants.ts';
-import { kycEnvironment, kycStandInUrl } from './kyc-stand-in.ts';
+import { ifscEnvironment, kycEnvironment, kycStandInUrl } from './kyc-stand-in.ts';
 
 export interface ExtraApp {
   baseUrl: string;
@@ -35,6 +35,7 @@ export async function startExtraApp(options: { port: number; env: Record<string,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_SCALE: '50',
     ...kycEnvironment(kycStandInUrl()),
+    ...ifscEnvironment(kycStandInUrl()),
     ...options.env,
   };
   const server = spawn(process.execPath, [path.join(E2E_DIST_DIRECTORY, 'server', 'main.js')], { stdio: ['ignore', 'inherit', 'inherit'], env: environment });

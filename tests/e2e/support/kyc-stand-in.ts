@@ -11,3 +11,10 @@ export function kycStandInUrl(): string {
 export function kycEnvironment(standInUrl: string): Record<string, string> {
   return { KYC_PROVIDER: 'cashfree', KYC_API_URL: standInUrl, KYC_CLIENT_ID: CASHFREE_TEST_CLIENT_ID, KYC_CLIENT_SECRET: CASHFREE_TEST_CLIENT_SECRET };
 }
+
+/** Where the same stand-in answers as the IFSC API (decision 067): the shared server and every extra app see the same branches. */
+export const IFSC_STAND_IN_PATH = '/ifsc';
+
+export function ifscEnvironment(standInUrl: string): Record<string, string> {
+  return { IFSC_API_URL: `${standInUrl}${IFSC_STAND_IN_PATH}` };
+}

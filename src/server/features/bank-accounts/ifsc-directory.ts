@@ -33,11 +33,9 @@ function loaded(): Dataset {
 export interface IfscEntry {
   ifscCode: string;
   bankName: string;
-  /** The dataset in the package names banks, not branches: null until a dataset with branch names is used. */
-  branchName: string | null;
 }
 
-/** The bank (and branch) of an IFSC in the dataset, or undefined for a code no bank uses. `ifscCode` is already of the IFSC form. */
+/** The bank of an IFSC in the dataset, or undefined for a code no bank uses. `ifscCode` is already of the IFSC form. The branch: ifsc-branches.ts. */
 export function lookUpIfsc(ifscCode: string): IfscEntry | undefined {
   const code = ifscCode.toUpperCase();
   const bank = code.slice(0, 4);
@@ -48,5 +46,5 @@ export function lookUpIfsc(ifscCode: string): IfscEntry | undefined {
   const key = /^\d+$/.test(branch) ? String(Number.parseInt(branch, 10)) : branch;
   const bankName = bankNames[bank];
   if (!branches?.has(key) || bankName === undefined) return undefined;
-  return { ifscCode: code, bankName, branchName: null };
+  return { ifscCode: code, bankName };
 }

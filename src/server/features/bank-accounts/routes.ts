@@ -45,12 +45,12 @@ function registerBankAccountReads(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['bank-accounts'],
-        summary: 'The bank (and branch) of an IFSC code from the IFSC dataset; 404 for a code no bank branch uses',
+        summary: 'The bank of an IFSC code from the IFSC dataset and its branch when the IFSC API knows it; 404 for a code no bank branch uses',
         params: ifscLookupParamsSchema,
         response: responses({ 200: ifscLookupResponseSchema }),
       },
     },
-    async (request) => bankAccountService.findIfsc(request.params.ifscCode),
+    async (request) => bankAccountService.findIfsc(context, request.log, request.params.ifscCode),
   );
 }
 

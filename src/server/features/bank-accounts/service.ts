@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { notifySecurityChange, type SecurityChangeDetail } from '../security/notifications.ts';
 import { assertAccountNotFrozen } from '../kyc/service.ts';
+import { branchOfIfsc } from './ifsc-branches.ts';
 import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
@@ -34,6 +35,8 @@ export async function addBankAccount(
   input: z.output<typeof bankAccountInputSchema>,
 ): Promise<BankAccount> {
   const providerConfig = payeeCheckConfig(context.config.payoutProvider);
+  // Refused offline first; the branch, if the API answers within its timeout, is asked outside the transaction.
+  const { bankName, branchName } = await knownIfsc(context, log, input.ifscCode);
   const saved = await context.database.db.transaction(async (transaction) => {
     await bankAccountRepository.lockOwner(transaction, userId);
     await assertAccountNotFrozen(transaction, userId);
@@ -41,7 +44,6 @@ export async function addBankAccount(
       throw AppError.conflict(BANK_ACCOUNT_MESSAGES.tooMany);
     }
     await refuseDuplicate(transaction, userId, input.accountNumber, input.ifscCode);
-    const { bankName, branchName } = knownIfsc(input.ifscCode);
     const row = await bankAccountRepository.insert(transaction, userId, {
       accountHolderName: input.accountHolderName,
       accountNumber: input.accountNumber,
@@ -81,10 +83,10 @@ export async function updateBankAccount(
   id: string,
   input: z.output<typeof bankAccountUpdateSchema>,
 ): Promise<BankAccount> {
-  // The confirmation was checked by the schema; the bank and branch come with a new IFSC, from the dataset.
+  // The confirmation was checked by the schema; the bank (dataset) and branch (IFSC API) come with a new IFSC.
   const { accountNumberConfirmation: _confirmation, ...fields } = input;
   const changes: Parameters<typeof bankAccountRepository.update>[3] = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  if (input.ifscCode !== undefined) Object.assign(changes, knownIfsc(input.ifscCode));
+  if (input.ifscCode !== undefined) Object.assign(changes, await knownIfsc(context, log, input.ifscCode));
   const providerConfig = payeeCheckConfig(context.config.payoutProvider);
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
@@ -120,18 +122,21 @@ export async function updateBankAccount(
   return checkedView(context, userId, bankAccount, log);
 }
 
-/** The dataset's bank and branch of an IFSC; an unknown code is refused at its field (400) before anything changes. */
-function knownIfsc(ifscCode: string): { bankName: string; branchName: string | null } {
+/**
+ * The dataset's bank of an IFSC and, when the IFSC API knows it, its branch (null otherwise); an unknown code is
+ * refused at its field (400) by the offline dataset, before the network and before anything changes.
+ */
+async function knownIfsc(context: AppContext, log: FastifyBaseLogger, ifscCode: string): Promise<{ bankName: string; branchName: string | null }> {
   const entry = lookUpIfsc(ifscCode);
   if (!entry) throw AppError.validation(BANK_ACCOUNT_MESSAGES.unknownIfsc, { ifscCode: BANK_ACCOUNT_MESSAGES.unknownIfsc });
-  return { bankName: entry.bankName, branchName: entry.branchName };
+  return { bankName: entry.bankName, branchName: await branchOfIfsc(context.database.db, context.config.ifscApiUrl, entry.ifscCode, log) };
 }
 
-/** GET /api/bank-accounts/ifsc/:ifscCode: 404 with the field message for a code the dataset does not know. */
-export function findIfsc(ifscCode: string): IfscLookup {
+/** GET /api/bank-accounts/ifsc/:ifscCode: 404 with the field message for a code the dataset does not know; the branch when known. */
+export async function findIfsc(context: AppContext, log: FastifyBaseLogger, ifscCode: string): Promise<IfscLookup> {
   const entry = lookUpIfsc(ifscCode);
   if (!entry) throw new AppError(404, 'NOT_FOUND', BANK_ACCOUNT_MESSAGES.unknownIfsc, { fields: { ifscCode: BANK_ACCOUNT_MESSAGES.unknownIfsc } });
-  return entry;
+  return { ...entry, branchName: await branchOfIfsc(context.database.db, context.config.ifscApiUrl, entry.ifscCode, log) };
 }
 
 const NONE = '(none)';

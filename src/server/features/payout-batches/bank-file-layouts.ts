@@ -33,6 +33,8 @@ interface Layout {
   header: string[];
   fileName: (batchId: string) => string;
   row: (payment: Payment, debitAccountNumber: string) => string[];
+  /** The net amount one row may carry, as the provider publishes it; none: the bank's own rail limits alone. */
+  amountRangeInrPaise?: { min: bigint; max: bigint };
 }
 
 const GENERIC: Layout = {
@@ -129,6 +131,8 @@ const PLURAL_BULK: Layout = {
     'validate',
   ],
   fileName: (batchId) => `plural-bulk-payouts-${batchId}.csv`,
+  // amountValue: "Minimum value: 100 (₹1). Maximum value: 100000000 (₹10 lakh)." (decision 067)
+  amountRangeInrPaise: { min: 100n, max: 100_000_000n },
   row: (payment) => {
     const upi = payment.mode === 'UPI';
     return [
@@ -167,6 +171,20 @@ function paymentOf(withdrawal: WithdrawalRow): Payment {
     // The short reference, not our UUID: it fits banks' and providers' narration fields (RazorpayX: 30 characters).
     narration: `Rupeedesk ${withdrawal.reference}`,
   };
+}
+
+/** A layout's per-row amount range and the batch's withdrawals outside it (by reference, with the net amount), if it has one. */
+export function paymentsOutsideLayoutRange(
+  format: PayoutFileFormat,
+  withdrawals: WithdrawalRow[],
+): { range: { min: bigint; max: bigint }; outside: { reference: string; netInrPaise: bigint }[] } | undefined {
+  const range = LAYOUTS[format].amountRangeInrPaise;
+  if (range === undefined) return undefined;
+  const outside = withdrawals
+    .map(paymentOf)
+    .filter((payment) => payment.netInrPaise < range.min || payment.netInrPaise > range.max)
+    .map((payment) => ({ reference: payment.reference, netInrPaise: payment.netInrPaise }));
+  return { range, outside };
 }
 
 /** The file's bytes in a layout, built only from what the batch froze (bank snapshots, amounts, request order). */

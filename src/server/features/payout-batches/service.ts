@@ -23,7 +23,8 @@ import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { confirmOpenChange, findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
 import { gateBatchPayment, twoAdminThresholdInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import { getPayoutFileSettings } from '../settings/service.ts';
-import { bankFileIn, type BankFile } from './bank-file-layouts.ts';
+import type { PayoutFileFormat } from '#shared/contracts/payout-file-formats';
+import { bankFileIn, paymentsOutsideLayoutRange, type BankFile } from './bank-file-layouts.ts';
 import * as batchRepository from './repository.ts';
 import type { PayoutBatchRow, PayoutBatchWithCounts, WithdrawalRow } from './repository.ts';
 
@@ -179,6 +180,7 @@ export async function getBatch(db: Database, id: string) {
   const withdrawals = await batchRepository.listBatchWithdrawals(db, id);
   return {
     batch,
+    fileRefusal: batch.issuedAt === null && batch.status !== 'cancelled' ? layoutRefusal((await getPayoutFileSettings(db)).format, withdrawals) : null,
     withdrawals: withdrawals.map((row) => ({
       id: row.id,
       reference: row.reference,
@@ -209,6 +211,23 @@ function alreadyDownloadedNotice(batch: PayoutBatchWithCounts): string | null {
 }
 
 /**
+ * A layout with a per-row amount range (Plural's ₹1 to ₹10 lakh) is refused before the file is issued when a row is
+ * outside it (409, naming the withdrawals): nothing is recorded, so one admin can still cancel the batch and its
+ * withdrawals go back to pending, or the admin picks another layout and downloads again (decision 067).
+ */
+function refuseRowsOutsideLayoutRange(format: PayoutFileFormat, withdrawals: WithdrawalRow[]): void {
+  const refusal = layoutRefusal(format, withdrawals);
+  if (refusal !== null) throw AppError.conflict(refusal);
+}
+
+/** The refusal's message when rows are outside the layout's per-row range; null when the file can be issued in it. */
+function layoutRefusal(format: PayoutFileFormat, withdrawals: WithdrawalRow[]): string | null {
+  const check = paymentsOutsideLayoutRange(format, withdrawals);
+  if (check === undefined || check.outside.length === 0) return null;
+  return PAYOUT_BATCH_MESSAGES.outsideLayoutRange(format, check.range, check.outside);
+}
+
+/**
  * The bank's bulk-payment file of a batch. The first download issues it: who, when, the layout the
  * settings name (decision 064) and the SHA-256 of the bytes are recorded on the batch, and from then on
  * one admin can no longer cancel it (decision 038). Later downloads are in the layout the file was issued
@@ -227,6 +246,8 @@ export async function batchFile(db: Database, actor: AdminActor, id: string): Pr
         ? await getPayoutFileSettings(transaction)
         : { format: locked.fileFormat ?? 'generic', debitAccountNumber: locked.fileDebitAccountNumber ?? '' };
     const withdrawals = await batchRepository.listBatchWithdrawals(transaction, id);
+    // Before the first issue only: an issued file is served again byte for byte, whatever it holds (decision 067).
+    if (locked.issuedAt === null) refuseRowsOutsideLayoutRange(layout.format, withdrawals);
     const file = bankFileIn(layout.format, layout.debitAccountNumber, id, withdrawals);
     const sha256 = createHash('sha256').update(file.body).digest('hex');
     const notice = alreadyDownloadedNotice(batch);

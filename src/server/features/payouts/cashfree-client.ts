@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProviderPayoutState } from '#shared/contracts/payouts';
+import { inrPaiseToWire } from '#shared/money';
 import type { CashfreePayoutsConfig } from '../../env.ts';
 import { PayoutProviderError, type PayoutInstruction, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 
@@ -108,13 +109,14 @@ class CashfreeAnswerError extends PayoutProviderError {
  */
 function createCashfreeRequest(config: CashfreePayoutsConfig) {
   const headers = { accept: 'application/json', 'x-client-id': config.clientId, 'x-client-secret': config.clientSecret, 'x-api-version': CASHFREE_API_VERSION };
-  return async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  /** `jsonBody` is JSON text, written by the caller (the transfer's amount is a number literal made from paise, decision 067). */
+  return async function request(method: 'GET' | 'POST', path: string, jsonBody?: string): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${config.apiUrl}${path}`, {
         method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        headers: { ...headers, ...(jsonBody === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(jsonBody === undefined ? {} : { body: jsonBody }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLISECONDS),
       });
     } catch (error) {
@@ -131,15 +133,22 @@ function createCashfreeRequest(config: CashfreePayoutsConfig) {
   };
 }
 
-/** The Standard Transfer V2 body: the payee inline (a bank account and IFSC, or a VPA for UPI), the amount in rupees. */
-function transferBody(instruction: PayoutInstruction) {
-  const amountPaise = Number(instruction.amountInrPaise);
-  // A withdrawal's paise are far below 2^53; a bigger number would be a bug, never a payout sent rounded.
-  assert(Number.isSafeInteger(amountPaise) && amountPaise > 0, `payout amount ${instruction.amountInrPaise} paise is not a positive safe integer`);
+/**
+ * The Standard Transfer V2 body as JSON text: the payee inline (a bank account and IFSC, or a VPA for UPI), and the
+ * amount in rupees as a JSON number written from the integer paise digit by digit (12345 paise is `123.45`), so no
+ * float ever stands between our paise and Cashfree's amount (decision 067).
+ */
+export function cashfreeTransferJson(instruction: PayoutInstruction): string {
+  assert(instruction.amountInrPaise > 0n, `payout amount ${instruction.amountInrPaise} paise is not positive`);
+  const rest = JSON.stringify(transferFields(instruction));
+  return `{"transfer_amount":${inrPaiseToWire(instruction.amountInrPaise)},${rest.slice(1)}`;
+}
+
+/** Every field of the transfer but its amount. */
+function transferFields(instruction: PayoutInstruction) {
   const upi = instruction.mode === 'UPI' && instruction.payee.upiId !== null;
   return {
     transfer_id: instruction.reference,
-    transfer_amount: amountPaise / 100,
     transfer_currency: 'INR',
     transfer_mode: upi ? 'upi' : instruction.mode.toLowerCase(),
     beneficiary_details: {
@@ -189,7 +198,7 @@ export function createCashfreeClient(config: CashfreePayoutsConfig): PayoutProvi
 
     async send(instruction) {
       try {
-        return parsedTransfer(await request('POST', '/payout/transfers', transferBody(instruction)), 'a transfer');
+        return parsedTransfer(await request('POST', '/payout/transfers', cashfreeTransferJson(instruction)), 'a transfer');
       } catch (error) {
         if (!(error instanceof CashfreeAnswerError) || error.kind !== 'refused') throw error;
         // Our transfer_id is the idempotency key: a retry after a lost answer is refused as a duplicate, and the

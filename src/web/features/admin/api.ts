@@ -265,10 +265,13 @@ export function usePayoutBatches() {
   });
 }
 
+export const fetchPayoutBatch = (batchId: string, signal?: AbortSignal) =>
+  apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}`, payoutBatchDetailResponseSchema, { signal });
+
 export function usePayoutBatch(batchId: string) {
   return useQuery({
     queryKey: adminKeys.payoutBatch(batchId),
-    queryFn: ({ signal }) => apiRequest(`/api/admin/payout-batches/${encodeURIComponent(batchId)}`, payoutBatchDetailResponseSchema, { signal }),
+    queryFn: ({ signal }) => fetchPayoutBatch(batchId, signal),
   });
 }
 

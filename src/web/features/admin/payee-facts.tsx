@@ -63,6 +63,7 @@ export function PayeeHeading({ payee }: { payee: AdminPayee }) {
     <div className="flex flex-wrap items-center justify-between gap-2">
       <span className="font-medium">
         {payee.bankName} ••••{payee.accountNumberLast4} <span className="font-mono text-xs text-slate-500">{payee.ifscCode}</span>
+        {payee.branchName && <span className="block text-xs font-normal text-slate-600">Branch: {payee.branchName}</span>}
       </span>
       <Badge tone={check.tone}>{check.label}</Badge>
     </div>

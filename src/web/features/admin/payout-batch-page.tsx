@@ -429,7 +429,12 @@ export default function PayoutBatchPage() {
               </dd>
             </dl>
             <div className="flex flex-wrap gap-2">
-              {batch.status !== 'cancelled' && (
+              {data.fileRefusal !== null && (
+                <Alert variant="destructive" className="w-full" data-testid="batch-file-refusal">
+                  {data.fileRefusal}
+                </Alert>
+              )}
+              {batch.status !== 'cancelled' && data.fileRefusal === null && (
                 <Button variant="outline" asChild>
                   <a href={payoutBatchCsvUrl(batch.id)} download>
                     <Download />

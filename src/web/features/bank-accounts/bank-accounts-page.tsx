@@ -33,7 +33,10 @@ function BankAccountItem({ account, pause, onOpen }: { account: BankAccount; pau
     <li className="flex items-start justify-between gap-3 rounded-xl border border-slate-200 p-4">
       <div className="min-w-0">
         <p className="truncate font-semibold">{account.accountHolderName}</p>
-        <p className="truncate text-sm text-slate-600">{account.bankName}</p>
+        <p className="truncate text-sm text-slate-600" data-testid="bank-account-bank">
+          {account.bankName}
+          {account.branchName && <> · {t('bank.branch', { branch: account.branchName })}</>}
+        </p>
         <p className="font-mono text-sm text-slate-600" aria-label={t('bank.endingIn', { last4: account.accountNumberLast4 })}>
           •••• {account.accountNumberLast4}
         </p>

@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useIdempotencyKeys } from '../../wallet/index.ts';
-import { adminKeys, createPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
+import { adminKeys, createPayoutBatch, fetchPayoutBatch, payoutBatchCsvUrl } from '../api.ts';
 
 /**
  * Puts the oldest pending withdrawals into a new payout batch (they become
@@ -22,7 +22,10 @@ export function PayoutBatchButton() {
       const { batch, message } = await createPayoutBatch(idempotencyKeys.keyFor({ batch: 'oldest pending' }));
       idempotencyKeys.forget();
       toast.success(message, { description: `${batch.count} withdrawals, ${batch.totalInr} INR` });
-      window.location.assign(payoutBatchCsvUrl(batch.id));
+      // A layout that cannot carry a row (Plural's per-payout cap, decision 067) would refuse the download: say why instead.
+      const { fileRefusal } = await fetchPayoutBatch(batch.id);
+      if (fileRefusal === null) window.location.assign(payoutBatchCsvUrl(batch.id));
+      else toast.error(fileRefusal);
       await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     } catch (error) {
       toast.error(errorMessage(error, 'The payout batch could not be created.'));
