@@ -102,12 +102,6 @@ const webFeatureBoundaries = webFeatures.map((feature) => ({
  */
 const boundaryExceptions = [
   {
-    // The PIN's service hands on its repository's insertPin, which sign-up calls inside its own transaction;
-    // it needs a service function of its own.
-    files: ['src/server/features/pin/service.ts'],
-    rules: { 'boundaries/no-repository-reexport': 'off' },
-  },
-  {
     // Settings and chain hand on repository reads; their areas' reworks replace them with service functions.
     files: ['src/server/features/settings/service.ts', 'src/server/features/chain/service.ts'],
     rules: { 'boundaries/no-repository-reexport': 'off' },
