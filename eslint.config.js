@@ -97,18 +97,6 @@ const webFeatureBoundaries = webFeatures.map((feature) => ({
   },
 }));
 
-/*
- * Exceptions, each to be removed when its area's rework lands (issue 29). They name exact files.
- */
-const boundaryExceptions = [
-  {
-    // Users hands on thirteen repository functions that auth, PIN, transfers and admin call; each needs a service
-    // function of its own (or a move into the feature that owns the rule), which touches those features' files.
-    files: ['src/server/features/users/service.ts'],
-    rules: { 'boundaries/no-repository-reexport': 'off' },
-  },
-];
-
 export default tseslint.config(
   { ignores: ['dist/', '.build/', 'data/', 'node_modules/', 'test-results/', 'playwright-report/', 'src/server/db/migrations/'] },
   js.configs.recommended,
@@ -207,5 +195,4 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   ...webFeatureBoundaries,
-  ...boundaryExceptions,
 );
