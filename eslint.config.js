@@ -101,77 +101,6 @@ const webFeatureBoundaries = webFeatures.map((feature) => ({
   },
 }));
 
-/*
- * Exceptions, each to be removed when its area's rework lands (issue 29). They name exact files.
- */
-const boundaryExceptions = [
-  {
-    // The PIN's service hands on its repository's insertPin, which sign-up calls inside its own transaction;
-    // it needs a service function of its own.
-    files: ['src/server/features/pin/service.ts'],
-    rules: { 'boundaries/no-repository-reexport': 'off' },
-  },
-  {
-    // Settings and chain hand on repository reads; their areas' reworks replace them with service functions.
-    files: ['src/server/features/settings/service.ts', 'src/server/features/chain/service.ts'],
-    rules: { 'boundaries/no-repository-reexport': 'off' },
-  },
-  {
-    // Users hands on thirteen repository functions that auth, PIN, transfers and admin call; each needs a service
-    // function of its own (or a move into the feature that owns the rule), which touches those features' files.
-    files: ['src/server/features/users/service.ts'],
-    rules: { 'boundaries/no-repository-reexport': 'off' },
-  },
-  {
-    // Web files that still import another feature's inner modules; each feature needs an index.ts offering what
-    // the others use (auth's session hooks, wallet's api and format, support's settings, ...), written with a
-    // look at the landing page's chunk budget (tests/bundle). Until then these files keep the other web rules.
-    files: [
-      'src/web/features/admin/admin-dashboard-page.tsx',
-      'src/web/features/admin/admin-routes.tsx',
-      'src/web/features/admin/components/admin-page.tsx',
-      'src/web/features/admin/components/pending-changes-panel.tsx',
-      'src/web/features/admin/components/queue-table.tsx',
-      'src/web/features/admin/queues.tsx',
-      'src/web/features/admin/settings-page.tsx',
-      'src/web/features/admin/user-details-page.tsx',
-      'src/web/features/admin/vip-settings-view.tsx',
-      'src/web/features/bank-accounts/bank-account-form-dialog.tsx',
-      'src/web/features/bank-accounts/bank-accounts-page.tsx',
-      'src/web/features/dashboard/admin-wallet-card.tsx',
-      'src/web/features/dashboard/dashboard-page.tsx',
-      'src/web/features/events/background-services.tsx',
-      'src/web/features/landing/contact-page.tsx',
-      'src/web/features/landing/landing-page.tsx',
-      'src/web/features/notifications/notifications-page.tsx',
-      'src/web/features/pin/change-pin-form.tsx',
-      'src/web/features/pin/pin-setup-page.tsx',
-      'src/web/features/pin/reset-pin-page.tsx',
-      'src/web/features/pin/verify-pin-page.tsx',
-      'src/web/features/profile/account-details-card.tsx',
-      'src/web/features/profile/change-password-form.tsx',
-      'src/web/features/profile/pan-card.tsx',
-      'src/web/features/profile/pending-totals.tsx',
-      'src/web/features/profile/profile-page.tsx',
-      'src/web/features/rates/rate-card.tsx',
-      'src/web/features/referrals/referrals-page.tsx',
-      'src/web/features/shell/guards.tsx',
-      'src/web/features/shell/operator-figures.ts',
-      'src/web/features/wallet/customer-wallets-page.tsx',
-      'src/web/features/wallet/deposit-page.tsx',
-      'src/web/features/wallet/transfer-dialog.tsx',
-      'src/web/features/wallet/withdraw-page.tsx',
-    ],
-    rules: { 'no-restricted-imports': ['error', { patterns: [sharedThroughAlias, serverToWeb] }] },
-  },
-  {
-    // The header and the bottom navigation read the session, the unread count and the support link themselves;
-    // they should get them as props from the shell feature (or move into it).
-    files: ['src/web/components/layout/app-header.tsx', 'src/web/components/layout/bottom-nav.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [sharedThroughAlias, serverToWeb] }] },
-  },
-];
-
 export default tseslint.config(
   { ignores: ['dist/', '.build/', 'data/', 'node_modules/', 'test-results/', 'playwright-report/', 'src/server/db/migrations/'] },
   js.configs.recommended,
@@ -270,5 +199,4 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   ...webFeatureBoundaries,
-  ...boundaryExceptions,
 );

@@ -181,6 +181,7 @@ const serverMessageModule =
   /src[\\/](web[\\/]lib[\\/]i18n[\\/](known-messages|localize-message)|shared[\\/]contracts[\\/](bank-accounts|contact-verification|deposits|transfers|wallets|withdrawals))\.ts$/;
 const formKitModule =
   /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|sonner|tailwind-merge|clsx|class-variance-authority|@radix-ui[\\/]react-(slot|label|primitive|compose-refs)|lucide-react[\\/]dist[\\/]esm[\\/](createLucideIcon|defaultAttributes|Icon|context|shared[\\/]src[\\/](utils|build)|icons[\\/]eye(-off)?\.mjs$)|radix-ui[\\/]dist)[\\/]?|src[\\/]web[\\/](lib[\\/](forms|form-errors|utils|document-title)\.ts|components[\\/]ui[\\/](button|input|label|form-field|card|password-input|action-error)\.tsx|features[\\/]auth[\\/]auth-card\.tsx)$/;
+const featureIndexModule = /src[\\/]web[\\/]features[\\/][a-z0-9-]+[\\/]index\.ts$/;
 const signedInOnlyFrameworkModule =
   /@tanstack[\\/](query-core|react-query)[\\/]build[\\/]modern[\\/](infiniteQueryObserver|mutationObserver|useInfiniteQuery|useMutation|useIsFetching)\.js$/;
 
@@ -219,6 +220,11 @@ const browserConfig: UserConfig = {
     // imports load right after it instead.
     modulePreload: false,
     rolldownOptions: {
+      // A web feature's index.ts only names what other features may use (decision 034): marked free of side effects, an
+      // import of one name through it brings that name's module alone, not every module the index names. Without this,
+      // the landing page's import of the rate card would bring the converter into its first JavaScript, and every page
+      // using the wallet's index would load the transfer dialog.
+      treeshake: { moduleSideEffects: [{ test: featureIndexModule, sideEffects: false }] },
       output: {
         codeSplitting: {
           // What every page needs, in one long-cached chunk that compresses better than its pieces.

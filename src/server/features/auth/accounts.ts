@@ -3,7 +3,7 @@ import type { Language } from '#shared/contracts/enums';
 import { REFERRAL_CODE_PREFIX } from '#shared/limits';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import { insertPin } from '../pin/service.ts';
+import { storePinChosenAtSignup } from '../pin/service.ts';
 import * as users from '../users/service.ts';
 import { hashSecret } from './passwords.ts';
 
@@ -51,6 +51,6 @@ export async function createAccount(db: Executor, account: NewAccount): Promise<
   }
   if (!profileCreated) throw new Error('Could not draw an unused referral code');
   await users.insertWallet(db, userId);
-  if (pinHash !== undefined) await insertPin(db, userId, pinHash);
+  if (pinHash !== undefined) await storePinChosenAtSignup(db, userId, pinHash);
   return userId;
 }

@@ -3,6 +3,7 @@ import { INVALID_PIN_RESET_LINK_MESSAGE, PIN_RESET_LINK_SENT_MESSAGE } from '#sh
 import { formatPauseEnd } from '#shared/contracts/security';
 import { LIMITS } from '#shared/limits';
 import type { AppContext } from '../../context.ts';
+import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken, newToken } from '../../http/security.ts';
 import { assertUnderRateLimit, consumeRateLimit, recordFailedAttempt, refuseOverLimit } from '../../platform/rate-limit/service.ts';
@@ -14,8 +15,13 @@ import * as users from '../users/service.ts';
 import * as pinRepository from './repository.ts';
 import { resetLinkMessage } from '../notifications/account-mail.ts';
 
-/** Sign-up stores the PIN chosen on its form (auth/accounts.ts). */
-export { insertPin } from './repository.ts';
+/**
+ * Sign-up stores the PIN chosen on its form (auth/accounts.ts) in the transaction that creates the account, so a
+ * new account never exists without it. False when the user already has a PIN.
+ */
+export function storePinChosenAtSignup(db: Executor, userId: string, pinHash: string): Promise<boolean> {
+  return pinRepository.insertPin(db, userId, pinHash);
+}
 
 export const PIN_LOCKED_MESSAGE = 'Too many failed attempts';
 export const PIN_NOT_SET_MESSAGE = 'PIN setup required';

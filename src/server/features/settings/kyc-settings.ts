@@ -1,7 +1,7 @@
 import type { KycSettingsFormOutput } from '#shared/contracts/kyc-settings';
 import { parseTdsPercent, tdsPercentToWire } from '#shared/contracts/withdrawal-rules';
 import { inrPaiseToWire, parseInrPaise } from '#shared/money';
-import type { SettingsRow } from './repository.ts';
+import type { SettingsRow } from './settings-row.ts';
 
 /** The settings columns of KYC (decisions 042, 047, 060): the level limits, the no-PAN TDS rate, the refresh months and the records' retention. */
 export type KycSettingColumns = Pick<

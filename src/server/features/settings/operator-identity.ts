@@ -1,5 +1,5 @@
 import type { OperatorIdentity } from '#shared/contracts/operator-identity';
-import type { SettingsRow } from './repository.ts';
+import type { SettingsRow } from './settings-row.ts';
 
 /** The settings columns of the operator's identity and its grievance officer (decision 051). */
 export type OperatorIdentityColumns = Pick<

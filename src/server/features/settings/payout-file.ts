@@ -1,5 +1,5 @@
 import type { PayoutFileFormat, PayoutFileSettings } from '#shared/contracts/payout-file-formats';
-import type { SettingsRow } from './repository.ts';
+import type { SettingsRow } from './settings-row.ts';
 
 /**
  * The settings columns of the bank file's layout (decision 064). A layout decides how a batch's file is

@@ -2,9 +2,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { preparedStatement, queryPrepared } from '../../db/prepared.ts';
 import { adminSettings, adminSettingsHistory, profiles, storedFiles, users } from '../../db/schema.ts';
+import type { SettingsFileColumn, SettingsRow } from './settings-row.ts';
 import type { WithdrawalRuleColumns } from './withdrawal-rules.ts';
 
-export type SettingsRow = typeof adminSettings.$inferSelect;
 export type StoredFileRow = typeof storedFiles.$inferSelect;
 
 /** The single settings row (created by the migrations with the spec's defaults). */
@@ -52,8 +52,6 @@ export type EditableSettings = Pick<
   | 'largeWithdrawalInrPaise'
   | keyof WithdrawalRuleColumns
 >;
-
-export type SettingsFileColumn = 'trc20QrFileId' | 'erc20QrFileId' | 'apkFileId';
 
 export async function updateSettings(
   db: Executor,

@@ -29,7 +29,8 @@ import { publicFileUrl, storedFileView } from '../files/views.ts';
 import type { SessionRecord } from '../../platform/sessions/repository.ts';
 import { isValidErc20Address, isValidTronAddress, toChecksumAddress } from './addresses.ts';
 import * as settingsRepository from './repository.ts';
-import type { EditableSettings, SettingsFileColumn, SettingsRow, StoredFileRow } from './repository.ts';
+import type { EditableSettings, StoredFileRow } from './repository.ts';
+import type { SettingsFileColumn, SettingsRow } from './settings-row.ts';
 import type { AuditAction } from '#shared/contracts/enums';
 import { desiredKycSettings, kycSettingsSnapshot, kycSettingsView } from './kyc-settings.ts';
 import { CONSENT_NOTICE_VERSION, type OperatorIdentityResponse } from '#shared/contracts/operator-identity';
@@ -44,7 +45,18 @@ import {
 } from './withdrawal-rules.ts';
 
 /** Deposits, withdrawals, the wallet and file uploads read the settings row through this module. */
-export { getSettings, getSettingsForUpdate, type SettingsFileColumn, type SettingsRow } from './repository.ts';
+export type { SettingsFileColumn, SettingsRow } from './settings-row.ts';
+
+/** The single settings row. */
+export function getSettings(db: Executor): Promise<SettingsRow> {
+  return settingsRepository.getSettings(db);
+}
+
+/** The settings row, locked until the transaction ends, so that concurrent changes see each other's result as "before". */
+export function getSettingsForUpdate(db: Executor): Promise<SettingsRow> {
+  return settingsRepository.getSettingsForUpdate(db);
+}
+
 export { tierLimits } from './withdrawal-rules.ts';
 
 export const SETTINGS_AUDIT_ACTION: AuditAction = 'settings.update';

@@ -8,7 +8,7 @@ import {
 } from '#shared/contracts/withdrawal-rules';
 import { parseUsdtMicros, usdtMicrosToWire } from '#shared/money';
 import { AppError } from '../../errors.ts';
-import type { SettingsRow } from './repository.ts';
+import type { SettingsRow } from './settings-row.ts';
 
 /** The settings columns of the withdrawal rules (docs/decisions/018). */
 export type WithdrawalRuleColumns = Pick<

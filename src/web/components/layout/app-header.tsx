@@ -1,12 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Bell, LogOut, RefreshCw } from 'lucide-react';
-import { useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import type { Me } from '#shared/contracts/auth';
 import { formatUsdtExact, usdtMicrosFromWire } from '#shared/money';
-import { useMe } from '../../features/auth/api.ts';
-import { useLogOut } from '../../features/auth/use-log-out.ts';
-import { useUnreadNotificationCount } from '../../features/notifications/api.ts';
 import { cn, initialsOf, maskPhone } from '../../lib/utils.ts';
 import { Button } from '../ui/button.tsx';
 import { ConfirmDialog } from '../ui/dialog.tsx';
@@ -17,13 +15,27 @@ import { translate as t } from '../../lib/i18n/i18n.ts';
  * balance, then the page's back button and title with the actions (notifications,
  * refresh, sign-out). The actions sit beside the title, not the name: beside the
  * name and a five-digit balance they left a 320 px phone no room for the name at all.
- * `wide` lets the admin desk use the whole width on large screens.
+ * `wide` lets the admin desk use the whole width on large screens. What the header shows of the session (the user,
+ * the notification bell, signing out) comes from the shell feature, which reads it.
  */
-export function AppHeader({ title, backTo, wide = false }: { title?: string | undefined; backTo?: string | undefined; wide?: boolean }) {
-  const me = useMe();
+export function AppHeader({
+  title,
+  backTo,
+  wide = false,
+  user,
+  notificationBell,
+  onLogOut,
+}: {
+  title?: string | undefined;
+  backTo?: string | undefined;
+  wide?: boolean;
+  /** The signed-in user, once the session is read. */
+  user: Me | null | undefined;
+  /** Shown beside the title for a signed-in user: a NotificationBell with the unread count. */
+  notificationBell: ReactNode;
+  onLogOut: () => Promise<void>;
+}) {
   const queryClient = useQueryClient();
-  const logOut = useLogOut();
-  const user = me.data;
   const [confirmingLogout, setConfirmingLogout] = useState(false);
   const goBack = useGoBack(backTo);
 
@@ -45,7 +57,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
         title={t('shell.logOutTitle')}
         description={t('shell.logOutQuestion')}
         confirmLabel={t('shell.logOutConfirm')}
-        onConfirm={() => void logOut()}
+        onConfirm={() => void onLogOut()}
       />
       <div className={cn('mx-auto flex max-w-3xl items-center gap-1 px-2 pb-2', wide && 'lg:max-w-none lg:px-4')}>
         {backTo && (
@@ -59,7 +71,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
         <h1 className={`line-clamp-2 min-w-0 flex-1 text-base leading-5 font-bold break-words sm:text-lg sm:leading-6 ${backTo ? '' : 'pl-2'}`}>
           {title ?? t('shell.dashboard')}
         </h1>
-        {user && <NotificationBell />}
+        {user && notificationBell}
         <Button variant="ghost" size="icon" className="shrink-0" onClick={() => void refresh()} aria-label={t('shell.refresh')}>
           <RefreshCw />
         </Button>
@@ -72,7 +84,7 @@ export function AppHeader({ title, backTo, wide = false }: { title?: string | un
 }
 
 /** Who is signed in: the initials linking to the profile, the name and masked phone, and the balance linking to the wallet. */
-function SignedInRow({ user, wide }: { user: ReturnType<typeof useMe>['data']; wide: boolean }) {
+function SignedInRow({ user, wide }: { user: Me | null | undefined; wide: boolean }) {
   return (
     <div className={cn('mx-auto flex max-w-3xl items-center gap-2 px-3 pt-3 pb-2 sm:gap-3 sm:px-4', wide && 'lg:max-w-none lg:px-6')}>
       {user && (
@@ -115,9 +127,7 @@ function useGoBack(backTo: string | undefined) {
 }
 
 /** The bell with the number of unread notifications; it opens the list. */
-function NotificationBell() {
-  const unread = useUnreadNotificationCount();
-  const count = unread.data?.unreadCount ?? 0;
+export function NotificationBell({ count }: { count: number }) {
   return (
     <Link
       to="/notifications"

@@ -1,8 +1,6 @@
 import { Headset, Home, Shield, Upload, User, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { useCanReadOperatorFigures } from '../../features/shell/operator-figures.ts';
-import { useSupportLink } from '../../features/support/use-support-link.ts';
 import { cn } from '../../lib/utils.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
@@ -17,10 +15,11 @@ function Item({ to, icon, label, end }: { to: string; icon: ReactNode; label: st
   );
 }
 
-export function BottomNav() {
-  const supportLink = useSupportLink();
-  // VIP is a rate tier, not an operator (decision 040): Admin and Upload are the admin role's.
-  const showAdmin = useCanReadOperatorFigures();
+/**
+ * The shell feature tells what to show: the support chat's link (absent without a support number) and whether the
+ * user may open the admin area. VIP is a rate tier, not an operator (decision 040): Admin and Upload are the admin role's.
+ */
+export function BottomNav({ supportLink, showAdmin }: { supportLink: string | undefined; showAdmin: boolean }) {
   return (
     <nav aria-label={t('shell.mainNav')} className="fixed inset-x-0 bottom-0 z-30 border-t border-slate-200 bg-white pb-[env(safe-area-inset-bottom)]">
       <div className="mx-auto flex max-w-3xl">

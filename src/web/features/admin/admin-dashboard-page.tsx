@@ -21,7 +21,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Card } from '../../components/ui/card.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { cn } from '../../lib/utils.ts';
-import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
+import { useCanReadOperatorFigures } from '../shell/index.ts';
 import { useAdminDashboard } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { PendingChangesPanel } from './components/pending-changes-panel.tsx';

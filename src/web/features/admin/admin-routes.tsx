@@ -1,9 +1,8 @@
 import { lazy, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
-import { useMe } from '../auth/api.ts';
-import { RequireVerifiedUser } from '../shell/guards.tsx';
-import { canOpenAdminArea } from '../shell/operator-figures.ts';
+import { useMe } from '../../lib/session.ts';
+import { RequireVerifiedUser, canOpenAdminArea, loadNotFoundPage } from '../shell/index.ts';
 import { loadReconciliationPage } from '../reconciliation/index.ts';
 
 /*
@@ -26,7 +25,7 @@ const AdminKycDeskPage = lazy(() => import('./kyc-desk-page.tsx'));
 const AdminKycLevelTwoPage = lazy(() => import('./kyc-level-two-page.tsx'));
 const ReconciliationPage = lazy(loadReconciliationPage);
 const AdminDepositKeysPage = lazy(() => import('./deposit-keys-page.tsx'));
-const NotFoundPage = lazy(() => import('../shell/not-found-page.tsx'));
+const NotFoundPage = lazy(loadNotFoundPage);
 
 function RedirectWithToast({ to, message }: { to: string; message: string }) {
   useEffect(() => {

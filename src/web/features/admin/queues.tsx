@@ -7,7 +7,7 @@ import type { AdminTransfer } from '#shared/contracts/transfers';
 import type { AdminWithdrawal } from '#shared/contracts/withdrawals';
 import { inrPaiseFromWire } from '#shared/money';
 import { Badge } from '../../components/ui/badge.tsx';
-import { adminChainBadge } from '../wallet/chain-status.tsx';
+import { adminChainBadge } from '../wallet/index.ts';
 import { useDepositQueue, useTransferQueue, useWithdrawalQueue } from './api.ts';
 import { CopyValue } from './components/copy-value.tsx';
 import { PayoutBatchButton } from './components/payout-batch-button.tsx';

@@ -31,7 +31,7 @@ import { SettingsTabsList, type TabName } from './settings/settings-tabs.tsx';
 import { useSettingsSave } from './settings/use-settings-save.ts';
 import { useSettingsVersion } from './settings/use-settings-version.ts';
 import { VipSettingsView } from './vip-settings-view.tsx';
-import { useCanReadOperatorFigures } from '../shell/operator-figures.ts';
+import { useCanReadOperatorFigures } from '../shell/index.ts';
 
 const MEGABYTE = 1024 * 1024;
 

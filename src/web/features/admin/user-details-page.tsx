@@ -14,7 +14,7 @@ import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { useMe } from '../auth/api.ts';
+import { useMe } from '../../lib/session.ts';
 import { adminKeys, isUserNotFound, revokeUserSessions, updateAdminUser, useAdminUser } from './api.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { UserNotFound } from './components/user-not-found.tsx';

@@ -5,7 +5,7 @@ import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { usePublicSettings } from '../support/public-settings.ts';
+import { usePublicSettings } from '../support/index.ts';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { inrText } from './format.ts';
 

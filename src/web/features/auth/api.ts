@@ -1,12 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest, SignupRequest } from '#shared/contracts/auth';
 import { apiRequest } from '../../lib/api.ts';
-import { ME_QUERY_KEY } from './session.ts';
+import { ME_QUERY_KEY } from '../../lib/session.ts';
 
 const authContracts = () => import('#shared/contracts/auth');
 const commonContracts = () => import('#shared/contracts/common');
-
-export { fetchMe, ME_QUERY_KEY, useMe } from './session.ts';
 
 export const login = (body: LoginRequest) => apiRequest('/api/auth/login', async () => (await authContracts()).sessionResponseSchema, { method: 'POST', body });
 export const signup = (body: SignupRequest) =>

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
-import { ME_QUERY_KEY } from './session.ts';
+import { ME_QUERY_KEY } from '../../lib/session.ts';
 
 /** Why the app itself signed the customer out; the login page says it once (signed-out-notice.tsx). */
 export type SignedOutReason = 'pin-locked' | 'session-needed' | 'user-not-found' | 'account-closed';

@@ -21,7 +21,7 @@ import { Dialog, DialogContent } from '../../components/ui/dialog.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
-import { WALLET_QUERY_KEYS } from '../wallet/api.ts';
+import { SECURITY_PAUSES_QUERY_KEY } from '../security/index.ts';
 import { addBankAccount, BANK_ACCOUNTS_QUERY_KEY, updateBankAccount, useBankAccounts } from './api.ts';
 import { IfscBankLine, useIfscLookup } from './ifsc-bank-line.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
@@ -113,7 +113,7 @@ function BankAccountForm({ account, onBusyChange, onDone }: { account: BankAccou
       // A new account, or changed details, starts a security pause on withdrawals to it.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: BANK_ACCOUNTS_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: WALLET_QUERY_KEYS.securityPauses }),
+        queryClient.invalidateQueries({ queryKey: SECURITY_PAUSES_QUERY_KEY }),
       ]);
       onDone();
     } catch (error) {

@@ -7,7 +7,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs.tsx';
-import { usePublicSettings } from '../support/public-settings.ts';
+import { usePublicSettings } from '../support/index.ts';
 import { DEPOSIT_NETWORKS } from '#shared/contracts/enums';
 
 /** What customers cannot do yet because a setting is empty: without an address they cannot deposit on that network, without the number they cannot reach support. */

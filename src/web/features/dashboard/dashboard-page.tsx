@@ -3,19 +3,23 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { inrPaiseForUsdt, inrPaiseFromWire, inrPaiseToWire, usdtMicrosFromWire } from '#shared/money';
 import type { WalletSummary } from '#shared/contracts/wallet';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { useMe } from '../auth/api.ts';
-import { Converter } from '../rates/converter.tsx';
-import { RateCard } from '../rates/rate-card.tsx';
-import { usePendingTransactions, useRecentTransactions, useWalletSummary } from '../wallet/api.ts';
-import { displayInr, displayUsdtAmount } from '../wallet/format.ts';
-import { TransactionFlowNote } from '../wallet/transaction-flow-note.tsx';
-import { TransactionTable } from '../wallet/transaction-display.tsx';
-import { TransferDialog } from '../wallet/transfer-dialog.tsx';
+import { useMe } from '../../lib/session.ts';
+import { Converter, RateCard } from '../rates/index.ts';
+import {
+  usePendingTransactions,
+  useRecentTransactions,
+  useWalletSummary,
+  displayInr,
+  displayUsdtAmount,
+  TransactionFlowNote,
+  TransactionTable,
+  TransferDialog,
+} from '../wallet/index.ts';
 import { AdminWalletCard } from './admin-wallet-card.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 

@@ -2,8 +2,7 @@ import { useEffect } from 'react';
 import { AccountLanguage } from './account-language.tsx';
 import { DeferredToaster } from './deferred-toaster.tsx';
 import { LiveUpdates } from './live-updates.tsx';
-import { listenForInstallPrompt } from '../install/install-prompt.ts';
-import { registerServiceWorker } from '../install/service-worker.ts';
+import { listenForInstallPrompt, registerServiceWorker } from '../install/index.ts';
 
 /**
  * What every page runs besides itself: live updates, the toast area, the service worker and the install offer. The

@@ -1,7 +1,7 @@
 import { CheckCircle2, CircleAlert, CircleDashed, Clock3, XCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { KycCheck, KycCheckState, KycStatus } from '#shared/contracts/kyc';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';

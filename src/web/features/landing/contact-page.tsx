@@ -1,5 +1,4 @@
-import { usePublicSettings } from '../support/public-settings.ts';
-import { supportChatUrl } from '../support/support-chat-url.ts';
+import { usePublicSettings, supportChatUrl } from '../support/index.ts';
 import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
 import { PublicTextPage } from './public-layout.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useLayoutEffect } from 'react';
 import { Link } from 'react-router';
-import { RateCard } from '../rates/rate-card.tsx';
-import { usePublicSettings } from '../support/public-settings.ts';
-import { supportChatUrl } from '../support/support-chat-url.ts';
+import { RateCard } from '../rates/index.ts';
+import { usePublicSettings, supportChatUrl } from '../support/index.ts';
 import { outlineLinkClass, primaryLinkClass } from '../../components/ui/link-classes.ts';
 import { languageReady, useTranslation } from '../../lib/i18n/i18n.ts';
 import { prerenderedPage } from '../../lib/prerendered-page.ts';
@@ -12,7 +11,7 @@ import { PublicLayout } from './public-layout.tsx';
 const InstallAppButton = lazy(() => Promise.all([import('../install/install-app-button.tsx'), languageReady('page')]).then(([module]) => module));
 // The converter sits below the rates, and the language choice is a small control: their code (and the USDT parser's, and
 // the catalog's rest) loads after the page, each in a frame of its size, keeping the landing page's first JavaScript in budget.
-const Converter = lazy(() => Promise.all([import('../rates/converter.tsx'), languageReady('page')]).then(([module]) => ({ default: module.Converter })));
+const Converter = lazy(() => Promise.all([import('../rates/index.ts'), languageReady('page')]).then(([module]) => ({ default: module.Converter })));
 const HowItWorks = lazy(() => Promise.all([import('./how-it-works.tsx'), languageReady('page')]).then(([module]) => module));
 const LanguageSelect = lazy(() => import('../../components/ui/language-select.tsx').then((module) => ({ default: module.LanguageSelect })));
 

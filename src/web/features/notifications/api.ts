@@ -1,28 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { okResponseSchema } from '#shared/contracts/common';
-import {
-  notificationListResponseSchema,
-  notificationPreferencesResponseSchema,
-  unreadCountResponseSchema,
-  type NotificationPreferences,
-} from '#shared/contracts/notifications';
+import { notificationListResponseSchema, notificationPreferencesResponseSchema, type NotificationPreferences } from '#shared/contracts/notifications';
 import { apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { UNREAD_NOTIFICATIONS_QUERY_KEY } from '../shell/index.ts';
 
 /** Under the wallet prefix, so the live wallet.updated event that a new notification sends refreshes them. */
 export const NOTIFICATION_QUERY_KEYS = {
-  unreadCount: [...QUERY_KEYS.wallet, 'notifications', 'unread'],
+  unreadCount: UNREAD_NOTIFICATIONS_QUERY_KEY,
   list: [...QUERY_KEYS.wallet, 'notifications', 'list'],
   preferences: [...QUERY_KEYS.wallet, 'notifications', 'preferences'],
 } as const;
-
-export function useUnreadNotificationCount() {
-  return useQuery({
-    queryKey: NOTIFICATION_QUERY_KEYS.unreadCount,
-    queryFn: ({ signal }) => apiRequest('/api/notifications/unread-count', unreadCountResponseSchema, { signal }),
-  });
-}
 
 export function useNotifications() {
   return useQuery({

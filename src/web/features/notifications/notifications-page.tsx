@@ -2,12 +2,12 @@ import { Bell } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import type { Notification } from '#shared/contracts/notifications';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { Card, CardContent } from '../../components/ui/card.tsx';
 import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../lib/utils.ts';
-import { displayDateTime } from '../wallet/format.ts';
+import { displayDateTime } from '../../lib/date-format.ts';
 import { useMarkNotificationsRead, useNotifications } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 

@@ -9,7 +9,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { changePin } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 

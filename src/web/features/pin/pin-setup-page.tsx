@@ -13,9 +13,8 @@ import { FormPinInput } from '../../components/ui/pin-input.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { applySubmissionFailure, useActionError } from '../../lib/form-errors.ts';
 import { safeNextPath } from '../../lib/utils.ts';
-import { ME_QUERY_KEY } from '../auth/api.ts';
-import { AuthCard } from '../auth/auth-card.tsx';
-import { useLeaveEndedSession } from '../auth/use-end-of-session.ts';
+import { ME_QUERY_KEY } from '../../lib/session.ts';
+import { AuthCard, useLeaveEndedSession } from '../auth/index.ts';
 import { setUpPin } from './api.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 

@@ -14,7 +14,7 @@ import { Input } from '../../components/ui/input.tsx';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 

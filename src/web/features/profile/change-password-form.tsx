@@ -11,7 +11,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { PasswordInput } from '../../components/ui/password-input.tsx';
 import { apiRequest, errorMessage } from '../../lib/api.ts';
 import { showServerFieldErrors } from '../../lib/forms.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 

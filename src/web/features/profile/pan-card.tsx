@@ -11,7 +11,7 @@ import { FormField } from '../../components/ui/form-field.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 

@@ -1,5 +1,4 @@
-import { useWalletSummary } from '../wallet/api.ts';
-import { displayUsdtAmount } from '../wallet/format.ts';
+import { useWalletSummary, displayUsdtAmount } from '../wallet/index.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /** Pending Deposit and Pending Withdrawal of the profile card: the real sums of the customer's pending requests. */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { formatInrForDisplay } from '#shared/money-core';
-import { notify } from '../events/notify.ts';
+import { notify } from '../events/index.ts';
 import { languageReady, translate, useTranslation } from '../../lib/i18n/i18n.ts';
 import { useDisplayRates } from './api.ts';
 import { InfoIcon, RefreshIcon } from './icons.tsx';

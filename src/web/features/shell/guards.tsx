@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { FullPageLoader } from '../../components/ui/spinner.tsx';
 import { errorReference } from '../../lib/api.ts';
 import { translate } from '../../lib/i18n/i18n.ts';
-import { useMe } from '../auth/session.ts';
+import { useMe } from '../../lib/session.ts';
 
 // Shown only when the server cannot be reached: loaded then, keeping its UI kit out of the first visit's JavaScript.
 const ConnectionErrorCard = lazy(() => import('./connection-error.tsx').then((module) => ({ default: module.ConnectionErrorCard })));

@@ -1,6 +1,6 @@
 import { canOpenAdminArea as canOpenAdminAreaOf, canReadOperatorFigures } from '#shared/access';
 import type { Me } from '#shared/contracts/auth';
-import { useMe } from '../auth/session.ts';
+import { useMe } from '../../lib/session.ts';
 
 // Apart from the guards (guards.tsx), which load with every first visit: only signed-in pages ask these.
 /** Admin area pages: role admin, or any VIP level (who sees only the spec's cards and the public settings, decision 040). */

@@ -5,7 +5,6 @@ import { depositDetailResponseSchema, depositResponseSchema, type DepositRequest
 import { IDEMPOTENCY_KEY_HEADER } from '#shared/contracts/money-common';
 import { transactionListResponseSchema, type TransactionType } from '#shared/contracts/transactions';
 import { transferResponseSchema, type TransferRequest } from '#shared/contracts/transfers';
-import { securityPausesResponseSchema } from '#shared/contracts/security';
 import { walletSummarySchema } from '#shared/contracts/wallet';
 import { withdrawalListResponseSchema, withdrawalResponseSchema, type WithdrawalRequest } from '#shared/contracts/withdrawals';
 import { apiRequest } from '../../lib/api.ts';
@@ -15,7 +14,6 @@ import { QUERY_KEYS } from '../../lib/query-keys.ts';
 export const WALLET_QUERY_KEYS = {
   summary: [...QUERY_KEYS.wallet, 'summary'],
   pendingWithdrawals: [...QUERY_KEYS.wallet, 'withdrawals', 'pending'],
-  securityPauses: [...QUERY_KEYS.wallet, 'security-pauses'],
   history: (type: TransactionType | 'all', status: RequestStatus | 'all' = 'all') => [...QUERY_KEYS.wallet, 'history', type, status],
   recent: [...QUERY_KEYS.wallet, 'recent'],
   pending: [...QUERY_KEYS.wallet, 'pending'],
@@ -37,11 +35,6 @@ export function useDeposit(id: string) {
 
 export function useWalletSummary() {
   return useQuery({ queryKey: WALLET_QUERY_KEYS.summary, queryFn: () => apiRequest('/api/wallet/summary', walletSummarySchema) });
-}
-
-/** Withdrawals and transfers paused after a security change, shown before the customer types anything. */
-export function useSecurityPauses() {
-  return useQuery({ queryKey: WALLET_QUERY_KEYS.securityPauses, queryFn: () => apiRequest('/api/security/pauses', securityPausesResponseSchema) });
 }
 
 export function usePendingWithdrawals() {

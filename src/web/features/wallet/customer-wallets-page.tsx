@@ -16,7 +16,7 @@ import {
   type AddWalletRequest,
   type Wallet,
 } from '#shared/contracts/wallets';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { ActionError } from '../../components/ui/action-error.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
@@ -28,9 +28,9 @@ import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Textarea } from '../../components/ui/textarea.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { useEndOfSessionHandler } from '../auth/use-end-of-session.ts';
+import { useEndOfSessionHandler } from '../auth/index.ts';
 import { WALLET_QUERY_KEYS } from './api.ts';
-import { displayDateTime } from './format.ts';
+import { displayDateTime } from '../../lib/date-format.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 

@@ -2,7 +2,7 @@ import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import type { RequestStatus } from '#shared/contracts/enums';
 import type { TransactionType } from '#shared/contracts/transactions';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { Label } from '../../components/ui/label.tsx';

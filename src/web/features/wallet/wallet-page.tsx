@@ -1,7 +1,7 @@
 import { ArrowDownToLine, ArrowUpFromLine, History, KeyRound, RefreshCw, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AppPage } from '../../components/layout/app-page.tsx';
+import { AppPage } from '../shell/index.ts';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -9,7 +9,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Spinner } from '../../components/ui/spinner.tsx';
 import type { WalletSummary } from '#shared/contracts/wallet';
 import { usePendingWithdrawals, useWalletSummary } from './api.ts';
-import { displayDateTime, displayInr, displayUsdt } from './format.ts';
+import { displayDateTime } from '../../lib/date-format.ts';
+import { displayInr, displayUsdt } from './format.ts';
 import { TransactionFlowNote } from './transaction-flow-note.tsx';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';

@@ -11,7 +11,7 @@ import { Select } from '../../components/ui/select.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
-import { displayDateTime } from './format.ts';
+import { displayDateTime } from '../../lib/date-format.ts';
 import type { WithdrawForm } from './withdraw-form-rules.ts';
 
 type BankAccountPause = SecurityPauses['bankAccounts'][number];

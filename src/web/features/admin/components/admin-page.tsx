@@ -2,11 +2,10 @@ import { ClipboardList, IdCard, KeyRound, Landmark, LayoutDashboard, Receipt, Sc
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { AppFooter } from '../../../components/layout/app-footer.tsx';
-import { AppHeader } from '../../../components/layout/app-header.tsx';
-import { BottomNav } from '../../../components/layout/bottom-nav.tsx';
 import { useDocumentTitle } from '../../../lib/document-title.ts';
 import { cn } from '../../../lib/utils.ts';
-import { useMe } from '../../auth/api.ts';
+import { useMe } from '../../../lib/session.ts';
+import { ShellBottomNav, ShellHeader } from '../../shell/index.ts';
 
 interface DeskLink {
   to: string;
@@ -68,7 +67,7 @@ export function AdminPage({ title, backTo, children }: { title: string; backTo: 
   useDocumentTitle(title);
   return (
     <div className="min-h-screen">
-      <AppHeader title={title} backTo={backTo} wide />
+      <ShellHeader title={title} backTo={backTo} wide />
       <div className="lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:gap-6 lg:px-6">
         <DeskNavigation />
         <main id="main" className="mx-auto flex max-w-5xl flex-col gap-4 px-4 py-4 lg:mx-0 lg:max-w-none lg:px-0">
@@ -77,7 +76,7 @@ export function AdminPage({ title, backTo, children }: { title: string; backTo: 
       </div>
       <AppFooter />
       <div className="lg:hidden">
-        <BottomNav />
+        <ShellBottomNav />
       </div>
     </div>
   );

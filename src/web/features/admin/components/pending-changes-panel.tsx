@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/dialog.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useMe } from '../../auth/api.ts';
+import { useMe } from '../../../lib/session.ts';
 import { adminKeys, confirmPendingChange, discardPendingChange, usePendingChanges } from '../api.ts';
 import { fullDateTimeText, inrText } from '../format.ts';
 

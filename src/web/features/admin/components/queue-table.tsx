@@ -3,7 +3,7 @@ import type { WithdrawalStatus } from '#shared/contracts/enums';
 import { Button } from '../../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../../components/ui/table.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { useMe } from '../../auth/api.ts';
+import { useMe } from '../../../lib/session.ts';
 import { usePayoutOverview, type QueueKind, type StatusFilter } from '../api.ts';
 import { shortDateTimeText } from '../format.ts';
 import type { DecisionTarget } from '../use-decision.tsx';

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../lib/document-title.ts';
-import { AppFooter } from './app-footer.tsx';
-import { AppHeader } from './app-header.tsx';
-import { BottomNav } from './bottom-nav.tsx';
+import { AppFooter } from '../../components/layout/app-footer.tsx';
+import { ShellBottomNav, ShellHeader } from './app-frame.tsx';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 
 /**
@@ -13,12 +12,12 @@ export function AppPage({ title, backTo, documentTitle, children }: { title?: st
   useDocumentTitle(documentTitle ?? title ?? t('shell.dashboard'));
   return (
     <div className="min-h-screen">
-      <AppHeader title={title} backTo={backTo} />
+      <ShellHeader title={title} backTo={backTo} />
       <main id="main" className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-4">
         {children}
       </main>
       <AppFooter />
-      <BottomNav />
+      <ShellBottomNav />
     </div>
   );
 }

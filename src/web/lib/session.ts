@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Me } from '#shared/contracts/auth';
-import { ApiError, apiRequest } from '../../lib/api.ts';
-import { QUERY_KEYS } from '../../lib/query-keys.ts';
+import { ApiError, apiRequest } from './api.ts';
+import { QUERY_KEYS } from './query-keys.ts';
 
-// Apart from the sign-in calls (api.ts): every page's guard checks the session, so this file loads with the app's entry,
+// Apart from the sign-in calls (features/auth/api.ts): every page's guard checks the session, so this file loads with the app's entry,
 // and the login, sign-up and password calls stay out of the landing page's first JavaScript.
 // The session check runs on every first visit: its schemas are imported on demand so zod stays out of the entry chunk.
 const authContracts = () => import('#shared/contracts/auth');
