@@ -181,7 +181,6 @@ export async function measureFollower(options: FollowerBenchOptions, log: (messa
       maxRangeBlocks: RANGE_BLOCKS,
       block: timed('block', client.follower.block),
       transfersIn: timed('transfersIn', client.follower.transfersIn),
-      ...(client.follower.watchedTransfersIn === undefined ? {} : { watchedTransfersIn: timed('transfersIn', client.follower.watchedTransfersIn) }),
       finalBlockNumber: timed('final', client.follower.finalBlockNumber),
     });
     // The first run starts at the newest final block: block 0.

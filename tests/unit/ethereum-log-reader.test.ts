@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTransferLogs, decodeWatchedTransferLogs, readTransferLogs, TRANSFER_TOPIC } from '../../src/server/features/chain/ethereum-log-reader.ts';
+import { decodeTransferLogs, readTransferLogs, TRANSFER_TOPIC } from '../../src/server/features/chain/ethereum-log-reader.ts';
 import { RangeRefusedError } from '../../src/server/features/chain/observation.ts';
 import { WatchedAddresses } from '../../src/server/features/chain/watched-addresses.ts';
 
@@ -86,49 +86,6 @@ describe('decoding a range of Transfer logs by hand', () => {
   });
 });
 
-describe('decoding only the transactions the follower watches', () => {
-  const watchedAddress = '0x00000000000000000000000000000000000000a1';
-  const watches = (topic: string) => topic.toLowerCase() === topicOf(watchedAddress);
-  const logs = [
-    // A stranger's transaction in block 7: left out, but its block is still named.
-    transferLog({ block: 7, index: 0, transaction: hash('1'), to: '0x00000000000000000000000000000000000000b1' }),
-    // A transaction paying a stranger first and the watched address second: both kept, positions 0 and 1.
-    transferLog({ block: 8, index: 0, transaction: hash('2'), to: '0x00000000000000000000000000000000000000b2', amount: 3n }),
-    transferLog({ block: 8, index: 1, transaction: hash('2'), to: watchedAddress.toUpperCase().replace('0X', '0x'), amount: 4n }),
-    // Not a USDT Transfer (another contract): neither kept nor counted.
-    transferLog({ block: 9, index: 0, transaction: hash('3'), to: watchedAddress, address: OTHER_TOKEN }),
-    transferLog({ block: 9, index: 1, transaction: hash('3'), to: '0x00000000000000000000000000000000000000b3', amount: 5n }),
-    transferLog({ block: 9, index: 2, transaction: hash('3'), to: watchedAddress, amount: 6n }),
-  ];
-
-  it('keeps every transfer of a watched transaction, counts positions among all of them, and names every block', () => {
-    const { transfers, blocks } = decodeWatchedTransferLogs(logs, USDT, watches);
-    expect(transfers.map((transfer) => [transfer.transactionHash, transfer.logIndex, transfer.amountUsdtMicros, transfer.to])).toEqual([
-      [hash('2'), 0, 3n, '0x00000000000000000000000000000000000000b2'],
-      [hash('2'), 1, 4n, watchedAddress],
-      [hash('3'), 0, 5n, '0x00000000000000000000000000000000000000b3'],
-      [hash('3'), 1, 6n, watchedAddress],
-    ]);
-    expect(blocks).toEqual([
-      { number: 7n, hash: hash('7') },
-      { number: 8n, hash: hash('8') },
-      { number: 9n, hash: hash('9') },
-    ]);
-  });
-
-  it('decodes exactly what the unfiltered decoding decodes when it watches everything, and names a block once per hash the provider gave it', () => {
-    expect(decodeWatchedTransferLogs(logs, USDT, () => true).transfers).toEqual(decodeTransferLogs(logs, USDT));
-    const contradicting = [
-      transferLog({ block: 5, index: 0, transaction: hash('4'), to: watchedAddress }),
-      { ...transferLog({ block: 5, index: 1, transaction: hash('5'), to: '0x00000000000000000000000000000000000000b5' }), blockHash: hash('f') },
-    ];
-    expect(decodeWatchedTransferLogs(contradicting, USDT, watches).blocks).toEqual([
-      { number: 5n, hash: hash('5') },
-      { number: 5n, hash: hash('f') },
-    ]);
-  });
-});
-
 describe('reading eth_getLogs with a plain JSON-RPC request', () => {
   let server: http.Server;
   let url: string;
@@ -170,15 +127,5 @@ describe('the follower’s watched addresses', () => {
     for (let index = 5_000; index < 10_000; index += 1) expect(watched.ownerOf(`0xc0de${index.toString(16).padStart(36, '0')}`)).toBeUndefined();
     expect(new WatchedAddresses(new Map()).ownerOf('0xc0de')).toBeUndefined();
     expect(watched.size).toBe(5_000);
-  });
-
-  it('finds a known address in the topic of a Transfer event, in either case, and no stranger', () => {
-    const owners = new Map<string, string>();
-    for (let index = 0; index < 5_000; index += 1) owners.set(`0xc0de${index.toString(16).padStart(36, '0')}`, `customer-${index}`);
-    const watched = new WatchedAddresses(owners);
-    for (const address of owners.keys()) expect(watched.watchesTopic(topicOf(address))).toBe(true);
-    expect(watched.watchesTopic(topicOf('0xC0DE' + (7).toString(16).padStart(36, '0')))).toBe(true);
-    for (let index = 5_000; index < 10_000; index += 1) expect(watched.watchesTopic(topicOf(`0xc0de${index.toString(16).padStart(36, '0')}`))).toBe(false);
-    expect(new WatchedAddresses(new Map()).watchesTopic(topicOf('0xc0de'))).toBe(false);
   });
 });

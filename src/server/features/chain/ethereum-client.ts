@@ -1,6 +1,6 @@
 import { createPublicClient, http, TransactionNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient } from 'viem';
 import { ChainProviderError, type ChainAccountReader, type ChainClient, type ChainObservation, type TransferLog } from './observation.ts';
-import { MAX_RESPONSE_BYTES, readTransferLogs, readWatchedTransferLogs, TRANSFER_TOPIC } from './ethereum-log-reader.ts';
+import { MAX_RESPONSE_BYTES, readTransferLogs, TRANSFER_TOPIC } from './ethereum-log-reader.ts';
 
 /** Blocks read per log query at most; a provider that refuses a range gets half of it (see the follower). */
 const MAX_SCAN_BLOCKS = 2_000n;
@@ -178,8 +178,6 @@ export function createEthereumClient(options: EthereumClientOptions): ChainClien
         }),
       // The hot path: a plain JSON-RPC read decoded by hand (ethereum-log-reader.ts).
       transfersIn: (fromBlock, toBlock) => providerCall(() => readTransferLogs(options.rpcUrl, options.usdtContract, fromBlock, toBlock)),
-      watchedTransfersIn: (fromBlock, toBlock, watchesTopic) =>
-        providerCall(() => readWatchedTransferLogs(options.rpcUrl, options.usdtContract, fromBlock, toBlock, watchesTopic)),
     },
     accounts: ethereumAccounts(client, options),
   };

@@ -9,7 +9,7 @@
  * decoding the fixed-width topics with as few allocations per log as possible brings the two close.
  * Everything else (blocks, receipts, balances) still goes through viem in ethereum-client.ts.
  */
-import { ChainProviderError, RangeRefusedError, type FollowedTransfer, type WatchedTransfers } from './observation.ts';
+import { ChainProviderError, RangeRefusedError, type FollowedTransfer } from './observation.ts';
 
 /** keccak-256 of `Transfer(address,address,uint256)`, the first topic of every ERC20 Transfer event. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -128,19 +128,16 @@ function isHexDigit(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
 }
 
-/** Whether a Transfer event's data is exactly one 32-byte word (`0x` and 64 hex digits), checked without making the amount. */
-function isAmountWord(data: unknown): data is string {
-  if (typeof data !== 'string' || data.length !== 66 || data.charCodeAt(0) !== 48 || data.charCodeAt(1) !== 120) return false;
-  for (let index = 2; index < 66; index += 1) if (!isHexDigit(data.charCodeAt(index))) return false;
-  return true;
-}
-
-/** A Transfer log that passed every check, with where it lies, waiting for the end of its transaction. */
-interface CheckedLog {
-  fromTopic: string;
-  toTopic: string;
-  data: string;
-  blockHash: string;
+/** The amount of a Transfer event: its data, exactly one 32-byte word (`0x` and 64 hex digits); undefined otherwise. */
+function transferAmount(data: unknown): bigint | undefined {
+  if (typeof data !== 'string' || data.length !== 66 || data.charCodeAt(0) !== 48 || data.charCodeAt(1) !== 120 || !isHexDigit(data.charCodeAt(65)))
+    return undefined;
+  try {
+    // With the length, the prefix and the last digit checked, BigInt accepts exactly the 64 hex digits.
+    return BigInt(data);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -149,79 +146,58 @@ interface CheckedLog {
  * Logs that are not a Transfer event (not three topics, no 32-byte amount) or come from another contract
  * than `usdtContract` (a provider that ignored the filter) are skipped and not counted. In chain order a
  * transaction's logs are next to each other, so its positions are counted without a map of hashes.
- *
- * With `watchesTopic`, only the transfers of transactions with a sender or recipient topic it accepts are
- * made (every transfer of such a transaction, with positions counted among all of them): a range holds
- * up to 10,000 transfers and almost none are the operator's, and making the others was most of the
- * follower's own allocation (RESULTS.md round 20). Every block the Transfer events name is listed either way.
  */
-export function decodeWatchedTransferLogs(logs: RawLog[], usdtContract: string, watchesTopic?: (topic: string) => boolean): WatchedTransfers {
+export function decodeTransferLogs(logs: RawLog[], usdtContract: string): FollowedTransfer[] {
   const contract = usdtContract.toLowerCase();
   const transfers: FollowedTransfer[] = [];
-  const blocks: { number: bigint; hash: string }[] = [];
   // Consecutive logs mostly share a block and often a transaction: what they share is made once.
   let blockNumberText: unknown;
   let blockNumber = 0n;
   let blockHashText: unknown;
   let blockHash = '';
   let transactionHashText: unknown;
-  let transaction: CheckedLog[] = [];
-  let touches = false;
-  const endTransaction = () => {
-    if (transaction.length > 0 && (watchesTopic === undefined || touches)) {
-      const transactionHash = lowerHex(transactionHashText as string);
-      transaction.forEach((log, position) => {
-        transfers.push({
-          contract,
-          from: lowerHex(`0x${log.fromTopic.slice(26)}`),
-          to: lowerHex(`0x${log.toTopic.slice(26)}`),
-          // Checked by isAmountWord: BigInt accepts exactly the 64 hex digits.
-          amountUsdtMicros: BigInt(log.data),
-          logIndex: position,
-          transactionHash,
-          blockNumber,
-          blockHash: log.blockHash,
-        });
-      });
-    }
-    if (transaction.length > 0) transaction = [];
-    touches = false;
-  };
+  let transactionHash = '';
+  let position = 0;
   for (const log of inChainOrder(logs)) {
     const topics = log.topics;
     if (!Array.isArray(topics) || topics.length !== 3) continue;
     const [topic, fromTopic, toTopic] = topics as unknown[];
     if (typeof topic !== 'string' || typeof fromTopic !== 'string' || typeof toTopic !== 'string') continue;
     if (topic !== TRANSFER_TOPIC && topic.toLowerCase() !== TRANSFER_TOPIC) continue;
-    if (!isAmountWord(log.data)) continue;
+    const amountUsdtMicros = transferAmount(log.data);
+    if (amountUsdtMicros === undefined) continue;
     if (log.address !== usdtContract && (typeof log.address !== 'string' || log.address.toLowerCase() !== contract)) continue;
     if (typeof log.transactionHash !== 'string' || typeof log.blockHash !== 'string' || log.blockNumber === null || log.blockNumber === undefined)
       throw new ChainProviderError('Ethereum provider returned a pending log for a final block');
-    // A transaction's logs are all in one block: a new block or a new hash ends the transaction before.
-    if (log.blockNumber !== blockNumberText || log.transactionHash !== transactionHashText) {
-      endTransaction();
-      transactionHashText = log.transactionHash;
-    }
     if (log.blockNumber !== blockNumberText) {
       blockNumberText = log.blockNumber;
       blockNumber = BigInt(log.blockNumber as string);
-      blockHashText = undefined;
+      // A transaction's logs are all in one block: a new block starts the count again.
+      transactionHashText = undefined;
     }
     if (log.blockHash !== blockHashText) {
       blockHashText = log.blockHash;
       blockHash = lowerHex(log.blockHash);
-      blocks.push({ number: blockNumber, hash: blockHash });
     }
-    transaction.push({ fromTopic, toTopic, data: log.data, blockHash });
-    if (watchesTopic !== undefined && !touches) touches = watchesTopic(toTopic) || watchesTopic(fromTopic);
+    if (log.transactionHash === transactionHashText) {
+      position += 1;
+    } else {
+      transactionHashText = log.transactionHash;
+      transactionHash = lowerHex(log.transactionHash);
+      position = 0;
+    }
+    transfers.push({
+      contract,
+      from: lowerHex(`0x${fromTopic.slice(26)}`),
+      to: lowerHex(`0x${toTopic.slice(26)}`),
+      amountUsdtMicros,
+      logIndex: position,
+      transactionHash,
+      blockNumber,
+      blockHash,
+    });
   }
-  endTransaction();
-  return { transfers, blocks };
-}
-
-/** Every USDT Transfer event among a range's logs (decodeWatchedTransferLogs without a filter). */
-export function decodeTransferLogs(logs: RawLog[], usdtContract: string): FollowedTransfer[] {
-  return decodeWatchedTransferLogs(logs, usdtContract).transfers;
+  return transfers;
 }
 
 /** Every USDT Transfer event in blocks fromBlock..toBlock, in chain order; a range the provider refuses as too wide throws RangeRefusedError. */
@@ -231,19 +207,4 @@ export async function readTransferLogs(rpcUrl: string, usdtContract: string, fro
   ]);
   if (!Array.isArray(result)) throw new ChainProviderError('Ethereum provider answered eth_getLogs with something other than a list of logs');
   return decodeTransferLogs(result as RawLog[], usdtContract);
-}
-
-/** The USDT Transfer events of the transactions that touch a watched address in blocks fromBlock..toBlock (decodeWatchedTransferLogs). */
-export async function readWatchedTransferLogs(
-  rpcUrl: string,
-  usdtContract: string,
-  fromBlock: bigint,
-  toBlock: bigint,
-  watchesTopic: (topic: string) => boolean,
-): Promise<WatchedTransfers> {
-  const result = await jsonRpcCall(rpcUrl, 'eth_getLogs', [
-    { address: usdtContract, topics: [TRANSFER_TOPIC], fromBlock: `0x${fromBlock.toString(16)}`, toBlock: `0x${toBlock.toString(16)}` },
-  ]);
-  if (!Array.isArray(result)) throw new ChainProviderError('Ethereum provider answered eth_getLogs with something other than a list of logs');
-  return decodeWatchedTransferLogs(result as RawLog[], usdtContract, watchesTopic);
 }

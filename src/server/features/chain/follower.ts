@@ -29,8 +29,6 @@ const BLOCK_WINDOW = 1_024n;
  * the database about each range's addresses instead.
  */
 const MAX_REMEMBERED_ADDRESSES = 250_000;
-/** Upper-case hex digits: a topic without them is compared as it is, with no lower-case copy. */
-const UPPER_CASE_HEX = /[A-F]/;
 /** Successful ranges after which a range halved by a refusal may double again. */
 const SUCCESSES_BEFORE_WIDENING = 10;
 
@@ -192,11 +190,7 @@ interface GroupRead {
 /** Reads one range: its first block (whose parent the block before must be), its transfers and its last block, all at once. */
 async function readRange({ source }: FollowerScope, keep: KeepTransfers, fromBlock: bigint, toBlock: bigint): Promise<ArrivedRange> {
   const firstRead = source.block(fromBlock);
-  // Where the network's reader can leave out what the follower would drop, it never makes those transfers.
-  const transfersRead =
-    keep !== undefined && source.watchedTransfersIn !== undefined
-      ? source.watchedTransfersIn(fromBlock, toBlock, keep.watchesTopic)
-      : source.transfersIn(fromBlock, toBlock).then((transfers) => ({ transfers, blocks: undefined }));
+  const transfersRead = source.transfersIn(fromBlock, toBlock);
   const lastRead = toBlock === fromBlock ? firstRead : source.block(toBlock);
   // Marked handled at once: a part may fail while an earlier one is awaited; each failure is still thrown where it is awaited.
   for (const part of [firstRead, transfersRead, lastRead]) part.catch(() => undefined);
@@ -204,23 +198,20 @@ async function readRange({ source }: FollowerScope, keep: KeepTransfers, fromBlo
   try {
     const firstBlock = await firstRead;
     first = firstBlock;
-    const [{ transfers, blocks }, last] = await Promise.all([transfersRead, lastRead]);
+    const [transfers, last] = await Promise.all([transfersRead, lastRead]);
     // Checked before anything is left out: every transfer must lie in the blocks the range's own ends name.
-    const named = (block: { number: bigint; hash: string }) =>
-      block.number === firstBlock.number ? block.hash === firstBlock.hash : block.number === last.number ? block.hash === last.hash : true;
-    if (blocks !== undefined) return { read: true, fromBlock, toBlock, first: firstBlock, transfers, last, agrees: blocks.every(named) };
-    const agrees = transfers.every((transfer) => named({ number: transfer.blockNumber, hash: transfer.blockHash }));
-    return { read: true, fromBlock, toBlock, first: firstBlock, transfers: keep === undefined ? transfers : keep.keep(transfers), last, agrees };
+    const agrees = transfers.every((transfer) => {
+      const expected = transfer.blockNumber === firstBlock.number ? firstBlock.hash : transfer.blockNumber === last.number ? last.hash : transfer.blockHash;
+      return transfer.blockHash === expected;
+    });
+    return { read: true, fromBlock, toBlock, first: firstBlock, transfers: keep === undefined ? transfers : keep(transfers), last, agrees };
   } catch (error) {
     return { read: false, fromBlock, toBlock, first, error };
   }
 }
 
-/**
- * What a range keeps of its transfers once read (`keep`), and the same test on an Ethereum log's
- * address topic for a reader that leaves the rest out (`watchesTopic`); undefined to keep them all.
- */
-type KeepTransfers = { keep: (transfers: FollowedTransfer[]) => FollowedTransfer[]; watchesTopic: (topic: string) => boolean } | undefined;
+/** What a range keeps of its transfers once read, or undefined to keep them all. */
+type KeepTransfers = ((transfers: FollowedTransfer[]) => FollowedTransfer[]) | undefined;
 
 /**
  * Keeps the transfers of the transactions that touch a watched address or the shared address (every
@@ -234,26 +225,14 @@ function relevantTransfers(scope: FollowerScope, sharedKey: string | undefined):
   const { addressBook } = scope;
   if (addressBook.issued > MAX_REMEMBERED_ADDRESSES) return undefined;
   const { watched } = addressBook;
-  // The shared address' digits, as the last 40 of an Ethereum log topic (only Ethereum's reader asks about topics).
-  const sharedDigits = sharedKey?.slice(2);
-  const isShared = (topic: string) =>
-    sharedDigits !== undefined &&
-    topic.length === 66 &&
-    (topic.endsWith(sharedDigits) || (UPPER_CASE_HEX.test(topic) && topic.toLowerCase().endsWith(sharedDigits)));
-  return {
-    keep: (transfers) => {
-      const transactions = new Set<string>();
-      for (const transfer of transfers) {
-        const touches =
-          transfer.to === sharedKey ||
-          transfer.from === sharedKey ||
-          watched.ownerOf(transfer.to) !== undefined ||
-          watched.ownerOf(transfer.from) !== undefined;
-        if (touches) transactions.add(transfer.transactionHash);
-      }
-      return transactions.size === 0 ? [] : transfers.filter((transfer) => transactions.has(transfer.transactionHash));
-    },
-    watchesTopic: (topic) => watched.watchesTopic(topic) || isShared(topic),
+  return (transfers) => {
+    const transactions = new Set<string>();
+    for (const transfer of transfers) {
+      const touches =
+        transfer.to === sharedKey || transfer.from === sharedKey || watched.ownerOf(transfer.to) !== undefined || watched.ownerOf(transfer.from) !== undefined;
+      if (touches) transactions.add(transfer.transactionHash);
+    }
+    return transactions.size === 0 ? [] : transfers.filter((transfer) => transactions.has(transfer.transactionHash));
   };
 }
 

@@ -46,12 +46,6 @@ export interface FollowedTransfer extends TransferLog {
   blockHash: string;
 }
 
-/** A range's transfers of the transactions the follower watches, and every block (number and hash) its Transfer events name. */
-export interface WatchedTransfers {
-  transfers: FollowedTransfer[];
-  blocks: { number: bigint; hash: string }[];
-}
-
 /**
  * Reads final blocks in order (decision 036). Every method may throw
  * ChainProviderError; `transfersIn` throws RangeRefusedError when the provider
@@ -63,12 +57,6 @@ export interface ChainFollowerSource {
   block(blockNumber: bigint): Promise<FollowedBlock>;
   /** Every Transfer event of the USDT contract in blocks fromBlock..toBlock, in chain order. */
   transfersIn(fromBlock: bigint, toBlock: bigint): Promise<FollowedTransfer[]>;
-  /**
-   * Only the Transfer events of the transactions whose sender or recipient topic `watchesTopic` accepts
-   * (an Ethereum log topic: 24 zero digits, then the address' 40), and every block the range's events
-   * name; where a network has no such reader, the follower filters what `transfersIn` gives.
-   */
-  watchedTransfersIn?(fromBlock: bigint, toBlock: bigint, watchesTopic: (topic: string) => boolean): Promise<WatchedTransfers>;
   /** The widest range asked for at once. */
   maxRangeBlocks: number;
 }

@@ -23,8 +23,6 @@ function slotOf(address: string): number {
   return (hash >>> 0) & (FILTER_BITS - 1);
 }
 
-const UPPER_CASE_HEX = /[A-F]/;
-
 export class WatchedAddresses {
   readonly #owners: ReadonlyMap<string, string>;
   readonly #bits: Uint32Array | undefined;
@@ -51,18 +49,5 @@ export class WatchedAddresses {
     const slot = slotOf(address);
     if (((this.#bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) === 0) return undefined;
     return this.#owners.get(address);
-  }
-
-  /**
-   * Whether an Ethereum log topic names one of the addresses in its last 40 digits, as the log reader
-   * decodes it: the topic's last characters are the address', so the filter answers a stranger
-   * without making the address.
-   */
-  watchesTopic(topic: string): boolean {
-    if (this.#bits === undefined || topic.length !== 66) return false;
-    const lower = UPPER_CASE_HEX.test(topic) ? topic.toLowerCase() : topic;
-    const slot = slotOf(lower);
-    if (((this.#bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) === 0) return false;
-    return this.#owners.has(`0x${lower.slice(26)}`);
   }
 }
