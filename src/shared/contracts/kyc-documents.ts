@@ -14,6 +14,8 @@ export const KYC_DOCUMENT_TYPES = ['passport', 'driving_licence', 'voter_id', 'a
 export type KycDocumentType = (typeof KYC_DOCUMENT_TYPES)[number];
 export const KYC_IMAGE_PURPOSES = ['document_front', 'document_back', 'selfie'] as const;
 export type KycImagePurpose = (typeof KYC_IMAGE_PURPOSES)[number];
+/** Every kind of KYC image stored: level 2's, and the PAN card's photo for the admin's PAN check (decision 066). */
+export type KycStoredImagePurpose = KycImagePurpose | 'pan_card';
 export const LEVEL_TWO_STATUSES = ['none', 'pending_review', 'approved', 'rejected', 'resubmit_requested'] as const;
 export type LevelTwoStatus = (typeof LEVEL_TWO_STATUSES)[number];
 /** What an admin may ask for again. */

@@ -8,10 +8,11 @@ import {
   normalizeDocumentNumber,
   type LivenessChallenge,
   type KycImagePurpose,
+  type KycStoredImagePurpose,
   type LivenessReport,
   type SubmitLevelTwoRequest,
 } from '#shared/contracts/kyc-documents';
-import type { KycStatus } from '#shared/contracts/kyc';
+import { PAN_MESSAGES, type KycStatus } from '#shared/contracts/kyc';
 import type { AppContext } from '../../../context.ts';
 import type { Executor } from '../../../db/client.ts';
 import { violatesConstraint } from '../../../db/database-errors.ts';
@@ -23,7 +24,7 @@ import type { SessionRecord } from '../../../platform/sessions/repository.ts';
 import * as kycRepository from '../repository.ts';
 import { factsOf, getKycStatus } from '../service.ts';
 import { kycLevelOf } from '#shared/contracts/kyc';
-import { masterKeyFor, sealImage } from './encryption.ts';
+import { masterKeyFor, sealImage, type SealedImage } from './encryption.ts';
 import { chooseChallenge, issueChallenge, verifiedChallengeId } from './liveness-challenge.ts';
 import { normalizeImage } from './images.ts';
 import * as documentRepository from './repository.ts';
@@ -109,6 +110,49 @@ async function refuseBeyondDailyImages(db: Executor, userId: string): Promise<vo
   }
 }
 
+/** A photo re-encoded and sealed, ready for its row: the pipeline every KYC image goes through (decisions 050, 066). */
+interface PreparedImage {
+  id: string;
+  width: number;
+  height: number;
+  sizeBytes: number;
+  sealed: SealedImage;
+}
+
+async function prepareImage(context: AppContext, userId: string, bytes: Buffer): Promise<PreparedImage> {
+  // A cheap count first, so a refused customer's photo is not decoded; the locked count at the insert decides.
+  await refuseBeyondDailyImages(context.database.db, userId);
+  const normalized = await normalizeImage(bytes);
+  if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
+  const id = randomUUID();
+  const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId });
+  return { id, width: normalized.width, height: normalized.height, sizeBytes: normalized.jpeg.length, sealed };
+}
+
+/** Stores a prepared image in the caller's transaction, under the customer's lock and the daily count. */
+async function insertPrepared(
+  transaction: Executor,
+  userId: string,
+  purpose: KycStoredImagePurpose,
+  image: PreparedImage,
+  liveness: { report: LivenessReport; challengeId: string } | null,
+): Promise<void> {
+  // The profile's lock makes two uploads of one customer count one after the other.
+  await kycRepository.findKyc(transaction, userId, { forUpdate: true });
+  await refuseBeyondDailyImages(transaction, userId);
+  await documentRepository.insertImage(transaction, {
+    id: image.id,
+    userId,
+    purpose,
+    width: image.width,
+    height: image.height,
+    sizeBytes: image.sizeBytes,
+    sealed: image.sealed,
+    liveness: liveness?.report ?? null,
+    livenessChallengeId: liveness?.challengeId ?? null,
+  });
+}
+
 /**
  * `POST /api/kyc/level2/images/:purpose`: one photo (multipart `file`; a selfie also `liveness`, the
  * browser's report as JSON). Stored as a new JPEG of its pixels, encrypted; answers its id for the submission.
@@ -123,35 +167,52 @@ export async function uploadImage(
   await assertConsentAccepted(db, session.userId);
   const { bytes, fields } = await readUpload(request);
   const liveness = livenessOf(context, session.userId, purpose, fields.liveness);
-  // A cheap count first, so a refused customer's photo is not decoded; the locked count below decides.
-  await refuseBeyondDailyImages(db, session.userId);
-  const normalized = await normalizeImage(bytes);
-  if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
-  const id = randomUUID();
-  const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId: session.userId });
+  const image = await prepareImage(context, session.userId, bytes);
   try {
-    await db.transaction(async (transaction) => {
-      // The profile's lock makes two uploads of one customer count one after the other.
-      await kycRepository.findKyc(transaction, session.userId, { forUpdate: true });
-      await refuseBeyondDailyImages(transaction, session.userId);
-      await documentRepository.insertImage(transaction, {
-        id,
-        userId: session.userId,
-        purpose,
-        width: normalized.width,
-        height: normalized.height,
-        sizeBytes: normalized.jpeg.length,
-        sealed,
-        liveness: liveness?.report ?? null,
-        livenessChallengeId: liveness?.challengeId ?? null,
-      });
-    });
+    await db.transaction(async (transaction) => insertPrepared(transaction, session.userId, purpose, image, liveness));
   } catch (error) {
     // The token served a selfie already (perhaps one sent at the same moment): it is spent, like an expired one.
     if (violatesConstraint(error, documentRepository.LIVENESS_CHALLENGE_UNIQUE)) throw challengeExpired();
     throw error;
   }
-  return { message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { id, purpose, width: normalized.width, height: normalized.height } };
+  return { message: KYC_DOCUMENT_MESSAGES.imageSaved, image: { id: image.id, purpose, width: image.width, height: image.height } };
+}
+
+const panCardNotWaiting = () => AppError.conflict(PAN_MESSAGES.cardNotWaiting);
+
+/**
+ * `POST /api/kyc/pan/card-image`: the photo of the customer's PAN card for the admin who verifies the PAN without a
+ * provider's answer (decision 066), through the same pipeline as level 2's photos. Only while the PAN waits for its
+ * check; a new photo replaces the earlier one (which is kept, as every KYC image is).
+ */
+export async function uploadPanCard(
+  context: AppContext,
+  request: FastifyRequest,
+  session: SessionRecord,
+  ipAddress: string,
+): Promise<{ message: string; kyc: KycStatus }> {
+  const { db } = context.database;
+  const userId = session.userId;
+  await assertConsentAccepted(db, userId);
+  if ((await kycRepository.findKyc(db, userId))?.panStatus !== 'pending_review') throw panCardNotWaiting();
+  const { bytes } = await readUpload(request);
+  const image = await prepareImage(context, userId, bytes);
+  await db.transaction(async (transaction) => {
+    await insertPrepared(transaction, userId, 'pan_card', image, null);
+    if (!(await kycRepository.savePanCardImage(transaction, userId, image.id))) throw panCardNotWaiting();
+    await recordAudit(transaction, {
+      actorUserId: userId,
+      action: 'kyc.pan_card_upload',
+      targetType: 'kyc_image',
+      targetId: image.id,
+      targetUserId: userId,
+      after: { width: image.width, height: image.height },
+      ipAddress,
+    });
+    await publishEvent(transaction, { type: 'wallet.updated', userId, reason: 'kyc.updated' });
+    await publishEvent(transaction, { type: 'admin.queue.updated' });
+  });
+  return { message: PAN_MESSAGES.cardSaved, kyc: await getKycStatus(db, userId) };
 }
 
 export interface SubmissionTrail {
