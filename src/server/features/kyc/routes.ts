@@ -128,7 +128,7 @@ function registerLevelTwoRoutes(app: ApiApp, context: AppContext): void {
       schema: {
         tags: ['kyc'],
         summary:
-          'One photo for KYC level 2 (multipart `file`, JPEG or PNG up to 10 MB and 24 megapixels; a selfie also `liveness`, the browser check’s report as JSON): kept as a new JPEG without metadata, encrypted',
+          'One photo for KYC level 2 (multipart `file`, JPEG, PNG or HEIC up to 10 MB and 24 megapixels; a selfie up to 3 `file` frames and `liveness`, the browser check’s report as JSON with each frame’s scores, of which the best frame is kept): kept as a new JPEG without metadata, encrypted',
         consumes: ['multipart/form-data'],
         params: imagePurposeParamsSchema,
         response: responses({ 201: uploadKycImageResponseSchema }),

@@ -25,6 +25,16 @@ export async function uploadKycPhoto(purpose: KycImagePurpose, file: Blob, fileN
   return answer.image.id;
 }
 
+/** The live selfie's frames that passed (at most 3, `file` parts in order) with the report naming each frame's scores (decision 052). */
+export async function uploadSelfieFrames(frames: Blob[], liveness: unknown): Promise<string> {
+  const form = new FormData();
+  // The server reads the fields before the files, so the report goes first.
+  form.append('liveness', JSON.stringify(liveness));
+  frames.forEach((frame, index) => form.append('file', frame, `selfie-${index + 1}.jpg`));
+  const answer = await postPhoto('/api/kyc/level2/images/selfie', form, uploadKycImageResponseSchema);
+  return answer.image.id;
+}
+
 /** The photo of the PAN card for the admin's check of a waiting PAN (decision 066). Answers the server's message and the KYC status. */
 export async function uploadPanCardPhoto(file: Blob, fileName: string): Promise<{ message: string; kyc: KycStatus }> {
   const form = new FormData();

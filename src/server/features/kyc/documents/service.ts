@@ -4,12 +4,16 @@ import {
   BACK_NEEDED,
   KYC_DOCUMENT_MESSAGES,
   KYC_IMAGE_LIMITS,
+  LIVENESS_MAX_FRAMES,
+  bestFrameIndex,
   livenessUploadSchema,
   normalizeDocumentNumber,
   type LivenessChallenge,
   type KycImagePurpose,
   type KycStoredImagePurpose,
+  type LivenessFrameScores,
   type LivenessReport,
+  type LivenessUpload,
   type SubmitLevelTwoRequest,
 } from '#shared/contracts/kyc-documents';
 import { PAN_MESSAGES, type KycStatus } from '#shared/contracts/kyc';
@@ -42,52 +46,68 @@ function fieldError(status: number, code: 'VALIDATION_FAILED' | 'PAYLOAD_TOO_LAR
   return new AppError(status, code, message, { fields: { [field]: message } });
 }
 
-async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fields: Record<string, string> }> {
+/** Reads the multipart body: up to `maxFiles` photos (`file` parts) and the text fields. */
+async function readUpload(request: FastifyRequest, maxFiles = 1): Promise<{ files: Buffer[]; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   const fields: Record<string, string> = {};
-  let bytes: Buffer | undefined;
+  const files: Buffer[] = [];
   try {
-    for await (const part of request.parts({ limits: { fileSize: KYC_IMAGE_LIMITS.maxBytes, files: 1, fields: 2, fieldSize: 4096 } })) {
+    for await (const part of request.parts({ limits: { fileSize: KYC_IMAGE_LIMITS.maxBytes, files: maxFiles, fields: 2, fieldSize: 8192 } })) {
       if (part.type === 'file') {
-        bytes = await part.toBuffer();
+        files.push(await part.toBuffer());
       } else if (typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }
     }
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fieldError(413, 'PAYLOAD_TOO_LARGE', 'file', KYC_DOCUMENT_MESSAGES.tooLarge);
+    if (code === 'FST_FILES_LIMIT' && maxFiles > 1) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.tooManyFrames);
     // Everything else here comes from the sender's body: a limit passed, or a form that is malformed or cut short.
     throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
   }
-  if (bytes === undefined || bytes.length === 0) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
-  return { bytes, fields };
+  if (files.length === 0 || files.some((bytes) => bytes.length === 0)) throw fieldError(400, 'VALIDATION_FAILED', 'file', KYC_DOCUMENT_MESSAGES.chooseImage);
+  return { files, fields };
 }
 
 const challengeExpired = () => fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessChallengeExpired);
 
+interface CheckedLiveness {
+  upload: LivenessUpload;
+  /** Each frame's scores, in the order of the `file` parts (one frame when the report carries no `frames`). */
+  frames: LivenessFrameScores[];
+  challengeId: string;
+}
+
 /**
- * A selfie's report, checked against the challenge this server signed for this customer; what is kept is
- * the report without the token, and the token's id, which the image table takes once (decision 052).
+ * A selfie's report, checked against the challenge this server signed for this customer and against the number
+ * of frames sent (decision 052); the token's id is what the image table takes once.
  */
-function livenessOf(
-  context: AppContext,
-  userId: string,
-  purpose: KycImagePurpose,
-  text: string | undefined,
-): { report: LivenessReport; challengeId: string } | null {
-  if (purpose !== 'selfie') return null;
+function livenessOf(context: AppContext, userId: string, text: string | undefined, frameCount: number): CheckedLiveness {
   let parsed: unknown;
   try {
     parsed = text === undefined ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  const upload = livenessUploadSchema.safeParse(parsed);
-  if (!upload.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
-  const { challengeToken, ...report } = upload.data;
-  const challengeId = verifiedChallengeId(masterKeyFor(context.config), challengeToken, userId, report.challenge, new Date());
+  const checked = livenessUploadSchema.safeParse(parsed);
+  if (!checked.success) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.livenessInvalid);
+  const upload = checked.data;
+  const frames = 'frames' in upload ? upload.frames : [upload];
+  if (frames.length !== frameCount) throw fieldError(400, 'VALIDATION_FAILED', 'liveness', KYC_DOCUMENT_MESSAGES.frameCountMismatch);
+  const challengeId = verifiedChallengeId(masterKeyFor(context.config), upload.challengeToken, userId, upload.challenge, new Date());
   if (challengeId === undefined) throw challengeExpired();
-  return { report, challengeId };
+  return { upload, frames, challengeId };
+}
+
+/** What is kept with the selfie: the kept frame's scores at the top, and every frame's when several were sent. */
+function keptReport(liveness: CheckedLiveness, keptIndex: number): LivenessReport {
+  const { upload, frames } = liveness;
+  const kept = frames[keptIndex];
+  if (kept === undefined) throw new Error(`no frame ${keptIndex}`);
+  const scores = { liveScore: kept.liveScore, realScore: kept.realScore, faceScore: kept.faceScore, documentSimilarity: kept.documentSimilarity };
+  const base = { challenge: upload.challenge, passedFrames: upload.passedFrames, ...scores };
+  return 'frames' in upload ? { ...base, frames, keptFrameIndex: keptIndex } : base;
 }
 
 /** `POST /api/kyc/level2/liveness-challenge`: the steps of the live selfie, chosen here so the reviewer sees what was asked (decision 052). */
@@ -119,14 +139,26 @@ interface PreparedImage {
   sealed: SealedImage;
 }
 
-async function prepareImage(context: AppContext, userId: string, bytes: Buffer): Promise<PreparedImage> {
-  // A cheap count first, so a refused customer's photo is not decoded; the locked count at the insert decides.
-  await refuseBeyondDailyImages(context.database.db, userId);
+/** The photo as a new JPEG of its pixels, or the refusal at the `file` field. */
+async function normalizedOrRefused(bytes: Buffer): Promise<{ jpeg: Buffer; width: number; height: number }> {
   const normalized = await normalizeImage(bytes);
   if (normalized.kind !== 'ok') throw fieldError(normalized.kind === 'too-many-pixels' ? 413 : 400, 'VALIDATION_FAILED', 'file', REFUSALS[normalized.kind]);
+  return normalized;
+}
+
+/**
+ * Every frame is re-encoded (each must pass the limits), then only the kept one is sealed. A cheap count first, so
+ * a refused customer's photos are not decoded; the locked count at the insert decides.
+ */
+async function prepareImage(context: AppContext, userId: string, frames: Buffer[], keptIndex = 0): Promise<PreparedImage> {
+  await refuseBeyondDailyImages(context.database.db, userId);
+  const normalized: { jpeg: Buffer; width: number; height: number }[] = [];
+  for (const bytes of frames) normalized.push(await normalizedOrRefused(bytes));
+  const kept = normalized[keptIndex];
+  if (kept === undefined) throw new Error(`no frame ${keptIndex}`);
   const id = randomUUID();
-  const sealed = sealImage(masterKeyFor(context.config), normalized.jpeg, { imageId: id, userId });
-  return { id, width: normalized.width, height: normalized.height, sizeBytes: normalized.jpeg.length, sealed };
+  const sealed = sealImage(masterKeyFor(context.config), kept.jpeg, { imageId: id, userId });
+  return { id, width: kept.width, height: kept.height, sizeBytes: kept.jpeg.length, sealed };
 }
 
 /** Stores a prepared image in the caller's transaction, under the customer's lock and the daily count. */
@@ -165,11 +197,14 @@ export async function uploadImage(
 ): Promise<{ message: string; image: { id: string; purpose: KycImagePurpose; width: number; height: number } }> {
   const { db } = context.database;
   await assertConsentAccepted(db, session.userId);
-  const { bytes, fields } = await readUpload(request);
-  const liveness = livenessOf(context, session.userId, purpose, fields.liveness);
-  const image = await prepareImage(context, session.userId, bytes);
+  const { files, fields } = await readUpload(request, purpose === 'selfie' ? LIVENESS_MAX_FRAMES : 1);
+  const liveness = purpose === 'selfie' ? livenessOf(context, session.userId, fields.liveness, files.length) : null;
+  // The best frame by the one rule (bestFrameIndex) is kept; the others are checked and dropped (decision 052).
+  const keptIndex = liveness === null ? 0 : bestFrameIndex(liveness.frames);
+  const image = await prepareImage(context, session.userId, files, keptIndex);
+  const kept = liveness === null ? null : { report: keptReport(liveness, keptIndex), challengeId: liveness.challengeId };
   try {
-    await db.transaction(async (transaction) => insertPrepared(transaction, session.userId, purpose, image, liveness));
+    await db.transaction(async (transaction) => insertPrepared(transaction, session.userId, purpose, image, kept));
   } catch (error) {
     // The token served a selfie already (perhaps one sent at the same moment): it is spent, like an expired one.
     if (violatesConstraint(error, documentRepository.LIVENESS_CHALLENGE_UNIQUE)) throw challengeExpired();
@@ -195,8 +230,8 @@ export async function uploadPanCard(
   const userId = session.userId;
   await assertConsentAccepted(db, userId);
   if ((await kycRepository.findKyc(db, userId))?.panStatus !== 'pending_review') throw panCardNotWaiting();
-  const { bytes } = await readUpload(request);
-  const image = await prepareImage(context, userId, bytes);
+  const { files } = await readUpload(request);
+  const image = await prepareImage(context, userId, files);
   await db.transaction(async (transaction) => {
     await insertPrepared(transaction, userId, 'pan_card', image, null);
     if (!(await kycRepository.savePanCardImage(transaction, userId, image.id))) throw panCardNotWaiting();
