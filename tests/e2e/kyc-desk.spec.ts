@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import jpeg from 'jpeg-js';
 import { meResponseSchema } from '#shared/contracts/auth';
 import { FREEZE_MESSAGES } from '#shared/contracts/kyc';
 import { uniquePersonPan } from '../fixtures/cashfree-stand-in.ts';
@@ -57,6 +58,50 @@ test('an admin approves a PAN waiting for a person at the KYC desk', async ({ br
 
   await page.goto('/kyc');
   await expect(page.getByTestId('kyc-check-pan')).toContainText('Done');
+  await context.close();
+});
+
+/** A photo of a card, 640 x 400, as a phone's camera sends it. */
+function cardPhoto(): Buffer {
+  const data = Buffer.alloc(640 * 400 * 4, 200);
+  return Buffer.from(jpeg.encode({ data, width: 640, height: 400 }, 80).data);
+}
+
+test('a PAN the provider could not check waits for the card’s photo, which the customer adds and the admin sees before approving', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const customer = newCustomer({ name: 'Ira Kulkarni' });
+  await signUpThroughForm(page, customer, { kycLevelOne: false });
+  await acceptConsentAs(page.request);
+  const marked = await fetch(`${kycStandInUrl()}/_e2e/contacts-verified`, { method: 'POST', body: JSON.stringify({ email: customer.email }) });
+  expect(marked.status).toBe(204);
+  const failing = await fetch(`${kycStandInUrl()}/_e2e/provider-fails`, { method: 'POST', body: JSON.stringify({ status: 503 }) });
+  expect(failing.status).toBe(204);
+  try {
+    const submitted = await page.request.post(`${E2E_BASE_URL}/api/kyc/pan`, { data: { pan: uniquePersonPan() }, headers: { origin: E2E_BASE_URL } });
+    expect(submitted.status()).toBe(200);
+  } finally {
+    await fetch(`${kycStandInUrl()}/_e2e/provider-fails`, { method: 'POST', body: JSON.stringify({ status: null }) });
+  }
+
+  await page.goto('/kyc');
+  await expect(page.getByTestId('kyc-missing')).toContainText('add a photo of your PAN card');
+  await page.getByTestId('kyc-photo-pan_card').setInputFiles({ name: 'pan.jpg', mimeType: 'image/jpeg', buffer: cardPhoto() });
+  await expect(page.getByTestId('kyc-check-pan')).toContainText('Photo of your PAN card received.');
+  await expect(page.getByTestId('kyc-missing')).not.toContainText('add a photo of your PAN card');
+
+  const admin = desk.adminPage;
+  await admin.goto('/admin/kyc');
+  const row = admin.getByRole('row').filter({ hasText: customer.email });
+  await row.getByRole('button', { name: 'Show the PAN card of Ira Kulkarni' }).click();
+  const card = row.getByRole('img', { name: /PAN card of Ira Kulkarni/ });
+  await expect(card).toBeVisible();
+  await expect.poll(() => card.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(640);
+  await row.getByRole('button', { name: 'Approve the PAN of Ira Kulkarni' }).click();
+  const dialog = admin.getByRole('alertdialog', { name: 'Approve this PAN?' });
+  await dialog.getByLabel('Name printed on the PAN card').fill('IRA KULKARNI');
+  await dialog.getByRole('button', { name: 'Approve PAN' }).click();
+  await expect(toast(admin, 'PAN verified')).toBeVisible();
   await context.close();
 });
 

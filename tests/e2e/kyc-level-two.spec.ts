@@ -102,6 +102,8 @@ test('a customer sends the second document, the address and the live selfie from
     await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(purpose === 'document_back' ? 480 : 640);
   }
   await expect(admin.getByText(/^asked to turn left: 2 frames passed, live \d\.\d\d, real \d\.\d\d, face \d\.\d\d$/)).toBeVisible();
+  // The browser sent the frames that looked at the camera with their scores; the server kept the best (decision 052).
+  await expect(admin.getByTestId('kyc-selfie-frames')).toContainText('(kept: the best by face, then live, then real, then document score)');
   await expect(admin.getByTestId('kyc-similarity')).toContainText('likely the same person');
   await admin.getByRole('button', { name: 'Ask for a document again' }).click();
   const dialog = admin.getByRole('alertdialog', { name: 'Ask for it again?' });

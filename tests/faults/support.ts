@@ -3,6 +3,7 @@ import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import jpeg from 'jpeg-js';
 import type pg from 'pg';
 import { CONSENT_NOTICE_VERSION } from '#shared/contracts/operator-identity';
 import { startEmbeddedDatabase, withDatabaseName, type EmbeddedDatabase } from '../../src/server/db/embedded.ts';
@@ -117,6 +118,16 @@ export interface Answer {
 }
 
 /** One API call as the web app makes it; a refused or cut connection answers status 0. */
+/** The photo of the PAN card an admin verifies a PAN from when no provider is configured (decision 066). */
+async function addPanCardPhoto(baseUrl: string, cookie: string): Promise<Answer> {
+  const data = Buffer.alloc(640 * 400 * 4, 180);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(jpeg.encode({ data, width: 640, height: 400 }, 80).data)], { type: 'image/jpeg' }), 'pan-card.jpg');
+  const response = await fetch(`${baseUrl}/api/kyc/pan/card-image`, { method: 'POST', headers: { origin: ORIGIN, cookie }, body: form });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Answer['body']) : {}, cookie: undefined };
+}
+
 export async function api(
   baseUrl: string,
   method: string,
@@ -199,6 +210,7 @@ export async function setUpFundedCustomer(
   expectStatus(await api(baseUrl, 'POST', '/api/kyc/consent', { cookie, body: { noticeVersion: CONSENT_NOTICE_VERSION } }), 200, 'consent');
   const pan = `FLTP${String.fromCharCode(65 + (index % 26))}${String(1000 + index).padStart(4, '0')}K`;
   expectStatus(await api(baseUrl, 'POST', '/api/kyc/pan', { cookie, body: { pan } }), 200, 'PAN');
+  expectStatus(await addPanCardPhoto(baseUrl, cookie), 200, 'PAN card photo');
   expectStatus(
     await api(baseUrl, 'POST', `/api/admin/kyc/pan-reviews/${userId}/approve`, { cookie: adminCookie, body: { registeredName: 'Fault Tester' } }),
     200,

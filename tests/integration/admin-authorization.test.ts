@@ -140,6 +140,13 @@ const MATRIX: MatrixEntry[] = [
     request: () => ({ url: `/api/admin/kyc/pan-reviews/${someId()}/reject`, body: {} }),
     adminStatus: 400,
   },
+  // Asking for the photo of a waiting PAN's card (decision 066): an unknown customer is not found.
+  {
+    method: 'POST',
+    route: '/api/admin/kyc/pan-reviews/:id/request-card',
+    request: () => ({ url: `/api/admin/kyc/pan-reviews/${someId()}/request-card`, body: { reason: 'The card is needed' } }),
+    adminStatus: 404,
+  },
   // The KYC desk's account controls (decision 047): an unknown customer is enough; the role is checked before the id.
   { method: 'GET', route: '/api/admin/kyc/customers/:id', request: () => ({ url: `/api/admin/kyc/customers/${someId()}` }), adminStatus: 404 },
   {

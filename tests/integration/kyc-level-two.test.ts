@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { KYC_DOCUMENT_MESSAGES, KYC_REVIEW_MESSAGES, type SubmitLevelTwoRequest } from '#shared/contracts/kyc-documents';
 import { PENDING_CHANGE_MESSAGES } from '#shared/contracts/pending-changes';
 import { openImage, parseMasterKey, masterKeyFor, MASTER_KEY_FILE } from '../../src/server/features/kyc/documents/encryption.ts';
+import { normalizeImage } from '../../src/server/features/kyc/documents/images.ts';
 import { findImage } from '../../src/server/features/kyc/documents/repository.ts';
 import { KYC_IMAGES_PER_DAY } from '../../src/server/features/kyc/documents/service.ts';
 import { setRoleAndVipLevel, uploadFile } from '../fixtures/admin.ts';
@@ -382,6 +383,73 @@ describe('the live selfie’s challenge', () => {
   it('is refused to a visitor who is not signed in', async () => {
     const response = await call(harness.app, { method: 'POST', url: '/api/kyc/level2/liveness-challenge' });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+/** A selfie upload of several frames: the report first, then one `file` part per frame, in order (decision 052). */
+function uploadFrames(user: SignedUpUser, frames: Buffer[], liveness: unknown) {
+  const form = new FormData();
+  form.append('liveness', JSON.stringify(liveness));
+  frames.forEach((frame, index) => form.append('file', new Blob([new Uint8Array(frame)], { type: 'image/jpeg' }), `selfie-${index + 1}.jpg`));
+  return harness.app.inject({
+    method: 'POST',
+    url: '/api/kyc/level2/images/selfie',
+    headers: { origin: 'http://localhost:3000', cookie: user.cookie },
+    payload: form,
+  });
+}
+
+describe('the best of several selfie frames', () => {
+  // The second frame has the highest face score together with the third; the tie goes to the higher liveness.
+  const FRAME_SCORES = [
+    { liveScore: 0.99, realScore: 0.99, faceScore: 0.9, documentSimilarity: 0.8 },
+    { liveScore: 0.85, realScore: 0.7, faceScore: 0.97, documentSimilarity: 0.6 },
+    { liveScore: 0.8, realScore: 0.95, faceScore: 0.97, documentSimilarity: null },
+  ];
+
+  it('checks every frame, keeps only the best one encrypted and records every frame’s scores for the reviewer', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const { challenge, challengeToken } = await livenessFor(harness, customer);
+    const frames = [phonePhoto(640, 480, 20), phonePhoto(640, 480, 120), phonePhoto(640, 480, 220)];
+    const before = await imageCount(customer);
+    const response = await uploadFrames(customer, frames, { challenge, challengeToken, passedFrames: 4, frames: FRAME_SCORES });
+    expectStatus(response, 201);
+    const id = response.json().image.id as string;
+    expect(await imageCount(customer)).toBe(before + 1);
+
+    const stored = await findImage(harness.database.handle.db, id);
+    expect(stored?.liveness).toEqual({ challenge, passedFrames: 4, ...FRAME_SCORES[1], frames: FRAME_SCORES, keptFrameIndex: 1 });
+    const viewed = await call(harness.app, { url: `/api/admin/kyc/images/${id}`, cookie: admin.cookie });
+    expectStatus(viewed, 200);
+    // The kept bytes are the second frame's re-encoding (jpeg-js encodes the same pixels to the same bytes), not the others'.
+    const expected = await Promise.all(frames.map(async (frame) => normalizeImage(frame)));
+    const jpegs = expected.map((result) => (result.kind === 'ok' ? result.jpeg : Buffer.alloc(0)));
+    expect(viewed.rawPayload.equals(jpegs[1] as Buffer)).toBe(true);
+    expect(viewed.rawPayload.equals(jpegs[0] as Buffer)).toBe(false);
+    expect(viewed.rawPayload.equals(jpegs[2] as Buffer)).toBe(false);
+  });
+
+  it('refuses 4 frames, a report that does not match the frames, scores out of range and a bad frame with 400, storing nothing', async () => {
+    const customer = await signUpVerifiedUser(harness.app);
+    const { challenge, challengeToken } = await livenessFor(harness, customer);
+    const three = [phonePhoto(640, 480, 20), phonePhoto(640, 480, 120), phonePhoto(640, 480, 220)];
+    const report = { challenge, challengeToken, passedFrames: 4, frames: FRAME_SCORES };
+
+    const four = await uploadFrames(customer, [...three, phonePhoto(640, 480, 60)], { ...report, frames: [...FRAME_SCORES, FRAME_SCORES[0]] });
+    expect(four.statusCode).toBe(400);
+    expect(four.json().error.fields).toEqual({ file: KYC_DOCUMENT_MESSAGES.tooManyFrames });
+    const mismatch = await uploadFrames(customer, three, { ...report, frames: FRAME_SCORES.slice(0, 2) });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.frameCountMismatch });
+    const outOfRange = await uploadFrames(customer, three, { ...report, frames: [FRAME_SCORES[0], { ...FRAME_SCORES[1], faceScore: 1.5 }, FRAME_SCORES[2]] });
+    expect(outOfRange.statusCode).toBe(400);
+    expect(outOfRange.json().error.fields).toEqual({ liveness: KYC_DOCUMENT_MESSAGES.livenessInvalid });
+    const badFrame = await uploadFrames(customer, [three[0] as Buffer, Buffer.from('not a photo at all'), three[2] as Buffer], report);
+    expect(badFrame.statusCode).toBe(400);
+    expect(badFrame.json().error.fields).toEqual({ file: KYC_DOCUMENT_MESSAGES.notAnImage });
+    expect(await imageCount(customer)).toBe(0);
+    // Nothing was stored, so the challenge's token is still unspent.
+    expectStatus(await uploadFrames(customer, three, report), 201);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { containsFullAadhaar, normalizeDocumentNumber } from '#shared/contracts/kyc-documents';
+import { bestFrameIndex, containsFullAadhaar, normalizeDocumentNumber } from '#shared/contracts/kyc-documents';
 import { masterKeyFromDataDirectory, MASTER_KEY_FILE, openImage, parseMasterKey, sealImage } from '../../src/server/features/kyc/documents/encryption.ts';
 import { normalizeImage, scaleDown, sniffImageType } from '../../src/server/features/kyc/documents/images.ts';
 
@@ -78,5 +78,23 @@ describe('the envelope', () => {
     } finally {
       fs.rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the best selfie frame (decision 052)', () => {
+  const frame = (faceScore: number, liveScore: number, realScore: number, documentSimilarity: number | null) => ({
+    faceScore,
+    liveScore,
+    realScore,
+    documentSimilarity,
+  });
+
+  it('ranks by face score, then liveness, then the real score, then the similarity to the document, then the earlier frame', () => {
+    expect(bestFrameIndex([frame(0.9, 1, 1, 1), frame(0.95, 0.1, 0.1, null)])).toBe(1);
+    expect(bestFrameIndex([frame(0.95, 0.8, 1, 1), frame(0.95, 0.9, 0.1, null), frame(0.95, 0.85, 1, 1)])).toBe(1);
+    expect(bestFrameIndex([frame(0.95, 0.9, 0.7, 1), frame(0.95, 0.9, 0.8, null)])).toBe(1);
+    expect(bestFrameIndex([frame(0.95, 0.9, 0.8, null), frame(0.95, 0.9, 0.8, 0.2)])).toBe(1);
+    expect(bestFrameIndex([frame(0.95, 0.9, 0.8, 0.5), frame(0.95, 0.9, 0.8, 0.5)])).toBe(0);
+    expect(bestFrameIndex([frame(0.5, 0.5, 0.5, 0.5)])).toBe(0);
   });
 });

@@ -23,6 +23,19 @@ describe('HEIC photos', () => {
     expectQuarters(quartersOf(stored.width, stored.height, stored.data), [RED, GREEN, BLUE, YELLOW]);
   });
 
+  it('decodes in a worker that is terminated when its time passes: the photo counts as unreadable, and the next decode still works', async () => {
+    const ends: { timedOut: boolean; exitCode: number }[] = [];
+    const started = Date.now();
+    const late = await decodeHeicPhoto(heicFixture('face.heic'), { timeoutMilliseconds: 1, onWorkerExit: (ended) => ends.push(ended) });
+    expect(late).toEqual({ kind: 'unreadable' });
+    // The answer comes once the worker thread has ended: it was stopped, not left running in the background.
+    expect(ends.map((ended) => ended.timedOut)).toEqual([true]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const inTime = await decodeHeicPhoto(heicFixture('face.heic'), { onWorkerExit: (ended) => ends.push(ended) });
+    expect(inTime.kind).toBe('ok');
+    expect(ends[1]?.timedOut).toBe(false);
+  });
+
   it('decodes a photo to its pixels', async () => {
     const decoded = await decodeHeicPhoto(heicFixture('face.heic'));
     if (decoded.kind !== 'ok') throw new Error(`refused: ${decoded.kind}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, isFinished, startProgress, type FaceObservation } from '../../src/web/features/kyc/liveness-steps.ts';
+import { advance, isFinished, looksAtCamera, startProgress, type FaceObservation } from '../../src/web/features/kyc/liveness-steps.ts';
 
 // The live selfie's steps, frame by frame (decision 052): a frontal frame first, then each step in order.
 const frontal: FaceObservation = { faces: 1, faceScore: 0.95, yaw: 0.02, eyeOpenness: 0.4, liveScore: 0.9, realScore: 0.8 };
@@ -45,5 +45,19 @@ describe('the liveness steps', () => {
     const started = advance(startProgress(['turn_right']), frontal).progress;
     expect(advance(started, { ...frontal, yaw: -0.6 }).passed).toBe(false);
     expect(isFinished(advance(started, { ...frontal, yaw: 0.6 }).progress)).toBe(true);
+  });
+});
+
+describe('the frames that may become the selfie', () => {
+  it('are those with one clear face looking at the camera with open eyes', () => {
+    expect(looksAtCamera(frontal)).toBe(true);
+    for (const other of [
+      { ...frontal, faces: 2 },
+      { ...frontal, faceScore: 0.3 },
+      { ...frontal, yaw: -0.35 },
+      { ...frontal, eyeOpenness: 0.1 },
+    ]) {
+      expect(looksAtCamera(other)).toBe(false);
+    }
   });
 });

@@ -134,6 +134,10 @@ export const kycRecords = pgTable(
     panProviderReference: text('pan_provider_reference'),
     panRejectionReason: text('pan_rejection_reason'),
     panReviewedByUserId: uuid('pan_reviewed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The photo of the PAN card an admin checks the PAN against when no provider answered (decision 066). */
+    panCardImageId: uuid('pan_card_image_id').references((): AnyPgColumn => kycImages.id),
+    /** The reason the desk gave when it asked for the card's photo again; cleared by the next photo. */
+    panCardRequestReason: text('pan_card_request_reason'),
     taxResidence: text('tax_residence').$type<'india' | 'other'>(),
     taxResidenceOtherCountry: text('tax_residence_other_country'),
     taxResidenceDeclaredAt: timestamp('tax_residence_declared_at', { withTimezone: true }),
@@ -157,6 +161,10 @@ export const kycRecords = pgTable(
     index('kyc_records_pan_review_idx')
       .on(table.panSubmittedAt)
       .where(sql`${table.panStatus} = 'pending_review'`),
+    check(
+      'kyc_records_pan_card_request_reason_length',
+      sql`${table.panCardRequestReason} is null or char_length(${table.panCardRequestReason}) between 1 and 500`,
+    ),
     check('kyc_records_pan_status_valid', sql`${table.panStatus} in ('none', 'pending_review', 'verified', 'rejected')`),
     check('kyc_records_pan_checked_by_valid', sql`${table.panCheckedBy} is null or ${table.panCheckedBy} in ('cashfree', 'admin')`),
     check('kyc_records_pan_registered_name_length', sql`${table.panRegisteredName} is null or char_length(${table.panRegisteredName}) between 1 and 200`),
@@ -194,7 +202,7 @@ export const kycImages = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
-    purpose: text('purpose').$type<'document_front' | 'document_back' | 'selfie'>().notNull(),
+    purpose: text('purpose').$type<'document_front' | 'document_back' | 'selfie' | 'pan_card'>().notNull(),
     contentType: text('content_type').notNull().default('image/jpeg'),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
@@ -216,7 +224,7 @@ export const kycImages = pgTable(
     uniqueIndex('kyc_images_liveness_challenge_unique')
       .on(table.livenessChallengeId)
       .where(sql`${table.livenessChallengeId} is not null`),
-    check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie')`),
+    check('kyc_images_purpose_valid', sql`${table.purpose} in ('document_front', 'document_back', 'selfie', 'pan_card')`),
     check('kyc_images_content_type_valid', sql`${table.contentType} = 'image/jpeg'`),
     check(
       'kyc_images_sealed_until_purged',

@@ -96,6 +96,8 @@ export const AUDIT_ACTIONS = [
   'kyc.pan_review',
   'kyc_pan.approve',
   'kyc_pan.reject',
+  'kyc.pan_card_upload',
+  'kyc_pan.request_card',
   'kyc.freeze',
   'kyc.unfreeze',
   'kyc.risk_set',

@@ -14,6 +14,8 @@ export const KYC_DOCUMENT_TYPES = ['passport', 'driving_licence', 'voter_id', 'a
 export type KycDocumentType = (typeof KYC_DOCUMENT_TYPES)[number];
 export const KYC_IMAGE_PURPOSES = ['document_front', 'document_back', 'selfie'] as const;
 export type KycImagePurpose = (typeof KYC_IMAGE_PURPOSES)[number];
+/** Every kind of KYC image stored: level 2's, and the PAN card's photo for the admin's PAN check (decision 066). */
+export type KycStoredImagePurpose = KycImagePurpose | 'pan_card';
 export const LEVEL_TWO_STATUSES = ['none', 'pending_review', 'approved', 'rejected', 'resubmit_requested'] as const;
 export type LevelTwoStatus = (typeof LEVEL_TWO_STATUSES)[number];
 /** What an admin may ask for again. */
@@ -67,6 +69,8 @@ export const KYC_DOCUMENT_MESSAGES = {
   tooManyUploads: 'Too many photos today. Try again tomorrow or contact support.',
   livenessInvalid: 'The liveness check did not finish. Take the selfie again.',
   livenessChallengeExpired: 'The liveness check took too long or was not the one we asked for. Take the selfie again.',
+  tooManyFrames: 'Send at most 3 frames of the live selfie.',
+  frameCountMismatch: 'The liveness report does not match the frames sent. Take the selfie again.',
 } as const;
 
 export const KYC_REVIEW_MESSAGES = {
@@ -172,20 +176,51 @@ export type LivenessStep = (typeof LIVENESS_STEPS)[number];
 /** The steps of one challenge, in order: as the server asks for them and as the report names them. */
 const livenessChallengeStepsSchema = z.array(z.enum(LIVENESS_STEPS)).min(1).max(5);
 
-/**
- * What the browser's liveness check sends with the selfie's best frame (decision 050): the challenge
- * it asked for and the scores of the frames that passed. Bounded; the reviewer sees them.
- */
-export const livenessReportSchema = z.object({
-  challenge: livenessChallengeStepsSchema,
-  passedFrames: z.number().int().min(1).max(100),
+/** The scores of one selfie frame that passed the challenge, as the browser measured them (0 to 1). */
+export const livenessFrameScoresSchema = z.object({
   liveScore: z.number().min(0).max(1),
   realScore: z.number().min(0).max(1),
   faceScore: z.number().min(0).max(1),
-  /** The similarity of the selfie's face to the document photo's (0 to 1), when the browser could compare them. */
+  /** The similarity of the frame's face to the document photo's (0 to 1), when the browser could compare them. */
   documentSimilarity: z.number().min(0).max(1).nullable(),
 });
+export type LivenessFrameScores = z.infer<typeof livenessFrameScoresSchema>;
+
+/** The most frames of the live selfie one upload may carry; the server keeps the best (decision 052). */
+export const LIVENESS_MAX_FRAMES = 3;
+
+/**
+ * What is kept with the selfie (decisions 050, 052): the challenge, how many frames passed, the kept frame's scores,
+ * and, when the browser sent several frames, every frame's scores in the order sent and which one was kept.
+ */
+export const livenessReportSchema = livenessFrameScoresSchema.extend({
+  challenge: livenessChallengeStepsSchema,
+  passedFrames: z.number().int().min(1).max(100),
+  frames: z.array(livenessFrameScoresSchema).min(1).max(LIVENESS_MAX_FRAMES).optional(),
+  keptFrameIndex: z
+    .number()
+    .int()
+    .min(0)
+    .max(LIVENESS_MAX_FRAMES - 1)
+    .optional(),
+});
 export type LivenessReport = z.infer<typeof livenessReportSchema>;
+
+/**
+ * The order frames are ranked in, best first: the higher face detection score (the clearest face), then the higher
+ * liveness, then the higher anti-spoofing (real) score, then the higher similarity to the document (not compared
+ * counts lowest); on a full tie the earlier frame. Answers the index of the best frame.
+ */
+export function bestFrameIndex(frames: readonly LivenessFrameScores[]): number {
+  const keys = (frame: LivenessFrameScores) => [frame.faceScore, frame.liveScore, frame.realScore, frame.documentSimilarity ?? -1];
+  let best = 0;
+  frames.forEach((frame, index) => {
+    const [candidate, current] = [keys(frame), keys(frames[best] ?? frame)];
+    const difference = candidate.findIndex((value, position) => value !== current[position]);
+    if (difference >= 0 && (candidate[difference] ?? 0) > (current[difference] ?? 0)) best = index;
+  });
+  return best;
+}
 
 /** How long a challenge may take from the server's choice to the selfie's upload. */
 export const LIVENESS_CHALLENGE_MINUTES = 10;
@@ -201,8 +236,26 @@ export const livenessChallengeResponseSchema = z.object({
 });
 export type LivenessChallenge = z.infer<typeof livenessChallengeResponseSchema>;
 
-/** The selfie upload's `liveness` field: the report and the token of the challenge it answers. */
-export const livenessUploadSchema = livenessReportSchema.extend({ challengeToken: z.string().min(1).max(1024) });
+const challengeTokenSchema = z.string().min(1).max(1024);
+
+/**
+ * The selfie upload's `liveness` field: the token of the challenge it answers, and either one frame's scores (one
+ * `file` part) or `frames`, the scores of each `file` part in the order sent, at most 3 (decision 052).
+ */
+export const livenessUploadSchema = z.union([
+  z.object({
+    challenge: livenessChallengeStepsSchema,
+    challengeToken: challengeTokenSchema,
+    passedFrames: z.number().int().min(1).max(100),
+    frames: z.array(livenessFrameScoresSchema).min(1).max(LIVENESS_MAX_FRAMES),
+  }),
+  livenessFrameScoresSchema.extend({
+    challenge: livenessChallengeStepsSchema,
+    challengeToken: challengeTokenSchema,
+    passedFrames: z.number().int().min(1).max(100),
+  }),
+]);
+export type LivenessUpload = z.infer<typeof livenessUploadSchema>;
 
 /**
  * Similarity (0 to 1) of the selfie's face descriptor to the document photo's, in plain words for the reviewer

@@ -37,6 +37,10 @@ export const PAN_MESSAGES = {
   reviewNotPending: 'This PAN is not waiting for a review.',
   reviewOwnAccount: 'You cannot review your own PAN.',
   userNotFound: 'Customer not found',
+  cardSaved: 'Photo of your PAN card added. We will check your PAN against it and tell you when it is verified.',
+  cardNotWaiting: 'Enter your PAN first: the photo of the card goes with a PAN waiting for its check.',
+  reviewCardNeeded: 'This PAN has no photo of the card to check it against: ask the customer for the photo, or reject the PAN.',
+  cardRequested: 'The customer was asked for a photo of the PAN card',
 } as const;
 
 export const PAN_SHAPE = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
@@ -128,15 +132,37 @@ export function panCheckState(facts: KycFacts): KycCheckState {
   }
 }
 
-export const KYC_MISSING_TEXTS: Record<KycCheck, string> = {
+/** What `GET /api/kyc` can list as missing: the checks, and the PAN card's photo an admin needs to verify the PAN (decision 066). */
+export const KYC_MISSING_ITEMS = ['email', 'mobile', 'pan', 'panCard', 'taxResidence', 'secondDocument', 'selfie', 'address'] as const;
+export type KycMissingItem = (typeof KYC_MISSING_ITEMS)[number];
+
+export const KYC_MISSING_TEXTS: Record<KycMissingItem, string> = {
   email: 'verify your e-mail address',
   mobile: 'verify your mobile number',
   pan: 'get your PAN verified in your name',
+  panCard: 'add a photo of your PAN card',
   taxResidence: 'declare your tax residence',
   secondDocument: 'a second identity document',
   selfie: 'a live selfie',
   address: 'your address',
 };
+
+/** What says whether a PAN waiting for a person still needs the photo of its card. */
+export interface PanCardFacts {
+  panStatus: PanStatus;
+  panCheckedBy: 'cashfree' | 'admin' | null;
+  panCardImageId: string | null;
+  panCardRequestReason: string | null;
+}
+
+/**
+ * A PAN waiting for a person needs a photo of the card when no provider answered for it (none is configured, or
+ * it could not answer), so the admin has the card to read the name from; or when the desk asked for the photo again.
+ */
+export function panCardNeeded(facts: PanCardFacts): boolean {
+  if (facts.panStatus !== 'pending_review' || facts.panCardImageId !== null) return false;
+  return facts.panCheckedBy !== 'cashfree' || facts.panCardRequestReason !== null;
+}
 
 /** The checks of level 1 not yet passed, in the order the KYC page shows them. */
 export function missingForLevelOne(facts: KycFacts): KycCheck[] {
@@ -190,6 +216,10 @@ export const kycStatusResponseSchema = z.object({
       rejectionReason: z.string().nullable(),
       /** False: the PAN is inoperative (not linked to Aadhaar), so TDS takes the no-PAN rate. */
       aadhaarLinked: z.boolean().nullable(),
+      /** The photo of the PAN card (decision 066): needed while a person checks the PAN without a provider's answer. */
+      cardImage: z.enum(['needed', 'received', 'not_needed']),
+      /** Why the desk asked for the card's photo again, when it did. */
+      cardRequestReason: z.string().nullable(),
     }),
     taxResidence: checkSchema.extend({
       residence: z.enum(['india', 'other']).nullable(),
@@ -201,7 +231,7 @@ export const kycStatusResponseSchema = z.object({
     address: checkSchema,
   }),
   /** Exactly what the next level still needs, each with its text. */
-  missing: z.array(z.object({ check: z.enum(KYC_CHECKS), message: z.string() })),
+  missing: z.array(z.object({ check: z.enum(KYC_MISSING_ITEMS), message: z.string() })),
   /** Why money cannot leave the account now (frozen, below level 1, KYC refresh overdue); null when it can. */
   moneyBlockedMessage: z.string().nullable(),
   /** The level's own INR limits (null: none); the tier's limits apply within them. */
@@ -233,6 +263,11 @@ export const panReviewSchema = z.object({
   aadhaarLinked: z.boolean().nullable(),
   otherAccountsWithPan: z.number().int(),
   riskCategory: z.enum(['low', 'medium', 'high']),
+  /** The photo of the PAN card the customer added (decision 066), served by `GET /api/admin/kyc/images/:id`. */
+  cardImageId: uuidSchema.nullable(),
+  /** Whether approving waits for that photo: no provider answered for this PAN, or the desk asked for it again. */
+  cardImageNeeded: z.boolean(),
+  cardRequestReason: z.string().nullable(),
 });
 export type PanReview = z.infer<typeof panReviewSchema>;
 export const panReviewListResponseSchema = pageSchema(panReviewSchema);
@@ -260,6 +295,9 @@ export const verifyPanRequestSchema = z.object({
 });
 export type VerifyPanRequest = z.input<typeof verifyPanRequestSchema>;
 export const rejectPanRequestSchema = z.object({ reason: panRejectionReasonSchema });
+/** `POST /api/admin/kyc/pan-reviews/:id/request-card`: ask for the PAN card's photo (again), with a reason the customer sees. */
+export const requestPanCardRequestSchema = z.object({ reason: panRejectionReasonSchema });
+export const requestPanCardResponseSchema = z.object({ message: z.string(), review: panReviewSchema });
 export type RejectPanRequest = z.input<typeof rejectPanRequestSchema>;
 export const panReviewDecisionResponseSchema = z.object({ message: z.string(), review: panReviewSchema.extend({ status: z.enum(PAN_STATUSES) }) });
 

@@ -37,7 +37,9 @@ const database = appDatabase(dataDirectory);
 // The PAN check goes to a local Cashfree stand-in, which the extra apps of some specs share. Two routes of its own
 // serve the sign-up helpers: POST /_e2e/register-pan { name, pan } registers a PAN under the name, and
 // POST /_e2e/contacts-verified { email } marks the customer's contacts verified in this server's database, and
-// POST /_e2e/latest-sms { to } answers the newest text message in its SMS outbox for the number ({ text }, or 404).
+// POST /_e2e/latest-sms { to } answers the newest text message in its SMS outbox for the number ({ text }, or 404), and
+// POST /_e2e/provider-fails { status } makes the PAN check answer that HTTP status (null: answer again), so a PAN waits
+// for a person without a provider's answer and needs its card's photo (decision 066).
 // Under /ifsc it is also the IFSC API's stand-in (decision 067), so the branch a browser test sees never depends on the network.
 const cashfree = await startCashfreeStandIn({
   extraRoutes: async (request, body, response) => {
@@ -49,6 +51,9 @@ const cashfree = await startCashfreeStandIn({
       cashfree.register(pan, { registeredName: name.toUpperCase() });
     } else if (request.url === '/_e2e/contacts-verified') {
       await database.markContactsVerified((JSON.parse(body) as { email: string }).email);
+    } else if (request.url === '/_e2e/provider-fails') {
+      const { status } = JSON.parse(body) as { status: number | null };
+      cashfree.failWith(status ?? undefined);
     } else if (request.url === '/_e2e/latest-sms') {
       const text = await database.latestSms((JSON.parse(body) as { to: string }).to);
       response.writeHead(text === undefined ? 404 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));

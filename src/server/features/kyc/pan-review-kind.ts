@@ -1,4 +1,4 @@
-import { maskPan, PAN_MESSAGES, type PanReview, type PanStatus } from '#shared/contracts/kyc';
+import { maskPan, PAN_MESSAGES, panCardNeeded, type PanReview, type PanStatus } from '#shared/contracts/kyc';
 import { matchNames } from '#shared/name-match';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -37,6 +37,8 @@ function checkValuesOf(row: KycRow, outcome: 'approved' | 'rejected', details: P
   if (outcome === 'approved') {
     // A request without a body reaches here without the name: refused like a blank one, before anything changes.
     if (details.registeredName === undefined) throw AppError.validation(PAN_MESSAGES.reviewNameNeeded, { registeredName: PAN_MESSAGES.reviewNameNeeded });
+    // Without a provider's answer the name comes from the card, so there must be a card to read it from (decision 066).
+    if (panCardNeeded(row)) throw AppError.conflict(PAN_MESSAGES.reviewCardNeeded);
     return {
       ...shared,
       status: 'verified',

@@ -21,6 +21,9 @@ export interface KycRow {
   panSubmittedAt: Date | null;
   panCheckedAt: Date | null;
   panCheckedBy: 'cashfree' | 'admin' | null;
+  /** The photo of the PAN card for the admin's check (decision 066), and why the desk asked for it again. */
+  panCardImageId: string | null;
+  panCardRequestReason: string | null;
   taxResidence: 'india' | 'other' | null;
   taxResidenceOtherCountry: string | null;
   taxResidenceDeclaredAt: Date | null;
@@ -43,7 +46,8 @@ export interface KycRow {
 const KYC_COLUMNS = sql`p.user_id as "userId", p.name, u.email, p.pan, u.email_verified_at as "emailVerifiedAt", p.phone_verified_at as "phoneVerifiedAt",
   coalesce(k.pan_status, 'none') as "panStatus", k.pan_registered_name as "panRegisteredName", k.pan_name_accepted as "panNameAccepted",
   k.pan_provider_name_score as "panProviderNameScore", k.pan_aadhaar_linked as "panAadhaarLinked", k.pan_rejection_reason as "panRejectionReason",
-  k.pan_submitted_at as "panSubmittedAt", k.pan_checked_at as "panCheckedAt", k.pan_checked_by as "panCheckedBy", k.tax_residence as "taxResidence", k.tax_residence_other_country as "taxResidenceOtherCountry",
+  k.pan_submitted_at as "panSubmittedAt", k.pan_checked_at as "panCheckedAt", k.pan_checked_by as "panCheckedBy",
+  k.pan_card_image_id as "panCardImageId", k.pan_card_request_reason as "panCardRequestReason", k.tax_residence as "taxResidence", k.tax_residence_other_country as "taxResidenceOtherCountry",
   k.tax_residence_declared_at as "taxResidenceDeclaredAt", k.frozen_at as "frozenAt", k.frozen_reason as "frozenReason",
   (select fp.name from profiles fp where fp.user_id = k.frozen_by_user_id) as "frozenByName", coalesce(k.risk_category, 'low') as "riskCategory",
   coalesce(k.level2_status, 'none') as "level2Status",
@@ -95,13 +99,27 @@ export async function countPanSubmissionsSince(db: Executor, userId: string, hou
   return result.rows[0]?.count ?? 0;
 }
 
-/** Saves a new PAN as the account's, waiting for its check (every earlier check result is cleared). */
+/** Saves a new PAN as the account's, waiting for its check (every earlier check result is cleared, and the earlier PAN's card photo). */
 export async function savePanForCheck(db: Executor, userId: string, pan: string): Promise<void> {
   await db.execute(sql`update profiles set pan = ${pan}, pan_shared_before_kyc = false, updated_at = now() where user_id = ${userId}`);
   await db.execute(sql`insert into kyc_records as k (user_id, pan_status, pan_submitted_at) values (${userId}, 'pending_review', now())
     on conflict (user_id) do update set pan_status = 'pending_review', pan_submitted_at = now(), pan_checked_by = null, pan_checked_at = null,
       pan_registered_name = null, pan_name_accepted = null, pan_provider_name_score = null, pan_aadhaar_linked = null, pan_provider_reference = null,
-      pan_rejection_reason = null, pan_reviewed_by_user_id = null, updated_at = now()`);
+      pan_rejection_reason = null, pan_reviewed_by_user_id = null, pan_card_image_id = null, pan_card_request_reason = null, updated_at = now()`);
+}
+
+/** Makes `imageId` the photo of the customer's PAN card while the PAN waits for its check; answers false when it no longer waits. */
+export async function savePanCardImage(db: Executor, userId: string, imageId: string): Promise<boolean> {
+  const result = await db.execute(sql`update kyc_records set pan_card_image_id = ${imageId}, pan_card_request_reason = null, updated_at = now()
+    where user_id = ${userId} and pan_status = 'pending_review'`);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** The desk asks for the PAN card's photo again: the current one is set aside (kept, as every KYC image is) and the reason recorded. */
+export async function requestPanCard(db: Executor, userId: string, reason: string): Promise<boolean> {
+  const result = await db.execute(sql`update kyc_records set pan_card_image_id = null, pan_card_request_reason = ${reason}, updated_at = now()
+    where user_id = ${userId} and pan_status = 'pending_review'`);
+  return (result.rowCount ?? 0) > 0;
 }
 
 export interface PanCheckValues {

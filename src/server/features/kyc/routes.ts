@@ -29,6 +29,8 @@ import {
   panReviewListResponseSchema,
   panReviewQuerySchema,
   rejectPanRequestSchema,
+  requestPanCardRequestSchema,
+  requestPanCardResponseSchema,
   submitPanRequestSchema,
   taxResidenceRequestSchema,
   verifyPanRequestSchema,
@@ -39,6 +41,7 @@ import { registerDecisionRoutes } from '../../platform/decisions/routes.ts';
 import { sessionOf } from '../../platform/sessions/areas.ts';
 import { panReviewDecisions } from './pan-review-kind.ts';
 import * as accountControls from './account-controls.ts';
+import { requestPanCard } from './pan-card.ts';
 import * as levelTwoReview from './documents/review.ts';
 import * as levelTwoService from './documents/service.ts';
 import * as kycService from './service.ts';
@@ -70,6 +73,21 @@ export function registerKycRoutes(app: ApiApp, context: AppContext): void {
       },
     },
     async (request) => kycService.submitPan(context, sessionOf(request), request.body.pan, request.ip),
+  );
+
+  app.post(
+    '/api/kyc/pan/card-image',
+    {
+      config: { acceptsFileUpload: true },
+      schema: {
+        tags: ['kyc'],
+        summary:
+          'A photo of the PAN card (multipart `file`, JPEG, PNG or HEIC up to 10 MB and 24 megapixels) for the admin who verifies a waiting PAN without a provider’s answer: kept as a new JPEG without metadata, encrypted',
+        consumes: ['multipart/form-data'],
+        response: responses({ 200: kycPanResponseSchema }),
+      },
+    },
+    async (request) => levelTwoService.uploadPanCard(context, request, sessionOf(request), request.ip),
   );
 
   app.post(
@@ -110,7 +128,7 @@ function registerLevelTwoRoutes(app: ApiApp, context: AppContext): void {
       schema: {
         tags: ['kyc'],
         summary:
-          'One photo for KYC level 2 (multipart `file`, JPEG or PNG up to 10 MB and 24 megapixels; a selfie also `liveness`, the browser check’s report as JSON): kept as a new JPEG without metadata, encrypted',
+          'One photo for KYC level 2 (multipart `file`, JPEG, PNG or HEIC up to 10 MB and 24 megapixels; a selfie up to 3 `file` frames and `liveness`, the browser check’s report as JSON with each frame’s scores, of which the best frame is kept): kept as a new JPEG without metadata, encrypted',
         consumes: ['multipart/form-data'],
         params: imagePurposeParamsSchema,
         response: responses({ 201: uploadKycImageResponseSchema }),
@@ -180,6 +198,20 @@ function registerPanAdminRoutes(app: ApiApp, context: AppContext): void {
     },
     reject: { summary: 'Reject a waiting PAN (the id is the customer’s) with a reason the customer sees', body: rejectPanRequestSchema.optional() },
   });
+
+  app.post(
+    '/api/admin/kyc/pan-reviews/:id/request-card',
+    {
+      schema: {
+        tags: ['admin', 'kyc'],
+        summary: 'Ask for a photo of a waiting PAN’s card (again), with a reason the customer sees; approving waits for the photo',
+        params: idParamsSchema,
+        body: requestPanCardRequestSchema,
+        response: responses({ 200: requestPanCardResponseSchema }),
+      },
+    },
+    async (request) => requestPanCard(db, actorOf(request), request.params.id, request.body.reason),
+  );
 
   app.get(
     '/api/admin/kyc/pan-conflicts',
@@ -295,7 +327,7 @@ function registerLevelTwoCaseRoutes(app: ApiApp, context: AppContext): void {
     {
       schema: {
         tags: ['admin', 'kyc'],
-        summary: 'A KYC image (document side or selfie), decrypted, for an admin whose PIN is verified; every view is audited',
+        summary: 'A KYC image (document side, selfie or PAN card), decrypted, for an admin whose PIN is verified; every view is audited',
         params: idParamsSchema,
         response: imageResponses,
       },

@@ -8,11 +8,13 @@ import {
   kycLevelOf,
   maskPan,
   missingForLevelOne,
+  panCardNeeded,
   panCheckState,
   type KycCheck,
   type KycCheckState,
   type KycLevel,
   type KycFacts,
+  type KycMissingItem,
   type KycStatus,
   type MoneyLeaving,
   type PanConflict,
@@ -186,6 +188,8 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
         pan: row.pan === null ? null : maskPan(row.pan),
         rejectionReason: panState === 'rejected' ? panRejection : null,
         aadhaarLinked: row.panAadhaarLinked,
+        cardImage: panCardNeeded(row) ? 'needed' : row.panStatus === 'pending_review' && row.panCardImageId !== null ? 'received' : 'not_needed',
+        cardRequestReason: row.panStatus === 'pending_review' ? row.panCardRequestReason : null,
       },
       taxResidence: {
         ...simple('taxResidence', facts.taxResidenceDeclared),
@@ -198,7 +202,7 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
       address: levelTwo.address,
     },
     levelTwo: levelTwoStateOf(row),
-    missing: missingChecks.map((check) => ({ check, message: KYC_MISSING_TEXTS[check] })),
+    missing: missingItemsOf(row, missingChecks).map((check) => ({ check, message: KYC_MISSING_TEXTS[check] })),
     moneyBlockedMessage: moneyBlockedMessageOf(row, level, missingChecks, overdue),
     levelLimits: {
       dailyInr: level === 0 || limits.dailyInrPaise === null ? null : inrPaiseToWire(limits.dailyInrPaise),
@@ -207,6 +211,12 @@ export function kycStatusOf(row: KycRow, settings: LevelLimitSettings & KycRefre
     accountFrozenMessage: row.frozenAt === null ? null : FREEZE_MESSAGES.customer,
     refresh: dueAt === null ? null : refreshOf(dueAt, overdue, kycRefreshOpen(dueAt, now)),
   };
+}
+
+/** The missing checks, with the PAN card's photo right after the PAN while a person waits for it to verify the PAN (decision 066). */
+function missingItemsOf(row: KycRow, missingChecks: readonly KycCheck[]): KycMissingItem[] {
+  if (!panCardNeeded(row)) return [...missingChecks];
+  return missingChecks.flatMap((check): KycMissingItem[] => (check === 'pan' ? ['pan', 'panCard'] : [check]));
 }
 
 /** Level 2's three checks from its submission: sent together, decided together; an item asked for again is missing. */
@@ -436,6 +446,9 @@ export function reviewOf(row: KycRow, otherAccountsWithPan: number): PanReview {
     aadhaarLinked: row.panAadhaarLinked,
     otherAccountsWithPan,
     riskCategory: row.riskCategory,
+    cardImageId: row.panCardImageId,
+    cardImageNeeded: panCardNeeded(row),
+    cardRequestReason: row.panCardRequestReason,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   freezeResponseSchema,
   panReviewDecisionResponseSchema,
   panReviewListResponseSchema,
+  requestPanCardResponseSchema,
   riskCategoryResponseSchema,
   unfreezeResponseSchema,
   type RejectPanRequest,
@@ -47,6 +48,10 @@ export const approvePan = (userId: string, body: VerifyPanRequest) =>
 
 export const rejectPan = (userId: string, body: RejectPanRequest) =>
   apiRequest(`/api/admin/kyc/pan-reviews/${encodeURIComponent(userId)}/reject`, panReviewDecisionResponseSchema, { method: 'POST', body });
+
+/** Asks the customer for a photo of the PAN card (again), with a reason they see (decision 066). */
+export const requestPanCard = (userId: string, reason: string) =>
+  apiRequest(`/api/admin/kyc/pan-reviews/${encodeURIComponent(userId)}/request-card`, requestPanCardResponseSchema, { method: 'POST', body: { reason } });
 
 export function useCustomerKyc(userId: string) {
   return useQuery({

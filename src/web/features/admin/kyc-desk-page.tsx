@@ -14,11 +14,11 @@ import { AdminPage } from './components/admin-page.tsx';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { ageText } from './format.ts';
-import { approvePan, rejectPan, useLevelTwoCases, usePanReviews } from './kyc-api.ts';
+import { approvePan, kycImageUrl, rejectPan, requestPanCard, useLevelTwoCases, usePanReviews } from './kyc-api.ts';
 import { DOCUMENT_TYPE_LABELS } from './kyc-level-two-labels.ts';
 import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
 
-type ReviewDecision = { review: PanReview; decision: 'approve' | 'reject' };
+type ReviewDecision = { review: PanReview; decision: 'approve' | 'reject' | 'request_card' };
 
 const NAME_FIELD: NoteField = {
   label: 'Name printed on the PAN card',
@@ -28,6 +28,18 @@ const NAME_FIELD: NoteField = {
   schema: panRegisteredNameSchema,
 };
 
+const FAILURE_TITLES: Record<ReviewDecision['decision'], string> = {
+  approve: 'Could not approve the PAN',
+  reject: 'Could not reject the PAN',
+  request_card: 'Could not ask for the PAN card',
+};
+
+const DIALOG_TEXTS: Record<ReviewDecision['decision'], { title: string; confirm: string }> = {
+  approve: { title: 'Approve this PAN?', confirm: 'Approve PAN' },
+  reject: { title: 'Reject this PAN?', confirm: 'Reject PAN' },
+  request_card: { title: 'Ask for a photo of the PAN card?', confirm: 'Ask for the card' },
+};
+
 const REASON_FIELD: NoteField = {
   label: 'Reason',
   help: 'The customer sees this reason on the KYC page and in a notification.',
@@ -35,6 +47,39 @@ const REASON_FIELD: NoteField = {
   multiline: true,
   schema: panRejectionReasonSchema,
 };
+
+/**
+ * The photo of the PAN card (decision 066), loaded only when the admin asks to see it: the server checks the PIN
+ * and audits every view, so the list does not fetch every card on each refresh.
+ */
+function PanCardCell({ review }: { review: PanReview }) {
+  const [shown, setShown] = useState(false);
+  if (review.cardImageId === null) {
+    return (
+      <span className="text-slate-500">
+        {review.cardImageNeeded ? 'No photo of the card yet: approving waits for it' : 'Not needed (provider answered)'}
+        {review.cardRequestReason !== null && <span className="mt-1 block text-xs">Asked for: {review.cardRequestReason}</span>}
+      </span>
+    );
+  }
+  if (!shown) {
+    return (
+      <Button size="sm" variant="outline" onClick={() => setShown(true)} aria-label={`Show the PAN card of ${review.name}`}>
+        Show the card
+      </Button>
+    );
+  }
+  return (
+    <figure className="flex flex-col gap-1" data-testid={`pan-card-${review.userId}`}>
+      <img
+        src={kycImageUrl(review.cardImageId)}
+        alt={`PAN card of ${review.name} (shown to admins whose PIN is verified)`}
+        className="h-auto w-64 max-w-full rounded border border-slate-200 bg-slate-50 object-contain"
+      />
+      <figcaption className="text-xs text-slate-600">Each view is recorded in the audit log.</figcaption>
+    </figure>
+  );
+}
 
 function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: string; busy: boolean; onDecide: (decision: ReviewDecision) => void }) {
   return (
@@ -69,6 +114,9 @@ function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: st
           <span className="text-slate-500">No registered name</span>
         )}
       </TableCell>
+      <TableCell label="PAN card" wide>
+        <PanCardCell review={review} />
+      </TableCell>
       <TableCell label="Risk">
         <Badge tone={RISK_TONES[review.riskCategory]}>{RISK_LABELS[review.riskCategory]}</Badge>
       </TableCell>
@@ -88,6 +136,15 @@ function ReviewRow({ review, now, busy, onDecide }: { review: PanReview; now: st
             aria-label={`Reject the PAN of ${review.name}`}
           >
             Reject
+          </Button>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={busy}
+            onClick={() => onDecide({ review, decision: 'request_card' })}
+            aria-label={`Ask ${review.name} for a photo of the PAN card`}
+          >
+            Ask for the card
           </Button>
         </div>
       </TableCell>
@@ -178,7 +235,9 @@ export default function KycDeskPage() {
       const answer =
         current.decision === 'approve'
           ? await approvePan(current.review.userId, { registeredName: note })
-          : await rejectPan(current.review.userId, { reason: note });
+          : current.decision === 'reject'
+            ? await rejectPan(current.review.userId, { reason: note })
+            : await requestPanCard(current.review.userId, note);
       toast.success(answer.message, { description: current.review.name });
       setTarget(null);
     } catch (error) {
@@ -187,7 +246,7 @@ export default function KycDeskPage() {
         setServerError(fieldMessage);
         return;
       }
-      toast.error(current.decision === 'approve' ? 'Could not approve the PAN' : 'Could not reject the PAN', {
+      toast.error(FAILURE_TITLES[current.decision], {
         description: errorMessage(error, 'Please try again.'),
       });
       setTarget(null);
@@ -225,6 +284,7 @@ export default function KycDeskPage() {
                 <TableHeaderCell>PAN</TableHeaderCell>
                 <TableHeaderCell>Registered name</TableHeaderCell>
                 <TableHeaderCell>Name match</TableHeaderCell>
+                <TableHeaderCell>PAN card</TableHeaderCell>
                 <TableHeaderCell>Risk</TableHeaderCell>
                 <TableHeaderCell>Waiting</TableHeaderCell>
                 <TableHeaderCell>Actions</TableHeaderCell>
@@ -245,9 +305,9 @@ export default function KycDeskPage() {
       {target && (
         <DecisionDialog
           key={`${target.review.userId}-${target.decision}`}
-          title={target.decision === 'approve' ? 'Approve this PAN?' : 'Reject this PAN?'}
+          title={DIALOG_TEXTS[target.decision].title}
           description={`${target.review.name} (${target.review.email}), PAN ${target.review.pan}`}
-          confirmLabel={target.decision === 'approve' ? 'Approve PAN' : 'Reject PAN'}
+          confirmLabel={DIALOG_TEXTS[target.decision].confirm}
           destructive={target.decision === 'reject'}
           field={target.decision === 'approve' ? NAME_FIELD : REASON_FIELD}
           defaultNote={target.decision === 'approve' ? (target.review.registeredName ?? '') : ''}

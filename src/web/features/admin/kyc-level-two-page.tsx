@@ -133,6 +133,19 @@ function CaseDetails({ shown }: { shown: LevelTwoCase }) {
           ? `asked to ${liveness.challenge.map((step) => STEP_LABELS[step]).join(', then ')}: ${liveness.passedFrames} frames passed, live ${liveness.liveScore.toFixed(2)}, real ${liveness.realScore.toFixed(2)}, face ${liveness.faceScore.toFixed(2)}`
           : 'No live selfie'}
       </Fact>
+      {liveness?.frames && liveness.keptFrameIndex !== undefined && (
+        <Fact term="Selfie frames">
+          <ol className="list-decimal pl-5" data-testid="kyc-selfie-frames">
+            {liveness.frames.map((frame, index) => (
+              <li key={index}>
+                face {frame.faceScore.toFixed(2)}, live {frame.liveScore.toFixed(2)}, real {frame.realScore.toFixed(2)}, document{' '}
+                {frame.documentSimilarity === null ? 'not compared' : frame.documentSimilarity.toFixed(2)}
+                {index === liveness.keptFrameIndex && <strong> (kept: the best by face, then live, then real, then document score)</strong>}
+              </li>
+            ))}
+          </ol>
+        </Fact>
+      )}
       <Fact term="Selfie and document photo">
         <SimilarityFact liveness={liveness} />
       </Fact>

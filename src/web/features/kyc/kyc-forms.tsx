@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ChangeEvent } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -11,6 +12,7 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { QUERY_KEYS } from '../../lib/query-keys.ts';
 import { useEndOfSessionHandler } from '../auth/index.ts';
 import { KYC_QUERY_KEY } from './api.ts';
+import { uploadPanCardPhoto } from './kyc-photo-upload.ts';
 import { translate as t } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 
@@ -45,6 +47,46 @@ export function PanForm() {
         {isSubmitting ? t('kyc.checking') : t('kyc.verifyPan')}
       </Button>
     </form>
+  );
+}
+
+/**
+ * The photo of the PAN card, while a person checks the PAN without a provider's answer (decision 066): sent as
+ * soon as it is chosen (the phone offers its camera or its gallery); a refusal is told beside the field.
+ */
+export function PanCardPhoto({ requestReason }: { requestReason: string | null }) {
+  const queryClient = useQueryClient();
+  const endOfSession = useEndOfSessionHandler();
+  const [state, setState] = useState<{ uploading: boolean; error?: string }>({ uploading: false });
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file === undefined) return;
+    setState({ uploading: true });
+    try {
+      const answer = await uploadPanCardPhoto(file, file.name);
+      queryClient.setQueryData(KYC_QUERY_KEY, answer.kyc);
+      toast.success(localizeMessage(answer.message));
+      setState({ uploading: false });
+    } catch (error) {
+      if (endOfSession(error)) return;
+      const message = error instanceof ApiError ? (error.fields.file ?? error.message) : t('kyc.panCardFailed');
+      setState({ uploading: false, error: localizeMessage(message) });
+    }
+  };
+  return (
+    <div className="flex flex-col gap-2" data-testid="kyc-pan-card">
+      {requestReason !== null && <p className="text-sm text-amber-800">{t('kyc.panCardAskedAgain', { reason: requestReason })}</p>}
+      <FormField label={t('kyc.panCardLabel')} error={state.error} help={state.uploading ? t('kyc.l2Uploading') : t('kyc.panCardHelp')}>
+        <input
+          type="file"
+          accept="image/jpeg,image/png,image/heic,image/heif"
+          className="text-sm"
+          disabled={state.uploading}
+          data-testid="kyc-photo-pan_card"
+          onChange={(event) => void choose(event)}
+        />
+      </FormField>
+    </div>
   );
 }
 

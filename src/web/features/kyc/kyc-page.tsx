@@ -9,7 +9,7 @@ import { LoadFailed } from '../../components/ui/load-failed.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useKycStatus } from './api.ts';
 import { ConsentStep, useConsentAccepted } from '../legal/index.ts';
-import { PanForm, TaxResidenceForm } from './kyc-forms.tsx';
+import { PanCardPhoto, PanForm, TaxResidenceForm } from './kyc-forms.tsx';
 import { LevelTwoForm } from './level-two-form.tsx';
 import { checkText, missingText } from './kyc-texts.ts';
 import { currentLanguage, translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
@@ -74,6 +74,8 @@ function LevelOneChecks({ kyc }: { kyc: KycStatus }) {
       <CheckRow check="mobile" title={t('kyc.mobile')} state={mobile.state} />
       <CheckRow check="pan" title={t('kyc.panLabel')} state={pan.state} message={pan.pan === null ? panMessage : `${pan.pan}: ${panMessage}`}>
         {pan.aadhaarLinked === false && <Alert variant="info">{t('kyc.inoperative')}</Alert>}
+        {pan.cardImage === 'needed' && <PanCardPhoto requestReason={pan.cardRequestReason} />}
+        {pan.cardImage === 'received' && <p className="text-sm text-slate-600">{t('kyc.panCardReceived')}</p>}
         {panOpen && <PanForm />}
       </CheckRow>
       <CheckRow check="taxResidence" title={t('kyc.taxResidence')} state={taxResidence.state}>

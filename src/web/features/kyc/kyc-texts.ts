@@ -1,4 +1,4 @@
-import type { KycCheck, KycCheckState, MoneyLeaving } from '#shared/contracts/kyc';
+import type { KycCheck, KycCheckState, KycMissingItem, MoneyLeaving } from '#shared/contracts/kyc';
 import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 
 /*
@@ -7,22 +7,23 @@ import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
  * state, so the English catalog holds those sentences verbatim and Hindi has its own.
  */
 
-const MISSING_KEYS: Record<KycCheck, MessageKey> = {
+const MISSING_KEYS: Record<KycMissingItem, MessageKey> = {
   email: 'kyc.missingEmail',
   mobile: 'kyc.missingMobile',
   pan: 'kyc.missingPan',
+  panCard: 'kyc.missingPanCard',
   taxResidence: 'kyc.missingTaxResidence',
   secondDocument: 'kyc.missingSecondDocument',
   selfie: 'kyc.missingSelfie',
   address: 'kyc.missingAddress',
 };
 
-export function missingText(check: KycCheck): string {
+export function missingText(check: KycMissingItem): string {
   return t(MISSING_KEYS[check]);
 }
 
 /** The money gate's refusal, as kycGateMessage writes it. */
-export function kycGateText(leaving: MoneyLeaving, missing: readonly KycCheck[]): string {
+export function kycGateText(leaving: MoneyLeaving, missing: readonly KycMissingItem[]): string {
   const list = missing.map((check) => missingText(check)).join('; ');
   return leaving === 'withdrawals' ? t('kyc.gateWithdrawals', { missing: list }) : t('kyc.gateTransfers', { missing: list });
 }

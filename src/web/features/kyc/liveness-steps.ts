@@ -60,14 +60,19 @@ function stepDone(step: LivenessStep, observation: FaceObservation): boolean {
   return observation.eyeOpenness <= LIVENESS_THRESHOLDS.maxClosedEyes;
 }
 
+/** One face looking at the camera with open eyes: a frame that may become the selfie. */
+export function looksAtCamera(observation: FaceObservation): boolean {
+  if (observation.faces !== 1 || observation.faceScore < LIVENESS_THRESHOLDS.minFaceScore) return false;
+  return Math.abs(observation.yaw) <= LIVENESS_THRESHOLDS.maxFrontalYaw && observation.eyeOpenness >= LIVENESS_THRESHOLDS.minOpenEyes;
+}
+
 /** The progress after one frame, and whether that frame passed (the caller keeps the frontal frame's picture). */
 export function advance(progress: LivenessProgress, observation: FaceObservation): { progress: LivenessProgress; passed: boolean } {
   if (isFinished(progress)) return { progress, passed: false };
   if (observation.faces === 0 || observation.faceScore < LIVENESS_THRESHOLDS.minFaceScore) return { progress: { ...progress, hint: 'no_face' }, passed: false };
   if (observation.faces > 1) return { progress: { ...progress, hint: 'several_faces' }, passed: false };
   if (progress.stepIndex < 0) {
-    const frontal = Math.abs(observation.yaw) <= LIVENESS_THRESHOLDS.maxFrontalYaw && observation.eyeOpenness >= LIVENESS_THRESHOLDS.minOpenEyes;
-    if (!frontal) return { progress: { ...progress, hint: 'look_at_camera' }, passed: false };
+    if (!looksAtCamera(observation)) return { progress: { ...progress, hint: 'look_at_camera' }, passed: false };
     return { progress: { ...progress, stepIndex: 0, passedFrames: 1, frontal: observation, hint: 'keep_going' }, passed: true };
   }
   const step = progress.challenge[progress.stepIndex];

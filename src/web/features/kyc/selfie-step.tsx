@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { livenessChallengeResponseSchema, type LivenessChallenge, type LivenessStep } from '#shared/contracts/kyc-documents';
+import {
+  bestFrameIndex,
+  LIVENESS_MAX_FRAMES,
+  livenessChallengeResponseSchema,
+  type LivenessChallenge,
+  type LivenessStep,
+} from '#shared/contracts/kyc-documents';
 import { Alert } from '../../components/ui/alert.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { ApiError, apiRequest } from '../../lib/api.ts';
@@ -7,13 +13,14 @@ import { translate as t, type MessageKey } from '../../lib/i18n/i18n.ts';
 import { localizeMessage } from '../../lib/i18n/localize-message.ts';
 import { requestCamera } from './camera-request.ts';
 import type { FaceCheck } from './face-check.ts';
-import { uploadKycPhoto } from './kyc-photo-upload.ts';
-import { advance, isFinished, startProgress, type FrameHint, type LivenessProgress } from './liveness-steps.ts';
+import { uploadSelfieFrames } from './kyc-photo-upload.ts';
+import { advance, isFinished, looksAtCamera, startProgress, type FaceObservation, type FrameHint, type LivenessProgress } from './liveness-steps.ts';
 
 /*
  * The live selfie (issue 32, decision 052): the server chooses the steps, the front camera shows the
- * customer, and the face check (loaded here only) follows each frame until the steps are done. The
- * frontal frame becomes the selfie; it is compared with the document's photo and sent with the report.
+ * customer, and the face check (loaded here only) follows each frame until the steps are done. Up to 3
+ * frames looking at the camera are compared with the document's photo and sent with their scores; the
+ * server keeps the best by the one rule (bestFrameIndex).
  * A camera that is denied, missing or busy, or a phone the check cannot run on, gets its own message
  * and a way forward: try again, or continue on another phone. Nothing here leaves the screen blank.
  */
@@ -81,18 +88,27 @@ function toJpeg(canvas: HTMLCanvasElement): Promise<Blob> {
 
 const clampScore = (score: number) => Math.min(1, Math.max(0, score));
 
-/** The similarity of the selfie's face to the document photo's, or null when either shows no single face. */
-async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, documentPhoto: File): Promise<number | null> {
+type FaceDescriptor = NonNullable<Awaited<ReturnType<FaceCheck['describe']>>>;
+
+/** The document photo's face descriptor, or null when it shows no single face. */
+async function documentFace(check: FaceCheck, documentPhoto: File): Promise<FaceDescriptor | null> {
   let photo: ImageBitmap;
   try {
     photo = await createImageBitmap(documentPhoto);
   } catch {
     return null;
   }
-  const [selfieFace, documentFace] = [await check.describe(selfie), await check.describe(photo)];
+  const face = await check.describe(photo);
   photo.close();
-  if (selfieFace === null || documentFace === null) return null;
-  return clampScore(check.similarity(selfieFace, documentFace));
+  return face;
+}
+
+/** The similarity of a frame's face to the document photo's, or null when either shows no single face. */
+async function documentSimilarity(check: FaceCheck, selfie: HTMLCanvasElement, document: FaceDescriptor | null): Promise<number | null> {
+  if (document === null) return null;
+  const selfieFace = await check.describe(selfie);
+  if (selfieFace === null) return null;
+  return clampScore(check.similarity(selfieFace, document));
 }
 
 /** Asks for the front camera: its stream, the problem that stopped it, or undefined when the step no longer wants it. */
@@ -121,7 +137,13 @@ async function prepareCheck(video: HTMLVideoElement, stream: MediaStream): Promi
   ]);
 }
 
-type Followed = { kind: 'done'; progress: LivenessProgress; frontalFrame: HTMLCanvasElement | null } | { kind: 'timed_out' } | { kind: 'left' };
+/** A frame that looked at the camera, with what the face check saw in it. */
+interface FrontalFrame {
+  canvas: HTMLCanvasElement;
+  observation: FaceObservation;
+}
+
+type Followed = { kind: 'done'; progress: LivenessProgress; frontalFrames: FrontalFrame[] } | { kind: 'timed_out' } | { kind: 'left' };
 
 /** Follows the camera's frames through the challenge until its steps are done, the time is up or the step is left. */
 async function followChallenge(
@@ -132,42 +154,54 @@ async function followChallenge(
   show: (progress: LivenessProgress) => void,
 ): Promise<Followed> {
   let progress = startProgress(challenge.challenge);
-  let frontalFrame: HTMLCanvasElement | null = null;
+  // The first frame looking at the camera starts the steps; later ones during the steps are candidates too.
+  const frontalFrames: FrontalFrame[] = [];
   const giveUpAt = Date.now() + CHECK_SECONDS * 1000;
   show(progress);
   while (!isFinished(progress)) {
     if (!current()) return { kind: 'left' };
     if (Date.now() > giveUpAt) return { kind: 'timed_out' };
-    const waitingForFrontal = progress.stepIndex < 0;
     const frame = captureFrame(video);
-    const next = advance(progress, await check.observe(frame));
-    if (next.passed && waitingForFrontal) frontalFrame = frame;
+    const observation = await check.observe(frame);
+    const next = advance(progress, observation);
+    if (next.progress.stepIndex >= 0 && looksAtCamera(observation) && frontalFrames.length < LIVENESS_MAX_FRAMES) {
+      frontalFrames.push({ canvas: frame, observation });
+    }
     progress = next.progress;
     if (current()) show(progress);
     // A breath between frames, so a fast phone does not spend its battery on the check.
     await new Promise((resolve) => window.setTimeout(resolve, 100));
   }
-  return { kind: 'done', progress, frontalFrame };
+  return { kind: 'done', progress, frontalFrames };
 }
 
-/** Sends the frontal frame with the liveness report and the similarity to the document photo; answers the selfie's id. */
+/**
+ * Sends the frames that looked at the camera with the liveness report (each frame's scores and its similarity to the
+ * document photo); answers the selfie's id and the frame the server keeps by the same rule, to show back.
+ */
 async function sendSelfie(
   check: FaceCheck,
   challenge: LivenessChallenge,
-  progress: LivenessProgress & { frontal: NonNullable<LivenessProgress['frontal']> },
-  frontalFrame: HTMLCanvasElement,
+  progress: LivenessProgress,
+  frontalFrames: FrontalFrame[],
   photo: File,
-): Promise<string> {
-  const report = {
-    challenge: challenge.challenge,
-    challengeToken: challenge.token,
-    passedFrames: progress.passedFrames,
-    liveScore: clampScore(progress.frontal.liveScore),
-    realScore: clampScore(progress.frontal.realScore),
-    faceScore: clampScore(progress.frontal.faceScore),
-    documentSimilarity: await documentSimilarity(check, frontalFrame, photo),
-  };
-  return uploadKycPhoto('selfie', await toJpeg(frontalFrame), 'selfie.jpg', report);
+): Promise<{ id: string; kept: HTMLCanvasElement }> {
+  const document = await documentFace(check, photo);
+  const frames = [];
+  for (const { canvas, observation } of frontalFrames) {
+    frames.push({
+      liveScore: clampScore(observation.liveScore),
+      realScore: clampScore(observation.realScore),
+      faceScore: clampScore(observation.faceScore),
+      documentSimilarity: await documentSimilarity(check, canvas, document),
+    });
+  }
+  const report = { challenge: challenge.challenge, challengeToken: challenge.token, passedFrames: progress.passedFrames, frames };
+  const blobs = await Promise.all(frontalFrames.map(({ canvas }) => toJpeg(canvas)));
+  const id = await uploadSelfieFrames(blobs, report);
+  const kept = frontalFrames[bestFrameIndex(frames)] ?? frontalFrames[0];
+  if (kept === undefined) throw new Error('no frame to send');
+  return { id, kept: kept.canvas };
 }
 
 /** What one press of Start works with: whether it is still the step's run, its phase, its video and its camera. */
@@ -216,13 +250,13 @@ async function runLiveSelfie(photo: File, run: SelfieRun, onChange: (selfie: Sel
     run.setPhase({ name: 'problem', problem: 'timed_out' });
     return;
   }
-  const { progress, frontalFrame } = followed;
-  if (frontalFrame === null || progress.frontal === null) return;
+  const { progress, frontalFrames } = followed;
+  if (frontalFrames.length === 0) return;
   run.setPhase({ name: 'sending' });
   try {
-    const id = await sendSelfie(check, challenge, { ...progress, frontal: progress.frontal }, frontalFrame, photo);
+    const { id, kept } = await sendSelfie(check, challenge, progress, frontalFrames, photo);
     if (!run.current()) return;
-    onChange({ id, preview: frontalFrame.toDataURL('image/jpeg', 0.7) });
+    onChange({ id, preview: kept.toDataURL('image/jpeg', 0.7) });
     run.setPhase({ name: 'idle' });
   } catch (uploadError) {
     if (run.current()) run.setPhase({ name: 'problem', problem: 'upload_failed', message: apiMessage(uploadError) });

@@ -172,6 +172,8 @@ export const KNOWN_MESSAGES = {
   [PAN_MESSAGES.providerUnavailable]: 'message.panProviderUnavailable',
   [PAN_MESSAGES.rejectedInvalid]: 'message.panRejectedInvalid',
   [PAN_MESSAGES.rejectedName]: 'message.panRejectedName',
+  [PAN_MESSAGES.cardSaved]: 'message.panCardSaved',
+  [PAN_MESSAGES.cardNotWaiting]: 'message.panCardNotWaiting',
   [WITHDRAWAL_RULE_MESSAGES.panSaved]: 'message.panSaved',
   [TAX_RESIDENCE_MESSAGES.choose]: 'message.taxResidenceChoose',
   // A frozen account and the KYC refresh (decision 047).

@@ -9,6 +9,7 @@ const KYC_MISSING: Readonly<Record<string, MessageKey>> = {
   'verify your e-mail address': 'kyc.missingEmail',
   'verify your mobile number': 'kyc.missingMobile',
   'get your PAN verified in your name': 'kyc.missingPan',
+  'add a photo of your PAN card': 'kyc.missingPanCard',
   'declare your tax residence': 'kyc.missingTaxResidence',
 };
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { KycDocumentType, KycImagePurpose, LevelTwoStatus, LivenessReport, RequestableItem } from '#shared/contracts/kyc-documents';
+import type { KycDocumentType, KycImagePurpose, KycStoredImagePurpose, LevelTwoStatus, LivenessReport, RequestableItem } from '#shared/contracts/kyc-documents';
 import type { SignupGeolocation } from '#shared/contracts/signup-trail';
 import type { Executor } from '../../../db/client.ts';
 import type { PageCursor } from '../../../platform/pagination/cursor.ts';
@@ -10,7 +10,7 @@ import type { SealedImage } from './encryption.ts';
 export interface NewImage {
   id: string;
   userId: string;
-  purpose: KycImagePurpose;
+  purpose: KycStoredImagePurpose;
   width: number;
   height: number;
   sizeBytes: number;
@@ -57,7 +57,9 @@ export async function findOwnImages(db: Executor, userId: string, ids: string[])
   return result.rows;
 }
 
-export interface StoredImage extends ImageSummary {
+/** Any stored image, also the PAN card's photo (decision 066). */
+export interface StoredImage extends Omit<ImageSummary, 'purpose'> {
+  purpose: KycStoredImagePurpose;
   sealed: SealedImage;
 }
 
@@ -70,7 +72,7 @@ export async function findImage(db: Executor, id: string): Promise<StoredImage |
   return {
     id: row.id as string,
     userId: row.userId as string,
-    purpose: row.purpose as KycImagePurpose,
+    purpose: row.purpose as KycStoredImagePurpose,
     width: row.width as number,
     height: row.height as number,
     liveness: row.liveness as LivenessReport | null,
