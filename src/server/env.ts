@@ -89,12 +89,29 @@ export interface CashfreePayoutsConfig extends PayoutWorkerPace {
 
 export type PayoutProviderConfig = RazorpayXConfig | CashfreePayoutsConfig;
 
+/** PAYOUT_PROVIDER=cashfree's payee check: Cashfree's Bank Account Verification V2, on the Verification API's credentials (KYC_*). */
+export interface CashfreePayeeCheckConfig {
+  provider: 'cashfree';
+  verification: KycProviderConfig;
+  pollSeconds: number;
+}
+
+/** The provider that checks new payees by a penny drop (decisions 054 and 062). */
+export type PayeeCheckConfig = RazorpayXConfig | CashfreePayeeCheckConfig;
+
 /**
- * The provider that checks new payees by a penny drop (decision 054): RazorpayX's Fund Account Validation. With
- * Cashfree the check is not built, and payees follow the rules of no provider (decision 062).
+ * RazorpayX's Fund Account Validation with PAYOUT_PROVIDER=razorpayx; with PAYOUT_PROVIDER=cashfree, Cashfree's Bank
+ * Account Verification, which is a Verification API product: it is built only when KYC_PROVIDER=cashfree gives that
+ * API's credentials (decision 062). Otherwise payees follow the rules of no provider.
  */
-export function payeeCheckConfig(config: PayoutProviderConfig | undefined): RazorpayXConfig | undefined {
-  return config?.provider === 'razorpayx' ? config : undefined;
+export function payeeCheckConfig(config: {
+  payoutProvider?: PayoutProviderConfig | undefined;
+  kyc?: KycProviderConfig | undefined;
+}): PayeeCheckConfig | undefined {
+  const payouts = config.payoutProvider;
+  if (payouts?.provider === 'razorpayx') return payouts;
+  if (payouts?.provider === 'cashfree' && config.kyc) return { provider: 'cashfree', verification: config.kyc, pollSeconds: payouts.pollSeconds };
+  return undefined;
 }
 
 export const DEFAULT_RAZORPAYX_API_URL = 'https://api.razorpay.com';

@@ -156,7 +156,7 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
     : undefined;
   payoutWorker?.start();
   // The bank's checks of new payees (decision 054): sent and asked about like payouts, claimed in PostgreSQL.
-  const payeeCheck = payeeCheckConfig(context.config.payoutProvider);
+  const payeeCheck = payeeCheckConfig(context.config);
   const validationWorker = payeeCheck ? createPayeeValidationWorker({ db, config: payeeCheck, log }) : undefined;
   validationWorker?.start();
   const kycRefreshNotices = createKycRefreshNoticeWorker({ db, log, notificationEmails: chainEmails });

@@ -78,3 +78,37 @@ test('the admin picks the RazorpayX layout in the settings; the batch file downl
   await preview.getByRole('button', { name: 'Apply results' }).click();
   await expect(adminPage.getByTestId(`batch-withdrawal-${withdrawal.id}`)).toContainText(`UTR: ${utr}`);
 });
+
+test('in the Plural layout a batch with a withdrawal over ₹10 lakh shows why its file is refused instead of a download, and nothing is issued', async () => {
+  test.slow();
+  const { normalRate } = await adminApi.updateSettings({ payoutFile: { format: 'plural_bulk', debitAccountNumber: '' } });
+  // ₹12 lakh at today's rate: over Plural's ₹10 lakh per payout after any TDS the settings take.
+  const amountUsdt = Math.ceil(1_200_000 / Number(normalRate));
+  const funding = await submitDepositAs(customerPage, String(amountUsdt + 10));
+  await adminApi.approveDeposit(funding.id);
+  const bankAccountId = await addBankAccountAs(customerPage, {
+    accountHolderName: 'Meera Layout',
+    accountNumber: '667788990022',
+    ifscCode: 'ICIC0001122',
+    upiId: '',
+  });
+  const withdrawal = await requestWithdrawalAs(customerPage, { amount: String(amountUsdt), bankAccountId, pin: customer.pin });
+  const created = await adminApi.context.post('/api/admin/payout-batches', { data: { withdrawalIds: [withdrawal.id] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const batchId = ((await created.json()) as { batch: { id: string } }).batch.id;
+
+  await adminPage.goto(`/admin/payouts/${batchId}`);
+  const refusal = adminPage.getByTestId('batch-file-refusal');
+  await expect(refusal).toContainText('The Plural (Pine Labs) bulk payouts file takes ₹1.00 to ₹10,00,000.00 per payout');
+  await expect(refusal).toContainText(`${withdrawal.reference} (₹`);
+  await expect(adminPage.getByRole('link', { name: 'Download bank file (CSV)' })).toHaveCount(0);
+  await expect(adminPage.getByTestId('payout-file-issue')).toContainText('Not downloaded yet');
+
+  // Nothing was issued: no download recorded, and the batch is still one admin's to cancel.
+  const detail = (await (await adminApi.context.get(`/api/admin/payout-batches/${batchId}`)).json()) as { batch: Record<string, unknown> };
+  expect(detail.batch).toMatchObject({ issuedAt: null, fileSha256: null, fileFormat: null });
+  const cancelled = await adminApi.context.post(`/api/admin/payout-batches/${batchId}/cancel`, { data: {} });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+  // Its withdrawal would be pending again in the shared server's next batch: it is rejected, the funds go back.
+  await adminApi.rejectWithdrawal(withdrawal.id, 'Paid another way in the layout test');
+});

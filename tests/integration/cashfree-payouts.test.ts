@@ -22,7 +22,9 @@ beforeAll(async () => {
 });
 afterAll(async () => standIn.close());
 
-const { harness, admin } = useIntegrationFile({ app: () => ({ payoutProvider: standIn.config }) });
+// Without the Verification API (KYC_*), Cashfree's payees follow the rules of no provider: this file is about payouts;
+// cashfree-payee-check.test.ts checks payees by Cashfree's bank account verification.
+const { harness, admin } = useIntegrationFile({ app: () => ({ payoutProvider: standIn.config, kycProvider: 'none' }) });
 
 function workerFor(app: TestApp): PayoutWorker {
   return createPayoutWorker({

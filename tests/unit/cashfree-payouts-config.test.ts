@@ -39,8 +39,19 @@ describe('PAYOUT_PROVIDER=cashfree (decision 062)', () => {
     );
   });
 
-  it('has no payee check: the penny drop is RazorpayX’s only', () => {
-    expect(payeeCheckConfig(loadConfig({ PAYOUT_PROVIDER: 'cashfree', ...CREDENTIALS }).payoutProvider)).toBeUndefined();
+  it('has no payee check without the Verification API’s key (KYC_*)', () => {
+    expect(payeeCheckConfig(loadConfig({ PAYOUT_PROVIDER: 'cashfree', ...CREDENTIALS }))).toBeUndefined();
+  });
+
+  it('checks payees by Cashfree’s bank account verification on the Verification API’s key, not the Payouts key (decision 062)', () => {
+    const verification = { KYC_PROVIDER: 'cashfree', KYC_CLIENT_ID: 'CF_VERIFICATION_ID', KYC_CLIENT_SECRET: 'cfsk_verification_secret' };
+    expect(payeeCheckConfig(loadConfig({ PAYOUT_PROVIDER: 'cashfree', ...CREDENTIALS, ...verification }))).toEqual({
+      provider: 'cashfree',
+      verification: { provider: 'cashfree', apiUrl: 'https://api.cashfree.com', clientId: 'CF_VERIFICATION_ID', clientSecret: 'cfsk_verification_secret' },
+      pollSeconds: 5,
+    });
+    // The Verification API's key alone checks no payee: the payouts decide whether payees are checked.
+    expect(payeeCheckConfig(loadConfig(verification))).toBeUndefined();
   });
 });
 

@@ -51,8 +51,9 @@ export function registerFeatureRoutes(app: ApiApp, context: AppContext, lifecycl
   registerNotificationEmailDelivery(app, context);
   const payoutProvider = context.config.payoutProvider ? payoutProviderFromConfig(context.config.payoutProvider) : undefined;
   if (payoutProvider) registerPayoutWebhookRoutes(app, context, payoutProvider);
-  const payeeCheck = payeeCheckConfig(context.config.payoutProvider);
-  if (payeeCheck) registerPayeeValidationWebhookRoutes(app, context, payeeCheck);
+  const payeeCheck = payeeCheckConfig(context.config);
+  // Cashfree's verification answers in the request (decision 062): only RazorpayX's validations come by webhook.
+  if (payeeCheck?.provider === 'razorpayx') registerPayeeValidationWebhookRoutes(app, context, payeeCheck);
 
   registerSignedInArea(app, (area) => {
     registerUserRoutes(area);

@@ -36,7 +36,7 @@ function registerBankAccountReads(app: ApiApp, context: AppContext): void {
     async (request) => ({
       items: await bankAccountService.listBankAccounts(db, sessionOf(request).userId),
       newAccountPauseHours: context.config.securityCoolingOffHours,
-      checkedWithBank: payeeCheckConfig(context.config.payoutProvider) !== undefined,
+      checkedWithBank: payeeCheckConfig(context.config) !== undefined,
     }),
   );
 

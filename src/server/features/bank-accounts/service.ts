@@ -34,7 +34,7 @@ export async function addBankAccount(
   userId: string,
   input: z.output<typeof bankAccountInputSchema>,
 ): Promise<BankAccount> {
-  const providerConfig = payeeCheckConfig(context.config.payoutProvider);
+  const providerConfig = payeeCheckConfig(context.config);
   // Refused offline first; the branch, if the API answers within its timeout, is asked outside the transaction.
   const { bankName, branchName } = await knownIfsc(context, log, input.ifscCode);
   const saved = await context.database.db.transaction(async (transaction) => {
@@ -70,7 +70,7 @@ async function checkedView(
   log: FastifyBaseLogger,
 ): Promise<BankAccount> {
   if (saved.validationId === undefined) return toBankAccountView(saved.row, false);
-  await checkSoon(context.database.db, payeeCheckConfig(context.config.payoutProvider), saved.validationId, log);
+  await checkSoon(context.database.db, payeeCheckConfig(context.config), saved.validationId, log);
   const { db } = context.database;
   const row = (await bankAccountRepository.findOwned(db, userId, saved.row.id)) ?? saved.row;
   return toBankAccountView(row, await bankAccountRepository.hasPendingWithdrawalFor(db, row.id));
@@ -87,7 +87,7 @@ export async function updateBankAccount(
   const { accountNumberConfirmation: _confirmation, ...fields } = input;
   const changes: Parameters<typeof bankAccountRepository.update>[3] = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (input.ifscCode !== undefined) Object.assign(changes, await knownIfsc(context, log, input.ifscCode));
-  const providerConfig = payeeCheckConfig(context.config.payoutProvider);
+  const providerConfig = payeeCheckConfig(context.config);
   const bankAccount = await context.database.db.transaction(async (transaction) => {
     // The owner lock serialises this with additions, so two requests cannot make the same account twice.
     await bankAccountRepository.lockOwner(transaction, userId);

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import type { RazorpayXConfig } from '../../env.ts';
+import type { PayeeCheckConfig } from '../../env.ts';
 import { createPeriodicWorker } from '../../platform/workers/periodic.ts';
 import * as validationRepository from './validation-repository.ts';
 import { stepValidation, validationProviderFrom } from './validations.ts';
@@ -18,7 +18,7 @@ export interface PayeeValidationWorker {
 }
 
 /** The payee validations' background work (decision 054), as the payout worker does it for payouts: claimed in PostgreSQL. */
-export function createPayeeValidationWorker(options: { db: Database; config: RazorpayXConfig; log: FastifyBaseLogger }): PayeeValidationWorker {
+export function createPayeeValidationWorker(options: { db: Database; config: PayeeCheckConfig; log: FastifyBaseLogger }): PayeeValidationWorker {
   const { db, config, log } = options;
   const provider = validationProviderFrom(config);
 

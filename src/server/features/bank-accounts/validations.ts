@@ -12,13 +12,14 @@ import { INVALID_PAGE_CURSOR_MESSAGE } from '#shared/contracts/common';
 import { matchNames, type NameMatch } from '#shared/name-match';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor } from '../../db/client.ts';
-import type { RazorpayXConfig } from '../../env.ts';
+import type { PayeeCheckConfig, RazorpayXConfig } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { recordAudit } from '../../platform/audit/record.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import { payeeBlocked } from '../notifications/templates.ts';
 import { findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
+import { createCashfreeValidationClient } from '../payouts/cashfree-validations.ts';
 import { PayoutProviderError, providerBackoffSeconds } from '../payouts/provider.ts';
 import { createRazorpayXValidationClient, type AccountValidationFacts, type AccountValidationProvider } from '../payouts/razorpayx-validations.ts';
 import { toBankAccountView } from './view.ts';
@@ -38,8 +39,10 @@ const CHECK_WAIT_MILLISECONDS = 3_000;
 /** A validation asked this many times without a final answer is given up as failed (an admin may accept the payee). */
 const MAX_VALIDATION_ATTEMPTS = 12;
 
-export function validationProviderFrom(config: RazorpayXConfig | undefined): AccountValidationProvider | undefined {
-  return config ? createRazorpayXValidationClient(config) : undefined;
+/** RazorpayX's Fund Account Validation or Cashfree's Bank Account Verification: one interface, one set of payee rules (decision 062). */
+export function validationProviderFrom(config: PayeeCheckConfig | undefined): AccountValidationProvider | undefined {
+  if (!config) return undefined;
+  return config.provider === 'razorpayx' ? createRazorpayXValidationClient(config) : createCashfreeValidationClient(config.verification);
 }
 
 /**
@@ -222,7 +225,7 @@ async function nextAttemptOrGiveUp(db: Database, validation: PayeeValidationRow,
  * After the request that saved the payee committed: the first step of its validation, waited for at most
  * CHECK_WAIT_MILLISECONDS (the step goes on after that, and the worker takes over if this process stops).
  */
-export async function checkSoon(db: Database, config: RazorpayXConfig | undefined, validationId: string | undefined, log: FastifyBaseLogger): Promise<void> {
+export async function checkSoon(db: Database, config: PayeeCheckConfig | undefined, validationId: string | undefined, log: FastifyBaseLogger): Promise<void> {
   const provider = validationProviderFrom(config);
   if (!provider || !config || validationId === undefined) return;
   const step = (async () => {

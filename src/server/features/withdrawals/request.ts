@@ -118,7 +118,7 @@ type OwnedBankAccount = NonNullable<ReturnType<typeof ownedBankAccountOf>>;
 /** The refusals of a withdrawal to this account, in the order a customer meets them; each is a 4xx with its own message. */
 function assertMayWithdraw(context: AppContext, found: WithdrawalContext, bankAccount: OwnedBankAccount, amountUsdtMicros: bigint): void {
   // A flagged payee (decision 044) or one the bank's check did not confirm (decision 054) takes no withdrawal.
-  const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, payeeCheckConfig(context.config.payoutProvider) !== undefined);
+  const refusal = payeeRefusal({ ...found, payeeCheck: bankAccount.payeeCheck }, payeeCheckConfig(context.config) !== undefined);
   if (refusal !== undefined) throw new AppError(409, 'CONFLICT', refusal, { fields: { bankAccountId: refusal } });
   assertWithdrawalAllowedFor(context, accountPauseFrom(context, found), bankAccount);
   // The KYC money gate (decisions 042, 047): nothing leaves a frozen account, one below level 1 or one overdue for its KYC refresh.
