@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   DEPOSIT_MESSAGES,
@@ -19,11 +18,11 @@ import { basisPointsOf, formatUsdtShort, inrPaiseForUsdt, inrPaiseToWire, ratePa
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { decideInTransaction, type ApprovalGate, type RequestKind, type Settlement } from '../../platform/decisions/decide.ts';
-import { EVENTS_CHANNEL, type AppEvent } from '../../platform/events/publish.ts';
+import type { AppEvent } from '../../platform/events/publish.ts';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { FirstApprovalResponse } from '#shared/contracts/pending-changes';
 import type { ChainObservation, TransferLog } from '../chain/observation.ts';
-import { recordAudit } from '../../platform/audit/record.ts';
+import { recordAudit, recordAudits } from '../../platform/audit/record.ts';
 import {
   confirmOpenChange,
   discardOpenChange,
@@ -35,15 +34,14 @@ import {
 } from '../pending-changes/service.ts';
 import type { DepositOverridePayload } from '../pending-changes/kinds.ts';
 import { depositDecided } from '../notifications/templates.ts';
-import { publishEvent } from '../../platform/events/publish.ts';
+import { publishEvent, publishEvents } from '../../platform/events/publish.ts';
 import { findEarlierAnswer, hashRequest, runOnce, type Answer, type IdempotencyScope } from '../../platform/idempotency/service.ts';
 import { validatedUsdtMicros } from '../../platform/ledger/amounts.ts';
-import { house, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
-import { NOTIFICATION_EVENT_REASONS } from '../../platform/notifications/service.ts';
+import { house, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
+import { createNotifications } from '../../platform/notifications/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { decodeCursor, toPageBy } from '../../platform/pagination/cursor.ts';
 import { enqueueDepositCheck, insertDetectedDeposit, lockChainTransaction } from '../chain/service.ts';
-import { creditInOneStatement, type BatchedCreditRow } from './batched-credit-repository.ts';
 import * as depositRepository from './repository.ts';
 import type { DepositRow, DepositWithUserRow } from './repository.ts';
 
@@ -346,84 +344,46 @@ function approvalSettlement(
   };
 }
 
-/** A final transfer to a customer's own deposit address, as the chain follower read it. */
-export interface FollowedDeposit {
-  userId: string;
-  amountUsdtMicros: bigint;
-  transactionHash: string;
-  toAddress: string;
-  fromAddress: string;
-  /** The transfer's position within its transaction: with the network and the hash, the credit key. */
-  logIndex: number;
-  blockNumber: bigint;
-  blockHash: string;
-}
-
-/** A followed transfer a new deposit now stands for: credited (approved) or below the minimum (pending, for an admin). */
-export interface RecordedFollowedDeposit {
-  id: string;
-  userId: string;
-  status: 'approved' | 'pending';
-  transfer: FollowedDeposit;
-}
-
 /**
- * The system's approval of a group of final transfers to customers' own addresses (a group of
- * ranges the chain follower read), inside the caller's transaction, which holds the transactions'
- * locks: each becomes a deposit once per credit key, approved at once when it reaches the minimum
- * and pending as below the minimum otherwise, and the approved ones are settled as the decision
- * flow settles an approval (approvalSettlement: the credit, the referral rewards, the audit row
- * `deposit.approve` with no actor, the events and the customer's notice). Every amount and text is
- * made here; the database work is one statement (batched-credit-repository.ts, bench figure there).
- * Nothing else decides these deposits, so none has an open first approval to discard.
+ * The system's approval of many detected deposits at once (a range the chain follower read), inside
+ * the caller's transaction: what decideInTransaction does for each (the same settlement, audit rows,
+ * events and notices), in a few statements for all of them. The deposits were inserted approved by
+ * the caller, bound to final transfers to their customers' own addresses; nothing else decides them,
+ * so none has an open first approval to discard.
  */
-export async function creditFollowedTransfers(
-  db: Executor,
-  network: DepositNetwork,
-  transfers: readonly FollowedDeposit[],
-  minimumUsdtMicros: bigint,
-): Promise<RecordedFollowedDeposit[]> {
-  if (transfers.length === 0) return [];
-  const rows = transfers.map((transfer): BatchedCreditRow => {
-    const id = randomUUID();
-    const approved = transfer.amountUsdtMicros >= minimumUsdtMicros;
-    const notice = approved
-      ? depositDecided({
-          id,
-          userId: transfer.userId,
-          amountUsdtMicros: transfer.amountUsdtMicros,
-          network,
-          transactionHash: transfer.transactionHash,
-          outcome: 'approved',
-          rejectionReason: null,
-        })
-      : undefined;
-    return {
-      id,
-      ...transfer,
-      approved,
-      level1RewardUsdtMicros: basisPointsOf(transfer.amountUsdtMicros, REFERRAL_LEVEL_1_BASIS_POINTS),
-      level2RewardUsdtMicros: basisPointsOf(transfer.amountUsdtMicros, REFERRAL_LEVEL_2_BASIS_POINTS),
-      notice: notice === undefined ? null : { link: notice.link ?? '', english: notice, hindi: notice.hindi ?? notice },
-    };
-  });
-  const result = await creditInOneStatement(db, network, rows, { channel: EVENTS_CHANNEL, notificationReason: NOTIFICATION_EVENT_REASONS.created });
-  // Any difference means an account is missing: thrown, so the caller's transaction (and the credit) rolls back, as moveMoney does.
-  if (
-    result.movementsWithAccounts !== result.movements ||
-    result.accountsChanged !== result.accountsToChange ||
-    result.transfersRecorded !== result.movements
-  ) {
-    throw new Error(
-      `batched credit: ${result.movementsWithAccounts} of ${result.movements} movements found their accounts, ${result.accountsChanged} of ${result.accountsToChange} balances changed`,
-    );
-  }
-  const byId = new Map(rows.map((row, index) => [row.id, transfers[index]]));
-  return result.inserted.map((deposit) => {
-    const transfer = byId.get(deposit.id);
-    if (transfer === undefined) throw new Error(`batched credit inserted an unknown deposit ${deposit.id}`);
-    return { ...deposit, transfer };
-  });
+export async function creditDetectedDeposits(db: Executor, deposits: DepositRow[]): Promise<void> {
+  if (deposits.length === 0) return;
+  const referrers = await depositRepository.findReferrersOf(db, [...new Set(deposits.map((deposit) => deposit.userId))]);
+  const settlements = deposits.map((deposit) => approvalSettlement(deposit, referrers.get(deposit.userId)));
+  await depositRepository.insertReferralRewards(
+    db,
+    settlements.flatMap((settlement) => settlement.rewards),
+  );
+  await moveMoney(
+    db,
+    settlements.flatMap((settlement) => settlement.movements),
+  );
+  await recordAudits(
+    db,
+    deposits.map((deposit, index) => ({
+      actorUserId: null,
+      action: 'deposit.approve' as const,
+      targetType: 'deposit',
+      targetId: deposit.id,
+      targetUserId: deposit.userId,
+      before: { status: 'pending' },
+      after: settlements[index]?.auditAfter,
+    })),
+  );
+  await publishEvents(
+    db,
+    settlements.flatMap((settlement) => settlement.events),
+  );
+  await createNotifications(
+    db,
+    settlements.flatMap((settlement) => settlement.notifications ?? []),
+  );
+  await publishEvent(db, { type: 'admin.queue.updated' });
 }
 
 /** The rewards a deposit pays: to the depositor's referrer and that referrer's referrer, never to the depositor, and none of zero. */

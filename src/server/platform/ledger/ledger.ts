@@ -50,10 +50,7 @@ function keyOf(account: LedgerAccountRef): string {
 /**
  * Moves money between ledger accounts inside the caller's transaction: one
  * immutable ledger_transfers row per movement, and both cached balances updated
- * in the same transaction. This is the only code that changes a balance, but for
- * the chain follower's credit of a group of deposits, which does the same for
- * credits out of house accounts inside its one statement (decision 045, round 20:
- * features/deposits/batched-credit-repository.ts).
+ * in the same transaction. This is the only code that changes a balance.
  *
  * Every account the movements touch is locked first, in ascending id order, so
  * two transactions never wait on each other's accounts in opposite orders. A
