@@ -118,6 +118,122 @@ async function expectWithdrawalRefused(customer: SignedUpUser, bankAccountId: st
   expect(await ledgerTransferCount(harness)).toBe(transfersBefore);
 }
 
+describe('a payee with a UPI id: RazorpayX validates the UPI id too, by the same name rule', () => {
+  function uniqueUpiId(): string {
+    return `asha.${randomInt(100_000, 999_999)}@oksbi`;
+  }
+
+  /** The payee's validations, oldest first: the bank account's penny drop and then its UPI id's. */
+  async function validationsOf(bankAccountId: string) {
+    const result = await harness.database.handle.db.execute<{
+      vpa: string | null;
+      status: string;
+      account_status: string | null;
+      registered_name: string | null;
+      name_verdict: string | null;
+    }>(
+      sql`select vpa, status, account_status, registered_name, name_verdict from payee_validations where bank_account_id = ${bankAccountId} order by created_at, vpa nulls first`,
+    );
+    return result.rows;
+  }
+
+  it('verifies a payee whose UPI id is active in a matching name, after its bank account; the documented request is sent', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.registeredNames.set(upiId, 'ASHA RAO');
+    const payee = await addedPayee(customer, { upiId });
+    expect(payee.payeeCheck).toBe('verified');
+    const request = standIn.validationRequests.at(-1);
+    expect(request).toMatchObject({
+      account_number: standIn.config.accountNumber,
+      fund_account: { account_type: 'vpa', vpa: { address: upiId }, contact: { name: 'Asha Rao', type: 'customer', reference_id: customer.id } },
+    });
+    expect(request).not.toHaveProperty('amount');
+    expect(await validationsOf(payee.id)).toEqual([
+      { vpa: null, status: 'completed', account_status: 'active', registered_name: 'Asha Rao', name_verdict: 'match' },
+      { vpa: upiId, status: 'completed', account_status: 'active', registered_name: 'ASHA RAO', name_verdict: 'match' },
+    ]);
+  });
+
+  it('blocks a payee whose UPI id is registered in another name, as a bank mismatch: admins see it, and it takes no withdrawal until the owner edits it', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.registeredNames.set(upiId, 'SOMEONE ELSE');
+    const payee = await addedPayee(customer, { upiId });
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    expect((await validationOf(payee.id))?.registered_name).toBe('SOMEONE ELSE');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+    expect(await blockedNotices(customer)).toHaveLength(1);
+    const review = await call(harness.app, { url: '/api/admin/payees/review?limit=100', cookie: admin.cookie });
+    expect(review.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toContain(payee.id);
+    const edited = await call(harness.app, {
+      method: 'PATCH',
+      url: `/api/bank-accounts/${payee.id}`,
+      cookie: customer.cookie,
+      body: { upiId: uniqueUpiId() },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ bankAccount: { payeeCheck: 'verified' } });
+  });
+
+  it('an admin may accept a payee whose UPI id’s name does not match', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.registeredNames.set(upiId, 'RAVI KUMAR');
+    const payee = await addedPayee(customer, { upiId });
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode, accept.body).toBe(200);
+    expect(await payeeRow(payee.id)).toMatchObject({ payee_check: 'accepted', accepted_by: admin.id });
+  });
+
+  it('blocks a payee whose UPI id does not exist, as an invalid account: an admin cannot accept it', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.invalidAccounts.add(upiId);
+    const payee = await addedPayee(customer, { upiId });
+    expect(payee.payeeCheck).toBe('invalid');
+    expect(await validationOf(payee.id)).toMatchObject({ status: 'completed', account_status: 'invalid' });
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.invalidAccount);
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode).toBe(409);
+  });
+
+  it('keeps a payee checking while the provider cannot be reached for its UPI id; the worker asks again', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.dropVpaValidations = true;
+    try {
+      const payee = await addedPayee(customer, { upiId });
+      expect(payee.payeeCheck).toBe('checking');
+      expect(await validationsOf(payee.id)).toMatchObject([
+        { vpa: null, status: 'completed' },
+        { vpa: upiId, status: 'queued' },
+      ]);
+      await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.checking);
+      standIn.dropVpaValidations = false;
+      await harness.database.handle.db.execute(sql`update payee_validations set next_attempt_at = now() where bank_account_id = ${payee.id}`);
+      const worker = createPayeeValidationWorker({ db: harness.database.handle.db, config: standIn.config, log: pino({ level: 'silent' }) });
+      await worker.tick();
+      expect((await payeeRow(payee.id))?.payee_check).toBe('verified');
+    } finally {
+      standIn.dropVpaValidations = false;
+    }
+  });
+
+  it('checks a payee without a UPI id as before: one penny drop and nothing more', async () => {
+    const customer = await fundedCustomer();
+    const sentBefore = standIn.validationRequests.length;
+    const payee = await addedPayee(customer);
+    expect(payee.payeeCheck).toBe('verified');
+    expect(standIn.validationRequests.length).toBe(sentBefore + 1);
+    expect(standIn.validationRequests.at(-1)).toMatchObject({ fund_account: { account_type: 'bank_account' } });
+    expect(await validationsOf(payee.id)).toEqual([
+      { vpa: null, status: 'completed', account_status: 'active', registered_name: 'Asha Rao', name_verdict: 'match' },
+    ]);
+  });
+});
+
 describe('a new payee checked with the bank (penny drop)', () => {
   it('sends the documented validation, and a matching registered name lifts the cooling-off (audited)', async () => {
     const customer = await fundedCustomer();
@@ -303,7 +419,7 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(list.json<{ items: unknown[] }>().items).toHaveLength(PAYEE_CHECKS_PER_DAY);
   });
 
-  it('checks again when the account number, IFSC or holder changes, not for a UPI id alone', async () => {
+  it('checks again when the account number, IFSC, holder or UPI id changes (the UPI id is validated too)', async () => {
     const customer = await fundedCustomer();
     const payee = await addedPayee(customer);
     expect(payee.payeeCheck).toBe('verified');
@@ -315,7 +431,10 @@ describe('a new payee checked with the bank (penny drop)', () => {
       body: { upiId: 'asha@okhdfc' },
     });
     expect(upiOnly.statusCode).toBe(200);
-    expect(standIn.validationRequests.length).toBe(sentBefore);
+    expect(upiOnly.json()).toMatchObject({ bankAccount: { payeeCheck: 'verified' } });
+    // The bank account again, then the UPI id.
+    expect(standIn.validationRequests.length).toBe(sentBefore + 2);
+    expect(standIn.validationRequests.at(-1)).toMatchObject({ fund_account: { account_type: 'vpa', vpa: { address: 'asha@okhdfc' } } });
     const otherNumber = uniqueAccountNumber();
     standIn.registeredNames.set(otherNumber, 'RAVI KUMAR');
     const edited = await call(harness.app, {
@@ -325,7 +444,8 @@ describe('a new payee checked with the bank (penny drop)', () => {
       body: { accountNumber: otherNumber, accountNumberConfirmation: otherNumber },
     });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(standIn.validationRequests.length).toBe(sentBefore + 1);
+    // The bank's name does not match, so the UPI id is not asked about.
+    expect(standIn.validationRequests.length).toBe(sentBefore + 3);
     expect(edited.json()).toMatchObject({ bankAccount: { payeeCheck: 'name_mismatch' } });
     await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
   });
@@ -506,14 +626,15 @@ describe('a new payee checked with the bank (penny drop)', () => {
     const customer = await fundedCustomer();
     const payee = await mismatchedPayee(customer);
     expect((await rejectAs(admin, payee.id)).statusCode).toBe(200);
-    // A UPI id alone is not what the bank checked: still rejected.
+    // A new UPI id is checked again (decision 054) with the bank account, whose name still does not match: still blocked.
     const upiOnly = await call(harness.app, {
       method: 'PATCH',
       url: `/api/bank-accounts/${payee.id}`,
       cookie: customer.cookie,
       body: { upiId: 'asha@okhdfc' },
     });
-    expect(upiOnly.json()).toMatchObject({ bankAccount: { payeeCheck: 'rejected' } });
+    expect(upiOnly.json()).toMatchObject({ bankAccount: { payeeCheck: 'name_mismatch' } });
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
     const ownNumber = uniqueAccountNumber();
     const edited = await call(harness.app, {
       method: 'PATCH',

@@ -574,6 +574,8 @@ export const payeeValidations = pgTable(
     accountHolderName: text('account_holder_name').notNull(),
     accountNumber: text('account_number').notNull(),
     ifscCode: text('ifsc_code').notNull(),
+    /** The UPI id this validation checks; null when it checks the bank account (decision 054). */
+    vpa: text('vpa'),
     status: text('status').$type<PayeeValidationStatus>().notNull().default('queued'),
     providerValidationId: text('provider_validation_id'),
     accountStatus: text('account_status').$type<'active' | 'invalid'>(),
@@ -602,6 +604,7 @@ export const payeeValidations = pgTable(
       'payee_validations_lengths',
       sql`char_length(${table.accountHolderName}) <= 100 and char_length(coalesce(${table.registeredName}, '')) <= 200 and char_length(coalesce(${table.failureReason}, '')) <= 500 and char_length(coalesce(${table.lastError}, '')) <= 500 and char_length(coalesce(${table.providerValidationId}, '')) <= 64`,
     ),
+    check('payee_validations_vpa_length', sql`${table.vpa} is null or char_length(${table.vpa}) between 3 and 321`),
     check('payee_validations_final_has_time', sql`(${table.status} in ('completed', 'failed')) = (${table.completedAt} is not null)`),
   ],
 );

@@ -97,11 +97,14 @@ export async function updateBankAccount(
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
     // A change of what the bank checked (number, IFSC, holder) checks it again; an earlier check, acceptance or rejection no longer holds.
     const checked = { accountNumber: existing.accountNumber, ifscCode: existing.ifscCode, accountHolderName: existing.accountHolderName, ...changes };
+    // With RazorpayX the UPI id is validated too (decision 054), so a change of it checks the payee again as well.
+    const upiIdChecked = providerConfig?.provider === 'razorpayx' && input.upiId !== undefined && input.upiId !== existing.upiId;
     let validationId: string | undefined;
     if (
       checked.accountNumber !== existing.accountNumber ||
       checked.ifscCode !== existing.ifscCode ||
-      checked.accountHolderName !== existing.accountHolderName
+      checked.accountHolderName !== existing.accountHolderName ||
+      upiIdChecked
     ) {
       validationId = providerConfig ? await queueValidation(transaction, { userId, bankAccountId: id, ...checked }) : undefined;
       Object.assign(changes, {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { BLOCKING_PAYEE_CHECKS, type PayeeCheck } from '#shared/contracts/bank-accounts';
 import type { Executor } from '../../db/client.ts';
@@ -10,19 +10,22 @@ type BankAccountRow = typeof bankAccounts.$inferSelect;
 
 export async function insertValidation(
   db: Executor,
-  values: Pick<PayeeValidationRow, 'userId' | 'bankAccountId' | 'accountHolderName' | 'accountNumber' | 'ifscCode'>,
+  values: Pick<PayeeValidationRow, 'userId' | 'bankAccountId' | 'accountHolderName' | 'accountNumber' | 'ifscCode'> & { vpa?: string | null },
 ): Promise<PayeeValidationRow> {
   const [row] = await db.insert(payeeValidations).values(values).returning();
   if (!row) throw new Error('insert into payee_validations returned no row');
   return row;
 }
 
-/** Validations asked for this customer in the last 24 hours, deleted payees' included. */
+/**
+ * Bank account validations asked for this customer in the last 24 hours, deleted payees' included. A UPI id's
+ * validation follows at most one of them, so it is not counted apart.
+ */
 export async function countRecent(db: Executor, userId: string): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(payeeValidations)
-    .where(and(eq(payeeValidations.userId, userId), sql`${payeeValidations.createdAt} > now() - interval '24 hours'`));
+    .where(and(eq(payeeValidations.userId, userId), isNull(payeeValidations.vpa), sql`${payeeValidations.createdAt} > now() - interval '24 hours'`));
   return row?.count ?? 0;
 }
 
@@ -108,6 +111,34 @@ export async function setCheckOf(db: Executor, validationId: string, payeeCheck:
     .where(and(eq(bankAccounts.validationId, validationId), eq(bankAccounts.payeeCheck, 'checking')))
     .returning();
   return row;
+}
+
+/** The payee still being checked by this validation, locked. */
+export async function findCheckingPayeeOf(db: Executor, validationId: string): Promise<BankAccountRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.validationId, validationId), eq(bankAccounts.payeeCheck, 'checking')))
+    .for('update');
+  return row;
+}
+
+/** Makes `nextValidationId` the payee's current validation, in place of `previousValidationId`. */
+export async function moveCheckTo(db: Executor, bankAccountId: string, previousValidationId: string, nextValidationId: string): Promise<void> {
+  await db
+    .update(bankAccounts)
+    .set({ validationId: nextValidationId, updatedAt: sql`now()` })
+    .where(and(eq(bankAccounts.id, bankAccountId), eq(bankAccounts.validationId, previousValidationId)));
+}
+
+/** The UPI id's validation, not yet sent, that followed this bank account's validation as its payee's current one. */
+export async function queuedVpaValidationAfter(db: Executor, validationId: string): Promise<string | undefined> {
+  const result = await db.execute<{ id: string }>(sql`
+    select next.id from payee_validations previous
+    join bank_accounts account on account.id = previous.bank_account_id
+    join payee_validations next on next.id = account.validation_id
+    where previous.id = ${validationId} and next.id <> previous.id and next.vpa is not null and next.status = 'queued'`);
+  return result.rows[0]?.id;
 }
 
 export async function findPayeeForUpdate(db: Executor, bankAccountId: string): Promise<BankAccountRow | undefined> {

@@ -93,6 +93,7 @@ export async function applyValidationFacts(
   where: { id: string } | { providerValidationId: string },
   facts: AccountValidationFacts,
   pollSeconds: number,
+  validatesVpa: boolean,
 ): Promise<ValidationOutcome> {
   return db.transaction(async (transaction) => {
     const validation = await validationRepository.findForUpdate(transaction, where);
@@ -104,12 +105,12 @@ export async function applyValidationFacts(
       await validationRepository.markCreated(transaction, validation.id, facts.providerValidationId, providerBackoffSeconds(pollSeconds, validation.attempts));
       return 'applied';
     }
-    await finishValidation(transaction, validation, facts);
+    await finishValidation(transaction, validation, facts, validatesVpa);
     return 'applied';
   });
 }
 
-async function finishValidation(transaction: Executor, validation: PayeeValidationRow, facts: AccountValidationFacts): Promise<void> {
+async function finishValidation(transaction: Executor, validation: PayeeValidationRow, facts: AccountValidationFacts, validatesVpa: boolean): Promise<void> {
   let check: PayeeCheck;
   let nameMatch: NameMatch | null = null;
   if (facts.status === 'failed') check = 'check_failed';
@@ -129,13 +130,39 @@ async function finishValidation(transaction: Executor, validation: PayeeValidati
     nameVerdict: nameMatch?.verdict ?? null,
     nameScore: nameMatch?.score ?? null,
     failureReason:
-      check === 'verified' || check === 'name_mismatch' ? null : (facts.details ?? (check === 'invalid' ? 'Account invalid' : 'Validation failed')),
+      check === 'verified' || check === 'name_mismatch' ? null : (facts.details ?? (check === 'invalid' ? invalidReason(validation) : 'Validation failed')),
   });
+  // A payout to a payee with a UPI id goes by UPI: the payee is verified only once its UPI id is too (decision 054).
+  if (check === 'verified' && validation.vpa === null && validatesVpa && (await queueVpaValidation(transaction, validation))) return;
   await setPayeeCheck(transaction, validation, check, {
     nameVerdict: nameMatch?.verdict ?? null,
     nameScore: nameMatch?.score ?? null,
     accountStatus: facts.accountStatus,
+    ...(validation.vpa === null ? {} : { destination: 'upi' }),
   });
+}
+
+function invalidReason(validation: PayeeValidationRow): string {
+  return validation.vpa === null ? 'Account invalid' : 'UPI id invalid';
+}
+
+/**
+ * After the bank account of a payee with a UPI id was verified: a validation of the UPI id becomes the payee's
+ * current one, and the payee stays `checking` until it answers. False when the payee has no UPI id (or was edited since).
+ */
+async function queueVpaValidation(transaction: Executor, bankValidation: PayeeValidationRow): Promise<boolean> {
+  const payee = await validationRepository.findCheckingPayeeOf(transaction, bankValidation.id);
+  if (!payee || payee.upiId === null) return false;
+  const row = await validationRepository.insertValidation(transaction, {
+    userId: bankValidation.userId,
+    bankAccountId: payee.id,
+    accountHolderName: bankValidation.accountHolderName,
+    accountNumber: bankValidation.accountNumber,
+    ifscCode: bankValidation.ifscCode,
+    vpa: payee.upiId,
+  });
+  await validationRepository.moveCheckTo(transaction, payee.id, bankValidation.id, row.id);
+  return true;
 }
 
 /** Gives up a validation the provider refused or never answered: its payee waits for an admin. */
@@ -188,18 +215,14 @@ export async function stepValidation(
   pollSeconds: number,
   log: FastifyBaseLogger,
 ): Promise<void> {
+  if (validation.vpa !== null && !provider.validateVpa) {
+    // Queued while another provider was configured: this one cannot check a UPI id, so a person decides.
+    await failValidation(db, validation.id, 'The payout provider does not validate UPI ids');
+    return;
+  }
   try {
-    const facts =
-      validation.providerValidationId === null
-        ? await provider.validate({
-            validationId: validation.id,
-            holderName: validation.accountHolderName,
-            accountNumber: validation.accountNumber,
-            ifsc: validation.ifscCode,
-            customerReference: validation.userId,
-          })
-        : await provider.fetch(validation.providerValidationId);
-    await applyValidationFacts(db, { id: validation.id }, facts, pollSeconds);
+    const facts = validation.providerValidationId === null ? await sendValidation(provider, validation) : await provider.fetch(validation.providerValidationId);
+    await applyValidationFacts(db, { id: validation.id }, facts, pollSeconds, provider.validateVpa !== undefined);
     if (facts.status === 'created' && validation.providerValidationId !== null) await nextAttemptOrGiveUp(db, validation, pollSeconds, null);
   } catch (error) {
     if (!(error instanceof PayoutProviderError)) throw error;
@@ -211,6 +234,12 @@ export async function stepValidation(
     log.warn({ validationId: validation.id, error: error.message }, 'Account validation error; asked again later');
     await nextAttemptOrGiveUp(db, validation, pollSeconds, error.message);
   }
+}
+
+function sendValidation(provider: AccountValidationProvider, validation: PayeeValidationRow): Promise<AccountValidationFacts> {
+  const common = { validationId: validation.id, holderName: validation.accountHolderName, customerReference: validation.userId };
+  if (validation.vpa !== null && provider.validateVpa) return provider.validateVpa({ ...common, vpa: validation.vpa });
+  return provider.validate({ ...common, accountNumber: validation.accountNumber, ifsc: validation.ifscCode });
 }
 
 async function nextAttemptOrGiveUp(db: Database, validation: PayeeValidationRow, pollSeconds: number, lastError: string | null): Promise<void> {
@@ -229,8 +258,14 @@ export async function checkSoon(db: Database, config: PayeeCheckConfig | undefin
   const provider = validationProviderFrom(config);
   if (!provider || !config || validationId === undefined) return;
   const step = (async () => {
-    const [validation] = await validationRepository.claim(db, { limit: 1, leaseSeconds: 120, only: validationId });
-    if (validation) await stepValidation(db, provider, validation, config.pollSeconds, log);
+    // The bank account first, then (when it was verified and the payee has a UPI id) the UPI id, within the same wait.
+    let current: string | undefined = validationId;
+    for (let round = 0; round < 2 && current !== undefined; round += 1) {
+      const [validation] = await validationRepository.claim(db, { limit: 1, leaseSeconds: 120, only: current });
+      if (!validation) return;
+      await stepValidation(db, provider, validation, config.pollSeconds, log);
+      current = await validationRepository.queuedVpaValidationAfter(db, validation.id);
+    }
   })().catch((error: unknown) => log.error({ err: error, validationId }, 'Account validation failed'));
   let timer: NodeJS.Timeout | undefined;
   const waited = new Promise<void>((resolve) => {
@@ -258,7 +293,7 @@ export async function receiveValidationWebhook(
     throw error;
   }
   if (!facts) return { outcome: 'ignored' };
-  return { outcome: await applyValidationFacts(db, { providerValidationId: facts.providerValidationId }, facts, config.pollSeconds) };
+  return { outcome: await applyValidationFacts(db, { providerValidationId: facts.providerValidationId }, facts, config.pollSeconds, true) };
 }
 
 function adminPayeeOf(row: AdminPayeeRow): AdminPayee {
