@@ -162,6 +162,10 @@ describe('a payee with a UPI id: RazorpayX validates the UPI id too, by the same
     const payee = await addedPayee(customer, { upiId });
     expect(payee.payeeCheck).toBe('name_mismatch');
     expect((await validationOf(payee.id))?.registered_name).toBe('SOMEONE ELSE');
+    const page = await call(harness.app, { url: `/api/admin/users/${customer.id}/payees`, cookie: admin.cookie });
+    expect(page.json()).toMatchObject({
+      items: [{ id: payee.id, payeeCheck: 'name_mismatch', validation: { vpa: upiId, registeredName: 'SOMEONE ELSE', nameVerdict: 'mismatch' } }],
+    });
     await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
     expect(await blockedNotices(customer)).toHaveLength(1);
     const review = await call(harness.app, { url: '/api/admin/payees/review?limit=100', cookie: admin.cookie });
@@ -508,7 +512,9 @@ describe('a new payee checked with the bank (penny drop)', () => {
     const payee = await addedPayee(customer, { accountNumber });
     const page = await call(harness.app, { url: `/api/admin/users/${customer.id}/payees`, cookie: admin.cookie });
     expect(page.json()).toMatchObject({
-      items: [{ id: payee.id, payeeCheck: 'name_mismatch', validation: { registeredName: 'RAVI KUMAR', nameVerdict: 'mismatch', status: 'completed' } }],
+      items: [
+        { id: payee.id, payeeCheck: 'name_mismatch', validation: { registeredName: 'RAVI KUMAR', vpa: null, nameVerdict: 'mismatch', status: 'completed' } },
+      ],
     });
     const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
     expect(accept.statusCode, accept.body).toBe(200);

@@ -257,6 +257,8 @@ export const payeeValidationSchema = z.object({
   status: z.enum(PAYEE_VALIDATION_STATUSES),
   accountStatus: z.enum(['active', 'invalid']).nullable(),
   registeredName: z.string().nullable(),
+  /** The UPI id this validation checked (decision 054); null when it checked the bank account. */
+  vpa: z.string().nullable(),
   nameVerdict: z.enum(['match', 'partial', 'mismatch']).nullable(),
   nameScore: z.number().int().nullable(),
   failureReason: z.string().nullable(),

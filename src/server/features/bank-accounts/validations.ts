@@ -311,6 +311,7 @@ function adminPayeeOf(row: AdminPayeeRow): AdminPayee {
       status: validation.status,
       accountStatus: validation.accountStatus,
       registeredName: validation.registeredName,
+      vpa: validation.vpa,
       nameVerdict: validation.nameVerdict,
       nameScore: validation.nameScore,
       failureReason: validation.failureReason,

@@ -22,7 +22,7 @@ export function PayeeFacts({ payee }: { payee: AdminPayee }) {
     <dl className="grid grid-cols-1 gap-1 text-sm sm:grid-cols-2">
       <dt className="text-slate-500">Holder name given</dt>
       <dd>{payee.accountHolderName}</dd>
-      <dt className="text-slate-500">Name at the bank</dt>
+      <dt className="text-slate-500">{validation?.vpa ? `Name for the UPI id ${validation.vpa}` : 'Name at the bank'}</dt>
       <dd data-testid="payee-registered-name">{validation?.registeredName ?? 'Not known'}</dd>
       {validation?.nameVerdict && (
         <>
