@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProviderPayoutState } from '#shared/contracts/payouts';
-import { inrPaiseToWire } from '#shared/money';
+import { inrPaiseToWire, parseInrPaise } from '#shared/money';
 import type { CashfreePayoutsConfig } from '../../env.ts';
 import { PayoutProviderError, type PayoutInstruction, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 
@@ -55,6 +55,13 @@ const webhookSchema = z.object({
   data: z.unknown().optional(),
 });
 
+/** Cashfree's rupees (a JSON number) read as paise through the money module, from the number's shortest text: never multiplied as a float. */
+function paiseOf(transferAmount: number): bigint {
+  const parsed = parseInrPaise(String(transferAmount));
+  if (!parsed.ok) throw new PayoutProviderError(`Cashfree sent a transfer amount that is not rupees and paise (${parsed.reason})`, 'unexpected');
+  return parsed.value;
+}
+
 function factsOf(transfer: z.infer<typeof transferSchema>): ProviderPayoutFacts {
   const state = STATUS_STATES[transfer.status.toUpperCase()];
   if (state === undefined) throw new PayoutProviderError(`Cashfree sent an unknown transfer status ${transfer.status.slice(0, 40)}`, 'unexpected');
@@ -62,7 +69,7 @@ function factsOf(transfer: z.infer<typeof transferSchema>): ProviderPayoutFacts 
   return {
     providerPayoutId: transfer.cf_transfer_id,
     state,
-    amountInrPaise: BigInt(Math.round(transfer.transfer_amount * 100)),
+    amountInrPaise: paiseOf(transfer.transfer_amount),
     utr: utr ? utr.toUpperCase() : null,
     reason: transfer.status_code ?? transfer.status,
     description: transfer.status_description ?? null,
