@@ -57,8 +57,11 @@ for (const { url, source, heading } of pages) {
     await page.goto(url);
     const sent = await routeChunkRequest;
     expect(new URL(sent.url()).pathname, `${routeChunk} requested while /api/me was held`).toBe(`/${routeChunk}`);
-    if (heading) await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-    else await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(sessionCheckHeld).toBe(true);
+    // The page drawn at build time shows its heading at once; the live page's is inside #root,
+    // which stays hidden until the web app has drawn it after the session check.
+    const livePage = page.locator('#root');
+    if (heading) await expect(livePage.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    else await expect(livePage.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect.poll(() => sessionCheckHeld).toBe(true);
   });
 }
