@@ -28,20 +28,13 @@ const REPOSITORY_SOURCE = new RegExp(`(^|/)${REPOSITORY_FILE}`);
  */
 const featureBoundaries = serverFeatures.map((feature) => ({
   files: [`src/server/features/${feature}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          sharedThroughAlias,
-          {
-            regex: `^(\\.\\./)+(features/)?(?!${feature}/)[a-z0-9-]+/${REPOSITORY_FILE}`,
-            message: `Use the other feature's service: src/server/features/${feature} may not import another feature's repository.`,
-          },
-        ],
-      },
-    ],
-  },
+  rules: restrictedImports([
+    sharedThroughAlias,
+    {
+      regex: `^(\\.\\./)+(features/)?(?!${feature}/)[a-z0-9-]+/${REPOSITORY_FILE}`,
+      message: `Use the other feature's service: src/server/features/${feature} may not import another feature's repository.`,
+    },
+  ]),
 }));
 
 /**
@@ -69,6 +62,44 @@ const noRepositoryReexport = {
   },
 };
 
+/**
+ * ESLint's no-restricted-imports reads static imports only: `import('../other-feature/page.tsx')` would walk
+ * round every boundary above. This rule holds a dynamic import whose path is written out to the same patterns.
+ */
+const noRestrictedDynamicImports = {
+  meta: {
+    type: 'problem',
+    schema: [{ type: 'object', properties: { patterns: { type: 'array' } }, additionalProperties: false }],
+    messages: { restricted: "'{{source}}' is restricted from being used by a pattern. {{message}}" },
+  },
+  create(context) {
+    const patterns = (context.options[0]?.patterns ?? []).map((pattern) => ({ regex: new RegExp(pattern.regex), message: pattern.message }));
+    return {
+      ImportExpression(node) {
+        const source =
+          node.source.type === 'Literal'
+            ? node.source.value
+            : node.source.type === 'TemplateLiteral' && node.source.expressions.length === 0
+              ? node.source.quasis[0].value.cooked
+              : null;
+        if (typeof source !== 'string') return;
+        const pattern = patterns.find((candidate) => candidate.regex.test(source));
+        if (pattern) context.report({ node, messageId: 'restricted', data: { source, message: pattern.message } });
+      },
+    };
+  },
+};
+
+/** The same import patterns refused in static imports and in dynamic ones. */
+function restrictedImports(patterns) {
+  return {
+    'no-restricted-imports': ['error', { patterns }],
+    'boundaries/no-restricted-dynamic-imports': ['error', { patterns }],
+  };
+}
+
+const boundariesPlugin = { rules: { 'no-repository-reexport': noRepositoryReexport, 'no-restricted-dynamic-imports': noRestrictedDynamicImports } };
+
 const webFeaturesDirectory = path.join(import.meta.dirname, 'src/web/features');
 const webFeatures = fs
   .readdirSync(webFeaturesDirectory, { withFileTypes: true })
@@ -84,21 +115,14 @@ const serverToWeb = {
 /** On the web, a feature uses another one only through what that feature's `index.ts` offers. */
 const webFeatureBoundaries = webFeatures.map((feature) => ({
   files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          sharedThroughAlias,
-          serverToWeb,
-          {
-            regex: `^(\\.\\./)+(features/)?(?!${feature}/)(${webFeatures.join('|')})/(?!index\\.ts$).+`,
-            message: `Import another feature through its index.ts: src/web/features/${feature} may use only what the other feature's index.ts offers.`,
-          },
-        ],
-      },
-    ],
-  },
+  rules: restrictedImports([
+    sharedThroughAlias,
+    serverToWeb,
+    {
+      regex: `^(\\.\\./)+(features/)?(?!${feature}/)(${webFeatures.join('|')})/(?!index\\.ts$).+`,
+      message: `Import another feature through its index.ts: src/web/features/${feature} may use only what the other feature's index.ts offers.`,
+    },
+  ]),
 }));
 
 export default tseslint.config(
@@ -106,6 +130,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { boundaries: boundariesPlugin },
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
@@ -126,7 +151,7 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [sharedThroughAlias] }] },
+    rules: restrictedImports([sharedThroughAlias]),
   },
   {
     files: ['src/web/**/*.{ts,tsx}'],
@@ -134,44 +159,30 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [sharedThroughAlias, serverToWeb] }],
+      ...restrictedImports([sharedThroughAlias, serverToWeb]),
     },
   },
   {
     // Layout and UI components are used by features; they use none.
     files: ['src/web/components/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            sharedThroughAlias,
-            serverToWeb,
-            { regex: '(^|/)features(/|$)', message: 'Components are used by features and use none: pass what a feature knows in as props.' },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports([
+      sharedThroughAlias,
+      serverToWeb,
+      { regex: '(^|/)features(/|$)', message: 'Components are used by features and use none: pass what a feature knows in as props.' },
+    ]),
   },
   {
     // The platform is what features stand on: it never reaches up into one.
     files: ['src/server/platform/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            sharedThroughAlias,
-            { regex: '(^|/)features(/|$)', message: 'src/server/platform may not import a feature: features use the platform, not the other way round.' },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports([
+      sharedThroughAlias,
+      { regex: '(^|/)features(/|$)', message: 'src/server/platform may not import a feature: features use the platform, not the other way round.' },
+    ]),
   },
   {
     // No import cycles, between files or (through the rules above) between features.
     files: ['src/**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX, boundaries: { rules: { 'no-repository-reexport': noRepositoryReexport } } },
+    plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -185,17 +196,10 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '(^|/)(server|web)(/|$)', message: 'src/shared is used by the server and the web app alike: it imports neither.' },
-            { regex: '^node:', message: 'src/shared runs in the browser too: no Node APIs.' },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports([
+      { regex: '(^|/)(server|web)(/|$)', message: 'src/shared is used by the server and the web app alike: it imports neither.' },
+      { regex: '^node:', message: 'src/shared runs in the browser too: no Node APIs.' },
+    ]),
   },
   ...featureBoundaries,
   ...webFeatureBoundaries,

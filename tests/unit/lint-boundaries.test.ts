@@ -112,6 +112,28 @@ describe('lint boundaries', { timeout: 240_000 }, () => {
     expect(await importProblems('src/web/features/wallet/boundary-fixture.ts', "import { imported } from '../../components/ui/button.tsx';")).toEqual([]);
   });
 
+  it('refuse the same imports written as dynamic import(), which no-restricted-imports does not read', async () => {
+    const rule = 'boundaries/no-restricted-dynamic-imports';
+    expectOneProblem(
+      await importProblems('src/web/features/landing/boundary-fixture.ts', "const imported = await import('../install/install-prompt.ts');", rule),
+      "Import another feature through its index.ts: src/web/features/landing may use only what the other feature's index.ts offers.",
+    );
+    expectOneProblem(
+      await importProblems('src/server/features/wallet/boundary-fixture.ts', 'const imported = await import(`../deposits/repository.ts`);', rule),
+      "Use the other feature's service: src/server/features/wallet may not import another feature's repository.",
+    );
+    expectOneProblem(
+      await importProblems('src/web/components/layout/boundary-fixture.tsx', "const imported = await import('../../features/auth/index.ts');", rule),
+      'Components are used by features and use none: pass what a feature knows in as props.',
+    );
+    expectOneProblem(
+      await importProblems('src/web/features/wallet/boundary-fixture.ts', "const imported = await import('../../../server/app.ts');", rule),
+      'The web app talks to the server over HTTP only: import from src/shared, never from src/server.',
+    );
+    expect(await importProblems('src/web/features/landing/boundary-fixture.ts', "const imported = await import('../install/index.ts');", rule)).toEqual([]);
+    expect(await importProblems('src/web/features/landing/boundary-fixture.ts', "const imported = await import('./how-it-works.tsx');", rule)).toEqual([]);
+  });
+
   it('refuse layout components importing a feature', async () => {
     expectOneProblem(
       await importProblems('src/web/components/layout/boundary-fixture.tsx', "import { imported } from '../../features/auth/api.ts';"),

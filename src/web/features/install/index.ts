@@ -1,3 +1,3 @@
 /** What other features may use of the install feature. */
-export { listenForInstallPrompt } from './install-prompt.ts';
+export { listenForInstallPrompt, useInstallPrompt } from './install-prompt.ts';
 export { registerServiceWorker } from './service-worker.ts';

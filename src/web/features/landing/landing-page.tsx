@@ -8,7 +8,7 @@ import { prerenderedPage } from '../../lib/prerendered-page.ts';
 import { PublicLayout } from './public-layout.tsx';
 
 // Loaded apart: the landing page's first JavaScript stays within its budget.
-const InstallAppButton = lazy(() => Promise.all([import('../install/install-app-button.tsx'), languageReady('page')]).then(([module]) => module));
+const InstallAppButton = lazy(() => Promise.all([import('./install-app-button.tsx'), languageReady('page')]).then(([module]) => module));
 // The converter sits below the rates, and the language choice is a small control: their code (and the USDT parser's, and
 // the catalog's rest) loads after the page, each in a frame of its size, keeping the landing page's first JavaScript in budget.
 const Converter = lazy(() => Promise.all([import('../rates/index.ts'), languageReady('page')]).then(([module]) => ({ default: module.Converter })));

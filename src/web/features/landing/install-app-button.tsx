@@ -1,6 +1,6 @@
 import { outlineLinkClass } from '../../components/ui/link-classes.ts';
 import { useTranslation } from '../../lib/i18n/i18n.ts';
-import { listenForInstallPrompt, useInstallPrompt } from './install-prompt.ts';
+import { listenForInstallPrompt, useInstallPrompt } from '../install/index.ts';
 
 /** "Install app" beside the APK download, shown only while the browser offers to install the web app. */
 export default function InstallAppButton() {
