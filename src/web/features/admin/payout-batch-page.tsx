@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Download, Upload, X } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useParams } from 'react-router';
-import { toast } from 'sonner';
 import { PAYOUT_BATCH_MESSAGES, payoutResultRowSchema, utrHasFormOf, type PayoutResult, type PayoutResultsPreview } from '#shared/contracts/payout-batches';
 import { PAYOUT_FILE_FORMAT_LABELS } from '#shared/contracts/payout-file-formats';
 import { LIMITS } from '#shared/limits';
@@ -15,8 +13,8 @@ import { ConfirmDialog } from '../../components/ui/dialog.tsx';
 import { Input } from '../../components/ui/input.tsx';
 import { Label } from '../../components/ui/label.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { adminKeys, cancelPayoutBatch, payoutBatchCsvUrl, postPayoutResults, postPayoutResultsCsv, previewPayoutResultsCsv, usePayoutBatch } from './api.ts';
+import { errorMessage } from '../../lib/api.ts';
+import { payoutBatchCsvUrl, usePayoutBatch } from './api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { CopyValue } from './components/copy-value.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
@@ -24,6 +22,7 @@ import { PayoutBatchStatus } from './components/payout-batch-status.tsx';
 import { StatusBadge } from './components/status-badge.tsx';
 import { AwaitingSecondApproval } from './components/pending-changes-panel.tsx';
 import { fullDateTimeText, inrText, usdtText } from './format.ts';
+import { usePayoutBatchActions } from './use-payout-batch-actions.ts';
 
 type Withdrawal = NonNullable<ReturnType<typeof usePayoutBatch>['data']>['withdrawals'][number];
 
@@ -304,84 +303,131 @@ function WithdrawalsTable({
   );
 }
 
+type BatchDetail = NonNullable<ReturnType<typeof usePayoutBatch>['data']>;
+type Batch = BatchDetail['batch'];
+
+function adminName(admin: { name: string; email: string } | null, gone: string): string {
+  return admin ? `${admin.name} (${admin.email})` : gone;
+}
+
+/** Who made the batch, its total and state, and whether its file was issued; the download and the cancel beside them. */
+function BatchFactsCard({ data, cancellable, busy, onCancel }: { data: BatchDetail; cancellable: boolean; busy: boolean; onCancel: () => void }) {
+  const { batch } = data;
+  return (
+    <Card className="flex flex-col gap-4 p-4 lg:flex-row lg:items-start lg:justify-between">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-500">Created</dt>
+        <dd>
+          <time dateTime={batch.createdAt}>{fullDateTimeText(batch.createdAt)}</time>
+        </dd>
+        <dt className="text-slate-500">By</dt>
+        <dd className="break-all">{adminName(batch.createdBy, 'Unknown')}</dd>
+        <dt className="text-slate-500">Withdrawals</dt>
+        <dd>{batch.count}</dd>
+        <dt className="text-slate-500">Total</dt>
+        <dd className="font-semibold">{inrText(batch.totalInr)}</dd>
+        <dt className="text-slate-500">State</dt>
+        <dd>
+          <PayoutBatchStatus batch={batch} />
+        </dd>
+        <dt className="text-slate-500">Bank file</dt>
+        <dd data-testid="payout-file-issue">
+          {batch.issuedAt ? (
+            <>
+              {PAYOUT_BATCH_MESSAGES.alreadyDownloaded(new Date(batch.issuedAt), adminName(batch.issuedBy, 'an admin who is gone'))} Downloads:{' '}
+              {batch.downloadCount}.{batch.fileFormat && <span className="block">Layout: {PAYOUT_FILE_FORMAT_LABELS[batch.fileFormat]}</span>}
+              {batch.fileSha256 && <span className="block break-all font-mono text-xs text-slate-500">SHA-256 {batch.fileSha256}</span>}
+            </>
+          ) : (
+            'Not downloaded yet. The first download issues it in the layout the settings name: after that, cancelling needs a second admin.'
+          )}
+        </dd>
+      </dl>
+      <div className="flex flex-wrap gap-2">
+        {data.fileRefusal !== null && (
+          <Alert variant="destructive" className="w-full" data-testid="batch-file-refusal">
+            {data.fileRefusal}
+          </Alert>
+        )}
+        {batch.status !== 'cancelled' && data.fileRefusal === null && (
+          <Button variant="outline" asChild>
+            <a href={payoutBatchCsvUrl(batch.id)} download>
+              <Download />
+              Download bank file (CSV)
+            </a>
+          </Button>
+        )}
+        {cancellable && (
+          <Button variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={onCancel} disabled={busy}>
+            <X />
+            Cancel batch
+          </Button>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/** A cancelled batch: whether its withdrawals are in doubt (its file was out) or settled. */
+function CancelledBatchNotice({ batch }: { batch: Batch }) {
+  if (batch.inDoubtCount > 0) {
+    return (
+      <Alert variant="default">
+        {batch.inDoubtCount} withdrawal{batch.inDoubtCount === 1 ? ' is' : 's are'} in doubt: this batch was cancelled after its file was downloaded. They stay
+        out of every batch until the bank’s results mark each one paid, failed or not sent.
+      </Alert>
+    );
+  }
+  return (
+    <Alert variant="info">
+      {batch.issuedAt
+        ? 'Payout batch cancelled after its file was downloaded; the bank’s results settled every withdrawal.'
+        : PAYOUT_BATCH_MESSAGES.cancelledMessage}
+    </Alert>
+  );
+}
+
+/** The bank's results file: chosen here, previewed by the server before anything applies. */
+function ResultsUploadCard({ actions }: { actions: ReturnType<typeof usePayoutBatchActions> }) {
+  const fileInputId = useId();
+  const { sending, uploadError } = actions;
+  return (
+    <Card className="flex flex-col gap-2 p-4">
+      <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
+      <p className="text-xs text-slate-500">
+        A header row, then the reference (or the narration it came back in), the outcome (paid, failed or not sent; or the bank’s words), the UTR, a reason and
+        the amount. You see what it would do before it is applied; sending the same file again applies nothing twice.
+      </p>
+      <Input
+        key={actions.inputKey}
+        id={fileInputId}
+        type="file"
+        accept=".csv,text/csv"
+        className="h-auto py-2 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium"
+        disabled={sending}
+        aria-invalid={uploadError ? true : undefined}
+        onChange={(event) => void actions.uploadFile(event.target.files?.[0])}
+      />
+      {sending && (
+        <p className="flex items-center gap-2 text-sm text-slate-600">
+          <Upload className="size-4" aria-hidden /> Sending the results...
+        </p>
+      )}
+      {uploadError && (
+        <p className="text-sm text-red-600" role="alert">
+          {uploadError}
+        </p>
+      )}
+    </Card>
+  );
+}
+
 /** One payout batch: its bank file, the bank's results (a CSV file or row by row), and cancel while nothing is decided. */
 export default function PayoutBatchPage() {
   const { batchId = '' } = useParams();
-  const queryClient = useQueryClient();
   const detail = usePayoutBatch(batchId);
-  const [results, setResults] = useState<PayoutResult[] | null>(null);
-  const [preview, setPreview] = useState<{ csv: string; answer: PayoutResultsPreview } | null>(null);
-  const [sending, setSending] = useState(false);
-  const [uploadError, setUploadError] = useState<string | undefined>();
-  const [confirmingCancel, setConfirmingCancel] = useState(false);
-  const [inputKey, setInputKey] = useState(0);
-  const fileInputId = useId();
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.all });
-
-  const send = async (request: () => ReturnType<typeof postPayoutResults>) => {
-    setSending(true);
-    setUploadError(undefined);
-    try {
-      const answer = await request();
-      setResults(answer.results);
-      const awaiting = answer.awaitingSecondApproval > 0 ? `, ${answer.awaitingSecondApproval} awaiting a second admin` : '';
-      const summary = `${answer.applied} applied, ${answer.alreadyApplied} already applied, ${answer.refused} refused${awaiting}`;
-      if (answer.refused > 0) toast.warning('Some results were refused', { description: summary });
-      else toast.success('Results applied', { description: summary });
-    } catch (error) {
-      const message = errorMessage(error, 'The results could not be sent. Please try again.');
-      setUploadError(error instanceof ApiError ? (error.fields.body ?? error.fields.rows ?? message) : message);
-    } finally {
-      setSending(false);
-      setInputKey((key) => key + 1);
-      await refresh();
-    }
-  };
-
-  const uploadFile = async (file: File | undefined) => {
-    if (!file) return;
-    if (file.size > 1024 * 1024) {
-      setUploadError('The results file is too large (at most 1 MB).');
-      return;
-    }
-    const text = await file.text();
-    setSending(true);
-    setUploadError(undefined);
-    setResults(null);
-    try {
-      setPreview({ csv: text, answer: await previewPayoutResultsCsv(batchId, text) });
-    } catch (error) {
-      const message = errorMessage(error, 'The results could not be read. Please try again.');
-      setUploadError(error instanceof ApiError ? (error.fields.body ?? message) : message);
-    } finally {
-      setSending(false);
-      setInputKey((key) => key + 1);
-    }
-  };
-
-  const applyPreviewed = async () => {
-    if (!preview) return;
-    const { csv } = preview;
-    setPreview(null);
-    await send(() => postPayoutResultsCsv(batchId, csv));
-  };
-
-  const cancel = async () => {
-    setSending(true);
-    try {
-      const answer = await cancelPayoutBatch(batchId);
-      if ('pendingChange' in answer) toast.info(answer.message);
-      else toast.success(answer.message);
-      setConfirmingCancel(false);
-    } catch (error) {
-      toast.error('The batch could not be cancelled', { description: errorMessage(error, 'Please try again.') });
-      setConfirmingCancel(false);
-    } finally {
-      setSending(false);
-      await refresh();
-    }
-  };
+  const actions = usePayoutBatchActions(batchId);
+  const { sending, preview, results } = actions;
 
   const data = detail.data;
   const batch = data?.batch;
@@ -396,126 +442,26 @@ export default function PayoutBatchPage() {
       )}
       {batch && data && (
         <>
-          <Card className="flex flex-col gap-4 p-4 lg:flex-row lg:items-start lg:justify-between">
-            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-              <dt className="text-slate-500">Created</dt>
-              <dd>
-                <time dateTime={batch.createdAt}>{fullDateTimeText(batch.createdAt)}</time>
-              </dd>
-              <dt className="text-slate-500">By</dt>
-              <dd className="break-all">{batch.createdBy ? `${batch.createdBy.name} (${batch.createdBy.email})` : 'Unknown'}</dd>
-              <dt className="text-slate-500">Withdrawals</dt>
-              <dd>{batch.count}</dd>
-              <dt className="text-slate-500">Total</dt>
-              <dd className="font-semibold">{inrText(batch.totalInr)}</dd>
-              <dt className="text-slate-500">State</dt>
-              <dd>
-                <PayoutBatchStatus batch={batch} />
-              </dd>
-              <dt className="text-slate-500">Bank file</dt>
-              <dd data-testid="payout-file-issue">
-                {batch.issuedAt ? (
-                  <>
-                    {PAYOUT_BATCH_MESSAGES.alreadyDownloaded(
-                      new Date(batch.issuedAt),
-                      batch.issuedBy ? `${batch.issuedBy.name} (${batch.issuedBy.email})` : 'an admin who is gone',
-                    )}{' '}
-                    Downloads: {batch.downloadCount}.{batch.fileFormat && <span className="block">Layout: {PAYOUT_FILE_FORMAT_LABELS[batch.fileFormat]}</span>}
-                    {batch.fileSha256 && <span className="block break-all font-mono text-xs text-slate-500">SHA-256 {batch.fileSha256}</span>}
-                  </>
-                ) : (
-                  'Not downloaded yet. The first download issues it in the layout the settings name: after that, cancelling needs a second admin.'
-                )}
-              </dd>
-            </dl>
-            <div className="flex flex-wrap gap-2">
-              {data.fileRefusal !== null && (
-                <Alert variant="destructive" className="w-full" data-testid="batch-file-refusal">
-                  {data.fileRefusal}
-                </Alert>
-              )}
-              {batch.status !== 'cancelled' && data.fileRefusal === null && (
-                <Button variant="outline" asChild>
-                  <a href={payoutBatchCsvUrl(batch.id)} download>
-                    <Download />
-                    Download bank file (CSV)
-                  </a>
-                </Button>
-              )}
-              {cancellable && (
-                <Button variant="outline" className="border-red-300 text-red-700 hover:bg-red-50" onClick={() => setConfirmingCancel(true)} disabled={sending}>
-                  <X />
-                  Cancel batch
-                </Button>
-              )}
-            </div>
-          </Card>
-
-          {batch.status === 'cancelled' &&
-            (batch.inDoubtCount > 0 ? (
-              <Alert variant="default">
-                {batch.inDoubtCount} withdrawal{batch.inDoubtCount === 1 ? ' is' : 's are'} in doubt: this batch was cancelled after its file was downloaded.
-                They stay out of every batch until the bank’s results mark each one paid, failed or not sent.
-              </Alert>
-            ) : (
-              <Alert variant="info">
-                {batch.issuedAt
-                  ? 'Payout batch cancelled after its file was downloaded; the bank’s results settled every withdrawal.'
-                  : PAYOUT_BATCH_MESSAGES.cancelledMessage}
-              </Alert>
-            ))}
-
-          {takesResults && (
-            <Card className="flex flex-col gap-2 p-4">
-              <Label htmlFor={fileInputId}>Upload the bank’s results (CSV)</Label>
-              <p className="text-xs text-slate-500">
-                A header row, then the reference (or the narration it came back in), the outcome (paid, failed or not sent; or the bank’s words), the UTR, a
-                reason and the amount. You see what it would do before it is applied; sending the same file again applies nothing twice.
-              </p>
-              <Input
-                key={inputKey}
-                id={fileInputId}
-                type="file"
-                accept=".csv,text/csv"
-                className="h-auto py-2 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium"
-                disabled={sending}
-                aria-invalid={uploadError ? true : undefined}
-                onChange={(event) => void uploadFile(event.target.files?.[0])}
-              />
-              {sending && (
-                <p className="flex items-center gap-2 text-sm text-slate-600">
-                  <Upload className="size-4" aria-hidden /> Sending the results...
-                </p>
-              )}
-              {uploadError && (
-                <p className="text-sm text-red-600" role="alert">
-                  {uploadError}
-                </p>
-              )}
-            </Card>
+          <BatchFactsCard data={data} cancellable={cancellable} busy={sending} onCancel={() => actions.cancel.setConfirming(true)} />
+          {batch.status === 'cancelled' && <CancelledBatchNotice batch={batch} />}
+          {takesResults && <ResultsUploadCard actions={actions} />}
+          {preview && (
+            <ResultsPreview preview={preview.answer} busy={sending} onApply={() => void actions.applyPreviewed()} onDiscard={actions.discardPreview} />
           )}
-
-          {preview && <ResultsPreview preview={preview.answer} busy={sending} onApply={() => void applyPreviewed()} onDiscard={() => setPreview(null)} />}
-
-          {results && <ResultsAnswer results={results} withdrawals={data.withdrawals} onClose={() => setResults(null)} />}
-
+          {results && <ResultsAnswer results={results} withdrawals={data.withdrawals} onClose={actions.closeResults} />}
           {data.withdrawals.length > 0 && (
             <WithdrawalsTable
               withdrawals={data.withdrawals}
               busy={sending}
               onSendRow={(id, row) =>
-                void send(() =>
-                  postPayoutResults(batchId, [
-                    {
-                      reference: data.withdrawals.find((withdrawal) => withdrawal.id === id)?.reference,
-                      withdrawalId: id,
-                      outcome: row.outcome,
-                      utr: row.utr.trim() || undefined,
-                      reason: row.reason.trim() || undefined,
-                      amountInr: undefined,
-                    },
-                  ]),
-                )
+                void actions.sendRow({
+                  reference: data.withdrawals.find((withdrawal) => withdrawal.id === id)?.reference,
+                  withdrawalId: id,
+                  outcome: row.outcome,
+                  utr: row.utr.trim() || undefined,
+                  reason: row.reason.trim() || undefined,
+                  amountInr: undefined,
+                })
               }
             />
           )}
@@ -523,8 +469,8 @@ export default function PayoutBatchPage() {
       )}
 
       <ConfirmDialog
-        open={confirmingCancel}
-        onOpenChange={(open) => !sending && setConfirmingCancel(open)}
+        open={actions.cancel.confirming}
+        onOpenChange={(open) => !sending && actions.cancel.setConfirming(open)}
         title="Cancel this payout batch?"
         description={
           batch?.issuedAt
@@ -535,7 +481,7 @@ export default function PayoutBatchPage() {
         cancelLabel="Keep batch"
         destructive
         busy={sending}
-        onConfirm={() => void cancel()}
+        onConfirm={() => void actions.cancel.confirm()}
       />
     </AdminPage>
   );
