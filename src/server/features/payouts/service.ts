@@ -24,6 +24,7 @@ import { adminUserIds, createNotifications } from '../../platform/notifications/
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { payoutHoldOf } from '../payout-batches/service.ts';
 import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
+import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import { findWithdrawalForUpdate, heldPayoutDecisions, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
@@ -198,6 +199,12 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
   const reversed = await payoutRepository.markReversed(transaction, withdrawal.id);
   if (!reversed) return;
   const reason = PAYOUT_MESSAGES.reversedReason(reasonWords).slice(0, 500);
+  // Paid out, the money was not in the wallet either: what comes back first repays a reward's write-off (decision 045).
+  const recovered = await recoverWrittenOffRewards(transaction, {
+    userId: reversed.userId,
+    amountUsdtMicros: reversed.amountUsdtMicros,
+    heldAt: reversed.createdAt,
+  });
   await moveMoney(transaction, [
     {
       from: house('withdrawals_paid'),
@@ -206,6 +213,7 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
       reason: 'withdrawal_reversal',
       referenceId: reversed.id,
     },
+    ...recovered,
   ]);
   await recordAudit(transaction, {
     actorUserId: null,
