@@ -329,7 +329,7 @@ describe('a withdrawal paid through Cashfree Payouts V2', () => {
 });
 
 describe('what Cashfree does not have here (decision 062)', () => {
-  it('offers no RazorpayX webhooks, no penny drop and no reconciliation: payees follow the rules of no provider', async () => {
+  it('offers no RazorpayX webhooks and no penny drop: payees follow the rules of no provider', async () => {
     expect(
       (await harness.app.inject({ method: 'POST', url: '/api/webhooks/razorpayx', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode,
     ).toBe(404);
@@ -345,8 +345,67 @@ describe('what Cashfree does not have here (decision 062)', () => {
     expect(payee).toMatchObject({ payee_check: 'unchecked', validation_id: null });
     const list = await call(harness.app, { url: '/api/bank-accounts', cookie: customer.cookie });
     expect(list.json()).toMatchObject({ checkedWithBank: false });
+  });
+});
+
+describe('reconciliation by status (decision 062)', () => {
+  interface Difference {
+    providerPayoutId: string;
+    problems: string[];
+    provider: { amountInr: string; state: string; utr: string | null };
+    ours: { amountInr: string; state: string; utr: string | null } | null;
+  }
+
+  it('asks Cashfree the status of each of the day’s transfers and lists those whose amount, state or UTR differ from ours', async () => {
+    const agreed = await approvedAndSent();
+    await standIn.changeStatus(agreed.transferId, 'SUCCESS', { utr: rrn() });
+    const resized = await approvedAndSent();
+    await standIn.changeStatus(resized.transferId, 'SUCCESS', { utr: rrn() });
+    const drifted = await approvedAndSent();
+    const forgotten = await approvedAndSent();
+    standIn.dropWebhooks = true;
+    const driftedUtr = rrn();
+    await standIn.changeStatus(drifted.transferId, 'SUCCESS', { utr: driftedUtr });
+    // Cashfree's record of one transfer changes its amount, and another it no longer has (its status call answers 404).
+    const resizedTransfer = standIn.transfers.find((transfer) => transfer.cf_transfer_id === resized.transferId);
+    if (!resizedTransfer) throw new Error('no transfer to resize');
+    resizedTransfer.transfer_amount += 1;
+    standIn.transfers.splice(
+      standIn.transfers.findIndex((transfer) => transfer.cf_transfer_id === forgotten.transferId),
+      1,
+    );
+    const statusCallsBefore = standIn.statusRequests.length;
+
     const day = new Date(Date.now() + 5.5 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    expect((await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${day}`, cookie: admin.cookie })).statusCode).toBe(404);
+    const response = await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${day}`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{ payoutsCompared: number; truncated: boolean; differences: Difference[] }>();
+    expect(body.truncated).toBe(false);
+    // One Get Transfer Status V2 call per payout of the day, by cf_transfer_id.
+    const asked = standIn.statusRequests.slice(statusCallsBefore);
+    expect(asked).toHaveLength(body.payoutsCompared);
+    for (const id of [agreed.transferId, resized.transferId, drifted.transferId, forgotten.transferId]) expect(asked).toContainEqual({ cf_transfer_id: id });
+    const differenceOf = (id: string) => body.differences.find((difference) => difference.providerPayoutId === id);
+    expect(differenceOf(agreed.transferId)).toBeUndefined();
+    expect(differenceOf(resized.transferId)).toMatchObject({
+      problems: ['The amount differs.'],
+      provider: { state: 'processed' },
+      ours: { state: 'processed' },
+    });
+    expect(differenceOf(resized.transferId)?.provider.amountInr).not.toBe(differenceOf(resized.transferId)?.ours?.amountInr);
+    expect(differenceOf(drifted.transferId)).toMatchObject({
+      problems: ['The state differs.', 'The UTR differs.'],
+      provider: { state: 'processed', utr: driftedUtr },
+      ours: { utr: null },
+    });
+    expect(differenceOf(forgotten.transferId)?.problems).toEqual([
+      expect.stringMatching(/^The provider could not tell this payout's status: Cashfree answered HTTP 404/),
+    ]);
+    expect(differenceOf(forgotten.transferId)?.provider).toEqual({ amountInr: '0.00', state: 'unknown', utr: null });
+    // Nothing changes: the drifted payout is still waiting for its UTR as before.
+    expect((await withdrawalOf(drifted.withdrawalId))?.status).toBe('processing');
+    const customer = await signUpVerifiedUser(harness.app);
+    expect((await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${day}`, cookie: customer.cookie })).statusCode).toBe(403);
   });
 });
 

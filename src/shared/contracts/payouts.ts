@@ -31,7 +31,6 @@ export const PAYOUT_MESSAGES = {
   returnedReason: (description: string) => `The bank returned the payout: ${description}`,
   reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
-  reconciliationUnavailable: 'The day’s reconciliation is not available with this payout provider.',
   heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
   heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
   rejectAfterSend: 'This payout was sent to the payout provider; it is settled by the provider’s answers.',

@@ -78,7 +78,7 @@ export interface PayoutProvider {
   readonly name: PayoutProviderName;
   send(instruction: PayoutInstruction): Promise<ProviderPayoutFacts>;
   fetch(providerPayoutId: string): Promise<ProviderPayoutFacts>;
-  /** The business account's transactions in [from, to), at most `limit`; absent where the day's reconciliation is not built (Cashfree, decision 062). */
+  /** The business account's transactions in [from, to), at most `limit`; absent where the provider lists none (Cashfree: each payout's status is asked instead, decision 062). */
   listTransactions?(range: { from: Date; to: Date }, limit: number): Promise<{ transactions: ProviderTransaction[]; truncated: boolean }>;
   /** Whether the body was signed with our webhook secret; compared in constant time. */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): boolean;

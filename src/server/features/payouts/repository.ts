@@ -299,11 +299,12 @@ export async function findByProviderIds(
     .where(inArray(providerPayouts.providerPayoutId, providerPayoutIds));
 }
 
-/** Payouts we sent in [from, to): the provider's list must name each of them. */
+/** Payouts we sent in [from, to), of one provider's route when `route` is given: the provider's list must name each of them. */
 export async function listSentBetween(
   db: Executor,
   range: { from: Date; to: Date },
   limit: number,
+  route?: PayoutProviderName,
 ): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
   return db
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
@@ -314,6 +315,7 @@ export async function listSentBetween(
         sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
         sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
         sql`${providerPayouts.providerPayoutId} is not null`,
+        route === undefined ? undefined : eq(providerPayouts.payoutRoute, route),
       ),
     )
     .orderBy(asc(providerPayouts.sentAt))

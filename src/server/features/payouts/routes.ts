@@ -111,13 +111,14 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
     },
     async () => payoutOverview(db, context.config.payoutProvider),
   );
-  if (!provider?.listTransactions) return;
+  if (!provider) return;
   app.get(
     '/api/admin/payouts/reconciliation',
     {
       schema: {
         tags: ['admin'],
-        summary: 'The day’s (India time) provider transactions against our payouts: every payout whose amount, state or UTR differs, or that one side lacks',
+        summary:
+          'The day’s (India time) provider transactions against our payouts (with Cashfree, each payout of the day asked by its status): every payout whose amount, state or UTR differs, or that one side lacks',
         querystring: reconciliationQuerySchema,
         response: responses({ 200: reconciliationResponseSchema }),
       },

@@ -24,6 +24,7 @@ import { adminUserIds, createNotifications } from '../../platform/notifications/
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { payoutHoldOf } from '../payout-batches/service.ts';
 import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templates.ts';
+import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import { findWithdrawalForUpdate, heldPayoutDecisions, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
 import * as payoutRepository from './repository.ts';
@@ -198,6 +199,12 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
   const reversed = await payoutRepository.markReversed(transaction, withdrawal.id);
   if (!reversed) return;
   const reason = PAYOUT_MESSAGES.reversedReason(reasonWords).slice(0, 500);
+  // Paid out, the money was not in the wallet either: what comes back first repays a reward's write-off (decision 045).
+  const recovered = await recoverWrittenOffRewards(transaction, {
+    userId: reversed.userId,
+    amountUsdtMicros: reversed.amountUsdtMicros,
+    heldAt: reversed.createdAt,
+  });
   await moveMoney(transaction, [
     {
       from: house('withdrawals_paid'),
@@ -206,6 +213,7 @@ async function reversePaidWithdrawal(transaction: Executor, withdrawal: LockedWi
       reason: 'withdrawal_reversal',
       referenceId: reversed.id,
     },
+    ...recovered,
   ]);
   await recordAudit(transaction, {
     actorUserId: null,
@@ -446,7 +454,7 @@ function ourState(row: { payout: ProviderPayoutRow; withdrawalStatus: string; re
  */
 export async function reconcileDay(db: Database, provider: PayoutProvider, day: string): Promise<ReconciliationResponse> {
   const range = indiaDay(day);
-  if (provider.listTransactions === undefined) throw AppError.notFound(PAYOUT_MESSAGES.reconciliationUnavailable);
+  if (provider.listTransactions === undefined) return reconcileDayByStatus(db, provider, day, range);
   const { transactions, truncated } = await provider.listTransactions(range, RECONCILIATION_MAX_TRANSACTIONS);
   const ours = new Map(
     (await payoutRepository.findByProviderIds(db, [...new Set(transactions.map((item) => item.providerPayoutId))])).map((row) => [
@@ -508,4 +516,66 @@ export async function reconcileDay(db: Database, provider: PayoutProvider, day: 
     truncated,
     differences: differences.slice(0, RECONCILIATION_MAX_TRANSACTIONS),
   };
+}
+
+/**
+ * Most payouts a reconciliation by status asks about, one request each, and how many requests are open at once:
+ * 500 at 5 at a time is some twenty seconds at 200 ms an answer.
+ */
+const RECONCILIATION_MAX_STATUS_QUESTIONS = 500;
+const STATUS_QUESTIONS_AT_ONCE = 5;
+
+type ReconciledRow = Awaited<ReturnType<typeof payoutRepository.findByProviderIds>>[number];
+type StatusAnswer = { facts: ProviderPayoutFacts } | { error: string };
+
+/**
+ * The day's reconciliation with a provider that lists no transfers by day (Cashfree Payouts V2, decision 062): each
+ * payout of ours on its route sent that day (India time) is asked of the provider by its status call, and a
+ * difference of amount, state or UTR, or a payout the provider cannot tell us about, is reported; nothing changes.
+ * A transfer the provider has and we do not know cannot be found this way.
+ */
+async function reconcileDayByStatus(db: Database, provider: PayoutProvider, day: string, range: { from: Date; to: Date }): Promise<ReconciliationResponse> {
+  const sent = await payoutRepository.listSentBetween(db, range, RECONCILIATION_MAX_STATUS_QUESTIONS + 1, provider.name);
+  const truncated = sent.length > RECONCILIATION_MAX_STATUS_QUESTIONS;
+  const ids = sent.slice(0, RECONCILIATION_MAX_STATUS_QUESTIONS).flatMap((row) => (row.payout.providerPayoutId === null ? [] : [row.payout.providerPayoutId]));
+  const rows = await payoutRepository.findByProviderIds(db, ids);
+  const answers: StatusAnswer[] = [];
+  for (let start = 0; start < rows.length; start += STATUS_QUESTIONS_AT_ONCE) {
+    answers.push(...(await Promise.all(rows.slice(start, start + STATUS_QUESTIONS_AT_ONCE).map((row) => askStatus(provider, row)))));
+  }
+  const differences = rows.flatMap((row, index) => {
+    const answer = answers[index];
+    const difference = answer === undefined ? undefined : statusDifference(row, answer);
+    return difference === undefined ? [] : [difference];
+  });
+  return { day, transactionsRead: answers.filter((answer) => 'facts' in answer).length, payoutsCompared: rows.length, truncated, differences };
+}
+
+async function askStatus(provider: PayoutProvider, row: ReconciledRow): Promise<StatusAnswer> {
+  try {
+    return { facts: await provider.fetch(row.payout.providerPayoutId ?? '') };
+  } catch (error) {
+    if (!(error instanceof PayoutProviderError)) throw error;
+    return { error: error.message.slice(0, 300) };
+  }
+}
+
+function statusDifference(row: ReconciledRow, answer: StatusAnswer): ReconciliationResponse['differences'][number] | undefined {
+  const state = ourState(row);
+  const ours = { amountInr: inrPaiseToWire(row.payout.amountInrPaise), state, utr: row.payout.utr };
+  const base = { providerPayoutId: row.payout.providerPayoutId ?? '', withdrawalId: row.payout.withdrawalId, reference: row.reference, ours };
+  if ('error' in answer) {
+    return {
+      ...base,
+      problems: [`The provider could not tell this payout's status: ${answer.error}`],
+      provider: { amountInr: '0.00', state: 'unknown', utr: null },
+    };
+  }
+  const { facts } = answer;
+  const problems: string[] = [];
+  if (facts.amountInrPaise !== row.payout.amountInrPaise) problems.push('The amount differs.');
+  if (facts.state !== state) problems.push('The state differs.');
+  if (facts.utr !== (row.payout.utr ?? null)) problems.push('The UTR differs.');
+  if (problems.length === 0) return undefined;
+  return { ...base, problems, provider: { amountInr: inrPaiseToWire(facts.amountInrPaise), state: facts.state, utr: facts.utr } };
 }

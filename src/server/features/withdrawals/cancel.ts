@@ -8,6 +8,7 @@ import { house, moveMoney, wallet } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { withdrawalCancelled } from '../notifications/templates.ts';
 import { findOpenChange } from '../pending-changes/service.ts';
+import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import * as withdrawalRepository from './repository.ts';
 import { toWithdrawalView } from './views.ts';
 
@@ -38,6 +39,12 @@ export async function cancelOwnWithdrawal(
     }
     const cancelled = await withdrawalRepository.cancelPending(transaction, customer.userId, locked.id);
     if (!cancelled) throw new Error(`withdrawal ${locked.id} left pending while it was locked`);
+    // The refund first repays what a referral reward's write-off counted as spent while this withdrawal held it (decision 045).
+    const recovered = await recoverWrittenOffRewards(transaction, {
+      userId: customer.userId,
+      amountUsdtMicros: cancelled.amountUsdtMicros,
+      heldAt: cancelled.createdAt,
+    });
     await moveMoney(transaction, [
       {
         from: house('withdrawals_pending'),
@@ -46,6 +53,7 @@ export async function cancelOwnWithdrawal(
         reason: 'withdrawal_refund',
         referenceId: cancelled.id,
       },
+      ...recovered,
     ]);
     await recordAudit(transaction, {
       actorUserId: customer.userId,

@@ -19,6 +19,7 @@ import { house, wallet } from '../../platform/ledger/ledger.ts';
 import { flagPayeeAfterFailedPayout } from '../bank-accounts/payee-flags.ts';
 import { heldByOpenIncidents } from '../chain/incidents.ts';
 import { assertApprovalWhileNotFrozen } from '../kyc/service.ts';
+import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import { withdrawalDecided } from '../notifications/templates.ts';
 import {
   confirmOpenChange,
@@ -84,7 +85,7 @@ export const withdrawalDecisions: WithdrawalKind = {
     // A payout that failed for a reason of the account (a batch's failed row, the provider's failure) flags the payee
     // (decision 044). An admin's reject of a withdrawal never sent to a bank is a decision on the request, not a payout's failure.
     if (outcome === 'rejected' && (row.payoutBatchId !== null || row.payoutRoute !== null)) await flagPayeeAfterFailedPayout(db, row, row.rejectionReason);
-    return settlementOf(row, outcome);
+    return settlementOf(db, row, outcome);
   },
   answer: async (db, row, outcome) => ({
     withdrawal: await adminView(db, row.id),
@@ -142,7 +143,7 @@ export const heldPayoutDecisions: WithdrawalKind = {
   ...withdrawalDecisions,
   settle: async (db, row, outcome, request) => {
     await discardOpenChange(db, firstApprovalHandler, row.id, request.decider.kind === 'admin' ? { userId: request.decider.userId } : null);
-    return settlementOf(row, outcome);
+    return settlementOf(db, row, outcome);
   },
 };
 
@@ -151,38 +152,43 @@ export function withdrawalDecisionsFor(payoutProvider: PayoutProviderName | unde
   return payoutProvider === undefined ? withdrawalDecisions : providerWithdrawalDecisions(payoutProvider);
 }
 
-function settlementOf(row: WithdrawalRow, outcome: DecisionOutcome): Settlement {
-  return outcome === 'approved'
-    ? {
-        movements: [
-          {
-            from: house('withdrawals_pending'),
-            to: house('withdrawals_paid'),
-            amountUsdtMicros: row.amountUsdtMicros,
-            reason: 'withdrawal_payout',
-            referenceId: row.id,
-          },
-        ],
-        targetUserId: row.userId,
-        auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
-        events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
-        notifications: [withdrawalNotification(row, outcome)],
-      }
-    : {
-        movements: [
-          {
-            from: house('withdrawals_pending'),
-            to: wallet(row.userId),
-            amountUsdtMicros: row.amountUsdtMicros,
-            reason: 'withdrawal_refund',
-            referenceId: row.id,
-          },
-        ],
-        targetUserId: row.userId,
-        auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
-        events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
-        notifications: [withdrawalNotification(row, outcome)],
-      };
+async function settlementOf(db: Executor, row: WithdrawalRow, outcome: DecisionOutcome): Promise<Settlement> {
+  if (outcome === 'approved') {
+    return {
+      movements: [
+        {
+          from: house('withdrawals_pending'),
+          to: house('withdrawals_paid'),
+          amountUsdtMicros: row.amountUsdtMicros,
+          reason: 'withdrawal_payout',
+          referenceId: row.id,
+        },
+      ],
+      targetUserId: row.userId,
+      auditAfter: { status: 'approved', amountUsdtMicros: row.amountUsdtMicros, amountInrPaise: row.amountInrPaise, payoutReference: row.payoutReference },
+      events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.approved' }],
+      notifications: [withdrawalNotification(row, outcome)],
+    };
+  }
+  // Every reject (an admin's, a batch's failed row, the provider's failure) first repays what a referral reward's
+  // write-off counted as spent while this withdrawal held the money (decision 045).
+  const recovered = await recoverWrittenOffRewards(db, { userId: row.userId, amountUsdtMicros: row.amountUsdtMicros, heldAt: row.createdAt });
+  return {
+    movements: [
+      {
+        from: house('withdrawals_pending'),
+        to: wallet(row.userId),
+        amountUsdtMicros: row.amountUsdtMicros,
+        reason: 'withdrawal_refund',
+        referenceId: row.id,
+      },
+      ...recovered,
+    ],
+    targetUserId: row.userId,
+    auditAfter: { status: 'rejected', refundedUsdtMicros: row.amountUsdtMicros, reason: row.rejectionReason },
+    events: [{ type: 'wallet.updated', userId: row.userId, reason: 'withdrawal.rejected' }],
+    notifications: [withdrawalNotification(row, outcome)],
+  };
 }
 
 /**
