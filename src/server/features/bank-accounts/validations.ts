@@ -1,6 +1,7 @@
 import {
   ACCEPTABLE_PAYEE_CHECKS,
   BANK_ACCOUNT_MESSAGES,
+  coolingOffLifted,
   isBlockingPayeeCheck,
   lastFourDigits,
   PAYEE_ADMIN_MESSAGES,
@@ -194,8 +195,13 @@ async function setPayeeCheck(transaction: Executor, validation: PayeeValidationR
     targetId: payee.id,
     targetUserId: payee.userId,
     before: { payeeCheck: 'checking' },
-    // A match lifts the payee's cooling-off (decision 054): said here, so that the audit log shows why it was lifted.
-    after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
+    // A match lifts the payee's cooling-off (decisions 054, 068): said here, so that the audit log shows why it was lifted.
+    after: {
+      payeeCheck: check,
+      validationId: validation.id,
+      coolingOffLifted: coolingOffLifted({ payeeCheck: check, upiId: payee.upiId, checkedUpiId: validation.vpa }),
+      ...details,
+    },
   });
   // A blocked payee is told to its owner at once (issue 31): a withdrawal to it would be refused until they act.
   if (isBlockingPayeeCheck(check))
