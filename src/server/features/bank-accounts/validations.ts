@@ -46,6 +46,11 @@ export function validationProviderFrom(config: PayeeCheckConfig | undefined): Ac
   return config.provider === 'razorpayx' ? createRazorpayXValidationClient(config) : createCashfreeValidationClient(config.verification);
 }
 
+/** Whether the configured provider checks a payee's UPI id too (RazorpayX and Cashfree both do: decisions 054, 068). */
+export function validatesUpiIds(config: PayeeCheckConfig | undefined): boolean {
+  return validationProviderFrom(config)?.validateVpa !== undefined;
+}
+
 /**
  * Records a validation of the payee's details, in the transaction that saves them (the owner is locked, so
  * two saves cannot both pass the limit). Refused with 429 when the customer had PAYEE_CHECKS_PER_DAY already.
@@ -227,7 +232,10 @@ export async function stepValidation(
     return;
   }
   try {
-    const facts = validation.providerValidationId === null ? await sendValidation(provider, validation) : await provider.fetch(validation.providerValidationId);
+    const facts =
+      validation.providerValidationId === null
+        ? await sendValidation(provider, validation)
+        : await provider.fetch(validation.providerValidationId, validation.vpa === null ? 'bank_account' : 'vpa');
     await applyValidationFacts(db, { id: validation.id }, facts, pollSeconds, provider.validateVpa !== undefined);
     if (facts.status === 'created' && validation.providerValidationId !== null) await nextAttemptOrGiveUp(db, validation, pollSeconds, null);
   } catch (error) {
