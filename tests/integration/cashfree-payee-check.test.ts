@@ -31,6 +31,7 @@ const { harness, admin } = useIntegrationFile({
 
 beforeEach(() => {
   standIn.cutVerifications = false;
+  standIn.dropNextUpiAnswer = false;
 });
 
 function uniqueAccountNumber(): string {
@@ -43,12 +44,12 @@ async function fundedCustomer(): Promise<SignedUpUser> {
   return customer;
 }
 
-async function addedPayee(customer: SignedUpUser, accountNumber: string): Promise<{ id: string; payeeCheck: string }> {
+async function addedPayee(customer: SignedUpUser, accountNumber: string, upiId: string | null = null): Promise<{ id: string; payeeCheck: string }> {
   const response = await call(harness.app, {
     method: 'POST',
     url: '/api/bank-accounts',
     cookie: customer.cookie,
-    body: { accountHolderName: 'Asha Rao', accountNumber, accountNumberConfirmation: accountNumber, ifscCode: 'SBIN0001234', upiId: null },
+    body: { accountHolderName: 'Asha Rao', accountNumber, accountNumberConfirmation: accountNumber, ifscCode: 'SBIN0001234', upiId },
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ bankAccount: { id: string; payeeCheck: string } }>().bankAccount;
@@ -172,5 +173,145 @@ describe('a payee checked by Cashfree’s bank account verification', () => {
     const worker = createPayeeValidationWorker({ db: harness.database.handle.db, config, log: pino({ level: 'silent' }) });
     await worker.tick();
     expect(await payeeCheckOf(payee.id)).toBe('verified');
+  });
+});
+
+describe('a payee’s UPI id checked by Cashfree’s UPI verification, after its bank account (decision 068)', () => {
+  function uniqueUpiId(): string {
+    return `asha.${randomInt(100_000, 999_999)}@okaxis`;
+  }
+
+  /** The payee's validations, oldest first: the bank account's and then its UPI id's. */
+  async function validationsOf(bankAccountId: string) {
+    const result = await harness.database.handle.db.execute<{
+      id: string;
+      vpa: string | null;
+      status: string;
+      account_status: string | null;
+      registered_name: string | null;
+      name_verdict: string | null;
+      failure_reason: string | null;
+    }>(
+      sql`select id, vpa, status, account_status, registered_name, name_verdict, failure_reason from payee_validations
+          where bank_account_id = ${bankAccountId} order by created_at, vpa nulls first`,
+    );
+    return result.rows;
+  }
+
+  async function editUpiId(customer: SignedUpUser, bankAccountId: string, upiId: string | null) {
+    const response = await call(harness.app, { method: 'PATCH', url: `/api/bank-accounts/${bankAccountId}`, cookie: customer.cookie, body: { upiId } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ bankAccount: { payeeCheck: string } }>().bankAccount;
+  }
+
+  it('verifies a payee whose UPI id is VALID in a matching name: the documented request is sent and the cooling-off is lifted', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.upiNames.set(upiId, 'ASHA RAO');
+    const payee = await addedPayee(customer, uniqueAccountNumber(), upiId);
+    expect(payee.payeeCheck).toBe('verified');
+    const validations = await validationsOf(payee.id);
+    expect(validations).toMatchObject([
+      { vpa: null, status: 'completed', account_status: 'active', name_verdict: 'match' },
+      { vpa: upiId, status: 'completed', account_status: 'active', registered_name: 'ASHA RAO', name_verdict: 'match' },
+    ]);
+    // Our validation's id is Cashfree's verification_id, so a resend cannot make a second verification.
+    expect(standIn.upiVerificationRequests.at(-1)).toEqual({ verification_id: validations[1]?.id, vpa: upiId, name: 'Asha Rao' });
+    const withdrawal = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(withdrawal.statusCode, withdrawal.body).toBe(201);
+  });
+
+  it('blocks a payee whose UPI id is registered in another name until an admin accepts it; admins see the UPI id checked', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.upiNames.set(upiId, 'SOMEONE ELSE');
+    const payee = await addedPayee(customer, uniqueAccountNumber(), upiId);
+    expect(payee.payeeCheck).toBe('name_mismatch');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.nameMismatch);
+    const payees = await call(harness.app, { url: `/api/admin/users/${customer.id}/payees`, cookie: admin.cookie });
+    expect(payees.json()).toMatchObject({
+      items: [{ id: payee.id, payeeCheck: 'name_mismatch', validation: { vpa: upiId, registeredName: 'SOMEONE ELSE', nameVerdict: 'mismatch' } }],
+    });
+    const review = await call(harness.app, { url: '/api/admin/payees/review', cookie: admin.cookie });
+    expect(review.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toContain(payee.id);
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode, accept.body).toBe(200);
+    expect(await payeeCheckOf(payee.id)).toBe('accepted');
+  });
+
+  it('refuses a UPI id that does not exist or has expired, as an invalid account: an admin cannot accept it', async () => {
+    const customer = await fundedCustomer();
+    for (const status of ['INVALID', 'EXPIRED'] as const) {
+      const upiId = uniqueUpiId();
+      standIn.upiStatuses.set(upiId, status);
+      const payee = await addedPayee(customer, uniqueAccountNumber(), upiId);
+      expect(payee.payeeCheck).toBe('invalid');
+      expect((await validationsOf(payee.id)).at(-1)).toMatchObject({ vpa: upiId, account_status: 'invalid', failure_reason: `UPI id ${status}` });
+      await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.invalidAccount);
+      const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+      expect(accept.statusCode).toBe(409);
+    }
+  });
+
+  it('leaves a UPI id whose name the UPI network gave wrong (NPCI_NAME_INCORRECT) to a person: check failed, acceptable by an admin', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.upiStatuses.set(upiId, 'NPCI_NAME_INCORRECT');
+    const payee = await addedPayee(customer, uniqueAccountNumber(), upiId);
+    expect(payee.payeeCheck).toBe('check_failed');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.checkFailed);
+    const accept = await call(harness.app, { method: 'POST', url: `/api/admin/payees/${payee.id}/accept`, cookie: admin.cookie, body: {} });
+    expect(accept.statusCode, accept.body).toBe(200);
+  });
+
+  it('checks the payee again when its UPI id is added, changed or removed; a bank account that does not match ends the check there', async () => {
+    const customer = await fundedCustomer();
+    const accountNumber = uniqueAccountNumber();
+    const payee = await addedPayee(customer, accountNumber);
+    expect(payee.payeeCheck).toBe('verified');
+    const bankRequestsBefore = standIn.verificationRequests.length;
+    const upiRequestsBefore = standIn.upiVerificationRequests.length;
+
+    const added = uniqueUpiId();
+    standIn.upiNames.set(added, 'RAVI KUMAR');
+    expect(await editUpiId(customer, payee.id, added)).toMatchObject({ payeeCheck: 'name_mismatch' });
+    expect(standIn.verificationRequests.length).toBe(bankRequestsBefore + 1);
+    expect(standIn.upiVerificationRequests.length).toBe(upiRequestsBefore + 1);
+    expect(standIn.upiVerificationRequests.at(-1)).toMatchObject({ vpa: added });
+
+    const changed = uniqueUpiId();
+    expect(await editUpiId(customer, payee.id, changed)).toMatchObject({ payeeCheck: 'verified' });
+    expect(standIn.upiVerificationRequests.at(-1)).toMatchObject({ vpa: changed });
+
+    expect(await editUpiId(customer, payee.id, null)).toMatchObject({ payeeCheck: 'verified' });
+    // The bank account again, and no UPI id to ask about.
+    expect(standIn.verificationRequests.length).toBe(bankRequestsBefore + 3);
+    expect(standIn.upiVerificationRequests.length).toBe(upiRequestsBefore + 2);
+
+    // A bank account in another name: its UPI id is not asked about.
+    standIn.bankAccountNames.set(accountNumber, 'RAVI KUMAR');
+    expect(await editUpiId(customer, payee.id, uniqueUpiId())).toMatchObject({ payeeCheck: 'name_mismatch' });
+    expect(standIn.upiVerificationRequests.length).toBe(upiRequestsBefore + 2);
+  });
+
+  it('after a lost answer, the worker sends the same verification_id again and reads the first verification (one verification)', async () => {
+    const customer = await fundedCustomer();
+    const upiId = uniqueUpiId();
+    standIn.dropNextUpiAnswer = true;
+    const payee = await addedPayee(customer, uniqueAccountNumber(), upiId);
+    expect(payee.payeeCheck).toBe('checking');
+    await expectWithdrawalRefused(customer, payee.id, BANK_ACCOUNT_MESSAGES.checking);
+    expect((await validationsOf(payee.id)).at(-1)).toMatchObject({ vpa: upiId, status: 'queued' });
+
+    await harness.database.handle.db.execute(sql`update payee_validations set next_attempt_at = now() where status = 'queued'`);
+    const config = payeeCheckConfig({ payoutProvider: standIn.config, kyc: standIn.verificationConfig });
+    if (!config) throw new Error('no payee check for Cashfree with the Verification API');
+    const worker = createPayeeValidationWorker({ db: harness.database.handle.db, config, log: pino({ level: 'silent' }) });
+    await worker.tick();
+    expect(await payeeCheckOf(payee.id)).toBe('verified');
+    const sent = standIn.upiVerificationRequests.filter((body) => body.vpa === upiId);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.verification_id).toBe(sent[0]?.verification_id);
+    expect(standIn.upiVerifications.filter((verification) => verification.vpa === upiId)).toHaveLength(1);
   });
 });

@@ -270,13 +270,39 @@ describe('a new payee checked with the bank (penny drop)', () => {
     expect(withdrawal.statusCode, withdrawal.body).toBe(201);
   });
 
-  it('keeps the cooling-off of a matching payee with a UPI id (a payout would go by UPI, which the penny did not check)', async () => {
+  it('lifts the cooling-off of a payee whose bank account and UPI id both match (issue 31 §4: a payee whose name matches needs no cooling-off)', async () => {
     const customer = await fundedCustomer();
     const payee = await addedPayee(customer, { upiId: 'asha@oksbi' });
     expect(payee.payeeCheck).toBe('verified');
+    const audit = await harness.database.handle.db.execute<{ after: { payeeCheck: string; coolingOffLifted: boolean } }>(
+      sql`select after from audit_log where action = 'payee.check' and target_id = ${payee.id}`,
+    );
+    expect(audit.rows.map((row) => row.after)).toEqual([expect.objectContaining({ payeeCheck: 'verified', coolingOffLifted: true })]);
+    const pauses = await call(harness.app, { url: '/api/security/pauses', cookie: customer.cookie });
+    expect(pauses.json()).toMatchObject({ bankAccounts: [] });
+    const response = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
+    expect(response.statusCode, response.body).toBe(201);
+  });
+
+  it('keeps the cooling-off of a verified payee whose UPI id the bank did not check (verified before UPI ids were checked, or by another UPI id)', async () => {
+    const customer = await fundedCustomer();
+    const payee = await addedPayee(customer);
+    expect(payee.payeeCheck).toBe('verified');
+    // As a payee verified by its penny drop alone before migration 0055 holds it: a UPI id beside a check that did not cover it.
+    await harness.database.handle.db.execute(sql`update bank_accounts set upi_id = 'asha@oksbi' where id = ${payee.id}`);
+    const pauses = await call(harness.app, { url: '/api/security/pauses', cookie: customer.cookie });
+    expect(pauses.json()).toMatchObject({ bankAccounts: [{ bankAccountId: payee.id }] });
     const response = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: payee.id });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ error: { code: 'COOLING_OFF' } });
+
+    // A payee whose UPI id was checked, holding another UPI id than the one checked, keeps it too.
+    const other = await addedPayee(customer, { upiId: 'asha.other@oksbi' });
+    expect(other.payeeCheck).toBe('verified');
+    await harness.database.handle.db.execute(sql`update bank_accounts set upi_id = 'asha.third@oksbi' where id = ${other.id}`);
+    const toOther = await requestWithdrawal(harness, customer, { amount: '10', bankAccountId: other.id });
+    expect(toOther.statusCode).toBe(403);
+    expect(toOther.json()).toMatchObject({ error: { code: 'COOLING_OFF' } });
   });
 
   it('blocks a payee whose registered name does not match, and says why without naming the account holder', async () => {

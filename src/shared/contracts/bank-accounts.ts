@@ -244,11 +244,18 @@ export function payeeRefusal(
 }
 
 /**
- * Whether the bank's check lifts the payee's cooling-off (decision 054): its registered name matched the customer's.
- * Not with a UPI id, since a payout then goes by UPI and the penny drop checked only the bank account.
+ * Whether the bank's check lifts the payee's cooling-off (decisions 054, 068): its registered name matched the customer's
+ * for every destination a payout can use. A payout to a payee with a UPI id goes by UPI, so that UPI id must be the one
+ * the bank checked and found in a matching name (`checkedUpiId`: the UPI id of the validation that verified the payee);
+ * a UPI id the bank did not check (a payee verified before UPI ids were checked, or one edited since) keeps it.
  */
-export function coolingOffLifted(account: { payeeCheck?: PayeeCheck | undefined; upiId?: string | null | undefined }): boolean {
-  return account.payeeCheck === 'verified' && account.upiId === null;
+export function coolingOffLifted(account: {
+  payeeCheck?: PayeeCheck | undefined;
+  upiId?: string | null | undefined;
+  checkedUpiId?: string | null | undefined;
+}): boolean {
+  if (account.payeeCheck !== 'verified') return false;
+  return account.upiId === null || (account.upiId !== undefined && account.checkedUpiId === account.upiId);
 }
 
 /** An account validation as admins see it: what the bank said, the one name rule's verdict, when, and the provider's id. */

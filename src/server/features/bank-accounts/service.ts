@@ -18,7 +18,7 @@ import { branchOfIfsc } from './ifsc-branches.ts';
 import { lookUpIfsc } from './ifsc-directory.ts';
 import * as bankAccountRepository from './repository.ts';
 import type { BankAccountRow } from './repository.ts';
-import { checkSoon, queueValidation } from './validations.ts';
+import { checkSoon, queueValidation, validatesUpiIds } from './validations.ts';
 import { toBankAccountView } from './view.ts';
 import { payeeCheckConfig } from '../../env.ts';
 
@@ -97,8 +97,8 @@ export async function updateBankAccount(
     await refuseDuplicate(transaction, userId, input.accountNumber ?? existing.accountNumber, input.ifscCode ?? existing.ifscCode, id);
     // A change of what the bank checked (number, IFSC, holder) checks it again; an earlier check, acceptance or rejection no longer holds.
     const checked = { accountNumber: existing.accountNumber, ifscCode: existing.ifscCode, accountHolderName: existing.accountHolderName, ...changes };
-    // With RazorpayX the UPI id is validated too (decision 054), so a change of it checks the payee again as well.
-    const upiIdChecked = providerConfig?.provider === 'razorpayx' && input.upiId !== undefined && input.upiId !== existing.upiId;
+    // The UPI id is validated too (decisions 054, 068), so a change of it checks the payee again as well.
+    const upiIdChecked = validatesUpiIds(providerConfig) && input.upiId !== undefined && input.upiId !== existing.upiId;
     let validationId: string | undefined;
     if (
       checked.accountNumber !== existing.accountNumber ||

@@ -1,6 +1,7 @@
 import {
   ACCEPTABLE_PAYEE_CHECKS,
   BANK_ACCOUNT_MESSAGES,
+  coolingOffLifted,
   isBlockingPayeeCheck,
   lastFourDigits,
   PAYEE_ADMIN_MESSAGES,
@@ -43,6 +44,11 @@ const MAX_VALIDATION_ATTEMPTS = 12;
 export function validationProviderFrom(config: PayeeCheckConfig | undefined): AccountValidationProvider | undefined {
   if (!config) return undefined;
   return config.provider === 'razorpayx' ? createRazorpayXValidationClient(config) : createCashfreeValidationClient(config.verification);
+}
+
+/** Whether the configured provider checks a payee's UPI id too (RazorpayX and Cashfree both do: decisions 054, 068). */
+export function validatesUpiIds(config: PayeeCheckConfig | undefined): boolean {
+  return validationProviderFrom(config)?.validateVpa !== undefined;
 }
 
 /**
@@ -194,8 +200,13 @@ async function setPayeeCheck(transaction: Executor, validation: PayeeValidationR
     targetId: payee.id,
     targetUserId: payee.userId,
     before: { payeeCheck: 'checking' },
-    // A match lifts the payee's cooling-off (decision 054): said here, so that the audit log shows why it was lifted.
-    after: { payeeCheck: check, validationId: validation.id, coolingOffLifted: check === 'verified' && payee.upiId === null, ...details },
+    // A match lifts the payee's cooling-off (decisions 054, 068): said here, so that the audit log shows why it was lifted.
+    after: {
+      payeeCheck: check,
+      validationId: validation.id,
+      coolingOffLifted: coolingOffLifted({ payeeCheck: check, upiId: payee.upiId, checkedUpiId: validation.vpa }),
+      ...details,
+    },
   });
   // A blocked payee is told to its owner at once (issue 31): a withdrawal to it would be refused until they act.
   if (isBlockingPayeeCheck(check))
@@ -221,7 +232,10 @@ export async function stepValidation(
     return;
   }
   try {
-    const facts = validation.providerValidationId === null ? await sendValidation(provider, validation) : await provider.fetch(validation.providerValidationId);
+    const facts =
+      validation.providerValidationId === null
+        ? await sendValidation(provider, validation)
+        : await provider.fetch(validation.providerValidationId, validation.vpa === null ? 'bank_account' : 'vpa');
     await applyValidationFacts(db, { id: validation.id }, facts, pollSeconds, provider.validateVpa !== undefined);
     if (facts.status === 'created' && validation.providerValidationId !== null) await nextAttemptOrGiveUp(db, validation, pollSeconds, null);
   } catch (error) {

@@ -58,7 +58,8 @@ export interface AccountValidationProvider {
   validate(request: AccountValidationRequest): Promise<AccountValidationFacts>;
   /** Absent when the provider validates bank accounts only: a UPI id is then checked by its form alone. */
   validateVpa?(request: VpaValidationRequest): Promise<AccountValidationFacts>;
-  fetch(providerValidationId: string): Promise<AccountValidationFacts>;
+  /** Asks about a validation sent before; `target` says whether it checked a bank account or a UPI id (Cashfree asks each at its own path). */
+  fetch(providerValidationId: string, target: 'bank_account' | 'vpa'): Promise<AccountValidationFacts>;
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): boolean;
   /** A verified webhook's validation, or undefined for another event; throws PayoutProviderError('unexpected') when unreadable. */
   readWebhook(rawBody: Buffer): AccountValidationFacts | undefined;

@@ -70,7 +70,8 @@ export function accountPauseFrom(context: AppContext, row: ResetTimes | undefine
   return candidates.sort((first, second) => second.until.getTime() - first.until.getTime())[0];
 }
 
-type PausedPayee = { detailsChangedAt: Date; payeeCheck?: PayeeCheck; upiId?: string | null };
+/** `checkedUpiId`: the UPI id the bank checked when it verified the payee (null when it checked the bank account alone). */
+type PausedPayee = { detailsChangedAt: Date; payeeCheck?: PayeeCheck; upiId?: string | null; checkedUpiId?: string | null };
 
 export function bankAccountPauseEnd(context: AppContext, bankAccount: PausedPayee): Date | undefined {
   return coolingOffLifted(bankAccount) ? undefined : pauseEnd(context, bankAccount.detailsChangedAt);

@@ -65,12 +65,15 @@ export interface WithdrawalContextRow {
   flaggedAt: Date | null;
   flagReason: string | null;
   payeeCheck: PayeeCheck | null;
+  /** The UPI id the payee's current check covered (null when it checked the bank account alone): decision 068. */
+  checkedUpiId: string | null;
 }
 
 const findContextStatement = preparedStatement<WithdrawalContextRow>(
   'withdrawal_request_context',
   `with account as (
-     select id, account_holder_name, account_number, bank_name, ifsc_code, upi_id, details_changed_at, flagged_at, flag_reason, payee_check
+     select id, account_holder_name, account_number, bank_name, ifsc_code, upi_id, details_changed_at, flagged_at, flag_reason, payee_check,
+       (select v.vpa from payee_validations v where v.id = bank_accounts.validation_id) as checked_upi_id
      from bank_accounts
      where id = $2 and user_id = $1
      for share
@@ -92,7 +95,7 @@ const findContextStatement = preparedStatement<WithdrawalContextRow>(
      s.withdrawal_monthly_limit_vip_usdt_micros as "withdrawalMonthlyLimitVipUsdtMicros",
      a.id as "bankAccountId", a.account_holder_name as "accountHolderName", a.account_number as "accountNumber", a.bank_name as "bankName",
      a.ifsc_code as "ifscCode", a.upi_id as "upiId", a.details_changed_at as "detailsChangedAt",
-     a.flagged_at as "flaggedAt", a.flag_reason as "flagReason", a.payee_check as "payeeCheck",
+     a.flagged_at as "flaggedAt", a.flag_reason as "flagReason", a.payee_check as "payeeCheck", a.checked_upi_id as "checkedUpiId",
      ${publishEventsColumn('$3', '$4')}
    from profiles p
      join users u on u.id = p.user_id

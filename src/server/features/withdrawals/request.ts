@@ -151,7 +151,7 @@ function priceWithdrawal(
 
 /** The bank account read with the request's context, when it is (still) the customer's. */
 function ownedBankAccountOf(row: WithdrawalContext) {
-  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck } = row;
+  const { bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck, checkedUpiId } = row;
   if (
     bankAccountId === null ||
     accountHolderName === null ||
@@ -163,5 +163,5 @@ function ownedBankAccountOf(row: WithdrawalContext) {
   ) {
     return undefined;
   }
-  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck };
+  return { id: bankAccountId, accountHolderName, accountNumber, bankName, ifscCode, upiId, detailsChangedAt, payeeCheck, checkedUpiId };
 }
