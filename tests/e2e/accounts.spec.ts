@@ -1,10 +1,13 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { logInThroughForm, newCustomer, signOutFromHeader, signUpThroughForm, waitForResetLink } from './support/helpers.ts';
 
-/** A link on its own is at least 24 px high, the smallest target WCAG 2.2 allows a finger (2.5.8). */
+/**
+ * A link on its own is at least 24 px high, the smallest target WCAG 2.2 allows a finger (2.5.8). Measured until it
+ * holds: while the live login page takes over from the one drawn at build time (decision 065), the link found may be
+ * the one just removed, which has no box; a link that is never 24 px high still fails.
+ */
 async function expectTapTarget(target: Locator): Promise<void> {
-  const box = await target.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThanOrEqual(24);
+  await expect.poll(async () => (await target.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(24);
 }
 
 test('a new customer signs up, is asked for the PIN, and reaches the dashboard', async ({ page }) => {

@@ -1,7 +1,28 @@
-/** Where the browser tests find the app and the test mail server's inbox (overridable so that several runs can coexist). */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** The first e2e server's app and inbox ports (overridable so that several runs can coexist). */
+export const E2E_FIRST_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_FIRST_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? 3199);
+
+/**
+ * Every Playwright worker has an e2e server of its own (playwright.config.ts, decision 070), so that a spec that
+ * changes global settings never races another. Worker n's app listens this many ports after the first one's; a spec's
+ * extra apps take the ports just above their worker's app (E2E_PORT + 1 to + 9).
+ */
+export const E2E_PORTS_PER_SERVER = 10;
+
+/** How many workers, and so e2e servers, a run has: E2E_WORKERS, else 2 (the two cores of the CI machine). */
+export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+
+/** Which e2e server this process talks to: its worker's (Playwright sets TEST_PARALLEL_INDEX in each worker), else the first. */
+const serverIndex = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+
+export function e2eServerPorts(index: number): { port: number; inboxPort: number } {
+  return { port: E2E_FIRST_PORT + index * E2E_PORTS_PER_SERVER, inboxPort: E2E_FIRST_INBOX_PORT + index };
+}
+
+/** Where the browser tests find the app and the test mail server's inbox. */
+export const E2E_PORT = e2eServerPorts(serverIndex).port;
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
-export const E2E_INBOX_PORT = Number(process.env.E2E_INBOX_PORT ?? 3199);
+export const E2E_INBOX_PORT = e2eServerPorts(serverIndex).inboxPort;
 export const E2E_ADMIN_EMAIL = 'admin@e2e.example.com';
 export const E2E_ADMIN_PASSWORD = 'admin-password-e2e';
 /** The build to test: `dist` unless E2E_DIST_DIR names another output of scripts/build-into.mjs. */
