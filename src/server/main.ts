@@ -18,9 +18,10 @@ import { startNotificationEmailDelivery } from './platform/notifications/service
 import { pruneExpiredRecords } from './platform/maintenance/prune.ts';
 import { drainAndClose, ServerLifecycle } from './http/lifecycle.ts';
 import { AppMetrics, startMetricsServer } from './platform/metrics/metrics.ts';
+import { createPeriodicWorker } from './platform/workers/periodic.ts';
 import { openDatabase } from './runtime.ts';
 
-const PRUNE_INTERVAL_MILLISECONDS = 10 * 60_000;
+const PRUNE_INTERVAL_SECONDS = 10 * 60;
 const SHUTDOWN_DEADLINE_MILLISECONDS = 9_500;
 
 async function main(): Promise<void> {
@@ -124,13 +125,16 @@ function announceAdmin(bootstrap: Awaited<ReturnType<typeof ensureAdmin>>): void
 /** The pruning of expired records, the chain worker and, with a payout provider, the payout worker; `stop` ends them all. */
 function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { stop: () => Promise<void> } {
   const { db } = context.database;
-  const prune = () =>
-    Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db), pruneSpentContactChecks(db)]).catch((error: unknown) =>
-      log.error({ err: error }, 'Pruning expired records failed'),
-    );
-  void prune();
-  const pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MILLISECONDS);
-  pruneTimer.unref();
+  // A periodic worker like the others, so that a shutdown waits for a pruning still running before the pool closes.
+  const pruning = createPeriodicWorker({
+    intervalSeconds: PRUNE_INTERVAL_SECONDS,
+    log,
+    failureMessage: 'Pruning expired records failed',
+    tick: async () => {
+      await Promise.all([pruneExpiredRecords(db, context.sessionSettings), pruneAbandonedFileChunks(db), pruneSpentContactChecks(db)]);
+    },
+  });
+  pruning.start();
   // Every process runs the chain worker; jobs are claimed in PostgreSQL, so several processes share the work safely.
   // The worker's automatic credits e-mail their customers at once; claims in PostgreSQL keep this and the app's delivery from sending one twice.
   const chainEmails = startNotificationEmailDelivery({ db, mailer: context.mailer, appOrigin: context.config.appOrigin, log });
@@ -165,7 +169,7 @@ function startBackgroundWork(context: AppContext, log: FastifyBaseLogger): { sto
   closedAccountMoney.start();
   return {
     async stop() {
-      clearInterval(pruneTimer);
+      await pruning.stop();
       await chainWorker.stop();
       await payoutWorker?.stop();
       await validationWorker?.stop();
