@@ -243,4 +243,78 @@ describe('the chain follower', () => {
     await tickUntil(worker, async () => (await balanceMicros(harness, user.id)) === 16_000_000n);
     expect(await depositsOf(hash)).toEqual([expect.objectContaining({ source: 'detected', status: 'approved', chain_log_index: 0 })]);
   });
+  it('settles a group of transfers as an approval does: rewards to both referrers, a notice in each customer’s language, an audit row each', async () => {
+    const grandReferrer = await signUpVerifiedUser(harness.app);
+    const referrer = await signUpVerifiedUser(harness.app, { referralCode: grandReferrer.referralCode });
+    const first = await customerWithAddress();
+    await harness.database.handle.db.execute(sql`update profiles set referred_by_user_id = ${referrer.id}, language = 'hi' where user_id = ${first.user.id}`);
+    const second = await customerWithAddress();
+    // One transaction pays the first customer twice and the second once, plus once below the minimum.
+    const hash = await chain.transferMany(usdt, await stranger(), [
+      { to: first.address, amountUsdtMicros: 50_000_000n },
+      { to: second.address, amountUsdtMicros: 1_000_000n },
+      { to: first.address, amountUsdtMicros: 20_000_000n },
+      { to: second.address, amountUsdtMicros: 30_000_000n },
+    ]);
+    await chain.mine(CONFIRMATIONS);
+    await tickUntil(worker, async () => (await balanceMicros(harness, second.user.id)) === 30_000_000n);
+
+    const deposits = await depositsOf(hash);
+    expect(deposits.map((deposit) => [deposit.user_id, deposit.chain_log_index, deposit.status, deposit.amount_usdt_micros]).sort()).toEqual(
+      [
+        [first.user.id, 0, 'approved', 50_000_000n],
+        [second.user.id, 1, 'pending', 1_000_000n],
+        [first.user.id, 2, 'approved', 20_000_000n],
+        [second.user.id, 3, 'approved', 30_000_000n],
+      ].sort(),
+    );
+    expect(await balanceMicros(harness, first.user.id)).toBe(70_000_000n);
+    // 0.1% and 0.02% of each of the first customer's deposits.
+    expect(await balanceMicros(harness, referrer.id)).toBe(70_000n);
+    expect(await balanceMicros(harness, grandReferrer.id)).toBe(14_000n);
+    const query = async <Row extends Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
+      (await harness.database.handle.db.execute<Row>(statement)).rows;
+    const approvedIds = deposits.filter((deposit) => deposit.status === 'approved').map((deposit) => deposit.id);
+    expect(await creditsOf(approvedIds)).toBe(3n);
+    const rewards = await query<{ referrer_user_id: string; level: number; reward: string }>(
+      sql`select referrer_user_id, level, reward_usdt_micros::text as reward from referral_rewards where referred_user_id = ${first.user.id} order by reward_usdt_micros desc`,
+    );
+    expect(rewards).toEqual([
+      { referrer_user_id: referrer.id, level: 1, reward: '50000' },
+      { referrer_user_id: referrer.id, level: 1, reward: '20000' },
+      { referrer_user_id: grandReferrer.id, level: 2, reward: '10000' },
+      { referrer_user_id: grandReferrer.id, level: 2, reward: '4000' },
+    ]);
+
+    const audits = await query<{ target_id: string; actor_user_id: string | null; before: unknown; after: unknown }>(
+      sql`select target_id, actor_user_id, before, after from audit_log where action = 'deposit.approve' and target_user_id in (${first.user.id}, ${second.user.id})`,
+    );
+    const fifty = deposits.find((deposit) => deposit.amount_usdt_micros === 50_000_000n);
+    expect(audits).toHaveLength(3);
+    expect(audits.find((audit) => audit.target_id === fifty?.id)).toEqual({
+      target_id: fifty?.id,
+      actor_user_id: null,
+      before: { status: 'pending' },
+      after: {
+        status: 'approved',
+        amountUsdtMicros: '50000000',
+        referralRewards: [
+          { userId: referrer.id, level: 1, rewardUsdtMicros: '50000' },
+          { userId: grandReferrer.id, level: 2, rewardUsdtMicros: '10000' },
+        ],
+      },
+    });
+
+    const notices = await query<{ user_id: string; title: string; link: string; email_text: string }>(
+      sql`select user_id, title, link, email_text from notifications where kind = 'deposit_credited' and user_id in (${first.user.id}, ${second.user.id}) order by user_id, link`,
+    );
+    expect(notices).toHaveLength(3);
+    for (const notice of notices) {
+      const deposit = deposits.find((candidate) => notice.link === `/wallet/transactions/deposit/${candidate.id}`);
+      expect(deposit?.user_id).toBe(notice.user_id);
+      const inHindi = notice.user_id === first.user.id;
+      expect(notice.title).toBe(inHindi ? 'जमा राशि जमा हो गई' : 'Deposit credited');
+      expect(notice.email_text).toContain(inHindi ? `संदर्भ आईडी: ${deposit?.id}` : `Reference ID: ${deposit?.id}`);
+    }
+  });
 });

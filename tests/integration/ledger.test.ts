@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/errors.ts';
 import { checkLedger, checkLedgerWithin, type LedgerCheckReport } from '../../src/server/platform/ledger/check.ts';
-import { moveMoney, wallet } from '../../src/server/platform/ledger/ledger.ts';
+import { house, moveMoney, wallet } from '../../src/server/platform/ledger/ledger.ts';
 import { signUpVerifiedUser } from '../fixtures/test-app.ts';
 import { balanceMicros, fundWallet, ledgerTransferCount } from '../fixtures/wallet.ts';
 import { useIntegrationFile } from '../fixtures/integration-file.ts';
@@ -87,6 +87,53 @@ describe('ledger transfers', () => {
         moveMoney(transaction, [{ from: wallet(alice.id), to: wallet(alice.id), amountUsdtMicros: 1n, reason: 'transfer_credit', referenceId: randomUUID() }]),
       ),
     ).rejects.toThrow(`ledger movement from an account to itself (wallet:${alice.id})`);
+  });
+
+  it('credits many wallets out of house accounts by their sums, one row per movement, and rolls all back when an account is missing', async () => {
+    const alice = await signUpVerifiedUser(harness.app);
+    const bob = await signUpVerifiedUser(harness.app);
+    const credit = (userId: string, amountUsdtMicros: bigint, kind: 'deposits_received' | 'referral_rewards' = 'deposits_received') => ({
+      from: house(kind),
+      to: wallet(userId),
+      amountUsdtMicros,
+      reason: kind === 'deposits_received' ? ('deposit_credit' as const) : ('referral_reward' as const),
+      referenceId: randomUUID(),
+    });
+    // Rolled back: movements without their deposits would not match the house accounts' requests (ledger:check).
+    await inRolledBackTransaction(async (transaction) => {
+      const balances = async () =>
+        Object.fromEntries(
+          (
+            await transaction.execute<{ key: string; balance: bigint }>(
+              sql`select coalesce(user_id::text, kind) as key, balance_usdt_micros as balance from ledger_accounts
+                  where user_id in (${alice.id}, ${bob.id}) or (user_id is null and kind in ('deposits_received', 'referral_rewards'))`,
+            )
+          ).rows.map((row) => [row.key, row.balance]),
+        );
+      const transfers = async () => (await transaction.execute<{ count: bigint }>(sql`select count(*)::bigint as count from ledger_transfers`)).rows[0]?.count;
+      const before = await balances();
+      const transfersBefore = await transfers();
+      await moveMoney(transaction, [
+        credit(alice.id, 5_000_000n),
+        credit(bob.id, 1_000_000n),
+        credit(alice.id, 2_000_000n),
+        credit(bob.id, 3_000n, 'referral_rewards'),
+      ]);
+      expect(await balances()).toEqual({
+        [alice.id]: 7_000_000n,
+        [bob.id]: 1_003_000n,
+        deposits_received: (before.deposits_received ?? 0n) - 8_000_000n,
+        referral_rewards: (before.referral_rewards ?? 0n) - 3_000n,
+      });
+      expect(await transfers()).toBe((transfersBefore ?? 0n) + 4n);
+    });
+
+    const transfersBefore = await ledgerTransferCount(harness);
+    await expect(db().transaction((transaction) => moveMoney(transaction, [credit(alice.id, 1_000_000n), credit(randomUUID(), 1_000_000n)]))).rejects.toThrow(
+      /ledger accounts missing/,
+    );
+    expect(await balanceMicros(harness, alice.id)).toBe(0n);
+    expect(await ledgerTransferCount(harness)).toBe(transfersBefore);
   });
 
   it('never deadlocks when transactions move money in opposite directions at once', async () => {

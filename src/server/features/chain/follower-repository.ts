@@ -77,56 +77,10 @@ export async function depositAddressOwners(db: Executor, network: DepositNetwork
   return new Map(rows.map((row) => [row.address, row.userId]));
 }
 
-/** A final transfer to a customer's own deposit address, as insertDetectedDeposits records it. */
+/** A final transfer to a customer's own deposit address, as the follower credits it (creditOwnAddressTransfers). */
 export interface OwnAddressTransfer {
   userId: string;
   transfer: FollowedTransfer;
-}
-
-/**
- * Records a range's transfers to customers' own deposit addresses in one statement, each bound to
- * its transfer (the credit key: network, hash, position) with what the chain says: approved at once
- * when it reaches the minimum, else pending as "below the minimum" for an admin. A transfer a deposit
- * already stands for inserts nothing (read again after a reorganisation); the inserted ones come back.
- */
-export async function insertDetectedDeposits(
-  db: Executor,
-  network: DepositNetwork,
-  items: OwnAddressTransfer[],
-  minimumUsdtMicros: bigint,
-): Promise<(typeof usdtDeposits.$inferSelect)[]> {
-  if (items.length === 0) return [];
-  const column = <Value>(pick: (item: OwnAddressTransfer) => Value) => sql.param(items.map(pick));
-  const minimum = minimumUsdtMicros.toString();
-  const inserted = await db.execute<{ id: string }>(sql`
-    insert into usdt_deposits (
-      user_id, network, amount_usdt_micros, transaction_hash, deposit_address, chain_log_index, source, status, decided_at,
-      chain_state, chain_problem, chain_amount_usdt_micros, chain_from_address, chain_to_address, chain_block_number, chain_block_hash,
-      chain_checked_at, chain_delayed, chain_sender_proven)
-    select t.user_id, ${network}, t.amount, t.transaction_hash, t.to_address, t.log_index, 'detected',
-      case when t.amount >= ${minimum}::bigint then 'approved' else 'pending' end,
-      case when t.amount >= ${minimum}::bigint then now() end,
-      case when t.amount >= ${minimum}::bigint then 'confirmed' else 'mismatch' end,
-      case when t.amount >= ${minimum}::bigint then null else 'below_minimum' end,
-      t.amount, t.from_address, t.to_address, t.block_number, t.block_hash, now(), false, true
-    from unnest(
-      ${column((item) => item.userId)}::uuid[],
-      ${column((item) => item.transfer.amountUsdtMicros.toString())}::bigint[],
-      ${column((item) => item.transfer.transactionHash)}::text[],
-      ${column((item) => item.transfer.to)}::text[],
-      ${column((item) => item.transfer.logIndex)}::int[],
-      ${column((item) => item.transfer.from)}::text[],
-      ${column((item) => item.transfer.blockNumber.toString())}::bigint[],
-      ${column((item) => item.transfer.blockHash)}::text[]
-    ) as t(user_id, amount, transaction_hash, to_address, log_index, from_address, block_number, block_hash)
-    on conflict (network, transaction_hash, chain_log_index) where chain_log_index is not null and status <> 'rejected' do nothing
-    returning id`);
-  const ids = inserted.rows.map((row) => row.id);
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(usdtDeposits)
-    .where(sql`${usdtDeposits.id} = any(${sql.param(ids)}::uuid[])`);
 }
 
 /** Every deposit address of the network with its customer. */

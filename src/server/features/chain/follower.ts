@@ -1,8 +1,7 @@
 import { MAX_USDT_MICROS } from '#shared/money';
 import type { DepositNetwork } from '#shared/contracts/enums';
 import type { Executor } from '../../db/client.ts';
-import { creditDetectedDeposits } from '../deposits/service.ts';
-import { publishEvents } from '../../platform/events/publish.ts';
+import { creditFollowedTransfers } from '../deposits/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { recordSharedAddressTransaction } from './detection.ts';
 import { closeReincludedIncident, notifyOfIncident } from './incidents.ts';
@@ -388,9 +387,9 @@ async function applyRange(scope: FollowerScope, range: ReadRange, settings: Rang
  * whoever sent it: credited once, for the on-chain amount, with no hash and no
  * signature. Below the minimum it is recorded and left for an admin. A
  * transfer that already stands for a deposit (read again after a
- * reorganisation) only records where it landed now. A range's transfers go
- * together: their transactions locked in one statement, their deposits
- * inserted in one, and the credits settled as one (creditDetectedDeposits).
+ * reorganisation) only records where it landed now. A group's transfers go
+ * together: their transactions locked in one statement, then their deposits
+ * inserted and settled in a few set-based ones (creditFollowedTransfers).
  */
 async function creditOwnAddressTransfers(
   scope: FollowerScope,
@@ -416,21 +415,29 @@ async function creditOwnAddressTransfers(
     network,
     creditable.map(({ transfer }) => transfer.transactionHash),
   );
-  const inserted = await followerRepository.insertDetectedDeposits(transaction, network, creditable, minimumUsdtMicros);
-  const insertedKeys = new Set(inserted.map((deposit) => `${deposit.transactionHash}:${deposit.chainLogIndex}`));
-  for (const { transfer } of creditable) {
-    if (!insertedKeys.has(`${transfer.transactionHash}:${transfer.logIndex}`)) await noteLanding(scope, transaction, transfer);
+  const recorded = await creditFollowedTransfers(
+    transaction,
+    network,
+    creditable.map(({ userId, transfer }) => ({
+      userId,
+      amountUsdtMicros: transfer.amountUsdtMicros,
+      transactionHash: transfer.transactionHash,
+      toAddress: transfer.to,
+      fromAddress: transfer.from,
+      logIndex: transfer.logIndex,
+      blockNumber: transfer.blockNumber,
+      blockHash: transfer.blockHash,
+    })),
+    minimumUsdtMicros,
+  );
+  if (recorded.length < creditable.length) {
+    const recordedKeys = new Set(recorded.map((deposit) => `${deposit.transactionHash}:${deposit.logIndex}`));
+    for (const { transfer } of creditable) {
+      if (!recordedKeys.has(`${transfer.transactionHash}:${transfer.logIndex}`)) await noteLanding(scope, transaction, transfer);
+    }
   }
-  const approved = inserted.filter((deposit) => deposit.status === 'approved');
-  const belowMinimum = inserted.filter((deposit) => deposit.status !== 'approved');
-  if (belowMinimum.length > 0) {
-    await publishEvents(transaction, [
-      ...belowMinimum.map((deposit) => ({ type: 'wallet.updated' as const, userId: deposit.userId, reason: 'deposit.detected' })),
-      { type: 'admin.queue.updated' },
-    ]);
-  }
+  const approved = recorded.filter((deposit) => deposit.status === 'approved');
   if (approved.length === 0) return false;
-  await creditDetectedDeposits(transaction, approved);
   log.info({ network, depositIds: approved.map((deposit) => deposit.id) }, 'Transfers to customers’ own deposit addresses credited');
   return true;
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.ts';
 import { customerWallets, profiles, referralRewards, unclaimedTransfers, usdtDeposits, users } from '../../db/schema.ts';
 import { cursorTimestamp, type PageCursor } from '../../platform/pagination/cursor.ts';
-import { tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
+import { preparedStatement, queryPreparedIn, tableRowColumns, tableRowPicker } from '../../db/prepared.ts';
 import { keysetList, partyColumns, partyOf, type PartyColumns } from '../../platform/pagination/keyset-statements.ts';
 import { REQUEST_STATUSES, type DepositNetwork, type RequestStatus } from '#shared/contracts/enums';
 
@@ -77,6 +77,90 @@ export async function findReferrersOf(db: Executor, userIds: string[]): Promise<
     left join profiles p2 on p2.user_id = p1.referred_by_user_id
     where p1.user_id = any(${sql.param(userIds)}::uuid[])`);
   return new Map(result.rows.map((row) => [row.user_id, { level1: row.level1 ?? undefined, level2: row.level2 ?? undefined }]));
+}
+
+/** A final transfer to a customer's own deposit address, as the chain follower read it. */
+export interface FollowedDepositValues {
+  userId: string;
+  amountUsdtMicros: bigint;
+  transactionHash: string;
+  toAddress: string;
+  fromAddress: string;
+  /** The transfer's position within its transaction: with the network and the hash, the credit key. */
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+}
+
+/** A deposit insertFollowedDeposits recorded, with its customer's referrers when it was approved. */
+export interface InsertedFollowedDeposit {
+  id: string;
+  userId: string;
+  network: DepositNetwork;
+  amountUsdtMicros: bigint;
+  transactionHash: string;
+  logIndex: number;
+  status: 'approved' | 'pending';
+  rejectionReason: null;
+  level1: string | null;
+  level2: string | null;
+}
+
+/**
+ * Records a group's transfers to customers' own deposit addresses in one statement, each bound to its
+ * transfer (the credit key: network, hash, position) with what the chain says: approved at once when
+ * it reaches the minimum, else pending as "below the minimum" for an admin. A transfer a deposit
+ * already stands for inserts nothing (read again after a reorganisation); the inserted ones come
+ * back, the approved ones with who referred their customer (and that referrer's referrer), which a
+ * separate statement used to read.
+ */
+const insertFollowedStatement = preparedStatement<InsertedFollowedDeposit>(
+  'deposits_insert_followed',
+  `with inserted as (
+     insert into usdt_deposits (
+       user_id, network, amount_usdt_micros, transaction_hash, deposit_address, chain_log_index, source, status, decided_at,
+       chain_state, chain_problem, chain_amount_usdt_micros, chain_from_address, chain_to_address, chain_block_number, chain_block_hash,
+       chain_checked_at, chain_delayed, chain_sender_proven)
+     select t.user_id, $1::text, t.amount, t.transaction_hash, t.to_address, t.log_index, 'detected',
+       case when t.amount >= $2::bigint then 'approved' else 'pending' end,
+       case when t.amount >= $2::bigint then now() end,
+       case when t.amount >= $2::bigint then 'confirmed' else 'mismatch' end,
+       case when t.amount >= $2::bigint then null else 'below_minimum' end,
+       t.amount, t.from_address, t.to_address, t.block_number, t.block_hash, now(), false, true
+     from unnest($3::uuid[], $4::bigint[], $5::text[], $6::text[], $7::int[], $8::text[], $9::bigint[], $10::text[])
+       with ordinality as t(user_id, amount, transaction_hash, to_address, log_index, from_address, block_number, block_hash, position)
+     order by t.position
+     on conflict (network, transaction_hash, chain_log_index) where chain_log_index is not null and status <> 'rejected' do nothing
+     returning id, user_id, network, amount_usdt_micros, transaction_hash, chain_log_index, status
+   )
+   select i.id, i.user_id as "userId", i.network, i.amount_usdt_micros as "amountUsdtMicros", i.transaction_hash as "transactionHash",
+     i.chain_log_index as "logIndex", i.status, null as "rejectionReason",
+     p1.referred_by_user_id as level1, p2.referred_by_user_id as level2
+   from inserted i
+   left join profiles p1 on p1.user_id = i.user_id and i.status = 'approved'
+   left join profiles p2 on p2.user_id = p1.referred_by_user_id`,
+);
+
+export async function insertFollowedDeposits(
+  db: Executor,
+  network: DepositNetwork,
+  values: readonly FollowedDepositValues[],
+  minimumUsdtMicros: bigint,
+): Promise<InsertedFollowedDeposit[]> {
+  if (values.length === 0) return [];
+  const column = <Value>(pick: (value: FollowedDepositValues) => Value) => values.map(pick);
+  return queryPreparedIn(db, insertFollowedStatement, [
+    network,
+    minimumUsdtMicros.toString(),
+    column((value) => value.userId),
+    column((value) => value.amountUsdtMicros.toString()),
+    column((value) => value.transactionHash),
+    column((value) => value.toAddress),
+    column((value) => value.logIndex),
+    column((value) => value.fromAddress),
+    column((value) => value.blockNumber.toString()),
+    column((value) => value.blockHash),
+  ]);
 }
 
 /** Rows per statement of insertReferralRewards: well below PostgreSQL's limit of parameters a statement may have. */

@@ -303,9 +303,12 @@ export const depositDecisions: RequestKind<DepositRow, DepositDecisionDetails, {
   }),
 };
 
+/** What a deposit's settlement reads of it. */
+type SettledDeposit = Pick<DepositRow, 'id' | 'userId' | 'amountUsdtMicros' | 'network' | 'transactionHash' | 'rejectionReason'>;
+
 /** What approving a deposit does: the credit, the referral rewards (rows and movements), the audit's after, the events and the customer's notice. */
 function approvalSettlement(
-  deposit: DepositRow,
+  deposit: SettledDeposit,
   referrers: { level1: string | undefined; level2: string | undefined } | undefined,
 ): Settlement & { rewards: { referrerUserId: string; referredUserId: string; depositId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] } {
   const movements: LedgerMovement[] = [
@@ -344,17 +347,37 @@ function approvalSettlement(
   };
 }
 
+/** A followed transfer a new deposit now stands for: credited (approved) or below the minimum (pending, for an admin). */
+export interface RecordedFollowedDeposit {
+  id: string;
+  userId: string;
+  status: 'approved' | 'pending';
+  transactionHash: string;
+  logIndex: number;
+}
+
 /**
- * The system's approval of many detected deposits at once (a range the chain follower read), inside
- * the caller's transaction: what decideInTransaction does for each (the same settlement, audit rows,
- * events and notices), in a few statements for all of them. The deposits were inserted approved by
- * the caller, bound to final transfers to their customers' own addresses; nothing else decides them,
- * so none has an open first approval to discard.
+ * The system's approval of a group of final transfers to customers' own addresses (a group of ranges
+ * the chain follower read), inside the caller's transaction, which holds the transactions' locks:
+ * each becomes a deposit once per credit key, approved at once when it reaches the minimum and
+ * pending as below the minimum otherwise, and the approved ones are settled as the decision flow
+ * settles an approval (approvalSettlement: the credit, the referral rewards, the audit row
+ * `deposit.approve` with no actor, the events and the customer's notice). Nothing else decides these
+ * deposits, so none has an open first approval to discard. Each step is one set-based statement of
+ * the module that owns its tables, the ledger's included (decision 045, round 22): five for a group
+ * without referrers, however many transfers it holds.
  */
-export async function creditDetectedDeposits(db: Executor, deposits: DepositRow[]): Promise<void> {
-  if (deposits.length === 0) return;
-  const referrers = await depositRepository.findReferrersOf(db, [...new Set(deposits.map((deposit) => deposit.userId))]);
-  const settlements = deposits.map((deposit) => approvalSettlement(deposit, referrers.get(deposit.userId)));
+export async function creditFollowedTransfers(
+  db: Executor,
+  network: DepositNetwork,
+  transfers: readonly depositRepository.FollowedDepositValues[],
+  minimumUsdtMicros: bigint,
+): Promise<RecordedFollowedDeposit[]> {
+  const inserted = await depositRepository.insertFollowedDeposits(db, network, transfers, minimumUsdtMicros);
+  if (inserted.length === 0) return [];
+  const approved = inserted.filter((deposit) => deposit.status === 'approved');
+  const belowMinimum = inserted.filter((deposit) => deposit.status !== 'approved');
+  const settlements = approved.map((deposit) => approvalSettlement(deposit, { level1: deposit.level1 ?? undefined, level2: deposit.level2 ?? undefined }));
   await depositRepository.insertReferralRewards(
     db,
     settlements.flatMap((settlement) => settlement.rewards),
@@ -365,7 +388,7 @@ export async function creditDetectedDeposits(db: Executor, deposits: DepositRow[
   );
   await recordAudits(
     db,
-    deposits.map((deposit, index) => ({
+    approved.map((deposit, index) => ({
       actorUserId: null,
       action: 'deposit.approve' as const,
       targetType: 'deposit',
@@ -375,20 +398,23 @@ export async function creditDetectedDeposits(db: Executor, deposits: DepositRow[
       after: settlements[index]?.auditAfter,
     })),
   );
-  await publishEvents(
-    db,
-    settlements.flatMap((settlement) => settlement.events),
-  );
   await createNotifications(
     db,
     settlements.flatMap((settlement) => settlement.notifications ?? []),
   );
-  await publishEvent(db, { type: 'admin.queue.updated' });
+  // What the follower published for a deposit below the minimum, then what decideInTransaction publishes for an approval.
+  await publishEvents(db, [
+    ...belowMinimum.map((deposit) => ({ type: 'wallet.updated' as const, userId: deposit.userId, reason: 'deposit.detected' })),
+    ...(belowMinimum.length > 0 ? [{ type: 'admin.queue.updated' as const }] : []),
+    ...settlements.flatMap((settlement) => settlement.events),
+    ...(approved.length > 0 ? [{ type: 'admin.queue.updated' as const }] : []),
+  ]);
+  return inserted.map(({ id, userId, status, transactionHash, logIndex }) => ({ id, userId, status, transactionHash, logIndex }));
 }
 
 /** The rewards a deposit pays: to the depositor's referrer and that referrer's referrer, never to the depositor, and none of zero. */
 function referralRewardsOf(
-  deposit: DepositRow,
+  deposit: SettledDeposit,
   referrers: { level1: string | undefined; level2: string | undefined },
 ): { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] {
   const rewards: { referrerUserId: string; level: 1 | 2; rewardUsdtMicros: bigint }[] = [];

@@ -66,6 +66,7 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
   }
   const [single] = movements;
   if (movements.length === 1 && single) return moveOnce(db, single);
+  if (!movements.some((movement) => 'wallet' in movement.from)) return moveFromHouseAccounts(db, movements);
   const accountIds = await lockAccounts(
     db,
     movements.flatMap((movement) => [movement.from, movement.to]),
@@ -75,8 +76,6 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
     if (id === undefined) throw new Error(`ledger account ${keyOf(account)} does not exist`);
     return id;
   };
-  if (!movements.some((movement) => 'wallet' in movement.from)) return moveFromHouseAccounts(db, movements, idOf);
-
   for (const movement of movements) {
     const fromId = idOf(movement.from);
     const toId = idOf(movement.to);
@@ -105,32 +104,82 @@ export async function moveMoney(db: Executor, movements: readonly LedgerMovement
 }
 
 /**
- * Movements that debit no customer wallet (credits from house accounts, such as a range of detected
- * deposits and their referral rewards) as two statements however many there are: no conditional
- * debit can fail, so the balances change by their sums and every movement keeps its own
- * ledger_transfers row. The accounts are locked already.
+ * Movements that debit no customer wallet (credits out of house accounts, such as a group of
+ * deposits the chain follower read and their referral rewards) as ONE statement however many there
+ * are, so that the house accounts' locks are held for one round trip (decision 045, round 22): the
+ * accounts are locked in ascending id order (`locked`, which the later parts read, so no balance
+ * changes before every lock is taken), the balances change by their sums (no conditional debit can
+ * fail), and every movement keeps its own ledger_transfers row. The counts tell when an account is
+ * missing; the error thrown then rolls the caller's transaction back.
  */
-async function moveFromHouseAccounts(db: Executor, movements: readonly LedgerMovement[], idOf: (account: LedgerAccountRef) => bigint): Promise<void> {
-  const changes = new Map<bigint, bigint>();
-  for (const movement of movements) {
-    const fromId = idOf(movement.from);
-    const toId = idOf(movement.to);
-    changes.set(fromId, (changes.get(fromId) ?? 0n) - movement.amountUsdtMicros);
-    changes.set(toId, (changes.get(toId) ?? 0n) + movement.amountUsdtMicros);
+const postFromHouseAccountsStatement = preparedStatement<{
+  movements: number;
+  placed: number;
+  accountsToChange: number;
+  accountsChanged: number;
+  recorded: number;
+}>(
+  'ledger_post_from_house_accounts',
+  `with movement as (
+     select * from unnest($1::text[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::uuid[])
+       with ordinality as t(from_kind, to_user_id, to_kind, amount, reason, reference_id, position)
+   ),
+   locked as materialized (
+     select id, kind, user_id from ledger_accounts
+     where id in (
+       select id from ledger_accounts where kind = 'customer_wallet' and user_id in (select to_user_id from movement where to_user_id is not null)
+       union all
+       select id from ledger_accounts where user_id is null and kind in (select from_kind from movement union select to_kind from movement where to_kind is not null))
+     order by id
+     for update
+   ),
+   placed as (
+     select source.id as from_id, target.id as to_id, m.amount, m.reason, m.reference_id, m.position
+     from movement m
+     join locked source on source.user_id is null and source.kind = m.from_kind
+     join locked target on (m.to_user_id is not null and target.kind = 'customer_wallet' and target.user_id = m.to_user_id)
+       or (m.to_user_id is null and target.user_id is null and target.kind = m.to_kind)
+     -- Counted once, before the first row: every lock is taken before any balance changes.
+     where (select count(*) from locked) >= 0
+   ),
+   change as (
+     select id, sum(amount)::bigint as amount
+     from (select from_id as id, -amount as amount from placed union all select to_id, amount from placed) as sides
+     group by id
+   ),
+   changed as (
+     update ledger_accounts a set balance_usdt_micros = a.balance_usdt_micros + change.amount
+     from change where a.id = change.id
+     returning a.id
+   ),
+   recorded as (
+     insert into ledger_transfers (from_account_id, to_account_id, amount_usdt_micros, reason, reference_id)
+     select from_id, to_id, amount, reason, reference_id from placed order by position
+     returning id
+   )
+   select (select count(*) from movement)::int as movements, (select count(*) from placed)::int as placed,
+     (select count(*) from change)::int as "accountsToChange", (select count(*) from changed)::int as "accountsChanged",
+     (select count(*) from recorded)::int as recorded`,
+);
+
+async function moveFromHouseAccounts(db: Executor, movements: readonly LedgerMovement[]): Promise<void> {
+  const houseKindOf = (account: LedgerAccountRef): HouseAccountKind => {
+    if ('wallet' in account) throw new Error('moveFromHouseAccounts debits house accounts only');
+    return account.house;
+  };
+  const [row] = await queryPreparedIn(db, postFromHouseAccountsStatement, [
+    movements.map((movement) => houseKindOf(movement.from)),
+    movements.map((movement) => ('wallet' in movement.to ? movement.to.wallet : null)),
+    movements.map((movement) => ('house' in movement.to ? movement.to.house : null)),
+    movements.map((movement) => movement.amountUsdtMicros.toString()),
+    movements.map((movement) => movement.reason),
+    movements.map((movement) => movement.referenceId),
+  ]);
+  if (!row || row.placed !== row.movements)
+    throw new Error(`ledger accounts missing: ${row?.placed ?? 0} of ${movements.length} movements found both accounts`);
+  if (row.accountsChanged !== row.accountsToChange || row.recorded !== row.movements) {
+    throw new Error(`ledger accounts vanished while locked (${row.accountsChanged} of ${row.accountsToChange} changed)`);
   }
-  const changed = await db.execute(sql`
-    update ledger_accounts a set balance_usdt_micros = a.balance_usdt_micros + c.change
-    from unnest(${sql.param([...changes.keys()].map(String))}::bigint[], ${sql.param([...changes.values()].map(String))}::bigint[]) as c(id, change)
-    where a.id = c.id`);
-  if (changed.rowCount !== changes.size) throw new Error(`ledger accounts vanished while locked (${changed.rowCount} of ${changes.size} changed)`);
-  await db.execute(sql`
-    insert into ledger_transfers (from_account_id, to_account_id, amount_usdt_micros, reason, reference_id)
-    select * from unnest(
-      ${sql.param(movements.map((movement) => String(idOf(movement.from))))}::bigint[],
-      ${sql.param(movements.map((movement) => String(idOf(movement.to))))}::bigint[],
-      ${sql.param(movements.map((movement) => String(movement.amountUsdtMicros)))}::bigint[],
-      ${sql.param(movements.map((movement) => movement.reason))}::text[],
-      ${sql.param(movements.map((movement) => movement.referenceId))}::uuid[])`);
 }
 
 /**

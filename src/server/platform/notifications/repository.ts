@@ -1,9 +1,11 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { NotificationKind } from '#shared/contracts/notifications';
 import type { Executor } from '../../db/client.ts';
 import { notificationPreferences, notifications, profiles, users } from '../../db/schema.ts';
 import type { Language } from '#shared/contracts/enums';
 import { cursorTimestamp, olderThan, type PageCursor } from '../pagination/cursor.ts';
+import { preparedStatement, queryPreparedIn } from '../../db/prepared.ts';
+import { publishEventsColumn, publishedEventValues, type AppEvent } from '../events/publish.ts';
 
 /** What a notification says, in one language. */
 export interface NotificationTexts {
@@ -21,17 +23,52 @@ export interface NewNotification extends NotificationTexts {
   hindi?: NotificationTexts;
 }
 
-/** Inserts a batch of notifications in one statement. */
-export async function insertNotifications(db: Executor, values: Omit<NewNotification, 'hindi'>[]): Promise<void> {
-  if (values.length === 0) return;
-  await db.insert(notifications).values(values);
-}
+/**
+ * Inserts a batch of notifications, each in its reader's language (the profile's: the Hindi texts
+ * when the reader reads Hindi and the notification has them, else the English), and publishes the
+ * given events, all in one statement: a batch used to take three round trips (the languages, the
+ * rows, the events) inside the decision's transaction (decision 045, round 22).
+ */
+const insertInReadersLanguageStatement = preparedStatement<{ inserted: number; eventsPublished: number }>(
+  'notifications_insert_in_readers_language',
+  `with item as (
+     select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[], $10::text[], $11::text[]) with ordinality
+       as t(user_id, kind, link, title, body, email_subject, email_text, hindi_title, hindi_body, hindi_email_subject, hindi_email_text, position)
+   ),
+   inserted as (
+     insert into notifications (user_id, kind, title, body, link, email_subject, email_text)
+     select i.user_id, i.kind,
+       case when p.language = 'hi' then i.hindi_title else i.title end,
+       case when p.language = 'hi' then i.hindi_body else i.body end,
+       i.link,
+       case when p.language = 'hi' then i.hindi_email_subject else i.email_subject end,
+       case when p.language = 'hi' then i.hindi_email_text else i.email_text end
+     from item i left join profiles p on p.user_id = i.user_id and i.hindi_title is not null
+     order by i.position
+     returning id
+   )
+   select (select count(*) from inserted)::int as inserted,
+     ${publishEventsColumn('$12', '$13')}`,
+);
 
-/** Each user's language (profile), for the users of a batch of notifications. */
-export async function languagesOf(db: Executor, userIds: string[]): Promise<Map<string, Language>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db.select({ userId: profiles.userId, language: profiles.language }).from(profiles).where(inArray(profiles.userId, userIds));
-  return new Map(rows.map((row) => [row.userId, row.language]));
+export async function insertInReadersLanguage(db: Executor, items: readonly NewNotification[], events: readonly AppEvent[]): Promise<void> {
+  if (items.length === 0) return;
+  const column = (pick: (item: NewNotification) => string | null) => items.map(pick);
+  await queryPreparedIn(db, insertInReadersLanguageStatement, [
+    column((item) => item.userId),
+    column((item) => item.kind),
+    column((item) => item.link),
+    column((item) => item.title),
+    column((item) => item.body),
+    column((item) => item.emailSubject),
+    column((item) => item.emailText),
+    column((item) => item.hindi?.title ?? null),
+    column((item) => item.hindi?.body ?? null),
+    column((item) => item.hindi?.emailSubject ?? null),
+    column((item) => item.hindi?.emailText ?? null),
+    ...publishedEventValues(events),
+  ]);
 }
 
 export interface NotificationRow {

@@ -3,7 +3,7 @@ import type { NotificationList, NotificationPreferences } from '#shared/contract
 import { PRODUCT_NAME } from '#shared/limits';
 import type { Language } from '#shared/contracts/enums';
 import type { Database, Executor } from '../../db/client.ts';
-import { publishEvent, publishEvents } from '../events/publish.ts';
+import { publishEvent } from '../events/publish.ts';
 import { escapeHtml, type Mailer } from '../mail/mailer.ts';
 import { decodeCursor, toPage } from '../pagination/cursor.ts';
 import * as notificationRepository from './repository.ts';
@@ -30,13 +30,9 @@ export function adminUserIds(db: Executor): Promise<string[]> {
 export async function createNotifications(db: Executor, items: NewNotification[]): Promise<void> {
   const users = new Set(items.map((item) => item.userId));
   // Stored in the reader's language (profile, issue 33): the list and the e-mail then say the same.
-  const languages = items.some((item) => item.hindi) ? await notificationRepository.languagesOf(db, [...users]) : new Map<string, Language>();
-  await notificationRepository.insertNotifications(
+  await notificationRepository.insertInReadersLanguage(
     db,
-    items.map(({ hindi, ...english }) => (hindi && languages.get(english.userId) === 'hi' ? { ...english, ...hindi } : english)),
-  );
-  await publishEvents(
-    db,
+    items,
     [...users].map((userId) => ({ type: 'wallet.updated' as const, userId, reason: NOTIFICATION_EVENT_REASONS.created })),
   );
 }
