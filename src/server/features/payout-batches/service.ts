@@ -23,6 +23,7 @@ import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { confirmOpenChange, findOpenChange, needsSecondAdmin, requestChange, type ChangeHandler } from '../pending-changes/service.ts';
 import { gateBatchPayment, twoAdminThresholdInrPaise, withdrawalDecisions } from '../withdrawals/service.ts';
 import { getPayoutFileSettings } from '../settings/service.ts';
+import { lockWriteOffsBeforeRefunds } from '../referrals/service.ts';
 import type { PayoutFileFormat } from '#shared/contracts/payout-file-formats';
 import { bankFileIn, paymentsOutsideLayoutRange, type BankFile } from './bank-file-layouts.ts';
 import * as batchRepository from './repository.ts';
@@ -394,6 +395,12 @@ export async function applyResults(
       });
     }
     const thresholdInrPaise = await twoAdminThresholdInrPaise(transaction);
+    // A failed row's refund may repay a referral reward's write-off (decision 045): those rows are locked now, in one
+    // order, before the first row's ledger movement locks the house accounts.
+    await lockWriteOffsBeforeRefunds(
+      transaction,
+      evaluated.flatMap((row) => (row.input.outcome === 'failed' && row.withdrawal ? [row.withdrawal.userId] : [])),
+    );
     const results: PayoutResult[] = [];
     for (const row of evaluated) {
       const withdrawal = row.withdrawal;

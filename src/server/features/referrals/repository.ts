@@ -167,9 +167,26 @@ export async function lockWrittenOffReversalsSince(db: Executor, referrerUserId:
 
 /** Moves `amountUsdtMicros` of a reversal from written off to taken back. */
 export async function moveWrittenOffToTakenBack(db: Executor, rewardId: string, amountUsdtMicros: bigint): Promise<void> {
-  await db.execute(sql`
+  const result = await db.execute(sql`
     update referral_reward_reversals
     set taken_back_usdt_micros = taken_back_usdt_micros + ${amountUsdtMicros.toString()}::bigint,
       written_off_usdt_micros = written_off_usdt_micros - ${amountUsdtMicros.toString()}::bigint
     where reward_id = ${rewardId} and written_off_usdt_micros >= ${amountUsdtMicros.toString()}::bigint`);
+  // The caller read and locked the reversal: moving the money without this change would leave the ledger check to find it.
+  if (result.rowCount !== 1) throw new Error(`the written-off part of reward ${rewardId} changed while it was locked`);
+}
+
+/**
+ * Locks the written-off reversals of several referrers at once, by referrer and then age, before a transaction that
+ * refunds many customers touches the ledger: refunds one at a time lock these rows first and the ledger after, so a
+ * transaction that took a ledger account first and these rows later could deadlock with them.
+ */
+export async function lockWrittenOffReversalsOf(db: Executor, referrerUserIds: readonly string[]): Promise<void> {
+  if (referrerUserIds.length === 0) return;
+  await db.execute(sql`
+    select v.reward_id
+    from referral_reward_reversals v join referral_rewards r on r.id = v.reward_id
+    where r.referrer_user_id = any(${sql.param([...referrerUserIds])}::uuid[]) and v.written_off_usdt_micros > 0
+    order by r.referrer_user_id, v.created_at, v.reward_id
+    for update of v`);
 }

@@ -111,6 +111,11 @@ export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: {
   }
 }
 
+/** For a transaction that refunds several customers: their write-offs locked before it touches the ledger (see the repository). */
+export async function lockWriteOffsBeforeRefunds(db: Executor, userIds: readonly string[]): Promise<void> {
+  await referralRepository.lockWrittenOffReversalsOf(db, [...new Set(userIds)].sort());
+}
+
 /**
  * Money that comes back to a referrer from a transfer they sent before one of their rewards was taken
  * back (a rejected transfer's refund) is money the write-off counted as spent: it was held in
