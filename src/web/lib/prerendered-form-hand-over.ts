@@ -24,14 +24,20 @@ function typeInto(field: Field, value: string): void {
 /**
  * For a form page the server may send already drawn (src/web/lib/prerendered-page.ts): once the live
  * page is in #root, what the visitor typed into the copy before the JavaScript ran moves into the
- * live fields (matched by position and type), the focus with it, and the copy goes. The focus is
- * read at the first render, before the live page's own autofocus takes it.
+ * live fields (matched by position and type), the focus with it, and the copy goes.
+ *
+ * The focus is read when the copy goes: the first render can come long before it on a slow phone,
+ * and a visitor who moved from the e-mail to the password meanwhile must go on typing in the
+ * password. The live page's autofocus cannot have taken it, since #root is hidden while the copy
+ * shows (styles.css); the focus at the first render is kept only for the case where it did.
  */
 export function useHandOverPrerenderedForm(): void {
-  const [focused] = useState(focusedFieldOfCopy);
+  const [focusedAtFirstRender] = useState(focusedFieldOfCopy);
   useLayoutEffect(() => {
     const copy = prerenderedPage();
     if (!copy) return;
+    const focusedNow = focusedFieldOfCopy();
+    const focused = focusedNow >= 0 ? focusedNow : focusedAtFirstRender;
     const typed = fieldsOf(copy);
     const live = fieldsOf(document.getElementById('root'));
     typed.forEach((field, index) => {
@@ -40,5 +46,5 @@ export function useHandOverPrerenderedForm(): void {
     });
     copy.remove();
     if (focused >= 0) live[focused]?.focus();
-  }, [focused]);
+  }, [focusedAtFirstRender]);
 }
