@@ -14,6 +14,10 @@ export const E2E_WORKERS = Number(process.env.E2E_WORKERS ?? 2);
 
 /** Which e2e server this process talks to: its worker's (Playwright sets TEST_PARALLEL_INDEX in each worker), else the first. */
 const serverIndex = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+// More workers than servers (`--workers 3` with the default E2E_WORKERS) would send a worker to a port nobody serves.
+if (serverIndex >= E2E_WORKERS) {
+  throw new Error(`Playwright worker ${serverIndex + 1} has no e2e server: set E2E_WORKERS instead of --workers (it starts one server per worker).`);
+}
 
 export function e2eServerPorts(index: number): { port: number; inboxPort: number } {
   return { port: E2E_FIRST_PORT + index * E2E_PORTS_PER_SERVER, inboxPort: E2E_FIRST_INBOX_PORT + index };
