@@ -1,24 +1,20 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { panRegisteredNameSchema, panRejectionReasonSchema, type PanReview } from '#shared/contracts/kyc';
 import { LIMITS } from '#shared/limits';
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '../../components/ui/table.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { adminKeys } from './api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 import { EmptyState, ErrorState, LoadingState, LoadMore } from './components/list-states.tsx';
 import { ageText } from './format.ts';
-import { approvePan, kycImageUrl, rejectPan, requestPanCard, useLevelTwoCases, usePanReviews } from './kyc-api.ts';
+import { kycImageUrl, useLevelTwoCases, usePanReviews } from './kyc-api.ts';
 import { DOCUMENT_TYPE_LABELS } from './kyc-level-two-labels.ts';
 import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
-
-type ReviewDecision = { review: PanReview; decision: 'approve' | 'reject' | 'request_card' };
+import { type ReviewDecision, usePanReviewDecision } from './use-pan-review-decision.ts';
 
 const NAME_FIELD: NoteField = {
   label: 'Name printed on the PAN card',
@@ -26,12 +22,6 @@ const NAME_FIELD: NoteField = {
   maxLength: LIMITS.nameLength,
   multiline: false,
   schema: panRegisteredNameSchema,
-};
-
-const FAILURE_TITLES: Record<ReviewDecision['decision'], string> = {
-  approve: 'Could not approve the PAN',
-  reject: 'Could not reject the PAN',
-  request_card: 'Could not ask for the PAN card',
 };
 
 const DIALOG_TEXTS: Record<ReviewDecision['decision'], { title: string; confirm: string }> = {
@@ -219,42 +209,11 @@ function LevelTwoQueue() {
  * answer), oldest first, decided through the one decision flow. Every admin's list refreshes on each decision.
  */
 export default function KycDeskPage() {
-  const queryClient = useQueryClient();
   const reviews = usePanReviews();
-  const [target, setTarget] = useState<ReviewDecision | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | undefined>();
+  const { target, setTarget, busy, serverError, confirm } = usePanReviewDecision();
   const items = reviews.data?.pages.flatMap((page) => page.items) ?? [];
   // Ages are counted to when the list was loaded: the page shows what the server answered then.
   const now = new Date(reviews.dataUpdatedAt).toISOString();
-
-  const confirm = async (current: ReviewDecision, note: string) => {
-    setBusy(true);
-    setServerError(undefined);
-    try {
-      const answer =
-        current.decision === 'approve'
-          ? await approvePan(current.review.userId, { registeredName: note })
-          : current.decision === 'reject'
-            ? await rejectPan(current.review.userId, { reason: note })
-            : await requestPanCard(current.review.userId, note);
-      toast.success(answer.message, { description: current.review.name });
-      setTarget(null);
-    } catch (error) {
-      const fieldMessage = error instanceof ApiError ? (error.fields.registeredName ?? error.fields.reason) : undefined;
-      if (fieldMessage) {
-        setServerError(fieldMessage);
-        return;
-      }
-      toast.error(FAILURE_TITLES[current.decision], {
-        description: errorMessage(error, 'Please try again.'),
-      });
-      setTarget(null);
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    }
-  };
 
   return (
     <AdminPage title="KYC reviews" backTo="/admin">
@@ -276,28 +235,15 @@ export default function KycDeskPage() {
         <EmptyState title="No PANs are waiting for a review">New ones appear here as customers submit them.</EmptyState>
       )}
       {items.length > 0 && (
-        <>
-          <Table label="PAN reviews" stacked className="md:min-w-[64rem]">
-            <TableHead>
-              <TableRow>
-                <TableHeaderCell>Customer</TableHeaderCell>
-                <TableHeaderCell>PAN</TableHeaderCell>
-                <TableHeaderCell>Registered name</TableHeaderCell>
-                <TableHeaderCell>Name match</TableHeaderCell>
-                <TableHeaderCell>PAN card</TableHeaderCell>
-                <TableHeaderCell>Risk</TableHeaderCell>
-                <TableHeaderCell>Waiting</TableHeaderCell>
-                <TableHeaderCell>Actions</TableHeaderCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {items.map((review) => (
-                <ReviewRow key={review.userId} review={review} now={now} busy={busy} onDecide={setTarget} />
-              ))}
-            </TableBody>
-          </Table>
-          <LoadMore hasMore={reviews.hasNextPage} loading={reviews.isFetchingNextPage} onLoadMore={() => void reviews.fetchNextPage()} />
-        </>
+        <PanReviewTable
+          items={items}
+          now={now}
+          busy={busy}
+          onDecide={setTarget}
+          hasMore={reviews.hasNextPage}
+          loadingMore={reviews.isFetchingNextPage}
+          onLoadMore={() => void reviews.fetchNextPage()}
+        />
       )}
 
       <LevelTwoQueue />
@@ -318,5 +264,48 @@ export default function KycDeskPage() {
         />
       )}
     </AdminPage>
+  );
+}
+
+function PanReviewTable({
+  items,
+  now,
+  busy,
+  onDecide,
+  hasMore,
+  loadingMore,
+  onLoadMore,
+}: {
+  items: PanReview[];
+  now: string;
+  busy: boolean;
+  onDecide: (decision: ReviewDecision) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}) {
+  return (
+    <>
+      <Table label="PAN reviews" stacked className="md:min-w-[64rem]">
+        <TableHead>
+          <TableRow>
+            <TableHeaderCell>Customer</TableHeaderCell>
+            <TableHeaderCell>PAN</TableHeaderCell>
+            <TableHeaderCell>Registered name</TableHeaderCell>
+            <TableHeaderCell>Name match</TableHeaderCell>
+            <TableHeaderCell>PAN card</TableHeaderCell>
+            <TableHeaderCell>Risk</TableHeaderCell>
+            <TableHeaderCell>Waiting</TableHeaderCell>
+            <TableHeaderCell>Actions</TableHeaderCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((review) => (
+            <ReviewRow key={review.userId} review={review} now={now} busy={busy} onDecide={onDecide} />
+          ))}
+        </TableBody>
+      </Table>
+      <LoadMore hasMore={hasMore} loading={loadingMore} onLoadMore={onLoadMore} />
+    </>
   );
 }

@@ -1,7 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { toast } from 'sonner';
 import {
   documentSimilarityVerdict,
   levelTwoReasonSchema,
@@ -13,15 +10,15 @@ import {
 import { Badge } from '../../components/ui/badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { adminKeys } from './api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { AdminPage } from './components/admin-page.tsx';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { approveLevelTwo, kycImageUrl, rejectLevelTwo, requestLevelTwoAgain, useLevelTwoCase } from './kyc-api.ts';
+import { kycImageUrl, useLevelTwoCase } from './kyc-api.ts';
 import { NAME_MATCH_TONES, RISK_LABELS, RISK_TONES } from './kyc-labels.ts';
 import { DOCUMENT_TYPE_LABELS } from './kyc-level-two-labels.ts';
+import { type LevelTwoDecision, useLevelTwoDecision } from './use-level-two-decision.ts';
 
 const IMAGE_LABELS: Record<KycImagePurpose, string> = { document_front: 'Document, front', document_back: 'Document, back', selfie: 'Live selfie' };
 
@@ -61,8 +58,6 @@ function SimilarityFact({ liveness }: { liveness: LevelTwoCase['liveness'] }) {
 }
 
 const STEP_LABELS = { blink: 'blink', turn_left: 'turn left', turn_right: 'turn right' } as const;
-
-type Decision = 'approve' | 'reject' | 'request-again';
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -162,80 +157,17 @@ function CaseDetails({ shown }: { shown: LevelTwoCase }) {
 /** A level 2 case: the documents and the selfie side by side, the checks beside them, and the three decisions. */
 export default function KycLevelTwoPage() {
   const { id = '' } = useParams();
-  const queryClient = useQueryClient();
   const found = useLevelTwoCase(id);
-  const [decision, setDecision] = useState<Decision | null>(null);
-  const [item, setItem] = useState<RequestableItem>('document_front');
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | undefined>();
-
-  const decide = async (chosen: Decision, note: string) => {
-    setBusy(true);
-    setServerError(undefined);
-    try {
-      const answer =
-        chosen === 'approve'
-          ? await approveLevelTwo(id)
-          : chosen === 'reject'
-            ? await rejectLevelTwo(id, { reason: note })
-            : await requestLevelTwoAgain(id, { item, reason: note });
-      toast.success(answer.message);
-      setDecision(null);
-    } catch (error) {
-      const fieldMessage = error instanceof ApiError ? (error.fields.reason ?? error.fields.item) : undefined;
-      if (fieldMessage) {
-        setServerError(fieldMessage);
-        return;
-      }
-      toast.error('The decision was not saved', { description: errorMessage(error, 'Please try again.') });
-      setDecision(null);
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    }
-  };
+  const { decision, setDecision, item, setItem, busy, serverError, decide } = useLevelTwoDecision(id);
 
   const shown = found.data;
-  const waiting = shown?.status === 'pending_review';
   return (
     <AdminPage title="KYC level 2 case" backTo="/admin/kyc">
       {found.isPending && <LoadingState text="Loading the case..." />}
       {found.isError && (
         <ErrorState title="Failed to load the case" message={errorMessage(found.error, 'Please try again.')} onRetry={() => void found.refetch()} />
       )}
-      {shown && (
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <Link to={`/admin/users/${shown.userId}`} className="hover:underline">
-                {shown.name}
-              </Link>{' '}
-              <span className="text-sm font-normal text-slate-600">{shown.email}</span>
-            </CardTitle>
-            <p className="text-sm text-slate-600" data-testid="level-two-status">
-              {shown.status.replace('_', ' ')}
-              {shown.pendingChangeId && ': approval waits for a second admin (Pending changes)'}
-            </p>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-4">
-            <Images shown={shown} />
-            <CaseDetails shown={shown} />
-            {waiting && (
-              <div className="flex flex-wrap gap-2">
-                <Button disabled={busy || shown.pendingChangeId !== null} onClick={() => setDecision('approve')}>
-                  Approve level 2
-                </Button>
-                <Button variant="outline" disabled={busy} onClick={() => setDecision('request-again')}>
-                  Ask for a document again
-                </Button>
-                <Button variant="destructive" disabled={busy} onClick={() => setDecision('reject')}>
-                  Reject
-                </Button>
-              </div>
-            )}
-          </CardContent>
-        </Card>
-      )}
+      {shown && <CaseCard shown={shown} busy={busy} onDecide={setDecision} />}
       {shown && decision && (
         <DecisionDialog
           key={decision}
@@ -249,20 +181,61 @@ export default function KycLevelTwoPage() {
           onCancel={() => setDecision(null)}
           onConfirm={(note) => void decide(decision, note)}
         >
-          {decision === 'request-again' && (
-            <label className="flex flex-col gap-1 text-sm">
-              What must be sent again
-              <select className="rounded border border-slate-300 p-2" value={item} onChange={(event) => setItem(event.target.value as RequestableItem)}>
-                {REQUESTABLE_ITEMS.map((value) => (
-                  <option key={value} value={value}>
-                    {ITEM_LABELS[value]}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          {decision === 'request-again' && <RequestedItemChoice item={item} onChange={setItem} />}
         </DecisionDialog>
       )}
     </AdminPage>
+  );
+}
+
+function CaseCard({ shown, busy, onDecide }: { shown: LevelTwoCase; busy: boolean; onDecide: (decision: LevelTwoDecision) => void }) {
+  const waiting = shown.status === 'pending_review';
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <Link to={`/admin/users/${shown.userId}`} className="hover:underline">
+            {shown.name}
+          </Link>{' '}
+          <span className="text-sm font-normal text-slate-600">{shown.email}</span>
+        </CardTitle>
+        <p className="text-sm text-slate-600" data-testid="level-two-status">
+          {shown.status.replace('_', ' ')}
+          {shown.pendingChangeId && ': approval waits for a second admin (Pending changes)'}
+        </p>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <Images shown={shown} />
+        <CaseDetails shown={shown} />
+        {waiting && (
+          <div className="flex flex-wrap gap-2">
+            <Button disabled={busy || shown.pendingChangeId !== null} onClick={() => onDecide('approve')}>
+              Approve level 2
+            </Button>
+            <Button variant="outline" disabled={busy} onClick={() => onDecide('request-again')}>
+              Ask for a document again
+            </Button>
+            <Button variant="destructive" disabled={busy} onClick={() => onDecide('reject')}>
+              Reject
+            </Button>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function RequestedItemChoice({ item, onChange }: { item: RequestableItem; onChange: (item: RequestableItem) => void }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      What must be sent again
+      <select className="rounded border border-slate-300 p-2" value={item} onChange={(event) => onChange(event.target.value as RequestableItem)}>
+        {REQUESTABLE_ITEMS.map((value) => (
+          <option key={value} value={value}>
+            {ITEM_LABELS[value]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -130,18 +130,12 @@ interface RowResultForm {
   reason: string;
 }
 
-/** One processing withdrawal's result typed by hand: paid with the UTR, or failed with a reason. */
-function RowResult({
-  withdrawal,
-  busy,
-  onSend,
-}: {
-  withdrawal: Withdrawal;
-  busy: boolean;
-  onSend: (row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void;
-}) {
+type HandTypedResult = { outcome: 'paid' | 'failed'; utr: string; reason: string };
+type RowResultSend = (row: HandTypedResult) => void;
+
+/** The hand-typed result's form: checked as the server will check it before it is sent. */
+function useRowResultForm(withdrawal: Withdrawal, onSend: RowResultSend) {
   const form = useForm<RowResultForm>({ defaultValues: { utr: '', reason: '' } });
-  const idBase = useId();
   const send = (outcome: 'paid' | 'failed') =>
     void form.handleSubmit((values) => {
       // The shared contract checks the row as the server will; a paid row needs its UTR.
@@ -164,6 +158,13 @@ function RowResult({
       }
       onSend({ outcome, utr: values.utr, reason: values.reason });
     })();
+  return { form, send };
+}
+
+/** One processing withdrawal's result typed by hand: paid with the UTR, or failed with a reason. */
+function RowResult({ withdrawal, busy, onSend }: { withdrawal: Withdrawal; busy: boolean; onSend: RowResultSend }) {
+  const { form, send } = useRowResultForm(withdrawal, onSend);
+  const idBase = useId();
   const { errors } = form.formState;
   return (
     <form className="flex flex-col gap-2" onSubmit={(event) => event.preventDefault()} aria-label={`Result for ${withdrawal.beneficiaryName}`}>
@@ -225,7 +226,7 @@ function WithdrawalsTable({
 }: {
   withdrawals: Withdrawal[];
   busy: boolean;
-  onSendRow: (id: string, row: { outcome: 'paid' | 'failed'; utr: string; reason: string }) => void;
+  onSendRow: (id: string, row: HandTypedResult) => void;
 }) {
   return (
     <Table label="Withdrawals in this batch" stacked className="md:min-w-[64rem]">
@@ -240,66 +241,79 @@ function WithdrawalsTable({
       </TableHead>
       <TableBody>
         {withdrawals.map((withdrawal) => (
-          <TableRow key={withdrawal.id} data-testid={`batch-withdrawal-${withdrawal.id}`}>
-            <TableCell label="Beneficiary" wide>
-              <p className="font-medium text-slate-900">{withdrawal.beneficiaryName}</p>
-              <p className="text-xs text-slate-600">{withdrawal.bankName}</p>
-              <p className="font-mono text-xs text-slate-500">
-                Ref. <CopyValue value={withdrawal.reference} what="Reference" />
-              </p>
-            </TableCell>
-            <TableCell label="Bank details" wide>
-              <dl className="grid grid-cols-[auto_1fr] items-center gap-x-2 text-xs">
-                <dt className="text-slate-500">Account</dt>
-                <dd>
-                  <CopyValue value={withdrawal.accountNumber} what="Account number" />
-                </dd>
-                <dt className="text-slate-500">IFSC</dt>
-                <dd>
-                  <CopyValue value={withdrawal.ifscCode} what="IFSC" />
-                </dd>
-                {withdrawal.upiId && (
-                  <>
-                    <dt className="text-slate-500">UPI</dt>
-                    <dd>
-                      <CopyValue value={withdrawal.upiId} what="UPI ID" mono={false} />
-                    </dd>
-                  </>
-                )}
-                <dt className="text-slate-500">Mode</dt>
-                <dd>{withdrawal.paymentMode}</dd>
-              </dl>
-            </TableCell>
-            <TableCell label="Amount" className="whitespace-nowrap">
-              {/* The bank file pays the net amount (the gross less TDS). */}
-              <p className="font-medium">{inrText(withdrawal.netInr)}</p>
-              {withdrawal.tdsInr !== '0.00' && (
-                <p className="text-xs text-slate-500">
-                  {inrText(withdrawal.amountInr)} less TDS {inrText(withdrawal.tdsInr)}
-                </p>
-              )}
-              <p className="text-xs text-slate-500">{usdtText(withdrawal.amountUsdt)}</p>
-            </TableCell>
-            <TableCell label="Status">
-              <StatusBadge status={withdrawal.status} />
-              {withdrawal.inDoubt && <p className="mt-1 text-xs font-medium text-amber-700">In doubt: the bank may have its file. Record the bank’s result.</p>}
-              {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
-              {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
-              {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
-            </TableCell>
-            <TableCell label="Result" wide className="md:min-w-[16rem]">
-              {withdrawal.status === 'processing' ? (
-                <RowResult withdrawal={withdrawal} busy={busy} onSend={(row) => onSendRow(withdrawal.id, row)} />
-              ) : (
-                <span className="text-slate-400" aria-label="Decided">
-                  —
-                </span>
-              )}
-            </TableCell>
-          </TableRow>
+          <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} busy={busy} onSendRow={onSendRow} />
         ))}
       </TableBody>
     </Table>
+  );
+}
+
+function WithdrawalRow({ withdrawal, busy, onSendRow }: { withdrawal: Withdrawal; busy: boolean; onSendRow: (id: string, row: HandTypedResult) => void }) {
+  return (
+    <TableRow data-testid={`batch-withdrawal-${withdrawal.id}`}>
+      <TableCell label="Beneficiary" wide>
+        <p className="font-medium text-slate-900">{withdrawal.beneficiaryName}</p>
+        <p className="text-xs text-slate-600">{withdrawal.bankName}</p>
+        <p className="font-mono text-xs text-slate-500">
+          Ref. <CopyValue value={withdrawal.reference} what="Reference" />
+        </p>
+      </TableCell>
+      <TableCell label="Bank details" wide>
+        <BankDetails withdrawal={withdrawal} />
+      </TableCell>
+      <TableCell label="Amount" className="whitespace-nowrap">
+        {/* The bank file pays the net amount (the gross less TDS). */}
+        <p className="font-medium">{inrText(withdrawal.netInr)}</p>
+        {withdrawal.tdsInr !== '0.00' && (
+          <p className="text-xs text-slate-500">
+            {inrText(withdrawal.amountInr)} less TDS {inrText(withdrawal.tdsInr)}
+          </p>
+        )}
+        <p className="text-xs text-slate-500">{usdtText(withdrawal.amountUsdt)}</p>
+      </TableCell>
+      <TableCell label="Status">
+        <StatusBadge status={withdrawal.status} />
+        {withdrawal.inDoubt && <p className="mt-1 text-xs font-medium text-amber-700">In doubt: the bank may have its file. Record the bank’s result.</p>}
+        {withdrawal.status === 'processing' && <AwaitingSecondApproval withdrawalId={withdrawal.id} />}
+        {withdrawal.payoutReference && <p className="mt-1 break-all text-xs text-slate-600">UTR: {withdrawal.payoutReference}</p>}
+        {withdrawal.rejectionReason && <p className="mt-1 text-xs text-slate-600">Reason: {withdrawal.rejectionReason}</p>}
+      </TableCell>
+      <TableCell label="Result" wide className="md:min-w-[16rem]">
+        {withdrawal.status === 'processing' ? (
+          <RowResult withdrawal={withdrawal} busy={busy} onSend={(row) => onSendRow(withdrawal.id, row)} />
+        ) : (
+          <span className="text-slate-400" aria-label="Decided">
+            —
+          </span>
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The details the admin copies into the bank's portal. */
+function BankDetails({ withdrawal }: { withdrawal: Withdrawal }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] items-center gap-x-2 text-xs">
+      <dt className="text-slate-500">Account</dt>
+      <dd>
+        <CopyValue value={withdrawal.accountNumber} what="Account number" />
+      </dd>
+      <dt className="text-slate-500">IFSC</dt>
+      <dd>
+        <CopyValue value={withdrawal.ifscCode} what="IFSC" />
+      </dd>
+      {withdrawal.upiId && (
+        <>
+          <dt className="text-slate-500">UPI</dt>
+          <dd>
+            <CopyValue value={withdrawal.upiId} what="UPI ID" mono={false} />
+          </dd>
+        </>
+      )}
+      <dt className="text-slate-500">Mode</dt>
+      <dd>{withdrawal.paymentMode}</dd>
+    </dl>
   );
 }
 

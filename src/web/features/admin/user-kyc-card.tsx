@@ -8,13 +8,14 @@ import { Button } from '../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card.tsx';
 import { FormField } from '../../components/ui/form-field.tsx';
 import { Select } from '../../components/ui/select.tsx';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { adminKeys } from './api.ts';
 import { DecisionDialog, type NoteField } from './components/decision-dialog.tsx';
 import { ErrorState, LoadingState } from './components/list-states.tsx';
 import { fullDateTimeText } from './format.ts';
-import { freezeCustomer, setCustomerRisk, unfreezeCustomer, useCustomerKyc } from './kyc-api.ts';
+import { setCustomerRisk, useCustomerKyc } from './kyc-api.ts';
 import { KYC_CHECK_LABELS, KYC_STATE_LABELS, NAME_MATCH_TONES, RISK_LABELS } from './kyc-labels.ts';
+import { type FreezeAction, useCustomerFreeze } from './use-customer-freeze.ts';
 
 const FREEZE_REASON_FIELD: NoteField = {
   label: 'Reason',
@@ -108,33 +109,8 @@ function RiskForm({ kyc, disabled }: { kyc: AdminKycRecord; disabled: boolean })
 
 /** The customer's KYC on the admin user page (decision 047): the level and each check with its time, freeze and risk. */
 export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolean }) {
-  const queryClient = useQueryClient();
   const kyc = useCustomerKyc(userId);
-  const [dialog, setDialog] = useState<'freeze' | 'unfreeze' | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | undefined>();
-
-  const act = async (action: 'freeze' | 'unfreeze', reason: string) => {
-    setBusy(true);
-    setServerError(undefined);
-    try {
-      const answer = action === 'freeze' ? await freezeCustomer(userId, reason) : await unfreezeCustomer(userId, reason);
-      toast.success(answer.message);
-      setDialog(null);
-    } catch (error) {
-      if (error instanceof ApiError && error.fields.reason) {
-        setServerError(error.fields.reason);
-        return;
-      }
-      toast.error(action === 'freeze' ? 'The account could not be frozen' : 'The freeze could not be lifted', {
-        description: errorMessage(error, 'Please try again.'),
-      });
-      setDialog(null);
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    }
-  };
+  const { dialog, setDialog, busy, serverError, act } = useCustomerFreeze(userId);
 
   return (
     <Card data-testid="user-kyc">
@@ -153,13 +129,7 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
         {kyc.isError && <ErrorState title="Failed to load the KYC" message={errorMessage(kyc.error, 'Please try again.')} onRetry={() => void kyc.refetch()} />}
         {kyc.data && (
           <>
-            {kyc.data.freeze && (
-              <Alert variant="destructive" data-testid="user-kyc-frozen">
-                Frozen since {fullDateTimeText(kyc.data.freeze.frozenAt)}
-                {kyc.data.freeze.frozenBy ? ` by ${kyc.data.freeze.frozenBy}` : ''}: {kyc.data.freeze.reason}
-                {kyc.data.unfreezePendingChangeId && <p className="mt-1 font-medium">An unfreeze waits for a second admin.</p>}
-              </Alert>
-            )}
+            {kyc.data.freeze && <FrozenNotice kyc={kyc.data} freeze={kyc.data.freeze} />}
             <KycChecks kyc={kyc.data} />
             <PanFacts pan={kyc.data.pan} />
             <RiskForm key={kyc.data.riskCategory} kyc={kyc.data} disabled={isSelf} />
@@ -182,16 +152,8 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
           </>
         )}
         {dialog && (
-          <DecisionDialog
-            title={dialog === 'freeze' ? 'Freeze this account?' : 'Lift the freeze?'}
-            description={
-              dialog === 'freeze'
-                ? 'Withdrawals, transfers and bank account changes stop at once; deposits are still credited.'
-                : 'With two admins, a second admin confirms it before money can leave again.'
-            }
-            confirmLabel={dialog === 'freeze' ? 'Freeze account' : 'Lift the freeze'}
-            destructive={dialog === 'freeze'}
-            field={FREEZE_REASON_FIELD}
+          <FreezeDialog
+            action={dialog}
             busy={busy}
             serverError={serverError}
             onCancel={() => setDialog(null)}
@@ -200,5 +162,47 @@ export function UserKycCard({ userId, isSelf }: { userId: string; isSelf: boolea
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function FrozenNotice({ kyc, freeze }: { kyc: AdminKycRecord; freeze: NonNullable<AdminKycRecord['freeze']> }) {
+  return (
+    <Alert variant="destructive" data-testid="user-kyc-frozen">
+      Frozen since {fullDateTimeText(freeze.frozenAt)}
+      {freeze.frozenBy ? ` by ${freeze.frozenBy}` : ''}: {freeze.reason}
+      {kyc.unfreezePendingChangeId && <p className="mt-1 font-medium">An unfreeze waits for a second admin.</p>}
+    </Alert>
+  );
+}
+
+function FreezeDialog({
+  action,
+  busy,
+  serverError,
+  onCancel,
+  onConfirm,
+}: {
+  action: FreezeAction;
+  busy: boolean;
+  serverError: string | undefined;
+  onCancel: () => void;
+  onConfirm: (reason: string) => void;
+}) {
+  return (
+    <DecisionDialog
+      title={action === 'freeze' ? 'Freeze this account?' : 'Lift the freeze?'}
+      description={
+        action === 'freeze'
+          ? 'Withdrawals, transfers and bank account changes stop at once; deposits are still credited.'
+          : 'With two admins, a second admin confirms it before money can leave again.'
+      }
+      confirmLabel={action === 'freeze' ? 'Freeze account' : 'Lift the freeze'}
+      destructive={action === 'freeze'}
+      field={FREEZE_REASON_FIELD}
+      busy={busy}
+      serverError={serverError}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    />
   );
 }

@@ -122,18 +122,8 @@ function isTypingTarget(target: EventTarget): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
-function QueueRowView<Row extends QueueRow>({
-  definition,
-  row,
-  busy,
-  openDecision,
-}: {
-  definition: QueueDefinition<Row>;
-  row: Row;
-  busy: boolean;
-  openDecision: (target: DecisionTarget) => void;
-}) {
-  const rowId = `${definition.rowName}-${row.id}`;
+/** Who may decide a queued row, and the decision it opens from its buttons or its A and R keys. */
+function useQueueRowDecision<Row extends QueueRow>(definition: QueueDefinition<Row>, row: Row, busy: boolean, openDecision: (target: DecisionTarget) => void) {
   const myId = useMe().data?.id;
   const own = myId !== undefined && definition.usersOf(row).includes(myId);
   const viaProvider = (usePayoutOverview(definition.kind === 'withdrawals').data?.provider ?? null) !== null;
@@ -154,6 +144,22 @@ function QueueRowView<Row extends QueueRow>({
     event.preventDefault();
     decide(key === 'a' ? 'approve' : 'reject');
   };
+  return { own, pending, decide, onKeyDown };
+}
+
+function QueueRowView<Row extends QueueRow>({
+  definition,
+  row,
+  busy,
+  openDecision,
+}: {
+  definition: QueueDefinition<Row>;
+  row: Row;
+  busy: boolean;
+  openDecision: (target: DecisionTarget) => void;
+}) {
+  const rowId = `${definition.rowName}-${row.id}`;
+  const { own, pending, decide, onKeyDown } = useQueueRowDecision(definition, row, busy, openDecision);
   return (
     <TableRow
       data-testid={rowId}
@@ -234,33 +240,7 @@ export function QueueTable<Row extends QueueRow>({
       />
     );
   else if (rows.length === 0) content = <EmptyState title={definition.emptyText} />;
-  else
-    content = (
-      <>
-        <p className="hidden text-xs text-slate-500 lg:block">
-          Keyboard: Tab to a pending row, then <kbd className="rounded border border-slate-300 px-1 font-mono">A</kbd> approves and{' '}
-          <kbd className="rounded border border-slate-300 px-1 font-mono">R</kbd> rejects, after a confirmation.
-        </p>
-        <Table label={definition.title} stacked className={definition.tableClassName}>
-          <TableHead>
-            <TableRow>
-              {definition.columns.map((column) => (
-                <TableHeaderCell key={column.header}>{column.header}</TableHeaderCell>
-              ))}
-              <TableHeaderCell>Date</TableHeaderCell>
-              <TableHeaderCell>Status</TableHeaderCell>
-              <TableHeaderCell>Actions</TableHeaderCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows.map((row) => (
-              <QueueRowView key={row.id} definition={definition} row={row} busy={busyId === row.id} openDecision={openDecision} />
-            ))}
-          </TableBody>
-        </Table>
-        <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoadMore={() => void query.fetchNextPage()} />
-      </>
-    );
+  else content = <QueueRows definition={definition} query={query} rows={rows} busyId={busyId} openDecision={openDecision} />;
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -274,5 +254,47 @@ export function QueueTable<Row extends QueueRow>({
       )}
       {content}
     </section>
+  );
+}
+
+/** A queue with rows: the keyboard hint, the table and Load more. */
+function QueueRows<Row extends QueueRow>({
+  definition,
+  query,
+  rows,
+  busyId,
+  openDecision,
+}: {
+  definition: QueueDefinition<Row>;
+  query: QueueQuery<Row>;
+  rows: Row[];
+  busyId: string | null;
+  openDecision: (target: DecisionTarget) => void;
+}) {
+  return (
+    <>
+      <p className="hidden text-xs text-slate-500 lg:block">
+        Keyboard: Tab to a pending row, then <kbd className="rounded border border-slate-300 px-1 font-mono">A</kbd> approves and{' '}
+        <kbd className="rounded border border-slate-300 px-1 font-mono">R</kbd> rejects, after a confirmation.
+      </p>
+      <Table label={definition.title} stacked className={definition.tableClassName}>
+        <TableHead>
+          <TableRow>
+            {definition.columns.map((column) => (
+              <TableHeaderCell key={column.header}>{column.header}</TableHeaderCell>
+            ))}
+            <TableHeaderCell>Date</TableHeaderCell>
+            <TableHeaderCell>Status</TableHeaderCell>
+            <TableHeaderCell>Actions</TableHeaderCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <QueueRowView key={row.id} definition={definition} row={row} busy={busyId === row.id} openDecision={openDecision} />
+          ))}
+        </TableBody>
+      </Table>
+      <LoadMore hasMore={query.hasNextPage} loading={query.isFetchingNextPage} onLoadMore={() => void query.fetchNextPage()} />
+    </>
   );
 }
