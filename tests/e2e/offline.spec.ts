@@ -27,7 +27,7 @@ async function withdrawFormFilledIn(page: Page, name: string, accountNumber: str
   await page.goto('/wallet/withdraw');
   await expect(page.getByTestId('available-balance')).toHaveText('50.00 USDT');
   await page.getByLabel('Amount (USDT)').fill('20');
-  await page.getByLabel('Bank Account').selectOption({ label: `State Bank of India ••••${accountNumber.slice(-4)} (${name})` });
+  await page.getByLabel('Bank Account', { exact: true }).selectOption({ label: `State Bank of India ••••${accountNumber.slice(-4)} (${name})` });
   return customer;
 }
 
@@ -72,7 +72,7 @@ test.describe('a dropped connection', () => {
     await expect(banner).toHaveCount(0);
     await page.goto('/wallet/withdraw');
     await page.getByLabel('Amount (USDT)').fill('20');
-    await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
+    await page.getByLabel('Bank Account', { exact: true }).selectOption({ label: 'State Bank of India ••••9012 (Offline Withdrawer)' });
 
     // Back online, the money button works again by itself.
     await expect(page.getByRole('button', { name: 'Request Withdrawal' })).toBeEnabled();

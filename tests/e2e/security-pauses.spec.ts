@@ -81,7 +81,7 @@ test('a bank account added today is marked paused where it is added and on the w
   );
 
   await page.goto('/wallet/withdraw');
-  const accountChoice = page.getByLabel('Bank Account');
+  const accountChoice = page.getByLabel('Bank Account', { exact: true });
   await expect(accountChoice.locator('option', { hasText: 'HDFC Bank ••••4321 (Meera Iyer) (paused)' })).toHaveCount(1);
   await accountChoice.selectOption({ label: 'HDFC Bank ••••4321 (Meera Iyer) (paused)' });
   await expect(page.getByTestId('bank-account-pause')).toHaveText(

@@ -103,7 +103,7 @@ test('deposit approved, withdrawal with PIN rejected and refunded, transfer held
   await expect(page.getByLabel('Amount (USDT)')).toHaveValue('100.00');
   await page.getByLabel('Amount (USDT)').fill('60');
   await expect(page.getByTestId('inr-preview')).toHaveText(inrAtNormalRate(60n));
-  await page.getByLabel('Bank Account').selectOption({ label: 'State Bank of India ••••9012 (Ravi Kumar)' });
+  await page.getByLabel('Bank Account', { exact: true }).selectOption({ label: 'State Bank of India ••••9012 (Ravi Kumar)' });
   await page.getByRole('button', { name: 'Request Withdrawal' }).click();
 
   const pinDialog = page.getByRole('dialog', { name: 'Enter Transaction PIN' });
