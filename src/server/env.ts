@@ -85,6 +85,8 @@ export interface CashfreePayoutsConfig extends PayoutWorkerPace {
   apiUrl: string;
   clientId: string;
   clientSecret: string;
+  /** The time one reconciliation by status may take (45 seconds when absent); not read from the environment, a test shortens it. */
+  reconciliationBudgetSeconds?: number;
 }
 
 export type PayoutProviderConfig = RazorpayXConfig | CashfreePayoutsConfig;

@@ -350,11 +350,19 @@ describe('what Cashfree does not have here (decision 062)', () => {
 
 describe('reconciliation by status (decision 062)', () => {
   interface Difference {
-    providerPayoutId: string;
+    providerPayoutId: string | null;
+    reference: string | null;
     problems: string[];
-    provider: { amountInr: string; state: string; utr: string | null };
+    provider: { amountInr: string; state: string; utr: string | null } | null;
     ours: { amountInr: string; state: string; utr: string | null } | null;
   }
+  interface Report {
+    payoutsCompared: number;
+    truncated: boolean;
+    truncatedReason: string | null;
+    differences: Difference[];
+  }
+  const today = () => new Date(Date.now() + 5.5 * 60 * 60 * 1000).toISOString().slice(0, 10);
 
   it('asks Cashfree the status of each of the day’s transfers and lists those whose amount, state or UTR differ from ours', async () => {
     const agreed = await approvedAndSent();
@@ -392,7 +400,7 @@ describe('reconciliation by status (decision 062)', () => {
       provider: { state: 'processed' },
       ours: { state: 'processed' },
     });
-    expect(differenceOf(resized.transferId)?.provider.amountInr).not.toBe(differenceOf(resized.transferId)?.ours?.amountInr);
+    expect(differenceOf(resized.transferId)?.provider?.amountInr).not.toBe(differenceOf(resized.transferId)?.ours?.amountInr);
     expect(differenceOf(drifted.transferId)).toMatchObject({
       problems: ['The state differs.', 'The UTR differs.'],
       provider: { state: 'processed', utr: driftedUtr },
@@ -401,11 +409,117 @@ describe('reconciliation by status (decision 062)', () => {
     expect(differenceOf(forgotten.transferId)?.problems).toEqual([
       expect.stringMatching(/^The provider could not tell this payout's status: Cashfree answered HTTP 404/),
     ]);
-    expect(differenceOf(forgotten.transferId)?.provider).toEqual({ amountInr: '0.00', state: 'unknown', utr: null });
+    // No placeholder stands for what Cashfree did not say (issue 31's review of decision 062).
+    expect(differenceOf(forgotten.transferId)?.provider).toBeNull();
     // Nothing changes: the drifted payout is still waiting for its UTR as before.
     expect((await withdrawalOf(drifted.withdrawalId))?.status).toBe('processing');
     const customer = await signUpVerifiedUser(harness.app);
     expect((await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${day}`, cookie: customer.cookie })).statusCode).toBe(403);
+  });
+
+  it('asks Cashfree by our transfer_id about a payout whose send was never answered, and says when Cashfree has none', async () => {
+    const lost = await pendingWithdrawal();
+    await approve(lost);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    const neverArrived = await pendingWithdrawal();
+    await approve(neverArrived);
+    standIn.dropNextCreateAnswer = true;
+    await worker.tick();
+    // The second send's transfer is not at Cashfree: as if the request never reached it.
+    standIn.transfers.splice(
+      standIn.transfers.findIndex((transfer) => transfer.transfer_id === neverArrived.reference),
+      1,
+    );
+    for (const pending of [lost, neverArrived]) expect(await payoutOf(pending.withdrawalId)).toMatchObject({ state: 'unsent', provider_payout_id: null });
+    const made = standIn.transfers.find((transfer) => transfer.transfer_id === lost.reference);
+    const statusCallsBefore = standIn.statusRequests.length;
+
+    const response = await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<Report>();
+    const asked = standIn.statusRequests.slice(statusCallsBefore);
+    expect(asked).toContainEqual({ transfer_id: lost.reference });
+    expect(asked).toContainEqual({ transfer_id: neverArrived.reference });
+    const differenceOf = (reference: string) => body.differences.find((difference) => difference.reference === reference);
+    expect(differenceOf(lost.reference)).toMatchObject({
+      providerPayoutId: made?.cf_transfer_id,
+      problems: [expect.stringMatching(/send was lost; the provider has it under our reference/), 'The state differs.'],
+      provider: { state: 'queued' },
+      ours: { state: 'unsent' },
+    });
+    expect(differenceOf(lost.reference)?.provider?.amountInr).toBe(differenceOf(lost.reference)?.ours?.amountInr);
+    expect(differenceOf(neverArrived.reference)).toMatchObject({
+      providerPayoutId: null,
+      problems: [expect.stringMatching(/provider has no transfer under our reference/)],
+      provider: null,
+      ours: { state: 'unsent' },
+    });
+  });
+
+  it('stops asking after answers in a row that are outages, and says so', async () => {
+    for (let index = 0; index < 6; index += 1) await approvedAndSent();
+    standIn.statusOutage = 503;
+    const statusCallsBefore = standIn.statusRequests.length;
+    try {
+      const response = await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie });
+      expect(response.statusCode).toBe(200);
+      const body = response.json<Report>();
+      expect(body.truncated).toBe(true);
+      expect(body.truncatedReason).toMatch(
+        /^The provider failed 5 questions in a row \(no answer, busy or down\), so no more were asked\. \d+ payouts were not asked about\.$/,
+      );
+      // One group of five questions, not one per payout of the day.
+      expect(standIn.statusRequests.length - statusCallsBefore).toBe(5);
+      expect(body.payoutsCompared).toBe(5);
+      expect(body.differences.every((difference) => difference.provider === null)).toBe(true);
+    } finally {
+      standIn.statusOutage = undefined;
+    }
+  });
+
+  it('ends within its time budget, marked truncated, when Cashfree does not answer', async () => {
+    await approvedAndSent();
+    const budgeted = await createTestApp({ database: harness.database, payoutProvider: { ...standIn.config, reconciliationBudgetSeconds: 2 } });
+    standIn.holdStatusAnswers = true;
+    try {
+      const startedAt = Date.now();
+      const response = await call(budgeted.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie });
+      const tookMilliseconds = Date.now() - startedAt;
+      expect(response.statusCode).toBe(200);
+      const body = response.json<Report>();
+      expect(body).toMatchObject({ truncated: true, payoutsCompared: 0, differences: [] });
+      expect(body.truncatedReason).toMatch(
+        /^The time for one reconciliation ran out while the provider was slow to answer\. \d+ payouts were not asked about\.$/,
+      );
+      // Well below the 15 seconds one unanswered request waits for.
+      expect(tookMilliseconds).toBeGreaterThanOrEqual(1900);
+      expect(tookMilliseconds).toBeLessThan(6000);
+    } finally {
+      standIn.releaseStatusAnswers();
+      await budgeted.close();
+    }
+  });
+
+  it('runs one reconciliation by status at a time: a second request while one runs gets a 409 and asks Cashfree nothing', async () => {
+    await approvedAndSent();
+    standIn.holdStatusAnswers = true;
+    try {
+      const statusCallsBefore = standIn.statusRequests.length;
+      const first = call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie });
+      await expect.poll(() => standIn.statusRequests.length, { timeout: 10_000 }).toBeGreaterThan(statusCallsBefore);
+      const askedByFirst = standIn.statusRequests.length;
+      const second = await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie });
+      expect(second.statusCode).toBe(409);
+      expect(second.json()).toMatchObject({ error: { message: expect.stringMatching(/already running on this server/) } });
+      expect(standIn.statusRequests.length).toBe(askedByFirst);
+      standIn.releaseStatusAnswers();
+      expect((await first).statusCode).toBe(200);
+      // Once the first has answered, the next one runs.
+      expect((await call(harness.app, { url: `/api/admin/payouts/reconciliation?day=${today()}`, cookie: admin.cookie })).statusCode).toBe(200);
+    } finally {
+      standIn.releaseStatusAnswers();
+    }
   });
 });
 

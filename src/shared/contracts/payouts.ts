@@ -31,6 +31,8 @@ export const PAYOUT_MESSAGES = {
   returnedReason: (description: string) => `The bank returned the payout: ${description}`,
   reversedReason: (description: string) => `The bank reversed the payout after it was paid: ${description}`,
   reconciliationDay: 'Give the day as YYYY-MM-DD (India time).',
+  reconciliationRunning:
+    'A reconciliation that asks the payout provider each payout’s status is already running on this server. Try again when it has finished (at most a minute).',
   heldFrozen: 'Not sent: the customer’s account was frozen after the approval. It is sent when the freeze is lifted (decision 049).',
   heldByIncident: 'Not sent: a deposit of this customer vanished from the chain after the approval. It is sent when the incident is settled (decision 049).',
   rejectAfterSend: 'This payout was sent to the payout provider; it is settled by the provider’s answers.',
@@ -93,12 +95,17 @@ export const reconciliationQuerySchema = z.object({
 /** Most provider transactions one reconciliation reads (100 a page, as the API allows). */
 export const RECONCILIATION_MAX_TRANSACTIONS = 5000;
 
+/**
+ * One payout whose two sides differ. `providerPayoutId` is null for a payout whose send was never answered and that
+ * the provider has no transfer for; `provider` is null when the provider told us nothing about the payout (no answer,
+ * or no such payout): no placeholder stands for a fact (decision 062).
+ */
 export const reconciliationDifferenceSchema = z.object({
-  providerPayoutId: z.string(),
+  providerPayoutId: z.string().nullable(),
   withdrawalId: z.string().nullable(),
   reference: z.string().nullable(),
   problems: z.array(z.string()).max(5),
-  provider: z.object({ amountInr: z.string(), state: z.string(), utr: z.string().nullable() }),
+  provider: z.object({ amountInr: z.string(), state: z.string(), utr: z.string().nullable() }).nullable(),
   ours: z.object({ amountInr: z.string(), state: z.string(), utr: z.string().nullable() }).nullable(),
 });
 export const reconciliationResponseSchema = z.object({
@@ -106,6 +113,8 @@ export const reconciliationResponseSchema = z.object({
   transactionsRead: z.number().int(),
   payoutsCompared: z.number().int(),
   truncated: z.boolean(),
+  /** Why the answer is partial, in words for the admin; null when it is not. */
+  truncatedReason: z.string().max(300).nullable(),
   differences: z.array(reconciliationDifferenceSchema).max(RECONCILIATION_MAX_TRANSACTIONS),
 });
 export type ReconciliationResponse = z.infer<typeof reconciliationResponseSchema>;

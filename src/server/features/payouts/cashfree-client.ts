@@ -106,7 +106,7 @@ class CashfreeAnswerError extends PayoutProviderError {
     readonly httpStatus: number,
     readonly code: string | undefined,
   ) {
-    super(message, kind);
+    super(message, kind, { outage: httpStatus >= 500 || httpStatus === 429 });
   }
 }
 
@@ -127,7 +127,10 @@ function createCashfreeRequest(config: CashfreePayoutsConfig) {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLISECONDS),
       });
     } catch (error) {
-      throw new PayoutProviderError(`Cashfree unreachable: ${error instanceof Error ? error.message : String(error)}`, 'unavailable', { cause: error });
+      throw new PayoutProviderError(`Cashfree unreachable: ${error instanceof Error ? error.message : String(error)}`, 'unavailable', {
+        cause: error,
+        outage: true,
+      });
     }
     const answer: unknown = await response.json().catch(() => undefined);
     if (response.ok) return answer;
@@ -221,6 +224,8 @@ export function createCashfreeClient(config: CashfreePayoutsConfig): PayoutProvi
       const query = new URLSearchParams({ cf_transfer_id: providerPayoutId }).toString();
       return parsedTransfer(await request('GET', `/payout/transfers?${query}`), 'a transfer');
     },
+
+    fetchByReference: findByTransferId,
 
     verifyWebhook(rawBody, headers) {
       const signature = headerValue(headers, 'x-webhook-signature');

@@ -56,12 +56,16 @@ export interface ProviderWebhookEvent {
  * is sent again later with the same idempotency key.
  */
 export class PayoutProviderError extends Error {
+  /** No answer, or the provider's own failure (5xx, 429): asking again at once would likely fail too. */
+  readonly outage: boolean;
+
   constructor(
     message: string,
     readonly kind: 'refused' | 'unavailable' | 'unexpected',
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; outage?: boolean },
   ) {
     super(message, options);
+    this.outage = options?.outage ?? false;
   }
 }
 
@@ -78,6 +82,8 @@ export interface PayoutProvider {
   readonly name: PayoutProviderName;
   send(instruction: PayoutInstruction): Promise<ProviderPayoutFacts>;
   fetch(providerPayoutId: string): Promise<ProviderPayoutFacts>;
+  /** The payout the provider has under our reference, undefined when it has none; absent where it cannot be asked so (RazorpayX). */
+  fetchByReference?(reference: string): Promise<ProviderPayoutFacts | undefined>;
   /** The business account's transactions in [from, to), at most `limit`; absent where the provider lists none (Cashfree: each payout's status is asked instead, decision 062). */
   listTransactions?(range: { from: Date; to: Date }, limit: number): Promise<{ transactions: ProviderTransaction[]; truncated: boolean }>;
   /** Whether the body was signed with our webhook secret; compared in constant time. */

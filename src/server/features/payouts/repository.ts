@@ -299,12 +299,11 @@ export async function findByProviderIds(
     .where(inArray(providerPayouts.providerPayoutId, providerPayoutIds));
 }
 
-/** Payouts we sent in [from, to), of one provider's route when `route` is given: the provider's list must name each of them. */
+/** Payouts we sent in [from, to) that the provider gave an id: its list must name each of them. */
 export async function listSentBetween(
   db: Executor,
   range: { from: Date; to: Date },
   limit: number,
-  route?: PayoutProviderName,
 ): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
   return db
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
@@ -315,9 +314,33 @@ export async function listSentBetween(
         sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
         sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
         sql`${providerPayouts.providerPayoutId} is not null`,
-        route === undefined ? undefined : eq(providerPayouts.payoutRoute, route),
       ),
     )
     .orderBy(asc(providerPayouts.sentAt))
+    .limit(limit);
+}
+
+/**
+ * Payouts of one provider's route whose send was started in [from, to), with or without the provider's id: one
+ * without is a send whose answer was lost, asked of the provider by our reference.
+ */
+export async function listSentOnRoute(
+  db: Executor,
+  range: { from: Date; to: Date },
+  limit: number,
+  route: PayoutProviderName,
+): Promise<{ payout: ProviderPayoutRow; reference: string; reversed: boolean }[]> {
+  return db
+    .select({ payout: providerPayouts, reference: withdrawalRequests.reference, reversed: sql<boolean>`${withdrawalRequests.reversedAt} is not null` })
+    .from(providerPayouts)
+    .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
+    .where(
+      and(
+        sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
+        sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
+        eq(providerPayouts.payoutRoute, route),
+      ),
+    )
+    .orderBy(asc(providerPayouts.sentAt), asc(providerPayouts.withdrawalId))
     .limit(limit);
 }

@@ -118,11 +118,17 @@ export function registerPayoutAdminRoutes(app: ApiApp, context: AppContext, prov
       schema: {
         tags: ['admin'],
         summary:
-          'The day’s (India time) provider transactions against our payouts (with Cashfree, each payout of the day asked by its status): every payout whose amount, state or UTR differs, or that one side lacks',
+          'The day’s (India time) provider transactions against our payouts (with Cashfree, each payout of the day asked by its status): every payout whose amount, state or UTR differs, or that one side lacks. By status, one runs at a time per server (409) and within a time budget (truncated)',
         querystring: reconciliationQuerySchema,
         response: responses({ 200: reconciliationResponseSchema }),
       },
     },
-    async (request) => reconcileDay(db, provider, request.query.day),
+    async (request) => reconcileDay(db, provider, request.query.day, { budgetMilliseconds: reconciliationBudgetMilliseconds(context) }),
   );
+}
+
+/** The time one reconciliation by status may take; a test shortens it (decision 062). */
+function reconciliationBudgetMilliseconds(context: AppContext): number | undefined {
+  const config = context.config.payoutProvider;
+  return config?.provider === 'cashfree' && config.reconciliationBudgetSeconds !== undefined ? config.reconciliationBudgetSeconds * 1000 : undefined;
 }

@@ -27,6 +27,7 @@ import { payoutStuckForAdmin, withdrawalReversed } from '../notifications/templa
 import { recoverWrittenOffRewards } from '../referrals/service.ts';
 import { findWithdrawalForUpdate, heldPayoutDecisions, withdrawalDecisions } from '../withdrawals/service.ts';
 import { PayoutProviderError, type PayoutProvider, type ProviderPayoutFacts } from './provider.ts';
+import { ourState, reconcileDayByStatus } from './reconciliation-by-status.ts';
 import * as payoutRepository from './repository.ts';
 import type { ProviderPayoutRow } from './repository.ts';
 
@@ -441,20 +442,19 @@ function indiaDay(day: string): { from: Date; to: Date } {
   return { from, to: new Date(from.getTime() + 24 * 60 * 60 * 1000) };
 }
 
-/** What our records say a payout's state is, in the provider's words. */
-function ourState(row: { payout: ProviderPayoutRow; withdrawalStatus: string; reversed: boolean }): string {
-  if (row.reversed) return 'reversed';
-  return row.payout.state;
-}
-
 /**
  * The day's reconciliation (India time): every payout debit on the provider's transaction list against our
  * record of it, and every payout we sent that day against the list. A difference of amount, state or UTR, a
  * payout we do not know, and one of ours the provider does not list are each reported; nothing changes.
  */
-export async function reconcileDay(db: Database, provider: PayoutProvider, day: string): Promise<ReconciliationResponse> {
+export async function reconcileDay(
+  db: Database,
+  provider: PayoutProvider,
+  day: string,
+  options: { budgetMilliseconds?: number } = {},
+): Promise<ReconciliationResponse> {
   const range = indiaDay(day);
-  if (provider.listTransactions === undefined) return reconcileDayByStatus(db, provider, day, range);
+  if (provider.listTransactions === undefined) return reconcileDayByStatus(db, provider, { day, range, budgetMilliseconds: options.budgetMilliseconds });
   const { transactions, truncated } = await provider.listTransactions(range, RECONCILIATION_MAX_TRANSACTIONS);
   const ours = new Map(
     (await payoutRepository.findByProviderIds(db, [...new Set(transactions.map((item) => item.providerPayoutId))])).map((row) => [
@@ -505,7 +505,7 @@ export async function reconcileDay(db: Database, provider: PayoutProvider, day: 
       withdrawalId: row.payout.withdrawalId,
       reference: row.reference,
       problems: ['The provider does not list this payout for the day.'],
-      provider: { amountInr: '0.00', state: 'missing', utr: null },
+      provider: null,
       ours: { amountInr: inrPaiseToWire(row.payout.amountInrPaise), state: row.payout.state, utr: row.payout.utr },
     });
   }
@@ -514,68 +514,7 @@ export async function reconcileDay(db: Database, provider: PayoutProvider, day: 
     transactionsRead: transactions.length,
     payoutsCompared: seen.size,
     truncated,
+    truncatedReason: truncated ? `The provider lists more than ${RECONCILIATION_MAX_TRANSACTIONS} transactions for the day; only the first were read.` : null,
     differences: differences.slice(0, RECONCILIATION_MAX_TRANSACTIONS),
   };
-}
-
-/**
- * Most payouts a reconciliation by status asks about, one request each, and how many requests are open at once:
- * 500 at 5 at a time is some twenty seconds at 200 ms an answer.
- */
-const RECONCILIATION_MAX_STATUS_QUESTIONS = 500;
-const STATUS_QUESTIONS_AT_ONCE = 5;
-
-type ReconciledRow = Awaited<ReturnType<typeof payoutRepository.findByProviderIds>>[number];
-type StatusAnswer = { facts: ProviderPayoutFacts } | { error: string };
-
-/**
- * The day's reconciliation with a provider that lists no transfers by day (Cashfree Payouts V2, decision 062): each
- * payout of ours on its route sent that day (India time) is asked of the provider by its status call, and a
- * difference of amount, state or UTR, or a payout the provider cannot tell us about, is reported; nothing changes.
- * A transfer the provider has and we do not know cannot be found this way.
- */
-async function reconcileDayByStatus(db: Database, provider: PayoutProvider, day: string, range: { from: Date; to: Date }): Promise<ReconciliationResponse> {
-  const sent = await payoutRepository.listSentBetween(db, range, RECONCILIATION_MAX_STATUS_QUESTIONS + 1, provider.name);
-  const truncated = sent.length > RECONCILIATION_MAX_STATUS_QUESTIONS;
-  const ids = sent.slice(0, RECONCILIATION_MAX_STATUS_QUESTIONS).flatMap((row) => (row.payout.providerPayoutId === null ? [] : [row.payout.providerPayoutId]));
-  const rows = await payoutRepository.findByProviderIds(db, ids);
-  const answers: StatusAnswer[] = [];
-  for (let start = 0; start < rows.length; start += STATUS_QUESTIONS_AT_ONCE) {
-    answers.push(...(await Promise.all(rows.slice(start, start + STATUS_QUESTIONS_AT_ONCE).map((row) => askStatus(provider, row)))));
-  }
-  const differences = rows.flatMap((row, index) => {
-    const answer = answers[index];
-    const difference = answer === undefined ? undefined : statusDifference(row, answer);
-    return difference === undefined ? [] : [difference];
-  });
-  return { day, transactionsRead: answers.filter((answer) => 'facts' in answer).length, payoutsCompared: rows.length, truncated, differences };
-}
-
-async function askStatus(provider: PayoutProvider, row: ReconciledRow): Promise<StatusAnswer> {
-  try {
-    return { facts: await provider.fetch(row.payout.providerPayoutId ?? '') };
-  } catch (error) {
-    if (!(error instanceof PayoutProviderError)) throw error;
-    return { error: error.message.slice(0, 300) };
-  }
-}
-
-function statusDifference(row: ReconciledRow, answer: StatusAnswer): ReconciliationResponse['differences'][number] | undefined {
-  const state = ourState(row);
-  const ours = { amountInr: inrPaiseToWire(row.payout.amountInrPaise), state, utr: row.payout.utr };
-  const base = { providerPayoutId: row.payout.providerPayoutId ?? '', withdrawalId: row.payout.withdrawalId, reference: row.reference, ours };
-  if ('error' in answer) {
-    return {
-      ...base,
-      problems: [`The provider could not tell this payout's status: ${answer.error}`],
-      provider: { amountInr: '0.00', state: 'unknown', utr: null },
-    };
-  }
-  const { facts } = answer;
-  const problems: string[] = [];
-  if (facts.amountInrPaise !== row.payout.amountInrPaise) problems.push('The amount differs.');
-  if (facts.state !== state) problems.push('The state differs.');
-  if (facts.utr !== (row.payout.utr ?? null)) problems.push('The UTR differs.');
-  if (problems.length === 0) return undefined;
-  return { ...base, problems, provider: { amountInr: inrPaiseToWire(facts.amountInrPaise), state: facts.state, utr: facts.utr } };
 }
