@@ -58,11 +58,33 @@ interface WrittenOff {
   bankAccountId: string;
 }
 
+interface RewardAtRisk extends WrittenOff {
+  incidentId: string;
+}
+
 /**
  * A referrer paid 5 USDT on a friend's 5,000 USDT deposit, who asks to withdraw 3 of them; then the deposit vanishes
  * in a reorganisation and the admin writes the incident off: 2 are taken back, 3 written off, the withdrawal pending.
  */
 async function rewardWrittenOffWhileWithdrawing(): Promise<WrittenOff> {
+  const atRisk = await rewardAtRiskWhileWithdrawing();
+  expectStatus(await settleWrittenOff(atRisk.incidentId), 200);
+  expect(await balanceMicros(bed.harness, atRisk.referrer.id)).toBe(0n);
+  expect(await reversalOf(atRisk.rewardId)).toEqual([{ taken_back: '2000000', written_off: '3000000' }]);
+  return atRisk;
+}
+
+function settleWrittenOff(incidentId: string) {
+  return call(bed.harness.app, {
+    method: 'POST',
+    url: `/api/admin/chain-incidents/${incidentId}/settle`,
+    cookie: admin.cookie,
+    body: { resolution: 'written_off', reason: 'Exchange confirmed the payout' },
+  });
+}
+
+/** The same referrer and withdrawal with the deposit's incident open, not settled yet. */
+async function rewardAtRiskWhileWithdrawing(): Promise<RewardAtRisk> {
   const { chain, harness, worker, usdt } = bed;
   const referrer = await signUpVerifiedUser(harness.app);
   const friend = await signUpVerifiedUser(harness.app, { referralCode: referrer.referralCode });
@@ -94,16 +116,7 @@ async function rewardWrittenOffWhileWithdrawing(): Promise<WrittenOff> {
   if (!incident) throw new Error('no incident opened');
   const [reward] = await query<{ id: string }>(sql`select id from referral_rewards where deposit_id = ${incident.deposit_id}`);
   if (!reward) throw new Error('no referral reward paid');
-  const settled = await call(harness.app, {
-    method: 'POST',
-    url: `/api/admin/chain-incidents/${incident.id}/settle`,
-    cookie: admin.cookie,
-    body: { resolution: 'written_off', reason: 'Exchange confirmed the payout' },
-  });
-  expectStatus(settled, 200);
-  expect(await balanceMicros(harness, referrer.id)).toBe(0n);
-  expect(await reversalOf(reward.id)).toEqual([{ taken_back: '2000000', written_off: '3000000' }]);
-  return { referrer, withdrawalId, rewardId: reward.id, bankAccountId };
+  return { referrer, withdrawalId, rewardId: reward.id, bankAccountId, incidentId: incident.id };
 }
 
 function reversalOf(rewardId: string) {
@@ -197,4 +210,68 @@ describe('a withdrawal refunded after a reward was written off (decision 045)', 
     expect(await balanceMicros(bed.harness, writtenOff.referrer.id)).toBe(10_000_000n);
     expect(await reversalOf(writtenOff.rewardId)).toEqual([{ taken_back: '5000000', written_off: '0' }]);
   });
+
+  it("an incident's write-off and the reject of the referrer's withdrawal running together: the write-off sees the refund", async () => {
+    const atRisk = await rewardAtRiskWhileWithdrawing();
+    // A separate connection holds the referrer's wallet account, so that both requests are inside their transactions
+    // at once: the reject has to wait for it before its refund, the settlement before (or, unserialized, after) its
+    // balance read.
+    const holder = await bed.harness.database.handle.db.$client.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`select id from ledger_accounts where kind = 'customer_wallet' and user_id = $1 for update`, [atRisk.referrer.id]);
+      const rejecting = decide(bed.harness, admin, 'withdrawals', atRisk.withdrawalId, 'reject', { reason: 'Not approved' });
+      await waitForLockWaiters(1);
+      const settling = settleWrittenOff(atRisk.incidentId);
+      await waitForLockWaiters(2);
+      await holder.query('commit');
+      expectStatus(await rejecting, 200);
+      expectStatus(await settling, 200);
+    } finally {
+      holder.release();
+    }
+    // Unserialized, the settlement wrote off 3 of a balance read before the refund, and the refund, having read no
+    // write-off, paid the 3 to the wallet as well: the operator lost 3 the referrer holds.
+    expect(await balanceMicros(bed.harness, atRisk.referrer.id)).toBe(0n);
+    expect(await reversalOf(atRisk.rewardId)).toEqual([{ taken_back: '5000000', written_off: '0' }]);
+  });
+
+  it('a withdrawal held after the settlement began but before it read the balance repays the write-off', async () => {
+    const atRisk = await rewardAtRiskWhileWithdrawing();
+    // The settlement's transaction starts and waits for the incident's row; meanwhile the referrer holds the last 2.
+    const holder = await bed.harness.database.handle.db.$client.connect();
+    let laterId: string;
+    let settling: ReturnType<typeof settleWrittenOff>;
+    try {
+      await holder.query('begin');
+      await holder.query('select id from chain_incidents where id = $1 for update', [atRisk.incidentId]);
+      settling = settleWrittenOff(atRisk.incidentId);
+      await waitForLockWaiters(1);
+      const later = await requestWithdrawal(bed.harness, atRisk.referrer, { amount: '2', bankAccountId: atRisk.bankAccountId });
+      expectStatus(later, 201);
+      laterId = later.json<{ withdrawal: { id: string } }>().withdrawal.id;
+      await holder.query('commit');
+    } finally {
+      holder.release();
+    }
+    expectStatus(await settling, 200);
+    // The balance read found both withdrawals holding the referrer's money: all 5 written off, each hold counted as spent.
+    expect(await reversalOf(atRisk.rewardId)).toEqual([{ taken_back: '0', written_off: '5000000' }]);
+    // Stamped at its transaction's start, the write-off looked older than this hold, whose refund then did not repay it.
+    expectStatus(await decide(bed.harness, admin, 'withdrawals', laterId, 'reject', { reason: 'Not approved' }), 200);
+    expect(await balanceMicros(bed.harness, atRisk.referrer.id)).toBe(0n);
+    expect(await reversalOf(atRisk.rewardId)).toEqual([{ taken_back: '2000000', written_off: '3000000' }]);
+  });
 });
+
+/** Waits until `count` sessions of the test's database wait for a lock. */
+async function waitForLockWaiters(count: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const [row] = await query<{ waiting: number }>(
+      sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if ((row?.waiting ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`fewer than ${count} sessions waited for a lock`);
+}

@@ -15,7 +15,7 @@ import { publishEvent } from '../../platform/events/publish.ts';
 import { house, moveMoney, wallet, walletBalance } from '../../platform/ledger/ledger.ts';
 import { adminUserIds, createNotifications } from '../../platform/notifications/service.ts';
 import { depositIncidentForCustomer } from '../notifications/templates.ts';
-import { takeBackRewardsOfVanishedDeposit } from '../referrals/service.ts';
+import { lockReferrersBeforeTakingBack, takeBackRewardsOfVanishedDeposit } from '../referrals/service.ts';
 import type { ChainIncidentSettlementPayload } from '../pending-changes/kinds.ts';
 import { discardOpenChange, findOpenChange, needsSecondAdmin, requestChange, type Actor, type ChangeHandler } from '../pending-changes/service.ts';
 import * as followerRepository from './follower-repository.ts';
@@ -150,6 +150,8 @@ async function applySettlement(
   payload: ChainIncidentSettlementPayload,
   actor: Actor,
 ): Promise<followerRepository.IncidentRow> {
+  // The referrers first, before any ledger account: refunds take this lock before theirs (decision 045, round 22, c).
+  await lockReferrersBeforeTakingBack(transaction, incident.depositId);
   if (payload.resolution === 'debited') {
     const balance = await walletBalance(transaction, incident.userId);
     if (balance < incident.amountUsdtMicros) {

@@ -141,7 +141,9 @@ export async function insertReversal(
   db: Executor,
   values: { rewardId: string; incidentId: string; takenBackUsdtMicros: bigint; writtenOffUsdtMicros: bigint },
 ): Promise<void> {
-  await db.insert(referralRewardReversals).values(values);
+  // Stamped when written, after the caller's locked balance read, not at the transaction's start: a refund compares it
+  // with its hold's time, and a hold committed before that read was counted as spent (decision 045, round 22, c).
+  await db.insert(referralRewardReversals).values({ ...values, createdAt: sql`clock_timestamp()` });
 }
 
 export interface WrittenOffReversalRow {
@@ -189,4 +191,23 @@ export async function lockWrittenOffReversalsOf(db: Executor, referrerUserIds: r
     where r.referrer_user_id = any(${sql.param([...referrerUserIds])}::uuid[]) and v.written_off_usdt_micros > 0
     order by r.referrer_user_id, v.created_at, v.reward_id
     for update of v`);
+}
+
+/**
+ * Serializes a referrer's write-offs with the refunds that repay them (decision 045, round 22, c): an incident's
+ * settlement takes this lock before it reads the referrer's balance, every refund before it reads the write-offs.
+ * Taken before any ledger account and write-off row, by key order when several are taken at once; a key space of
+ * its own.
+ */
+export async function lockReferrersForWriteOffs(db: Executor, referrerUserIds: readonly string[]): Promise<void> {
+  if (referrerUserIds.length === 0) return;
+  await db.execute(sql`
+    select count(pg_advisory_xact_lock(hashtext('referral-write-offs'), k.key))
+    from (select distinct hashtext(id) as key from unnest(${sql.param([...new Set(referrerUserIds)])}::text[]) as t(id) order by key) as k`);
+}
+
+/** The referrers paid a reward on the deposit. */
+export async function findReferrersOfDeposit(db: Executor, depositId: string): Promise<string[]> {
+  const result = await db.execute<{ referrer_user_id: string }>(sql`select distinct referrer_user_id from referral_rewards where deposit_id = ${depositId}`);
+  return result.rows.map((row) => row.referrer_user_id);
 }

@@ -10,7 +10,7 @@ import { usdtMicrosToWire } from '#shared/money';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { publishEvent } from '../../platform/events/publish.ts';
-import { house, moveMoney, wallet, walletBalance, type LedgerMovement } from '../../platform/ledger/ledger.ts';
+import { house, lockedWalletBalance, moveMoney, wallet, type LedgerMovement } from '../../platform/ledger/ledger.ts';
 import { createNotifications } from '../../platform/notifications/service.ts';
 import { decodeCursor, toPage } from '../../platform/pagination/cursor.ts';
 import { referralRewardTakenBack } from '../notifications/templates.ts';
@@ -83,8 +83,8 @@ export async function getOwnReward(db: Executor, userId: string, rewardId: strin
 export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: { id: string; depositId: string }): Promise<void> {
   const rewards = await referralRepository.lockUnreversedRewardsOfDeposit(db, incident.depositId);
   for (const reward of rewards) {
-    // The wallet is read after the rewards were locked; moveMoney's conditional debit still refuses a concurrent spend.
-    const balance = await walletBalance(db, reward.referrerUserId);
+    // Read under the wallet's lock, after lockReferrersBeforeTakingBack: no refund or spend changes it until commit.
+    const balance = await lockedWalletBalance(db, reward.referrerUserId, ['referral_rewards']);
     const spendable = balance > 0n ? balance : 0n;
     const takenBackUsdtMicros = spendable < reward.rewardUsdtMicros ? spendable : reward.rewardUsdtMicros;
     if (takenBackUsdtMicros > 0n) {
@@ -111,8 +111,18 @@ export async function takeBackRewardsOfVanishedDeposit(db: Executor, incident: {
   }
 }
 
+/**
+ * Taken by an incident's settlement before its first ledger movement, in the order every refund takes it (see
+ * lockReferrersForWriteOffs): a refund of the referrer's running together waits, or is waited for, so the write-off
+ * sees the refunded balance or the refund sees the write-off (decision 045, round 22, c).
+ */
+export async function lockReferrersBeforeTakingBack(db: Executor, depositId: string): Promise<void> {
+  await referralRepository.lockReferrersForWriteOffs(db, await referralRepository.findReferrersOfDeposit(db, depositId));
+}
+
 /** For a transaction that refunds several customers: their write-offs locked before it touches the ledger (see the repository). */
 export async function lockWriteOffsBeforeRefunds(db: Executor, userIds: readonly string[]): Promise<void> {
+  await referralRepository.lockReferrersForWriteOffs(db, userIds);
   await referralRepository.lockWrittenOffReversalsOf(db, [...new Set(userIds)].sort());
 }
 
@@ -125,6 +135,8 @@ export async function lockWriteOffsBeforeRefunds(db: Executor, userIds: readonly
  * referrer is told.
  */
 export async function recoverWrittenOffRewards(db: Executor, refund: { userId: string; amountUsdtMicros: bigint; heldAt: Date }): Promise<LedgerMovement[]> {
+  // Before the write-offs are read: an incident's settlement for this referrer, running together, commits first or after.
+  await referralRepository.lockReferrersForWriteOffs(db, [refund.userId]);
   const reversals = await referralRepository.lockWrittenOffReversalsSince(db, refund.userId, refund.heldAt);
   const movements: LedgerMovement[] = [];
   let left = refund.amountUsdtMicros;

@@ -256,6 +256,16 @@ async function lockAccounts(db: Executor, accounts: readonly LedgerAccountRef[])
   return ids;
 }
 
+/**
+ * A customer's wallet balance read under the lock a later moveMoney of the same transaction takes anyway: the
+ * wallet and the house accounts it will move to are locked first, in ascending id order as moveMoney locks them, so
+ * the balance cannot change before the caller's movement and commit (decision 045, round 22, c).
+ */
+export async function lockedWalletBalance(db: Executor, userId: string, houseKinds: readonly HouseAccountKind[]): Promise<bigint> {
+  await lockAccounts(db, [wallet(userId), ...houseKinds.map(house)]);
+  return walletBalance(db, userId);
+}
+
 /** A customer's cached wallet balance (0 when the user has no wallet). */
 export async function walletBalance(db: Executor, userId: string): Promise<bigint> {
   const [row] = await db
