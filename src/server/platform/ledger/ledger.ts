@@ -124,12 +124,12 @@ const postFromHouseAccountsStatement = preparedStatement<{
      select * from unnest($1::text[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::uuid[])
        with ordinality as t(from_kind, to_user_id, to_kind, amount, reason, reference_id, position)
    ),
+   -- The condition reads only the row and the parameters: a row another transaction changed meanwhile is read
+   -- again and checked by this condition alone, where a condition through a subquery on the same table
+   -- dropped it (the money-properties test's concurrent decisions then found accounts missing).
    locked as materialized (
      select id, kind, user_id from ledger_accounts
-     where id in (
-       select id from ledger_accounts where kind = 'customer_wallet' and user_id in (select to_user_id from movement where to_user_id is not null)
-       union all
-       select id from ledger_accounts where user_id is null and kind in (select from_kind from movement union select to_kind from movement where to_kind is not null))
+     where (kind = 'customer_wallet' and user_id = any($2::uuid[])) or (user_id is null and kind = any(array_cat($1::text[], $3::text[])))
      order by id
      for update
    ),
