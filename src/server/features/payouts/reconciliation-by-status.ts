@@ -23,7 +23,7 @@ const MAX_CONSECUTIVE_OUTAGES = 3;
 /** Whether a reconciliation by status runs in this process: a second one is refused until it ends. */
 let running = false;
 
-type ReconciledRow = Awaited<ReturnType<typeof payoutRepository.listSentOnRoute>>[number];
+type ReconciledRow = Awaited<ReturnType<typeof payoutRepository.listSentBetween>>[number];
 type StatusAnswer = { facts: ProviderPayoutFacts } | { absent: true } | { error: string; outage: boolean };
 type Difference = ReconciliationResponse['differences'][number];
 
@@ -64,7 +64,7 @@ async function reconcileWithinBudget(
   range: { from: Date; to: Date },
   budgetMilliseconds: number,
 ): Promise<ReconciliationResponse> {
-  const sent = await payoutRepository.listSentOnRoute(db, range, MAX_STATUS_QUESTIONS + 1, provider.name);
+  const sent = await payoutRepository.listSentBetween(db, range, MAX_STATUS_QUESTIONS + 1, provider.name);
   const rows = sent.slice(0, MAX_STATUS_QUESTIONS);
   const { answers, stoppedBecause } = await askAll(provider, rows, Date.now() + budgetMilliseconds);
   const reasons = [

@@ -299,36 +299,16 @@ export async function findByProviderIds(
     .where(inArray(providerPayouts.providerPayoutId, providerPayoutIds));
 }
 
-/** Payouts we sent in [from, to) that the provider gave an id: its list must name each of them. */
+/**
+ * Payouts whose send was started in [from, to). Without a route, those the provider gave an id (its list of
+ * transactions must name each of them); with one, that route's payouts with or without the provider's id (one
+ * without is a send whose answer was lost, asked of the provider by our reference).
+ */
 export async function listSentBetween(
   db: Executor,
   range: { from: Date; to: Date },
   limit: number,
-): Promise<{ payout: ProviderPayoutRow; reference: string }[]> {
-  return db
-    .select({ payout: providerPayouts, reference: withdrawalRequests.reference })
-    .from(providerPayouts)
-    .innerJoin(withdrawalRequests, eq(withdrawalRequests.id, providerPayouts.withdrawalId))
-    .where(
-      and(
-        sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
-        sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
-        sql`${providerPayouts.providerPayoutId} is not null`,
-      ),
-    )
-    .orderBy(asc(providerPayouts.sentAt))
-    .limit(limit);
-}
-
-/**
- * Payouts of one provider's route whose send was started in [from, to), with or without the provider's id: one
- * without is a send whose answer was lost, asked of the provider by our reference.
- */
-export async function listSentOnRoute(
-  db: Executor,
-  range: { from: Date; to: Date },
-  limit: number,
-  route: PayoutProviderName,
+  route?: PayoutProviderName,
 ): Promise<{ payout: ProviderPayoutRow; reference: string; reversed: boolean }[]> {
   return db
     .select({ payout: providerPayouts, reference: withdrawalRequests.reference, reversed: sql<boolean>`${withdrawalRequests.reversedAt} is not null` })
@@ -338,7 +318,7 @@ export async function listSentOnRoute(
       and(
         sql`${providerPayouts.sentAt} >= ${range.from.toISOString()}`,
         sql`${providerPayouts.sentAt} < ${range.to.toISOString()}`,
-        eq(providerPayouts.payoutRoute, route),
+        route === undefined ? sql`${providerPayouts.providerPayoutId} is not null` : eq(providerPayouts.payoutRoute, route),
       ),
     )
     .orderBy(asc(providerPayouts.sentAt), asc(providerPayouts.withdrawalId))

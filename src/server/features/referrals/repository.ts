@@ -179,21 +179,6 @@ export async function moveWrittenOffToTakenBack(db: Executor, rewardId: string, 
 }
 
 /**
- * Locks the written-off reversals of several referrers at once, by referrer and then age, before a transaction that
- * refunds many customers touches the ledger: refunds one at a time lock these rows first and the ledger after, so a
- * transaction that took a ledger account first and these rows later could deadlock with them.
- */
-export async function lockWrittenOffReversalsOf(db: Executor, referrerUserIds: readonly string[]): Promise<void> {
-  if (referrerUserIds.length === 0) return;
-  await db.execute(sql`
-    select v.reward_id
-    from referral_reward_reversals v join referral_rewards r on r.id = v.reward_id
-    where r.referrer_user_id = any(${sql.param([...referrerUserIds])}::uuid[]) and v.written_off_usdt_micros > 0
-    order by r.referrer_user_id, v.created_at, v.reward_id
-    for update of v`);
-}
-
-/**
  * Serializes a referrer's write-offs with the refunds that repay them (decision 045, round 22, c): an incident's
  * settlement takes this lock before it reads the referrer's balance, every refund before it reads the write-offs.
  * Taken before any ledger account and write-off row, by key order when several are taken at once; a key space of

@@ -120,10 +120,12 @@ export async function lockReferrersBeforeTakingBack(db: Executor, depositId: str
   await referralRepository.lockReferrersForWriteOffs(db, await referralRepository.findReferrersOfDeposit(db, depositId));
 }
 
-/** For a transaction that refunds several customers: their write-offs locked before it touches the ledger (see the repository). */
+/**
+ * For a transaction that refunds several customers: the lock per referrer that every write-off and refund takes first
+ * (lockReferrersForWriteOffs), taken for all of them in one order before the transaction touches the ledger.
+ */
 export async function lockWriteOffsBeforeRefunds(db: Executor, userIds: readonly string[]): Promise<void> {
   await referralRepository.lockReferrersForWriteOffs(db, userIds);
-  await referralRepository.lockWrittenOffReversalsOf(db, [...new Set(userIds)].sort());
 }
 
 /**
